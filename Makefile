@@ -1,0 +1,49 @@
+# kiln's two entry points: `make demo` and `make test`. Both install what is
+# missing (Debian packages), build, and run.
+BUILD_DIR ?= build
+ASAN_DIR ?= build-asan
+TSAN_DIR ?= build-tsan
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: all deps build test test-main test-asan test-tsan demo clean format
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# Sanitizer builds: ASan+UBSan+LSan over the unit and tool tests, TSan over
+# the task system and the drivers. The main ctest runs last so that its
+# summary line closes the output.
+test-asan: deps
+	@cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKILN_SANITIZER=asan \
+	  -DKILN_BUILD_BENCHMARK_TOOL=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+	@cmake --build $(ASAN_DIR) -j $(JOBS)
+	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest -j $(JOBS) --output-on-failure -L 'unit|tools|asan' -LE 'slow'
+
+test-tsan: deps
+	@cmake -S . -B $(TSAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKILN_SANITIZER=tsan \
+	  -DKILN_BUILD_COMPILER=OFF -DKILN_BUILD_BENCHMARK_TOOL=OFF \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+	@cmake --build $(TSAN_DIR) -j $(JOBS)
+	@cd $(TSAN_DIR) && ctest -j $(JOBS) --output-on-failure -L tsan
+
+test-main: build
+	@cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure
+
+test: test-asan test-tsan test-main
+
+demo: build
+	@scripts/demo.sh $(BUILD_DIR)
+
+format:
+	@git ls-files '*.c' '*.h' '*.cc' | xargs clang-format -i
+
+clean:
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR) site

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages kiln needs to build and test, and only
+# those that are missing, so that a second run costs nothing.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build clang clang-format libclang-rt-14-dev
+  llvm-14-tools python3 python3-numpy libbenchmark-dev
+)
+if [ "${1:-}" = "--docs" ]; then
+  packages+=(mkdocs mkdocs-material chromium)
+fi
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

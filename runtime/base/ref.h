@@ -7,7 +7,9 @@
 #ifndef KILN_RUNTIME_BASE_REF_H_
 #define KILN_RUNTIME_BASE_REF_H_
 
+#ifndef __cplusplus
 #include <stdatomic.h>
+#endif
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -24,35 +26,24 @@ typedef struct kiln_ref_type_t {
 } kiln_ref_type_t;
 
 typedef struct kiln_ref_object_t {
+#ifdef __cplusplus
+  int_fast32_t ref_count;  // atomic; C++ callers never touch it directly
+#else
   atomic_int_fast32_t ref_count;
+#endif
   const kiln_ref_type_t* type;
 } kiln_ref_object_t;
 
 // Initializes the header of a new object with a count of 1 (the creator's).
-static inline void kiln_ref_object_initialize(kiln_ref_object_t* object,
-                                              const kiln_ref_type_t* type) {
-  atomic_init(&object->ref_count, 1);
-  object->type = type;
-}
+void kiln_ref_object_initialize(kiln_ref_object_t* object,
+                                const kiln_ref_type_t* type);
 
 // Adds a reference; NULL is allowed.
-static inline void kiln_ref_retain(void* object) {
-  if (object) {
-    atomic_fetch_add_explicit(&((kiln_ref_object_t*)object)->ref_count, 1,
-                              memory_order_relaxed);
-  }
-}
+void kiln_ref_retain(void* object);
 
 // Drops a reference and destroys the object when it was the last; NULL is
 // allowed.
-static inline void kiln_ref_release(void* object) {
-  if (!object) return;
-  kiln_ref_object_t* header = (kiln_ref_object_t*)object;
-  if (atomic_fetch_sub_explicit(&header->ref_count, 1, memory_order_acq_rel) ==
-      1) {
-    header->type->destroy(object);
-  }
-}
+void kiln_ref_release(void* object);
 
 // True if |object| is non-NULL and of |type|.
 static inline bool kiln_ref_isa(const void* object,
@@ -61,10 +52,7 @@ static inline bool kiln_ref_isa(const void* object,
 }
 
 // Current count, for tests and leak diagnostics only.
-static inline int32_t kiln_ref_count(const void* object) {
-  return object ? (int32_t)atomic_load(&((kiln_ref_object_t*)object)->ref_count)
-                : 0;
-}
+int32_t kiln_ref_count(const void* object);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1,0 +1,146 @@
+// Bytecode modules: modules loaded from a .kmod file (format in
+// docs/website/docs/developers/design-docs/module-format.md). Loading
+// validates every offset, length, count and index and verifies every
+// function's bytecode, so that running it needs no further checks. A module
+// file is untrusted input: a bad one gives a one-line error, never a crash.
+#ifndef KILN_RUNTIME_VM_BYTECODE_MODULE_H_
+#define KILN_RUNTIME_VM_BYTECODE_MODULE_H_
+
+#include <stdio.h>
+
+#include "runtime/vm/buffer.h"
+#include "runtime/vm/module.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+//===----------------------------------------------------------------------===//
+// Loading
+//===----------------------------------------------------------------------===//
+
+// Current format version written by kiln. A reader refuses any other major
+// version and accepts any minor version of its major (minor versions only add
+// optional content such as new section kinds, which older readers skip).
+#define KILN_VM_MODULE_VERSION_MAJOR 1
+#define KILN_VM_MODULE_VERSION_MINOR 0
+
+typedef enum kiln_vm_bytecode_load_flag_bits_e {
+  KILN_VM_BYTECODE_LOAD_FLAG_NONE = 0,
+  // load_memory: copy the bytes (default) or BORROW them: the caller keeps
+  // them alive and unchanged for the module's life.
+  KILN_VM_BYTECODE_LOAD_FLAG_BORROW = 1u << 0,
+  // Skip the whole-file CRC32 check (structural validation still runs);
+  // used by tests that corrupt modules on purpose.
+  KILN_VM_BYTECODE_LOAD_FLAG_SKIP_CRC = 1u << 1,
+} kiln_vm_bytecode_load_flag_bits_t;
+typedef uint32_t kiln_vm_bytecode_load_flags_t;
+
+// Maps |path| read-only and loads it; "-" reads standard input into memory.
+// Rodata is used in place from the mapping, which lives as long as the
+// module and any rodata buffer.
+kiln_status_t kiln_vm_bytecode_module_load_file(
+    kiln_vm_instance_t* instance, const char* path,
+    kiln_vm_bytecode_load_flags_t flags, kiln_allocator_t allocator,
+    kiln_vm_module_t** out_module);
+
+// Loads a module image from memory (copied unless BORROW).
+kiln_status_t kiln_vm_bytecode_module_load_memory(
+    kiln_vm_instance_t* instance, const void* bytes, size_t length,
+    kiln_vm_bytecode_load_flags_t flags, kiln_allocator_t allocator,
+    kiln_vm_module_t** out_module);
+
+// True if |module| is a bytecode module (the accessors below require one).
+bool kiln_vm_module_is_bytecode(const kiln_vm_module_t* module);
+
+// The whole module image (file mapping or memory) and its length.
+const uint8_t* kiln_vm_bytecode_module_image(kiln_vm_module_t* module,
+                                             size_t* out_length);
+
+//===----------------------------------------------------------------------===//
+// Rodata
+//===----------------------------------------------------------------------===//
+
+typedef struct kiln_vm_rodata_info_t {
+  kiln_string_view_t name;
+  const uint8_t* data;  // in the image, |alignment|-aligned in the file
+  uint64_t length;
+  uint32_t alignment;
+  uint64_t file_offset;
+} kiln_vm_rodata_info_t;
+
+size_t kiln_vm_bytecode_module_rodata_count(kiln_vm_module_t* module);
+// Entry |ordinal| (OUT_OF_RANGE past the end).
+kiln_status_t kiln_vm_bytecode_module_rodata_at(kiln_vm_module_t* module,
+                                                size_t ordinal,
+                                                kiln_vm_rodata_info_t* out);
+// Ordinal of the entry named |name| (NOT_FOUND naming it).
+kiln_status_t kiln_vm_bytecode_module_lookup_rodata(kiln_vm_module_t* module,
+                                                    kiln_string_view_t name,
+                                                    size_t* out_ordinal);
+// A read-only vm.buffer over entry |ordinal| that keeps the module alive.
+kiln_status_t kiln_vm_bytecode_module_rodata_buffer(
+    kiln_vm_module_t* module, size_t ordinal, kiln_vm_buffer_t** out_buffer);
+
+//===----------------------------------------------------------------------===//
+// Executables (for the HAL module)
+//===----------------------------------------------------------------------===//
+
+typedef struct kiln_vm_executable_entry_point_t {
+  kiln_string_view_t name;
+  uint32_t workgroup_size[3];
+  uint32_t local_memory_bytes;
+  kiln_string_view_t source_location;  // e.g. "model.mlir:12:3", may be ""
+} kiln_vm_executable_entry_point_t;
+
+typedef struct kiln_vm_executable_info_t {
+  kiln_string_view_t name;
+  kiln_string_view_t format;  // "vmvx-bytecode", "native-elf-x86_64", ...
+  const uint8_t* data;        // 64-byte aligned in the file
+  uint64_t data_length;
+  bool has_digest;  // native formats: SHA-256 of data (checked at load)
+  uint8_t digest[32];
+  size_t entry_point_count;
+} kiln_vm_executable_info_t;
+
+size_t kiln_vm_bytecode_module_executable_count(kiln_vm_module_t* module);
+kiln_status_t kiln_vm_bytecode_module_executable_at(
+    kiln_vm_module_t* module, size_t ordinal, kiln_vm_executable_info_t* out);
+kiln_status_t kiln_vm_bytecode_module_executable_entry_point_at(
+    kiln_vm_module_t* module, size_t executable_ordinal, size_t index,
+    kiln_vm_executable_entry_point_t* out);
+// Ordinal of the executable named |name| (NOT_FOUND naming it).
+kiln_status_t kiln_vm_bytecode_module_lookup_executable(
+    kiln_vm_module_t* module, kiln_string_view_t name, size_t* out_ordinal);
+// A read-only vm.buffer over the data of executable |ordinal| that keeps the
+// module alive (e.g. to load a nested vmvx module with BORROW).
+kiln_status_t kiln_vm_bytecode_module_executable_data_buffer(
+    kiln_vm_module_t* module, size_t ordinal, kiln_vm_buffer_t** out_buffer);
+
+//===----------------------------------------------------------------------===//
+// Introspection (kiln-dump-module)
+//===----------------------------------------------------------------------===//
+
+// Prints every part of the module (header, sections, imports, exports with
+// attributes, functions with register counts and disassembly in assembly
+// syntax, rodata, executables; nested vmvx modules recursively) to |stream|.
+kiln_status_t kiln_vm_bytecode_module_dump(kiln_vm_module_t* module,
+                                           FILE* stream);
+
+// Register counts per bank (i32, i64, f32, f64, ref) of internal function
+// |ordinal|.
+kiln_status_t kiln_vm_bytecode_module_function_registers(
+    kiln_vm_module_t* module, uint32_t ordinal, uint16_t out_counts[5]);
+
+// Computes the CRC32 (IEEE, as zlib) of |data|, continuing from |crc| (0 to
+// start). Shared with the writer.
+uint32_t kiln_vm_crc32(uint32_t crc, const void* data, size_t length);
+
+// Computes the SHA-256 of |data| into |out_digest|.
+void kiln_vm_sha256(const void* data, size_t length, uint8_t out_digest[32]);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_RUNTIME_VM_BYTECODE_MODULE_H_

@@ -43,9 +43,10 @@ typedef struct kiln_trace_sink_t {
   void (*message)(void* user_data, const char* text);
 } kiln_trace_sink_t;
 
-// Installs |sink| (copied) for every thread; NULL removes it. Install before
-// starting traced work and remove after it ends: events racing with the
-// change may go to either sink.
+// Installs |sink| for every thread; NULL removes it. The sink is used by
+// pointer and must stay valid until it is replaced. Install before starting
+// traced work and remove after it ends: events racing with the change may go
+// to either sink.
 void kiln_trace_set_sink(const kiln_trace_sink_t* sink);
 
 //===----------------------------------------------------------------------===//

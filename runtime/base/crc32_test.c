@@ -1,0 +1,49 @@
+#include "runtime/base/crc32.h"
+
+#include "runtime/testing/test.h"
+
+// The bitwise definition (no table), to check the table-driven version.
+static uint32_t reference_crc32(const uint8_t* data, size_t size) {
+  uint32_t crc = 0xFFFFFFFFu;
+  for (size_t i = 0; i < size; ++i) {
+    crc ^= data[i];
+    for (int bit = 0; bit < 8; ++bit) {
+      crc = (crc & 1) ? (crc >> 1) ^ 0xEDB88320u : crc >> 1;
+    }
+  }
+  return ~crc;
+}
+
+KILN_TEST(standard_check_value) {
+  // The "check" value of CRC-32/ISO-HDLC in the CRC catalogue.
+  KILN_EXPECT_EQ_INT(kiln_crc32("123456789", 9), 0xCBF43926u);
+}
+
+KILN_TEST(empty_and_known_strings) {
+  KILN_EXPECT_EQ_INT(kiln_crc32(NULL, 0), 0);
+  // zlib.crc32(b"a") and zlib.crc32(b"The quick brown fox jumps over the
+  // lazy dog"), widely published.
+  KILN_EXPECT_EQ_INT(kiln_crc32("a", 1), 0xE8B7BE43u);
+  const char* fox = "The quick brown fox jumps over the lazy dog";
+  KILN_EXPECT_EQ_INT(kiln_crc32(fox, strlen(fox)), 0x414FA339u);
+}
+
+KILN_TEST(incremental_matches_one_shot_and_reference) {
+  uint8_t data[1000];
+  for (int i = 0; i < 1000; ++i) data[i] = (uint8_t)(i * 131 + 7);
+  uint32_t whole = kiln_crc32(data, sizeof(data));
+  KILN_EXPECT_EQ_INT(whole, reference_crc32(data, sizeof(data)));
+  for (size_t split = 0; split <= sizeof(data); split += 97) {
+    uint32_t crc = kiln_crc32_update(0, data, split);
+    crc = kiln_crc32_update(crc, data + split, sizeof(data) - split);
+    KILN_EXPECT_EQ_INT(crc, whole);
+  }
+  for (int i = 0; i < 256; ++i) {
+    uint8_t byte = (uint8_t)i;
+    KILN_EXPECT_EQ_INT(kiln_crc32(&byte, 1), reference_crc32(&byte, 1));
+  }
+}
+
+KILN_TEST_MAIN(KILN_TEST_CASE(standard_check_value),
+               KILN_TEST_CASE(empty_and_known_strings),
+               KILN_TEST_CASE(incremental_matches_one_shot_and_reference))

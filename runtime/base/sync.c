@@ -152,6 +152,11 @@ kiln_wait_token_t kiln_notification_prepare_wait(
   return kiln_atomic_load_seq_cst(&notification->epoch);
 }
 
+bool kiln_notification_posted_since(kiln_notification_t* notification,
+                                    kiln_wait_token_t token) {
+  return kiln_atomic_load_acquire(&notification->epoch) != token;
+}
+
 void kiln_notification_cancel_wait(kiln_notification_t* notification) {
   kiln_atomic_fetch_sub_seq_cst(&notification->waiters, 1);
 }

@@ -132,6 +132,12 @@ bool kiln_notification_commit_wait(kiln_notification_t* notification,
                                    kiln_wait_token_t token,
                                    kiln_deadline_t deadline);
 
+// True if a post happened since prepare_wait returned |token|, without
+// sleeping: lets a waiter spin briefly before committing. The waiter stays
+// registered (it must still commit_wait or cancel_wait).
+bool kiln_notification_posted_since(kiln_notification_t* notification,
+                                    kiln_wait_token_t token);
+
 // Unregisters a waiter that decided not to sleep after prepare_wait.
 void kiln_notification_cancel_wait(kiln_notification_t* notification);
 

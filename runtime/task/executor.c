@@ -77,6 +77,7 @@ struct kiln_task_executor_t {
   // running job: written only by the thread running with that id while it is
   // inside the job, read by the caller after every worker left.
   int64_t* worker_ns;
+  int64_t* worker_cpu_ns;
   uint32_t* worker_indices;
 };
 
@@ -113,6 +114,7 @@ static uint32_t kiln_task_job_run_chunks(kiln_task_executor_t* executor,
   const uint32_t grain = job->grain;
   uint32_t ran = 0;
   int64_t busy_ns = 0;
+  int64_t cpu_start_ns = job->measure ? kiln_thread_cpu_time_ns() : 0;
   for (;;) {
     uint64_t begin =
         kiln_atomic_fetch_add_relaxed(&job->next_index, (uint64_t)grain);
@@ -134,6 +136,10 @@ static uint32_t kiln_task_job_run_chunks(kiln_task_executor_t* executor,
     if (job->measure) busy_ns += kiln_time_now_ns() - start_ns;
   }
   if (ran) {
+    if (job->measure) {
+      executor->worker_cpu_ns[worker_id] +=
+          kiln_thread_cpu_time_ns() - cpu_start_ns;
+    }
     executor->worker_ns[worker_id] += busy_ns;
     executor->worker_indices[worker_id] += ran;
   }
@@ -225,6 +231,7 @@ static void kiln_task_executor_destroy(void* object) {
   kiln_allocator_t allocator = executor->allocator;
   kiln_allocator_free(allocator, executor->workers);
   kiln_allocator_free(allocator, executor->worker_ns);
+  kiln_allocator_free(allocator, executor->worker_cpu_ns);
   kiln_allocator_free(allocator, executor->worker_indices);
   kiln_allocator_free(allocator, executor);
 }
@@ -268,6 +275,11 @@ kiln_status_t kiln_task_executor_create(
     status =
         kiln_allocator_calloc(allocator, (worker_count + 1) * sizeof(int64_t),
                               (void**)&executor->worker_ns);
+  }
+  if (!status) {
+    status =
+        kiln_allocator_calloc(allocator, (worker_count + 1) * sizeof(int64_t),
+                              (void**)&executor->worker_cpu_ns);
   }
   if (!status) {
     status =
@@ -377,6 +389,7 @@ kiln_status_t kiln_task_executor_parallel_for_ex(
   kiln_task_executor_t* previous_executor = kiln_task_current_executor;
   kiln_task_current_executor = executor;
   memset(executor->worker_ns, 0, (worker_count + 1) * sizeof(int64_t));
+  memset(executor->worker_cpu_ns, 0, (worker_count + 1) * sizeof(int64_t));
   memset(executor->worker_indices, 0, (worker_count + 1) * sizeof(uint32_t));
 
   if (chunk_count > 1 && worker_count > 0) {
@@ -397,6 +410,7 @@ kiln_status_t kiln_task_executor_parallel_for_ex(
     memset(&stats, 0, sizeof(stats));
     for (uint32_t i = 0; i <= worker_count; ++i) {
       stats.total_worker_ns += executor->worker_ns[i];
+      stats.total_worker_cpu_ns += executor->worker_cpu_ns[i];
       stats.indices_run += executor->worker_indices[i];
       if (executor->worker_indices[i]) ++stats.workers_used;
       if (params->out_worker_ns) {

@@ -110,6 +110,12 @@ typedef struct kiln_task_parallel_for_stats_t {
   // Summed time (monotonic clock) every thread spent running fn: the "CPU
   // time" of the work as the sum over the workers that ran it.
   int64_t total_worker_ns;
+  // Summed CPU time (each thread's CPU clock, measured once as it enters
+  // and leaves the job) of the threads that ran indices. Unlike
+  // total_worker_ns it excludes time a thread was preempted, so it does not
+  // over-count when threads outnumber CPUs; it includes the few claim
+  // operations around fn.
+  int64_t total_worker_cpu_ns;
   // Wall time of the whole call, from entry until all indices finished.
   int64_t wall_ns;
   // Distinct worker ids (caller included) that ran at least one index.

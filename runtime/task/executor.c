@@ -32,12 +32,22 @@
 // No error recorded yet in a job.
 #define KILN_TASK_NO_ERROR UINT32_MAX
 
+// One link of the chain of executors a thread is working for (see
+// kiln_task_current_frame below).
+typedef struct kiln_task_frame_t {
+  kiln_task_executor_t* executor;
+  const struct kiln_task_frame_t* parent;
+} kiln_task_frame_t;
+
 typedef struct kiln_task_job_t {
   kiln_task_parallel_fn_t fn;
   void* user_data;
   uint32_t count;
   uint32_t grain;
   bool measure;  // time each chunk (parallel_for_ex only)
+  // The calling thread's frame chain: workers running the job adopt it, so a
+  // parallel_for issued from fn sees every executor waiting on this job.
+  const kiln_task_frame_t* caller_frame;
   // Next index to claim; 64-bit so that over-claiming never wraps.
   kiln_atomic_uint64_t next_index;
   // Lowest failing index so far (KILN_TASK_NO_ERROR if none); only ever
@@ -81,9 +91,19 @@ struct kiln_task_executor_t {
   uint32_t* worker_indices;
 };
 
-// The executor whose work the current thread is running (a worker of it, or
-// a caller inside parallel_for); used to reject re-entrant parallel_for.
-static _Thread_local kiln_task_executor_t* kiln_task_current_executor = NULL;
+// The executors whose work the current thread is running, innermost first
+// (frames live on the stack): one frame per parallel_for the thread is
+// inside, and for a worker running a job, its executor followed by the job
+// caller's chain. A parallel_for on any executor in the chain would wait for
+// itself, so it is rejected.
+static _Thread_local const kiln_task_frame_t* kiln_task_current_frame = NULL;
+
+static bool kiln_task_thread_is_inside(const kiln_task_executor_t* executor) {
+  for (const kiln_task_frame_t* f = kiln_task_current_frame; f; f = f->parent) {
+    if (f->executor == executor) return true;
+  }
+  return false;
+}
 
 static const kiln_ref_type_t kiln_task_executor_type;
 
@@ -159,7 +179,11 @@ static bool kiln_task_worker_try_run(kiln_task_executor_t* executor,
   uint32_t ran = 0;
   if (job) {
     KILN_TRACE_ZONE_BEGIN_NAMED(z0, "kiln_task_worker_run");
+    const kiln_task_frame_t* idle_frame = kiln_task_current_frame;
+    kiln_task_frame_t job_frame = {executor, job->caller_frame};
+    kiln_task_current_frame = &job_frame;
     ran = kiln_task_job_run_chunks(executor, job, worker_id);
+    kiln_task_current_frame = idle_frame;
     KILN_TRACE_ZONE_END(z0);
   }
   if (kiln_atomic_fetch_sub_seq_cst(&executor->active_workers, 1) == 1) {
@@ -171,7 +195,8 @@ static bool kiln_task_worker_try_run(kiln_task_executor_t* executor,
 static int kiln_task_worker_main(void* arg) {
   kiln_task_worker_t* worker = (kiln_task_worker_t*)arg;
   kiln_task_executor_t* executor = worker->executor;
-  kiln_task_current_executor = executor;
+  kiln_task_frame_t frame = {executor, NULL};
+  kiln_task_current_frame = &frame;
   for (;;) {
     kiln_wait_token_t token =
         kiln_notification_prepare_wait(&executor->work_notification);
@@ -199,7 +224,7 @@ static int kiln_task_worker_main(void* arg) {
                                     KILN_INFINITE_FUTURE);
     }
   }
-  kiln_task_current_executor = NULL;
+  kiln_task_current_frame = NULL;
   return 0;
 }
 
@@ -360,7 +385,7 @@ kiln_status_t kiln_task_executor_parallel_for_ex(
                        "%u)",
                        params->count);
   KILN_RETURN_IF_FALSE(
-      kiln_task_current_executor != executor, KILN_STATUS_FAILED_PRECONDITION,
+      !kiln_task_thread_is_inside(executor), KILN_STATUS_FAILED_PRECONDITION,
       "kiln_task_executor_parallel_for: called from inside a parallel_for of "
       "the same executor (nested parallel_for would deadlock)");
   KILN_TRACE_ZONE_BEGIN(z0);
@@ -386,8 +411,9 @@ kiln_status_t kiln_task_executor_parallel_for_ex(
   uint64_t chunk_count = ((uint64_t)job.count + job.grain - 1) / job.grain;
 
   kiln_mutex_lock(&executor->dispatch_mutex);
-  kiln_task_executor_t* previous_executor = kiln_task_current_executor;
-  kiln_task_current_executor = executor;
+  kiln_task_frame_t frame = {executor, kiln_task_current_frame};
+  kiln_task_current_frame = &frame;
+  job.caller_frame = &frame;
   memset(executor->worker_ns, 0, (worker_count + 1) * sizeof(int64_t));
   memset(executor->worker_cpu_ns, 0, (worker_count + 1) * sizeof(int64_t));
   memset(executor->worker_indices, 0, (worker_count + 1) * sizeof(uint32_t));
@@ -420,7 +446,7 @@ kiln_status_t kiln_task_executor_parallel_for_ex(
     stats.wall_ns = kiln_time_now_ns() - call_start_ns;
     if (out_stats) *out_stats = stats;
   }
-  kiln_task_current_executor = previous_executor;
+  kiln_task_current_frame = frame.parent;
   kiln_mutex_unlock(&executor->dispatch_mutex);
   KILN_TRACE_ZONE_END(z0);
 

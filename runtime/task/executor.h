@@ -16,7 +16,9 @@
 // Concurrency: parallel_for calls on one executor from different threads are
 // safe; they are queued and run one after the other (each one uses the whole
 // pool), which is what keeps worker ids exclusive. fn must not call
-// parallel_for on the same executor (FAILED_PRECONDITION is returned).
+// parallel_for on the same executor, directly or through another executor's
+// parallel_for (FAILED_PRECONDITION is returned: it would wait for itself).
+// Calling parallel_for on a different executor from fn is allowed.
 #ifndef KILN_RUNTIME_TASK_EXECUTOR_H_
 #define KILN_RUNTIME_TASK_EXECUTOR_H_
 

@@ -257,6 +257,61 @@ KILN_TEST(nested_parallel_for_is_rejected) {
   kiln_task_executor_release(executor);
 }
 
+// fn of a parallel_for on A calls parallel_for on B (allowed); fn of that one
+// calls parallel_for on A again, on whichever thread runs it (rejected).
+typedef struct two_level_state_t {
+  kiln_task_executor_t* outer;
+  kiln_task_executor_t* inner;
+  kiln_atomic_int32_t inner_ok;
+  kiln_atomic_int32_t rejected;
+  kiln_atomic_int32_t on_inner_workers;  // innermost calls on inner workers
+} two_level_state_t;
+
+static kiln_status_t innermost(void* user_data, uint32_t index,
+                               uint32_t worker_id) {
+  two_level_state_t* state = (two_level_state_t*)user_data;
+  // Slow enough that the inner executor's workers take some of the indices:
+  // they must be rejected too, since the outer call waits on them.
+  kiln_sleep_ns(2 * 1000000);
+  if (worker_id < kiln_task_executor_worker_count(state->inner)) {
+    kiln_atomic_fetch_add_relaxed(&state->on_inner_workers, 1);
+  }
+  kiln_status_t status =
+      kiln_task_executor_parallel_for(state->outer, 2, 1, count_hit, NULL);
+  if (kiln_status_consume_code(status) == KILN_STATUS_FAILED_PRECONDITION) {
+    kiln_atomic_fetch_add_relaxed(&state->rejected, 1);
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t run_inner(void* user_data, uint32_t index,
+                               uint32_t worker_id) {
+  two_level_state_t* state = (two_level_state_t*)user_data;
+  kiln_status_t status =
+      kiln_task_executor_parallel_for(state->inner, 3, 1, innermost, state);
+  if (!status) kiln_atomic_fetch_add_relaxed(&state->inner_ok, 1);
+  return status;
+}
+
+KILN_TEST(nesting_across_executors) {
+  two_level_state_t state;
+  state.outer = make_executor(2);
+  state.inner = make_executor(2);
+  KILN_ASSERT_TRUE(state.outer && state.inner);
+  kiln_atomic_init(&state.inner_ok, 0);
+  kiln_atomic_init(&state.rejected, 0);
+  kiln_atomic_init(&state.on_inner_workers, 0);
+  KILN_EXPECT_OK(
+      kiln_task_executor_parallel_for(state.outer, 8, 1, run_inner, &state));
+  KILN_EXPECT_EQ_INT(kiln_atomic_load_relaxed(&state.inner_ok), 8);
+  KILN_EXPECT_EQ_INT(kiln_atomic_load_relaxed(&state.rejected), 8 * 3);
+  // Not asserted (scheduling decides), but normally most of the 24.
+  printf("%d of 24 innermost calls ran on inner pool workers\n",
+         (int)kiln_atomic_load_relaxed(&state.on_inner_workers));
+  kiln_task_executor_release(state.inner);
+  kiln_task_executor_release(state.outer);
+}
+
 KILN_TEST(create_destroy_repeatedly) {
   for (int i = 0; i < 40; ++i) {
     kiln_task_executor_t* executor = make_executor(1 + i % 4);
@@ -392,6 +447,7 @@ KILN_TEST_MAIN(KILN_TEST_CASE(sum_matches_closed_form),
                KILN_TEST_CASE(lowest_failing_index_is_returned),
                KILN_TEST_CASE(concurrent_callers_from_two_threads),
                KILN_TEST_CASE(nested_parallel_for_is_rejected),
+               KILN_TEST_CASE(nesting_across_executors),
                KILN_TEST_CASE(create_destroy_repeatedly),
                KILN_TEST_CASE(options_and_failures),
                KILN_TEST_CASE(idle_workers_use_no_cpu),

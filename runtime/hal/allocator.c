@@ -1,0 +1,128 @@
+#include "runtime/hal/allocator.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "runtime/hal/buffer_internal.h"
+
+struct kiln_hal_allocator_t {
+  kiln_ref_object_t ref;
+  kiln_allocator_t host_allocator;
+  pthread_mutex_t mutex;
+  kiln_hal_allocator_statistics_t statistics;
+  char identifier[32];
+};
+
+static void kiln_hal_allocator_destroy(void* object) {
+  kiln_hal_allocator_t* allocator = (kiln_hal_allocator_t*)object;
+  pthread_mutex_destroy(&allocator->mutex);
+  kiln_allocator_free(allocator->host_allocator, allocator);
+}
+
+const kiln_ref_type_t kiln_hal_allocator_type = {"hal.allocator",
+                                                 kiln_hal_allocator_destroy};
+
+kiln_status_t kiln_hal_allocator_create_heap(
+    kiln_string_view_t identifier, kiln_allocator_t host_allocator,
+    kiln_hal_allocator_t** out_allocator) {
+  *out_allocator = NULL;
+  kiln_hal_allocator_t* allocator = NULL;
+  KILN_RETURN_IF_ERROR(kiln_allocator_calloc(host_allocator, sizeof(*allocator),
+                                             (void**)&allocator));
+  kiln_ref_object_initialize(&allocator->ref, &kiln_hal_allocator_type);
+  allocator->host_allocator = host_allocator;
+  pthread_mutex_init(&allocator->mutex, NULL);
+  size_t n = identifier.size < sizeof(allocator->identifier) - 1
+                 ? identifier.size
+                 : sizeof(allocator->identifier) - 1;
+  memcpy(allocator->identifier, identifier.data, n);
+  *out_allocator = allocator;
+  return kiln_ok_status();
+}
+
+void kiln_hal_allocator_retain(kiln_hal_allocator_t* allocator) {
+  kiln_ref_retain(allocator);
+}
+void kiln_hal_allocator_release(kiln_hal_allocator_t* allocator) {
+  kiln_ref_release(allocator);
+}
+
+kiln_allocator_t kiln_hal_allocator_host_allocator(
+    const kiln_hal_allocator_t* allocator) {
+  return allocator->host_allocator;
+}
+
+// Frees heap memory of a buffer allocated by kiln_hal_allocator_allocate_buffer
+// and updates the statistics. Called from the buffer's destroy.
+static void kiln_hal_allocator_free_heap(void* user_data, void* data,
+                                         uint64_t size) {
+  kiln_hal_allocator_t* allocator = (kiln_hal_allocator_t*)user_data;
+  kiln_allocator_free_aligned(allocator->host_allocator, data,
+                              KILN_HAL_HEAP_BUFFER_ALIGNMENT);
+  pthread_mutex_lock(&allocator->mutex);
+  allocator->statistics.bytes_live -= size;
+  allocator->statistics.free_count++;
+  pthread_mutex_unlock(&allocator->mutex);
+  kiln_hal_allocator_release(allocator);
+}
+
+kiln_status_t kiln_hal_allocator_allocate_buffer(
+    kiln_hal_allocator_t* allocator, const kiln_hal_buffer_params_t* params,
+    uint64_t size, kiln_hal_buffer_t** out_buffer) {
+  *out_buffer = NULL;
+  kiln_hal_buffer_params_t resolved = kiln_hal_buffer_params_resolve(params);
+  if (size > (uint64_t)SIZE_MAX / 2) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                            "buffer of %" PRIu64 " bytes is too large", size);
+  }
+  size_t alignment = resolved.min_alignment;
+  void* data = NULL;
+  // Round the allocation itself up so that vectorized tails never fault.
+  size_t alloc_size = (size_t)kiln_align_up(size ? size : 1, alignment);
+  kiln_status_t status = kiln_allocator_malloc_aligned(
+      allocator->host_allocator, alloc_size, alignment, &data);
+  if (status) {
+    return kiln_status_annotate_f(status,
+                                  "allocating a %" PRIu64 " byte buffer", size);
+  }
+  kiln_hal_allocator_retain(allocator);
+  kiln_hal_buffer_release_callback_t release = {kiln_hal_allocator_free_heap,
+                                                allocator};
+  status = kiln_hal_buffer_create_internal(
+      &resolved, data, size, release, allocator->host_allocator, out_buffer);
+  if (status) {
+    kiln_allocator_free_aligned(allocator->host_allocator, data, alignment);
+    kiln_hal_allocator_release(allocator);
+    return status;
+  }
+  pthread_mutex_lock(&allocator->mutex);
+  kiln_hal_allocator_statistics_t* s = &allocator->statistics;
+  s->bytes_live += size;
+  s->bytes_allocated += size;
+  if (s->bytes_live > s->bytes_peak) s->bytes_peak = s->bytes_live;
+  s->allocation_count++;
+  pthread_mutex_unlock(&allocator->mutex);
+  return kiln_ok_status();
+}
+
+void kiln_hal_allocator_query_statistics(
+    kiln_hal_allocator_t* allocator,
+    kiln_hal_allocator_statistics_t* out_statistics) {
+  pthread_mutex_lock(&allocator->mutex);
+  *out_statistics = allocator->statistics;
+  pthread_mutex_unlock(&allocator->mutex);
+}
+
+void kiln_hal_allocator_statistics_fprint(FILE* stream,
+                                          kiln_hal_allocator_t* allocator) {
+  kiln_hal_allocator_statistics_t s;
+  kiln_hal_allocator_query_statistics(allocator, &s);
+  fprintf(stream, "[[ kiln_hal_allocator_t memory statistics ]]\n");
+  fprintf(stream,
+          "  %s: %12" PRIu64 "B live / %12" PRIu64 "B peak / %12" PRIu64
+          "B allocated / %6" PRIu64 " allocs / %6" PRIu64 " frees\n",
+          allocator->identifier[0] ? allocator->identifier : "HOST_LOCAL",
+          s.bytes_live, s.bytes_peak, s.bytes_allocated, s.allocation_count,
+          s.free_count);
+}

@@ -1,0 +1,30 @@
+#include "runtime/hal/drivers/local_sync/local_sync_driver.h"
+
+#include "runtime/hal/local/local_device.h"
+
+static kiln_status_t kiln_hal_local_sync_run(void* self, uint32_t count,
+                                             kiln_hal_local_workgroup_fn_t fn,
+                                             void* user_data,
+                                             int64_t* out_worker_ns) {
+  int64_t start = kiln_hal_now_ns();
+  kiln_status_t status = kiln_ok_status();
+  for (uint32_t i = 0; i < count && !status; ++i) {
+    status = fn(user_data, i, 0);
+  }
+  *out_worker_ns = kiln_hal_now_ns() - start;
+  return status;
+}
+
+kiln_status_t kiln_hal_local_sync_driver_create_device(
+    const kiln_hal_device_params_t* params, kiln_string_view_t path,
+    kiln_allocator_t host_allocator, kiln_hal_device_t** out_device) {
+  kiln_hal_local_device_options_t options;
+  options.id = "local-sync";
+  options.async_queue = false;
+  options.runner.self = NULL;
+  options.runner.worker_slots = 1;
+  options.runner.run = kiln_hal_local_sync_run;
+  options.runner.destroy = NULL;
+  options.params = params;
+  return kiln_hal_local_device_create(&options, host_allocator, out_device);
+}

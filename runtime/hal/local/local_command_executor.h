@@ -1,0 +1,72 @@
+// The one implementation of command buffer execution shared by the local
+// drivers. Drivers differ only in the workgroup runner: how the workgroups of
+// one dispatch are spread (inline in order, or over a task executor).
+#ifndef KILN_RUNTIME_HAL_LOCAL_LOCAL_COMMAND_EXECUTOR_H_
+#define KILN_RUNTIME_HAL_LOCAL_LOCAL_COMMAND_EXECUTOR_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "runtime/base/allocator.h"
+#include "runtime/base/status.h"
+#include "runtime/hal/command_buffer.h"
+#include "runtime/hal/profiling.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Runs fn(user_data, index, worker_id) for index in [0, count).
+typedef kiln_status_t (*kiln_hal_local_workgroup_fn_t)(void* user_data,
+                                                       uint32_t index,
+                                                       uint32_t worker_id);
+
+// How a driver runs the workgroups of a dispatch.
+typedef struct kiln_hal_local_workgroup_runner_t {
+  void* self;
+  // Number of distinct worker ids run() may pass (ids are < this).
+  uint32_t worker_slots;
+  // Runs every index, returns the status of the lowest failing index, and
+  // stores the summed time workers spent in fn into |*out_worker_ns|.
+  kiln_status_t (*run)(void* self, uint32_t count,
+                       kiln_hal_local_workgroup_fn_t fn, void* user_data,
+                       int64_t* out_worker_ns);
+  // Releases |self| (may be NULL).
+  void (*destroy)(void* self);
+} kiln_hal_local_workgroup_runner_t;
+
+// Executes command buffers. Not thread-safe: one execution at a time (the
+// per-worker local memory is shared by consecutive dispatches).
+typedef struct kiln_hal_local_command_executor_t {
+  kiln_allocator_t host_allocator;
+  kiln_hal_local_workgroup_runner_t runner;
+  // Per-worker scratch: runner.worker_slots blocks of local_memory_size
+  // bytes, grown (before a dispatch starts, never during one) when an entry
+  // point needs more.
+  void** local_memory;
+  size_t local_memory_size;
+  // Profiling: when |profiling| is set every dispatch is reported to |sink|.
+  bool profiling;
+  kiln_hal_profiling_sink_t sink;
+} kiln_hal_local_command_executor_t;
+
+// Takes ownership of |runner|.
+kiln_status_t kiln_hal_local_command_executor_initialize(
+    kiln_hal_local_command_executor_t* executor,
+    kiln_hal_local_workgroup_runner_t runner, kiln_allocator_t host_allocator);
+void kiln_hal_local_command_executor_deinitialize(
+    kiln_hal_local_command_executor_t* executor);
+
+// Runs every command of |command_buffer| in order against |binding_table|
+// (may be NULL). Stops at the first failure, annotated with the command
+// index.
+kiln_status_t kiln_hal_local_command_executor_execute(
+    kiln_hal_local_command_executor_t* executor,
+    kiln_hal_command_buffer_t* command_buffer,
+    const kiln_hal_buffer_binding_table_t* binding_table);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_RUNTIME_HAL_LOCAL_LOCAL_COMMAND_EXECUTOR_H_

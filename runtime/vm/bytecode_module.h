@@ -132,13 +132,6 @@ kiln_status_t kiln_vm_bytecode_module_dump(kiln_vm_module_t* module,
 kiln_status_t kiln_vm_bytecode_module_function_registers(
     kiln_vm_module_t* module, uint32_t ordinal, uint16_t out_counts[5]);
 
-// Computes the CRC32 (IEEE, as zlib) of |data|, continuing from |crc| (0 to
-// start). Shared with the writer.
-uint32_t kiln_vm_crc32(uint32_t crc, const void* data, size_t length);
-
-// Computes the SHA-256 of |data| into |out_digest|.
-void kiln_vm_sha256(const void* data, size_t length, uint8_t out_digest[32]);
-
 #ifdef __cplusplus
 }  // extern "C"
 #endif

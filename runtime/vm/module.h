@@ -94,7 +94,8 @@ bool kiln_vm_function_reflection_attr(const kiln_vm_function_t* function,
 // its state, returns to the invocation loop, which calls |wait| with the
 // invocation's deadline and then resumes the program. Waits thus all happen in
 // one place in the VM. |wait| may block; it returns OK once the awaited event
-// happened, DEADLINE_EXCEEDED on timeout, or another error.
+// happened, DEADLINE_EXCEEDED on timeout, or another error. Its deadline is
+// absolute (kiln_vm_now_ns); INT64_MAX (KILN_INFINITE_FUTURE) means none.
 typedef struct kiln_vm_wait_request_t {
   void* object;
   kiln_status_t (*wait)(void* object, int64_t deadline_ns);
@@ -116,6 +117,8 @@ typedef struct kiln_vm_native_call_t {
   kiln_vm_wait_request_t wait;
   // Deadline of the invocation (absolute, kiln_vm_now_ns; 0 = none).
   int64_t deadline_ns;
+  // Maximum call depth for bytecode callees (0 = default).
+  uint32_t max_call_depth;
   // Private to the native-module helper (import table of the callee module).
   void* reserved;
 } kiln_vm_native_call_t;

@@ -1,0 +1,1139 @@
+// The bytecode interpreter: a register machine over a per-invocation stack of
+// frames. The verifier has checked every operand, so the hot loop decodes
+// without bounds checks. Run-time errors (division by zero, out-of-range
+// buffer/list accesses, type mismatches of refs, fail ops, native errors)
+// unwind every frame and come back annotated with a backtrace.
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <tgmath.h>
+
+#include "runtime/vm/bytecode_module_impl.h"
+#include "runtime/vm/list.h"
+#include "runtime/vm/numerics.h"
+
+#define KILN_VM_DEFAULT_MAX_DEPTH 1024
+#define KILN_VM_MAX_ARENA_BYTES ((size_t)256 << 20)
+#define KILN_VM_DEADLINE_CHECK_INTERVAL 256
+
+typedef struct kiln_vm_frame_t {
+  kiln_vm_bc_state_t* state;
+  const kiln_vm_bc_function_t* function;
+  uint32_t pc;  // resume offset; in callers the offset of the call
+  size_t base;  // register storage offset in the arena
+} kiln_vm_frame_t;
+
+typedef struct kiln_vm_stack_t {
+  kiln_allocator_t allocator;
+  kiln_vm_frame_t* frames;
+  uint32_t depth;
+  uint32_t max_depth;
+  uint8_t* arena;
+  size_t arena_capacity;
+  size_t arena_used;
+  int64_t deadline_ns;
+  uint32_t deadline_counter;
+  kiln_vm_wait_request_t wait;  // pending wait, if wait.wait != NULL
+  kiln_vm_value_t* results;     // of the outermost call
+  size_t result_count;
+} kiln_vm_stack_t;
+
+//===----------------------------------------------------------------------===//
+// Frames
+//===----------------------------------------------------------------------===//
+
+static void kiln_vm_frame_release_refs(kiln_vm_stack_t* stack,
+                                       kiln_vm_frame_t* frame) {
+  const kiln_vm_bc_function_t* f = frame->function;
+  kiln_ref_object_t** refs =
+      (kiln_ref_object_t**)(stack->arena + frame->base +
+                            f->bank_offset[KILN_VM_BANK_REF]);
+  for (uint32_t i = 0; i < f->regs[KILN_VM_BANK_REF]; ++i) {
+    kiln_ref_release(refs[i]);
+  }
+}
+
+static void kiln_vm_stack_pop(kiln_vm_stack_t* stack) {
+  kiln_vm_frame_t* frame = &stack->frames[stack->depth - 1];
+  kiln_vm_frame_release_refs(stack, frame);
+  stack->arena_used = frame->base;
+  --stack->depth;
+}
+
+static void kiln_vm_stack_unwind(kiln_vm_stack_t* stack) {
+  while (stack->depth) kiln_vm_stack_pop(stack);
+}
+
+static kiln_status_t kiln_vm_stack_push(kiln_vm_stack_t* stack,
+                                        kiln_vm_bc_state_t* state,
+                                        const kiln_vm_bc_function_t* f) {
+  if (stack->depth >= stack->max_depth) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                            "call stack overflow: depth %u exceeded calling "
+                            "'%.*s'",
+                            stack->max_depth, KILN_SV_ARG(f->name));
+  }
+  size_t need = stack->arena_used + f->frame_size;
+  if (need > stack->arena_capacity) {
+    if (need > KILN_VM_MAX_ARENA_BYTES) {
+      return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                              "register stack exhausted (%zu bytes) calling "
+                              "'%.*s'",
+                              need, KILN_SV_ARG(f->name));
+    }
+    size_t capacity = stack->arena_capacity ? stack->arena_capacity : 4096;
+    while (capacity < need) capacity *= 2;
+    KILN_RETURN_IF_ERROR(kiln_allocator_realloc(stack->allocator, capacity,
+                                                (void**)&stack->arena));
+    stack->arena_capacity = capacity;
+  }
+  kiln_vm_frame_t* frame = &stack->frames[stack->depth++];
+  frame->state = state;
+  frame->function = f;
+  frame->pc = 0;
+  frame->base = stack->arena_used;
+  memset(stack->arena + frame->base, 0, f->frame_size);
+  stack->arena_used = need;
+  return kiln_ok_status();
+}
+
+// Register bank pointers of a frame.
+typedef struct kiln_vm_regs_t {
+  int32_t* i32;
+  int64_t* i64;
+  float* f32;
+  double* f64;
+  kiln_ref_object_t** ref;
+} kiln_vm_regs_t;
+
+static inline kiln_vm_regs_t kiln_vm_frame_regs(kiln_vm_stack_t* stack,
+                                                const kiln_vm_frame_t* frame) {
+  uint8_t* base = stack->arena + frame->base;
+  const uint32_t* off = frame->function->bank_offset;
+  kiln_vm_regs_t r = {
+      (int32_t*)(base + off[KILN_VM_BANK_I32]),
+      (int64_t*)(base + off[KILN_VM_BANK_I64]),
+      (float*)(base + off[KILN_VM_BANK_F32]),
+      (double*)(base + off[KILN_VM_BANK_F64]),
+      (kiln_ref_object_t**)(base + off[KILN_VM_BANK_REF]),
+  };
+  return r;
+}
+
+static inline kiln_vm_value_t kiln_vm_reg_get(const kiln_vm_regs_t* r, int bank,
+                                              uint16_t index) {
+  switch (bank) {
+    case KILN_VM_BANK_I32:
+      return kiln_vm_value_make_i32(r->i32[index]);
+    case KILN_VM_BANK_I64:
+      return kiln_vm_value_make_i64(r->i64[index]);
+    case KILN_VM_BANK_F32:
+      return kiln_vm_value_make_f32(r->f32[index]);
+    case KILN_VM_BANK_F64:
+      return kiln_vm_value_make_f64(r->f64[index]);
+    default:
+      return kiln_vm_value_make_ref(r->ref[index]);
+  }
+}
+
+// Stores |value| (type already matches |bank|) taking over its reference.
+static inline void kiln_vm_reg_set_move(const kiln_vm_regs_t* r, int bank,
+                                        uint16_t index,
+                                        kiln_vm_value_t* value) {
+  switch (bank) {
+    case KILN_VM_BANK_I32:
+      r->i32[index] = value->i32;
+      break;
+    case KILN_VM_BANK_I64:
+      r->i64[index] = value->i64;
+      break;
+    case KILN_VM_BANK_F32:
+      r->f32[index] = value->f32;
+      break;
+    case KILN_VM_BANK_F64:
+      r->f64[index] = value->f64;
+      break;
+    default: {
+      kiln_ref_object_t* old = r->ref[index];
+      r->ref[index] = value->ref;
+      kiln_ref_release(old);
+      break;
+    }
+  }
+  *value = kiln_vm_value_make_none();
+}
+
+// Copies registers listed at |list| in |from| into the argument registers of
+// a fresh callee frame |to| (first registers of each bank, in order).
+static void kiln_vm_copy_args(const kiln_vm_regs_t* from, const uint8_t* list,
+                              const kiln_vm_regs_t* to) {
+  uint16_t next[KILN_VM_BANK_COUNT] = {0};
+  for (uint32_t i = 0; i < list[0]; ++i) {
+    int bank = list[1 + 3 * i];
+    uint16_t src = kiln_vm_rd16(list + 2 + 3 * i);
+    uint16_t dst = next[bank]++;
+    switch (bank) {
+      case KILN_VM_BANK_I32:
+        to->i32[dst] = from->i32[src];
+        break;
+      case KILN_VM_BANK_I64:
+        to->i64[dst] = from->i64[src];
+        break;
+      case KILN_VM_BANK_F32:
+        to->f32[dst] = from->f32[src];
+        break;
+      case KILN_VM_BANK_F64:
+        to->f64[dst] = from->f64[src];
+        break;
+      default:
+        to->ref[dst] = from->ref[src];
+        kiln_ref_retain(to->ref[dst]);
+        break;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_vm_annotate_backtrace(kiln_vm_stack_t* stack,
+                                                kiln_status_t status) {
+  for (uint32_t i = stack->depth; i > 0; --i) {
+    const kiln_vm_frame_t* frame = &stack->frames[i - 1];
+    if (stack->depth - i >= 8) {
+      status = kiln_status_annotate_f(status, "... %u more frames", i);
+      break;
+    }
+    status = kiln_status_annotate_f(
+        status, "at %.*s.%.*s+0x%x", KILN_SV_ARG(frame->state->module->name),
+        KILN_SV_ARG(frame->function->name), frame->pc);
+  }
+  return status;
+}
+
+static kiln_status_t kiln_vm_fail_status(int32_t code, kiln_string_view_t msg) {
+  kiln_status_code_t status_code =
+      code >= 1 && code <= 16 ? (kiln_status_code_t)code : KILN_STATUS_UNKNOWN;
+  return kiln_make_status(status_code, "fail (code %d): %.*s", code,
+                          KILN_SV_ARG(msg));
+}
+
+//===----------------------------------------------------------------------===//
+// The loop
+//===----------------------------------------------------------------------===//
+
+// Native import call from the frame at the top of the stack.
+static kiln_status_t kiln_vm_call_native(kiln_vm_stack_t* stack,
+                                         const kiln_vm_bc_import_t* import,
+                                         kiln_vm_bc_import_binding_t* binding,
+                                         const kiln_vm_regs_t* regs,
+                                         const uint8_t* args_list,
+                                         const uint8_t* results_list) {
+  kiln_vm_value_t args[256];
+  kiln_vm_value_t results[256];
+  uint32_t arg_count = args_list[0], result_count = results_list[0];
+  for (uint32_t i = 0; i < arg_count; ++i) {
+    args[i] = kiln_vm_reg_get(regs, args_list[1 + 3 * i],
+                              kiln_vm_rd16(args_list + 2 + 3 * i));
+  }
+  for (uint32_t i = 0; i < result_count; ++i) {
+    results[i] = kiln_vm_value_make_none();
+  }
+  kiln_vm_native_call_t call;
+  memset(&call, 0, sizeof(call));
+  call.function = binding->target;
+  call.args = args;
+  call.arg_count = arg_count;
+  call.results = results;
+  call.result_count = result_count;
+  call.deadline_ns = stack->deadline_ns;
+  call.max_call_depth = stack->max_depth;
+  kiln_vm_module_t* target = binding->target.module;
+  kiln_status_t status =
+      target->vtable->call(target, binding->target_state, &call);
+  if (!status) {
+    status = kiln_vm_check_results(import->name, &import->sig, results,
+                                   result_count);
+  }
+  if (status) {
+    kiln_vm_values_release(results, result_count);
+    return kiln_status_annotate_f(status, "calling import '%.*s'",
+                                  KILN_SV_ARG(import->name));
+  }
+  for (uint32_t i = 0; i < result_count; ++i) {
+    kiln_vm_reg_set_move(regs, results_list[1 + 3 * i],
+                         kiln_vm_rd16(results_list + 2 + 3 * i), &results[i]);
+  }
+  stack->wait = call.wait;
+  return kiln_ok_status();
+}
+
+static inline bool kiln_vm_deadline_passed(kiln_vm_stack_t* stack) {
+  if (!stack->deadline_ns) return false;
+  if (++stack->deadline_counter < KILN_VM_DEADLINE_CHECK_INTERVAL) {
+    return false;
+  }
+  stack->deadline_counter = 0;
+  return kiln_vm_now_ns() >= stack->deadline_ns;
+}
+
+// Helpers for ops with checked preconditions.
+static kiln_status_t kiln_vm_buffer_operand(kiln_ref_object_t* ref,
+                                            kiln_vm_buffer_t** out) {
+  *out = kiln_vm_buffer_cast(ref);
+  if (*out) return kiln_ok_status();
+  return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                          "expected a vm.buffer, got %s",
+                          ref ? ref->type->name : "null");
+}
+static kiln_status_t kiln_vm_buffer_element(kiln_ref_object_t* ref,
+                                            int64_t index, uint32_t size,
+                                            bool for_write,
+                                            const char* mnemonic,
+                                            uint8_t** out_ptr) {
+  kiln_vm_buffer_t* buffer = NULL;
+  KILN_RETURN_IF_ERROR(kiln_vm_buffer_operand(ref, &buffer));
+  if (index < 0 || (uint64_t)index >= buffer->length / size) {
+    return kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
+                            "%s: element index %" PRId64
+                            " out of range of a %zu byte buffer",
+                            mnemonic, index, buffer->length);
+  }
+  if (for_write && !buffer->is_mutable) {
+    return kiln_make_status(KILN_STATUS_PERMISSION_DENIED,
+                            "%s: write to a read-only buffer", mnemonic);
+  }
+  *out_ptr = buffer->data + (uint64_t)index * size;
+  return kiln_ok_status();
+}
+static kiln_status_t kiln_vm_list_operand(kiln_ref_object_t* ref,
+                                          kiln_vm_list_t** out) {
+  *out = kiln_vm_list_cast(ref);
+  if (*out) return kiln_ok_status();
+  return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                          "expected a vm.list, got %s",
+                          ref ? ref->type->name : "null");
+}
+static kiln_status_t kiln_vm_list_element(kiln_ref_object_t* ref, int32_t index,
+                                          kiln_vm_value_type_t type,
+                                          kiln_vm_value_t* out) {
+  kiln_vm_list_t* list = NULL;
+  KILN_RETURN_IF_ERROR(kiln_vm_list_operand(ref, &list));
+  if (index < 0) {
+    return kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
+                            "list index %d out of range", index);
+  }
+  KILN_RETURN_IF_ERROR(kiln_vm_list_get_value(list, (size_t)index, out));
+  if (out->type != type) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "list element %d is %s, expected %s", index,
+                            kiln_vm_value_type_name(out->type),
+                            kiln_vm_value_type_name(type));
+  }
+  return kiln_ok_status();
+}
+static kiln_status_t kiln_vm_list_store(kiln_ref_object_t* ref, int32_t index,
+                                        kiln_vm_value_t value) {
+  kiln_vm_list_t* list = NULL;
+  KILN_RETURN_IF_ERROR(kiln_vm_list_operand(ref, &list));
+  if (index < 0) {
+    return kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
+                            "list index %d out of range", index);
+  }
+  return kiln_vm_list_set_value(list, (size_t)index, &value);
+}
+
+// Operand accessors relative to the current instruction |ip|.
+#define OP16(byte_offset) kiln_vm_rd16(ip + (byte_offset))
+#define OP32(byte_offset) kiln_vm_rd32(ip + (byte_offset))
+#define R(n) kiln_vm_rd16(ip + 2 + 2 * (n))
+#define RI32 regs.i32
+#define RI64 regs.i64
+#define RF32 regs.f32
+#define RF64 regs.f64
+#define REF regs.ref
+#define CHECK(expr)         \
+  do {                      \
+    status = (expr);        \
+    if (status) goto error; \
+  } while (0)
+
+// Integer op families over one bank. U is the unsigned type, S the signed
+// one, BITS the width. Arithmetic wraps (done on unsigned types).
+#define INT_OPS(SUF, REG, U, S, BITS, CLZ, POPCNT)                \
+  case KILN_VM_OP_ADD_##SUF:                                      \
+    REG[R(0)] = (S)((U)REG[R(1)] + (U)REG[R(2)]);                 \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_SUB_##SUF:                                      \
+    REG[R(0)] = (S)((U)REG[R(1)] - (U)REG[R(2)]);                 \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_MUL_##SUF:                                      \
+    REG[R(0)] = (S)((U)REG[R(1)] * (U)REG[R(2)]);                 \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_DIV_S_##SUF: {                                  \
+    S a = REG[R(1)], b = REG[R(2)];                               \
+    if (b == 0) goto division_by_zero;                            \
+    REG[R(0)] = (b == -1) ? (S)(0 - (U)a) : a / b;                \
+    ip += 8;                                                      \
+    break;                                                        \
+  }                                                               \
+  case KILN_VM_OP_DIV_U_##SUF: {                                  \
+    U a = (U)REG[R(1)], b = (U)REG[R(2)];                         \
+    if (b == 0) goto division_by_zero;                            \
+    REG[R(0)] = (S)(a / b);                                       \
+    ip += 8;                                                      \
+    break;                                                        \
+  }                                                               \
+  case KILN_VM_OP_REM_S_##SUF: {                                  \
+    S a = REG[R(1)], b = REG[R(2)];                               \
+    if (b == 0) goto division_by_zero;                            \
+    REG[R(0)] = (b == -1) ? 0 : a % b;                            \
+    ip += 8;                                                      \
+    break;                                                        \
+  }                                                               \
+  case KILN_VM_OP_REM_U_##SUF: {                                  \
+    U a = (U)REG[R(1)], b = (U)REG[R(2)];                         \
+    if (b == 0) goto division_by_zero;                            \
+    REG[R(0)] = (S)(a % b);                                       \
+    ip += 8;                                                      \
+    break;                                                        \
+  }                                                               \
+  case KILN_VM_OP_AND_##SUF:                                      \
+    REG[R(0)] = REG[R(1)] & REG[R(2)];                            \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_OR_##SUF:                                       \
+    REG[R(0)] = REG[R(1)] | REG[R(2)];                            \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_XOR_##SUF:                                      \
+    REG[R(0)] = REG[R(1)] ^ REG[R(2)];                            \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_SHL_##SUF:                                      \
+    REG[R(0)] = (S)((U)REG[R(1)] << ((U)REG[R(2)] & (BITS - 1))); \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_SHR_S_##SUF:                                    \
+    REG[R(0)] = REG[R(1)] >> ((U)REG[R(2)] & (BITS - 1));         \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_SHR_U_##SUF:                                    \
+    REG[R(0)] = (S)((U)REG[R(1)] >> ((U)REG[R(2)] & (BITS - 1))); \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_MIN_S_##SUF: {                                  \
+    S a = REG[R(1)], b = REG[R(2)];                               \
+    REG[R(0)] = a < b ? a : b;                                    \
+    ip += 8;                                                      \
+    break;                                                        \
+  }                                                               \
+  case KILN_VM_OP_MAX_S_##SUF: {                                  \
+    S a = REG[R(1)], b = REG[R(2)];                               \
+    REG[R(0)] = a > b ? a : b;                                    \
+    ip += 8;                                                      \
+    break;                                                        \
+  }                                                               \
+  case KILN_VM_OP_MIN_U_##SUF: {                                  \
+    U a = (U)REG[R(1)], b = (U)REG[R(2)];                         \
+    REG[R(0)] = (S)(a < b ? a : b);                               \
+    ip += 8;                                                      \
+    break;                                                        \
+  }                                                               \
+  case KILN_VM_OP_MAX_U_##SUF: {                                  \
+    U a = (U)REG[R(1)], b = (U)REG[R(2)];                         \
+    REG[R(0)] = (S)(a > b ? a : b);                               \
+    ip += 8;                                                      \
+    break;                                                        \
+  }                                                               \
+  case KILN_VM_OP_NOT_##SUF:                                      \
+    REG[R(0)] = ~REG[R(1)];                                       \
+    ip += 6;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_NEG_##SUF:                                      \
+    REG[R(0)] = (S)(0 - (U)REG[R(1)]);                            \
+    ip += 6;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_ABS_##SUF: {                                    \
+    S a = REG[R(1)];                                              \
+    REG[R(0)] = a < 0 ? (S)(0 - (U)a) : a;                        \
+    ip += 6;                                                      \
+    break;                                                        \
+  }                                                               \
+  case KILN_VM_OP_CTLZ_##SUF: {                                   \
+    U a = (U)REG[R(1)];                                           \
+    REG[R(0)] = a ? (S)CLZ(a) : BITS;                             \
+    ip += 6;                                                      \
+    break;                                                        \
+  }                                                               \
+  case KILN_VM_OP_POPCNT_##SUF:                                   \
+    REG[R(0)] = (S)POPCNT((U)REG[R(1)]);                          \
+    ip += 6;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_CMP_EQ_##SUF:                                   \
+    RI32[R(0)] = REG[R(1)] == REG[R(2)];                          \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_CMP_NE_##SUF:                                   \
+    RI32[R(0)] = REG[R(1)] != REG[R(2)];                          \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_CMP_LT_S_##SUF:                                 \
+    RI32[R(0)] = REG[R(1)] < REG[R(2)];                           \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_CMP_LE_S_##SUF:                                 \
+    RI32[R(0)] = REG[R(1)] <= REG[R(2)];                          \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_CMP_GT_S_##SUF:                                 \
+    RI32[R(0)] = REG[R(1)] > REG[R(2)];                           \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_CMP_GE_S_##SUF:                                 \
+    RI32[R(0)] = REG[R(1)] >= REG[R(2)];                          \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_CMP_LT_U_##SUF:                                 \
+    RI32[R(0)] = (U)REG[R(1)] < (U)REG[R(2)];                     \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_CMP_LE_U_##SUF:                                 \
+    RI32[R(0)] = (U)REG[R(1)] <= (U)REG[R(2)];                    \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_CMP_GT_U_##SUF:                                 \
+    RI32[R(0)] = (U)REG[R(1)] > (U)REG[R(2)];                     \
+    ip += 8;                                                      \
+    break;                                                        \
+  case KILN_VM_OP_CMP_GE_U_##SUF:                                 \
+    RI32[R(0)] = (U)REG[R(1)] >= (U)REG[R(2)];                    \
+    ip += 8;                                                      \
+    break;
+
+#define FBIN(NAME, SUF, REG, EXPR)                   \
+  case KILN_VM_OP_##NAME##_##SUF: {                  \
+    __typeof__(REG[0]) a = REG[R(1)], b = REG[R(2)]; \
+    REG[R(0)] = (EXPR);                              \
+    ip += 8;                                         \
+    break;                                           \
+  }
+#define FUN(NAME, SUF, REG, EXPR)     \
+  case KILN_VM_OP_##NAME##_##SUF: {   \
+    __typeof__(REG[0]) a = REG[R(1)]; \
+    REG[R(0)] = (EXPR);               \
+    ip += 6;                          \
+    break;                            \
+  }
+#define FCMP(NAME, SUF, REG, EXPR)                   \
+  case KILN_VM_OP_CMP_##NAME##_##SUF: {              \
+    __typeof__(REG[0]) a = REG[R(1)], b = REG[R(2)]; \
+    RI32[R(0)] = (EXPR) ? 1 : 0;                     \
+    ip += 8;                                         \
+    break;                                           \
+  }
+
+#define FLOAT_OPS(SUF, REG, T, CT)                    \
+  FBIN(ADD, SUF, REG, a + b)                          \
+  FBIN(SUB, SUF, REG, a - b)                          \
+  FBIN(MUL, SUF, REG, a* b)                           \
+  FBIN(DIV, SUF, REG, a / b)                          \
+  FBIN(REM, SUF, REG, fmod(a, b))                     \
+  FBIN(MIN, SUF, REG, kiln_vm_min_##T(a, b))          \
+  FBIN(MAX, SUF, REG, kiln_vm_max_##T(a, b))          \
+  FBIN(COPYSIGN, SUF, REG, copysign(a, b))            \
+  FBIN(ATAN2, SUF, REG, atan2(a, b))                  \
+  FBIN(POW, SUF, REG, pow(a, b))                      \
+  FUN(NEG, SUF, REG, -a)                              \
+  FUN(ABS, SUF, REG, fabs(a))                         \
+  FUN(SQRT, SUF, REG, sqrt(a))                        \
+  FUN(RSQRT, SUF, REG, (CT)1 / sqrt(a))               \
+  FUN(EXP, SUF, REG, exp(a))                          \
+  FUN(EXP2, SUF, REG, exp2(a))                        \
+  FUN(EXPM1, SUF, REG, expm1(a))                      \
+  FUN(LOG, SUF, REG, log(a))                          \
+  FUN(LOG2, SUF, REG, log2(a))                        \
+  FUN(LOG10, SUF, REG, log10(a))                      \
+  FUN(LOG1P, SUF, REG, log1p(a))                      \
+  FUN(SIN, SUF, REG, sin(a))                          \
+  FUN(COS, SUF, REG, cos(a))                          \
+  FUN(TAN, SUF, REG, tan(a))                          \
+  FUN(ASIN, SUF, REG, asin(a))                        \
+  FUN(ACOS, SUF, REG, acos(a))                        \
+  FUN(ATAN, SUF, REG, atan(a))                        \
+  FUN(SINH, SUF, REG, sinh(a))                        \
+  FUN(COSH, SUF, REG, cosh(a))                        \
+  FUN(TANH, SUF, REG, tanh(a))                        \
+  FUN(ASINH, SUF, REG, asinh(a))                      \
+  FUN(ACOSH, SUF, REG, acosh(a))                      \
+  FUN(ATANH, SUF, REG, atanh(a))                      \
+  FUN(FLOOR, SUF, REG, floor(a))                      \
+  FUN(CEIL, SUF, REG, ceil(a))                        \
+  FUN(ROUND, SUF, REG, round(a))                      \
+  FUN(ROUNDEVEN, SUF, REG, kiln_vm_roundeven_##T(a))  \
+  FUN(TRUNC, SUF, REG, trunc(a))                      \
+  FUN(ERF, SUF, REG, erf(a))                          \
+  case KILN_VM_OP_FMA_##SUF:                          \
+    REG[R(0)] = fma(REG[R(1)], REG[R(2)], REG[R(3)]); \
+    ip += 10;                                         \
+    break;                                            \
+  case KILN_VM_OP_ISNAN_##SUF:                        \
+    RI32[R(0)] = isnan(REG[R(1)]) ? 1 : 0;            \
+    ip += 6;                                          \
+    break;                                            \
+  case KILN_VM_OP_ISINF_##SUF:                        \
+    RI32[R(0)] = isinf(REG[R(1)]) ? 1 : 0;            \
+    ip += 6;                                          \
+    break;                                            \
+    FCMP(OEQ, SUF, REG, a == b)                       \
+    FCMP(ONE, SUF, REG, a<b || a> b)                  \
+    FCMP(OLT, SUF, REG, a < b)                        \
+    FCMP(OLE, SUF, REG, a <= b)                       \
+    FCMP(OGT, SUF, REG, a > b)                        \
+    FCMP(OGE, SUF, REG, a >= b)                       \
+    FCMP(UEQ, SUF, REG, isunordered(a, b) || a == b)  \
+    FCMP(UNE, SUF, REG, !(a == b))                    \
+    FCMP(ULT, SUF, REG, !(a >= b))                    \
+    FCMP(ULE, SUF, REG, !(a > b))                     \
+    FCMP(UGT, SUF, REG, !(a <= b))                    \
+    FCMP(UGE, SUF, REG, !(a < b))                     \
+    FCMP(ORD, SUF, REG, !isunordered(a, b))           \
+    FCMP(UNO, SUF, REG, isunordered(a, b))
+
+#define CONV(NAME, DST, SRC, EXPR)    \
+  case KILN_VM_OP_##NAME: {           \
+    __typeof__(SRC[0]) a = SRC[R(1)]; \
+    DST[R(0)] = (EXPR);               \
+    ip += 6;                          \
+    break;                            \
+  }
+
+#define BUF_LOAD(NAME, DST, CTYPE, EXPR)                                      \
+  case KILN_VM_OP_BUFFER_LOAD_##NAME: {                                       \
+    uint8_t* p = NULL;                                                        \
+    CHECK(kiln_vm_buffer_element(REF[R(1)], RI64[R(2)], sizeof(CTYPE), false, \
+                                 "buffer.load", &p));                         \
+    CTYPE a;                                                                  \
+    memcpy(&a, p, sizeof(a));                                                 \
+    DST[R(0)] = (EXPR);                                                       \
+    ip += 8;                                                                  \
+    break;                                                                    \
+  }
+#define BUF_STORE(NAME, SRC, CTYPE)                                          \
+  case KILN_VM_OP_BUFFER_STORE_##NAME: {                                     \
+    uint8_t* p = NULL;                                                       \
+    CHECK(kiln_vm_buffer_element(REF[R(0)], RI64[R(1)], sizeof(CTYPE), true, \
+                                 "buffer.store", &p));                       \
+    CTYPE a = (CTYPE)SRC[R(2)];                                              \
+    memcpy(p, &a, sizeof(a));                                                \
+    ip += 8;                                                                 \
+    break;                                                                   \
+  }
+#define LIST_GET(NAME, DST, TYPE, FIELD)                          \
+  case KILN_VM_OP_LIST_GET_##NAME: {                              \
+    kiln_vm_value_t v;                                            \
+    CHECK(kiln_vm_list_element(REF[R(1)], RI32[R(2)], TYPE, &v)); \
+    DST[R(0)] = v.FIELD;                                          \
+    ip += 8;                                                      \
+    break;                                                        \
+  }
+#define LIST_SET(NAME, SRC, MAKE)                                      \
+  case KILN_VM_OP_LIST_SET_##NAME:                                     \
+    CHECK(kiln_vm_list_store(REF[R(0)], RI32[R(1)], MAKE(SRC[R(2)]))); \
+    ip += 8;                                                           \
+    break;
+
+static kiln_status_t kiln_vm_run_loop(kiln_vm_stack_t* stack) {
+  kiln_status_t status = kiln_ok_status();
+  kiln_vm_frame_t* frame;
+  const kiln_vm_bc_function_t* fn;
+  const uint8_t* code;
+  const uint8_t* ip;
+  kiln_vm_regs_t regs;
+
+reload:
+  frame = &stack->frames[stack->depth - 1];
+  fn = frame->function;
+  code = fn->code;
+  ip = code + frame->pc;
+  regs = kiln_vm_frame_regs(stack, frame);
+
+  for (;;) {
+    switch (kiln_vm_rd16(ip)) {
+      //===------------------------------------------------------------===//
+      // Constants, moves, select
+      //===------------------------------------------------------------===//
+      case KILN_VM_OP_CONST_I32:
+        RI32[R(0)] = (int32_t)OP32(4);
+        ip += 8;
+        break;
+      case KILN_VM_OP_CONST_I64:
+        RI64[R(0)] = (int64_t)kiln_vm_rd64(ip + 4);
+        ip += 12;
+        break;
+      case KILN_VM_OP_CONST_F32:
+        memcpy(&RF32[R(0)], ip + 4, 4);
+        ip += 8;
+        break;
+      case KILN_VM_OP_CONST_F64:
+        memcpy(&RF64[R(0)], ip + 4, 8);
+        ip += 12;
+        break;
+      case KILN_VM_OP_CONST_REF_NULL: {
+        kiln_ref_object_t* old = REF[R(0)];
+        REF[R(0)] = NULL;
+        kiln_ref_release(old);
+        ip += 4;
+        break;
+      }
+      case KILN_VM_OP_RODATA_REF: {
+        kiln_ref_object_t* value = &frame->state->rodata_buffers[OP32(4)]->ref;
+        kiln_ref_retain(value);
+        kiln_ref_object_t* old = REF[R(0)];
+        REF[R(0)] = value;
+        kiln_ref_release(old);
+        ip += 8;
+        break;
+      }
+      case KILN_VM_OP_MOV_I32:
+        RI32[R(0)] = RI32[R(1)];
+        ip += 6;
+        break;
+      case KILN_VM_OP_MOV_I64:
+        RI64[R(0)] = RI64[R(1)];
+        ip += 6;
+        break;
+      case KILN_VM_OP_MOV_F32:
+        RF32[R(0)] = RF32[R(1)];
+        ip += 6;
+        break;
+      case KILN_VM_OP_MOV_F64:
+        RF64[R(0)] = RF64[R(1)];
+        ip += 6;
+        break;
+      case KILN_VM_OP_MOV_REF: {
+        kiln_ref_object_t* value = REF[R(1)];
+        kiln_ref_retain(value);
+        kiln_ref_object_t* old = REF[R(0)];
+        REF[R(0)] = value;
+        kiln_ref_release(old);
+        ip += 6;
+        break;
+      }
+      case KILN_VM_OP_SELECT_I32:
+        RI32[R(0)] = RI32[R(1)] ? RI32[R(2)] : RI32[R(3)];
+        ip += 10;
+        break;
+      case KILN_VM_OP_SELECT_I64:
+        RI64[R(0)] = RI32[R(1)] ? RI64[R(2)] : RI64[R(3)];
+        ip += 10;
+        break;
+      case KILN_VM_OP_SELECT_F32:
+        RF32[R(0)] = RI32[R(1)] ? RF32[R(2)] : RF32[R(3)];
+        ip += 10;
+        break;
+      case KILN_VM_OP_SELECT_F64:
+        RF64[R(0)] = RI32[R(1)] ? RF64[R(2)] : RF64[R(3)];
+        ip += 10;
+        break;
+      case KILN_VM_OP_SELECT_REF: {
+        kiln_ref_object_t* value = RI32[R(1)] ? REF[R(2)] : REF[R(3)];
+        kiln_ref_retain(value);
+        kiln_ref_object_t* old = REF[R(0)];
+        REF[R(0)] = value;
+        kiln_ref_release(old);
+        ip += 10;
+        break;
+      }
+
+        //===------------------------------------------------------------===//
+        // Arithmetic and comparisons
+        //===------------------------------------------------------------===//
+        INT_OPS(I32, RI32, uint32_t, int32_t, 32, __builtin_clz,
+                __builtin_popcount)
+        INT_OPS(I64, RI64, uint64_t, int64_t, 64, __builtin_clzll,
+                __builtin_popcountll)
+        FLOAT_OPS(F32, RF32, f32, float)
+        FLOAT_OPS(F64, RF64, f64, double)
+
+        //===------------------------------------------------------------===//
+        // Conversions
+        //===------------------------------------------------------------===//
+        CONV(EXT_I32_I64_S, RI64, RI32, (int64_t)a)
+        CONV(EXT_I32_I64_U, RI64, RI32, (int64_t)(uint32_t)a)
+        CONV(TRUNC_I64_I32, RI32, RI64, (int32_t)(uint32_t)(uint64_t)a)
+        CONV(CAST_SI32_F32, RF32, RI32, (float)a)
+        CONV(CAST_UI32_F32, RF32, RI32, (float)(uint32_t)a)
+        CONV(CAST_SI64_F32, RF32, RI64, (float)a)
+        CONV(CAST_UI64_F32, RF32, RI64, (float)(uint64_t)a)
+        CONV(CAST_SI32_F64, RF64, RI32, (double)a)
+        CONV(CAST_UI32_F64, RF64, RI32, (double)(uint32_t)a)
+        CONV(CAST_SI64_F64, RF64, RI64, (double)a)
+        CONV(CAST_UI64_F64, RF64, RI64, (double)(uint64_t)a)
+        CONV(CAST_F32_SI32, RI32, RF32, kiln_vm_fptosi32(a))
+        CONV(CAST_F32_UI32, RI32, RF32, (int32_t)kiln_vm_fptoui32(a))
+        CONV(CAST_F32_SI64, RI64, RF32, kiln_vm_fptosi64(a))
+        CONV(CAST_F32_UI64, RI64, RF32, (int64_t)kiln_vm_fptoui64(a))
+        CONV(CAST_F64_SI32, RI32, RF64, kiln_vm_fptosi32(a))
+        CONV(CAST_F64_UI32, RI32, RF64, (int32_t)kiln_vm_fptoui32(a))
+        CONV(CAST_F64_SI64, RI64, RF64, kiln_vm_fptosi64(a))
+        CONV(CAST_F64_UI64, RI64, RF64, (int64_t)kiln_vm_fptoui64(a))
+        CONV(EXT_F32_F64, RF64, RF32, (double)a)
+        CONV(TRUNC_F64_F32, RF32, RF64, (float)a)
+        CONV(BITCAST_I32_F32, RF32, RI32, kiln_vm_bits_to_f32((uint32_t)a))
+        CONV(BITCAST_F32_I32, RI32, RF32, (int32_t)kiln_vm_f32_to_bits(a))
+        CONV(BITCAST_I64_F64, RF64, RI64, kiln_vm_bits_to_f64((uint64_t)a))
+        CONV(BITCAST_F64_I64, RI64, RF64, (int64_t)kiln_vm_f64_to_bits(a))
+        CONV(CAST_F32_F16, RI32, RF32, (int32_t)kiln_vm_f32_to_f16(a))
+        CONV(CAST_F16_F32, RF32, RI32, kiln_vm_f16_to_f32((uint16_t)a))
+        CONV(CAST_F32_BF16, RI32, RF32, (int32_t)kiln_vm_f32_to_bf16(a))
+        CONV(CAST_BF16_F32, RF32, RI32, kiln_vm_bf16_to_f32((uint16_t)a))
+
+        //===------------------------------------------------------------===//
+        // Buffers
+        //===------------------------------------------------------------===//
+        BUF_LOAD(I8_S, RI32, int8_t, (int32_t)a)
+        BUF_LOAD(I8_U, RI32, uint8_t, (int32_t)a)
+        BUF_LOAD(I16_S, RI32, int16_t, (int32_t)a)
+        BUF_LOAD(I16_U, RI32, uint16_t, (int32_t)a)
+        BUF_LOAD(I32, RI32, int32_t, a)
+        BUF_LOAD(I64, RI64, int64_t, a)
+        BUF_LOAD(F32, RF32, float, a)
+        BUF_LOAD(F64, RF64, double, a)
+        BUF_STORE(I8, RI32, uint8_t)
+        BUF_STORE(I16, RI32, uint16_t)
+        BUF_STORE(I32, RI32, int32_t)
+        BUF_STORE(I64, RI64, int64_t)
+        BUF_STORE(F32, RF32, float)
+        BUF_STORE(F64, RF64, double)
+      case KILN_VM_OP_BUFFER_LENGTH: {
+        kiln_vm_buffer_t* buffer = NULL;
+        CHECK(kiln_vm_buffer_operand(REF[R(1)], &buffer));
+        RI64[R(0)] = (int64_t)buffer->length;
+        ip += 6;
+        break;
+      }
+      case KILN_VM_OP_BUFFER_ALLOC: {
+        int64_t length = RI64[R(1)];
+        if (length < 0 || length > (INT64_C(1) << 40)) {
+          CHECK(kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                                 "buffer.alloc: bad length %" PRId64, length));
+        }
+        kiln_vm_buffer_t* buffer = NULL;
+        CHECK(kiln_vm_buffer_allocate((size_t)length, 64, stack->allocator,
+                                      &buffer));
+        kiln_ref_object_t* old = REF[R(0)];
+        REF[R(0)] = &buffer->ref;
+        kiln_ref_release(old);
+        ip += 6;
+        break;
+      }
+      case KILN_VM_OP_BUFFER_COPY: {
+        kiln_vm_buffer_t *src = NULL, *dst = NULL;
+        CHECK(kiln_vm_buffer_operand(REF[R(0)], &src));
+        CHECK(kiln_vm_buffer_operand(REF[R(2)], &dst));
+        int64_t src_off = RI64[R(1)], dst_off = RI64[R(3)], len = RI64[R(4)];
+        if (src_off < 0 || dst_off < 0 || len < 0) {
+          CHECK(kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
+                                 "buffer.copy: negative offset or length"));
+        }
+        CHECK(kiln_vm_buffer_check_range(src, (uint64_t)src_off, (uint64_t)len,
+                                         false));
+        CHECK(kiln_vm_buffer_check_range(dst, (uint64_t)dst_off, (uint64_t)len,
+                                         true));
+        if (len) memmove(dst->data + dst_off, src->data + src_off, (size_t)len);
+        ip += 12;
+        break;
+      }
+      case KILN_VM_OP_BUFFER_FILL_I8: {
+        kiln_vm_buffer_t* buffer = NULL;
+        CHECK(kiln_vm_buffer_operand(REF[R(0)], &buffer));
+        int64_t off = RI64[R(1)], len = RI64[R(2)];
+        if (off < 0 || len < 0) {
+          CHECK(kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
+                                 "buffer.fill: negative offset or length"));
+        }
+        CHECK(kiln_vm_buffer_check_range(buffer, (uint64_t)off, (uint64_t)len,
+                                         true));
+        if (len) memset(buffer->data + off, (uint8_t)RI32[R(3)], (size_t)len);
+        ip += 10;
+        break;
+      }
+
+      //===------------------------------------------------------------===//
+      // Lists and refs
+      //===------------------------------------------------------------===//
+      case KILN_VM_OP_LIST_ALLOC: {
+        int32_t capacity = RI32[R(1)];
+        if (capacity < 0) {
+          CHECK(kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                                 "list.alloc: negative capacity %d", capacity));
+        }
+        kiln_vm_list_t* list = NULL;
+        CHECK(kiln_vm_list_create((size_t)capacity, stack->allocator, &list));
+        kiln_ref_object_t* old = REF[R(0)];
+        REF[R(0)] = (kiln_ref_object_t*)list;
+        kiln_ref_release(old);
+        ip += 6;
+        break;
+      }
+      case KILN_VM_OP_LIST_SIZE: {
+        kiln_vm_list_t* list = NULL;
+        CHECK(kiln_vm_list_operand(REF[R(1)], &list));
+        RI32[R(0)] = (int32_t)kiln_vm_list_size(list);
+        ip += 6;
+        break;
+      }
+      case KILN_VM_OP_LIST_RESIZE: {
+        kiln_vm_list_t* list = NULL;
+        CHECK(kiln_vm_list_operand(REF[R(0)], &list));
+        int32_t size = RI32[R(1)];
+        if (size < 0) {
+          CHECK(kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                                 "list.resize: negative size %d", size));
+        }
+        CHECK(kiln_vm_list_resize(list, (size_t)size));
+        ip += 6;
+        break;
+      }
+        LIST_GET(I32, RI32, KILN_VM_VALUE_TYPE_I32, i32)
+        LIST_GET(I64, RI64, KILN_VM_VALUE_TYPE_I64, i64)
+        LIST_GET(F32, RF32, KILN_VM_VALUE_TYPE_F32, f32)
+        LIST_GET(F64, RF64, KILN_VM_VALUE_TYPE_F64, f64)
+      case KILN_VM_OP_LIST_GET_REF: {
+        kiln_vm_value_t v;
+        CHECK(kiln_vm_list_element(REF[R(1)], RI32[R(2)],
+                                   KILN_VM_VALUE_TYPE_REF, &v));
+        kiln_ref_retain(v.ref);
+        kiln_ref_object_t* old = REF[R(0)];
+        REF[R(0)] = v.ref;
+        kiln_ref_release(old);
+        ip += 8;
+        break;
+      }
+        LIST_SET(I32, RI32, kiln_vm_value_make_i32)
+        LIST_SET(I64, RI64, kiln_vm_value_make_i64)
+        LIST_SET(F32, RF32, kiln_vm_value_make_f32)
+        LIST_SET(F64, RF64, kiln_vm_value_make_f64)
+        LIST_SET(REF, REF, kiln_vm_value_make_ref)
+      case KILN_VM_OP_REF_IS_NULL:
+        RI32[R(0)] = REF[R(1)] == NULL;
+        ip += 6;
+        break;
+      case KILN_VM_OP_REF_EQ:
+        RI32[R(0)] = REF[R(1)] == REF[R(2)];
+        ip += 8;
+        break;
+
+      //===------------------------------------------------------------===//
+      // Control flow
+      //===------------------------------------------------------------===//
+      case KILN_VM_OP_BR: {
+        uint32_t target = OP32(2);
+        if (code + target <= ip && kiln_vm_deadline_passed(stack)) {
+          goto deadline;
+        }
+        ip = code + target;
+        break;
+      }
+      case KILN_VM_OP_BR_COND: {
+        uint32_t target = RI32[R(0)] ? OP32(4) : OP32(8);
+        if (code + target <= ip && kiln_vm_deadline_passed(stack)) {
+          goto deadline;
+        }
+        ip = code + target;
+        break;
+      }
+      case KILN_VM_OP_BR_TABLE: {
+        int32_t index = RI32[R(0)];
+        uint32_t count = OP16(8);
+        uint32_t target = (index >= 0 && (uint32_t)index < count)
+                              ? OP32(10 + 4 * index)
+                              : OP32(4);
+        if (code + target <= ip && kiln_vm_deadline_passed(stack)) {
+          goto deadline;
+        }
+        ip = code + target;
+        break;
+      }
+      case KILN_VM_OP_CALL:
+      case KILN_VM_OP_CALL_IMPORT: {
+        if (kiln_vm_deadline_passed(stack)) goto deadline;
+        uint32_t ordinal = OP32(2);
+        const uint8_t* args_list = ip + 6;
+        const uint8_t* results_list =
+            args_list + kiln_vm_reglist_size(args_list);
+        frame->pc = (uint32_t)(ip - code);
+        kiln_vm_bc_state_t* callee_state = frame->state;
+        uint32_t callee = ordinal;
+        if (kiln_vm_rd16(ip) == KILN_VM_OP_CALL_IMPORT) {
+          kiln_vm_bc_import_binding_t* binding =
+              &frame->state->imports[ordinal];
+          if (!binding->target_bc_state) {
+            CHECK(kiln_vm_call_native(stack,
+                                      &frame->state->module->imports[ordinal],
+                                      binding, &regs, args_list, results_list));
+            ip = results_list + kiln_vm_reglist_size(results_list);
+            if (stack->wait.wait) {
+              frame->pc = (uint32_t)(ip - code);
+              return kiln_ok_status();
+            }
+            break;
+          }
+          callee_state = binding->target_bc_state;
+          callee = binding->target_function;
+        }
+        CHECK(kiln_vm_stack_push(stack, callee_state,
+                                 &callee_state->module->functions[callee]));
+        // The push may have moved the arena: recompute the caller's regs.
+        kiln_vm_regs_t caller_regs =
+            kiln_vm_frame_regs(stack, &stack->frames[stack->depth - 2]);
+        kiln_vm_regs_t callee_regs =
+            kiln_vm_frame_regs(stack, &stack->frames[stack->depth - 1]);
+        kiln_vm_copy_args(&caller_regs, args_list, &callee_regs);
+        goto reload;
+      }
+      case KILN_VM_OP_RET: {
+        const uint8_t* list = ip + 2;
+        uint32_t count = list[0];
+        if (stack->depth == 1) {
+          for (uint32_t i = 0; i < count; ++i) {
+            int bank = list[1 + 3 * i];
+            stack->results[i] =
+                kiln_vm_reg_get(&regs, bank, kiln_vm_rd16(list + 2 + 3 * i));
+            if (bank == KILN_VM_BANK_REF)
+              kiln_ref_retain(stack->results[i].ref);
+          }
+          kiln_vm_stack_pop(stack);
+          return kiln_ok_status();
+        }
+        kiln_vm_frame_t* caller = &stack->frames[stack->depth - 2];
+        const uint8_t* call_ip = caller->function->code + caller->pc;
+        const uint8_t* call_args = call_ip + 6;
+        const uint8_t* call_results =
+            call_args + kiln_vm_reglist_size(call_args);
+        kiln_vm_regs_t caller_regs = kiln_vm_frame_regs(stack, caller);
+        for (uint32_t i = 0; i < count; ++i) {
+          int bank = list[1 + 3 * i];
+          kiln_vm_value_t v =
+              kiln_vm_reg_get(&regs, bank, kiln_vm_rd16(list + 2 + 3 * i));
+          if (bank == KILN_VM_BANK_REF) kiln_ref_retain(v.ref);
+          kiln_vm_reg_set_move(&caller_regs, call_results[1 + 3 * i],
+                               kiln_vm_rd16(call_results + 2 + 3 * i), &v);
+        }
+        caller->pc =
+            (uint32_t)(call_results + kiln_vm_reglist_size(call_results) -
+                       caller->function->code);
+        kiln_vm_stack_pop(stack);
+        goto reload;
+      }
+      case KILN_VM_OP_FAIL: {
+        frame->pc = (uint32_t)(ip - code);
+        status = kiln_vm_fail_status(RI32[R(0)],
+                                     frame->state->module->strings[OP32(4)]);
+        goto error;
+      }
+      case KILN_VM_OP_TRACE: {
+        const uint8_t* list = ip + 6;
+        kiln_string_view_t msg = frame->state->module->strings[OP32(2)];
+        fprintf(stderr, "[trace] %.*s:", KILN_SV_ARG(msg));
+        for (uint32_t i = 0; i < list[0]; ++i) {
+          kiln_vm_value_t v = kiln_vm_reg_get(&regs, list[1 + 3 * i],
+                                              kiln_vm_rd16(list + 2 + 3 * i));
+          switch (v.type) {
+            case KILN_VM_VALUE_TYPE_I32:
+              fprintf(stderr, " %d", v.i32);
+              break;
+            case KILN_VM_VALUE_TYPE_I64:
+              fprintf(stderr, " %" PRId64, v.i64);
+              break;
+            case KILN_VM_VALUE_TYPE_F32:
+              fprintf(stderr, " %g", v.f32);
+              break;
+            case KILN_VM_VALUE_TYPE_F64:
+              fprintf(stderr, " %g", v.f64);
+              break;
+            default:
+              fprintf(stderr, " %s", v.ref ? v.ref->type->name : "null");
+              break;
+          }
+        }
+        fprintf(stderr, "\n");
+        ip = list + kiln_vm_reglist_size(list);
+        break;
+      }
+      default:
+        status = kiln_make_status(KILN_STATUS_INTERNAL, "unhandled opcode %u",
+                                  kiln_vm_rd16(ip));
+        goto error;
+    }
+  }
+
+division_by_zero:
+  status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "integer division by zero");
+  goto error;
+deadline:
+  status = kiln_make_status(KILN_STATUS_DEADLINE_EXCEEDED,
+                            "invocation deadline exceeded");
+  goto error;
+error:
+  frame->pc = (uint32_t)(ip - code);
+  status = kiln_vm_annotate_backtrace(stack, status);
+  kiln_vm_stack_unwind(stack);
+  return status;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry
+//===----------------------------------------------------------------------===//
+
+kiln_status_t kiln_vm_bytecode_run(kiln_vm_bc_state_t* state, uint32_t ordinal,
+                                   const kiln_vm_value_t* args,
+                                   size_t arg_count, kiln_vm_value_t* results,
+                                   size_t result_count, int64_t deadline_ns,
+                                   uint32_t max_call_depth) {
+  kiln_vm_stack_t stack;
+  memset(&stack, 0, sizeof(stack));
+  stack.allocator = state->allocator;
+  stack.max_depth = max_call_depth ? max_call_depth : KILN_VM_DEFAULT_MAX_DEPTH;
+  stack.deadline_ns = deadline_ns;
+  stack.results = results;
+  stack.result_count = result_count;
+  KILN_RETURN_IF_ERROR(kiln_allocator_malloc(
+      state->allocator, sizeof(kiln_vm_frame_t) * stack.max_depth,
+      (void**)&stack.frames));
+  const kiln_vm_bc_function_t* f = &state->module->functions[ordinal];
+  kiln_status_t status = kiln_vm_stack_push(&stack, state, f);
+  if (!status) {
+    kiln_vm_regs_t regs = kiln_vm_frame_regs(&stack, &stack.frames[0]);
+    uint16_t next[KILN_VM_BANK_COUNT] = {0};
+    for (size_t i = 0; i < arg_count && i < f->sig.args.size; ++i) {
+      int bank = kiln_vm_bank_of_type_char(f->sig.args.data[i]);
+      kiln_vm_value_t v = args[i];
+      if (bank == KILN_VM_BANK_REF) kiln_ref_retain(v.ref);
+      kiln_vm_reg_set_move(&regs, bank, next[bank]++, &v);
+    }
+    // Run; between runs, perform the waits native calls asked for.
+    for (;;) {
+      status = kiln_vm_run_loop(&stack);
+      if (status || !stack.wait.wait) break;
+      kiln_vm_wait_request_t wait = stack.wait;
+      memset(&stack.wait, 0, sizeof(stack.wait));
+      status = wait.wait(wait.object, deadline_ns ? deadline_ns : INT64_MAX);
+      if (status) {
+        status = kiln_vm_annotate_backtrace(&stack, status);
+        kiln_vm_stack_unwind(&stack);
+        break;
+      }
+    }
+  }
+  kiln_vm_stack_unwind(&stack);
+  kiln_allocator_free(state->allocator, stack.arena);
+  kiln_allocator_free(state->allocator, stack.frames);
+  return status;
+}

@@ -1,0 +1,52 @@
+#include "runtime/tooling/device_util.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "runtime/tooling/flags.h"
+
+KILN_FLAG(string, device, "local-task",
+          "Device URI to run on: local-task (worker pool) or local-sync\n"
+          "(inline on the calling thread).");
+KILN_FLAG(int32, task_topology_group_count, 0,
+          "local-task workers; 0 = one per CPU (capped by\n"
+          "--task_topology_max_group_count).");
+KILN_FLAG(int32, task_topology_max_group_count, 0,
+          "Upper bound on local-task workers when the count is automatic;\n"
+          "0 = no bound.");
+KILN_FLAG(bool, allow_native_executables, true,
+          "Allow modules' native (shared object) executables; native code is\n"
+          "trusted code.");
+
+kiln_hal_device_params_t kiln_tooling_device_params_from_flags(void) {
+  kiln_hal_device_params_t params;
+  memset(&params, 0, sizeof(params));
+  int32_t count = kiln_flag_task_topology_group_count;
+  if (count <= 0) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    count = cpus > 0 ? (int32_t)cpus : 1;
+    if (kiln_flag_task_topology_max_group_count > 0 &&
+        count > kiln_flag_task_topology_max_group_count) {
+      count = kiln_flag_task_topology_max_group_count;
+    }
+  }
+  params.task_worker_count = (uint32_t)count;
+  params.allow_native_executables = kiln_flag_allow_native_executables;
+  return params;
+}
+
+const char* kiln_tooling_device_uri_from_flags(void) {
+  return kiln_flag_device && kiln_flag_device[0] ? kiln_flag_device
+                                                 : "local-task";
+}
+
+kiln_status_t kiln_tooling_create_device_from_flags(
+    kiln_allocator_t host_allocator, kiln_hal_device_t** out_device) {
+  kiln_hal_device_params_t params = kiln_tooling_device_params_from_flags();
+  const char* uri = kiln_tooling_device_uri_from_flags();
+  return kiln_status_annotate_f(
+      kiln_hal_create_device(kiln_hal_driver_registry_default(),
+                             kiln_make_cstring_view(uri), &params,
+                             host_allocator, out_device),
+      "creating device '%s'", uri);
+}

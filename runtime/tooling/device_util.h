@@ -1,0 +1,33 @@
+// Device creation from flags: --device (IREE's URIs: local-task, local-sync)
+// and the local-task worker count from IREE's topology flags
+// --task_topology_group_count / --task_topology_max_group_count.
+#ifndef KILN_RUNTIME_TOOLING_DEVICE_UTIL_H_
+#define KILN_RUNTIME_TOOLING_DEVICE_UTIL_H_
+
+#include "runtime/base/allocator.h"
+#include "runtime/base/status.h"
+#include "runtime/hal/api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// The device params the flags ask for: task_worker_count =
+// --task_topology_group_count if > 0, else the online CPU count capped by
+// --task_topology_max_group_count (if > 0); allow_native_executables from
+// --allow_native_executables.
+kiln_hal_device_params_t kiln_tooling_device_params_from_flags(void);
+
+// The --device URI ("local-task" by default).
+const char* kiln_tooling_device_uri_from_flags(void);
+
+// Creates the --device device from the default driver registry with the
+// params above. Errors name the URI: "creating device 'foo': unknown ...".
+kiln_status_t kiln_tooling_create_device_from_flags(
+    kiln_allocator_t host_allocator, kiln_hal_device_t** out_device);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_RUNTIME_TOOLING_DEVICE_UTIL_H_

@@ -1,0 +1,62 @@
+// What the run tools (kiln-run-module, kiln-check-module,
+// kiln-benchmark-module, kiln-run-mlir) share: a VM instance, the --device
+// device, the hal and check modules and the user's module linked into one
+// context, and running one function the way iree-run-module does.
+#ifndef KILN_TOOLS_COMMON_RUN_CONTEXT_H_
+#define KILN_TOOLS_COMMON_RUN_CONTEXT_H_
+
+#include <stdio.h>
+
+#include "runtime/hal/api.h"
+#include "runtime/vm/api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kiln_tools_run_context_t {
+  kiln_allocator_t allocator;
+  kiln_vm_instance_t* instance;
+  kiln_hal_device_t* device;
+  kiln_vm_module_t* user_module;
+  kiln_vm_context_t* context;
+} kiln_tools_run_context_t;
+
+// Loads the module named by --module (a path, or "-" for standard input) and
+// creates the context on the --device device. On failure everything created
+// so far is released and |out| is zeroed.
+kiln_status_t kiln_tools_run_context_initialize_from_flags(
+    kiln_allocator_t allocator, kiln_tools_run_context_t* out);
+
+// As above, from a module image in memory (copied), e.g. one just compiled
+// by kiln-run-mlir.
+kiln_status_t kiln_tools_run_context_initialize_from_memory(
+    kiln_allocator_t allocator, const uint8_t* bytes, size_t length,
+    kiln_tools_run_context_t* out);
+
+// Releases everything in |context| (safe on a zeroed one).
+void kiln_tools_run_context_deinitialize(kiln_tools_run_context_t* context);
+
+// Looks up exported function |name| of the user module: NOT_FOUND lists the
+// module's exports when it is missing.
+kiln_status_t kiln_tools_run_context_lookup(kiln_tools_run_context_t* context,
+                                            const char* name,
+                                            kiln_vm_function_t* out_function);
+
+// Runs |function| as iree-run-module does: parses --input, prints
+// "EXEC @name", invokes, then prints the results or writes --output, and
+// checks --expected_output. |*out_exit_code| is non-zero when an expected
+// output did not match. Errors (bad inputs, a failing program) are returned.
+kiln_status_t kiln_tools_run_function(kiln_tools_run_context_t* context,
+                                      kiln_vm_function_t function, FILE* stream,
+                                      int* out_exit_code);
+
+// Prints the allocator statistics of the device (--print_statistics).
+void kiln_tools_run_context_print_statistics(kiln_tools_run_context_t* context,
+                                             FILE* stream);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_TOOLS_COMMON_RUN_CONTEXT_H_

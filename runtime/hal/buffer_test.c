@@ -75,9 +75,10 @@ KILN_TEST(map_and_subspan) {
   KILN_EXPECT_STATUS(KILN_STATUS_OUT_OF_RANGE,
                      kiln_hal_buffer_map_range(
                          span, KILN_HAL_MEMORY_ACCESS_READ, 4, 5, &mapping));
-  KILN_EXPECT_STATUS(
-      KILN_STATUS_OUT_OF_RANGE,
-      kiln_hal_buffer_subspan(buffer, 10, 7, kiln_allocator_system(), &span));
+  kiln_hal_buffer_t* bad_span = NULL;
+  KILN_EXPECT_STATUS(KILN_STATUS_OUT_OF_RANGE,
+                     kiln_hal_buffer_subspan(
+                         buffer, 10, 7, kiln_allocator_system(), &bad_span));
   uint16_t pattern = 0xABCD;
   KILN_EXPECT_OK(kiln_hal_buffer_map_fill(buffer, 0, 4, &pattern, 2));
   uint8_t out[4];

@@ -15,9 +15,10 @@
 
 static const kiln_vm_module_vtable_t kiln_vm_bytecode_module_vtable;
 
-#define KILN_BAD_MODULE(...)                                \
-  kiln_make_status(KILN_STATUS_INVALID_ARGUMENT, "invalid " \
-                                                 "module: " __VA_ARGS__)
+#define KILN_BAD_MODULE(...)                     \
+  kiln_make_status(KILN_STATUS_INVALID_ARGUMENT, \
+                   "invalid "                    \
+                   "module: " __VA_ARGS__)
 
 //===----------------------------------------------------------------------===//
 // Destruction

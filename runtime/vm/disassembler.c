@@ -111,7 +111,7 @@ static void kiln_vm_print_instruction(FILE* s,
     } else if (*c == 'A' && prev == 'A') {
       fputs(" ->", s);
       fputc(' ', s);
-    } else {
+    } else if (!(*c == 'A' && opcode == KILN_VM_OP_RET && ip[p] == 0)) {
       fputs(c == info->format ? " " : ", ", s);
     }
     switch (*c) {

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "runtime/hal/local/loaders/vmvx_loader.h"
 #include "runtime/modules/check/module.h"
 #include "runtime/modules/hal/module.h"
 #include "runtime/tooling/device_util.h"
@@ -38,6 +39,25 @@ static kiln_status_t kiln_tools_run_context_link(
   return status;
 }
 
+// Creates the --device device with the vmvx loader registered, so that
+// portable executables run on every CPU device.
+static kiln_status_t kiln_tools_run_context_create_device(
+    kiln_tools_run_context_t* out) {
+  kiln_hal_executable_loader_t* vmvx_loader = NULL;
+  KILN_RETURN_IF_ERROR(kiln_hal_vmvx_loader_create(
+      out->instance, out->allocator, &vmvx_loader));
+  kiln_hal_device_params_t params = kiln_tooling_device_params_from_flags();
+  params.executable_loader_count = 1;
+  params.executable_loaders = &vmvx_loader;
+  const char* uri = kiln_tooling_device_uri_from_flags();
+  kiln_status_t status =
+      kiln_hal_create_device(kiln_hal_driver_registry_default(),
+                             kiln_make_cstring_view(uri), &params,
+                             out->allocator, &out->device);
+  kiln_hal_executable_loader_release(vmvx_loader);
+  return status;
+}
+
 typedef kiln_status_t (*kiln_tools_module_loader_fn_t)(
     kiln_tools_run_context_t* out, const void* user_data);
 
@@ -50,9 +70,7 @@ static kiln_status_t kiln_tools_run_context_initialize(
   // The module is loaded before the device is created so that a bad module
   // is reported without starting worker threads.
   if (!status) status = load_module(out, user_data);
-  if (!status) {
-    status = kiln_tooling_create_device_from_flags(allocator, &out->device);
-  }
+  if (!status) status = kiln_tools_run_context_create_device(out);
   if (!status) status = kiln_tools_run_context_link(out);
   if (status) kiln_tools_run_context_deinitialize(out);
   return status;

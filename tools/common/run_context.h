@@ -8,15 +8,18 @@
 #include <stdio.h>
 
 #include "runtime/hal/api.h"
+#include "runtime/session/session.h"
 #include "runtime/vm/api.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+// A session (runtime/session) created from flags, with borrowed aliases of
+// its parts for the tools' convenience.
 typedef struct kiln_tools_run_context_t {
+  kiln_runtime_session_t* session;  // owned
   kiln_allocator_t allocator;
-  kiln_vm_instance_t* instance;
   kiln_hal_device_t* device;
   kiln_vm_module_t* user_module;
   kiln_vm_context_t* context;

@@ -1,0 +1,241 @@
+#include "runtime/session/session.h"
+
+#include <string.h>
+
+#include "runtime/hal/local/loaders/vmvx_loader.h"
+#include "runtime/modules/check/module.h"
+#include "runtime/modules/hal/module.h"
+
+// Arguments of one call are gathered on the stack up to this count.
+#define KILN_RUNTIME_SESSION_MAX_INLINE_ARGS 32
+
+struct kiln_runtime_session_t {
+  kiln_allocator_t allocator;
+  kiln_vm_instance_t* instance;
+  kiln_hal_device_t* device;
+  kiln_vm_module_t* hal_module;
+  kiln_vm_module_t* check_module;
+  kiln_vm_module_t* user_module;  // NULL until loaded
+  kiln_vm_context_t* context;     // NULL until loaded
+};
+
+kiln_runtime_session_options_t kiln_runtime_session_options_default(void) {
+  kiln_runtime_session_options_t options;
+  memset(&options, 0, sizeof(options));
+  options.device_uri = "local-task";
+  return options;
+}
+
+// Creates the device with the vmvx loader added to the caller's loaders.
+static kiln_status_t kiln_runtime_session_create_device(
+    kiln_runtime_session_t* session,
+    const kiln_runtime_session_options_t* options) {
+  kiln_hal_executable_loader_t* vmvx_loader = NULL;
+  KILN_RETURN_IF_ERROR(kiln_hal_vmvx_loader_create(
+      session->instance, session->allocator, &vmvx_loader));
+  size_t extra = options->device_params.executable_loader_count;
+  kiln_hal_executable_loader_t* loaders[16];
+  kiln_status_t status = kiln_ok_status();
+  if (extra + 1 > sizeof(loaders) / sizeof(loaders[0])) {
+    status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "at most 15 extra executable loaders");
+  }
+  if (!status) {
+    for (size_t i = 0; i < extra; ++i) {
+      loaders[i] = options->device_params.executable_loaders[i];
+    }
+    loaders[extra] = vmvx_loader;
+    kiln_hal_device_params_t params = options->device_params;
+    params.executable_loader_count = extra + 1;
+    params.executable_loaders = loaders;
+    const char* uri = options->device_uri ? options->device_uri : "local-task";
+    status = kiln_hal_create_device(kiln_hal_driver_registry_default(),
+                                    kiln_make_cstring_view(uri), &params,
+                                    session->allocator, &session->device);
+  }
+  kiln_hal_executable_loader_release(vmvx_loader);
+  return status;
+}
+
+kiln_status_t kiln_runtime_session_create(
+    const kiln_runtime_session_options_t* options, kiln_allocator_t allocator,
+    kiln_runtime_session_t** out_session) {
+  *out_session = NULL;
+  kiln_runtime_session_t* session = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_allocator_calloc(allocator, sizeof(*session), (void**)&session));
+  session->allocator = allocator;
+  kiln_status_t status = kiln_vm_instance_create(allocator, &session->instance);
+  if (!status) status = kiln_runtime_session_create_device(session, options);
+  if (!status) {
+    status = kiln_hal_module_create(session->instance, session->device,
+                                    allocator, &session->hal_module);
+  }
+  if (!status) {
+    status = kiln_check_module_create(session->instance, allocator,
+                                      &session->check_module);
+  }
+  if (status) {
+    kiln_runtime_session_release(session);
+    return status;
+  }
+  *out_session = session;
+  return kiln_ok_status();
+}
+
+void kiln_runtime_session_release(kiln_runtime_session_t* session) {
+  if (!session) return;
+  if (session->context) kiln_vm_context_release(session->context);
+  kiln_ref_release(session->user_module);
+  kiln_ref_release(session->check_module);
+  kiln_ref_release(session->hal_module);
+  if (session->device) kiln_hal_device_release(session->device);
+  if (session->instance) kiln_vm_instance_release(session->instance);
+  kiln_allocator_free(session->allocator, session);
+}
+
+// Links the loaded |module| (ownership taken) into the session's context.
+static kiln_status_t kiln_runtime_session_link(kiln_runtime_session_t* session,
+                                               kiln_vm_module_t* module) {
+  kiln_vm_module_t* modules[3] = {session->hal_module, session->check_module,
+                                  module};
+  kiln_status_t status = kiln_vm_context_create(
+      session->instance, modules, 3, session->allocator, &session->context);
+  if (status) {
+    kiln_ref_release(module);
+    return status;
+  }
+  session->user_module = module;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_runtime_session_check_unloaded(
+    kiln_runtime_session_t* session) {
+  if (session->user_module) {
+    return kiln_make_status(
+        KILN_STATUS_FAILED_PRECONDITION,
+        "the session already holds module '%.*s'",
+        KILN_SV_ARG(kiln_vm_module_name(session->user_module)));
+  }
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_runtime_session_load_module_file(
+    kiln_runtime_session_t* session, const char* path) {
+  KILN_RETURN_IF_ERROR(kiln_runtime_session_check_unloaded(session));
+  kiln_vm_module_t* module = NULL;
+  kiln_status_t status = kiln_vm_bytecode_module_load_file(
+      session->instance, path, KILN_VM_BYTECODE_LOAD_FLAG_NONE,
+      session->allocator, &module);
+  if (status) {
+    if (!strstr(kiln_status_message(status), path)) {
+      status = kiln_status_annotate_f(status, "loading module '%s'", path);
+    }
+    return status;
+  }
+  return kiln_runtime_session_link(session, module);
+}
+
+kiln_status_t kiln_runtime_session_load_module_memory(
+    kiln_runtime_session_t* session, const void* bytes, size_t length,
+    kiln_vm_bytecode_load_flags_t flags) {
+  KILN_RETURN_IF_ERROR(kiln_runtime_session_check_unloaded(session));
+  kiln_vm_module_t* module = NULL;
+  KILN_RETURN_IF_ERROR(kiln_vm_bytecode_module_load_memory(
+      session->instance, bytes, length, flags, session->allocator, &module));
+  return kiln_runtime_session_link(session, module);
+}
+
+static kiln_status_t kiln_runtime_session_check_loaded(
+    kiln_runtime_session_t* session) {
+  if (!session->user_module) {
+    return kiln_make_status(KILN_STATUS_FAILED_PRECONDITION,
+                            "no module is loaded in the session");
+  }
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_runtime_session_lookup_function(
+    kiln_runtime_session_t* session, const char* name,
+    kiln_vm_function_t* out_function) {
+  KILN_RETURN_IF_ERROR(kiln_runtime_session_check_loaded(session));
+  kiln_vm_module_t* module = session->user_module;
+  kiln_status_t status = kiln_vm_module_lookup_function_by_name(
+      module, kiln_make_cstring_view(name), out_function);
+  if (!status) return status;
+  kiln_status_free(status);
+  // Name what exists: the caller most likely mistyped one of these.
+  char exports[512];
+  size_t used = 0;
+  exports[0] = 0;
+  size_t count =
+      kiln_vm_module_function_count(module, KILN_VM_FUNCTION_LINKAGE_EXPORT);
+  for (size_t i = 0; i < count && used < sizeof(exports); ++i) {
+    kiln_vm_function_t function;
+    kiln_status_t info = kiln_vm_module_function_at(
+        module, KILN_VM_FUNCTION_LINKAGE_EXPORT, (uint32_t)i, &function);
+    if (info) {
+      kiln_status_free(info);
+      continue;
+    }
+    used += (size_t)snprintf(exports + used, sizeof(exports) - used, "%s%.*s",
+                             used ? ", " : "",
+                             KILN_SV_ARG(kiln_vm_function_name(&function)));
+  }
+  return kiln_make_status(KILN_STATUS_NOT_FOUND,
+                          "function '%s' not found in module '%.*s'; "
+                          "exported functions: %s",
+                          name, KILN_SV_ARG(kiln_vm_module_name(module)),
+                          used ? exports : "(none)");
+}
+
+kiln_status_t kiln_runtime_session_call(kiln_runtime_session_t* session,
+                                        kiln_vm_function_t function,
+                                        const kiln_vm_value_t* args,
+                                        size_t arg_count,
+                                        kiln_vm_value_t* results,
+                                        size_t result_count) {
+  KILN_RETURN_IF_ERROR(kiln_runtime_session_check_loaded(session));
+  return kiln_vm_invoke(session->context, function, args, arg_count, results,
+                        result_count, NULL);
+}
+
+kiln_status_t kiln_runtime_session_call_async(
+    kiln_runtime_session_t* session, kiln_vm_function_t function,
+    const kiln_vm_value_t* args, size_t arg_count, kiln_hal_fence_t* wait_fence,
+    kiln_hal_fence_t* signal_fence, kiln_vm_value_t* results,
+    size_t result_count) {
+  if (arg_count + 2 > KILN_RUNTIME_SESSION_MAX_INLINE_ARGS) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "at most %d arguments per async call",
+                            KILN_RUNTIME_SESSION_MAX_INLINE_ARGS - 2);
+  }
+  kiln_vm_value_t all_args[KILN_RUNTIME_SESSION_MAX_INLINE_ARGS];
+  if (arg_count) memcpy(all_args, args, arg_count * sizeof(*args));
+  all_args[arg_count] = kiln_vm_value_make_ref(wait_fence);
+  all_args[arg_count + 1] = kiln_vm_value_make_ref(signal_fence);
+  return kiln_runtime_session_call(session, function, all_args, arg_count + 2,
+                                   results, result_count);
+}
+
+bool kiln_runtime_function_is_async(const kiln_vm_function_t* function) {
+  kiln_string_view_t model;
+  return kiln_vm_function_reflection_attr(function, "iree.abi.model", &model) &&
+         kiln_string_view_equal_cstr(model, "coarse-fences");
+}
+
+kiln_vm_instance_t* kiln_runtime_session_instance(kiln_runtime_session_t* s) {
+  return s->instance;
+}
+kiln_hal_device_t* kiln_runtime_session_device(kiln_runtime_session_t* s) {
+  return s->device;
+}
+kiln_vm_module_t* kiln_runtime_session_module(kiln_runtime_session_t* s) {
+  return s->user_module;
+}
+kiln_vm_context_t* kiln_runtime_session_context(kiln_runtime_session_t* s) {
+  return s->context;
+}
+kiln_allocator_t kiln_runtime_session_allocator(kiln_runtime_session_t* s) {
+  return s->allocator;
+}

@@ -1,0 +1,105 @@
+// The embedding API: what an application needs to run a compiled kiln
+// module, in a few calls (as IREE's runtime/src/iree/runtime does):
+//
+//   kiln_runtime_session_options_t options =
+//   kiln_runtime_session_options_default(); options.device_uri = "local-task";
+//   kiln_runtime_session_t* session = NULL;
+//   kiln_runtime_session_create(&options, kiln_allocator_system(), &session);
+//   kiln_runtime_session_load_module_file(session, "model.kmod");
+//   kiln_vm_function_t fn;
+//   kiln_runtime_session_lookup_function(session, "predict", &fn);
+//   kiln_runtime_session_call(session, fn, args, 1, results, 1);
+//   ...
+//   kiln_runtime_session_release(session);
+//
+// A session owns a VM instance, one HAL device (with the vmvx executable
+// loader registered), the hal and check native modules, and, once a module
+// is loaded, the context linking them. Sessions are independent: there is no
+// global state.
+#ifndef KILN_RUNTIME_SESSION_SESSION_H_
+#define KILN_RUNTIME_SESSION_SESSION_H_
+
+#include "runtime/hal/api.h"
+#include "runtime/vm/api.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kiln_runtime_session_t kiln_runtime_session_t;
+
+typedef struct kiln_runtime_session_options_t {
+  // Device URI: "local-sync" or "local-task" (IREE's names).
+  const char* device_uri;
+  // Worker count, native-code permission, extra executable loaders. The vmvx
+  // loader is always added.
+  kiln_hal_device_params_t device_params;
+} kiln_runtime_session_options_t;
+
+// local-task with one worker per core; native executables refused.
+kiln_runtime_session_options_t kiln_runtime_session_options_default(void);
+
+// Creates a session and its device. Errors name the device URI.
+kiln_status_t kiln_runtime_session_create(
+    const kiln_runtime_session_options_t* options, kiln_allocator_t allocator,
+    kiln_runtime_session_t** out_session);
+
+// Releases the session and everything it owns.
+void kiln_runtime_session_release(kiln_runtime_session_t* session);
+
+// Loads a module from |path| ("-" reads standard input) and links it with
+// the hal and check modules into the session's context. A session holds one
+// user module: loading a second one is FAILED_PRECONDITION.
+kiln_status_t kiln_runtime_session_load_module_file(
+    kiln_runtime_session_t* session, const char* path);
+
+// As above from a module image in memory; |flags| as for
+// kiln_vm_bytecode_module_load_memory (copy unless BORROW).
+kiln_status_t kiln_runtime_session_load_module_memory(
+    kiln_runtime_session_t* session, const void* bytes, size_t length,
+    kiln_vm_bytecode_load_flags_t flags);
+
+// Finds exported function |name| of the loaded module. NOT_FOUND names the
+// function and lists the module's exports.
+kiln_status_t kiln_runtime_session_lookup_function(
+    kiln_runtime_session_t* session, const char* name,
+    kiln_vm_function_t* out_function);
+
+// Calls |function| synchronously: |args| are borrowed, |results| receive
+// owned values (release with kiln_vm_values_release). Argument count and
+// types are checked against the signature. For a coarse-fences function
+// (reflection attribute iree.abi.model = "coarse-fences") pass the wait and
+// signal fences as the last two arguments, or use
+// kiln_runtime_session_call_async.
+kiln_status_t kiln_runtime_session_call(kiln_runtime_session_t* session,
+                                        kiln_vm_function_t function,
+                                        const kiln_vm_value_t* args,
+                                        size_t arg_count,
+                                        kiln_vm_value_t* results,
+                                        size_t result_count);
+
+// Calls a coarse-fences function: appends |wait_fence| (may be NULL) and
+// |signal_fence| to |args|. The call returns once the work is scheduled;
+// the results are ready when |signal_fence| is reached.
+kiln_status_t kiln_runtime_session_call_async(
+    kiln_runtime_session_t* session, kiln_vm_function_t function,
+    const kiln_vm_value_t* args, size_t arg_count, kiln_hal_fence_t* wait_fence,
+    kiln_hal_fence_t* signal_fence, kiln_vm_value_t* results,
+    size_t result_count);
+
+// True if |function| uses the coarse-fences ABI.
+bool kiln_runtime_function_is_async(const kiln_vm_function_t* function);
+
+// Accessors (borrowed; valid while the session lives). module and context
+// are NULL until a module is loaded.
+kiln_vm_instance_t* kiln_runtime_session_instance(kiln_runtime_session_t* s);
+kiln_hal_device_t* kiln_runtime_session_device(kiln_runtime_session_t* s);
+kiln_vm_module_t* kiln_runtime_session_module(kiln_runtime_session_t* s);
+kiln_vm_context_t* kiln_runtime_session_context(kiln_runtime_session_t* s);
+kiln_allocator_t kiln_runtime_session_allocator(kiln_runtime_session_t* s);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_RUNTIME_SESSION_SESSION_H_

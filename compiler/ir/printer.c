@@ -839,9 +839,10 @@ void kiln_ir_printer_print_region(kiln_ir_printer_t* p,
   kiln_ir_printer_printf(p, "{");
   ++p->indent;
   for (kiln_ir_block_t* b = region->first_block; b; b = b->next) {
-    bool header = b != region->first_block ||
-                  (print_entry_args && b->num_args > 0) ||
-                  (b == region->first_block && b->next && print_entry_args);
+    bool header =
+        b != region->first_block || (print_entry_args && b->num_args > 0) ||
+        (b == region->first_block && b->next && print_entry_args) ||
+        (b == region->first_block && !b->first_op && p->options.generic);
     kiln_ir_printer_print_block(p, b, header);
   }
   --p->indent;

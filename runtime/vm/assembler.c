@@ -920,8 +920,8 @@ static kiln_status_t kiln_asm_parse_function(kiln_asm_parser_t* p,
   sig_token.line = p->line;
   sig_token.col = (int)(p->pos - p->line_start) + 1;
   size_t sig_start = p->pos;
-  while (p->pos < p->length && strchr("iIfFr.->", p->text[p->pos]) &&
-         p->text[p->pos]) {
+  while (p->pos < p->length && p->text[p->pos] &&
+         !strchr(" \t\r\n{#", p->text[p->pos])) {
     ++p->pos;
   }
   kiln_string_view_t sig =
@@ -1355,7 +1355,7 @@ static kiln_status_t kiln_asm_parse_import(kiln_asm_parser_t* p,
   }
   size_t sig_start = p->pos;
   while (p->pos < p->length && p->text[p->pos] &&
-         strchr("iIfFr.->", p->text[p->pos])) {
+         !strchr(" \t\r\n{#", p->text[p->pos])) {
     ++p->pos;
   }
   status = kiln_vm_bytecode_writer_add_import(

@@ -1,3 +1,100 @@
-#include "runtime/testing/test.h"
-KILN_TEST(placeholder) {}
-KILN_TEST_MAIN(KILN_TEST_CASE(placeholder))
+// Assembler tests: good programs and diagnostics with line:col.
+#include <string.h>
+
+#include "runtime/vm/vm_test_util.h"
+
+static kiln_status_t assemble(const char* text) {
+  uint8_t* bytes = NULL;
+  size_t length = 0;
+  kiln_status_t status = kiln_vm_assemble(
+      text, strlen(text), "t.vmasm", kiln_allocator_system(), &bytes, &length);
+  kiln_allocator_free(kiln_allocator_system(), bytes);
+  return status;
+}
+
+static void expect_error(const char* text, const char* needle) {
+  kiln_status_t status = assemble(text);
+  KILN_EXPECT_EQ_INT(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  KILN_EXPECT_CONTAINS(kiln_status_message(status), needle);
+  kiln_status_free(status);
+}
+
+KILN_TEST(good_program_with_everything) {
+  kiln_vm_test_env_t env;
+  KILN_ASSERT_OK(kiln_vm_test_load(
+      "# comment\n"
+      "module @all\n"
+      "import @hal.thing : rI...->r\n"
+      "rodata @a align 256 : i8 1 -1 255\n"
+      "rodata @b : f64 1.5, -2.25\n"
+      "rodata @c : hex \"de ad be ef\"\n"
+      "executable @e : \"native-elf-x86_64\" {\n"
+      "  entry @k workgroup 4 2 1 local_memory 64 source \"x.mlir:1:2\"\n"
+      "  data hex \"00\"\n}\n"
+      "func @later_user : ->i export {\n"
+      "  attr \"iree.benchmark\" \"entry\"\n"
+      "  call @later() -> (%i0)\n  ret %i0\n}\n"
+      "func @later : ->i {\n  const.i32 %i0, 0x7fffffff\n"
+      "  const.f64 %d3, -inf\n  const.f32 %f0, 1e-3  // comment\n"
+      "  ret %i0\n}\n",
+      &env));
+  kiln_vm_function_t fn;
+  KILN_ASSERT_OK(kiln_vm_module_lookup_function_by_name(
+      env.module, kiln_make_cstring_view("later_user"), &fn));
+  kiln_string_view_t value;
+  KILN_EXPECT_TRUE(
+      kiln_vm_function_reflection_attr(&fn, "iree.benchmark", &value));
+  KILN_EXPECT_TRUE(kiln_string_view_equal_cstr(value, "entry"));
+  KILN_EXPECT_TRUE(
+      kiln_string_view_equal_cstr(kiln_vm_function_signature(&fn), "->i"));
+  uint16_t regs[5];
+  KILN_EXPECT_OK(
+      kiln_vm_bytecode_module_function_registers(env.module, 1, regs));
+  KILN_EXPECT_EQ_INT(regs[0], 1);
+  KILN_EXPECT_EQ_INT(regs[2], 1);
+  KILN_EXPECT_EQ_INT(regs[3], 4);
+  kiln_vm_rodata_info_t info;
+  KILN_EXPECT_OK(kiln_vm_bytecode_module_rodata_at(env.module, 0, &info));
+  KILN_EXPECT_EQ_INT(info.alignment, 256);
+  KILN_EXPECT_EQ_INT(info.file_offset % 256, 0);
+  KILN_EXPECT_EQ_INT(info.data[1], 0xff);
+  KILN_EXPECT_OK(kiln_vm_bytecode_module_rodata_at(env.module, 1, &info));
+  double d[2];
+  memcpy(d, info.data, 16);
+  KILN_EXPECT_NEAR(d[1], -2.25, 0);
+  kiln_vm_executable_info_t exe;
+  KILN_EXPECT_OK(kiln_vm_bytecode_module_executable_at(env.module, 0, &exe));
+  KILN_EXPECT_TRUE(exe.has_digest);
+  KILN_EXPECT_EQ_INT(exe.entry_point_count, 1);
+  kiln_vm_executable_entry_point_t ep;
+  KILN_EXPECT_OK(
+      kiln_vm_bytecode_module_executable_entry_point_at(env.module, 0, 0, &ep));
+  KILN_EXPECT_EQ_INT(ep.workgroup_size[1], 2);
+  KILN_EXPECT_EQ_INT(ep.local_memory_bytes, 64);
+  KILN_EXPECT_TRUE(
+      kiln_string_view_equal_cstr(ep.source_location, "x.mlir:1:2"));
+  kiln_vm_test_teardown(&env);
+}
+
+KILN_TEST(errors_have_line_and_column) {
+  expect_error("func @f : -> {\n  ret\n}\n",
+               "t.vmasm:1:1: expected 'module @name' first");
+  expect_error("module @m\nfunc @f : -> {\n  bogus.op %i0\n}\n",
+               "t.vmasm:3:3: unknown instruction 'bogus.op'");
+  expect_error("module @m\nfunc @f : ->i {\n  add.i32 %i0, %f1, %i2\n}\n",
+               "t.vmasm:3:16: register '%f1' has the wrong bank");
+  expect_error("module @m\nfunc @f : -> {\n  br ^nowhere\n}\n",
+               "t.vmasm:3:6: undefined label '^nowhere'");
+  expect_error("module @m\nfunc @f : -> {\n  call @g() -> ()\n  ret\n}\n",
+               "t.vmasm:3:8: undefined function '@g'");
+  expect_error("module @m\nfunc @f : x->y {\n  ret\n}\n",
+               "t.vmasm:2:11: signature 'x->y'");
+  expect_error("module @m\nfunc @f : -> {\n  const.i32 %i0, 99999999999\n}\n",
+               "t.vmasm:3:18: bad or out-of-range integer");
+  expect_error("module @m\nrodata @r : hex \"abc\"\n",
+               "t.vmasm:2:17: odd number of hex digits");
+  expect_error("module @m\nfunc @f : -> {\n  ret\n", "missing '}'");
+}
+
+KILN_TEST_MAIN(KILN_TEST_CASE(good_program_with_everything),
+               KILN_TEST_CASE(errors_have_line_and_column))

@@ -1,0 +1,72 @@
+// linalg helpers for passes and backends: reading linalg.generic's parts
+// (inputs/outputs, indexing maps, iterator kinds), building generics, and
+// generalizing the named structured ops (matmul, batch_matmul, fill) to
+// linalg.generic. See docs/website/docs/developers/design-docs/
+// structured-form.md for the contract.
+#ifndef KILN_COMPILER_DIALECTS_LINALG_H_
+#define KILN_COMPILER_DIALECTS_LINALG_H_
+
+#include "compiler/ir/builder.h"
+#include "compiler/ir/operation.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+//===----------------------------------------------------------------------===//
+// Queries (linalg.generic and the named ops)
+//===----------------------------------------------------------------------===//
+
+// True for linalg.generic, linalg.matmul, linalg.batch_matmul, linalg.fill.
+bool kiln_linalg_is_structured(const kiln_ir_op_t* op);
+// Number of `ins` / `outs` operands (from `operandSegmentSizes`; without
+// it, outs are the last num_results operands).
+uint32_t kiln_linalg_num_inputs(const kiln_ir_op_t* op);
+uint32_t kiln_linalg_num_outputs(const kiln_ir_op_t* op);
+// The indexing map of operand |i| of a linalg.generic (NULL if missing).
+const kiln_ir_affine_map_t* kiln_linalg_indexing_map(const kiln_ir_op_t* op,
+                                                     uint32_t i);
+// Number of loops (iterator_types entries) of a linalg.generic.
+uint32_t kiln_linalg_num_loops(const kiln_ir_op_t* op);
+// True when loop |i| is a reduction (accepts both `"reduction"` and
+// `#linalg.iterator_type<reduction>` spellings).
+bool kiln_linalg_is_reduction(const kiln_ir_op_t* op, uint32_t i);
+// The body block of a linalg.generic (NULL for named ops).
+kiln_ir_block_t* kiln_linalg_body(kiln_ir_op_t* op);
+
+//===----------------------------------------------------------------------===//
+// Building
+//===----------------------------------------------------------------------===//
+
+// An identity map over |rank| dims.
+const kiln_ir_attribute_t* kiln_linalg_identity_map(kiln_ir_context_t* context,
+                                                    uint32_t rank);
+// (d0..d<num_dims-1>) -> (d<dims[0]>, ..., d<dims[count-1]>).
+const kiln_ir_attribute_t* kiln_linalg_projection_map(
+    kiln_ir_context_t* context, uint32_t num_dims, size_t count,
+    const int64_t* dims);
+
+// Creates a linalg.generic at |b| with |inputs| and |outputs|, one affine
+// map attribute per operand in |maps|, |num_loops| iterators
+// (|reduction|[i] true for reduction loops; NULL: all parallel), result
+// types = the output types, and an empty body block whose arguments are
+// the operands' element types. The caller appends the body ops and a
+// linalg.yield into *out_body.
+kiln_status_t kiln_linalg_create_generic(
+    kiln_ir_builder_t* b, size_t num_inputs, kiln_ir_value_t* const* inputs,
+    size_t num_outputs, kiln_ir_value_t* const* outputs,
+    const kiln_ir_attribute_t* const* maps, uint32_t num_loops,
+    const bool* reduction, kiln_ir_op_t** out_op, kiln_ir_block_t** out_body);
+
+// Rewrites a linalg.matmul / batch_matmul / fill into an equivalent
+// linalg.generic (inserted before |op|, uses replaced, |op| erased) and
+// returns it. A linalg.generic is returned as is.
+kiln_status_t kiln_linalg_generalize(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* op,
+                                     kiln_ir_op_t** out_generic);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_COMPILER_DIALECTS_LINALG_H_

@@ -1,0 +1,92 @@
+// The util dialect subset used by tests and programs:
+//   %x = util.unfoldable_constant dense<[1.0, 2.0]> : tensor<2xf32>
+//     a constant the compiler must not fold through (const-eval and the
+//     folders treat it as an unknown value; it is lowered late).
+//   %a, %b = util.optimization_barrier %x, %y : tensor<4xf32>, i32
+//     returns its operands unchanged; side-effecting so nothing folds,
+//     moves or deletes it.
+#include "compiler/dialects/dialect_util.h"
+#include "compiler/dialects/dialects.h"
+
+static kiln_status_t kiln_util_verify_unfoldable(kiln_ir_context_t* context,
+                                                 kiln_ir_op_t* op) {
+  const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(op, "value");
+  if (!value || !value->type) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "requires a typed attribute 'value'");
+  }
+  if (value->type != op->results[0].type) {
+    return kiln_ir_op_emit_error(
+        op, context, "value type %s does not match the result type %s",
+        kiln_ir_type_to_string(context, value->type),
+        kiln_ir_type_to_string(context, op->results[0].type));
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_util_parse_unfoldable(kiln_mlir_op_parser_t* p,
+                                                kiln_ir_op_state_t* state) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_mlir_token_t* tok = kiln_mlir_peek(p);
+  uint32_t line = tok->line, column = tok->column;
+  const kiln_ir_attribute_t* value = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &value));
+  if (!value->type) {
+    return kiln_mlir_emit_error_at(p, line, column,
+                                   "expected a typed constant value");
+  }
+  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "value", value));
+  return kiln_mlir_add_result_type(p, state, value->type);
+}
+
+static void kiln_util_print_unfoldable(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  static const char* const elided[] = {"value"};
+  kiln_ir_printer_print_attr_dict(p, op, elided, 1);
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_attribute(p, kiln_ir_op_get_attr(op, "value"));
+}
+
+static kiln_status_t kiln_util_verify_barrier(kiln_ir_context_t* context,
+                                              kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (n != op->num_results) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "expects as many results as operands");
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (kiln_ir_op_operand(op, i)->type != op->results[i].type) {
+      return kiln_ir_op_emit_error(
+          op, context, "result #%u type must match operand #%u", i, i);
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_util_parse_barrier(kiln_mlir_op_parser_t* p,
+                                             kiln_ir_op_state_t* state) {
+  kiln_mlir_operand_list_t operands = {0};
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &operands));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  kiln_mlir_type_list_t types = {0};
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type_list(p, &types));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operands(p, &operands, types.count,
+                                                  types.items, state));
+  return kiln_mlir_add_result_types(p, state, &types);
+}
+
+static const kiln_ir_op_def_t kiln_util_defs[] = {
+    {"util.unfoldable_constant", "a constant opaque to folding",
+     KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_unfoldable,
+     kiln_util_parse_unfoldable, kiln_util_print_unfoldable, NULL, NULL},
+    {"util.optimization_barrier", "blocks folding and motion across it",
+     KILN_IR_TRAIT_SIDE_EFFECTING, KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0,
+     kiln_util_verify_barrier, kiln_util_parse_barrier,
+     kiln_dialect_print_return_like, NULL, NULL},
+};
+
+kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context) {
+  return kiln_ir_register_ops(
+      context, kiln_util_defs,
+      sizeof(kiln_util_defs) / sizeof(kiln_util_defs[0]));
+}

@@ -252,7 +252,7 @@ static kiln_status_t kiln_hal_module_buffer_store(void* opaque,
 
 static kiln_status_t kiln_hal_module_buffer_view_create(
     void* opaque, kiln_vm_native_call_t* call) {
-  (void)opaque;
+  kiln_hal_module_state_t* state = (kiln_hal_module_state_t*)opaque;
   kiln_hal_buffer_t* buffer = NULL;
   KILN_HAL_ARG_REF(call, 0, &kiln_hal_buffer_type, false, &buffer);
   int64_t offset = call->args[1].i64;
@@ -267,8 +267,7 @@ static kiln_status_t kiln_hal_module_buffer_view_create(
   KILN_RETURN_IF_ERROR(kiln_hal_buffer_view_create_at(
       buffer, (uint64_t)offset, (uint64_t)length, rank, dims,
       (kiln_hal_element_type_t)call->args[3].i32,
-      (kiln_hal_encoding_type_t)call->args[4].i32,
-      kiln_hal_allocator_host_allocator(NULL), &view));
+      (kiln_hal_encoding_type_t)call->args[4].i32, state->allocator, &view));
   call->results[0] = kiln_vm_value_make_ref(view);
   return kiln_ok_status();
 }

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Behaviour of the run tools on good and bad input: every bad input gets a
+# clear one-line error and exit code 1, never a crash (exit code > 128).
+# Usage: run_tools_test.sh BIN_DIR
+set -u
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+
+# expect NAME EXIT_CODE PATTERN -- command...: runs the command, checks its
+# exit code and that its combined output matches the extended regex PATTERN.
+expect() {
+  local name=$1 want_code=$2 pattern=$3
+  shift 4
+  local out code
+  out=$("$@" 2>&1)
+  code=$?
+  if [ "$code" -ne "$want_code" ] || ! grep -Eq -- "$pattern" <<<"$out"; then
+    echo "FAILED: $name (exit $code, wanted $want_code; pattern '$pattern')"
+    echo "$out" | head -20
+    failed=$((failed + 1))
+  else
+    passed=$((passed + 1))
+  fi
+}
+
+"$bin/kiln-as-module" "$here/identity.vmasm" -o "$work/identity.kmod" || exit 1
+"$bin/kiln-as-module" "$here/failing_check.vmasm" -o "$work/failing.kmod" || exit 1
+run="$bin/kiln-run-module"
+m="--module=$work/identity.kmod"
+
+# Results print as iree-run-module prints them.
+expect "identity prints EXEC and the view" 0 $'^EXEC @identity\nresult\\[0\\]: hal.buffer_view\n2x2xf32=\\[1 2\\]\\[3 4\\]$' -- \
+  $run "$m" --function=identity "--input=2x2xf32=1 2 3 4"
+expect "bracketed input" 0 '2x2xf32=\[1 2\]\[3 4\]' -- $run "$m" --function=identity "--input=2x2xf32=[[1 2][3 4]]"
+expect "rank-0 input" 0 '^f32=-2$' -- $run "$m" --function=identity --input=f32=-2
+expect "comma input on local-sync" 0 '4xi32=1 2 3 4' -- $run "$m" --device=local-sync --function=identity --input=4xi32=1,2,3,4
+expect "primitive values" 0 'result\[3\]: f64=0.25' -- $run "$m" --function=scalars --input=5 --input=-7 --input=1.5 --input=0.25
+expect "stdin module" 0 'f32=3' -- sh -c "cat '$work/identity.kmod' | $run --module=- --function=identity --input=f32=3"
+expect "expected output matches" 0 '\[SUCCESS\] all function outputs matched their expected values.' -- \
+  $run "$m" --function=identity --input=3xf32=1,2,3 --expected_output=3xf32=1,2,3
+expect "expected output mismatch" 1 '\[FAILED\] result\[0\]: element at index 1 \(2\) does not match the expected \(2.5\)' -- \
+  $run "$m" --function=identity --input=3xf32=1,2,3 --expected_output=3xf32=1,2.5,3
+expect "npy output round trip" 0 'f32=\[1 2 3\]|3xf32=1 2 3' -- \
+  sh -c "$run '$m' --function=identity --input=3xf32=1,2,3 --output=@$work/out.npy && $run '$m' --function=identity --input=@$work/out.npy"
+
+# Bad input: one clear line, exit 1.
+expect "missing module file" 1 "error: .*no_such.kmod" -- $run --module=$work/no_such.kmod --function=identity
+expect "no module flag" 1 "error: no module given" -- $run --function=identity
+head -c 100 "$work/identity.kmod" >"$work/truncated.kmod"
+expect "truncated module" 1 "error: " -- $run --module=$work/truncated.kmod --function=identity
+cp "$work/identity.kmod" "$work/version.kmod"
+printf '\x09' | dd of="$work/version.kmod" bs=1 seek=8 conv=notrunc 2>/dev/null
+expect "other format version" 1 "error: .*version" -- $run --module=$work/version.kmod --function=identity
+expect "missing function" 1 "error: function 'nope' not found in module 'identity'; exported functions: identity, two, scalars" -- \
+  $run "$m" --function=nope
+expect "wrong input count" 1 "error: .*expects 1 input" -- $run "$m" --function=identity --input=f32=1 --input=f32=2
+expect "wrong element count" 1 "error: input 0: 2x2xf32 needs 4 elements, got 3" -- $run "$m" --function=identity "--input=2x2xf32=1 2 3"
+expect "bad element type" 1 "error: .*input 0.*f33" -- $run "$m" --function=identity --input=2xf33=1,2
+expect "malformed value" 1 "error: input 0: 'x1' is not a valid f32" -- $run "$m" --function=identity --input=2xf32=1,x1
+expect "unreadable npy" 1 "error: input 0: .*missing.npy" -- $run "$m" --function=identity --input=@$work/missing.npy
+echo "not numpy" >"$work/bad.npy"
+expect "malformed npy" 1 "error: input 0: .*bad.npy.*not a valid .npy" -- $run "$m" --function=identity --input=@$work/bad.npy
+expect "primitive slot given a view" 1 "error: input 0" -- $run "$m" --function=scalars --input=2xf32=1,2 --input=1 --input=1 --input=1
+expect "unknown device" 1 "error: .*unknown device 'foo'" -- $run "$m" --device=foo --function=identity --input=f32=1
+expect "unknown flag" 1 "error: unknown flag '--bogus'" -- $run "$m" --bogus
+expect "help" 0 "--module" -- $run --help
+
+# kiln-check-module: gtest-style lines, failures show both values.
+expect "check module reports failure" 1 '\[  FAILED  \] failing_check.views_differ' -- \
+  "$bin/kiln-check-module" --module=$work/failing.kmod
+expect "check failure shows values" 1 'expected: 3xf32=1 2.5 3' -- \
+  "$bin/kiln-check-module" --module=$work/failing.kmod
+expect "check passing test still OK" 1 '\[       OK \] failing_check.passes' -- \
+  "$bin/kiln-check-module" --module=$work/failing.kmod --device=local-sync
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,831 @@
+#include "compiler/codegen/vm/vm_emission.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "compiler/codegen/vm/asm_function.h"
+#include "compiler/dispatch/dispatch_ops.h"
+#include "compiler/dispatch/ptr_map.h"
+#include "compiler/ir/builder.h"
+#include "compiler/ir/builtin.h"
+#include "compiler/schedule/schedule.h"
+
+//===----------------------------------------------------------------------===//
+// Imports
+//===----------------------------------------------------------------------===//
+
+typedef enum kiln_import_e {
+  KILN_IMPORT_DEVICE_DEFAULT,
+  KILN_IMPORT_BUFFER_ALLOCATE,
+  KILN_IMPORT_BUFFER_WRAP_RODATA,
+  KILN_IMPORT_VIEW_CREATE,
+  KILN_IMPORT_VIEW_ASSERT,
+  KILN_IMPORT_VIEW_BUFFER,
+  KILN_IMPORT_VIEW_BYTE_OFFSET,
+  KILN_IMPORT_EXECUTABLE_CREATE,
+  KILN_IMPORT_CB_CREATE,
+  KILN_IMPORT_CB_DISPATCH,
+  KILN_IMPORT_CB_BARRIER,
+  KILN_IMPORT_CB_FINALIZE,
+  KILN_IMPORT_QUEUE_EXECUTE,
+  KILN_IMPORT_FENCE_CREATE,
+  KILN_IMPORT_FENCE_AWAIT,
+  KILN_IMPORT_CHECK_EXPECT_EQ,
+  KILN_IMPORT_CHECK_EXPECT_ALMOST_EQ,
+  KILN_IMPORT_CHECK_EXPECT_ALL_TRUE,
+  KILN_IMPORT_COUNT,
+} kiln_import_t;
+
+static const struct {
+  const char* name;
+  const char* signature;
+} kImports[KILN_IMPORT_COUNT] = {
+    {"hal.device.default", "->r"},
+    {"hal.buffer.allocate", "rI->r"},
+    {"hal.buffer.wrap_rodata", "rr->r"},
+    {"hal.buffer_view.create", "rIIii...->r"},
+    {"hal.buffer_view.assert", "rrii...->"},
+    {"hal.buffer_view.buffer", "r->r"},
+    {"hal.buffer_view.byte_offset", "r->I"},
+    {"hal.executable.create", "rr->r"},
+    {"hal.command_buffer.create", "rii->r"},
+    {"hal.command_buffer.dispatch", "rriiiiii...->"},
+    {"hal.command_buffer.barrier", "r->"},
+    {"hal.command_buffer.finalize", "r->"},
+    {"hal.device.queue.execute", "rrrri...->"},
+    {"hal.fence.create", "r->r"},
+    {"hal.fence.await", "I...->i"},
+    {"check.expect_eq", "rrr->"},
+    {"check.expect_almost_eq", "rrrff->"},
+    {"check.expect_all_true", "rr->"},
+};
+
+//===----------------------------------------------------------------------===//
+// Module-level state
+//===----------------------------------------------------------------------===//
+
+typedef struct kiln_em_module_t {
+  kiln_ir_context_t* ctx;
+  const kiln_vm_emission_options_t* options;
+  bool used_imports[KILN_IMPORT_COUNT];
+  kiln_ir_string_builder_t rodata;
+  kiln_ir_string_builder_t executables;
+  kiln_ir_string_builder_t functions;
+  uint32_t next_rodata;
+  kiln_ptr_map_t constant_rodata;  // attribute -> (ordinal + 1)
+} kiln_em_module_t;
+
+// Where a tensor lives on the host side of one function.
+typedef struct kiln_hstore_t {
+  uint32_t buffer;    // ref register (hal.buffer)
+  uint32_t offset;    // i64 register
+  bool offset_known;  // |const_offset| is exact (else: unknown, e.g. args)
+  int64_t const_offset;
+  int64_t length;
+} kiln_hstore_t;
+
+typedef struct kiln_access_t {
+  uint32_t buffer;
+  bool known;
+  int64_t offset, length;
+} kiln_access_t;
+
+#define KILN_EM_MAX_ACCESSES 512
+
+typedef struct kiln_em_function_t {
+  kiln_em_module_t* m;
+  kiln_asm_function_t* f;
+  kiln_ir_op_t* func;
+  bool is_async;
+  uint32_t device;
+  uint32_t wait_fence, signal_fence;  // async args
+  bool wait_consumed;
+  bool has_cb;
+  uint32_t cb;
+  uint32_t transient;
+  kiln_ptr_map_t storage;      // value -> kiln_hstore_t*
+  kiln_ptr_map_t executables;  // interned name data -> (reg + 1)
+  size_t num_reads, num_writes;
+  kiln_access_t reads[KILN_EM_MAX_ACCESSES];
+  kiln_access_t writes[KILN_EM_MAX_ACCESSES];
+} kiln_em_function_t;
+
+static const char* kiln_import_name(kiln_em_module_t* m, kiln_import_t i) {
+  m->used_imports[i] = true;
+  return kImports[i].name;
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+// IREE element type code of an IR element type (0 when unsupported).
+static uint32_t kiln_hal_element_type(const kiln_ir_type_t* t) {
+  if (kiln_ir_type_is_float(t)) {
+    switch (t->flt.kind) {
+      case KILN_IR_F16:
+        return 0x21000010u;
+      case KILN_IR_BF16:
+        return 0x22000010u;
+      case KILN_IR_F32:
+        return 0x21000020u;
+      case KILN_IR_F64:
+        return 0x21000040u;
+    }
+  }
+  if (kiln_ir_type_is_index(t)) return 0x10000040u;
+  if (kiln_ir_type_is_integer(t)) {
+    if (t->integer.width == 1) return 0x13000008u;
+    uint32_t numerical = t->integer.signedness == KILN_IR_SIGNED     ? 0x11u
+                         : t->integer.signedness == KILN_IR_UNSIGNED ? 0x12u
+                                                                     : 0x10u;
+    return (numerical << 24) | t->integer.width;
+  }
+  if (t->kind == KILN_IR_TYPE_COMPLEX) {
+    return (0x23u << 24) | (uint32_t)kiln_ir_type_bit_width(t);
+  }
+  return 0;
+}
+
+static int64_t kiln_tensor_bytes(const kiln_ir_type_t* t) {
+  int64_t n = kiln_ir_type_num_elements(t);
+  return n < 0
+             ? -1
+             : n * (int64_t)kiln_ir_type_storage_bytes(kiln_ir_type_element(t));
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_em_error(kiln_em_function_t* e, kiln_ir_op_t* op,
+                                   const char* what) {
+  return kiln_ir_op_emit_error(op, e->m->ctx, "vm-emission: %s", what);
+}
+
+// A string rodata entry (for hal.buffer_view.assert names); returns its
+// ordinal.
+static uint32_t kiln_em_string_rodata(kiln_em_module_t* m, const char* text) {
+  uint32_t ordinal = m->next_rodata++;
+  kiln_ir_sb_printf(&m->rodata, "rodata @__rodata_%u : string ", ordinal);
+  kiln_asm_quote(&m->rodata, text, strlen(text));
+  kiln_ir_sb_printf(&m->rodata, "\n");
+  return ordinal;
+}
+
+// The rodata entry holding dense constant |attr| (64-byte aligned, splats
+// expanded).
+static kiln_status_t kiln_em_constant_rodata(kiln_em_module_t* m,
+                                             kiln_ir_op_t* at,
+                                             const kiln_ir_attribute_t* attr,
+                                             uint32_t* out_ordinal) {
+  void* existing = kiln_ptr_map_get(&m->constant_rodata, attr);
+  if (existing) {
+    *out_ordinal = (uint32_t)(uintptr_t)existing - 1;
+    return kiln_ok_status();
+  }
+  if (!attr || attr->kind != KILN_IR_ATTR_DENSE_ELEMENTS) {
+    return kiln_ir_op_emit_error(at, m->ctx,
+                                 "vm-emission: expected a dense constant");
+  }
+  int64_t count = kiln_ir_dense_num_elements(attr);
+  size_t eb = kiln_ir_type_storage_bytes(kiln_ir_type_element(attr->type));
+  uint32_t ordinal = m->next_rodata++;
+  kiln_ir_sb_printf(&m->rodata, "rodata @__rodata_%u align 64 : hex \"",
+                    ordinal);
+  for (int64_t i = 0; i < count; ++i) {
+    const uint8_t* p = attr->dense.splat ? attr->dense.data
+                                         : attr->dense.data + (size_t)i * eb;
+    for (size_t b = 0; b < eb; ++b) kiln_ir_sb_printf(&m->rodata, "%02x", p[b]);
+  }
+  if (count == 0) {
+    // An empty entry still needs a byte.
+    kiln_ir_sb_printf(&m->rodata, "00");
+  }
+  kiln_ir_sb_printf(&m->rodata, "\"\n");
+  kiln_ptr_map_put(&m->constant_rodata, attr, (void*)(uintptr_t)(ordinal + 1));
+  *out_ordinal = ordinal;
+  return kiln_ok_status();
+}
+
+static kiln_hstore_t* kiln_em_new_store(kiln_em_function_t* e) {
+  return (kiln_hstore_t*)kiln_ir_arena_alloc(e->m->ctx, sizeof(kiln_hstore_t));
+}
+
+// Storage of tensor |v| (constants are materialized on first use).
+static kiln_status_t kiln_em_storage(kiln_em_function_t* e, kiln_ir_op_t* user,
+                                     kiln_ir_value_t* v, kiln_hstore_t** out) {
+  kiln_hstore_t* s = (kiln_hstore_t*)kiln_ptr_map_get(&e->storage, v);
+  if (s) {
+    *out = s;
+    return kiln_ok_status();
+  }
+  kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+  if (def && (kiln_ir_op_has_trait(def, KILN_IR_TRAIT_CONSTANT_LIKE) ||
+              kiln_ir_op_is(def, "arith.constant"))) {
+    uint32_t ordinal = 0;
+    KILN_RETURN_IF_ERROR(kiln_em_constant_rodata(
+        e->m, def, kiln_ir_op_get_attr(def, "value"), &ordinal));
+    s = kiln_em_new_store(e);
+    if (!s) return kiln_ir_context_take_error(e->m->ctx);
+    uint32_t ro = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(e->f, "rodata.ref %%r%u, @__rodata_%u", ro, ordinal);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%r%u) -> (%%r%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_BUFFER_WRAP_RODATA),
+                  e->device, ro, s->buffer);
+    s->offset = kiln_asm_const_i64(e->f, 0);
+    s->offset_known = true;
+    s->const_offset = 0;
+    s->length = kiln_tensor_bytes(v->type);
+    kiln_ptr_map_put(&e->storage, v, s);
+    *out = s;
+    return kiln_ok_status();
+  }
+  return kiln_em_error(e, user, "operand has no buffer (unsupported producer)");
+}
+
+// A buffer view over |v| (for results and check ops).
+static kiln_status_t kiln_em_view(kiln_em_function_t* e, kiln_ir_op_t* user,
+                                  kiln_ir_value_t* v, uint32_t* out_view) {
+  kiln_hstore_t* s = NULL;
+  KILN_RETURN_IF_ERROR(kiln_em_storage(e, user, v, &s));
+  const kiln_ir_type_t* t = v->type;
+  uint32_t et = kiln_hal_element_type(kiln_ir_type_element(t));
+  if (!et) return kiln_em_error(e, user, "unsupported element type");
+  char args[1024];
+  int n = snprintf(args, sizeof(args), "%%r%u, %%l%u, %%l%u, %%i%u, %%i%u",
+                   s->buffer, s->offset, kiln_asm_const_i64(e->f, s->length),
+                   kiln_asm_const_i32(e->f, (int32_t)et),
+                   kiln_asm_const_i32(e->f, 1));
+  for (size_t d = 0; d < t->shaped.rank && n < (int)sizeof(args) - 32; ++d) {
+    n += snprintf(args + n, sizeof(args) - (size_t)n, ", %%l%u",
+                  kiln_asm_const_i64(e->f, t->shaped.dims[d]));
+  }
+  *out_view = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "call.import @%s(%s) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_VIEW_CREATE), args,
+                *out_view);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Command buffers, hazards, submission
+//===----------------------------------------------------------------------===//
+
+static void kiln_em_open_cb(kiln_em_function_t* e) {
+  if (e->has_cb) return;
+  e->cb = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_CB_CREATE), e->device,
+                kiln_asm_const_i32(e->f, 1), kiln_asm_const_i32(e->f, 0),
+                e->cb);
+  e->has_cb = true;
+  e->num_reads = e->num_writes = 0;
+}
+
+static bool kiln_access_overlaps(const kiln_access_t* a,
+                                 const kiln_access_t* b) {
+  if (a->buffer != b->buffer) return false;
+  if (!a->known || !b->known) return true;
+  return a->offset < b->offset + b->length && b->offset < a->offset + a->length;
+}
+
+static kiln_access_t kiln_access_of(const kiln_hstore_t* s) {
+  kiln_access_t a = {s->buffer, s->offset_known, s->const_offset, s->length};
+  return a;
+}
+
+// Submits the open command buffer. |final_signal|: signal the caller's
+// fence without waiting (async return); otherwise wait for completion.
+static void kiln_em_submit(kiln_em_function_t* e, bool final_signal) {
+  if (!e->has_cb && !final_signal) return;
+  kiln_em_open_cb(e);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> ()",
+                kiln_import_name(e->m, KILN_IMPORT_CB_FINALIZE), e->cb);
+  uint32_t wait;
+  if (e->is_async && !e->wait_consumed) {
+    wait = e->wait_fence;
+    e->wait_consumed = true;
+  } else {
+    wait = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(e->f, "const.ref.null %%r%u", wait);
+  }
+  uint32_t fence;
+  if (final_signal) {
+    fence = e->signal_fence;
+  } else {
+    fence = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%r%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_FENCE_CREATE), e->device,
+                  fence);
+  }
+  kiln_asm_emit(e->f,
+                "call.import @%s(%%r%u, %%r%u, %%r%u, %%r%u, %%i%u) -> ()",
+                kiln_import_name(e->m, KILN_IMPORT_QUEUE_EXECUTE), e->device,
+                wait, fence, e->cb, kiln_asm_const_i32(e->f, 0));
+  e->has_cb = false;
+  if (final_signal) return;
+  uint32_t st = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+  kiln_asm_emit(e->f, "call.import @%s(%%l%u, %%r%u) -> (%%i%u)",
+                kiln_import_name(e->m, KILN_IMPORT_FENCE_AWAIT),
+                kiln_asm_const_i64(e->f, -1), fence, st);
+  uint32_t fail = kiln_asm_label(e->f), ok = kiln_asm_label(e->f);
+  kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", st, fail, ok);
+  kiln_asm_place_label(e->f, fail);
+  kiln_asm_emit(e->f, "fail %%i%u, \"device work failed\"", st);
+  kiln_asm_place_label(e->f, ok);
+}
+
+static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
+  const kiln_ir_attribute_t* exe = kiln_ir_op_get_attr(op, "executable");
+  const kiln_ir_attribute_t* wg = kiln_ir_op_get_attr(op, "workgroup_count");
+  const kiln_ir_attribute_t* storage =
+      kiln_ir_op_get_attr(op, "result_storage");
+  if (!exe || exe->kind != KILN_IR_ATTR_SYMBOL_REF || !wg ||
+      wg->kind != KILN_IR_ATTR_DENSE_ARRAY || wg->dense_array.count != 3 ||
+      !storage || storage->kind != KILN_IR_ATTR_DENSE_ARRAY ||
+      storage->dense_array.count != op->num_results) {
+    return kiln_em_error(e, op,
+                         "dispatch region was not compiled and scheduled "
+                         "(run vmvx-codegen and schedule first)");
+  }
+  uint32_t num_operands = kiln_ir_op_num_regular_operands(op);
+  uint32_t num_bindings = num_operands + op->num_results;
+  if (8 + 4 * num_bindings > 255) {
+    return kiln_em_error(e, op, "too many bindings for one dispatch");
+  }
+  kiln_hstore_t* stores[64];
+  if (num_bindings > 64) return kiln_em_error(e, op, "too many bindings");
+  for (uint32_t i = 0; i < num_operands; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_em_storage(e, op, kiln_ir_op_operand(op, i), &stores[i]));
+  }
+  for (uint32_t r = 0; r < op->num_results; ++r) {
+    kiln_hstore_t* s = kiln_em_new_store(e);
+    if (!s) return kiln_ir_context_take_error(e->m->ctx);
+    s->length = kiln_tensor_bytes(op->results[r].type);
+    int64_t offset = storage->dense_array.i64[r];
+    if (offset < 0) {
+      s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+      kiln_asm_emit(
+          e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+          kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
+          kiln_asm_const_i64(e->f, s->length > 0 ? s->length : 1), s->buffer);
+      offset = 0;
+    } else {
+      s->buffer = e->transient;
+    }
+    s->offset = kiln_asm_const_i64(e->f, offset);
+    s->offset_known = true;
+    s->const_offset = offset;
+    kiln_ptr_map_put(&e->storage, &op->results[r], s);
+    stores[num_operands + r] = s;
+  }
+  // Executable (created once per invocation; the hal module caches it).
+  kiln_string_view_t name = exe->symbol.root;
+  uint32_t exe_reg =
+      (uint32_t)(uintptr_t)kiln_ptr_map_get(&e->executables, name.data);
+  if (!exe_reg) {
+    uint32_t ref = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    exe_reg = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(e->f, "executable.ref %%r%u, @%.*s", ref, (int)name.size,
+                  name.data);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%r%u) -> (%%r%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_EXECUTABLE_CREATE),
+                  e->device, ref, exe_reg);
+    kiln_ptr_map_put(&e->executables, name.data,
+                     (void*)(uintptr_t)(exe_reg + 1));
+  } else {
+    exe_reg -= 1;
+  }
+  kiln_em_open_cb(e);
+  // Barrier when this dispatch reads what was written, or writes what was
+  // read or written, since the last barrier.
+  bool barrier = false;
+  for (uint32_t i = 0; i < num_bindings && !barrier; ++i) {
+    kiln_access_t a = kiln_access_of(stores[i]);
+    for (size_t w = 0; w < e->num_writes && !barrier; ++w) {
+      barrier = kiln_access_overlaps(&a, &e->writes[w]);
+    }
+    if (i >= num_operands) {
+      for (size_t r = 0; r < e->num_reads && !barrier; ++r) {
+        barrier = kiln_access_overlaps(&a, &e->reads[r]);
+      }
+    }
+  }
+  if (barrier || e->num_reads + num_bindings > KILN_EM_MAX_ACCESSES ||
+      e->num_writes + num_bindings > KILN_EM_MAX_ACCESSES) {
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> ()",
+                  kiln_import_name(e->m, KILN_IMPORT_CB_BARRIER), e->cb);
+    e->num_reads = e->num_writes = 0;
+  }
+  for (uint32_t i = 0; i < num_bindings; ++i) {
+    if (i < num_operands) {
+      e->reads[e->num_reads++] = kiln_access_of(stores[i]);
+    } else {
+      e->writes[e->num_writes++] = kiln_access_of(stores[i]);
+    }
+  }
+  // The dispatch call.
+  kiln_ir_string_builder_t args = {0};
+  kiln_ir_sb_printf(&args,
+                    "%%r%u, %%r%u, %%i%u, %%i%u, %%i%u, %%i%u, %%i%u, %%i%u",
+                    e->cb, exe_reg, kiln_asm_const_i32(e->f, 0),
+                    kiln_asm_const_i32(e->f, (int32_t)wg->dense_array.i64[0]),
+                    kiln_asm_const_i32(e->f, (int32_t)wg->dense_array.i64[1]),
+                    kiln_asm_const_i32(e->f, (int32_t)wg->dense_array.i64[2]),
+                    kiln_asm_const_i32(e->f, 0),
+                    kiln_asm_const_i32(e->f, (int32_t)num_bindings));
+  for (uint32_t b = 0; b < num_bindings; ++b) {
+    kiln_ir_sb_printf(&args, ", %%i%u, %%r%u, %%l%u, %%l%u",
+                      kiln_asm_const_i32(e->f, (int32_t)b), stores[b]->buffer,
+                      stores[b]->offset,
+                      kiln_asm_const_i64(e->f, stores[b]->length));
+  }
+  kiln_ir_string_builder_t line = {0};
+  kiln_ir_sb_printf(&line, "call.import @%s(%.*s) -> ()",
+                    kiln_import_name(e->m, KILN_IMPORT_CB_DISPATCH),
+                    (int)args.size, args.data ? args.data : "");
+  kiln_ir_sb_append(&e->f->body, "  ", 2);
+  if (line.data) kiln_ir_sb_append(&e->f->body, line.data, line.size);
+  kiln_ir_sb_append(&e->f->body, "\n", 1);
+  bool failed = args.failed || line.failed;
+  kiln_ir_sb_free(&args);
+  kiln_ir_sb_free(&line);
+  if (failed) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  return kiln_ok_status();
+}
+
+// The dense constant operand of a check.*_const op.
+static const kiln_ir_attribute_t* kiln_em_check_const(kiln_ir_op_t* op) {
+  const kiln_ir_attribute_t* v = kiln_ir_op_get_attr(op, "value");
+  if (v && v->kind == KILN_IR_ATTR_DENSE_ELEMENTS) return v;
+  for (uint32_t i = 0; i < op->num_attributes; ++i) {
+    if (op->attributes[i].value->kind == KILN_IR_ATTR_DENSE_ELEMENTS) {
+      return op->attributes[i].value;
+    }
+  }
+  return NULL;
+}
+
+static double kiln_em_float_attr(kiln_ir_op_t* op, const char* name,
+                                 double fallback) {
+  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, name);
+  if (a && a->kind == KILN_IR_ATTR_FLOAT) return a->f.value;
+  return fallback;
+}
+
+static kiln_status_t kiln_em_check(kiln_em_function_t* e, kiln_ir_op_t* op) {
+  kiln_em_submit(e, false);
+  bool is_const =
+      kiln_string_view_ends_with(op->name, kiln_make_cstring_view("_const"));
+  bool almost = kiln_ir_op_is(op, "check.expect_almost_eq") ||
+                kiln_ir_op_is(op, "check.expect_almost_eq_const");
+  bool eq = kiln_ir_op_is(op, "check.expect_eq") ||
+            kiln_ir_op_is(op, "check.expect_eq_const");
+  if (kiln_ir_op_is(op, "check.expect_all_true")) {
+    uint32_t v = 0;
+    KILN_RETURN_IF_ERROR(kiln_em_view(e, op, kiln_ir_op_operand(op, 0), &v));
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%r%u) -> ()",
+                  kiln_import_name(e->m, KILN_IMPORT_CHECK_EXPECT_ALL_TRUE),
+                  e->device, v);
+    return kiln_ok_status();
+  }
+  if (!almost && !eq) {
+    return kiln_ir_op_emit_error(op, e->m->ctx,
+                                 "vm-emission: unsupported check op '%.*s'",
+                                 (int)op->name.size, op->name.data);
+  }
+  uint32_t lhs = 0, rhs = 0;
+  KILN_RETURN_IF_ERROR(kiln_em_view(e, op, kiln_ir_op_operand(op, 0), &lhs));
+  if (is_const) {
+    const kiln_ir_attribute_t* c = kiln_em_check_const(op);
+    if (!c) return kiln_em_error(e, op, "missing the expected constant");
+    uint32_t ordinal = 0;
+    KILN_RETURN_IF_ERROR(kiln_em_constant_rodata(e->m, op, c, &ordinal));
+    kiln_hstore_t* s = kiln_em_new_store(e);
+    if (!s) return kiln_ir_context_take_error(e->m->ctx);
+    uint32_t ro = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(e->f, "rodata.ref %%r%u, @__rodata_%u", ro, ordinal);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%r%u) -> (%%r%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_BUFFER_WRAP_RODATA),
+                  e->device, ro, s->buffer);
+    s->offset = kiln_asm_const_i64(e->f, 0);
+    s->offset_known = true;
+    s->length = kiln_tensor_bytes(c->type);
+    // A fake value of the constant's type to build the view.
+    kiln_ir_value_t fake;
+    memset(&fake, 0, sizeof(fake));
+    fake.kind = KILN_IR_VALUE_BLOCK_ARG;
+    fake.type = c->type;
+    kiln_ptr_map_put(&e->storage, &fake, s);
+    kiln_status_t status = kiln_em_view(e, op, &fake, &rhs);
+    kiln_ptr_map_put(&e->storage, &fake, NULL);
+    KILN_RETURN_IF_ERROR(status);
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_em_view(e, op, kiln_ir_op_operand(op, 1), &rhs));
+  }
+  if (almost) {
+    kiln_asm_emit(
+        e->f, "call.import @%s(%%r%u, %%r%u, %%r%u, %%f%u, %%f%u) -> ()",
+        kiln_import_name(e->m, KILN_IMPORT_CHECK_EXPECT_ALMOST_EQ), e->device,
+        lhs, rhs,
+        kiln_asm_const_f32(e->f, (float)kiln_em_float_attr(op, "atol", 1e-4)),
+        kiln_asm_const_f32(e->f, (float)kiln_em_float_attr(op, "rtol", 0.0)));
+  } else {
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%r%u, %%r%u) -> ()",
+                  kiln_import_name(e->m, KILN_IMPORT_CHECK_EXPECT_EQ),
+                  e->device, lhs, rhs);
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
+  kiln_ir_context_t* ctx = e->m->ctx;
+  kiln_ir_op_t* func = e->func;
+  kiln_ir_block_t* entry = kiln_ir_func_entry_block(func);
+  if (entry->next) {
+    return kiln_em_error(e, func, "host control flow is not supported yet");
+  }
+  e->device = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "call.import @%s() -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_DEVICE_DEFAULT), e->device);
+  // Arguments.
+  for (uint32_t i = 0; i < entry->num_args; ++i) {
+    kiln_ir_value_t* arg = entry->args[i];
+    const kiln_ir_type_t* t = arg->type;
+    if (!kiln_ir_type_is_ranked_tensor(t) ||
+        !kiln_ir_type_has_static_shape(t)) {
+      return kiln_em_error(e, func,
+                           "only statically shaped tensor arguments are "
+                           "supported yet");
+    }
+    uint32_t et = kiln_hal_element_type(t->shaped.element);
+    if (!et) return kiln_em_error(e, func, "unsupported argument element type");
+    char label[32];
+    snprintf(label, sizeof(label), "input %u", i);
+    uint32_t name_ro = kiln_em_string_rodata(e->m, label);
+    uint32_t name = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(e->f, "rodata.ref %%r%u, @__rodata_%u", name, name_ro);
+    char dims[512];
+    int n = 0;
+    dims[0] = 0;
+    for (size_t d = 0; d < t->shaped.rank && n < (int)sizeof(dims) - 32; ++d) {
+      n += snprintf(dims + n, sizeof(dims) - (size_t)n, ", %%l%u",
+                    kiln_asm_const_i64(e->f, t->shaped.dims[d]));
+    }
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%r%u, %%i%u, %%i%u%s) -> ()",
+                  kiln_import_name(e->m, KILN_IMPORT_VIEW_ASSERT), i, name,
+                  kiln_asm_const_i32(e->f, (int32_t)et),
+                  kiln_asm_const_i32(e->f, 1), dims);
+    kiln_hstore_t* s = kiln_em_new_store(e);
+    if (!s) return kiln_ir_context_take_error(ctx);
+    s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    s->offset = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    s->offset_known = false;
+    s->length = kiln_tensor_bytes(t);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%r%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_VIEW_BUFFER), i,
+                  s->buffer);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%l%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_VIEW_BYTE_OFFSET), i,
+                  s->offset);
+    kiln_ptr_map_put(&e->storage, arg, s);
+  }
+  // The transient allocation.
+  const kiln_ir_attribute_t* ts =
+      kiln_ir_op_get_attr(func, "kiln.transient_size");
+  int64_t transient_size = ts && ts->kind == KILN_IR_ATTR_INTEGER ? ts->i : 0;
+  e->transient = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  if (transient_size > 0) {
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE),
+                  e->device, kiln_asm_const_i64(e->f, transient_size),
+                  e->transient);
+  }
+  for (kiln_ir_op_t* op = entry->first_op; op; op = op->next) {
+    if (kiln_ir_op_is(op, KILN_DISPATCH_REGION_OP)) {
+      KILN_RETURN_IF_ERROR(kiln_em_dispatch(e, op));
+    } else if (kiln_schedule_is_alias_op(op)) {
+      kiln_hstore_t* src = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_em_storage(e, op, kiln_ir_op_operand(op, 0), &src));
+      kiln_ptr_map_put(&e->storage, &op->results[0], src);
+    } else if (kiln_ir_op_is(op, "arith.constant") ||
+               kiln_ir_op_has_trait(op, KILN_IR_TRAIT_CONSTANT_LIKE) ||
+               kiln_ir_op_is(op, "tensor.empty")) {
+      // Materialized on first use.
+    } else if (kiln_string_view_starts_with(op->name,
+                                            kiln_make_cstring_view("check."))) {
+      KILN_RETURN_IF_ERROR(kiln_em_check(e, op));
+    } else if (kiln_ir_op_is(op, "func.return")) {
+      uint32_t views[64];
+      if (op->num_operands > 64)
+        return kiln_em_error(e, op, "too many results");
+      // Views first (they may materialize constants), then submit.
+      for (uint32_t i = 0; i < op->num_operands; ++i) {
+        KILN_RETURN_IF_ERROR(
+            kiln_em_view(e, op, kiln_ir_op_operand(op, i), &views[i]));
+      }
+      kiln_em_submit(e, e->is_async);
+      kiln_ir_string_builder_t line = {0};
+      kiln_ir_sb_printf(&line, "ret");
+      for (uint32_t i = 0; i < op->num_operands; ++i) {
+        kiln_ir_sb_printf(&line, "%s %%r%u", i ? "," : "", views[i]);
+      }
+      kiln_asm_emit(e->f, "%.*s", (int)line.size,
+                    line.data ? line.data : "ret");
+      kiln_ir_sb_free(&line);
+    } else {
+      return kiln_ir_op_emit_error(
+          op, ctx,
+          "vm-emission: unsupported op '%.*s' at host level (not lowered "
+          "into a dispatch)",
+          (int)op->name.size, op->name.data);
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_em_function(kiln_em_module_t* m, kiln_ir_op_t* func) {
+  kiln_ir_context_t* ctx = m->ctx;
+  const kiln_ir_type_t* ft = kiln_ir_func_type(func);
+  if (!ft) return kiln_ir_op_emit_error(func, ctx, "vm-emission: no type");
+  bool is_async = m->options && m->options->execution_model ==
+                                    KILN_EXECUTION_MODEL_ASYNC_EXTERNAL;
+  char args[300], sig[700];
+  size_t na = 0;
+  for (size_t i = 0; i < ft->function.num_inputs && na < 250; ++i)
+    args[na++] = 'r';
+  if (is_async) {
+    args[na++] = 'r';
+    args[na++] = 'r';
+  }
+  args[na] = 0;
+  size_t nr = ft->function.num_results < 250 ? ft->function.num_results : 250;
+  snprintf(
+      sig, sizeof(sig), "%s->%.*s", args, (int)nr,
+      "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr"
+      "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr"
+      "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr"
+      "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr");
+  kiln_asm_function_t* f =
+      (kiln_asm_function_t*)kiln_ir_arena_alloc(ctx, sizeof(*f));
+  kiln_em_function_t* e =
+      (kiln_em_function_t*)kiln_ir_arena_alloc(ctx, sizeof(*e));
+  if (!f || !e) return kiln_ir_context_take_error(ctx);
+  kiln_asm_function_init(f, args);
+  e->m = m;
+  e->f = f;
+  e->func = func;
+  e->is_async = is_async;
+  e->storage = kiln_ptr_map_make(ctx);
+  e->executables = kiln_ptr_map_make(ctx);
+  if (is_async) {
+    e->wait_fence = (uint32_t)ft->function.num_inputs;
+    e->signal_fence = e->wait_fence + 1;
+  }
+  kiln_status_t status = kiln_em_function_body(e);
+  if (!status) {
+    kiln_string_view_t name = kiln_ir_symbol_name(func);
+    kiln_ir_string_builder_t attrs = {0};
+    const char* abi = kiln_ir_type_to_string(ctx, ft);
+    kiln_ir_sb_printf(&attrs, "  attr \"iree.abi\" ");
+    kiln_asm_quote(&attrs, abi ? abi : "", abi ? strlen(abi) : 0);
+    kiln_ir_sb_printf(&attrs, "\n");
+    if (is_async) {
+      kiln_ir_sb_printf(&attrs,
+                        "  attr \"iree.abi.model\" \"coarse-fences\"\n");
+    }
+    char* fname = kiln_ir_arena_printf(ctx, "%.*s", (int)name.size, name.data);
+    kiln_asm_function_finish(f, fname ? fname : "main", sig, true, attrs.data,
+                             &m->functions);
+    kiln_ir_sb_free(&attrs);
+  }
+  kiln_asm_function_deinit(f);
+  return status;
+}
+
+static bool kiln_func_is_public(kiln_ir_op_t* func) {
+  const kiln_ir_attribute_t* vis = kiln_ir_op_get_attr(func, "sym_visibility");
+  return !vis || vis->kind != KILN_IR_ATTR_STRING ||
+         kiln_string_view_equal_cstr(vis->str, "public");
+}
+
+static const char* kiln_str_attr(kiln_ir_op_t* op, const char* name,
+                                 size_t* out_length) {
+  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, name);
+  if (!a || a->kind != KILN_IR_ATTR_STRING) {
+    *out_length = 0;
+    return "";
+  }
+  *out_length = a->str.size;
+  return a->str.data;
+}
+
+kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
+                               const kiln_vm_emission_options_t* options) {
+  KILN_RETURN_IF_ERROR(kiln_dispatch_register_ops(context));
+  kiln_em_module_t* m =
+      (kiln_em_module_t*)kiln_ir_arena_alloc(context, sizeof(*m));
+  if (!m) return kiln_ir_context_take_error(context);
+  m->ctx = context;
+  m->options = options;
+  m->constant_rodata = kiln_ptr_map_make(context);
+  kiln_status_t status = kiln_ok_status();
+  kiln_ir_block_t* body = kiln_ir_module_body(module);
+  for (kiln_ir_op_t* op = body ? body->first_op : NULL; op && !status;
+       op = op->next) {
+    if (kiln_ir_op_is(op, KILN_HAL_EXECUTABLE_OP)) {
+      size_t nl, fl, el, sl, al;
+      const char* name = kiln_str_attr(op, "sym_name", &nl);
+      const char* format = kiln_str_attr(op, "format", &fl);
+      const char* entry = kiln_str_attr(op, "entry", &el);
+      const char* source = kiln_str_attr(op, "source", &sl);
+      const char* text = kiln_str_attr(op, "vm_asm", &al);
+      kiln_ir_sb_printf(&m->executables, "executable @%.*s : \"%.*s\" {\n",
+                        (int)nl, name, (int)fl, format);
+      kiln_ir_sb_printf(&m->executables,
+                        "  entry @%.*s workgroup 1 1 1 source ", (int)el,
+                        entry);
+      kiln_asm_quote(&m->executables, source, sl);
+      kiln_ir_sb_printf(&m->executables, "\n");
+      kiln_ir_sb_append(&m->executables, text, al);
+      kiln_ir_sb_printf(&m->executables, "}\n");
+    } else if (kiln_ir_op_is(op, "func.func") &&
+               !kiln_ir_func_is_declaration(op) && kiln_func_is_public(op)) {
+      status = kiln_em_function(m, op);
+    }
+  }
+  kiln_ir_string_builder_t out = {0};
+  if (!status) {
+    kiln_string_view_t module_name = kiln_ir_symbol_name(module);
+    if (module_name.size) {
+      kiln_ir_sb_printf(&out, "module @%.*s\n", (int)module_name.size,
+                        module_name.data);
+    } else {
+      kiln_ir_sb_printf(&out, "module @module\n");
+    }
+    for (int i = 0; i < KILN_IMPORT_COUNT; ++i) {
+      if (m->used_imports[i]) {
+        kiln_ir_sb_printf(&out, "import @%s : %s\n", kImports[i].name,
+                          kImports[i].signature);
+      }
+    }
+    if (m->rodata.size) kiln_ir_sb_append(&out, m->rodata.data, m->rodata.size);
+    if (m->executables.size) {
+      kiln_ir_sb_append(&out, m->executables.data, m->executables.size);
+    }
+    if (m->functions.size) {
+      kiln_ir_sb_append(&out, m->functions.data, m->functions.size);
+    }
+    if (out.failed) {
+      status = kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory emitting VM assembly");
+    }
+  }
+  if (!status) {
+    status = kiln_ir_op_set_attr(
+        context, module, "kiln.vm_asm",
+        kiln_ir_string_attr_get(context,
+                                kiln_make_string_view(out.data, out.size)),
+        false);
+  }
+  kiln_ir_sb_free(&out);
+  kiln_ir_sb_free(&m->rodata);
+  kiln_ir_sb_free(&m->executables);
+  kiln_ir_sb_free(&m->functions);
+  return status;
+}
+
+const char* kiln_vm_emission_text(kiln_ir_op_t* module, size_t* out_length) {
+  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(module, "kiln.vm_asm");
+  if (!a || a->kind != KILN_IR_ATTR_STRING) {
+    *out_length = 0;
+    return NULL;
+  }
+  *out_length = a->str.size;
+  return a->str.data;
+}
+
+static kiln_status_t kiln_vm_emission_run(kiln_ir_context_t* context,
+                                          kiln_ir_op_t* module,
+                                          void* user_data) {
+  return kiln_vm_emission(context, module,
+                          (const kiln_vm_emission_options_t*)user_data);
+}
+
+const kiln_ir_pass_t kiln_vm_emission_pass = {
+    .name = "vm-emission",
+    .description = "emit the host module's VM assembly (kiln.vm_asm)",
+    .run = kiln_vm_emission_run,
+    .user_data = NULL,
+};

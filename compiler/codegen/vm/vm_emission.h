@@ -1,0 +1,54 @@
+// Pass `vm-emission`: writes the VM assembly of the whole host module (see
+// vm-bytecode.md for the syntax, hal-module.md for the imports) into the
+// `kiln.vm_asm` string attribute of the builtin.module; the driver then
+// assembles it with kiln_vm_assemble.
+//
+// Per public function (sync model):
+//   assert every argument view (hal.buffer_view.assert: rank, element type,
+//   shape), take its buffer and offset; allocate result buffers and one
+//   transient buffer (size from `schedule`); create the executables
+//   (hal.executable.create caches them per context), record every dispatch
+//   in one command buffer with execution barriers where a dispatch reads or
+//   overwrites what an earlier one since the last barrier wrote or read;
+//   submit with hal.device.queue.execute, signal a fence and await it
+//   before any host read (check ops, return); wrap results as views.
+// Async-external ("coarse-fences"): two extra ref arguments (wait fence,
+// signal fence); the first submission waits on the wait fence, the last
+// one signals the signal fence and the function returns without waiting.
+// Command buffers are recorded per call (the VM has no globals yet).
+// Constants are rodata entries wrapped with hal.buffer.wrap_rodata.
+// Every export carries `iree.abi` (its tensor signature as text).
+#ifndef KILN_COMPILER_CODEGEN_VM_VM_EMISSION_H_
+#define KILN_COMPILER_CODEGEN_VM_VM_EMISSION_H_
+
+#include "compiler/ir/pass.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum kiln_execution_model_e {
+  KILN_EXECUTION_MODEL_SYNC = 0,
+  KILN_EXECUTION_MODEL_ASYNC_EXTERNAL = 1,
+} kiln_execution_model_t;
+
+typedef struct kiln_vm_emission_options_t {
+  kiln_execution_model_t execution_model;
+} kiln_vm_emission_options_t;
+
+// The pass (name "vm-emission"); user_data may point at a
+// kiln_vm_emission_options_t (NULL: sync).
+extern const kiln_ir_pass_t kiln_vm_emission_pass;
+
+kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
+                               const kiln_vm_emission_options_t* options);
+
+// The assembly produced by the pass (NULL before it ran); lives in the
+// context arena.
+const char* kiln_vm_emission_text(kiln_ir_op_t* module, size_t* out_length);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_COMPILER_CODEGEN_VM_VM_EMISSION_H_

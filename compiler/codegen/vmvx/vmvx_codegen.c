@@ -1,0 +1,1354 @@
+#include "compiler/codegen/vmvx/vmvx_codegen.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "compiler/codegen/vm/asm_function.h"
+#include "compiler/dispatch/dispatch_ops.h"
+#include "compiler/dispatch/ptr_map.h"
+#include "compiler/dispatch/structured.h"
+#include "compiler/ir/builder.h"
+#include "compiler/ir/builtin.h"
+
+//===----------------------------------------------------------------------===//
+// Values in registers
+//===----------------------------------------------------------------------===//
+
+// An index (i64) that is either a compile-time constant or a register.
+typedef struct kiln_idx_t {
+  bool is_const;
+  int64_t c;
+  uint32_t reg;
+} kiln_idx_t;
+
+// A scalar in a register: |bank| and |reg|.
+typedef struct kiln_sval_t {
+  int bank;
+  uint32_t reg;
+} kiln_sval_t;
+
+#define KILN_CG_MAX_CACHE 1024
+#define KILN_CG_MAX_RESULTS 8
+
+typedef struct kiln_cg_cache_entry_t {
+  kiln_ir_op_t* op;
+  uint32_t num_dims;
+  kiln_idx_t point[KILN_STRUCTURED_MAX_DIMS];
+  kiln_sval_t results[KILN_CG_MAX_RESULTS];
+  int scope;
+} kiln_cg_cache_entry_t;
+
+typedef struct kiln_cg_t {
+  kiln_ir_context_t* ctx;
+  kiln_asm_function_t* f;
+  kiln_ir_op_t* region;
+  kiln_ir_block_t* body;
+  uint32_t num_bindings;
+  uint32_t* binding_regs;  // ref register per binding
+  kiln_ir_op_t* root;
+  kiln_structured_op_t root_s;
+  kiln_sval_t root_acc[KILN_CG_MAX_RESULTS];
+  int scope;
+  size_t cache_count;
+  kiln_cg_cache_entry_t* cache;
+} kiln_cg_t;
+
+static kiln_status_t kiln_cg_error(kiln_cg_t* cg, kiln_ir_op_t* op,
+                                   const char* what) {
+  return kiln_ir_op_emit_error(op, cg->ctx, "vmvx-codegen: %s", what);
+}
+
+static int kiln_bank_of(const kiln_ir_type_t* t) {
+  if (kiln_ir_type_is_float(t)) {
+    return t->flt.kind == KILN_IR_F64 ? KILN_VM_BANK_F64 : KILN_VM_BANK_F32;
+  }
+  if (kiln_ir_type_is_index(t)) return KILN_VM_BANK_I64;
+  if (kiln_ir_type_is_integer(t)) {
+    return t->integer.width > 32 ? KILN_VM_BANK_I64 : KILN_VM_BANK_I32;
+  }
+  return -1;
+}
+
+static const char* kiln_bank_suffix(int bank) {
+  static const char* const kSuffix[] = {"i32", "i64", "f32", "f64", "ref"};
+  return kSuffix[bank];
+}
+
+static char kiln_p(int bank) {
+  return kiln_vm_bank_prefix(bank);
+}
+
+static uint32_t kiln_idx_reg(kiln_cg_t* cg, kiln_idx_t i) {
+  return i.is_const ? kiln_asm_const_i64(cg->f, i.c) : i.reg;
+}
+
+static kiln_idx_t kiln_idx_const(int64_t c) {
+  kiln_idx_t i = {true, c, 0};
+  return i;
+}
+
+static kiln_idx_t kiln_idx_binary(kiln_cg_t* cg, kiln_ir_affine_kind_t kind,
+                                  kiln_idx_t a, kiln_idx_t b) {
+  if (a.is_const && b.is_const) {
+    int64_t v = 0;
+    switch (kind) {
+      case KILN_IR_AFFINE_ADD:
+        v = a.c + b.c;
+        break;
+      case KILN_IR_AFFINE_MUL:
+        v = a.c * b.c;
+        break;
+      case KILN_IR_AFFINE_MOD:
+        v = b.c ? ((a.c % b.c) + b.c) % b.c : 0;
+        break;
+      case KILN_IR_AFFINE_FLOORDIV:
+        v = b.c ? (a.c / b.c - ((a.c % b.c != 0) && ((a.c < 0) != (b.c < 0))))
+                : 0;
+        break;
+      case KILN_IR_AFFINE_CEILDIV:
+        v = b.c ? (a.c / b.c + ((a.c % b.c != 0) && ((a.c < 0) == (b.c < 0))))
+                : 0;
+        break;
+      default:
+        break;
+    }
+    return kiln_idx_const(v);
+  }
+  if (kind == KILN_IR_AFFINE_ADD) {
+    if (a.is_const && a.c == 0) return b;
+    if (b.is_const && b.c == 0) return a;
+  }
+  if (kind == KILN_IR_AFFINE_MUL) {
+    if (a.is_const && a.c == 1) return b;
+    if (b.is_const && b.c == 1) return a;
+    if ((a.is_const && a.c == 0) || (b.is_const && b.c == 0)) {
+      return kiln_idx_const(0);
+    }
+  }
+  const char* mnemonic = "add.i64";
+  switch (kind) {
+    case KILN_IR_AFFINE_ADD:
+      mnemonic = "add.i64";
+      break;
+    case KILN_IR_AFFINE_MUL:
+      mnemonic = "mul.i64";
+      break;
+    case KILN_IR_AFFINE_MOD:
+      mnemonic = "rem.s.i64";
+      break;
+    case KILN_IR_AFFINE_FLOORDIV:
+      mnemonic = "div.s.i64";
+      break;
+    case KILN_IR_AFFINE_CEILDIV: {
+      // (a + b - 1) / b for the non-negative indices loops produce.
+      kiln_idx_t bm1 =
+          kiln_idx_binary(cg, KILN_IR_AFFINE_ADD, b, kiln_idx_const(-1));
+      a = kiln_idx_binary(cg, KILN_IR_AFFINE_ADD, a, bm1);
+      mnemonic = "div.s.i64";
+      break;
+    }
+    default:
+      break;
+  }
+  uint32_t ra = kiln_idx_reg(cg, a), rb = kiln_idx_reg(cg, b);
+  kiln_idx_t r = {false, 0, kiln_asm_reg(cg->f, KILN_VM_BANK_I64)};
+  kiln_asm_emit(cg->f, "%s %%l%u, %%l%u, %%l%u", mnemonic, r.reg, ra, rb);
+  return r;
+}
+
+static kiln_idx_t kiln_eval_expr(kiln_cg_t* cg, const kiln_ir_affine_expr_t* e,
+                                 const kiln_idx_t* point) {
+  switch (e->kind) {
+    case KILN_IR_AFFINE_DIM:
+      return point[e->value];
+    case KILN_IR_AFFINE_CONSTANT:
+      return kiln_idx_const(e->value);
+    case KILN_IR_AFFINE_SYMBOL:
+      return kiln_idx_const(0);
+    default: {
+      kiln_idx_t a = kiln_eval_expr(cg, e->lhs, point);
+      kiln_idx_t b = kiln_eval_expr(cg, e->rhs, point);
+      return kiln_idx_binary(cg, e->kind, a, b);
+    }
+  }
+}
+
+static void kiln_eval_map(kiln_cg_t* cg, const kiln_ir_affine_map_t* map,
+                          const kiln_idx_t* point, kiln_idx_t* out) {
+  for (size_t r = 0; r < map->num_results; ++r) {
+    out[r] = kiln_eval_expr(cg, map->results[r], point);
+  }
+}
+
+// Row-major element index of |coords| in a tensor of |type|.
+static kiln_idx_t kiln_linearize(kiln_cg_t* cg, const kiln_ir_type_t* type,
+                                 const kiln_idx_t* coords) {
+  kiln_idx_t index = kiln_idx_const(0);
+  int64_t stride = 1;
+  for (size_t d = type->shaped.rank; d-- > 0;) {
+    kiln_idx_t term = kiln_idx_binary(cg, KILN_IR_AFFINE_MUL, coords[d],
+                                      kiln_idx_const(stride));
+    index = kiln_idx_binary(cg, KILN_IR_AFFINE_ADD, index, term);
+    stride *= type->shaped.dims[d];
+  }
+  return index;
+}
+
+//===----------------------------------------------------------------------===//
+// Loads, stores, constants
+//===----------------------------------------------------------------------===//
+
+// Rounds an f32 register to f16/bf16 precision when |t| is one of those.
+static void kiln_round_narrow_float(kiln_cg_t* cg, const kiln_ir_type_t* t,
+                                    uint32_t reg) {
+  if (!kiln_ir_type_is_float(t)) return;
+  const char* to = NULL;
+  const char* from = NULL;
+  if (t->flt.kind == KILN_IR_F16) {
+    to = "cast.f32.f16";
+    from = "cast.f16.f32";
+  } else if (t->flt.kind == KILN_IR_BF16) {
+    to = "cast.f32.bf16";
+    from = "cast.bf16.f32";
+  } else {
+    return;
+  }
+  uint32_t bits = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+  kiln_asm_emit(cg->f, "%s %%i%u, %%f%u", to, bits, reg);
+  kiln_asm_emit(cg->f, "%s %%f%u, %%i%u", from, reg, bits);
+}
+
+// Keeps a narrow integer canonical: sign-extended from its width (i1: 0/1).
+static void kiln_normalize_int(kiln_cg_t* cg, const kiln_ir_type_t* t,
+                               uint32_t reg) {
+  if (!kiln_ir_type_is_integer(t) || t->integer.width >= 32) return;
+  uint32_t w = t->integer.width;
+  if (w == 1) {
+    kiln_asm_emit(cg->f, "and.i32 %%i%u, %%i%u, %%i%u", reg, reg,
+                  kiln_asm_const_i32(cg->f, 1));
+    return;
+  }
+  uint32_t sh = kiln_asm_const_i32(cg->f, (int32_t)(32 - w));
+  kiln_asm_emit(cg->f, "shl.i32 %%i%u, %%i%u, %%i%u", reg, reg, sh);
+  if (t->integer.signedness == KILN_IR_UNSIGNED) {
+    kiln_asm_emit(cg->f, "shr.u.i32 %%i%u, %%i%u, %%i%u", reg, reg, sh);
+  } else {
+    kiln_asm_emit(cg->f, "shr.s.i32 %%i%u, %%i%u, %%i%u", reg, reg, sh);
+  }
+}
+
+// A zero-extended copy of a narrow integer (for unsigned ops).
+static uint32_t kiln_zext_narrow(kiln_cg_t* cg, const kiln_ir_type_t* t,
+                                 uint32_t reg) {
+  if (!kiln_ir_type_is_integer(t) || t->integer.width >= 32) return reg;
+  uint32_t r = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+  int32_t mask = (int32_t)((1u << t->integer.width) - 1u);
+  kiln_asm_emit(cg->f, "and.i32 %%i%u, %%i%u, %%i%u", r, reg,
+                kiln_asm_const_i32(cg->f, mask));
+  return r;
+}
+
+static kiln_status_t kiln_emit_load(kiln_cg_t* cg, kiln_ir_op_t* at,
+                                    const kiln_ir_type_t* t, uint32_t buffer,
+                                    kiln_idx_t index, kiln_sval_t* out) {
+  uint32_t ir = kiln_idx_reg(cg, index);
+  int bank = kiln_bank_of(t);
+  if (bank < 0) return kiln_cg_error(cg, at, "unsupported element type");
+  out->bank = bank;
+  out->reg = kiln_asm_reg(cg->f, bank);
+  if (kiln_ir_type_is_float(t)) {
+    switch (t->flt.kind) {
+      case KILN_IR_F32:
+        kiln_asm_emit(cg->f, "buffer.load.f32 %%f%u, %%r%u, %%l%u", out->reg,
+                      buffer, ir);
+        return kiln_ok_status();
+      case KILN_IR_F64:
+        kiln_asm_emit(cg->f, "buffer.load.f64 %%d%u, %%r%u, %%l%u", out->reg,
+                      buffer, ir);
+        return kiln_ok_status();
+      case KILN_IR_F16:
+      case KILN_IR_BF16: {
+        uint32_t bits = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+        kiln_asm_emit(cg->f, "buffer.load.i16.u %%i%u, %%r%u, %%l%u", bits,
+                      buffer, ir);
+        kiln_asm_emit(
+            cg->f, "%s %%f%u, %%i%u",
+            t->flt.kind == KILN_IR_F16 ? "cast.f16.f32" : "cast.bf16.f32",
+            out->reg, bits);
+        return kiln_ok_status();
+      }
+    }
+  }
+  uint32_t width = kiln_ir_type_is_index(t) ? 64 : t->integer.width;
+  bool is_unsigned = kiln_ir_type_is_integer(t) &&
+                     (t->integer.signedness == KILN_IR_UNSIGNED || width == 1);
+  const char* mnemonic = NULL;
+  if (width <= 8) {
+    mnemonic = is_unsigned ? "buffer.load.i8.u" : "buffer.load.i8.s";
+  } else if (width <= 16) {
+    mnemonic = is_unsigned ? "buffer.load.i16.u" : "buffer.load.i16.s";
+  } else if (width <= 32) {
+    mnemonic = "buffer.load.i32";
+  } else {
+    mnemonic = "buffer.load.i64";
+  }
+  kiln_asm_emit(cg->f, "%s %%%c%u, %%r%u, %%l%u", mnemonic, kiln_p(bank),
+                out->reg, buffer, ir);
+  if (width == 1) kiln_normalize_int(cg, t, out->reg);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_emit_store(kiln_cg_t* cg, kiln_ir_op_t* at,
+                                     const kiln_ir_type_t* t, uint32_t buffer,
+                                     kiln_idx_t index, kiln_sval_t v) {
+  uint32_t ir = kiln_idx_reg(cg, index);
+  if (kiln_ir_type_is_float(t)) {
+    switch (t->flt.kind) {
+      case KILN_IR_F32:
+        kiln_asm_emit(cg->f, "buffer.store.f32 %%r%u, %%l%u, %%f%u", buffer, ir,
+                      v.reg);
+        return kiln_ok_status();
+      case KILN_IR_F64:
+        kiln_asm_emit(cg->f, "buffer.store.f64 %%r%u, %%l%u, %%d%u", buffer, ir,
+                      v.reg);
+        return kiln_ok_status();
+      case KILN_IR_F16:
+      case KILN_IR_BF16: {
+        uint32_t bits = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+        kiln_asm_emit(
+            cg->f, "%s %%i%u, %%f%u",
+            t->flt.kind == KILN_IR_F16 ? "cast.f32.f16" : "cast.f32.bf16", bits,
+            v.reg);
+        kiln_asm_emit(cg->f, "buffer.store.i16 %%r%u, %%l%u, %%i%u", buffer, ir,
+                      bits);
+        return kiln_ok_status();
+      }
+    }
+  }
+  if (!kiln_ir_type_is_integer(t) && !kiln_ir_type_is_index(t)) {
+    return kiln_cg_error(cg, at, "unsupported element type");
+  }
+  uint32_t width = kiln_ir_type_is_index(t) ? 64 : t->integer.width;
+  const char* mnemonic = width <= 8    ? "buffer.store.i8"
+                         : width <= 16 ? "buffer.store.i16"
+                         : width <= 32 ? "buffer.store.i32"
+                                       : "buffer.store.i64";
+  kiln_asm_emit(cg->f, "%s %%r%u, %%l%u, %%%c%u", mnemonic, buffer, ir,
+                kiln_p(v.bank), v.reg);
+  return kiln_ok_status();
+}
+
+// A register holding element |index| of a dense attribute.
+static kiln_status_t kiln_emit_dense_element(kiln_cg_t* cg, kiln_ir_op_t* at,
+                                             const kiln_ir_attribute_t* attr,
+                                             int64_t index,
+                                             const kiln_ir_type_t* elem,
+                                             kiln_sval_t* out) {
+  int bank = kiln_bank_of(elem);
+  if (bank < 0) return kiln_cg_error(cg, at, "unsupported constant type");
+  out->bank = bank;
+  if (kiln_ir_type_is_float(elem)) {
+    double v = 0;
+    if (!kiln_ir_dense_get_double(attr, index, &v)) {
+      return kiln_cg_error(cg, at, "bad float constant");
+    }
+    out->reg = bank == KILN_VM_BANK_F64 ? kiln_asm_const_f64(cg->f, v)
+                                        : kiln_asm_const_f32(cg->f, (float)v);
+  } else {
+    int64_t v = 0;
+    if (!kiln_ir_dense_get_int(attr, index, &v)) {
+      return kiln_cg_error(cg, at, "bad integer constant");
+    }
+    out->reg = bank == KILN_VM_BANK_I64 ? kiln_asm_const_i64(cg->f, v)
+                                        : kiln_asm_const_i32(cg->f, (int32_t)v);
+  }
+  return kiln_ok_status();
+}
+
+// A scalar constant from an INTEGER/FLOAT/BOOL attribute of type |t|.
+static kiln_status_t kiln_emit_scalar_attr(kiln_cg_t* cg, kiln_ir_op_t* at,
+                                           const kiln_ir_attribute_t* attr,
+                                           const kiln_ir_type_t* t,
+                                           kiln_sval_t* out) {
+  int bank = kiln_bank_of(t);
+  if (bank < 0 || !attr) return kiln_cg_error(cg, at, "unsupported constant");
+  if (attr->kind == KILN_IR_ATTR_DENSE_ELEMENTS) {
+    return kiln_emit_dense_element(cg, at, attr, 0, t, out);
+  }
+  out->bank = bank;
+  double fv = 0;
+  int64_t iv = 0;
+  if (attr->kind == KILN_IR_ATTR_FLOAT) {
+    fv = attr->f.value;
+    iv = (int64_t)fv;
+  } else if (attr->kind == KILN_IR_ATTR_INTEGER ||
+             attr->kind == KILN_IR_ATTR_BOOL) {
+    iv = attr->i;
+    fv = (double)iv;
+  } else {
+    return kiln_cg_error(cg, at, "unsupported constant attribute");
+  }
+  switch (bank) {
+    case KILN_VM_BANK_I32:
+      out->reg = kiln_asm_const_i32(cg->f, (int32_t)iv);
+      break;
+    case KILN_VM_BANK_I64:
+      out->reg = kiln_asm_const_i64(cg->f, iv);
+      break;
+    case KILN_VM_BANK_F32:
+      out->reg = kiln_asm_const_f32(cg->f, (float)fv);
+      break;
+    default:
+      out->reg = kiln_asm_const_f64(cg->f, fv);
+      break;
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar body ops
+//===----------------------------------------------------------------------===//
+
+typedef struct kiln_name_pair_t {
+  const char* op;
+  const char* vm;
+} kiln_name_pair_t;
+
+static const kiln_name_pair_t kFloatBinary[] = {
+    {"arith.addf", "add"},     {"arith.subf", "sub"},
+    {"arith.mulf", "mul"},     {"arith.divf", "div"},
+    {"arith.remf", "rem"},     {"arith.maximumf", "max"},
+    {"arith.minimumf", "min"}, {"arith.maxnumf", "max"},
+    {"arith.minnumf", "min"},  {"math.copysign", "copysign"},
+    {"math.atan2", "atan2"},   {"math.powf", "pow"},
+};
+static const kiln_name_pair_t kFloatUnary[] = {
+    {"arith.negf", "neg"},
+    {"math.absf", "abs"},
+    {"math.sqrt", "sqrt"},
+    {"math.rsqrt", "rsqrt"},
+    {"math.exp", "exp"},
+    {"math.exp2", "exp2"},
+    {"math.expm1", "expm1"},
+    {"math.log", "log"},
+    {"math.log2", "log2"},
+    {"math.log10", "log10"},
+    {"math.log1p", "log1p"},
+    {"math.sin", "sin"},
+    {"math.cos", "cos"},
+    {"math.tan", "tan"},
+    {"math.asin", "asin"},
+    {"math.acos", "acos"},
+    {"math.atan", "atan"},
+    {"math.sinh", "sinh"},
+    {"math.cosh", "cosh"},
+    {"math.tanh", "tanh"},
+    {"math.asinh", "asinh"},
+    {"math.acosh", "acosh"},
+    {"math.atanh", "atanh"},
+    {"math.floor", "floor"},
+    {"math.ceil", "ceil"},
+    {"math.round", "round"},
+    {"math.roundeven", "roundeven"},
+    {"math.trunc", "trunc"},
+    {"math.erf", "erf"},
+};
+static const kiln_name_pair_t kIntBinary[] = {
+    {"arith.addi", "add"},    {"arith.subi", "sub"},
+    {"arith.muli", "mul"},    {"arith.divsi", "div.s"},
+    {"arith.divui", "div.u"}, {"arith.remsi", "rem.s"},
+    {"arith.remui", "rem.u"}, {"arith.andi", "and"},
+    {"arith.ori", "or"},      {"arith.xori", "xor"},
+    {"arith.shli", "shl"},    {"arith.shrsi", "shr.s"},
+    {"arith.shrui", "shr.u"}, {"arith.maxsi", "max.s"},
+    {"arith.minsi", "min.s"}, {"arith.maxui", "max.u"},
+    {"arith.minui", "min.u"},
+};
+static const kiln_name_pair_t kIntUnary[] = {
+    {"math.absi", "abs"},
+    {"math.ctlz", "ctlz"},
+    {"math.ctpop", "popcnt"},
+};
+
+static const char* kiln_lookup_name(const kiln_name_pair_t* table, size_t n,
+                                    const kiln_ir_op_t* op) {
+  for (size_t i = 0; i < n; ++i) {
+    if (kiln_ir_op_is(op, table[i].op)) return table[i].vm;
+  }
+  return NULL;
+}
+#define KILN_LOOKUP(table, op) \
+  kiln_lookup_name(table, sizeof(table) / sizeof(table[0]), op)
+
+// Predicate name of arith.cmpf/cmpi from an integer or textual attribute.
+static const char* kiln_predicate(kiln_ir_op_t* op, bool is_float) {
+  static const char* const kF[] = {"false", "oeq", "ogt", "oge", "olt", "ole",
+                                   "one",   "ord", "ueq", "ugt", "uge", "ult",
+                                   "ule",   "une", "uno", "true"};
+  static const char* const kI[] = {"eq",  "ne",  "slt", "sle", "sgt",
+                                   "sge", "ult", "ule", "ugt", "uge"};
+  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, "predicate");
+  if (!a) return NULL;
+  if (a->kind == KILN_IR_ATTR_INTEGER) {
+    int64_t v = a->i;
+    if (is_float) return v >= 0 && v < 16 ? kF[v] : NULL;
+    return v >= 0 && v < 10 ? kI[v] : NULL;
+  }
+  kiln_string_view_t text = kiln_string_view_empty();
+  if (a->kind == KILN_IR_ATTR_STRING || a->kind == KILN_IR_ATTR_KEYWORD) {
+    text = a->str;
+  } else if (a->kind == KILN_IR_ATTR_DIALECT) {
+    text = kiln_ir_dialect_attr_keyword(a);
+  }
+  const char* const* names = is_float ? kF : kI;
+  size_t count = is_float ? 16 : 10;
+  for (size_t i = 0; i < count; ++i) {
+    if (kiln_string_view_equal_cstr(text, names[i])) return names[i];
+  }
+  return NULL;
+}
+
+typedef struct kiln_body_env_t {
+  kiln_ptr_map_t values;  // kiln_ir_value_t* -> kiln_sval_t*
+  const kiln_idx_t* point;
+  uint32_t num_dims;
+} kiln_body_env_t;
+
+static kiln_status_t kiln_env_get(kiln_cg_t* cg, kiln_body_env_t* env,
+                                  kiln_ir_op_t* user, kiln_ir_value_t* v,
+                                  kiln_sval_t* out);
+
+static kiln_status_t kiln_env_put(kiln_cg_t* cg, kiln_body_env_t* env,
+                                  kiln_ir_value_t* v, kiln_sval_t s) {
+  kiln_sval_t* slot =
+      (kiln_sval_t*)kiln_ir_arena_alloc(cg->ctx, sizeof(kiln_sval_t));
+  if (!slot || !kiln_ptr_map_put(&env->values, v, slot)) {
+    return kiln_ir_context_take_error(cg->ctx);
+  }
+  *slot = s;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tensor_element(kiln_cg_t* cg, kiln_ir_op_t* at,
+                                         kiln_ir_value_t* v,
+                                         const kiln_idx_t* coords,
+                                         kiln_sval_t* out);
+
+// Conversion ops (arith.ext*/trunc*/*tofp/fpto*/bitcast/index_cast).
+static kiln_status_t kiln_emit_cast(kiln_cg_t* cg, kiln_ir_op_t* op,
+                                    kiln_sval_t in, kiln_sval_t* out) {
+  const kiln_ir_type_t* from = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* to = op->results[0].type;
+  int tb = kiln_bank_of(to);
+  if (tb < 0) return kiln_cg_error(cg, op, "unsupported cast type");
+  out->bank = tb;
+  out->reg = kiln_asm_reg(cg->f, tb);
+  int fb = in.bank;
+  bool is_unsigned_src = kiln_ir_op_is(op, "arith.uitofp") ||
+                         kiln_ir_op_is(op, "arith.extui") ||
+                         kiln_ir_op_is(op, "arith.index_castui");
+  if (kiln_ir_op_is(op, "arith.bitcast")) {
+    if (fb == tb) {
+      kiln_asm_emit(cg->f, "mov.%s %%%c%u, %%%c%u", kiln_bank_suffix(tb),
+                    kiln_p(tb), out->reg, kiln_p(fb), in.reg);
+    } else if (fb == KILN_VM_BANK_I32 && tb == KILN_VM_BANK_F32) {
+      kiln_asm_emit(cg->f, "bitcast.i32.f32 %%f%u, %%i%u", out->reg, in.reg);
+    } else if (fb == KILN_VM_BANK_F32 && tb == KILN_VM_BANK_I32) {
+      kiln_asm_emit(cg->f, "bitcast.f32.i32 %%i%u, %%f%u", out->reg, in.reg);
+    } else if (fb == KILN_VM_BANK_I64 && tb == KILN_VM_BANK_F64) {
+      kiln_asm_emit(cg->f, "bitcast.i64.f64 %%d%u, %%l%u", out->reg, in.reg);
+    } else if (fb == KILN_VM_BANK_F64 && tb == KILN_VM_BANK_I64) {
+      kiln_asm_emit(cg->f, "bitcast.f64.i64 %%l%u, %%d%u", out->reg, in.reg);
+    } else {
+      return kiln_cg_error(cg, op, "unsupported bitcast");
+    }
+    return kiln_ok_status();
+  }
+  bool from_float = kiln_ir_type_is_float(from);
+  bool to_float = kiln_ir_type_is_float(to);
+  if (from_float && to_float) {
+    if (fb == tb) {
+      kiln_asm_emit(cg->f, "mov.%s %%%c%u, %%%c%u", kiln_bank_suffix(tb),
+                    kiln_p(tb), out->reg, kiln_p(fb), in.reg);
+    } else if (fb == KILN_VM_BANK_F32) {
+      kiln_asm_emit(cg->f, "ext.f32.f64 %%d%u, %%f%u", out->reg, in.reg);
+    } else {
+      kiln_asm_emit(cg->f, "trunc.f64.f32 %%f%u, %%d%u", out->reg, in.reg);
+    }
+    kiln_round_narrow_float(cg, to, out->reg);
+    return kiln_ok_status();
+  }
+  if (!from_float && to_float) {
+    uint32_t src = in.reg;
+    if (is_unsigned_src) src = kiln_zext_narrow(cg, from, src);
+    bool narrow_unsigned = is_unsigned_src && fb == KILN_VM_BANK_I32 &&
+                           kiln_ir_type_is_integer(from) &&
+                           from->integer.width < 32;
+    kiln_asm_emit(cg->f, "cast.%s%s.%s %%%c%u, %%%c%u",
+                  (is_unsigned_src && !narrow_unsigned) ? "ui" : "si",
+                  fb == KILN_VM_BANK_I64 ? "64" : "32", kiln_bank_suffix(tb),
+                  kiln_p(tb), out->reg, kiln_p(fb), src);
+    kiln_round_narrow_float(cg, to, out->reg);
+    return kiln_ok_status();
+  }
+  if (from_float && !to_float) {
+    bool to_unsigned = kiln_ir_op_is(op, "arith.fptoui");
+    kiln_asm_emit(cg->f, "cast.%s.%s%s %%%c%u, %%%c%u", kiln_bank_suffix(fb),
+                  to_unsigned ? "ui" : "si",
+                  tb == KILN_VM_BANK_I64 ? "64" : "32", kiln_p(tb), out->reg,
+                  kiln_p(fb), in.reg);
+    kiln_normalize_int(cg, to, out->reg);
+    return kiln_ok_status();
+  }
+  // Integer <-> integer (index included).
+  if (fb == tb) {
+    uint32_t src = in.reg;
+    if (is_unsigned_src) src = kiln_zext_narrow(cg, from, src);
+    kiln_asm_emit(cg->f, "mov.%s %%%c%u, %%%c%u", kiln_bank_suffix(tb),
+                  kiln_p(tb), out->reg, kiln_p(fb), src);
+    kiln_normalize_int(cg, to, out->reg);
+  } else if (fb == KILN_VM_BANK_I32) {
+    uint32_t src =
+        is_unsigned_src ? kiln_zext_narrow(cg, from, in.reg) : in.reg;
+    kiln_asm_emit(cg->f, "ext.i32.i64.%s %%l%u, %%i%u",
+                  is_unsigned_src ? "u" : "s", out->reg, src);
+  } else {
+    kiln_asm_emit(cg->f, "trunc.i64.i32 %%i%u, %%l%u", out->reg, in.reg);
+    kiln_normalize_int(cg, to, out->reg);
+  }
+  return kiln_ok_status();
+}
+
+static bool kiln_is_cast(kiln_ir_op_t* op) {
+  static const char* const kCasts[] = {
+      "arith.extf",       "arith.truncf",  "arith.sitofp",
+      "arith.uitofp",     "arith.fptosi",  "arith.fptoui",
+      "arith.extsi",      "arith.extui",   "arith.trunci",
+      "arith.index_cast", "arith.bitcast", "arith.index_castui"};
+  for (size_t i = 0; i < sizeof(kCasts) / sizeof(kCasts[0]); ++i) {
+    if (kiln_ir_op_is(op, kCasts[i])) return true;
+  }
+  return false;
+}
+
+static kiln_status_t kiln_emit_scalar_op(kiln_cg_t* cg, kiln_body_env_t* env,
+                                         kiln_ir_op_t* op) {
+  kiln_sval_t a[4];
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (kiln_ir_op_is(op, "arith.constant")) {
+    kiln_sval_t r;
+    KILN_RETURN_IF_ERROR(kiln_emit_scalar_attr(
+        cg, op, kiln_ir_op_get_attr(op, "value"), op->results[0].type, &r));
+    return kiln_env_put(cg, env, &op->results[0], r);
+  }
+  if (kiln_ir_op_is(op, "linalg.index")) {
+    const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "dim");
+    if (!dim || dim->kind != KILN_IR_ATTR_INTEGER || dim->i < 0 ||
+        (uint64_t)dim->i >= env->num_dims) {
+      return kiln_cg_error(cg, op, "bad linalg.index dim");
+    }
+    kiln_sval_t r = {KILN_VM_BANK_I64, kiln_idx_reg(cg, env->point[dim->i])};
+    return kiln_env_put(cg, env, &op->results[0], r);
+  }
+  if (kiln_ir_op_is(op, "tensor.extract")) {
+    kiln_ir_value_t* t = kiln_ir_op_operand(op, 0);
+    kiln_idx_t coords[KILN_STRUCTURED_MAX_DIMS];
+    if (n - 1 > KILN_STRUCTURED_MAX_DIMS) {
+      return kiln_cg_error(cg, op, "rank too large");
+    }
+    for (uint32_t i = 1; i < n; ++i) {
+      kiln_sval_t s;
+      KILN_RETURN_IF_ERROR(
+          kiln_env_get(cg, env, op, kiln_ir_op_operand(op, i), &s));
+      coords[i - 1].is_const = false;
+      coords[i - 1].reg = s.reg;
+    }
+    kiln_sval_t r;
+    KILN_RETURN_IF_ERROR(kiln_tensor_element(cg, op, t, coords, &r));
+    return kiln_env_put(cg, env, &op->results[0], r);
+  }
+  if (n > 4 || op->num_results != 1) {
+    return kiln_cg_error(cg, op, "unsupported op in a dispatch body");
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_env_get(cg, env, op, kiln_ir_op_operand(op, i), &a[i]));
+  }
+  const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_type_t* at = n ? kiln_ir_op_operand(op, 0)->type : rt;
+  kiln_sval_t r;
+  if (kiln_is_cast(op)) {
+    KILN_RETURN_IF_ERROR(kiln_emit_cast(cg, op, a[0], &r));
+    return kiln_env_put(cg, env, &op->results[0], r);
+  }
+  int rb = kiln_bank_of(rt);
+  if (rb < 0) return kiln_cg_error(cg, op, "unsupported result type");
+  r.bank = rb;
+  r.reg = kiln_asm_reg(cg->f, rb);
+  const char* name = NULL;
+  if (kiln_ir_op_is(op, "arith.select")) {
+    kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u",
+                  kiln_bank_suffix(rb), kiln_p(rb), r.reg, a[0].reg, kiln_p(rb),
+                  a[1].reg, kiln_p(rb), a[2].reg);
+  } else if (kiln_ir_op_is(op, "arith.cmpf")) {
+    const char* pred = kiln_predicate(op, true);
+    if (!pred) return kiln_cg_error(cg, op, "unknown cmpf predicate");
+    int ab = a[0].bank;
+    if (!strcmp(pred, "true") || !strcmp(pred, "false")) {
+      r.reg = kiln_asm_const_i32(cg->f, pred[0] == 't');
+    } else {
+      kiln_asm_emit(cg->f, "cmp.%s.%s %%i%u, %%%c%u, %%%c%u", pred,
+                    kiln_bank_suffix(ab), r.reg, kiln_p(ab), a[0].reg,
+                    kiln_p(ab), a[1].reg);
+    }
+  } else if (kiln_ir_op_is(op, "arith.cmpi")) {
+    const char* pred = kiln_predicate(op, false);
+    if (!pred) return kiln_cg_error(cg, op, "unknown cmpi predicate");
+    int ab = a[0].bank;
+    uint32_t x = a[0].reg, y = a[1].reg;
+    char mn[32];
+    if (pred[0] == 'u') {
+      x = kiln_zext_narrow(cg, at, x);
+      y = kiln_zext_narrow(cg, at, y);
+      snprintf(mn, sizeof(mn), "cmp.%s.u", pred + 1);
+    } else if (pred[0] == 's') {
+      snprintf(mn, sizeof(mn), "cmp.%s.s", pred + 1);
+    } else {
+      snprintf(mn, sizeof(mn), "cmp.%s", pred);
+    }
+    kiln_asm_emit(cg->f, "%s.%s %%i%u, %%%c%u, %%%c%u", mn,
+                  kiln_bank_suffix(ab), r.reg, kiln_p(ab), x, kiln_p(ab), y);
+  } else if ((name = KILN_LOOKUP(kFloatBinary, op)) != NULL && n == 2) {
+    kiln_asm_emit(cg->f, "%s.%s %%%c%u, %%%c%u, %%%c%u", name,
+                  kiln_bank_suffix(rb), kiln_p(rb), r.reg, kiln_p(rb), a[0].reg,
+                  kiln_p(rb), a[1].reg);
+    kiln_round_narrow_float(cg, rt, r.reg);
+  } else if ((name = KILN_LOOKUP(kFloatUnary, op)) != NULL && n == 1) {
+    kiln_asm_emit(cg->f, "%s.%s %%%c%u, %%%c%u", name, kiln_bank_suffix(rb),
+                  kiln_p(rb), r.reg, kiln_p(rb), a[0].reg);
+    kiln_round_narrow_float(cg, rt, r.reg);
+  } else if (kiln_ir_op_is(op, "math.fma") && n == 3) {
+    kiln_asm_emit(cg->f, "fma.%s %%%c%u, %%%c%u, %%%c%u, %%%c%u",
+                  kiln_bank_suffix(rb), kiln_p(rb), r.reg, kiln_p(rb), a[0].reg,
+                  kiln_p(rb), a[1].reg, kiln_p(rb), a[2].reg);
+    kiln_round_narrow_float(cg, rt, r.reg);
+  } else if ((kiln_ir_op_is(op, "math.isnan") ||
+              kiln_ir_op_is(op, "math.isinf")) &&
+             n == 1) {
+    kiln_asm_emit(cg->f, "%s.%s %%i%u, %%%c%u",
+                  kiln_ir_op_is(op, "math.isnan") ? "isnan" : "isinf",
+                  kiln_bank_suffix(a[0].bank), r.reg, kiln_p(a[0].bank),
+                  a[0].reg);
+  } else if (kiln_ir_op_is(op, "math.isfinite") && n == 1) {
+    uint32_t t1 = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    uint32_t t2 = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    const char* s = kiln_bank_suffix(a[0].bank);
+    char p = kiln_p(a[0].bank);
+    kiln_asm_emit(cg->f, "isnan.%s %%i%u, %%%c%u", s, t1, p, a[0].reg);
+    kiln_asm_emit(cg->f, "isinf.%s %%i%u, %%%c%u", s, t2, p, a[0].reg);
+    kiln_asm_emit(cg->f, "or.i32 %%i%u, %%i%u, %%i%u", t1, t1, t2);
+    kiln_asm_emit(cg->f, "xor.i32 %%i%u, %%i%u, %%i%u", r.reg, t1,
+                  kiln_asm_const_i32(cg->f, 1));
+  } else if ((name = KILN_LOOKUP(kIntBinary, op)) != NULL && n == 2) {
+    uint32_t x = a[0].reg, y = a[1].reg;
+    if (strstr(name, ".u")) {
+      x = kiln_zext_narrow(cg, rt, x);
+      y = kiln_zext_narrow(cg, rt, y);
+    }
+    kiln_asm_emit(cg->f, "%s.%s %%%c%u, %%%c%u, %%%c%u", name,
+                  kiln_bank_suffix(rb), kiln_p(rb), r.reg, kiln_p(rb), x,
+                  kiln_p(rb), y);
+    kiln_normalize_int(cg, rt, r.reg);
+  } else if ((name = KILN_LOOKUP(kIntUnary, op)) != NULL && n == 1) {
+    uint32_t x = kiln_zext_narrow(cg, rt, a[0].reg);
+    if (!strcmp(name, "abs")) x = a[0].reg;
+    kiln_asm_emit(cg->f, "%s.%s %%%c%u, %%%c%u", name, kiln_bank_suffix(rb),
+                  kiln_p(rb), r.reg, kiln_p(rb), x);
+    if (!strcmp(name, "ctlz") && rb == KILN_VM_BANK_I32 &&
+        kiln_ir_type_is_integer(rt) && rt->integer.width < 32) {
+      kiln_asm_emit(
+          cg->f, "sub.i32 %%i%u, %%i%u, %%i%u", r.reg, r.reg,
+          kiln_asm_const_i32(cg->f, (int32_t)(32 - rt->integer.width)));
+    }
+    kiln_normalize_int(cg, rt, r.reg);
+  } else {
+    return kiln_ir_op_emit_error(op, cg->ctx,
+                                 "vmvx-codegen: unsupported op '%.*s' in a "
+                                 "dispatch body",
+                                 (int)op->name.size, op->name.data);
+  }
+  return kiln_env_put(cg, env, &op->results[0], r);
+}
+
+//===----------------------------------------------------------------------===//
+// Structured ops at a point
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_op_at_point(kiln_cg_t* cg, kiln_ir_op_t* op,
+                                      const kiln_idx_t* point,
+                                      kiln_sval_t* results);
+
+static kiln_status_t kiln_env_get(kiln_cg_t* cg, kiln_body_env_t* env,
+                                  kiln_ir_op_t* user, kiln_ir_value_t* v,
+                                  kiln_sval_t* out) {
+  kiln_sval_t* slot = (kiln_sval_t*)kiln_ptr_map_get(&env->values, v);
+  if (slot) {
+    *out = *slot;
+    return kiln_ok_status();
+  }
+  // A value from outside the body: a scalar constant cloned into the region.
+  if (v->kind == KILN_IR_VALUE_RESULT && v->defining_op &&
+      kiln_ir_op_is(v->defining_op, "arith.constant") &&
+      !kiln_ir_type_is_shaped(v->type)) {
+    return kiln_emit_scalar_attr(cg, v->defining_op,
+                                 kiln_ir_op_get_attr(v->defining_op, "value"),
+                                 v->type, out);
+  }
+  return kiln_cg_error(cg, user,
+                       "operand is not available in the dispatch (scalar "
+                       "captures are not supported yet)");
+}
+
+static bool kiln_points_equal(const kiln_idx_t* a, const kiln_idx_t* b,
+                              uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    if (a[i].is_const != b[i].is_const) return false;
+    if (a[i].is_const ? a[i].c != b[i].c : a[i].reg != b[i].reg) return false;
+  }
+  return true;
+}
+
+// Element |coords| of tensor |v| (a binding, a constant, a fill, an
+// elementwise producer or the root of the region).
+static kiln_status_t kiln_tensor_element(kiln_cg_t* cg, kiln_ir_op_t* at,
+                                         kiln_ir_value_t* v,
+                                         const kiln_idx_t* coords,
+                                         kiln_sval_t* out) {
+  const kiln_ir_type_t* t = v->type;
+  if (!kiln_ir_type_is_ranked_tensor(t)) {
+    return kiln_cg_error(cg, at, "expected a ranked tensor operand");
+  }
+  const kiln_ir_type_t* elem = t->shaped.element;
+  if (v->kind == KILN_IR_VALUE_BLOCK_ARG && v->owner_block == cg->body) {
+    kiln_idx_t index = kiln_linearize(cg, t, coords);
+    return kiln_emit_load(cg, at, elem, cg->binding_regs[v->index], index, out);
+  }
+  kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+  if (!def) return kiln_cg_error(cg, at, "unsupported tensor operand");
+  if (kiln_ir_op_is(def, "arith.constant")) {
+    const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");
+    if (!value || value->kind != KILN_IR_ATTR_DENSE_ELEMENTS ||
+        !value->dense.splat) {
+      return kiln_cg_error(cg, def, "non-splat constant inside a dispatch");
+    }
+    return kiln_emit_dense_element(cg, def, value, 0, elem, out);
+  }
+  if (kiln_ir_op_is(def, "tensor.empty")) {
+    // Undefined contents: read as zero.
+    kiln_ir_attribute_t zero = {0};
+    zero.kind =
+        kiln_ir_type_is_float(elem) ? KILN_IR_ATTR_FLOAT : KILN_IR_ATTR_INTEGER;
+    return kiln_emit_scalar_attr(cg, def, &zero, elem, out);
+  }
+  if (def == cg->root) {
+    *out = cg->root_acc[v->index];
+    return kiln_ok_status();
+  }
+  if (!kiln_structured_op_is(def)) {
+    return kiln_ir_op_emit_error(def, cg->ctx,
+                                 "vmvx-codegen: unsupported op '%.*s' inside a "
+                                 "dispatch region",
+                                 (int)def->name.size, def->name.data);
+  }
+  kiln_structured_op_t s;
+  KILN_RETURN_IF_ERROR(kiln_structured_op_get(cg->ctx, def, &s));
+  // The producer's point: invert its (permutation) output map.
+  const kiln_ir_affine_map_t* m = s.maps[s.num_ins + v->index];
+  kiln_idx_t point[KILN_STRUCTURED_MAX_DIMS];
+  for (uint32_t d = 0; d < s.num_dims; ++d) point[d] = kiln_idx_const(0);
+  for (size_t r = 0; r < m->num_results; ++r) {
+    int64_t pos;
+    if (!kiln_ir_affine_map_result_is_dim(m, r, &pos)) {
+      return kiln_cg_error(cg, def,
+                           "fused producer output map is not a "
+                           "permutation");
+    }
+    point[pos] = coords[r];
+  }
+  kiln_sval_t results[KILN_CG_MAX_RESULTS];
+  KILN_RETURN_IF_ERROR(kiln_op_at_point(cg, def, point, results));
+  *out = results[v->index];
+  return kiln_ok_status();
+}
+
+// Value of operand |i| of |s| at |point|.
+static kiln_status_t kiln_operand_at(kiln_cg_t* cg, kiln_structured_op_t* s,
+                                     uint32_t i, const kiln_idx_t* point,
+                                     kiln_sval_t* out) {
+  kiln_ir_value_t* v = kiln_ir_op_operand(s->op, i);
+  if (!kiln_ir_type_is_shaped(v->type)) {
+    // A scalar operand (linalg.fill's value, or a scalar generic input).
+    kiln_body_env_t env = {kiln_ptr_map_make(cg->ctx), point, s->num_dims};
+    return kiln_env_get(cg, &env, s->op, v, out);
+  }
+  kiln_idx_t coords[KILN_STRUCTURED_MAX_DIMS];
+  kiln_eval_map(cg, s->maps[i], point, coords);
+  return kiln_tensor_element(cg, s->op, v, coords, out);
+}
+
+// Emits the body of |s| at |point| with the given out-argument values
+// (NULL: read from the outs operands) and returns the yielded values.
+static kiln_status_t kiln_emit_body(kiln_cg_t* cg, kiln_structured_op_t* s,
+                                    const kiln_idx_t* point,
+                                    const kiln_sval_t* outs,
+                                    kiln_sval_t* results) {
+  if (s->kind == KILN_STRUCTURED_FILL) {
+    return kiln_operand_at(cg, s, 0, point, &results[0]);
+  }
+  if (s->kind == KILN_STRUCTURED_MATMUL ||
+      s->kind == KILN_STRUCTURED_BATCH_MATMUL) {
+    kiln_sval_t a, b, c;
+    KILN_RETURN_IF_ERROR(kiln_operand_at(cg, s, 0, point, &a));
+    KILN_RETURN_IF_ERROR(kiln_operand_at(cg, s, 1, point, &b));
+    if (outs) {
+      c = outs[0];
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_operand_at(cg, s, 2, point, &c));
+    }
+    const kiln_ir_type_t* ct = s->op->results[0].type->shaped.element;
+    int cb = kiln_bank_of(ct);
+    if (a.bank != cb || b.bank != cb) {
+      return kiln_cg_error(cg, s->op, "mixed-type matmul is not supported yet");
+    }
+    uint32_t prod = kiln_asm_reg(cg->f, cb);
+    results[0].bank = cb;
+    results[0].reg = kiln_asm_reg(cg->f, cb);
+    kiln_asm_emit(cg->f, "mul.%s %%%c%u, %%%c%u, %%%c%u", kiln_bank_suffix(cb),
+                  kiln_p(cb), prod, kiln_p(cb), a.reg, kiln_p(cb), b.reg);
+    kiln_round_narrow_float(cg, ct, prod);
+    kiln_normalize_int(cg, ct, prod);
+    kiln_asm_emit(cg->f, "add.%s %%%c%u, %%%c%u, %%%c%u", kiln_bank_suffix(cb),
+                  kiln_p(cb), results[0].reg, kiln_p(cb), c.reg, kiln_p(cb),
+                  prod);
+    kiln_round_narrow_float(cg, ct, results[0].reg);
+    kiln_normalize_int(cg, ct, results[0].reg);
+    return kiln_ok_status();
+  }
+  kiln_body_env_t env = {kiln_ptr_map_make(cg->ctx), point, s->num_dims};
+  kiln_ir_block_t* body = s->body;
+  // Block arguments are loaded lazily: only those the body uses.
+  for (uint32_t i = 0; i < body->num_args; ++i) {
+    kiln_ir_value_t* arg = body->args[i];
+    if (kiln_ir_value_use_empty(arg)) continue;
+    kiln_sval_t v;
+    if (i >= s->num_ins && outs) {
+      v = outs[i - s->num_ins];
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_operand_at(cg, s, i, point, &v));
+    }
+    KILN_RETURN_IF_ERROR(kiln_env_put(cg, &env, arg, v));
+  }
+  for (kiln_ir_op_t* op = body->first_op; op; op = op->next) {
+    if (kiln_ir_op_is(op, "linalg.yield")) {
+      for (uint32_t r = 0; r < op->num_operands && r < KILN_CG_MAX_RESULTS;
+           ++r) {
+        KILN_RETURN_IF_ERROR(
+            kiln_env_get(cg, &env, op, kiln_ir_op_operand(op, r), &results[r]));
+      }
+      return kiln_ok_status();
+    }
+    KILN_RETURN_IF_ERROR(kiln_emit_scalar_op(cg, &env, op));
+  }
+  return kiln_cg_error(cg, s->op, "body without linalg.yield");
+}
+
+static kiln_status_t kiln_op_at_point(kiln_cg_t* cg, kiln_ir_op_t* op,
+                                      const kiln_idx_t* point,
+                                      kiln_sval_t* results) {
+  kiln_structured_op_t s;
+  KILN_RETURN_IF_ERROR(kiln_structured_op_get(cg->ctx, op, &s));
+  if (s.num_outs > KILN_CG_MAX_RESULTS) {
+    return kiln_cg_error(cg, op, "too many results");
+  }
+  for (size_t i = 0; i < cg->cache_count; ++i) {
+    kiln_cg_cache_entry_t* e = &cg->cache[i];
+    if (e->op == op && e->num_dims == s.num_dims &&
+        kiln_points_equal(e->point, point, s.num_dims)) {
+      memcpy(results, e->results, sizeof(e->results));
+      return kiln_ok_status();
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_emit_body(cg, &s, point, NULL, results));
+  if (cg->cache_count < KILN_CG_MAX_CACHE) {
+    kiln_cg_cache_entry_t* e = &cg->cache[cg->cache_count++];
+    e->op = op;
+    e->num_dims = s.num_dims;
+    memcpy(e->point, point, sizeof(kiln_idx_t) * s.num_dims);
+    memcpy(e->results, results, sizeof(e->results));
+    e->scope = cg->scope;
+  }
+  return kiln_ok_status();
+}
+
+static void kiln_pop_scope(kiln_cg_t* cg) {
+  while (cg->cache_count && cg->cache[cg->cache_count - 1].scope >= cg->scope) {
+    --cg->cache_count;
+  }
+  --cg->scope;
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+typedef struct kiln_loop_t {
+  uint32_t iv;  // i64 register
+  uint32_t head, exit;
+  uint32_t end;  // i64 register of the bound
+} kiln_loop_t;
+
+static kiln_loop_t kiln_loop_begin(kiln_cg_t* cg, uint32_t start_reg,
+                                   uint32_t end_reg) {
+  kiln_loop_t l;
+  l.iv = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+  l.head = kiln_asm_label(cg->f);
+  uint32_t body = kiln_asm_label(cg->f);
+  l.exit = kiln_asm_label(cg->f);
+  l.end = end_reg;
+  kiln_asm_emit(cg->f, "mov.i64 %%l%u, %%l%u", l.iv, start_reg);
+  kiln_asm_place_label(cg->f, l.head);
+  uint32_t c = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+  kiln_asm_emit(cg->f, "cmp.lt.s.i64 %%i%u, %%l%u, %%l%u", c, l.iv, end_reg);
+  kiln_asm_emit(cg->f, "br.cond %%i%u, ^L%u, ^L%u", c, body, l.exit);
+  kiln_asm_place_label(cg->f, body);
+  cg->scope++;
+  return l;
+}
+
+static void kiln_loop_end(kiln_cg_t* cg, kiln_loop_t* l) {
+  kiln_pop_scope(cg);
+  kiln_asm_emit(cg->f, "add.i64 %%l%u, %%l%u, %%l%u", l->iv, l->iv,
+                kiln_asm_const_i64(cg->f, 1));
+  kiln_asm_emit(cg->f, "br ^L%u", l->head);
+  kiln_asm_place_label(cg->f, l->exit);
+}
+
+//===----------------------------------------------------------------------===//
+// One region -> one executable
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
+                                         int64_t workgroup_count[3]) {
+  kiln_ir_block_t* body = cg->body;
+  kiln_ir_op_t* ret = body->last_op;
+  if (!ret || !kiln_ir_op_is(ret, KILN_DISPATCH_RETURN_OP) ||
+      ret->num_operands == 0) {
+    return kiln_cg_error(cg, region, "malformed dispatch region");
+  }
+  // The sink produces the returned values; find the root (a structured op
+  // with reductions or a non-permutation output).
+  kiln_ir_value_t* first = kiln_ir_op_operand(ret, 0);
+  kiln_ir_op_t* sink = first->defining_op;
+  if (!sink || !kiln_structured_op_is(sink)) {
+    return kiln_cg_error(cg, region,
+                         "dispatch region result is not computed "
+                         "by a structured op");
+  }
+  for (uint32_t r = 0; r < ret->num_operands; ++r) {
+    if (kiln_ir_op_operand(ret, r)->defining_op != sink) {
+      return kiln_cg_error(cg, region,
+                           "dispatch region results come from several ops");
+    }
+  }
+  cg->root = NULL;
+  for (kiln_ir_op_t* op = body->first_op; op; op = op->next) {
+    if (!kiln_structured_op_is(op)) continue;
+    kiln_structured_op_t s;
+    KILN_RETURN_IF_ERROR(kiln_structured_op_get(cg->ctx, op, &s));
+    if (!kiln_structured_is_elementwise(&s)) {
+      if (cg->root) {
+        return kiln_cg_error(cg, op, "two reductions in one dispatch region");
+      }
+      cg->root = op;
+      cg->root_s = s;
+    }
+  }
+  kiln_structured_op_t sink_s;
+  KILN_RETURN_IF_ERROR(kiln_structured_op_get(cg->ctx, sink, &sink_s));
+
+  // Loop space: the root's parallel dims, or the sink's dims.
+  uint32_t rank = 0;
+  int64_t ranges[KILN_STRUCTURED_MAX_DIMS];
+  int64_t inner_work = 1;
+  if (cg->root) {
+    for (uint32_t d = 0; d < cg->root_s.num_dims; ++d) {
+      if (cg->root_s.is_reduction[d]) {
+        inner_work *= cg->root_s.ranges[d] > 0 ? cg->root_s.ranges[d] : 1;
+      } else {
+        ranges[rank++] = cg->root_s.ranges[d];
+      }
+    }
+  } else {
+    rank = sink_s.num_dims;
+    memcpy(ranges, sink_s.ranges, sizeof(int64_t) * rank);
+  }
+  // Tiling: split the outermost loop so each workgroup does about
+  // KILN_VMVX_TARGET_WORK_PER_WORKGROUP work items.
+  int64_t rows_per_wg = 1;
+  workgroup_count[0] = workgroup_count[1] = workgroup_count[2] = 1;
+  if (rank > 0) {
+    int64_t row_work = inner_work;
+    for (uint32_t d = 1; d < rank; ++d) row_work *= ranges[d] ? ranges[d] : 1;
+    if (row_work < 1) row_work = 1;
+    rows_per_wg =
+        (KILN_VMVX_TARGET_WORK_PER_WORKGROUP + row_work - 1) / row_work;
+    if (rows_per_wg < 1) rows_per_wg = 1;
+    if (ranges[0] > 0) {
+      workgroup_count[0] = (ranges[0] + rows_per_wg - 1) / rows_per_wg;
+    }
+  }
+  // Bindings.
+  for (uint32_t b = 0; b < cg->num_bindings; ++b) {
+    cg->binding_regs[b] = kiln_asm_reg(cg->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(cg->f, "list.get.ref %%r%u, %%r2, %%i%u", cg->binding_regs[b],
+                  kiln_asm_const_i32(cg->f, (int32_t)b));
+  }
+  if (rank > 0 && ranges[0] == 0) {
+    kiln_asm_emit(cg->f, "ret");
+    return kiln_ok_status();
+  }
+  // Outer loop bounds for this workgroup.
+  kiln_idx_t point[KILN_STRUCTURED_MAX_DIMS];
+  kiln_loop_t loops[KILN_STRUCTURED_MAX_DIMS];
+  if (rank > 0) {
+    uint32_t wg = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+    uint32_t start = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+    uint32_t end = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(cg->f, "ext.i32.i64.u %%l%u, %%i3", wg);
+    kiln_asm_emit(cg->f, "mul.i64 %%l%u, %%l%u, %%l%u", start, wg,
+                  kiln_asm_const_i64(cg->f, rows_per_wg));
+    kiln_asm_emit(cg->f, "add.i64 %%l%u, %%l%u, %%l%u", end, start,
+                  kiln_asm_const_i64(cg->f, rows_per_wg));
+    kiln_asm_emit(cg->f, "min.s.i64 %%l%u, %%l%u, %%l%u", end, end,
+                  kiln_asm_const_i64(cg->f, ranges[0]));
+    loops[0] = kiln_loop_begin(cg, start, end);
+    point[0].is_const = false;
+    point[0].reg = loops[0].iv;
+    for (uint32_t d = 1; d < rank; ++d) {
+      loops[d] = kiln_loop_begin(cg, kiln_asm_const_i64(cg->f, 0),
+                                 kiln_asm_const_i64(cg->f, ranges[d]));
+      point[d].is_const = false;
+      point[d].reg = loops[d].iv;
+    }
+  }
+  // Root: accumulate over its reduction loops.
+  if (cg->root) {
+    kiln_structured_op_t* rs = &cg->root_s;
+    kiln_idx_t full[KILN_STRUCTURED_MAX_DIMS];
+    uint32_t p = 0;
+    for (uint32_t d = 0; d < rs->num_dims; ++d) {
+      full[d] = rs->is_reduction[d] ? kiln_idx_const(0) : point[p++];
+    }
+    // Initial accumulators from the outs operands.
+    for (uint32_t j = 0; j < rs->num_outs; ++j) {
+      kiln_sval_t init;
+      kiln_idx_t coords[KILN_STRUCTURED_MAX_DIMS];
+      kiln_eval_map(cg, rs->maps[rs->num_ins + j], full, coords);
+      KILN_RETURN_IF_ERROR(kiln_tensor_element(
+          cg, rs->op, kiln_ir_op_operand(rs->op, rs->num_ins + j), coords,
+          &init));
+      cg->root_acc[j].bank = init.bank;
+      cg->root_acc[j].reg = kiln_asm_reg(cg->f, init.bank);
+      kiln_asm_emit(cg->f, "mov.%s %%%c%u, %%%c%u", kiln_bank_suffix(init.bank),
+                    kiln_p(init.bank), cg->root_acc[j].reg, kiln_p(init.bank),
+                    init.reg);
+    }
+    kiln_loop_t rloops[KILN_STRUCTURED_MAX_DIMS];
+    uint32_t nr = 0;
+    for (uint32_t d = 0; d < rs->num_dims; ++d) {
+      if (!rs->is_reduction[d]) continue;
+      rloops[nr] = kiln_loop_begin(cg, kiln_asm_const_i64(cg->f, 0),
+                                   kiln_asm_const_i64(cg->f, rs->ranges[d]));
+      full[d].is_const = false;
+      full[d].reg = rloops[nr].iv;
+      ++nr;
+    }
+    kiln_sval_t yielded[KILN_CG_MAX_RESULTS];
+    KILN_RETURN_IF_ERROR(kiln_emit_body(cg, rs, full, cg->root_acc, yielded));
+    for (uint32_t j = 0; j < rs->num_outs; ++j) {
+      int b = cg->root_acc[j].bank;
+      kiln_asm_emit(cg->f, "mov.%s %%%c%u, %%%c%u", kiln_bank_suffix(b),
+                    kiln_p(b), cg->root_acc[j].reg, kiln_p(b), yielded[j].reg);
+    }
+    while (nr-- > 0) kiln_loop_end(cg, &rloops[nr]);
+  }
+  // Store the sink's results.
+  kiln_sval_t results[KILN_CG_MAX_RESULTS];
+  kiln_idx_t sink_point[KILN_STRUCTURED_MAX_DIMS];
+  if (sink == cg->root) {
+    memcpy(results, cg->root_acc, sizeof(results));
+    uint32_t p = 0;
+    for (uint32_t d = 0; d < sink_s.num_dims; ++d) {
+      sink_point[d] = sink_s.is_reduction[d] ? kiln_idx_const(0) : point[p++];
+    }
+  } else {
+    memcpy(sink_point, point, sizeof(kiln_idx_t) * rank);
+    KILN_RETURN_IF_ERROR(kiln_op_at_point(cg, sink, sink_point, results));
+  }
+  uint32_t num_operands = kiln_ir_op_num_regular_operands(region);
+  for (uint32_t r = 0; r < ret->num_operands; ++r) {
+    kiln_ir_value_t* v = kiln_ir_op_operand(ret, r);
+    kiln_idx_t coords[KILN_STRUCTURED_MAX_DIMS];
+    kiln_eval_map(cg, sink_s.maps[sink_s.num_ins + v->index], sink_point,
+                  coords);
+    kiln_idx_t index = kiln_linearize(cg, v->type, coords);
+    KILN_RETURN_IF_ERROR(kiln_emit_store(cg, sink, v->type->shaped.element,
+                                         cg->binding_regs[num_operands + r],
+                                         index, results[v->index]));
+  }
+  for (uint32_t d = rank; d-- > 0;) kiln_loop_end(cg, &loops[d]);
+  kiln_asm_emit(cg->f, "ret");
+  return kiln_ok_status();
+}
+
+// "file:line:col" of |loc| (or "").
+static const char* kiln_location_string(kiln_ir_context_t* ctx,
+                                        const kiln_ir_location_t* loc) {
+  const kiln_ir_location_t* file = loc ? kiln_ir_location_find_file(loc) : NULL;
+  if (!file) return "";
+  return kiln_ir_arena_printf(ctx, "%.*s:%u:%u", (int)file->file.size,
+                              file->file.data, file->line, file->column);
+}
+
+static kiln_status_t kiln_set_str_attr(kiln_ir_context_t* ctx, kiln_ir_op_t* op,
+                                       const char* name, const char* value,
+                                       size_t length) {
+  return kiln_ir_op_set_attr(
+      ctx, op, name,
+      kiln_ir_string_attr_get(ctx, kiln_make_string_view(value, length)),
+      false);
+}
+
+static kiln_status_t kiln_codegen_function(kiln_ir_context_t* ctx,
+                                           kiln_ir_op_t* module,
+                                           kiln_ir_op_t* func,
+                                           kiln_ir_op_t** insert_before) {
+  kiln_string_view_t fname = kiln_ir_symbol_name(func);
+  uint32_t ordinal = 0;
+  for (kiln_ir_block_t* b = func->regions[0].first_block; b; b = b->next) {
+    for (kiln_ir_op_t* op = b->first_op; op; op = op->next) {
+      if (!kiln_ir_op_is(op, KILN_DISPATCH_REGION_OP)) continue;
+      const kiln_ir_attribute_t* kind_attr = kiln_ir_op_get_attr(op, "kind");
+      kiln_string_view_t kind =
+          kind_attr && kind_attr->kind == KILN_IR_ATTR_STRING
+              ? kind_attr->str
+              : kiln_make_cstring_view("generic");
+      const char* exe_name = kiln_ir_arena_printf(
+          ctx, "%.*s_dispatch_%u", (int)fname.size, fname.data, ordinal);
+      const char* entry_name = kiln_ir_arena_printf(ctx, "%s_%.*s", exe_name,
+                                                    (int)kind.size, kind.data);
+      ++ordinal;
+
+      kiln_asm_function_t* f =
+          (kiln_asm_function_t*)kiln_ir_arena_alloc(ctx, sizeof(*f));
+      kiln_cg_t* cg = (kiln_cg_t*)kiln_ir_arena_alloc(ctx, sizeof(*cg));
+      if (!f || !cg) return kiln_ir_context_take_error(ctx);
+      kiln_asm_function_init(f, "rrriiiiii");
+      cg->ctx = ctx;
+      cg->f = f;
+      cg->region = op;
+      cg->body = kiln_dispatch_region_body(op);
+      cg->num_bindings = kiln_ir_op_num_regular_operands(op) + op->num_results;
+      cg->binding_regs = (uint32_t*)kiln_ir_arena_alloc(
+          ctx, sizeof(uint32_t) * (cg->num_bindings + 1));
+      cg->cache = (kiln_cg_cache_entry_t*)kiln_ir_arena_alloc(
+          ctx, sizeof(kiln_cg_cache_entry_t) * KILN_CG_MAX_CACHE);
+      if (!cg->binding_regs || !cg->cache) {
+        kiln_asm_function_deinit(f);
+        return kiln_ir_context_take_error(ctx);
+      }
+      int64_t wg[3];
+      kiln_status_t status = kiln_codegen_region(cg, op, wg);
+      kiln_ir_string_builder_t text = {0};
+      if (!status) {
+        kiln_ir_sb_printf(&text, "module @%s {\n", exe_name);
+        kiln_asm_function_finish(f, entry_name, "rrriiiiii->", true, NULL,
+                                 &text);
+        kiln_ir_sb_printf(&text, "}\n");
+        if (text.failed) {
+          status = kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                                    "out of memory emitting VM assembly");
+        }
+      }
+      kiln_asm_function_deinit(f);
+      if (status) {
+        kiln_ir_sb_free(&text);
+        return status;
+      }
+      // The executable op.
+      kiln_ir_op_state_t state;
+      kiln_ir_op_state_init(ctx, &state, KILN_HAL_EXECUTABLE_OP, op->location);
+      kiln_ir_op_t* exe = NULL;
+      status = kiln_ir_op_create(ctx, &state, &exe);
+      if (!status) {
+        const char* source = kiln_location_string(ctx, op->location);
+        status =
+            kiln_set_str_attr(ctx, exe, "sym_name", exe_name, strlen(exe_name));
+        if (!status)
+          status = kiln_set_str_attr(ctx, exe, "format", "vmvx-bytecode", 13);
+        if (!status)
+          status = kiln_set_str_attr(ctx, exe, "entry", entry_name,
+                                     strlen(entry_name));
+        if (!status)
+          status =
+              kiln_set_str_attr(ctx, exe, "source", source, strlen(source));
+        if (!status)
+          status = kiln_set_str_attr(ctx, exe, "vm_asm", text.data, text.size);
+      }
+      kiln_ir_sb_free(&text);
+      KILN_RETURN_IF_ERROR(status);
+      kiln_ir_op_insert_before(exe, *insert_before);
+      KILN_RETURN_IF_ERROR(kiln_ir_op_set_attr(
+          ctx, op, "executable",
+          kiln_ir_symbol_ref_attr_get(ctx, kiln_make_cstring_view(exe_name), 0,
+                                      NULL),
+          false));
+      KILN_RETURN_IF_ERROR(
+          kiln_set_str_attr(ctx, op, "entry", entry_name, strlen(entry_name)));
+      KILN_RETURN_IF_ERROR(
+          kiln_ir_op_set_attr(ctx, op, "workgroup_count",
+                              kiln_ir_dense_i64_array_attr_get(
+                                  ctx, kiln_ir_int_type(ctx, 64), 3, wg),
+                              false));
+    }
+  }
+  (void)module;
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_vmvx_codegen(kiln_ir_context_t* context,
+                                kiln_ir_op_t* module) {
+  KILN_RETURN_IF_ERROR(kiln_dispatch_register_ops(context));
+  kiln_ir_block_t* body = kiln_ir_module_body(module);
+  for (kiln_ir_op_t* op = body ? body->first_op : NULL; op; op = op->next) {
+    if (!kiln_ir_op_is(op, "func.func") || kiln_ir_func_is_declaration(op)) {
+      continue;
+    }
+    kiln_ir_op_t* anchor = op;
+    KILN_RETURN_IF_ERROR(kiln_codegen_function(context, module, op, &anchor));
+  }
+  return kiln_ir_context_take_error(context);
+}
+
+static kiln_status_t kiln_vmvx_codegen_run(kiln_ir_context_t* context,
+                                           kiln_ir_op_t* module,
+                                           void* user_data) {
+  return kiln_vmvx_codegen(context, module);
+}
+
+const kiln_ir_pass_t kiln_vmvx_codegen_pass = {
+    .name = "vmvx-codegen",
+    .description = "compile each dispatch region to a vmvx executable",
+    .run = kiln_vmvx_codegen_run,
+    .user_data = NULL,
+};

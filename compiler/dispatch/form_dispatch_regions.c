@@ -1,0 +1,426 @@
+#include "compiler/dispatch/form_dispatch_regions.h"
+
+#include <string.h>
+
+#include "compiler/dispatch/dispatch_ops.h"
+#include "compiler/dispatch/ptr_map.h"
+#include "compiler/dispatch/structured.h"
+#include "compiler/ir/builder.h"
+#include "compiler/ir/builtin.h"
+
+//===----------------------------------------------------------------------===//
+// Group state
+//===----------------------------------------------------------------------===//
+
+#define KILN_MAX_GROUP_OPS 256
+
+typedef struct kiln_group_t {
+  kiln_ir_block_t* block;
+  size_t count;
+  kiln_ir_op_t* ops[KILN_MAX_GROUP_OPS];  // ops[0] is the sink
+  kiln_ir_op_t* root;                     // reduction/matmul, or NULL
+  uint32_t loop_rank;
+  int64_t loop_ranges[KILN_STRUCTURED_MAX_DIMS];
+  kiln_ptr_map_t at_loop_point;  // op -> (void*)1 when evaluated at loop pt
+} kiln_group_t;
+
+static bool kiln_group_contains(const kiln_group_t* g, const kiln_ir_op_t* op) {
+  for (size_t i = 0; i < g->count; ++i) {
+    if (g->ops[i] == op) return true;
+  }
+  return false;
+}
+
+// The ancestor of |op| that sits directly in |block| (or NULL).
+static kiln_ir_op_t* kiln_ancestor_in_block(kiln_ir_op_t* op,
+                                            kiln_ir_block_t* block) {
+  while (op && op->parent_block != block) op = kiln_ir_op_parent_op(op);
+  return op;
+}
+
+static bool kiln_map_is_identity_on(const kiln_ir_affine_map_t* m) {
+  return m->num_results == m->num_dims && kiln_ir_affine_map_is_identity(m);
+}
+
+// True when |map| reads each element at most once over the loops (every
+// loop dim appears as a plain result).
+static bool kiln_map_uses_all_dims(const kiln_ir_affine_map_t* m) {
+  bool seen[KILN_STRUCTURED_MAX_DIMS] = {0};
+  for (size_t r = 0; r < m->num_results; ++r) {
+    int64_t pos;
+    if (kiln_ir_affine_map_result_is_dim(m, r, &pos)) seen[pos] = true;
+  }
+  for (uint32_t d = 0; d < m->num_dims; ++d) {
+    if (!seen[d]) return false;
+  }
+  return true;
+}
+
+// Tries to add the producer of operand |index| of group member |consumer|.
+static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
+                                     kiln_group_t* g, kiln_ir_op_t* consumer,
+                                     uint32_t index, kiln_ptr_map_t* assigned,
+                                     bool* out_added) {
+  *out_added = false;
+  kiln_ir_value_t* v = kiln_ir_op_operand(consumer, index);
+  kiln_ir_op_t* producer = v->defining_op;
+  if (v->kind != KILN_IR_VALUE_RESULT || !producer ||
+      producer->parent_block != g->block ||
+      kiln_ptr_map_contains(assigned, producer) ||
+      !kiln_structured_op_is(producer) || g->count >= KILN_MAX_GROUP_OPS) {
+    return kiln_ok_status();
+  }
+  // Every use of every result must be a direct operand of a group member.
+  for (uint32_t r = 0; r < producer->num_results; ++r) {
+    for (kiln_ir_use_t* u = producer->results[r].first_use; u;
+         u = u->next_use) {
+      if (!kiln_group_contains(g, u->owner) ||
+          u->index >= kiln_ir_op_num_regular_operands(u->owner)) {
+        return kiln_ok_status();
+      }
+    }
+  }
+  kiln_structured_op_t c, p;
+  KILN_RETURN_IF_ERROR(kiln_structured_op_get(context, consumer, &c));
+  KILN_RETURN_IF_ERROR(kiln_structured_op_get(context, producer, &p));
+  bool consumer_at_loop = kiln_ptr_map_contains(&g->at_loop_point, consumer);
+  const kiln_ir_affine_map_t* use_map = c.maps[index];
+
+  if (p.kind == KILN_STRUCTURED_FILL) {
+    // A fill joins as the (constant) init of an output.
+    if (index < c.num_ins) return kiln_ok_status();
+  } else if (kiln_structured_is_elementwise(&p)) {
+    bool consumer_is_reduction = kiln_structured_num_reductions(&c) > 0 ||
+                                 !kiln_structured_is_elementwise(&c);
+    if (consumer_is_reduction && !kiln_map_uses_all_dims(use_map)) {
+      return kiln_ok_status();  // would recompute the producer per reuse
+    }
+    bool at_loop = consumer_at_loop && kiln_map_is_identity_on(use_map);
+    for (uint32_t i = 0; i < p.num_outs && at_loop; ++i) {
+      at_loop = kiln_map_is_identity_on(p.maps[p.num_ins + i]);
+    }
+    if (at_loop) kiln_ptr_map_put(&g->at_loop_point, producer, (void*)1);
+  } else {
+    // A reduction/matmul joins as the root of an elementwise region.
+    if (g->root) return kiln_ok_status();
+    for (uint32_t i = 0; i < p.num_outs; ++i) {
+      if (!kiln_structured_map_is_parallel_projection(&p,
+                                                      p.maps[p.num_ins + i])) {
+        return kiln_ok_status();
+      }
+    }
+    uint32_t rank = 0;
+    for (uint32_t d = 0; d < p.num_dims; ++d) {
+      if (p.is_reduction[d]) continue;
+      if (rank >= g->loop_rank || p.ranges[d] != g->loop_ranges[rank]) {
+        return kiln_ok_status();
+      }
+      ++rank;
+    }
+    if (rank != g->loop_rank) return kiln_ok_status();
+    for (uint32_t r = 0; r < producer->num_results; ++r) {
+      for (kiln_ir_use_t* u = producer->results[r].first_use; u;
+           u = u->next_use) {
+        if (!kiln_ptr_map_contains(&g->at_loop_point, u->owner)) {
+          return kiln_ok_status();
+        }
+        kiln_structured_op_t uo;
+        KILN_RETURN_IF_ERROR(kiln_structured_op_get(context, u->owner, &uo));
+        if (!kiln_map_is_identity_on(uo.maps[u->index])) {
+          return kiln_ok_status();
+        }
+      }
+    }
+    g->root = producer;
+  }
+  g->ops[g->count++] = producer;
+  kiln_ptr_map_put(assigned, producer, (void*)1);
+  *out_added = true;
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Region construction
+//===----------------------------------------------------------------------===//
+
+// True when |v| is defined by an op of the group (or inside one).
+static bool kiln_defined_in_group(const kiln_group_t* g, kiln_ir_value_t* v) {
+  kiln_ir_op_t* def = NULL;
+  if (v->kind == KILN_IR_VALUE_RESULT) {
+    def = v->defining_op;
+  } else {
+    def = kiln_ir_block_parent_op(v->owner_block);
+  }
+  def = kiln_ancestor_in_block(def, g->block);
+  return def && kiln_group_contains(g, def);
+}
+
+// Ops cloned into regions instead of captured.
+static bool kiln_is_clonable_producer(kiln_ir_op_t* op) {
+  if (!op) return false;
+  if (kiln_ir_op_is(op, "tensor.empty")) return true;
+  if (kiln_ir_op_has_trait(op, KILN_IR_TRAIT_CONSTANT_LIKE) ||
+      kiln_ir_op_is(op, "arith.constant")) {
+    if (op->num_results != 1) return false;
+    const kiln_ir_type_t* t = op->results[0].type;
+    if (!kiln_ir_type_is_shaped(t)) return true;  // scalar constant
+    const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(op, "value");
+    return value && value->kind == KILN_IR_ATTR_DENSE_ELEMENTS &&
+           value->dense.splat;
+  }
+  return false;
+}
+
+typedef struct kiln_capture_state_t {
+  kiln_ir_context_t* context;
+  kiln_group_t* group;
+  kiln_ir_block_t* body;
+  kiln_ir_mapping_t* mapping;
+  kiln_ptr_map_t* mapped;  // value -> mapped value
+  size_t num_captures;
+  kiln_ir_value_t** captures;
+  size_t capture_capacity;
+  kiln_status_t status;
+} kiln_capture_state_t;
+
+static kiln_ir_walk_result_t kiln_collect_captures(kiln_ir_op_t* op,
+                                                   void* user_data) {
+  kiln_capture_state_t* s = (kiln_capture_state_t*)user_data;
+  for (uint32_t i = 0; i < op->num_operands; ++i) {
+    kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
+    if (!v || kiln_defined_in_group(s->group, v)) continue;
+    // Values defined inside nested regions of this very op are internal
+    // (block args of its body and results of body ops).
+    kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT
+                            ? v->defining_op
+                            : kiln_ir_block_parent_op(v->owner_block);
+    if (def && def != op && kiln_ir_op_is_ancestor(op, def)) continue;
+    if (v->kind == KILN_IR_VALUE_BLOCK_ARG && def == op) continue;
+    if (kiln_ptr_map_contains(s->mapped, v)) continue;
+    if (kiln_is_clonable_producer(v->defining_op)) {
+      kiln_ir_op_t* clone = NULL;
+      s->status =
+          kiln_ir_op_clone(s->context, v->defining_op, s->mapping, &clone);
+      if (s->status) return KILN_IR_WALK_INTERRUPT;
+      kiln_ir_block_append_op(s->body, clone);
+      kiln_ptr_map_put(s->mapped, v, clone->results);
+      continue;
+    }
+    kiln_ir_value_t* arg = NULL;
+    s->status =
+        kiln_ir_block_add_arg(s->context, s->body, v->type,
+                              kiln_ir_location_unknown(s->context), &arg);
+    if (s->status) return KILN_IR_WALK_INTERRUPT;
+    kiln_ir_mapping_map_value(s->mapping, v, arg);
+    kiln_ptr_map_put(s->mapped, v, arg);
+    if (s->num_captures == s->capture_capacity) {
+      size_t cap = s->capture_capacity ? s->capture_capacity * 2 : 16;
+      kiln_ir_value_t** grown = (kiln_ir_value_t**)kiln_ir_arena_alloc(
+          s->context, cap * sizeof(*grown));
+      if (!grown) {
+        s->status = kiln_ir_context_take_error(s->context);
+        return KILN_IR_WALK_INTERRUPT;
+      }
+      if (s->num_captures) {
+        memcpy(grown, s->captures, s->num_captures * sizeof(*grown));
+      }
+      s->captures = grown;
+      s->capture_capacity = cap;
+    }
+    s->captures[s->num_captures++] = v;
+  }
+  return KILN_IR_WALK_ADVANCE;
+}
+
+static const char* kiln_group_kind(kiln_ir_context_t* context,
+                                   kiln_group_t* g) {
+  if (!g->root) {
+    kiln_structured_op_t s;
+    kiln_status_t status = kiln_structured_op_get(context, g->ops[0], &s);
+    if (status) {
+      kiln_status_free(status);
+      return "generic";
+    }
+    return s.kind == KILN_STRUCTURED_FILL ? "fill" : "elementwise";
+  }
+  if (kiln_ir_op_is(g->root, "linalg.matmul") ||
+      kiln_ir_op_is(g->root, "linalg.batch_matmul")) {
+    return "matmul";
+  }
+  kiln_structured_op_t s;
+  kiln_status_t status = kiln_structured_op_get(context, g->root, &s);
+  if (status) {
+    kiln_status_free(status);
+    return "generic";
+  }
+  // A generic that is a contraction (two inputs, mul+add) is still named a
+  // reduction: the name is for people reading profiles.
+  return kiln_structured_num_reductions(&s) ? "reduction" : "generic";
+}
+
+static kiln_status_t kiln_build_region(kiln_ir_context_t* context,
+                                       kiln_group_t* g) {
+  // Order the group by position in the block.
+  kiln_ir_op_t* ordered[KILN_MAX_GROUP_OPS];
+  size_t n = 0;
+  for (kiln_ir_op_t* op = g->block->first_op; op && n < g->count;
+       op = op->next) {
+    if (kiln_group_contains(g, op)) ordered[n++] = op;
+  }
+  kiln_ir_op_t* sink = g->ops[0];
+
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_block_create(context, &body));
+  kiln_ir_mapping_t* mapping = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_mapping_create(context, &mapping));
+  kiln_ptr_map_t mapped = kiln_ptr_map_make(context);
+  kiln_capture_state_t cs = {context, g,    body, mapping, &mapped,
+                             0,       NULL, 0,    NULL};
+  for (size_t i = 0; i < n; ++i) {
+    kiln_ir_op_walk(ordered[i], KILN_IR_WALK_PRE_ORDER, kiln_collect_captures,
+                    &cs);
+    if (cs.status) return cs.status;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    kiln_ir_op_t* clone = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_ir_op_clone(context, ordered[i], mapping, &clone));
+    kiln_ir_block_append_op(body, clone);
+  }
+  // Terminator yielding the sink's results.
+  kiln_ir_op_state_t ret;
+  kiln_ir_op_state_init(context, &ret, KILN_DISPATCH_RETURN_OP, sink->location);
+  for (uint32_t r = 0; r < sink->num_results; ++r) {
+    KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(
+        context, &ret,
+        kiln_ir_mapping_lookup_value(mapping, &sink->results[r])));
+  }
+  kiln_ir_op_t* ret_op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_op_create(context, &ret, &ret_op));
+  kiln_ir_block_append_op(body, ret_op);
+
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(context, &region));
+  kiln_ir_region_append_block(region, body);
+
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(context, &state, KILN_DISPATCH_REGION_OP,
+                        sink->location);
+  for (size_t i = 0; i < cs.num_captures; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_ir_op_state_add_operand(context, &state, cs.captures[i]));
+  }
+  for (uint32_t r = 0; r < sink->num_results; ++r) {
+    KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(
+        context, &state, sink->results[r].type));
+  }
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      context, &state, "kind",
+      kiln_ir_string_attr_get(
+          context, kiln_make_cstring_view(kiln_group_kind(context, g)))));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(context, &state, region));
+  kiln_ir_op_t* region_op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_op_create(context, &state, &region_op));
+  kiln_ir_op_insert_before(region_op, sink);
+  for (uint32_t r = 0; r < sink->num_results; ++r) {
+    kiln_ir_value_replace_all_uses_with(&sink->results[r],
+                                        &region_op->results[r]);
+  }
+  // Erase the originals, last first (their remaining uses are in the group).
+  for (size_t i = n; i-- > 0;) kiln_ir_op_erase(ordered[i]);
+  // Drop clonable producers that became dead.
+  for (size_t i = 0; i < mapped.capacity; ++i) {
+    kiln_ir_value_t* v = (kiln_ir_value_t*)mapped.keys[i];
+    if (!v || v->kind != KILN_IR_VALUE_RESULT) continue;
+    kiln_ir_op_t* def = v->defining_op;
+    if (def && def->parent_block && kiln_is_clonable_producer(def) &&
+        kiln_ir_value_use_empty(v)) {
+      kiln_ir_op_erase(def);
+    }
+  }
+  return kiln_ir_context_take_error(context);
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_form_regions_in_block(kiln_ir_context_t* context,
+                                                kiln_ir_block_t* block) {
+  kiln_ptr_map_t assigned = kiln_ptr_map_make(context);
+  kiln_ir_op_t* op = block->last_op;
+  while (op) {
+    kiln_ir_op_t* prev = op->prev;
+    if (!kiln_structured_op_is(op) || kiln_ptr_map_contains(&assigned, op)) {
+      op = prev;
+      continue;
+    }
+    kiln_group_t* g = (kiln_group_t*)kiln_ir_arena_alloc(context, sizeof(*g));
+    if (!g) return kiln_ir_context_take_error(context);
+    g->block = block;
+    g->at_loop_point = kiln_ptr_map_make(context);
+    g->ops[g->count++] = op;
+    kiln_ptr_map_put(&assigned, op, (void*)1);
+    kiln_structured_op_t s;
+    KILN_RETURN_IF_ERROR(kiln_structured_op_get(context, op, &s));
+    if (kiln_structured_is_elementwise(&s)) {
+      bool identity = true;
+      for (uint32_t i = 0; i < s.num_outs; ++i) {
+        identity = identity && kiln_map_is_identity_on(s.maps[s.num_ins + i]);
+      }
+      if (identity) kiln_ptr_map_put(&g->at_loop_point, op, (void*)1);
+      g->loop_rank = s.num_dims;
+      memcpy(g->loop_ranges, s.ranges, sizeof(s.ranges));
+    } else {
+      g->root = op;
+      for (uint32_t d = 0; d < s.num_dims; ++d) {
+        if (!s.is_reduction[d]) g->loop_ranges[g->loop_rank++] = s.ranges[d];
+      }
+    }
+    // Worklist: members whose operands have not been examined yet.
+    for (size_t next = 0; next < g->count; ++next) {
+      kiln_ir_op_t* member = g->ops[next];
+      uint32_t num = kiln_ir_op_num_regular_operands(member);
+      for (uint32_t i = 0; i < num; ++i) {
+        bool added = false;
+        KILN_RETURN_IF_ERROR(
+            kiln_try_absorb(context, g, member, i, &assigned, &added));
+      }
+    }
+    // The group's ops were erased; the remaining structured ops are all
+    // unvisited, so continue from the last one.
+    KILN_RETURN_IF_ERROR(kiln_build_region(context, g));
+    op = block->last_op;
+    while (op && !kiln_structured_op_is(op)) op = op->prev;
+  }
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_form_dispatch_regions(kiln_ir_context_t* context,
+                                         kiln_ir_op_t* module) {
+  KILN_RETURN_IF_ERROR(kiln_dispatch_register_ops(context));
+  kiln_ir_block_t* body = kiln_ir_module_body(module);
+  for (kiln_ir_op_t* op = body ? body->first_op : NULL; op; op = op->next) {
+    if (!kiln_ir_op_is(op, "func.func") || kiln_ir_func_is_declaration(op)) {
+      continue;
+    }
+    for (kiln_ir_block_t* b = op->regions[0].first_block; b; b = b->next) {
+      KILN_RETURN_IF_ERROR(kiln_form_regions_in_block(context, b));
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_form_dispatch_regions_run(kiln_ir_context_t* context,
+                                                    kiln_ir_op_t* module,
+                                                    void* user_data) {
+  return kiln_form_dispatch_regions(context, module);
+}
+
+const kiln_ir_pass_t kiln_form_dispatch_regions_pass = {
+    .name = "form-dispatch-regions",
+    .description =
+        "group structured ops into kiln.dispatch.region ops (fusion)",
+    .run = kiln_form_dispatch_regions_run,
+    .user_data = NULL,
+};

@@ -1,0 +1,39 @@
+// Pass `form-dispatch-regions`: groups the structured ops of every function
+// into kiln.dispatch.region ops (see dispatch_ops.h), one per dispatch.
+//
+// Fusion rules (bottom-up from each not-yet-grouped structured op, the
+// region's "sink"):
+//   - an elementwise producer (all loops parallel, outputs indexed by a
+//     permutation) whose results are used only inside the region joins it
+//     and is recomputed at the consumer's point; into a reduction it joins
+//     only when the consumer's map reads each producer element once;
+//   - at most one reduction or matmul (the "root") per region: it joins an
+//     elementwise region when every use of its results is at the region's
+//     loop point through an identity map (epilogue fusion);
+//   - linalg.fill producing a root's init joins it;
+//   - tensor.empty, scalar constants and splat tensor constants are cloned
+//     into the region; other captured values (arguments, dense constants,
+//     results of other regions) become the region's operands.
+// The region op records `kind` ("elementwise", "reduction", "matmul",
+// "generic") for entry point names.
+#ifndef KILN_COMPILER_DISPATCH_FORM_DISPATCH_REGIONS_H_
+#define KILN_COMPILER_DISPATCH_FORM_DISPATCH_REGIONS_H_
+
+#include "compiler/ir/pass.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// The pass (name "form-dispatch-regions").
+extern const kiln_ir_pass_t kiln_form_dispatch_regions_pass;
+
+// Runs the pass on |module|.
+kiln_status_t kiln_form_dispatch_regions(kiln_ir_context_t* context,
+                                         kiln_ir_op_t* module);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_COMPILER_DISPATCH_FORM_DISPATCH_REGIONS_H_

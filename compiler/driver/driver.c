@@ -1,0 +1,250 @@
+#include "compiler/driver/driver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/codegen/vmvx/vmvx_codegen.h"
+#include "compiler/dispatch/dispatch_ops.h"
+#include "compiler/dispatch/form_dispatch_regions.h"
+#include "compiler/input/mlir/parser.h"
+#include "compiler/ir/builtin.h"
+#include "compiler/ir/printer.h"
+#include "compiler/ir/verifier.h"
+#include "compiler/schedule/schedule.h"
+#include "runtime/vm/assembler.h"
+#if defined(KILN_HAVE_DIALECTS)
+#include "compiler/dialects/registration.h"
+#endif
+#if defined(KILN_HAVE_PIPELINE)
+#include "compiler/pipeline/registration.h"
+#endif
+
+void kiln_compiler_options_initialize(kiln_compiler_options_t* options) {
+  memset(options, 0, sizeof(*options));
+}
+
+kiln_status_t kiln_backend_register_ops(kiln_ir_context_t* context) {
+  return kiln_dispatch_register_ops(context);
+}
+
+kiln_status_t kiln_backend_register_passes(kiln_ir_pass_registry_t* registry) {
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_pass_registry_add(registry, &kiln_form_dispatch_regions_pass));
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_pass_registry_add(registry, &kiln_vmvx_codegen_pass));
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_pass_registry_add(registry, &kiln_schedule_pass));
+  return kiln_ir_pass_registry_add(registry, &kiln_vm_emission_pass);
+}
+
+static void kiln_driver_print_diag(void* user_data, kiln_ir_context_t* context,
+                                   const kiln_ir_diagnostic_t* diagnostic) {
+  kiln_ir_diagnostic_print(context, diagnostic, (FILE*)user_data);
+}
+
+// The input phases (before dispatch formation), by name, in order. Names
+// not registered by compiler/pipeline are skipped.
+static const char* const kInputPipeline[] = {
+    "lower-to-structured", "canonicalize", "cse", "const-eval",
+    "canonicalize",        "cse",          "dce",
+};
+
+static bool kiln_driver_stop_after(const kiln_compiler_options_t* o,
+                                   const char* phase) {
+  if (o->output_format != KILN_COMPILER_OUTPUT_MLIR) return false;
+  const char* target = o->compile_to ? o->compile_to : "schedule";
+  return strcmp(target, phase) == 0;
+}
+
+static kiln_status_t kiln_driver_build_pipeline(
+    const kiln_compiler_options_t* o, kiln_ir_pass_registry_t* registry,
+    kiln_ir_pass_manager_t* pm, kiln_ir_pass_t* emission_pass, bool* out_done) {
+  *out_done = false;
+  if (kiln_driver_stop_after(o, "input")) {
+    *out_done = true;
+    return kiln_ok_status();
+  }
+#if defined(KILN_HAVE_PIPELINE)
+  for (size_t i = 0; i < sizeof(kInputPipeline) / sizeof(kInputPipeline[0]);
+       ++i) {
+    const kiln_ir_pass_t* pass = kiln_ir_pass_registry_lookup(
+        registry, kiln_make_cstring_view(kInputPipeline[i]));
+    if (pass) KILN_RETURN_IF_ERROR(kiln_ir_pass_manager_add(pm, pass));
+  }
+#else
+  (void)registry;
+  (void)kInputPipeline;
+#endif
+  if (kiln_driver_stop_after(o, "structured")) {
+    *out_done = true;
+    return kiln_ok_status();
+  }
+  const kiln_ir_pass_t* backend[] = {&kiln_form_dispatch_regions_pass,
+                                     &kiln_vmvx_codegen_pass,
+                                     &kiln_schedule_pass};
+  for (size_t i = 0; i < 3; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_ir_pass_manager_add(pm, backend[i]));
+    if (kiln_driver_stop_after(o, backend[i]->name)) {
+      *out_done = true;
+      return kiln_ok_status();
+    }
+  }
+  return kiln_ir_pass_manager_add(pm, emission_pass);
+}
+
+static kiln_status_t kiln_driver_copy_out(kiln_allocator_t allocator,
+                                          const void* data, size_t length,
+                                          uint8_t** out_bytes,
+                                          size_t* out_length) {
+  uint8_t* bytes = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_allocator_malloc(allocator, length + 1, (void**)&bytes));
+  if (length) memcpy(bytes, data, length);
+  bytes[length] = 0;
+  *out_bytes = bytes;
+  *out_length = length;
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_compiler_compile_buffer(
+    const kiln_compiler_options_t* options, const char* filename,
+    const char* text, size_t length, kiln_allocator_t allocator,
+    uint8_t** out_bytes, size_t* out_length) {
+  *out_bytes = NULL;
+  *out_length = 0;
+  kiln_compiler_options_t defaults;
+  if (!options) {
+    kiln_compiler_options_initialize(&defaults);
+    options = &defaults;
+  }
+  if (options->target_backends &&
+      strcmp(options->target_backends, "vmvx") != 0) {
+    return kiln_make_status(KILN_STATUS_UNIMPLEMENTED,
+                            "unsupported target backend '%s' (supported: vmvx)",
+                            options->target_backends);
+  }
+  if (options->input_type == KILN_COMPILER_INPUT_TOSA) {
+    return kiln_make_status(KILN_STATUS_UNIMPLEMENTED,
+                            "--input-type=tosa is not supported yet");
+  }
+  FILE* diag = options->diagnostic_stream ? options->diagnostic_stream : stderr;
+  FILE* dump = options->dump_stream ? options->dump_stream : stderr;
+
+  kiln_ir_context_t* context = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_context_create(allocator, &context));
+  kiln_ir_context_set_diagnostic_handler(context, kiln_driver_print_diag, diag);
+  kiln_ir_pass_registry_t* registry = NULL;
+  kiln_ir_pass_manager_t* pm = NULL;
+  kiln_ir_op_t* module = NULL;
+  kiln_status_t status = kiln_mlir_register_builtin_ops(context);
+  if (!status) status = kiln_mlir_register_example_ops(context);
+#if defined(KILN_HAVE_DIALECTS)
+  if (!status) status = kiln_dialects_register_all(context);
+#endif
+  if (!status) status = kiln_dispatch_register_ops(context);
+  if (!status) status = kiln_ir_pass_registry_create(allocator, &registry);
+#if defined(KILN_HAVE_PIPELINE)
+  if (!status) status = kiln_pipeline_register_passes(registry);
+#endif
+  kiln_ir_pass_manager_options_t pm_options;
+  memset(&pm_options, 0, sizeof(pm_options));
+  pm_options.verify_each = true;
+  pm_options.print_ir_after_all = options->print_ir_after_all;
+  pm_options.timing = options->timing;
+  pm_options.print_stream = dump;
+  pm_options.timing_stream = dump;
+  if (!status)
+    status = kiln_ir_pass_manager_create(allocator, &pm_options, &pm);
+  kiln_vm_emission_options_t emission_options = {options->execution_model};
+  kiln_ir_pass_t emission_pass = kiln_vm_emission_pass;
+  emission_pass.user_data = &emission_options;
+  bool stop_early = false;
+  if (!status) {
+    status = kiln_driver_build_pipeline(options, registry, pm, &emission_pass,
+                                        &stop_early);
+  }
+  if (!status) {
+    status = kiln_mlir_parse_source(
+        context, kiln_make_cstring_view(filename ? filename : "<stdin>"), text,
+        length, NULL, &module);
+  }
+  if (!status) status = kiln_ir_verify(context, module);
+  if (!status) status = kiln_ir_pass_manager_run(pm, context, module);
+  if (!status) {
+    if (options->output_format == KILN_COMPILER_OUTPUT_MLIR) {
+      char* printed = NULL;
+      kiln_ir_print_options_t print_options = {false, false};
+      status =
+          kiln_ir_print_op_to_string(context, module, &print_options, &printed);
+      if (!status) {
+        status = kiln_driver_copy_out(allocator, printed, strlen(printed),
+                                      out_bytes, out_length);
+      }
+      free(printed);
+    } else {
+      size_t asm_length = 0;
+      const char* asm_text = kiln_vm_emission_text(module, &asm_length);
+      if (!asm_text) {
+        status = kiln_make_status(KILN_STATUS_INTERNAL,
+                                  "vm-emission produced no assembly");
+      } else if (options->output_format == KILN_COMPILER_OUTPUT_VM_ASM) {
+        status = kiln_driver_copy_out(allocator, asm_text, asm_length,
+                                      out_bytes, out_length);
+      } else {
+        status = kiln_vm_assemble(asm_text, asm_length, "<vm-emission>",
+                                  allocator, out_bytes, out_length);
+        if (status) {
+          status = kiln_status_annotate_f(
+              status,
+              "internal error: the generated VM assembly does not "
+              "assemble (use --output-format=vm-asm to inspect it)");
+        }
+      }
+    }
+  }
+  (void)stop_early;
+  kiln_ir_pass_manager_destroy(pm);
+  kiln_ir_pass_registry_destroy(registry);
+  kiln_ir_context_destroy(context);
+  return status;
+}
+
+kiln_status_t kiln_compiler_compile_file(const kiln_compiler_options_t* options,
+                                         const char* path,
+                                         kiln_allocator_t allocator,
+                                         uint8_t** out_bytes,
+                                         size_t* out_length) {
+  bool is_stdin = strcmp(path, "-") == 0;
+  FILE* file = is_stdin ? stdin : fopen(path, "rb");
+  if (!file) {
+    return kiln_make_status(KILN_STATUS_NOT_FOUND, "cannot open '%s'", path);
+  }
+  size_t capacity = 1 << 16, size = 0;
+  char* text = NULL;
+  kiln_status_t status =
+      kiln_allocator_malloc(allocator, capacity, (void**)&text);
+  while (!status) {
+    if (size == capacity) {
+      capacity *= 2;
+      void* grown = text;
+      status = kiln_allocator_realloc(allocator, capacity, &grown);
+      if (status) break;
+      text = (char*)grown;
+    }
+    size_t n = fread(text + size, 1, capacity - size, file);
+    if (n == 0) break;
+    size += n;
+  }
+  if (!status && ferror(file)) {
+    status =
+        kiln_make_status(KILN_STATUS_DATA_LOSS, "error reading '%s'", path);
+  }
+  if (!is_stdin) fclose(file);
+  if (!status) {
+    status =
+        kiln_compiler_compile_buffer(options, is_stdin ? "<stdin>" : path, text,
+                                     size, allocator, out_bytes, out_length);
+  }
+  kiln_allocator_free(allocator, text);
+  return status;
+}

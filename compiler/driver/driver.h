@@ -1,0 +1,85 @@
+// kiln_compiler_driver: the whole compiler as one in-process call.
+//
+//   MLIR text -> parse -> default pipeline (lower-to-structured, canonicalize,
+//   cse, const-eval, dce) -> form-dispatch-regions -> vmvx-codegen ->
+//   schedule -> vm-emission -> VM assembly -> kiln_vm_assemble -> .kmod bytes
+//
+// Used by kiln-compile and, in-process, by kiln-run-mlir. Never linked into
+// a runtime library.
+#ifndef KILN_COMPILER_DRIVER_DRIVER_H_
+#define KILN_COMPILER_DRIVER_DRIVER_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compiler/codegen/vm/vm_emission.h"
+#include "compiler/ir/pass.h"
+#include "runtime/base/allocator.h"
+#include "runtime/base/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum kiln_compiler_input_type_e {
+  KILN_COMPILER_INPUT_AUTO = 0,
+  KILN_COMPILER_INPUT_STABLEHLO = 1,
+  KILN_COMPILER_INPUT_TOSA = 2,
+  KILN_COMPILER_INPUT_LINALG = 3,
+} kiln_compiler_input_type_t;
+
+typedef enum kiln_compiler_output_format_e {
+  KILN_COMPILER_OUTPUT_MODULE = 0,  // .kmod bytes
+  KILN_COMPILER_OUTPUT_VM_ASM = 1,  // the host module's VM assembly text
+  KILN_COMPILER_OUTPUT_MLIR = 2,    // MLIR text after |compile_to|
+} kiln_compiler_output_format_t;
+
+typedef struct kiln_compiler_options_t {
+  kiln_compiler_input_type_t input_type;
+  kiln_execution_model_t execution_model;
+  // Comma-separated backends; only "vmvx" is supported (NULL: vmvx).
+  const char* target_backends;
+  kiln_compiler_output_format_t output_format;
+  // With OUTPUT_MLIR: the last pass to run ("input", "structured",
+  // "form-dispatch-regions", "vmvx-codegen", "schedule"); NULL: schedule.
+  const char* compile_to;
+  bool print_ir_after_all;  // IR after each pass to |dump_stream|
+  bool timing;              // per-pass timing table to |dump_stream|
+  FILE* dump_stream;        // NULL: stderr
+  // Where diagnostics ("file:line:col: error: ...") are printed; NULL:
+  // stderr.
+  FILE* diagnostic_stream;
+} kiln_compiler_options_t;
+
+// Defaults: auto input, sync, vmvx, module output.
+void kiln_compiler_options_initialize(kiln_compiler_options_t* options);
+
+// Compiles |length| bytes of MLIR |text| named |filename|. On success
+// |*out_bytes| (from |allocator|; free with kiln_allocator_free) holds the
+// module image, VM assembly or MLIR text per |output_format|. Errors are
+// printed as diagnostics and returned as a status.
+kiln_status_t kiln_compiler_compile_buffer(
+    const kiln_compiler_options_t* options, const char* filename,
+    const char* text, size_t length, kiln_allocator_t allocator,
+    uint8_t** out_bytes, size_t* out_length);
+
+// Reads |path| ("-" is stdin) and compiles it.
+kiln_status_t kiln_compiler_compile_file(const kiln_compiler_options_t* options,
+                                         const char* path,
+                                         kiln_allocator_t allocator,
+                                         uint8_t** out_bytes,
+                                         size_t* out_length);
+
+// Registers the backend ops (kiln.dispatch.*, hal.executable) into a
+// context and the backend passes (form-dispatch-regions, vmvx-codegen,
+// schedule, vm-emission) into a registry (for kiln-opt).
+kiln_status_t kiln_backend_register_ops(kiln_ir_context_t* context);
+kiln_status_t kiln_backend_register_passes(kiln_ir_pass_registry_t* registry);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_COMPILER_DRIVER_DRIVER_H_

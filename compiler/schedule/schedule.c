@@ -1,0 +1,186 @@
+#include "compiler/schedule/schedule.h"
+
+#include <string.h>
+
+#include "compiler/dispatch/dispatch_ops.h"
+#include "compiler/dispatch/ptr_map.h"
+#include "compiler/ir/builder.h"
+#include "compiler/ir/builtin.h"
+
+bool kiln_schedule_is_alias_op(const kiln_ir_op_t* op) {
+  return kiln_ir_op_is(op, "tensor.expand_shape") ||
+         kiln_ir_op_is(op, "tensor.collapse_shape") ||
+         kiln_ir_op_is(op, "tensor.reshape") ||
+         kiln_ir_op_is(op, "tensor.cast") ||
+         kiln_ir_op_is(op, "util.optimization_barrier");
+}
+
+static int64_t kiln_align(int64_t v) {
+  return (v + KILN_SCHEDULE_ALIGNMENT - 1) &
+         ~(int64_t)(KILN_SCHEDULE_ALIGNMENT - 1);
+}
+
+// Byte size of a static tensor value.
+static int64_t kiln_value_bytes(const kiln_ir_value_t* v) {
+  int64_t n = kiln_ir_type_num_elements(v->type);
+  size_t eb = kiln_ir_type_storage_bytes(kiln_ir_type_element(v->type));
+  return n < 0 ? -1 : n * (int64_t)eb;
+}
+
+// The value whose storage |v| uses (follows alias ops back).
+static kiln_ir_value_t* kiln_storage_root(kiln_ir_value_t* v) {
+  while (v->kind == KILN_IR_VALUE_RESULT && v->defining_op &&
+         kiln_schedule_is_alias_op(v->defining_op)) {
+    v = kiln_ir_op_operand(v->defining_op, 0);
+  }
+  return v;
+}
+
+typedef struct kiln_interval_t {
+  kiln_ir_value_t* value;
+  size_t start, end;  // op positions
+  int64_t size;
+  int64_t offset;
+} kiln_interval_t;
+
+static kiln_status_t kiln_schedule_function(kiln_ir_context_t* ctx,
+                                            kiln_ir_op_t* func) {
+  kiln_ir_block_t* entry = kiln_ir_func_entry_block(func);
+  if (!entry) return kiln_ok_status();
+  if (entry->next) {
+    return kiln_ir_op_emit_error(func, ctx,
+                                 "schedule: functions with several blocks "
+                                 "(host control flow) are not supported yet");
+  }
+  // Positions and returned roots.
+  kiln_ptr_map_t position = kiln_ptr_map_make(ctx);
+  kiln_ptr_map_t returned = kiln_ptr_map_make(ctx);
+  size_t pos = 0;
+  for (kiln_ir_op_t* op = entry->first_op; op; op = op->next) {
+    kiln_ptr_map_put(&position, op, (void*)(uintptr_t)(++pos));
+    if (kiln_ir_op_is(op, "func.return")) {
+      for (uint32_t i = 0; i < op->num_operands; ++i) {
+        kiln_ptr_map_put(
+            &returned, kiln_storage_root(kiln_ir_op_operand(op, i)), (void*)1);
+      }
+    }
+  }
+  // Intervals of transient values: from the defining region to the last use
+  // of the value or of any alias of it.
+  size_t count = 0, capacity = 64;
+  kiln_interval_t* intervals =
+      (kiln_interval_t*)kiln_ir_arena_alloc(ctx, capacity * sizeof(*intervals));
+  if (!intervals) return kiln_ir_context_take_error(ctx);
+  kiln_ptr_map_t interval_of = kiln_ptr_map_make(ctx);
+  for (kiln_ir_op_t* op = entry->first_op; op; op = op->next) {
+    size_t here = (size_t)(uintptr_t)kiln_ptr_map_get(&position, op);
+    // Extend the intervals of every operand's storage.
+    for (uint32_t i = 0; i < op->num_operands; ++i) {
+      kiln_ir_value_t* root = kiln_storage_root(kiln_ir_op_operand(op, i));
+      kiln_interval_t* iv =
+          (kiln_interval_t*)kiln_ptr_map_get(&interval_of, root);
+      if (iv && iv->end < here) iv->end = here;
+    }
+    if (!kiln_ir_op_is(op, KILN_DISPATCH_REGION_OP)) continue;
+    for (uint32_t r = 0; r < op->num_results; ++r) {
+      kiln_ir_value_t* v = &op->results[r];
+      if (kiln_ptr_map_contains(&returned, v)) continue;
+      int64_t bytes = kiln_value_bytes(v);
+      if (bytes < 0) {
+        return kiln_ir_op_emit_error(op, ctx,
+                                     "schedule: dynamic shapes are not "
+                                     "supported yet");
+      }
+      if (count == capacity) {
+        kiln_interval_t* grown = (kiln_interval_t*)kiln_ir_arena_alloc(
+            ctx, 2 * capacity * sizeof(*grown));
+        if (!grown) return kiln_ir_context_take_error(ctx);
+        memcpy(grown, intervals, count * sizeof(*grown));
+        // Re-point the map at the moved intervals.
+        for (size_t k = 0; k < count; ++k) {
+          kiln_ptr_map_put(&interval_of, grown[k].value, &grown[k]);
+        }
+        intervals = grown;
+        capacity *= 2;
+      }
+      kiln_interval_t* iv = &intervals[count++];
+      iv->value = v;
+      iv->start = here;
+      iv->end = here;
+      iv->size = kiln_align(bytes > 0 ? bytes : 1);
+      iv->offset = -1;
+      kiln_ptr_map_put(&interval_of, v, iv);
+    }
+  }
+  // First-fit: place each interval (in definition order) at the lowest
+  // offset that does not overlap a live interval already placed.
+  int64_t total = 0;
+  for (size_t i = 0; i < count; ++i) {
+    kiln_interval_t* iv = &intervals[i];
+    int64_t offset = 0;
+    bool moved = true;
+    while (moved) {
+      moved = false;
+      for (size_t j = 0; j < i; ++j) {
+        kiln_interval_t* o = &intervals[j];
+        bool live_overlap = !(o->end < iv->start || iv->end < o->start);
+        bool byte_overlap =
+            offset < o->offset + o->size && o->offset < offset + iv->size;
+        if (live_overlap && byte_overlap) {
+          offset = o->offset + o->size;
+          moved = true;
+        }
+      }
+    }
+    iv->offset = offset;
+    if (offset + iv->size > total) total = offset + iv->size;
+  }
+  // Record the plan.
+  for (kiln_ir_op_t* op = entry->first_op; op; op = op->next) {
+    if (!kiln_ir_op_is(op, KILN_DISPATCH_REGION_OP)) continue;
+    int64_t offsets[64];
+    if (op->num_results > 64) {
+      return kiln_ir_op_emit_error(op, ctx, "schedule: too many results");
+    }
+    for (uint32_t r = 0; r < op->num_results; ++r) {
+      kiln_interval_t* iv =
+          (kiln_interval_t*)kiln_ptr_map_get(&interval_of, &op->results[r]);
+      offsets[r] = iv ? iv->offset : -1;
+    }
+    KILN_RETURN_IF_ERROR(kiln_ir_op_set_attr(
+        ctx, op, "result_storage",
+        kiln_ir_dense_i64_array_attr_get(ctx, kiln_ir_int_type(ctx, 64),
+                                         op->num_results, offsets),
+        false));
+  }
+  KILN_RETURN_IF_ERROR(kiln_ir_op_set_attr(
+      ctx, func, "kiln.transient_size",
+      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), total), false));
+  return kiln_ir_context_take_error(ctx);
+}
+
+kiln_status_t kiln_schedule(kiln_ir_context_t* context, kiln_ir_op_t* module) {
+  KILN_RETURN_IF_ERROR(kiln_dispatch_register_ops(context));
+  kiln_ir_block_t* body = kiln_ir_module_body(module);
+  for (kiln_ir_op_t* op = body ? body->first_op : NULL; op; op = op->next) {
+    if (!kiln_ir_op_is(op, "func.func") || kiln_ir_func_is_declaration(op)) {
+      continue;
+    }
+    KILN_RETURN_IF_ERROR(kiln_schedule_function(context, op));
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_schedule_run(kiln_ir_context_t* context,
+                                       kiln_ir_op_t* module, void* user_data) {
+  return kiln_schedule(context, module);
+}
+
+const kiln_ir_pass_t kiln_schedule_pass = {
+    .name = "schedule",
+    .description =
+        "plan buffers: result buffers and one liveness-planned transient "
+        "allocation per invocation",
+    .run = kiln_schedule_run,
+    .user_data = NULL,
+};

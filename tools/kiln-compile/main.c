@@ -1,0 +1,182 @@
+// kiln-compile: MLIR (StableHLO / linalg) -> .kmod module, like
+// iree-compile. A thin main over kiln_compiler_driver.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/driver/driver.h"
+
+static void print_help(void) {
+  printf(
+      "OVERVIEW: kiln compiler: MLIR -> kiln module (.kmod)\n\n"
+      "USAGE: kiln-compile [options] <input.mlir | ->\n\n"
+      "OPTIONS:\n"
+      "  -o <file>                        Output file ('-' = stdout; "
+      "default: stdout)\n"
+      "  --target-backends=vmvx           Executable target (alias "
+      "--iree-hal-target-backends)\n"
+      "  --input-type=auto|stablehlo|tosa|linalg\n"
+      "                                   Input dialect (alias "
+      "--iree-input-type)\n"
+      "  --execution-model=sync|async-external\n"
+      "                                   Export ABI (alias "
+      "--iree-execution-model);\n"
+      "                                   async-external: coarse-fences "
+      "(wait, signal fence args)\n"
+      "  --output-format=module|vm-asm|mlir\n"
+      "                                   What to write (default module)\n"
+      "  --compile-to=input|structured|form-dispatch-regions|vmvx-codegen|"
+      "schedule\n"
+      "                                   Stop after a phase and print MLIR\n"
+      "  --mlir-print-ir-after-all        Print the IR after each pass "
+      "(stderr)\n"
+      "  --timing                         Per-pass timing table (stderr; "
+      "alias --mlir-timing)\n"
+      "  --help                           This help\n");
+}
+
+static bool flag_value(const char* arg, const char* name, const char** value) {
+  size_t n = strlen(name);
+  if (strncmp(arg, name, n) == 0 && arg[n] == '=') {
+    *value = arg + n + 1;
+    return true;
+  }
+  return false;
+}
+
+int main(int argc, char** argv) {
+  kiln_compiler_options_t options;
+  kiln_compiler_options_initialize(&options);
+  const char* input = NULL;
+  const char* output = "-";
+  bool have_output_format = false;
+  for (int i = 1; i < argc; ++i) {
+    const char* a = argv[i];
+    const char* v = NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      print_help();
+      return 0;
+    } else if (!strcmp(a, "-o")) {
+      if (++i >= argc) {
+        fprintf(stderr, "kiln-compile: -o needs a file name\n");
+        return 2;
+      }
+      output = argv[i];
+    } else if (!strncmp(a, "-o", 2) && a[2] && a[1] == 'o') {
+      output = a + 2;
+    } else if (flag_value(a, "--target-backends", &v) ||
+               flag_value(a, "--iree-hal-target-backends", &v)) {
+      if (strcmp(v, "vmvx") != 0) {
+        fprintf(stderr,
+                "kiln-compile: unsupported target backend '%s' "
+                "(supported: vmvx)\n",
+                v);
+        return 2;
+      }
+      options.target_backends = v;
+    } else if (flag_value(a, "--input-type", &v) ||
+               flag_value(a, "--iree-input-type", &v)) {
+      if (!strcmp(v, "auto") || !strcmp(v, "none")) {
+        options.input_type = KILN_COMPILER_INPUT_AUTO;
+      } else if (!strcmp(v, "stablehlo") || !strcmp(v, "mhlo")) {
+        options.input_type = KILN_COMPILER_INPUT_STABLEHLO;
+      } else if (!strcmp(v, "tosa")) {
+        options.input_type = KILN_COMPILER_INPUT_TOSA;
+      } else if (!strcmp(v, "linalg")) {
+        options.input_type = KILN_COMPILER_INPUT_LINALG;
+      } else {
+        fprintf(stderr,
+                "kiln-compile: unknown input type '%s' "
+                "(auto, stablehlo, tosa, linalg)\n",
+                v);
+        return 2;
+      }
+    } else if (flag_value(a, "--execution-model", &v) ||
+               flag_value(a, "--iree-execution-model", &v)) {
+      if (!strcmp(v, "sync") || !strcmp(v, "host-only")) {
+        options.execution_model = KILN_EXECUTION_MODEL_SYNC;
+      } else if (!strcmp(v, "async-external")) {
+        options.execution_model = KILN_EXECUTION_MODEL_ASYNC_EXTERNAL;
+      } else {
+        fprintf(stderr,
+                "kiln-compile: unknown execution model '%s' "
+                "(sync, async-external)\n",
+                v);
+        return 2;
+      }
+    } else if (flag_value(a, "--output-format", &v)) {
+      have_output_format = true;
+      if (!strcmp(v, "module") || !strcmp(v, "vm-bytecode")) {
+        options.output_format = KILN_COMPILER_OUTPUT_MODULE;
+      } else if (!strcmp(v, "vm-asm")) {
+        options.output_format = KILN_COMPILER_OUTPUT_VM_ASM;
+      } else if (!strcmp(v, "mlir") || !strcmp(v, "mlir-after-schedule")) {
+        options.output_format = KILN_COMPILER_OUTPUT_MLIR;
+      } else {
+        fprintf(stderr,
+                "kiln-compile: unknown output format '%s' "
+                "(module, vm-asm, mlir)\n",
+                v);
+        return 2;
+      }
+    } else if (flag_value(a, "--compile-to", &v)) {
+      options.compile_to = v;
+      if (!have_output_format)
+        options.output_format = KILN_COMPILER_OUTPUT_MLIR;
+    } else if (!strcmp(a, "--mlir-print-ir-after-all")) {
+      options.print_ir_after_all = true;
+    } else if (!strcmp(a, "--timing") || !strcmp(a, "--mlir-timing")) {
+      options.timing = true;
+    } else if (a[0] == '-' && a[1] != 0) {
+      fprintf(stderr, "kiln-compile: unknown flag '%s' (see --help)\n", a);
+      return 2;
+    } else if (!input) {
+      input = a;
+    } else {
+      fprintf(stderr, "kiln-compile: more than one input ('%s', '%s')\n", input,
+              a);
+      return 2;
+    }
+  }
+  if (!input) {
+    fprintf(stderr, "kiln-compile: no input file (see --help)\n");
+    return 2;
+  }
+  if (options.compile_to &&
+      options.output_format != KILN_COMPILER_OUTPUT_MLIR) {
+    fprintf(stderr,
+            "kiln-compile: --compile-to prints MLIR "
+            "(--output-format=mlir)\n");
+    return 2;
+  }
+  uint8_t* bytes = NULL;
+  size_t length = 0;
+  kiln_allocator_t allocator = kiln_allocator_system();
+  kiln_status_t status =
+      kiln_compiler_compile_file(&options, input, allocator, &bytes, &length);
+  if (status) {
+    // Diagnostics with file:line:col were already printed; the status says
+    // which phase failed.
+    fprintf(stderr, "kiln-compile: error: %s\n", kiln_status_message(status));
+    kiln_status_free(status);
+    return 1;
+  }
+  FILE* out = strcmp(output, "-") == 0 ? stdout : fopen(output, "wb");
+  if (!out) {
+    fprintf(stderr, "kiln-compile: cannot open '%s' for writing\n", output);
+    kiln_allocator_free(allocator, bytes);
+    return 1;
+  }
+  bool ok = fwrite(bytes, 1, length, out) == length;
+  if (out != stdout) {
+    ok = fclose(out) == 0 && ok;
+  } else {
+    ok = fflush(out) == 0 && ok;
+  }
+  kiln_allocator_free(allocator, bytes);
+  if (!ok) {
+    fprintf(stderr, "kiln-compile: error writing '%s'\n", output);
+    return 1;
+  }
+  return 0;
+}

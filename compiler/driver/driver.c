@@ -203,6 +203,15 @@ kiln_status_t kiln_compiler_compile_buffer(
     }
   }
   (void)stop_early;
+  // Errors already reported as diagnostics (file:line:col) are summarized
+  // so that tools do not print them twice.
+  size_t error_count = kiln_ir_context_error_count(context);
+  if (status && error_count > 0) {
+    kiln_status_free(status);
+    status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "compilation failed (%zu error%s reported)",
+                              error_count, error_count == 1 ? "" : "s");
+  }
   kiln_ir_pass_manager_destroy(pm);
   kiln_ir_pass_registry_destroy(registry);
   kiln_ir_context_destroy(context);

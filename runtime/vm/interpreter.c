@@ -74,7 +74,7 @@ static kiln_status_t kiln_vm_stack_push(kiln_vm_stack_t* stack,
                             stack->max_depth, KILN_SV_ARG(f->name));
   }
   size_t need = stack->arena_used + f->frame_size;
-  if (need > stack->arena_capacity) {
+  if (need > stack->arena_capacity || !stack->arena) {
     if (need > KILN_VM_MAX_ARENA_BYTES) {
       return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
                               "register stack exhausted (%zu bytes) calling "

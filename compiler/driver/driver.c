@@ -42,13 +42,6 @@ static void kiln_driver_print_diag(void* user_data, kiln_ir_context_t* context,
   kiln_ir_diagnostic_print(context, diagnostic, (FILE*)user_data);
 }
 
-// The input phases (before dispatch formation), by name, in order. Names
-// not registered by compiler/pipeline are skipped.
-static const char* const kInputPipeline[] = {
-    "lower-to-structured", "canonicalize", "cse", "const-eval",
-    "canonicalize",        "cse",          "dce",
-};
-
 static bool kiln_driver_stop_after(const kiln_compiler_options_t* o,
                                    const char* phase) {
   if (o->output_format != KILN_COMPILER_OUTPUT_MLIR) return false;
@@ -65,15 +58,12 @@ static kiln_status_t kiln_driver_build_pipeline(
     return kiln_ok_status();
   }
 #if defined(KILN_HAVE_PIPELINE)
-  for (size_t i = 0; i < sizeof(kInputPipeline) / sizeof(kInputPipeline[0]);
-       ++i) {
-    const kiln_ir_pass_t* pass = kiln_ir_pass_registry_lookup(
-        registry, kiln_make_cstring_view(kInputPipeline[i]));
-    if (pass) KILN_RETURN_IF_ERROR(kiln_ir_pass_manager_add(pm, pass));
-  }
+  // The dialect engineer's default input pipeline (lower-to-structured,
+  // canonicalize, cse, const-eval, dce).
+  (void)registry;
+  KILN_RETURN_IF_ERROR(kiln_compiler_build_default_pipeline(pm));
 #else
   (void)registry;
-  (void)kInputPipeline;
 #endif
   if (kiln_driver_stop_after(o, "structured")) {
     *out_done = true;

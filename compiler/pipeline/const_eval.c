@@ -1,0 +1,111 @@
+// const-eval: a structured op (linalg.generic; matmul/batch_matmul/fill
+// are generalized first) whose inputs are all constants, whose outputs are
+// constants or tensor.empty, and whose body captures only constants is
+// evaluated by the reference interpreter and replaced by arith.constant.
+// Results above KILN_INTERP_MAX_RESULT_ELEMENTS are skipped, and nothing
+// fed by util.unfoldable_constant is folded (it is not constant-like).
+#include "compiler/dialects/linalg.h"
+#include "compiler/pipeline/linalg_interp.h"
+#include "compiler/pipeline/passes.h"
+
+typedef struct kiln_const_eval_t {
+  kiln_ir_context_t* ctx;
+  kiln_ir_op_t** ops;
+  size_t count;
+  size_t capacity;
+  bool oom;
+} kiln_const_eval_t;
+
+// True when every value used inside |op|'s body but defined outside is a
+// constant.
+static bool kiln_captures_constant(kiln_ir_op_t* op, kiln_ir_block_t* body) {
+  for (kiln_ir_op_t* inner = body->first_op; inner; inner = inner->next) {
+    for (uint32_t i = 0; i < inner->num_operands; ++i) {
+      kiln_ir_value_t* v = inner->operands[i].value;
+      kiln_ir_block_t* owner = kiln_ir_value_parent_block(v);
+      if (owner == body) continue;
+      if (!kiln_pipeline_constant_of(v)) return false;
+    }
+  }
+  return true;
+}
+
+static bool kiln_const_eval_candidate(kiln_ir_op_t* op) {
+  if (!kiln_linalg_is_structured(op)) return false;
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  uint32_t ins = kiln_linalg_num_inputs(op);
+  for (uint32_t i = 0; i < n; ++i) {
+    kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
+    if (kiln_pipeline_constant_of(v)) continue;
+    if (i >= ins && v->kind == KILN_IR_VALUE_RESULT &&
+        kiln_ir_op_is(v->defining_op, "tensor.empty")) {
+      continue;
+    }
+    return false;
+  }
+  for (uint32_t i = 0; i < op->num_results; ++i) {
+    int64_t count = kiln_ir_type_num_elements(op->results[i].type);
+    if (count < 0 || count > KILN_INTERP_MAX_RESULT_ELEMENTS) return false;
+  }
+  kiln_ir_block_t* body = kiln_linalg_body(op);
+  return !body || kiln_captures_constant(op, body);
+}
+
+static kiln_ir_walk_result_t kiln_const_eval_collect(kiln_ir_op_t* op,
+                                                     void* user_data) {
+  kiln_const_eval_t* ce = user_data;
+  if (!kiln_linalg_is_structured(op)) return KILN_IR_WALK_ADVANCE;
+  if (ce->count == ce->capacity) {
+    size_t cap = ce->capacity ? ce->capacity * 2 : 32;
+    kiln_ir_op_t** ops = kiln_ir_arena_alloc(ce->ctx, sizeof(*ops) * cap);
+    if (!ops) {
+      ce->oom = true;
+      return KILN_IR_WALK_INTERRUPT;
+    }
+    for (size_t i = 0; i < ce->count; ++i) ops[i] = ce->ops[i];
+    ce->ops = ops;
+    ce->capacity = cap;
+  }
+  ce->ops[ce->count++] = op;
+  return KILN_IR_WALK_SKIP;
+}
+
+kiln_status_t kiln_pass_const_eval(kiln_ir_context_t* context,
+                                   kiln_ir_op_t* module, void* user_data) {
+  kiln_const_eval_t ce = {context, NULL, 0, 0, false};
+  kiln_ir_op_walk(module, KILN_IR_WALK_PRE_ORDER, kiln_const_eval_collect, &ce);
+  if (ce.oom)
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "const-eval");
+  // Ops are in program order, so producers fold before their users.
+  for (size_t k = 0; k < ce.count; ++k) {
+    kiln_ir_op_t* op = ce.ops[k];
+    if (!kiln_const_eval_candidate(op)) continue;
+    KILN_RETURN_IF_ERROR(kiln_linalg_generalize(context, op, &op));
+    uint32_t n = kiln_ir_op_num_regular_operands(op);
+    const kiln_ir_attribute_t* values[16];
+    const kiln_ir_attribute_t* results[16];
+    if (n > 16 || op->num_results > 16) continue;
+    for (uint32_t i = 0; i < n; ++i) {
+      values[i] = kiln_pipeline_constant_of(kiln_ir_op_operand(op, i));
+    }
+    bool ok = false;
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_interpret(context, op, values, results, &ok));
+    if (!ok) continue;
+    kiln_ir_builder_t b = kiln_ir_builder_make(context);
+    kiln_ir_builder_set_before(&b, op);
+    b.location = op->location;
+    for (uint32_t i = 0; i < op->num_results; ++i) {
+      kiln_ir_named_attribute_t attr =
+          kiln_ir_named_attr(context, "value", results[i]);
+      const kiln_ir_type_t* type = op->results[i].type;
+      kiln_ir_op_t* cst = NULL;
+      KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+          &b, "arith.constant", 0, NULL, 1, &type, 1, &attr, &cst));
+      kiln_ir_value_replace_all_uses_with(&op->results[i],
+                                          kiln_ir_op_result(cst, 0));
+    }
+    kiln_ir_op_erase(op);
+  }
+  return kiln_ok_status();
+}

@@ -1,0 +1,40 @@
+// Pass registration and the default pipeline.
+#include "compiler/pipeline/passes.h"
+
+#include "compiler/pipeline/registration.h"
+
+static const kiln_ir_pass_t kiln_compiler_passes[] = {
+    {"lower-to-structured",
+     "Lowers input ops (StableHLO, arith/math on tensors) to linalg/tensor",
+     kiln_pass_lower_to_structured, NULL},
+    {"canonicalize", "Folds ops, applies simple rewrites, drops dead pure ops",
+     kiln_pass_canonicalize, NULL},
+    {"cse", "Merges identical pure ops", kiln_pass_cse, NULL},
+    {"dce", "Deletes unused pure ops", kiln_pass_dce, NULL},
+    {"const-eval", "Evaluates structured ops on constants into arith.constant",
+     kiln_pass_const_eval, NULL},
+};
+
+#define KILN_NUM_PASSES \
+  (sizeof(kiln_compiler_passes) / sizeof(kiln_compiler_passes[0]))
+
+kiln_status_t kiln_compiler_register_passes(kiln_ir_pass_registry_t* registry) {
+  for (size_t i = 0; i < KILN_NUM_PASSES; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_ir_pass_registry_add(registry, &kiln_compiler_passes[i]));
+  }
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_pipeline_register_passes(kiln_ir_pass_registry_t* registry) {
+  return kiln_compiler_register_passes(registry);
+}
+
+kiln_status_t kiln_compiler_build_default_pipeline(kiln_ir_pass_manager_t* pm) {
+  static const int order[] = {0, 1, 2, 4, 1, 3};
+  for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_ir_pass_manager_add(pm, &kiln_compiler_passes[order[i]]));
+  }
+  return kiln_ok_status();
+}

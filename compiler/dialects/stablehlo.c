@@ -824,9 +824,13 @@ static kiln_status_t kiln_shlo_parse_list_form(kiln_mlir_op_parser_t* p,
   kiln_ir_context_t* context = kiln_mlir_parser_context(p);
   const kiln_shlo_list_form_t* form = kiln_shlo_list_form(state->name);
   kiln_mlir_operand_list_t operands = {0};
-  KILN_RETURN_IF_ERROR(
-      kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &operands));
-  if (kiln_mlir_parse_optional_keyword(p, form->keyword)) {
+  operands.items = kiln_ir_arena_alloc(context, sizeof(kiln_mlir_operand_t));
+  if (!operands.items) return kiln_mlir_emit_error(p, "out of memory");
+  operands.capacity = 1;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &operands.items[0]));
+  operands.count = 1;
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_COMMA)) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, form->keyword));
     KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
     int64_t v[KILN_SHLO_MAX_RANK];
     int64_t n = 0;

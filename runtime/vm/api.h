@@ -11,6 +11,7 @@
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/bytecode_module.h"
 #include "runtime/vm/context.h"
+#include "runtime/vm/executable_ref.h"
 #include "runtime/vm/list.h"
 #include "runtime/vm/module.h"
 #include "runtime/vm/native_module.h"

@@ -406,6 +406,7 @@ typedef enum kiln_asm_fixup_kind_e {
   KILN_ASM_FIXUP_FUNCTION,
   KILN_ASM_FIXUP_IMPORT,
   KILN_ASM_FIXUP_RODATA,
+  KILN_ASM_FIXUP_EXECUTABLE,
 } kiln_asm_fixup_kind_t;
 
 typedef struct kiln_asm_fixup_t {
@@ -473,6 +474,7 @@ typedef struct kiln_asm_module_t {
   KILN_ASM_VEC(kiln_asm_function_t) functions;
   KILN_ASM_VEC(kiln_asm_named_t) imports;
   KILN_ASM_VEC(kiln_asm_named_t) rodata;
+  KILN_ASM_VEC(kiln_asm_named_t) executables;
   KILN_ASM_VEC(kiln_asm_fixup_t) fixups;
   KILN_ASM_VEC(kiln_asm_export_t) exports;  // "export @a = @f" lines
 } kiln_asm_module_t;
@@ -489,6 +491,9 @@ static void kiln_asm_module_free(kiln_asm_parser_t* p, kiln_asm_module_t* m) {
   for (size_t i = 0; i < m->rodata.count; ++i) {
     kiln_allocator_free(a, m->rodata.items[i].name);
   }
+  for (size_t i = 0; i < m->executables.count; ++i) {
+    kiln_allocator_free(a, m->executables.items[i].name);
+  }
   for (size_t i = 0; i < m->fixups.count; ++i) {
     kiln_allocator_free(a, m->fixups.items[i].name);
   }
@@ -504,6 +509,7 @@ static void kiln_asm_module_free(kiln_asm_parser_t* p, kiln_asm_module_t* m) {
   kiln_allocator_free(a, m->functions.items);
   kiln_allocator_free(a, m->imports.items);
   kiln_allocator_free(a, m->rodata.items);
+  kiln_allocator_free(a, m->executables.items);
   kiln_allocator_free(a, m->fixups.items);
   kiln_allocator_free(a, m->exports.items);
   kiln_vm_bytecode_writer_destroy(m->writer);
@@ -778,6 +784,10 @@ static kiln_status_t kiln_asm_instruction(kiln_asm_parser_t* p,
       case 'R':
         KILN_RETURN_IF_ERROR(
             kiln_asm_symbol_ref(p, f, &t, KILN_ASM_FIXUP_RODATA));
+        break;
+      case 'E':
+        KILN_RETURN_IF_ERROR(
+            kiln_asm_symbol_ref(p, f, &t, KILN_ASM_FIXUP_EXECUTABLE));
         break;
       case 'C':
         KILN_RETURN_IF_ERROR(
@@ -1309,6 +1319,19 @@ static kiln_status_t kiln_asm_parse_executable(kiln_asm_parser_t* p,
       status = error;
     }
   }
+  if (!status) {
+    // Remember the name so that executable.ref can refer to it.
+    status = kiln_asm_vec_grow(p, (void**)&m->executables.items,
+                               &m->executables.capacity, m->executables.count,
+                               sizeof(kiln_asm_named_t));
+  }
+  if (!status) {
+    kiln_asm_named_t* slot = &m->executables.items[m->executables.count++];
+    slot->name = name;  // ownership moves to the module's table
+    slot->length = name_length;
+    slot->value = ordinal;
+    name = NULL;
+  }
   for (size_t i = 0; i < entries.count; ++i) {
     entry_t* e = &entries.items[i];
     if (!status) {
@@ -1392,6 +1415,10 @@ static kiln_status_t kiln_asm_finish_module(kiln_asm_parser_t* p,
       what = "import";
       found = kiln_asm_find(m->imports.items, m->imports.count, fx->name,
                             fx->name_length, &value);
+    } else if (fx->kind == KILN_ASM_FIXUP_EXECUTABLE) {
+      what = "executable";
+      found = kiln_asm_find(m->executables.items, m->executables.count,
+                            fx->name, fx->name_length, &value);
     } else {
       what = "rodata";
       found = kiln_asm_find(m->rodata.items, m->rodata.count, fx->name,

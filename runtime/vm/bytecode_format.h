@@ -92,6 +92,7 @@ typedef enum kiln_vm_bank_e {
 //   B          branch target: u32 byte offset from the function's start
 //   R S C M    u32 index of a rodata entry / string / internal function /
 //              import
+//   E          u32 index of an executable (executable.ref)
 //   A          register list: u8 count, count x {u8 bank, u16 index}
 //   W          branch table: u16 count, count x u32 branch target
 // The first operand is the destination where there is one.
@@ -359,6 +360,7 @@ typedef enum kiln_vm_bank_e {
   X(RET, "ret", "A")                               /* 260 */ \
   X(FAIL, "fail", "iS")                            /* 261 */ \
   X(TRACE, "trace", "SA")                          /* 262 */ \
+  X(EXECUTABLE_REF, "executable.ref", "rE")       /* 263 */ \
   /* end */
 
 typedef enum kiln_vm_opcode_e {

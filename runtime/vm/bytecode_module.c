@@ -12,6 +12,7 @@
 #include "runtime/base/crc32.h"
 #include "runtime/base/sha256.h"
 #include "runtime/vm/bytecode_module_impl.h"
+#include "runtime/vm/executable_ref.h"
 
 static const kiln_vm_module_vtable_t kiln_vm_bytecode_module_vtable;
 
@@ -699,6 +700,12 @@ static void kiln_vm_bc_free_state(kiln_vm_module_t* base, void* opaque) {
     }
   }
   kiln_allocator_free(state->allocator, state->rodata_buffers);
+  if (state->executable_refs) {
+    for (uint32_t i = 0; i < m->executable_count; ++i) {
+      kiln_ref_release(state->executable_refs[i]);
+    }
+  }
+  kiln_allocator_free(state->allocator, state->executable_refs);
   kiln_allocator_free(state->allocator, state->imports);
   kiln_allocator_free(state->allocator, state);
 }
@@ -724,6 +731,15 @@ static kiln_status_t kiln_vm_bc_create_state(kiln_vm_module_t* base,
     status = kiln_vm_buffer_wrap((void*)m->rodata[i].data, m->rodata[i].length,
                                  false, &base->ref, allocator,
                                  &state->rodata_buffers[i]);
+  }
+  if (!status) {
+    status = kiln_vm_alloc_array(allocator, m->executable_count,
+                                 sizeof(kiln_vm_executable_ref_t*),
+                                 (void**)&state->executable_refs);
+  }
+  for (uint32_t i = 0; !status && i < m->executable_count; ++i) {
+    status = kiln_vm_executable_ref_create(base, i, allocator,
+                                           &state->executable_refs[i]);
   }
   if (status) {
     kiln_vm_bc_free_state(base, state);

@@ -97,6 +97,9 @@ typedef struct kiln_vm_bc_state_t {
   kiln_allocator_t allocator;
   kiln_vm_bc_import_binding_t* imports;  // import_count
   kiln_vm_buffer_t** rodata_buffers;     // rodata_count, read-only
+  // executable_count refs made once per context, so executable.ref only
+  // retains (no allocation when a program runs).
+  struct kiln_vm_executable_ref_t** executable_refs;
 } kiln_vm_bc_state_t;
 
 // Verifies function |ordinal| (verifier.c).

@@ -78,6 +78,7 @@ static uint32_t kiln_vm_instruction_size(const uint8_t* ip) {
       case 'F':
       case 'B':
       case 'R':
+      case 'E':
       case 'S':
       case 'C':
       case 'M':
@@ -155,6 +156,10 @@ static void kiln_vm_print_instruction(FILE* s,
         break;
       case 'R':
         kiln_vm_print_symbol(s, m->rodata[kiln_vm_rd32(ip + p)].name);
+        p += 4;
+        break;
+      case 'E':
+        kiln_vm_print_symbol(s, m->executables[kiln_vm_rd32(ip + p)].info.name);
         p += 4;
         break;
       case 'S':
@@ -237,6 +242,7 @@ static kiln_status_t kiln_vm_print_function(FILE* s,
         case 'I':
         case 'F':
         case 'R':
+        case 'E':
         case 'S':
         case 'C':
         case 'M':

@@ -699,6 +699,16 @@ reload:
         ip += 8;
         break;
       }
+      case KILN_VM_OP_EXECUTABLE_REF: {
+        kiln_ref_object_t* value =
+            (kiln_ref_object_t*)frame->state->executable_refs[OP32(4)];
+        kiln_ref_retain(value);
+        kiln_ref_object_t* old = REF[R(0)];
+        REF[R(0)] = value;
+        kiln_ref_release(old);
+        ip += 8;
+        break;
+      }
       case KILN_VM_OP_MOV_I32:
         RI32[R(0)] = RI32[R(1)];
         ip += 6;

@@ -116,6 +116,7 @@ kiln_status_t kiln_vm_bytecode_verify_function(
         case 'F':
         case 'B':
         case 'R':
+        case 'E':
         case 'S':
         case 'C':
         case 'M':
@@ -153,6 +154,13 @@ kiln_status_t kiln_vm_bytecode_verify_function(
           ++target_count;
           break;
         }
+        case 'E':
+          if (kiln_vm_rd32(code + p) >= module->executable_count) {
+            status = KILN_VERIFY_ERROR(
+                v, "executable index %u out of range (%u executables)",
+                kiln_vm_rd32(code + p), module->executable_count);
+          }
+          break;
         case 'R':
           if (kiln_vm_rd32(code + p) >= module->rodata_count) {
             status =

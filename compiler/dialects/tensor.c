@@ -232,7 +232,19 @@ static void kiln_tensor_print_reshape(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_printf(p, " ");
   kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
   kiln_ir_printer_printf(p, " ");
-  kiln_ir_printer_print_attribute(p, kiln_ir_op_get_attr(op, "reassociation"));
+  const kiln_ir_attribute_t* re = kiln_ir_op_get_attr(op, "reassociation");
+  kiln_ir_printer_printf(p, "[");
+  for (size_t g = 0; re && re->kind == KILN_IR_ATTR_ARRAY && g < re->array.count;
+       ++g) {
+    int64_t dims[16];
+    int64_t n = kiln_dialect_int_list(re->array.elements[g], dims, 16);
+    kiln_ir_printer_printf(p, "%s[", g ? ", " : "");
+    for (int64_t i = 0; i < n; ++i) {
+      kiln_ir_printer_printf(p, "%s%lld", i ? ", " : "", (long long)dims[i]);
+    }
+    kiln_ir_printer_printf(p, "]");
+  }
+  kiln_ir_printer_printf(p, "]");
   const kiln_ir_attribute_t* shape =
       kiln_ir_op_get_attr(op, "static_output_shape");
   if (shape) {

@@ -247,3 +247,85 @@ kiln_status_t kiln_compiler_compile_file(const kiln_compiler_options_t* options,
   kiln_allocator_free(allocator, text);
   return status;
 }
+
+//===----------------------------------------------------------------------===//
+// Command-line flags
+//===----------------------------------------------------------------------===//
+
+// True if |arg| is "<name>=<value>"; sets |*value|.
+static bool kiln_compiler_flag_value(const char* arg, const char* name,
+                                     const char** value) {
+  size_t n = strlen(name);
+  if (strncmp(arg, name, n) == 0 && arg[n] == '=') {
+    *value = arg + n + 1;
+    return true;
+  }
+  return false;
+}
+
+kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
+                                               const char* arg,
+                                               bool* out_consumed) {
+  const char* v = NULL;
+  *out_consumed = true;
+  if (kiln_compiler_flag_value(arg, "--target-backends", &v) ||
+      kiln_compiler_flag_value(arg, "--iree-hal-target-backends", &v)) {
+    if (strcmp(v, "vmvx") != 0) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "unsupported target backend '%s' (supported: "
+                              "vmvx)",
+                              v);
+    }
+    options->target_backends = v;
+  } else if (kiln_compiler_flag_value(arg, "--input-type", &v) ||
+             kiln_compiler_flag_value(arg, "--iree-input-type", &v)) {
+    if (!strcmp(v, "auto") || !strcmp(v, "none")) {
+      options->input_type = KILN_COMPILER_INPUT_AUTO;
+    } else if (!strcmp(v, "stablehlo") || !strcmp(v, "mhlo")) {
+      options->input_type = KILN_COMPILER_INPUT_STABLEHLO;
+    } else if (!strcmp(v, "tosa")) {
+      options->input_type = KILN_COMPILER_INPUT_TOSA;
+    } else if (!strcmp(v, "linalg")) {
+      options->input_type = KILN_COMPILER_INPUT_LINALG;
+    } else {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "unknown input type '%s' (auto, stablehlo, "
+                              "tosa, linalg)",
+                              v);
+    }
+  } else if (kiln_compiler_flag_value(arg, "--execution-model", &v) ||
+             kiln_compiler_flag_value(arg, "--iree-execution-model", &v)) {
+    if (!strcmp(v, "sync") || !strcmp(v, "host-only")) {
+      options->execution_model = KILN_EXECUTION_MODEL_SYNC;
+    } else if (!strcmp(v, "async-external")) {
+      options->execution_model = KILN_EXECUTION_MODEL_ASYNC_EXTERNAL;
+    } else {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "unknown execution model '%s' (sync, "
+                              "async-external)",
+                              v);
+    }
+  } else if (kiln_compiler_flag_value(arg, "--output-format", &v)) {
+    if (!strcmp(v, "module") || !strcmp(v, "vm-bytecode")) {
+      options->output_format = KILN_COMPILER_OUTPUT_MODULE;
+    } else if (!strcmp(v, "vm-asm")) {
+      options->output_format = KILN_COMPILER_OUTPUT_VM_ASM;
+    } else if (!strcmp(v, "mlir") || !strcmp(v, "mlir-after-schedule")) {
+      options->output_format = KILN_COMPILER_OUTPUT_MLIR;
+    } else {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "unknown output format '%s' (module, vm-asm, "
+                              "mlir)",
+                              v);
+    }
+  } else if (kiln_compiler_flag_value(arg, "--compile-to", &v)) {
+    options->compile_to = v;
+  } else if (!strcmp(arg, "--mlir-print-ir-after-all")) {
+    options->print_ir_after_all = true;
+  } else if (!strcmp(arg, "--timing") || !strcmp(arg, "--mlir-timing")) {
+    options->timing = true;
+  } else {
+    *out_consumed = false;
+  }
+  return kiln_ok_status();
+}

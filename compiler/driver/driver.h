@@ -56,6 +56,16 @@ typedef struct kiln_compiler_options_t {
 // Defaults: auto input, sync, vmvx, module output.
 void kiln_compiler_options_initialize(kiln_compiler_options_t* options);
 
+// Applies one command-line flag ("--target-backends=vmvx", IREE's aliases
+// such as "--iree-hal-target-backends=vmvx", "--timing", ...) to |options|.
+// Sets |*out_consumed| to false (and returns OK) for flags that are not
+// compiler options, so that tools can handle their own flags; a compiler
+// flag with a bad value is INVALID_ARGUMENT naming the flag and the choices.
+// Shared by kiln-compile and kiln-run-mlir (--Xcompiler,flag=value).
+kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
+                                               const char* arg,
+                                               bool* out_consumed);
+
 // Compiles |length| bytes of MLIR |text| named |filename|. On success
 // |*out_bytes| (from |allocator|; free with kiln_allocator_free) holds the
 // module image, VM assembly or MLIR text per |output_format|. Errors are

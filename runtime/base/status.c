@@ -11,13 +11,11 @@ struct kiln_status_object_t {
   char message[];  // NUL-terminated, grows with annotations.
 };
 
-// Returned when a status itself cannot be allocated: it must never be freed.
-static struct {
-  struct kiln_status_object_t header;
-  char text[32];
-} kiln_status_oom_storage = {{KILN_STATUS_RESOURCE_EXHAUSTED, "", 0, 13},
-                             "out of memory"};
-#define KILN_STATUS_OOM ((kiln_status_t)&kiln_status_oom_storage.header)
+// Returned when a status itself cannot be allocated: a sentinel address that
+// is never dereferenced as a status object (every accessor checks for it).
+static const char kiln_status_oom_message[] = "out of memory";
+static char kiln_status_oom_sentinel;
+#define KILN_STATUS_OOM ((kiln_status_t)(void*)&kiln_status_oom_sentinel)
 
 static kiln_status_t kiln_status_new(kiln_status_code_t code, const char* file,
                                      int line, size_t length) {
@@ -84,10 +82,12 @@ kiln_status_t kiln_status_annotate_f(kiln_status_t status, const char* format,
 }
 
 kiln_status_code_t kiln_status_code(kiln_status_t status) {
+  if (status == KILN_STATUS_OOM) return KILN_STATUS_RESOURCE_EXHAUSTED;
   return status ? status->code : KILN_STATUS_OK;
 }
 
 const char* kiln_status_message(kiln_status_t status) {
+  if (status == KILN_STATUS_OOM) return kiln_status_oom_message;
   return status ? status->message : "";
 }
 
@@ -151,11 +151,14 @@ kiln_status_t kiln_status_clone(kiln_status_t status) {
 }
 
 char* kiln_status_format(kiln_status_t status) {
+  if (status == KILN_STATUS_OOM) status = NULL;  // no location to show
   const char* file = status ? status->file : "";
   const char* base = strrchr(file, '/');
   base = base ? base + 1 : file;
-  const char* code = kiln_status_code_string(kiln_status_code(status));
-  const char* message = kiln_status_message(status);
+  const char* code = kiln_status_code_string(
+      status ? kiln_status_code(status) : KILN_STATUS_RESOURCE_EXHAUSTED);
+  const char* message = status ? kiln_status_message(status)
+                               : kiln_status_oom_message;
   int length = status && status->line
                    ? snprintf(NULL, 0, "%s:%d: %s; %s", base, status->line,
                               code, message)

@@ -133,6 +133,7 @@ static kiln_status_t fail_some(void* user_data, uint32_t index,
   if (index < 1100) {
     volatile uint32_t spin = 0;
     for (uint32_t i = 0; i < 2000; ++i) spin += i;
+    (void)spin;
   }
   if (index >= 1000 && index % 97 == 96) {
     return kiln_make_status(KILN_STATUS_DATA_LOSS, "bad index %u", index);
@@ -385,6 +386,7 @@ static kiln_status_t burn_cpu(void* user_data, uint32_t index,
   while (kiln_thread_cpu_time_ns() - start < 500 * 1000) {
     for (int i = 0; i < 100; ++i) sink += (uint64_t)i;
   }
+  (void)sink;
   return kiln_ok_status();
 }
 

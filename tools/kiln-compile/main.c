@@ -35,15 +35,6 @@ static void print_help(void) {
       "  --help                           This help\n");
 }
 
-static bool flag_value(const char* arg, const char* name, const char** value) {
-  size_t n = strlen(name);
-  if (strncmp(arg, name, n) == 0 && arg[n] == '=') {
-    *value = arg + n + 1;
-    return true;
-  }
-  return false;
-}
-
 int main(int argc, char** argv) {
   kiln_compiler_options_t options;
   kiln_compiler_options_initialize(&options);
@@ -52,7 +43,6 @@ int main(int argc, char** argv) {
   bool have_output_format = false;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
-    const char* v = NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       print_help();
       return 0;
@@ -64,69 +54,20 @@ int main(int argc, char** argv) {
       output = argv[i];
     } else if (!strncmp(a, "-o", 2) && a[2] && a[1] == 'o') {
       output = a + 2;
-    } else if (flag_value(a, "--target-backends", &v) ||
-               flag_value(a, "--iree-hal-target-backends", &v)) {
-      if (strcmp(v, "vmvx") != 0) {
-        fprintf(stderr,
-                "kiln-compile: unsupported target backend '%s' "
-                "(supported: vmvx)\n",
-                v);
+    } else if (a[0] == '-' && a[1] == '-') {
+      bool consumed = false;
+      kiln_status_t status =
+          kiln_compiler_options_parse_flag(&options, a, &consumed);
+      if (status) {
+        fprintf(stderr, "kiln-compile: %s\n", kiln_status_message(status));
+        kiln_status_free(status);
         return 2;
       }
-      options.target_backends = v;
-    } else if (flag_value(a, "--input-type", &v) ||
-               flag_value(a, "--iree-input-type", &v)) {
-      if (!strcmp(v, "auto") || !strcmp(v, "none")) {
-        options.input_type = KILN_COMPILER_INPUT_AUTO;
-      } else if (!strcmp(v, "stablehlo") || !strcmp(v, "mhlo")) {
-        options.input_type = KILN_COMPILER_INPUT_STABLEHLO;
-      } else if (!strcmp(v, "tosa")) {
-        options.input_type = KILN_COMPILER_INPUT_TOSA;
-      } else if (!strcmp(v, "linalg")) {
-        options.input_type = KILN_COMPILER_INPUT_LINALG;
-      } else {
-        fprintf(stderr,
-                "kiln-compile: unknown input type '%s' "
-                "(auto, stablehlo, tosa, linalg)\n",
-                v);
+      if (!consumed) {
+        fprintf(stderr, "kiln-compile: unknown flag '%s' (see --help)\n", a);
         return 2;
       }
-    } else if (flag_value(a, "--execution-model", &v) ||
-               flag_value(a, "--iree-execution-model", &v)) {
-      if (!strcmp(v, "sync") || !strcmp(v, "host-only")) {
-        options.execution_model = KILN_EXECUTION_MODEL_SYNC;
-      } else if (!strcmp(v, "async-external")) {
-        options.execution_model = KILN_EXECUTION_MODEL_ASYNC_EXTERNAL;
-      } else {
-        fprintf(stderr,
-                "kiln-compile: unknown execution model '%s' "
-                "(sync, async-external)\n",
-                v);
-        return 2;
-      }
-    } else if (flag_value(a, "--output-format", &v)) {
-      have_output_format = true;
-      if (!strcmp(v, "module") || !strcmp(v, "vm-bytecode")) {
-        options.output_format = KILN_COMPILER_OUTPUT_MODULE;
-      } else if (!strcmp(v, "vm-asm")) {
-        options.output_format = KILN_COMPILER_OUTPUT_VM_ASM;
-      } else if (!strcmp(v, "mlir") || !strcmp(v, "mlir-after-schedule")) {
-        options.output_format = KILN_COMPILER_OUTPUT_MLIR;
-      } else {
-        fprintf(stderr,
-                "kiln-compile: unknown output format '%s' "
-                "(module, vm-asm, mlir)\n",
-                v);
-        return 2;
-      }
-    } else if (flag_value(a, "--compile-to", &v)) {
-      options.compile_to = v;
-      if (!have_output_format)
-        options.output_format = KILN_COMPILER_OUTPUT_MLIR;
-    } else if (!strcmp(a, "--mlir-print-ir-after-all")) {
-      options.print_ir_after_all = true;
-    } else if (!strcmp(a, "--timing") || !strcmp(a, "--mlir-timing")) {
-      options.timing = true;
+      if (!strncmp(a, "--output-format=", 16)) have_output_format = true;
     } else if (a[0] == '-' && a[1] != 0) {
       fprintf(stderr, "kiln-compile: unknown flag '%s' (see --help)\n", a);
       return 2;
@@ -141,6 +82,9 @@ int main(int argc, char** argv) {
   if (!input) {
     fprintf(stderr, "kiln-compile: no input file (see --help)\n");
     return 2;
+  }
+  if (options.compile_to && !have_output_format) {
+    options.output_format = KILN_COMPILER_OUTPUT_MLIR;
   }
   if (options.compile_to &&
       options.output_format != KILN_COMPILER_OUTPUT_MLIR) {

@@ -234,8 +234,8 @@ static void kiln_tensor_print_reshape(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_printf(p, " ");
   const kiln_ir_attribute_t* re = kiln_ir_op_get_attr(op, "reassociation");
   kiln_ir_printer_printf(p, "[");
-  for (size_t g = 0; re && re->kind == KILN_IR_ATTR_ARRAY && g < re->array.count;
-       ++g) {
+  for (size_t g = 0;
+       re && re->kind == KILN_IR_ATTR_ARRAY && g < re->array.count; ++g) {
     int64_t dims[16];
     int64_t n = kiln_dialect_int_list(re->array.elements[g], dims, 16);
     kiln_ir_printer_printf(p, "%s[", g ? ", " : "");

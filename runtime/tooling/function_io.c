@@ -471,6 +471,14 @@ kiln_status_t kiln_tooling_parse_function_inputs(
   kiln_vm_signature_t signature;
   KILN_RETURN_IF_ERROR(kiln_vm_signature_parse(
       kiln_vm_function_signature(function), &signature));
+  // A coarse-fences function's last two arguments are its wait and signal
+  // fences, which the tools supply: the user's inputs are the others.
+  kiln_string_view_t model;
+  if (kiln_vm_function_reflection_attr(function, "iree.abi.model", &model) &&
+      kiln_string_view_equal_cstr(model, "coarse-fences") &&
+      signature.args.size >= 2) {
+    signature.args.size -= 2;
+  }
   return kiln_tooling_parse_values(kiln_vm_function_name(function),
                                    signature.args, specs, spec_count, "input",
                                    /*allow_ignored=*/false, device_allocator,

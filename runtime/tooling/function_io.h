@@ -58,7 +58,9 @@ kiln_status_t kiln_tooling_parse_values(
     bool allow_ignored, kiln_hal_allocator_t* device_allocator,
     kiln_allocator_t host_allocator, kiln_vm_list_t** out_list);
 
-// kiln_tooling_parse_values for the arguments of |function|.
+// kiln_tooling_parse_values for the arguments of |function|; for a
+// coarse-fences function (iree.abi.model = "coarse-fences") the trailing
+// wait and signal fences are not inputs.
 kiln_status_t kiln_tooling_parse_function_inputs(
     const kiln_vm_function_t* function, const char* const* specs,
     size_t spec_count, kiln_hal_allocator_t* device_allocator,

@@ -93,6 +93,24 @@ kiln_status_t kiln_tools_run_context_lookup(kiln_tools_run_context_t* context,
                                               out_function);
 }
 
+kiln_status_t kiln_tools_run_context_pick_function(
+    kiln_tools_run_context_t* context, const char* name,
+    kiln_vm_function_t* out_function) {
+  if (name && name[0]) {
+    return kiln_tools_run_context_lookup(context, name, out_function);
+  }
+  kiln_vm_module_t* module = context->user_module;
+  if (kiln_vm_module_function_count(module, KILN_VM_FUNCTION_LINKAGE_EXPORT) ==
+      1) {
+    return kiln_vm_module_function_at(module, KILN_VM_FUNCTION_LINKAGE_EXPORT,
+                                      0, out_function);
+  }
+  // The lookup error lists the exports to choose from.
+  return kiln_status_annotate_f(
+      kiln_tools_run_context_lookup(context, "", out_function),
+      "pass --function=NAME to choose one");
+}
+
 kiln_status_t kiln_tools_run_function(kiln_tools_run_context_t* context,
                                       kiln_vm_function_t function, FILE* stream,
                                       int* out_exit_code) {

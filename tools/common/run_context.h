@@ -46,6 +46,12 @@ kiln_status_t kiln_tools_run_context_lookup(kiln_tools_run_context_t* context,
                                             const char* name,
                                             kiln_vm_function_t* out_function);
 
+// Picks the function to run: |name| when non-empty, else the module's only
+// export (an error listing the exports when there are several).
+kiln_status_t kiln_tools_run_context_pick_function(
+    kiln_tools_run_context_t* context, const char* name,
+    kiln_vm_function_t* out_function);
+
 // Runs |function| as iree-run-module does: parses --input, prints
 // "EXEC @name", invokes, then prints the results or writes --output, and
 // checks --expected_output. |*out_exit_code| is non-zero when an expected

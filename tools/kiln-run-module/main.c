@@ -14,25 +14,6 @@ KILN_FLAG(bool, print_statistics, false,
           "Prints the device allocator statistics (live and peak bytes, "
           "allocation and free counts) on exit.");
 
-static kiln_status_t kiln_run_module_pick_function(
-    kiln_tools_run_context_t* context, kiln_vm_function_t* out_function) {
-  if (kiln_flag_function && kiln_flag_function[0]) {
-    return kiln_tools_run_context_lookup(context, kiln_flag_function,
-                                         out_function);
-  }
-  kiln_vm_module_t* module = context->user_module;
-  size_t count =
-      kiln_vm_module_function_count(module, KILN_VM_FUNCTION_LINKAGE_EXPORT);
-  if (count == 1) {
-    return kiln_vm_module_function_at(module, KILN_VM_FUNCTION_LINKAGE_EXPORT,
-                                      0, out_function);
-  }
-  // Let the lookup error list the exports.
-  kiln_status_t status =
-      kiln_tools_run_context_lookup(context, "", out_function);
-  return kiln_status_annotate_f(status, "pass --function=NAME to choose one");
-}
-
 int main(int argc, char** argv) {
   kiln_flags_set_usage(
       "kiln-run-module",
@@ -59,7 +40,8 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   if (!status) {
     kiln_vm_function_t function;
-    status = kiln_run_module_pick_function(&context, &function);
+    status = kiln_tools_run_context_pick_function(&context, kiln_flag_function,
+                                                  &function);
     if (!status) {
       status = kiln_tools_run_function(&context, function, stdout, &exit_code);
     }

@@ -1,0 +1,86 @@
+// kiln-run-mlir: compiles an MLIR file in memory and runs one of its
+// functions, as iree-run-mlir does. Takes kiln-run-module's flags; compiler
+// flags are passed as --Xcompiler,flag=value (e.g.
+// --Xcompiler,iree-hal-target-backends=vmvx).
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/driver/driver.h"
+#include "runtime/tooling/flags.h"
+#include "tools/common/run_context.h"
+
+KILN_FLAG(string, function, "",
+          "Name of the function to run. May be omitted when the program "
+          "exports exactly one function.");
+KILN_FLAG(bool, print_statistics, false,
+          "Prints the device allocator statistics on exit.");
+KILN_FLAG_FORWARD_LIST(Xcompiler,
+                       "Compiler flag, e.g. "
+                       "--Xcompiler,iree-hal-target-backends=vmvx or "
+                       "--Xcompiler,execution-model=sync.");
+
+// Compiles |path| with the --Xcompiler flags into a module image.
+static kiln_status_t kiln_run_mlir_compile(const char* path, uint8_t** bytes,
+                                           size_t* length) {
+  kiln_compiler_options_t options;
+  kiln_compiler_options_initialize(&options);
+  for (size_t i = 0; i < kiln_flag_Xcompiler.count; ++i) {
+    bool consumed = false;
+    KILN_RETURN_IF_ERROR(kiln_compiler_options_parse_flag(
+        &options, kiln_flag_Xcompiler.values[i], &consumed));
+    if (!consumed) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "unknown compiler flag '%s' (from --Xcompiler)",
+                              kiln_flag_Xcompiler.values[i]);
+    }
+  }
+  options.output_format = KILN_COMPILER_OUTPUT_MODULE;
+  return kiln_compiler_compile_file(&options, path, kiln_allocator_system(),
+                                    bytes, length);
+}
+
+int main(int argc, char** argv) {
+  kiln_flags_set_usage(
+      "kiln-run-mlir",
+      "Compiles an MLIR program in memory and runs one of its functions.\n"
+      "Usage: kiln-run-mlir program.mlir [--function=NAME] "
+      "[--device=local-task] [--input=...] [--Xcompiler,flag=value]\n");
+  bool help = false;
+  kiln_status_t status = kiln_flags_parse(&argc, &argv, &help);
+  if (!status && help) {
+    kiln_flags_reset();
+    return 0;
+  }
+  if (!status && argc != 2) {
+    status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "expected exactly one MLIR file, got %d "
+                              "arguments",
+                              argc - 1);
+  }
+  uint8_t* bytes = NULL;
+  size_t length = 0;
+  if (!status) status = kiln_run_mlir_compile(argv[1], &bytes, &length);
+  kiln_tools_run_context_t context = {0};
+  if (!status) {
+    status = kiln_tools_run_context_initialize_from_memory(
+        kiln_allocator_system(), bytes, length, &context);
+  }
+  kiln_allocator_free(kiln_allocator_system(), bytes);
+  int exit_code = 0;
+  if (!status) {
+    kiln_vm_function_t function;
+    status = kiln_tools_run_context_pick_function(&context, kiln_flag_function,
+                                                  &function);
+    if (!status) {
+      status = kiln_tools_run_function(&context, function, stdout, &exit_code);
+    }
+  }
+  if (!status && kiln_flag_print_statistics) {
+    kiln_tools_run_context_print_statistics(&context, stderr);
+  }
+  fflush(stdout);
+  kiln_tools_run_context_deinitialize(&context);
+  kiln_flags_reset();
+  if (status) return kiln_status_report_and_exit_code(status);
+  return exit_code;
+}

@@ -1124,7 +1124,7 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
     uint32_t wg = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
     uint32_t start = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
     uint32_t end = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
-    kiln_asm_emit(cg->f, "ext.i32.i64.u %%l%u, %%i3", wg);
+    kiln_asm_emit(cg->f, "ext.i32.i64.u %%l%u, %%i0", wg);  // workgroup_id_x
     kiln_asm_emit(cg->f, "mul.i64 %%l%u, %%l%u, %%l%u", start, wg,
                   kiln_asm_const_i64(cg->f, rows_per_wg));
     kiln_asm_emit(cg->f, "add.i64 %%l%u, %%l%u, %%l%u", end, start,

@@ -1,8 +1,9 @@
 // VM assembler: a line-oriented text format -> module image through the
 // bytecode writer. Syntax: docs/website/docs/developers/design-docs/
 // vm-bytecode.md. A recursive-descent parser over an on-demand lexer;
-// symbols (functions, imports, rodata, labels) may be used before they are
-// defined and are resolved at the end of their function or module.
+// symbols (functions, imports, rodata, executables, globals, labels) may be
+// used before they are defined and are resolved at the end of their function or
+// module.
 #include "runtime/vm/assembler.h"
 
 #include <errno.h>
@@ -407,6 +408,7 @@ typedef enum kiln_asm_fixup_kind_e {
   KILN_ASM_FIXUP_IMPORT,
   KILN_ASM_FIXUP_RODATA,
   KILN_ASM_FIXUP_EXECUTABLE,
+  KILN_ASM_FIXUP_GLOBAL,
 } kiln_asm_fixup_kind_t;
 
 typedef struct kiln_asm_fixup_t {
@@ -475,6 +477,7 @@ typedef struct kiln_asm_module_t {
   KILN_ASM_VEC(kiln_asm_named_t) imports;
   KILN_ASM_VEC(kiln_asm_named_t) rodata;
   KILN_ASM_VEC(kiln_asm_named_t) executables;
+  KILN_ASM_VEC(kiln_asm_named_t) globals;
   KILN_ASM_VEC(kiln_asm_fixup_t) fixups;
   KILN_ASM_VEC(kiln_asm_export_t) exports;  // "export @a = @f" lines
 } kiln_asm_module_t;
@@ -494,6 +497,9 @@ static void kiln_asm_module_free(kiln_asm_parser_t* p, kiln_asm_module_t* m) {
   for (size_t i = 0; i < m->executables.count; ++i) {
     kiln_allocator_free(a, m->executables.items[i].name);
   }
+  for (size_t i = 0; i < m->globals.count; ++i) {
+    kiln_allocator_free(a, m->globals.items[i].name);
+  }
   for (size_t i = 0; i < m->fixups.count; ++i) {
     kiln_allocator_free(a, m->fixups.items[i].name);
   }
@@ -510,6 +516,7 @@ static void kiln_asm_module_free(kiln_asm_parser_t* p, kiln_asm_module_t* m) {
   kiln_allocator_free(a, m->imports.items);
   kiln_allocator_free(a, m->rodata.items);
   kiln_allocator_free(a, m->executables.items);
+  kiln_allocator_free(a, m->globals.items);
   kiln_allocator_free(a, m->fixups.items);
   kiln_allocator_free(a, m->exports.items);
   kiln_vm_bytecode_writer_destroy(m->writer);
@@ -788,6 +795,10 @@ static kiln_status_t kiln_asm_instruction(kiln_asm_parser_t* p,
       case 'E':
         KILN_RETURN_IF_ERROR(
             kiln_asm_symbol_ref(p, f, &t, KILN_ASM_FIXUP_EXECUTABLE));
+        break;
+      case 'G':
+        KILN_RETURN_IF_ERROR(
+            kiln_asm_symbol_ref(p, f, &t, KILN_ASM_FIXUP_GLOBAL));
         break;
       case 'C':
         KILN_RETURN_IF_ERROR(
@@ -1394,6 +1405,50 @@ static kiln_status_t kiln_asm_parse_import(kiln_asm_parser_t* p,
   return kiln_asm_expect_newline(p);
 }
 
+// "global @name : i32|i64|f32|f64|ref" (module level).
+static kiln_status_t kiln_asm_parse_global(kiln_asm_parser_t* p,
+                                           kiln_asm_module_t* m) {
+  char* name = NULL;
+  size_t name_length = 0;
+  kiln_asm_token_t name_token;
+  KILN_RETURN_IF_ERROR(kiln_asm_expect_symbol(p, "global name", &name,
+                                              &name_length, &name_token));
+  kiln_asm_named_t entry = {name, name_length, 0};
+  kiln_status_t status =
+      kiln_asm_vec_grow(p, (void**)&m->globals.items, &m->globals.capacity,
+                        m->globals.count, sizeof(entry));
+  if (status) {
+    kiln_allocator_free(p->allocator, name);
+    return status;
+  }
+  kiln_asm_named_t* slot = &m->globals.items[m->globals.count++];
+  *slot = entry;
+  KILN_RETURN_IF_ERROR(kiln_asm_expect_punct(p, ':', "':' and a type"));
+  kiln_asm_token_t t;
+  KILN_RETURN_IF_ERROR(kiln_asm_next(p, &t));
+  static const char* const kBanks[KILN_VM_BANK_COUNT] = {"i32", "i64", "f32",
+                                                         "f64", "ref"};
+  int bank = -1;
+  for (int b = 0; b < KILN_VM_BANK_COUNT; ++b) {
+    if (kiln_asm_is(&t, kBanks[b])) bank = b;
+  }
+  if (bank < 0) {
+    return kiln_asm_error(p, &t,
+                          "expected the global's type: i32, i64, f32, f64 or "
+                          "ref");
+  }
+  status = kiln_vm_bytecode_writer_add_global(
+      m->writer, kiln_make_string_view(name, name_length), (uint32_t)bank,
+      &slot->value);
+  if (status) {
+    kiln_status_t error =
+        kiln_asm_error(p, &name_token, "%s", kiln_status_message(status));
+    kiln_status_free(status);
+    return error;
+  }
+  return kiln_asm_expect_newline(p);
+}
+
 static kiln_status_t kiln_asm_finish_module(kiln_asm_parser_t* p,
                                             kiln_asm_module_t* m) {
   for (size_t i = 0; i < m->fixups.count; ++i) {
@@ -1414,6 +1469,10 @@ static kiln_status_t kiln_asm_finish_module(kiln_asm_parser_t* p,
     } else if (fx->kind == KILN_ASM_FIXUP_IMPORT) {
       what = "import";
       found = kiln_asm_find(m->imports.items, m->imports.count, fx->name,
+                            fx->name_length, &value);
+    } else if (fx->kind == KILN_ASM_FIXUP_GLOBAL) {
+      what = "global";
+      found = kiln_asm_find(m->globals.items, m->globals.count, fx->name,
                             fx->name_length, &value);
     } else if (fx->kind == KILN_ASM_FIXUP_EXECUTABLE) {
       what = "executable";
@@ -1520,6 +1579,8 @@ static kiln_status_t kiln_asm_parse_module_body(kiln_asm_parser_t* p,
       KILN_RETURN_IF_ERROR(kiln_asm_parse_rodata(p, m));
     } else if (kiln_asm_is(&t, "executable")) {
       KILN_RETURN_IF_ERROR(kiln_asm_parse_executable(p, m));
+    } else if (kiln_asm_is(&t, "global")) {
+      KILN_RETURN_IF_ERROR(kiln_asm_parse_global(p, m));
     } else if (kiln_asm_is(&t, "func")) {
       KILN_RETURN_IF_ERROR(kiln_asm_parse_function(p, m, &t));
     } else if (kiln_asm_is(&t, "export")) {
@@ -1550,7 +1611,7 @@ static kiln_status_t kiln_asm_parse_module_body(kiln_asm_parser_t* p,
       return kiln_asm_error(p, &t, "'module' must be the first line");
     } else {
       return kiln_asm_error(p, &t,
-                            "expected import, rodata, executable, "
+                            "expected import, rodata, executable, global, "
                             "func, export or attr, got '%.*s'",
                             (int)t.length, t.start);
     }

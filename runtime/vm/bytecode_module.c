@@ -37,6 +37,7 @@ static void kiln_vm_bytecode_module_destroy(kiln_vm_module_t* base) {
   kiln_allocator_free(a, m->rodata);
   kiln_allocator_free(a, m->executables);
   kiln_allocator_free(a, m->entry_points);
+  kiln_allocator_free(a, m->globals);
   if (m->mapping) munmap(m->mapping, m->mapping_length);
   if (m->owned_copy) kiln_allocator_free_aligned(a, m->owned_copy, 4096);
   kiln_allocator_free(a, m);
@@ -386,6 +387,33 @@ static kiln_status_t kiln_vm_parse_executables(
   return kiln_ok_status();
 }
 
+static kiln_status_t kiln_vm_parse_globals(kiln_vm_bytecode_module_t* m,
+                                           const kiln_vm_section_view_t* s) {
+  if (!s->present) return kiln_ok_status();
+  KILN_RETURN_IF_ERROR(kiln_vm_check_table(s, "globals", 0, 1, 4));
+  uint32_t count = kiln_vm_rd32(s->data);
+  KILN_RETURN_IF_ERROR(
+      kiln_vm_check_table(s, "globals", 4, count, KILN_VM_GLOBAL_ENTRY_SIZE));
+  KILN_RETURN_IF_ERROR(kiln_vm_alloc_array(m->base.allocator, count,
+                                           sizeof(kiln_vm_bc_global_t),
+                                           (void**)&m->globals));
+  m->global_count = count;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint8_t* e = s->data + 4 + (uint64_t)i * KILN_VM_GLOBAL_ENTRY_SIZE;
+    kiln_vm_bc_global_t* g = &m->globals[i];
+    KILN_RETURN_IF_ERROR(
+        kiln_vm_get_string(m, kiln_vm_rd32(e), "global name", &g->name));
+    g->bank = kiln_vm_rd32(e + 4);
+    if (g->bank >= KILN_VM_BANK_COUNT) {
+      return KILN_BAD_MODULE(
+          "global %u '%.*s' has bad bank %u (0..4: i32, "
+          "i64, f32, f64, ref)",
+          i, KILN_SV_ARG(g->name), g->bank);
+    }
+  }
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // Header and section table
 //===----------------------------------------------------------------------===//
@@ -480,6 +508,8 @@ static kiln_status_t kiln_vm_parse_module(kiln_vm_bytecode_module_t* m,
   KILN_RETURN_IF_ERROR(kiln_vm_parse_rodata(m, &views[KILN_VM_SECTION_RODATA]));
   KILN_RETURN_IF_ERROR(
       kiln_vm_parse_executables(m, &views[KILN_VM_SECTION_EXECUTABLES]));
+  KILN_RETURN_IF_ERROR(
+      kiln_vm_parse_globals(m, &views[KILN_VM_SECTION_GLOBALS]));
   for (uint32_t i = 0; i < m->function_count; ++i) {
     KILN_RETURN_IF_ERROR(kiln_vm_bytecode_verify_function(m, i));
   }
@@ -706,6 +736,15 @@ static void kiln_vm_bc_free_state(kiln_vm_module_t* base, void* opaque) {
     }
   }
   kiln_allocator_free(state->allocator, state->executable_refs);
+  if (state->globals) {
+    for (uint32_t i = 0; i < m->global_count; ++i) {
+      if (state->globals[i].type == KILN_VM_VALUE_TYPE_REF) {
+        kiln_ref_release(state->globals[i].ref);
+      }
+    }
+    kiln_mutex_deinitialize(&state->globals_mutex);
+  }
+  kiln_allocator_free(state->allocator, state->globals);
   kiln_allocator_free(state->allocator, state->imports);
   kiln_allocator_free(state->allocator, state);
 }
@@ -740,6 +779,16 @@ static kiln_status_t kiln_vm_bc_create_state(kiln_vm_module_t* base,
   for (uint32_t i = 0; !status && i < m->executable_count; ++i) {
     status = kiln_vm_executable_ref_create(base, i, allocator,
                                            &state->executable_refs[i]);
+  }
+  if (!status) {
+    // Zero / null: calloc, then the value type of each global's bank.
+    status =
+        kiln_vm_alloc_array(allocator, m->global_count, sizeof(kiln_vm_value_t),
+                            (void**)&state->globals);
+    if (!status) kiln_mutex_initialize(&state->globals_mutex);
+  }
+  for (uint32_t i = 0; !status && i < m->global_count; ++i) {
+    state->globals[i].type = (kiln_vm_value_type_t)(m->globals[i].bank + 1);
   }
   if (status) {
     kiln_vm_bc_free_state(base, state);
@@ -922,6 +971,25 @@ kiln_status_t kiln_vm_bytecode_module_executable_data_buffer(
       kiln_vm_bytecode_module_executable_at(module, ordinal, &info));
   return kiln_vm_buffer_wrap((void*)info.data, info.data_length, false,
                              &module->ref, module->allocator, out_buffer);
+}
+
+size_t kiln_vm_bytecode_module_global_count(kiln_vm_module_t* module) {
+  return KILN_BC(module)->global_count;
+}
+
+kiln_status_t kiln_vm_bytecode_module_global_at(kiln_vm_module_t* module,
+                                                size_t ordinal,
+                                                kiln_string_view_t* out_name,
+                                                uint32_t* out_bank) {
+  kiln_vm_bytecode_module_t* m = KILN_BC(module);
+  if (ordinal >= m->global_count) {
+    return kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
+                            "global ordinal %zu out of range (%u globals)",
+                            ordinal, m->global_count);
+  }
+  *out_name = m->globals[ordinal].name;
+  *out_bank = m->globals[ordinal].bank;
+  return kiln_ok_status();
 }
 
 kiln_status_t kiln_vm_bytecode_module_function_registers(

@@ -23,7 +23,8 @@ extern "C" {
 // version and accepts any minor version of its major (minor versions only add
 // optional content such as new section kinds, which older readers skip).
 #define KILN_VM_MODULE_VERSION_MAJOR 1
-#define KILN_VM_MODULE_VERSION_MINOR 0
+// 1.1: GLOBALS section and the global.* opcodes (264..274).
+#define KILN_VM_MODULE_VERSION_MINOR 1
 
 typedef enum kiln_vm_bytecode_load_flag_bits_e {
   KILN_VM_BYTECODE_LOAD_FLAG_NONE = 0,
@@ -116,6 +117,20 @@ kiln_status_t kiln_vm_bytecode_module_lookup_executable(
 // module alive (e.g. to load a nested vmvx module with BORROW).
 kiln_status_t kiln_vm_bytecode_module_executable_data_buffer(
     kiln_vm_module_t* module, size_t ordinal, kiln_vm_buffer_t** out_buffer);
+
+//===----------------------------------------------------------------------===//
+// Globals
+//===----------------------------------------------------------------------===//
+
+// Number of module globals (GLOBALS section; 0 for modules without one).
+// Each context holds its own values, zero / null when the context is made.
+size_t kiln_vm_bytecode_module_global_count(kiln_vm_module_t* module);
+// Name and bank (kiln_vm_bank_t: 0 i32, 1 i64, 2 f32, 3 f64, 4 ref) of
+// global |ordinal| (OUT_OF_RANGE past the end).
+kiln_status_t kiln_vm_bytecode_module_global_at(kiln_vm_module_t* module,
+                                                size_t ordinal,
+                                                kiln_string_view_t* out_name,
+                                                uint32_t* out_bank);
 
 //===----------------------------------------------------------------------===//
 // Introspection (kiln-dump-module)

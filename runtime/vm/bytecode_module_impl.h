@@ -3,6 +3,7 @@
 #ifndef KILN_RUNTIME_VM_BYTECODE_MODULE_IMPL_H_
 #define KILN_RUNTIME_VM_BYTECODE_MODULE_IMPL_H_
 
+#include "runtime/base/sync.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/bytecode_format.h"
 #include "runtime/vm/bytecode_module.h"
@@ -45,6 +46,11 @@ typedef struct kiln_vm_bc_executable_t {
   uint32_t first_entry;
 } kiln_vm_bc_executable_t;
 
+typedef struct kiln_vm_bc_global_t {
+  kiln_string_view_t name;
+  uint32_t bank;  // kiln_vm_bank_t, checked < KILN_VM_BANK_COUNT at load
+} kiln_vm_bc_global_t;
+
 typedef struct kiln_vm_bc_section_t {
   uint32_t kind;
   uint64_t offset;
@@ -80,6 +86,8 @@ typedef struct kiln_vm_bytecode_module_t {
   kiln_vm_bc_executable_t* executables;
   uint32_t entry_point_count;
   kiln_vm_executable_entry_point_t* entry_points;
+  uint32_t global_count;
+  kiln_vm_bc_global_t* globals;
 } kiln_vm_bytecode_module_t;
 
 // Per-context state of a bytecode module.
@@ -100,6 +108,13 @@ typedef struct kiln_vm_bc_state_t {
   // executable_count refs made once per context, so executable.ref only
   // retains (no allocation when a program runs).
   struct kiln_vm_executable_ref_t** executable_refs;
+  // global_count values (bank given by module->globals[i].bank), zero / null
+  // at state creation. Every access holds |globals_mutex|: a context may be
+  // invoked from several threads at once, and a ref load retains under the
+  // lock so that a concurrent store cannot free what is being loaded. Host
+  // code touches globals a few times per invocation, so a mutex is cheap.
+  kiln_vm_value_t* globals;
+  kiln_mutex_t globals_mutex;
 } kiln_vm_bc_state_t;
 
 // Verifies function |ordinal| (verifier.c).

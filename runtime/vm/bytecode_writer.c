@@ -52,6 +52,7 @@ struct kiln_vm_bytecode_writer_t {
   kiln_vm_vec_t exports;      // kiln_vm_w_export_t
   kiln_vm_vec_t rodata;       // kiln_vm_w_blob_t
   kiln_vm_vec_t executables;  // kiln_vm_w_blob_t
+  kiln_vm_vec_t globals;      // uint32_t[2]: name string, bank
 };
 
 static kiln_status_t kiln_vm_bytes_reserve(kiln_allocator_t a,
@@ -150,6 +151,7 @@ void kiln_vm_bytecode_writer_destroy(kiln_vm_bytecode_writer_t* w) {
   kiln_allocator_free(a, w->exports.items);
   kiln_allocator_free(a, w->rodata.items);
   kiln_allocator_free(a, w->executables.items);
+  kiln_allocator_free(a, w->globals.items);
   kiln_allocator_free(a, w);
 }
 
@@ -297,6 +299,37 @@ kiln_status_t kiln_vm_bytecode_writer_add_export_attr(
       KILN_VEC_AT(w->exports, kiln_vm_w_export_t, export_ordinal);
   KILN_RETURN_IF_ERROR(kiln_vm_bytes_u32(w->allocator, &x->attrs, k));
   return kiln_vm_bytes_u32(w->allocator, &x->attrs, v);
+}
+
+kiln_status_t kiln_vm_bytecode_writer_add_global(kiln_vm_bytecode_writer_t* w,
+                                                 kiln_string_view_t name,
+                                                 uint32_t bank,
+                                                 uint32_t* out_ordinal) {
+  if (name.size == 0) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "global name must not be empty");
+  }
+  if (bank >= KILN_VM_BANK_COUNT) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "global '%.*s': bad bank %u", KILN_SV_ARG(name),
+                            bank);
+  }
+  uint32_t name_index = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_vm_bytecode_writer_add_string(w, name, &name_index));
+  for (size_t i = 0; i < w->globals.count; ++i) {
+    if (KILN_VEC_AT(w->globals, uint32_t, 2 * i)[0] == name_index) {
+      return kiln_make_status(KILN_STATUS_ALREADY_EXISTS,
+                              "duplicate global '%.*s'", KILN_SV_ARG(name));
+    }
+  }
+  uint32_t* entry = NULL;
+  KILN_RETURN_IF_ERROR(kiln_vm_vec_push(w->allocator, &w->globals,
+                                        2 * sizeof(uint32_t), (void**)&entry));
+  entry[0] = name_index;
+  entry[1] = bank;
+  if (out_ordinal) *out_ordinal = (uint32_t)(w->globals.count - 1);
+  return kiln_ok_status();
 }
 
 static kiln_status_t kiln_vm_add_blob(
@@ -549,6 +582,19 @@ static kiln_status_t kiln_vm_writer_serialize(kiln_vm_bytecode_writer_t* w,
                                            &sections[section_count++]));
   KILN_RETURN_IF_ERROR(kiln_vm_write_blobs(w, out, &w->executables, true,
                                            &sections[section_count++]));
+
+  // GLOBALS (only when there are globals, so modules without any stay
+  // readable by 1.0 runtimes byte for byte apart from the minor version).
+  if (w->globals.count) {
+    KILN_RETURN_IF_ERROR(kiln_vm_bytes_align(a, out, 8));
+    start = out->size;
+    KILN_RETURN_IF_ERROR(kiln_vm_bytes_u32(a, out, (uint32_t)w->globals.count));
+    KILN_RETURN_IF_ERROR(
+        kiln_vm_bytes_append(a, out, w->globals.items,
+                             KILN_VM_GLOBAL_ENTRY_SIZE * w->globals.count));
+    sections[section_count++] = (kiln_vm_section_record_t){
+        KILN_VM_SECTION_GLOBALS, start, out->size - start};
+  }
 
   // Section table.
   KILN_RETURN_IF_ERROR(kiln_vm_bytes_align(a, out, 8));

@@ -83,6 +83,15 @@ kiln_status_t kiln_vm_bytecode_writer_add_entry_point(
     kiln_string_view_t name, const uint32_t workgroup_size[3],
     uint32_t local_memory_bytes, kiln_string_view_t source_location);
 
+// Adds a module global named |name| (unique among globals) holding one value
+// of register bank |bank| (kiln_vm_bank_t: 0 i32, 1 i64, 2 f32, 3 f64,
+// 4 ref); written to the GLOBALS section (format 1.1). Its ordinal is the
+// operand of the global.* opcodes.
+kiln_status_t kiln_vm_bytecode_writer_add_global(kiln_vm_bytecode_writer_t* w,
+                                                 kiln_string_view_t name,
+                                                 uint32_t bank,
+                                                 uint32_t* out_ordinal);
+
 // Serializes the module. |*out_bytes| is allocated from the writer's
 // allocator (free with kiln_allocator_free).
 kiln_status_t kiln_vm_bytecode_writer_finish(kiln_vm_bytecode_writer_t* w,

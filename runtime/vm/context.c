@@ -96,6 +96,52 @@ static kiln_status_t kiln_vm_context_link(kiln_vm_context_t* context,
   return kiln_ok_status();
 }
 
+// Runs the no-argument export "__init" of module |index| once, if it has one
+// (IREE's convention: module initializers fill globals before any call).
+static kiln_status_t kiln_vm_context_run_init(kiln_vm_context_t* context,
+                                              size_t index) {
+  kiln_vm_module_t* module = context->modules[index];
+  kiln_string_view_t module_name = kiln_vm_module_name(module);
+  size_t export_count =
+      kiln_vm_module_function_count(module, KILN_VM_FUNCTION_LINKAGE_EXPORT);
+  for (uint32_t i = 0; i < export_count; ++i) {
+    kiln_string_view_t name, sig;
+    KILN_RETURN_IF_ERROR(module->vtable->function_info(
+        module, KILN_VM_FUNCTION_LINKAGE_EXPORT, i, &name, &sig));
+    if (!kiln_string_view_equal_cstr(name, "__init")) continue;
+    kiln_vm_signature_t parsed;
+    KILN_RETURN_IF_ERROR(kiln_vm_signature_parse(sig, &parsed));
+    if (parsed.args.size != 0 || parsed.variadic) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "module '%.*s' exports '__init' with arguments "
+                              "('%.*s'); the initializer must take none",
+                              KILN_SV_ARG(module_name), KILN_SV_ARG(sig));
+    }
+    kiln_vm_function_t function;
+    KILN_RETURN_IF_ERROR(kiln_vm_module_function_at(
+        module, KILN_VM_FUNCTION_LINKAGE_EXPORT, i, &function));
+    kiln_vm_value_t results[8];
+    size_t result_count = parsed.results.size;
+    if (result_count > 8) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "module '%.*s': '__init' returns %zu values",
+                              KILN_SV_ARG(module_name), result_count);
+    }
+    kiln_status_t status =
+        kiln_vm_invoke(context, function, NULL, 0, results, result_count, NULL);
+    if (status) {
+      return kiln_status_annotate_f(
+          status,
+          "module '%.*s' initializer '__init' failed; context not "
+          "created",
+          KILN_SV_ARG(module_name));
+    }
+    kiln_vm_values_release(results, result_count);  // results are ignored
+    return kiln_ok_status();
+  }
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_vm_context_create(kiln_vm_instance_t* instance,
                                      kiln_vm_module_t* const* modules,
                                      size_t module_count,
@@ -130,6 +176,10 @@ kiln_status_t kiln_vm_context_create(kiln_vm_instance_t* instance,
     status =
         module->vtable->create_state(module, allocator, &context->states[i]);
     if (!status) status = kiln_vm_context_link(context, i);
+  }
+  // Initializers run once every module is linked, in link order.
+  for (size_t i = 0; !status && i < module_count; ++i) {
+    status = kiln_vm_context_run_init(context, i);
   }
   if (status) {
     kiln_vm_context_destroy(context);

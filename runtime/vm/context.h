@@ -22,6 +22,10 @@ typedef struct kiln_vm_context_t kiln_vm_context_t;
 // NOT_FOUND "import 'hal.foo' of module 'main' not found (modules: ...)",
 // INVALID_ARGUMENT "import 'hal.foo' of module 'main' expects signature
 // 'r->i' but 'hal.foo' has 'r->I'".
+// Once every module is linked, each module that exports a function named
+// "__init" (no arguments; results are ignored) has it run once, in link
+// order; an error from it fails the creation, annotated "module 'm'
+// initializer '__init' failed; context not created".
 kiln_status_t kiln_vm_context_create(kiln_vm_instance_t* instance,
                                      kiln_vm_module_t* const* modules,
                                      size_t module_count,

@@ -79,6 +79,7 @@ static uint32_t kiln_vm_instruction_size(const uint8_t* ip) {
       case 'B':
       case 'R':
       case 'E':
+      case 'G':
       case 'S':
       case 'C':
       case 'M':
@@ -162,6 +163,10 @@ static void kiln_vm_print_instruction(FILE* s,
         kiln_vm_print_symbol(s, m->executables[kiln_vm_rd32(ip + p)].info.name);
         p += 4;
         break;
+      case 'G':
+        kiln_vm_print_symbol(s, m->globals[kiln_vm_rd32(ip + p)].name);
+        p += 4;
+        break;
       case 'S':
         kiln_vm_print_quoted(s, m->strings[kiln_vm_rd32(ip + p)]);
         p += 4;
@@ -243,6 +248,7 @@ static kiln_status_t kiln_vm_print_function(FILE* s,
         case 'F':
         case 'R':
         case 'E':
+        case 'G':
         case 'S':
         case 'C':
         case 'M':
@@ -303,6 +309,8 @@ static const char* kiln_vm_section_name(uint32_t kind) {
       return "rodata";
     case KILN_VM_SECTION_EXECUTABLES:
       return "executables";
+    case KILN_VM_SECTION_GLOBALS:
+      return "globals";
     default:
       return "unknown";
   }
@@ -333,6 +341,14 @@ static kiln_status_t kiln_vm_dump_module(const kiln_vm_bytecode_module_t* m,
     fputs("import ", s);
     kiln_vm_print_symbol(s, m->imports[i].name);
     fprintf(s, " : %.*s\n", KILN_SV_ARG(m->imports[i].signature));
+  }
+  for (uint32_t i = 0; i < m->global_count; ++i) {
+    static const char* const kBankNames[KILN_VM_BANK_COUNT] = {
+        "i32", "i64", "f32", "f64", "ref"};
+    kiln_vm_indent(s, in);
+    fputs("global ", s);
+    kiln_vm_print_symbol(s, m->globals[i].name);
+    fprintf(s, " : %s\n", kBankNames[m->globals[i].bank]);
   }
   for (uint32_t i = 0; i < m->rodata_count; ++i) {
     const kiln_vm_rodata_info_t* r = &m->rodata[i];

@@ -709,6 +709,82 @@ reload:
         ip += 8;
         break;
       }
+      //===------------------------------------------------------------===//
+      // Globals (per-context state; every access under the state's mutex)
+      //===------------------------------------------------------------===//
+#define GLOBAL_LOAD(SUF, DST, FIELD)                     \
+  case KILN_VM_OP_GLOBAL_LOAD_##SUF: {                   \
+    kiln_vm_bc_state_t* st = frame->state;               \
+    kiln_mutex_lock(&st->globals_mutex);                 \
+    DST[R(0)] = st->globals[kiln_vm_rd32(ip + 4)].FIELD; \
+    kiln_mutex_unlock(&st->globals_mutex);               \
+    ip += 8;                                             \
+    break;                                               \
+  }
+#define GLOBAL_STORE(SUF, SRC, FIELD)                       \
+  case KILN_VM_OP_GLOBAL_STORE_##SUF: {                     \
+    kiln_vm_bc_state_t* st = frame->state;                  \
+    kiln_mutex_lock(&st->globals_mutex);                    \
+    st->globals[OP32(2)].FIELD = SRC[kiln_vm_rd16(ip + 6)]; \
+    kiln_mutex_unlock(&st->globals_mutex);                  \
+    ip += 8;                                                \
+    break;                                                  \
+  }
+        GLOBAL_LOAD(I32, RI32, i32)
+        GLOBAL_LOAD(I64, RI64, i64)
+        GLOBAL_LOAD(F32, RF32, f32)
+        GLOBAL_LOAD(F64, RF64, f64)
+        GLOBAL_STORE(I32, RI32, i32)
+        GLOBAL_STORE(I64, RI64, i64)
+        GLOBAL_STORE(F32, RF32, f32)
+        GLOBAL_STORE(F64, RF64, f64)
+#undef GLOBAL_LOAD
+#undef GLOBAL_STORE
+      case KILN_VM_OP_GLOBAL_LOAD_REF: {
+        // Retained under the lock: a concurrent store cannot free it.
+        kiln_vm_bc_state_t* st = frame->state;
+        kiln_mutex_lock(&st->globals_mutex);
+        kiln_ref_object_t* value = st->globals[OP32(4)].ref;
+        kiln_ref_retain(value);
+        kiln_mutex_unlock(&st->globals_mutex);
+        kiln_ref_object_t* old = REF[R(0)];
+        REF[R(0)] = value;
+        kiln_ref_release(old);
+        ip += 8;
+        break;
+      }
+      case KILN_VM_OP_GLOBAL_STORE_REF: {
+        kiln_vm_bc_state_t* st = frame->state;
+        kiln_ref_object_t* value = REF[kiln_vm_rd16(ip + 6)];
+        kiln_ref_retain(value);
+        kiln_mutex_lock(&st->globals_mutex);
+        kiln_ref_object_t* old = st->globals[OP32(2)].ref;
+        st->globals[OP32(2)].ref = value;
+        kiln_mutex_unlock(&st->globals_mutex);
+        kiln_ref_release(old);  // outside the lock: may run a destructor
+        ip += 8;
+        break;
+      }
+      case KILN_VM_OP_GLOBAL_STORE_IF_NULL_REF: {
+        // rGr: the destination receives the winner (the global's value
+        // after the operation), so racing lazy initializations agree.
+        kiln_vm_bc_state_t* st = frame->state;
+        kiln_ref_object_t* value = REF[kiln_vm_rd16(ip + 8)];
+        kiln_vm_value_t* g = &st->globals[OP32(4)];
+        kiln_mutex_lock(&st->globals_mutex);
+        if (!g->ref) {
+          kiln_ref_retain(value);
+          g->ref = value;
+        }
+        kiln_ref_object_t* winner = g->ref;
+        kiln_ref_retain(winner);
+        kiln_mutex_unlock(&st->globals_mutex);
+        kiln_ref_object_t* old = REF[R(0)];
+        REF[R(0)] = winner;
+        kiln_ref_release(old);
+        ip += 10;
+        break;
+      }
       case KILN_VM_OP_MOV_I32:
         RI32[R(0)] = RI32[R(1)];
         ip += 6;

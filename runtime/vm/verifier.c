@@ -2,7 +2,8 @@
 // hot loop needs no checks. It checks opcode validity, instruction
 // boundaries, register indices against each bank's declared count, branch
 // targets (inside the function, on instruction starts), indices of rodata,
-// strings, functions and imports, call/return register lists against
+// strings, functions, imports, executables and globals (with the global's
+// bank matching the opcode's register bank), call/return register lists against
 // signatures, and that the last instruction is a terminator (control never
 // falls off the end).
 #include <inttypes.h>
@@ -117,6 +118,7 @@ kiln_status_t kiln_vm_bytecode_verify_function(
         case 'B':
         case 'R':
         case 'E':
+        case 'G':
         case 'S':
         case 'C':
         case 'M':
@@ -161,6 +163,27 @@ kiln_status_t kiln_vm_bytecode_verify_function(
                 kiln_vm_rd32(code + p), module->executable_count);
           }
           break;
+        case 'G': {
+          uint32_t global = kiln_vm_rd32(code + p);
+          if (global >= module->global_count) {
+            status = KILN_VERIFY_ERROR(
+                v, "global index %u out of range (%u globals)", global,
+                module->global_count);
+            break;
+          }
+          // Every register operand of a global op has the global's bank.
+          for (const char* r = info->format; *r; ++r) {
+            int bank = kiln_vm_bank_of_operand(*r);
+            if (bank >= 0 && (uint32_t)bank != module->globals[global].bank) {
+              status = KILN_VERIFY_ERROR(
+                  v, "%s used on global '%.*s' of bank %c", info->mnemonic,
+                  KILN_SV_ARG(module->globals[global].name),
+                  kiln_vm_bank_prefix((int)module->globals[global].bank));
+              break;
+            }
+          }
+          break;
+        }
         case 'R':
           if (kiln_vm_rd32(code + p) >= module->rodata_count) {
             status =

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Runs IREE's end-to-end check tests: compiles every .mlir file under a
+# folder (default ../shared/conformance/iree-e2e/) for each backend and runs
+# its test functions with kiln-check-module on each device. Prints a table of
+# files with passed/failed function counts, then "N passed, M failed"
+# counting test functions (a function passes when it passes on every
+# backend/device pair). Writes the same results as JSON (for the website's
+# op reference) to --results=FILE (default conformance-results.json).
+#
+# Usage: run_iree_e2e.sh [--bin=DIR] [--results=FILE] [--devices=a,b] [FOLDER]
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin="$root/build/bin"
+results="conformance-results.json"
+devices="local-sync,local-task"
+backends="vmvx"
+folder="$root/../shared/conformance/iree-e2e"
+for arg in "$@"; do
+  case "$arg" in
+    --bin=*) bin=${arg#--bin=} ;;
+    --results=*) results=${arg#--results=} ;;
+    --devices=*) devices=${arg#--devices=} ;;
+    --help|-h) sed -n '2,10p' "$0"; exit 0 ;;
+    -*) echo "run_iree_e2e.sh: unknown flag '$arg'" >&2; exit 2 ;;
+    *) folder=$arg ;;
+  esac
+done
+if [ ! -d "$folder" ]; then
+  echo "run_iree_e2e.sh: no such folder: $folder" >&2
+  exit 2
+fi
+for tool in kiln-compile kiln-check-module; do
+  if [ ! -x "$bin/$tool" ]; then
+    echo "run_iree_e2e.sh: $bin/$tool not found (build first, or pass --bin=)" >&2
+    exit 2
+  fi
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+total_passed=0 total_failed=0
+json_rows=()
+printf '%-50s %9s %7s %7s  %s\n' "file" "functions" "passed" "failed" "first error"
+while IFS= read -r file; do
+  rel=${file#"$folder"/}
+  # Test functions: public func.func definitions (IREE's check tests).
+  mapfile -t functions < <(grep -oE 'func\.func @[A-Za-z0-9_$.]+' "$file" | sed 's/func.func @//')
+  declare -A failed_fn=()
+  first_error=""
+  for backend in ${backends//,/ }; do
+    module="$work/module.kmod"
+    if ! "$bin/kiln-compile" --target-backends="$backend" "$file" -o "$module" 2>"$work/compile.err"; then
+      for fn in "${functions[@]}"; do failed_fn[$fn]=1; done
+      [ -z "$first_error" ] && first_error=$(grep -m1 'error:' "$work/compile.err" | sed "s|$folder/||")
+      continue
+    fi
+    for device in ${devices//,/ }; do
+      timeout 300 "$bin/kiln-check-module" --module="$module" --device="$device" >"$work/run.out" 2>&1
+      code=$?
+      for fn in "${functions[@]}"; do
+        if ! grep -qE "^\[       OK \] [^ ]*\.$fn\$" "$work/run.out"; then
+          failed_fn[$fn]=1
+        fi
+      done
+      if [ $code -ne 0 ] && [ -z "$first_error" ]; then
+        first_error="$device: $(grep -m1 -vE '^\[' "$work/run.out" | cut -c1-100)"
+      fi
+    done
+  done
+  n=${#functions[@]}
+  f=${#failed_fn[@]}
+  p=$((n - f))
+  total_passed=$((total_passed + p))
+  total_failed=$((total_failed + f))
+  printf '%-50s %9d %7d %7d  %s\n' "$rel" "$n" "$p" "$f" "${first_error:0:80}"
+  esc=$(printf '%s' "$first_error" | sed 's/\\/\\\\/g; s/"/\\"/g')
+  fails=""
+  for fn in "${!failed_fn[@]}"; do fails+="\"$fn\","; done
+  json_rows+=("{\"file\": \"$rel\", \"functions\": $n, \"passed\": $p, \"failed\": $f, \"failed_functions\": [${fails%,}], \"first_error\": \"$esc\"}")
+  unset failed_fn
+done < <(find "$folder" -name '*.mlir' | sort)
+
+{
+  echo "{\"backends\": \"$backends\", \"devices\": \"$devices\", \"passed\": $total_passed, \"failed\": $total_failed, \"files\": ["
+  for i in "${!json_rows[@]}"; do
+    sep=","; [ "$i" -eq $((${#json_rows[@]} - 1)) ] && sep=""
+    echo "  ${json_rows[$i]}$sep"
+  done
+  echo "]}"
+} >"$results"
+echo "$total_passed passed, $total_failed failed"
+[ "$total_failed" -eq 0 ]

@@ -636,7 +636,7 @@ static kiln_status_t kiln_emit_scalar_op(kiln_cg_t* cg, kiln_body_env_t* env,
   kiln_sval_t a[4];
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   if (kiln_ir_op_is(op, "arith.constant")) {
-    kiln_sval_t r;
+    kiln_sval_t r = {0, 0};
     KILN_RETURN_IF_ERROR(kiln_emit_scalar_attr(
         cg, op, kiln_ir_op_get_attr(op, "value"), op->results[0].type, &r));
     return kiln_env_put(cg, env, &op->results[0], r);
@@ -663,7 +663,7 @@ static kiln_status_t kiln_emit_scalar_op(kiln_cg_t* cg, kiln_body_env_t* env,
       coords[i - 1].is_const = false;
       coords[i - 1].reg = s.reg;
     }
-    kiln_sval_t r;
+    kiln_sval_t r = {0, 0};
     KILN_RETURN_IF_ERROR(kiln_tensor_element(cg, op, t, coords, &r));
     return kiln_env_put(cg, env, &op->results[0], r);
   }
@@ -676,7 +676,7 @@ static kiln_status_t kiln_emit_scalar_op(kiln_cg_t* cg, kiln_body_env_t* env,
   }
   const kiln_ir_type_t* rt = op->results[0].type;
   const kiln_ir_type_t* at = n ? kiln_ir_op_operand(op, 0)->type : rt;
-  kiln_sval_t r;
+  kiln_sval_t r = {0, 0};
   if (kiln_is_cast(op)) {
     KILN_RETURN_IF_ERROR(kiln_emit_cast(cg, op, a[0], &r));
     return kiln_env_put(cg, env, &op->results[0], r);

@@ -448,8 +448,10 @@ static kiln_status_t kiln_tooling_elements_append_recursive(
     for (kiln_hal_dim_t i = 0; i < dims[0]; ++i) {
       KILN_RETURN_IF_ERROR(kiln_string_builder_append_cstring(builder, "["));
       KILN_RETURN_IF_ERROR(kiln_tooling_elements_append_recursive(
-          rank - 1, dims + 1, type, data + (uint64_t)i * inner * element_size,
-          budget, builder));
+          rank - 1, dims + 1, type,
+          // Empty inner dims have no data (possibly NULL): no offset.
+          inner ? data + (uint64_t)i * inner * element_size : data, budget,
+          builder));
       KILN_RETURN_IF_ERROR(kiln_string_builder_append_cstring(builder, "]"));
     }
     return kiln_ok_status();

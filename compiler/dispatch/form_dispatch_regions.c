@@ -92,7 +92,11 @@ static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
   } else if (kiln_structured_is_elementwise(&p)) {
     bool consumer_is_reduction = kiln_structured_num_reductions(&c) > 0 ||
                                  !kiln_structured_is_elementwise(&c);
-    if (consumer_is_reduction && !kiln_map_uses_all_dims(use_map)) {
+    // The init of a reduction's output (e.g. a fill written as a generic)
+    // is read once per output element, before the reduction loops.
+    bool is_init = index >= c.num_ins &&
+                   kiln_structured_map_is_parallel_projection(&c, use_map);
+    if (consumer_is_reduction && !is_init && !kiln_map_uses_all_dims(use_map)) {
       return kiln_ok_status();  // would recompute the producer per reuse
     }
     bool at_loop = consumer_at_loop && kiln_map_is_identity_on(use_map);

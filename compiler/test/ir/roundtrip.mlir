@@ -34,12 +34,17 @@ func.func private @decl(tensor<?x3xi32>) -> (i1 {a.b = 1 : i32})
 
 // CHECK-LABEL: func.func @regions
 func.func @regions(%arg0: tensor<1x10xi32>, %init: tensor<i32>) -> tensor<1xi32> {
-  // CHECK: "stablehlo.reduce"(%arg0, %arg1) ({
+  // An unregistered op, so that the region prints in the generic form
+  // (stablehlo.reduce has a compact custom form).
+  // CHECK: "test.reduce"(%arg0, %arg1) ({
   // CHECK-NEXT: ^bb{{[0-9]+}}(%arg2: tensor<i32>, %arg3: tensor<i32>):
-  %r = "stablehlo.reduce"(%arg0, %init) ({
+  // CHECK-NEXT: %{{[0-9]+}} = "test.add"(%arg2, %arg3) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  // CHECK-NEXT: "test.return"(%{{[0-9]+}}) : (tensor<i32>) -> ()
+  // CHECK-NEXT: }) {dimensions = array<i64: 1>} : (tensor<1x10xi32>, tensor<i32>) -> tensor<1xi32>
+  %r = "test.reduce"(%arg0, %init) ({
   ^bb0(%l: tensor<i32>, %rr: tensor<i32>):
-    %s = "stablehlo.add"(%l, %rr) : (tensor<i32>, tensor<i32>) -> tensor<i32>
-    "stablehlo.return"(%s) : (tensor<i32>) -> ()
+    %s = "test.add"(%l, %rr) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    "test.return"(%s) : (tensor<i32>) -> ()
   }) {dimensions = array<i64: 1>} : (tensor<1x10xi32>, tensor<i32>) -> tensor<1xi32>
   %v = func.call @callee(%r) : (tensor<1xi32>) -> tensor<1xi32>
   return %v : tensor<1xi32>

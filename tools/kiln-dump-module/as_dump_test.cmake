@@ -11,8 +11,13 @@ if(NOT rc EQUAL 0)
 endif()
 foreach(expected
     "module @sample"
-    "# format version 1.0"
+    "# format version 1.1"
     "# section rodata: offset"
+    "# section globals: offset"
+    "global @calls : i32"
+    "global @cache : ref"
+    "global.load.i32 %i1, @calls"
+    "global.store.i32 @calls, %i1"
     "import @check.expect_eq : ii->"
     "rodata @weights align 128 : hex \"0000803f000000400000003f\""
     "rodata @greeting align 64 : hex \"6869\""

@@ -71,6 +71,8 @@ typedef struct kiln_em_module_t {
   kiln_ir_string_builder_t rodata;
   kiln_ir_string_builder_t executables;
   kiln_ir_string_builder_t functions;
+  kiln_ir_string_builder_t globals;  // "global @... : ref" lines
+  kiln_ptr_map_t exe_globals;        // interned executable name -> 1
   uint32_t next_rodata;
   kiln_ptr_map_t constant_rodata;  // attribute -> (ordinal + 1)
 } kiln_em_module_t;
@@ -82,6 +84,9 @@ typedef struct kiln_hstore_t {
   bool offset_known;  // |const_offset| is exact (else: unknown, e.g. args)
   int64_t const_offset;
   int64_t length;
+  // Bytes of |buffer| a binding table slot covers (from offset 0) when the
+  // offset is known; arguments bind [offset, offset + length) instead.
+  int64_t slot_length;
 } kiln_hstore_t;
 
 typedef struct kiln_access_t {
@@ -91,6 +96,9 @@ typedef struct kiln_access_t {
 } kiln_access_t;
 
 #define KILN_EM_MAX_ACCESSES 512
+// Binding table slots of one command buffer: queue.execute takes 5 + 3 per
+// slot values in one register list (at most 255).
+#define KILN_EM_MAX_SLOTS 80
 
 typedef struct kiln_em_function_t {
   kiln_em_module_t* m;
@@ -102,7 +110,16 @@ typedef struct kiln_em_function_t {
   bool wait_consumed;
   bool has_cb;
   uint32_t cb;
+  // The recording of the open command buffer (instructions run only the
+  // first time, then the command buffer is cached in a global) and its
+  // binding table: slot i is bound to slots[i] at each execution.
+  kiln_ir_string_builder_t rec;
+  uint32_t num_segments;
+  uint32_t num_slots;
+  kiln_hstore_t* slots[KILN_EM_MAX_SLOTS];
+  uint32_t null_ref;  // a null ref register of the recording block
   uint32_t transient;
+  int64_t transient_size;
   kiln_ptr_map_t storage;      // value -> kiln_hstore_t*
   kiln_ptr_map_t executables;  // interned name data -> (reg + 1)
   size_t num_reads, num_writes;
@@ -238,6 +255,7 @@ static kiln_status_t kiln_em_storage(kiln_em_function_t* e, kiln_ir_op_t* user,
     s->offset_known = true;
     s->const_offset = 0;
     s->length = kiln_tensor_bytes(v->type);
+    s->slot_length = s->length;
     kiln_ptr_map_put(&e->storage, v, s);
     *out = s;
     return kiln_ok_status();
@@ -273,15 +291,42 @@ static kiln_status_t kiln_em_view(kiln_em_function_t* e, kiln_ir_op_t* user,
 // Command buffers, hazards, submission
 //===----------------------------------------------------------------------===//
 
+// Emission into the recording block: kiln_asm_emit writes to f->body, so
+// swap the recording text in while emitting it.
+static void kiln_em_rec_swap(kiln_em_function_t* e) {
+  kiln_ir_string_builder_t t = e->f->body;
+  e->f->body = e->rec;
+  e->rec = t;
+}
+
+// Opens a command buffer (a "call site"): its commands are recorded into
+// e->rec, emitted at submission inside a block that runs only while the
+// command buffer's global is still null.
 static void kiln_em_open_cb(kiln_em_function_t* e) {
   if (e->has_cb) return;
   e->cb = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
-                kiln_import_name(e->m, KILN_IMPORT_CB_CREATE), e->device,
-                kiln_asm_const_i32(e->f, 1), kiln_asm_const_i32(e->f, 0),
-                e->cb);
   e->has_cb = true;
   e->num_reads = e->num_writes = 0;
+  e->num_slots = 0;
+  // Executable registers are set inside one recording block only.
+  e->executables = kiln_ptr_map_make(e->m->ctx);
+  e->null_ref = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_em_rec_swap(e);
+  kiln_asm_emit(e->f, "const.ref.null %%r%u", e->null_ref);
+  kiln_em_rec_swap(e);
+}
+
+// The binding table slot of |s| in the open command buffer (added on first
+// use).
+static uint32_t kiln_em_slot(kiln_em_function_t* e, kiln_hstore_t* s) {
+  for (uint32_t i = 0; i < e->num_slots; ++i) {
+    if (e->slots[i]->buffer == s->buffer &&
+        (e->slots[i]->offset_known || e->slots[i]->offset == s->offset)) {
+      return i;
+    }
+  }
+  e->slots[e->num_slots] = s;
+  return e->num_slots++;
 }
 
 static bool kiln_access_overlaps(const kiln_access_t* a,
@@ -298,11 +343,45 @@ static kiln_access_t kiln_access_of(const kiln_hstore_t* s) {
 
 // Submits the open command buffer. |final_signal|: signal the caller's
 // fence without waiting (async return); otherwise wait for completion.
+//
+// The command buffer is reusable (mode 2) and recorded ONCE per context:
+// its global is loaded, and only while it is null do the recorded
+// instructions run (create, dispatches with binding-table slots, barriers,
+// finalize), the result being published with global.store_if_null.ref so
+// that racing first invocations agree on one command buffer. Each
+// invocation then executes it with its own binding table (its arguments,
+// transient and result buffers), so concurrent invocations share the
+// command buffer but never each other's memory.
 static void kiln_em_submit(kiln_em_function_t* e, bool final_signal) {
   if (!e->has_cb && !final_signal) return;
   kiln_em_open_cb(e);
+  kiln_em_module_t* m = e->m;
+  kiln_string_view_t fname = kiln_ir_symbol_name(e->func);
+  uint32_t segment = e->num_segments++;
+  kiln_ir_sb_printf(&m->globals, "global @__%.*s_cb%u : ref\n", (int)fname.size,
+                    fname.data, segment);
+  uint32_t is_null = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+  uint32_t record = kiln_asm_label(e->f), ready = kiln_asm_label(e->f);
+  kiln_asm_emit(e->f, "global.load.ref %%r%u, @__%.*s_cb%u", e->cb,
+                (int)fname.size, fname.data, segment);
+  kiln_asm_emit(e->f, "ref.is_null %%i%u, %%r%u", is_null, e->cb);
+  kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", is_null, record, ready);
+  kiln_asm_place_label(e->f, record);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
+                kiln_import_name(m, KILN_IMPORT_CB_CREATE), e->device,
+                kiln_asm_const_i32(e->f, 2),
+                kiln_asm_const_i32(e->f, (int32_t)e->num_slots), e->cb);
+  if (e->rec.data) kiln_ir_sb_append(&e->f->body, e->rec.data, e->rec.size);
+  if (e->rec.failed) e->f->body.failed = true;
+  kiln_ir_sb_free(&e->rec);
+  memset(&e->rec, 0, sizeof(e->rec));
   kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> ()",
-                kiln_import_name(e->m, KILN_IMPORT_CB_FINALIZE), e->cb);
+                kiln_import_name(m, KILN_IMPORT_CB_FINALIZE), e->cb);
+  kiln_asm_emit(e->f, "global.store_if_null.ref %%r%u, @__%.*s_cb%u, %%r%u",
+                e->cb, (int)fname.size, fname.data, segment, e->cb);
+  kiln_asm_emit(e->f, "br ^L%u", ready);
+  kiln_asm_place_label(e->f, ready);
+
   uint32_t wait;
   if (e->is_async && !e->wait_consumed) {
     wait = e->wait_fence;
@@ -317,24 +396,75 @@ static void kiln_em_submit(kiln_em_function_t* e, bool final_signal) {
   } else {
     fence = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
     kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%r%u)",
-                  kiln_import_name(e->m, KILN_IMPORT_FENCE_CREATE), e->device,
+                  kiln_import_name(m, KILN_IMPORT_FENCE_CREATE), e->device,
                   fence);
   }
-  kiln_asm_emit(e->f,
-                "call.import @%s(%%r%u, %%r%u, %%r%u, %%r%u, %%i%u) -> ()",
-                kiln_import_name(e->m, KILN_IMPORT_QUEUE_EXECUTE), e->device,
-                wait, fence, e->cb, kiln_asm_const_i32(e->f, 0));
+  // The binding table: (buffer, offset, length) per slot.
+  kiln_ir_string_builder_t line = {0};
+  kiln_ir_sb_printf(&line, "call.import @%s(%%r%u, %%r%u, %%r%u, %%r%u, %%i%u",
+                    kiln_import_name(m, KILN_IMPORT_QUEUE_EXECUTE), e->device,
+                    wait, fence, e->cb,
+                    kiln_asm_const_i32(e->f, (int32_t)e->num_slots));
+  for (uint32_t i = 0; i < e->num_slots; ++i) {
+    kiln_hstore_t* st = e->slots[i];
+    uint32_t offset =
+        st->offset_known ? kiln_asm_const_i64(e->f, 0) : st->offset;
+    int64_t length = st->offset_known ? st->slot_length : st->length;
+    kiln_ir_sb_printf(&line, ", %%r%u, %%l%u, %%l%u", st->buffer, offset,
+                      kiln_asm_const_i64(e->f, length));
+  }
+  kiln_ir_sb_printf(&line, ") -> ()");
+  kiln_asm_emit(e->f, "%.*s", (int)line.size, line.data ? line.data : "");
+  if (line.failed) e->f->body.failed = true;
+  kiln_ir_sb_free(&line);
   e->has_cb = false;
   if (final_signal) return;
   uint32_t st = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
   kiln_asm_emit(e->f, "call.import @%s(%%l%u, %%r%u) -> (%%i%u)",
-                kiln_import_name(e->m, KILN_IMPORT_FENCE_AWAIT),
+                kiln_import_name(m, KILN_IMPORT_FENCE_AWAIT),
                 kiln_asm_const_i64(e->f, -1), fence, st);
   uint32_t fail = kiln_asm_label(e->f), ok = kiln_asm_label(e->f);
   kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", st, fail, ok);
   kiln_asm_place_label(e->f, fail);
   kiln_asm_emit(e->f, "fail %%i%u, \"device work failed\"", st);
   kiln_asm_place_label(e->f, ok);
+}
+
+// Inside a recording block: the prepared executable |name|, cached in the
+// module global @__exe_<name> (created on first use with
+// hal.executable.create, published with store_if_null).
+static uint32_t kiln_em_executable(kiln_em_function_t* e,
+                                   kiln_string_view_t name) {
+  uint32_t exe_reg =
+      (uint32_t)(uintptr_t)kiln_ptr_map_get(&e->executables, name.data);
+  if (exe_reg) return exe_reg - 1;
+  kiln_em_module_t* m = e->m;
+  if (!kiln_ptr_map_get(&m->exe_globals, name.data)) {
+    kiln_ir_sb_printf(&m->globals, "global @__exe_%.*s : ref\n", (int)name.size,
+                      name.data);
+    kiln_ptr_map_put(&m->exe_globals, name.data, (void*)(uintptr_t)1);
+  }
+  exe_reg = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  uint32_t is_null = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+  uint32_t ref = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  uint32_t fresh = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  uint32_t create = kiln_asm_label(e->f), have = kiln_asm_label(e->f);
+  kiln_asm_emit(e->f, "global.load.ref %%r%u, @__exe_%.*s", exe_reg,
+                (int)name.size, name.data);
+  kiln_asm_emit(e->f, "ref.is_null %%i%u, %%r%u", is_null, exe_reg);
+  kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", is_null, create, have);
+  kiln_asm_place_label(e->f, create);
+  kiln_asm_emit(e->f, "executable.ref %%r%u, @%.*s", ref, (int)name.size,
+                name.data);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%r%u) -> (%%r%u)",
+                kiln_import_name(m, KILN_IMPORT_EXECUTABLE_CREATE), e->device,
+                ref, fresh);
+  kiln_asm_emit(e->f, "global.store_if_null.ref %%r%u, @__exe_%.*s, %%r%u",
+                exe_reg, (int)name.size, name.data, fresh);
+  kiln_asm_emit(e->f, "br ^L%u", have);
+  kiln_asm_place_label(e->f, have);
+  kiln_ptr_map_put(&e->executables, name.data, (void*)(uintptr_t)(exe_reg + 1));
+  return exe_reg;
 }
 
 static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
@@ -373,8 +503,10 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
           kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
           kiln_asm_const_i64(e->f, s->length > 0 ? s->length : 1), s->buffer);
       offset = 0;
+      s->slot_length = s->length > 0 ? s->length : 1;
     } else {
       s->buffer = e->transient;
+      s->slot_length = e->transient_size;
     }
     s->offset = kiln_asm_const_i64(e->f, offset);
     s->offset_known = true;
@@ -382,24 +514,18 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
     kiln_ptr_map_put(&e->storage, &op->results[r], s);
     stores[num_operands + r] = s;
   }
-  // Executable (created once per invocation; the hal module caches it).
-  kiln_string_view_t name = exe->symbol.root;
-  uint32_t exe_reg =
-      (uint32_t)(uintptr_t)kiln_ptr_map_get(&e->executables, name.data);
-  if (!exe_reg) {
-    uint32_t ref = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-    exe_reg = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-    kiln_asm_emit(e->f, "executable.ref %%r%u, @%.*s", ref, (int)name.size,
-                  name.data);
-    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%r%u) -> (%%r%u)",
-                  kiln_import_name(e->m, KILN_IMPORT_EXECUTABLE_CREATE),
-                  e->device, ref, exe_reg);
-    kiln_ptr_map_put(&e->executables, name.data,
-                     (void*)(uintptr_t)(exe_reg + 1));
-  } else {
-    exe_reg -= 1;
+  // A call site's command buffer has at most KILN_EM_MAX_SLOTS slots.
+  if (e->has_cb && e->num_slots + num_bindings > KILN_EM_MAX_SLOTS) {
+    kiln_em_submit(e, false);
   }
   kiln_em_open_cb(e);
+  uint32_t slots[64];
+  for (uint32_t i = 0; i < num_bindings; ++i) {
+    slots[i] = kiln_em_slot(e, stores[i]);
+  }
+  // Everything below is recorded once (see kiln_em_submit).
+  kiln_em_rec_swap(e);
+  uint32_t exe_reg = kiln_em_executable(e, exe->symbol.root);
   // Barrier when this dispatch reads what was written, or writes what was
   // read or written, since the last barrier.
   bool barrier = false;
@@ -427,7 +553,8 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
       e->writes[e->num_writes++] = kiln_access_of(stores[i]);
     }
   }
-  // The dispatch call.
+  // The dispatch call: every binding is (slot, null, offset in the slot's
+  // range, length); the buffers come from the binding table at execution.
   kiln_ir_string_builder_t args = {0};
   kiln_ir_sb_printf(&args,
                     "%%r%u, %%r%u, %%i%u, %%i%u, %%i%u, %%i%u, %%i%u, %%i%u",
@@ -438,10 +565,11 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
                     kiln_asm_const_i32(e->f, 0),
                     kiln_asm_const_i32(e->f, (int32_t)num_bindings));
   for (uint32_t b = 0; b < num_bindings; ++b) {
+    uint32_t offset = stores[b]->offset_known ? stores[b]->offset
+                                              : kiln_asm_const_i64(e->f, 0);
     kiln_ir_sb_printf(&args, ", %%i%u, %%r%u, %%l%u, %%l%u",
-                      kiln_asm_const_i32(e->f, (int32_t)b), stores[b]->buffer,
-                      stores[b]->offset,
-                      kiln_asm_const_i64(e->f, stores[b]->length));
+                      kiln_asm_const_i32(e->f, (int32_t)slots[b]), e->null_ref,
+                      offset, kiln_asm_const_i64(e->f, stores[b]->length));
   }
   kiln_ir_string_builder_t line = {0};
   kiln_ir_sb_printf(&line, "call.import @%s(%.*s) -> ()",
@@ -450,6 +578,7 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
   kiln_ir_sb_append(&e->f->body, "  ", 2);
   if (line.data) kiln_ir_sb_append(&e->f->body, line.data, line.size);
   kiln_ir_sb_append(&e->f->body, "\n", 1);
+  kiln_em_rec_swap(e);
   bool failed = args.failed || line.failed;
   kiln_ir_sb_free(&args);
   kiln_ir_sb_free(&line);
@@ -604,6 +733,7 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
   const kiln_ir_attribute_t* ts =
       kiln_ir_op_get_attr(func, "kiln.transient_size");
   int64_t transient_size = ts && ts->kind == KILN_IR_ATTR_INTEGER ? ts->i : 0;
+  e->transient_size = transient_size;
   e->transient = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
   if (transient_size > 0) {
     kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
@@ -710,6 +840,7 @@ static kiln_status_t kiln_em_function(kiln_em_module_t* m, kiln_ir_op_t* func) {
                              &m->functions);
     kiln_ir_sb_free(&attrs);
   }
+  kiln_ir_sb_free(&e->rec);
   kiln_asm_function_deinit(f);
   return status;
 }
@@ -740,6 +871,7 @@ kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
   m->ctx = context;
   m->options = options;
   m->constant_rodata = kiln_ptr_map_make(context);
+  m->exe_globals = kiln_ptr_map_make(context);
   kiln_status_t status = kiln_ok_status();
   kiln_ir_block_t* body = kiln_ir_module_body(module);
   for (kiln_ir_op_t* op = body ? body->first_op : NULL; op && !status;
@@ -781,6 +913,9 @@ kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
       }
     }
     if (m->rodata.size) kiln_ir_sb_append(&out, m->rodata.data, m->rodata.size);
+    if (m->globals.size) {
+      kiln_ir_sb_append(&out, m->globals.data, m->globals.size);
+    }
     if (m->executables.size) {
       kiln_ir_sb_append(&out, m->executables.data, m->executables.size);
     }
@@ -803,6 +938,7 @@ kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
   kiln_ir_sb_free(&m->rodata);
   kiln_ir_sb_free(&m->executables);
   kiln_ir_sb_free(&m->functions);
+  kiln_ir_sb_free(&m->globals);
   return status;
 }
 

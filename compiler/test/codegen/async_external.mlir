@@ -4,7 +4,9 @@
 // CHECK: func @neg : rrr->r export {
 // CHECK-NEXT: attr "iree.abi"
 // CHECK-NEXT: attr "iree.abi.model" "coarse-fences"
-// CHECK: call.import @hal.device.queue.execute(%r{{[0-9]+}}, %r1, %r2,
+// CHECK: global.load.ref %[[CB:r[0-9]+]], @__neg_cb0
+// CHECK: global.store_if_null.ref %[[CB]], @__neg_cb0, %[[CB]]
+// CHECK: call.import @hal.device.queue.execute(%r{{[0-9]+}}, %r1, %r2, %[[CB]],
 // CHECK-NOT: hal.fence.await
 // CHECK: ret
 func.func @neg(%x: tensor<4xf32>) -> tensor<4xf32> {

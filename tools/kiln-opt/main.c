@@ -42,7 +42,9 @@ static void print_help(kiln_ir_pass_registry_t* registry) {
       "  --timing / --mlir-timing     Print per-pass wall time (stderr)\n"
       "  --split-input-file           Process '// -----' chunks separately\n"
       "  --allow-unregistered-dialect Keep unknown ops in generic form\n"
-      "  --verify-diagnostics         Accepted; diagnostics are printed\n\n"
+      "  --verify-diagnostics         Accepted; diagnostics are printed\n"
+      "  --list-ops                   List registered ops (name, traits,\n"
+      "                               summary; tab separated) and exit\n\n"
       "Registered passes:\n");
   for (size_t i = 0; i < kiln_ir_pass_registry_count(registry); ++i) {
     const kiln_ir_pass_t* pass = kiln_ir_pass_registry_get(registry, i);
@@ -57,6 +59,48 @@ static kiln_status_t register_everything(kiln_ir_context_t* context) {
   KILN_RETURN_IF_ERROR(kiln_dialects_register_all(context));
 #endif
   return kiln_ok_status();
+}
+
+// --list-ops: one line per registered op, "name<TAB>traits<TAB>summary",
+// in registration order (the docs site's op reference is generated from it).
+static void print_op_def(void* user_data, const kiln_ir_op_def_t* def) {
+  static const struct {
+    uint32_t bit;
+    const char* name;
+  } kTraits[] = {
+      {KILN_IR_TRAIT_PURE, "pure"},
+      {KILN_IR_TRAIT_SIDE_EFFECTING, "side-effecting"},
+      {KILN_IR_TRAIT_TERMINATOR, "terminator"},
+      {KILN_IR_TRAIT_COMMUTATIVE, "commutative"},
+      {KILN_IR_TRAIT_ISOLATED_FROM_ABOVE, "isolated-from-above"},
+      {KILN_IR_TRAIT_SYMBOL, "symbol"},
+      {KILN_IR_TRAIT_SYMBOL_TABLE, "symbol-table"},
+      {KILN_IR_TRAIT_NO_TERMINATOR, "no-terminator"},
+      {KILN_IR_TRAIT_CONSTANT_LIKE, "constant-like"},
+      {KILN_IR_TRAIT_SAME_OPERANDS_AND_RESULT_TYPE, "same-type"},
+      {KILN_IR_TRAIT_SINGLE_BLOCK, "single-block"},
+      {KILN_IR_TRAIT_RETURN_LIKE, "return-like"},
+  };
+  FILE* out = (FILE*)user_data;
+  fprintf(out, "%s\t", def->name);
+  bool first = true;
+  for (size_t i = 0; i < sizeof(kTraits) / sizeof(kTraits[0]); ++i) {
+    if (def->traits & kTraits[i].bit) {
+      fprintf(out, "%s%s", first ? "" : ",", kTraits[i].name);
+      first = false;
+    }
+  }
+  if (first) fprintf(out, "-");
+  fprintf(out, "\t%s\n", def->summary ? def->summary : "");
+}
+
+static int list_ops(void) {
+  kiln_ir_context_t* context = NULL;
+  kiln_status_t st = kiln_ir_context_create(kiln_allocator_system(), &context);
+  if (!st) st = register_everything(context);
+  if (!st) kiln_ir_for_each_op_def(context, print_op_def, stdout);
+  kiln_ir_context_destroy(context);
+  return st ? kiln_status_report_and_exit_code(st) : 0;
 }
 
 static void print_diag(void* user_data, kiln_ir_context_t* context,
@@ -139,6 +183,9 @@ int main(int argc, char** argv) {
     const char* a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       print_help(registry);
+      goto done;
+    } else if (!strcmp(a, "--list-ops")) {
+      rc = list_ops();
       goto done;
     } else if (!strcmp(a, "-o") && i + 1 < argc) {
       o.output = argv[++i];

@@ -13,6 +13,10 @@ static const kiln_ir_pass_t kiln_compiler_passes[] = {
     {"dce", "Deletes unused pure ops", kiln_pass_dce, NULL},
     {"const-eval", "Evaluates structured ops on constants into arith.constant",
      kiln_pass_const_eval, NULL},
+    {"lower-host-ops",
+     "Unfoldable constants become constants, host scalar ops rank-0 "
+     "structured ops, expect_true/false expect_all_true",
+     kiln_pass_lower_host_ops, NULL},
 };
 
 #define KILN_NUM_PASSES \
@@ -31,7 +35,7 @@ kiln_status_t kiln_pipeline_register_passes(kiln_ir_pass_registry_t* registry) {
 }
 
 kiln_status_t kiln_compiler_build_default_pipeline(kiln_ir_pass_manager_t* pm) {
-  static const int order[] = {0, 1, 2, 4, 1, 3};
+  static const int order[] = {0, 1, 2, 4, 1, 3, 5};
   for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); ++i) {
     KILN_RETURN_IF_ERROR(
         kiln_ir_pass_manager_add(pm, &kiln_compiler_passes[order[i]]));

@@ -7,6 +7,9 @@
 //   dce                  deletes unused pure ops (never side-effecting ones)
 //   const-eval           evaluates structured ops on constants (reference
 //                        interpreter) into arith.constant
+//   lower-host-ops       (last) util.unfoldable_constant -> arith.constant,
+//                        host scalar ops -> rank-0 linalg.generic,
+//                        check.expect_true/false -> check.expect_all_true
 #ifndef KILN_COMPILER_PIPELINE_PASSES_H_
 #define KILN_COMPILER_PIPELINE_PASSES_H_
 
@@ -20,7 +23,7 @@ extern "C" {
 kiln_status_t kiln_compiler_register_passes(kiln_ir_pass_registry_t* registry);
 
 // Adds lower-to-structured, canonicalize, cse, const-eval, canonicalize,
-// dce to |pm| (code generation appends its passes after these).
+// dce, lower-host-ops to |pm| (code generation appends its passes after these).
 kiln_status_t kiln_compiler_build_default_pipeline(kiln_ir_pass_manager_t* pm);
 
 // The passes' run functions (kiln_ir_pass_t::run).
@@ -35,6 +38,8 @@ kiln_status_t kiln_pass_dce(kiln_ir_context_t* context, kiln_ir_op_t* module,
                             void* user_data);
 kiln_status_t kiln_pass_const_eval(kiln_ir_context_t* context,
                                    kiln_ir_op_t* module, void* user_data);
+kiln_status_t kiln_pass_lower_host_ops(kiln_ir_context_t* context,
+                                       kiln_ir_op_t* module, void* user_data);
 
 // The constant attribute a value is known to hold (result of a
 // CONSTANT_LIKE op; util.unfoldable_constant is never known), or NULL.

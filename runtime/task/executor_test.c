@@ -390,57 +390,34 @@ static kiln_status_t burn_cpu(void* user_data, uint32_t index,
   return kiln_ok_status();
 }
 
-KILN_TEST(busy_workers_run_in_parallel) {
-  uint32_t cpus = kiln_cpu_count();
+// The work of one parallel_for is spread over the pool: more than one thread
+// runs fn and the accounting adds up. Speed itself (CPU time vs wall time) is
+// a benchmark's business: tests/perf/parallel_dispatch_test.sh measures it
+// with kiln-benchmark-module, not this unit test.
+KILN_TEST(busy_workers_share_the_work) {
   kiln_task_executor_t* executor = make_executor(2);
   KILN_ASSERT_TRUE(executor != NULL);
-  // With 2 workers plus the caller on >= 2 CPUs, CPU time should be at least
-  // 1.5x the wall time. On a single CPU no parallelism is possible: then only
-  // require that the CPU stays busy (CPU >= 0.9x wall). The machine may be
-  // shared with other processes that take a CPU for a while, so take the
-  // best of up to 20 attempts spaced 50 ms apart (stopping at the first
-  // success).
-  double required = cpus >= 2 ? 1.5 : 0.9;
-  if (cpus < 2) {
-    printf(
-        "only %u CPU available: checking CPU >= 0.9 x wall instead of "
-        "1.5 x\n",
-        cpus);
-  }
-  double best = 0;
-  for (int attempt = 0; attempt < 20 && best < required; ++attempt) {
-    if (attempt) kiln_sleep_ns(50 * 1000000);
-    kiln_task_parallel_for_params_t params = {400, 1, burn_cpu, NULL, NULL};
-    int64_t worker_ns[3] = {0, 0, 0};
-    params.out_worker_ns = worker_ns;
-    kiln_task_parallel_for_stats_t stats;
-    int64_t cpu0 = kiln_process_cpu_time_ns();
-    kiln_time_t wall0 = kiln_time_now_ns();
-    KILN_EXPECT_OK(
-        kiln_task_executor_parallel_for_ex(executor, &params, &stats));
-    int64_t wall = kiln_time_now_ns() - wall0;
-    int64_t cpu = kiln_process_cpu_time_ns() - cpu0;
-    double ratio = (double)cpu / (double)wall;
-    printf(
-        "attempt %d: cpu %.1f ms, wall %.1f ms, ratio %.2f, workers used "
-        "%u, summed worker time %.1f ms (cpu %.1f ms)\n",
-        attempt, cpu / 1e6, wall / 1e6, ratio, stats.workers_used,
-        stats.total_worker_ns / 1e6, stats.total_worker_cpu_ns / 1e6);
-    if (ratio > best) best = ratio;
-    KILN_EXPECT_EQ_INT(stats.indices_run, 400);
-    KILN_EXPECT_EQ_INT(worker_ns[0] + worker_ns[1] + worker_ns[2],
-                       stats.total_worker_ns);
-    // Each index burns >= 0.5 ms of CPU, so the summed time spent in fn is
-    // at least 200 ms, and no more than the threads' wall time allows.
-    KILN_EXPECT_TRUE(stats.total_worker_ns >= 200 * 1000000);
-    KILN_EXPECT_TRUE(stats.total_worker_ns <= 3 * stats.wall_ns);
-    // The CPU clocks of the threads that ran fn account for that work and
-    // cannot exceed the whole process's CPU time (1 ms clock skew allowed).
-    KILN_EXPECT_TRUE(stats.total_worker_cpu_ns >= 200 * 1000000);
-    KILN_EXPECT_TRUE(stats.total_worker_cpu_ns <= cpu + 1000000);
-    if (cpus >= 2) KILN_EXPECT_TRUE(stats.workers_used >= 2);
-  }
-  KILN_EXPECT_TRUE(best >= required);
+  kiln_task_parallel_for_params_t params = {400, 1, burn_cpu, NULL, NULL};
+  int64_t worker_ns[3] = {0, 0, 0};
+  params.out_worker_ns = worker_ns;
+  kiln_task_parallel_for_stats_t stats;
+  int64_t cpu0 = kiln_process_cpu_time_ns();
+  KILN_EXPECT_OK(kiln_task_executor_parallel_for_ex(executor, &params, &stats));
+  int64_t cpu = kiln_process_cpu_time_ns() - cpu0;
+  KILN_EXPECT_EQ_INT(stats.indices_run, 400);
+  KILN_EXPECT_EQ_INT(worker_ns[0] + worker_ns[1] + worker_ns[2],
+                     stats.total_worker_ns);
+  // Each index burns >= 0.5 ms of CPU, so the summed time spent in fn is
+  // at least 200 ms, and no more than the threads' wall time allows.
+  KILN_EXPECT_TRUE(stats.total_worker_ns >= 200 * 1000000);
+  KILN_EXPECT_TRUE(stats.total_worker_ns <= 3 * stats.wall_ns);
+  // The CPU clocks of the threads that ran fn account for that work and
+  // cannot exceed the whole process's CPU time (1 ms clock skew allowed).
+  KILN_EXPECT_TRUE(stats.total_worker_cpu_ns >= 200 * 1000000);
+  KILN_EXPECT_TRUE(stats.total_worker_cpu_ns <= cpu + 1000000);
+  // 400 chunks of 0.5 ms each leave the sleeping workers ample time to wake
+  // and claim work, whatever the machine's load.
+  KILN_EXPECT_TRUE(stats.workers_used >= 2);
   kiln_task_executor_release(executor);
 }
 
@@ -453,4 +430,4 @@ KILN_TEST_MAIN(KILN_TEST_CASE(sum_matches_closed_form),
                KILN_TEST_CASE(create_destroy_repeatedly),
                KILN_TEST_CASE(options_and_failures),
                KILN_TEST_CASE(idle_workers_use_no_cpu),
-               KILN_TEST_CASE(busy_workers_run_in_parallel))
+               KILN_TEST_CASE(busy_workers_share_the_work))

@@ -597,6 +597,22 @@ static kiln_status_t kiln_emit_cast(kiln_cg_t* cg, kiln_ir_op_t* op,
                   to_unsigned ? "ui" : "si",
                   tb == KILN_VM_BANK_I64 ? "64" : "32", kiln_p(tb), out->reg,
                   kiln_p(fb), in.reg);
+    if (kiln_ir_type_is_integer(to) && to->integer.width < 32) {
+      // Saturate to the narrow range, as for the wide types.
+      uint32_t w = to->integer.width;
+      if (to_unsigned) {
+        kiln_asm_emit(cg->f, "min.u.i32 %%i%u, %%i%u, %%i%u", out->reg,
+                      out->reg,
+                      kiln_asm_const_i32(cg->f, (int32_t)((1u << w) - 1u)));
+      } else {
+        kiln_asm_emit(
+            cg->f, "min.s.i32 %%i%u, %%i%u, %%i%u", out->reg, out->reg,
+            kiln_asm_const_i32(cg->f, (int32_t)((1u << (w - 1)) - 1u)));
+        kiln_asm_emit(cg->f, "max.s.i32 %%i%u, %%i%u, %%i%u", out->reg,
+                      out->reg,
+                      kiln_asm_const_i32(cg->f, -(int32_t)(1u << (w - 1))));
+      }
+    }
     kiln_normalize_int(cg, to, out->reg);
     return kiln_ok_status();
   }
@@ -627,6 +643,286 @@ static bool kiln_is_cast(kiln_ir_op_t* op) {
       "arith.index_cast", "arith.bitcast", "arith.index_castui"};
   for (size_t i = 0; i < sizeof(kCasts) / sizeof(kCasts[0]); ++i) {
     if (kiln_ir_op_is(op, kCasts[i])) return true;
+  }
+  return false;
+}
+
+// A sign-extended copy of a narrow integer (for signed views of unsigned
+// types, whose registers hold the zero-extended value).
+static uint32_t kiln_sext_narrow(kiln_cg_t* cg, const kiln_ir_type_t* t,
+                                 uint32_t reg) {
+  if (!kiln_ir_type_is_integer(t) || t->integer.width >= 32) return reg;
+  uint32_t r = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+  uint32_t sh = kiln_asm_const_i32(cg->f, (int32_t)(32 - t->integer.width));
+  kiln_asm_emit(cg->f, "shl.i32 %%i%u, %%i%u, %%i%u", r, reg, sh);
+  kiln_asm_emit(cg->f, "shr.s.i32 %%i%u, %%i%u, %%i%u", r, r, sh);
+  return r;
+}
+
+// Width in bits of integer (or index) type |t|.
+static uint32_t kiln_int_width(const kiln_ir_type_t* t) {
+  return kiln_ir_type_is_index(t) ? 64 : t->integer.width;
+}
+
+// A constant of integer bank |bank|.
+static uint32_t kiln_const_int(kiln_cg_t* cg, int bank, int64_t v) {
+  return bank == KILN_VM_BANK_I64 ? kiln_asm_const_i64(cg->f, v)
+                                  : kiln_asm_const_i32(cg->f, (int32_t)v);
+}
+
+// An i32 0/1 register widened to integer bank |bank|.
+static uint32_t kiln_flag_to_bank(kiln_cg_t* cg, int bank, uint32_t flag) {
+  if (bank == KILN_VM_BANK_I32) return flag;
+  uint32_t r = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(cg->f, "ext.i32.i64.u %%l%u, %%i%u", r, flag);
+  return r;
+}
+
+// Integer ops whose VM opcode differs from the reference semantics
+// (compiler/dialects/scalar_eval.c) or that have no opcode: division and
+// remainder (by zero: -1 / the dividend, never a trap), floor/ceil
+// division, shifts by >= the width, cttz, ipowi. Returns false when |op| is
+// none of these.
+static bool kiln_emit_int_special(kiln_cg_t* cg, kiln_ir_op_t* op,
+                                  const kiln_sval_t* a, uint32_t n,
+                                  const kiln_ir_type_t* rt, kiln_sval_t r) {
+  if (!kiln_ir_type_is_integer(rt) && !kiln_ir_type_is_index(rt)) return false;
+  int b = r.bank;
+  const char* S = kiln_bank_suffix(b);
+  char p = kiln_p(b);
+  uint32_t w = kiln_int_width(rt);
+  uint32_t reg_bits = b == KILN_VM_BANK_I64 ? 64 : 32;
+  bool is_div = kiln_ir_op_is(op, "arith.divsi") ||
+                kiln_ir_op_is(op, "arith.divui") ||
+                kiln_ir_op_is(op, "arith.floordivsi") ||
+                kiln_ir_op_is(op, "arith.ceildivsi");
+  bool is_rem =
+      kiln_ir_op_is(op, "arith.remsi") || kiln_ir_op_is(op, "arith.remui");
+  if ((is_div || is_rem) && n == 2) {
+    bool is_unsigned =
+        kiln_ir_op_is(op, "arith.divui") || kiln_ir_op_is(op, "arith.remui");
+    uint32_t x = a[0].reg, y = a[1].reg;
+    if (is_unsigned) {
+      x = kiln_zext_narrow(cg, rt, x);
+      y = kiln_zext_narrow(cg, rt, y);
+    } else if (kiln_ir_type_is_integer(rt) &&
+               rt->integer.signedness == KILN_IR_UNSIGNED) {
+      x = kiln_sext_narrow(cg, rt, x);
+      y = kiln_sext_narrow(cg, rt, y);
+    }
+    uint32_t zero = kiln_const_int(cg, b, 0);
+    uint32_t is_zero = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    uint32_t safe = kiln_asm_reg(cg->f, b);
+    kiln_asm_emit(cg->f, "cmp.eq.%s %%i%u, %%%c%u, %%%c%u", S, is_zero, p, y, p,
+                  zero);
+    kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u", S, p, safe,
+                  is_zero, p, kiln_const_int(cg, b, 1), p, y);
+    const char* sign = is_unsigned ? "u" : "s";
+    uint32_t q = kiln_asm_reg(cg->f, b);
+    kiln_asm_emit(cg->f, "%s.%s.%s %%%c%u, %%%c%u, %%%c%u",
+                  is_div ? "div" : "rem", sign, S, p, q, p, x, p, safe);
+    if (kiln_ir_op_is(op, "arith.floordivsi") ||
+        kiln_ir_op_is(op, "arith.ceildivsi")) {
+      bool floor = kiln_ir_op_is(op, "arith.floordivsi");
+      uint32_t rm = kiln_asm_reg(cg->f, b);
+      kiln_asm_emit(cg->f, "rem.s.%s %%%c%u, %%%c%u, %%%c%u", S, p, rm, p, x, p,
+                    safe);
+      uint32_t nz = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+      uint32_t rneg = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+      uint32_t yneg = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+      uint32_t adj = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+      kiln_asm_emit(cg->f, "cmp.ne.%s %%i%u, %%%c%u, %%%c%u", S, nz, p, rm, p,
+                    zero);
+      kiln_asm_emit(cg->f, "cmp.lt.s.%s %%i%u, %%%c%u, %%%c%u", S, rneg, p, rm,
+                    p, zero);
+      kiln_asm_emit(cg->f, "cmp.lt.s.%s %%i%u, %%%c%u, %%%c%u", S, yneg, p,
+                    safe, p, zero);
+      // Signs differ: the quotient was rounded up (toward zero from below).
+      kiln_asm_emit(cg->f, "xor.i32 %%i%u, %%i%u, %%i%u", adj, rneg, yneg);
+      if (!floor) {
+        kiln_asm_emit(cg->f, "xor.i32 %%i%u, %%i%u, %%i%u", adj, adj,
+                      kiln_asm_const_i32(cg->f, 1));
+      }
+      kiln_asm_emit(cg->f, "and.i32 %%i%u, %%i%u, %%i%u", adj, adj, nz);
+      uint32_t adj_b = kiln_flag_to_bank(cg, b, adj);
+      kiln_asm_emit(cg->f, "%s.%s %%%c%u, %%%c%u, %%%c%u",
+                    floor ? "sub" : "add", S, p, q, p, q, p, adj_b);
+    }
+    uint32_t on_zero = is_div ? kiln_const_int(cg, b, -1) : x;
+    kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u", S, p, r.reg,
+                  is_zero, p, on_zero, p, q);
+    kiln_normalize_int(cg, rt, r.reg);
+    return true;
+  }
+  bool shl = kiln_ir_op_is(op, "arith.shli");
+  bool shrs = kiln_ir_op_is(op, "arith.shrsi");
+  bool shru = kiln_ir_op_is(op, "arith.shrui");
+  if ((shl || shrs || shru) && n == 2) {
+    uint32_t x = a[0].reg;
+    uint32_t y = kiln_zext_narrow(cg, rt, a[1].reg);
+    if (shru) x = kiln_zext_narrow(cg, rt, x);
+    if (shrs) x = kiln_sext_narrow(cg, rt, x);
+    uint32_t big = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    kiln_asm_emit(cg->f, "cmp.ge.u.%s %%i%u, %%%c%u, %%%c%u", S, big, p, y, p,
+                  kiln_const_int(cg, b, w));
+    uint32_t shifted = kiln_asm_reg(cg->f, b);
+    kiln_asm_emit(cg->f, "%s.%s %%%c%u, %%%c%u, %%%c%u",
+                  shl ? "shl" : (shrs ? "shr.s" : "shr.u"), S, p, shifted, p, x,
+                  p, y);
+    uint32_t fill = kiln_const_int(cg, b, 0);
+    if (shrs) {
+      fill = kiln_asm_reg(cg->f, b);
+      kiln_asm_emit(cg->f, "shr.s.%s %%%c%u, %%%c%u, %%%c%u", S, p, fill, p, x,
+                    p, kiln_const_int(cg, b, reg_bits - 1));
+    }
+    kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u", S, p, r.reg,
+                  big, p, fill, p, shifted);
+    kiln_normalize_int(cg, rt, r.reg);
+    return true;
+  }
+  if (kiln_ir_op_is(op, "math.cttz") && n == 1) {
+    // popcount((x & -x) - 1), at most the width (x == 0).
+    uint32_t x = kiln_zext_narrow(cg, rt, a[0].reg);
+    uint32_t t = kiln_asm_reg(cg->f, b);
+    kiln_asm_emit(cg->f, "neg.%s %%%c%u, %%%c%u", S, p, t, p, x);
+    kiln_asm_emit(cg->f, "and.%s %%%c%u, %%%c%u, %%%c%u", S, p, t, p, t, p, x);
+    kiln_asm_emit(cg->f, "sub.%s %%%c%u, %%%c%u, %%%c%u", S, p, t, p, t, p,
+                  kiln_const_int(cg, b, 1));
+    kiln_asm_emit(cg->f, "popcnt.%s %%%c%u, %%%c%u", S, p, t, p, t);
+    kiln_asm_emit(cg->f, "min.u.%s %%%c%u, %%%c%u, %%%c%u", S, p, r.reg, p, t,
+                  p, kiln_const_int(cg, b, w));
+    kiln_normalize_int(cg, rt, r.reg);
+    return true;
+  }
+  if (kiln_ir_op_is(op, "math.ipowi") && n == 2) {
+    // Square-and-multiply over the exponent's bits; negative exponents:
+    // 1 for a base of 1, +-1 for -1, else 0.
+    uint32_t base = kiln_asm_reg(cg->f, b);
+    uint32_t e = kiln_asm_reg(cg->f, b);
+    uint32_t res = kiln_asm_reg(cg->f, b);
+    uint32_t sa = kiln_sext_narrow(cg, rt, a[0].reg);
+    uint32_t sb = kiln_sext_narrow(cg, rt, a[1].reg);
+    uint32_t zero = kiln_const_int(cg, b, 0);
+    uint32_t one = kiln_const_int(cg, b, 1);
+    uint32_t eneg = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    kiln_asm_emit(cg->f, "mov.%s %%%c%u, %%%c%u", S, p, base, p, a[0].reg);
+    kiln_asm_emit(cg->f, "mov.%s %%%c%u, %%%c%u", S, p, res, p, one);
+    kiln_asm_emit(cg->f, "cmp.lt.s.%s %%i%u, %%%c%u, %%%c%u", S, eneg, p, sb, p,
+                  zero);
+    kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u", S, p, e,
+                  eneg, p, zero, p, kiln_zext_narrow(cg, rt, a[1].reg));
+    uint32_t head = kiln_asm_label(cg->f), body = kiln_asm_label(cg->f),
+             done = kiln_asm_label(cg->f);
+    uint32_t c = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    uint32_t bit = kiln_asm_reg(cg->f, b);
+    uint32_t odd = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    uint32_t prod = kiln_asm_reg(cg->f, b);
+    kiln_asm_place_label(cg->f, head);
+    kiln_asm_emit(cg->f, "cmp.ne.%s %%i%u, %%%c%u, %%%c%u", S, c, p, e, p,
+                  zero);
+    kiln_asm_emit(cg->f, "br.cond %%i%u, ^L%u, ^L%u", c, body, done);
+    kiln_asm_place_label(cg->f, body);
+    kiln_asm_emit(cg->f, "and.%s %%%c%u, %%%c%u, %%%c%u", S, p, bit, p, e, p,
+                  one);
+    kiln_asm_emit(cg->f, "cmp.ne.%s %%i%u, %%%c%u, %%%c%u", S, odd, p, bit, p,
+                  zero);
+    kiln_asm_emit(cg->f, "mul.%s %%%c%u, %%%c%u, %%%c%u", S, p, prod, p, res, p,
+                  base);
+    kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u", S, p, res,
+                  odd, p, prod, p, res);
+    kiln_asm_emit(cg->f, "mul.%s %%%c%u, %%%c%u, %%%c%u", S, p, base, p, base,
+                  p, base);
+    kiln_asm_emit(cg->f, "shr.u.%s %%%c%u, %%%c%u, %%%c%u", S, p, e, p, e, p,
+                  one);
+    kiln_asm_emit(cg->f, "br ^L%u", head);
+    kiln_asm_place_label(cg->f, done);
+    uint32_t is1 = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    uint32_t ism1 = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    uint32_t bodd = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    uint32_t m1 = kiln_const_int(cg, b, -1);
+    uint32_t neg = kiln_asm_reg(cg->f, b);
+    kiln_asm_emit(cg->f, "cmp.eq.%s %%i%u, %%%c%u, %%%c%u", S, is1, p, sa, p,
+                  one);
+    kiln_asm_emit(cg->f, "cmp.eq.%s %%i%u, %%%c%u, %%%c%u", S, ism1, p, sa, p,
+                  m1);
+    kiln_asm_emit(cg->f, "and.%s %%%c%u, %%%c%u, %%%c%u", S, p, bit, p, sb, p,
+                  one);
+    kiln_asm_emit(cg->f, "cmp.ne.%s %%i%u, %%%c%u, %%%c%u", S, bodd, p, bit, p,
+                  zero);
+    kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u", S, p, neg,
+                  bodd, p, m1, p, one);
+    kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u", S, p, neg,
+                  ism1, p, neg, p, zero);
+    kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u", S, p, neg,
+                  is1, p, one, p, neg);
+    kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u", S, p, r.reg,
+                  eneg, p, neg, p, res);
+    kiln_normalize_int(cg, rt, r.reg);
+    return true;
+  }
+  return false;
+}
+
+// Float ops without a VM opcode of the same semantics: maxnumf/minnumf
+// (NaN operands are ignored) and cbrt. Returns false for other ops.
+static bool kiln_emit_float_special(kiln_cg_t* cg, kiln_ir_op_t* op,
+                                    const kiln_sval_t* a, uint32_t n,
+                                    const kiln_ir_type_t* rt, kiln_sval_t r) {
+  if (!kiln_ir_type_is_float(rt)) return false;
+  int b = r.bank;
+  const char* S = kiln_bank_suffix(b);
+  char p = kiln_p(b);
+  bool maxnum = kiln_ir_op_is(op, "arith.maxnumf");
+  bool minnum = kiln_ir_op_is(op, "arith.minnumf");
+  if ((maxnum || minnum) && n == 2) {
+    uint32_t t = kiln_asm_reg(cg->f, b);
+    uint32_t nan_a = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    uint32_t nan_b = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    kiln_asm_emit(cg->f, "%s.%s %%%c%u, %%%c%u, %%%c%u", maxnum ? "max" : "min",
+                  S, p, t, p, a[0].reg, p, a[1].reg);
+    kiln_asm_emit(cg->f, "isnan.%s %%i%u, %%%c%u", S, nan_a, p, a[0].reg);
+    kiln_asm_emit(cg->f, "isnan.%s %%i%u, %%%c%u", S, nan_b, p, a[1].reg);
+    kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u", S, p, t,
+                  nan_b, p, a[0].reg, p, t);
+    kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u", S, p, r.reg,
+                  nan_a, p, a[1].reg, p, t);
+    return true;
+  }
+  if (kiln_ir_op_is(op, "math.cbrt") && n == 1) {
+    // In f64: y = copysign(pow(|x|, 1/3), x), then one Newton step
+    // y -= (y^3 - x) / (3 y^2) (kept only when finite: x = 0, inf, nan).
+    uint32_t x = a[0].reg;
+    if (b == KILN_VM_BANK_F32) {
+      x = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
+      kiln_asm_emit(cg->f, "ext.f32.f64 %%d%u, %%f%u", x, a[0].reg);
+    }
+    uint32_t ax = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
+    uint32_t y = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
+    uint32_t t = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
+    uint32_t d = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
+    uint32_t ny = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
+    uint32_t bad = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    kiln_asm_emit(cg->f, "abs.f64 %%d%u, %%d%u", ax, x);
+    kiln_asm_emit(cg->f, "pow.f64 %%d%u, %%d%u, %%d%u", y, ax,
+                  kiln_asm_const_f64(cg->f, 1.0 / 3.0));
+    kiln_asm_emit(cg->f, "mul.f64 %%d%u, %%d%u, %%d%u", t, y, y);
+    kiln_asm_emit(cg->f, "mul.f64 %%d%u, %%d%u, %%d%u", d, t,
+                  kiln_asm_const_f64(cg->f, 3.0));
+    kiln_asm_emit(cg->f, "mul.f64 %%d%u, %%d%u, %%d%u", t, t, y);
+    kiln_asm_emit(cg->f, "sub.f64 %%d%u, %%d%u, %%d%u", t, t, ax);
+    kiln_asm_emit(cg->f, "div.f64 %%d%u, %%d%u, %%d%u", t, t, d);
+    kiln_asm_emit(cg->f, "sub.f64 %%d%u, %%d%u, %%d%u", ny, y, t);
+    kiln_asm_emit(cg->f, "isnan.f64 %%i%u, %%d%u", bad, ny);
+    kiln_asm_emit(cg->f, "select.f64 %%d%u, %%i%u, %%d%u, %%d%u", y, bad, y,
+                  ny);
+    kiln_asm_emit(cg->f, "copysign.f64 %%d%u, %%d%u, %%d%u", y, y, x);
+    if (b == KILN_VM_BANK_F32) {
+      kiln_asm_emit(cg->f, "trunc.f64.f32 %%f%u, %%d%u", r.reg, y);
+      kiln_round_narrow_float(cg, rt, r.reg);
+    } else {
+      kiln_asm_emit(cg->f, "mov.f64 %%d%u, %%d%u", r.reg, y);
+    }
+    return true;
   }
   return false;
 }
@@ -686,7 +982,10 @@ static kiln_status_t kiln_emit_scalar_op(kiln_cg_t* cg, kiln_body_env_t* env,
   r.bank = rb;
   r.reg = kiln_asm_reg(cg->f, rb);
   const char* name = NULL;
-  if (kiln_ir_op_is(op, "arith.select")) {
+  if (kiln_emit_int_special(cg, op, a, n, rt, r) ||
+      kiln_emit_float_special(cg, op, a, n, rt, r)) {
+    // Emitted.
+  } else if (kiln_ir_op_is(op, "arith.select")) {
     kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u",
                   kiln_bank_suffix(rb), kiln_p(rb), r.reg, a[0].reg, kiln_p(rb),
                   a[1].reg, kiln_p(rb), a[2].reg);

@@ -1,6 +1,6 @@
 // Registration of every dialect the compiler understands (arith, math,
-// linalg, tensor, stablehlo, util, check; func/builtin come from the IR and
-// the MLIR parser library).
+// linalg, tensor, stablehlo, tosa, util, check; func/builtin come from the
+// IR and the MLIR parser library).
 #ifndef KILN_COMPILER_DIALECTS_DIALECTS_H_
 #define KILN_COMPILER_DIALECTS_DIALECTS_H_
 
@@ -24,6 +24,7 @@ kiln_status_t kiln_dialect_register_math(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_linalg(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_tensor(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_stablehlo(kiln_ir_context_t* context);
+kiln_status_t kiln_dialect_register_tosa(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_check(kiln_ir_context_t* context);
 

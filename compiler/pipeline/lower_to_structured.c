@@ -26,6 +26,7 @@
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/stablehlo.h"
+#include "compiler/pipeline/lower_tosa.h"
 #include "compiler/pipeline/passes.h"
 
 #define KILN_MAX_RANK 16
@@ -1062,6 +1063,9 @@ static kiln_status_t kiln_lower_op(kiln_lower_t* l, kiln_ir_op_t* op) {
   if (kiln_ir_op_is(op, "stablehlo.dot") ||
       kiln_ir_op_is(op, "stablehlo.dot_general")) {
     return kiln_lower_dot(l, op);
+  }
+  if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(op), "tosa")) {
+    return kiln_lower_tosa_op(&l->b, op);  // lower_tosa.c
   }
   if (kiln_is_elementwise(op)) return kiln_lower_elementwise(l, op);
   if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(op), "stablehlo")) {

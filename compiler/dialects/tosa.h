@@ -1,0 +1,49 @@
+// TOSA helpers shared by the dialect (compiler/dialects/tosa.c) and its
+// lowering to the structured form (compiler/pipeline/lower_tosa.c).
+#ifndef KILN_COMPILER_DIALECTS_TOSA_H_
+#define KILN_COMPILER_DIALECTS_TOSA_H_
+
+#include "compiler/ir/operation.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+//===----------------------------------------------------------------------===//
+// Op classes
+//===----------------------------------------------------------------------===//
+
+// What a TOSA op is, for verification and lowering (def->user_data of every
+// tosa.* definition).
+typedef enum kiln_tosa_kind_e {
+  KILN_TOSA_KIND_OTHER = 0,
+  // Elementwise, operands broadcast (equal ranks; dims equal or 1).
+  KILN_TOSA_KIND_UNARY,    // one operand, result of the same element type
+  KILN_TOSA_KIND_BINARY,   // two operands, result of the same element type
+  KILN_TOSA_KIND_COMPARE,  // two operands, i1 result
+} kiln_tosa_kind_t;
+
+// The kind of |op| (KILN_TOSA_KIND_OTHER for unregistered/non-tosa ops).
+kiln_tosa_kind_t kiln_tosa_op_kind(const kiln_ir_op_t* op);
+
+//===----------------------------------------------------------------------===//
+// Attributes and operands
+//===----------------------------------------------------------------------===//
+
+// The dense value of a tosa.const (`values`, TOSA 1.0, or the older
+// `value`); NULL when absent.
+const kiln_ir_attribute_t* kiln_tosa_const_value(const kiln_ir_op_t* op);
+
+// The constant that defines |value| (a tosa.const or arith.constant), NULL
+// when it is not a constant.
+const kiln_ir_attribute_t* kiln_tosa_constant_of(const kiln_ir_value_t* value);
+
+// Reads element 0 of the constant defining |value| as an integer (shift and
+// zero-point operands). False when it is not a constant integer.
+bool kiln_tosa_constant_int(const kiln_ir_value_t* value, int64_t* out);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_COMPILER_DIALECTS_TOSA_H_

@@ -1,0 +1,963 @@
+// TOSA -> structured form (see lower_tosa.h and structured-form.md).
+//
+// Choices worth knowing:
+//   - Elementwise ops: one linalg.generic, identity maps except broadcast
+//     dims (operand dim 1 under a larger result dim) read at index 0.
+//   - Integer semantics follow the TOSA 1.0 spec and are spelled out with
+//     arith ops, so folding, const-eval and the backends share the scalar
+//     semantics of scalar_eval.c:
+//       arithmetic_right_shift with round: (x >> s) + ((x >> (s - 1)) & 1)
+//         for s > 0;
+//       mul on i32 with shift s > 0: ((i64)a * b + (1 << (s - 1))) >> s,
+//         truncated to i32; i8/i16 operands multiply into i32;
+//       negate with zero points: clamp(in_zp - x + out_zp) in a wider type;
+//       table i16: v = x + 32768, base = t[v >> 7], next = t[(v >> 7) + 1],
+//         (base << 7) + (next - base) * (v & 127) as i32.
+//   - reduce_*: a generic with one reduction loop into the rank-reduced
+//     shape (accumulator: a splat of the identity), then
+//     tensor.expand_shape restores the kept unit dim.
+//   - max_pool2d: padding (if any) first materializes a padded input filled
+//     with the lowest value; the pool is one generic with loops (n, oh, ow,
+//     c, kh, kw), the input read at (n, oh*sh + kh, ow*sw + kw, c) and a
+//     tensor.empty window operand giving the kernel loops their bounds.
+//   - gather/table: tensor.extract in the body at the computed index.
+#include "compiler/pipeline/lower_tosa.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "compiler/dialects/dialect_util.h"
+#include "compiler/dialects/linalg.h"
+#include "compiler/dialects/tosa.h"
+
+#define KILN_TOSA_MAX_RANK 16
+
+//===----------------------------------------------------------------------===//
+// Emission helpers
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_tosa_emit(kiln_ir_builder_t* b, const char* name,
+                                    const kiln_ir_type_t* type, size_t n,
+                                    kiln_ir_value_t* const* args,
+                                    kiln_ir_value_t** out) {
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_simple(b, name, n, args, 1, &type, 0, NULL, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_emit1(kiln_ir_builder_t* b, const char* name,
+                                     kiln_ir_value_t* x,
+                                     kiln_ir_value_t** out) {
+  return kiln_tosa_emit(b, name, x->type, 1, &x, out);
+}
+
+static kiln_status_t kiln_tosa_emit2(kiln_ir_builder_t* b, const char* name,
+                                     kiln_ir_value_t* x, kiln_ir_value_t* y,
+                                     kiln_ir_value_t** out) {
+  kiln_ir_value_t* args[2] = {x, y};
+  return kiln_tosa_emit(b, name, x->type, 2, args, out);
+}
+
+static kiln_status_t kiln_tosa_emit_cmp(kiln_ir_builder_t* b, bool is_int,
+                                        int64_t predicate, kiln_ir_value_t* x,
+                                        kiln_ir_value_t* y,
+                                        kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* args[2] = {x, y};
+  const kiln_ir_type_t* i1 = kiln_ir_int_type(ctx, 1);
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      ctx, "predicate",
+      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), predicate));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, is_int ? "arith.cmpi" : "arith.cmpf", 2, args, 1, &i1, 1, &attr, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_emit_select(kiln_ir_builder_t* b,
+                                           kiln_ir_value_t* c,
+                                           kiln_ir_value_t* x,
+                                           kiln_ir_value_t* y,
+                                           kiln_ir_value_t** out) {
+  kiln_ir_value_t* args[3] = {c, x, y};
+  return kiln_tosa_emit(b, "arith.select", x->type, 3, args, out);
+}
+
+static kiln_status_t kiln_tosa_emit_constant(kiln_ir_builder_t* b,
+                                             const kiln_ir_attribute_t* value,
+                                             const kiln_ir_type_t* type,
+                                             kiln_ir_value_t** out) {
+  kiln_ir_named_attribute_t attr =
+      kiln_ir_named_attr(b->context, "value", value);
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "arith.constant", 0, NULL, 1, &type, 1, &attr, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_emit_int(kiln_ir_builder_t* b,
+                                        const kiln_ir_type_t* type, int64_t v,
+                                        kiln_ir_value_t** out) {
+  kiln_scalar_t s;
+  s.i = kiln_scalar_canon_int(type, v);
+  return kiln_tosa_emit_constant(b, kiln_scalar_to_attr(b->context, type, s),
+                                 type, out);
+}
+
+static kiln_status_t kiln_tosa_emit_float(kiln_ir_builder_t* b,
+                                          const kiln_ir_type_t* type, double v,
+                                          kiln_ir_value_t** out) {
+  return kiln_tosa_emit_constant(b, kiln_ir_float_attr_get(b->context, type, v),
+                                 type, out);
+}
+
+static kiln_status_t kiln_tosa_emit_index(kiln_ir_builder_t* b, int64_t dim,
+                                          kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      ctx, "dim",
+      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), dim));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(b, "linalg.index", 0, NULL,
+                                                     1, &index, 1, &attr, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_emit_empty(kiln_ir_builder_t* b,
+                                          const kiln_ir_type_t* type,
+                                          kiln_ir_value_t** out) {
+  return kiln_tosa_emit(b, "tensor.empty", type, 0, NULL, out);
+}
+
+static kiln_status_t kiln_tosa_yield(kiln_ir_builder_t* bb,
+                                     kiln_ir_value_t* value) {
+  kiln_ir_op_t* op = NULL;
+  return kiln_ir_builder_create_simple(bb, "linalg.yield", 1, &value, 0, NULL,
+                                       0, NULL, &op);
+}
+
+// A builder at the end of |body| with |b|'s location.
+static kiln_ir_builder_t kiln_tosa_body_builder(kiln_ir_builder_t* b,
+                                                kiln_ir_block_t* body) {
+  kiln_ir_builder_t bb = kiln_ir_builder_make(b->context);
+  kiln_ir_builder_set_to_end(&bb, body);
+  bb.location = b->location;
+  return bb;
+}
+
+static void kiln_tosa_replace(kiln_ir_op_t* op, kiln_ir_value_t* value) {
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), value);
+  kiln_ir_op_erase(op);
+}
+
+static bool kiln_tosa_is_float(const kiln_ir_type_t* t) {
+  return t->kind == KILN_IR_TYPE_FLOAT;
+}
+
+static bool kiln_tosa_is_unsigned(const kiln_ir_type_t* t) {
+  return t->kind == KILN_IR_TYPE_INTEGER &&
+         (t->integer.signedness == KILN_IR_UNSIGNED || t->integer.width == 1);
+}
+
+static uint32_t kiln_tosa_width(const kiln_ir_type_t* t) {
+  return kiln_ir_type_bit_width(t);
+}
+
+// Signed range of an integer type of |width| bits.
+static int64_t kiln_tosa_int_min(uint32_t width) {
+  return width >= 64 ? INT64_MIN : -(int64_t)(1ull << (width - 1));
+}
+static int64_t kiln_tosa_int_max(uint32_t width) {
+  return width >= 64 ? INT64_MAX : (int64_t)((1ull << (width - 1)) - 1);
+}
+
+// Sign- or zero-extends (or truncates) integer |v| to |to|.
+static kiln_status_t kiln_tosa_emit_int_cast(kiln_ir_builder_t* b,
+                                             kiln_ir_value_t* v,
+                                             const kiln_ir_type_t* to,
+                                             kiln_ir_value_t** out) {
+  uint32_t fw = kiln_tosa_width(v->type), tw = kiln_tosa_width(to);
+  if (v->type == to) {
+    *out = v;
+    return kiln_ok_status();
+  }
+  if (tw > fw) {
+    return kiln_tosa_emit(
+        b, kiln_tosa_is_unsigned(v->type) ? "arith.extui" : "arith.extsi", to,
+        1, &v, out);
+  }
+  if (tw < fw) return kiln_tosa_emit(b, "arith.trunci", to, 1, &v, out);
+  return kiln_tosa_emit(b, "arith.bitcast", to, 1, &v, out);
+}
+
+// An integer |v| as an index (for tensor.extract).
+static kiln_status_t kiln_tosa_emit_to_index(kiln_ir_builder_t* b,
+                                             kiln_ir_value_t* v,
+                                             kiln_ir_value_t** out) {
+  return kiln_tosa_emit(b, "arith.index_cast",
+                        kiln_ir_index_type_get(b->context), 1, &v, out);
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar forms of the elementwise ops
+//===----------------------------------------------------------------------===//
+
+typedef struct kiln_tosa_direct_t {
+  const char* from;
+  const char* to_float;
+  const char* to_int;
+} kiln_tosa_direct_t;
+
+// One-op mappings (NULL: not applicable to that element class).
+static const kiln_tosa_direct_t kiln_tosa_direct_ops[] = {
+    {"tosa.add", "arith.addf", "arith.addi"},
+    {"tosa.sub", "arith.subf", "arith.subi"},
+    {"tosa.maximum", "arith.maximumf", "arith.maxsi"},
+    {"tosa.minimum", "arith.minimumf", "arith.minsi"},
+    {"tosa.pow", "math.powf", NULL},
+    {"tosa.intdiv", NULL, "arith.divsi"},
+    {"tosa.bitwise_and", NULL, "arith.andi"},
+    {"tosa.bitwise_or", NULL, "arith.ori"},
+    {"tosa.bitwise_xor", NULL, "arith.xori"},
+    {"tosa.logical_and", NULL, "arith.andi"},
+    {"tosa.logical_or", NULL, "arith.ori"},
+    {"tosa.logical_xor", NULL, "arith.xori"},
+    {"tosa.logical_left_shift", NULL, "arith.shli"},
+    {"tosa.logical_right_shift", NULL, "arith.shrui"},
+    {"tosa.abs", "math.absf", "math.absi"},
+    {"tosa.ceil", "math.ceil", NULL},
+    {"tosa.floor", "math.floor", NULL},
+    {"tosa.clz", NULL, "math.ctlz"},
+    {"tosa.cos", "math.cos", NULL},
+    {"tosa.sin", "math.sin", NULL},
+    {"tosa.erf", "math.erf", NULL},
+    {"tosa.exp", "math.exp", NULL},
+    {"tosa.log", "math.log", NULL},
+    {"tosa.rsqrt", "math.rsqrt", NULL},
+    {"tosa.tanh", "math.tanh", NULL},
+    {"tosa.select", "arith.select", "arith.select"},
+};
+
+// (x >> s) rounded as TOSA's arithmetic_right_shift with round = true.
+static kiln_status_t kiln_tosa_emit_rounding_shift(kiln_ir_builder_t* b,
+                                                   kiln_ir_value_t* x,
+                                                   kiln_ir_value_t* s,
+                                                   kiln_ir_value_t** out) {
+  const kiln_ir_type_t* t = x->type;
+  kiln_ir_value_t *zero, *one, *shifted, *positive, *sm1, *safe_sm1, *bit;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, t, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, t, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.shrsi", x, s, &shifted));
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit_cmp(b, true, KILN_CMPI_SGT, s, zero, &positive));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.subi", s, one, &sm1));
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit_select(b, positive, sm1, zero, &safe_sm1));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.shrsi", x, safe_sm1, &bit));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.andi", bit, one, &bit));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(b, positive, bit, zero, &bit));
+  return kiln_tosa_emit2(b, "arith.addi", shifted, bit, out);
+}
+
+// tosa.mul on integers: operands extended to the result type; with a
+// shift, the i64 product is rounded right by it.
+static kiln_status_t kiln_tosa_emit_int_mul(kiln_ir_builder_t* b,
+                                            kiln_ir_value_t* x,
+                                            kiln_ir_value_t* y, int64_t shift,
+                                            const kiln_ir_type_t* result_elem,
+                                            kiln_ir_value_t** out) {
+  if (shift == 0) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(b, x, result_elem, &x));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(b, y, result_elem, &y));
+    return kiln_tosa_emit2(b, "arith.muli", x, y, out);
+  }
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(b->context, 64);
+  kiln_ir_value_t *wx, *wy, *product, *round, *amount;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(b, x, i64, &wx));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(b, y, i64, &wy));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.muli", wx, wy, &product));
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit_int(b, i64, (int64_t)1 << (shift - 1), &round));
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit2(b, "arith.addi", product, round, &product));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, i64, shift, &amount));
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit2(b, "arith.shrsi", product, amount, &product));
+  return kiln_tosa_emit_int_cast(b, product, result_elem, out);
+}
+
+// tosa.negate on integers: clamp(in_zp - x + out_zp) to the type's range,
+// computed in i64 (plain 0 - x when both zero points are 0 and the type is
+// at least 32 bits wide, as wrap-around cannot matter there).
+static kiln_status_t kiln_tosa_emit_int_negate(kiln_ir_builder_t* b,
+                                               kiln_ir_value_t* x,
+                                               int64_t in_zp, int64_t out_zp,
+                                               kiln_ir_value_t** out) {
+  const kiln_ir_type_t* t = x->type;
+  uint32_t w = kiln_tosa_width(t);
+  if (in_zp == 0 && out_zp == 0 && w >= 32) {
+    kiln_ir_value_t* zero = NULL;
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, t, 0, &zero));
+    return kiln_tosa_emit2(b, "arith.subi", zero, x, out);
+  }
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(b->context, 64);
+  kiln_ir_value_t *wide, *izp, *ozp, *v, *lo, *hi;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(b, x, i64, &wide));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, i64, in_zp, &izp));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, i64, out_zp, &ozp));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.subi", izp, wide, &v));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.addi", v, ozp, &v));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, i64, kiln_tosa_int_min(w), &lo));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, i64, kiln_tosa_int_max(w), &hi));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.maxsi", v, lo, &v));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.minsi", v, hi, &v));
+  return kiln_tosa_emit_int_cast(b, v, t, out);
+}
+
+// tosa.cast of scalar |v| to |to| (float -> int rounds half to even).
+static kiln_status_t kiln_tosa_emit_cast(kiln_ir_builder_t* b,
+                                         kiln_ir_value_t* v,
+                                         const kiln_ir_type_t* to,
+                                         kiln_ir_value_t** out) {
+  const kiln_ir_type_t* from = v->type;
+  if (from == to) {
+    *out = v;
+    return kiln_ok_status();
+  }
+  bool ff = kiln_tosa_is_float(from), tf = kiln_tosa_is_float(to);
+  uint32_t fw = kiln_tosa_width(from), tw = kiln_tosa_width(to);
+  if (ff && tf) {
+    if (fw == tw) {  // f16 <-> bf16: through f32
+      kiln_ir_value_t* wide = NULL;
+      KILN_RETURN_IF_ERROR(kiln_tosa_emit(
+          b, "arith.extf", kiln_ir_float_type_get(b->context, KILN_IR_F32), 1,
+          &v, &wide));
+      return kiln_tosa_emit(b, "arith.truncf", to, 1, &wide, out);
+    }
+    return kiln_tosa_emit(b, tw > fw ? "arith.extf" : "arith.truncf", to, 1, &v,
+                          out);
+  }
+  if (!ff && tf) {
+    return kiln_tosa_emit(
+        b, kiln_tosa_is_unsigned(from) ? "arith.uitofp" : "arith.sitofp", to, 1,
+        &v, out);
+  }
+  if (tw == 1) {  // to bool: x != 0
+    kiln_ir_value_t* zero = NULL;
+    if (ff) {
+      KILN_RETURN_IF_ERROR(kiln_tosa_emit_float(b, from, 0.0, &zero));
+      return kiln_tosa_emit_cmp(b, false, KILN_CMPF_UNE, v, zero, out);
+    }
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, from, 0, &zero));
+    return kiln_tosa_emit_cmp(b, true, KILN_CMPI_NE, v, zero, out);
+  }
+  if (ff) {
+    kiln_ir_value_t* rounded = NULL;
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit1(b, "math.roundeven", v, &rounded));
+    return kiln_tosa_emit(
+        b, kiln_tosa_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi", to, 1,
+        &rounded, out);
+  }
+  return kiln_tosa_emit_int_cast(b, v, to, out);
+}
+
+// Emits the scalar computation of elementwise |op| on |args| (scalars of
+// the data operands' element types), producing a value of |result_elem|.
+static kiln_status_t kiln_tosa_lower_scalar(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op,
+                                            kiln_ir_value_t** args,
+                                            const kiln_ir_type_t* result_elem,
+                                            kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* x = kiln_ir_op_is(op, "tosa.select") ? args[1] : args[0];
+  const kiln_ir_type_t* t = x->type;
+  bool is_float = kiln_tosa_is_float(t);
+  bool is_unsigned = !is_float && kiln_tosa_is_unsigned(t);
+  if (kiln_ir_op_is(op, "tosa.mul")) {
+    if (is_float)
+      return kiln_tosa_emit2(b, "arith.mulf", args[0], args[1], out);
+    int64_t shift = 0;
+    if (kiln_ir_op_num_regular_operands(op) == 3) {
+      if (!kiln_tosa_constant_int(kiln_ir_op_operand(op, 2), &shift)) {
+        return kiln_ir_op_emit_error(op, ctx,
+                                     "shift operand must be a constant");
+      }
+    } else {
+      const kiln_ir_attribute_t* s = kiln_ir_op_get_attr(op, "shift");
+      if (s && s->kind == KILN_IR_ATTR_INTEGER) shift = s->i;
+    }
+    return kiln_tosa_emit_int_mul(b, args[0], args[1], shift, result_elem, out);
+  }
+  for (size_t i = 0;
+       i < sizeof(kiln_tosa_direct_ops) / sizeof(kiln_tosa_direct_ops[0]);
+       ++i) {
+    if (!kiln_ir_op_is(op, kiln_tosa_direct_ops[i].from)) continue;
+    const char* name = is_float ? kiln_tosa_direct_ops[i].to_float
+                                : kiln_tosa_direct_ops[i].to_int;
+    if (!name) break;
+    if (is_unsigned && !strcmp(name, "arith.maxsi")) name = "arith.maxui";
+    if (is_unsigned && !strcmp(name, "arith.minsi")) name = "arith.minui";
+    if (is_unsigned && !strcmp(name, "arith.divsi")) name = "arith.divui";
+    if (is_unsigned && !strcmp(name, "math.absi")) {
+      *out = args[0];
+      return kiln_ok_status();
+    }
+    return kiln_tosa_emit(b, name, result_elem,
+                          kiln_ir_op_is(op, "tosa.select")                ? 3
+                          : kiln_tosa_op_kind(op) == KILN_TOSA_KIND_UNARY ? 1
+                                                                          : 2,
+                          args, out);
+  }
+  if (kiln_ir_op_is(op, "tosa.arithmetic_right_shift") && !is_float) {
+    const kiln_ir_attribute_t* round = kiln_ir_op_get_attr(op, "round");
+    bool rounding = round &&
+                    (round->kind == KILN_IR_ATTR_INTEGER ||
+                     round->kind == KILN_IR_ATTR_BOOL) &&
+                    round->i != 0;
+    if (!rounding) return kiln_tosa_emit2(b, "arith.shrsi", x, args[1], out);
+    return kiln_tosa_emit_rounding_shift(b, x, args[1], out);
+  }
+  if (kiln_ir_op_is(op, "tosa.negate")) {
+    if (is_float) return kiln_tosa_emit1(b, "arith.negf", x, out);
+    int64_t zp[2] = {0, 0};
+    const char* zp_attrs[2] = {"input1_zp", "output_zp"};
+    for (int i = 0; i < 2; ++i) {
+      if (kiln_ir_op_num_regular_operands(op) == 3) {
+        if (!kiln_tosa_constant_int(kiln_ir_op_operand(op, 1 + i), &zp[i])) {
+          return kiln_ir_op_emit_error(op, ctx,
+                                       "zero points must be constants");
+        }
+      } else {
+        const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, zp_attrs[i]);
+        if (a && a->kind == KILN_IR_ATTR_INTEGER) zp[i] = a->i;
+      }
+    }
+    return kiln_tosa_emit_int_negate(b, x, zp[0], zp[1], out);
+  }
+  if (kiln_ir_op_is(op, "tosa.bitwise_not") ||
+      kiln_ir_op_is(op, "tosa.logical_not")) {
+    kiln_ir_value_t* ones = NULL;
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, t, -1, &ones));
+    return kiln_tosa_emit2(b, "arith.xori", x, ones, out);
+  }
+  if (kiln_ir_op_is(op, "tosa.reciprocal") && is_float) {
+    kiln_ir_value_t* one = NULL;
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_float(b, t, 1.0, &one));
+    return kiln_tosa_emit2(b, "arith.divf", one, x, out);
+  }
+  if (kiln_ir_op_is(op, "tosa.sigmoid") && is_float) {
+    kiln_ir_value_t *one, *neg, *e, *d;
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_float(b, t, 1.0, &one));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit1(b, "arith.negf", x, &neg));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit1(b, "math.exp", neg, &e));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.addf", one, e, &d));
+    return kiln_tosa_emit2(b, "arith.divf", one, d, out);
+  }
+  if (kiln_tosa_op_kind(op) == KILN_TOSA_KIND_COMPARE) {
+    int64_t pred;
+    if (kiln_ir_op_is(op, "tosa.equal")) {
+      pred = is_float ? KILN_CMPF_OEQ : KILN_CMPI_EQ;
+    } else if (kiln_ir_op_is(op, "tosa.greater")) {
+      pred = is_float      ? KILN_CMPF_OGT
+             : is_unsigned ? KILN_CMPI_UGT
+                           : KILN_CMPI_SGT;
+    } else {
+      pred = is_float      ? KILN_CMPF_OGE
+             : is_unsigned ? KILN_CMPI_UGE
+                           : KILN_CMPI_SGE;
+    }
+    return kiln_tosa_emit_cmp(b, !is_float, pred, args[0], args[1], out);
+  }
+  if (kiln_ir_op_is(op, "tosa.clamp")) {
+    const kiln_ir_attribute_t* lo_attr = kiln_ir_op_get_attr(op, "min_val");
+    const kiln_ir_attribute_t* hi_attr = kiln_ir_op_get_attr(op, "max_val");
+    kiln_ir_value_t *lo, *hi, *v;
+    if (is_float) {
+      KILN_RETURN_IF_ERROR(kiln_tosa_emit_float(b, t, lo_attr->f.value, &lo));
+      KILN_RETURN_IF_ERROR(kiln_tosa_emit_float(b, t, hi_attr->f.value, &hi));
+      KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.maximumf", x, lo, &v));
+      return kiln_tosa_emit2(b, "arith.minimumf", v, hi, out);
+    }
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, t, lo_attr->i, &lo));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, t, hi_attr->i, &hi));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(
+        b, is_unsigned ? "arith.maxui" : "arith.maxsi", x, lo, &v));
+    return kiln_tosa_emit2(b, is_unsigned ? "arith.minui" : "arith.minsi", v,
+                           hi, out);
+  }
+  if (kiln_ir_op_is(op, "tosa.cast")) {
+    return kiln_tosa_emit_cast(b, x, result_elem, out);
+  }
+  return kiln_ir_emit_error(
+      ctx, op->location, "'%.*s' is not a supported op on %s elements",
+      (int)op->name.size, op->name.data, kiln_ir_type_to_string(ctx, t));
+}
+
+//===----------------------------------------------------------------------===//
+// Op lowerings
+//===----------------------------------------------------------------------===//
+
+// The map reading an operand of type |t| at the loops of |result| with
+// TOSA broadcasting (a size-1 dim under a larger result dim reads 0).
+static const kiln_ir_attribute_t* kiln_tosa_broadcast_map(
+    kiln_ir_context_t* ctx, const kiln_ir_type_t* t,
+    const kiln_ir_type_t* result) {
+  uint32_t rank = (uint32_t)result->shaped.rank;
+  const kiln_ir_affine_expr_t* exprs[KILN_TOSA_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    bool expand = t->shaped.dims[d] == 1 && result->shaped.dims[d] != 1;
+    exprs[d] =
+        expand ? kiln_ir_affine_constant(ctx, 0) : kiln_ir_affine_dim(ctx, d);
+  }
+  return kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs);
+}
+
+static kiln_status_t kiln_tosa_lower_elementwise(kiln_ir_builder_t* b,
+                                                 kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  if (rank > KILN_TOSA_MAX_RANK) {
+    return kiln_ir_op_emit_error(op, ctx, "rank %u is too large", rank);
+  }
+  // Data operands (mul's shift and negate's zero points are read as
+  // constants instead).
+  uint32_t n;
+  if (kiln_ir_op_is(op, "tosa.select")) {
+    n = 3;
+  } else if (kiln_tosa_op_kind(op) == KILN_TOSA_KIND_BINARY ||
+             kiln_tosa_op_kind(op) == KILN_TOSA_KIND_COMPARE) {
+    n = 2;
+  } else {
+    n = 1;
+  }
+  kiln_ir_value_t* inputs[3];
+  const kiln_ir_attribute_t* maps[4];
+  for (uint32_t i = 0; i < n; ++i) {
+    inputs[i] = kiln_ir_op_operand(op, i);
+    maps[i] = kiln_tosa_broadcast_map(ctx, inputs[i]->type, rt);
+  }
+  maps[n] = kiln_linalg_identity_map(ctx, rank);
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, n, inputs, 1, &init, maps,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_value_t* result = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_lower_scalar(&bb, op, body->args, rt->shaped.element, &result));
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, result));
+  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_lower_const(kiln_ir_builder_t* b,
+                                           kiln_ir_op_t* op) {
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(b, kiln_tosa_const_value(op),
+                                               op->results[0].type, &v));
+  kiln_tosa_replace(op, v);
+  return kiln_ok_status();
+}
+
+// tensor.expand_shape of |input| (the result shape without dim |axis|) to
+// |rt| (which has a unit dim at |axis|).
+static kiln_status_t kiln_tosa_expand_unit_dim(kiln_ir_builder_t* b,
+                                               kiln_ir_value_t* input,
+                                               const kiln_ir_type_t* rt,
+                                               int64_t axis,
+                                               kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  size_t small_rank = input->type->shaped.rank;
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
+  const kiln_ir_attribute_t* groups[KILN_TOSA_MAX_RANK];
+  for (size_t g = 0; g < small_rank; ++g) {
+    // Small dim g is big dim g (g < axis) or g + 1; the unit dim joins the
+    // group before it (or the first group when axis == 0).
+    int64_t first = (int64_t)g < axis ? (int64_t)g : (int64_t)g + 1;
+    const kiln_ir_attribute_t* members[2];
+    size_t count = 0;
+    if (axis == 0 && g == 0) {
+      members[count++] = kiln_ir_integer_attr_get(ctx, i64, 0);
+    }
+    members[count++] = kiln_ir_integer_attr_get(ctx, i64, first);
+    if (axis > 0 && first == axis - 1) {
+      members[count++] = kiln_ir_integer_attr_get(ctx, i64, axis);
+    }
+    groups[g] = kiln_ir_array_attr_get(ctx, count, members);
+  }
+  kiln_ir_named_attribute_t attrs[2] = {
+      kiln_ir_named_attr(ctx, "reassociation",
+                         kiln_ir_array_attr_get(ctx, small_rank, groups)),
+      kiln_ir_named_attr(
+          ctx, "static_output_shape",
+          kiln_dialect_i64_array(ctx, rt->shaped.rank, rt->shaped.dims))};
+  kiln_ir_op_t* reshape = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "tensor.expand_shape", 1, &input, 1, &rt, 2, attrs, &reshape));
+  *out = kiln_ir_op_result(reshape, 0);
+  return kiln_ok_status();
+}
+
+// The identity value of a reduction (and the combining op) on |e|.
+typedef struct kiln_tosa_reduction_t {
+  const char* op;
+  const char* float_combine;
+  const char* int_combine;
+} kiln_tosa_reduction_t;
+
+static const kiln_tosa_reduction_t kiln_tosa_reductions[] = {
+    {"tosa.reduce_sum", "arith.addf", "arith.addi"},
+    {"tosa.reduce_product", "arith.mulf", "arith.muli"},
+    {"tosa.reduce_max", "arith.maximumf", "arith.maxsi"},
+    {"tosa.reduce_min", "arith.minimumf", "arith.minsi"},
+    {"tosa.reduce_all", NULL, "arith.andi"},
+    {"tosa.reduce_any", NULL, "arith.ori"},
+};
+
+static kiln_scalar_t kiln_tosa_reduction_init(size_t which,
+                                              const kiln_ir_type_t* e) {
+  kiln_scalar_t s;
+  bool f = kiln_tosa_is_float(e);
+  uint32_t w = kiln_tosa_width(e);
+  switch (which) {
+    case 0:  // sum
+      if (f)
+        s.f = 0.0;
+      else
+        s.i = 0;
+      break;
+    case 1:  // product
+      if (f)
+        s.f = 1.0;
+      else
+        s.i = 1;
+      break;
+    case 2:  // max
+      if (f)
+        s.f = -INFINITY;
+      else
+        s.i = kiln_tosa_is_unsigned(e) ? 0 : kiln_tosa_int_min(w);
+      break;
+    case 3:  // min
+      if (f)
+        s.f = INFINITY;
+      else
+        s.i = kiln_scalar_canon_int(
+            e, kiln_tosa_is_unsigned(e) ? -1 : kiln_tosa_int_max(w));
+      break;
+    case 4:  // all
+      s.i = 1;
+      break;
+    default:  // any
+      s.i = 0;
+      break;
+  }
+  return s;
+}
+
+static kiln_status_t kiln_tosa_lower_reduce(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  size_t which = 0;
+  while (!kiln_ir_op_is(op, kiln_tosa_reductions[which].op)) ++which;
+  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* in = input->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_type_t* e = in->shaped.element;
+  uint32_t rank = (uint32_t)in->shaped.rank;
+  int64_t axis = kiln_ir_op_get_attr(op, "axis")->i;
+  int64_t kept[KILN_TOSA_MAX_RANK], kept_dims[KILN_TOSA_MAX_RANK];
+  size_t num_kept = 0;
+  bool reduction[KILN_TOSA_MAX_RANK] = {false};
+  for (uint32_t d = 0; d < rank; ++d) {
+    if ((int64_t)d == axis) {
+      reduction[d] = true;
+      continue;
+    }
+    kept_dims[num_kept] = in->shaped.dims[d];
+    kept[num_kept++] = d;
+  }
+  const kiln_ir_type_t* small =
+      kiln_ir_tensor_type_get(ctx, num_kept, kept_dims, e, NULL);
+  kiln_ir_value_t* acc = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+      b, kiln_scalar_splat_attr(ctx, small, kiln_tosa_reduction_init(which, e)),
+      small, &acc));
+  const kiln_ir_attribute_t* maps[2] = {
+      kiln_linalg_identity_map(ctx, rank),
+      kiln_linalg_projection_map(ctx, rank, num_kept, kept)};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 1, &input, 1, &acc, maps, rank, reduction, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  const char* combine = kiln_tosa_is_float(e)
+                            ? kiln_tosa_reductions[which].float_combine
+                            : kiln_tosa_reductions[which].int_combine;
+  if (kiln_tosa_is_unsigned(e) && !strcmp(combine, "arith.maxsi")) {
+    combine = "arith.maxui";
+  } else if (kiln_tosa_is_unsigned(e) && !strcmp(combine, "arith.minsi")) {
+    combine = "arith.minui";
+  }
+  kiln_ir_value_t* r = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit2(&bb, combine, body->args[1], body->args[0], &r));
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
+  kiln_ir_value_t* result = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_expand_unit_dim(
+      b, kiln_ir_op_result(generic, 0), rt, axis, &result));
+  kiln_tosa_replace(op, result);
+  return kiln_ok_status();
+}
+
+// The lowest value of |e| (max_pool2d's padding and accumulator).
+static kiln_scalar_t kiln_tosa_lowest(const kiln_ir_type_t* e) {
+  kiln_scalar_t s;
+  if (kiln_tosa_is_float(e)) {
+    s.f = -INFINITY;
+  } else {
+    s.i = kiln_tosa_is_unsigned(e) ? 0 : kiln_tosa_int_min(kiln_tosa_width(e));
+  }
+  return s;
+}
+
+// |input| (NHWC) padded by pad[0..3] (top, bottom, left, right) with
+// |value|: a generic over the padded shape reading the input with
+// tensor.extract at clamped indices.
+static kiln_status_t kiln_tosa_pad_nhwc(kiln_ir_builder_t* b,
+                                        kiln_ir_value_t* input,
+                                        const int64_t* pad, kiln_scalar_t value,
+                                        kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* in = input->type;
+  const kiln_ir_type_t* e = in->shaped.element;
+  int64_t dims[4] = {in->shaped.dims[0], in->shaped.dims[1] + pad[0] + pad[1],
+                     in->shaped.dims[2] + pad[2] + pad[3], in->shaped.dims[3]};
+  const kiln_ir_type_t* pt = kiln_ir_tensor_type_get(ctx, 4, dims, e, NULL);
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, pt, &init));
+  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, 4);
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map, 4,
+                                                  NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  kiln_ir_value_t* idx[4];
+  for (int d = 0; d < 4; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_index(&bb, d, &idx[d]));
+  }
+  kiln_ir_value_t *zero, *inside = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, index, 0, &zero));
+  for (int d = 1; d <= 2; ++d) {
+    int64_t before = pad[(d - 1) * 2];
+    kiln_ir_value_t *off, *local, *max, *ge, *le, *ok;
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, index, before, &off));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit2(&bb, "arith.subi", idx[d], off, &local));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit_int(&bb, index, in->shaped.dims[d] - 1, &max));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit_cmp(&bb, true, KILN_CMPI_SGE, local, zero, &ge));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit_cmp(&bb, true, KILN_CMPI_SLE, local, max, &le));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.andi", ge, le, &ok));
+    if (inside) {
+      KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.andi", inside, ok, &ok));
+    }
+    inside = ok;
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit2(&bb, "arith.maxsi", local, zero, &local));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit2(&bb, "arith.minsi", local, max, &idx[d]));
+  }
+  kiln_ir_value_t* args[5] = {input, idx[0], idx[1], idx[2], idx[3]};
+  kiln_ir_value_t *v, *fill;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit(&bb, "tensor.extract", e, 5, args, &v));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+      &bb, kiln_scalar_to_attr(ctx, e, value), e, &fill));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(&bb, inside, v, fill, &v));
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, v));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
+                                                kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_type_t* e = rt->shaped.element;
+  int64_t kernel[2], stride[2], pad[4];
+  kiln_dialect_int_list(kiln_ir_op_get_attr(op, "kernel"), kernel, 2);
+  kiln_dialect_int_list(kiln_ir_op_get_attr(op, "stride"), stride, 2);
+  kiln_dialect_int_list(kiln_ir_op_get_attr(op, "pad"), pad, 4);
+  kiln_scalar_t lowest = kiln_tosa_lowest(e);
+  if (pad[0] || pad[1] || pad[2] || pad[3]) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_pad_nhwc(b, input, pad, lowest, &input));
+  }
+  kiln_ir_value_t *acc, *window;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+      b, kiln_scalar_splat_attr(ctx, rt, lowest), rt, &acc));
+  const kiln_ir_type_t* wt = kiln_ir_tensor_type_get(ctx, 2, kernel, e, NULL);
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, wt, &window));
+  // Loops (n, oh, ow, c, kh, kw).
+  const kiln_ir_affine_expr_t* in_exprs[4];
+  in_exprs[0] = kiln_ir_affine_dim(ctx, 0);
+  in_exprs[3] = kiln_ir_affine_dim(ctx, 3);
+  for (int i = 0; i < 2; ++i) {
+    const kiln_ir_affine_expr_t* o = kiln_ir_affine_dim(ctx, 1 + i);
+    if (stride[i] != 1) {
+      o = kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_MUL, o,
+                                kiln_ir_affine_constant(ctx, stride[i]));
+    }
+    in_exprs[1 + i] = kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_ADD, o,
+                                            kiln_ir_affine_dim(ctx, 4 + i));
+  }
+  int64_t wdims[2] = {4, 5}, odims[4] = {0, 1, 2, 3};
+  const kiln_ir_attribute_t* maps[3] = {
+      kiln_ir_affine_map_attr_get(ctx, 6, 0, 4, in_exprs),
+      kiln_linalg_projection_map(ctx, 6, 2, wdims),
+      kiln_linalg_projection_map(ctx, 6, 4, odims)};
+  bool reduction[6] = {false, false, false, false, true, true};
+  kiln_ir_value_t* ins[2] = {input, window};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 2, ins, 1, &acc, maps, 6,
+                                                  reduction, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  const char* max = kiln_tosa_is_float(e)      ? "arith.maximumf"
+                    : kiln_tosa_is_unsigned(e) ? "arith.maxui"
+                                               : "arith.maxsi";
+  kiln_ir_value_t* r = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit2(&bb, max, body->args[2], body->args[0], &r));
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
+  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_lower_gather(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* values = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* indices = kiln_ir_op_operand(op, 1);
+  const kiln_ir_type_t* rt = op->results[0].type;
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  int64_t idims[2] = {0, 1};
+  const kiln_ir_attribute_t* maps[2] = {
+      kiln_linalg_projection_map(ctx, 3, 2, idims),
+      kiln_linalg_identity_map(ctx, 3)};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 1, &indices, 1, &init, maps, 3, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_value_t *n, *k, *c, *v;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_index(&bb, 0, &n));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_to_index(&bb, body->args[0], &k));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_index(&bb, 2, &c));
+  kiln_ir_value_t* args[4] = {values, n, k, c};
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit(&bb, "tensor.extract", rt->shaped.element, 4, args, &v));
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, v));
+  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_lower_table(kiln_ir_builder_t* b,
+                                           kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* table = kiln_ir_op_operand(op, 1);
+  const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_type_t* te = table->type->shaped.element;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  const kiln_ir_attribute_t* maps[2] = {kiln_linalg_identity_map(ctx, rank),
+                                        kiln_linalg_identity_map(ctx, rank)};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &input, 1, &init, maps,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  const kiln_ir_type_t* i32 = kiln_ir_int_type(ctx, 32);
+  kiln_ir_value_t *x, *bias, *v, *idx, *r;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, body->args[0], i32, &x));
+  bool is_i8 = kiln_tosa_width(te) == 8;
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit_int(&bb, i32, is_i8 ? 128 : 32768, &bias));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", x, bias, &v));
+  if (is_i8) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_to_index(&bb, v, &idx));
+    kiln_ir_value_t* args[2] = {table, idx};
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit(&bb, "tensor.extract", te, 2, args, &r));
+    KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
+    kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+    return kiln_ok_status();
+  }
+  kiln_ir_value_t *seven, *mask, *hi, *frac, *one, *idx1, *base, *next, *diff;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i32, 7, &seven));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i32, 127, &mask));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.shrsi", v, seven, &hi));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.andi", v, mask, &frac));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_to_index(&bb, hi, &idx));
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit_int(&bb, kiln_ir_index_type_get(ctx), 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", idx, one, &idx1));
+  kiln_ir_value_t* args0[2] = {table, idx};
+  kiln_ir_value_t* args1[2] = {table, idx1};
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit(&bb, "tensor.extract", te, 2, args0, &base));
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit(&bb, "tensor.extract", te, 2, args1, &next));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, base, i32, &base));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, next, i32, &next));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.subi", next, base, &diff));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.muli", diff, frac, &diff));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.shli", base, seven, &base));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", base, diff, &r));
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
+  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+kiln_status_t kiln_lower_tosa_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
+  if (kiln_ir_op_is(op, "tosa.const")) return kiln_tosa_lower_const(b, op);
+  if (kiln_ir_op_is(op, "tosa.max_pool2d")) {
+    return kiln_tosa_lower_max_pool2d(b, op);
+  }
+  if (kiln_ir_op_is(op, "tosa.gather")) return kiln_tosa_lower_gather(b, op);
+  if (kiln_ir_op_is(op, "tosa.table")) return kiln_tosa_lower_table(b, op);
+  for (size_t i = 0;
+       i < sizeof(kiln_tosa_reductions) / sizeof(kiln_tosa_reductions[0]);
+       ++i) {
+    if (kiln_ir_op_is(op, kiln_tosa_reductions[i].op)) {
+      return kiln_tosa_lower_reduce(b, op);
+    }
+  }
+  if (kiln_tosa_op_kind(op) != KILN_TOSA_KIND_OTHER ||
+      kiln_ir_op_is(op, "tosa.select") || kiln_ir_op_is(op, "tosa.clamp") ||
+      kiln_ir_op_is(op, "tosa.cast")) {
+    return kiln_tosa_lower_elementwise(b, op);
+  }
+  return kiln_ir_emit_error(b->context, op->location,
+                            "'%.*s' is not a supported op", (int)op->name.size,
+                            op->name.data);
+}

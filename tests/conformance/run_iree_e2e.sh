@@ -44,8 +44,9 @@ json_rows=()
 printf '%-50s %9s %7s %7s  %s\n' "file" "functions" "passed" "failed" "first error"
 while IFS= read -r file; do
   rel=${file#"$folder"/}
-  # Test functions: public func.func definitions (IREE's check tests).
-  mapfile -t functions < <(grep -oE 'func\.func (public )?@[A-Za-z0-9_$.]+' "$file" | sed -E 's/func.func (public )?@//')
+  # Test functions: public func.func definitions (IREE's check tests), not
+  # the ones commented out with `//`.
+  mapfile -t functions < <(grep -vE '^[[:space:]]*//' "$file" | grep -oE 'func\.func (public )?@[A-Za-z0-9_$.]+' | sed -E 's/func.func (public )?@//')
   declare -A failed_fn=()
   first_error=""
   for backend in ${backends//,/ }; do

@@ -15,11 +15,13 @@
 //         (base << 7) + (next - base) * (v & 127) as i32.
 //   - reduce_*: a generic with one reduction loop into the rank-reduced
 //     shape (accumulator: a splat of the identity), then
-//     tensor.expand_shape restores the kept unit dim.
+//     tensor.expand_shape restores the kept unit dim (a rank-1 input is
+//     first expanded to 1xN so that no rank-0 tensor appears).
 //   - max_pool2d: padding (if any) first materializes a padded input filled
 //     with the lowest value; the pool is one generic with loops (n, oh, ow,
 //     c, kh, kw), the input read at (n, oh*sh + kh, ow*sw + kw, c) and a
-//     tensor.empty window operand giving the kernel loops their bounds.
+//     splat-constant window operand giving the kernel loops their bounds
+//     (a constant, not tensor.empty, so const-eval can fold the pool).
 //   - gather/table: tensor.extract in the body at the computed index.
 #include "compiler/pipeline/lower_tosa.h"
 
@@ -675,6 +677,16 @@ static kiln_status_t kiln_tosa_lower_reduce(kiln_ir_builder_t* b,
   const kiln_ir_type_t* e = in->shaped.element;
   uint32_t rank = (uint32_t)in->shaped.rank;
   int64_t axis = kiln_ir_op_get_attr(op, "axis")->i;
+  if (rank == 1) {
+    // tensor<N> -> tensor<1xN>, reduced along dim 1 straight into the
+    // tensor<1> result (no rank-0 intermediate).
+    int64_t dims[2] = {1, in->shaped.dims[0]};
+    const kiln_ir_type_t* wide = kiln_ir_tensor_type_get(ctx, 2, dims, e, NULL);
+    KILN_RETURN_IF_ERROR(kiln_tosa_expand_unit_dim(b, input, wide, 0, &input));
+    in = wide;
+    rank = 2;
+    axis = 1;
+  }
   int64_t kept[KILN_TOSA_MAX_RANK], kept_dims[KILN_TOSA_MAX_RANK];
   size_t num_kept = 0;
   bool reduction[KILN_TOSA_MAX_RANK] = {false};
@@ -712,9 +724,11 @@ static kiln_status_t kiln_tosa_lower_reduce(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(
       kiln_tosa_emit2(&bb, combine, body->args[1], body->args[0], &r));
   KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
-  kiln_ir_value_t* result = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_expand_unit_dim(
-      b, kiln_ir_op_result(generic, 0), rt, axis, &result));
+  kiln_ir_value_t* result = kiln_ir_op_result(generic, 0);
+  if (small != rt) {
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_expand_unit_dim(b, result, rt, axis, &result));
+  }
   kiln_tosa_replace(op, result);
   return kiln_ok_status();
 }
@@ -809,7 +823,11 @@ static kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
       b, kiln_scalar_splat_attr(ctx, rt, lowest), rt, &acc));
   const kiln_ir_type_t* wt = kiln_ir_tensor_type_get(ctx, 2, kernel, e, NULL);
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, wt, &window));
+  kiln_scalar_t zero;
+  memset(&zero, 0, sizeof(zero));
+  if (kiln_tosa_is_float(e)) zero.f = 0.0;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+      b, kiln_scalar_splat_attr(ctx, wt, zero), wt, &window));
   // Loops (n, oh, ow, c, kh, kw).
   const kiln_ir_affine_expr_t* in_exprs[4];
   in_exprs[0] = kiln_ir_affine_dim(ctx, 0);

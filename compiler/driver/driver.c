@@ -174,9 +174,26 @@ kiln_status_t kiln_compiler_compile_buffer(
     } else {
       size_t asm_length = 0;
       const char* asm_text = kiln_vm_emission_text(module, &asm_length);
+      char* benchmark_text = NULL;  // owned when the benchmark flags apply
       if (!asm_text) {
         status = kiln_make_status(KILN_STATUS_INTERNAL,
                                   "vm-emission produced no assembly");
+      } else if (kiln_benchmark_options_active(&options->benchmark)) {
+        // Benchmark wrappers, repeated dispatches, dispatch modules.
+        kiln_benchmark_options_t benchmark = options->benchmark;
+        benchmark.async_external =
+            options->execution_model == KILN_EXECUTION_MODEL_ASYNC_EXTERNAL;
+        size_t text_length = 0;
+        status = kiln_benchmark_apply(&benchmark, context, module, asm_text,
+                                      asm_length, allocator, &benchmark_text,
+                                      &text_length);
+        if (!status) {
+          asm_text = benchmark_text;
+          asm_length = text_length;
+        }
+      }
+      if (status || !asm_text) {
+        // Reported above.
       } else if (options->output_format == KILN_COMPILER_OUTPUT_VM_ASM) {
         status = kiln_driver_copy_out(allocator, asm_text, asm_length,
                                       out_bytes, out_length);
@@ -190,6 +207,7 @@ kiln_status_t kiln_compiler_compile_buffer(
               "assemble (use --output-format=vm-asm to inspect it)");
         }
       }
+      if (benchmark_text) kiln_allocator_free(allocator, benchmark_text);
     }
   }
   (void)stop_early;
@@ -325,7 +343,8 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
   } else if (!strcmp(arg, "--timing") || !strcmp(arg, "--mlir-timing")) {
     options->timing = true;
   } else {
-    *out_consumed = false;
+    return kiln_benchmark_options_parse_flag(&options->benchmark, arg,
+                                             out_consumed);
   }
   return kiln_ok_status();
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "compiler/codegen/benchmark/benchmark.h"
 #include "compiler/codegen/vm/vm_emission.h"
 #include "compiler/ir/pass.h"
 #include "runtime/base/allocator.h"
@@ -51,6 +52,9 @@ typedef struct kiln_compiler_options_t {
   // Where diagnostics ("file:line:col: error: ...") are printed; NULL:
   // stderr.
   FILE* diagnostic_stream;
+  // --export-benchmark-funcs, --dump-executable-benchmarks-to,
+  // --benchmark-dispatch-repeat-count (compiler/codegen/benchmark).
+  kiln_benchmark_options_t benchmark;
 } kiln_compiler_options_t;
 
 // Defaults: auto input, sync, vmvx, module output.

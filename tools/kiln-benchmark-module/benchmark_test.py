@@ -322,6 +322,59 @@ def case_errors():
         "broken on purpose" in broken["error_message"], rows)
 
 
+def case_compiler_flags():
+  mlp_source = os.path.join(SAMPLES, "mlp.mlir")
+  # --export-benchmark-funcs (IREE alias): a no-argument entry wrapper is
+  # discovered; the original (with inputs) is not.
+  mlp = compile_mlir(mlp_source, "mlp_wrapped",
+                     "--iree-flow-export-benchmark-funcs")
+  _, rows, _ = run_json("--module=" + mlp)
+  check(names(rows) == ["BM_mlp_benchmark/process_time/real_time"],
+        names(rows))
+  # Coarse-fences module: the wrapper waits for the call itself.
+  abs_async = compile_mlir(os.path.join(SAMPLES, "simple_abs.mlir"),
+                           "abs_async_wrapped", "--export-benchmark-funcs",
+                           "--execution-model=async-external")
+  _, rows, _ = run_json("--module=" + abs_async)
+  check(names(rows) == ["BM_abs_benchmark/process_time/real_time"],
+        names(rows))
+  # --dump-executable-benchmarks-to: one module per executable, each with a
+  # dispatch benchmark (us) whose profiled row shows one dispatch per
+  # iteration at any batch size.
+  dump_dir = os.path.join(WORK, "dumps")
+  compile_mlir(mlp_source, "mlp_dumped",
+               "--iree-hal-dump-executable-benchmarks-to=" + dump_dir)
+  dumped = sorted(os.listdir(dump_dir))
+  check(dumped == ["mlp_dispatch_0.kmod", "mlp_dispatch_1.kmod"], dumped)
+  for f in dumped:
+    _, rows, _ = run_json("--module=" + os.path.join(dump_dir, f),
+                          "--batch_size=16", "--dispatch_statistics")
+    entry = f[:-len(".kmod")] + "_matmul"
+    check(names(rows) == ["BM_%s_benchmark/process_time/real_time" % entry,
+                          "BM_%s_benchmark/%s" % (entry, entry)], names(rows))
+    check(rows[0]["time_unit"] == "us", rows[0])
+    check(rows[0]["iterations"] % 16 == 0, rows[0])
+    check(rows[1]["calls"] == 1.0, rows[1])
+  # --benchmark-dispatch-repeat-count=8: 8 dispatches of each per call;
+  # with --batch_size=8 one per reported iteration.
+  repeated = compile_mlir(mlp_source, "mlp_r8",
+                          "--iree-hal-benchmark-dispatch-repeat-count=8")
+  for batch, calls in [(1, 8.0), (8, 1.0)]:
+    _, rows, _ = run_json("--module=" + repeated, "--function=mlp",
+                          "--input=4x8xf32=1", "--batch_size=%d" % batch,
+                          "--dispatch_statistics")
+    sub = rows[1:]
+    check(len(sub) == 2 and all(r["calls"] == calls for r in sub),
+          "batch %d: %s" % (batch, sub))
+  # A bad repeat count is a clear compiler error.
+  p = subprocess.run([tool("kiln-compile"),
+                      "--benchmark-dispatch-repeat-count=0", mlp_source,
+                      "-o", os.path.join(WORK, "x.kmod")],
+                     capture_output=True, text=True)
+  check(p.returncode != 0 and "repeat count" in p.stderr + p.stdout,
+        p.stderr)
+
+
 def case_agents_md():
   rc, stdout, _ = run("--agents_md")
   check(rc == 0 and "kiln-benchmark-module" in stdout and

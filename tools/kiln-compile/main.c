@@ -32,6 +32,20 @@ static void print_help(void) {
       "(stderr)\n"
       "  --timing                         Per-pass timing table (stderr; "
       "alias --mlir-timing)\n"
+      "  --export-benchmark-funcs         Add a no-argument <fn>_benchmark "
+      "wrapper per function\n"
+      "                                   (alias "
+      "--iree-flow-export-benchmark-funcs)\n"
+      "  --dump-executable-benchmarks-to=DIR\n"
+      "                                   One dispatch benchmark module per "
+      "executable (alias\n"
+      "                                   "
+      "--iree-hal-dump-executable-benchmarks-to)\n"
+      "  --benchmark-dispatch-repeat-count=N\n"
+      "                                   Record every dispatch N times "
+      "(alias\n"
+      "                                   "
+      "--iree-hal-benchmark-dispatch-repeat-count)\n"
       "  --help                           This help\n");
 }
 

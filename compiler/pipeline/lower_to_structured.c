@@ -1107,6 +1107,30 @@ static kiln_ir_walk_result_t kiln_collect(kiln_ir_op_t* op, void* user_data) {
   return KILN_IR_WALK_ADVANCE;
 }
 
+// Input ops on dynamically shaped tensors are rejected with a located
+// error (the structured form and the backends need static shapes today).
+static kiln_status_t kiln_check_static_shapes(kiln_ir_context_t* ctx,
+                                              kiln_ir_op_t* op) {
+  kiln_string_view_t d = kiln_ir_op_dialect(op);
+  if (!kiln_string_view_equal_cstr(d, "stablehlo") &&
+      !kiln_string_view_equal_cstr(d, "tosa") &&
+      !kiln_string_view_equal_cstr(d, "arith") &&
+      !kiln_string_view_equal_cstr(d, "math")) {
+    return kiln_ok_status();
+  }
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  for (uint32_t i = 0; i < n + op->num_results; ++i) {
+    const kiln_ir_type_t* t =
+        i < n ? kiln_ir_op_operand(op, i)->type : op->results[i - n].type;
+    if (kiln_ir_type_is_shaped(t) && !kiln_ir_type_has_static_shape(t)) {
+      return kiln_ir_op_emit_error(op, ctx,
+                                   "dynamically shaped %s is not supported yet",
+                                   kiln_ir_type_to_string(ctx, t));
+    }
+  }
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_pass_lower_to_structured(kiln_ir_context_t* context,
                                             kiln_ir_op_t* module,
                                             void* user_data) {
@@ -1120,6 +1144,7 @@ kiln_status_t kiln_pass_lower_to_structured(kiln_ir_context_t* context,
   l.ctx = context;
   l.b = kiln_ir_builder_make(context);
   for (size_t i = 0; i < list.count; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_check_static_shapes(context, list.ops[i]));
     KILN_RETURN_IF_ERROR(kiln_lower_op(&l, list.ops[i]));
   }
   return kiln_ok_status();

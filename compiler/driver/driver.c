@@ -113,10 +113,6 @@ kiln_status_t kiln_compiler_compile_buffer(
                             "unsupported target backend '%s' (supported: vmvx)",
                             options->target_backends);
   }
-  if (options->input_type == KILN_COMPILER_INPUT_TOSA) {
-    return kiln_make_status(KILN_STATUS_UNIMPLEMENTED,
-                            "--input-type=tosa is not supported yet");
-  }
   FILE* diag = options->diagnostic_stream ? options->diagnostic_stream : stderr;
   FILE* dump = options->dump_stream ? options->dump_stream : stderr;
 

@@ -6,7 +6,8 @@ TSAN_DIR ?= build-tsan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build test test-main test-asan test-tsan demo clean format
+.PHONY: all deps build test test-main test-asan test-tsan demo clean format \
+        docs-deps docs serve-docs test-docs
 
 all: build
 
@@ -37,7 +38,26 @@ test-tsan: deps
 test-main: build
 	@cd $(BUILD_DIR) && ctest -j $(JOBS) --output-on-failure
 
-test: test-asan test-tsan test-main
+# The documentation website (docs/website/, MkDocs + Material from Debian):
+# `make docs` generates the reference pages from the built tools, runs
+# `mkdocs build --strict` into site/ and fails on pages missing from the nav;
+# `make serve-docs` previews it with live reload; `make test-docs` runs its
+# tests (documented commands, generated pages current, headless Chromium).
+DOCS_ADDR ?= 127.0.0.1:8000
+
+docs-deps:
+	@scripts/install-deps.sh --docs
+
+docs: build docs-deps
+	@scripts/docs/build_docs.sh $(BUILD_DIR)
+
+serve-docs: docs
+	@cd docs/website && mkdocs serve --dev-addr $(DOCS_ADDR)
+
+test-docs: docs
+	@scripts/docs/test_docs.sh $(BUILD_DIR)
+
+test: test-asan test-tsan test-docs test-main
 
 demo: build
 	@scripts/demo.sh $(BUILD_DIR)

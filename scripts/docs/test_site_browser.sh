@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Opens the built website in headless Chromium (Debian's chromium package)
+# served from localhost, and checks that
+#   1. the home page renders its navigation (the section tabs and the nav),
+#   2. a search for "benchmark" (?q=benchmark; Material's search runs in a
+#      web worker) lists the benchmarking guide among its results,
+#   3. a page's code blocks get copy-to-clipboard buttons,
+# and saves a screenshot of the home page.
+#
+# Usage: test_site_browser.sh [SITE_DIR] [SCREENSHOT.png]
+#   SITE_DIR defaults to site/ (what `make docs` builds); the screenshot
+#   defaults to SITE_DIR/../docs-screenshot.png.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+site=$(cd "${1:-$root/site}" 2>/dev/null && pwd) || {
+  echo "test_site_browser: no site at ${1:-$root/site} (run make docs)" >&2
+  exit 2
+}
+shot=${2:-$(dirname "$site")/docs-screenshot.png}
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+  echo "test_site_browser: chromium not found (scripts/install-deps.sh --docs)" >&2
+  exit 2
+fi
+
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A static server on a free localhost port, printing the port it chose.
+python3 - "$site" >"$work/port" 2>"$work/server.log" <<'EOF' &
+import functools, http.server, socketserver, sys
+handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+handler.log_message = lambda *args: None
+with socketserver.TCPServer(("127.0.0.1", 0), handler) as httpd:
+    print(httpd.server_address[1], flush=True)
+    httpd.serve_forever()
+EOF
+server_pid=$!
+for _ in $(seq 50); do [ -s "$work/port" ] && break; sleep 0.1; done
+port=$(cat "$work/port")
+if [ -z "$port" ]; then
+  echo "test_site_browser: the local server did not start:" >&2
+  cat "$work/server.log" >&2
+  exit 1
+fi
+base="http://127.0.0.1:$port"
+
+chrome() {
+  timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --no-first-run --disable-dev-shm-usage --user-data-dir="$work/profile-$RANDOM" \
+    "$@" 2>>"$work/chromium.log"
+}
+
+failures=0
+check() {  # check NAME FILE REGEX...: every regex must match FILE
+  local name=$1 file=$2
+  shift 2
+  for re in "$@"; do
+    if ! grep -qE "$re" "$file"; then
+      echo "test_site_browser: FAILED $name: no match for /$re/" >&2
+      failures=$((failures + 1))
+      return
+    fi
+  done
+  echo "test_site_browser: ok     $name"
+}
+
+# 1. Home page navigation: the section tabs and the sidebar nav with links.
+chrome --dump-dom --virtual-time-budget=5000 "$base/" >"$work/home.html"
+check "home page renders its navigation" "$work/home.html" \
+  'class="md-tabs' 'class="md-nav' \
+  'md-tabs__link[^>]*>[[:space:]]*Building from source' \
+  'md-tabs__link[^>]*>[[:space:]]*Guides' \
+  'md-tabs__link[^>]*>[[:space:]]*Reference' \
+  'md-tabs__link[^>]*>[[:space:]]*Developers'
+
+# 2. Search: the results list links the benchmarking guide.
+chrome --dump-dom --virtual-time-budget=20000 "$base/?q=benchmark" >"$work/search.html"
+check "search ?q=benchmark finds the benchmarking guide" "$work/search.html" \
+  'class="md-search-result__item' \
+  'md-search-result__link"? [^>]*href="[^"]*guides/benchmarking/|href="[^"]*guides/benchmarking/"[^>]*class="md-search-result__link'
+
+# 3. Copy buttons on a page with code blocks.
+chrome --dump-dom --virtual-time-budget=5000 "$base/guides/compiling-and-running/" >"$work/page.html"
+check "code blocks get copy buttons" "$work/page.html" \
+  '<pre[^>]*>.*md-clipboard|class="md-clipboard'
+
+# Screenshot of the home page.
+mkdir -p "$(dirname "$shot")"
+chrome --screenshot="$shot" --window-size=1280,900 --virtual-time-budget=5000 "$base/" >/dev/null
+if [ -s "$shot" ]; then
+  echo "test_site_browser: ok     screenshot saved to $shot"
+else
+  echo "test_site_browser: FAILED no screenshot written" >&2
+  failures=$((failures + 1))
+fi
+
+if [ "$failures" -ne 0 ]; then
+  echo "test_site_browser: $failures check(s) failed; chromium log:" >&2
+  tail -20 "$work/chromium.log" >&2
+  exit 1
+fi
+echo "test_site_browser: all checks passed"

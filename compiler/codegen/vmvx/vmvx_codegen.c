@@ -380,7 +380,8 @@ static kiln_status_t kiln_emit_scalar_attr(kiln_cg_t* cg, kiln_ir_op_t* at,
   int64_t iv = 0;
   if (attr->kind == KILN_IR_ATTR_FLOAT) {
     fv = attr->f.value;
-    iv = (int64_t)fv;
+    // Only used for integer banks; no conversion of inf/nan/huge values.
+    iv = (fv > -9.2e18 && fv < 9.2e18) ? (int64_t)fv : 0;
   } else if (attr->kind == KILN_IR_ATTR_INTEGER ||
              attr->kind == KILN_IR_ATTR_BOOL) {
     iv = attr->i;

@@ -2,7 +2,8 @@
 // (with TOSA's rank-preserving broadcast), select/clamp/cast, integer
 // shifts (logical, arithmetic with `round`), mul with a shift operand,
 // negate with zero points, table (i8 and interpolated i16), reduce_* (the
-// reduced dim kept as size 1), max_pool2d (NHWC) and gather.
+// reduced dim kept as size 1), max_pool2d (NHWC), gather, pad (with
+// tosa.const_shape paddings), transpose and reshape.
 //
 // Forms: the generic form (`"tosa.const"() <{values = dense<...>}> : () ->
 // T`, as MLIR prints tosa.const) and TOSA's pretty form for every other op:
@@ -59,7 +60,10 @@ const kiln_ir_attribute_t* kiln_tosa_constant_of(const kiln_ir_value_t* value) {
     return NULL;
   }
   const kiln_ir_op_t* def = value->defining_op;
-  if (kiln_ir_op_is(def, "tosa.const")) return kiln_tosa_const_value(def);
+  if (kiln_ir_op_is(def, "tosa.const") ||
+      kiln_ir_op_is(def, "tosa.const_shape")) {
+    return kiln_tosa_const_value(def);
+  }
   if (kiln_ir_op_is(def, "arith.constant")) {
     return kiln_ir_op_get_attr(def, "value");
   }
@@ -465,13 +469,130 @@ static kiln_status_t kiln_tosa_verify_table(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+static kiln_status_t kiln_tosa_verify_const_shape(kiln_ir_context_t* context,
+                                                  kiln_ir_op_t* op) {
+  const kiln_ir_attribute_t* value = kiln_tosa_const_value(op);
+  if (!value || value->kind != KILN_IR_ATTR_DENSE_ELEMENTS ||
+      value->type->shaped.rank != 1) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "requires a rank-1 dense attribute 'values'");
+  }
+  if (op->results[0].type->kind != KILN_IR_TYPE_OPAQUE) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "result must be a !tosa.shape<N> type");
+  }
+  return kiln_ok_status();
+}
+
+bool kiln_tosa_constant_list(const kiln_ir_value_t* value, int64_t* out,
+                             size_t capacity, size_t* out_count) {
+  const kiln_ir_attribute_t* attr = kiln_tosa_constant_of(value);
+  if (!attr || attr->kind != KILN_IR_ATTR_DENSE_ELEMENTS) return false;
+  int64_t n = kiln_ir_dense_num_elements(attr);
+  if (n < 0 || (size_t)n > capacity) return false;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!kiln_ir_dense_get_int(attr, i, &out[i])) return false;
+  }
+  *out_count = (size_t)n;
+  return true;
+}
+
+static kiln_status_t kiln_tosa_verify_pad(kiln_ir_context_t* context,
+                                          kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* out = op->results[0].type;
+  if (n < 2 || n > 3 || !kiln_ir_type_is_ranked_tensor(in) ||
+      !kiln_ir_type_is_ranked_tensor(out) ||
+      in->shaped.rank != out->shaped.rank ||
+      in->shaped.element != out->shaped.element) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "expects (input, padding[, pad_const]) and a result of the input's "
+        "rank and element type");
+  }
+  int64_t pad[2 * KILN_TOSA_MAX_RANK];
+  size_t count = 0;
+  if (!kiln_tosa_constant_list(kiln_ir_op_operand(op, 1), pad,
+                               2 * KILN_TOSA_MAX_RANK, &count) ||
+      count != 2 * in->shaped.rank) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "padding must be a constant of %zu values",
+                                 2 * in->shaped.rank);
+  }
+  for (size_t d = 0; d < in->shaped.rank; ++d) {
+    if (pad[2 * d] < 0 || pad[2 * d + 1] < 0 ||
+        out->shaped.dims[d] !=
+            in->shaped.dims[d] + pad[2 * d] + pad[2 * d + 1]) {
+      return kiln_ir_op_emit_error(
+          op, context, "result dim %zu must be %lld", d,
+          (long long)(in->shaped.dims[d] + pad[2 * d] + pad[2 * d + 1]));
+    }
+  }
+  if (n == 3 &&
+      (!kiln_ir_type_is_ranked_tensor(kiln_ir_op_operand(op, 2)->type) ||
+       kiln_ir_type_num_elements(kiln_ir_op_operand(op, 2)->type) != 1)) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "pad_const must be a one-element tensor");
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_verify_transpose(kiln_ir_context_t* context,
+                                                kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
+  const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* out = op->results[0].type;
+  int64_t perms[KILN_TOSA_MAX_RANK];
+  int64_t n = kiln_dialect_int_list(kiln_ir_op_get_attr(op, "perms"), perms,
+                                    KILN_TOSA_MAX_RANK);
+  if (n < 0 || (size_t)n != in->shaped.rank ||
+      out->shaped.rank != in->shaped.rank ||
+      out->shaped.element != in->shaped.element) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "requires 'perms' of the operand's %zu dims",
+                                 in->shaped.rank);
+  }
+  bool seen[KILN_TOSA_MAX_RANK] = {false};
+  for (int64_t i = 0; i < n; ++i) {
+    if (perms[i] < 0 || perms[i] >= n || seen[perms[i]]) {
+      return kiln_ir_op_emit_error(op, context, "invalid perms");
+    }
+    seen[perms[i]] = true;
+    if (out->shaped.dims[i] != in->shaped.dims[perms[i]]) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "result dim %lld must be operand dim %lld",
+                                   (long long)i, (long long)perms[i]);
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_verify_reshape(kiln_ir_context_t* context,
+                                              kiln_ir_op_t* op) {
+  const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* out = op->results[0].type;
+  if (!kiln_ir_type_is_ranked_tensor(in) ||
+      !kiln_ir_type_is_ranked_tensor(out) ||
+      in->shaped.element != out->shaped.element ||
+      kiln_ir_type_num_elements(in) != kiln_ir_type_num_elements(out) ||
+      kiln_ir_type_num_elements(in) < 0) {
+    return kiln_ir_op_emit_error(op, context, "cannot reshape %s into %s",
+                                 kiln_ir_type_to_string(context, in),
+                                 kiln_ir_type_to_string(context, out));
+  }
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // Custom form: `%a, %b {attrs} : (T1, T2) -> R`
 //===----------------------------------------------------------------------===//
 
 static void kiln_tosa_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
-  kiln_ir_printer_printf(p, " ");
-  kiln_ir_printer_print_operands(p, op);
+  if (kiln_ir_op_num_regular_operands(op) > 0) {
+    kiln_ir_printer_printf(p, " ");
+    kiln_ir_printer_print_operands(p, op);
+  }
   kiln_dialect_print_functional_tail(p, op, NULL, 0);
 }
 
@@ -579,6 +700,16 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
                  kiln_tosa_verify_gather),
     KILN_TOSA_OP("tosa.table", "table lookup (i16: interpolated)", 2,
                  kiln_tosa_verify_table),
+    {"tosa.const_shape", "a constant !tosa.shape",
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_CONSTANT_LIKE, 0, 1, 0, 0,
+     kiln_tosa_verify_const_shape, kiln_dialect_parse_operands_functional,
+     kiln_tosa_print, NULL, KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY)},
+    KILN_TOSA_OP("tosa.pad", "pads with pad_const", KILN_IR_VARIADIC,
+                 kiln_tosa_verify_pad),
+    KILN_TOSA_OP("tosa.transpose", "permutes dims (perms)", 1,
+                 kiln_tosa_verify_transpose),
+    KILN_TOSA_OP("tosa.reshape", "row-major reshape", KILN_IR_VARIADIC,
+                 kiln_tosa_verify_reshape),
 };
 
 kiln_status_t kiln_dialect_register_tosa(kiln_ir_context_t* context) {

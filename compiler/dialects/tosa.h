@@ -30,8 +30,8 @@ kiln_tosa_kind_t kiln_tosa_op_kind(const kiln_ir_op_t* op);
 // Attributes and operands
 //===----------------------------------------------------------------------===//
 
-// The dense value of a tosa.const (`values`, TOSA 1.0, or the older
-// `value`); NULL when absent.
+// The dense value of a tosa.const or tosa.const_shape (`values`, TOSA 1.0,
+// or the older `value`); NULL when absent.
 const kiln_ir_attribute_t* kiln_tosa_const_value(const kiln_ir_op_t* op);
 
 // The constant that defines |value| (a tosa.const or arith.constant), NULL
@@ -41,6 +41,12 @@ const kiln_ir_attribute_t* kiln_tosa_constant_of(const kiln_ir_value_t* value);
 // Reads element 0 of the constant defining |value| as an integer (shift and
 // zero-point operands). False when it is not a constant integer.
 bool kiln_tosa_constant_int(const kiln_ir_value_t* value, int64_t* out);
+
+// Reads the integers of the constant defining |value| (tosa.const,
+// tosa.const_shape or arith.constant) into |out|. False when it is not a
+// constant or has more than |capacity| elements.
+bool kiln_tosa_constant_list(const kiln_ir_value_t* value, int64_t* out,
+                             size_t capacity, size_t* out_count);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -23,6 +23,9 @@
 //     splat-constant window operand giving the kernel loops their bounds
 //     (a constant, not tensor.empty, so const-eval can fold the pool).
 //   - gather/table: tensor.extract in the body at the computed index.
+//   - pad: a generic over the padded shape (extract at clamped indices,
+//     select of pad_const outside); transpose: a permuted copy; reshape:
+//     collapse_shape to 1-D then expand_shape.
 #include "compiler/pipeline/lower_tosa.h"
 
 #include <math.h>
@@ -744,38 +747,40 @@ static kiln_scalar_t kiln_tosa_lowest(const kiln_ir_type_t* e) {
   return s;
 }
 
-// |input| (NHWC) padded by pad[0..3] (top, bottom, left, right) with
-// |value|: a generic over the padded shape reading the input with
-// tensor.extract at clamped indices.
-static kiln_status_t kiln_tosa_pad_nhwc(kiln_ir_builder_t* b,
-                                        kiln_ir_value_t* input,
-                                        const int64_t* pad, kiln_scalar_t value,
-                                        kiln_ir_value_t** out) {
+// |input| padded by |before|/|after| elements per dim: a generic over the
+// padded shape reading the input with tensor.extract at clamped indices and
+// |fill| (a scalar of the element type) outside.
+static kiln_status_t kiln_tosa_pad(
+    kiln_ir_builder_t* b, kiln_ir_value_t* input, const int64_t* before,
+    const int64_t* after,
+    kiln_ir_value_t* (*make_fill)(kiln_ir_builder_t* bb, void* user),
+    void* user, kiln_ir_value_t** out) {
   kiln_ir_context_t* ctx = b->context;
   const kiln_ir_type_t* in = input->type;
   const kiln_ir_type_t* e = in->shaped.element;
-  int64_t dims[4] = {in->shaped.dims[0], in->shaped.dims[1] + pad[0] + pad[1],
-                     in->shaped.dims[2] + pad[2] + pad[3], in->shaped.dims[3]};
-  const kiln_ir_type_t* pt = kiln_ir_tensor_type_get(ctx, 4, dims, e, NULL);
+  uint32_t rank = (uint32_t)in->shaped.rank;
+  int64_t dims[KILN_TOSA_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    dims[d] = in->shaped.dims[d] + before[d] + after[d];
+  }
+  const kiln_ir_type_t* pt = kiln_ir_tensor_type_get(ctx, rank, dims, e, NULL);
   kiln_ir_value_t* init = NULL;
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, pt, &init));
-  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, 4);
+  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map, 4,
-                                                  NULL, &generic, &body));
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map,
+                                                  rank, NULL, &generic, &body));
   kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
   const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
-  kiln_ir_value_t* idx[4];
-  for (int d = 0; d < 4; ++d) {
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_index(&bb, d, &idx[d]));
-  }
+  kiln_ir_value_t* idx[KILN_TOSA_MAX_RANK];
   kiln_ir_value_t *zero, *inside = NULL;
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, index, 0, &zero));
-  for (int d = 1; d <= 2; ++d) {
-    int64_t before = pad[(d - 1) * 2];
+  for (uint32_t d = 0; d < rank; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_index(&bb, d, &idx[d]));
+    if (before[d] == 0 && after[d] == 0) continue;
     kiln_ir_value_t *off, *local, *max, *ge, *le, *ok;
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, index, before, &off));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, index, before[d], &off));
     KILN_RETURN_IF_ERROR(
         kiln_tosa_emit2(&bb, "arith.subi", idx[d], off, &local));
     KILN_RETURN_IF_ERROR(
@@ -794,15 +799,64 @@ static kiln_status_t kiln_tosa_pad_nhwc(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(
         kiln_tosa_emit2(&bb, "arith.minsi", local, max, &idx[d]));
   }
-  kiln_ir_value_t* args[5] = {input, idx[0], idx[1], idx[2], idx[3]};
-  kiln_ir_value_t *v, *fill;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit(&bb, "tensor.extract", e, 5, args, &v));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
-      &bb, kiln_scalar_to_attr(ctx, e, value), e, &fill));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(&bb, inside, v, fill, &v));
+  kiln_ir_value_t* args[KILN_TOSA_MAX_RANK + 1];
+  args[0] = input;
+  for (uint32_t d = 0; d < rank; ++d) args[d + 1] = idx[d];
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit(&bb, "tensor.extract", e, rank + 1, args, &v));
+  if (inside) {
+    kiln_ir_value_t* fill = make_fill(&bb, user);
+    if (!fill) {
+      return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "tosa pad fill");
+    }
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(&bb, inside, v, fill, &v));
+  }
   KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, v));
   *out = kiln_ir_op_result(generic, 0);
   return kiln_ok_status();
+}
+
+// Fill callbacks for kiln_tosa_pad: a constant scalar, or element 0 of a
+// one-element tensor (tosa.pad's pad_const) read in the body.
+typedef struct kiln_tosa_scalar_fill_t {
+  const kiln_ir_type_t* type;
+  kiln_scalar_t value;
+} kiln_tosa_scalar_fill_t;
+
+static kiln_ir_value_t* kiln_tosa_fill_constant(kiln_ir_builder_t* bb,
+                                                void* user) {
+  kiln_tosa_scalar_fill_t* f = user;
+  kiln_ir_value_t* v = NULL;
+  kiln_status_t status = kiln_tosa_emit_constant(
+      bb, kiln_scalar_to_attr(bb->context, f->type, f->value), f->type, &v);
+  if (status) {
+    kiln_status_free(status);
+    return NULL;
+  }
+  return v;
+}
+
+static kiln_ir_value_t* kiln_tosa_fill_from_tensor(kiln_ir_builder_t* bb,
+                                                   void* user) {
+  kiln_ir_value_t* t = user;
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(bb->context);
+  kiln_ir_value_t* args[KILN_TOSA_MAX_RANK + 1];
+  args[0] = t;
+  uint32_t rank = (uint32_t)t->type->shaped.rank;
+  kiln_ir_value_t* v = NULL;
+  kiln_status_t status = kiln_ok_status();
+  if (rank > 0) status = kiln_tosa_emit_int(bb, index, 0, &args[1]);
+  for (uint32_t d = 1; d < rank && !status; ++d) args[d + 1] = args[1];
+  if (!status) {
+    status = kiln_tosa_emit(bb, "tensor.extract", t->type->shaped.element,
+                            rank + 1, args, &v);
+  }
+  if (status) {
+    kiln_status_free(status);
+    return NULL;
+  }
+  return v;
 }
 
 static kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
@@ -817,7 +871,11 @@ static kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "pad"), pad, 4);
   kiln_scalar_t lowest = kiln_tosa_lowest(e);
   if (pad[0] || pad[1] || pad[2] || pad[3]) {
-    KILN_RETURN_IF_ERROR(kiln_tosa_pad_nhwc(b, input, pad, lowest, &input));
+    int64_t before[4] = {0, pad[0], pad[2], 0};
+    int64_t after[4] = {0, pad[1], pad[3], 0};
+    kiln_tosa_scalar_fill_t fill = {e, lowest};
+    KILN_RETURN_IF_ERROR(kiln_tosa_pad(b, input, before, after,
+                                       kiln_tosa_fill_constant, &fill, &input));
   }
   kiln_ir_value_t *acc, *window;
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
@@ -952,6 +1010,131 @@ static kiln_status_t kiln_tosa_lower_table(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
+static kiln_status_t kiln_tosa_lower_pad(kiln_ir_builder_t* b,
+                                         kiln_ir_op_t* op) {
+  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* e = input->type->shaped.element;
+  uint32_t rank = (uint32_t)input->type->shaped.rank;
+  int64_t pad[2 * KILN_TOSA_MAX_RANK];
+  size_t count = 0;
+  if (!kiln_tosa_constant_list(kiln_ir_op_operand(op, 1), pad,
+                               2 * KILN_TOSA_MAX_RANK, &count) ||
+      count != 2 * rank) {
+    return kiln_ir_op_emit_error(op, b->context, "padding must be a constant");
+  }
+  int64_t before[KILN_TOSA_MAX_RANK], after[KILN_TOSA_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    before[d] = pad[2 * d];
+    after[d] = pad[2 * d + 1];
+  }
+  kiln_ir_value_t* result = NULL;
+  if (kiln_ir_op_num_regular_operands(op) == 3) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_pad(b, input, before, after,
+                                       kiln_tosa_fill_from_tensor,
+                                       kiln_ir_op_operand(op, 2), &result));
+  } else {
+    // Older form: the pad value in `pad_const` (int or float), else 0.
+    kiln_tosa_scalar_fill_t fill;
+    fill.type = e;
+    memset(&fill.value, 0, sizeof(fill.value));
+    const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, "pad_const");
+    if (kiln_tosa_is_float(e)) {
+      fill.value.f = a && a->kind == KILN_IR_ATTR_FLOAT ? a->f.value : 0.0;
+    } else if (a && a->kind == KILN_IR_ATTR_INTEGER) {
+      fill.value.i = kiln_scalar_canon_int(e, a->i);
+    }
+    KILN_RETURN_IF_ERROR(kiln_tosa_pad(
+        b, input, before, after, kiln_tosa_fill_constant, &fill, &result));
+  }
+  kiln_tosa_replace(op, result);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_lower_transpose(kiln_ir_builder_t* b,
+                                               kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* rt = op->results[0].type;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  int64_t perms[KILN_TOSA_MAX_RANK], inverse[KILN_TOSA_MAX_RANK];
+  kiln_dialect_int_list(kiln_ir_op_get_attr(op, "perms"), perms,
+                        KILN_TOSA_MAX_RANK);
+  // Result dim j is input dim perms[j]: input dim i is read at loop j.
+  for (uint32_t j = 0; j < rank; ++j) inverse[perms[j]] = j;
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  const kiln_ir_attribute_t* maps[2] = {
+      kiln_linalg_projection_map(ctx, rank, rank, inverse),
+      kiln_linalg_identity_map(ctx, rank)};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &input, 1, &init, maps,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, body->args[0]));
+  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+// collapse_shape to 1-D or expand_shape from 1-D (|to| the other type).
+static kiln_status_t kiln_tosa_emit_flat_reshape(kiln_ir_builder_t* b,
+                                                 kiln_ir_value_t* input,
+                                                 const kiln_ir_type_t* to,
+                                                 kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  bool expand = input->type->shaped.rank == 1;
+  const kiln_ir_type_t* big = expand ? to : input->type;
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
+  const kiln_ir_attribute_t* members[KILN_TOSA_MAX_RANK];
+  for (size_t d = 0; d < big->shaped.rank; ++d) {
+    members[d] = kiln_ir_integer_attr_get(ctx, i64, (int64_t)d);
+  }
+  const kiln_ir_attribute_t* group =
+      kiln_ir_array_attr_get(ctx, big->shaped.rank, members);
+  kiln_ir_named_attribute_t attrs[2];
+  size_t num_attrs = 0;
+  attrs[num_attrs++] = kiln_ir_named_attr(
+      ctx, "reassociation", kiln_ir_array_attr_get(ctx, 1, &group));
+  if (expand) {
+    attrs[num_attrs++] = kiln_ir_named_attr(
+        ctx, "static_output_shape",
+        kiln_dialect_i64_array(ctx, to->shaped.rank, to->shaped.dims));
+  }
+  kiln_ir_op_t* reshape = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, expand ? "tensor.expand_shape" : "tensor.collapse_shape", 1, &input, 1,
+      &to, num_attrs, attrs, &reshape));
+  *out = kiln_ir_op_result(reshape, 0);
+  return kiln_ok_status();
+}
+
+// Reshape through 1-D: collapse everything, then expand (row-major, no
+// data movement).
+static kiln_status_t kiln_tosa_lower_reshape(kiln_ir_builder_t* b,
+                                             kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* rt = op->results[0].type;
+  if (v->type != rt) {
+    if (v->type->shaped.rank == 0 || rt->shaped.rank == 0) {
+      return kiln_ir_op_emit_error(op, ctx,
+                                   "reshape from or to rank 0 is not "
+                                   "supported yet");
+    }
+    int64_t count = kiln_ir_type_num_elements(rt);
+    const kiln_ir_type_t* flat =
+        kiln_ir_tensor_type_get(ctx, 1, &count, rt->shaped.element, NULL);
+    if (v->type != flat) {
+      KILN_RETURN_IF_ERROR(kiln_tosa_emit_flat_reshape(b, v, flat, &v));
+    }
+    if (rt != flat) {
+      KILN_RETURN_IF_ERROR(kiln_tosa_emit_flat_reshape(b, v, rt, &v));
+    }
+  }
+  kiln_tosa_replace(op, v);
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // Entry point
 //===----------------------------------------------------------------------===//
@@ -963,6 +1146,14 @@ kiln_status_t kiln_lower_tosa_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   }
   if (kiln_ir_op_is(op, "tosa.gather")) return kiln_tosa_lower_gather(b, op);
   if (kiln_ir_op_is(op, "tosa.table")) return kiln_tosa_lower_table(b, op);
+  if (kiln_ir_op_is(op, "tosa.pad")) return kiln_tosa_lower_pad(b, op);
+  if (kiln_ir_op_is(op, "tosa.transpose")) {
+    return kiln_tosa_lower_transpose(b, op);
+  }
+  if (kiln_ir_op_is(op, "tosa.reshape")) return kiln_tosa_lower_reshape(b, op);
+  // Shapes are read by the ops using them; once those are lowered the
+  // const_shape is dead and DCE deletes it.
+  if (kiln_ir_op_is(op, "tosa.const_shape")) return kiln_ok_status();
   for (size_t i = 0;
        i < sizeof(kiln_tosa_reductions) / sizeof(kiln_tosa_reductions[0]);
        ++i) {

@@ -638,7 +638,7 @@ kiln_status_t kiln_mlir_parse_type(P* p, const kiln_ir_type_t** out) {
     if (p->tok.kind == KILN_MLIR_TOK_LESS && p->tok.offset == end) {
       kiln_string_view_t body;
       KILN_RETURN_IF_ERROR(kiln_mlir_parse_raw_angle(p, &body));
-      end = (size_t)(body.data + body.size - p->lexer.text);
+      end = (size_t)(body.data + body.size - p->lexer.text) + 1;  // past '>'
     }
     *out = kiln_ir_opaque_type_get(
         c, kiln_make_string_view(p->lexer.text + t.offset, end - t.offset));

@@ -58,3 +58,18 @@ func.func @structured(%x: tensor<1x2x4x1xi8>, %v: tensor<1x2x2xf32>, %i: tensor<
   %5 = tosa.cast %r : (tensor<3x2xf32>) -> tensor<3x2xi32>
   return %0 : tensor<1x1x3x1xi8>
 }
+
+// CHECK-LABEL: func.func @shapes
+func.func @shapes(%x: tensor<2x3xf32>) -> tensor<6x1xf32> {
+  // CHECK: %[[P:.*]] = tosa.const_shape {values = dense<[1, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %p = tosa.const_shape {values = dense<[1, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %c = "tosa.const"() <{values = dense<0.5> : tensor<1xf32>}> : () -> tensor<1xf32>
+  // CHECK: tosa.pad %{{.*}}, %[[P]], %{{.*}} : (tensor<2x3xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<4x6xf32>
+  %0 = tosa.pad %x, %p, %c : (tensor<2x3xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<4x6xf32>
+  // CHECK: tosa.transpose %{{.*}} {perms = array<i32: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %1 = tosa.transpose %x {perms = array<i32: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %s = tosa.const_shape {values = dense<[6, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // CHECK: tosa.reshape %{{.*}}, %{{.*}} : (tensor<3x2xf32>, !tosa.shape<2>) -> tensor<6x1xf32>
+  %2 = tosa.reshape %1, %s : (tensor<3x2xf32>, !tosa.shape<2>) -> tensor<6x1xf32>
+  return %2 : tensor<6x1xf32>
+}

@@ -142,3 +142,22 @@ func.func @constants_fold() -> tensor<4xf32> {
   %0 = "tosa.const"() <{values = dense<[-1.0, -0.5, 0.0, 1.0]> : tensor<4xf32>}> : () -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// CHECK-LABEL: func.func @pad_transpose_reshape
+func.func @pad_transpose_reshape(%x: tensor<2x3xf32>) -> (tensor<4x6xf32>, tensor<6x1xf32>) {
+  // CHECK: %[[C:.*]] = arith.constant dense<{{\[?}}5.0{{.*}}> : tensor<1xf32>
+  // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<4x6xf32>)
+  // CHECK: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}] : tensor<2x3xf32>
+  // CHECK: tensor.extract %[[C]][%{{.*}}] : tensor<1xf32>
+  // CHECK: arith.select
+  %p = tosa.const_shape {values = dense<[1, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %c = "tosa.const"() <{values = dense<5.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.pad %x, %p, %c : (tensor<2x3xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<4x6xf32>
+  // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]
+  %1 = tosa.transpose %x {perms = array<i32: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  // CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0, 1]] : tensor<3x2xf32> into tensor<6xf32>
+  // CHECK: tensor.expand_shape %{{.*}} {{\[}}[0, 1]] output_shape [6, 1] : tensor<6xf32> into tensor<6x1xf32>
+  %s = tosa.const_shape {values = dense<[6, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %2 = tosa.reshape %1, %s : (tensor<3x2xf32>, !tosa.shape<2>) -> tensor<6x1xf32>
+  return %0, %2 : tensor<4x6xf32>, tensor<6x1xf32>
+}

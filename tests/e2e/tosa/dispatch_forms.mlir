@@ -198,3 +198,23 @@ func.func @float_misc() {
   check.expect_eq_const(%2, dense<[0.0, 1.0, 0.5, -1.0]> : tensor<4xf32>) : tensor<4xf32>
   return
 }
+
+// Padding [1, 1] rows and [2, 1] columns with pad_const 0.5.
+func.func @pad_const_shape() {
+  %x = util.unfoldable_constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %p = tosa.const_shape {values = dense<[1, 1, 2, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %c = "tosa.const"() <{values = dense<0.5> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.pad %x, %p, %c : (tensor<2x3xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<4x6xf32>
+  check.expect_eq_const(%0, dense<[[0.5, 0.5, 0.5, 0.5, 0.5, 0.5], [0.5, 0.5, 1.0, 2.0, 3.0, 0.5], [0.5, 0.5, 4.0, 5.0, 6.0, 0.5], [0.5, 0.5, 0.5, 0.5, 0.5, 0.5]]> : tensor<4x6xf32>) : tensor<4x6xf32>
+  return
+}
+
+func.func @transpose_reshape() {
+  %x = util.unfoldable_constant dense<[[[1, 2], [3, 4], [5, 6]]]> : tensor<1x3x2xi32>
+  %0 = tosa.transpose %x {perms = array<i32: 2, 0, 1>} : (tensor<1x3x2xi32>) -> tensor<2x1x3xi32>
+  check.expect_eq_const(%0, dense<[[[1, 3, 5]], [[2, 4, 6]]]> : tensor<2x1x3xi32>) : tensor<2x1x3xi32>
+  %s = tosa.const_shape {values = dense<[3, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %1 = tosa.reshape %0, %s : (tensor<2x1x3xi32>, !tosa.shape<2>) -> tensor<3x2xi32>
+  check.expect_eq_const(%1, dense<[[1, 3], [5, 2], [4, 6]]> : tensor<3x2xi32>) : tensor<3x2xi32>
+  return
+}

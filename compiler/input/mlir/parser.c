@@ -175,6 +175,12 @@ bool kiln_mlir_parse_optional_any_keyword(P* p, kiln_string_view_t* out) {
   return true;
 }
 
+// The strtoull base of an MLIR integer literal: 16 for `0x...`, else 10
+// (`08` is eight, not a bad octal literal).
+static int kiln_mlir_int_base(const char* s) {
+  return (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
+}
+
 static kiln_status_t kiln_mlir_parse_uint(P* p, uint64_t* out) {
   if (p->tok.kind != KILN_MLIR_TOK_INTEGER)
     return kiln_mlir_expected(p, "integer");
@@ -187,7 +193,8 @@ static kiln_status_t kiln_mlir_parse_uint(P* p, uint64_t* out) {
   buffer[s.size] = 0;
   errno = 0;
   char* end = NULL;
-  unsigned long long v = strtoull(buffer, &end, 0);
+  // MLIR integers are decimal or 0x-hex; a leading zero is not octal.
+  unsigned long long v = strtoull(buffer, &end, kiln_mlir_int_base(buffer));
   if (errno || *end) {
     return kiln_mlir_emit_error(p, "integer literal '%s' out of range", buffer);
   }
@@ -1057,7 +1064,8 @@ static kiln_status_t kiln_mlir_convert_scalar(P* p, const kiln_mlir_token_t* t,
                                      "expected integer elements, but parsed "
                                      "floating-point");
     } else {
-      v = strtoull(buffer + (negative ? 1 : 0), NULL, 0);
+      const char* digits = buffer + (negative ? 1 : 0);
+      v = strtoull(digits, NULL, kiln_mlir_int_base(digits));
       if (negative) v = (uint64_t)(-(int64_t)v);
     }
     uint32_t width = kiln_ir_type_bit_width(type);

@@ -27,6 +27,8 @@ kiln_status_t kiln_dialect_register_stablehlo(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_tosa(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_check(kiln_ir_context_t* context);
+// cf.br / cf.cond_br: host control flow (compiler/dialects/cf.c).
+kiln_status_t kiln_dialect_register_cf(kiln_ir_context_t* context);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -184,7 +184,16 @@ static bool kiln_host_is_scalar_op(kiln_ir_op_t* op) {
     return false;
   }
   if (kiln_ir_op_is(op, "arith.constant")) return false;
-  if (kiln_ir_op_is(op, "tensor.extract")) return true;
+  if (kiln_ir_op_is(op, "tensor.extract")) {
+    // A read-back feeding only host branches (cf.cond_br) stays at host
+    // level: vm-emission awaits the producer and loads the scalar.
+    bool host_only = op->results[0].first_use != NULL;
+    for (kiln_ir_use_t* u = op->results[0].first_use; u; u = u->next_use) {
+      host_only = host_only && kiln_string_view_equal_cstr(
+                                   kiln_ir_op_dialect(u->owner), "cf");
+    }
+    return !host_only;
+  }
   kiln_string_view_t dialect = kiln_ir_op_dialect(op);
   return kiln_string_view_equal_cstr(dialect, "arith") ||
          kiln_string_view_equal_cstr(dialect, "math");
@@ -258,6 +267,19 @@ static kiln_status_t kiln_host_redirect_uses(kiln_host_t* h, kiln_ir_value_t* v,
     uint32_t index = u->index;
     if (owner->parent_block == h->block) {
       if (kiln_host_is_lowered_op(h, owner)) continue;
+      if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(owner), "cf")) {
+        // A host branch on a computed scalar: read it back from its
+        // rank-0 tensor (vm-emission awaits, then loads).
+        kiln_ir_builder_t rb = kiln_ir_builder_make(ctx);
+        kiln_ir_builder_set_before(&rb, owner);
+        rb.location = owner->location;
+        kiln_ir_op_t* read = NULL;
+        const kiln_ir_type_t* type = v->type;
+        KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+            &rb, "tensor.extract", 1, &t, 1, &type, 0, NULL, &read));
+        kiln_ir_op_set_operand(owner, index, kiln_ir_op_result(read, 0));
+        continue;
+      }
       if (!kiln_linalg_is_structured(owner) ||
           index >= kiln_linalg_num_inputs(owner)) {
         continue;  // reported by the backend

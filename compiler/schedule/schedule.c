@@ -1,5 +1,6 @@
 #include "compiler/schedule/schedule.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "compiler/dispatch/dispatch_ops.h"
@@ -36,6 +37,12 @@ static kiln_ir_value_t* kiln_storage_root(kiln_ir_value_t* v) {
   return v;
 }
 
+// Every op of every block of a function body, in block order.
+#define KILN_FOR_EACH_HOST_OP(entry, op)                \
+  for (kiln_ir_block_t* kiln_blk_ = (entry); kiln_blk_; \
+       kiln_blk_ = kiln_blk_->next)                     \
+    for (kiln_ir_op_t* op = kiln_blk_->first_op; op; op = op->next)
+
 typedef struct kiln_interval_t {
   kiln_ir_value_t* value;
   size_t start, end;  // op positions
@@ -47,16 +54,17 @@ static kiln_status_t kiln_schedule_function(kiln_ir_context_t* ctx,
                                             kiln_ir_op_t* func) {
   kiln_ir_block_t* entry = kiln_ir_func_entry_block(func);
   if (!entry) return kiln_ok_status();
-  if (entry->next) {
-    return kiln_ir_op_emit_error(func, ctx,
-                                 "schedule: functions with several blocks "
-                                 "(host control flow) are not supported yet");
-  }
+  // Host control flow (several blocks, loops): liveness is not linear, so
+  // every transient value keeps its own bytes for the whole invocation (a
+  // value redefined by a later loop iteration reuses its own bytes; its
+  // previous instance is dead by SSA dominance). Block arguments get their
+  // own buffers in vm-emission.
+  bool multi_block = entry->next != NULL;
   // Positions and returned roots.
   kiln_ptr_map_t position = kiln_ptr_map_make(ctx);
   kiln_ptr_map_t returned = kiln_ptr_map_make(ctx);
   size_t pos = 0;
-  for (kiln_ir_op_t* op = entry->first_op; op; op = op->next) {
+  KILN_FOR_EACH_HOST_OP(entry, op) {
     kiln_ptr_map_put(&position, op, (void*)(uintptr_t)(++pos));
     if (kiln_ir_op_is(op, "func.return")) {
       for (uint32_t i = 0; i < op->num_operands; ++i) {
@@ -72,7 +80,7 @@ static kiln_status_t kiln_schedule_function(kiln_ir_context_t* ctx,
       (kiln_interval_t*)kiln_ir_arena_alloc(ctx, capacity * sizeof(*intervals));
   if (!intervals) return kiln_ir_context_take_error(ctx);
   kiln_ptr_map_t interval_of = kiln_ptr_map_make(ctx);
-  for (kiln_ir_op_t* op = entry->first_op; op; op = op->next) {
+  KILN_FOR_EACH_HOST_OP(entry, op) {
     size_t here = (size_t)(uintptr_t)kiln_ptr_map_get(&position, op);
     // Extend the intervals of every operand's storage.
     for (uint32_t i = 0; i < op->num_operands; ++i) {
@@ -106,7 +114,8 @@ static kiln_status_t kiln_schedule_function(kiln_ir_context_t* ctx,
       kiln_interval_t* iv = &intervals[count++];
       iv->value = v;
       iv->start = here;
-      iv->end = here;
+      iv->end = multi_block ? SIZE_MAX : here;
+      if (multi_block) iv->start = 0;
       iv->size = kiln_align(bytes > 0 ? bytes : 1);
       iv->offset = -1;
       kiln_ptr_map_put(&interval_of, v, iv);
@@ -136,7 +145,7 @@ static kiln_status_t kiln_schedule_function(kiln_ir_context_t* ctx,
     if (offset + iv->size > total) total = offset + iv->size;
   }
   // Record the plan.
-  for (kiln_ir_op_t* op = entry->first_op; op; op = op->next) {
+  KILN_FOR_EACH_HOST_OP(entry, op) {
     if (!kiln_ir_op_is(op, KILN_DISPATCH_REGION_OP)) continue;
     int64_t offsets[64];
     if (op->num_results > 64) {

@@ -30,6 +30,8 @@ typedef enum kiln_import_e {
   KILN_IMPORT_QUEUE_EXECUTE,
   KILN_IMPORT_FENCE_CREATE,
   KILN_IMPORT_FENCE_AWAIT,
+  KILN_IMPORT_BUFFER_LOAD,
+  KILN_IMPORT_CB_COPY,
   KILN_IMPORT_CHECK_EXPECT_EQ,
   KILN_IMPORT_CHECK_EXPECT_ALMOST_EQ,
   KILN_IMPORT_CHECK_EXPECT_ALL_TRUE,
@@ -55,6 +57,8 @@ static const struct {
     {"hal.device.queue.execute", "rrrri...->"},
     {"hal.fence.create", "r->r"},
     {"hal.fence.await", "I...->i"},
+    {"hal.buffer.load", "rIi->i"},
+    {"hal.command_buffer.copy", "rrIrII->"},
     {"check.expect_eq", "rrr->"},
     {"check.expect_almost_eq", "rrrff->"},
     {"check.expect_all_true", "rr->"},
@@ -122,6 +126,14 @@ typedef struct kiln_em_function_t {
   int64_t transient_size;
   kiln_ptr_map_t storage;      // value -> kiln_hstore_t*
   kiln_ptr_map_t executables;  // interned name data -> (reg + 1)
+  // Host control flow: i32 registers of scalars read back from device data
+  // (value -> reg + 1), one label per block (block -> label + 1), and the
+  // constants materialized in the current block (forgotten at the next
+  // block: a block does not dominate its successors' siblings).
+  kiln_ptr_map_t scalars;
+  kiln_ptr_map_t block_labels;
+  size_t num_block_consts, block_consts_capacity;
+  kiln_ir_value_t** block_consts;
   size_t num_reads, num_writes;
   kiln_access_t reads[KILN_EM_MAX_ACCESSES];
   kiln_access_t writes[KILN_EM_MAX_ACCESSES];
@@ -257,6 +269,18 @@ static kiln_status_t kiln_em_storage(kiln_em_function_t* e, kiln_ir_op_t* user,
     s->length = kiln_tensor_bytes(v->type);
     s->slot_length = s->length;
     kiln_ptr_map_put(&e->storage, v, s);
+    if (e->num_block_consts == e->block_consts_capacity) {
+      size_t cap = e->block_consts_capacity ? 2 * e->block_consts_capacity : 32;
+      kiln_ir_value_t** grown = (kiln_ir_value_t**)kiln_ir_arena_alloc(
+          e->m->ctx, cap * sizeof(*grown));
+      if (!grown) return kiln_ir_context_take_error(e->m->ctx);
+      if (e->num_block_consts) {
+        memcpy(grown, e->block_consts, e->num_block_consts * sizeof(*grown));
+      }
+      e->block_consts = grown;
+      e->block_consts_capacity = cap;
+    }
+    e->block_consts[e->num_block_consts++] = v;
     *out = s;
     return kiln_ok_status();
   }
@@ -674,6 +698,170 @@ static kiln_status_t kiln_em_check(kiln_em_function_t* e, kiln_ir_op_t* op) {
 }
 
 //===----------------------------------------------------------------------===//
+// Host control flow
+//===----------------------------------------------------------------------===//
+
+// `%x = tensor.extract %t[...]` at host level: awaits the work producing
+// %t, then reads the scalar back (hal.buffer.load) into an i32 register.
+static kiln_status_t kiln_em_host_extract(kiln_em_function_t* e,
+                                          kiln_ir_op_t* op) {
+  kiln_ir_value_t* t = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* tt = t->type;
+  const kiln_ir_type_t* et = op->results[0].type;
+  size_t width = kiln_ir_type_storage_bytes(et);
+  if (!(kiln_ir_type_is_integer(et) || kiln_ir_type_is_index(et)) ||
+      (width != 1 && width != 2 && width != 4)) {
+    return kiln_em_error(e, op,
+                         "reading back a scalar at host level supports "
+                         "i1/i8/i16/i32 elements only");
+  }
+  int64_t linear = 0;
+  uint32_t num_indices = kiln_ir_op_num_regular_operands(op) - 1;
+  for (uint32_t i = 0; i < num_indices; ++i) {
+    kiln_ir_value_t* idx = kiln_ir_op_operand(op, 1 + i);
+    const kiln_ir_attribute_t* c =
+        idx->kind == KILN_IR_VALUE_RESULT && idx->defining_op
+            ? kiln_ir_op_get_attr(idx->defining_op, "value")
+            : NULL;
+    if (!c || c->kind != KILN_IR_ATTR_INTEGER) {
+      return kiln_em_error(e, op,
+                           "reading back a scalar at host level needs "
+                           "constant indices");
+    }
+    linear = linear * tt->shaped.dims[i] + c->i;
+  }
+  kiln_hstore_t* s = NULL;
+  KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, t, &s));
+  kiln_em_submit(e, false);
+  uint32_t offset = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(e->f, "add.i64 %%l%u, %%l%u, %%l%u", offset, s->offset,
+                kiln_asm_const_i64(e->f, linear * (int64_t)width));
+  uint32_t value = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u, %%i%u) -> (%%i%u)",
+                kiln_import_name(e->m, KILN_IMPORT_BUFFER_LOAD), s->buffer,
+                offset, kiln_asm_const_i32(e->f, (int32_t)width), value);
+  kiln_ptr_map_put(&e->scalars, &op->results[0], (void*)(uintptr_t)(value + 1));
+  return kiln_ok_status();
+}
+
+// Executes a one-shot command buffer of copies and waits for it.
+static void kiln_em_execute_one_shot(kiln_em_function_t* e, uint32_t cb) {
+  kiln_em_module_t* m = e->m;
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> ()",
+                kiln_import_name(m, KILN_IMPORT_CB_FINALIZE), cb);
+  uint32_t wait = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "const.ref.null %%r%u", wait);
+  uint32_t fence = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%r%u)",
+                kiln_import_name(m, KILN_IMPORT_FENCE_CREATE), e->device,
+                fence);
+  kiln_asm_emit(e->f,
+                "call.import @%s(%%r%u, %%r%u, %%r%u, %%r%u, %%i%u) -> ()",
+                kiln_import_name(m, KILN_IMPORT_QUEUE_EXECUTE), e->device, wait,
+                fence, cb, kiln_asm_const_i32(e->f, 0));
+  uint32_t st = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+  kiln_asm_emit(e->f, "call.import @%s(%%l%u, %%r%u) -> (%%i%u)",
+                kiln_import_name(m, KILN_IMPORT_FENCE_AWAIT),
+                kiln_asm_const_i64(e->f, -1), fence, st);
+  uint32_t fail = kiln_asm_label(e->f), ok = kiln_asm_label(e->f);
+  kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", st, fail, ok);
+  kiln_asm_place_label(e->f, fail);
+  kiln_asm_emit(e->f, "fail %%i%u, \"device work failed\"", st);
+  kiln_asm_place_label(e->f, ok);
+}
+
+static void kiln_em_copy(kiln_em_function_t* e, uint32_t cb,
+                         const kiln_hstore_t* src, uint32_t dst_buffer,
+                         uint32_t dst_offset) {
+  kiln_asm_emit(
+      e->f, "call.import @%s(%%r%u, %%r%u, %%l%u, %%r%u, %%l%u, %%l%u) -> ()",
+      kiln_import_name(e->m, KILN_IMPORT_CB_COPY), cb, src->buffer, src->offset,
+      dst_buffer, dst_offset, kiln_asm_const_i64(e->f, src->length));
+}
+
+// The edge to successor |index| of branch |op|: copies the successor
+// operands into the target block's argument buffers (through staging
+// buffers when a source is itself one of the target's arguments, e.g. a
+// swap), then jumps to the block's label.
+static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
+                                         kiln_ir_op_t* op, uint32_t index) {
+  const kiln_ir_successor_t* succ = &op->successors[index];
+  kiln_ir_block_t* block = succ->block;
+  uint32_t label =
+      (uint32_t)(uintptr_t)kiln_ptr_map_get(&e->block_labels, block);
+  if (!label) return kiln_em_error(e, op, "branch to an unknown block");
+  kiln_hstore_t* srcs[64];
+  kiln_hstore_t* dsts[64];
+  if (succ->num_operands > 64) {
+    return kiln_em_error(e, op, "too many block arguments");
+  }
+  bool any = false, stage = false;
+  for (uint32_t j = 0; j < succ->num_operands; ++j) {
+    KILN_RETURN_IF_ERROR(kiln_em_storage(
+        e, op, kiln_ir_op_operand(op, succ->operand_start + j), &srcs[j]));
+    KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, block->args[j], &dsts[j]));
+    if (srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
+    any = true;
+    for (uint32_t k = 0; k < succ->num_operands; ++k) {
+      kiln_hstore_t* dk = NULL;
+      KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, block->args[k], &dk));
+      if (k != j && dk->buffer == srcs[j]->buffer) stage = true;
+    }
+  }
+  if (any) {
+    uint32_t cb = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_CB_CREATE), e->device,
+                  kiln_asm_const_i32(e->f, 1), kiln_asm_const_i32(e->f, 0), cb);
+    uint32_t staged[64];
+    for (uint32_t j = 0; j < succ->num_operands && stage; ++j) {
+      if (srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
+      staged[j] = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+      kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                    kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE),
+                    e->device, kiln_asm_const_i64(e->f, srcs[j]->length),
+                    staged[j]);
+      kiln_em_copy(e, cb, srcs[j], staged[j], kiln_asm_const_i64(e->f, 0));
+    }
+    if (stage) {
+      kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> ()",
+                    kiln_import_name(e->m, KILN_IMPORT_CB_BARRIER), cb);
+    }
+    for (uint32_t j = 0; j < succ->num_operands; ++j) {
+      if (srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
+      kiln_hstore_t staged_store = *srcs[j];
+      if (stage) {
+        staged_store.buffer = staged[j];
+        staged_store.offset = kiln_asm_const_i64(e->f, 0);
+      }
+      kiln_em_copy(e, cb, &staged_store, dsts[j]->buffer, dsts[j]->offset);
+    }
+    kiln_em_execute_one_shot(e, cb);
+  }
+  kiln_asm_emit(e->f, "br ^L%u", label - 1);
+  return kiln_ok_status();
+}
+
+// cf.br / cf.cond_br: all recorded work is submitted and awaited first.
+static kiln_status_t kiln_em_branch(kiln_em_function_t* e, kiln_ir_op_t* op) {
+  kiln_em_submit(e, false);
+  if (kiln_ir_op_is(op, "cf.br")) return kiln_em_branch_edge(e, op, 0);
+  uint32_t cond = (uint32_t)(uintptr_t)kiln_ptr_map_get(
+      &e->scalars, kiln_ir_op_operand(op, 0));
+  if (!cond) {
+    return kiln_em_error(e, op,
+                         "the branch condition is not a scalar read back "
+                         "from device data (tensor.extract)");
+  }
+  uint32_t t = kiln_asm_label(e->f), f = kiln_asm_label(e->f);
+  kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", cond - 1, t, f);
+  kiln_asm_place_label(e->f, t);
+  KILN_RETURN_IF_ERROR(kiln_em_branch_edge(e, op, 0));
+  kiln_asm_place_label(e->f, f);
+  return kiln_em_branch_edge(e, op, 1);
+}
+
+//===----------------------------------------------------------------------===//
 // Functions
 //===----------------------------------------------------------------------===//
 
@@ -681,9 +869,6 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
   kiln_ir_context_t* ctx = e->m->ctx;
   kiln_ir_op_t* func = e->func;
   kiln_ir_block_t* entry = kiln_ir_func_entry_block(func);
-  if (entry->next) {
-    return kiln_em_error(e, func, "host control flow is not supported yet");
-  }
   e->device = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
   kiln_asm_emit(e->f, "call.import @%s() -> (%%r%u)",
                 kiln_import_name(e->m, KILN_IMPORT_DEVICE_DEFAULT), e->device);
@@ -741,45 +926,103 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
                   e->device, kiln_asm_const_i64(e->f, transient_size),
                   e->transient);
   }
-  for (kiln_ir_op_t* op = entry->first_op; op; op = op->next) {
-    if (kiln_ir_op_is(op, KILN_DISPATCH_REGION_OP)) {
-      KILN_RETURN_IF_ERROR(kiln_em_dispatch(e, op));
-    } else if (kiln_schedule_is_alias_op(op)) {
-      kiln_hstore_t* src = NULL;
-      KILN_RETURN_IF_ERROR(
-          kiln_em_storage(e, op, kiln_ir_op_operand(op, 0), &src));
-      kiln_ptr_map_put(&e->storage, &op->results[0], src);
-    } else if (kiln_ir_op_is(op, "arith.constant") ||
-               kiln_ir_op_has_trait(op, KILN_IR_TRAIT_CONSTANT_LIKE) ||
-               kiln_ir_op_is(op, "tensor.empty")) {
-      // Materialized on first use.
-    } else if (kiln_string_view_starts_with(op->name,
-                                            kiln_make_cstring_view("check."))) {
-      KILN_RETURN_IF_ERROR(kiln_em_check(e, op));
-    } else if (kiln_ir_op_is(op, "func.return")) {
-      uint32_t views[64];
-      if (op->num_operands > 64)
-        return kiln_em_error(e, op, "too many results");
-      // Views first (they may materialize constants), then submit.
-      for (uint32_t i = 0; i < op->num_operands; ++i) {
+  // Host control flow: a label and per-invocation argument buffers for
+  // every other block. An async function waits for its wait fence up front
+  // (which path submits first is only known at run time).
+  for (kiln_ir_block_t* b = entry->next; b; b = b->next) {
+    kiln_ptr_map_put(&e->block_labels, b,
+                     (void*)(uintptr_t)(kiln_asm_label(e->f) + 1));
+    for (uint32_t i = 0; i < b->num_args; ++i) {
+      const kiln_ir_type_t* t = b->args[i]->type;
+      if (!kiln_ir_type_is_ranked_tensor(t) ||
+          !kiln_ir_type_has_static_shape(t)) {
+        return kiln_em_error(e, func,
+                             "block arguments must be statically shaped "
+                             "tensors");
+      }
+      kiln_hstore_t* s = kiln_em_new_store(e);
+      if (!s) return kiln_ir_context_take_error(ctx);
+      s->length = kiln_tensor_bytes(t);
+      s->slot_length = s->length > 0 ? s->length : 1;
+      s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+      kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                    kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE),
+                    e->device, kiln_asm_const_i64(e->f, s->slot_length),
+                    s->buffer);
+      s->offset = kiln_asm_const_i64(e->f, 0);
+      s->offset_known = true;
+      s->const_offset = 0;
+      kiln_ptr_map_put(&e->storage, b->args[i], s);
+    }
+  }
+  if (entry->next && e->is_async) {
+    uint32_t st = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+    kiln_asm_emit(e->f, "call.import @%s(%%l%u, %%r%u) -> (%%i%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_FENCE_AWAIT),
+                  kiln_asm_const_i64(e->f, -1), e->wait_fence, st);
+    uint32_t fail = kiln_asm_label(e->f), ok = kiln_asm_label(e->f);
+    kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", st, fail, ok);
+    kiln_asm_place_label(e->f, fail);
+    kiln_asm_emit(e->f, "fail %%i%u, \"waiting for the wait fence failed\"",
+                  st);
+    kiln_asm_place_label(e->f, ok);
+    e->wait_consumed = true;
+  }
+  for (kiln_ir_block_t* block = entry; block; block = block->next) {
+    if (block != entry) {
+      for (size_t i = 0; i < e->num_block_consts; ++i) {
+        kiln_ptr_map_put(&e->storage, e->block_consts[i], NULL);
+      }
+      e->num_block_consts = 0;
+      kiln_asm_place_label(
+          e->f,
+          (uint32_t)(uintptr_t)kiln_ptr_map_get(&e->block_labels, block) - 1);
+    }
+    for (kiln_ir_op_t* op = block->first_op; op; op = op->next) {
+      if (kiln_ir_op_is(op, KILN_DISPATCH_REGION_OP)) {
+        KILN_RETURN_IF_ERROR(kiln_em_dispatch(e, op));
+      } else if (kiln_schedule_is_alias_op(op)) {
+        kiln_hstore_t* src = NULL;
         KILN_RETURN_IF_ERROR(
-            kiln_em_view(e, op, kiln_ir_op_operand(op, i), &views[i]));
+            kiln_em_storage(e, op, kiln_ir_op_operand(op, 0), &src));
+        kiln_ptr_map_put(&e->storage, &op->results[0], src);
+      } else if (kiln_ir_op_is(op, "arith.constant") ||
+                 kiln_ir_op_has_trait(op, KILN_IR_TRAIT_CONSTANT_LIKE) ||
+                 kiln_ir_op_is(op, "tensor.empty")) {
+        // Materialized on first use.
+      } else if (kiln_ir_op_is(op, "tensor.extract")) {
+        KILN_RETURN_IF_ERROR(kiln_em_host_extract(e, op));
+      } else if (kiln_ir_op_is(op, "cf.br") ||
+                 kiln_ir_op_is(op, "cf.cond_br")) {
+        KILN_RETURN_IF_ERROR(kiln_em_branch(e, op));
+      } else if (kiln_string_view_starts_with(
+                     op->name, kiln_make_cstring_view("check."))) {
+        KILN_RETURN_IF_ERROR(kiln_em_check(e, op));
+      } else if (kiln_ir_op_is(op, "func.return")) {
+        uint32_t views[64];
+        if (op->num_operands > 64)
+          return kiln_em_error(e, op, "too many results");
+        // Views first (they may materialize constants), then submit.
+        for (uint32_t i = 0; i < op->num_operands; ++i) {
+          KILN_RETURN_IF_ERROR(
+              kiln_em_view(e, op, kiln_ir_op_operand(op, i), &views[i]));
+        }
+        kiln_em_submit(e, e->is_async);
+        kiln_ir_string_builder_t line = {0};
+        kiln_ir_sb_printf(&line, "ret");
+        for (uint32_t i = 0; i < op->num_operands; ++i) {
+          kiln_ir_sb_printf(&line, "%s %%r%u", i ? "," : "", views[i]);
+        }
+        kiln_asm_emit(e->f, "%.*s", (int)line.size,
+                      line.data ? line.data : "ret");
+        kiln_ir_sb_free(&line);
+      } else {
+        return kiln_ir_op_emit_error(
+            op, ctx,
+            "vm-emission: unsupported op '%.*s' at host level (not lowered "
+            "into a dispatch)",
+            (int)op->name.size, op->name.data);
       }
-      kiln_em_submit(e, e->is_async);
-      kiln_ir_string_builder_t line = {0};
-      kiln_ir_sb_printf(&line, "ret");
-      for (uint32_t i = 0; i < op->num_operands; ++i) {
-        kiln_ir_sb_printf(&line, "%s %%r%u", i ? "," : "", views[i]);
-      }
-      kiln_asm_emit(e->f, "%.*s", (int)line.size,
-                    line.data ? line.data : "ret");
-      kiln_ir_sb_free(&line);
-    } else {
-      return kiln_ir_op_emit_error(
-          op, ctx,
-          "vm-emission: unsupported op '%.*s' at host level (not lowered "
-          "into a dispatch)",
-          (int)op->name.size, op->name.data);
     }
   }
   return kiln_ok_status();
@@ -819,6 +1062,8 @@ static kiln_status_t kiln_em_function(kiln_em_module_t* m, kiln_ir_op_t* func) {
   e->is_async = is_async;
   e->storage = kiln_ptr_map_make(ctx);
   e->executables = kiln_ptr_map_make(ctx);
+  e->scalars = kiln_ptr_map_make(ctx);
+  e->block_labels = kiln_ptr_map_make(ctx);
   if (is_async) {
     e->wait_fence = (uint32_t)ft->function.num_inputs;
     e->signal_fence = e->wait_fence + 1;

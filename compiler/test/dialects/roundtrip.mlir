@@ -129,3 +129,14 @@ func.func @checks() {
   check.expect_all_true(%b) : tensor<2xi1>
   return
 }
+
+// CHECK-LABEL: func.func @cf_branches
+// CHECK: cf.br ^bb1(%{{.*}} : tensor<i32>)
+// CHECK: cf.cond_br %{{.*}}, ^bb1(%{{.*}} : tensor<i32>), ^bb2
+func.func @cf_branches(%a: tensor<i32>, %c: i1) {
+  cf.br ^bb1(%a : tensor<i32>)
+^bb1(%x: tensor<i32>):
+  cf.cond_br %c, ^bb1(%x : tensor<i32>), ^bb2
+^bb2:
+  return
+}

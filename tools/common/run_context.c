@@ -11,6 +11,26 @@ KILN_FLAG(string, module, "",
           "input.");
 
 //===----------------------------------------------------------------------===//
+// Flags
+//===----------------------------------------------------------------------===//
+
+kiln_status_t kiln_tools_parse_flags(const char* program, const char* usage,
+                                     int max_positional,
+                                     const char* positional_hint, int* argc,
+                                     char*** argv, bool* out_done) {
+  *out_done = false;
+  kiln_flags_set_usage(program, usage);
+  KILN_RETURN_IF_ERROR(kiln_flags_parse(argc, argv, out_done));
+  if (*out_done) return kiln_ok_status();
+  if (*argc - 1 > max_positional) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "unexpected argument '%s'; %s",
+                            (*argv)[max_positional + 1], positional_hint);
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // Context creation
 //===----------------------------------------------------------------------===//
 
@@ -154,6 +174,20 @@ kiln_status_t kiln_tools_run_function(kiln_tools_run_context_t* context,
   kiln_ref_release(outputs);
   kiln_ref_release(inputs);
   return status;
+}
+
+kiln_status_t kiln_tools_run_context_run_named(
+    kiln_tools_run_context_t* context, const char* function_name,
+    bool print_statistics, int* out_exit_code) {
+  *out_exit_code = 0;
+  kiln_vm_function_t function;
+  KILN_RETURN_IF_ERROR(
+      kiln_tools_run_context_pick_function(context, function_name, &function));
+  KILN_RETURN_IF_ERROR(
+      kiln_tools_run_function(context, function, stdout, out_exit_code));
+  if (print_statistics)
+    kiln_tools_run_context_print_statistics(context, stderr);
+  return kiln_ok_status();
 }
 
 void kiln_tools_run_context_print_statistics(kiln_tools_run_context_t* context,

@@ -25,6 +25,15 @@ typedef struct kiln_tools_run_context_t {
   kiln_vm_context_t* context;
 } kiln_tools_run_context_t;
 
+// Parses the process's flags for a tool called |program| (usage text
+// |usage|). Returns OK with |*out_exit| = 0 and |*out_done| set when --help
+// was printed; INVALID_ARGUMENT when more than |max_positional| positional
+// arguments remain (|positional_hint| says what to use instead).
+kiln_status_t kiln_tools_parse_flags(const char* program, const char* usage,
+                                     int max_positional,
+                                     const char* positional_hint, int* argc,
+                                     char*** argv, bool* out_done);
+
 // Loads the module named by --module (a path, or "-" for standard input) and
 // creates the context on the --device device. On failure everything created
 // so far is released and |out| is zeroed.
@@ -59,6 +68,14 @@ kiln_status_t kiln_tools_run_context_pick_function(
 kiln_status_t kiln_tools_run_function(kiln_tools_run_context_t* context,
                                       kiln_vm_function_t function, FILE* stream,
                                       int* out_exit_code);
+
+// What kiln-run-module and kiln-run-mlir do once the context exists: picks
+// |function_name| (or the only export), runs it with the --input values,
+// prints or checks the results, and prints the allocator statistics when
+// |print_statistics|. |*out_exit_code| is non-zero on an output mismatch.
+kiln_status_t kiln_tools_run_context_run_named(
+    kiln_tools_run_context_t* context, const char* function_name,
+    bool print_statistics, int* out_exit_code);
 
 // Prints the allocator statistics of the device (--print_statistics).
 void kiln_tools_run_context_print_statistics(kiln_tools_run_context_t* context,

@@ -91,29 +91,19 @@ static kiln_status_t kiln_check_module_run(kiln_tools_run_context_t* context,
 }
 
 int main(int argc, char** argv) {
-  kiln_flags_set_usage(
+  bool done = false;
+  kiln_status_t status = kiln_tools_parse_flags(
       "kiln-check-module",
       "Runs every exported no-argument function of a module as a test.\n"
-      "Usage: kiln-check-module --module=test.kmod [--device=local-task]\n");
-  bool help = false;
-  kiln_status_t status = kiln_flags_parse(&argc, &argv, &help);
-  if (!status && help) {
-    kiln_flags_reset();
-    return 0;
-  }
-  if (!status && argc > 1) {
-    status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                              "unexpected argument '%s'; the module is given "
-                              "with --module=",
-                              argv[1]);
-  }
+      "Usage: kiln-check-module --module=test.kmod [--device=local-task]\n",
+      0, "the module is given with --module=", &argc, &argv, &done);
   kiln_tools_run_context_t context = {0};
-  if (!status) {
+  if (!status && !done) {
     status = kiln_tools_run_context_initialize_from_flags(
         kiln_allocator_system(), &context);
   }
   int failed = 0;
-  if (!status) status = kiln_check_module_run(&context, &failed);
+  if (!status && !done) status = kiln_check_module_run(&context, &failed);
   fflush(stdout);
   kiln_tools_run_context_deinitialize(&context);
   kiln_flags_reset();

@@ -40,43 +40,31 @@ static kiln_status_t kiln_run_mlir_compile(const char* path, uint8_t** bytes,
 }
 
 int main(int argc, char** argv) {
-  kiln_flags_set_usage(
+  bool done = false;
+  kiln_status_t status = kiln_tools_parse_flags(
       "kiln-run-mlir",
       "Compiles an MLIR program in memory and runs one of its functions.\n"
       "Usage: kiln-run-mlir program.mlir [--function=NAME] "
-      "[--device=local-task] [--input=...] [--Xcompiler,flag=value]\n");
-  bool help = false;
-  kiln_status_t status = kiln_flags_parse(&argc, &argv, &help);
-  if (!status && help) {
-    kiln_flags_reset();
-    return 0;
-  }
-  if (!status && argc != 2) {
+      "[--device=local-task] [--input=...] [--Xcompiler,flag=value]\n",
+      1, "give one MLIR file", &argc, &argv, &done);
+  if (!status && !done && argc != 2) {
     status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                              "expected exactly one MLIR file, got %d "
-                              "arguments",
-                              argc - 1);
+                              "expected an MLIR file to run (see --help)");
   }
   uint8_t* bytes = NULL;
   size_t length = 0;
-  if (!status) status = kiln_run_mlir_compile(argv[1], &bytes, &length);
+  if (!status && !done)
+    status = kiln_run_mlir_compile(argv[1], &bytes, &length);
   kiln_tools_run_context_t context = {0};
-  if (!status) {
+  if (!status && !done) {
     status = kiln_tools_run_context_initialize_from_memory(
         kiln_allocator_system(), bytes, length, &context);
   }
   kiln_allocator_free(kiln_allocator_system(), bytes);
   int exit_code = 0;
-  if (!status) {
-    kiln_vm_function_t function;
-    status = kiln_tools_run_context_pick_function(&context, kiln_flag_function,
-                                                  &function);
-    if (!status) {
-      status = kiln_tools_run_function(&context, function, stdout, &exit_code);
-    }
-  }
-  if (!status && kiln_flag_print_statistics) {
-    kiln_tools_run_context_print_statistics(&context, stderr);
+  if (!status && !done) {
+    status = kiln_tools_run_context_run_named(
+        &context, kiln_flag_function, kiln_flag_print_statistics, &exit_code);
   }
   fflush(stdout);
   kiln_tools_run_context_deinitialize(&context);

@@ -54,6 +54,13 @@ static kiln_status_t kiln_runtime_session_create_device(
                                     session->allocator, &session->device);
   }
   kiln_hal_executable_loader_release(vmvx_loader);
+  if (!status && options->wrap_device) {
+    kiln_hal_device_t* wrapped = NULL;
+    status = options->wrap_device(options->wrap_device_user_data,
+                                  session->device, &wrapped);
+    kiln_hal_device_release(session->device);
+    session->device = wrapped;
+  }
   return status;
 }
 

@@ -34,6 +34,13 @@ typedef struct kiln_runtime_session_options_t {
   // Worker count, native-code permission, extra executable loaders. The vmvx
   // loader is always added.
   kiln_hal_device_params_t device_params;
+  // Optional: called once with the created device; the session uses the
+  // device it returns instead (e.g. a replay recording device wrapping it,
+  // runtime/hal/replay/recorder.h). The session drops its reference to the
+  // original device, so the wrapper must retain it.
+  kiln_status_t (*wrap_device)(void* user_data, kiln_hal_device_t* device,
+                               kiln_hal_device_t** out_device);
+  void* wrap_device_user_data;
 } kiln_runtime_session_options_t;
 
 // local-task with one worker per core; native executables refused.

@@ -37,15 +37,26 @@ kiln_status_t kiln_tools_parse_flags(const char* program, const char* usage,
 typedef kiln_status_t (*kiln_tools_module_loader_fn_t)(
     kiln_runtime_session_t* session, const void* user_data);
 
-static kiln_status_t kiln_tools_run_context_initialize(
+typedef struct kiln_tools_device_wrapper_t {
+  kiln_status_t (*fn)(void* user_data, kiln_hal_device_t* device,
+                      kiln_hal_device_t** out_device);
+  void* user_data;
+} kiln_tools_device_wrapper_t;
+
+static kiln_status_t kiln_tools_run_context_initialize_wrapped(
     kiln_allocator_t allocator, kiln_tools_module_loader_fn_t load_module,
-    const void* user_data, kiln_tools_run_context_t* out) {
+    const void* user_data, const kiln_tools_device_wrapper_t* wrapper,
+    kiln_tools_run_context_t* out) {
   memset(out, 0, sizeof(*out));
   out->allocator = allocator;
   kiln_runtime_session_options_t options =
       kiln_runtime_session_options_default();
   options.device_uri = kiln_tooling_device_uri_from_flags();
   options.device_params = kiln_tooling_device_params_from_flags();
+  if (wrapper) {
+    options.wrap_device = wrapper->fn;
+    options.wrap_device_user_data = wrapper->user_data;
+  }
   kiln_status_t status =
       kiln_runtime_session_create(&options, allocator, &out->session);
   if (!status) status = load_module(out->session, user_data);
@@ -57,6 +68,13 @@ static kiln_status_t kiln_tools_run_context_initialize(
   out->user_module = kiln_runtime_session_module(out->session);
   out->context = kiln_runtime_session_context(out->session);
   return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tools_run_context_initialize(
+    kiln_allocator_t allocator, kiln_tools_module_loader_fn_t load_module,
+    const void* user_data, kiln_tools_run_context_t* out) {
+  return kiln_tools_run_context_initialize_wrapped(allocator, load_module,
+                                                   user_data, NULL, out);
 }
 
 static kiln_status_t kiln_tools_load_module_from_flags(
@@ -74,6 +92,16 @@ kiln_status_t kiln_tools_run_context_initialize_from_flags(
     kiln_allocator_t allocator, kiln_tools_run_context_t* out) {
   return kiln_tools_run_context_initialize(
       allocator, kiln_tools_load_module_from_flags, NULL, out);
+}
+
+kiln_status_t kiln_tools_run_context_initialize_from_flags_wrapped(
+    kiln_allocator_t allocator,
+    kiln_status_t (*wrap_device)(void* user_data, kiln_hal_device_t* device,
+                                 kiln_hal_device_t** out_device),
+    void* wrap_device_user_data, kiln_tools_run_context_t* out) {
+  kiln_tools_device_wrapper_t wrapper = {wrap_device, wrap_device_user_data};
+  return kiln_tools_run_context_initialize_wrapped(
+      allocator, kiln_tools_load_module_from_flags, NULL, &wrapper, out);
 }
 
 typedef struct kiln_tools_memory_image_t {

@@ -40,6 +40,14 @@ kiln_status_t kiln_tools_parse_flags(const char* program, const char* usage,
 kiln_status_t kiln_tools_run_context_initialize_from_flags(
     kiln_allocator_t allocator, kiln_tools_run_context_t* out);
 
+// As above, with the created device replaced by what |wrap_device| returns
+// (see kiln_runtime_session_options_t.wrap_device), e.g. a replay recorder.
+kiln_status_t kiln_tools_run_context_initialize_from_flags_wrapped(
+    kiln_allocator_t allocator,
+    kiln_status_t (*wrap_device)(void* user_data, kiln_hal_device_t* device,
+                                 kiln_hal_device_t** out_device),
+    void* wrap_device_user_data, kiln_tools_run_context_t* out);
+
 // As above, from a module image in memory (copied), e.g. one just compiled
 // by kiln-run-mlir.
 kiln_status_t kiln_tools_run_context_initialize_from_memory(

@@ -32,6 +32,7 @@
 #include "tools/kiln-benchmark-module/reporter.h"
 
 extern "C" {
+#include "runtime/hal/replay/recorder.h"
 #include "runtime/tooling/flags.h"
 #include "runtime/tooling/function_io.h"
 #include "tools/common/run_context.h"
@@ -74,8 +75,11 @@ KILN_FLAG(bool, enable_output_processing, false,
 KILN_FLAG(bool, agents_md, false,
           "Prints guidance for automated users of this tool and exits.");
 KILN_FLAG(string, device_replay_output, "",
-          "Records the HAL work of the run to this replay file (not "
-          "supported yet).");
+          "Records the HAL work of the run (allocations, transfers, "
+          "executables, command buffers, dispatches, queue operations) to "
+          "this replay file, with an 'execute' scope around each measured "
+          "batch; replay it with kiln-run-replay, kiln-benchmark-replay, "
+          "print it with kiln-dump-replay.");
 KILN_FLAG(string, device_replay_file_policy, "reference",
           "How replay capture treats file-backed buffers: reference, "
           "capture-ranges, capture-all or fail.");
@@ -88,6 +92,9 @@ KILN_FLAG_LIST_DECLARE(output);
 KILN_FLAG_LIST_DECLARE(expected_output);
 
 namespace {
+
+// The replay recorder when --device_replay_output is given.
+kiln_hal_replay_recorder_t* g_recorder = nullptr;
 
 using kiln_benchmark::DispatchCollector;
 using kiln_benchmark::DispatchStatistic;
@@ -123,7 +130,13 @@ const char kAgentsMd[] =
     "  with --expected_output=... (one function only).\n"
     "- Exit status is non-zero when any benchmark failed; the others still\n"
     "  run and the failure is that row's error_message.\n"
-    "- Replay capture (--device_replay_output) is not supported yet.\n";
+    "- Replay capture: --device_replay_output=FILE records the HAL work "
+    "(one\n"
+    "  'execute' scope per measured batch); kiln-run-replay FILE "
+    "--output=@x.bin\n"
+    "  re-executes it, kiln-benchmark-replay FILE --replay_scope=execute "
+    "times it,\n"
+    "  kiln-dump-replay FILE prints it. Not with --dispatch_statistics.\n";
 
 //===----------------------------------------------------------------------===//
 // Benchmark cases
@@ -332,7 +345,27 @@ void RunBenchmark(benchmark::State& state, BenchmarkCase* bench) {
                                             kiln_vm_value_make_none());
   kiln_status_t status = nullptr;
   while (state.KeepRunningBatch(bench->batch_size)) {
+    if (g_recorder) {
+      status = kiln_hal_replay_recorder_begin_scope(g_recorder, "execute");
+      if (status) break;
+    }
     status = RunBatch(bench, &state, &last_results);
+    if (g_recorder) {
+      kiln_status_t end = kiln_hal_replay_recorder_end_scope(g_recorder);
+      if (!status) {
+        status = end;
+      } else {
+        kiln_status_free(end);
+      }
+      for (size_t i = 0; i < last_results.size() && !status; ++i) {
+        const kiln_vm_value_t& value = last_results[i];
+        if (value.type == KILN_VM_VALUE_TYPE_REF && value.ref &&
+            value.ref->type == &kiln_hal_buffer_view_type) {
+          status = kiln_hal_replay_recorder_record_result(
+              g_recorder, (kiln_hal_buffer_view_t*)value.ref);
+        }
+      }
+    }
     if (status) break;
   }
   if (!status && bench->keep_outputs) status = KeepOutputs(bench, last_results);
@@ -731,11 +764,12 @@ kiln_status_t ValidateFlags() {
         "together: the profiling pass would be recorded into the replay; "
         "run them separately");
   }
-  if (kiln_flag_device_replay_output[0]) {
-    return kiln_make_status(KILN_STATUS_UNIMPLEMENTED,
-                            "--device_replay_output is not supported yet by "
-                            "this build of kiln-benchmark-module");
-  }
+  kiln_hal_replay_file_policy_t policy;
+  KILN_RETURN_IF_ERROR(kiln_hal_replay_parse_file_policy(
+      kiln_flag_device_replay_file_policy, &policy));
+  kiln_replay_validation_t validation;
+  KILN_RETURN_IF_ERROR(kiln_hal_replay_parse_file_validation(
+      kiln_flag_device_replay_file_validation, &validation));
   if ((kiln_flag_output.count || kiln_flag_expected_output.count) &&
       !kiln_flag_enable_output_processing) {
     return kiln_make_status(
@@ -743,6 +777,22 @@ kiln_status_t ValidateFlags() {
         "--output and --expected_output need --enable_output_processing");
   }
   return nullptr;
+}
+
+kiln_status_t WrapDeviceForReplay(void* user_data, kiln_hal_device_t* device,
+                                  kiln_hal_device_t** out_device) {
+  return kiln_hal_replay_recorder_wrap_device(
+      (kiln_hal_replay_recorder_t*)user_data, device, out_device);
+}
+
+kiln_status_t CreateRecorder() {
+  kiln_hal_replay_recorder_options_t options = {};
+  KILN_RETURN_IF_ERROR(kiln_hal_replay_parse_file_policy(
+      kiln_flag_device_replay_file_policy, &options.file_policy));
+  KILN_RETURN_IF_ERROR(kiln_hal_replay_parse_file_validation(
+      kiln_flag_device_replay_file_validation, &options.file_validation));
+  return kiln_hal_replay_recorder_create(&options, kiln_allocator_system(),
+                                         &g_recorder);
 }
 
 std::string CaseNames(
@@ -819,9 +869,13 @@ int main(int argc, char** argv) {
     }
   }
   kiln_tools_run_context_t context = {};
+  if (!status && kiln_flag_device_replay_output[0]) status = CreateRecorder();
   if (!status) {
-    status = kiln_tools_run_context_initialize_from_flags(
-        kiln_allocator_system(), &context);
+    status = g_recorder ? kiln_tools_run_context_initialize_from_flags_wrapped(
+                              kiln_allocator_system(), WrapDeviceForReplay,
+                              g_recorder, &context)
+                        : kiln_tools_run_context_initialize_from_flags(
+                              kiln_allocator_system(), &context);
   }
   if (!status && kiln_flag_dispatch_statistics &&
       !UsesHalDevice(context.user_module)) {
@@ -859,6 +913,10 @@ int main(int argc, char** argv) {
     reporter.Flush();
     benchmark::Shutdown();
     if (reporter.any_error()) failed = true;
+    if (g_recorder) {
+      status = kiln_hal_replay_recorder_write_file(
+          g_recorder, kiln_flag_device_replay_output);
+    }
   }
   int exit_code = 0;
   if (!status && kiln_flag_enable_output_processing && !failed) {
@@ -884,6 +942,8 @@ int main(int argc, char** argv) {
       context.device ? kiln_hal_device_allocator(context.device) : nullptr;
   if (device_allocator) kiln_hal_allocator_retain(device_allocator);
   kiln_tools_run_context_deinitialize(&context);
+  if (g_recorder) kiln_hal_replay_recorder_release(g_recorder);
+  g_recorder = nullptr;
   if (device_allocator) {
     if (!status && kiln_flag_print_statistics) {
       kiln_hal_allocator_statistics_fprint(stderr, device_allocator);

@@ -14,10 +14,13 @@ kiln_status_t kiln_compiler_register_dialects(kiln_ir_context_t* context) {
   KILN_RETURN_IF_ERROR(kiln_dialect_register_linalg(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_tensor(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_stablehlo(context));
+  KILN_RETURN_IF_ERROR(kiln_dialect_register_stablehlo_data(context));
+  KILN_RETURN_IF_ERROR(kiln_dialect_register_chlo(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_tosa(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_util(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_check(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_cf(context));
+  KILN_RETURN_IF_ERROR(kiln_dialect_register_stablehlo_rng_fft(context));
   return kiln_ok_status();
 }
 

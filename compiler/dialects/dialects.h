@@ -5,6 +5,7 @@
 #define KILN_COMPILER_DIALECTS_DIALECTS_H_
 
 #include "compiler/ir/context.h"
+#include "compiler/ir/operation.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,11 +25,23 @@ kiln_status_t kiln_dialect_register_math(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_linalg(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_tensor(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_stablehlo(kiln_ir_context_t* context);
+// stablehlo_data.c: pad, reverse, gather, scatter, reduce_window,
+// convolution...
+kiln_status_t kiln_dialect_register_stablehlo_data(kiln_ir_context_t* context);
+// chlo.c: chlo.broadcast_* binary ops.
+kiln_status_t kiln_dialect_register_chlo(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_tosa(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_check(kiln_ir_context_t* context);
 // cf.br / cf.cond_br: host control flow (compiler/dialects/cf.c).
 kiln_status_t kiln_dialect_register_cf(kiln_ir_context_t* context);
+// stablehlo.rng, rng_bit_generator, fft, real, imag, complex, custom_call
+// (compiler/dialects/stablehlo_rng_fft.c).
+kiln_status_t kiln_dialect_register_stablehlo_rng_fft(
+    kiln_ir_context_t* context);
+// The bare word of a `#stablehlo<name WORD>` attribute |name| of |op|.
+kiln_string_view_t kiln_stablehlo_enum_word(const kiln_ir_op_t* op,
+                                            const char* name);
 
 #ifdef __cplusplus
 }  // extern "C"

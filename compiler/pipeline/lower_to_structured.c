@@ -26,6 +26,7 @@
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/stablehlo.h"
+#include "compiler/pipeline/lower_stablehlo_rng_fft.h"
 #include "compiler/pipeline/lower_tosa.h"
 #include "compiler/pipeline/passes.h"
 
@@ -1067,6 +1068,9 @@ static kiln_status_t kiln_lower_op(kiln_lower_t* l, kiln_ir_op_t* op) {
   if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(op), "tosa")) {
     return kiln_lower_tosa_op(&l->b, op);  // lower_tosa.c
   }
+  bool handled = false;  // rng, fft, custom_call: lower_stablehlo_rng_fft.c
+  KILN_RETURN_IF_ERROR(kiln_lower_stablehlo_rng_fft_op(&l->b, op, &handled));
+  if (handled) return kiln_ok_status();
   if (kiln_is_elementwise(op)) return kiln_lower_elementwise(l, op);
   if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(op), "stablehlo")) {
     return kiln_ir_emit_error(l->ctx, op->location,

@@ -140,3 +140,14 @@ func.func @cf_branches(%a: tensor<i32>, %c: i1) {
 ^bb2:
   return
 }
+
+// CHECK-LABEL: func.func @rng_fft_forms
+// CHECK: stablehlo.rng %{{.*}}, %{{.*}}, %{{.*}}, distribution = NORMAL
+// CHECK: stablehlo.fft %{{.*}}, type = RFFT, length = [8]
+// CHECK: stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(
+func.func @rng_fft_forms(%mu: tensor<f32>, %s: tensor<2xi64>, %x: tensor<8xf32>, %m: tensor<4x3xf32>, %t: tensor<2xf32>) -> (tensor<3x5xf32>, tensor<5xcomplex<f32>>, tensor<4x3xf32>) {
+  %r = stablehlo.rng %mu, %mu, %s, distribution = NORMAL : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
+  %f = stablehlo.fft %x, type = RFFT, length = [8] : (tensor<8xf32>) -> tensor<5xcomplex<f32>>
+  %h = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%m, %t) : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return %r, %f, %h : tensor<3x5xf32>, tensor<5xcomplex<f32>>, tensor<4x3xf32>
+}

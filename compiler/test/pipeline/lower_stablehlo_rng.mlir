@@ -1,0 +1,20 @@
+// RUN: kiln-opt --lower-to-structured %s | FileCheck %s
+// stablehlo.rng UNIFORM: IREE's LCG over the element index in one generic.
+// CHECK-LABEL: func.func @uniform
+// CHECK: linalg.generic
+// CHECK: linalg.index 0
+// CHECK: arith.constant 1103515245 : i32
+// CHECK: arith.constant 12345 : i32
+// CHECK: arith.uitofp
+func.func @uniform(%lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<1xi32>) -> tensor<4xf32> {
+  %r = "stablehlo.rng"(%lo, %hi, %s) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<1xi32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+// Philox: ten rounds of 32x32->64 multiplies by 0xD2511F53 / 0xCD9E8D57.
+// CHECK-LABEL: func.func @philox
+// CHECK: arith.constant 3528531795 : i64
+// CHECK: arith.constant 3449720151 : i64
+func.func @philox(%st: tensor<4xi32>) -> tensor<8xi32> {
+  %0:2 = "stablehlo.rng_bit_generator"(%st) {rng_algorithm = #stablehlo<rng_algorithm PHILOX>} : (tensor<4xi32>) -> (tensor<4xi32>, tensor<8xi32>)
+  return %0#1 : tensor<8xi32>
+}

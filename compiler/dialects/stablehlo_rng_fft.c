@@ -176,6 +176,13 @@ static kiln_status_t kiln_shlo_verify_complex_part(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// `%a {attrs} : (T) -> R` (real, imag, complex).
+static void kiln_shlo_print_functional(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_operands(p, op);
+  kiln_dialect_print_functional_tail(p, op, NULL, 0);
+}
+
 static const kiln_ir_op_def_t kiln_shlo_rng_fft_defs[] = {
     {"stablehlo.rng",
      "random numbers (UNIFORM: IREE's LCG; NORMAL: IREE's Box-Muller table)",
@@ -188,11 +195,17 @@ static const kiln_ir_op_def_t kiln_shlo_rng_fft_defs[] = {
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, NULL, kiln_shlo_parse_fft,
      kiln_shlo_print_fft, NULL, NULL},
     {"stablehlo.real", "real part of a complex tensor", KILN_IR_TRAIT_PURE, 1,
-     1, 0, 0, kiln_shlo_verify_complex_part, NULL, NULL, NULL, NULL},
+     1, 0, 0, kiln_shlo_verify_complex_part,
+     kiln_dialect_parse_operands_functional, kiln_shlo_print_functional, NULL,
+     NULL},
     {"stablehlo.imag", "imaginary part of a complex tensor", KILN_IR_TRAIT_PURE,
-     1, 1, 0, 0, kiln_shlo_verify_complex_part, NULL, NULL, NULL, NULL},
+     1, 1, 0, 0, kiln_shlo_verify_complex_part,
+     kiln_dialect_parse_operands_functional, kiln_shlo_print_functional, NULL,
+     NULL},
     {"stablehlo.complex", "complex tensor from real and imaginary parts",
-     KILN_IR_TRAIT_PURE, 2, 1, 0, 0, NULL, NULL, NULL, NULL, NULL},
+     KILN_IR_TRAIT_PURE, 2, 1, 0, 0, NULL,
+     kiln_dialect_parse_operands_functional, kiln_shlo_print_functional, NULL,
+     NULL},
     {"stablehlo.custom_call",
      "a call to a named target (ProductOfElementaryHouseholderReflectors)",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0, NULL,

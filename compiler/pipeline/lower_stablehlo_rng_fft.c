@@ -556,6 +556,119 @@ static kiln_status_t kiln_lower_rng_bit_generator(kiln_ir_builder_t* b,
 }
 
 //===----------------------------------------------------------------------===//
+// stablehlo.custom_call @ProductOfElementaryHouseholderReflectors
+//===----------------------------------------------------------------------===//
+
+// v_i[j] of reflector i: 0 above row i, 1 at row i, a[j, i] below.
+static kiln_v* kiln_rb_reflector(kiln_rb_t* r, kiln_v* a, kiln_v* j,
+                                 int64_t i) {
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(r->ctx, 64);
+  const kiln_ir_type_t* et = a->type->shaped.element;
+  kiln_v* idx[2] = {j, kiln_rb_int(r, i64, i)};
+  kiln_v* below = kiln_rb_extract(r, a, 2, idx);
+  kiln_v* ci = kiln_rb_int(r, i64, i);
+  kiln_v* v = kiln_rb_select(r, kiln_rb_cmpi(r, 0, j, ci),
+                             kiln_rb_float(r, et, 1.0), below);
+  return kiln_rb_select(r, kiln_rb_cmpi(r, 2, j, ci), kiln_rb_float(r, et, 0.0),
+                        v);
+}
+
+// Q = H_0 H_1 ... H_{k-1} restricted to the first n columns, H_i = I -
+// tau_i v_i v_i^T (LAPACK orgqr): Q starts as the m x n identity and each
+// reflector, last first, is applied as Q -= tau_i v_i (v_i^T Q): one
+// reduction generic (w = v^T Q) and one elementwise generic per reflector.
+static kiln_status_t kiln_lower_householder(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  if (kiln_ir_op_num_regular_operands(op) != 2 || op->num_results != 1) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        "ProductOfElementaryHouseholderReflectors expects (a, taus) -> q");
+  }
+  kiln_v* a = kiln_ir_op_operand(op, 0);
+  kiln_v* tau = kiln_ir_op_operand(op, 1);
+  const kiln_ir_type_t* at = a->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  if (at->shaped.rank != 2 || tau->type->shaped.rank != 1 ||
+      !kiln_ir_type_is_float(at->shaped.element) || rt != at) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        "ProductOfElementaryHouseholderReflectors: only unbatched float "
+        "(m x n, k) inputs with an m x n result are supported");
+  }
+  const kiln_ir_type_t* et = at->shaped.element;
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
+  int64_t m = at->shaped.dims[0], n = at->shaped.dims[1];
+  int64_t k = tau->type->shaped.dims[0];
+  // Q0 = identity.
+  kiln_ir_op_t* g = NULL;
+  kiln_ir_block_t* body = NULL;
+  kiln_rb_t r;
+  KILN_RETURN_IF_ERROR(kiln_rb_generic(b, rt, 0, NULL, &g, &r, &body));
+  kiln_v* eq =
+      kiln_rb_cmpi(&r, 0, kiln_rb_index_i64(&r, 0), kiln_rb_index_i64(&r, 1));
+  KILN_RETURN_IF_ERROR(
+      kiln_rb_yield(&r, kiln_rb_select(&r, eq, kiln_rb_float(&r, et, 1.0),
+                                       kiln_rb_float(&r, et, 0.0))));
+  kiln_v* q = kiln_ir_op_result(g, 0);
+  const kiln_ir_type_t* wt = kiln_ir_tensor_type_get(ctx, 1, &n, et, NULL);
+  for (int64_t i = k - 1; i >= 0; --i) {
+    if (i >= m || i >= n) continue;
+    // w[c] = sum_j v_i[j] * Q[j, c]: loops (c, j), j reduced.
+    kiln_rb_t outer = {*b, ctx, kiln_ok_status()};
+    static const uint8_t kZeros[8] = {0};
+    const kiln_ir_attribute_t* zattr = kiln_ir_dense_elements_attr_get(
+        ctx, wt, true, kZeros, kiln_ir_type_storage_bytes(et));
+    kiln_v* init = kiln_rb_const(&outer, wt, zattr);
+    KILN_RETURN_IF_ERROR(outer.status);
+    int64_t perm[2] = {1, 0}, first[1] = {0}, second[1] = {1};
+    const kiln_ir_attribute_t* maps[2] = {
+        kiln_linalg_projection_map(ctx, 2, 2, perm),
+        kiln_linalg_projection_map(ctx, 2, 1, first)};
+    bool red[2] = {false, true};
+    kiln_ir_op_t* wg = NULL;
+    kiln_ir_block_t* wb = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_create_generic(b, 1, &q, 1, &init, maps, 2, red, &wg, &wb));
+    kiln_rb_t rw = {kiln_ir_builder_make(ctx), ctx, kiln_ok_status()};
+    kiln_ir_builder_set_to_end(&rw.b, wb);
+    rw.b.location = b->location;
+    kiln_v* v = kiln_rb_reflector(&rw, a, kiln_rb_index_i64(&rw, 1), i);
+    kiln_v* acc = kiln_rb_bin(&rw, "arith.addf", wb->args[1],
+                              kiln_rb_bin(&rw, "arith.mulf", v, wb->args[0]));
+    KILN_RETURN_IF_ERROR(kiln_rb_yield(&rw, acc));
+    kiln_v* w = kiln_ir_op_result(wg, 0);
+    // Q'[j, c] = Q[j, c] - tau_i * v_i[j] * w[c].
+    kiln_ir_op_t* empty = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        b, "tensor.empty", 0, NULL, 1, &rt, 0, NULL, &empty));
+    kiln_v* ins[2] = {q, w};
+    kiln_v* out = kiln_ir_op_result(empty, 0);
+    const kiln_ir_attribute_t* umaps[3] = {
+        kiln_linalg_identity_map(ctx, 2),
+        kiln_linalg_projection_map(ctx, 2, 1, second),
+        kiln_linalg_identity_map(ctx, 2)};
+    kiln_ir_op_t* ug = NULL;
+    kiln_ir_block_t* ub = NULL;
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 2, ins, 1, &out, umaps,
+                                                    2, NULL, &ug, &ub));
+    kiln_rb_t ru = {kiln_ir_builder_make(ctx), ctx, kiln_ok_status()};
+    kiln_ir_builder_set_to_end(&ru.b, ub);
+    ru.b.location = b->location;
+    kiln_v* ti = kiln_rb_int(&ru, i64, i);
+    kiln_v* t = kiln_rb_extract(&ru, tau, 1, &ti);
+    kiln_v* vj = kiln_rb_reflector(&ru, a, kiln_rb_index_i64(&ru, 0), i);
+    kiln_v* upd = kiln_rb_bin(
+        &ru, "arith.mulf", kiln_rb_bin(&ru, "arith.mulf", t, vj), ub->args[1]);
+    KILN_RETURN_IF_ERROR(
+        kiln_rb_yield(&ru, kiln_rb_bin(&ru, "arith.subf", ub->args[0], upd)));
+    q = kiln_ir_op_result(ug, 0);
+  }
+  kiln_replace_result(op, 0, q);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // Dispatch
 //===----------------------------------------------------------------------===//
 
@@ -578,6 +691,31 @@ kiln_status_t kiln_lower_stablehlo_rng_fft_op(kiln_ir_builder_t* b,
     }
   } else if (kiln_ir_op_is(op, "stablehlo.rng_bit_generator")) {
     status = kiln_lower_rng_bit_generator(b, op);
+  } else if (kiln_ir_op_is(op, "stablehlo.custom_call")) {
+    const kiln_ir_attribute_t* t = kiln_ir_op_get_attr(op, "call_target_name");
+    if (!t || t->kind != KILN_IR_ATTR_STRING ||
+        !kiln_string_view_equal_cstr(
+            t->str, "ProductOfElementaryHouseholderReflectors")) {
+      return kiln_ir_op_emit_error(
+          op, b->context,
+          "stablehlo.custom_call: target '%.*s' is not supported",
+          t && t->kind == KILN_IR_ATTR_STRING ? (int)t->str.size : 0,
+          t && t->kind == KILN_IR_ATTR_STRING ? t->str.data : "");
+    }
+    status = kiln_lower_householder(b, op);
+  } else if (kiln_ir_op_is(op, "stablehlo.fft")) {
+    kiln_string_view_t ft = kiln_stablehlo_enum_word(op, "fft_type");
+    return kiln_ir_op_emit_error(
+        op, b->context,
+        "stablehlo.fft: fft_type %.*s is not supported (complex tensors are "
+        "not supported by the structured form yet)",
+        (int)ft.size, ft.data);
+  } else if (kiln_ir_op_is(op, "stablehlo.real") ||
+             kiln_ir_op_is(op, "stablehlo.imag") ||
+             kiln_ir_op_is(op, "stablehlo.complex")) {
+    return kiln_ir_op_emit_error(op, b->context,
+                                 "%.*s: complex tensors are not supported yet",
+                                 (int)op->name.size, op->name.data);
   } else {
     return kiln_ok_status();
   }

@@ -18,3 +18,15 @@ func.func @philox(%st: tensor<4xi32>) -> tensor<8xi32> {
   %0:2 = "stablehlo.rng_bit_generator"(%st) {rng_algorithm = #stablehlo<rng_algorithm PHILOX>} : (tensor<4xi32>) -> (tensor<4xi32>, tensor<8xi32>)
   return %0#1 : tensor<8xi32>
 }
+// Householder product: identity, then per reflector (last first) a
+// reduction w = v^T Q and an update Q -= tau v w^T.
+// CHECK-LABEL: func.func @householder
+// CHECK: linalg.generic
+// CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK: arith.subf
+// CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK: arith.subf
+func.func @householder(%a: tensor<4x3xf32>, %t: tensor<2xf32>) -> tensor<4x3xf32> {
+  %r = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%a, %t) : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}

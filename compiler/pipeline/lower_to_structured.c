@@ -26,6 +26,7 @@
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/stablehlo.h"
+#include "compiler/pipeline/lower_stablehlo_data.h"
 #include "compiler/pipeline/lower_stablehlo_rng_fft.h"
 #include "compiler/pipeline/lower_tosa.h"
 #include "compiler/pipeline/passes.h"
@@ -1068,6 +1069,9 @@ static kiln_status_t kiln_lower_op(kiln_lower_t* l, kiln_ir_op_t* op) {
   if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(op), "tosa")) {
     return kiln_lower_tosa_op(&l->b, op);  // lower_tosa.c
   }
+  if (kiln_lower_stablehlo_data_handles(op)) {
+    return kiln_lower_stablehlo_data_op(&l->b, op);  // lower_stablehlo_data.c
+  }
   bool handled = false;  // rng, fft, custom_call: lower_stablehlo_rng_fft.c
   KILN_RETURN_IF_ERROR(kiln_lower_stablehlo_rng_fft_op(&l->b, op, &handled));
   if (handled) return kiln_ok_status();
@@ -1093,7 +1097,8 @@ static kiln_ir_walk_result_t kiln_collect(kiln_ir_op_t* op, void* user_data) {
   // Ops inside regions of input ops (reduce bodies) are lowered with them.
   kiln_ir_op_t* parent = kiln_ir_op_parent_op(op);
   if (parent && (kiln_ir_op_is(parent, "stablehlo.reduce") ||
-                 kiln_ir_op_is(parent, "linalg.generic"))) {
+                 kiln_ir_op_is(parent, "linalg.generic") ||
+                 kiln_lower_stablehlo_data_handles(parent))) {
     return KILN_IR_WALK_SKIP;
   }
   if (list->count == list->capacity) {
@@ -1133,6 +1138,26 @@ static kiln_status_t kiln_check_static_shapes(kiln_ir_context_t* ctx,
     }
   }
   return kiln_ok_status();
+}
+
+// Hooks for lower_stablehlo_data.c (declared in lower_stablehlo_data.h).
+kiln_status_t kiln_lower_to_structured_op(kiln_ir_builder_t* b,
+                                          kiln_ir_op_t* op) {
+  kiln_lower_t l;
+  l.ctx = b->context;
+  l.b = *b;
+  KILN_RETURN_IF_ERROR(kiln_check_static_shapes(l.ctx, op));
+  return kiln_lower_op(&l, op);
+}
+
+kiln_status_t kiln_lower_stablehlo_region_inline(kiln_ir_builder_t* bb,
+                                                 kiln_ir_op_t* op,
+                                                 kiln_ir_value_t** args,
+                                                 kiln_ir_value_t** results) {
+  kiln_lower_t l;
+  l.ctx = bb->context;
+  l.b = *bb;
+  return kiln_inline_reducer(&l, op, bb, args, results);
 }
 
 kiln_status_t kiln_pass_lower_to_structured(kiln_ir_context_t* context,

@@ -1,0 +1,43 @@
+// Lowering of the StableHLO data-movement and window ops
+// (dialects/stablehlo_data.c) and the chlo broadcasting ops (dialects/chlo.c)
+// to the structured form, called from lower-to-structured.
+#ifndef KILN_COMPILER_PIPELINE_LOWER_STABLEHLO_DATA_H_
+#define KILN_COMPILER_PIPELINE_LOWER_STABLEHLO_DATA_H_
+
+#include "compiler/ir/builder.h"
+#include "compiler/ir/operation.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// True for the ops kiln_lower_stablehlo_data_op lowers (lower-to-structured
+// also leaves the ops inside their regions to it).
+bool kiln_lower_stablehlo_data_handles(const kiln_ir_op_t* op);
+
+// Lowers |op| (uses replaced, |op| erased) with |b| placed before it.
+kiln_status_t kiln_lower_stablehlo_data_op(kiln_ir_builder_t* b,
+                                           kiln_ir_op_t* op);
+
+//===----------------------------------------------------------------------===//
+// Hooks defined in lower_to_structured.c
+//===----------------------------------------------------------------------===//
+
+// Lowers one input op (stablehlo/tosa/arith-on-tensors) before itself, as
+// lower-to-structured does; used for ops this file decomposes into others.
+kiln_status_t kiln_lower_to_structured_op(kiln_ir_builder_t* b,
+                                          kiln_ir_op_t* op);
+
+// Emits the single-block region of |op| (a stablehlo reducer / update
+// computation on rank-0 tensors) as scalar ops at |bb|, block arg i bound
+// to |args|[i]; *results receive the returned scalars.
+kiln_status_t kiln_lower_stablehlo_region_inline(kiln_ir_builder_t* bb,
+                                                 kiln_ir_op_t* op,
+                                                 kiln_ir_value_t** args,
+                                                 kiln_ir_value_t** results);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_COMPILER_PIPELINE_LOWER_STABLEHLO_DATA_H_

@@ -1280,8 +1280,11 @@ static kiln_status_t kiln_mlir_affine_factor(
   if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_MINUS)) {
     const kiln_ir_affine_expr_t* inner = NULL;
     KILN_RETURN_IF_ERROR(kiln_mlir_affine_factor(p, ids, &inner));
-    *out = kiln_ir_affine_binary(c, KILN_IR_AFFINE_MUL, inner,
-                                 kiln_ir_affine_constant(c, -1));
+    // `-3` is the constant -3 (so `d0 * -1` prints back as written).
+    *out = inner->kind == KILN_IR_AFFINE_CONSTANT
+               ? kiln_ir_affine_constant(c, -inner->value)
+               : kiln_ir_affine_binary(c, KILN_IR_AFFINE_MUL, inner,
+                                       kiln_ir_affine_constant(c, -1));
     return kiln_ok_status();
   }
   if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_LPAREN)) {

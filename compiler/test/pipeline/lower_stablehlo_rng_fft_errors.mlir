@@ -1,5 +1,5 @@
 // RUN: not kiln-opt --lower-to-structured %s 2>&1 | FileCheck %s
-// CHECK: lower_stablehlo_rng_fft_errors.mlir:[[@LINE+2]]:8: error: stablehlo.fft: fft_type IRFFT is not supported
+// CHECK: lower_stablehlo_rng_fft_errors.mlir:[[@LINE+2]]:3: error: stablehlo.fft: fft_type IRFFT is not supported
 func.func @irfft(%x: tensor<5xcomplex<f32>>) -> tensor<8xf32> {
   %0 = stablehlo.fft %x, type = IRFFT, length = [8] : (tensor<5xcomplex<f32>>) -> tensor<8xf32>
   return %0 : tensor<8xf32>

@@ -20,8 +20,8 @@ void kiln_replay_bytes_append(kiln_replay_bytes_t* bytes, const void* data,
   if (bytes->size + size > bytes->capacity) {
     size_t capacity = bytes->capacity ? bytes->capacity : 256;
     while (capacity < bytes->size + size) capacity *= 2;
-    kiln_status_t status =
-        kiln_allocator_realloc(bytes->allocator, capacity, (void**)&bytes->data);
+    kiln_status_t status = kiln_allocator_realloc(bytes->allocator, capacity,
+                                                  (void**)&bytes->data);
     if (status) {
       bytes->status = status;
       return;

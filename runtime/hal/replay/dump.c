@@ -156,9 +156,10 @@ void kiln_hal_replay_file_fprint(FILE* stream,
             exe->constant_count);
     for (size_t j = 0; j < exe->entry_point_count; ++j) {
       const kiln_hal_executable_entry_point_info_t* e = &exe->entry_points[j];
-      fprintf(stream, "    [%zu] '%.*s' workgroup %ux%ux%u local %u bytes%s%.*s\n",
-              j, KILN_SV_ARG(e->name), e->workgroup_size[0],
-              e->workgroup_size[1], e->workgroup_size[2], e->local_memory_size,
+      fprintf(stream,
+              "    [%zu] '%.*s' workgroup %ux%ux%u local %u bytes%s%.*s\n", j,
+              KILN_SV_ARG(e->name), e->workgroup_size[0], e->workgroup_size[1],
+              e->workgroup_size[2], e->local_memory_size,
               e->source_location.size ? " at " : "",
               KILN_SV_ARG(e->source_location));
     }
@@ -176,9 +177,8 @@ void kiln_hal_replay_file_fprint(FILE* stream,
         fprintf(stream,
                 "COMMAND_BUFFER %u: %s, %u binding slots, %u commands\n",
                 op->id,
-                (cb->mode & KILN_HAL_COMMAND_BUFFER_MODE_ONE_SHOT)
-                    ? "one-shot"
-                    : "reusable",
+                (cb->mode & KILN_HAL_COMMAND_BUFFER_MODE_ONE_SHOT) ? "one-shot"
+                                                                   : "reusable",
                 cb->binding_capacity, cb->command_count);
         for (uint32_t j = 0; j < cb->command_count; ++j) {
           kiln_replay_fprint_command(stream, file, j, &cb->commands[j]);
@@ -198,8 +198,8 @@ void kiln_hal_replay_file_fprint(FILE* stream,
             if (b->buffer == KILN_REPLAY_NO_BUFFER) {
               fprintf(stream, "none");
             } else {
-              fprintf(stream, "buffer %u[%" PRIu64 ", +%" PRIu64 ")",
-                      b->buffer, b->offset, b->length);
+              fprintf(stream, "buffer %u[%" PRIu64 ", +%" PRIu64 ")", b->buffer,
+                      b->offset, b->length);
             }
           }
           fprintf(stream, "]");

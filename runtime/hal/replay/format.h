@@ -32,15 +32,15 @@ extern "C" {
 #define KILN_REPLAY_RECORD_ALIGNMENT 8
 
 // Header fields (byte offsets).
-#define KILN_REPLAY_HEADER_MAGIC 0            // u8[8]
-#define KILN_REPLAY_HEADER_MAJOR 8            // u16
-#define KILN_REPLAY_HEADER_MINOR 10           // u16
-#define KILN_REPLAY_HEADER_FLAGS 12           // u32, 0
-#define KILN_REPLAY_HEADER_FILE_LENGTH 16     // u64
-#define KILN_REPLAY_HEADER_CRC32 24           // u32, of the file with this 0
-#define KILN_REPLAY_HEADER_RECORD_COUNT 28    // u32
-#define KILN_REPLAY_HEADER_DEVICE_ID 32       // u8[24], NUL padded
-#define KILN_REPLAY_HEADER_RESERVED 56        // u8[8], 0
+#define KILN_REPLAY_HEADER_MAGIC 0          // u8[8]
+#define KILN_REPLAY_HEADER_MAJOR 8          // u16
+#define KILN_REPLAY_HEADER_MINOR 10         // u16
+#define KILN_REPLAY_HEADER_FLAGS 12         // u32, 0
+#define KILN_REPLAY_HEADER_FILE_LENGTH 16   // u64
+#define KILN_REPLAY_HEADER_CRC32 24         // u32, of the file with this 0
+#define KILN_REPLAY_HEADER_RECORD_COUNT 28  // u32
+#define KILN_REPLAY_HEADER_DEVICE_ID 32     // u8[24], NUL padded
+#define KILN_REPLAY_HEADER_RESERVED 56      // u8[8], 0
 
 //===----------------------------------------------------------------------===//
 // Record types

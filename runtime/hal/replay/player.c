@@ -80,8 +80,7 @@ static kiln_status_t kiln_replay_map_file(const kiln_hal_replay_file_ref_t* ref,
     close(fd);
     return kiln_make_status(KILN_STATUS_DATA_LOSS,
                             "'%s' is %" PRIu64
-                            " bytes, shorter than the %" PRIu64
-                            " recorded",
+                            " bytes, shorter than the %" PRIu64 " recorded",
                             path, (uint64_t)info.st_size, ref->size);
   }
   void* data = NULL;
@@ -130,15 +129,16 @@ static kiln_status_t kiln_replay_player_prepare(kiln_hal_replay_player_t* p) {
              o->length == b->length && !memcmp(o->digest, b->digest, 32);
     }
     if (seen) continue;
-    kiln_sha256_digest_t digest = kiln_sha256(
-        (const uint8_t*)p->files[b->file].data + b->file_offset,
-        (size_t)b->length);
+    kiln_sha256_digest_t digest =
+        kiln_sha256((const uint8_t*)p->files[b->file].data + b->file_offset,
+                    (size_t)b->length);
     if (memcmp(digest.bytes, b->digest, 32)) {
       const kiln_hal_replay_file_ref_t* ref = &file->files[b->file];
       return kiln_make_status(
           KILN_STATUS_DATA_LOSS,
           "'%.*s' changed since the replay was recorded: the SHA-256 of bytes "
-          "[%" PRIu64 ", +%" PRIu64 ") (buffer %zu) does not match the "
+          "[%" PRIu64 ", +%" PRIu64
+          ") (buffer %zu) does not match the "
           "recorded digest",
           KILN_SV_ARG(ref->path), b->file_offset, b->length, j);
     }
@@ -161,8 +161,8 @@ static kiln_status_t kiln_replay_player_prepare(kiln_hal_replay_player_t* p) {
     status = kiln_hal_executable_cache_prepare_executable(cache, &params,
                                                           &p->executables[i]);
     if (status) {
-      status = kiln_status_annotate_f(status, "preparing replay executable %zu",
-                                      i);
+      status =
+          kiln_status_annotate_f(status, "preparing replay executable %zu", i);
     }
   }
   kiln_hal_executable_cache_release(cache);
@@ -294,12 +294,11 @@ static kiln_status_t kiln_replay_player_define_buffer(
     // Read-only file data is used in place, as the module's rodata was.
     kiln_hal_buffer_release_callback_t none = {NULL, NULL};
     uint8_t* data = (uint8_t*)p->files[b->file].data + b->file_offset;
-    KILN_RETURN_IF_ERROR(kiln_hal_buffer_wrap(&b->params, data, b->length,
-                                              none, p->allocator, &buffer));
+    KILN_RETURN_IF_ERROR(kiln_hal_buffer_wrap(&b->params, data, b->length, none,
+                                              p->allocator, &buffer));
   } else {
     KILN_RETURN_IF_ERROR(kiln_hal_allocator_allocate_buffer(
-        kiln_hal_device_allocator(p->device), &b->params, b->length,
-        &buffer));
+        kiln_hal_device_allocator(p->device), &b->params, b->length, &buffer));
     // Initialized through the host pointer: every kiln device is host
     // addressable, and read-only buffers must be filled too.
     uint8_t* data = kiln_hal_buffer_host_ptr(buffer);
@@ -362,9 +361,8 @@ static kiln_status_t kiln_replay_player_record_command(
         bindings[i] = kiln_replay_player_ref(p, &c->bindings[i]);
       }
       return kiln_hal_command_buffer_dispatch(
-          cb, p->executables[c->executable], c->entry_point,
-          c->workgroup_count, c->constant_count, c->constants,
-          c->binding_count, bindings);
+          cb, p->executables[c->executable], c->entry_point, c->workgroup_count,
+          c->constant_count, c->constants, c->binding_count, bindings);
     }
   }
   return kiln_make_status(KILN_STATUS_INTERNAL, "bad replay command");
@@ -390,8 +388,8 @@ static kiln_status_t kiln_replay_player_define_command_buffer(
   return kiln_ok_status();
 }
 
-static kiln_status_t kiln_replay_player_execute(kiln_hal_replay_player_t* p,
-                                                const kiln_hal_replay_op_t* op) {
+static kiln_status_t kiln_replay_player_execute(
+    kiln_hal_replay_player_t* p, const kiln_hal_replay_op_t* op) {
   kiln_hal_command_buffer_t* cbs[16];
   kiln_hal_buffer_binding_table_t tables[16];
   if (op->execution_count > 16) {
@@ -452,9 +450,8 @@ static kiln_status_t kiln_replay_player_op(kiln_hal_replay_player_t* p,
       kiln_hal_fence_t* wait = NULL;
       kiln_hal_fence_t* signal = NULL;
       KILN_RETURN_IF_ERROR(kiln_replay_player_fences(p, &wait, &signal));
-      kiln_status_t status =
-          kiln_hal_device_queue_alloca(p->device, wait, signal, &b->params,
-                                       b->length, &p->buffers[op->id]);
+      kiln_status_t status = kiln_hal_device_queue_alloca(
+          p->device, wait, signal, &b->params, b->length, &p->buffers[op->id]);
       kiln_hal_fence_release(wait);
       kiln_hal_fence_release(signal);
       return status;
@@ -504,7 +501,8 @@ kiln_status_t kiln_hal_replay_player_run(
     kiln_hal_replay_run_stats_t* out_stats) {
   kiln_hal_replay_run_stats_t stats = {0, 0};
   const kiln_hal_replay_file_t* file = p->file;
-  KILN_RETURN_IF_ERROR(kiln_hal_semaphore_create(0, p->allocator, &p->timeline));
+  KILN_RETURN_IF_ERROR(
+      kiln_hal_semaphore_create(0, p->allocator, &p->timeline));
   p->timeline_value = 0;
   kiln_status_t status = kiln_ok_status();
   bool timing = false;
@@ -513,8 +511,8 @@ kiln_status_t kiln_hal_replay_player_run(
   for (size_t i = 0; i < file->op_count && !status; ++i) {
     const kiln_hal_replay_op_t* op = &file->ops[i];
     if (op->type == KILN_REPLAY_RECORD_SCOPE_BEGIN) {
-      timing = scope_name && kiln_string_view_equal_cstr(op->scope_name,
-                                                         scope_name);
+      timing =
+          scope_name && kiln_string_view_equal_cstr(op->scope_name, scope_name);
       if (timing) {
         status = kiln_replay_player_wait(p);
         scope_start = kiln_hal_now_ns();

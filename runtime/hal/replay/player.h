@@ -46,9 +46,9 @@ typedef struct kiln_hal_replay_run_stats_t {
 // Replays the whole file once and waits for all its work. Scopes named
 // |scope_name| (NULL: none) are timed into |out_stats| (may be NULL).
 // Errors name the record and its file offset.
-kiln_status_t kiln_hal_replay_player_run(kiln_hal_replay_player_t* player,
-                                         const char* scope_name,
-                                         kiln_hal_replay_run_stats_t* out_stats);
+kiln_status_t kiln_hal_replay_player_run(
+    kiln_hal_replay_player_t* player, const char* scope_name,
+    kiln_hal_replay_run_stats_t* out_stats);
 
 // The results of the last run (the last group of RESULT records).
 size_t kiln_hal_replay_player_result_count(

@@ -214,9 +214,9 @@ static kiln_status_t kiln_replay_array_push(kiln_allocator_t allocator,
   return kiln_ok_status();
 }
 
-#define KILN_REPLAY_ARRAY_PUSH(allocator, array, out_index)                   \
-  kiln_replay_array_push((allocator), (void**)&(array).items,                 \
-                         &(array).capacity, &(array).count,                   \
+#define KILN_REPLAY_ARRAY_PUSH(allocator, array, out_index)   \
+  kiln_replay_array_push((allocator), (void**)&(array).items, \
+                         &(array).capacity, &(array).count,   \
                          sizeof(*(array).items), (out_index))
 
 struct kiln_hal_replay_recorder_t {
@@ -340,8 +340,8 @@ kiln_status_t kiln_hal_replay_recorder_create(
                             (int)options->file_validation);
   }
   kiln_hal_replay_recorder_t* recorder = NULL;
-  KILN_RETURN_IF_ERROR(kiln_allocator_calloc(
-      host_allocator, sizeof(*recorder), (void**)&recorder));
+  KILN_RETURN_IF_ERROR(kiln_allocator_calloc(host_allocator, sizeof(*recorder),
+                                             (void**)&recorder));
   kiln_ref_object_initialize(&recorder->ref, &kiln_hal_replay_recorder_type);
   recorder->allocator = host_allocator;
   recorder->options = *options;
@@ -505,10 +505,10 @@ static kiln_status_t kiln_replay_capture_contents(
   uint64_t length = entry->length;
   char path[4096];
   uint64_t file_offset = 0;
-  bool file_backed =
-      !(entry->access & KILN_HAL_MEMORY_ACCESS_WRITE) && length > 0 &&
-      kiln_replay_find_file_mapping(data, length, path, sizeof(path),
-                                    &file_offset);
+  bool file_backed = !(entry->access & KILN_HAL_MEMORY_ACCESS_WRITE) &&
+                     length > 0 &&
+                     kiln_replay_find_file_mapping(data, length, path,
+                                                   sizeof(path), &file_offset);
   if (file_backed) {
     switch (recorder->options.file_policy) {
       case KILN_HAL_REPLAY_FILE_POLICY_FAIL:
@@ -615,8 +615,8 @@ static kiln_status_t kiln_replay_use_buffer(
                             id);
   }
   uint32_t blob = 0;
-  KILN_RETURN_IF_ERROR(kiln_replay_add_blob(
-      recorder, entry->host_data + offset, length, &blob));
+  KILN_RETURN_IF_ERROR(
+      kiln_replay_add_blob(recorder, entry->host_data + offset, length, &blob));
   KILN_RETURN_IF_ERROR(kiln_replay_array_reserve(
       recorder->allocator, (void**)&entry->ranges, &entry->range_capacity,
       entry->range_count, sizeof(*entry->ranges)));
@@ -642,8 +642,8 @@ static kiln_status_t kiln_replay_encode_ref(
     return kiln_ok_status();
   }
   uint64_t resolved = 0;
-  KILN_RETURN_IF_ERROR(
-      kiln_hal_buffer_calculate_range(ref.buffer, ref.offset, length, &resolved));
+  KILN_RETURN_IF_ERROR(kiln_hal_buffer_calculate_range(ref.buffer, ref.offset,
+                                                       length, &resolved));
   uint32_t id = 0;
   KILN_RETURN_IF_ERROR(kiln_replay_track_buffer(
       recorder, ref.buffer, KILN_REPLAY_BUFFER_ORIGIN_HOST, &id));
@@ -716,9 +716,9 @@ static kiln_status_t kiln_replay_encode_command_buffer(
         status = kiln_replay_encode_ref(recorder, command->copy.source,
                                         command->copy.length, out, &direct[0]);
         if (!status) {
-          status = kiln_replay_encode_ref(recorder, command->copy.target,
-                                          command->copy.length, out,
-                                          &direct[1]);
+          status =
+              kiln_replay_encode_ref(recorder, command->copy.target,
+                                     command->copy.length, out, &direct[1]);
         }
         kiln_replay_bytes_u64(out, command->copy.length);
         break;
@@ -750,8 +750,8 @@ static kiln_status_t kiln_replay_encode_command_buffer(
               recorder, command->dispatch.bindings[j],
               command->dispatch.bindings[j].length, out, &id);
           if (!status) {
-            status = kiln_replay_add_direct(recorder, entry, &direct_capacity,
-                                            id);
+            status =
+                kiln_replay_add_direct(recorder, entry, &direct_capacity, id);
           }
         }
         break;
@@ -763,8 +763,8 @@ static kiln_status_t kiln_replay_encode_command_buffer(
                                 i, (int)command->type);
     }
     for (int j = 0; j < 2 && !status; ++j) {
-      status = kiln_replay_add_direct(recorder, entry, &direct_capacity,
-                                      direct[j]);
+      status =
+          kiln_replay_add_direct(recorder, entry, &direct_capacity, direct[j]);
     }
     if (status) {
       return kiln_status_annotate_f(status, "recording command %zu", i);
@@ -782,15 +782,14 @@ static kiln_status_t kiln_replay_track_command_buffer(
     return kiln_ok_status();
   }
   uint32_t id = 0;
-  KILN_RETURN_IF_ERROR(KILN_REPLAY_ARRAY_PUSH(
-      recorder->allocator, recorder->command_buffers, &id));
+  KILN_RETURN_IF_ERROR(KILN_REPLAY_ARRAY_PUSH(recorder->allocator,
+                                              recorder->command_buffers, &id));
   kiln_replay_command_buffer_entry_t* entry =
       &recorder->command_buffers.items[id];
   kiln_replay_bytes_initialize(recorder->allocator, &entry->encoded);
   entry->first_op = (uint32_t)recorder->ops.count;
   entry->last_op = entry->first_op;
-  kiln_status_t status =
-      kiln_replay_encode_command_buffer(recorder, cb, entry);
+  kiln_status_t status = kiln_replay_encode_command_buffer(recorder, cb, entry);
   if (!status) {
     status = kiln_replay_map_insert(&recorder->command_buffer_map,
                                     recorder->allocator, cb, id);
@@ -845,10 +844,9 @@ static void kiln_replay_on_buffer_dropped(void* user_data, uint32_t id) {
 static void kiln_replay_maybe_trim(kiln_hal_replay_recorder_t* recorder,
                                    bool force) {
   if (force || recorder->buffer_map.count > KILN_REPLAY_TRIM_THRESHOLD) {
-    kiln_status_free(kiln_replay_map_trim(&recorder->buffer_map,
-                                          recorder->allocator,
-                                          kiln_replay_on_buffer_dropped,
-                                          recorder));
+    kiln_status_free(
+        kiln_replay_map_trim(&recorder->buffer_map, recorder->allocator,
+                             kiln_replay_on_buffer_dropped, recorder));
   }
   if (force ||
       recorder->command_buffer_map.count > KILN_REPLAY_TRIM_THRESHOLD) {
@@ -893,8 +891,8 @@ static kiln_status_t kiln_replay_record_execute(
         continue;
       }
       uint64_t length = 0;
-      status = kiln_hal_buffer_calculate_range(
-          binding->buffer, binding->offset, binding->length, &length);
+      status = kiln_hal_buffer_calculate_range(binding->buffer, binding->offset,
+                                               binding->length, &length);
       uint32_t id = 0;
       if (!status) {
         status = kiln_replay_track_buffer(recorder, binding->buffer,
@@ -902,10 +900,12 @@ static kiln_status_t kiln_replay_record_execute(
       }
       uint64_t offset =
           kiln_hal_buffer_byte_offset(binding->buffer) + binding->offset;
-      if (!status) status = kiln_replay_use_buffer(recorder, id, offset, length);
+      if (!status)
+        status = kiln_replay_use_buffer(recorder, id, offset, length);
       if (status) {
-        status = kiln_status_annotate_f(status, "binding %zu of command "
-                                                "buffer %zu",
+        status = kiln_status_annotate_f(status,
+                                        "binding %zu of command "
+                                        "buffer %zu",
                                         j, i);
         break;
       }
@@ -916,8 +916,8 @@ static kiln_status_t kiln_replay_record_execute(
     }
   }
   if (!status) {
-    status = kiln_replay_append_op(recorder, KILN_REPLAY_RECORD_EXECUTE,
-                                   &payload);
+    status =
+        kiln_replay_append_op(recorder, KILN_REPLAY_RECORD_EXECUTE, &payload);
   }
   kiln_replay_bytes_deinitialize(&payload);
   return status;
@@ -1083,14 +1083,13 @@ static kiln_status_t kiln_replay_device_create_executable_cache(
   KILN_RETURN_IF_ERROR(kiln_hal_device_create_executable_cache(
       kiln_replay_device_target(base), &target));
   kiln_replay_cache_t* cache = NULL;
-  kiln_status_t status = kiln_allocator_calloc(
-      base->host_allocator, sizeof(*cache), (void**)&cache);
+  kiln_status_t status = kiln_allocator_calloc(base->host_allocator,
+                                               sizeof(*cache), (void**)&cache);
   if (status) {
     kiln_hal_executable_cache_release(target);
     return status;
   }
-  kiln_ref_object_initialize(&cache->base.ref,
-                             &kiln_hal_executable_cache_type);
+  kiln_ref_object_initialize(&cache->base.ref, &kiln_hal_executable_cache_type);
   cache->base.vtable = &kiln_replay_cache_vtable;
   cache->allocator = base->host_allocator;
   cache->target = target;
@@ -1109,31 +1108,30 @@ static kiln_status_t kiln_replay_device_queue_execute(
   kiln_mutex_lock(&recorder->mutex);
   kiln_replay_maybe_trim(recorder, false);
   kiln_status_t status = kiln_replay_note_failure(
-      recorder,
-      kiln_replay_record_execute(recorder, command_buffer_count,
-                                 command_buffers, binding_tables));
+      recorder, kiln_replay_record_execute(recorder, command_buffer_count,
+                                           command_buffers, binding_tables));
   kiln_mutex_unlock(&recorder->mutex);
   if (status) return status;
-  return kiln_hal_device_queue_execute(kiln_replay_device_target(base),
-                                       wait_fence, signal_fence,
-                                       command_buffer_count, command_buffers,
-                                       binding_tables);
+  return kiln_hal_device_queue_execute(
+      kiln_replay_device_target(base), wait_fence, signal_fence,
+      command_buffer_count, command_buffers, binding_tables);
 }
 
 static kiln_status_t kiln_replay_device_queue_alloca(
     kiln_hal_device_t* base, kiln_hal_fence_t* wait_fence,
     kiln_hal_fence_t* signal_fence, const kiln_hal_buffer_params_t* params,
     uint64_t size, kiln_hal_buffer_t** out_buffer) {
-  KILN_RETURN_IF_ERROR(kiln_hal_device_queue_alloca(
-      kiln_replay_device_target(base), wait_fence, signal_fence, params, size,
-      out_buffer));
+  KILN_RETURN_IF_ERROR(
+      kiln_hal_device_queue_alloca(kiln_replay_device_target(base), wait_fence,
+                                   signal_fence, params, size, out_buffer));
   kiln_hal_replay_recorder_t* recorder = kiln_replay_device_recorder(base);
   kiln_mutex_lock(&recorder->mutex);
   uint32_t id = 0;
   kiln_status_t status = kiln_replay_track_buffer(
       recorder, *out_buffer, KILN_REPLAY_BUFFER_ORIGIN_ALLOCA, &id);
   if (!status) {
-    status = kiln_replay_record_pair(recorder, KILN_REPLAY_RECORD_ALLOCA, id, 0);
+    status =
+        kiln_replay_record_pair(recorder, KILN_REPLAY_RECORD_ALLOCA, id, 0);
   }
   kiln_replay_note_failure(recorder, status);
   kiln_mutex_unlock(&recorder->mutex);
@@ -1166,12 +1164,10 @@ static kiln_status_t kiln_replay_device_queue_flush(kiln_hal_device_t* base) {
 
 static kiln_status_t kiln_replay_device_profiling_begin(
     kiln_hal_device_t* base, const kiln_hal_profiling_sink_t* sink) {
-  return kiln_hal_device_profiling_begin(kiln_replay_device_target(base),
-                                         sink);
+  return kiln_hal_device_profiling_begin(kiln_replay_device_target(base), sink);
 }
 
-static kiln_status_t kiln_replay_device_profiling_end(
-    kiln_hal_device_t* base) {
+static kiln_status_t kiln_replay_device_profiling_end(kiln_hal_device_t* base) {
   return kiln_hal_device_profiling_end(kiln_replay_device_target(base));
 }
 
@@ -1384,7 +1380,8 @@ static void kiln_replay_serialize(kiln_hal_replay_recorder_t* recorder,
     kiln_replay_end_record(out, start, &record_count);
   }
   for (size_t i = 0; i < recorder->executables.count; ++i) {
-    const kiln_replay_bytes_t* encoded = &recorder->executables.items[i].encoded;
+    const kiln_replay_bytes_t* encoded =
+        &recorder->executables.items[i].encoded;
     size_t start = kiln_replay_begin_record(out, KILN_REPLAY_RECORD_EXECUTABLE);
     kiln_replay_bytes_append(out, encoded->data, encoded->size);
     kiln_replay_end_record(out, start, &record_count);

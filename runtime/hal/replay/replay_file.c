@@ -111,12 +111,13 @@ static kiln_status_t kiln_replay_invalid(kiln_replay_loader_t* loader,
 // Checks that buffer |id| exists, is live and, unless alloca'd later, has
 // memory; and that [offset, offset + length) lies inside it.
 static kiln_status_t kiln_replay_check_buffer_range(
-    kiln_replay_loader_t* loader, uint32_t id, uint64_t offset,
-    uint64_t length, const char* role) {
+    kiln_replay_loader_t* loader, uint32_t id, uint64_t offset, uint64_t length,
+    const char* role) {
   kiln_hal_replay_file_t* file = &loader->impl->file;
   if (id >= file->buffer_count) {
-    return kiln_replay_invalid(loader, "%s names buffer %u but only %zu are "
-                                       "defined",
+    return kiln_replay_invalid(loader,
+                               "%s names buffer %u but only %zu are "
+                               "defined",
                                role, id, file->buffer_count);
   }
   if (loader->buffer_state[id] & KILN_REPLAY_BUFFER_RELEASED) {
@@ -244,12 +245,11 @@ static kiln_status_t kiln_replay_read_buffer_record(
       uint64_t size = file->files[buffer->file].size;
       if (buffer->file_offset > size ||
           buffer->length > size - buffer->file_offset) {
-        return kiln_replay_invalid(loader,
-                                   "file range [%" PRIu64 ", +%" PRIu64
-                                   ") is outside the %" PRIu64
-                                   " bytes of file %u",
-                                   buffer->file_offset, buffer->length, size,
-                                   buffer->file);
+        return kiln_replay_invalid(
+            loader,
+            "file range [%" PRIu64 ", +%" PRIu64 ") is outside the %" PRIu64
+            " bytes of file %u",
+            buffer->file_offset, buffer->length, size, buffer->file);
       }
       break;
     }
@@ -273,11 +273,10 @@ static kiln_status_t kiln_replay_read_buffer_record(
             file->blobs[range->blob].length != range->length ||
             range->offset > buffer->length ||
             range->length > buffer->length - range->offset) {
-          return kiln_replay_invalid(loader,
-                                     "range %u ([%" PRIu64 ", +%" PRIu64
-                                     ") from blob %u) is invalid",
-                                     i, range->offset, range->length,
-                                     range->blob);
+          return kiln_replay_invalid(
+              loader,
+              "range %u ([%" PRIu64 ", +%" PRIu64 ") from blob %u) is invalid",
+              i, range->offset, range->length, range->blob);
         }
       }
       break;
@@ -293,7 +292,8 @@ static kiln_status_t kiln_replay_read_buffer_record(
 static kiln_status_t kiln_replay_read_executable_record(
     kiln_replay_loader_t* loader, kiln_replay_reader_t* r) {
   kiln_hal_replay_file_t* file = &loader->impl->file;
-  kiln_hal_replay_executable_t* exe = &file->executables[file->executable_count];
+  kiln_hal_replay_executable_t* exe =
+      &file->executables[file->executable_count];
   uint32_t entry_count = 0, constant_count = 0, format_length = 0;
   KILN_RETURN_IF_ERROR(kiln_replay_read_u32(r, &exe->blob));
   KILN_RETURN_IF_ERROR(kiln_replay_read_u32(r, &entry_count));
@@ -318,8 +318,8 @@ static kiln_status_t kiln_replay_read_executable_record(
                                constant_count, entry_count);
   }
   exe->constant_count = constant_count;
-  KILN_RETURN_IF_ERROR(kiln_replay_arena_calloc(
-      loader->impl, constant_count, 4, (void**)&exe->constants));
+  KILN_RETURN_IF_ERROR(kiln_replay_arena_calloc(loader->impl, constant_count, 4,
+                                                (void**)&exe->constants));
   for (uint32_t i = 0; i < constant_count; ++i) {
     KILN_RETURN_IF_ERROR(kiln_replay_read_u32(r, &exe->constants[i]));
   }
@@ -369,34 +369,31 @@ static kiln_status_t kiln_replay_read_command(
     case KILN_REPLAY_COMMAND_BARRIER:
       break;
     case KILN_REPLAY_COMMAND_FILL:
-      KILN_RETURN_IF_ERROR(kiln_replay_read_ref(loader, &body, capacity,
-                                                "fill target",
-                                                &command->target));
+      KILN_RETURN_IF_ERROR(kiln_replay_read_ref(
+          loader, &body, capacity, "fill target", &command->target));
       KILN_RETURN_IF_ERROR(kiln_replay_read_u32(&body, &command->pattern));
       KILN_RETURN_IF_ERROR(
           kiln_replay_read_u32(&body, &command->pattern_length));
       if (command->pattern_length != 1 && command->pattern_length != 2 &&
           command->pattern_length != 4) {
-        return kiln_replay_invalid(loader, "command %u: fill pattern of %u "
-                                           "bytes",
+        return kiln_replay_invalid(loader,
+                                   "command %u: fill pattern of %u "
+                                   "bytes",
                                    index, command->pattern_length);
       }
       break;
     case KILN_REPLAY_COMMAND_UPDATE:
-      KILN_RETURN_IF_ERROR(kiln_replay_read_ref(loader, &body, capacity,
-                                                "update target",
-                                                &command->target));
+      KILN_RETURN_IF_ERROR(kiln_replay_read_ref(
+          loader, &body, capacity, "update target", &command->target));
       KILN_RETURN_IF_ERROR(kiln_replay_read_u64(&body, &command->length));
       KILN_RETURN_IF_ERROR(kiln_replay_read_bytes(&body, command->length,
                                                   &command->update_data));
       break;
     case KILN_REPLAY_COMMAND_COPY:
-      KILN_RETURN_IF_ERROR(kiln_replay_read_ref(loader, &body, capacity,
-                                                "copy source",
-                                                &command->source));
-      KILN_RETURN_IF_ERROR(kiln_replay_read_ref(loader, &body, capacity,
-                                                "copy target",
-                                                &command->target));
+      KILN_RETURN_IF_ERROR(kiln_replay_read_ref(
+          loader, &body, capacity, "copy source", &command->source));
+      KILN_RETURN_IF_ERROR(kiln_replay_read_ref(
+          loader, &body, capacity, "copy target", &command->target));
       KILN_RETURN_IF_ERROR(kiln_replay_read_u64(&body, &command->length));
       break;
     case KILN_REPLAY_COMMAND_DISPATCH: {
@@ -408,13 +405,13 @@ static kiln_status_t kiln_replay_read_command(
       }
       KILN_RETURN_IF_ERROR(
           kiln_replay_read_u32(&body, &command->constant_count));
-      KILN_RETURN_IF_ERROR(kiln_replay_read_u32(&body, &command->binding_count));
+      KILN_RETURN_IF_ERROR(
+          kiln_replay_read_u32(&body, &command->binding_count));
       KILN_RETURN_IF_ERROR(kiln_replay_read_u32(&body, &reserved));
       if (command->executable >= file->executable_count) {
-        return kiln_replay_invalid(loader,
-                                   "command %u dispatches executable %u of %zu",
-                                   index, command->executable,
-                                   file->executable_count);
+        return kiln_replay_invalid(
+            loader, "command %u dispatches executable %u of %zu", index,
+            command->executable, file->executable_count);
       }
       const kiln_hal_replay_executable_t* exe =
           &file->executables[command->executable];
@@ -436,9 +433,9 @@ static kiln_status_t kiln_replay_read_command(
                                    KILN_HAL_MAX_PUSH_CONSTANT_COUNT,
                                    KILN_HAL_MAX_DISPATCH_BINDING_COUNT);
       }
-      KILN_RETURN_IF_ERROR(kiln_replay_arena_calloc(
-          loader->impl, command->constant_count, 4,
-          (void**)&command->constants));
+      KILN_RETURN_IF_ERROR(
+          kiln_replay_arena_calloc(loader->impl, command->constant_count, 4,
+                                   (void**)&command->constants));
       for (uint32_t j = 0; j < command->constant_count; ++j) {
         KILN_RETURN_IF_ERROR(
             kiln_replay_read_u32(&body, &command->constants[j]));
@@ -476,8 +473,7 @@ static kiln_status_t kiln_replay_read_command_buffer_record(
     return kiln_replay_invalid(loader, "%u commands do not fit the record",
                                cb->command_count);
   }
-  KILN_RETURN_IF_ERROR(kiln_replay_arena_calloc(loader->impl,
-                                                cb->command_count,
+  KILN_RETURN_IF_ERROR(kiln_replay_arena_calloc(loader->impl, cb->command_count,
                                                 sizeof(*cb->commands),
                                                 (void**)&cb->commands));
   for (uint32_t i = 0; i < cb->command_count; ++i) {
@@ -517,10 +513,9 @@ static kiln_status_t kiln_replay_read_execute(kiln_replay_loader_t* loader,
       return kiln_replay_invalid(loader, "%u bindings do not fit",
                                  e->binding_count);
     }
-    KILN_RETURN_IF_ERROR(kiln_replay_arena_calloc(loader->impl,
-                                                  e->binding_count,
-                                                  sizeof(*e->bindings),
-                                                  (void**)&e->bindings));
+    KILN_RETURN_IF_ERROR(
+        kiln_replay_arena_calloc(loader->impl, e->binding_count,
+                                 sizeof(*e->bindings), (void**)&e->bindings));
     for (uint32_t j = 0; j < e->binding_count; ++j) {
       kiln_hal_replay_binding_t* b = &e->bindings[j];
       KILN_RETURN_IF_ERROR(kiln_replay_read_u32(r, &b->buffer));
@@ -548,9 +543,9 @@ static kiln_status_t kiln_replay_read_result(kiln_replay_loader_t* loader,
     return kiln_replay_invalid(loader, "result of rank %u (at most 16)",
                                op->rank);
   }
-  KILN_RETURN_IF_ERROR(kiln_replay_arena_calloc(
-      loader->impl, op->rank ? op->rank : 1, sizeof(*op->dims),
-      (void**)&op->dims));
+  KILN_RETURN_IF_ERROR(
+      kiln_replay_arena_calloc(loader->impl, op->rank ? op->rank : 1,
+                               sizeof(*op->dims), (void**)&op->dims));
   for (uint32_t i = 0; i < op->rank; ++i) {
     uint64_t dim = 0;
     KILN_RETURN_IF_ERROR(kiln_replay_read_u64(r, &dim));
@@ -561,10 +556,9 @@ static kiln_status_t kiln_replay_read_result(kiln_replay_loader_t* loader,
       op->rank, op->dims, op->element_type, &expected);
   if (status || expected != op->length) {
     kiln_status_free(status);
-    return kiln_replay_invalid(loader,
-                               "result shape does not match its %" PRIu64
-                               " bytes",
-                               op->length);
+    return kiln_replay_invalid(
+        loader, "result shape does not match its %" PRIu64 " bytes",
+        op->length);
   }
   return kiln_replay_check_buffer_range(loader, op->id, op->offset, op->length,
                                         "result");
@@ -572,8 +566,7 @@ static kiln_status_t kiln_replay_read_result(kiln_replay_loader_t* loader,
 
 // Reads an operation (or per-stream definition) record into |op|.
 static kiln_status_t kiln_replay_read_op(kiln_replay_loader_t* loader,
-                                         uint32_t type,
-                                         kiln_replay_reader_t* r,
+                                         uint32_t type, kiln_replay_reader_t* r,
                                          kiln_hal_replay_op_t* op) {
   kiln_hal_replay_file_t* file = &loader->impl->file;
   uint32_t a = 0, b = 0;
@@ -629,8 +622,9 @@ static kiln_status_t kiln_replay_read_op(kiln_replay_loader_t* loader,
       if (op->release_kind == KILN_REPLAY_RELEASE_BUFFER) {
         if (op->id >= file->buffer_count ||
             (loader->buffer_state[op->id] & KILN_REPLAY_BUFFER_RELEASED)) {
-          return kiln_replay_invalid(loader, "releases buffer %u twice or "
-                                             "before its definition",
+          return kiln_replay_invalid(loader,
+                                     "releases buffer %u twice or "
+                                     "before its definition",
                                      op->id);
         }
         loader->buffer_state[op->id] |= KILN_REPLAY_BUFFER_RELEASED;
@@ -714,14 +708,14 @@ static kiln_status_t kiln_replay_parse(kiln_replay_file_impl_t* impl) {
                                                 (void**)&file->blobs));
   KILN_RETURN_IF_ERROR(kiln_replay_arena_calloc(impl, n, sizeof(*file->files),
                                                 (void**)&file->files));
-  KILN_RETURN_IF_ERROR(kiln_replay_arena_calloc(
-      impl, n, sizeof(*file->buffers), (void**)&file->buffers));
+  KILN_RETURN_IF_ERROR(kiln_replay_arena_calloc(impl, n, sizeof(*file->buffers),
+                                                (void**)&file->buffers));
   KILN_RETURN_IF_ERROR(kiln_replay_arena_calloc(
       impl, n, sizeof(*file->executables), (void**)&file->executables));
   KILN_RETURN_IF_ERROR(kiln_replay_arena_calloc(
       impl, n, sizeof(*file->command_buffers), (void**)&file->command_buffers));
-  KILN_RETURN_IF_ERROR(
-      kiln_replay_arena_calloc(impl, n, sizeof(*file->ops), (void**)&file->ops));
+  KILN_RETURN_IF_ERROR(kiln_replay_arena_calloc(impl, n, sizeof(*file->ops),
+                                                (void**)&file->ops));
   kiln_replay_loader_t loader = {impl, NULL, NULL, false, {0}};
   KILN_RETURN_IF_ERROR(
       kiln_replay_arena_calloc(impl, n, 1, (void**)&loader.buffer_state));
@@ -797,8 +791,8 @@ kiln_status_t kiln_hal_replay_file_load_memory(
   KILN_RETURN_IF_ERROR(
       kiln_allocator_calloc(allocator, sizeof(*impl), (void**)&impl));
   impl->file.allocator = allocator;
-  kiln_status_t status = kiln_allocator_malloc(
-      allocator, length ? length : 1, (void**)&impl->file.data);
+  kiln_status_t status = kiln_allocator_malloc(allocator, length ? length : 1,
+                                               (void**)&impl->file.data);
   if (!status) {
     if (length) memcpy(impl->file.data, data, length);
     impl->file.length = length;

@@ -49,8 +49,8 @@ typedef struct kiln_hal_replay_buffer_t {
   kiln_replay_buffer_origin_t origin;
   kiln_hal_buffer_params_t params;
   kiln_replay_contents_t contents;
-  uint32_t blob;        // CONTENTS_BLOB
-  uint32_t file;        // CONTENTS_FILE
+  uint32_t blob;  // CONTENTS_BLOB
+  uint32_t file;  // CONTENTS_FILE
   kiln_replay_validation_t validation;
   uint64_t file_offset;
   const uint8_t* digest;  // 32 bytes (CONTENTS_FILE)
@@ -73,9 +73,9 @@ typedef struct kiln_hal_replay_command_t {
   kiln_hal_replay_ref_t source;  // copy
   uint32_t pattern;              // fill
   uint32_t pattern_length;
-  uint64_t length;              // update (source bytes), copy
-  const uint8_t* update_data;   // update
-  uint32_t executable;          // dispatch
+  uint64_t length;             // update (source bytes), copy
+  const uint8_t* update_data;  // update
+  uint32_t executable;         // dispatch
   uint32_t entry_point;
   uint32_t workgroup_count[3];
   uint32_t constant_count;
@@ -109,15 +109,15 @@ typedef struct kiln_hal_replay_execution_t {
 // executables): a buffer or command buffer definition, or an operation.
 typedef struct kiln_hal_replay_op_t {
   kiln_replay_record_type_t type;
-  uint64_t file_offset;  // of the record, for messages
-  uint32_t id;           // BUFFER / COMMAND_BUFFER: the id defined;
-                         // ALLOCA / DEALLOCA / RESULT: the buffer;
-                         // RELEASE: the object
-  uint32_t release_kind;             // RELEASE
-  kiln_string_view_t scope_name;     // SCOPE_BEGIN
-  uint32_t execution_count;          // EXECUTE
+  uint64_t file_offset;           // of the record, for messages
+  uint32_t id;                    // BUFFER / COMMAND_BUFFER: the id defined;
+                                  // ALLOCA / DEALLOCA / RESULT: the buffer;
+                                  // RELEASE: the object
+  uint32_t release_kind;          // RELEASE
+  kiln_string_view_t scope_name;  // SCOPE_BEGIN
+  uint32_t execution_count;       // EXECUTE
   kiln_hal_replay_execution_t* executions;
-  uint64_t offset;                   // RESULT: range in the buffer
+  uint64_t offset;  // RESULT: range in the buffer
   uint64_t length;
   kiln_hal_element_type_t element_type;
   kiln_hal_encoding_type_t encoding;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/driver/driver.h"
 #include "compiler/input/mlir/parser.h"
 #include "compiler/ir/builtin.h"
 #include "compiler/ir/pass.h"
@@ -58,6 +59,9 @@ static kiln_status_t register_everything(kiln_ir_context_t* context) {
 #if defined(KILN_HAVE_DIALECTS)
   KILN_RETURN_IF_ERROR(kiln_dialects_register_all(context));
 #endif
+  // The backend's ops (kiln.dispatch.*, hal.executable), so that every
+  // phase of kiln-compile can be run and printed alone.
+  KILN_RETURN_IF_ERROR(kiln_backend_register_ops(context));
   return kiln_ok_status();
 }
 
@@ -175,6 +179,7 @@ int main(int argc, char** argv) {
 #if defined(KILN_HAVE_PIPELINE)
   if (!st) st = kiln_pipeline_register_passes(registry);
 #endif
+  if (!st) st = kiln_backend_register_passes(registry);
   if (st) return kiln_status_report_and_exit_code(st);
   const char** pass_names = (const char**)calloc((size_t)argc, sizeof(char*));
   size_t num_passes = 0;

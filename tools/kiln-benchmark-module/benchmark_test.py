@@ -212,6 +212,19 @@ def case_benchmark_flags():
              "unknown --benchmark_format")
 
 
+def case_dispatch_statistics_unscaled():
+  # A dispatch that runs on every other call cannot be scaled to one call
+  # per iteration: its row has calls=0.5 and a warning says it is an
+  # unscaled average.
+  module = assemble("every_other")
+  _, rows, stderr = run_json("--module=" + module, "--dispatch_statistics")
+  dispatch = [r for r in rows if r["name"] == "BM_every_other/touch_one"]
+  check(len(dispatch) == 1, names(rows))
+  check(abs(dispatch[0]["calls"] - 0.5) < 1e-9, dispatch[0])
+  check("BM_every_other/touch_one ran" in stderr and
+        "unscaled average" in stderr, stderr)
+
+
 def case_dispatch_statistics():
   abs_module = compile_mlir(os.path.join(SAMPLES, "simple_abs.mlir"), "abs")
   for fmt in ["json", "csv", "console"]:

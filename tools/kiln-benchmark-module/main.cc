@@ -632,7 +632,18 @@ kiln_status_t ProfileCase(BenchmarkCase* bench,
     return nullptr;
   }
   int64_t total_ns = 0;
-  for (const DispatchStatistic& s : stats) total_ns += s.real_ns;
+  for (const DispatchStatistic& s : stats) {
+    total_ns += s.real_ns;
+    // Rows are scaled to one logical iteration. A dispatch whose call count
+    // is not a whole multiple of the profiled iterations (data-dependent
+    // control flow, say) cannot be scaled per call: its row is an average.
+    if (s.calls % iterations != 0) {
+      *warning += "warning: --dispatch_statistics: " + summary.name + "/" +
+                  s.name + " ran " + std::to_string(s.calls) + " times in " +
+                  std::to_string(iterations) +
+                  " iterations; its row is an unscaled average\n";
+    }
+  }
   for (const DispatchStatistic& s : stats) {
     benchmark::BenchmarkReporter::Run row;
     row.run_name.function_name = summary.name + "/" + s.name;

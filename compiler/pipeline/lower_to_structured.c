@@ -350,12 +350,21 @@ static kiln_status_t kiln_lower_scalar(kiln_ir_builder_t* b, kiln_ir_op_t* op,
     return kiln_emit_shift(b, "arith.shrsi", args[0], args[1], out);
   }
   if (kiln_ir_op_is(op, "stablehlo.logistic")) {
-    kiln_ir_value_t *one, *neg, *e, *d;
+    // e = exp(-|x|) never overflows: logistic(x) = (x >= 0 ? 1 : e) / (1 + e)
+    // keeps the tiny (subnormal) results of large negative x that
+    // 1 / (1 + exp(-x)) flushes to 0 once exp(-x) overflows
+    // (tests/numerics).
+    kiln_ir_value_t *one, *zero, *abs, *neg, *e, *d, *pos, *num;
     KILN_RETURN_IF_ERROR(kiln_emit_float(b, t, 1.0, &one));
-    KILN_RETURN_IF_ERROR(kiln_emit(b, "arith.negf", t, 1, args, &neg));
+    KILN_RETURN_IF_ERROR(kiln_emit_float(b, t, 0.0, &zero));
+    KILN_RETURN_IF_ERROR(kiln_emit(b, "math.absf", t, 1, args, &abs));
+    KILN_RETURN_IF_ERROR(kiln_emit(b, "arith.negf", t, 1, &abs, &neg));
     KILN_RETURN_IF_ERROR(kiln_emit(b, "math.exp", t, 1, &neg, &e));
     KILN_RETURN_IF_ERROR(kiln_emit2(b, "arith.addf", one, e, &d));
-    return kiln_emit2(b, "arith.divf", one, d, out);
+    KILN_RETURN_IF_ERROR(
+        kiln_emit_cmp(b, false, KILN_CMPF_OGE, args[0], zero, &pos));
+    KILN_RETURN_IF_ERROR(kiln_emit_select(b, pos, one, e, &num));
+    return kiln_emit2(b, "arith.divf", num, d, out);
   }
   if (kiln_ir_op_is(op, "stablehlo.sign")) {
     if (is_float) {

@@ -457,12 +457,21 @@ static kiln_status_t kiln_tosa_lower_scalar(kiln_ir_builder_t* b,
     return kiln_tosa_emit2(b, "arith.divf", one, x, out);
   }
   if (kiln_ir_op_is(op, "tosa.sigmoid") && is_float) {
-    kiln_ir_value_t *one, *neg, *e, *d;
+    // e = exp(-|x|) never overflows: sigmoid(x) = (x >= 0 ? 1 : e) / (1 + e)
+    // keeps the tiny (subnormal) results of large negative x that
+    // 1 / (1 + exp(-x)) flushes to 0 once exp(-x) overflows
+    // (tests/numerics).
+    kiln_ir_value_t *one, *zero, *abs, *neg, *e, *d, *pos, *num;
     KILN_RETURN_IF_ERROR(kiln_tosa_emit_float(b, t, 1.0, &one));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit1(b, "arith.negf", x, &neg));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_float(b, t, 0.0, &zero));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit1(b, "math.absf", x, &abs));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit1(b, "arith.negf", abs, &neg));
     KILN_RETURN_IF_ERROR(kiln_tosa_emit1(b, "math.exp", neg, &e));
     KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.addf", one, e, &d));
-    return kiln_tosa_emit2(b, "arith.divf", one, d, out);
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit_cmp(b, false, KILN_CMPF_OGE, x, zero, &pos));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(b, pos, one, e, &num));
+    return kiln_tosa_emit2(b, "arith.divf", num, d, out);
   }
   if (kiln_tosa_op_kind(op) == KILN_TOSA_KIND_COMPARE) {
     int64_t pred;

@@ -338,7 +338,7 @@ def ceil_bound(v):
     if v == 0:
         return 0.0
     d = 10**(math.floor(math.log10(v)) - 2)
-    return math.ceil(v / d - 1e-9) * d
+    return float("%.3g" % (math.ceil(v / d - 1e-9) * d))
 
 
 def main():

@@ -7,10 +7,13 @@ func.func @elementwise_broadcast(%a: tensor<2x3xf32>, %b: tensor<1x3xf32>) -> te
   // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<2x3xf32>, tensor<1x3xf32>) outs(%[[E]] : tensor<2x3xf32>)
   // CHECK: arith.addf
   %0 = tosa.add %a, %b : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
-  // sigmoid = 1 / (1 + exp(-x))
+  // sigmoid = (x >= 0 ? 1 : e) / (1 + e), e = exp(-|x|)
+  // CHECK: math.absf
   // CHECK: arith.negf
   // CHECK: math.exp
   // CHECK: arith.addf
+  // CHECK: arith.cmpf
+  // CHECK: arith.select
   // CHECK: arith.divf
   %1 = tosa.sigmoid %0 : (tensor<2x3xf32>) -> tensor<2x3xf32>
   // CHECK: arith.constant 1.0{{.*}} : f32

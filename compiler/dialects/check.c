@@ -38,7 +38,9 @@ static kiln_status_t kiln_check_verify(kiln_ir_context_t* context,
   if (kiln_string_view_find_char(op->name, 'a', 0) != SIZE_MAX &&
       (kiln_ir_op_is(op, "check.expect_almost_eq") ||
        kiln_ir_op_is(op, "check.expect_almost_eq_const")) &&
-      !kiln_dialect_is_float_like(kiln_ir_op_operand(op, 0)->type)) {
+      !kiln_dialect_is_float_like(kiln_ir_op_operand(op, 0)->type) &&
+      kiln_ir_type_element(kiln_ir_op_operand(op, 0)->type)->kind !=
+          KILN_IR_TYPE_COMPLEX) {
     return kiln_ir_op_emit_error(op, context,
                                  "expects floating-point operands");
   }

@@ -221,8 +221,8 @@ static kiln_status_t kiln_shlo_check_class(kiln_ir_context_t* context,
     case KILN_SHLO_INT_BOOL:
       ok = is_int;
       break;
-    case KILN_SHLO_NUMERIC:
-      ok = is_float || is_int;
+    case KILN_SHLO_NUMERIC:  // complex: lowered by lower_complex.c
+      ok = is_float || is_int || e->kind == KILN_IR_TYPE_COMPLEX;
       break;
     default:
       break;

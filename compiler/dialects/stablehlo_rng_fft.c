@@ -176,6 +176,45 @@ static kiln_status_t kiln_shlo_verify_complex_part(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// stablehlo.complex %re, %im {attrs} : tensor<S x complex<T>> (upstream's
+// short form: operands are tensor<S x T>) or `: (A, B) -> R`.
+static kiln_status_t kiln_shlo_parse_complex(kiln_mlir_op_parser_t* p,
+                                             kiln_ir_op_state_t* state) {
+  kiln_mlir_operand_list_t operands = {0};
+  KILN_RETURN_IF_ERROR(kiln_shlo_parse_operands(p, &operands));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  if (operands.count != 2) {
+    return kiln_mlir_emit_error(p, "expected 2 operands, but found %zu",
+                                operands.count);
+  }
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COLON));
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_LPAREN)) {
+    kiln_mlir_type_list_t inputs = {0}, results = {0};
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_type_list(p, &inputs));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_arrow_type_list(p, &results));
+    if (inputs.count != 2) {
+      return kiln_mlir_emit_error(p, "expected 2 operand types");
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_resolve_operands(p, &operands, 2, inputs.items, state));
+    return kiln_mlir_add_result_types(p, state, &results);
+  }
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &type));
+  const kiln_ir_type_t* et = kiln_ir_type_element(type);
+  if (!et || et->kind != KILN_IR_TYPE_COMPLEX) {
+    return kiln_mlir_emit_error(p, "expected a complex result type");
+  }
+  const kiln_ir_type_t* part = kiln_dialect_with_element(
+      kiln_mlir_parser_context(p), type, et->complex.element);
+  for (size_t i = 0; i < 2; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_resolve_operand(p, &operands.items[i], part, state));
+  }
+  return kiln_mlir_add_result_type(p, state, type);
+}
+
 // `%a {attrs} : (T) -> R` (real, imag, complex).
 static void kiln_shlo_print_functional(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_printf(p, " ");
@@ -183,7 +222,39 @@ static void kiln_shlo_print_functional(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_dialect_print_functional_tail(p, op, NULL, 0);
 }
 
+// kiln.complex_view: tensor<S x complex<fN>> <-> tensor<S x 2 x fN> (the
+// same bytes; see compiler/pipeline/lower_complex.h).
+static kiln_status_t kiln_verify_complex_view(kiln_ir_context_t* context,
+                                              kiln_ir_op_t* op) {
+  const kiln_ir_type_t* a = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* r = op->results[0].type;
+  if (kiln_ir_type_is_shaped(a) && kiln_ir_type_is_shaped(r) &&
+      kiln_ir_type_element(a)->kind != KILN_IR_TYPE_COMPLEX) {
+    const kiln_ir_type_t* t = a;
+    a = r;
+    r = t;
+  }
+  bool ok = kiln_ir_type_is_shaped(a) && kiln_ir_type_is_shaped(r) &&
+            kiln_ir_type_element(a)->kind == KILN_IR_TYPE_COMPLEX &&
+            r->shaped.rank == a->shaped.rank + 1 &&
+            r->shaped.dims[a->shaped.rank] == 2 &&
+            kiln_ir_type_element(r) == kiln_ir_type_element(a)->complex.element;
+  for (size_t d = 0; ok && d < a->shaped.rank; ++d) {
+    ok = a->shaped.dims[d] == r->shaped.dims[d];
+  }
+  if (!ok) {
+    return kiln_ir_op_emit_error(
+        op, context, "expects tensor<S x complex<T>> <-> tensor<S x 2 x T>");
+  }
+  return kiln_ok_status();
+}
+
 static const kiln_ir_op_def_t kiln_shlo_rng_fft_defs[] = {
+    {"kiln.complex_view",
+     "a complex tensor viewed as (real, imag) pairs of its element type, or "
+     "back (no data movement)",
+     KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_verify_complex_view, NULL, NULL, NULL,
+     NULL},
     {"stablehlo.rng",
      "random numbers (UNIFORM: IREE's LCG; NORMAL: IREE's Box-Muller table)",
      KILN_IR_TRAIT_PURE, 3, 1, 0, 0, NULL, kiln_shlo_parse_rng,
@@ -203,9 +274,8 @@ static const kiln_ir_op_def_t kiln_shlo_rng_fft_defs[] = {
      kiln_dialect_parse_operands_functional, kiln_shlo_print_functional, NULL,
      NULL},
     {"stablehlo.complex", "complex tensor from real and imaginary parts",
-     KILN_IR_TRAIT_PURE, 2, 1, 0, 0, NULL,
-     kiln_dialect_parse_operands_functional, kiln_shlo_print_functional, NULL,
-     NULL},
+     KILN_IR_TRAIT_PURE, 2, 1, 0, 0, NULL, kiln_shlo_parse_complex,
+     kiln_shlo_print_functional, NULL, NULL},
     {"stablehlo.custom_call",
      "a call to a named target (ProductOfElementaryHouseholderReflectors)",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0, NULL,

@@ -703,19 +703,6 @@ kiln_status_t kiln_lower_stablehlo_rng_fft_op(kiln_ir_builder_t* b,
           t && t->kind == KILN_IR_ATTR_STRING ? t->str.data : "");
     }
     status = kiln_lower_householder(b, op);
-  } else if (kiln_ir_op_is(op, "stablehlo.fft")) {
-    kiln_string_view_t ft = kiln_stablehlo_enum_word(op, "fft_type");
-    return kiln_ir_emit_error(
-        b->context, op->location,
-        "stablehlo.fft: fft_type %.*s is not supported (complex tensors are "
-        "not supported by the structured form yet)",
-        (int)ft.size, ft.data);
-  } else if (kiln_ir_op_is(op, "stablehlo.real") ||
-             kiln_ir_op_is(op, "stablehlo.imag") ||
-             kiln_ir_op_is(op, "stablehlo.complex")) {
-    return kiln_ir_emit_error(b->context, op->location,
-                              "%.*s: complex tensors are not supported yet",
-                              (int)op->name.size, op->name.data);
   } else {
     return kiln_ok_status();
   }

@@ -1,4 +1,5 @@
-// StableHLO rng, rng_bit_generator, fft/real/imag/complex and custom_call
+// StableHLO rng, rng_bit_generator and custom_call (fft and complex ops:
+// lower_complex.h)
 // -> structured form (linalg.generic with scalar arith/math bodies). The
 // algorithms and the layout of results where StableHLO leaves them to the
 // implementation follow IREE's lowerings (docs/website/docs/reference/rng.md).

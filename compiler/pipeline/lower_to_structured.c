@@ -26,6 +26,7 @@
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/stablehlo.h"
+#include "compiler/pipeline/lower_complex.h"
 #include "compiler/pipeline/lower_stablehlo_data.h"
 #include "compiler/pipeline/lower_stablehlo_rng_fft.h"
 #include "compiler/pipeline/lower_tosa.h"
@@ -1056,6 +1057,9 @@ static kiln_status_t kiln_lower_constant(kiln_lower_t* l, kiln_ir_op_t* op) {
 static kiln_status_t kiln_lower_op(kiln_lower_t* l, kiln_ir_op_t* op) {
   kiln_ir_builder_set_before(&l->b, op);
   l->b.location = op->location;
+  bool complex_handled = false;  // complex tensors, fft: lower_complex.c
+  KILN_RETURN_IF_ERROR(kiln_lower_complex_op(&l->b, op, &complex_handled));
+  if (complex_handled) return kiln_ok_status();
   if (kiln_ir_op_is(op, "stablehlo.constant"))
     return kiln_lower_constant(l, op);
   if (kiln_ir_op_is(op, "stablehlo.broadcast_in_dim") ||

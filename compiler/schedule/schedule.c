@@ -13,6 +13,7 @@ bool kiln_schedule_is_alias_op(const kiln_ir_op_t* op) {
          kiln_ir_op_is(op, "tensor.collapse_shape") ||
          kiln_ir_op_is(op, "tensor.reshape") ||
          kiln_ir_op_is(op, "tensor.cast") ||
+         kiln_ir_op_is(op, "kiln.complex_view") ||
          kiln_ir_op_is(op, "util.optimization_barrier");
 }
 

@@ -1,6 +1,6 @@
 // RUN: not kiln-opt --lower-to-structured %s 2>&1 | FileCheck %s
-// CHECK: lower_stablehlo_rng_fft_errors.mlir:[[@LINE+2]]:3: error: stablehlo.fft: fft_type IRFFT is not supported
-func.func @irfft(%x: tensor<5xcomplex<f32>>) -> tensor<8xf32> {
-  %0 = stablehlo.fft %x, type = IRFFT, length = [8] : (tensor<5xcomplex<f32>>) -> tensor<8xf32>
+// CHECK: lower_stablehlo_rng_fft_errors.mlir:[[@LINE+2]]:3: error: 'stablehlo.fft' op dim 0 of the operand (6) and result (8) do not match fft_length 8 for IRFFT
+func.func @irfft(%x: tensor<6xcomplex<f32>>) -> tensor<8xf32> {
+  %0 = stablehlo.fft %x, type = IRFFT, length = [8] : (tensor<6xcomplex<f32>>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }

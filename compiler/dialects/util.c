@@ -5,6 +5,11 @@
 //   %a, %b = util.optimization_barrier %x, %y : tensor<4xf32>, i32
 //     returns its operands unchanged; side-effecting so nothing folds,
 //     moves or deletes it.
+//   %x = flow.tensor.dynamic_constant dense<[1, 2]> : tensor<2xi32>
+//        -> tensor<?xi32>
+//     a constant whose static type is erased to dynamic dims: nothing
+//     folds on its shape (IREE's flow op, used by dynamic-shape tests). Its
+//     dims become host values; vm-emission keeps it as rodata.
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
 
@@ -46,6 +51,59 @@ static void kiln_util_print_unfoldable(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_print_attribute(p, kiln_ir_op_get_attr(op, "value"));
 }
 
+static kiln_status_t kiln_flow_verify_dynamic_constant(
+    kiln_ir_context_t* context, kiln_ir_op_t* op) {
+  const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(op, "value");
+  const kiln_ir_type_t* rt = op->results[0].type;
+  if (!value || value->kind != KILN_IR_ATTR_DENSE_ELEMENTS || !value->type) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "requires a dense elements attribute 'value'");
+  }
+  const kiln_ir_type_t* vt = value->type;
+  if (!kiln_ir_type_is_ranked_tensor(rt) ||
+      rt->shaped.rank != vt->shaped.rank ||
+      rt->shaped.element != vt->shaped.element) {
+    return kiln_ir_op_emit_error(
+        op, context, "result type %s is not the value type %s with dims erased",
+        kiln_ir_type_to_string(context, rt),
+        kiln_ir_type_to_string(context, vt));
+  }
+  for (size_t d = 0; d < rt->shaped.rank; ++d) {
+    if (rt->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+        rt->shaped.dims[d] != vt->shaped.dims[d]) {
+      return kiln_ir_op_emit_error(
+          op, context, "result dim %zu (%lld) differs from the value's (%lld)",
+          d, (long long)rt->shaped.dims[d], (long long)vt->shaped.dims[d]);
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_flow_parse_dynamic_constant(
+    kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_mlir_token_t* tok = kiln_mlir_peek(p);
+  uint32_t line = tok->line, column = tok->column;
+  const kiln_ir_attribute_t* value = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &value));
+  if (!value->type) {
+    return kiln_mlir_emit_error_at(p, line, column,
+                                   "expected a typed constant value");
+  }
+  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "value", value));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_ARROW));
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &type));
+  return kiln_mlir_add_result_type(p, state, type);
+}
+
+static void kiln_flow_print_dynamic_constant(kiln_ir_printer_t* p,
+                                             kiln_ir_op_t* op) {
+  kiln_util_print_unfoldable(p, op);
+  kiln_ir_printer_printf(p, " -> ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
 static kiln_status_t kiln_util_verify_barrier(kiln_ir_context_t* context,
                                               kiln_ir_op_t* op) {
   uint32_t n = kiln_ir_op_num_regular_operands(op);
@@ -83,6 +141,11 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
      KILN_IR_TRAIT_SIDE_EFFECTING, KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0,
      kiln_util_verify_barrier, kiln_util_parse_barrier,
      kiln_dialect_print_return_like, NULL, NULL},
+    {"flow.tensor.dynamic_constant",
+     "a constant whose dims are only known at run time", KILN_IR_TRAIT_PURE, 0,
+     1, 0, 0, kiln_flow_verify_dynamic_constant,
+     kiln_flow_parse_dynamic_constant, kiln_flow_print_dynamic_constant, NULL,
+     NULL},
 };
 
 kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context) {

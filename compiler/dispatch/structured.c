@@ -146,12 +146,6 @@ kiln_status_t kiln_structured_op_get(kiln_ir_context_t* context,
   for (uint32_t i = 0; i < num_operands; ++i) {
     const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
     if (!kiln_ir_type_is_shaped(t)) continue;  // scalar operand
-    if (!kiln_ir_type_has_static_shape(t)) {
-      return kiln_ir_op_emit_error(op, context,
-                                   "dynamic shapes are not supported yet "
-                                   "(operand %u)",
-                                   i);
-    }
     if (t->shaped.rank != out->maps[i]->num_results) {
       return kiln_ir_op_emit_error(
           op, context, "indexing map %u has %zu results for a rank-%zu operand",
@@ -159,14 +153,18 @@ kiln_status_t kiln_structured_op_get(kiln_ir_context_t* context,
     }
     for (size_t r = 0; r < t->shaped.rank; ++r) {
       int64_t pos;
+      // A static extent wins over a dynamic one (KILN_IR_DYNAMIC_DIM, which
+      // is negative: the backends find its value at run time).
       if (kiln_ir_affine_map_result_is_dim(out->maps[i], r, &pos) &&
-          out->ranges[pos] < 0) {
+          (out->ranges[pos] == -1 ||
+           (out->ranges[pos] == KILN_IR_DYNAMIC_DIM &&
+            t->shaped.dims[r] != KILN_IR_DYNAMIC_DIM))) {
         out->ranges[pos] = t->shaped.dims[r];
       }
     }
   }
   for (uint32_t d = 0; d < out->num_dims; ++d) {
-    if (out->ranges[d] < 0) {
+    if (out->ranges[d] == -1) {
       return kiln_ir_op_emit_error(
           op, context, "cannot derive the range of loop d%u from the operands",
           d);

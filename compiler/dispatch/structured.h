@@ -33,7 +33,8 @@ typedef struct kiln_structured_op_t {
   uint32_t num_ins;   // operands [0, num_ins)
   uint32_t num_outs;  // operands [num_ins, num_ins + num_outs) == results
   uint32_t num_dims;
-  int64_t ranges[KILN_STRUCTURED_MAX_DIMS];  // static loop bounds
+  // Loop bounds; KILN_IR_DYNAMIC_DIM where only known at run time.
+  int64_t ranges[KILN_STRUCTURED_MAX_DIMS];
   bool is_reduction[KILN_STRUCTURED_MAX_DIMS];
   const kiln_ir_affine_map_t* maps[KILN_STRUCTURED_MAX_OPERANDS];
   kiln_ir_block_t* body;  // GENERIC only

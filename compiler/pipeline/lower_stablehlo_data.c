@@ -568,6 +568,14 @@ static kiln_status_t kiln_ld_lower_scatter(kiln_ir_builder_t* b,
       scatter_dims[ns++] = i;
     }
   }
+  for (int64_t i = 0; i < d.num_window; ++i) {
+    if (ut->shaped.dims[d.window[i]] == KILN_IR_DYNAMIC_DIM) {
+      return kiln_ir_op_emit_error(
+          op, ctx,
+          "scatter with a dynamic update window dim (%lld) is not supported",
+          (long long)d.window[i]);
+    }
+  }
   uint32_t num_loops = (uint32_t)(rank + ns);
   // Accumulator: a copy of the operand.
   kiln_ir_value_t* acc = NULL;
@@ -589,7 +597,25 @@ static kiln_status_t kiln_ld_lower_scatter(kiln_ir_builder_t* b,
   kiln_ir_value_t* ins[1];
   const kiln_ir_attribute_t* maps[2];
   size_t num_ins = 0;
-  if (ns > 0) {
+  bool dynamic_updates = false;
+  for (int64_t i = 0; i < ns; ++i) {
+    if (scatter_sizes[i] == KILN_IR_DYNAMIC_DIM) dynamic_updates = true;
+  }
+  if (dynamic_updates) {
+    // Dynamic update count: the updates tensor itself gives the scatter
+    // loops their extent (window dims read at 0; the body never uses the
+    // block argument, so nothing is loaded through this map).
+    const kiln_ir_affine_expr_t* exprs[KILN_LD_MAX];
+    int64_t k = 0;
+    for (int64_t i = 0; i < (int64_t)ut->shaped.rank; ++i) {
+      exprs[i] = k < ns && scatter_dims[k] == i
+                     ? kiln_ir_affine_dim(ctx, (uint32_t)(rank + k++))
+                     : kiln_ir_affine_constant(ctx, 0);
+    }
+    ins[0] = updates;
+    maps[num_ins++] =
+        kiln_ir_affine_map_attr_get(ctx, num_loops, 0, ut->shaped.rank, exprs);
+  } else if (ns > 0) {
     const kiln_ir_type_t* st =
         kiln_ir_tensor_type_get(ctx, (size_t)ns, scatter_sizes, e, NULL);
     KILN_RETURN_IF_ERROR(kiln_ld_constant(

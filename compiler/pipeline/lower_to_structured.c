@@ -1141,7 +1141,11 @@ static kiln_status_t kiln_check_static_shapes(kiln_ir_context_t* ctx,
     return kiln_ok_status();
   }
   uint32_t n = kiln_ir_op_num_regular_operands(op);
-  for (uint32_t i = 0; i < n + op->num_results; ++i) {
+  // Ops whose lowering handles dynamic operands (loop bounds from the
+  // operands at run time) as long as their results are static.
+  bool dynamic_operands_ok = kiln_ir_op_is(op, "stablehlo.scatter") ||
+                             kiln_ir_op_is(op, "stablehlo.reduce");
+  for (uint32_t i = dynamic_operands_ok ? n : 0; i < n + op->num_results; ++i) {
     const kiln_ir_type_t* t =
         i < n ? kiln_ir_op_operand(op, i)->type : op->results[i - n].type;
     if (kiln_ir_type_is_shaped(t) && !kiln_ir_type_has_static_shape(t)) {

@@ -35,6 +35,7 @@ typedef enum kiln_import_e {
   KILN_IMPORT_CHECK_EXPECT_EQ,
   KILN_IMPORT_CHECK_EXPECT_ALMOST_EQ,
   KILN_IMPORT_CHECK_EXPECT_ALL_TRUE,
+  KILN_IMPORT_VIEW_DIM,
   KILN_IMPORT_COUNT,
 } kiln_import_t;
 
@@ -62,6 +63,7 @@ static const struct {
     {"check.expect_eq", "rrr->"},
     {"check.expect_almost_eq", "rrrff->"},
     {"check.expect_all_true", "rr->"},
+    {"hal.buffer_view.dim", "ri->I"},
 };
 
 //===----------------------------------------------------------------------===//
@@ -91,6 +93,10 @@ typedef struct kiln_hstore_t {
   // Bytes of |buffer| a binding table slot covers (from offset 0) when the
   // offset is known; arguments bind [offset, offset + length) instead.
   int64_t slot_length;
+  // Dynamic shapes: the byte length is in i64 register |length_reg| (then
+  // |length| and |slot_length| are unused).
+  bool dyn_length;
+  uint32_t length_reg;
 } kiln_hstore_t;
 
 typedef struct kiln_access_t {
@@ -124,6 +130,11 @@ typedef struct kiln_em_function_t {
   uint32_t null_ref;  // a null ref register of the recording block
   uint32_t transient;
   int64_t transient_size;
+  // The open command buffer depends on run-time dims (push constants,
+  // workgroup counts, binding lengths): it is recorded at every invocation
+  // (one-shot) instead of once per context.
+  bool cb_dynamic;
+  kiln_ptr_map_t dims;         // dynamically shaped value -> uint32_t[rank]
   kiln_ptr_map_t storage;      // value -> kiln_hstore_t*
   kiln_ptr_map_t executables;  // interned name data -> (reg + 1)
   // Host control flow: i32 registers of scalars read back from device data
@@ -241,6 +252,69 @@ static kiln_hstore_t* kiln_em_new_store(kiln_em_function_t* e) {
   return (kiln_hstore_t*)kiln_ir_arena_alloc(e->m->ctx, sizeof(kiln_hstore_t));
 }
 
+// The byte length of |s| as an i64 register.
+static uint32_t kiln_em_length_reg(kiln_em_function_t* e,
+                                   const kiln_hstore_t* s) {
+  return s->dyn_length ? s->length_reg : kiln_asm_const_i64(e->f, s->length);
+}
+
+// Dim |j| of tensor |v| as an i64 register: a constant when static, else
+// the register computed where |v| got its shape (an argument's view, a
+// dynamic constant's value, an alias's operand).
+static kiln_status_t kiln_em_dim(kiln_em_function_t* e, kiln_ir_op_t* user,
+                                 kiln_ir_value_t* v, size_t j, uint32_t* out) {
+  for (;;) {
+    const kiln_ir_type_t* t = v->type;
+    if (!kiln_ir_type_is_ranked_tensor(t) || j >= t->shaped.rank) break;
+    if (t->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) {
+      *out = kiln_asm_const_i64(e->f, t->shaped.dims[j]);
+      return kiln_ok_status();
+    }
+    uint32_t* regs = (uint32_t*)kiln_ptr_map_get(&e->dims, v);
+    if (regs) {
+      *out = regs[j];
+      return kiln_ok_status();
+    }
+    kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+    if (def && kiln_ir_op_is(def, "flow.tensor.dynamic_constant")) {
+      // Known to the host only: the compiler folds nothing on it.
+      const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");
+      *out = kiln_asm_const_i64(e->f, value->type->shaped.dims[j]);
+      return kiln_ok_status();
+    }
+    // Shape-preserving aliases (cast, optimization_barrier).
+    if (def && (kiln_ir_op_is(def, "tensor.cast") ||
+                kiln_ir_op_is(def, "util.optimization_barrier"))) {
+      v = kiln_ir_op_operand(
+          def, kiln_ir_op_is(def, "tensor.cast") ? 0 : (uint32_t)v->index);
+      continue;
+    }
+    break;
+  }
+  return kiln_em_error(e, user,
+                       "the run-time size of a dynamic dim is unknown here "
+                       "(dynamic shapes are supported for function arguments, "
+                       "flow.tensor.dynamic_constant and casts)");
+}
+
+// Byte length of tensor |v| with dynamic dims as an i64 register.
+static kiln_status_t kiln_em_dynamic_bytes(kiln_em_function_t* e,
+                                           kiln_ir_op_t* user,
+                                           kiln_ir_value_t* v, uint32_t* out) {
+  const kiln_ir_type_t* t = v->type;
+  uint32_t n = kiln_asm_const_i64(
+      e->f, (int64_t)kiln_ir_type_storage_bytes(kiln_ir_type_element(t)));
+  for (size_t j = 0; j < t->shaped.rank; ++j) {
+    uint32_t d = 0;
+    KILN_RETURN_IF_ERROR(kiln_em_dim(e, user, v, j, &d));
+    uint32_t r = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(e->f, "mul.i64 %%l%u, %%l%u, %%l%u", r, n, d);
+    n = r;
+  }
+  *out = n;
+  return kiln_ok_status();
+}
+
 // Storage of tensor |v| (constants are materialized on first use).
 static kiln_status_t kiln_em_storage(kiln_em_function_t* e, kiln_ir_op_t* user,
                                      kiln_ir_value_t* v, kiln_hstore_t** out) {
@@ -251,7 +325,8 @@ static kiln_status_t kiln_em_storage(kiln_em_function_t* e, kiln_ir_op_t* user,
   }
   kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
   if (def && (kiln_ir_op_has_trait(def, KILN_IR_TRAIT_CONSTANT_LIKE) ||
-              kiln_ir_op_is(def, "arith.constant"))) {
+              kiln_ir_op_is(def, "arith.constant") ||
+              kiln_ir_op_is(def, "flow.tensor.dynamic_constant"))) {
     uint32_t ordinal = 0;
     KILN_RETURN_IF_ERROR(kiln_em_constant_rodata(
         e->m, def, kiln_ir_op_get_attr(def, "value"), &ordinal));
@@ -267,6 +342,9 @@ static kiln_status_t kiln_em_storage(kiln_em_function_t* e, kiln_ir_op_t* user,
     s->offset_known = true;
     s->const_offset = 0;
     s->length = kiln_tensor_bytes(v->type);
+    if (kiln_ir_op_is(def, "flow.tensor.dynamic_constant")) {
+      s->length = kiln_tensor_bytes(kiln_ir_op_get_attr(def, "value")->type);
+    }
     s->slot_length = s->length;
     kiln_ptr_map_put(&e->storage, v, s);
     if (e->num_block_consts == e->block_consts_capacity) {
@@ -296,13 +374,20 @@ static kiln_status_t kiln_em_view(kiln_em_function_t* e, kiln_ir_op_t* user,
   uint32_t et = kiln_hal_element_type(kiln_ir_type_element(t));
   if (!et) return kiln_em_error(e, user, "unsupported element type");
   char args[1024];
+  uint32_t length = s->dyn_length ? s->length_reg : 0;
+  if (!kiln_ir_type_has_static_shape(t)) {
+    KILN_RETURN_IF_ERROR(kiln_em_dynamic_bytes(e, user, v, &length));
+  } else {
+    length = kiln_asm_const_i64(e->f, s->length);
+  }
   int n = snprintf(args, sizeof(args), "%%r%u, %%l%u, %%l%u, %%i%u, %%i%u",
-                   s->buffer, s->offset, kiln_asm_const_i64(e->f, s->length),
+                   s->buffer, s->offset, length,
                    kiln_asm_const_i32(e->f, (int32_t)et),
                    kiln_asm_const_i32(e->f, 1));
   for (size_t d = 0; d < t->shaped.rank && n < (int)sizeof(args) - 32; ++d) {
-    n += snprintf(args + n, sizeof(args) - (size_t)n, ", %%l%u",
-                  kiln_asm_const_i64(e->f, t->shaped.dims[d]));
+    uint32_t dim = 0;
+    KILN_RETURN_IF_ERROR(kiln_em_dim(e, user, v, d, &dim));
+    n += snprintf(args + n, sizeof(args) - (size_t)n, ", %%l%u", dim);
   }
   *out_view = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
   kiln_asm_emit(e->f, "call.import @%s(%s) -> (%%r%u)",
@@ -361,7 +446,8 @@ static bool kiln_access_overlaps(const kiln_access_t* a,
 }
 
 static kiln_access_t kiln_access_of(const kiln_hstore_t* s) {
-  kiln_access_t a = {s->buffer, s->offset_known, s->const_offset, s->length};
+  kiln_access_t a = {s->buffer, s->offset_known && !s->dyn_length,
+                     s->const_offset, s->length};
   return a;
 }
 
@@ -382,29 +468,44 @@ static void kiln_em_submit(kiln_em_function_t* e, bool final_signal) {
   kiln_em_module_t* m = e->m;
   kiln_string_view_t fname = kiln_ir_symbol_name(e->func);
   uint32_t segment = e->num_segments++;
-  kiln_ir_sb_printf(&m->globals, "global @__%.*s_cb%u : ref\n", (int)fname.size,
-                    fname.data, segment);
-  uint32_t is_null = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
-  uint32_t record = kiln_asm_label(e->f), ready = kiln_asm_label(e->f);
-  kiln_asm_emit(e->f, "global.load.ref %%r%u, @__%.*s_cb%u", e->cb,
-                (int)fname.size, fname.data, segment);
-  kiln_asm_emit(e->f, "ref.is_null %%i%u, %%r%u", is_null, e->cb);
-  kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", is_null, record, ready);
-  kiln_asm_place_label(e->f, record);
-  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
-                kiln_import_name(m, KILN_IMPORT_CB_CREATE), e->device,
-                kiln_asm_const_i32(e->f, 2),
-                kiln_asm_const_i32(e->f, (int32_t)e->num_slots), e->cb);
-  if (e->rec.data) kiln_ir_sb_append(&e->f->body, e->rec.data, e->rec.size);
-  if (e->rec.failed) e->f->body.failed = true;
-  kiln_ir_sb_free(&e->rec);
-  memset(&e->rec, 0, sizeof(e->rec));
-  kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> ()",
-                kiln_import_name(m, KILN_IMPORT_CB_FINALIZE), e->cb);
-  kiln_asm_emit(e->f, "global.store_if_null.ref %%r%u, @__%.*s_cb%u, %%r%u",
-                e->cb, (int)fname.size, fname.data, segment, e->cb);
-  kiln_asm_emit(e->f, "br ^L%u", ready);
-  kiln_asm_place_label(e->f, ready);
+  if (e->cb_dynamic) {
+    // Recorded at every invocation: its dispatches depend on run-time dims.
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
+                  kiln_import_name(m, KILN_IMPORT_CB_CREATE), e->device,
+                  kiln_asm_const_i32(e->f, 1),
+                  kiln_asm_const_i32(e->f, (int32_t)e->num_slots), e->cb);
+    if (e->rec.data) kiln_ir_sb_append(&e->f->body, e->rec.data, e->rec.size);
+    if (e->rec.failed) e->f->body.failed = true;
+    kiln_ir_sb_free(&e->rec);
+    memset(&e->rec, 0, sizeof(e->rec));
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> ()",
+                  kiln_import_name(m, KILN_IMPORT_CB_FINALIZE), e->cb);
+  } else {
+    kiln_ir_sb_printf(&m->globals, "global @__%.*s_cb%u : ref\n",
+                      (int)fname.size, fname.data, segment);
+    uint32_t is_null = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+    uint32_t record = kiln_asm_label(e->f), ready = kiln_asm_label(e->f);
+    kiln_asm_emit(e->f, "global.load.ref %%r%u, @__%.*s_cb%u", e->cb,
+                  (int)fname.size, fname.data, segment);
+    kiln_asm_emit(e->f, "ref.is_null %%i%u, %%r%u", is_null, e->cb);
+    kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", is_null, record, ready);
+    kiln_asm_place_label(e->f, record);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
+                  kiln_import_name(m, KILN_IMPORT_CB_CREATE), e->device,
+                  kiln_asm_const_i32(e->f, 2),
+                  kiln_asm_const_i32(e->f, (int32_t)e->num_slots), e->cb);
+    if (e->rec.data) kiln_ir_sb_append(&e->f->body, e->rec.data, e->rec.size);
+    if (e->rec.failed) e->f->body.failed = true;
+    kiln_ir_sb_free(&e->rec);
+    memset(&e->rec, 0, sizeof(e->rec));
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> ()",
+                  kiln_import_name(m, KILN_IMPORT_CB_FINALIZE), e->cb);
+    kiln_asm_emit(e->f, "global.store_if_null.ref %%r%u, @__%.*s_cb%u, %%r%u",
+                  e->cb, (int)fname.size, fname.data, segment, e->cb);
+    kiln_asm_emit(e->f, "br ^L%u", ready);
+    kiln_asm_place_label(e->f, ready);
+  }
+  e->cb_dynamic = false;
 
   uint32_t wait;
   if (e->is_async && !e->wait_consumed) {
@@ -433,9 +534,13 @@ static void kiln_em_submit(kiln_em_function_t* e, bool final_signal) {
     kiln_hstore_t* st = e->slots[i];
     uint32_t offset =
         st->offset_known ? kiln_asm_const_i64(e->f, 0) : st->offset;
-    int64_t length = st->offset_known ? st->slot_length : st->length;
+    uint32_t length =
+        st->dyn_length
+            ? st->length_reg
+            : kiln_asm_const_i64(
+                  e->f, st->offset_known ? st->slot_length : st->length);
     kiln_ir_sb_printf(&line, ", %%r%u, %%l%u, %%l%u", st->buffer, offset,
-                      kiln_asm_const_i64(e->f, length));
+                      length);
   }
   kiln_ir_sb_printf(&line, ") -> ()");
   kiln_asm_emit(e->f, "%.*s", (int)line.size, line.data ? line.data : "");
@@ -515,7 +620,65 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
     KILN_RETURN_IF_ERROR(
         kiln_em_storage(e, op, kiln_ir_op_operand(op, i), &stores[i]));
   }
+  // Dynamic shapes: push constants (dims of operands) and the workgroup
+  // count, computed from the dims before the command buffer is recorded.
+  const kiln_ir_attribute_t* push = kiln_ir_op_get_attr(op, "push_dims");
+  const kiln_ir_attribute_t* wg_dim = kiln_ir_op_get_attr(op, "workgroup_dim");
+  uint32_t push_regs[64];
+  uint32_t num_push = 0;
+  bool dynamic = false;
+  if (push && push->kind == KILN_IR_ATTR_DENSE_ARRAY) {
+    if (push->dense_array.count / 2 > 64) {
+      return kiln_em_error(e, op, "too many dynamic dims");
+    }
+    for (size_t k = 0; k + 1 < push->dense_array.count; k += 2) {
+      int64_t operand = push->dense_array.i64[k];
+      if (operand < 0 || operand >= (int64_t)num_operands) {
+        return kiln_em_error(e, op, "malformed push_dims");
+      }
+      uint32_t dim = 0;
+      KILN_RETURN_IF_ERROR(
+          kiln_em_dim(e, op, kiln_ir_op_operand(op, (uint32_t)operand),
+                      (size_t)push->dense_array.i64[k + 1], &dim));
+      push_regs[num_push] = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+      kiln_asm_emit(e->f, "trunc.i64.i32 %%i%u, %%l%u", push_regs[num_push],
+                    dim);
+      ++num_push;
+      dynamic = true;
+    }
+  }
+  uint32_t wg_regs[3];
+  for (int k = 0; k < 3; ++k) {
+    wg_regs[k] = kiln_asm_const_i32(e->f, (int32_t)wg->dense_array.i64[k]);
+  }
+  if (wg->dense_array.i64[0] < 0) {
+    if (!wg_dim || wg_dim->kind != KILN_IR_ATTR_DENSE_ARRAY ||
+        wg_dim->dense_array.count != 3 || wg_dim->dense_array.i64[0] < 0 ||
+        wg_dim->dense_array.i64[0] >= (int64_t)num_operands ||
+        wg_dim->dense_array.i64[2] < 1) {
+      return kiln_em_error(e, op, "dynamic workgroup count without its dim");
+    }
+    uint32_t dim = 0;
+    KILN_RETURN_IF_ERROR(kiln_em_dim(
+        e, op, kiln_ir_op_operand(op, (uint32_t)wg_dim->dense_array.i64[0]),
+        (size_t)wg_dim->dense_array.i64[1], &dim));
+    int64_t rows = wg_dim->dense_array.i64[2];
+    uint32_t sum = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    uint32_t count = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(e->f, "add.i64 %%l%u, %%l%u, %%l%u", sum, dim,
+                  kiln_asm_const_i64(e->f, rows - 1));
+    kiln_asm_emit(e->f, "div.s.i64 %%l%u, %%l%u, %%l%u", count, sum,
+                  kiln_asm_const_i64(e->f, rows));
+    wg_regs[0] = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+    kiln_asm_emit(e->f, "trunc.i64.i32 %%i%u, %%l%u", wg_regs[0], count);
+    dynamic = true;
+  }
   for (uint32_t r = 0; r < op->num_results; ++r) {
+    if (!kiln_ir_type_has_static_shape(op->results[r].type)) {
+      return kiln_em_error(e, op,
+                           "dispatch results with dynamic shapes are not "
+                           "supported yet");
+    }
     kiln_hstore_t* s = kiln_em_new_store(e);
     if (!s) return kiln_ir_context_take_error(e->m->ctx);
     s->length = kiln_tensor_bytes(op->results[r].type);
@@ -543,6 +706,10 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
     kiln_em_submit(e, false);
   }
   kiln_em_open_cb(e);
+  for (uint32_t i = 0; i < num_bindings; ++i) {
+    if (stores[i]->dyn_length) dynamic = true;
+  }
+  if (dynamic) e->cb_dynamic = true;
   uint32_t slots[64];
   for (uint32_t i = 0; i < num_bindings; ++i) {
     slots[i] = kiln_em_slot(e, stores[i]);
@@ -580,20 +747,20 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
   // The dispatch call: every binding is (slot, null, offset in the slot's
   // range, length); the buffers come from the binding table at execution.
   kiln_ir_string_builder_t args = {0};
-  kiln_ir_sb_printf(&args,
-                    "%%r%u, %%r%u, %%i%u, %%i%u, %%i%u, %%i%u, %%i%u, %%i%u",
-                    e->cb, exe_reg, kiln_asm_const_i32(e->f, 0),
-                    kiln_asm_const_i32(e->f, (int32_t)wg->dense_array.i64[0]),
-                    kiln_asm_const_i32(e->f, (int32_t)wg->dense_array.i64[1]),
-                    kiln_asm_const_i32(e->f, (int32_t)wg->dense_array.i64[2]),
-                    kiln_asm_const_i32(e->f, 0),
-                    kiln_asm_const_i32(e->f, (int32_t)num_bindings));
+  kiln_ir_sb_printf(
+      &args, "%%r%u, %%r%u, %%i%u, %%i%u, %%i%u, %%i%u, %%i%u, %%i%u", e->cb,
+      exe_reg, kiln_asm_const_i32(e->f, 0), wg_regs[0], wg_regs[1], wg_regs[2],
+      kiln_asm_const_i32(e->f, (int32_t)num_push),
+      kiln_asm_const_i32(e->f, (int32_t)num_bindings));
+  for (uint32_t k = 0; k < num_push; ++k) {
+    kiln_ir_sb_printf(&args, ", %%i%u", push_regs[k]);
+  }
   for (uint32_t b = 0; b < num_bindings; ++b) {
     uint32_t offset = stores[b]->offset_known ? stores[b]->offset
                                               : kiln_asm_const_i64(e->f, 0);
     kiln_ir_sb_printf(&args, ", %%i%u, %%r%u, %%l%u, %%l%u",
                       kiln_asm_const_i32(e->f, (int32_t)slots[b]), e->null_ref,
-                      offset, kiln_asm_const_i64(e->f, stores[b]->length));
+                      offset, kiln_em_length_reg(e, stores[b]));
   }
   kiln_ir_string_builder_t line = {0};
   kiln_ir_sb_printf(&line, "call.import @%s(%.*s) -> ()",
@@ -876,11 +1043,9 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
   for (uint32_t i = 0; i < entry->num_args; ++i) {
     kiln_ir_value_t* arg = entry->args[i];
     const kiln_ir_type_t* t = arg->type;
-    if (!kiln_ir_type_is_ranked_tensor(t) ||
-        !kiln_ir_type_has_static_shape(t)) {
+    if (!kiln_ir_type_is_ranked_tensor(t)) {
       return kiln_em_error(e, func,
-                           "only statically shaped tensor arguments are "
-                           "supported yet");
+                           "only ranked tensor arguments are supported yet");
     }
     uint32_t et = kiln_hal_element_type(t->shaped.element);
     if (!et) return kiln_em_error(e, func, "unsupported argument element type");
@@ -893,8 +1058,11 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
     int n = 0;
     dims[0] = 0;
     for (size_t d = 0; d < t->shaped.rank && n < (int)sizeof(dims) - 32; ++d) {
+      // -1: any size (a dynamic dim).
+      int64_t dim =
+          t->shaped.dims[d] == KILN_IR_DYNAMIC_DIM ? -1 : t->shaped.dims[d];
       n += snprintf(dims + n, sizeof(dims) - (size_t)n, ", %%l%u",
-                    kiln_asm_const_i64(e->f, t->shaped.dims[d]));
+                    kiln_asm_const_i64(e->f, dim));
     }
     kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%r%u, %%i%u, %%i%u%s) -> ()",
                   kiln_import_name(e->m, KILN_IMPORT_VIEW_ASSERT), i, name,
@@ -912,6 +1080,24 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
     kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%l%u)",
                   kiln_import_name(e->m, KILN_IMPORT_VIEW_BYTE_OFFSET), i,
                   s->offset);
+    if (!kiln_ir_type_has_static_shape(t)) {
+      uint32_t* regs = (uint32_t*)kiln_ir_arena_alloc(
+          ctx, sizeof(uint32_t) * (t->shaped.rank + 1));
+      if (!regs) return kiln_ir_context_take_error(ctx);
+      for (size_t d = 0; d < t->shaped.rank; ++d) {
+        if (t->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
+          regs[d] = kiln_asm_const_i64(e->f, t->shaped.dims[d]);
+          continue;
+        }
+        regs[d] = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+        kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u) -> (%%l%u)",
+                      kiln_import_name(e->m, KILN_IMPORT_VIEW_DIM), i,
+                      kiln_asm_const_i32(e->f, (int32_t)d), regs[d]);
+      }
+      kiln_ptr_map_put(&e->dims, arg, regs);
+      s->dyn_length = true;
+      KILN_RETURN_IF_ERROR(kiln_em_dynamic_bytes(e, func, arg, &s->length_reg));
+    }
     kiln_ptr_map_put(&e->storage, arg, s);
   }
   // The transient allocation.
@@ -987,6 +1173,7 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
             kiln_em_storage(e, op, kiln_ir_op_operand(op, 0), &src));
         kiln_ptr_map_put(&e->storage, &op->results[0], src);
       } else if (kiln_ir_op_is(op, "arith.constant") ||
+                 kiln_ir_op_is(op, "flow.tensor.dynamic_constant") ||
                  kiln_ir_op_has_trait(op, KILN_IR_TRAIT_CONSTANT_LIKE) ||
                  kiln_ir_op_is(op, "tensor.empty")) {
         // Materialized on first use.
@@ -1061,6 +1248,7 @@ static kiln_status_t kiln_em_function(kiln_em_module_t* m, kiln_ir_op_t* func) {
   e->func = func;
   e->is_async = is_async;
   e->storage = kiln_ptr_map_make(ctx);
+  e->dims = kiln_ptr_map_make(ctx);
   e->executables = kiln_ptr_map_make(ctx);
   e->scalars = kiln_ptr_map_make(ctx);
   e->block_labels = kiln_ptr_map_make(ctx);

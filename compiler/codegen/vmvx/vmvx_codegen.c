@@ -29,6 +29,7 @@ typedef struct kiln_sval_t {
 
 #define KILN_CG_MAX_CACHE 1024
 #define KILN_CG_MAX_RESULTS 8
+#define KILN_CG_MAX_PUSH 64
 
 typedef struct kiln_cg_cache_entry_t {
   kiln_ir_op_t* op;
@@ -51,6 +52,11 @@ typedef struct kiln_cg_t {
   int scope;
   size_t cache_count;
   kiln_cg_cache_entry_t* cache;
+  // Dynamic dims of the region's operands: push constant k holds dim
+  // push_dims[2k+1] of operand push_dims[2k], loaded into dim_regs[k].
+  uint32_t num_push;
+  int64_t push_dims[2 * KILN_CG_MAX_PUSH];
+  uint32_t dim_regs[KILN_CG_MAX_PUSH];
 } kiln_cg_t;
 
 static kiln_status_t kiln_cg_error(kiln_cg_t* cg, kiln_ir_op_t* op,
@@ -180,18 +186,129 @@ static void kiln_eval_map(kiln_cg_t* cg, const kiln_ir_affine_map_t* map,
   }
 }
 
-// Row-major element index of |coords| in a tensor of |type|.
-static kiln_idx_t kiln_linearize(kiln_cg_t* cg, const kiln_ir_type_t* type,
-                                 const kiln_idx_t* coords) {
-  kiln_idx_t index = kiln_idx_const(0);
-  int64_t stride = 1;
-  for (size_t d = type->shaped.rank; d-- > 0;) {
-    kiln_idx_t term = kiln_idx_binary(cg, KILN_IR_AFFINE_MUL, coords[d],
-                                      kiln_idx_const(stride));
-    index = kiln_idx_binary(cg, KILN_IR_AFFINE_ADD, index, term);
-    stride *= type->shaped.dims[d];
+//===----------------------------------------------------------------------===//
+// Dynamic dims
+//===----------------------------------------------------------------------===//
+
+// Where a dim of a tensor inside the region comes from: the constant
+// |value| (operand < 0), or dim |dim| of region operand |operand| (read from
+// a push constant at run time).
+typedef struct kiln_dim_src_t {
+  int64_t value;
+  int32_t operand;
+  uint32_t dim;
+} kiln_dim_src_t;
+
+static bool kiln_dim_source(kiln_cg_t* cg, kiln_ir_value_t* v, size_t j,
+                            int depth, kiln_dim_src_t* out);
+
+// The source of the extent of loop |d| of structured op |op|: an operand
+// indexed by exactly d at some position, static extents first.
+static bool kiln_loop_source(kiln_cg_t* cg, kiln_ir_op_t* op, uint32_t d,
+                             int depth, kiln_dim_src_t* out) {
+  kiln_structured_op_t s;
+  if (kiln_structured_op_get(cg->ctx, op, &s)) return false;
+  if (s.ranges[d] != KILN_IR_DYNAMIC_DIM) {
+    out->value = s.ranges[d];
+    out->operand = -1;
+    return true;
   }
-  return index;
+  for (uint32_t i = 0; i < s.num_ins + s.num_outs; ++i) {
+    kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
+    if (!kiln_ir_type_is_shaped(v->type)) continue;
+    for (size_t r = 0; r < s.maps[i]->num_results; ++r) {
+      int64_t pos;
+      if (kiln_ir_affine_map_result_is_dim(s.maps[i], r, &pos) &&
+          pos == (int64_t)d && kiln_dim_source(cg, v, r, depth + 1, out)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+static bool kiln_dim_source(kiln_cg_t* cg, kiln_ir_value_t* v, size_t j,
+                            int depth, kiln_dim_src_t* out) {
+  const kiln_ir_type_t* t = v->type;
+  if (depth > 32 || !kiln_ir_type_is_ranked_tensor(t) || j >= t->shaped.rank) {
+    return false;
+  }
+  if (t->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) {
+    out->value = t->shaped.dims[j];
+    out->operand = -1;
+    return true;
+  }
+  if (v->kind == KILN_IR_VALUE_BLOCK_ARG && v->owner_block == cg->body) {
+    out->operand = (int32_t)v->index;
+    out->dim = (uint32_t)j;
+    out->value = 0;
+    return true;
+  }
+  kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+  if (!def || !kiln_structured_op_is(def)) return false;
+  kiln_structured_op_t s;
+  if (kiln_structured_op_get(cg->ctx, def, &s)) return false;
+  int64_t pos;
+  if (!kiln_ir_affine_map_result_is_dim(s.maps[s.num_ins + v->index], j,
+                                        &pos)) {
+    return false;
+  }
+  return kiln_loop_source(cg, def, (uint32_t)pos, depth, out);
+}
+
+// The value of a dim source in this executable.
+static kiln_idx_t kiln_dim_value(kiln_cg_t* cg, kiln_dim_src_t src) {
+  if (src.operand < 0) return kiln_idx_const(src.value);
+  for (uint32_t k = 0; k < cg->num_push; ++k) {
+    if (cg->push_dims[2 * k] == src.operand &&
+        cg->push_dims[2 * k + 1] == (int64_t)src.dim) {
+      kiln_idx_t r = {false, 0, cg->dim_regs[k]};
+      return r;
+    }
+  }
+  return kiln_idx_const(0);  // unreachable: every operand dim is pushed
+}
+
+// Dim |j| of tensor |v| of the region (a constant when static).
+static kiln_status_t kiln_dim_of(kiln_cg_t* cg, kiln_ir_op_t* at,
+                                 kiln_ir_value_t* v, size_t j,
+                                 kiln_idx_t* out) {
+  const kiln_ir_type_t* t = v->type;
+  if (t->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) {
+    *out = kiln_idx_const(t->shaped.dims[j]);
+    return kiln_ok_status();
+  }
+  kiln_dim_src_t src;
+  if (!kiln_dim_source(cg, v, j, 0, &src)) {
+    return kiln_ir_op_emit_error(
+        at, cg->ctx,
+        "vmvx-codegen: cannot find the run-time size of dynamic dim %zu of a "
+        "tensor in this dispatch",
+        j);
+  }
+  *out = kiln_dim_value(cg, src);
+  return kiln_ok_status();
+}
+
+// Row-major element index of |coords| in tensor |v|.
+static kiln_status_t kiln_linearize(kiln_cg_t* cg, kiln_ir_op_t* at,
+                                    kiln_ir_value_t* v,
+                                    const kiln_idx_t* coords, kiln_idx_t* out) {
+  const kiln_ir_type_t* type = v->type;
+  kiln_idx_t index = kiln_idx_const(0);
+  kiln_idx_t stride = kiln_idx_const(1);
+  for (size_t d = type->shaped.rank; d-- > 0;) {
+    kiln_idx_t term =
+        kiln_idx_binary(cg, KILN_IR_AFFINE_MUL, coords[d], stride);
+    index = kiln_idx_binary(cg, KILN_IR_AFFINE_ADD, index, term);
+    if (d > 0) {
+      kiln_idx_t dim;
+      KILN_RETURN_IF_ERROR(kiln_dim_of(cg, at, v, d, &dim));
+      stride = kiln_idx_binary(cg, KILN_IR_AFFINE_MUL, stride, dim);
+    }
+  }
+  *out = index;
+  return kiln_ok_status();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1130,7 +1247,8 @@ static kiln_status_t kiln_tensor_element(kiln_cg_t* cg, kiln_ir_op_t* at,
   }
   const kiln_ir_type_t* elem = t->shaped.element;
   if (v->kind == KILN_IR_VALUE_BLOCK_ARG && v->owner_block == cg->body) {
-    kiln_idx_t index = kiln_linearize(cg, t, coords);
+    kiln_idx_t index;
+    KILN_RETURN_IF_ERROR(kiln_linearize(cg, at, v, coords, &index));
     return kiln_emit_load(cg, at, elem, cg->binding_regs[v->index], index, out);
   }
   kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
@@ -1337,8 +1455,27 @@ static void kiln_loop_end(kiln_cg_t* cg, kiln_loop_t* l) {
 // One region -> one executable
 //===----------------------------------------------------------------------===//
 
+// The extent of loop |d| of structured op |op| (a register when dynamic).
+static kiln_status_t kiln_loop_extent(kiln_cg_t* cg, kiln_ir_op_t* op,
+                                      uint32_t d, kiln_dim_src_t* src,
+                                      kiln_idx_t* out) {
+  if (!kiln_loop_source(cg, op, d, 0, src)) {
+    return kiln_ir_op_emit_error(
+        op, cg->ctx,
+        "vmvx-codegen: cannot find the run-time extent of dynamic loop d%u", d);
+  }
+  *out = kiln_dim_value(cg, *src);
+  return kiln_ok_status();
+}
+
+// The work one dynamic extent is assumed to have when sizing workgroups
+// (the count is computed at run time; only the tile height uses this).
+#define KILN_VMVX_DYNAMIC_EXTENT_ESTIMATE 64
+
 static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
-                                         int64_t workgroup_count[3]) {
+                                         int64_t workgroup_count[3],
+                                         kiln_dim_src_t* workgroup_src,
+                                         int64_t* workgroup_rows) {
   kiln_ir_block_t* body = cg->body;
   kiln_ir_op_t* ret = body->last_op;
   if (!ret || !kiln_ir_op_is(ret, KILN_DISPATCH_RETURN_OP) ||
@@ -1379,18 +1516,41 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
   // Loop space: the root's parallel dims, or the sink's dims.
   uint32_t rank = 0;
   int64_t ranges[KILN_STRUCTURED_MAX_DIMS];
+  uint32_t range_dims[KILN_STRUCTURED_MAX_DIMS];  // loop of the loop op
+  kiln_ir_op_t* loop_op = cg->root ? cg->root : sink;
   int64_t inner_work = 1;
   if (cg->root) {
     for (uint32_t d = 0; d < cg->root_s.num_dims; ++d) {
       if (cg->root_s.is_reduction[d]) {
-        inner_work *= cg->root_s.ranges[d] > 0 ? cg->root_s.ranges[d] : 1;
+        int64_t n = cg->root_s.ranges[d] == KILN_IR_DYNAMIC_DIM
+                        ? KILN_VMVX_DYNAMIC_EXTENT_ESTIMATE
+                        : cg->root_s.ranges[d];
+        inner_work *= n > 0 ? n : 1;
       } else {
+        range_dims[rank] = d;
         ranges[rank++] = cg->root_s.ranges[d];
       }
     }
   } else {
     rank = sink_s.num_dims;
     memcpy(ranges, sink_s.ranges, sizeof(int64_t) * rank);
+    for (uint32_t d = 0; d < rank; ++d) range_dims[d] = d;
+  }
+  // Dynamic dims of the operands: one push constant each, loaded up front.
+  uint32_t num_operands = kiln_ir_op_num_regular_operands(region);
+  cg->num_push = 0;
+  for (uint32_t i = 0; i < num_operands && i < body->num_args; ++i) {
+    const kiln_ir_type_t* t = body->args[i]->type;
+    if (!kiln_ir_type_is_ranked_tensor(t)) continue;
+    for (size_t j = 0; j < t->shaped.rank; ++j) {
+      if (t->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) continue;
+      if (cg->num_push == KILN_CG_MAX_PUSH) {
+        return kiln_cg_error(cg, region, "too many dynamic dims");
+      }
+      cg->push_dims[2 * cg->num_push] = i;
+      cg->push_dims[2 * cg->num_push + 1] = (int64_t)j;
+      ++cg->num_push;
+    }
   }
   // Tiling: split the outermost loop so each workgroup does about
   // KILN_VMVX_TARGET_WORK_PER_WORKGROUP work items.
@@ -1398,20 +1558,46 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
   workgroup_count[0] = workgroup_count[1] = workgroup_count[2] = 1;
   if (rank > 0) {
     int64_t row_work = inner_work;
-    for (uint32_t d = 1; d < rank; ++d) row_work *= ranges[d] ? ranges[d] : 1;
+    for (uint32_t d = 1; d < rank; ++d) {
+      row_work *= ranges[d] == KILN_IR_DYNAMIC_DIM
+                      ? KILN_VMVX_DYNAMIC_EXTENT_ESTIMATE
+                      : (ranges[d] ? ranges[d] : 1);
+    }
     if (row_work < 1) row_work = 1;
     rows_per_wg =
         (KILN_VMVX_TARGET_WORK_PER_WORKGROUP + row_work - 1) / row_work;
     if (rows_per_wg < 1) rows_per_wg = 1;
-    if (ranges[0] > 0) {
+    if (ranges[0] == KILN_IR_DYNAMIC_DIM) {
+      // Computed by the host: ceil(dim / rows_per_wg).
+      workgroup_count[0] = -1;
+    } else if (ranges[0] > 0) {
       workgroup_count[0] = (ranges[0] + rows_per_wg - 1) / rows_per_wg;
     }
   }
+  *workgroup_rows = rows_per_wg;
   // Bindings.
   for (uint32_t b = 0; b < cg->num_bindings; ++b) {
     cg->binding_regs[b] = kiln_asm_reg(cg->f, KILN_VM_BANK_REF);
     kiln_asm_emit(cg->f, "list.get.ref %%r%u, %%r2, %%i%u", cg->binding_regs[b],
                   kiln_asm_const_i32(cg->f, (int32_t)b));
+  }
+  for (uint32_t k = 0; k < cg->num_push; ++k) {
+    uint32_t v = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    cg->dim_regs[k] = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(cg->f, "buffer.load.i32 %%i%u, %%r1, %%l%u", v,
+                  kiln_asm_const_i64(cg->f, k));
+    kiln_asm_emit(cg->f, "ext.i32.i64.u %%l%u, %%i%u", cg->dim_regs[k], v);
+  }
+  kiln_idx_t extents[KILN_STRUCTURED_MAX_DIMS];
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (ranges[d] != KILN_IR_DYNAMIC_DIM) {
+      extents[d] = kiln_idx_const(ranges[d]);
+      continue;
+    }
+    kiln_dim_src_t src;
+    KILN_RETURN_IF_ERROR(
+        kiln_loop_extent(cg, loop_op, range_dims[d], &src, &extents[d]));
+    if (d == 0) *workgroup_src = src;
   }
   if (rank > 0 && ranges[0] == 0) {
     kiln_asm_emit(cg->f, "ret");
@@ -1430,13 +1616,13 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
     kiln_asm_emit(cg->f, "add.i64 %%l%u, %%l%u, %%l%u", end, start,
                   kiln_asm_const_i64(cg->f, rows_per_wg));
     kiln_asm_emit(cg->f, "min.s.i64 %%l%u, %%l%u, %%l%u", end, end,
-                  kiln_asm_const_i64(cg->f, ranges[0]));
+                  kiln_idx_reg(cg, extents[0]));
     loops[0] = kiln_loop_begin(cg, start, end);
     point[0].is_const = false;
     point[0].reg = loops[0].iv;
     for (uint32_t d = 1; d < rank; ++d) {
       loops[d] = kiln_loop_begin(cg, kiln_asm_const_i64(cg->f, 0),
-                                 kiln_asm_const_i64(cg->f, ranges[d]));
+                                 kiln_idx_reg(cg, extents[d]));
       point[d].is_const = false;
       point[d].reg = loops[d].iv;
     }
@@ -1467,8 +1653,13 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
     uint32_t nr = 0;
     for (uint32_t d = 0; d < rs->num_dims; ++d) {
       if (!rs->is_reduction[d]) continue;
+      kiln_idx_t extent = kiln_idx_const(rs->ranges[d]);
+      if (rs->ranges[d] == KILN_IR_DYNAMIC_DIM) {
+        kiln_dim_src_t src;
+        KILN_RETURN_IF_ERROR(kiln_loop_extent(cg, rs->op, d, &src, &extent));
+      }
       rloops[nr] = kiln_loop_begin(cg, kiln_asm_const_i64(cg->f, 0),
-                                   kiln_asm_const_i64(cg->f, rs->ranges[d]));
+                                   kiln_idx_reg(cg, extent));
       full[d].is_const = false;
       full[d].reg = rloops[nr].iv;
       ++nr;
@@ -1495,13 +1686,13 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
     memcpy(sink_point, point, sizeof(kiln_idx_t) * rank);
     KILN_RETURN_IF_ERROR(kiln_op_at_point(cg, sink, sink_point, results));
   }
-  uint32_t num_operands = kiln_ir_op_num_regular_operands(region);
   for (uint32_t r = 0; r < ret->num_operands; ++r) {
     kiln_ir_value_t* v = kiln_ir_op_operand(ret, r);
     kiln_idx_t coords[KILN_STRUCTURED_MAX_DIMS];
     kiln_eval_map(cg, sink_s.maps[sink_s.num_ins + v->index], sink_point,
                   coords);
-    kiln_idx_t index = kiln_linearize(cg, v->type, coords);
+    kiln_idx_t index;
+    KILN_RETURN_IF_ERROR(kiln_linearize(cg, sink, v, coords, &index));
     KILN_RETURN_IF_ERROR(kiln_emit_store(cg, sink, v->type->shaped.element,
                                          cg->binding_regs[num_operands + r],
                                          index, results[v->index]));
@@ -1567,8 +1758,9 @@ static kiln_status_t kiln_codegen_function(kiln_ir_context_t* ctx,
         kiln_asm_function_deinit(f);
         return kiln_ir_context_take_error(ctx);
       }
-      int64_t wg[3];
-      kiln_status_t status = kiln_codegen_region(cg, op, wg);
+      int64_t wg[3], wg_rows = 1;
+      kiln_dim_src_t wg_src = {0, -1, 0};
+      kiln_status_t status = kiln_codegen_region(cg, op, wg, &wg_src, &wg_rows);
       kiln_ir_string_builder_t text = {0};
       if (!status) {
         kiln_ir_sb_printf(&text, "module @%s {\n", exe_name);
@@ -1620,6 +1812,24 @@ static kiln_status_t kiln_codegen_function(kiln_ir_context_t* ctx,
                               kiln_ir_dense_i64_array_attr_get(
                                   ctx, kiln_ir_int_type(ctx, 64), 3, wg),
                               false));
+      if (cg->num_push > 0) {
+        // Dynamic shapes: push constant k is dim push_dims[2k+1] of operand
+        // push_dims[2k]; a workgroup count of -1 is computed by the host as
+        // ceil(dim workgroup_dim[1] of operand workgroup_dim[0] / rows).
+        KILN_RETURN_IF_ERROR(kiln_ir_op_set_attr(
+            ctx, op, "push_dims",
+            kiln_ir_dense_i64_array_attr_get(ctx, kiln_ir_int_type(ctx, 64),
+                                             2 * cg->num_push, cg->push_dims),
+            false));
+      }
+      if (wg[0] < 0) {
+        int64_t src[3] = {wg_src.operand, wg_src.dim, wg_rows};
+        KILN_RETURN_IF_ERROR(
+            kiln_ir_op_set_attr(ctx, op, "workgroup_dim",
+                                kiln_ir_dense_i64_array_attr_get(
+                                    ctx, kiln_ir_int_type(ctx, 64), 3, src),
+                                false));
+      }
     }
   }
   (void)module;

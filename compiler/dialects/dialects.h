@@ -39,6 +39,8 @@ kiln_status_t kiln_dialect_register_cf(kiln_ir_context_t* context);
 // (compiler/dialects/stablehlo_rng_fft.c).
 kiln_status_t kiln_dialect_register_stablehlo_rng_fft(
     kiln_ir_context_t* context);
+// stablehlo.while/if/case, tosa.while_loop/cond_if/yield (region_cf.c).
+kiln_status_t kiln_dialect_register_region_cf(kiln_ir_context_t* context);
 // The bare word of a `#stablehlo<name WORD>` attribute |name| of |op|.
 kiln_string_view_t kiln_stablehlo_enum_word(const kiln_ir_op_t* op,
                                             const char* name);

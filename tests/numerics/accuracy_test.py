@@ -341,6 +341,28 @@ def ceil_bound(v):
     return float("%.3g" % (math.ceil(v / d - 1e-9) * d))
 
 
+def check_doc(path, bounds):
+    """The table of worst errors in the docs must show the recorded bounds:
+    rows `| name | `op` | f32 | f16 | bf16 | ...`."""
+    problems = []
+    seen = set()
+    with open(path) as f:
+        for line in f:
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) < 5 or cells[0] not in FUNCTIONS:
+                continue
+            seen.add(cells[0])
+            for ty, cell in zip(("f32", "f16", "bf16"), cells[2:5]):
+                b = bounds.get("%s/%s" % (ty, cells[0]))
+                if b is None or cell != "%.3g" % b:
+                    problems.append("%s: %s/%s is %s, recorded bound %s" %
+                                    (path, ty, cells[0], cell, b))
+    for name in FUNCTIONS:
+        if name not in seen:
+            problems.append("%s: no row for %s" % (path, name))
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("bin_dir")
@@ -351,10 +373,16 @@ def main():
     ap.add_argument("--grid", type=int, default=1024,
                     help="binary ops: GRID x GRID values over the range")
     ap.add_argument("--device", default="local-sync")
+    ap.add_argument("--doc", default=os.path.join(
+        HERE, "..", "..", "docs", "website", "docs", "reference",
+        "numerics.md"), help="the page whose table must show the bounds")
     ap.add_argument("--only", default="",
                     help="comma-separated type/name keys, e.g. f32/exp")
     ap.add_argument("--write-bounds", action="store_true",
                     help="record the measured errors as the bounds")
+    ap.add_argument("--keep-higher", action="store_true",
+                    help="with --write-bounds: keep a recorded bound that is "
+                    "higher (e.g. one measured by a denser sweep)")
     ap.add_argument("--markdown", action="store_true",
                     help="print the table as Markdown")
     args = ap.parse_args()
@@ -452,16 +480,25 @@ def main():
                 (key, r["max_ulp"], ", ".join(r["at"]), r["got"], r["ref"],
                  bound))
     if args.write_bounds:
-        recorded["bounds"] = {k: ceil_bound(r["max_ulp"])
-                              for k, r in sorted(results.items())}
-        recorded["worst_at"] = {
-            k: {"x": r["at"], "got": r["got"], "ref": r["ref"]}
-            for k, r in sorted(results.items())}
+        worst_at = recorded.get("worst_at", {})
+        new_bounds = {}
+        for k, r in sorted(results.items()):
+            b = ceil_bound(r["max_ulp"])
+            if args.keep_higher and k in bounds and bounds[k] >= b:
+                new_bounds[k] = bounds[k]
+                continue
+            new_bounds[k] = b
+            worst_at[k] = {"x": r["at"], "got": r["got"], "ref": r["ref"],
+                           "stride": args.stride, "grid": args.grid}
+        recorded["bounds"] = new_bounds
+        recorded["worst_at"] = {k: worst_at[k] for k in sorted(new_bounds)}
         with open(args.bounds, "w") as f:
             json.dump(recorded, f, indent=1, sort_keys=True)
             f.write("\n")
         print("accuracy_test: wrote %d bounds to %s" % (len(results),
                                                          args.bounds))
+    if not only and not args.write_bounds and os.path.exists(args.doc):
+        failures += check_doc(args.doc, bounds)
     if failures:
         print("\n".join("FAIL " + f for f in failures))
         sys.exit(1)

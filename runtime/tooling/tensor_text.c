@@ -22,35 +22,29 @@ kiln_status_t kiln_tooling_tensor_type_parse(kiln_string_view_t text,
     return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
                             "empty tensor type; expected e.g. 2x2xf32");
   }
-  // The element type follows the last 'x'.
-  size_t last_x = SIZE_MAX;
-  for (size_t i = 0; i < value.size; ++i) {
-    if (value.data[i] == 'x') last_x = i;
-  }
-  kiln_string_view_t type_text = value;
-  if (last_x != SIZE_MAX) {
-    type_text = kiln_string_view_substr(value, last_x + 1, SIZE_MAX);
-    kiln_string_view_t dims = kiln_string_view_substr(value, 0, last_x);
-    while (true) {
-      kiln_string_view_t dim;
-      size_t at = kiln_string_view_split(dims, 'x', &dim, &dims);
-      dim = kiln_string_view_trim(dim);
-      int64_t d = 0;
-      if (!kiln_string_view_atoi_int64(dim, &d) || d < 0 ||
-          !isdigit((unsigned char)dim.data[0])) {
-        return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                                "invalid dimension '%.*s' in '%.*s'",
-                                KILN_SV_ARG(dim), KILN_SV_ARG(value));
-      }
-      if (out->rank == KILN_HAL_MAX_RANK) {
-        return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                                "'%.*s' has more than %d dimensions",
-                                KILN_SV_ARG(value), KILN_HAL_MAX_RANK);
-      }
-      out->dims[out->rank++] = d;
-      if (at == SIZE_MAX) break;
+  // Leading "<digits>x" groups are dimensions; the rest is the element
+  // type, which may itself contain an 'x' ("2xcomplex<f32>").
+  size_t pos = 0;
+  while (pos < value.size) {
+    size_t end = pos;
+    while (end < value.size && isdigit((unsigned char)value.data[end])) ++end;
+    if (end == pos || end >= value.size || value.data[end] != 'x') break;
+    int64_t d = 0;
+    kiln_string_view_t dim = kiln_string_view_substr(value, pos, end - pos);
+    if (!kiln_string_view_atoi_int64(dim, &d)) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "invalid dimension '%.*s' in '%.*s'",
+                              KILN_SV_ARG(dim), KILN_SV_ARG(value));
     }
+    if (out->rank == KILN_HAL_MAX_RANK) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "'%.*s' has more than %d dimensions",
+                              KILN_SV_ARG(value), KILN_HAL_MAX_RANK);
+    }
+    out->dims[out->rank++] = d;
+    pos = end + 1;
   }
+  kiln_string_view_t type_text = kiln_string_view_substr(value, pos, SIZE_MAX);
   kiln_status_t status = kiln_hal_element_type_parse(
       kiln_string_view_trim(type_text), &out->element_type);
   if (status) {
@@ -387,9 +381,28 @@ static bool kiln_tooling_is_separator(char c) {
   return isspace((unsigned char)c) || c == ',' || c == '[' || c == ']';
 }
 
+// Complex elements are written as their (real, imaginary) components: the
+// text of a complex tensor is that of a float tensor with a trailing
+// dimension of 2 ("2xcomplex<f32>=[1 2][3 4]" is 1+2i, 3+4i). Returns the
+// component type, or NONE for other types.
+static kiln_hal_element_type_t kiln_tooling_complex_component_type(
+    kiln_hal_element_type_t type) {
+  if (type == KILN_HAL_ELEMENT_TYPE_COMPLEX_FLOAT_64) {
+    return KILN_HAL_ELEMENT_TYPE_FLOAT_32;
+  }
+  if (type == KILN_HAL_ELEMENT_TYPE_COMPLEX_FLOAT_128) {
+    return KILN_HAL_ELEMENT_TYPE_FLOAT_64;
+  }
+  return KILN_HAL_ELEMENT_TYPE_NONE;
+}
+
 kiln_status_t kiln_tooling_elements_parse(kiln_string_view_t text,
                                           kiln_hal_element_type_t type,
                                           uint64_t element_count, void* out) {
+  kiln_hal_element_type_t component = kiln_tooling_complex_component_type(type);
+  if (component != KILN_HAL_ELEMENT_TYPE_NONE) {
+    return kiln_tooling_elements_parse(text, component, element_count * 2, out);
+  }
   size_t element_size = kiln_hal_element_byte_size(type);
   uint8_t* bytes = (uint8_t*)out;
   uint64_t count = 0;
@@ -485,6 +498,18 @@ kiln_status_t kiln_tooling_elements_append(
                             data_length, byte_length);
   }
   size_t budget = max_element_count;
+  kiln_hal_element_type_t component =
+      kiln_tooling_complex_component_type(type->element_type);
+  if (component != KILN_HAL_ELEMENT_TYPE_NONE &&
+      type->rank < KILN_HAL_MAX_RANK) {
+    kiln_hal_dim_t dims[KILN_HAL_MAX_RANK];
+    memcpy(dims, type->dims, type->rank * sizeof(dims[0]));
+    dims[type->rank] = 2;
+    budget *= 2;
+    return kiln_tooling_elements_append_recursive(
+        type->rank + 1, dims, component, (const uint8_t*)data, &budget,
+        builder);
+  }
   return kiln_tooling_elements_append_recursive(
       type->rank, type->dims, type->element_type, (const uint8_t*)data, &budget,
       builder);

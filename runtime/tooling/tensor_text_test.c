@@ -41,6 +41,26 @@ KILN_TEST(tensor_type_parse) {
   KILN_EXPECT_EQ_INT(count, 15);
   KILN_EXPECT_EQ_INT(bytes, 30);
 
+  // Element type names may contain an 'x'.
+  KILN_ASSERT_OK(kiln_tooling_tensor_type_parse(sv("2x3xcomplex<f32>"), &t));
+  KILN_EXPECT_EQ_INT(t.rank, 2);
+  KILN_EXPECT_EQ_INT(t.dims[1], 3);
+  KILN_EXPECT_EQ_INT(t.element_type, KILN_HAL_ELEMENT_TYPE_COMPLEX_FLOAT_64);
+  // Complex values are (real, imaginary) pairs, brackets optional.
+  float c[4] = {0};
+  KILN_ASSERT_OK(kiln_tooling_elements_parse(
+      sv("[1 2][3 -4.5]"), KILN_HAL_ELEMENT_TYPE_COMPLEX_FLOAT_64, 2, c));
+  KILN_EXPECT_NEAR(c[0], 1.0, 0);
+  KILN_EXPECT_NEAR(c[1], 2.0, 0);
+  KILN_EXPECT_NEAR(c[2], 3.0, 0);
+  KILN_EXPECT_NEAR(c[3], -4.5, 0);
+  KILN_ASSERT_OK(kiln_tooling_tensor_type_parse(sv("2xcomplex<f32>"), &t));
+  kiln_string_builder_t b;
+  kiln_string_builder_initialize(kiln_allocator_system(), &b);
+  KILN_EXPECT_OK(kiln_tooling_tensor_append(&t, c, sizeof(c), 1024, &b));
+  KILN_EXPECT_STREQ(kiln_string_builder_cstr(&b), "2xcf64=[1 2][3 -4.5]");
+  kiln_string_builder_deinitialize(&b);
+
   KILN_EXPECT_STATUS(KILN_STATUS_INVALID_ARGUMENT,
                      kiln_tooling_tensor_type_parse(sv(""), &t));
   KILN_EXPECT_STATUS(KILN_STATUS_INVALID_ARGUMENT,

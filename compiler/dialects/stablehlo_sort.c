@@ -1,0 +1,176 @@
+// StableHLO sort and dynamic_update_slice (lowered by
+// compiler/pipeline/lower_stablehlo_sort.c):
+//   %r:2 = "stablehlo.sort"(%keys, %values) ({
+//   ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+//     %p = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) ->
+//          tensor<i1>
+//     stablehlo.return %p : tensor<i1>
+//   }) {dimension = 0 : i64, is_stable = true} : (...) -> (...)
+// (generic form only, as StableHLO prints it; `dimension` defaults to -1,
+// the last dim, and may be negative);
+//   %r = stablehlo.dynamic_update_slice %operand, %update, %i0, %i1
+//          : (tensor<3x3xi32>, tensor<2x2xi32>, tensor<i32>, tensor<i32>)
+//          -> tensor<3x3xi32>
+// (custom and generic form).
+#include "compiler/dialects/dialect_util.h"
+#include "compiler/dialects/dialects.h"
+
+static bool kiln_sort_is_tensor(const kiln_ir_type_t* t) {
+  return t && kiln_ir_type_is_ranked_tensor(t);
+}
+
+int64_t kiln_stablehlo_sort_dimension(const kiln_ir_op_t* op) {
+  const kiln_ir_type_t* t = kiln_ir_op_operand((kiln_ir_op_t*)op, 0)->type;
+  int64_t rank = (int64_t)t->shaped.rank;
+  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, "dimension");
+  int64_t d = (a && a->kind == KILN_IR_ATTR_INTEGER) ? a->i : -1;
+  if (d < 0) d += rank;
+  return (d < 0 || d >= rank) ? -1 : d;
+}
+
+static kiln_status_t kiln_sort_verify(kiln_ir_context_t* context,
+                                      kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (n == 0 || op->num_results != n) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "expects N >= 1 operands and N results");
+  }
+  const kiln_ir_type_t* t0 = kiln_ir_op_operand(op, 0)->type;
+  for (uint32_t i = 0; i < n; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (!kiln_sort_is_tensor(t) || !kiln_dialect_same_shape(t, t0)) {
+      return kiln_ir_op_emit_error(
+          op, context, "operand #%u must be a ranked tensor shaped as #0", i);
+    }
+    if (op->results[i].type != t) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "result #%u must have the type %s", i,
+                                   kiln_ir_type_to_string(context, t));
+    }
+  }
+  if (t0->shaped.rank == 0) {
+    return kiln_ir_op_emit_error(op, context, "operands must have rank >= 1");
+  }
+  const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "dimension");
+  if (dim && dim->kind != KILN_IR_ATTR_INTEGER) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "'dimension' must be an integer attribute");
+  }
+  if (kiln_stablehlo_sort_dimension(op) < 0) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "dimension %lld is out of range for rank %zu",
+                                 (long long)dim->i, t0->shaped.rank);
+  }
+  const kiln_ir_attribute_t* stable = kiln_ir_op_get_attr(op, "is_stable");
+  if (stable && stable->kind != KILN_IR_ATTR_BOOL) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "'is_stable' must be a bool attribute");
+  }
+  kiln_ir_block_t* body = op->regions[0].first_block;
+  if (!body || body->next || body->num_args != 2 * n) {
+    return kiln_ir_op_emit_error(
+        op, context, "comparator must be one block taking %u arguments", 2 * n);
+  }
+  for (uint32_t i = 0; i < 2 * n; ++i) {
+    const kiln_ir_type_t* a = body->args[i]->type;
+    const kiln_ir_type_t* e = kiln_ir_op_operand(op, i / 2)->type;
+    if (!kiln_sort_is_tensor(a) || a->shaped.rank != 0 ||
+        a->shaped.element != e->shaped.element) {
+      return kiln_ir_op_emit_error(
+          op, context, "comparator argument #%u must be tensor<%s>", i,
+          kiln_ir_type_to_string(context, e->shaped.element));
+    }
+  }
+  kiln_ir_op_t* ret = body->last_op;
+  if (!ret || !kiln_ir_op_is(ret, "stablehlo.return") ||
+      kiln_ir_op_num_regular_operands(ret) != 1) {
+    return kiln_ir_op_emit_error(
+        op, context, "comparator must end with stablehlo.return of one value");
+  }
+  const kiln_ir_type_t* rt = kiln_ir_op_operand(ret, 0)->type;
+  if (!kiln_sort_is_tensor(rt) || rt->shaped.rank != 0 ||
+      !kiln_ir_type_is_integer(rt->shaped.element) ||
+      rt->shaped.element->integer.width != 1) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "comparator must return a tensor<i1>");
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_dus_verify(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* u = n > 1 ? kiln_ir_op_operand(op, 1)->type : NULL;
+  if (!kiln_sort_is_tensor(t) || !kiln_sort_is_tensor(u) ||
+      !kiln_ir_type_has_static_shape(t) || !kiln_ir_type_has_static_shape(u)) {
+    return kiln_ir_op_emit_error(
+        op, context, "operand and update must be statically shaped tensors");
+  }
+  size_t rank = t->shaped.rank;
+  if (u->shaped.rank != rank || u->shaped.element != t->shaped.element) {
+    return kiln_ir_op_emit_error(
+        op, context, "update must have the operand's rank and element type");
+  }
+  if (n != 2 + rank) {
+    return kiln_ir_op_emit_error(
+        op, context, "expects %zu start indices, got %u", rank, n - 2);
+  }
+  for (size_t d = 0; d < rank; ++d) {
+    if (u->shaped.dims[d] > t->shaped.dims[d]) {
+      return kiln_ir_op_emit_error(
+          op, context, "update dim %zu (%lld) exceeds the operand's (%lld)", d,
+          (long long)u->shaped.dims[d], (long long)t->shaped.dims[d]);
+    }
+    const kiln_ir_type_t* it = kiln_ir_op_operand(op, 2 + (uint32_t)d)->type;
+    if (!kiln_sort_is_tensor(it) || it->shaped.rank != 0 ||
+        !kiln_ir_type_is_integer(it->shaped.element) ||
+        it->shaped.element != kiln_ir_op_operand(op, 2)->type->shaped.element) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "start index #%zu must be a rank-0 integer tensor (all the same "
+          "type)",
+          d);
+    }
+  }
+  if (op->results[0].type != t) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "result must have the operand's type %s",
+                                 kiln_ir_type_to_string(context, t));
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_dus_parse(kiln_mlir_op_parser_t* p,
+                                    kiln_ir_op_state_t* state) {
+  if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_LPAREN) {
+    return kiln_mlir_parse_generic_op_body(p, state);
+  }
+  return kiln_dialect_parse_operands_functional(p, state);
+}
+
+static void kiln_dus_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  for (uint32_t i = 0; i < n; ++i) {
+    kiln_ir_printer_printf(p, i ? ", " : " ");
+    kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, i));
+  }
+  kiln_dialect_print_functional_tail(p, op, NULL, 0);
+}
+
+static const kiln_ir_op_def_t kiln_stablehlo_sort_defs[] = {
+    {"stablehlo.sort",
+     "sorts N same-shaped tensors along a dimension with a comparator",
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC,
+     KILN_IR_VARIADIC, 1, 0, kiln_sort_verify, NULL, NULL, NULL, NULL},
+    {"stablehlo.dynamic_update_slice",
+     "writes update into operand at clamped run-time start indices",
+     KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_dus_verify,
+     kiln_dus_parse, kiln_dus_print, NULL, NULL},
+};
+
+kiln_status_t kiln_dialect_register_stablehlo_sort(kiln_ir_context_t* context) {
+  return kiln_ir_register_ops(
+      context, kiln_stablehlo_sort_defs,
+      sizeof(kiln_stablehlo_sort_defs) / sizeof(kiln_stablehlo_sort_defs[0]));
+}

@@ -1,0 +1,381 @@
+// stablehlo.sort / dynamic_update_slice -> structured form. See
+// lower_stablehlo_sort.h.
+//
+// sort (N operands, dim d of size n): two generics, O(n^2) per row, no
+// scatter and no data-dependent writes, deterministic for any thread count:
+//   1. ranks (tensor<shape x i32>): a generic over (shape..., k) with k a
+//      reduction loop over dim d. Element j's rank counts the k != j that
+//      go before it: comparator(x[k], x[j]), or neither comparator(x[k],
+//      x[j]) nor comparator(x[j], x[k]) and k < j (ties keep the input
+//      order, so every sort is stable; is_stable = false allows that too).
+//   2. gather: a generic over (shape..., k), k a reduction loop, whose N
+//      accumulators start as copies of the operands; output position p
+//      takes x_i[k] for the k whose rank is p.
+// For a comparator that is a strict weak order the ranks are a
+// permutation of 0..n-1, so every position is written exactly once.
+//
+// dynamic_update_slice: one parallel generic over the result; each start
+// index is clamped to [0, operand_dim - update_dim] as StableHLO specifies,
+// and the body selects between the operand element and the update element
+// (read with tensor.extract at the clamped relative index).
+#include "compiler/pipeline/lower_stablehlo_sort.h"
+
+#include <string.h>
+
+#include "compiler/dialects/dialect_util.h"
+#include "compiler/dialects/dialects.h"
+#include "compiler/dialects/linalg.h"
+#include "compiler/dialects/scalar_eval.h"
+#include "compiler/pipeline/lower_stablehlo_data.h"
+
+#define KILN_SORT_MAX_RANK 15
+#define KILN_SORT_MAX_OPERANDS 8
+
+//===----------------------------------------------------------------------===//
+// Emission helpers
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_ls_emit(kiln_ir_builder_t* b, const char* name,
+                                  const kiln_ir_type_t* type, size_t n,
+                                  kiln_ir_value_t* const* args,
+                                  kiln_ir_value_t** out) {
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_simple(b, name, n, args, 1, &type, 0, NULL, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_ls_emit2(kiln_ir_builder_t* b, const char* name,
+                                   kiln_ir_value_t* x, kiln_ir_value_t* y,
+                                   kiln_ir_value_t** out) {
+  kiln_ir_value_t* args[2] = {x, y};
+  return kiln_ls_emit(b, name, x->type, 2, args, out);
+}
+
+static kiln_status_t kiln_ls_cmpi(kiln_ir_builder_t* b, int64_t pred,
+                                  kiln_ir_value_t* x, kiln_ir_value_t* y,
+                                  kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* args[2] = {x, y};
+  const kiln_ir_type_t* i1 = kiln_ir_int_type(ctx, 1);
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      ctx, "predicate",
+      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), pred));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(b, "arith.cmpi", 2, args,
+                                                     1, &i1, 1, &attr, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_ls_select(kiln_ir_builder_t* b, kiln_ir_value_t* c,
+                                    kiln_ir_value_t* x, kiln_ir_value_t* y,
+                                    kiln_ir_value_t** out) {
+  kiln_ir_value_t* args[3] = {c, x, y};
+  return kiln_ls_emit(b, "arith.select", x->type, 3, args, out);
+}
+
+static kiln_status_t kiln_ls_int_const(kiln_ir_builder_t* b,
+                                       const kiln_ir_type_t* type, int64_t v,
+                                       kiln_ir_value_t** out) {
+  kiln_scalar_t s;
+  memset(&s, 0, sizeof(s));
+  s.i = v;
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      b->context, "value", kiln_scalar_to_attr(b->context, type, s));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "arith.constant", 0, NULL, 1, &type, 1, &attr, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_ls_index_const(kiln_ir_builder_t* b, int64_t v,
+                                         kiln_ir_value_t** out) {
+  return kiln_ls_int_const(b, kiln_ir_index_type_get(b->context), v, out);
+}
+
+static kiln_status_t kiln_ls_linalg_index(kiln_ir_builder_t* b, int64_t dim,
+                                          kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      ctx, "dim",
+      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), dim));
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(b, "linalg.index", 0, NULL,
+                                                     1, &index, 1, &attr, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+static kiln_ir_builder_t kiln_ls_body_builder(kiln_ir_builder_t* b,
+                                              kiln_ir_block_t* body) {
+  kiln_ir_builder_t bb = kiln_ir_builder_make(b->context);
+  kiln_ir_builder_set_to_end(&bb, body);
+  bb.location = b->location;
+  return bb;
+}
+
+static kiln_status_t kiln_ls_yield(kiln_ir_builder_t* bb, size_t n,
+                                   kiln_ir_value_t* const* values) {
+  kiln_ir_op_t* op = NULL;
+  return kiln_ir_builder_create_simple(bb, "linalg.yield", n, values, 0, NULL,
+                                       0, NULL, &op);
+}
+
+// A fresh copy of |v| (an identity generic into a tensor.empty).
+static kiln_status_t kiln_ls_copy(kiln_ir_builder_t* b, kiln_ir_value_t* v,
+                                  kiln_ir_value_t** out) {
+  uint32_t rank = (uint32_t)v->type->shaped.rank;
+  kiln_ir_value_t* empty = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ls_emit(b, "tensor.empty", v->type, 0, NULL, &empty));
+  const kiln_ir_attribute_t* maps[2] = {
+      kiln_linalg_identity_map(b->context, rank),
+      kiln_linalg_identity_map(b->context, rank)};
+  kiln_ir_op_t* copy = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &v, 1, &empty, maps,
+                                                  rank, NULL, &copy, &body));
+  kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+  KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &body->args[0]));
+  *out = kiln_ir_op_result(copy, 0);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// sort
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_ls_lower_sort(kiln_ir_builder_t* b,
+                                        kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  const kiln_ir_type_t* t0 = kiln_ir_op_operand(op, 0)->type;
+  uint32_t rank = (uint32_t)t0->shaped.rank;
+  int64_t d = kiln_stablehlo_sort_dimension(op);
+  if (n > KILN_SORT_MAX_OPERANDS || rank > KILN_SORT_MAX_RANK || d < 0) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "sort of %u operands of rank %u is not "
+                                 "supported",
+                                 n, rank);
+  }
+  kiln_ir_value_t* xs[KILN_SORT_MAX_OPERANDS];
+  for (uint32_t i = 0; i < n; ++i) xs[i] = kiln_ir_op_operand(op, i);
+  // Maps over (d0..d<rank-1>, k): "at j" (the point itself) and "at k"
+  // (dim d replaced by the reduction loop k = d<rank>).
+  int64_t at_j[KILN_SORT_MAX_RANK], at_k[KILN_SORT_MAX_RANK];
+  for (uint32_t i = 0; i < rank; ++i) at_j[i] = at_k[i] = i;
+  at_k[d] = rank;
+  const kiln_ir_attribute_t* map_j =
+      kiln_linalg_projection_map(ctx, rank + 1, rank, at_j);
+  const kiln_ir_attribute_t* map_k =
+      kiln_linalg_projection_map(ctx, rank + 1, rank, at_k);
+  bool reduction[KILN_SORT_MAX_RANK + 1] = {false};
+  reduction[rank] = true;
+  const kiln_ir_type_t* i32 = kiln_ir_int_type(ctx, 32);
+  const kiln_ir_type_t* i1 = kiln_ir_int_type(ctx, 1);
+
+  // 1. Ranks.
+  const kiln_ir_type_t* rank_type = kiln_dialect_with_element(ctx, t0, i32);
+  int32_t zero = 0;
+  kiln_ir_value_t* rank_init = NULL;
+  {
+    kiln_ir_named_attribute_t attr =
+        kiln_ir_named_attr(ctx, "value",
+                           kiln_ir_dense_elements_attr_get(
+                               ctx, rank_type, true, &zero, sizeof(zero)));
+    kiln_ir_op_t* c = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        b, "arith.constant", 0, NULL, 1, &rank_type, 1, &attr, &c));
+    rank_init = kiln_ir_op_result(c, 0);
+  }
+  kiln_ir_value_t* ins[2 * KILN_SORT_MAX_OPERANDS];
+  const kiln_ir_attribute_t* maps[2 * KILN_SORT_MAX_OPERANDS + 1];
+  for (uint32_t i = 0; i < n; ++i) {
+    ins[i] = xs[i];
+    ins[n + i] = xs[i];
+    maps[i] = map_j;
+    maps[n + i] = map_k;
+  }
+  maps[2 * n] = map_j;
+  kiln_ir_op_t* ranks_op = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 2 * n, ins, 1, &rank_init,
+                                                  maps, rank + 1, reduction,
+                                                  &ranks_op, &body));
+  {
+    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_value_t* args[2 * KILN_SORT_MAX_OPERANDS];
+    kiln_ir_value_t *less_kj, *less_jk;
+    for (uint32_t i = 0; i < n; ++i) {
+      args[2 * i] = body->args[n + i];  // lhs: x[k]
+      args[2 * i + 1] = body->args[i];  // rhs: x[j]
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lower_stablehlo_region_inline(&bb, op, args, &less_kj));
+    for (uint32_t i = 0; i < n; ++i) {
+      args[2 * i] = body->args[i];
+      args[2 * i + 1] = body->args[n + i];
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lower_stablehlo_region_inline(&bb, op, args, &less_jk));
+    kiln_ir_value_t *j, *k, *k_lt_j, *k_ne_j, *t, *not_jk, *before, *one, *z,
+        *inc, *sum;
+    KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, d, &j));
+    KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, rank, &k));
+    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SLT, k, j, &k_lt_j));
+    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_NE, k, j, &k_ne_j));
+    KILN_RETURN_IF_ERROR(kiln_ls_int_const(&bb, i1, 1, &t));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.xori", less_jk, t, &not_jk));
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_emit2(&bb, "arith.andi", not_jk, k_lt_j, &before));
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_emit2(&bb, "arith.ori", less_kj, before, &before));
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_emit2(&bb, "arith.andi", before, k_ne_j, &before));
+    KILN_RETURN_IF_ERROR(kiln_ls_int_const(&bb, i32, 1, &one));
+    KILN_RETURN_IF_ERROR(kiln_ls_int_const(&bb, i32, 0, &z));
+    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, before, one, z, &inc));
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_emit2(&bb, "arith.addi", body->args[2 * n], inc, &sum));
+    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &sum));
+  }
+  kiln_ir_value_t* ranks = kiln_ir_op_result(ranks_op, 0);
+
+  // 2. Gather by rank.
+  kiln_ir_value_t* accs[KILN_SORT_MAX_OPERANDS];
+  for (uint32_t i = 0; i < n; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_ls_copy(b, xs[i], &accs[i]));
+  }
+  ins[0] = ranks;
+  maps[0] = map_k;
+  for (uint32_t i = 0; i < n; ++i) {
+    ins[1 + i] = xs[i];
+    maps[1 + i] = map_k;
+    maps[1 + n + i] = map_j;
+  }
+  kiln_ir_op_t* gather = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 1 + n, ins, n, accs, maps, rank + 1, reduction, &gather, &body));
+  {
+    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_value_t *p, *r, *sel;
+    KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, d, &p));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "arith.index_cast",
+                                      kiln_ir_index_type_get(ctx), 1,
+                                      &body->args[0], &r));
+    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_EQ, r, p, &sel));
+    kiln_ir_value_t* outs[KILN_SORT_MAX_OPERANDS];
+    for (uint32_t i = 0; i < n; ++i) {
+      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, sel, body->args[1 + i],
+                                          body->args[1 + n + i], &outs[i]));
+    }
+    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, n, outs));
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, i),
+                                        kiln_ir_op_result(gather, i));
+  }
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// dynamic_update_slice
+//===----------------------------------------------------------------------===//
+
+// min(max(v, lo), hi) on indices.
+static kiln_status_t kiln_ls_clamp(kiln_ir_builder_t* b, kiln_ir_value_t* v,
+                                   int64_t lo, int64_t hi,
+                                   kiln_ir_value_t** out) {
+  kiln_ir_value_t *l, *h;
+  KILN_RETURN_IF_ERROR(kiln_ls_index_const(b, lo, &l));
+  KILN_RETURN_IF_ERROR(kiln_ls_index_const(b, hi < lo ? lo : hi, &h));
+  KILN_RETURN_IF_ERROR(kiln_ls_emit2(b, "arith.maxsi", v, l, &v));
+  return kiln_ls_emit2(b, "arith.minsi", v, h, out);
+}
+
+static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* operand = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* update = kiln_ir_op_operand(op, 1);
+  const kiln_ir_type_t* t = operand->type;
+  const kiln_ir_type_t* u = update->type;
+  uint32_t rank = (uint32_t)t->shaped.rank;
+  if (rank > KILN_SORT_MAX_RANK) {
+    return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
+  }
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  kiln_ir_value_t* empty = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", t, 0, NULL, &empty));
+  const kiln_ir_attribute_t* maps[2] = {kiln_linalg_identity_map(ctx, rank),
+                                        kiln_linalg_identity_map(ctx, rank)};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 1, &operand, 1, &empty, maps, rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+  kiln_ir_value_t* coords[KILN_SORT_MAX_RANK + 1];
+  kiln_ir_value_t* inside = NULL;
+  coords[0] = update;
+  for (uint32_t dim = 0; dim < rank; ++dim) {
+    kiln_ir_value_t* start = kiln_ir_op_operand(op, 2 + dim);
+    const kiln_ir_type_t* et = start->type->shaped.element;
+    bool is_unsigned = et->integer.signedness == KILN_IR_UNSIGNED;
+    kiln_ir_value_t *s, *i, *rel, *lo, *hi, *ge, *lt, *ok;
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_emit(&bb, "tensor.extract", et, 1, &start, &s));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit(
+        &bb, is_unsigned ? "arith.index_castui" : "arith.index_cast", index, 1,
+        &s, &s));
+    KILN_RETURN_IF_ERROR(kiln_ls_clamp(
+        &bb, s, 0, t->shaped.dims[dim] - u->shaped.dims[dim], &s));
+    KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, dim, &i));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subi", i, s, &rel));
+    KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, 0, &lo));
+    KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, u->shaped.dims[dim], &hi));
+    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SGE, rel, lo, &ge));
+    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SLT, rel, hi, &lt));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", ge, lt, &ok));
+    if (inside) {
+      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", inside, ok, &ok));
+    }
+    inside = ok;
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_clamp(&bb, rel, 0, u->shaped.dims[dim] - 1, &coords[1 + dim]));
+  }
+  kiln_ir_value_t *v, *r;
+  KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "tensor.extract", u->shaped.element,
+                                    1 + rank, coords, &v));
+  if (inside) {
+    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, inside, v, body->args[0], &r));
+  } else {
+    r = v;  // rank 0: the update replaces the operand
+  }
+  KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &r));
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
+                                      kiln_ir_op_result(generic, 0));
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+bool kiln_lower_stablehlo_sort_handles(const kiln_ir_op_t* op) {
+  return kiln_ir_op_is(op, "stablehlo.sort") ||
+         kiln_ir_op_is(op, "stablehlo.dynamic_update_slice");
+}
+
+kiln_status_t kiln_lower_stablehlo_sort_op(kiln_ir_builder_t* b,
+                                           kiln_ir_op_t* op) {
+  if (kiln_ir_op_is(op, "stablehlo.sort")) return kiln_ls_lower_sort(b, op);
+  if (kiln_ir_op_is(op, "stablehlo.dynamic_update_slice")) {
+    return kiln_ls_lower_dus(b, op);
+  }
+  return kiln_ir_op_emit_error(op, b->context, "is not supported");
+}

@@ -1,0 +1,32 @@
+// Verifier errors of stablehlo.sort / dynamic_update_slice: located, naming
+// the op and why.
+// RUN: not kiln-opt --split-input-file %s 2>&1 | FileCheck %s
+
+func.func @sort_bad_dim(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.sort' op dimension 1 is out of range for rank 1
+  %r = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %p = stablehlo.compare LT, %a, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }) {dimension = 1 : i64} : (tensor<4xi32>) -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// -----
+
+func.func @sort_bad_comparator(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.sort' op comparator argument #1 must be tensor<i32>
+  %r = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<f32>):
+    stablehlo.return %a : tensor<i32>
+  }) {dimension = 0 : i64} : (tensor<4xi32>) -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// -----
+
+func.func @dus_bad_count(%t: tensor<3x3xi32>, %u: tensor<2x2xi32>, %i: tensor<i32>) -> tensor<3x3xi32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.dynamic_update_slice' op expects 2 start indices, got 1
+  %r = stablehlo.dynamic_update_slice %t, %u, %i : (tensor<3x3xi32>, tensor<2x2xi32>, tensor<i32>) -> tensor<3x3xi32>
+  return %r : tensor<3x3xi32>
+}

@@ -1,0 +1,40 @@
+// lower-to-structured of stablehlo.sort: a rank generic (reduction over
+// the sorted dim comparing every pair with the inlined comparator, ties by
+// index) then a gather generic selecting the element whose rank is the
+// output position; dynamic_update_slice: one generic with clamped starts.
+// RUN: kiln-opt --lower-to-structured %s | FileCheck %s
+// RUN: kiln-opt --lower-to-structured %s | kiln-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @sort
+// CHECK: %[[Z:.*]] = arith.constant dense<0> : tensor<2x3xi32>
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0, %arg0 : tensor<2x3xf32>, tensor<2x3xf32>) outs(%[[Z]] : tensor<2x3xi32>)
+// CHECK: arith.cmpf
+// CHECK: arith.cmpf
+// CHECK: linalg.index 1
+// CHECK: linalg.index 2
+// CHECK: arith.addi
+// CHECK: %[[C:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3xf32>)
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[R]], %arg0 : tensor<2x3xi32>, tensor<2x3xf32>) outs(%[[C]] : tensor<2x3xf32>)
+// CHECK: arith.index_cast
+// CHECK: arith.select
+// CHECK-NOT: stablehlo.sort
+func.func @sort(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %r = "stablehlo.sort"(%x) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %p = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }) {dimension = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @dus
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%arg0 : tensor<5xi32>)
+// CHECK: tensor.extract %arg2[] : tensor<i32>
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
+// CHECK: tensor.extract %arg1[%{{.*}}] : tensor<2xi32>
+// CHECK: arith.select
+func.func @dus(%t: tensor<5xi32>, %u: tensor<2xi32>, %i: tensor<i32>) -> tensor<5xi32> {
+  %r = stablehlo.dynamic_update_slice %t, %u, %i : (tensor<5xi32>, tensor<2xi32>, tensor<i32>) -> tensor<5xi32>
+  return %r : tensor<5xi32>
+}

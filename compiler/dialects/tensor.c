@@ -166,6 +166,19 @@ static kiln_status_t kiln_tensor_verify_reshape(kiln_ir_context_t* context,
                                  "expects %zu reassociation groups, found %zu",
                                  small->shaped.rank, re->array.count);
   }
+  if (small->shaped.rank == 0) {
+    // `[]`: every dim of the ranked side is a static 1 (MLIR's rank-0 form).
+    for (size_t i = 0; i < big->shaped.rank; ++i) {
+      if (big->shaped.dims[i] != 1) {
+        return kiln_ir_op_emit_error(
+            op, context,
+            "reshaping to or from rank 0 needs unit dims, dim %zu "
+            "is not 1",
+            i);
+      }
+    }
+    return kiln_ok_status();
+  }
   int64_t next = 0;
   for (size_t g = 0; g < re->array.count; ++g) {
     int64_t dims[16];

@@ -141,9 +141,11 @@ kiln_status_t kiln_structured_op_get(kiln_ir_context_t* context,
   for (uint32_t i = 0; i < num_operands; ++i) {
     if (!out->maps[i]) return kiln_ir_context_take_error(context);
   }
-  // Loop ranges from the operand shapes.
+  // Loop ranges from the operand shapes, outputs first: an input read
+  // through a plain `d0` map may be larger than the loop (a slice from 0).
   for (uint32_t d = 0; d < out->num_dims; ++d) out->ranges[d] = -1;
-  for (uint32_t i = 0; i < num_operands; ++i) {
+  for (uint32_t k = 0; k < num_operands; ++k) {
+    uint32_t i = (k + out->num_ins) % num_operands;
     const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
     if (!kiln_ir_type_is_shaped(t)) continue;  // scalar operand
     if (t->shaped.rank != out->maps[i]->num_results) {

@@ -693,6 +693,14 @@ kiln_status_t kiln_lower_stablehlo_rng_fft_op(kiln_ir_builder_t* b,
     status = kiln_lower_rng_bit_generator(b, op);
   } else if (kiln_ir_op_is(op, "stablehlo.custom_call")) {
     const kiln_ir_attribute_t* t = kiln_ir_op_get_attr(op, "call_target_name");
+    if (t && t->kind == KILN_IR_ATTR_STRING && op->num_results == 0 &&
+        kiln_string_view_equal_cstr(t->str, "shape_assertion")) {
+      // jax.export's shape checks: dropped, as IREE's StableHLO input
+      // conversion does (shapes here are static and verified).
+      *out_handled = true;
+      kiln_ir_op_erase(op);
+      return kiln_ok_status();
+    }
     if (!t || t->kind != KILN_IR_ATTR_STRING ||
         !kiln_string_view_equal_cstr(
             t->str, "ProductOfElementaryHouseholderReflectors")) {

@@ -962,6 +962,9 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
   if (succ->num_operands > 64) {
     return kiln_em_error(e, op, "too many block arguments");
   }
+  // Constants first materialized on this edge exist only on this path:
+  // forgotten after it, so the other edge of a cond_br makes its own.
+  size_t consts_mark = e->num_block_consts;
   bool any = false, stage = false;
   for (uint32_t j = 0; j < succ->num_operands; ++j) {
     KILN_RETURN_IF_ERROR(kiln_em_storage(
@@ -1005,6 +1008,10 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
     }
     kiln_em_execute_one_shot(e, cb);
   }
+  for (size_t i = consts_mark; i < e->num_block_consts; ++i) {
+    kiln_ptr_map_put(&e->storage, e->block_consts[i], NULL);
+  }
+  e->num_block_consts = consts_mark;
   kiln_asm_emit(e->f, "br ^L%u", label - 1);
   return kiln_ok_status();
 }

@@ -584,9 +584,135 @@ static kiln_status_t kiln_tosa_verify_reshape(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// matmul, fully_connected, conv2d, depthwise_conv2d and avg_pool2d:
+// operand ranks and counts and the result shape of the TOSA spec
+// (zero points as optional trailing operands or attributes).
+static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
+                                         kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* w = n > 1 ? kiln_ir_op_operand(op, 1)->type : NULL;
+  const kiln_ir_type_t* out = op->results[0].type;
+  int64_t want[4] = {0, 0, 0, 0};
+  size_t rank = 4;
+  bool ok = true;
+  if (kiln_ir_op_is(op, "tosa.matmul")) {
+    rank = 3;
+    ok = (n == 2 || n == 4) && x->shaped.rank == 3 && w->shaped.rank == 3 &&
+         x->shaped.dims[0] == w->shaped.dims[0] &&
+         x->shaped.dims[2] == w->shaped.dims[1];
+    if (ok) {
+      want[0] = x->shaped.dims[0];
+      want[1] = x->shaped.dims[1];
+      want[2] = w->shaped.dims[2];
+    }
+  } else if (kiln_ir_op_is(op, "tosa.fully_connected")) {
+    rank = 2;
+    ok = (n == 3 || n == 5) && x->shaped.rank == 2 && w->shaped.rank == 2 &&
+         x->shaped.dims[1] == w->shaped.dims[1];
+    if (ok) {
+      want[0] = x->shaped.dims[0];
+      want[1] = w->shaped.dims[0];
+    }
+  } else {
+    bool pool = kiln_ir_op_is(op, "tosa.avg_pool2d");
+    bool depthwise = kiln_ir_op_is(op, "tosa.depthwise_conv2d");
+    int64_t pad[4] = {0, 0, 0, 0}, stride[2] = {1, 1}, dil[2] = {1, 1};
+    int64_t kernel[2] = {0, 0};
+    kiln_dialect_int_list(kiln_ir_op_get_attr(op, "pad"), pad, 4);
+    kiln_dialect_int_list(kiln_ir_op_get_attr(op, "stride"), stride, 2);
+    kiln_dialect_int_list(kiln_ir_op_get_attr(op, "dilation"), dil, 2);
+    ok = x->shaped.rank == 4 && stride[0] > 0 && stride[1] > 0 && dil[0] > 0 &&
+         dil[1] > 0 && pad[0] >= 0 && pad[1] >= 0 && pad[2] >= 0 && pad[3] >= 0;
+    if (pool) {
+      ok = ok && (n == 1 || n == 3) &&
+           kiln_dialect_int_list(kiln_ir_op_get_attr(op, "kernel"), kernel,
+                                 2) == 2;
+      want[3] = x->shaped.dims[3];
+    } else {
+      ok = ok && (n == 3 || n == 5) && w->shaped.rank == 4;
+      if (ok && depthwise) {
+        ok = w->shaped.dims[2] == x->shaped.dims[3];
+        kernel[0] = w->shaped.dims[0];
+        kernel[1] = w->shaped.dims[1];
+        want[3] = w->shaped.dims[2] * w->shaped.dims[3];
+      } else if (ok) {
+        ok = w->shaped.dims[3] == x->shaped.dims[3];
+        kernel[0] = w->shaped.dims[1];
+        kernel[1] = w->shaped.dims[2];
+        want[3] = w->shaped.dims[0];
+      }
+    }
+    if (ok) {
+      want[0] = x->shaped.dims[0];
+      for (int i = 0; i < 2; ++i) {
+        int64_t span = (kernel[i] - 1) * dil[i] + 1;
+        int64_t padded = x->shaped.dims[1 + i] + pad[2 * i] + pad[2 * i + 1];
+        if (padded < span) ok = false;
+        want[1 + i] = (padded - span) / stride[i] + 1;
+      }
+    }
+  }
+  if (!ok) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "operand count, ranks, shapes or attributes do not "
+        "match the TOSA definition of the op");
+  }
+  if (out->shaped.rank != rank) {
+    return kiln_ir_op_emit_error(op, context, "result must have rank %zu",
+                                 rank);
+  }
+  for (size_t d = 0; d < rank; ++d) {
+    if (out->shaped.dims[d] != want[d]) {
+      return kiln_ir_op_emit_error(op, context, "result dim %zu must be %lld",
+                                   d, (long long)want[d]);
+    }
+  }
+  const kiln_ir_type_t* xe = x->shaped.element;
+  const kiln_ir_type_t* re = out->shaped.element;
+  bool pool = kiln_ir_op_is(op, "tosa.avg_pool2d");
+  if ((xe->kind == KILN_IR_TYPE_FLOAT) != (re->kind == KILN_IR_TYPE_FLOAT) ||
+      kiln_tosa_is_bool(xe) ||
+      (!pool && re->kind == KILN_IR_TYPE_INTEGER && re->integer.width != 32 &&
+       re->integer.width != 64) ||
+      (pool && re != xe)) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "element types %s -> %s are not supported",
+                                 kiln_ir_type_to_string(context, xe),
+                                 kiln_ir_type_to_string(context, re));
+  }
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // Custom form: `%a, %b {attrs} : (T1, T2) -> R`
 //===----------------------------------------------------------------------===//
+
+// `%a, %b name(attr) ... {attrs} : (T1, T2) -> R`: the keyword form of
+// attributes (`perms([1, 0])`, `values(dense<...> : T)`) as some MLIR
+// versions print them, then the usual functional tail.
+static kiln_status_t kiln_tosa_parse(kiln_mlir_op_parser_t* p,
+                                     kiln_ir_op_state_t* state) {
+  kiln_mlir_operand_list_t operands = {0};
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &operands));
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_string_view_t word;
+  while (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_BARE_ID &&
+         kiln_mlir_parse_optional_any_keyword(p, &word)) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LPAREN));
+    const kiln_ir_attribute_t* attr = NULL;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &attr));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+    char* name =
+        kiln_ir_arena_printf(context, "%.*s", (int)word.size, word.data);
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, name, attr));
+  }
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  return kiln_dialect_parse_type_tail(p, state, &operands);
+}
 
 static void kiln_tosa_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   if (kiln_ir_op_num_regular_operands(op) > 0) {
@@ -603,18 +729,18 @@ static void kiln_tosa_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 #define KILN_TOSA_EW(NAME, N, KIND, CLS, TRAITS)                              \
   {                                                                           \
     NAME, "elementwise op", KILN_IR_TRAIT_PURE | (TRAITS), N, 1, 0, 0,        \
-        kiln_tosa_verify_elementwise, kiln_dialect_parse_operands_functional, \
-        kiln_tosa_print, NULL, KILN_TOSA_UD(KIND, CLS)                        \
+        kiln_tosa_verify_elementwise, kiln_tosa_parse, kiln_tosa_print, NULL, \
+        KILN_TOSA_UD(KIND, CLS)                                               \
   }
 #define KILN_TOSA_UNARY(NAME, CLS) \
   KILN_TOSA_EW(NAME, 1, KILN_TOSA_KIND_UNARY, CLS, 0)
 #define KILN_TOSA_BINARY(NAME, CLS, TRAITS) \
   KILN_TOSA_EW(NAME, 2, KILN_TOSA_KIND_BINARY, CLS, TRAITS)
-#define KILN_TOSA_OP(NAME, SUMMARY, N, VERIFY)                         \
-  {                                                                    \
-    NAME, SUMMARY, KILN_IR_TRAIT_PURE, N, 1, 0, 0, VERIFY,             \
-        kiln_dialect_parse_operands_functional, kiln_tosa_print, NULL, \
-        KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY)              \
+#define KILN_TOSA_OP(NAME, SUMMARY, N, VERIFY)                              \
+  {                                                                         \
+    NAME, SUMMARY, KILN_IR_TRAIT_PURE, N, 1, 0, 0, VERIFY, kiln_tosa_parse, \
+        kiln_tosa_print, NULL,                                              \
+        KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY)                   \
   }
 
 static const kiln_ir_op_def_t kiln_tosa_defs[] = {
@@ -696,14 +822,24 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
                  kiln_tosa_verify_reduce),
     KILN_TOSA_OP("tosa.max_pool2d", "NHWC max pooling", 1,
                  kiln_tosa_verify_max_pool2d),
+    KILN_TOSA_OP("tosa.matmul", "batched matmul (A, B[, a_zp, b_zp])",
+                 KILN_IR_VARIADIC, kiln_tosa_verify_nn),
+    KILN_TOSA_OP("tosa.fully_connected", "input x weight^T + bias",
+                 KILN_IR_VARIADIC, kiln_tosa_verify_nn),
+    KILN_TOSA_OP("tosa.conv2d", "NHWC x OHWI convolution + bias",
+                 KILN_IR_VARIADIC, kiln_tosa_verify_nn),
+    KILN_TOSA_OP("tosa.depthwise_conv2d", "NHWC x HWCM convolution + bias",
+                 KILN_IR_VARIADIC, kiln_tosa_verify_nn),
+    KILN_TOSA_OP("tosa.avg_pool2d", "NHWC average pooling (no padding counted)",
+                 KILN_IR_VARIADIC, kiln_tosa_verify_nn),
     KILN_TOSA_OP("tosa.gather", "gathers rows of values by indices", 2,
                  kiln_tosa_verify_gather),
     KILN_TOSA_OP("tosa.table", "table lookup (i16: interpolated)", 2,
                  kiln_tosa_verify_table),
     {"tosa.const_shape", "a constant !tosa.shape",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_CONSTANT_LIKE, 0, 1, 0, 0,
-     kiln_tosa_verify_const_shape, kiln_dialect_parse_operands_functional,
-     kiln_tosa_print, NULL, KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY)},
+     kiln_tosa_verify_const_shape, kiln_tosa_parse, kiln_tosa_print, NULL,
+     KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY)},
     KILN_TOSA_OP("tosa.pad", "pads with pad_const", KILN_IR_VARIADIC,
                  kiln_tosa_verify_pad),
     KILN_TOSA_OP("tosa.transpose", "permutes dims (perms)", 1,

@@ -1145,6 +1145,506 @@ static kiln_status_t kiln_tosa_lower_reshape(kiln_ir_builder_t* b,
 }
 
 //===----------------------------------------------------------------------===//
+// Contractions, convolutions and average pooling
+//===----------------------------------------------------------------------===//
+//
+// matmul, fully_connected, conv2d and depthwise_conv2d are one reduction
+// generic each: body acc + (ext(x) - x_zp) * (ext(w) - w_zp) in the
+// accumulator (result) type, the accumulator starting as a zero splat
+// (matmul) or the bias broadcast over the result. Convolution inputs are
+// first padded with the input zero point (so padding contributes 0); the
+// input map is (n, oh * sy + kh * dy, ow * sx + kw * dx, c). depthwise
+// computes into N x OH x OW x C x M, then collapses (C, M) into C * M.
+// avg_pool2d sums the zero-point-adjusted window (padding contributes 0) and
+// divides by the number of non-padded elements, a compile-time constant per
+// output position: float divides; integers apply TOSA's reciprocal_scale /
+// apply_scale_32 with per-position multiplier and shift constants, add the
+// output zero point and clamp.
+
+// A zero point: operand |index| (a constant) when the op has it, else the
+// integer attribute |attr|, else 0.
+static kiln_status_t kiln_tosa_zero_point(kiln_ir_op_t* op,
+                                          kiln_ir_context_t* ctx,
+                                          uint32_t index, const char* attr,
+                                          int64_t* out) {
+  *out = 0;
+  if (kiln_ir_op_num_regular_operands(op) > index) {
+    kiln_ir_value_t* v = kiln_ir_op_operand(op, index);
+    const kiln_ir_attribute_t* c = kiln_tosa_constant_of(v);
+    if (c && c->kind == KILN_IR_ATTR_DENSE_ELEMENTS &&
+        kiln_tosa_is_float(c->type->shaped.element)) {
+      return kiln_ok_status();  // float zero points are 0
+    }
+    if (!kiln_tosa_constant_int(v, out)) {
+      return kiln_ir_op_emit_error(
+          op, ctx, "zero point operand #%u must be a constant", index);
+    }
+    return kiln_ok_status();
+  }
+  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, attr);
+  if (a && a->kind == KILN_IR_ATTR_INTEGER) *out = a->i;
+  return kiln_ok_status();
+}
+
+// |x| (a body scalar) converted to the accumulator type |acc| minus |zp|.
+static kiln_status_t kiln_tosa_emit_widen_sub(kiln_ir_builder_t* bb,
+                                              kiln_ir_value_t* x,
+                                              const kiln_ir_type_t* acc,
+                                              int64_t zp,
+                                              kiln_ir_value_t** out) {
+  if (kiln_tosa_is_float(acc)) {
+    if (x->type != acc) {
+      KILN_RETURN_IF_ERROR(kiln_tosa_emit_cast(bb, x, acc, &x));
+    }
+    *out = x;
+    return kiln_ok_status();
+  }
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(bb, x, acc, &x));
+  if (zp != 0) {
+    kiln_ir_value_t* z = NULL;
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(bb, acc, zp, &z));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(bb, "arith.subi", x, z, &x));
+  }
+  *out = x;
+  return kiln_ok_status();
+}
+
+// A generic computing init[...] += (x - xzp) * (w - wzp) over |num_loops|
+// loops (the last |num_reduction| are reductions).
+static kiln_status_t kiln_tosa_emit_contraction(
+    kiln_ir_builder_t* b, kiln_ir_value_t* x, const kiln_ir_attribute_t* xmap,
+    int64_t xzp, kiln_ir_value_t* w, const kiln_ir_attribute_t* wmap,
+    int64_t wzp, kiln_ir_value_t* init, const kiln_ir_attribute_t* omap,
+    uint32_t num_loops, uint32_t num_reduction, kiln_ir_value_t** out) {
+  bool reduction[KILN_TOSA_MAX_RANK] = {false};
+  for (uint32_t i = num_loops - num_reduction; i < num_loops; ++i) {
+    reduction[i] = true;
+  }
+  kiln_ir_value_t* ins[2] = {x, w};
+  const kiln_ir_attribute_t* maps[3] = {xmap, wmap, omap};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 2, ins, 1, &init, maps, num_loops, reduction, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  const kiln_ir_type_t* acc = init->type->shaped.element;
+  bool f = kiln_tosa_is_float(acc);
+  kiln_ir_value_t *a, *c, *p, *r;
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit_widen_sub(&bb, body->args[0], acc, xzp, &a));
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit_widen_sub(&bb, body->args[1], acc, wzp, &c));
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit2(&bb, f ? "arith.mulf" : "arith.muli", a, c, &p));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, f ? "arith.addf" : "arith.addi",
+                                       body->args[2], p, &r));
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
+}
+
+// A zero splat constant of |type|.
+static kiln_status_t kiln_tosa_emit_zeros(kiln_ir_builder_t* b,
+                                          const kiln_ir_type_t* type,
+                                          kiln_ir_value_t** out) {
+  kiln_scalar_t zero;
+  memset(&zero, 0, sizeof(zero));
+  if (kiln_tosa_is_float(type->shaped.element)) zero.f = 0.0;
+  return kiln_tosa_emit_constant(
+      b, kiln_scalar_splat_attr(b->context, type, zero), type, out);
+}
+
+// |bias| (rank 1, C elements or 1) broadcast over |rt|, read along loops
+// |dims| (|num_dims| of them: dims = {d} reads bias[d]; two dims read the
+// bias expanded to their sizes, row-major).
+static kiln_status_t kiln_tosa_emit_bias_init(
+    kiln_ir_builder_t* b, kiln_ir_value_t* bias, const kiln_ir_type_t* rt,
+    uint32_t first_dim, uint32_t num_dims, kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  const kiln_ir_type_t* bt = bias->type;
+  if (bt->shaped.rank != 1) {
+    return kiln_ir_emit_error(ctx, b->location, "bias must have rank 1");
+  }
+  int64_t size = bt->shaped.dims[0];
+  const kiln_ir_affine_expr_t* e = NULL;
+  if (size == 1) {
+    e = kiln_ir_affine_constant(ctx, 0);
+  } else {
+    // bias[d_first * s1 + d_first+1] (row-major over the bias dims).
+    int64_t stride = 1;
+    for (uint32_t i = num_dims; i-- > 0;) {
+      const kiln_ir_affine_expr_t* t = kiln_ir_affine_dim(ctx, first_dim + i);
+      if (stride != 1) {
+        t = kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_MUL, t,
+                                  kiln_ir_affine_constant(ctx, stride));
+      }
+      e = e ? kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_ADD, t, e) : t;
+      stride *= rt->shaped.dims[first_dim + i];
+    }
+    if (stride != size) {
+      return kiln_ir_emit_error(ctx, b->location,
+                                "bias has %lld elements, expected %lld or 1",
+                                (long long)size, (long long)stride);
+    }
+  }
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  const kiln_ir_attribute_t* maps[2] = {
+      kiln_ir_affine_map_attr_get(ctx, rank, 0, 1, &e),
+      kiln_linalg_identity_map(ctx, rank)};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &bias, 1, &init, maps,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_value_t* v = body->args[0];
+  const kiln_ir_type_t* re = rt->shaped.element;
+  if (v->type != re) {
+    if (kiln_tosa_is_float(re)) {
+      KILN_RETURN_IF_ERROR(kiln_tosa_emit_cast(&bb, v, re, &v));
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, v, re, &v));
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, v));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_lower_matmul(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  int64_t azp, bzp;
+  KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 2, "a_zp", &azp));
+  KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "b_zp", &bzp));
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_zeros(b, op->results[0].type, &init));
+  // Loops (n, h, w, c).
+  int64_t adims[3] = {0, 1, 3}, bdims[3] = {0, 3, 2}, odims[3] = {0, 1, 2};
+  kiln_ir_value_t* r = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_contraction(
+      b, kiln_ir_op_operand(op, 0),
+      kiln_linalg_projection_map(ctx, 4, 3, adims), azp,
+      kiln_ir_op_operand(op, 1), kiln_linalg_projection_map(ctx, 4, 3, bdims),
+      bzp, init, kiln_linalg_projection_map(ctx, 4, 3, odims), 4, 1, &r));
+  kiln_tosa_replace(op, r);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_lower_fully_connected(kiln_ir_builder_t* b,
+                                                     kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  int64_t izp, wzp;
+  KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "input_zp", &izp));
+  KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 4, "weight_zp", &wzp));
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_bias_init(
+      b, kiln_ir_op_operand(op, 2), op->results[0].type, 1, 1, &init));
+  // Loops (n, oc, ic).
+  int64_t idims[2] = {0, 2}, wdims[2] = {1, 2}, odims[2] = {0, 1};
+  kiln_ir_value_t* r = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_contraction(
+      b, kiln_ir_op_operand(op, 0),
+      kiln_linalg_projection_map(ctx, 3, 2, idims), izp,
+      kiln_ir_op_operand(op, 1), kiln_linalg_projection_map(ctx, 3, 2, wdims),
+      wzp, init, kiln_linalg_projection_map(ctx, 3, 2, odims), 3, 1, &r));
+  kiln_tosa_replace(op, r);
+  return kiln_ok_status();
+}
+
+// d<o> * stride + d<k> * dilation.
+static const kiln_ir_affine_expr_t* kiln_tosa_window_expr(
+    kiln_ir_context_t* ctx, uint32_t o, int64_t stride, uint32_t k,
+    int64_t dilation) {
+  const kiln_ir_affine_expr_t* a = kiln_ir_affine_dim(ctx, o);
+  const kiln_ir_affine_expr_t* c = kiln_ir_affine_dim(ctx, k);
+  if (stride != 1) {
+    a = kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_MUL, a,
+                              kiln_ir_affine_constant(ctx, stride));
+  }
+  if (dilation != 1) {
+    c = kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_MUL, c,
+                              kiln_ir_affine_constant(ctx, dilation));
+  }
+  return kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_ADD, a, c);
+}
+
+// Reads pad/stride/dilation (defaults 0/1/1) and pads |*input| (NHWC) with
+// |fill| (the input zero point) when needed.
+static kiln_status_t kiln_tosa_conv_prologue(kiln_ir_builder_t* b,
+                                             kiln_ir_op_t* op, int64_t fill,
+                                             kiln_ir_value_t** input,
+                                             int64_t* stride,
+                                             int64_t* dilation) {
+  int64_t pad[4] = {0, 0, 0, 0};
+  stride[0] = stride[1] = dilation[0] = dilation[1] = 1;
+  kiln_dialect_int_list(kiln_ir_op_get_attr(op, "pad"), pad, 4);
+  kiln_dialect_int_list(kiln_ir_op_get_attr(op, "stride"), stride, 2);
+  kiln_dialect_int_list(kiln_ir_op_get_attr(op, "dilation"), dilation, 2);
+  if (pad[0] || pad[1] || pad[2] || pad[3]) {
+    const kiln_ir_type_t* e = (*input)->type->shaped.element;
+    int64_t before[4] = {0, pad[0], pad[2], 0};
+    int64_t after[4] = {0, pad[1], pad[3], 0};
+    kiln_tosa_scalar_fill_t f;
+    f.type = e;
+    memset(&f.value, 0, sizeof(f.value));
+    if (kiln_tosa_is_float(e)) {
+      f.value.f = 0.0;
+    } else {
+      f.value.i = kiln_scalar_canon_int(e, fill);
+    }
+    KILN_RETURN_IF_ERROR(kiln_tosa_pad(b, *input, before, after,
+                                       kiln_tosa_fill_constant, &f, input));
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_lower_conv2d(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  int64_t izp, wzp, stride[2], dilation[2];
+  KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "input_zp", &izp));
+  KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 4, "weight_zp", &wzp));
+  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_conv_prologue(b, op, izp, &input, stride, dilation));
+  const kiln_ir_type_t* rt = op->results[0].type;
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2), rt, 3, 1, &init));
+  // Loops (n, oh, ow, oc, kh, kw, ic).
+  const kiln_ir_affine_expr_t* in[4] = {
+      kiln_ir_affine_dim(ctx, 0),
+      kiln_tosa_window_expr(ctx, 1, stride[0], 4, dilation[0]),
+      kiln_tosa_window_expr(ctx, 2, stride[1], 5, dilation[1]),
+      kiln_ir_affine_dim(ctx, 6)};
+  int64_t wdims[4] = {3, 4, 5, 6}, odims[4] = {0, 1, 2, 3};
+  kiln_ir_value_t* r = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_contraction(
+      b, input, kiln_ir_affine_map_attr_get(ctx, 7, 0, 4, in), izp,
+      kiln_ir_op_operand(op, 1), kiln_linalg_projection_map(ctx, 7, 4, wdims),
+      wzp, init, kiln_linalg_projection_map(ctx, 7, 4, odims), 7, 3, &r));
+  kiln_tosa_replace(op, r);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_lower_depthwise_conv2d(kiln_ir_builder_t* b,
+                                                      kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  int64_t izp, wzp, stride[2], dilation[2];
+  KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "input_zp", &izp));
+  KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 4, "weight_zp", &wzp));
+  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_conv_prologue(b, op, izp, &input, stride, dilation));
+  const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_type_t* wt = kiln_ir_op_operand(op, 1)->type;
+  int64_t dims5[5] = {rt->shaped.dims[0], rt->shaped.dims[1],
+                      rt->shaped.dims[2], wt->shaped.dims[2],
+                      wt->shaped.dims[3]};
+  const kiln_ir_type_t* t5 =
+      kiln_ir_tensor_type_get(ctx, 5, dims5, rt->shaped.element, NULL);
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2), t5, 3, 2, &init));
+  // Loops (n, oh, ow, c, m, kh, kw).
+  const kiln_ir_affine_expr_t* in[4] = {
+      kiln_ir_affine_dim(ctx, 0),
+      kiln_tosa_window_expr(ctx, 1, stride[0], 5, dilation[0]),
+      kiln_tosa_window_expr(ctx, 2, stride[1], 6, dilation[1]),
+      kiln_ir_affine_dim(ctx, 3)};
+  int64_t wdims[4] = {5, 6, 3, 4}, odims[5] = {0, 1, 2, 3, 4};
+  kiln_ir_value_t* r = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_contraction(
+      b, input, kiln_ir_affine_map_attr_get(ctx, 7, 0, 4, in), izp,
+      kiln_ir_op_operand(op, 1), kiln_linalg_projection_map(ctx, 7, 4, wdims),
+      wzp, init, kiln_linalg_projection_map(ctx, 7, 5, odims), 7, 2, &r));
+  // (N, OH, OW, C, M) -> (N, OH, OW, C * M).
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
+  const kiln_ir_attribute_t* groups[4];
+  for (int g = 0; g < 3; ++g) {
+    const kiln_ir_attribute_t* m = kiln_ir_integer_attr_get(ctx, i64, g);
+    groups[g] = kiln_ir_array_attr_get(ctx, 1, &m);
+  }
+  const kiln_ir_attribute_t* last[2] = {kiln_ir_integer_attr_get(ctx, i64, 3),
+                                        kiln_ir_integer_attr_get(ctx, i64, 4)};
+  groups[3] = kiln_ir_array_attr_get(ctx, 2, last);
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      ctx, "reassociation", kiln_ir_array_attr_get(ctx, 4, groups));
+  kiln_ir_op_t* collapse = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "tensor.collapse_shape", 1, &r, 1, &rt, 1, &attr, &collapse));
+  kiln_tosa_replace(op, kiln_ir_op_result(collapse, 0));
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
+                                                kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* in_t = input->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_type_t* e = rt->shaped.element;
+  bool f = kiln_tosa_is_float(e);
+  int64_t izp, ozp, kernel[2] = {1, 1}, stride[2] = {1, 1},
+                    pad[4] = {0, 0, 0, 0};
+  KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 1, "input_zp", &izp));
+  KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 2, "output_zp", &ozp));
+  kiln_dialect_int_list(kiln_ir_op_get_attr(op, "kernel"), kernel, 2);
+  kiln_dialect_int_list(kiln_ir_op_get_attr(op, "stride"), stride, 2);
+  kiln_dialect_int_list(kiln_ir_op_get_attr(op, "pad"), pad, 4);
+  // Accumulator: f32 for f16/bf16/f32 (acc_type), f64 stays; i32 for ints.
+  const kiln_ir_type_t* acc_e =
+      f ? (kiln_tosa_width(e) < 32 ? kiln_ir_float_type_get(ctx, KILN_IR_F32)
+                                   : e)
+        : kiln_ir_int_type(ctx, 32);
+  if (pad[0] || pad[1] || pad[2] || pad[3]) {
+    int64_t before[4] = {0, pad[0], pad[2], 0};
+    int64_t after[4] = {0, pad[1], pad[3], 0};
+    kiln_tosa_scalar_fill_t fill;
+    fill.type = in_t->shaped.element;
+    memset(&fill.value, 0, sizeof(fill.value));
+    if (f) {
+      fill.value.f = 0.0;
+    } else {
+      fill.value.i = kiln_scalar_canon_int(fill.type, izp);
+    }
+    KILN_RETURN_IF_ERROR(kiln_tosa_pad(b, input, before, after,
+                                       kiln_tosa_fill_constant, &fill, &input));
+  }
+  const kiln_ir_type_t* acc_t =
+      kiln_ir_tensor_type_get(ctx, 4, rt->shaped.dims, acc_e, NULL);
+  kiln_ir_value_t *acc, *window;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_zeros(b, acc_t, &acc));
+  const kiln_ir_type_t* wt = kiln_ir_tensor_type_get(ctx, 2, kernel, e, NULL);
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_zeros(b, wt, &window));
+  // Sum: loops (n, oh, ow, c, kh, kw).
+  const kiln_ir_affine_expr_t* in_exprs[4] = {
+      kiln_ir_affine_dim(ctx, 0),
+      kiln_tosa_window_expr(ctx, 1, stride[0], 4, 1),
+      kiln_tosa_window_expr(ctx, 2, stride[1], 5, 1),
+      kiln_ir_affine_dim(ctx, 3)};
+  int64_t wdims[2] = {4, 5}, odims[4] = {0, 1, 2, 3};
+  const kiln_ir_attribute_t* maps[3] = {
+      kiln_ir_affine_map_attr_get(ctx, 6, 0, 4, in_exprs),
+      kiln_linalg_projection_map(ctx, 6, 2, wdims),
+      kiln_linalg_projection_map(ctx, 6, 4, odims)};
+  bool reduction[6] = {false, false, false, false, true, true};
+  kiln_ir_value_t* ins[2] = {input, window};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 2, ins, 1, &acc, maps, 6,
+                                                  reduction, &generic, &body));
+  {
+    kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+    kiln_ir_value_t *x, *r;
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit_widen_sub(&bb, body->args[0], acc_e, izp, &x));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, f ? "arith.addf" : "arith.addi",
+                                         body->args[2], x, &r));
+    KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
+  }
+  kiln_ir_value_t* sum = kiln_ir_op_result(generic, 0);
+  // Per-position counts of non-padded elements (float), or TOSA's
+  // reciprocal_scale multiplier and shift (integers).
+  int64_t oh = rt->shaped.dims[1], ow = rt->shaped.dims[2];
+  int64_t ih = in_t->shaped.dims[1], iw = in_t->shaped.dims[2];
+  int64_t cdims[2] = {oh, ow};
+  kiln_scalar_t* counts =
+      kiln_ir_arena_alloc(ctx, (size_t)(oh * ow) * sizeof(kiln_scalar_t) + 1);
+  kiln_scalar_t* shifts =
+      kiln_ir_arena_alloc(ctx, (size_t)(oh * ow) * sizeof(kiln_scalar_t) + 1);
+  if (!counts || !shifts) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "avg_pool2d");
+  }
+  for (int64_t y = 0; y < oh; ++y) {
+    int64_t y0 = y * stride[0] - pad[0];
+    int64_t rows =
+        (y0 + kernel[0] < ih ? y0 + kernel[0] : ih) - (y0 > 0 ? y0 : 0);
+    for (int64_t x = 0; x < ow; ++x) {
+      int64_t x0 = x * stride[1] - pad[2];
+      int64_t cols =
+          (x0 + kernel[1] < iw ? x0 + kernel[1] : iw) - (x0 > 0 ? x0 : 0);
+      int64_t count = rows * cols;
+      if (count <= 0) {
+        return kiln_ir_op_emit_error(op, ctx,
+                                     "window at (%lld, %lld) holds no input",
+                                     (long long)y, (long long)x);
+      }
+      kiln_scalar_t* c = &counts[y * ow + x];
+      memset(c, 0, sizeof(*c));
+      if (f) {
+        c->f = (double)count;
+        continue;
+      }
+      // reciprocal_scale(count).
+      uint32_t v = (uint32_t)(count - 1);
+      int32_t k = 0;
+      while (k < 32 && (v >> k) != 0) ++k;  // 32 - clz(count - 1)
+      int64_t numerator = (((int64_t)1 << 30) + 1) << k;
+      c->i = numerator / count;
+      memset(&shifts[y * ow + x], 0, sizeof(kiln_scalar_t));
+      shifts[y * ow + x].i = 30 + k;
+    }
+  }
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
+  const kiln_ir_type_t* ct =
+      kiln_ir_tensor_type_get(ctx, 2, cdims, f ? acc_e : i64, NULL);
+  kiln_ir_value_t *count_v, *shift_v = NULL, *init;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+      b, kiln_scalar_dense_attr(ctx, ct, oh * ow, counts), ct, &count_v));
+  if (!f) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+        b, kiln_scalar_dense_attr(ctx, ct, oh * ow, shifts), ct, &shift_v));
+  }
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  int64_t pos[2] = {1, 2};
+  const kiln_ir_attribute_t* id4 = kiln_linalg_identity_map(ctx, 4);
+  const kiln_ir_attribute_t* at_pos =
+      kiln_linalg_projection_map(ctx, 4, 2, pos);
+  const kiln_ir_attribute_t* fmaps[4] = {id4, at_pos, f ? id4 : at_pos, id4};
+  kiln_ir_value_t* fins[2] = {count_v, shift_v};
+  kiln_ir_value_t* all_ins[3] = {sum, fins[0], fins[1]};
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, f ? 2 : 3, all_ins, 1, &init, fmaps, 4, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_value_t* r = NULL;
+  if (f) {
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit2(&bb, "arith.divf", body->args[0], body->args[1], &r));
+    if (r->type != e) KILN_RETURN_IF_ERROR(kiln_tosa_emit_cast(&bb, r, e, &r));
+  } else {
+    // apply_scale_32(sum, multiplier, shift, false) + output_zp, clamped.
+    kiln_ir_value_t *v, *one, *sm1, *round, *lo, *hi, *z;
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, body->args[0], i64, &v));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit2(&bb, "arith.muli", v, body->args[1], &v));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, 1, &one));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit2(&bb, "arith.subi", body->args[2], one, &sm1));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.shli", one, sm1, &round));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", v, round, &v));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit2(&bb, "arith.shrsi", v, body->args[2], &v));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, ozp, &z));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", v, z, &v));
+    uint32_t w = kiln_tosa_width(e);
+    int64_t mn = kiln_tosa_is_unsigned(e) ? 0 : kiln_tosa_int_min(w);
+    int64_t mx = kiln_tosa_is_unsigned(e) ? (int64_t)((1ull << w) - 1)
+                                          : kiln_tosa_int_max(w);
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, mn, &lo));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, mx, &hi));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.maxsi", v, lo, &v));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.minsi", v, hi, &v));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, v, e, &r));
+  }
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
+  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // Entry point
 //===----------------------------------------------------------------------===//
 
@@ -1154,6 +1654,17 @@ kiln_status_t kiln_lower_tosa_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
     return kiln_tosa_lower_max_pool2d(b, op);
   }
   if (kiln_ir_op_is(op, "tosa.gather")) return kiln_tosa_lower_gather(b, op);
+  if (kiln_ir_op_is(op, "tosa.matmul")) return kiln_tosa_lower_matmul(b, op);
+  if (kiln_ir_op_is(op, "tosa.fully_connected")) {
+    return kiln_tosa_lower_fully_connected(b, op);
+  }
+  if (kiln_ir_op_is(op, "tosa.conv2d")) return kiln_tosa_lower_conv2d(b, op);
+  if (kiln_ir_op_is(op, "tosa.depthwise_conv2d")) {
+    return kiln_tosa_lower_depthwise_conv2d(b, op);
+  }
+  if (kiln_ir_op_is(op, "tosa.avg_pool2d")) {
+    return kiln_tosa_lower_avg_pool2d(b, op);
+  }
   if (kiln_ir_op_is(op, "tosa.table")) return kiln_tosa_lower_table(b, op);
   if (kiln_ir_op_is(op, "tosa.pad")) return kiln_tosa_lower_pad(b, op);
   if (kiln_ir_op_is(op, "tosa.transpose")) {

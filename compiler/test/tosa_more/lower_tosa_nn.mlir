@@ -1,0 +1,66 @@
+// RUN: kiln-opt --lower-to-structured %s | FileCheck %s
+
+// CHECK-LABEL: func.func @matmul_zp
+func.func @matmul_zp(%a: tensor<1x2x3xi8>, %b: tensor<1x3x4xi8>) -> tensor<1x2x4xi32> {
+  // CHECK: arith.constant dense<0> : tensor<1x2x4xi32>
+  // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+  // CHECK: arith.extsi %{{.*}} : i8 to i32
+  // CHECK: arith.constant 3 : i32
+  // CHECK: arith.subi
+  // CHECK: arith.extsi %{{.*}} : i8 to i32
+  // CHECK: arith.constant -2 : i32
+  // CHECK: arith.subi
+  // CHECK: arith.muli
+  // CHECK: arith.addi
+  %azp = "tosa.const"() <{values = dense<3> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %bzp = "tosa.const"() <{values = dense<-2> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.matmul %a, %b, %azp, %bzp : (tensor<1x2x3xi8>, tensor<1x3x4xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x4xi32>
+  // CHECK-NOT: tosa.
+  return %0 : tensor<1x2x4xi32>
+}
+
+// CHECK-LABEL: func.func @conv2d_window
+func.func @conv2d_window(%x: tensor<1x5x5x2xf32>, %w: tensor<3x2x3x2xf32>, %bias: tensor<3xf32>) -> tensor<1x3x4x3xf32> {
+  // The input is padded first, the bias broadcast into the accumulator.
+  // CHECK: tensor.empty() : tensor<1x6x8x2xf32>
+  // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+  // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (d1 * 2) + d4, d2 + (d5 * 2), d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+  %izp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %bias, %izp, %izp {acc_type = f32, dilation = array<i64: 1, 2>, pad = array<i64: 1, 0, 1, 2>, stride = array<i64: 2, 1>} : (tensor<1x5x5x2xf32>, tensor<3x2x3x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x4x3xf32>
+  return %0 : tensor<1x3x4x3xf32>
+}
+
+// CHECK-LABEL: func.func @depthwise
+func.func @depthwise(%x: tensor<1x4x4x2xf32>, %w: tensor<3x3x2x2xf32>, %bias: tensor<4xf32>) -> tensor<1x2x2x4xf32> {
+  // CHECK: affine_map<(d0, d1, d2, d3, d4) -> ((d3 * 2) + d4)>
+  // CHECK: affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d5, d6, d3, d4)>
+  // CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2], [3, 4]]
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.depthwise_conv2d %x, %w, %bias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<3x3x2x2xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x4xf32>
+  return %0 : tensor<1x2x2x4xf32>
+}
+
+// CHECK-LABEL: func.func @avg_pool
+func.func @avg_pool(%x: tensor<1x3x3x1xf32>) -> tensor<1x2x2x1xf32> {
+  // Non-padded element counts per output position: corners of a 2x2
+  // window over a 1-padded 3x3 input with stride 2.
+  // CHECK: arith.constant dense<{{\[}}[1.0{{.*}}, 2.0{{.*}}], [2.0{{.*}}, 4.0{{.*}}]]> : tensor<2x2xf32>
+  // CHECK: arith.divf
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<1x3x3x1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32>
+  return %0 : tensor<1x2x2x1xf32>
+}
+
+// CHECK-LABEL: func.func @pretty_forms
+func.func @pretty_forms(%p: tensor<i1>, %v: tensor<2x3xi32>) -> tensor<3x2xi32> {
+  // CHECK-NOT: tosa.transpose
+  %t = tosa.transpose %v perms([1, 0]) : (tensor<2x3xi32>) -> tensor<3x2xi32>
+  // CHECK: cf.cond_br
+  %r = tosa.cond_if %p (%a = %t) : tensor<i1> (tensor<3x2xi32>) -> tensor<3x2xi32> {
+    tosa.yield %a : tensor<3x2xi32>
+  } else {
+    %n = tosa.negate %a : (tensor<3x2xi32>) -> tensor<3x2xi32>
+    tosa.yield %n : tensor<3x2xi32>
+  }
+  return %r : tensor<3x2xi32>
+}

@@ -201,9 +201,10 @@ static kiln_status_t kiln_shlo_require_tensors(kiln_ir_context_t* context,
 enum {
   KILN_SHLO_ANY = 0,
   KILN_SHLO_FLOAT = 1,
-  KILN_SHLO_INT = 2,       // integer (incl. i1 where it makes sense)
-  KILN_SHLO_INT_BOOL = 3,  // integer or i1 (and/or/xor/not)
-  KILN_SHLO_NUMERIC = 4,   // int or float, not i1
+  KILN_SHLO_INT = 2,            // integer (incl. i1 where it makes sense)
+  KILN_SHLO_INT_BOOL = 3,       // integer or i1 (and/or/xor/not)
+  KILN_SHLO_NUMERIC = 4,        // int or float, not i1
+  KILN_SHLO_FLOAT_COMPLEX = 5,  // float or complex (lower_complex.c)
 };
 
 static kiln_status_t kiln_shlo_check_class(kiln_ir_context_t* context,
@@ -216,6 +217,9 @@ static kiln_status_t kiln_shlo_check_class(kiln_ir_context_t* context,
   switch (cls) {
     case KILN_SHLO_FLOAT:
       ok = is_float;
+      break;
+    case KILN_SHLO_FLOAT_COMPLEX:
+      ok = is_float || e->kind == KILN_IR_TYPE_COMPLEX;
       break;
     case KILN_SHLO_INT:
     case KILN_SHLO_INT_BOOL:
@@ -1305,18 +1309,19 @@ static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
     KILN_SHLO_EW("stablehlo.abs", 1, KILN_SHLO_NUMERIC, 0),
     KILN_SHLO_EW("stablehlo.negate", 1, KILN_SHLO_NUMERIC, 0),
     KILN_SHLO_EW("stablehlo.sign", 1, KILN_SHLO_NUMERIC, 0),
-    KILN_SHLO_EW("stablehlo.exponential", 1, KILN_SHLO_FLOAT, 0),
-    KILN_SHLO_EW("stablehlo.exponential_minus_one", 1, KILN_SHLO_FLOAT, 0),
-    KILN_SHLO_EW("stablehlo.log", 1, KILN_SHLO_FLOAT, 0),
-    KILN_SHLO_EW("stablehlo.log_plus_one", 1, KILN_SHLO_FLOAT, 0),
-    KILN_SHLO_EW("stablehlo.logistic", 1, KILN_SHLO_FLOAT, 0),
-    KILN_SHLO_EW("stablehlo.sqrt", 1, KILN_SHLO_FLOAT, 0),
-    KILN_SHLO_EW("stablehlo.rsqrt", 1, KILN_SHLO_FLOAT, 0),
-    KILN_SHLO_EW("stablehlo.cbrt", 1, KILN_SHLO_FLOAT, 0),
-    KILN_SHLO_EW("stablehlo.sine", 1, KILN_SHLO_FLOAT, 0),
-    KILN_SHLO_EW("stablehlo.cosine", 1, KILN_SHLO_FLOAT, 0),
-    KILN_SHLO_EW("stablehlo.tan", 1, KILN_SHLO_FLOAT, 0),
-    KILN_SHLO_EW("stablehlo.tanh", 1, KILN_SHLO_FLOAT, 0),
+    KILN_SHLO_EW("stablehlo.exponential", 1, KILN_SHLO_FLOAT_COMPLEX, 0),
+    KILN_SHLO_EW("stablehlo.exponential_minus_one", 1, KILN_SHLO_FLOAT_COMPLEX,
+                 0),
+    KILN_SHLO_EW("stablehlo.log", 1, KILN_SHLO_FLOAT_COMPLEX, 0),
+    KILN_SHLO_EW("stablehlo.log_plus_one", 1, KILN_SHLO_FLOAT_COMPLEX, 0),
+    KILN_SHLO_EW("stablehlo.logistic", 1, KILN_SHLO_FLOAT_COMPLEX, 0),
+    KILN_SHLO_EW("stablehlo.sqrt", 1, KILN_SHLO_FLOAT_COMPLEX, 0),
+    KILN_SHLO_EW("stablehlo.rsqrt", 1, KILN_SHLO_FLOAT_COMPLEX, 0),
+    KILN_SHLO_EW("stablehlo.cbrt", 1, KILN_SHLO_FLOAT_COMPLEX, 0),
+    KILN_SHLO_EW("stablehlo.sine", 1, KILN_SHLO_FLOAT_COMPLEX, 0),
+    KILN_SHLO_EW("stablehlo.cosine", 1, KILN_SHLO_FLOAT_COMPLEX, 0),
+    KILN_SHLO_EW("stablehlo.tan", 1, KILN_SHLO_FLOAT_COMPLEX, 0),
+    KILN_SHLO_EW("stablehlo.tanh", 1, KILN_SHLO_FLOAT_COMPLEX, 0),
     KILN_SHLO_EW("stablehlo.floor", 1, KILN_SHLO_FLOAT, 0),
     KILN_SHLO_EW("stablehlo.ceil", 1, KILN_SHLO_FLOAT, 0),
     KILN_SHLO_EW("stablehlo.round_nearest_afz", 1, KILN_SHLO_FLOAT, 0),
@@ -1339,7 +1344,7 @@ static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
     KILN_SHLO_EW("stablehlo.minimum", 2, KILN_SHLO_ANY,
                  KILN_IR_TRAIT_COMMUTATIVE),
     KILN_SHLO_EW("stablehlo.power", 2, KILN_SHLO_NUMERIC, 0),
-    KILN_SHLO_EW("stablehlo.atan2", 2, KILN_SHLO_FLOAT, 0),
+    KILN_SHLO_EW("stablehlo.atan2", 2, KILN_SHLO_FLOAT_COMPLEX, 0),
     KILN_SHLO_EW("stablehlo.and", 2, KILN_SHLO_INT_BOOL,
                  KILN_IR_TRAIT_COMMUTATIVE),
     KILN_SHLO_EW("stablehlo.or", 2, KILN_SHLO_INT_BOOL,

@@ -327,6 +327,49 @@ static kiln_status_t kiln_cx_arith(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
     im =
         kiln_cx_bin(&r, "arith.addf", kiln_cx_bin(&r, "arith.mulf", a[0], a[3]),
                     kiln_cx_bin(&r, "arith.mulf", a[1], a[2]));
+  } else if (kiln_ir_op_is(op, "stablehlo.divide")) {
+    // ((ac + bd) + (bc - ad) i) / (c^2 + d^2).
+    kiln_v* den =
+        kiln_cx_bin(&r, "arith.addf", kiln_cx_bin(&r, "arith.mulf", a[2], a[2]),
+                    kiln_cx_bin(&r, "arith.mulf", a[3], a[3]));
+    kiln_v* nre =
+        kiln_cx_bin(&r, "arith.addf", kiln_cx_bin(&r, "arith.mulf", a[0], a[2]),
+                    kiln_cx_bin(&r, "arith.mulf", a[1], a[3]));
+    kiln_v* nim =
+        kiln_cx_bin(&r, "arith.subf", kiln_cx_bin(&r, "arith.mulf", a[1], a[2]),
+                    kiln_cx_bin(&r, "arith.mulf", a[0], a[3]));
+    re = kiln_cx_bin(&r, "arith.divf", nre, den);
+    im = kiln_cx_bin(&r, "arith.divf", nim, den);
+  } else if (kiln_ir_op_is(op, "stablehlo.exponential")) {
+    // e^a (cos b + i sin b).
+    kiln_v* ea = kiln_cx_un(&r, "math.exp", a[0], NULL);
+    re = kiln_cx_bin(&r, "arith.mulf", ea,
+                     kiln_cx_un(&r, "math.cos", a[1], NULL));
+    im = kiln_cx_bin(&r, "arith.mulf", ea,
+                     kiln_cx_un(&r, "math.sin", a[1], NULL));
+  } else if (kiln_ir_op_is(op, "stablehlo.sine") ||
+             kiln_ir_op_is(op, "stablehlo.cosine")) {
+    // sin(a + bi) = sin a cosh b + i cos a sinh b;
+    // cos(a + bi) = cos a cosh b - i sin a sinh b.
+    const kiln_ir_type_t* ft = a[0]->type;
+    kiln_v* ep = kiln_cx_un(&r, "math.exp", a[1], NULL);
+    kiln_v* em = kiln_cx_un(&r, "math.exp",
+                            kiln_cx_un(&r, "arith.negf", a[1], NULL), NULL);
+    kiln_v* half = kiln_cx_float(&r, ft, 0.5);
+    kiln_v* ch = kiln_cx_bin(&r, "arith.mulf",
+                             kiln_cx_bin(&r, "arith.addf", ep, em), half);
+    kiln_v* sh = kiln_cx_bin(&r, "arith.mulf",
+                             kiln_cx_bin(&r, "arith.subf", ep, em), half);
+    kiln_v* sa = kiln_cx_un(&r, "math.sin", a[0], NULL);
+    kiln_v* ca = kiln_cx_un(&r, "math.cos", a[0], NULL);
+    if (kiln_ir_op_is(op, "stablehlo.sine")) {
+      re = kiln_cx_bin(&r, "arith.mulf", sa, ch);
+      im = kiln_cx_bin(&r, "arith.mulf", ca, sh);
+    } else {
+      re = kiln_cx_bin(&r, "arith.mulf", ca, ch);
+      im = kiln_cx_un(&r, "arith.negf", kiln_cx_bin(&r, "arith.mulf", sa, sh),
+                      NULL);
+    }
   } else {  // negate
     re = kiln_cx_un(&r, "arith.negf", a[0], NULL);
     im = kiln_cx_un(&r, "arith.negf", a[1], NULL);
@@ -641,7 +684,11 @@ kiln_status_t kiln_lower_complex_op(kiln_ir_builder_t* b, kiln_ir_op_t* op,
   } else if (kiln_ir_op_is(op, "stablehlo.add") ||
              kiln_ir_op_is(op, "stablehlo.subtract") ||
              kiln_ir_op_is(op, "stablehlo.multiply") ||
-             kiln_ir_op_is(op, "stablehlo.negate")) {
+             kiln_ir_op_is(op, "stablehlo.negate") ||
+             kiln_ir_op_is(op, "stablehlo.divide") ||
+             kiln_ir_op_is(op, "stablehlo.exponential") ||
+             kiln_ir_op_is(op, "stablehlo.sine") ||
+             kiln_ir_op_is(op, "stablehlo.cosine")) {
     status = kiln_cx_arith(b, op);
   } else if (kiln_ir_op_is(op, "stablehlo.constant")) {
     // Kept complex; consumers take its pairs (kiln_cx_pairs).
@@ -652,7 +699,8 @@ kiln_status_t kiln_lower_complex_op(kiln_ir_builder_t* b, kiln_ir_op_t* op,
     return kiln_ir_op_emit_error(op, b->context,
                                  "on complex tensors is not supported (complex "
                                  "ops lowered: add, subtract, multiply, "
-                                 "negate, real, imag, complex, fft)");
+                                 "divide, negate, exponential, sine, cosine, "
+                                 "real, imag, complex, fft)");
   } else {
     return kiln_ok_status();  // func.return, cf, util.*: keep complex types
   }

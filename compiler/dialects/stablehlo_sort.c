@@ -11,7 +11,9 @@
 //   %r = stablehlo.dynamic_update_slice %operand, %update, %i0, %i1
 //          : (tensor<3x3xi32>, tensor<2x2xi32>, tensor<i32>, tensor<i32>)
 //          -> tensor<3x3xi32>
-// (custom and generic form).
+// (custom and generic form);
+//   %l = stablehlo.cholesky %a, lower = true : tensor<4x4xf32>
+// (custom and generic form; `lower` defaults to false).
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
 
@@ -158,6 +160,65 @@ static void kiln_dus_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_dialect_print_functional_tail(p, op, NULL, 0);
 }
 
+static kiln_status_t kiln_cholesky_verify(kiln_ir_context_t* context,
+                                          kiln_ir_op_t* op) {
+  const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
+  size_t rank = kiln_sort_is_tensor(t) ? t->shaped.rank : 0;
+  if (rank < 2 || !kiln_ir_type_has_static_shape(t) ||
+      t->shaped.dims[rank - 1] != t->shaped.dims[rank - 2] ||
+      !kiln_ir_type_is_float(t->shaped.element)) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "operand must be a static float tensor of square matrices (...xNxN)");
+  }
+  if (op->results[0].type != t) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "result must have the operand's type %s",
+                                 kiln_ir_type_to_string(context, t));
+  }
+  const kiln_ir_attribute_t* lower = kiln_ir_op_get_attr(op, "lower");
+  if (lower && lower->kind != KILN_IR_ATTR_BOOL) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "'lower' must be a bool attribute");
+  }
+  return kiln_ok_status();
+}
+
+// `%a, lower = true {attrs} : T` (`lower = ...` optional).
+static kiln_status_t kiln_cholesky_parse(kiln_mlir_op_parser_t* p,
+                                         kiln_ir_op_state_t* state) {
+  if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_LPAREN) {
+    return kiln_mlir_parse_generic_op_body(p, state);
+  }
+  kiln_mlir_operand_t a;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &a));
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_COMMA)) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "lower"));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
+    const kiln_ir_attribute_t* lower = NULL;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &lower));
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "lower", lower));
+  }
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &a, type, state));
+  return kiln_mlir_add_result_type(p, state, type);
+}
+
+static void kiln_cholesky_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  const kiln_ir_attribute_t* lower = kiln_ir_op_get_attr(op, "lower");
+  if (lower && lower->kind == KILN_IR_ATTR_BOOL) {
+    kiln_ir_printer_printf(p, ", lower = %s", lower->i ? "true" : "false");
+  }
+  static const char* const elided[] = {"lower"};
+  kiln_ir_printer_print_attr_dict(p, op, elided, 1);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
 static const kiln_ir_op_def_t kiln_stablehlo_sort_defs[] = {
     {"stablehlo.sort",
      "sorts N same-shaped tensors along a dimension with a comparator",
@@ -167,6 +228,10 @@ static const kiln_ir_op_def_t kiln_stablehlo_sort_defs[] = {
      "writes update into operand at clamped run-time start indices",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_dus_verify,
      kiln_dus_parse, kiln_dus_print, NULL, NULL},
+    {"stablehlo.cholesky",
+     "Cholesky factors of (a batch of) symmetric positive-definite matrices",
+     KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_cholesky_verify, kiln_cholesky_parse,
+     kiln_cholesky_print, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo_sort(kiln_ir_context_t* context) {

@@ -18,6 +18,14 @@
 // index is clamped to [0, operand_dim - update_dim] as StableHLO specifies,
 // and the body selects between the operand element and the update element
 // (read with tensor.extract at the clamped relative index).
+//
+// cholesky (...xNxN, static): column by column (Cholesky-Banachiewicz),
+// unrolled at compile time, two generics per column j starting from L = 0:
+//   S[..., i] = sum_{k < j} L[..., i, k] * L[..., j, k]   (reduction over k)
+//   L[..., j, j] = sqrt(A[..., j, j] - S[..., j]),
+//   L[..., i, j] = (A[..., i, j] - S[..., i]) / L[..., j, j] for i > j;
+// the other triangle stays 0. `lower = false` reads A's upper triangle
+// (A transposed) and returns L transposed.
 #include "compiler/pipeline/lower_stablehlo_sort.h"
 
 #include <string.h>
@@ -363,12 +371,191 @@ static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
 }
 
 //===----------------------------------------------------------------------===//
+// cholesky
+//===----------------------------------------------------------------------===//
+
+// (d0..d<loops-1>) -> (d<dims[0]>, ...) where a negative entry -1 - c is
+// the constant c.
+static const kiln_ir_attribute_t* kiln_ls_map(kiln_ir_context_t* ctx,
+                                              uint32_t loops, size_t n,
+                                              const int64_t* dims) {
+  const kiln_ir_affine_expr_t* exprs[KILN_SORT_MAX_RANK + 1];
+  for (size_t i = 0; i < n; ++i) {
+    exprs[i] = dims[i] >= 0 ? kiln_ir_affine_dim(ctx, dims[i])
+                            : kiln_ir_affine_constant(ctx, -1 - dims[i]);
+  }
+  return kiln_ir_affine_map_attr_get(ctx, loops, 0, n, exprs);
+}
+
+// A tensor of |type| filled with float 0.
+static kiln_status_t kiln_ls_zeros(kiln_ir_builder_t* b,
+                                   const kiln_ir_type_t* type,
+                                   kiln_ir_value_t** out) {
+  uint32_t rank = (uint32_t)type->shaped.rank;
+  kiln_ir_value_t* empty = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", type, 0, NULL, &empty));
+  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(b->context, rank);
+  kiln_ir_op_t* g = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &empty, &map,
+                                                  rank, NULL, &g, &body));
+  kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+  const kiln_ir_type_t* e = type->shaped.element;
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      b->context, "value", kiln_ir_float_attr_get(b->context, e, 0.0));
+  kiln_ir_op_t* c = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &bb, "arith.constant", 0, NULL, 1, &e, 1, &attr, &c));
+  kiln_ir_value_t* z = kiln_ir_op_result(c, 0);
+  KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &z));
+  *out = kiln_ir_op_result(g, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* a = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* t = a->type;
+  const kiln_ir_type_t* e = t->shaped.element;
+  uint32_t rank = (uint32_t)t->shaped.rank;
+  if (rank > KILN_SORT_MAX_RANK) {
+    return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
+  }
+  uint32_t nb = rank - 2;  // batch dims
+  int64_t n = t->shaped.dims[rank - 1];
+  const kiln_ir_attribute_t* lower_attr = kiln_ir_op_get_attr(op, "lower");
+  bool lower = lower_attr && lower_attr->i != 0;
+  // S: tensor<batch x n>.
+  int64_t sdims[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < nb; ++d) sdims[d] = t->shaped.dims[d];
+  sdims[nb] = n;
+  const kiln_ir_type_t* st =
+      kiln_ir_tensor_type_get(ctx, nb + 1, sdims, e, NULL);
+  // Element (batch..., r, c) of A as the op reads it (upper: A[c][r]).
+  uint32_t ar = lower ? nb : nb + 1, ac = lower ? nb + 1 : nb;
+  kiln_ir_value_t* l = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, t, &l));
+  int64_t m[KILN_SORT_MAX_RANK + 1];
+  for (int64_t j = 0; j < n; ++j) {
+    // 1. S over (batch..., i, k), k a reduction.
+    kiln_ir_value_t* s0 = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, st, &s0));
+    uint32_t loops = nb + 2;
+    const kiln_ir_attribute_t* maps[6];
+    for (uint32_t d = 0; d < nb; ++d) m[d] = d;
+    m[nb] = nb;
+    m[nb + 1] = nb + 1;
+    maps[0] = kiln_ls_map(ctx, loops, rank, m);  // L[b, i, k]
+    m[nb] = -1 - j;
+    maps[1] = kiln_ls_map(ctx, loops, rank, m);  // L[b, j, k]
+    m[nb] = nb;
+    maps[2] = kiln_ls_map(ctx, loops, nb + 1, m);  // S[b, i]
+    bool reduction[KILN_SORT_MAX_RANK + 1] = {false};
+    reduction[nb + 1] = true;
+    kiln_ir_value_t* ins[5] = {l, l};
+    kiln_ir_op_t* sg = NULL;
+    kiln_ir_block_t* body = NULL;
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 2, ins, 1, &s0, maps, loops, reduction, &sg, &body));
+    {
+      kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+      kiln_ir_value_t *k, *jc, *lt, *prod, *zero, *term, *sum;
+      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, nb + 1, &k));
+      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, j, &jc));
+      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SLT, k, jc, &lt));
+      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", body->args[0],
+                                         body->args[1], &prod));
+      kiln_ir_named_attribute_t attr =
+          kiln_ir_named_attr(ctx, "value", kiln_ir_float_attr_get(ctx, e, 0.0));
+      kiln_ir_op_t* c = NULL;
+      KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+          &bb, "arith.constant", 0, NULL, 1, &e, 1, &attr, &c));
+      zero = kiln_ir_op_result(c, 0);
+      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, lt, prod, zero, &term));
+      KILN_RETURN_IF_ERROR(
+          kiln_ls_emit2(&bb, "arith.addf", body->args[2], term, &sum));
+      KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &sum));
+    }
+    kiln_ir_value_t* s = kiln_ir_op_result(sg, 0);
+    // 2. New L over (batch..., i, c).
+    kiln_ir_value_t* empty = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", t, 0, NULL, &empty));
+    for (uint32_t d = 0; d < nb; ++d) m[d] = d;
+    m[nb] = nb;
+    m[nb + 1] = nb + 1;
+    maps[0] = kiln_linalg_identity_map(ctx, rank);  // L[b, i, c]
+    m[ar] = nb;
+    m[ac] = -1 - j;
+    maps[1] = kiln_ls_map(ctx, rank, rank, m);  // A(b, i, j)
+    m[ar] = -1 - j;
+    maps[2] = kiln_ls_map(ctx, rank, rank, m);  // A(b, j, j)
+    m[nb] = nb;
+    maps[3] = kiln_ls_map(ctx, rank, nb + 1, m);  // S[b, i]
+    m[nb] = -1 - j;
+    maps[4] = kiln_ls_map(ctx, rank, nb + 1, m);  // S[b, j]
+    maps[5] = kiln_linalg_identity_map(ctx, rank);
+    ins[0] = l;
+    ins[1] = a;
+    ins[2] = a;
+    ins[3] = s;
+    ins[4] = s;
+    kiln_ir_op_t* lg = NULL;
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 5, ins, 1, &empty, maps,
+                                                    rank, NULL, &lg, &body));
+    {
+      kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+      kiln_ir_value_t** x = body->args;
+      kiln_ir_value_t *i, *c, *jc, *piv, *below, *is_diag, *is_below, *is_col,
+          *v;
+      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, nb, &i));
+      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, nb + 1, &c));
+      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, j, &jc));
+      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subf", x[2], x[4], &piv));
+      KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "math.sqrt", e, 1, &piv, &piv));
+      KILN_RETURN_IF_ERROR(
+          kiln_ls_emit2(&bb, "arith.subf", x[1], x[3], &below));
+      KILN_RETURN_IF_ERROR(
+          kiln_ls_emit2(&bb, "arith.divf", below, piv, &below));
+      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_EQ, i, jc, &is_diag));
+      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SGT, i, jc, &is_below));
+      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_EQ, c, jc, &is_col));
+      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, is_below, below, x[0], &v));
+      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, is_diag, piv, v, &v));
+      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, is_col, v, x[0], &v));
+      KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &v));
+    }
+    l = kiln_ir_op_result(lg, 0);
+  }
+  if (!lower) {  // U = L^T
+    kiln_ir_value_t* empty = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", t, 0, NULL, &empty));
+    for (uint32_t d = 0; d < nb; ++d) m[d] = d;
+    m[nb] = nb + 1;
+    m[nb + 1] = nb;
+    const kiln_ir_attribute_t* maps[2] = {kiln_ls_map(ctx, rank, rank, m),
+                                          kiln_linalg_identity_map(ctx, rank)};
+    kiln_ir_op_t* g = NULL;
+    kiln_ir_block_t* body = NULL;
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &l, 1, &empty, maps,
+                                                    rank, NULL, &g, &body));
+    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &body->args[0]));
+    l = kiln_ir_op_result(g, 0);
+  }
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), l);
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
 
 bool kiln_lower_stablehlo_sort_handles(const kiln_ir_op_t* op) {
   return kiln_ir_op_is(op, "stablehlo.sort") ||
-         kiln_ir_op_is(op, "stablehlo.dynamic_update_slice");
+         kiln_ir_op_is(op, "stablehlo.dynamic_update_slice") ||
+         kiln_ir_op_is(op, "stablehlo.cholesky");
 }
 
 kiln_status_t kiln_lower_stablehlo_sort_op(kiln_ir_builder_t* b,
@@ -376,6 +563,9 @@ kiln_status_t kiln_lower_stablehlo_sort_op(kiln_ir_builder_t* b,
   if (kiln_ir_op_is(op, "stablehlo.sort")) return kiln_ls_lower_sort(b, op);
   if (kiln_ir_op_is(op, "stablehlo.dynamic_update_slice")) {
     return kiln_ls_lower_dus(b, op);
+  }
+  if (kiln_ir_op_is(op, "stablehlo.cholesky")) {
+    return kiln_ls_lower_cholesky(b, op);
   }
   return kiln_ir_op_emit_error(op, b->context, "is not supported");
 }

@@ -1,4 +1,4 @@
-// Verifier errors of stablehlo.sort / dynamic_update_slice: located, naming
+// Verifier errors of stablehlo.sort / dynamic_update_slice / cholesky: located, naming
 // the op and why.
 // RUN: not kiln-opt --split-input-file %s 2>&1 | FileCheck %s
 
@@ -29,4 +29,12 @@ func.func @dus_bad_count(%t: tensor<3x3xi32>, %u: tensor<2x2xi32>, %i: tensor<i3
   // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.dynamic_update_slice' op expects 2 start indices, got 1
   %r = stablehlo.dynamic_update_slice %t, %u, %i : (tensor<3x3xi32>, tensor<2x2xi32>, tensor<i32>) -> tensor<3x3xi32>
   return %r : tensor<3x3xi32>
+}
+
+// -----
+
+func.func @cholesky_not_square(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.cholesky' op operand must be a static float tensor of square matrices
+  %r = stablehlo.cholesky %a, lower = true : tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
 }

@@ -38,3 +38,17 @@ func.func @dus(%t: tensor<5xi32>, %u: tensor<2xi32>, %i: tensor<i32>) -> tensor<
   %r = stablehlo.dynamic_update_slice %t, %u, %i : (tensor<5xi32>, tensor<2xi32>, tensor<i32>) -> tensor<5xi32>
   return %r : tensor<5xi32>
 }
+
+// Two generics per column (a reduction for the dot products, then the
+// column update with sqrt / divf), unrolled over the 2 columns.
+// CHECK-LABEL: func.func @cholesky
+// CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK: math.sqrt
+// CHECK: arith.divf
+// CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK: math.sqrt
+// CHECK-NOT: stablehlo.cholesky
+func.func @cholesky(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %r = stablehlo.cholesky %a, lower = true : tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}

@@ -1,5 +1,6 @@
 // stablehlo.sort (generic form, as StableHLO prints it) and
-// dynamic_update_slice (custom form): parsed, printed, printed again.
+// dynamic_update_slice and cholesky (custom forms): parsed, printed,
+// printed again.
 // RUN: kiln-opt %s | FileCheck %s
 // RUN: kiln-opt %s | kiln-opt | FileCheck %s
 // RUN: kiln-opt --mlir-print-op-generic %s | kiln-opt | FileCheck %s
@@ -19,4 +20,13 @@ func.func @forms(%k: tensor<2x3xi32>, %v: tensor<2x3xf32>, %i: tensor<i32>, %u: 
   // CHECK: stablehlo.dynamic_update_slice %{{.*}}, %arg3, %arg2, %arg2 : (tensor<2x3xf32>, tensor<1x2xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
   %s = stablehlo.dynamic_update_slice %r#1, %u, %i, %i : (tensor<2x3xf32>, tensor<1x2xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
   return %r#0, %r#1, %s : tensor<2x3xi32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @cholesky
+// CHECK: stablehlo.cholesky %arg0, lower = true : tensor<2x3x3xf32>
+// CHECK: stablehlo.cholesky %arg0 : tensor<2x3x3xf32>
+func.func @cholesky(%a: tensor<2x3x3xf32>) -> (tensor<2x3x3xf32>, tensor<2x3x3xf32>) {
+  %l = stablehlo.cholesky %a, lower = true : tensor<2x3x3xf32>
+  %u = "stablehlo.cholesky"(%a) : (tensor<2x3x3xf32>) -> tensor<2x3x3xf32>
+  return %l, %u : tensor<2x3x3xf32>, tensor<2x3x3xf32>
 }

@@ -686,6 +686,82 @@ static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// concat, slice, tile and rescale: ranked tensor data operand and result
+// of the same rank; concat's axis and sizes, tile's multiples, slice's
+// result within the input, rescale on integers of one shape.
+static kiln_status_t kiln_tosa_verify_data(kiln_ir_context_t* context,
+                                           kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* out = op->results[0].type;
+  if (!kiln_ir_type_is_ranked_tensor(x) ||
+      !kiln_ir_type_is_ranked_tensor(out) ||
+      x->shaped.rank != out->shaped.rank ||
+      !kiln_ir_type_has_static_shape(out)) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "expects a static ranked tensor operand and result of "
+        "the same rank");
+  }
+  size_t rank = x->shaped.rank;
+  if (kiln_ir_op_is(op, "tosa.rescale")) {
+    if (x->shaped.element->kind != KILN_IR_TYPE_INTEGER ||
+        out->shaped.element->kind != KILN_IR_TYPE_INTEGER ||
+        !kiln_dialect_same_shape(x, out)) {
+      return kiln_ir_op_emit_error(
+          op, context, "expects integer operand and result of one shape");
+    }
+    return kiln_ok_status();
+  }
+  if (x->shaped.element != out->shaped.element) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "result element type must match the input's");
+  }
+  if (kiln_ir_op_is(op, "tosa.concat")) {
+    const kiln_ir_attribute_t* axis = kiln_ir_op_get_attr(op, "axis");
+    if (!axis || axis->kind != KILN_IR_ATTR_INTEGER || axis->i < 0 ||
+        (size_t)axis->i >= rank) {
+      return kiln_ir_op_emit_error(
+          op, context, "requires an integer 'axis' below %zu", rank);
+    }
+    int64_t total = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+      if (!kiln_ir_type_is_ranked_tensor(t) || t->shaped.rank != rank ||
+          t->shaped.element != out->shaped.element) {
+        return kiln_ir_op_emit_error(op, context,
+                                     "operand #%u must match the result's "
+                                     "rank and element type",
+                                     i);
+      }
+      for (size_t d = 0; d < rank; ++d) {
+        if ((int64_t)d != axis->i && t->shaped.dims[d] != out->shaped.dims[d]) {
+          return kiln_ir_op_emit_error(op, context,
+                                       "operand #%u dim %zu must be %lld", i, d,
+                                       (long long)out->shaped.dims[d]);
+        }
+      }
+      total += t->shaped.dims[axis->i];
+    }
+    if (total != out->shaped.dims[axis->i]) {
+      return kiln_ir_op_emit_error(op, context, "result dim %lld must be %lld",
+                                   (long long)axis->i, (long long)total);
+    }
+    return kiln_ok_status();
+  }
+  for (size_t d = 0; d < rank; ++d) {
+    bool tile = kiln_ir_op_is(op, "tosa.tile");
+    int64_t i = x->shaped.dims[d], o = out->shaped.dims[d];
+    if (tile ? (i <= 0 || o % i != 0) : (o > i)) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "result dim %zu (%lld) does not fit input "
+                                   "dim %lld",
+                                   d, (long long)o, (long long)i);
+    }
+  }
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // Custom form: `%a, %b {attrs} : (T1, T2) -> R`
 //===----------------------------------------------------------------------===//
@@ -832,6 +908,14 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
                  KILN_IR_VARIADIC, kiln_tosa_verify_nn),
     KILN_TOSA_OP("tosa.avg_pool2d", "NHWC average pooling (no padding counted)",
                  KILN_IR_VARIADIC, kiln_tosa_verify_nn),
+    KILN_TOSA_OP("tosa.concat", "concatenates along axis", KILN_IR_VARIADIC,
+                 kiln_tosa_verify_data),
+    KILN_TOSA_OP("tosa.slice", "static slice (start, size)", KILN_IR_VARIADIC,
+                 kiln_tosa_verify_data),
+    KILN_TOSA_OP("tosa.tile", "repeats the input (multiples)", KILN_IR_VARIADIC,
+                 kiln_tosa_verify_data),
+    KILN_TOSA_OP("tosa.rescale", "integer rescale (multiplier, shift, zps)",
+                 KILN_IR_VARIADIC, kiln_tosa_verify_data),
     KILN_TOSA_OP("tosa.gather", "gathers rows of values by indices", 2,
                  kiln_tosa_verify_gather),
     KILN_TOSA_OP("tosa.table", "table lookup (i16: interpolated)", 2,

@@ -1645,6 +1645,308 @@ static kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
 }
 
 //===----------------------------------------------------------------------===//
+// concat, slice, tile, rescale
+//===----------------------------------------------------------------------===//
+//
+// slice: a copy reading the input at (d + start); tile: tensor.extract at
+// (d mod input dim); concat: a generic over the result that extracts from
+// each input at its clamped local index and selects the one whose range
+// holds the axis index. rescale: per element in i64, v = ext(x) - input_zp,
+// r = (v * multiplier + round) >> shift with round = 1 << (shift - 1)
+// (DOUBLE_ROUND with shift > 31 adds +-(1 << 30) by the sign of v), then
+// + output_zp clamped to the output type; per-channel multipliers and
+// shifts are constant tensors read along the last dim.
+
+// A list from operand |index| (a constant / const_shape) or attribute
+// |attr|; returns the count or -1.
+static int64_t kiln_tosa_list_operand_or_attr(kiln_ir_op_t* op, uint32_t index,
+                                              const char* attr, int64_t* out,
+                                              size_t capacity) {
+  if (kiln_ir_op_num_regular_operands(op) > index) {
+    size_t count = 0;
+    if (!kiln_tosa_constant_list(kiln_ir_op_operand(op, index), out, capacity,
+                                 &count)) {
+      return -1;
+    }
+    return (int64_t)count;
+  }
+  return kiln_dialect_int_list(kiln_ir_op_get_attr(op, attr), out, capacity);
+}
+
+static kiln_status_t kiln_tosa_lower_slice(kiln_ir_builder_t* b,
+                                           kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* rt = op->results[0].type;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  int64_t start[KILN_TOSA_MAX_RANK];
+  if (kiln_tosa_list_operand_or_attr(op, 1, "start", start,
+                                     KILN_TOSA_MAX_RANK) != rank) {
+    return kiln_ir_op_emit_error(op, ctx, "start must be %u constants", rank);
+  }
+  const kiln_ir_affine_expr_t* exprs[KILN_TOSA_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (start[d] < 0 ||
+        start[d] + rt->shaped.dims[d] > input->type->shaped.dims[d]) {
+      return kiln_ir_op_emit_error(op, ctx, "slice out of bounds in dim %u", d);
+    }
+    exprs[d] = kiln_ir_affine_dim(ctx, d);
+    if (start[d]) {
+      exprs[d] = kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_ADD, exprs[d],
+                                       kiln_ir_affine_constant(ctx, start[d]));
+    }
+  }
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  const kiln_ir_attribute_t* maps[2] = {
+      kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs),
+      kiln_linalg_identity_map(ctx, rank)};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &input, 1, &init, maps,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, body->args[0]));
+  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_lower_tile(kiln_ir_builder_t* b,
+                                          kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* in = input->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  kiln_ir_value_t* args[KILN_TOSA_MAX_RANK + 1];
+  args[0] = input;
+  for (uint32_t d = 0; d < rank; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_index(&bb, d, &args[d + 1]));
+    if (in->shaped.dims[d] != rt->shaped.dims[d]) {
+      kiln_ir_value_t* n = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_tosa_emit_int(&bb, index, in->shaped.dims[d], &n));
+      KILN_RETURN_IF_ERROR(
+          kiln_tosa_emit2(&bb, "arith.remui", args[d + 1], n, &args[d + 1]));
+    }
+  }
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit(&bb, "tensor.extract", rt->shaped.element,
+                                      rank + 1, args, &v));
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, v));
+  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tosa_lower_concat(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  int64_t axis = kiln_ir_op_get_attr(op, "axis")->i;
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  kiln_ir_value_t* idx[KILN_TOSA_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_index(&bb, d, &idx[d]));
+  }
+  kiln_ir_value_t *zero, *result = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, index, 0, &zero));
+  int64_t offset = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    kiln_ir_value_t* t = kiln_ir_op_operand(op, i);
+    int64_t size = t->type->shaped.dims[axis];
+    if (size == 0) continue;
+    kiln_ir_value_t* args[KILN_TOSA_MAX_RANK + 1];
+    args[0] = t;
+    for (uint32_t d = 0; d < rank; ++d) args[d + 1] = idx[d];
+    kiln_ir_value_t *off, *local, *max, *v;
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, index, offset, &off));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, index, size - 1, &max));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit2(&bb, "arith.subi", idx[axis], off, &local));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit2(&bb, "arith.maxsi", local, zero, &local));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit2(&bb, "arith.minsi", local, max, &args[axis + 1]));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit(
+        &bb, "tensor.extract", rt->shaped.element, rank + 1, args, &v));
+    if (!result) {
+      result = v;
+    } else {
+      kiln_ir_value_t* ge = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_tosa_emit_cmp(&bb, true, KILN_CMPI_SGE, idx[axis], off, &ge));
+      KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(&bb, ge, v, result, &result));
+    }
+    offset += size;
+  }
+  if (!result) return kiln_ir_op_emit_error(op, ctx, "nothing to concat");
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, result));
+  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+// A bool attribute (BOOL or INTEGER) or |otherwise|.
+static bool kiln_tosa_bool_attr(kiln_ir_op_t* op, const char* name,
+                                bool otherwise) {
+  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, name);
+  if (!a || (a->kind != KILN_IR_ATTR_BOOL && a->kind != KILN_IR_ATTR_INTEGER)) {
+    return otherwise;
+  }
+  return a->i != 0;
+}
+
+static kiln_status_t kiln_tosa_lower_rescale(kiln_ir_builder_t* b,
+                                             kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_type_t* ie = input->type->shaped.element;
+  const kiln_ir_type_t* re = rt->shaped.element;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  bool per_channel = kiln_tosa_bool_attr(op, "per_channel", false);
+  bool double_round = kiln_tosa_bool_attr(op, "double_round", false);
+  const kiln_ir_attribute_t* mode = kiln_ir_op_get_attr(op, "rounding_mode");
+  if (mode && mode->kind == KILN_IR_ATTR_STRING) {
+    double_round = kiln_string_view_equal_cstr(mode->str, "DOUBLE_ROUND");
+  } else if (mode) {
+    // #tosa<rounding_mode DOUBLE_ROUND> or similar spellings.
+    const char* text = kiln_ir_attribute_to_string(ctx, mode);
+    double_round = text && strstr(text, "DOUBLE_ROUND") != NULL;
+  }
+  bool in_unsigned = kiln_tosa_bool_attr(op, "input_unsigned", false) ||
+                     kiln_tosa_is_unsigned(ie);
+  bool out_unsigned = kiln_tosa_bool_attr(op, "output_unsigned", false) ||
+                      kiln_tosa_is_unsigned(re);
+  int64_t izp = 0, ozp = 0;
+  int64_t mult[1024], shift[1024];
+  int64_t nm = kiln_tosa_list_operand_or_attr(op, 1, "multiplier", mult, 1024);
+  int64_t ns = kiln_tosa_list_operand_or_attr(op, 2, "shift", shift, 1024);
+  if (kiln_ir_op_num_regular_operands(op) > 1) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "input_zp", &izp));
+    KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 4, "output_zp", &ozp));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 9, "input_zp", &izp));
+    KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 9, "output_zp", &ozp));
+  }
+  int64_t channels = per_channel && rank > 0 ? rt->shaped.dims[rank - 1] : 1;
+  if (nm != ns || nm < 1 || (nm != channels && nm != 1)) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "multiplier and shift must be %lld constants",
+                                 (long long)channels);
+  }
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
+  kiln_ir_value_t* ins[3] = {input, NULL, NULL};
+  const kiln_ir_attribute_t* maps[4];
+  maps[0] = kiln_linalg_identity_map(ctx, rank);
+  size_t nins = 1;
+  if (nm > 1) {
+    int64_t c = (int64_t)rank - 1;
+    const kiln_ir_type_t* ct = kiln_ir_tensor_type_get(ctx, 1, &nm, i64, NULL);
+    kiln_scalar_t* mv = kiln_ir_arena_alloc(ctx, (size_t)nm * sizeof(*mv));
+    kiln_scalar_t* sv = kiln_ir_arena_alloc(ctx, (size_t)nm * sizeof(*sv));
+    if (!mv || !sv) {
+      return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "rescale");
+    }
+    for (int64_t i = 0; i < nm; ++i) {
+      memset(&mv[i], 0, sizeof(mv[i]));
+      memset(&sv[i], 0, sizeof(sv[i]));
+      mv[i].i = mult[i];
+      sv[i].i = shift[i];
+    }
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+        b, kiln_scalar_dense_attr(ctx, ct, nm, mv), ct, &ins[1]));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+        b, kiln_scalar_dense_attr(ctx, ct, nm, sv), ct, &ins[2]));
+    maps[1] = maps[2] = kiln_linalg_projection_map(ctx, rank, 1, &c);
+    nins = 3;
+  }
+  maps[nins] = kiln_linalg_identity_map(ctx, rank);
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, nins, ins, 1, &init, maps,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_value_t *v, *m, *s, *one, *sm1, *round, *z, *lo, *hi, *r;
+  v = body->args[0];
+  if (kiln_tosa_width(ie) < 64) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit(
+        &bb, in_unsigned ? "arith.extui" : "arith.extsi", i64, 1, &v, &v));
+  }
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, izp, &z));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.subi", v, z, &v));
+  if (nins == 3) {
+    m = body->args[1];
+    s = body->args[2];
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, mult[0], &m));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, shift[0], &s));
+  }
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.subi", s, one, &sm1));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.shli", one, sm1, &round));
+  bool scale32 = kiln_tosa_bool_attr(op, "scale32", true);
+  if (double_round && scale32) {
+    // round += shift > 31 ? (v >= 0 ? 1 << 30 : -(1 << 30)) : 0
+    kiln_ir_value_t *c31, *zero, *pos, *neg, *big, *nonneg, *adj, *none;
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, 31, &c31));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, 0, &zero));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, 1 << 30, &pos));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, -(1 << 30), &neg));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit_cmp(&bb, true, KILN_CMPI_SGT, s, c31, &big));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit_cmp(&bb, true, KILN_CMPI_SGE, v, zero, &nonneg));
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(&bb, nonneg, pos, neg, &adj));
+    none = zero;
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(&bb, big, adj, none, &adj));
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_emit2(&bb, "arith.addi", round, adj, &round));
+  }
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.muli", v, m, &v));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", v, round, &v));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.shrsi", v, s, &v));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, ozp, &z));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", v, z, &v));
+  uint32_t w = kiln_tosa_width(re);
+  int64_t mn = out_unsigned ? 0 : kiln_tosa_int_min(w);
+  int64_t mx = out_unsigned ? (w >= 64 ? INT64_MAX : (int64_t)((1ull << w) - 1))
+                            : kiln_tosa_int_max(w);
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, mn, &lo));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, mx, &hi));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.maxsi", v, lo, &v));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.minsi", v, hi, &v));
+  if (w < 64) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit(&bb, "arith.trunci", re, 1, &v, &r));
+  } else {
+    r = v;
+  }
+  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
+  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // Entry point
 //===----------------------------------------------------------------------===//
 
@@ -1655,6 +1957,10 @@ kiln_status_t kiln_lower_tosa_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   }
   if (kiln_ir_op_is(op, "tosa.gather")) return kiln_tosa_lower_gather(b, op);
   if (kiln_ir_op_is(op, "tosa.matmul")) return kiln_tosa_lower_matmul(b, op);
+  if (kiln_ir_op_is(op, "tosa.slice")) return kiln_tosa_lower_slice(b, op);
+  if (kiln_ir_op_is(op, "tosa.tile")) return kiln_tosa_lower_tile(b, op);
+  if (kiln_ir_op_is(op, "tosa.concat")) return kiln_tosa_lower_concat(b, op);
+  if (kiln_ir_op_is(op, "tosa.rescale")) return kiln_tosa_lower_rescale(b, op);
   if (kiln_ir_op_is(op, "tosa.fully_connected")) {
     return kiln_tosa_lower_fully_connected(b, op);
   }

@@ -64,3 +64,38 @@ func.func @pretty_forms(%p: tensor<i1>, %v: tensor<2x3xi32>) -> tensor<3x2xi32> 
   }
   return %r : tensor<3x2xi32>
 }
+
+// CHECK-LABEL: func.func @data_ops
+func.func @data_ops(%x: tensor<4x5xi32>, %y: tensor<4x2xi32>) -> (tensor<2x3xi32>, tensor<4x7xi32>, tensor<8x5xi32>) {
+  // slice: a copy reading (d + start).
+  // CHECK: affine_map<(d0, d1) -> (d0 + 1, d1 + 2)>
+  %start = tosa.const_shape {values = dense<[1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %size = tosa.const_shape {values = dense<[2, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.slice %x, %start, %size : (tensor<4x5xi32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x3xi32>
+  // concat: per-input extracts selected on the axis index.
+  // CHECK: tensor.extract
+  // CHECK: tensor.extract
+  // CHECK: arith.cmpi sge
+  // CHECK: arith.select
+  %1 = tosa.concat %x, %y {axis = 1 : i32} : (tensor<4x5xi32>, tensor<4x2xi32>) -> tensor<4x7xi32>
+  // tile: extract at (d mod input dim).
+  // CHECK: arith.remui
+  %m = tosa.const_shape {values = dense<[2, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %2 = tosa.tile %x, %m : (tensor<4x5xi32>, !tosa.shape<2>) -> tensor<8x5xi32>
+  // CHECK-NOT: tosa.
+  return %0, %1, %2 : tensor<2x3xi32>, tensor<4x7xi32>, tensor<8x5xi32>
+}
+
+// CHECK-LABEL: func.func @rescale_double_round
+func.func @rescale_double_round(%x: tensor<4xi8>) -> tensor<4xi8> {
+  // CHECK: arith.extsi %{{.*}} : i8 to i64
+  // CHECK: arith.constant 1073741824 : i64
+  // CHECK: arith.constant -1073741824 : i64
+  // CHECK: arith.muli
+  // CHECK: arith.shrsi
+  // CHECK: arith.maxsi
+  // CHECK: arith.minsi
+  // CHECK: arith.trunci %{{.*}} : i64 to i8
+  %0 = tosa.rescale %x {double_round = true, input_zp = 1 : i32, multiplier = array<i32: 1518500250>, output_zp = 0 : i32, per_channel = false, scale32 = true, shift = array<i8: 36>} : (tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}

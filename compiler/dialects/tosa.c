@@ -538,14 +538,26 @@ static kiln_status_t kiln_tosa_verify_pad(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+int64_t kiln_tosa_transpose_perms(const kiln_ir_op_t* op, int64_t* out,
+                                  size_t capacity) {
+  const kiln_ir_attribute_t* attr = kiln_ir_op_get_attr(op, "perms");
+  if (attr) return kiln_dialect_int_list(attr, out, capacity);
+  size_t count = 0;
+  if (kiln_ir_op_num_regular_operands(op) != 2 ||
+      !kiln_tosa_constant_list(kiln_ir_op_operand((kiln_ir_op_t*)op, 1), out,
+                               capacity, &count)) {
+    return -1;
+  }
+  return (int64_t)count;
+}
+
 static kiln_status_t kiln_tosa_verify_transpose(kiln_ir_context_t* context,
                                                 kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
   int64_t perms[KILN_TOSA_MAX_RANK];
-  int64_t n = kiln_dialect_int_list(kiln_ir_op_get_attr(op, "perms"), perms,
-                                    KILN_TOSA_MAX_RANK);
+  int64_t n = kiln_tosa_transpose_perms(op, perms, KILN_TOSA_MAX_RANK);
   if (n < 0 || (size_t)n != in->shaped.rank ||
       out->shaped.rank != in->shaped.rank ||
       out->shaped.element != in->shaped.element) {
@@ -926,7 +938,7 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
      KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY)},
     KILN_TOSA_OP("tosa.pad", "pads with pad_const", KILN_IR_VARIADIC,
                  kiln_tosa_verify_pad),
-    KILN_TOSA_OP("tosa.transpose", "permutes dims (perms)", 1,
+    KILN_TOSA_OP("tosa.transpose", "permutes dims (perms)", KILN_IR_VARIADIC,
                  kiln_tosa_verify_transpose),
     KILN_TOSA_OP("tosa.reshape", "row-major reshape", KILN_IR_VARIADIC,
                  kiln_tosa_verify_reshape),

@@ -48,6 +48,11 @@ bool kiln_tosa_constant_int(const kiln_ir_value_t* value, int64_t* out);
 bool kiln_tosa_constant_list(const kiln_ir_value_t* value, int64_t* out,
                              size_t capacity, size_t* out_count);
 
+// tosa.transpose's permutation: the `perms` attribute, or (older form) the
+// constant second operand. Returns the count, or -1 when neither is there.
+int64_t kiln_tosa_transpose_perms(const kiln_ir_op_t* op, int64_t* out,
+                                  size_t capacity);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

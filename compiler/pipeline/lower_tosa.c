@@ -1066,8 +1066,7 @@ static kiln_status_t kiln_tosa_lower_transpose(kiln_ir_builder_t* b,
   const kiln_ir_type_t* rt = op->results[0].type;
   uint32_t rank = (uint32_t)rt->shaped.rank;
   int64_t perms[KILN_TOSA_MAX_RANK], inverse[KILN_TOSA_MAX_RANK];
-  kiln_dialect_int_list(kiln_ir_op_get_attr(op, "perms"), perms,
-                        KILN_TOSA_MAX_RANK);
+  kiln_tosa_transpose_perms(op, perms, KILN_TOSA_MAX_RANK);
   // Result dim j is input dim perms[j]: input dim i is read at loop j.
   for (uint32_t j = 0; j < rank; ++j) inverse[perms[j]] = j;
   kiln_ir_value_t* init = NULL;

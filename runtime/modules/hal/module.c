@@ -333,35 +333,29 @@ static kiln_status_t kiln_hal_module_buffer_view_assert(
   return kiln_ok_status();
 }
 
-static kiln_status_t kiln_hal_module_buffer_view_buffer(
-    void* opaque, kiln_vm_native_call_t* call) {
-  (void)opaque;
-  kiln_hal_buffer_view_t* view = NULL;
-  KILN_HAL_ARG_REF(call, 0, &kiln_hal_buffer_view_type, false, &view);
-  call->results[0] =
-      kiln_vm_value_make_ref_retain(kiln_hal_buffer_view_buffer(view));
-  return kiln_ok_status();
-}
+// Accessors of one buffer view argument: |result| is an expression of
+// |view| giving the single result value.
+#define KILN_HAL_MODULE_VIEW_ACCESSOR(name, result)                      \
+  static kiln_status_t name(void* opaque, kiln_vm_native_call_t* call) { \
+    (void)opaque;                                                        \
+    kiln_hal_buffer_view_t* view = NULL;                                 \
+    KILN_HAL_ARG_REF(call, 0, &kiln_hal_buffer_view_type, false, &view); \
+    call->results[0] = (result);                                         \
+    return kiln_ok_status();                                             \
+  }
 
-static kiln_status_t kiln_hal_module_buffer_view_byte_offset(
-    void* opaque, kiln_vm_native_call_t* call) {
-  (void)opaque;
-  kiln_hal_buffer_view_t* view = NULL;
-  KILN_HAL_ARG_REF(call, 0, &kiln_hal_buffer_view_type, false, &view);
-  call->results[0] =
-      kiln_vm_value_make_i64((int64_t)kiln_hal_buffer_view_byte_offset(view));
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_hal_module_buffer_view_rank(
-    void* opaque, kiln_vm_native_call_t* call) {
-  (void)opaque;
-  kiln_hal_buffer_view_t* view = NULL;
-  KILN_HAL_ARG_REF(call, 0, &kiln_hal_buffer_view_type, false, &view);
-  call->results[0] =
-      kiln_vm_value_make_i32((int32_t)kiln_hal_buffer_view_shape_rank(view));
-  return kiln_ok_status();
-}
+KILN_HAL_MODULE_VIEW_ACCESSOR(
+    kiln_hal_module_buffer_view_buffer,
+    kiln_vm_value_make_ref_retain(kiln_hal_buffer_view_buffer(view)))
+KILN_HAL_MODULE_VIEW_ACCESSOR(
+    kiln_hal_module_buffer_view_byte_offset,
+    kiln_vm_value_make_i64((int64_t)kiln_hal_buffer_view_byte_offset(view)))
+KILN_HAL_MODULE_VIEW_ACCESSOR(
+    kiln_hal_module_buffer_view_rank,
+    kiln_vm_value_make_i32((int32_t)kiln_hal_buffer_view_shape_rank(view)))
+KILN_HAL_MODULE_VIEW_ACCESSOR(
+    kiln_hal_module_buffer_view_element_type,
+    kiln_vm_value_make_i32((int32_t)kiln_hal_buffer_view_element_type(view)))
 
 static kiln_status_t kiln_hal_module_buffer_view_dim(
     void* opaque, kiln_vm_native_call_t* call) {
@@ -377,16 +371,6 @@ static kiln_status_t kiln_hal_module_buffer_view_dim(
   }
   call->results[0] =
       kiln_vm_value_make_i64(kiln_hal_buffer_view_shape_dim(view, index));
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_hal_module_buffer_view_element_type(
-    void* opaque, kiln_vm_native_call_t* call) {
-  (void)opaque;
-  kiln_hal_buffer_view_t* view = NULL;
-  KILN_HAL_ARG_REF(call, 0, &kiln_hal_buffer_view_type, false, &view);
-  call->results[0] =
-      kiln_vm_value_make_i32((int32_t)kiln_hal_buffer_view_element_type(view));
   return kiln_ok_status();
 }
 

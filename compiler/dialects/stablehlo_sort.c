@@ -13,7 +13,11 @@
 //          -> tensor<3x3xi32>
 // (custom and generic form);
 //   %l = stablehlo.cholesky %a, lower = true : tensor<4x4xf32>
-// (custom and generic form; `lower` defaults to false).
+// (custom and generic form; `lower` defaults to false);
+//   %r = stablehlo.reduce_precision %x, format = e5m10 : tensor<4xf32>
+// (generic: {exponent_bits = 5 : i32, mantissa_bits = 10 : i32}).
+#include <stdio.h>
+#include <string.h>
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
 
@@ -219,6 +223,90 @@ static void kiln_cholesky_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_print_type(p, op->results[0].type);
 }
 
+static bool kiln_rp_bits(const kiln_ir_op_t* op, const char* name,
+                         int64_t* out) {
+  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, name);
+  if (!a || a->kind != KILN_IR_ATTR_INTEGER) return false;
+  *out = a->i;
+  return true;
+}
+
+static kiln_status_t kiln_rp_verify(kiln_ir_context_t* context,
+                                    kiln_ir_op_t* op) {
+  const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
+  if (!kiln_sort_is_tensor(t) || !kiln_ir_type_is_float(t->shaped.element)) {
+    return kiln_ir_op_emit_error(op, context, "operand must be a float tensor");
+  }
+  if (op->results[0].type != t) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "result must have the operand's type %s",
+                                 kiln_ir_type_to_string(context, t));
+  }
+  int64_t e = 0, m = 0;
+  if (!kiln_rp_bits(op, "exponent_bits", &e) ||
+      !kiln_rp_bits(op, "mantissa_bits", &m) || e < 1 || m < 0) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "requires integer attributes exponent_bits >= 1 and mantissa_bits >= "
+        "0");
+  }
+  return kiln_ok_status();
+}
+
+// `%x, format = e5m10 {attrs} : T`.
+static kiln_status_t kiln_rp_parse(kiln_mlir_op_parser_t* p,
+                                   kiln_ir_op_state_t* state) {
+  if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_LPAREN) {
+    return kiln_mlir_parse_generic_op_body(p, state);
+  }
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t x;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &x));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "format"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
+  const kiln_mlir_token_t* tok = kiln_mlir_peek(p);
+  uint32_t line = tok->line, col = tok->column;
+  kiln_string_view_t word = kiln_string_view_empty();
+  char buf[32] = {0};
+  unsigned e = 0, m = 0;
+  char tail = 0;
+  bool ok = kiln_mlir_parse_optional_any_keyword(p, &word) && word.size < 32;
+  if (ok) {
+    memcpy(buf, word.data, word.size);
+    ok = sscanf(buf, "e%um%u%c", &e, &m, &tail) == 2;
+  }
+  if (!ok) {
+    return kiln_mlir_emit_error_at(p, line, col,
+                                   "expected a format like e5m10");
+  }
+  const kiln_ir_type_t* i32 = kiln_ir_int_type(context, 32);
+  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+      p, state, "exponent_bits", kiln_ir_integer_attr_get(context, i32, e)));
+  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+      p, state, "mantissa_bits", kiln_ir_integer_attr_get(context, i32, m)));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &x, type, state));
+  return kiln_mlir_add_result_type(p, state, type);
+}
+
+static void kiln_rp_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  int64_t e = 0, m = 0;
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  if (kiln_rp_bits(op, "exponent_bits", &e) &&
+      kiln_rp_bits(op, "mantissa_bits", &m)) {
+    kiln_ir_printer_printf(p, ", format = e%lldm%lld", (long long)e,
+                           (long long)m);
+  }
+  static const char* const elided[] = {"exponent_bits", "mantissa_bits"};
+  kiln_ir_printer_print_attr_dict(p, op, elided, 2);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
 static const kiln_ir_op_def_t kiln_stablehlo_sort_defs[] = {
     {"stablehlo.sort",
      "sorts N same-shaped tensors along a dimension with a comparator",
@@ -232,6 +320,10 @@ static const kiln_ir_op_def_t kiln_stablehlo_sort_defs[] = {
      "Cholesky factors of (a batch of) symmetric positive-definite matrices",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_cholesky_verify, kiln_cholesky_parse,
      kiln_cholesky_print, NULL, NULL},
+    {"stablehlo.reduce_precision",
+     "rounds floats to fewer exponent and mantissa bits (kept in their type)",
+     KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_rp_verify, kiln_rp_parse,
+     kiln_rp_print, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo_sort(kiln_ir_context_t* context) {

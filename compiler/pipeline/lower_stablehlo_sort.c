@@ -26,6 +26,12 @@
 //   L[..., i, j] = (A[..., i, j] - S[..., i]) / L[..., j, j] for i > j;
 // the other triangle stays 0. `lower = false` reads A's upper triangle
 // (A transposed) and returns L transposed.
+//
+// reduce_precision: an elementwise generic on the float's bits (XLA's
+// algorithm): round the mantissa to nearest even by adding a bias and
+// masking, then map exponents above/below the reduced range to signed
+// infinity/zero; NaNs stay NaN. f16/bf16 are widened to f32 (exact) with
+// the bit counts capped at theirs, then narrowed back (exact).
 #include "compiler/pipeline/lower_stablehlo_sort.h"
 
 #include <string.h>
@@ -549,13 +555,134 @@ static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
 }
 
 //===----------------------------------------------------------------------===//
+// reduce_precision
+//===----------------------------------------------------------------------===//
+
+// An iN constant from the low N bits of |u|.
+static kiln_status_t kiln_ls_bits(kiln_ir_builder_t* b,
+                                  const kiln_ir_type_t* it, uint64_t u,
+                                  kiln_ir_value_t** out) {
+  int64_t v =
+      it->integer.width == 32 ? (int64_t)(int32_t)(uint32_t)u : (int64_t)u;
+  return kiln_ls_int_const(b, it, v, out);
+}
+
+static kiln_status_t kiln_ls_lower_reduce_precision(kiln_ir_builder_t* b,
+                                                    kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* t = x->type;
+  const kiln_ir_type_t* ft = t->shaped.element;
+  int64_t dest_e = kiln_ir_op_get_attr(op, "exponent_bits")->i;
+  int64_t dest_m = kiln_ir_op_get_attr(op, "mantissa_bits")->i;
+  int64_t src_e = 8, src_m = 23;
+  const kiln_ir_type_t* wt = ft;  // the type the bits are handled in
+  switch (ft->flt.kind) {
+    case KILN_IR_F16:
+      wt = kiln_ir_float_type_get(ctx, KILN_IR_F32);
+      if (dest_e > 5) dest_e = 5;
+      if (dest_m > 10) dest_m = 10;
+      break;
+    case KILN_IR_BF16:
+      wt = kiln_ir_float_type_get(ctx, KILN_IR_F32);
+      if (dest_m > 7) dest_m = 7;
+      break;
+    case KILN_IR_F64:
+      src_e = 11;
+      src_m = 52;
+      break;
+    default:
+      break;
+  }
+  if (dest_e > src_e) dest_e = src_e;
+  if (dest_m > src_m) dest_m = src_m;
+  uint32_t nbits = wt->flt.kind == KILN_IR_F64 ? 64 : 32;
+  const kiln_ir_type_t* it = kiln_ir_int_type(ctx, nbits);
+  uint32_t rank = (uint32_t)t->shaped.rank;
+  kiln_ir_value_t* empty = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", t, 0, NULL, &empty));
+  const kiln_ir_attribute_t* maps[2] = {kiln_linalg_identity_map(ctx, rank),
+                                        kiln_linalg_identity_map(ctx, rank)};
+  kiln_ir_op_t* g = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &x, 1, &empty, maps,
+                                                  rank, NULL, &g, &body));
+  kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+  kiln_ir_value_t* v = body->args[0];
+  if (wt != ft)
+    KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "arith.extf", wt, 1, &v, &v));
+  kiln_ir_value_t* xw = v;
+  kiln_ir_value_t* bits = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "arith.bitcast", it, 1, &v, &bits));
+  if (dest_m < src_m) {
+    uint64_t shift = (uint64_t)(src_m - dest_m);
+    uint64_t last = 1ull << shift;
+    kiln_ir_value_t *c_last, *c_shift, *c_bias, *c_trunc, *lb, *bias;
+    KILN_RETURN_IF_ERROR(kiln_ls_bits(&bb, it, last, &c_last));
+    KILN_RETURN_IF_ERROR(kiln_ls_bits(&bb, it, shift, &c_shift));
+    KILN_RETURN_IF_ERROR(kiln_ls_bits(&bb, it, (last >> 1) - 1, &c_bias));
+    KILN_RETURN_IF_ERROR(kiln_ls_bits(&bb, it, ~(last - 1), &c_trunc));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", bits, c_last, &lb));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.shrui", lb, c_shift, &lb));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addi", lb, c_bias, &bias));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addi", bits, bias, &bits));
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_emit2(&bb, "arith.andi", bits, c_trunc, &bits));
+  }
+  if (dest_e < src_e) {
+    uint64_t sign_mask = 1ull << (nbits - 1);
+    uint64_t exp_mask = ((1ull << src_e) - 1) << src_m;
+    uint64_t bias = (1ull << (src_e - 1)) - 1;
+    uint64_t rbias = (1ull << (dest_e - 1)) - 1;
+    kiln_ir_value_t *c_sign, *c_exp, *c_max, *c_min, *ex, *over, *under, *zero,
+        *inf;
+    KILN_RETURN_IF_ERROR(kiln_ls_bits(&bb, it, sign_mask, &c_sign));
+    KILN_RETURN_IF_ERROR(kiln_ls_bits(&bb, it, exp_mask, &c_exp));
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_bits(&bb, it, (bias + rbias) << src_m, &c_max));
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_bits(&bb, it, (bias - rbias) << src_m, &c_min));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", bits, c_exp, &ex));
+    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_UGT, ex, c_max, &over));
+    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_ULE, ex, c_min, &under));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", bits, c_sign, &zero));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.ori", zero, c_exp, &inf));
+    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, under, zero, bits, &bits));
+    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, over, inf, bits, &bits));
+  }
+  KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "arith.bitcast", wt, 1, &bits, &v));
+  if (dest_m > 0) {  // NaN stays NaN (rounding may have carried it to inf)
+    kiln_ir_value_t* args[2] = {xw, xw};
+    const kiln_ir_type_t* i1 = kiln_ir_int_type(ctx, 1);
+    kiln_ir_named_attribute_t attr =
+        kiln_ir_named_attr(ctx, "predicate",
+                           kiln_ir_integer_attr_get(
+                               ctx, kiln_ir_int_type(ctx, 64), KILN_CMPF_UNE));
+    kiln_ir_op_t* cmp = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        &bb, "arith.cmpf", 2, args, 1, &i1, 1, &attr, &cmp));
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_select(&bb, kiln_ir_op_result(cmp, 0), xw, v, &v));
+  }
+  if (wt != ft) {
+    KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "arith.truncf", ft, 1, &v, &v));
+  }
+  KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &v));
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
+                                      kiln_ir_op_result(g, 0));
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
 
 bool kiln_lower_stablehlo_sort_handles(const kiln_ir_op_t* op) {
   return kiln_ir_op_is(op, "stablehlo.sort") ||
          kiln_ir_op_is(op, "stablehlo.dynamic_update_slice") ||
-         kiln_ir_op_is(op, "stablehlo.cholesky");
+         kiln_ir_op_is(op, "stablehlo.cholesky") ||
+         kiln_ir_op_is(op, "stablehlo.reduce_precision");
 }
 
 kiln_status_t kiln_lower_stablehlo_sort_op(kiln_ir_builder_t* b,
@@ -566,6 +693,9 @@ kiln_status_t kiln_lower_stablehlo_sort_op(kiln_ir_builder_t* b,
   }
   if (kiln_ir_op_is(op, "stablehlo.cholesky")) {
     return kiln_ls_lower_cholesky(b, op);
+  }
+  if (kiln_ir_op_is(op, "stablehlo.reduce_precision")) {
+    return kiln_ls_lower_reduce_precision(b, op);
   }
   return kiln_ir_op_emit_error(op, b->context, "is not supported");
 }

@@ -1,4 +1,5 @@
-// Verifier errors of stablehlo.sort / dynamic_update_slice / cholesky: located, naming
+// Verifier and parse errors of stablehlo.sort / dynamic_update_slice /
+// cholesky / reduce_precision: located, naming
 // the op and why.
 // RUN: not kiln-opt --split-input-file %s 2>&1 | FileCheck %s
 
@@ -37,4 +38,12 @@ func.func @cholesky_not_square(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
   // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.cholesky' op operand must be a static float tensor of square matrices
   %r = stablehlo.cholesky %a, lower = true : tensor<2x3xf32>
   return %r : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @reduce_precision_bad_format(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:48: error: expected a format like e5m10
+  %r = stablehlo.reduce_precision %x, format = f16 : tensor<4xf32>
+  return %r : tensor<4xf32>
 }

@@ -1,5 +1,5 @@
 // stablehlo.sort (generic form, as StableHLO prints it) and
-// dynamic_update_slice and cholesky (custom forms): parsed, printed,
+// dynamic_update_slice, cholesky and reduce_precision (custom forms): parsed, printed,
 // printed again.
 // RUN: kiln-opt %s | FileCheck %s
 // RUN: kiln-opt %s | kiln-opt | FileCheck %s
@@ -29,4 +29,13 @@ func.func @cholesky(%a: tensor<2x3x3xf32>) -> (tensor<2x3x3xf32>, tensor<2x3x3xf
   %l = stablehlo.cholesky %a, lower = true : tensor<2x3x3xf32>
   %u = "stablehlo.cholesky"(%a) : (tensor<2x3x3xf32>) -> tensor<2x3x3xf32>
   return %l, %u : tensor<2x3x3xf32>, tensor<2x3x3xf32>
+}
+
+// CHECK-LABEL: func.func @reduce_precision
+// CHECK: stablehlo.reduce_precision %arg0, format = e5m10 : tensor<4xf32>
+// CHECK: stablehlo.reduce_precision %arg0, format = e8m7 : tensor<4xf32>
+func.func @reduce_precision(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %a = stablehlo.reduce_precision %x, format = e5m10 : tensor<4xf32>
+  %b = "stablehlo.reduce_precision"(%x) {exponent_bits = 8 : i32, mantissa_bits = 7 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  return %a, %b : tensor<4xf32>, tensor<4xf32>
 }

@@ -21,9 +21,11 @@
 //   - dot/dot_general: linalg.matmul / batch_matmul when the dimension
 //     numbers are the canonical ones and element types agree, else a
 //     generic with reduction loops; the accumulator is a zero constant.
+#include <stdint.h>
 #include <string.h>
 
 #include "compiler/dialects/dialect_util.h"
+#include "compiler/dialects/dialects.h"
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/stablehlo.h"
 #include "compiler/pipeline/lower_complex.h"
@@ -411,6 +413,33 @@ static kiln_status_t kiln_lower_scalar(kiln_ir_builder_t* b, kiln_ir_op_t* op,
                                      KILN_CMPI_ULE, KILN_CMPI_ULT};
     int dir = kiln_stablehlo_compare_direction(op);
     if (dir < 0) return kiln_ir_op_emit_error(op, ctx, "bad direction");
+    if (is_float &&
+        kiln_string_view_equal_cstr(
+            kiln_stablehlo_enum_word(op, "compare_type"), "TOTALORDER")) {
+      // -NaN < -inf < ... < -0 < +0 < ... < inf < +NaN: compare the bits
+      // as signed integers with the magnitude bits of negatives flipped
+      // (f16/bf16 widened to f32 first, which keeps the order).
+      kiln_ir_value_t* keys[2];
+      const kiln_ir_type_t* ft = args[0]->type;
+      uint32_t width = ft->flt.kind == KILN_IR_F64 ? 64 : 32;
+      const kiln_ir_type_t* wt =
+          kiln_ir_float_type_get(ctx, width == 64 ? KILN_IR_F64 : KILN_IR_F32);
+      const kiln_ir_type_t* it = kiln_ir_int_type(ctx, width);
+      kiln_ir_value_t *sh, *mag;
+      KILN_RETURN_IF_ERROR(kiln_emit_int(b, it, width - 1, &sh));
+      KILN_RETURN_IF_ERROR(
+          kiln_emit_int(b, it, width == 64 ? INT64_MAX : INT32_MAX, &mag));
+      for (int i = 0; i < 2; ++i) {
+        kiln_ir_value_t *v = args[i], *sign;
+        if (wt != ft)
+          KILN_RETURN_IF_ERROR(kiln_emit(b, "arith.extf", wt, 1, &v, &v));
+        KILN_RETURN_IF_ERROR(kiln_emit(b, "arith.bitcast", it, 1, &v, &v));
+        KILN_RETURN_IF_ERROR(kiln_emit2(b, "arith.shrsi", v, sh, &sign));
+        KILN_RETURN_IF_ERROR(kiln_emit2(b, "arith.andi", sign, mag, &sign));
+        KILN_RETURN_IF_ERROR(kiln_emit2(b, "arith.xori", v, sign, &keys[i]));
+      }
+      return kiln_emit_cmp(b, true, spred[dir], keys[0], keys[1], out);
+    }
     int64_t pred = is_float      ? fpred[dir]
                    : is_unsigned ? upred[dir]
                                  : spred[dir];

@@ -778,6 +778,54 @@ static kiln_status_t kiln_tosa_verify_data(kiln_ir_context_t* context,
 // Custom form: `%a, %b {attrs} : (T1, T2) -> R`
 //===----------------------------------------------------------------------===//
 
+// True for an upper-case enum word such as DOUBLE_ROUND or PROPAGATE.
+static bool kiln_tosa_is_enum_word(kiln_string_view_t w) {
+  if (w.size == 0 || w.data[0] < 'A' || w.data[0] > 'Z') return false;
+  for (size_t i = 0; i < w.size; ++i) {
+    char c = w.data[i];
+    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// `{a = 1, rounding_mode = DOUBLE_ROUND, b}` when present: as the generic
+// attribute dictionary, plus TOSA's bare enum values (recent MLIR prints
+// rounding_mode / nan_mode that way), kept as keyword attributes.
+static kiln_status_t kiln_tosa_parse_attr_dict(kiln_mlir_op_parser_t* p,
+                                               kiln_ir_op_state_t* state) {
+  if (!kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_LBRACE)) {
+    return kiln_ok_status();
+  }
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_RBRACE)) {
+    return kiln_ok_status();
+  }
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  do {
+    kiln_string_view_t name;
+    if (!kiln_mlir_parse_optional_any_keyword(p, &name)) {
+      return kiln_mlir_emit_error(p, "expected an attribute name");
+    }
+    const kiln_ir_attribute_t* attr = kiln_ir_unit_attr_get(context);
+    if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_EQUAL)) {
+      const kiln_mlir_token_t* t = kiln_mlir_peek(p);
+      kiln_string_view_t word;
+      if (t->kind == KILN_MLIR_TOK_BARE_ID &&
+          kiln_tosa_is_enum_word(t->spelling) &&
+          kiln_mlir_parse_optional_any_keyword(p, &word)) {
+        attr = kiln_ir_keyword_attr_get(context, word);
+      } else {
+        KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &attr));
+      }
+    }
+    char* key =
+        kiln_ir_arena_printf(context, "%.*s", (int)name.size, name.data);
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, key, attr));
+  } while (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_COMMA));
+  return kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE);
+}
+
 // `%a, %b name(attr) ... {attrs} : (T1, T2) -> R`: the keyword form of
 // attributes (`perms([1, 0])`, `values(dense<...> : T)`) as some MLIR
 // versions print them, then the usual functional tail.
@@ -798,7 +846,7 @@ static kiln_status_t kiln_tosa_parse(kiln_mlir_op_parser_t* p,
         kiln_ir_arena_printf(context, "%.*s", (int)word.size, word.data);
     KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, name, attr));
   }
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  KILN_RETURN_IF_ERROR(kiln_tosa_parse_attr_dict(p, state));
   return kiln_dialect_parse_type_tail(p, state, &operands);
 }
 

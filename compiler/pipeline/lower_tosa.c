@@ -1846,6 +1846,13 @@ static kiln_status_t kiln_tosa_lower_rescale(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 9, "input_zp", &izp));
     KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 9, "output_zp", &ozp));
   }
+  // Unsigned zero points stored in signed types (TOSA 1.0 *_unsigned).
+  if (in_unsigned && izp < 0 && kiln_tosa_width(ie) < 64) {
+    izp += (int64_t)1 << kiln_tosa_width(ie);
+  }
+  if (out_unsigned && ozp < 0 && kiln_tosa_width(re) < 64) {
+    ozp += (int64_t)1 << kiln_tosa_width(re);
+  }
   int64_t channels = per_channel && rank > 0 ? rt->shaped.dims[rank - 1] : 1;
   if (nm != ns || nm < 1 || (nm != channels && nm != 1)) {
     return kiln_ir_op_emit_error(op, ctx,

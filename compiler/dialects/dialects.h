@@ -39,11 +39,15 @@ kiln_status_t kiln_dialect_register_cf(kiln_ir_context_t* context);
 // (compiler/dialects/stablehlo_rng_fft.c).
 kiln_status_t kiln_dialect_register_stablehlo_rng_fft(
     kiln_ir_context_t* context);
-// stablehlo.sort, dynamic_update_slice (compiler/dialects/stablehlo_sort.c).
+// stablehlo.sort, dynamic_update_slice, cholesky, reduce_precision
+// (compiler/dialects/stablehlo_sort.c).
 kiln_status_t kiln_dialect_register_stablehlo_sort(kiln_ir_context_t* context);
 // The sort dimension of a stablehlo.sort, normalized to [0, rank) (-1 when
 // out of range).
 int64_t kiln_stablehlo_sort_dimension(const kiln_ir_op_t* op);
+// stablehlo.optimization_barrier, get_dimension_size, map
+// (compiler/dialects/stablehlo_misc.c).
+kiln_status_t kiln_dialect_register_stablehlo_misc(kiln_ir_context_t* context);
 // stablehlo.while/if/case, tosa.while_loop/cond_if/yield (region_cf.c).
 kiln_status_t kiln_dialect_register_region_cf(kiln_ir_context_t* context);
 // The bare word of a `#stablehlo<name WORD>` attribute |name| of |op|.

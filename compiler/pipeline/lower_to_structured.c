@@ -31,6 +31,7 @@
 #include "compiler/pipeline/lower_complex.h"
 #include "compiler/pipeline/lower_region_cf.h"
 #include "compiler/pipeline/lower_stablehlo_data.h"
+#include "compiler/pipeline/lower_stablehlo_misc.h"
 #include "compiler/pipeline/lower_stablehlo_rng_fft.h"
 #include "compiler/pipeline/lower_stablehlo_sort.h"
 #include "compiler/pipeline/lower_tosa.h"
@@ -1119,6 +1120,9 @@ static kiln_status_t kiln_lower_op(kiln_lower_t* l, kiln_ir_op_t* op) {
   if (kiln_lower_stablehlo_sort_handles(op)) {
     return kiln_lower_stablehlo_sort_op(&l->b, op);  // lower_stablehlo_sort.c
   }
+  if (kiln_lower_stablehlo_misc_handles(op)) {
+    return kiln_lower_stablehlo_misc_op(&l->b, op);  // lower_stablehlo_misc.c
+  }
   bool handled = false;  // rng, fft, custom_call: lower_stablehlo_rng_fft.c
   KILN_RETURN_IF_ERROR(kiln_lower_stablehlo_rng_fft_op(&l->b, op, &handled));
   if (handled) return kiln_ok_status();
@@ -1146,7 +1150,8 @@ static kiln_ir_walk_result_t kiln_collect(kiln_ir_op_t* op, void* user_data) {
   if (parent && (kiln_ir_op_is(parent, "stablehlo.reduce") ||
                  kiln_ir_op_is(parent, "linalg.generic") ||
                  kiln_lower_stablehlo_data_handles(parent) ||
-                 kiln_lower_stablehlo_sort_handles(parent))) {
+                 kiln_lower_stablehlo_sort_handles(parent) ||
+                 kiln_lower_stablehlo_misc_handles(parent))) {
     return KILN_IR_WALK_SKIP;
   }
   if (list->count == list->capacity) {

@@ -33,7 +33,11 @@ static int64_t kiln_value_bytes(const kiln_ir_value_t* v) {
 static kiln_ir_value_t* kiln_storage_root(kiln_ir_value_t* v) {
   while (v->kind == KILN_IR_VALUE_RESULT && v->defining_op &&
          kiln_schedule_is_alias_op(v->defining_op)) {
-    v = kiln_ir_op_operand(v->defining_op, 0);
+    // util.optimization_barrier passes operand i through as result i.
+    uint32_t i = kiln_ir_op_is(v->defining_op, "util.optimization_barrier")
+                     ? v->index
+                     : 0;
+    v = kiln_ir_op_operand(v->defining_op, i);
   }
   return v;
 }

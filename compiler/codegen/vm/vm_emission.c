@@ -1175,10 +1175,16 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
       if (kiln_ir_op_is(op, KILN_DISPATCH_REGION_OP)) {
         KILN_RETURN_IF_ERROR(kiln_em_dispatch(e, op));
       } else if (kiln_schedule_is_alias_op(op)) {
-        kiln_hstore_t* src = NULL;
-        KILN_RETURN_IF_ERROR(
-            kiln_em_storage(e, op, kiln_ir_op_operand(op, 0), &src));
-        kiln_ptr_map_put(&e->storage, &op->results[0], src);
+        // Result i aliases operand i for util.optimization_barrier (tensor
+        // values only), result 0 aliases operand 0 for the others.
+        bool barrier = kiln_ir_op_is(op, "util.optimization_barrier");
+        for (uint32_t i = 0; i < (barrier ? op->num_results : 1); ++i) {
+          kiln_ir_value_t* from = kiln_ir_op_operand(op, i);
+          if (barrier && !kiln_ir_type_is_shaped(from->type)) continue;
+          kiln_hstore_t* src = NULL;
+          KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, from, &src));
+          kiln_ptr_map_put(&e->storage, &op->results[i], src);
+        }
       } else if (kiln_ir_op_is(op, "arith.constant") ||
                  kiln_ir_op_is(op, "flow.tensor.dynamic_constant") ||
                  kiln_ir_op_has_trait(op, KILN_IR_TRAIT_CONSTANT_LIKE) ||

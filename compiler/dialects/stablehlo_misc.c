@@ -1,0 +1,202 @@
+// Small StableHLO ops (lowered by compiler/pipeline/lower_stablehlo_misc.c):
+//   %a, %b = stablehlo.optimization_barrier %x, %y : tensor<4xf32>, tensor<i32>
+//   %n = stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x3xf32>) ->
+//        tensor<i32>
+//   %r = "stablehlo.map"(%x, %y) ({
+//   ^bb0(%a: tensor<f32>, %b: tensor<f32>): ... stablehlo.return %c ...
+//   }) {dimensions = array<i64: 0, 1>} : (...) -> tensor<2x3xf32>
+// (map: generic form only, as StableHLO prints it).
+#include "compiler/dialects/dialect_util.h"
+#include "compiler/dialects/dialects.h"
+
+static bool kiln_misc_is_tensor(const kiln_ir_type_t* t) {
+  return t && kiln_ir_type_is_ranked_tensor(t);
+}
+
+//===----------------------------------------------------------------------===//
+// optimization_barrier
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_ob_verify(kiln_ir_context_t* context,
+                                    kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (op->num_results != n) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "expects as many results as operands");
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (op->results[i].type != kiln_ir_op_operand(op, i)->type) {
+      return kiln_ir_op_emit_error(
+          op, context, "result #%u must have the type of operand #%u", i, i);
+    }
+  }
+  return kiln_ok_status();
+}
+
+// `{attrs} %a, %b : T1, T2` or `{attrs} ()`.
+static kiln_status_t kiln_ob_parse(kiln_mlir_op_parser_t* p,
+                                   kiln_ir_op_state_t* state) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_LPAREN)) {
+    return kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN);
+  }
+  kiln_mlir_operand_list_t operands = {0};
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &operands));
+  kiln_mlir_type_list_t types = {0};
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type_list(p, &types));
+  if (types.count != operands.count) {
+    return kiln_mlir_emit_error(p, "%zu operands but %zu types", operands.count,
+                                types.count);
+  }
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operands(p, &operands, types.count,
+                                                  types.items, state));
+  return kiln_mlir_add_result_types(p, state, &types);
+}
+
+static void kiln_ob_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (n == 0) {
+    kiln_ir_printer_printf(p, "()");
+    return;
+  }
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_operands(p, op);
+  kiln_ir_printer_printf(p, " : ");
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i) kiln_ir_printer_printf(p, ", ");
+    kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, i)->type);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// get_dimension_size
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_gds_verify(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* op) {
+  const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "dimension");
+  if (!kiln_misc_is_tensor(t) || !dim || dim->kind != KILN_IR_ATTR_INTEGER ||
+      dim->i < 0 || (size_t)dim->i >= t->shaped.rank) {
+    return kiln_ir_op_emit_error(
+        op, context, "requires a ranked tensor and a dimension in range");
+  }
+  const kiln_ir_type_t* r = op->results[0].type;
+  if (!kiln_misc_is_tensor(r) || r->shaped.rank != 0 ||
+      r->shaped.element != kiln_ir_int_type(context, 32)) {
+    return kiln_ir_op_emit_error(op, context, "result must be tensor<i32>");
+  }
+  return kiln_ok_status();
+}
+
+// `%x, dim = 1 {attrs} : (T) -> tensor<i32>`.
+static kiln_status_t kiln_gds_parse(kiln_mlir_op_parser_t* p,
+                                    kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_list_t operands = {0};
+  operands.items = kiln_ir_arena_alloc(context, sizeof(kiln_mlir_operand_t));
+  if (!operands.items) return kiln_mlir_emit_error(p, "out of memory");
+  operands.capacity = 1;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &operands.items[0]));
+  operands.count = 1;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "dim"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
+  int64_t dim = 0;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &dim));
+  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+      p, state, "dimension",
+      kiln_ir_integer_attr_get(context, kiln_ir_int_type(context, 64), dim)));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  return kiln_dialect_parse_type_tail(p, state, &operands);
+}
+
+static void kiln_gds_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "dimension");
+  kiln_ir_printer_printf(p, ", dim = %lld", dim ? (long long)dim->i : 0LL);
+  static const char* const elided[] = {"dimension"};
+  kiln_dialect_print_functional_tail(p, op, elided, 1);
+}
+
+//===----------------------------------------------------------------------===//
+// map
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_map_verify(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  const kiln_ir_type_t* r = op->results[0].type;
+  if (n == 0 || !kiln_misc_is_tensor(r) || !kiln_ir_type_has_static_shape(r)) {
+    return kiln_ir_op_emit_error(
+        op, context, "expects operands and a statically shaped tensor result");
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (!kiln_misc_is_tensor(t) || !kiln_dialect_same_shape(t, r)) {
+      return kiln_ir_op_emit_error(
+          op, context, "operand #%u must have the result's shape", i);
+    }
+  }
+  int64_t dims[16];
+  int64_t nd =
+      kiln_dialect_int_list(kiln_ir_op_get_attr(op, "dimensions"), dims, 16);
+  if (nd != (int64_t)r->shaped.rank) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "dimensions must list every dim in order");
+  }
+  for (int64_t i = 0; i < nd; ++i) {
+    if (dims[i] != i) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "dimensions must list every dim in order");
+    }
+  }
+  kiln_ir_block_t* body = op->regions[0].first_block;
+  if (!body || body->next || body->num_args != n) {
+    return kiln_ir_op_emit_error(
+        op, context, "computation must be one block taking %u arguments", n);
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    const kiln_ir_type_t* a = body->args[i]->type;
+    if (!kiln_misc_is_tensor(a) || a->shaped.rank != 0 ||
+        a->shaped.element != kiln_ir_op_operand(op, i)->type->shaped.element) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "computation argument #%u must be a rank-0 tensor of operand "
+          "#%u's element type",
+          i, i);
+    }
+  }
+  kiln_ir_op_t* ret = body->last_op;
+  if (!ret || !kiln_ir_op_is(ret, "stablehlo.return") ||
+      kiln_ir_op_num_regular_operands(ret) != 1 ||
+      kiln_ir_op_operand(ret, 0)->type->shaped.element != r->shaped.element) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "computation must end with stablehlo.return of one rank-0 tensor of "
+        "the result's element type");
+  }
+  return kiln_ok_status();
+}
+
+static const kiln_ir_op_def_t kiln_stablehlo_misc_defs[] = {
+    {"stablehlo.optimization_barrier",
+     "returns its operands; no folding or motion across it",
+     KILN_IR_TRAIT_SIDE_EFFECTING, KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0,
+     kiln_ob_verify, kiln_ob_parse, kiln_ob_print, NULL, NULL},
+    {"stablehlo.get_dimension_size", "the size of one dim as a tensor<i32>",
+     KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_gds_verify, kiln_gds_parse,
+     kiln_gds_print, NULL, NULL},
+    {"stablehlo.map", "applies a scalar computation elementwise",
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC, 1, 1, 0,
+     kiln_map_verify, NULL, NULL, NULL, NULL},
+};
+
+kiln_status_t kiln_dialect_register_stablehlo_misc(kiln_ir_context_t* context) {
+  return kiln_ir_register_ops(
+      context, kiln_stablehlo_misc_defs,
+      sizeof(kiln_stablehlo_misc_defs) / sizeof(kiln_stablehlo_misc_defs[0]));
+}

@@ -1,0 +1,29 @@
+// stablehlo.optimization_barrier / get_dimension_size (custom forms) and
+// map (generic form): parsed, printed, printed again; then lowered.
+// RUN: kiln-opt %s | FileCheck %s
+// RUN: kiln-opt %s | kiln-opt | FileCheck %s
+// RUN: kiln-opt --mlir-print-op-generic %s | kiln-opt | FileCheck %s
+// RUN: kiln-opt --lower-to-structured %s | FileCheck %s --check-prefix=LOWER
+
+// CHECK-LABEL: func.func @forms
+// CHECK: %[[B:.*]]:2 = stablehlo.optimization_barrier %arg0, %arg1 : tensor<2x3xf32>, tensor<i32>
+// CHECK: stablehlo.get_dimension_size %[[B]]#0, dim = 1 : (tensor<2x3xf32>) -> tensor<i32>
+// CHECK: "stablehlo.map"(%[[B]]#0, %arg0) ({
+// CHECK: stablehlo.add
+// CHECK: }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// LOWER-LABEL: func.func @forms
+// LOWER: util.optimization_barrier %arg0, %arg1 : tensor<2x3xf32>, tensor<i32>
+// LOWER: arith.constant dense<3> : tensor<i32>
+// LOWER: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+// LOWER: arith.addf
+// LOWER-NOT: stablehlo.
+func.func @forms(%x: tensor<2x3xf32>, %i: tensor<i32>) -> (tensor<i32>, tensor<2x3xf32>, tensor<i32>) {
+  %a, %b = stablehlo.optimization_barrier %x, %i : tensor<2x3xf32>, tensor<i32>
+  %n = stablehlo.get_dimension_size %a, dim = 1 : (tensor<2x3xf32>) -> tensor<i32>
+  %m = "stablehlo.map"(%a, %x) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %s = stablehlo.add %p, %q : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %n, %m, %b : tensor<i32>, tensor<2x3xf32>, tensor<i32>
+}

@@ -5,7 +5,9 @@
 //   %r = "stablehlo.map"(%x, %y) ({
 //   ^bb0(%a: tensor<f32>, %b: tensor<f32>): ... stablehlo.return %c ...
 //   }) {dimensions = array<i64: 0, 1>} : (...) -> tensor<2x3xf32>
-// (map: generic form only, as StableHLO prints it).
+// (map: generic form only, as StableHLO prints it);
+//   %t = stablehlo.tuple %a, %b : tuple<tensor<2xf32>, tensor<i32>>
+//   %b2 = stablehlo.get_tuple_element %t[1] : (tuple<...>) -> tensor<i32>
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
 
@@ -182,6 +184,103 @@ static kiln_status_t kiln_map_verify(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// tuple / get_tuple_element
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_tuple_verify(kiln_ir_context_t* context,
+                                       kiln_ir_op_t* op) {
+  const kiln_ir_type_t* t = op->results[0].type;
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (t->kind != KILN_IR_TYPE_TUPLE || t->tuple.count != n) {
+    return kiln_ir_op_emit_error(
+        op, context, "result must be a tuple of the %u operand types", n);
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (t->tuple.types[i] != kiln_ir_op_operand(op, i)->type) {
+      return kiln_ir_op_emit_error(
+          op, context, "tuple element #%u must have operand #%u's type", i, i);
+    }
+  }
+  return kiln_ok_status();
+}
+
+// `%a, %b {attrs} : tuple<...>`.
+static kiln_status_t kiln_tuple_parse(kiln_mlir_op_parser_t* p,
+                                      kiln_ir_op_state_t* state) {
+  kiln_mlir_operand_list_t operands = {0};
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &operands));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* t = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &t));
+  if (t->kind != KILN_IR_TYPE_TUPLE || t->tuple.count != operands.count) {
+    return kiln_mlir_emit_error(p, "expected a tuple type of %zu elements",
+                                operands.count);
+  }
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operands(p, &operands, t->tuple.count,
+                                                  t->tuple.types, state));
+  return kiln_mlir_add_result_type(p, state, t);
+}
+
+static void kiln_tuple_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  if (kiln_ir_op_num_regular_operands(op) > 0) {
+    kiln_ir_printer_printf(p, " ");
+    kiln_ir_printer_print_operands(p, op);
+  }
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
+static kiln_status_t kiln_gte_verify(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* op) {
+  const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_attribute_t* index = kiln_ir_op_get_attr(op, "index");
+  if (t->kind != KILN_IR_TYPE_TUPLE || !index ||
+      index->kind != KILN_IR_ATTR_INTEGER || index->i < 0 ||
+      (size_t)index->i >= t->tuple.count) {
+    return kiln_ir_op_emit_error(
+        op, context, "requires a tuple operand and an index in range");
+  }
+  if (op->results[0].type != t->tuple.types[index->i]) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "result must have tuple element #%lld's type",
+                                 (long long)index->i);
+  }
+  return kiln_ok_status();
+}
+
+// `%t[1] {attrs} : (tuple<...>) -> T`.
+static kiln_status_t kiln_gte_parse(kiln_mlir_op_parser_t* p,
+                                    kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_list_t operands = {0};
+  operands.items = kiln_ir_arena_alloc(context, sizeof(kiln_mlir_operand_t));
+  if (!operands.items) return kiln_mlir_emit_error(p, "out of memory");
+  operands.capacity = 1;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &operands.items[0]));
+  operands.count = 1;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
+  int64_t index = 0;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &index));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+      p, state, "index",
+      kiln_ir_integer_attr_get(context, kiln_ir_int_type(context, 32), index)));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  return kiln_dialect_parse_type_tail(p, state, &operands);
+}
+
+static void kiln_gte_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  const kiln_ir_attribute_t* index = kiln_ir_op_get_attr(op, "index");
+  kiln_ir_printer_printf(p, "[%lld]", index ? (long long)index->i : 0LL);
+  static const char* const elided[] = {"index"};
+  kiln_dialect_print_functional_tail(p, op, elided, 1);
+}
+
 static const kiln_ir_op_def_t kiln_stablehlo_misc_defs[] = {
     {"stablehlo.optimization_barrier",
      "returns its operands; no folding or motion across it",
@@ -193,6 +292,12 @@ static const kiln_ir_op_def_t kiln_stablehlo_misc_defs[] = {
     {"stablehlo.map", "applies a scalar computation elementwise",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC, 1, 1, 0,
      kiln_map_verify, NULL, NULL, NULL, NULL},
+    {"stablehlo.tuple", "groups values into a tuple", KILN_IR_TRAIT_PURE,
+     KILN_IR_VARIADIC, 1, 0, 0, kiln_tuple_verify, kiln_tuple_parse,
+     kiln_tuple_print, NULL, NULL},
+    {"stablehlo.get_tuple_element", "element |index| of a tuple",
+     KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_gte_verify, kiln_gte_parse,
+     kiln_gte_print, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo_misc(kiln_ir_context_t* context) {

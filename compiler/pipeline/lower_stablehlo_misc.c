@@ -90,10 +90,45 @@ static kiln_status_t kiln_lm_map(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   return kiln_ok_status();
 }
 
+// get_tuple_element of a stablehlo.tuple is the tuple's operand; the tuple
+// goes once its last element read is gone. Other tuple uses (function
+// boundaries, branches) are not supported.
+static kiln_status_t kiln_lm_tuple(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
+  for (kiln_ir_use_t* use = op->results[0].first_use; use;
+       use = use->next_use) {
+    if (!kiln_ir_op_is(use->owner, "stablehlo.get_tuple_element") &&
+        !kiln_ir_op_is(use->owner, "stablehlo.tuple")) {
+      return kiln_ir_op_emit_error(op, b->context,
+                                   "is only supported when its uses are "
+                                   "stablehlo.get_tuple_element or tuple");
+    }
+  }
+  return kiln_ok_status();  // erased with its last get_tuple_element
+}
+
+static kiln_status_t kiln_lm_get_tuple_element(kiln_ir_builder_t* b,
+                                               kiln_ir_op_t* op) {
+  kiln_ir_value_t* t = kiln_ir_op_operand(op, 0);
+  kiln_ir_op_t* def = t->kind == KILN_IR_VALUE_RESULT ? t->defining_op : NULL;
+  if (!def || !kiln_ir_op_is(def, "stablehlo.tuple")) {
+    return kiln_ir_op_emit_error(op, b->context,
+                                 "is only supported on a stablehlo.tuple "
+                                 "result");
+  }
+  int64_t index = kiln_ir_op_get_attr(op, "index")->i;
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
+                                      kiln_ir_op_operand(def, (uint32_t)index));
+  kiln_ir_op_erase(op);
+  if (!def->results[0].first_use) kiln_ir_op_erase(def);  // visited before
+  return kiln_ok_status();
+}
+
 bool kiln_lower_stablehlo_misc_handles(const kiln_ir_op_t* op) {
   return kiln_ir_op_is(op, "stablehlo.optimization_barrier") ||
          kiln_ir_op_is(op, "stablehlo.get_dimension_size") ||
-         kiln_ir_op_is(op, "stablehlo.map");
+         kiln_ir_op_is(op, "stablehlo.map") ||
+         kiln_ir_op_is(op, "stablehlo.tuple") ||
+         kiln_ir_op_is(op, "stablehlo.get_tuple_element");
 }
 
 kiln_status_t kiln_lower_stablehlo_misc_op(kiln_ir_builder_t* b,
@@ -105,5 +140,9 @@ kiln_status_t kiln_lower_stablehlo_misc_op(kiln_ir_builder_t* b,
     return kiln_lm_dimension_size(b, op);
   }
   if (kiln_ir_op_is(op, "stablehlo.map")) return kiln_lm_map(b, op);
+  if (kiln_ir_op_is(op, "stablehlo.tuple")) return kiln_lm_tuple(b, op);
+  if (kiln_ir_op_is(op, "stablehlo.get_tuple_element")) {
+    return kiln_lm_get_tuple_element(b, op);
+  }
   return kiln_ir_op_emit_error(op, b->context, "is not supported");
 }

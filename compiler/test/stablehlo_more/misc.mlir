@@ -1,4 +1,5 @@
-// stablehlo.optimization_barrier / get_dimension_size (custom forms) and
+// stablehlo.optimization_barrier / get_dimension_size / tuple /
+// get_tuple_element (custom forms) and
 // map (generic form): parsed, printed, printed again; then lowered.
 // RUN: kiln-opt %s | FileCheck %s
 // RUN: kiln-opt %s | kiln-opt | FileCheck %s
@@ -16,7 +17,7 @@
 // LOWER: arith.constant dense<3> : tensor<i32>
 // LOWER: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
 // LOWER: arith.addf
-// LOWER-NOT: stablehlo.
+// LOWER-NOT: stablehlo.map
 func.func @forms(%x: tensor<2x3xf32>, %i: tensor<i32>) -> (tensor<i32>, tensor<2x3xf32>, tensor<i32>) {
   %a, %b = stablehlo.optimization_barrier %x, %i : tensor<2x3xf32>, tensor<i32>
   %n = stablehlo.get_dimension_size %a, dim = 1 : (tensor<2x3xf32>) -> tensor<i32>
@@ -26,4 +27,15 @@ func.func @forms(%x: tensor<2x3xf32>, %i: tensor<i32>) -> (tensor<i32>, tensor<2
     stablehlo.return %s : tensor<f32>
   }) {dimensions = array<i64: 0, 1>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %n, %m, %b : tensor<i32>, tensor<2x3xf32>, tensor<i32>
+}
+
+// CHECK-LABEL: func.func @tuples
+// CHECK: %[[T:.*]] = stablehlo.tuple %arg0, %arg1 : tuple<tensor<2xf32>, tensor<i32>>
+// CHECK: stablehlo.get_tuple_element %[[T]][1] : (tuple<tensor<2xf32>, tensor<i32>>) -> tensor<i32>
+// LOWER-LABEL: func.func @tuples
+// LOWER-NEXT: func.return %arg1 : tensor<i32>
+func.func @tuples(%a: tensor<2xf32>, %b: tensor<i32>) -> tensor<i32> {
+  %t = stablehlo.tuple %a, %b : tuple<tensor<2xf32>, tensor<i32>>
+  %x = stablehlo.get_tuple_element %t[1] : (tuple<tensor<2xf32>, tensor<i32>>) -> tensor<i32>
+  return %x : tensor<i32>
 }

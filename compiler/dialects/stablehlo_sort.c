@@ -15,7 +15,11 @@
 //   %l = stablehlo.cholesky %a, lower = true : tensor<4x4xf32>
 // (custom and generic form; `lower` defaults to false);
 //   %r = stablehlo.reduce_precision %x, format = e5m10 : tensor<4xf32>
-// (generic: {exponent_bits = 5 : i32, mantissa_bits = 10 : i32}).
+// (generic: {exponent_bits = 5 : i32, mantissa_bits = 10 : i32});
+//   %x = "stablehlo.triangular_solve"(%a, %b) {left_side = true,
+//          lower = true, unit_diagonal = false,
+//          transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (...) -> ...
+// (generic form only, as StableHLO prints it).
 #include <stdio.h>
 #include <string.h>
 #include "compiler/dialects/dialect_util.h"
@@ -307,6 +311,48 @@ static void kiln_rp_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_print_type(p, op->results[0].type);
 }
 
+static kiln_status_t kiln_ts_verify(kiln_ir_context_t* context,
+                                    kiln_ir_op_t* op) {
+  const kiln_ir_type_t* a = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* b = kiln_ir_op_operand(op, 1)->type;
+  size_t rank = kiln_sort_is_tensor(a) ? a->shaped.rank : 0;
+  if (rank < 2 || !kiln_sort_is_tensor(b) || b->shaped.rank != rank ||
+      !kiln_ir_type_has_static_shape(a) || !kiln_ir_type_has_static_shape(b) ||
+      !kiln_ir_type_is_float(a->shaped.element) ||
+      b->shaped.element != a->shaped.element) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "expects static float tensors a (...xNxN) and b of the same rank and "
+        "element type");
+  }
+  for (size_t d = 0; d + 2 < rank; ++d) {
+    if (a->shaped.dims[d] != b->shaped.dims[d]) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "batch dims of a and b must match");
+    }
+  }
+  const kiln_ir_attribute_t* left = kiln_ir_op_get_attr(op, "left_side");
+  bool is_left = left && left->kind == KILN_IR_ATTR_BOOL && left->i;
+  int64_t n = a->shaped.dims[rank - 1];
+  int64_t need = is_left ? b->shaped.dims[rank - 2] : b->shaped.dims[rank - 1];
+  if (a->shaped.dims[rank - 2] != n || need != n) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "a must be square and match b's %s dim",
+                                 is_left ? "second-to-last" : "last");
+  }
+  kiln_string_view_t tr = kiln_stablehlo_enum_word(op, "transpose_a");
+  if (tr.size && !kiln_string_view_equal_cstr(tr, "NO_TRANSPOSE") &&
+      !kiln_string_view_equal_cstr(tr, "TRANSPOSE") &&
+      !kiln_string_view_equal_cstr(tr, "ADJOINT")) {
+    return kiln_ir_op_emit_error(op, context, "unknown transpose_a '%.*s'",
+                                 (int)tr.size, tr.data);
+  }
+  if (op->results[0].type != b) {
+    return kiln_ir_op_emit_error(op, context, "result must have b's type");
+  }
+  return kiln_ok_status();
+}
+
 static const kiln_ir_op_def_t kiln_stablehlo_sort_defs[] = {
     {"stablehlo.sort",
      "sorts N same-shaped tensors along a dimension with a comparator",
@@ -324,6 +370,9 @@ static const kiln_ir_op_def_t kiln_stablehlo_sort_defs[] = {
      "rounds floats to fewer exponent and mantissa bits (kept in their type)",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_rp_verify, kiln_rp_parse,
      kiln_rp_print, NULL, NULL},
+    {"stablehlo.triangular_solve",
+     "solves op(a) x = b or x op(a) = b for triangular a", KILN_IR_TRAIT_PURE,
+     2, 1, 0, 0, kiln_ts_verify, NULL, NULL, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo_sort(kiln_ir_context_t* context) {

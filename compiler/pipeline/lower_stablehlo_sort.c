@@ -27,6 +27,14 @@
 // the other triangle stays 0. `lower = false` reads A's upper triangle
 // (A transposed) and returns L transposed.
 //
+// triangular_solve: reduced to T y = c with T the effective triangular
+// matrix (op(a), transposed again for the right side, where c = b^T and the
+// result is y^T), then substitution unrolled row by row (forward for a
+// lower T, backward for an upper one), two generics per row i as for
+// cholesky: S[j] = sum over the solved rows k of T[i,k] y[k,j], then
+// y[i,j] = (c[i,j] - S[j]) / T[i,i] (no division with unit_diagonal). Only
+// the triangle named by `lower` is read.
+//
 // reduce_precision: an elementwise generic on the float's bits (XLA's
 // algorithm): round the mantissa to nearest even by adding a bias and
 // masking, then map exponents above/below the reduced range to signed
@@ -555,6 +563,163 @@ static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
 }
 
 //===----------------------------------------------------------------------===//
+// triangular_solve
+//===----------------------------------------------------------------------===//
+
+// out[..., r, c] = in[..., c, r] (a fresh tensor of |rt|).
+static kiln_status_t kiln_ls_transpose_last2(kiln_ir_builder_t* b,
+                                             kiln_ir_value_t* in,
+                                             const kiln_ir_type_t* rt,
+                                             kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  int64_t m[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) m[d] = d;
+  m[rank - 2] = rank - 1;
+  m[rank - 1] = rank - 2;
+  kiln_ir_value_t* empty = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", rt, 0, NULL, &empty));
+  const kiln_ir_attribute_t* maps[2] = {kiln_ls_map(ctx, rank, rank, m),
+                                        kiln_linalg_identity_map(ctx, rank)};
+  kiln_ir_op_t* g = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &in, 1, &empty, maps,
+                                                  rank, NULL, &g, &body));
+  kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+  KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &body->args[0]));
+  *out = kiln_ir_op_result(g, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
+                                                    kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* a = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* rhs = kiln_ir_op_operand(op, 1);
+  const kiln_ir_type_t* bt = rhs->type;
+  const kiln_ir_type_t* e = bt->shaped.element;
+  uint32_t rank = (uint32_t)bt->shaped.rank;
+  if (rank > KILN_SORT_MAX_RANK - 1) {
+    return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
+  }
+  uint32_t nb = rank - 2;
+  const kiln_ir_attribute_t* attr = kiln_ir_op_get_attr(op, "left_side");
+  bool left = attr && attr->i;
+  attr = kiln_ir_op_get_attr(op, "lower");
+  bool lower = attr && attr->i;
+  attr = kiln_ir_op_get_attr(op, "unit_diagonal");
+  bool unit = attr && attr->i;
+  kiln_string_view_t tr = kiln_stablehlo_enum_word(op, "transpose_a");
+  bool transpose = tr.size && !kiln_string_view_equal_cstr(tr, "NO_TRANSPOSE");
+  bool swap = transpose != !left;  // T[r, c] = swap ? a[c, r] : a[r, c]
+  bool t_lower = lower != swap;
+  // y, c: [batch..., n, k]; S: [batch..., k].
+  int64_t ydims[KILN_SORT_MAX_RANK], sdims[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) ydims[d] = bt->shaped.dims[d];
+  if (!left) {
+    ydims[nb] = bt->shaped.dims[nb + 1];
+    ydims[nb + 1] = bt->shaped.dims[nb];
+  }
+  for (uint32_t d = 0; d < nb; ++d) sdims[d] = ydims[d];
+  sdims[nb] = ydims[nb + 1];
+  int64_t n = ydims[nb];
+  const kiln_ir_type_t* yt = kiln_ir_tensor_type_get(ctx, rank, ydims, e, NULL);
+  const kiln_ir_type_t* st =
+      kiln_ir_tensor_type_get(ctx, nb + 1, sdims, e, NULL);
+  kiln_ir_value_t* c = rhs;
+  if (!left) KILN_RETURN_IF_ERROR(kiln_ls_transpose_last2(b, rhs, yt, &c));
+  kiln_ir_value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, yt, &y));
+  int64_t m[KILN_SORT_MAX_RANK + 1];
+  for (int64_t step = 0; step < n; ++step) {
+    int64_t i = t_lower ? step : n - 1 - step;
+    // 1. S over (batch..., j, k), k a reduction: sum T[i, k] y[k, j].
+    kiln_ir_value_t* s0 = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, st, &s0));
+    uint32_t loops = nb + 2;
+    int64_t jl = nb, kl = nb + 1;
+    const kiln_ir_attribute_t* maps[5];
+    for (uint32_t d = 0; d < nb; ++d) m[d] = d;
+    m[nb] = swap ? kl : -1 - i;
+    m[nb + 1] = swap ? -1 - i : kl;
+    maps[0] = kiln_ls_map(ctx, loops, rank, m);  // T[i, k]
+    m[nb] = kl;
+    m[nb + 1] = jl;
+    maps[1] = kiln_ls_map(ctx, loops, rank, m);  // y[k, j]
+    m[nb] = jl;
+    maps[2] = kiln_ls_map(ctx, loops, nb + 1, m);  // S[j]
+    bool reduction[KILN_SORT_MAX_RANK + 1] = {false};
+    reduction[kl] = true;
+    kiln_ir_value_t* ins[4] = {a, y};
+    kiln_ir_op_t* sg = NULL;
+    kiln_ir_block_t* body = NULL;
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 2, ins, 1, &s0, maps, loops, reduction, &sg, &body));
+    {
+      kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+      kiln_ir_value_t *k, *ic, *solved, *prod, *zero, *term, *sum;
+      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, kl, &k));
+      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, i, &ic));
+      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(
+          &bb, t_lower ? KILN_CMPI_SLT : KILN_CMPI_SGT, k, ic, &solved));
+      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", body->args[0],
+                                         body->args[1], &prod));
+      kiln_ir_named_attribute_t zattr =
+          kiln_ir_named_attr(ctx, "value", kiln_ir_float_attr_get(ctx, e, 0.0));
+      kiln_ir_op_t* zc = NULL;
+      KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+          &bb, "arith.constant", 0, NULL, 1, &e, 1, &zattr, &zc));
+      zero = kiln_ir_op_result(zc, 0);
+      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, solved, prod, zero, &term));
+      KILN_RETURN_IF_ERROR(
+          kiln_ls_emit2(&bb, "arith.addf", body->args[2], term, &sum));
+      KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &sum));
+    }
+    kiln_ir_value_t* sv = kiln_ir_op_result(sg, 0);
+    // 2. Row i of y over (batch..., r, j).
+    kiln_ir_value_t* empty = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", yt, 0, NULL, &empty));
+    for (uint32_t d = 0; d < nb; ++d) m[d] = d;
+    maps[0] = kiln_linalg_identity_map(ctx, rank);  // y[r, j]
+    m[nb] = -1 - i;
+    m[nb + 1] = nb + 1;
+    maps[1] = kiln_ls_map(ctx, rank, rank, m);  // c[i, j]
+    m[nb] = nb + 1;
+    maps[2] = kiln_ls_map(ctx, rank, nb + 1, m);  // S[j]
+    m[nb] = -1 - i;
+    m[nb + 1] = -1 - i;
+    maps[3] = kiln_ls_map(ctx, rank, rank, m);  // T[i, i]
+    maps[4] = kiln_linalg_identity_map(ctx, rank);
+    ins[0] = y;
+    ins[1] = c;
+    ins[2] = sv;
+    ins[3] = a;
+    kiln_ir_op_t* yg = NULL;
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 4, ins, 1, &empty, maps,
+                                                    rank, NULL, &yg, &body));
+    {
+      kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+      kiln_ir_value_t** x = body->args;
+      kiln_ir_value_t *r, *ic, *is_row, *v;
+      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subf", x[1], x[2], &v));
+      if (!unit) {
+        KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.divf", v, x[3], &v));
+      }
+      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, nb, &r));
+      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, i, &ic));
+      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_EQ, r, ic, &is_row));
+      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, is_row, v, x[0], &v));
+      KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &v));
+    }
+    y = kiln_ir_op_result(yg, 0);
+  }
+  if (!left) KILN_RETURN_IF_ERROR(kiln_ls_transpose_last2(b, y, bt, &y));
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), y);
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // reduce_precision
 //===----------------------------------------------------------------------===//
 
@@ -682,7 +847,8 @@ bool kiln_lower_stablehlo_sort_handles(const kiln_ir_op_t* op) {
   return kiln_ir_op_is(op, "stablehlo.sort") ||
          kiln_ir_op_is(op, "stablehlo.dynamic_update_slice") ||
          kiln_ir_op_is(op, "stablehlo.cholesky") ||
-         kiln_ir_op_is(op, "stablehlo.reduce_precision");
+         kiln_ir_op_is(op, "stablehlo.reduce_precision") ||
+         kiln_ir_op_is(op, "stablehlo.triangular_solve");
 }
 
 kiln_status_t kiln_lower_stablehlo_sort_op(kiln_ir_builder_t* b,
@@ -696,6 +862,9 @@ kiln_status_t kiln_lower_stablehlo_sort_op(kiln_ir_builder_t* b,
   }
   if (kiln_ir_op_is(op, "stablehlo.reduce_precision")) {
     return kiln_ls_lower_reduce_precision(b, op);
+  }
+  if (kiln_ir_op_is(op, "stablehlo.triangular_solve")) {
+    return kiln_ls_lower_triangular_solve(b, op);
   }
   return kiln_ir_op_emit_error(op, b->context, "is not supported");
 }

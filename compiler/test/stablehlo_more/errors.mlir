@@ -47,3 +47,11 @@ func.func @reduce_precision_bad_format(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = stablehlo.reduce_precision %x, format = f16 : tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+func.func @triangular_solve_bad_side(%a: tensor<3x3xf32>, %b: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.triangular_solve' op a must be square and match b's last dim
+  %x = "stablehlo.triangular_solve"(%a, %b) {left_side = false, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %x : tensor<3x2xf32>
+}

@@ -8,6 +8,14 @@
 // (map: generic form only, as StableHLO prints it);
 //   %t = stablehlo.tuple %a, %b : tuple<tensor<2xf32>, tensor<i32>>
 //   %b2 = stablehlo.get_tuple_element %t[1] : (tuple<...>) -> tensor<i32>
+//   %y = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [1]
+//          : (tensor<3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+//   %y = stablehlo.dynamic_reshape %x, %shape : (tensor<6xf32>,
+//          tensor<2xi64>) -> tensor<2x3xf32>
+//   %y = stablehlo.dynamic_iota %shape, dim = 0 : (tensor<1xi64>) ->
+//          tensor<4xi32>
+// (the dynamic_* ops with statically shaped results become their static
+// forms).
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
 
@@ -281,6 +289,180 @@ static void kiln_gte_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_dialect_print_functional_tail(p, op, elided, 1);
 }
 
+//===----------------------------------------------------------------------===//
+// dynamic_broadcast_in_dim / dynamic_reshape / dynamic_iota
+//===----------------------------------------------------------------------===//
+
+// |op|'s operand |i| is a 1-D integer tensor of |count| entries (a shape).
+static kiln_status_t kiln_dyn_check_shape_operand(kiln_ir_context_t* context,
+                                                  kiln_ir_op_t* op, uint32_t i,
+                                                  size_t count) {
+  const kiln_ir_type_t* s = kiln_ir_op_operand(op, i)->type;
+  if (!kiln_misc_is_tensor(s) || s->shaped.rank != 1 ||
+      !kiln_ir_type_is_integer(s->shaped.element) ||
+      (s->shaped.dims[0] != KILN_IR_DYNAMIC_DIM &&
+       s->shaped.dims[0] != (int64_t)count)) {
+    return kiln_ir_op_emit_error(
+        op, context, "operand #%u must be a 1-D integer tensor of %zu entries",
+        i, count);
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_dbid_verify(kiln_ir_context_t* context,
+                                      kiln_ir_op_t* op) {
+  const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* out = op->results[0].type;
+  if (!kiln_misc_is_tensor(in) || !kiln_misc_is_tensor(out) ||
+      in->shaped.element != out->shaped.element) {
+    return kiln_ir_op_emit_error(
+        op, context, "operand and result must be tensors of one element type");
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_dyn_check_shape_operand(context, op, 1, out->shaped.rank));
+  int64_t dims[16];
+  int64_t n = kiln_dialect_int_list(
+      kiln_ir_op_get_attr(op, "broadcast_dimensions"), dims, 16);
+  if (n != (int64_t)in->shaped.rank) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "broadcast_dimensions must have one entry per operand dim");
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (dims[i] < 0 || (size_t)dims[i] >= out->shaped.rank) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "broadcast dimension %lld is out of range",
+                                   (long long)dims[i]);
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_parse_i64_list(kiln_mlir_op_parser_t* p,
+                                         kiln_ir_op_state_t* state,
+                                         const char* name) {
+  int64_t v[16];
+  size_t n = 0;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
+  if (!kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_RSQUARE)) {
+    do {
+      if (n == 16) return kiln_mlir_emit_error(p, "too many dims");
+      KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &v[n++]));
+    } while (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_COMMA));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE));
+  }
+  return kiln_mlir_add_attribute(
+      p, state, name,
+      kiln_dialect_i64_array(kiln_mlir_parser_context(p), n, v));
+}
+
+static void kiln_print_i64_list(kiln_ir_printer_t* p, const kiln_ir_op_t* op,
+                                const char* name) {
+  int64_t v[16];
+  int64_t n = kiln_dialect_int_list(kiln_ir_op_get_attr(op, name), v, 16);
+  kiln_ir_printer_printf(p, "[");
+  for (int64_t i = 0; i < n; ++i) {
+    kiln_ir_printer_printf(p, "%s%lld", i ? ", " : "", (long long)v[i]);
+  }
+  kiln_ir_printer_printf(p, "]");
+}
+
+// `%x, %shape, dims = [..] {attrs} : (T, S) -> R`.
+static kiln_status_t kiln_dbid_parse(kiln_mlir_op_parser_t* p,
+                                     kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_list_t operands = {0};
+  operands.items =
+      kiln_ir_arena_alloc(context, 2 * sizeof(kiln_mlir_operand_t));
+  if (!operands.items) return kiln_mlir_emit_error(p, "out of memory");
+  operands.capacity = 2;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &operands.items[0]));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &operands.items[1]));
+  operands.count = 2;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "dims"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
+  KILN_RETURN_IF_ERROR(kiln_parse_i64_list(p, state, "broadcast_dimensions"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  return kiln_dialect_parse_type_tail(p, state, &operands);
+}
+
+static void kiln_dbid_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_operands(p, op);
+  kiln_ir_printer_printf(p, ", dims = ");
+  kiln_print_i64_list(p, op, "broadcast_dimensions");
+  static const char* const elided[] = {"broadcast_dimensions"};
+  kiln_dialect_print_functional_tail(p, op, elided, 1);
+}
+
+static kiln_status_t kiln_dreshape_verify(kiln_ir_context_t* context,
+                                          kiln_ir_op_t* op) {
+  const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* out = op->results[0].type;
+  if (!kiln_misc_is_tensor(in) || !kiln_misc_is_tensor(out) ||
+      in->shaped.element != out->shaped.element) {
+    return kiln_ir_op_emit_error(
+        op, context, "operand and result must be tensors of one element type");
+  }
+  if (kiln_ir_type_has_static_shape(in) && kiln_ir_type_has_static_shape(out) &&
+      kiln_ir_type_num_elements(in) != kiln_ir_type_num_elements(out)) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "operand and result element counts differ");
+  }
+  return kiln_dyn_check_shape_operand(context, op, 1, out->shaped.rank);
+}
+
+static void kiln_dreshape_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_operands(p, op);
+  kiln_dialect_print_functional_tail(p, op, NULL, 0);
+}
+
+static kiln_status_t kiln_diota_verify(kiln_ir_context_t* context,
+                                       kiln_ir_op_t* op) {
+  const kiln_ir_type_t* out = op->results[0].type;
+  const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "iota_dimension");
+  if (!kiln_misc_is_tensor(out) || !dim || dim->kind != KILN_IR_ATTR_INTEGER ||
+      dim->i < 0 || (size_t)dim->i >= out->shaped.rank) {
+    return kiln_ir_op_emit_error(
+        op, context, "requires a tensor result and an iota_dimension in range");
+  }
+  return kiln_dyn_check_shape_operand(context, op, 0, out->shaped.rank);
+}
+
+// `%shape, dim = 0 {attrs} : (S) -> R`.
+static kiln_status_t kiln_diota_parse(kiln_mlir_op_parser_t* p,
+                                      kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_list_t operands = {0};
+  operands.items = kiln_ir_arena_alloc(context, sizeof(kiln_mlir_operand_t));
+  if (!operands.items) return kiln_mlir_emit_error(p, "out of memory");
+  operands.capacity = 1;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &operands.items[0]));
+  operands.count = 1;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "dim"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
+  int64_t dim = 0;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &dim));
+  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+      p, state, "iota_dimension",
+      kiln_ir_integer_attr_get(context, kiln_ir_int_type(context, 64), dim)));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  return kiln_dialect_parse_type_tail(p, state, &operands);
+}
+
+static void kiln_diota_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "iota_dimension");
+  kiln_ir_printer_printf(p, ", dim = %lld", dim ? (long long)dim->i : 0LL);
+  static const char* const elided[] = {"iota_dimension"};
+  kiln_dialect_print_functional_tail(p, op, elided, 1);
+}
+
 static const kiln_ir_op_def_t kiln_stablehlo_misc_defs[] = {
     {"stablehlo.optimization_barrier",
      "returns its operands; no folding or motion across it",
@@ -298,6 +480,15 @@ static const kiln_ir_op_def_t kiln_stablehlo_misc_defs[] = {
     {"stablehlo.get_tuple_element", "element |index| of a tuple",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_gte_verify, kiln_gte_parse,
      kiln_gte_print, NULL, NULL},
+    {"stablehlo.dynamic_broadcast_in_dim",
+     "broadcast_in_dim to a shape given as a tensor", KILN_IR_TRAIT_PURE, 2, 1,
+     0, 0, kiln_dbid_verify, kiln_dbid_parse, kiln_dbid_print, NULL, NULL},
+    {"stablehlo.dynamic_reshape", "reshape to a shape given as a tensor",
+     KILN_IR_TRAIT_PURE, 2, 1, 0, 0, kiln_dreshape_verify,
+     kiln_dialect_parse_operands_functional, kiln_dreshape_print, NULL, NULL},
+    {"stablehlo.dynamic_iota", "iota of a shape given as a tensor",
+     KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_diota_verify, kiln_diota_parse,
+     kiln_diota_print, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo_misc(kiln_ir_context_t* context) {

@@ -123,12 +123,54 @@ static kiln_status_t kiln_lm_get_tuple_element(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
+// dynamic_broadcast_in_dim / dynamic_reshape / dynamic_iota with a static
+// result: the static op (broadcast_in_dim / reshape / iota) built before
+// |op| and lowered as lower-to-structured lowers it; the shape operand is
+// not read (the result type already says it).
+static kiln_status_t kiln_lm_dynamic_shape_op(kiln_ir_builder_t* b,
+                                              kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  if (!kiln_ir_type_has_static_shape(rt)) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "with a dynamically shaped result is not "
+                                 "supported yet");
+  }
+  const char* name = "stablehlo.reshape";
+  const char* attr_name = NULL;
+  if (kiln_ir_op_is(op, "stablehlo.dynamic_broadcast_in_dim")) {
+    name = "stablehlo.broadcast_in_dim";
+    attr_name = "broadcast_dimensions";
+  } else if (kiln_ir_op_is(op, "stablehlo.dynamic_iota")) {
+    name = "stablehlo.iota";
+    attr_name = "iota_dimension";
+  }
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  bool iota = kiln_ir_op_is(op, "stablehlo.dynamic_iota");
+  kiln_ir_named_attribute_t attr;
+  if (attr_name) {
+    attr =
+        kiln_ir_named_attr(ctx, attr_name, kiln_ir_op_get_attr(op, attr_name));
+  }
+  kiln_ir_op_t* s = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, name, iota ? 0 : 1, &x, 1, &rt, attr_name ? 1 : 0, &attr, &s));
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
+                                      kiln_ir_op_result(s, 0));
+  kiln_ir_op_erase(op);
+  kiln_ir_builder_set_before(b, s);
+  return kiln_lower_to_structured_op(b, s);
+}
+
 bool kiln_lower_stablehlo_misc_handles(const kiln_ir_op_t* op) {
   return kiln_ir_op_is(op, "stablehlo.optimization_barrier") ||
          kiln_ir_op_is(op, "stablehlo.get_dimension_size") ||
          kiln_ir_op_is(op, "stablehlo.map") ||
          kiln_ir_op_is(op, "stablehlo.tuple") ||
-         kiln_ir_op_is(op, "stablehlo.get_tuple_element");
+         kiln_ir_op_is(op, "stablehlo.get_tuple_element") ||
+         kiln_ir_op_is(op, "stablehlo.dynamic_broadcast_in_dim") ||
+         kiln_ir_op_is(op, "stablehlo.dynamic_reshape") ||
+         kiln_ir_op_is(op, "stablehlo.dynamic_iota");
 }
 
 kiln_status_t kiln_lower_stablehlo_misc_op(kiln_ir_builder_t* b,
@@ -143,6 +185,11 @@ kiln_status_t kiln_lower_stablehlo_misc_op(kiln_ir_builder_t* b,
   if (kiln_ir_op_is(op, "stablehlo.tuple")) return kiln_lm_tuple(b, op);
   if (kiln_ir_op_is(op, "stablehlo.get_tuple_element")) {
     return kiln_lm_get_tuple_element(b, op);
+  }
+  if (kiln_ir_op_is(op, "stablehlo.dynamic_broadcast_in_dim") ||
+      kiln_ir_op_is(op, "stablehlo.dynamic_reshape") ||
+      kiln_ir_op_is(op, "stablehlo.dynamic_iota")) {
+    return kiln_lm_dynamic_shape_op(b, op);
   }
   return kiln_ir_op_emit_error(op, b->context, "is not supported");
 }

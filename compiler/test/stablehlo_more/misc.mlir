@@ -39,3 +39,19 @@ func.func @tuples(%a: tensor<2xf32>, %b: tensor<i32>) -> tensor<i32> {
   %x = stablehlo.get_tuple_element %t[1] : (tuple<tensor<2xf32>, tensor<i32>>) -> tensor<i32>
   return %x : tensor<i32>
 }
+
+// CHECK-LABEL: func.func @dynamic_shape_ops
+// CHECK: stablehlo.dynamic_broadcast_in_dim %arg0, %arg1, dims = [1] : (tensor<3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+// CHECK: stablehlo.dynamic_reshape %{{.*}}, %arg1 : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+// CHECK: stablehlo.dynamic_iota %arg1, dim = 0 : (tensor<2xi64>) -> tensor<3x2xi32>
+// LOWER-LABEL: func.func @dynamic_shape_ops
+// LOWER: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// LOWER: tensor.collapse_shape
+// LOWER: tensor.expand_shape
+// LOWER: linalg.index 0
+func.func @dynamic_shape_ops(%x: tensor<3xf32>, %s: tensor<2xi64>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
+  %b = stablehlo.dynamic_broadcast_in_dim %x, %s, dims = [1] : (tensor<3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  %r = stablehlo.dynamic_reshape %b, %s : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+  %i = stablehlo.dynamic_iota %s, dim = 0 : (tensor<2xi64>) -> tensor<3x2xi32>
+  return %r, %i : tensor<3x2xf32>, tensor<3x2xi32>
+}

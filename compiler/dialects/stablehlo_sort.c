@@ -19,7 +19,10 @@
 //   %x = "stablehlo.triangular_solve"(%a, %b) {left_side = true,
 //          lower = true, unit_diagonal = false,
 //          transpose_a = #stablehlo<transpose NO_TRANSPOSE>} : (...) -> ...
-// (generic form only, as StableHLO prints it).
+// (generic form only, as StableHLO prints it);
+//   %y, %mean, %var = "stablehlo.batch_norm_training"(%x, %scale, %offset)
+//          {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (...) -> (...)
+// (generic form only).
 #include <stdio.h>
 #include <string.h>
 #include "compiler/dialects/dialect_util.h"
@@ -353,6 +356,41 @@ static kiln_status_t kiln_ts_verify(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+static kiln_status_t kiln_bnt_verify(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* op) {
+  const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_attribute_t* fi = kiln_ir_op_get_attr(op, "feature_index");
+  if (!kiln_sort_is_tensor(x) || !kiln_ir_type_has_static_shape(x) ||
+      !kiln_ir_type_is_float(x->shaped.element) || !fi ||
+      fi->kind != KILN_IR_ATTR_INTEGER || fi->i < 0 ||
+      (size_t)fi->i >= x->shaped.rank) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "expects a static float operand and a feature_index in range");
+  }
+  const kiln_ir_attribute_t* eps = kiln_ir_op_get_attr(op, "epsilon");
+  if (!eps || eps->kind != KILN_IR_ATTR_FLOAT) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "requires a float attribute 'epsilon'");
+  }
+  int64_t c = x->shaped.dims[fi->i];
+  const kiln_ir_type_t* ft =
+      kiln_ir_tensor_type_get(context, 1, &c, x->shaped.element, NULL);
+  for (uint32_t i = 1; i < 3; ++i) {
+    if (kiln_ir_op_operand(op, i)->type != ft) {
+      return kiln_ir_op_emit_error(op, context, "operand #%u must be %s", i,
+                                   kiln_ir_type_to_string(context, ft));
+    }
+  }
+  if (op->results[0].type != x || op->results[1].type != ft ||
+      op->results[2].type != ft) {
+    return kiln_ir_op_emit_error(
+        op, context, "results must be the operand's type, then %s twice",
+        kiln_ir_type_to_string(context, ft));
+  }
+  return kiln_ok_status();
+}
+
 static const kiln_ir_op_def_t kiln_stablehlo_sort_defs[] = {
     {"stablehlo.sort",
      "sorts N same-shaped tensors along a dimension with a comparator",
@@ -373,6 +411,9 @@ static const kiln_ir_op_def_t kiln_stablehlo_sort_defs[] = {
     {"stablehlo.triangular_solve",
      "solves op(a) x = b or x op(a) = b for triangular a", KILN_IR_TRAIT_PURE,
      2, 1, 0, 0, kiln_ts_verify, NULL, NULL, NULL, NULL},
+    {"stablehlo.batch_norm_training",
+     "normalizes by the batch mean and variance of each feature",
+     KILN_IR_TRAIT_PURE, 3, 3, 0, 0, kiln_bnt_verify, NULL, NULL, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo_sort(kiln_ir_context_t* context) {

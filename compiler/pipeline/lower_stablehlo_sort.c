@@ -35,6 +35,10 @@
 // y[i,j] = (c[i,j] - S[j]) / T[i,i] (no division with unit_diagonal). Only
 // the triangle named by `lower` is read.
 //
+// batch_norm_training: per-feature mean and (biased) variance as
+// reduction generics over every other dim (then / N), and one elementwise
+// generic (x - mean) / sqrt(var + epsilon) * scale + offset.
+//
 // reduce_precision: an elementwise generic on the float's bits (XLA's
 // algorithm): round the mantissa to nearest even by adding a bias and
 // masking, then map exponents above/below the reduced range to signed
@@ -720,6 +724,133 @@ static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
 }
 
 //===----------------------------------------------------------------------===//
+// batch_norm_training
+//===----------------------------------------------------------------------===//
+
+// A float constant of |type| at |bb|.
+static kiln_status_t kiln_ls_float(kiln_ir_builder_t* bb,
+                                   const kiln_ir_type_t* type, double v,
+                                   kiln_ir_value_t** out) {
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      bb->context, "value", kiln_ir_float_attr_get(bb->context, type, v));
+  kiln_ir_op_t* c = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      bb, "arith.constant", 0, NULL, 1, &type, 1, &attr, &c));
+  *out = kiln_ir_op_result(c, 0);
+  return kiln_ok_status();
+}
+
+// sum over every dim but |fi| of x (or of (x - mean[c])^2 with |mean|),
+// times 1/N: a reduction generic into zeros, then a scaling generic.
+static kiln_status_t kiln_ls_feature_mean(kiln_ir_builder_t* b,
+                                          kiln_ir_value_t* x,
+                                          kiln_ir_value_t* mean, uint32_t fi,
+                                          const kiln_ir_type_t* ft,
+                                          kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* xt = x->type;
+  const kiln_ir_type_t* e = xt->shaped.element;
+  uint32_t rank = (uint32_t)xt->shaped.rank;
+  int64_t count = kiln_ir_type_num_elements(xt) / xt->shaped.dims[fi];
+  kiln_ir_value_t* acc = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, &acc));
+  int64_t f = fi;
+  const kiln_ir_attribute_t* fmap =
+      kiln_linalg_projection_map(ctx, rank, 1, &f);
+  const kiln_ir_attribute_t* maps[3] = {kiln_linalg_identity_map(ctx, rank),
+                                        fmap, fmap};
+  bool reduction[KILN_SORT_MAX_RANK] = {false};
+  for (uint32_t d = 0; d < rank; ++d) reduction[d] = d != fi;
+  kiln_ir_value_t* ins[2] = {x, mean};
+  kiln_ir_op_t* g = NULL;
+  kiln_ir_block_t* body = NULL;
+  // maps: x, [mean], acc (the mean's map and the acc's are both fmap).
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, mean ? 2 : 1, ins, 1, &acc, maps, rank, reduction, &g, &body));
+  {
+    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_value_t* v = body->args[0];
+    if (mean) {
+      KILN_RETURN_IF_ERROR(
+          kiln_ls_emit2(&bb, "arith.subf", v, body->args[1], &v));
+      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", v, v, &v));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_emit2(&bb, "arith.addf", body->args[mean ? 2 : 1], v, &v));
+    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &v));
+  }
+  kiln_ir_value_t* sum = kiln_ir_op_result(g, 0);
+  kiln_ir_value_t* empty = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", ft, 0, NULL, &empty));
+  const kiln_ir_attribute_t* emaps[2] = {kiln_linalg_identity_map(ctx, 1),
+                                         kiln_linalg_identity_map(ctx, 1)};
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &sum, 1, &empty, emaps,
+                                                  1, NULL, &g, &body));
+  {
+    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_value_t *n, *v;
+    KILN_RETURN_IF_ERROR(kiln_ls_float(&bb, e, (double)count, &n));
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_emit2(&bb, "arith.divf", body->args[0], n, &v));
+    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &v));
+  }
+  *out = kiln_ir_op_result(g, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_ls_lower_batch_norm_training(kiln_ir_builder_t* b,
+                                                       kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* xt = x->type;
+  const kiln_ir_type_t* e = xt->shaped.element;
+  uint32_t rank = (uint32_t)xt->shaped.rank;
+  if (rank > KILN_SORT_MAX_RANK) {
+    return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
+  }
+  uint32_t fi = (uint32_t)kiln_ir_op_get_attr(op, "feature_index")->i;
+  double eps = kiln_ir_op_get_attr(op, "epsilon")->f.value;
+  const kiln_ir_type_t* ft = op->results[1].type;
+  kiln_ir_value_t *mean, *var;
+  KILN_RETURN_IF_ERROR(kiln_ls_feature_mean(b, x, NULL, fi, ft, &mean));
+  KILN_RETURN_IF_ERROR(kiln_ls_feature_mean(b, x, mean, fi, ft, &var));
+  // y = (x - mean) / sqrt(var + eps) * scale + offset.
+  int64_t f = fi;
+  const kiln_ir_attribute_t* fmap =
+      kiln_linalg_projection_map(ctx, rank, 1, &f);
+  const kiln_ir_attribute_t* maps[6] = {
+      kiln_linalg_identity_map(ctx, rank), fmap, fmap, fmap, fmap,
+      kiln_linalg_identity_map(ctx, rank)};
+  kiln_ir_value_t* ins[5] = {x, mean, var, kiln_ir_op_operand(op, 1),
+                             kiln_ir_op_operand(op, 2)};
+  kiln_ir_value_t* empty = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", xt, 0, NULL, &empty));
+  kiln_ir_op_t* g = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 5, ins, 1, &empty, maps,
+                                                  rank, NULL, &g, &body));
+  {
+    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_value_t** a = body->args;
+    kiln_ir_value_t *ce, *d, *s, *v;
+    KILN_RETURN_IF_ERROR(kiln_ls_float(&bb, e, eps, &ce));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addf", a[2], ce, &s));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "math.sqrt", e, 1, &s, &s));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subf", a[0], a[1], &d));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.divf", d, s, &v));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", v, a[3], &v));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addf", v, a[4], &v));
+    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &v));
+  }
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
+                                      kiln_ir_op_result(g, 0));
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 1), mean);
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 2), var);
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // reduce_precision
 //===----------------------------------------------------------------------===//
 
@@ -848,7 +979,8 @@ bool kiln_lower_stablehlo_sort_handles(const kiln_ir_op_t* op) {
          kiln_ir_op_is(op, "stablehlo.dynamic_update_slice") ||
          kiln_ir_op_is(op, "stablehlo.cholesky") ||
          kiln_ir_op_is(op, "stablehlo.reduce_precision") ||
-         kiln_ir_op_is(op, "stablehlo.triangular_solve");
+         kiln_ir_op_is(op, "stablehlo.triangular_solve") ||
+         kiln_ir_op_is(op, "stablehlo.batch_norm_training");
 }
 
 kiln_status_t kiln_lower_stablehlo_sort_op(kiln_ir_builder_t* b,
@@ -865,6 +997,9 @@ kiln_status_t kiln_lower_stablehlo_sort_op(kiln_ir_builder_t* b,
   }
   if (kiln_ir_op_is(op, "stablehlo.triangular_solve")) {
     return kiln_ls_lower_triangular_solve(b, op);
+  }
+  if (kiln_ir_op_is(op, "stablehlo.batch_norm_training")) {
+    return kiln_ls_lower_batch_norm_training(b, op);
   }
   return kiln_ir_op_emit_error(op, b->context, "is not supported");
 }

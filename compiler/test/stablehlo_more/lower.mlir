@@ -52,3 +52,16 @@ func.func @cholesky(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
   %r = stablehlo.cholesky %a, lower = true : tensor<2x2xf32>
   return %r : tensor<2x2xf32>
 }
+
+// Mean and variance: reductions over the non-feature dims into [C], then
+// the elementwise normalization.
+// CHECK-LABEL: func.func @batch_norm_training
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+// CHECK: arith.divf
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]}
+// CHECK: math.sqrt
+// CHECK-NOT: stablehlo.batch_norm_training
+func.func @batch_norm_training(%x: tensor<4x3xf32>, %s: tensor<3xf32>, %o: tensor<3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %y, %m, %v = "stablehlo.batch_norm_training"(%x, %s, %o) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %y, %m, %v : tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>
+}

@@ -22,7 +22,7 @@ kiln_status_t kiln_compiler_register_dialects(kiln_ir_context_t* context) {
   KILN_RETURN_IF_ERROR(kiln_dialect_register_cf(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_stablehlo_rng_fft(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_region_cf(context));
-  KILN_RETURN_IF_ERROR(kiln_dialect_register_stablehlo_sort(context));
+  KILN_RETURN_IF_ERROR(kiln_dialect_register_stablehlo_compute(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_stablehlo_misc(context));
   return kiln_ok_status();
 }

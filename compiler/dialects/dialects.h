@@ -39,9 +39,11 @@ kiln_status_t kiln_dialect_register_cf(kiln_ir_context_t* context);
 // (compiler/dialects/stablehlo_rng_fft.c).
 kiln_status_t kiln_dialect_register_stablehlo_rng_fft(
     kiln_ir_context_t* context);
-// stablehlo.sort, dynamic_update_slice, cholesky, reduce_precision
-// (compiler/dialects/stablehlo_sort.c).
-kiln_status_t kiln_dialect_register_stablehlo_sort(kiln_ir_context_t* context);
+// stablehlo.sort, dynamic_update_slice, cholesky, reduce_precision,
+// triangular_solve, batch_norm_training
+// (compiler/dialects/stablehlo_compute.c).
+kiln_status_t kiln_dialect_register_stablehlo_compute(
+    kiln_ir_context_t* context);
 // The sort dimension of a stablehlo.sort, normalized to [0, rank) (-1 when
 // out of range).
 int64_t kiln_stablehlo_sort_dimension(const kiln_ir_op_t* op);

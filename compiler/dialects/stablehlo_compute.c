@@ -1,5 +1,7 @@
-// StableHLO sort and dynamic_update_slice (lowered by
-// compiler/pipeline/lower_stablehlo_sort.c):
+// StableHLO ops whose lowering computes more than an elementwise or data
+// movement generic (lowered by compiler/pipeline/lower_stablehlo_compute.c):
+// sort, dynamic_update_slice, cholesky, reduce_precision, triangular_solve,
+// batch_norm_training.
 //   %r:2 = "stablehlo.sort"(%keys, %values) ({
 //   ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
 //     %p = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) ->
@@ -391,7 +393,7 @@ static kiln_status_t kiln_bnt_verify(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
-static const kiln_ir_op_def_t kiln_stablehlo_sort_defs[] = {
+static const kiln_ir_op_def_t kiln_stablehlo_compute_defs[] = {
     {"stablehlo.sort",
      "sorts N same-shaped tensors along a dimension with a comparator",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC,
@@ -416,8 +418,9 @@ static const kiln_ir_op_def_t kiln_stablehlo_sort_defs[] = {
      KILN_IR_TRAIT_PURE, 3, 3, 0, 0, kiln_bnt_verify, NULL, NULL, NULL, NULL},
 };
 
-kiln_status_t kiln_dialect_register_stablehlo_sort(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
-      context, kiln_stablehlo_sort_defs,
-      sizeof(kiln_stablehlo_sort_defs) / sizeof(kiln_stablehlo_sort_defs[0]));
+kiln_status_t kiln_dialect_register_stablehlo_compute(
+    kiln_ir_context_t* context) {
+  return kiln_ir_register_ops(context, kiln_stablehlo_compute_defs,
+                              sizeof(kiln_stablehlo_compute_defs) /
+                                  sizeof(kiln_stablehlo_compute_defs[0]));
 }

@@ -1,5 +1,6 @@
-// stablehlo.sort / dynamic_update_slice -> structured form. See
-// lower_stablehlo_sort.h.
+// stablehlo.sort / dynamic_update_slice / cholesky / triangular_solve /
+// batch_norm_training / reduce_precision -> structured form. See
+// lower_stablehlo_compute.h.
 //
 // sort (N operands, dim d of size n): two generics, O(n^2) per row, no
 // scatter and no data-dependent writes, deterministic for any thread count:
@@ -44,7 +45,7 @@
 // masking, then map exponents above/below the reduced range to signed
 // infinity/zero; NaNs stay NaN. f16/bf16 are widened to f32 (exact) with
 // the bit counts capped at theirs, then narrowed back (exact).
-#include "compiler/pipeline/lower_stablehlo_sort.h"
+#include "compiler/pipeline/lower_stablehlo_compute.h"
 
 #include <string.h>
 
@@ -974,7 +975,7 @@ static kiln_status_t kiln_ls_lower_reduce_precision(kiln_ir_builder_t* b,
 // Entry points
 //===----------------------------------------------------------------------===//
 
-bool kiln_lower_stablehlo_sort_handles(const kiln_ir_op_t* op) {
+bool kiln_lower_stablehlo_compute_handles(const kiln_ir_op_t* op) {
   return kiln_ir_op_is(op, "stablehlo.sort") ||
          kiln_ir_op_is(op, "stablehlo.dynamic_update_slice") ||
          kiln_ir_op_is(op, "stablehlo.cholesky") ||
@@ -983,8 +984,8 @@ bool kiln_lower_stablehlo_sort_handles(const kiln_ir_op_t* op) {
          kiln_ir_op_is(op, "stablehlo.batch_norm_training");
 }
 
-kiln_status_t kiln_lower_stablehlo_sort_op(kiln_ir_builder_t* b,
-                                           kiln_ir_op_t* op) {
+kiln_status_t kiln_lower_stablehlo_compute_op(kiln_ir_builder_t* b,
+                                              kiln_ir_op_t* op) {
   if (kiln_ir_op_is(op, "stablehlo.sort")) return kiln_ls_lower_sort(b, op);
   if (kiln_ir_op_is(op, "stablehlo.dynamic_update_slice")) {
     return kiln_ls_lower_dus(b, op);

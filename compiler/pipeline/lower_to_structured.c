@@ -30,10 +30,10 @@
 #include "compiler/dialects/stablehlo.h"
 #include "compiler/pipeline/lower_complex.h"
 #include "compiler/pipeline/lower_region_cf.h"
+#include "compiler/pipeline/lower_stablehlo_compute.h"
 #include "compiler/pipeline/lower_stablehlo_data.h"
 #include "compiler/pipeline/lower_stablehlo_misc.h"
 #include "compiler/pipeline/lower_stablehlo_rng_fft.h"
-#include "compiler/pipeline/lower_stablehlo_sort.h"
 #include "compiler/pipeline/lower_tosa.h"
 #include "compiler/pipeline/passes.h"
 
@@ -1117,8 +1117,9 @@ static kiln_status_t kiln_lower_op(kiln_lower_t* l, kiln_ir_op_t* op) {
   if (kiln_lower_stablehlo_data_handles(op)) {
     return kiln_lower_stablehlo_data_op(&l->b, op);  // lower_stablehlo_data.c
   }
-  if (kiln_lower_stablehlo_sort_handles(op)) {
-    return kiln_lower_stablehlo_sort_op(&l->b, op);  // lower_stablehlo_sort.c
+  if (kiln_lower_stablehlo_compute_handles(op)) {
+    return kiln_lower_stablehlo_compute_op(&l->b,
+                                           op);  // lower_stablehlo_compute.c
   }
   if (kiln_lower_stablehlo_misc_handles(op)) {
     return kiln_lower_stablehlo_misc_op(&l->b, op);  // lower_stablehlo_misc.c
@@ -1150,7 +1151,7 @@ static kiln_ir_walk_result_t kiln_collect(kiln_ir_op_t* op, void* user_data) {
   if (parent && (kiln_ir_op_is(parent, "stablehlo.reduce") ||
                  kiln_ir_op_is(parent, "linalg.generic") ||
                  kiln_lower_stablehlo_data_handles(parent) ||
-                 kiln_lower_stablehlo_sort_handles(parent) ||
+                 kiln_lower_stablehlo_compute_handles(parent) ||
                  kiln_lower_stablehlo_misc_handles(parent))) {
     return KILN_IR_WALK_SKIP;
   }

@@ -1117,9 +1117,8 @@ static kiln_status_t kiln_lower_op(kiln_lower_t* l, kiln_ir_op_t* op) {
   if (kiln_lower_stablehlo_data_handles(op)) {
     return kiln_lower_stablehlo_data_op(&l->b, op);  // lower_stablehlo_data.c
   }
-  if (kiln_lower_stablehlo_compute_handles(op)) {
-    return kiln_lower_stablehlo_compute_op(&l->b,
-                                           op);  // lower_stablehlo_compute.c
+  if (kiln_lower_stablehlo_compute_handles(op)) {  // lower_stablehlo_compute.c
+    return kiln_lower_stablehlo_compute_op(&l->b, op);
   }
   if (kiln_lower_stablehlo_misc_handles(op)) {
     return kiln_lower_stablehlo_misc_op(&l->b, op);  // lower_stablehlo_misc.c

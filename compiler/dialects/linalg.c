@@ -618,11 +618,14 @@ static void kiln_linalg_print_structured(kiln_ir_printer_t* p,
     kiln_ir_printer_print_region(p, &op->regions[0], true);
   }
   if (op->num_results > 0) {
-    kiln_ir_printer_printf(p, " -> ");
+    // Several results in parentheses, as MLIR prints (and parses) them.
+    bool parens = op->num_results > 1;
+    kiln_ir_printer_printf(p, parens ? " -> (" : " -> ");
     for (uint32_t i = 0; i < op->num_results; ++i) {
       if (i) kiln_ir_printer_printf(p, ", ");
       kiln_ir_printer_print_type(p, op->results[i].type);
     }
+    if (parens) kiln_ir_printer_printf(p, ")");
   }
 }
 

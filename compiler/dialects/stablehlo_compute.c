@@ -1,7 +1,7 @@
 // StableHLO ops whose lowering computes more than an elementwise or data
 // movement generic (lowered by compiler/pipeline/lower_stablehlo_compute.c):
 // sort, dynamic_update_slice, cholesky, reduce_precision, triangular_solve,
-// batch_norm_training.
+// batch_norm_training, select_and_scatter.
 //   %r:2 = "stablehlo.sort"(%keys, %values) ({
 //   ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
 //     %p = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) ->
@@ -393,6 +393,77 @@ static kiln_status_t kiln_bnt_verify(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// window_dimensions (required), window_strides (default 1s), padding
+// (default 0s; `dense<[[lo, hi], ...]>`) of select_and_scatter.
+bool kiln_stablehlo_sas_window(const kiln_ir_op_t* op, size_t rank,
+                               int64_t* dims, int64_t* strides, int64_t* lo) {
+  int64_t pad[32];
+  if (rank > 16 ||
+      kiln_dialect_int_list(kiln_ir_op_get_attr(op, "window_dimensions"), dims,
+                            16) != (int64_t)rank) {
+    return false;
+  }
+  const kiln_ir_attribute_t* st = kiln_ir_op_get_attr(op, "window_strides");
+  const kiln_ir_attribute_t* pa = kiln_ir_op_get_attr(op, "padding");
+  for (size_t i = 0; i < rank; ++i) {
+    strides[i] = 1;
+    lo[i] = 0;
+  }
+  if (st && kiln_dialect_int_list(st, strides, 16) != (int64_t)rank) {
+    return false;
+  }
+  if (pa) {
+    if (kiln_dialect_int_list(pa, pad, 32) != 2 * (int64_t)rank) return false;
+    for (size_t i = 0; i < rank; ++i) lo[i] = pad[2 * i];
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    if (dims[i] < 1 || strides[i] < 1) return false;
+  }
+  return true;
+}
+
+static kiln_status_t kiln_sas_verify(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* op) {
+  const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* src = kiln_ir_op_operand(op, 1)->type;
+  const kiln_ir_type_t* init = kiln_ir_op_operand(op, 2)->type;
+  if (!kiln_sort_is_tensor(x) || !kiln_sort_is_tensor(src) ||
+      !kiln_sort_is_tensor(init) || !kiln_ir_type_has_static_shape(x) ||
+      !kiln_ir_type_has_static_shape(src) ||
+      src->shaped.rank != x->shaped.rank || init->shaped.rank != 0 ||
+      src->shaped.element != init->shaped.element) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "expects static operand and source tensors of one rank and a rank-0 "
+        "init_value of the source's element type");
+  }
+  int64_t dims[16], strides[16], lo[16];
+  if (!kiln_stablehlo_sas_window(op, x->shaped.rank, dims, strides, lo)) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "window_dimensions / window_strides / padding must have one valid "
+        "entry (padding: a pair) per dim");
+  }
+  if (op->results[0].type !=
+      kiln_dialect_with_element(context, x, src->shaped.element)) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "result must have the operand's shape and the source's "
+        "element type");
+  }
+  for (uint32_t r = 0; r < 2; ++r) {
+    kiln_ir_block_t* body = op->regions[r].first_block;
+    if (!body || body->num_args != 2 || !body->last_op ||
+        !kiln_ir_op_is(body->last_op, "stablehlo.return")) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "%s must be one block of 2 arguments ending in stablehlo.return",
+          r ? "scatter" : "select");
+    }
+  }
+  return kiln_ok_status();
+}
+
 static const kiln_ir_op_def_t kiln_stablehlo_compute_defs[] = {
     {"stablehlo.sort",
      "sorts N same-shaped tensors along a dimension with a comparator",
@@ -416,6 +487,10 @@ static const kiln_ir_op_def_t kiln_stablehlo_compute_defs[] = {
     {"stablehlo.batch_norm_training",
      "normalizes by the batch mean and variance of each feature",
      KILN_IR_TRAIT_PURE, 3, 3, 0, 0, kiln_bnt_verify, NULL, NULL, NULL, NULL},
+    {"stablehlo.select_and_scatter",
+     "scatters source values to the element each window selects",
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, 3, 1, 2, 0,
+     kiln_sas_verify, NULL, NULL, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo_compute(

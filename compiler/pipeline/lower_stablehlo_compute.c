@@ -40,6 +40,15 @@
 // reduction generics over every other dim (then / N), and one elementwise
 // generic (x - mean) / sqrt(var + epsilon) * scale + offset.
 //
+// select_and_scatter: two generics, no scatter. (1) over (source dims,
+// window dims), the window dims reductions in row-major order: the
+// operand position each window selects (the select region decides whether
+// the current pick is kept; padding is never picked) as a linear index;
+// (2) over (operand dims, source dims), the source dims reductions in
+// order: the result starts as init_value and combines (scatter region)
+// the source value of every window that selected this position.
+// O(operand x source), deterministic.
+//
 // reduce_precision: an elementwise generic on the float's bits (XLA's
 // algorithm): round the mantissa to nearest even by adding a bias and
 // masking, then map exponents above/below the reduced range to signed
@@ -972,6 +981,203 @@ static kiln_status_t kiln_ls_lower_reduce_precision(kiln_ir_builder_t* b,
 }
 
 //===----------------------------------------------------------------------===//
+// select_and_scatter
+//===----------------------------------------------------------------------===//
+
+// A splat constant of |type| whose elements are all-zero bytes (0 / 0.0).
+static kiln_status_t kiln_ls_zero_const(kiln_ir_builder_t* b,
+                                        const kiln_ir_type_t* type,
+                                        kiln_ir_value_t** out) {
+  static const uint8_t kZero[16] = {0};
+  size_t n = kiln_ir_type_storage_bytes(type->shaped.element);
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      b->context, "value",
+      kiln_ir_dense_elements_attr_get(b->context, type, true, kZero, n));
+  kiln_ir_op_t* c = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "arith.constant", 0, NULL, 1, &type, 1, &attr, &c));
+  *out = kiln_ir_op_result(c, 0);
+  return kiln_ok_status();
+}
+
+// sum_d idx[d] * row-major stride of |t| (indices).
+static kiln_status_t kiln_ls_linear(kiln_ir_builder_t* bb,
+                                    const kiln_ir_type_t* t,
+                                    kiln_ir_value_t* const* idx,
+                                    kiln_ir_value_t** out) {
+  uint32_t rank = (uint32_t)t->shaped.rank;
+  kiln_ir_value_t* lin = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_index_const(bb, 0, &lin));
+  for (uint32_t d = 0; d < rank; ++d) {
+    kiln_ir_value_t* size = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ls_index_const(bb, t->shaped.dims[d], &size));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(bb, "arith.muli", lin, size, &lin));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(bb, "arith.addi", lin, idx[d], &lin));
+  }
+  *out = lin;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
+                                                      kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* src = kiln_ir_op_operand(op, 1);
+  kiln_ir_value_t* init = kiln_ir_op_operand(op, 2);
+  const kiln_ir_type_t* xt = x->type;
+  const kiln_ir_type_t* st = src->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  uint32_t rank = (uint32_t)xt->shaped.rank;
+  if (2 * rank > KILN_SORT_MAX_RANK) {
+    return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
+  }
+  int64_t wdims[16], strides[16], lo[16];
+  kiln_stablehlo_sas_window(op, rank, wdims, strides, lo);
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  // 1. Per window (source position s): the selected operand position, as a
+  //    linear index (-1: none), over (s..., w...), w reductions in order.
+  const kiln_ir_type_t* vt =
+      kiln_dialect_with_element(ctx, st, xt->shaped.element);
+  const kiln_ir_type_t* it = kiln_dialect_with_element(ctx, st, i64);
+  kiln_ir_value_t *best0, *idx0;
+  KILN_RETURN_IF_ERROR(kiln_ls_zero_const(b, vt, &best0));
+  {
+    int64_t minus_one = -1;
+    kiln_ir_named_attribute_t attr =
+        kiln_ir_named_attr(ctx, "value",
+                           kiln_ir_dense_elements_attr_get(
+                               ctx, it, true, &minus_one, sizeof(minus_one)));
+    kiln_ir_op_t* c = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        b, "arith.constant", 0, NULL, 1, &it, 1, &attr, &c));
+    idx0 = kiln_ir_op_result(c, 0);
+  }
+  int64_t m[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) m[d] = d;
+  const kiln_ir_attribute_t* smap =
+      kiln_linalg_projection_map(ctx, 2 * rank, rank, m);
+  // A zero splat of the window's shape gives the window loops their range.
+  kiln_ir_value_t* window = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_zero_const(
+      b,
+      kiln_ir_tensor_type_get(ctx, rank, wdims, kiln_ir_int_type(ctx, 8), NULL),
+      &window));
+  for (uint32_t d = 0; d < rank; ++d) m[d] = rank + d;
+  const kiln_ir_attribute_t* wmap =
+      kiln_linalg_projection_map(ctx, 2 * rank, rank, m);
+  for (uint32_t d = 0; d < rank; ++d) m[d] = d;
+  const kiln_ir_attribute_t* maps[3] = {wmap, smap, smap};
+  bool reduction[KILN_SORT_MAX_RANK] = {false};
+  for (uint32_t d = rank; d < 2 * rank; ++d) reduction[d] = true;
+  kiln_ir_value_t* outs[2] = {best0, idx0};
+  kiln_ir_op_t* ga = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 1, &window, 2, outs, maps, 2 * rank, reduction, &ga, &body));
+  {
+    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_value_t* coords[KILN_SORT_MAX_RANK + 1];
+    kiln_ir_value_t* oidx[KILN_SORT_MAX_RANK];
+    kiln_ir_value_t* valid = NULL;
+    coords[0] = x;
+    for (uint32_t d = 0; d < rank; ++d) {
+      kiln_ir_value_t *s, *w, *c, *o, *zero, *hi, *ge, *lt, *ok;
+      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, d, &s));
+      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, rank + d, &w));
+      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, strides[d], &c));
+      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.muli", s, c, &o));
+      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addi", o, w, &o));
+      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, lo[d], &c));
+      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subi", o, c, &o));
+      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, 0, &zero));
+      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, xt->shaped.dims[d], &hi));
+      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SGE, o, zero, &ge));
+      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SLT, o, hi, &lt));
+      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", ge, lt, &ok));
+      if (valid) {
+        KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", valid, ok, &ok));
+      }
+      valid = ok;
+      KILN_RETURN_IF_ERROR(
+          kiln_ls_clamp(&bb, o, 0, xt->shaped.dims[d] - 1, &oidx[d]));
+      coords[1 + d] = oidx[d];
+    }
+    kiln_ir_value_t *v, *lin, *lin64, *none, *have, *keep, *t, *take, *nv, *ni;
+    KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "tensor.extract", xt->shaped.element,
+                                      1 + rank, coords, &v));
+    KILN_RETURN_IF_ERROR(kiln_ls_linear(&bb, xt, oidx, &lin));
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_emit(&bb, "arith.index_cast", i64, 1, &lin, &lin64));
+    KILN_RETURN_IF_ERROR(kiln_ls_int_const(&bb, i64, -1, &none));
+    // body args: window (unused), best value, best index.
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_cmpi(&bb, KILN_CMPI_NE, body->args[2], none, &have));
+    kiln_ir_value_t* sel_args[2] = {body->args[1], v};
+    KILN_RETURN_IF_ERROR(
+        kiln_lower_stablehlo_region_inline_at(&bb, op, 0, sel_args, &keep));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", have, keep, &t));
+    kiln_ir_value_t* one = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_int_const(&bb, kiln_ir_int_type(ctx, 1), 1, &one));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.xori", t, one, &t));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", valid, t, &take));
+    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, take, v, body->args[1], &nv));
+    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, take, lin64, body->args[2], &ni));
+    kiln_ir_value_t* ys[2] = {nv, ni};
+    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 2, ys));
+  }
+  kiln_ir_value_t* selected = kiln_ir_op_result(ga, 1);
+  // 2. Over (p..., s...), s reductions in order: acc starts as init_value;
+  //    each window that selected p combines its source value.
+  kiln_ir_value_t* acc = NULL;
+  {
+    kiln_ir_value_t* empty = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", rt, 0, NULL, &empty));
+    const kiln_ir_attribute_t* fmaps[2] = {
+        kiln_ir_affine_map_attr_get(ctx, rank, 0, 0, NULL),
+        kiln_linalg_identity_map(ctx, rank)};
+    kiln_ir_op_t* fill = NULL;
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 1, &init, 1, &empty, fmaps, rank, NULL, &fill, &body));
+    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &body->args[0]));
+    acc = kiln_ir_op_result(fill, 0);
+  }
+  for (uint32_t d = 0; d < rank; ++d) m[d] = rank + d;
+  const kiln_ir_attribute_t* srcmap =
+      kiln_linalg_projection_map(ctx, 2 * rank, rank, m);
+  for (uint32_t d = 0; d < rank; ++d) m[d] = d;
+  const kiln_ir_attribute_t* bmaps[3] = {
+      srcmap, srcmap, kiln_linalg_projection_map(ctx, 2 * rank, rank, m)};
+  kiln_ir_value_t* ins[2] = {selected, src};
+  kiln_ir_op_t* gb = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 2, ins, 1, &acc, bmaps, 2 * rank, reduction, &gb, &body));
+  {
+    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_value_t* pidx[KILN_SORT_MAX_RANK];
+    for (uint32_t d = 0; d < rank; ++d) {
+      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, d, &pidx[d]));
+    }
+    kiln_ir_value_t *lin, *sel, *hit, *v, *r;
+    KILN_RETURN_IF_ERROR(kiln_ls_linear(&bb, xt, pidx, &lin));
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_emit(&bb, "arith.index_cast", index, 1, &body->args[0], &sel));
+    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_EQ, sel, lin, &hit));
+    kiln_ir_value_t* sc_args[2] = {body->args[2], body->args[1]};
+    KILN_RETURN_IF_ERROR(
+        kiln_lower_stablehlo_region_inline_at(&bb, op, 1, sc_args, &v));
+    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, hit, v, body->args[2], &r));
+    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &r));
+  }
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
+                                      kiln_ir_op_result(gb, 0));
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
 
@@ -981,7 +1187,8 @@ bool kiln_lower_stablehlo_compute_handles(const kiln_ir_op_t* op) {
          kiln_ir_op_is(op, "stablehlo.cholesky") ||
          kiln_ir_op_is(op, "stablehlo.reduce_precision") ||
          kiln_ir_op_is(op, "stablehlo.triangular_solve") ||
-         kiln_ir_op_is(op, "stablehlo.batch_norm_training");
+         kiln_ir_op_is(op, "stablehlo.batch_norm_training") ||
+         kiln_ir_op_is(op, "stablehlo.select_and_scatter");
 }
 
 kiln_status_t kiln_lower_stablehlo_compute_op(kiln_ir_builder_t* b,
@@ -1001,6 +1208,9 @@ kiln_status_t kiln_lower_stablehlo_compute_op(kiln_ir_builder_t* b,
   }
   if (kiln_ir_op_is(op, "stablehlo.batch_norm_training")) {
     return kiln_ls_lower_batch_norm_training(b, op);
+  }
+  if (kiln_ir_op_is(op, "stablehlo.select_and_scatter")) {
+    return kiln_ls_lower_select_and_scatter(b, op);
   }
   return kiln_ir_op_emit_error(op, b->context, "is not supported");
 }

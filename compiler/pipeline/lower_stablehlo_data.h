@@ -35,6 +35,13 @@ kiln_status_t kiln_lower_stablehlo_region_inline(kiln_ir_builder_t* bb,
                                                  kiln_ir_op_t* op,
                                                  kiln_ir_value_t** args,
                                                  kiln_ir_value_t** results);
+// As above for region |region| of |op| (e.g. select_and_scatter's scatter
+// computation, its second region).
+kiln_status_t kiln_lower_stablehlo_region_inline_at(kiln_ir_builder_t* bb,
+                                                    kiln_ir_op_t* op,
+                                                    uint32_t region,
+                                                    kiln_ir_value_t** args,
+                                                    kiln_ir_value_t** results);
 
 #ifdef __cplusplus
 }  // extern "C"

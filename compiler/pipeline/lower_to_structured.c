@@ -848,10 +848,10 @@ static kiln_status_t kiln_lower_concatenate(kiln_lower_t* l, kiln_ir_op_t* op) {
 // Converts the reducer region of |op| into scalar ops at |bb|, with block
 // arg i of the region bound to |args|[i]; returns the yielded scalars.
 static kiln_status_t kiln_inline_reducer(kiln_lower_t* l, kiln_ir_op_t* op,
-                                         kiln_ir_builder_t* bb,
+                                         uint32_t region, kiln_ir_builder_t* bb,
                                          kiln_ir_value_t** args,
                                          kiln_ir_value_t** results) {
-  kiln_ir_block_t* region_body = op->regions[0].first_block;
+  kiln_ir_block_t* region_body = op->regions[region].first_block;
   kiln_ir_mapping_t* mapping = NULL;
   KILN_RETURN_IF_ERROR(kiln_ir_mapping_create(l->ctx, &mapping));
   for (uint32_t i = 0; i < region_body->num_args; ++i) {
@@ -954,7 +954,7 @@ static kiln_status_t kiln_lower_reduce(kiln_lower_t* l, kiln_ir_op_t* op) {
     args[k + i] = body->args[i];
   }
   kiln_ir_value_t* results[8];
-  KILN_RETURN_IF_ERROR(kiln_inline_reducer(l, op, &bb, args, results));
+  KILN_RETURN_IF_ERROR(kiln_inline_reducer(l, op, 0, &bb, args, results));
   KILN_RETURN_IF_ERROR(kiln_yield(&bb, k, results));
   for (uint32_t i = 0; i < k; ++i) {
     kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, i),
@@ -1214,7 +1214,18 @@ kiln_status_t kiln_lower_stablehlo_region_inline(kiln_ir_builder_t* bb,
   kiln_lower_t l;
   l.ctx = bb->context;
   l.b = *bb;
-  return kiln_inline_reducer(&l, op, bb, args, results);
+  return kiln_inline_reducer(&l, op, 0, bb, args, results);
+}
+
+kiln_status_t kiln_lower_stablehlo_region_inline_at(kiln_ir_builder_t* bb,
+                                                    kiln_ir_op_t* op,
+                                                    uint32_t region,
+                                                    kiln_ir_value_t** args,
+                                                    kiln_ir_value_t** results) {
+  kiln_lower_t l;
+  l.ctx = bb->context;
+  l.b = *bb;
+  return kiln_inline_reducer(&l, op, region, bb, args, results);
 }
 
 kiln_status_t kiln_pass_lower_to_structured(kiln_ir_context_t* context,

@@ -65,3 +65,26 @@ func.func @batch_norm_training(%x: tensor<4x3xf32>, %s: tensor<3xf32>, %o: tenso
   %y, %m, %v = "stablehlo.batch_norm_training"(%x, %s, %o) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64} : (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>)
   return %y, %m, %v : tensor<4x3xf32>, tensor<3xf32>, tensor<3xf32>
 }
+
+// select_and_scatter: the selected position per window (a reduction over
+// the window loops, range from a splat of the window's shape), then a
+// reduction over the source positions combining hits.
+// CHECK-LABEL: func.func @select_and_scatter
+// CHECK: arith.constant dense<0> : tensor<2xi8>
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+// CHECK: arith.cmpf
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+// CHECK: arith.addf
+// CHECK-NOT: stablehlo.select_and_scatter
+func.func @select_and_scatter(%x: tensor<4xf32>, %s: tensor<2xf32>, %i: tensor<f32>) -> tensor<4xf32> {
+  %r = "stablehlo.select_and_scatter"(%x, %s, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %p = stablehlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

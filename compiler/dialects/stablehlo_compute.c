@@ -1,7 +1,7 @@
 // StableHLO ops whose lowering computes more than an elementwise or data
 // movement generic (lowered by compiler/pipeline/lower_stablehlo_compute.c):
 // sort, dynamic_update_slice, cholesky, reduce_precision, triangular_solve,
-// batch_norm_training, select_and_scatter.
+// batch_norm_training, batch_norm_grad, select_and_scatter.
 //   %r:2 = "stablehlo.sort"(%keys, %values) ({
 //   ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
 //     %p = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) ->
@@ -464,6 +464,43 @@ static kiln_status_t kiln_sas_verify(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// (operand, scale, mean, variance, grad_output) -> (grad_operand,
+// grad_scale, grad_offset).
+static kiln_status_t kiln_bng_verify(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* op) {
+  const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_attribute_t* fi = kiln_ir_op_get_attr(op, "feature_index");
+  const kiln_ir_attribute_t* eps = kiln_ir_op_get_attr(op, "epsilon");
+  if (!kiln_sort_is_tensor(x) || !kiln_ir_type_has_static_shape(x) ||
+      !kiln_ir_type_is_float(x->shaped.element) || !fi ||
+      fi->kind != KILN_IR_ATTR_INTEGER || fi->i < 0 ||
+      (size_t)fi->i >= x->shaped.rank || !eps ||
+      eps->kind != KILN_IR_ATTR_FLOAT) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "expects a static float operand, a feature_index in range and a float "
+        "epsilon");
+  }
+  int64_t c = x->shaped.dims[fi->i];
+  const kiln_ir_type_t* ft =
+      kiln_ir_tensor_type_get(context, 1, &c, x->shaped.element, NULL);
+  for (uint32_t i = 1; i < 4; ++i) {
+    if (kiln_ir_op_operand(op, i)->type != ft) {
+      return kiln_ir_op_emit_error(op, context, "operand #%u must be %s", i,
+                                   kiln_ir_type_to_string(context, ft));
+    }
+  }
+  if (kiln_ir_op_operand(op, 4)->type != x || op->results[0].type != x ||
+      op->results[1].type != ft || op->results[2].type != ft) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "grad_output and grad_operand must have the operand's type, "
+        "grad_scale and grad_offset %s",
+        kiln_ir_type_to_string(context, ft));
+  }
+  return kiln_ok_status();
+}
+
 static const kiln_ir_op_def_t kiln_stablehlo_compute_defs[] = {
     {"stablehlo.sort",
      "sorts N same-shaped tensors along a dimension with a comparator",
@@ -487,6 +524,9 @@ static const kiln_ir_op_def_t kiln_stablehlo_compute_defs[] = {
     {"stablehlo.batch_norm_training",
      "normalizes by the batch mean and variance of each feature",
      KILN_IR_TRAIT_PURE, 3, 3, 0, 0, kiln_bnt_verify, NULL, NULL, NULL, NULL},
+    {"stablehlo.batch_norm_grad",
+     "gradients of batch normalization for operand, scale and offset",
+     KILN_IR_TRAIT_PURE, 5, 3, 0, 0, kiln_bng_verify, NULL, NULL, NULL, NULL},
     {"stablehlo.select_and_scatter",
      "scatters source values to the element each window selects",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, 3, 1, 2, 0,

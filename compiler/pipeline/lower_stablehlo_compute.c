@@ -39,6 +39,8 @@
 // batch_norm_training: per-feature mean and (biased) variance as
 // reduction generics over every other dim (then / N), and one elementwise
 // generic (x - mean) / sqrt(var + epsilon) * scale + offset.
+// batch_norm_grad: sum(g) and sum(g * xhat) per feature in one two-output
+// reduction generic, then grad_operand elementwise (StableHLO's formula).
 //
 // select_and_scatter: two generics, no scatter. (1) over (source dims,
 // window dims), the window dims reductions in row-major order: the
@@ -980,6 +982,106 @@ static kiln_status_t kiln_ls_lower_reduce_precision(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
+// (x - mean[c]) / sqrt(var[c] + eps) at |bb|.
+static kiln_status_t kiln_ls_normalized(kiln_ir_builder_t* bb,
+                                        kiln_ir_value_t* x,
+                                        kiln_ir_value_t* mean,
+                                        kiln_ir_value_t* var, double eps,
+                                        kiln_ir_value_t** out_stddev,
+                                        kiln_ir_value_t** out) {
+  const kiln_ir_type_t* e = x->type;
+  kiln_ir_value_t *ce, *s, *d;
+  KILN_RETURN_IF_ERROR(kiln_ls_float(bb, e, eps, &ce));
+  KILN_RETURN_IF_ERROR(kiln_ls_emit2(bb, "arith.addf", var, ce, &s));
+  KILN_RETURN_IF_ERROR(kiln_ls_emit(bb, "math.sqrt", e, 1, &s, &s));
+  KILN_RETURN_IF_ERROR(kiln_ls_emit2(bb, "arith.subf", x, mean, &d));
+  if (out_stddev) *out_stddev = s;
+  return kiln_ls_emit2(bb, "arith.divf", d, s, out);
+}
+
+static kiln_status_t kiln_ls_lower_batch_norm_grad(kiln_ir_builder_t* b,
+                                                   kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* scale = kiln_ir_op_operand(op, 1);
+  kiln_ir_value_t* mean = kiln_ir_op_operand(op, 2);
+  kiln_ir_value_t* var = kiln_ir_op_operand(op, 3);
+  kiln_ir_value_t* g = kiln_ir_op_operand(op, 4);
+  const kiln_ir_type_t* xt = x->type;
+  const kiln_ir_type_t* e = xt->shaped.element;
+  uint32_t rank = (uint32_t)xt->shaped.rank;
+  if (rank > KILN_SORT_MAX_RANK) {
+    return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
+  }
+  int64_t fi = kiln_ir_op_get_attr(op, "feature_index")->i;
+  double eps = kiln_ir_op_get_attr(op, "epsilon")->f.value;
+  const kiln_ir_type_t* ft = op->results[1].type;
+  double count = (double)(kiln_ir_type_num_elements(xt) / xt->shaped.dims[fi]);
+  const kiln_ir_attribute_t* id = kiln_linalg_identity_map(ctx, rank);
+  const kiln_ir_attribute_t* fmap =
+      kiln_linalg_projection_map(ctx, rank, 1, &fi);
+  // 1. grad_offset = sum g, grad_scale = sum g * xhat (per feature).
+  kiln_ir_value_t *z0, *z1;
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, &z0));
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, &z1));
+  bool reduction[KILN_SORT_MAX_RANK] = {false};
+  for (uint32_t d = 0; d < rank; ++d) reduction[d] = d != (uint32_t)fi;
+  kiln_ir_value_t* ins[7] = {x, g, mean, var};
+  const kiln_ir_attribute_t* maps[8] = {id, id, fmap, fmap, fmap, fmap};
+  kiln_ir_value_t* outs[2] = {z0, z1};
+  kiln_ir_op_t* red = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 4, ins, 2, outs, maps, rank, reduction, &red, &body));
+  {
+    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_value_t** a = body->args;
+    kiln_ir_value_t *xh, *gx, *so, *ss;
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_normalized(&bb, a[0], a[2], a[3], eps, NULL, &xh));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", a[1], xh, &gx));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addf", a[4], a[1], &so));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addf", a[5], gx, &ss));
+    kiln_ir_value_t* ys[2] = {so, ss};
+    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 2, ys));
+  }
+  kiln_ir_value_t* goff = kiln_ir_op_result(red, 0);
+  kiln_ir_value_t* gscale = kiln_ir_op_result(red, 1);
+  // 2. grad_operand = scale / stddev / N * (N g - sum g - xhat * sum g xhat).
+  kiln_ir_value_t* empty = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", xt, 0, NULL, &empty));
+  ins[4] = scale;
+  ins[5] = goff;
+  ins[6] = gscale;
+  const kiln_ir_attribute_t* emaps[8] = {id,   id,   fmap, fmap,
+                                         fmap, fmap, fmap, id};
+  kiln_ir_op_t* eg = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 7, ins, 1, &empty, emaps,
+                                                  rank, NULL, &eg, &body));
+  {
+    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_value_t** a = body->args;
+    kiln_ir_value_t *xh, *sd, *n, *t, *u, *w;
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_normalized(&bb, a[0], a[2], a[3], eps, &sd, &xh));
+    KILN_RETURN_IF_ERROR(kiln_ls_float(&bb, e, count, &n));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", a[1], n, &t));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subf", t, a[5], &t));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", xh, a[6], &u));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subf", t, u, &t));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.divf", a[4], sd, &w));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.divf", w, n, &w));
+    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", t, w, &t));
+    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &t));
+  }
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
+                                      kiln_ir_op_result(eg, 0));
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 1), gscale);
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 2), goff);
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // select_and_scatter
 //===----------------------------------------------------------------------===//
@@ -1188,7 +1290,8 @@ bool kiln_lower_stablehlo_compute_handles(const kiln_ir_op_t* op) {
          kiln_ir_op_is(op, "stablehlo.reduce_precision") ||
          kiln_ir_op_is(op, "stablehlo.triangular_solve") ||
          kiln_ir_op_is(op, "stablehlo.batch_norm_training") ||
-         kiln_ir_op_is(op, "stablehlo.select_and_scatter");
+         kiln_ir_op_is(op, "stablehlo.select_and_scatter") ||
+         kiln_ir_op_is(op, "stablehlo.batch_norm_grad");
 }
 
 kiln_status_t kiln_lower_stablehlo_compute_op(kiln_ir_builder_t* b,
@@ -1211,6 +1314,9 @@ kiln_status_t kiln_lower_stablehlo_compute_op(kiln_ir_builder_t* b,
   }
   if (kiln_ir_op_is(op, "stablehlo.select_and_scatter")) {
     return kiln_ls_lower_select_and_scatter(b, op);
+  }
+  if (kiln_ir_op_is(op, "stablehlo.batch_norm_grad")) {
+    return kiln_ls_lower_batch_norm_grad(b, op);
   }
   return kiln_ir_op_emit_error(op, b->context, "is not supported");
 }

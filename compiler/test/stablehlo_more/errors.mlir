@@ -55,3 +55,11 @@ func.func @triangular_solve_bad_side(%a: tensor<3x3xf32>, %b: tensor<3x2xf32>) -
   %x = "stablehlo.triangular_solve"(%a, %b) {left_side = false, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
   return %x : tensor<3x2xf32>
 }
+
+// -----
+
+func.func @batch_norm_grad_bad_types(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %g: tensor<2x2xf32>) -> tensor<2x3xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.batch_norm_grad' op grad_output and grad_operand must have the operand's type
+  %a, %b, %c = "stablehlo.batch_norm_grad"(%x, %s, %s, %s, %g) {epsilon = 0.1 : f32, feature_index = 1 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<2x2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
+  return %a : tensor<2x3xf32>
+}

@@ -1,0 +1,153 @@
+// func.call inlining. See inline_calls.h.
+#include "compiler/pipeline/inline_calls.h"
+
+#include <string.h>
+
+#include "compiler/ir/builder.h"
+
+#define KILN_INLINE_MAX_ROUNDS 32
+
+typedef struct kiln_inline_list_t {
+  kiln_ir_context_t* ctx;
+  kiln_ir_op_t** ops;
+  size_t count, capacity;
+  bool oom;
+} kiln_inline_list_t;
+
+static kiln_ir_walk_result_t kiln_inline_collect(kiln_ir_op_t* op, void* user) {
+  kiln_inline_list_t* l = user;
+  if (!kiln_ir_op_is(op, "func.call")) return KILN_IR_WALK_ADVANCE;
+  if (l->count == l->capacity) {
+    size_t cap = l->capacity ? 2 * l->capacity : 16;
+    kiln_ir_op_t** ops = kiln_ir_arena_alloc(l->ctx, cap * sizeof(*ops));
+    if (!ops) {
+      l->oom = true;
+      return KILN_IR_WALK_INTERRUPT;
+    }
+    if (l->count) memcpy(ops, l->ops, l->count * sizeof(*ops));
+    l->ops = ops;
+    l->capacity = cap;
+  }
+  l->ops[l->count++] = op;
+  return KILN_IR_WALK_ADVANCE;
+}
+
+// The func.func of |module| named |name|, or NULL.
+static kiln_ir_op_t* kiln_inline_find(kiln_ir_op_t* module,
+                                      kiln_string_view_t name) {
+  kiln_ir_block_t* body =
+      module->num_regions ? module->regions[0].first_block : NULL;
+  for (kiln_ir_op_t* op = body ? body->first_op : NULL; op; op = op->next) {
+    if (!kiln_ir_op_is(op, "func.func")) continue;
+    const kiln_ir_attribute_t* sym = kiln_ir_op_get_attr(op, "sym_name");
+    if (sym && sym->kind == KILN_IR_ATTR_STRING &&
+        kiln_string_view_equal(sym->str, name)) {
+      return op;
+    }
+  }
+  return NULL;
+}
+
+// Inlines |call| when its callee has a body (*out_inlined); calls to
+// declarations are left alone (the host reports them).
+static kiln_status_t kiln_inline_one(kiln_ir_context_t* ctx,
+                                     kiln_ir_op_t* module, kiln_ir_op_t* call,
+                                     bool* out_inlined) {
+  *out_inlined = false;
+  const kiln_ir_attribute_t* callee = kiln_ir_op_get_attr(call, "callee");
+  if (!callee || callee->kind != KILN_IR_ATTR_SYMBOL_REF ||
+      callee->symbol.num_nested != 0) {
+    return kiln_ir_op_emit_error(call, ctx, "needs a flat callee symbol");
+  }
+  kiln_ir_op_t* func = kiln_inline_find(module, callee->symbol.root);
+  kiln_ir_block_t* body =
+      func && func->num_regions ? func->regions[0].first_block : NULL;
+  if (!body) return kiln_ok_status();
+  kiln_ir_op_t* ret = body->last_op;
+  if (body->next || !ret || !kiln_ir_op_is(ret, "func.return")) {
+    return kiln_ir_op_emit_error(
+        call, ctx,
+        "callee '@%.*s' has several blocks: calls to it are not supported yet",
+        (int)callee->symbol.root.size, callee->symbol.root.data);
+  }
+  uint32_t n = kiln_ir_op_num_regular_operands(call);
+  if (n != body->num_args ||
+      kiln_ir_op_num_regular_operands(ret) != call->num_results) {
+    return kiln_ir_op_emit_error(
+        call, ctx, "does not match the signature of '@%.*s'",
+        (int)callee->symbol.root.size, callee->symbol.root.data);
+  }
+  kiln_ir_mapping_t* mapping = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_mapping_create(ctx, &mapping));
+  for (uint32_t i = 0; i < n; ++i) {
+    kiln_ir_mapping_map_value(mapping, body->args[i],
+                              kiln_ir_op_operand(call, i));
+  }
+  for (kiln_ir_op_t* op = body->first_op; op != ret; op = op->next) {
+    kiln_ir_op_t* clone = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_op_clone(ctx, op, mapping, &clone));
+    kiln_ir_op_insert_before(clone, call);
+  }
+  for (uint32_t i = 0; i < call->num_results; ++i) {
+    kiln_ir_value_replace_all_uses_with(
+        kiln_ir_op_result(call, i),
+        kiln_ir_mapping_lookup_value(mapping, kiln_ir_op_operand(ret, i)));
+  }
+  kiln_ir_op_erase(call);
+  *out_inlined = true;
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_inline_calls(kiln_ir_context_t* context,
+                                kiln_ir_op_t* module) {
+  for (int round = 0;; ++round) {
+    kiln_inline_list_t list = {context, NULL, 0, 0, false};
+    kiln_ir_op_walk(module, KILN_IR_WALK_PRE_ORDER, kiln_inline_collect, &list);
+    if (list.oom) {
+      return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "inline-calls");
+    }
+    if (round == KILN_INLINE_MAX_ROUNDS) {
+      // Still inlining after this many rounds: recursion (or absurd depth).
+      for (size_t i = 0; i < list.count; ++i) {
+        const kiln_ir_attribute_t* callee =
+            kiln_ir_op_get_attr(list.ops[i], "callee");
+        kiln_ir_op_t* func = callee && callee->kind == KILN_IR_ATTR_SYMBOL_REF
+                                 ? kiln_inline_find(module, callee->symbol.root)
+                                 : NULL;
+        if (func && func->num_regions && func->regions[0].first_block) {
+          return kiln_ir_op_emit_error(
+              list.ops[i], context,
+              "calls nest more than %d deep (recursion is not supported)",
+              KILN_INLINE_MAX_ROUNDS);
+        }
+      }
+    }
+    bool any = false;
+    for (size_t i = 0; i < list.count; ++i) {
+      bool inlined = false;
+      KILN_RETURN_IF_ERROR(
+          kiln_inline_one(context, module, list.ops[i], &inlined));
+      any |= inlined;
+    }
+    if (!any) {
+      // Private functions were only reachable through calls, all inlined
+      // now: drop them (their signatures need not suit an export).
+      if (round == 0) return kiln_ok_status();
+      kiln_ir_block_t* body =
+          module->num_regions ? module->regions[0].first_block : NULL;
+      kiln_ir_op_t* next = NULL;
+      for (kiln_ir_op_t* op = body ? body->first_op : NULL; op; op = next) {
+        next = op->next;
+        const kiln_ir_attribute_t* vis =
+            kiln_ir_op_get_attr(op, "sym_visibility");
+        if (kiln_ir_op_is(op, "func.func") && op->num_regions &&
+            op->regions[0].first_block && vis &&
+            vis->kind == KILN_IR_ATTR_STRING &&
+            kiln_string_view_equal_cstr(vis->str, "private")) {
+          kiln_ir_op_erase(op);
+        }
+      }
+      return kiln_ok_status();
+    }
+  }
+}

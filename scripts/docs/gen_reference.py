@@ -40,6 +40,9 @@ TOOLS = [
     "kiln-dump-module",
     "kiln-as-module",
     "kiln-opt",
+    "kiln-run-replay",
+    "kiln-benchmark-replay",
+    "kiln-dump-replay",
 ]
 
 GENERATED_NOTE = (

@@ -617,3 +617,24 @@ __attribute__((constructor)) static void kiln_flags_register_builtins(void) {
   kiln_flag_register(&kiln_flag_def_help);
   kiln_flag_register(&kiln_flag_def_flagfile);
 }
+
+kiln_status_t kiln_flags_parse_command_line(
+    const char* program, const char* usage, int positional_count,
+    const char* positional_hint, int* argc, char*** argv, bool* out_help) {
+  *out_help = false;
+  kiln_flags_set_usage(program, usage);
+  KILN_RETURN_IF_ERROR(kiln_flags_parse(argc, argv, out_help));
+  if (*out_help) return kiln_ok_status();
+  int given = *argc - 1;
+  if (given > positional_count) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "unexpected argument '%s'; %s (see --help)",
+                            (*argv)[positional_count + 1], positional_hint);
+  }
+  if (given < positional_count) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "missing argument: %s (see --help)",
+                            positional_hint);
+  }
+  return kiln_ok_status();
+}

@@ -202,6 +202,15 @@ kiln_status_t kiln_flags_parse_file(const char* path);
 // The last line shows the current value, so the output is a valid flagfile.
 void kiln_flags_print_help(FILE* file);
 
+// What a tool's main does first: sets the usage text, parses the flags and
+// checks that exactly |positional_count| positional arguments remain
+// (INVALID_ARGUMENT otherwise, with |positional_hint| saying what is
+// expected, e.g. "one replay file"). |*out_help| is set when --help was
+// printed: the tool then exits 0.
+kiln_status_t kiln_flags_parse_command_line(
+    const char* program, const char* usage, int positional_count,
+    const char* positional_hint, int* argc, char*** argv, bool* out_help);
+
 // Restores every flag to its default and frees all memory the flag system
 // allocated (list storage, flagfile contents). For tests and tool exit.
 void kiln_flags_reset(void);

@@ -11,26 +11,6 @@ KILN_FLAG(string, module, "",
           "input.");
 
 //===----------------------------------------------------------------------===//
-// Flags
-//===----------------------------------------------------------------------===//
-
-kiln_status_t kiln_tools_parse_flags(const char* program, const char* usage,
-                                     int max_positional,
-                                     const char* positional_hint, int* argc,
-                                     char*** argv, bool* out_done) {
-  *out_done = false;
-  kiln_flags_set_usage(program, usage);
-  KILN_RETURN_IF_ERROR(kiln_flags_parse(argc, argv, out_done));
-  if (*out_done) return kiln_ok_status();
-  if (*argc - 1 > max_positional) {
-    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                            "unexpected argument '%s'; %s",
-                            (*argv)[max_positional + 1], positional_hint);
-  }
-  return kiln_ok_status();
-}
-
-//===----------------------------------------------------------------------===//
 // Context creation
 //===----------------------------------------------------------------------===//
 

@@ -25,15 +25,6 @@ typedef struct kiln_tools_run_context_t {
   kiln_vm_context_t* context;
 } kiln_tools_run_context_t;
 
-// Parses the process's flags for a tool called |program| (usage text
-// |usage|). Returns OK with |*out_exit| = 0 and |*out_done| set when --help
-// was printed; INVALID_ARGUMENT when more than |max_positional| positional
-// arguments remain (|positional_hint| says what to use instead).
-kiln_status_t kiln_tools_parse_flags(const char* program, const char* usage,
-                                     int max_positional,
-                                     const char* positional_hint, int* argc,
-                                     char*** argv, bool* out_done);
-
 // Loads the module named by --module (a path, or "-" for standard input) and
 // creates the context on the --device device. On failure everything created
 // so far is released and |out| is zeroed.

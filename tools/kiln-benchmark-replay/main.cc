@@ -73,23 +73,17 @@ void RunAll(benchmark::State& state, kiln_hal_replay_player_t* player) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  kiln_flags_set_usage(
+  benchmark::Initialize(&argc, argv);
+  bool help = false;
+  kiln_status_t status = kiln_flags_parse_command_line(
       "kiln-benchmark-replay",
       "Times a kiln replay file with Google Benchmark.\n"
       "Usage: kiln-benchmark-replay FILE.krpl [--replay_scope=execute|all] "
-      "[--device=local-task] [--benchmark_* flags]\n");
-  benchmark::Initialize(&argc, argv);
-  bool help = false;
-  kiln_status_t status = kiln_flags_parse(&argc, &argv, &help);
+      "[--device=local-task] [--benchmark_* flags]\n",
+      1, "one replay file (FILE.krpl)", &argc, &argv, &help);
   if (!status && help) {
     kiln_flags_reset();
     return 0;
-  }
-  if (!status && argc != 2) {
-    status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                              "expected one replay file, got %d arguments; "
-                              "usage: kiln-benchmark-replay FILE.krpl",
-                              argc - 1);
   }
   bool execute = true;
   if (!status) {

@@ -92,11 +92,11 @@ static kiln_status_t kiln_check_module_run(kiln_tools_run_context_t* context,
 
 int main(int argc, char** argv) {
   bool done = false;
-  kiln_status_t status = kiln_tools_parse_flags(
+  kiln_status_t status = kiln_flags_parse_command_line(
       "kiln-check-module",
       "Runs every exported no-argument function of a module as a test.\n"
       "Usage: kiln-check-module --module=test.kmod [--device=local-task]\n",
-      0, "the module is given with --module=", &argc, &argv, &done);
+      0, "the module is given with --module=FILE", &argc, &argv, &done);
   kiln_tools_run_context_t context = {0};
   if (!status && !done) {
     status = kiln_tools_run_context_initialize_from_flags(

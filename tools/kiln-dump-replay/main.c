@@ -9,20 +9,15 @@
 #include "runtime/tooling/flags.h"
 
 int main(int argc, char** argv) {
-  kiln_flags_set_usage("kiln-dump-replay",
-                       "Prints a kiln replay file.\n"
-                       "Usage: kiln-dump-replay FILE.krpl\n");
   bool help = false;
-  kiln_status_t status = kiln_flags_parse(&argc, &argv, &help);
+  kiln_status_t status = kiln_flags_parse_command_line(
+      "kiln-dump-replay",
+      "Prints a kiln replay file.\n"
+      "Usage: kiln-dump-replay FILE.krpl\n",
+      1, "one replay file (FILE.krpl)", &argc, &argv, &help);
   if (!status && help) {
     kiln_flags_reset();
     return 0;
-  }
-  if (!status && argc != 2) {
-    status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                              "expected one replay file, got %d arguments; "
-                              "usage: kiln-dump-replay FILE.krpl",
-                              argc - 1);
   }
   kiln_hal_replay_file_t* file = NULL;
   if (!status) {

@@ -41,16 +41,12 @@ static kiln_status_t kiln_run_mlir_compile(const char* path, uint8_t** bytes,
 
 int main(int argc, char** argv) {
   bool done = false;
-  kiln_status_t status = kiln_tools_parse_flags(
+  kiln_status_t status = kiln_flags_parse_command_line(
       "kiln-run-mlir",
       "Compiles an MLIR program in memory and runs one of its functions.\n"
       "Usage: kiln-run-mlir program.mlir [--function=NAME] "
       "[--device=local-task] [--input=...] [--Xcompiler,flag=value]\n",
-      1, "give one MLIR file", &argc, &argv, &done);
-  if (!status && !done && argc != 2) {
-    status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                              "expected an MLIR file to run (see --help)");
-  }
+      1, "one MLIR file to run", &argc, &argv, &done);
   uint8_t* bytes = NULL;
   size_t length = 0;
   if (!status && !done)

@@ -16,12 +16,12 @@ KILN_FLAG(bool, print_statistics, false,
 
 int main(int argc, char** argv) {
   bool done = false;
-  kiln_status_t status = kiln_tools_parse_flags(
+  kiln_status_t status = kiln_flags_parse_command_line(
       "kiln-run-module",
       "Runs a function of a compiled kiln module.\n"
       "Usage: kiln-run-module --module=file.kmod --function=NAME "
       "[--device=local-task] [--input=2x2xf32=1 2 3 4 ...]\n",
-      0, "the module is given with --module=", &argc, &argv, &done);
+      0, "the module is given with --module=FILE", &argc, &argv, &done);
   kiln_tools_run_context_t context = {0};
   if (!status && !done) {
     status = kiln_tools_run_context_initialize_from_flags(

@@ -66,23 +66,17 @@ static kiln_status_t kiln_run_replay(const char* path, int* out_exit_code) {
 }
 
 int main(int argc, char** argv) {
-  kiln_flags_set_usage(
+  bool help = false;
+  kiln_status_t status = kiln_flags_parse_command_line(
       "kiln-run-replay",
       "Re-executes a replay file on a device and prints or writes the "
       "buffers the recorded program returned.\n"
       "Usage: kiln-run-replay FILE.krpl [--device=local-task] "
-      "[--output=@result0.bin ...]\n");
-  bool help = false;
-  kiln_status_t status = kiln_flags_parse(&argc, &argv, &help);
+      "[--output=@result0.bin ...]\n",
+      1, "one replay file (FILE.krpl)", &argc, &argv, &help);
   if (!status && help) {
     kiln_flags_reset();
     return 0;
-  }
-  if (!status && argc != 2) {
-    status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                              "expected one replay file, got %d arguments; "
-                              "usage: kiln-run-replay FILE.krpl",
-                              argc - 1);
   }
   int exit_code = 0;
   if (!status) status = kiln_run_replay(argv[1], &exit_code);

@@ -551,7 +551,7 @@ static kiln_status_t kiln_vm_list_store(kiln_ref_object_t* ref, int32_t index,
   FUN(NEG, SUF, REG, -a)                              \
   FUN(ABS, SUF, REG, fabs(a))                         \
   FUN(SQRT, SUF, REG, sqrt(a))                        \
-  FUN(RSQRT, SUF, REG, (CT)1 / sqrt(a))               \
+  FUN(RSQRT, SUF, REG, (CT)(1.0 / sqrt((double)(a))))  \
   FUN(EXP, SUF, REG, exp(a))                          \
   FUN(EXP2, SUF, REG, exp2(a))                        \
   FUN(EXPM1, SUF, REG, expm1(a))                      \

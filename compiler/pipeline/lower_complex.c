@@ -10,6 +10,7 @@
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/scalar_eval.h"
 #include "compiler/ir/builtin.h"
+#include "compiler/pipeline/lowering_util.h"
 
 #define KILN_CX_MAX_RANK 12
 
@@ -19,83 +20,25 @@ typedef kiln_ir_value_t kiln_v;
 // Scalar body emission with a sticky status
 //===----------------------------------------------------------------------===//
 
-typedef struct kiln_cx_t {
-  kiln_ir_builder_t b;
-  kiln_ir_context_t* ctx;
-  kiln_status_t status;
-} kiln_cx_t;
+typedef kiln_lowering_emitter_t kiln_cx_t;
 
-static kiln_v* kiln_cx_op(kiln_cx_t* r, const char* name,
-                          const kiln_ir_type_t* type, size_t n, kiln_v** args,
-                          size_t num_attrs, kiln_ir_named_attribute_t* attrs) {
-  if (r->status) return NULL;
-  for (size_t i = 0; i < n; ++i) {
-    if (!args[i]) return NULL;
-  }
-  kiln_ir_op_t* op = NULL;
-  r->status = kiln_ir_builder_create_simple(&r->b, name, n, args, 1, &type,
-                                            num_attrs, attrs, &op);
-  return r->status ? NULL : kiln_ir_op_result(op, 0);
-}
-static kiln_v* kiln_cx_bin(kiln_cx_t* r, const char* name, kiln_v* a,
-                           kiln_v* c) {
-  kiln_v* args[2] = {a, c};
-  return a ? kiln_cx_op(r, name, a->type, 2, args, 0, NULL) : NULL;
-}
-static kiln_v* kiln_cx_un(kiln_cx_t* r, const char* name, kiln_v* a,
-                          const kiln_ir_type_t* type) {
-  return kiln_cx_op(r, name, type ? type : (a ? a->type : NULL), 1, &a, 0,
-                    NULL);
-}
-static kiln_v* kiln_cx_const(kiln_cx_t* r, const kiln_ir_type_t* type,
-                             const kiln_ir_attribute_t* value) {
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(r->ctx, "value", value);
-  return kiln_cx_op(r, "arith.constant", type, 0, NULL, 1, &attr);
-}
 static kiln_v* kiln_cx_int(kiln_cx_t* r, int64_t v) {
   const kiln_ir_type_t* i64 = kiln_ir_int_type(r->ctx, 64);
-  return kiln_cx_const(r, i64, kiln_ir_integer_attr_get(r->ctx, i64, v));
-}
-static kiln_v* kiln_cx_float(kiln_cx_t* r, const kiln_ir_type_t* type,
-                             double v) {
-  return kiln_cx_const(r, type, kiln_ir_float_attr_get(r->ctx, type, v));
+  return kiln_lowering_em_const(r, i64,
+                                kiln_ir_integer_attr_get(r->ctx, i64, v));
 }
 static kiln_v* kiln_cx_cmpi_eq(kiln_cx_t* r, kiln_v* a, kiln_v* c) {
-  kiln_v* args[2] = {a, c};
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
-      r->ctx, "predicate",
-      kiln_ir_integer_attr_get(r->ctx, kiln_ir_int_type(r->ctx, 64), 0));
-  return kiln_cx_op(r, "arith.cmpi", kiln_ir_int_type(r->ctx, 1), 2, args, 1,
-                    &attr);
-}
-static kiln_v* kiln_cx_select(kiln_cx_t* r, kiln_v* c, kiln_v* x, kiln_v* y) {
-  kiln_v* args[3] = {c, x, y};
-  return x ? kiln_cx_op(r, "arith.select", x->type, 3, args, 0, NULL) : NULL;
-}
-// linalg.index |dim| as i64.
-static kiln_v* kiln_cx_index(kiln_cx_t* r, int64_t dim) {
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
-      r->ctx, "dim",
-      kiln_ir_integer_attr_get(r->ctx, kiln_ir_int_type(r->ctx, 64), dim));
-  kiln_v* idx = kiln_cx_op(r, "linalg.index", kiln_ir_index_type_get(r->ctx), 0,
-                           NULL, 1, &attr);
-  return kiln_cx_un(r, "arith.index_cast", idx, kiln_ir_int_type(r->ctx, 64));
+  return kiln_lowering_em_cmpi(r, 0, a, c);
 }
 // |v| converted to float type |t| (extf/truncf as needed).
 static kiln_v* kiln_cx_to(kiln_cx_t* r, kiln_v* v, const kiln_ir_type_t* t) {
   if (!v || v->type == t) return v;
-  return kiln_cx_un(r,
-                    kiln_ir_type_bit_width(t) > kiln_ir_type_bit_width(v->type)
-                        ? "arith.extf"
-                        : "arith.truncf",
-                    v, t);
-}
-static kiln_status_t kiln_cx_yield(kiln_cx_t* r, kiln_v* v) {
-  if (r->status) return r->status;
-  if (!v) return kiln_make_status(KILN_STATUS_INTERNAL, "no value to yield");
-  kiln_ir_op_t* op = NULL;
-  return kiln_ir_builder_create_simple(&r->b, "linalg.yield", 1, &v, 0, NULL, 0,
-                                       NULL, &op);
+  return kiln_lowering_em_un(
+      r,
+      kiln_ir_type_bit_width(t) > kiln_ir_type_bit_width(v->type)
+          ? "arith.extf"
+          : "arith.truncf",
+      v, t);
 }
 
 //===----------------------------------------------------------------------===//
@@ -135,11 +78,7 @@ static kiln_status_t kiln_cx_generic(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, num_inputs, inputs, 1,
                                                   &init, maps, num_loops,
                                                   reduction, out_op, out_body));
-  r->ctx = b->context;
-  r->status = kiln_ok_status();
-  r->b = kiln_ir_builder_make(b->context);
-  kiln_ir_builder_set_to_end(&r->b, *out_body);
-  r->b.location = b->location;
+  kiln_lowering_em_init(r, b, *out_body);
   return kiln_ok_status();
 }
 
@@ -250,7 +189,7 @@ static kiln_status_t kiln_cx_part(kiln_ir_builder_t* b, kiln_ir_op_t* op,
   kiln_cx_t r;
   KILN_RETURN_IF_ERROR(
       kiln_cx_generic(b, rt, NULL, 1, &p, maps, rank, NULL, &g, &body, &r));
-  KILN_RETURN_IF_ERROR(kiln_cx_yield(&r, body->args[0]));
+  KILN_RETURN_IF_ERROR(kiln_lowering_em_yield(&r, body->args[0]));
   return kiln_cx_replace(b, op, 0, kiln_ir_op_result(g, 0));
 }
 
@@ -277,10 +216,10 @@ static kiln_status_t kiln_cx_make(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_cx_t r;
   KILN_RETURN_IF_ERROR(kiln_cx_generic(b, pt, NULL, 2, ins, maps, rank + 1,
                                        NULL, &g, &body, &r));
-  kiln_v* is_re =
-      kiln_cx_cmpi_eq(&r, kiln_cx_index(&r, rank), kiln_cx_int(&r, 0));
-  KILN_RETURN_IF_ERROR(kiln_cx_yield(
-      &r, kiln_cx_select(&r, is_re, body->args[0], body->args[1])));
+  kiln_v* is_re = kiln_cx_cmpi_eq(&r, kiln_lowering_em_index_i64(&r, rank),
+                                  kiln_cx_int(&r, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_em_yield(
+      &r, kiln_lowering_em_select(&r, is_re, body->args[0], body->args[1])));
   return kiln_cx_replace(b, op, 0, kiln_ir_op_result(g, 0));
 }
 
@@ -315,68 +254,71 @@ static kiln_status_t kiln_cx_arith(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_v** a = body->args;
   kiln_v *re = NULL, *im = NULL;
   if (kiln_ir_op_is(op, "stablehlo.add")) {
-    re = kiln_cx_bin(&r, "arith.addf", a[0], a[2]);
-    im = kiln_cx_bin(&r, "arith.addf", a[1], a[3]);
+    re = kiln_lowering_em_bin(&r, "arith.addf", a[0], a[2]);
+    im = kiln_lowering_em_bin(&r, "arith.addf", a[1], a[3]);
   } else if (kiln_ir_op_is(op, "stablehlo.subtract")) {
-    re = kiln_cx_bin(&r, "arith.subf", a[0], a[2]);
-    im = kiln_cx_bin(&r, "arith.subf", a[1], a[3]);
+    re = kiln_lowering_em_bin(&r, "arith.subf", a[0], a[2]);
+    im = kiln_lowering_em_bin(&r, "arith.subf", a[1], a[3]);
   } else if (kiln_ir_op_is(op, "stablehlo.multiply")) {
-    re =
-        kiln_cx_bin(&r, "arith.subf", kiln_cx_bin(&r, "arith.mulf", a[0], a[2]),
-                    kiln_cx_bin(&r, "arith.mulf", a[1], a[3]));
-    im =
-        kiln_cx_bin(&r, "arith.addf", kiln_cx_bin(&r, "arith.mulf", a[0], a[3]),
-                    kiln_cx_bin(&r, "arith.mulf", a[1], a[2]));
+    re = kiln_lowering_em_bin(
+        &r, "arith.subf", kiln_lowering_em_bin(&r, "arith.mulf", a[0], a[2]),
+        kiln_lowering_em_bin(&r, "arith.mulf", a[1], a[3]));
+    im = kiln_lowering_em_bin(
+        &r, "arith.addf", kiln_lowering_em_bin(&r, "arith.mulf", a[0], a[3]),
+        kiln_lowering_em_bin(&r, "arith.mulf", a[1], a[2]));
   } else if (kiln_ir_op_is(op, "stablehlo.divide")) {
     // ((ac + bd) + (bc - ad) i) / (c^2 + d^2).
-    kiln_v* den =
-        kiln_cx_bin(&r, "arith.addf", kiln_cx_bin(&r, "arith.mulf", a[2], a[2]),
-                    kiln_cx_bin(&r, "arith.mulf", a[3], a[3]));
-    kiln_v* nre =
-        kiln_cx_bin(&r, "arith.addf", kiln_cx_bin(&r, "arith.mulf", a[0], a[2]),
-                    kiln_cx_bin(&r, "arith.mulf", a[1], a[3]));
-    kiln_v* nim =
-        kiln_cx_bin(&r, "arith.subf", kiln_cx_bin(&r, "arith.mulf", a[1], a[2]),
-                    kiln_cx_bin(&r, "arith.mulf", a[0], a[3]));
-    re = kiln_cx_bin(&r, "arith.divf", nre, den);
-    im = kiln_cx_bin(&r, "arith.divf", nim, den);
+    kiln_v* den = kiln_lowering_em_bin(
+        &r, "arith.addf", kiln_lowering_em_bin(&r, "arith.mulf", a[2], a[2]),
+        kiln_lowering_em_bin(&r, "arith.mulf", a[3], a[3]));
+    kiln_v* nre = kiln_lowering_em_bin(
+        &r, "arith.addf", kiln_lowering_em_bin(&r, "arith.mulf", a[0], a[2]),
+        kiln_lowering_em_bin(&r, "arith.mulf", a[1], a[3]));
+    kiln_v* nim = kiln_lowering_em_bin(
+        &r, "arith.subf", kiln_lowering_em_bin(&r, "arith.mulf", a[1], a[2]),
+        kiln_lowering_em_bin(&r, "arith.mulf", a[0], a[3]));
+    re = kiln_lowering_em_bin(&r, "arith.divf", nre, den);
+    im = kiln_lowering_em_bin(&r, "arith.divf", nim, den);
   } else if (kiln_ir_op_is(op, "stablehlo.exponential")) {
     // e^a (cos b + i sin b).
-    kiln_v* ea = kiln_cx_un(&r, "math.exp", a[0], NULL);
-    re = kiln_cx_bin(&r, "arith.mulf", ea,
-                     kiln_cx_un(&r, "math.cos", a[1], NULL));
-    im = kiln_cx_bin(&r, "arith.mulf", ea,
-                     kiln_cx_un(&r, "math.sin", a[1], NULL));
+    kiln_v* ea = kiln_lowering_em_un(&r, "math.exp", a[0], NULL);
+    re = kiln_lowering_em_bin(&r, "arith.mulf", ea,
+                              kiln_lowering_em_un(&r, "math.cos", a[1], NULL));
+    im = kiln_lowering_em_bin(&r, "arith.mulf", ea,
+                              kiln_lowering_em_un(&r, "math.sin", a[1], NULL));
   } else if (kiln_ir_op_is(op, "stablehlo.sine") ||
              kiln_ir_op_is(op, "stablehlo.cosine")) {
     // sin(a + bi) = sin a cosh b + i cos a sinh b;
     // cos(a + bi) = cos a cosh b - i sin a sinh b.
     const kiln_ir_type_t* ft = a[0]->type;
-    kiln_v* ep = kiln_cx_un(&r, "math.exp", a[1], NULL);
-    kiln_v* em = kiln_cx_un(&r, "math.exp",
-                            kiln_cx_un(&r, "arith.negf", a[1], NULL), NULL);
-    kiln_v* half = kiln_cx_float(&r, ft, 0.5);
-    kiln_v* ch = kiln_cx_bin(&r, "arith.mulf",
-                             kiln_cx_bin(&r, "arith.addf", ep, em), half);
-    kiln_v* sh = kiln_cx_bin(&r, "arith.mulf",
-                             kiln_cx_bin(&r, "arith.subf", ep, em), half);
-    kiln_v* sa = kiln_cx_un(&r, "math.sin", a[0], NULL);
-    kiln_v* ca = kiln_cx_un(&r, "math.cos", a[0], NULL);
+    kiln_v* ep = kiln_lowering_em_un(&r, "math.exp", a[1], NULL);
+    kiln_v* em = kiln_lowering_em_un(
+        &r, "math.exp", kiln_lowering_em_un(&r, "arith.negf", a[1], NULL),
+        NULL);
+    kiln_v* half = kiln_lowering_em_float(&r, ft, 0.5);
+    kiln_v* ch = kiln_lowering_em_bin(
+        &r, "arith.mulf", kiln_lowering_em_bin(&r, "arith.addf", ep, em), half);
+    kiln_v* sh = kiln_lowering_em_bin(
+        &r, "arith.mulf", kiln_lowering_em_bin(&r, "arith.subf", ep, em), half);
+    kiln_v* sa = kiln_lowering_em_un(&r, "math.sin", a[0], NULL);
+    kiln_v* ca = kiln_lowering_em_un(&r, "math.cos", a[0], NULL);
     if (kiln_ir_op_is(op, "stablehlo.sine")) {
-      re = kiln_cx_bin(&r, "arith.mulf", sa, ch);
-      im = kiln_cx_bin(&r, "arith.mulf", ca, sh);
+      re = kiln_lowering_em_bin(&r, "arith.mulf", sa, ch);
+      im = kiln_lowering_em_bin(&r, "arith.mulf", ca, sh);
     } else {
-      re = kiln_cx_bin(&r, "arith.mulf", ca, ch);
-      im = kiln_cx_un(&r, "arith.negf", kiln_cx_bin(&r, "arith.mulf", sa, sh),
-                      NULL);
+      re = kiln_lowering_em_bin(&r, "arith.mulf", ca, ch);
+      im = kiln_lowering_em_un(&r, "arith.negf",
+                               kiln_lowering_em_bin(&r, "arith.mulf", sa, sh),
+                               NULL);
     }
   } else {  // negate
-    re = kiln_cx_un(&r, "arith.negf", a[0], NULL);
-    im = kiln_cx_un(&r, "arith.negf", a[1], NULL);
+    re = kiln_lowering_em_un(&r, "arith.negf", a[0], NULL);
+    im = kiln_lowering_em_un(&r, "arith.negf", a[1], NULL);
   }
-  kiln_v* is_re =
-      kiln_cx_cmpi_eq(&r, kiln_cx_index(&r, rank), kiln_cx_int(&r, 0));
-  KILN_RETURN_IF_ERROR(kiln_cx_yield(&r, kiln_cx_select(&r, is_re, re, im)));
+  kiln_v* is_re = kiln_cx_cmpi_eq(&r, kiln_lowering_em_index_i64(&r, rank),
+                                  kiln_cx_int(&r, 0));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_em_yield(&r, kiln_lowering_em_select(&r, is_re, re, im)));
   return kiln_cx_replace(b, op, 0, kiln_ir_op_result(g, 0));
 }
 
@@ -414,7 +356,7 @@ static kiln_status_t kiln_dft_axis(kiln_ir_builder_t* b, kiln_dft_kind_t kind,
   // Accumulator: f64 zeros.
   static const double kZero = 0.0;
   kiln_cx_t outer = {*b, ctx, kiln_ok_status()};
-  kiln_v* init = kiln_cx_const(
+  kiln_v* init = kiln_lowering_em_const(
       &outer, ot,
       kiln_ir_dense_elements_attr_get(ctx, ot, true, &kZero, sizeof(kZero)));
   KILN_RETURN_IF_ERROR(outer.status);
@@ -445,54 +387,59 @@ static kiln_status_t kiln_dft_axis(kiln_ir_builder_t* b, kiln_dft_kind_t kind,
   kiln_v* a = kiln_cx_to(&r, body->args[0], f64);
   kiln_v* bi = in_complex ? kiln_cx_to(&r, body->args[1], f64) : NULL;
   kiln_v* acc = body->args[num_inputs];
-  kiln_v* k = kiln_cx_index(&r, axis);
-  kiln_v* n = kiln_cx_index(&r, red);
+  kiln_v* k = kiln_lowering_em_index_i64(&r, axis);
+  kiln_v* n = kiln_lowering_em_index_i64(&r, red);
   // theta = 2 pi ((k * n) mod N) / N, exact phase reduction in integers.
-  kiln_v* p =
-      kiln_cx_bin(&r, "arith.remsi", kiln_cx_bin(&r, "arith.muli", k, n),
-                  kiln_cx_int(&r, len));
-  kiln_v* theta =
-      kiln_cx_bin(&r, "arith.mulf", kiln_cx_un(&r, "arith.sitofp", p, f64),
-                  kiln_cx_float(&r, f64, 2.0 * M_PI / (double)len));
-  kiln_v* cs = kiln_cx_un(&r, "math.cos", theta, NULL);
-  kiln_v* sn = kiln_cx_un(&r, "math.sin", theta, NULL);
+  kiln_v* p = kiln_lowering_em_bin(&r, "arith.remsi",
+                                   kiln_lowering_em_bin(&r, "arith.muli", k, n),
+                                   kiln_cx_int(&r, len));
+  kiln_v* theta = kiln_lowering_em_bin(
+      &r, "arith.mulf", kiln_lowering_em_un(&r, "arith.sitofp", p, f64),
+      kiln_lowering_em_float(&r, f64, 2.0 * M_PI / (double)len));
+  kiln_v* cs = kiln_lowering_em_un(&r, "math.cos", theta, NULL);
+  kiln_v* sn = kiln_lowering_em_un(&r, "math.sin", theta, NULL);
   kiln_v* term = NULL;
   double scale = sign > 0 ? 1.0 / (double)len : 1.0;
   if (kind == KILN_DFT_C2R) {
     // x[n] = 1/N sum_k w_k (a_k cos - b_k sin), w = 1 at k = 0 and N/2.
-    kiln_v* t =
-        kiln_cx_bin(&r, "arith.subf", kiln_cx_bin(&r, "arith.mulf", a, cs),
-                    kiln_cx_bin(&r, "arith.mulf", bi, sn));
-    kiln_v* edge = kiln_cx_bin(
+    kiln_v* t = kiln_lowering_em_bin(
+        &r, "arith.subf", kiln_lowering_em_bin(&r, "arith.mulf", a, cs),
+        kiln_lowering_em_bin(&r, "arith.mulf", bi, sn));
+    kiln_v* edge = kiln_lowering_em_bin(
         &r, "arith.ori", kiln_cx_cmpi_eq(&r, n, kiln_cx_int(&r, 0)),
-        kiln_cx_cmpi_eq(&r,
-                        kiln_cx_bin(&r, "arith.muli", n, kiln_cx_int(&r, 2)),
-                        kiln_cx_int(&r, len)));
-    kiln_v* w = kiln_cx_select(&r, edge, kiln_cx_float(&r, f64, scale),
-                               kiln_cx_float(&r, f64, 2.0 * scale));
-    term = kiln_cx_bin(&r, "arith.mulf", t, w);
+        kiln_cx_cmpi_eq(
+            &r, kiln_lowering_em_bin(&r, "arith.muli", n, kiln_cx_int(&r, 2)),
+            kiln_cx_int(&r, len)));
+    kiln_v* w = kiln_lowering_em_select(
+        &r, edge, kiln_lowering_em_float(&r, f64, scale),
+        kiln_lowering_em_float(&r, f64, 2.0 * scale));
+    term = kiln_lowering_em_bin(&r, "arith.mulf", t, w);
   } else {
     // e^{sign * i theta} = cos + sign * i sin.
-    kiln_v* ssn = sign > 0 ? sn : kiln_cx_un(&r, "arith.negf", sn, NULL);
+    kiln_v* ssn =
+        sign > 0 ? sn : kiln_lowering_em_un(&r, "arith.negf", sn, NULL);
     kiln_v *re, *im;
     if (in_complex) {
-      re = kiln_cx_bin(&r, "arith.subf", kiln_cx_bin(&r, "arith.mulf", a, cs),
-                       kiln_cx_bin(&r, "arith.mulf", bi, ssn));
-      im = kiln_cx_bin(&r, "arith.addf", kiln_cx_bin(&r, "arith.mulf", bi, cs),
-                       kiln_cx_bin(&r, "arith.mulf", a, ssn));
+      re = kiln_lowering_em_bin(
+          &r, "arith.subf", kiln_lowering_em_bin(&r, "arith.mulf", a, cs),
+          kiln_lowering_em_bin(&r, "arith.mulf", bi, ssn));
+      im = kiln_lowering_em_bin(&r, "arith.addf",
+                                kiln_lowering_em_bin(&r, "arith.mulf", bi, cs),
+                                kiln_lowering_em_bin(&r, "arith.mulf", a, ssn));
     } else {
-      re = kiln_cx_bin(&r, "arith.mulf", a, cs);
-      im = kiln_cx_bin(&r, "arith.mulf", a, ssn);
+      re = kiln_lowering_em_bin(&r, "arith.mulf", a, cs);
+      im = kiln_lowering_em_bin(&r, "arith.mulf", a, ssn);
     }
-    kiln_v* is_re =
-        kiln_cx_cmpi_eq(&r, kiln_cx_index(&r, rank), kiln_cx_int(&r, 0));
-    term = kiln_cx_select(&r, is_re, re, im);
+    kiln_v* is_re = kiln_cx_cmpi_eq(&r, kiln_lowering_em_index_i64(&r, rank),
+                                    kiln_cx_int(&r, 0));
+    term = kiln_lowering_em_select(&r, is_re, re, im);
     if (scale != 1.0) {
-      term = kiln_cx_bin(&r, "arith.mulf", term, kiln_cx_float(&r, f64, scale));
+      term = kiln_lowering_em_bin(&r, "arith.mulf", term,
+                                  kiln_lowering_em_float(&r, f64, scale));
     }
   }
-  KILN_RETURN_IF_ERROR(
-      kiln_cx_yield(&r, kiln_cx_bin(&r, "arith.addf", acc, term)));
+  KILN_RETURN_IF_ERROR(kiln_lowering_em_yield(
+      &r, kiln_lowering_em_bin(&r, "arith.addf", acc, term)));
   *out = kiln_ir_op_result(g, 0);
   return kiln_ok_status();
 }
@@ -515,7 +462,8 @@ static kiln_status_t kiln_cx_convert(kiln_ir_builder_t* b, kiln_v* x,
   kiln_cx_t r;
   KILN_RETURN_IF_ERROR(
       kiln_cx_generic(b, t, NULL, 1, &x, maps, rank, NULL, &g, &body, &r));
-  KILN_RETURN_IF_ERROR(kiln_cx_yield(&r, kiln_cx_to(&r, body->args[0], et)));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_em_yield(&r, kiln_cx_to(&r, body->args[0], et)));
   *out = kiln_ir_op_result(g, 0);
   return kiln_ok_status();
 }

@@ -65,6 +65,7 @@
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/scalar_eval.h"
 #include "compiler/pipeline/lower_stablehlo_data.h"
+#include "compiler/pipeline/lowering_util.h"
 
 #define KILN_SORT_MAX_RANK 15
 #define KILN_SORT_MAX_OPERANDS 8
@@ -73,94 +74,16 @@
 // Emission helpers
 //===----------------------------------------------------------------------===//
 
-static kiln_status_t kiln_ls_emit(kiln_ir_builder_t* b, const char* name,
-                                  const kiln_ir_type_t* type, size_t n,
-                                  kiln_ir_value_t* const* args,
-                                  kiln_ir_value_t** out) {
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_ir_builder_create_simple(b, name, n, args, 1, &type, 0, NULL, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_ls_emit2(kiln_ir_builder_t* b, const char* name,
-                                   kiln_ir_value_t* x, kiln_ir_value_t* y,
-                                   kiln_ir_value_t** out) {
-  kiln_ir_value_t* args[2] = {x, y};
-  return kiln_ls_emit(b, name, x->type, 2, args, out);
-}
-
-static kiln_status_t kiln_ls_cmpi(kiln_ir_builder_t* b, int64_t pred,
-                                  kiln_ir_value_t* x, kiln_ir_value_t* y,
-                                  kiln_ir_value_t** out) {
-  kiln_ir_context_t* ctx = b->context;
-  kiln_ir_value_t* args[2] = {x, y};
-  const kiln_ir_type_t* i1 = kiln_ir_int_type(ctx, 1);
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
-      ctx, "predicate",
-      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), pred));
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(b, "arith.cmpi", 2, args,
-                                                     1, &i1, 1, &attr, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_ls_select(kiln_ir_builder_t* b, kiln_ir_value_t* c,
-                                    kiln_ir_value_t* x, kiln_ir_value_t* y,
-                                    kiln_ir_value_t** out) {
-  kiln_ir_value_t* args[3] = {c, x, y};
-  return kiln_ls_emit(b, "arith.select", x->type, 3, args, out);
-}
-
+// Integer arith.constant |v| of |type| taken as is (not canonicalized,
+// unlike kiln_lowering_int_const).
 static kiln_status_t kiln_ls_int_const(kiln_ir_builder_t* b,
                                        const kiln_ir_type_t* type, int64_t v,
                                        kiln_ir_value_t** out) {
   kiln_scalar_t s;
   memset(&s, 0, sizeof(s));
   s.i = v;
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
-      b->context, "value", kiln_scalar_to_attr(b->context, type, s));
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      b, "arith.constant", 0, NULL, 1, &type, 1, &attr, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_ls_index_const(kiln_ir_builder_t* b, int64_t v,
-                                         kiln_ir_value_t** out) {
-  return kiln_ls_int_const(b, kiln_ir_index_type_get(b->context), v, out);
-}
-
-static kiln_status_t kiln_ls_linalg_index(kiln_ir_builder_t* b, int64_t dim,
-                                          kiln_ir_value_t** out) {
-  kiln_ir_context_t* ctx = b->context;
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
-      ctx, "dim",
-      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), dim));
-  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(b, "linalg.index", 0, NULL,
-                                                     1, &index, 1, &attr, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_ir_builder_t kiln_ls_body_builder(kiln_ir_builder_t* b,
-                                              kiln_ir_block_t* body) {
-  kiln_ir_builder_t bb = kiln_ir_builder_make(b->context);
-  kiln_ir_builder_set_to_end(&bb, body);
-  bb.location = b->location;
-  return bb;
-}
-
-static kiln_status_t kiln_ls_yield(kiln_ir_builder_t* bb, size_t n,
-                                   kiln_ir_value_t* const* values) {
-  kiln_ir_op_t* op = NULL;
-  return kiln_ir_builder_create_simple(bb, "linalg.yield", n, values, 0, NULL,
-                                       0, NULL, &op);
+  return kiln_lowering_constant(b, kiln_scalar_to_attr(b->context, type, s),
+                                type, out);
 }
 
 // A fresh copy of |v| (an identity generic into a tensor.empty).
@@ -168,8 +91,7 @@ static kiln_status_t kiln_ls_copy(kiln_ir_builder_t* b, kiln_ir_value_t* v,
                                   kiln_ir_value_t** out) {
   uint32_t rank = (uint32_t)v->type->shaped.rank;
   kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_ls_emit(b, "tensor.empty", v->type, 0, NULL, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, v->type, &empty));
   const kiln_ir_attribute_t* maps[2] = {
       kiln_linalg_identity_map(b->context, rank),
       kiln_linalg_identity_map(b->context, rank)};
@@ -177,8 +99,8 @@ static kiln_status_t kiln_ls_copy(kiln_ir_builder_t* b, kiln_ir_value_t* v,
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &v, 1, &empty, maps,
                                                   rank, NULL, &copy, &body));
-  kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
-  KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &body->args[0]));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
   *out = kiln_ir_op_result(copy, 0);
   return kiln_ok_status();
 }
@@ -245,7 +167,7 @@ static kiln_status_t kiln_ls_lower_sort(kiln_ir_builder_t* b,
                                                   maps, rank + 1, reduction,
                                                   &ranks_op, &body));
   {
-    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
     kiln_ir_value_t* args[2 * KILN_SORT_MAX_OPERANDS];
     kiln_ir_value_t *less_kj, *less_jk;
     for (uint32_t i = 0; i < n; ++i) {
@@ -262,24 +184,25 @@ static kiln_status_t kiln_ls_lower_sort(kiln_ir_builder_t* b,
         kiln_lower_stablehlo_region_inline(&bb, op, args, &less_jk));
     kiln_ir_value_t *j, *k, *k_lt_j, *k_ne_j, *t, *not_jk, *before, *one, *z,
         *inc, *sum;
-    KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, d, &j));
-    KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, rank, &k));
-    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SLT, k, j, &k_lt_j));
-    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_NE, k, j, &k_ne_j));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &j));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank, &k));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, k, j, &k_lt_j));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_NE, k, j, &k_ne_j));
     KILN_RETURN_IF_ERROR(kiln_ls_int_const(&bb, i1, 1, &t));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.xori", less_jk, t, &not_jk));
     KILN_RETURN_IF_ERROR(
-        kiln_ls_emit2(&bb, "arith.andi", not_jk, k_lt_j, &before));
+        kiln_lowering_emit2(&bb, "arith.xori", less_jk, t, &not_jk));
     KILN_RETURN_IF_ERROR(
-        kiln_ls_emit2(&bb, "arith.ori", less_kj, before, &before));
+        kiln_lowering_emit2(&bb, "arith.andi", not_jk, k_lt_j, &before));
     KILN_RETURN_IF_ERROR(
-        kiln_ls_emit2(&bb, "arith.andi", before, k_ne_j, &before));
+        kiln_lowering_emit2(&bb, "arith.ori", less_kj, before, &before));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.andi", before, k_ne_j, &before));
     KILN_RETURN_IF_ERROR(kiln_ls_int_const(&bb, i32, 1, &one));
     KILN_RETURN_IF_ERROR(kiln_ls_int_const(&bb, i32, 0, &z));
-    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, before, one, z, &inc));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, before, one, z, &inc));
     KILN_RETURN_IF_ERROR(
-        kiln_ls_emit2(&bb, "arith.addi", body->args[2 * n], inc, &sum));
-    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &sum));
+        kiln_lowering_emit2(&bb, "arith.addi", body->args[2 * n], inc, &sum));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &sum));
   }
   kiln_ir_value_t* ranks = kiln_ir_op_result(ranks_op, 0);
 
@@ -299,19 +222,19 @@ static kiln_status_t kiln_ls_lower_sort(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 1 + n, ins, n, accs, maps, rank + 1, reduction, &gather, &body));
   {
-    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
     kiln_ir_value_t *p, *r, *sel;
-    KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, d, &p));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "arith.index_cast",
-                                      kiln_ir_index_type_get(ctx), 1,
-                                      &body->args[0], &r));
-    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_EQ, r, p, &sel));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &p));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "arith.index_cast",
+                                            kiln_ir_index_type_get(ctx), 1,
+                                            &body->args[0], &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, r, p, &sel));
     kiln_ir_value_t* outs[KILN_SORT_MAX_OPERANDS];
     for (uint32_t i = 0; i < n; ++i) {
-      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, sel, body->args[1 + i],
-                                          body->args[1 + n + i], &outs[i]));
+      KILN_RETURN_IF_ERROR(kiln_lowering_select(
+          &bb, sel, body->args[1 + i], body->args[1 + n + i], &outs[i]));
     }
-    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, n, outs));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, n, outs));
   }
   for (uint32_t i = 0; i < n; ++i) {
     kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, i),
@@ -330,10 +253,10 @@ static kiln_status_t kiln_ls_clamp(kiln_ir_builder_t* b, kiln_ir_value_t* v,
                                    int64_t lo, int64_t hi,
                                    kiln_ir_value_t** out) {
   kiln_ir_value_t *l, *h;
-  KILN_RETURN_IF_ERROR(kiln_ls_index_const(b, lo, &l));
-  KILN_RETURN_IF_ERROR(kiln_ls_index_const(b, hi < lo ? lo : hi, &h));
-  KILN_RETURN_IF_ERROR(kiln_ls_emit2(b, "arith.maxsi", v, l, &v));
-  return kiln_ls_emit2(b, "arith.minsi", v, h, out);
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, lo, &l));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, hi < lo ? lo : hi, &h));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maxsi", v, l, &v));
+  return kiln_lowering_emit2(b, "arith.minsi", v, h, out);
 }
 
 static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
@@ -348,14 +271,14 @@ static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   }
   const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
   kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", t, 0, NULL, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, t, &empty));
   const kiln_ir_attribute_t* maps[2] = {kiln_linalg_identity_map(ctx, rank),
                                         kiln_linalg_identity_map(ctx, rank)};
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 1, &operand, 1, &empty, maps, rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t* coords[KILN_SORT_MAX_RANK + 1];
   kiln_ir_value_t* inside = NULL;
   coords[0] = update;
@@ -365,35 +288,38 @@ static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
     bool is_unsigned = et->integer.signedness == KILN_IR_UNSIGNED;
     kiln_ir_value_t *s, *i, *rel, *lo, *hi, *ge, *lt, *ok;
     KILN_RETURN_IF_ERROR(
-        kiln_ls_emit(&bb, "tensor.extract", et, 1, &start, &s));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit(
+        kiln_lowering_emit(&bb, "tensor.extract", et, 1, &start, &s));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(
         &bb, is_unsigned ? "arith.index_castui" : "arith.index_cast", index, 1,
         &s, &s));
     KILN_RETURN_IF_ERROR(kiln_ls_clamp(
         &bb, s, 0, t->shaped.dims[dim] - u->shaped.dims[dim], &s));
-    KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, dim, &i));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subi", i, s, &rel));
-    KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, 0, &lo));
-    KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, u->shaped.dims[dim], &hi));
-    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SGE, rel, lo, &ge));
-    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SLT, rel, hi, &lt));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", ge, lt, &ok));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, dim, &i));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subi", i, s, &rel));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &lo));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_index_const(&bb, u->shaped.dims[dim], &hi));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, rel, lo, &ge));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, rel, hi, &lt));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", ge, lt, &ok));
     if (inside) {
-      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", inside, ok, &ok));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.andi", inside, ok, &ok));
     }
     inside = ok;
     KILN_RETURN_IF_ERROR(
         kiln_ls_clamp(&bb, rel, 0, u->shaped.dims[dim] - 1, &coords[1 + dim]));
   }
   kiln_ir_value_t *v, *r;
-  KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "tensor.extract", u->shaped.element,
-                                    1 + rank, coords, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit(
+      &bb, "tensor.extract", u->shaped.element, 1 + rank, coords, &v));
   if (inside) {
-    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, inside, v, body->args[0], &r));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_select(&bb, inside, v, body->args[0], &r));
   } else {
     r = v;  // rank 0: the update replaces the operand
   }
-  KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
   kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
                                       kiln_ir_op_result(generic, 0));
   kiln_ir_op_erase(op);
@@ -423,13 +349,13 @@ static kiln_status_t kiln_ls_zeros(kiln_ir_builder_t* b,
                                    kiln_ir_value_t** out) {
   uint32_t rank = (uint32_t)type->shaped.rank;
   kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", type, 0, NULL, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, type, &empty));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(b->context, rank);
   kiln_ir_op_t* g = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &empty, &map,
                                                   rank, NULL, &g, &body));
-  kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   const kiln_ir_type_t* e = type->shaped.element;
   kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
       b->context, "value", kiln_ir_float_attr_get(b->context, e, 0.0));
@@ -437,7 +363,7 @@ static kiln_status_t kiln_ls_zeros(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
       &bb, "arith.constant", 0, NULL, 1, &e, 1, &attr, &c));
   kiln_ir_value_t* z = kiln_ir_op_result(c, 0);
-  KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &z));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &z));
   *out = kiln_ir_op_result(g, 0);
   return kiln_ok_status();
 }
@@ -489,28 +415,28 @@ static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
         b, 2, ins, 1, &s0, maps, loops, reduction, &sg, &body));
     {
-      kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+      kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
       kiln_ir_value_t *k, *jc, *lt, *prod, *zero, *term, *sum;
-      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, nb + 1, &k));
-      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, j, &jc));
-      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SLT, k, jc, &lt));
-      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", body->args[0],
-                                         body->args[1], &prod));
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, nb + 1, &k));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, j, &jc));
+      KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, k, jc, &lt));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", body->args[0],
+                                               body->args[1], &prod));
       kiln_ir_named_attribute_t attr =
           kiln_ir_named_attr(ctx, "value", kiln_ir_float_attr_get(ctx, e, 0.0));
       kiln_ir_op_t* c = NULL;
       KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
           &bb, "arith.constant", 0, NULL, 1, &e, 1, &attr, &c));
       zero = kiln_ir_op_result(c, 0);
-      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, lt, prod, zero, &term));
+      KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, lt, prod, zero, &term));
       KILN_RETURN_IF_ERROR(
-          kiln_ls_emit2(&bb, "arith.addf", body->args[2], term, &sum));
-      KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &sum));
+          kiln_lowering_emit2(&bb, "arith.addf", body->args[2], term, &sum));
+      KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &sum));
     }
     kiln_ir_value_t* s = kiln_ir_op_result(sg, 0);
     // 2. New L over (batch..., i, c).
     kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", t, 0, NULL, &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, t, &empty));
     for (uint32_t d = 0; d < nb; ++d) m[d] = d;
     m[nb] = nb;
     m[nb + 1] = nb + 1;
@@ -534,32 +460,38 @@ static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 5, ins, 1, &empty, maps,
                                                     rank, NULL, &lg, &body));
     {
-      kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+      kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
       kiln_ir_value_t** x = body->args;
       kiln_ir_value_t *i, *c, *jc, *piv, *below, *is_diag, *is_below, *is_col,
           *v;
-      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, nb, &i));
-      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, nb + 1, &c));
-      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, j, &jc));
-      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subf", x[2], x[4], &piv));
-      KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "math.sqrt", e, 1, &piv, &piv));
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, nb, &i));
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, nb + 1, &c));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, j, &jc));
       KILN_RETURN_IF_ERROR(
-          kiln_ls_emit2(&bb, "arith.subf", x[1], x[3], &below));
+          kiln_lowering_emit2(&bb, "arith.subf", x[2], x[4], &piv));
       KILN_RETURN_IF_ERROR(
-          kiln_ls_emit2(&bb, "arith.divf", below, piv, &below));
-      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_EQ, i, jc, &is_diag));
-      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SGT, i, jc, &is_below));
-      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_EQ, c, jc, &is_col));
-      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, is_below, below, x[0], &v));
-      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, is_diag, piv, v, &v));
-      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, is_col, v, x[0], &v));
-      KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &v));
+          kiln_lowering_emit(&bb, "math.sqrt", e, 1, &piv, &piv));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.subf", x[1], x[3], &below));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.divf", below, piv, &below));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, i, jc, &is_diag));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SGT, i, jc, &is_below));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, c, jc, &is_col));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_select(&bb, is_below, below, x[0], &v));
+      KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, is_diag, piv, v, &v));
+      KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, is_col, v, x[0], &v));
+      KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
     }
     l = kiln_ir_op_result(lg, 0);
   }
   if (!lower) {  // U = L^T
     kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", t, 0, NULL, &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, t, &empty));
     for (uint32_t d = 0; d < nb; ++d) m[d] = d;
     m[nb] = nb + 1;
     m[nb + 1] = nb;
@@ -569,8 +501,8 @@ static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
     kiln_ir_block_t* body = NULL;
     KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &l, 1, &empty, maps,
                                                     rank, NULL, &g, &body));
-    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
-    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &body->args[0]));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
     l = kiln_ir_op_result(g, 0);
   }
   kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), l);
@@ -594,15 +526,15 @@ static kiln_status_t kiln_ls_transpose_last2(kiln_ir_builder_t* b,
   m[rank - 2] = rank - 1;
   m[rank - 1] = rank - 2;
   kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", rt, 0, NULL, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &empty));
   const kiln_ir_attribute_t* maps[2] = {kiln_ls_map(ctx, rank, rank, m),
                                         kiln_linalg_identity_map(ctx, rank)};
   kiln_ir_op_t* g = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &in, 1, &empty, maps,
                                                   rank, NULL, &g, &body));
-  kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
-  KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &body->args[0]));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
   *out = kiln_ir_op_result(g, 0);
   return kiln_ok_status();
 }
@@ -672,29 +604,30 @@ static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
         b, 2, ins, 1, &s0, maps, loops, reduction, &sg, &body));
     {
-      kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+      kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
       kiln_ir_value_t *k, *ic, *solved, *prod, *zero, *term, *sum;
-      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, kl, &k));
-      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, i, &ic));
-      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, kl, &k));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, i, &ic));
+      KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(
           &bb, t_lower ? KILN_CMPI_SLT : KILN_CMPI_SGT, k, ic, &solved));
-      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", body->args[0],
-                                         body->args[1], &prod));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", body->args[0],
+                                               body->args[1], &prod));
       kiln_ir_named_attribute_t zattr =
           kiln_ir_named_attr(ctx, "value", kiln_ir_float_attr_get(ctx, e, 0.0));
       kiln_ir_op_t* zc = NULL;
       KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
           &bb, "arith.constant", 0, NULL, 1, &e, 1, &zattr, &zc));
       zero = kiln_ir_op_result(zc, 0);
-      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, solved, prod, zero, &term));
       KILN_RETURN_IF_ERROR(
-          kiln_ls_emit2(&bb, "arith.addf", body->args[2], term, &sum));
-      KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &sum));
+          kiln_lowering_select(&bb, solved, prod, zero, &term));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.addf", body->args[2], term, &sum));
+      KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &sum));
     }
     kiln_ir_value_t* sv = kiln_ir_op_result(sg, 0);
     // 2. Row i of y over (batch..., r, j).
     kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", yt, 0, NULL, &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, yt, &empty));
     for (uint32_t d = 0; d < nb; ++d) m[d] = d;
     maps[0] = kiln_linalg_identity_map(ctx, rank);  // y[r, j]
     m[nb] = -1 - i;
@@ -714,18 +647,21 @@ static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 4, ins, 1, &empty, maps,
                                                     rank, NULL, &yg, &body));
     {
-      kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+      kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
       kiln_ir_value_t** x = body->args;
       kiln_ir_value_t *r, *ic, *is_row, *v;
-      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subf", x[1], x[2], &v));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.subf", x[1], x[2], &v));
       if (!unit) {
-        KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.divf", v, x[3], &v));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(&bb, "arith.divf", v, x[3], &v));
       }
-      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, nb, &r));
-      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, i, &ic));
-      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_EQ, r, ic, &is_row));
-      KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, is_row, v, x[0], &v));
-      KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &v));
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, nb, &r));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, i, &ic));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, r, ic, &is_row));
+      KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, is_row, v, x[0], &v));
+      KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
     }
     y = kiln_ir_op_result(yg, 0);
   }
@@ -780,31 +716,31 @@ static kiln_status_t kiln_ls_feature_mean(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, mean ? 2 : 1, ins, 1, &acc, maps, rank, reduction, &g, &body));
   {
-    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
     kiln_ir_value_t* v = body->args[0];
     if (mean) {
       KILN_RETURN_IF_ERROR(
-          kiln_ls_emit2(&bb, "arith.subf", v, body->args[1], &v));
-      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", v, v, &v));
+          kiln_lowering_emit2(&bb, "arith.subf", v, body->args[1], &v));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", v, v, &v));
     }
-    KILN_RETURN_IF_ERROR(
-        kiln_ls_emit2(&bb, "arith.addf", body->args[mean ? 2 : 1], v, &v));
-    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addf",
+                                             body->args[mean ? 2 : 1], v, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
   }
   kiln_ir_value_t* sum = kiln_ir_op_result(g, 0);
   kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", ft, 0, NULL, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, ft, &empty));
   const kiln_ir_attribute_t* emaps[2] = {kiln_linalg_identity_map(ctx, 1),
                                          kiln_linalg_identity_map(ctx, 1)};
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &sum, 1, &empty, emaps,
                                                   1, NULL, &g, &body));
   {
-    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
     kiln_ir_value_t *n, *v;
     KILN_RETURN_IF_ERROR(kiln_ls_float(&bb, e, (double)count, &n));
     KILN_RETURN_IF_ERROR(
-        kiln_ls_emit2(&bb, "arith.divf", body->args[0], n, &v));
-    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &v));
+        kiln_lowering_emit2(&bb, "arith.divf", body->args[0], n, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
   }
   *out = kiln_ir_op_result(g, 0);
   return kiln_ok_status();
@@ -836,23 +772,24 @@ static kiln_status_t kiln_ls_lower_batch_norm_training(kiln_ir_builder_t* b,
   kiln_ir_value_t* ins[5] = {x, mean, var, kiln_ir_op_operand(op, 1),
                              kiln_ir_op_operand(op, 2)};
   kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", xt, 0, NULL, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, xt, &empty));
   kiln_ir_op_t* g = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 5, ins, 1, &empty, maps,
                                                   rank, NULL, &g, &body));
   {
-    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
     kiln_ir_value_t** a = body->args;
     kiln_ir_value_t *ce, *d, *s, *v;
     KILN_RETURN_IF_ERROR(kiln_ls_float(&bb, e, eps, &ce));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addf", a[2], ce, &s));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "math.sqrt", e, 1, &s, &s));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subf", a[0], a[1], &d));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.divf", d, s, &v));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", v, a[3], &v));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addf", v, a[4], &v));
-    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addf", a[2], ce, &s));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "math.sqrt", e, 1, &s, &s));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.subf", a[0], a[1], &d));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.divf", d, s, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", v, a[3], &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addf", v, a[4], &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
   }
   kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
                                       kiln_ir_op_result(g, 0));
@@ -908,20 +845,21 @@ static kiln_status_t kiln_ls_lower_reduce_precision(kiln_ir_builder_t* b,
   const kiln_ir_type_t* it = kiln_ir_int_type(ctx, nbits);
   uint32_t rank = (uint32_t)t->shaped.rank;
   kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", t, 0, NULL, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, t, &empty));
   const kiln_ir_attribute_t* maps[2] = {kiln_linalg_identity_map(ctx, rank),
                                         kiln_linalg_identity_map(ctx, rank)};
   kiln_ir_op_t* g = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &x, 1, &empty, maps,
                                                   rank, NULL, &g, &body));
-  kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t* v = body->args[0];
   if (wt != ft)
-    KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "arith.extf", wt, 1, &v, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "arith.extf", wt, 1, &v, &v));
   kiln_ir_value_t* xw = v;
   kiln_ir_value_t* bits = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "arith.bitcast", it, 1, &v, &bits));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(&bb, "arith.bitcast", it, 1, &v, &bits));
   if (dest_m < src_m) {
     uint64_t shift = (uint64_t)(src_m - dest_m);
     uint64_t last = 1ull << shift;
@@ -930,12 +868,16 @@ static kiln_status_t kiln_ls_lower_reduce_precision(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_ls_bits(&bb, it, shift, &c_shift));
     KILN_RETURN_IF_ERROR(kiln_ls_bits(&bb, it, (last >> 1) - 1, &c_bias));
     KILN_RETURN_IF_ERROR(kiln_ls_bits(&bb, it, ~(last - 1), &c_trunc));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", bits, c_last, &lb));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.shrui", lb, c_shift, &lb));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addi", lb, c_bias, &bias));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addi", bits, bias, &bits));
     KILN_RETURN_IF_ERROR(
-        kiln_ls_emit2(&bb, "arith.andi", bits, c_trunc, &bits));
+        kiln_lowering_emit2(&bb, "arith.andi", bits, c_last, &lb));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.shrui", lb, c_shift, &lb));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addi", lb, c_bias, &bias));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addi", bits, bias, &bits));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.andi", bits, c_trunc, &bits));
   }
   if (dest_e < src_e) {
     uint64_t sign_mask = 1ull << (nbits - 1);
@@ -950,15 +892,21 @@ static kiln_status_t kiln_ls_lower_reduce_precision(kiln_ir_builder_t* b,
         kiln_ls_bits(&bb, it, (bias + rbias) << src_m, &c_max));
     KILN_RETURN_IF_ERROR(
         kiln_ls_bits(&bb, it, (bias - rbias) << src_m, &c_min));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", bits, c_exp, &ex));
-    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_UGT, ex, c_max, &over));
-    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_ULE, ex, c_min, &under));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", bits, c_sign, &zero));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.ori", zero, c_exp, &inf));
-    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, under, zero, bits, &bits));
-    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, over, inf, bits, &bits));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.andi", bits, c_exp, &ex));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(&bb, KILN_CMPI_UGT, ex, c_max, &over));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(&bb, KILN_CMPI_ULE, ex, c_min, &under));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.andi", bits, c_sign, &zero));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.ori", zero, c_exp, &inf));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, under, zero, bits, &bits));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, over, inf, bits, &bits));
   }
-  KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "arith.bitcast", wt, 1, &bits, &v));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(&bb, "arith.bitcast", wt, 1, &bits, &v));
   if (dest_m > 0) {  // NaN stays NaN (rounding may have carried it to inf)
     kiln_ir_value_t* args[2] = {xw, xw};
     const kiln_ir_type_t* i1 = kiln_ir_int_type(ctx, 1);
@@ -970,12 +918,13 @@ static kiln_status_t kiln_ls_lower_reduce_precision(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
         &bb, "arith.cmpf", 2, args, 1, &i1, 1, &attr, &cmp));
     KILN_RETURN_IF_ERROR(
-        kiln_ls_select(&bb, kiln_ir_op_result(cmp, 0), xw, v, &v));
+        kiln_lowering_select(&bb, kiln_ir_op_result(cmp, 0), xw, v, &v));
   }
   if (wt != ft) {
-    KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "arith.truncf", ft, 1, &v, &v));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&bb, "arith.truncf", ft, 1, &v, &v));
   }
-  KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
   kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
                                       kiln_ir_op_result(g, 0));
   kiln_ir_op_erase(op);
@@ -992,11 +941,11 @@ static kiln_status_t kiln_ls_normalized(kiln_ir_builder_t* bb,
   const kiln_ir_type_t* e = x->type;
   kiln_ir_value_t *ce, *s, *d;
   KILN_RETURN_IF_ERROR(kiln_ls_float(bb, e, eps, &ce));
-  KILN_RETURN_IF_ERROR(kiln_ls_emit2(bb, "arith.addf", var, ce, &s));
-  KILN_RETURN_IF_ERROR(kiln_ls_emit(bb, "math.sqrt", e, 1, &s, &s));
-  KILN_RETURN_IF_ERROR(kiln_ls_emit2(bb, "arith.subf", x, mean, &d));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.addf", var, ce, &s));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit(bb, "math.sqrt", e, 1, &s, &s));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.subf", x, mean, &d));
   if (out_stddev) *out_stddev = s;
-  return kiln_ls_emit2(bb, "arith.divf", d, s, out);
+  return kiln_lowering_emit2(bb, "arith.divf", d, s, out);
 }
 
 static kiln_status_t kiln_ls_lower_batch_norm_grad(kiln_ir_builder_t* b,
@@ -1034,22 +983,23 @@ static kiln_status_t kiln_ls_lower_batch_norm_grad(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 4, ins, 2, outs, maps, rank, reduction, &red, &body));
   {
-    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
     kiln_ir_value_t** a = body->args;
     kiln_ir_value_t *xh, *gx, *so, *ss;
     KILN_RETURN_IF_ERROR(
         kiln_ls_normalized(&bb, a[0], a[2], a[3], eps, NULL, &xh));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", a[1], xh, &gx));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addf", a[4], a[1], &so));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addf", a[5], gx, &ss));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", a[1], xh, &gx));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addf", a[4], a[1], &so));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addf", a[5], gx, &ss));
     kiln_ir_value_t* ys[2] = {so, ss};
-    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 2, ys));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 2, ys));
   }
   kiln_ir_value_t* goff = kiln_ir_op_result(red, 0);
   kiln_ir_value_t* gscale = kiln_ir_op_result(red, 1);
   // 2. grad_operand = scale / stddev / N * (N g - sum g - xhat * sum g xhat).
   kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", xt, 0, NULL, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, xt, &empty));
   ins[4] = scale;
   ins[5] = goff;
   ins[6] = gscale;
@@ -1059,20 +1009,20 @@ static kiln_status_t kiln_ls_lower_batch_norm_grad(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 7, ins, 1, &empty, emaps,
                                                   rank, NULL, &eg, &body));
   {
-    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
     kiln_ir_value_t** a = body->args;
     kiln_ir_value_t *xh, *sd, *n, *t, *u, *w;
     KILN_RETURN_IF_ERROR(
         kiln_ls_normalized(&bb, a[0], a[2], a[3], eps, &sd, &xh));
     KILN_RETURN_IF_ERROR(kiln_ls_float(&bb, e, count, &n));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", a[1], n, &t));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subf", t, a[5], &t));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", xh, a[6], &u));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subf", t, u, &t));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.divf", a[4], sd, &w));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.divf", w, n, &w));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.mulf", t, w, &t));
-    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &t));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", a[1], n, &t));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subf", t, a[5], &t));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", xh, a[6], &u));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subf", t, u, &t));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.divf", a[4], sd, &w));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.divf", w, n, &w));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", t, w, &t));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &t));
   }
   kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
                                       kiln_ir_op_result(eg, 0));
@@ -1109,12 +1059,15 @@ static kiln_status_t kiln_ls_linear(kiln_ir_builder_t* bb,
                                     kiln_ir_value_t** out) {
   uint32_t rank = (uint32_t)t->shaped.rank;
   kiln_ir_value_t* lin = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_index_const(bb, 0, &lin));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(bb, 0, &lin));
   for (uint32_t d = 0; d < rank; ++d) {
     kiln_ir_value_t* size = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ls_index_const(bb, t->shaped.dims[d], &size));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(bb, "arith.muli", lin, size, &lin));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(bb, "arith.addi", lin, idx[d], &lin));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_index_const(bb, t->shaped.dims[d], &size));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(bb, "arith.muli", lin, size, &lin));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(bb, "arith.addi", lin, idx[d], &lin));
   }
   *out = lin;
   return kiln_ok_status();
@@ -1178,27 +1131,30 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 1, &window, 2, outs, maps, 2 * rank, reduction, &ga, &body));
   {
-    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
     kiln_ir_value_t* coords[KILN_SORT_MAX_RANK + 1];
     kiln_ir_value_t* oidx[KILN_SORT_MAX_RANK];
     kiln_ir_value_t* valid = NULL;
     coords[0] = x;
     for (uint32_t d = 0; d < rank; ++d) {
       kiln_ir_value_t *s, *w, *c, *o, *zero, *hi, *ge, *lt, *ok;
-      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, d, &s));
-      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, rank + d, &w));
-      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, strides[d], &c));
-      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.muli", s, c, &o));
-      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.addi", o, w, &o));
-      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, lo[d], &c));
-      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.subi", o, c, &o));
-      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, 0, &zero));
-      KILN_RETURN_IF_ERROR(kiln_ls_index_const(&bb, xt->shaped.dims[d], &hi));
-      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SGE, o, zero, &ge));
-      KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_SLT, o, hi, &lt));
-      KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", ge, lt, &ok));
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &s));
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank + d, &w));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, strides[d], &c));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.muli", s, c, &o));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", o, w, &o));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, lo[d], &c));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subi", o, c, &o));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(&bb, xt->shaped.dims[d], &hi));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, o, zero, &ge));
+      KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, o, hi, &lt));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", ge, lt, &ok));
       if (valid) {
-        KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", valid, ok, &ok));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(&bb, "arith.andi", valid, ok, &ok));
       }
       valid = ok;
       KILN_RETURN_IF_ERROR(
@@ -1206,28 +1162,32 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
       coords[1 + d] = oidx[d];
     }
     kiln_ir_value_t *v, *lin, *lin64, *none, *have, *keep, *t, *take, *nv, *ni;
-    KILN_RETURN_IF_ERROR(kiln_ls_emit(&bb, "tensor.extract", xt->shaped.element,
-                                      1 + rank, coords, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(
+        &bb, "tensor.extract", xt->shaped.element, 1 + rank, coords, &v));
     KILN_RETURN_IF_ERROR(kiln_ls_linear(&bb, xt, oidx, &lin));
     KILN_RETURN_IF_ERROR(
-        kiln_ls_emit(&bb, "arith.index_cast", i64, 1, &lin, &lin64));
+        kiln_lowering_emit(&bb, "arith.index_cast", i64, 1, &lin, &lin64));
     KILN_RETURN_IF_ERROR(kiln_ls_int_const(&bb, i64, -1, &none));
     // body args: window (unused), best value, best index.
     KILN_RETURN_IF_ERROR(
-        kiln_ls_cmpi(&bb, KILN_CMPI_NE, body->args[2], none, &have));
+        kiln_lowering_cmpi(&bb, KILN_CMPI_NE, body->args[2], none, &have));
     kiln_ir_value_t* sel_args[2] = {body->args[1], v};
     KILN_RETURN_IF_ERROR(
         kiln_lower_stablehlo_region_inline_at(&bb, op, 0, sel_args, &keep));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", have, keep, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.andi", have, keep, &t));
     kiln_ir_value_t* one = NULL;
     KILN_RETURN_IF_ERROR(
         kiln_ls_int_const(&bb, kiln_ir_int_type(ctx, 1), 1, &one));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.xori", t, one, &t));
-    KILN_RETURN_IF_ERROR(kiln_ls_emit2(&bb, "arith.andi", valid, t, &take));
-    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, take, v, body->args[1], &nv));
-    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, take, lin64, body->args[2], &ni));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.xori", t, one, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.andi", valid, t, &take));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_select(&bb, take, v, body->args[1], &nv));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_select(&bb, take, lin64, body->args[2], &ni));
     kiln_ir_value_t* ys[2] = {nv, ni};
-    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 2, ys));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 2, ys));
   }
   kiln_ir_value_t* selected = kiln_ir_op_result(ga, 1);
   // 2. Over (p..., s...), s reductions in order: acc starts as init_value;
@@ -1235,15 +1195,15 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
   kiln_ir_value_t* acc = NULL;
   {
     kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ls_emit(b, "tensor.empty", rt, 0, NULL, &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &empty));
     const kiln_ir_attribute_t* fmaps[2] = {
         kiln_ir_affine_map_attr_get(ctx, rank, 0, 0, NULL),
         kiln_linalg_identity_map(ctx, rank)};
     kiln_ir_op_t* fill = NULL;
     KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
         b, 1, &init, 1, &empty, fmaps, rank, NULL, &fill, &body));
-    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
-    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &body->args[0]));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
     acc = kiln_ir_op_result(fill, 0);
   }
   for (uint32_t d = 0; d < rank; ++d) m[d] = rank + d;
@@ -1257,21 +1217,21 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 2, ins, 1, &acc, bmaps, 2 * rank, reduction, &gb, &body));
   {
-    kiln_ir_builder_t bb = kiln_ls_body_builder(b, body);
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
     kiln_ir_value_t* pidx[KILN_SORT_MAX_RANK];
     for (uint32_t d = 0; d < rank; ++d) {
-      KILN_RETURN_IF_ERROR(kiln_ls_linalg_index(&bb, d, &pidx[d]));
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &pidx[d]));
     }
     kiln_ir_value_t *lin, *sel, *hit, *v, *r;
     KILN_RETURN_IF_ERROR(kiln_ls_linear(&bb, xt, pidx, &lin));
-    KILN_RETURN_IF_ERROR(
-        kiln_ls_emit(&bb, "arith.index_cast", index, 1, &body->args[0], &sel));
-    KILN_RETURN_IF_ERROR(kiln_ls_cmpi(&bb, KILN_CMPI_EQ, sel, lin, &hit));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "arith.index_cast", index, 1,
+                                            &body->args[0], &sel));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, sel, lin, &hit));
     kiln_ir_value_t* sc_args[2] = {body->args[2], body->args[1]};
     KILN_RETURN_IF_ERROR(
         kiln_lower_stablehlo_region_inline_at(&bb, op, 1, sc_args, &v));
-    KILN_RETURN_IF_ERROR(kiln_ls_select(&bb, hit, v, body->args[2], &r));
-    KILN_RETURN_IF_ERROR(kiln_ls_yield(&bb, 1, &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, hit, v, body->args[2], &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
   }
   kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
                                       kiln_ir_op_result(gb, 0));

@@ -32,6 +32,7 @@
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/scalar_eval.h"
 #include "compiler/dialects/stablehlo_data.h"
+#include "compiler/pipeline/lowering_util.h"
 
 #define KILN_LD_MAX KILN_SHLO_DATA_MAX_RANK
 
@@ -39,88 +40,11 @@
 // Emission helpers
 //===----------------------------------------------------------------------===//
 
-static kiln_status_t kiln_ld_emit(kiln_ir_builder_t* b, const char* name,
-                                  const kiln_ir_type_t* type, size_t n,
-                                  kiln_ir_value_t* const* args,
-                                  kiln_ir_value_t** out) {
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_ir_builder_create_simple(b, name, n, args, 1, &type, 0, NULL, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_ld_emit2(kiln_ir_builder_t* b, const char* name,
-                                   kiln_ir_value_t* x, kiln_ir_value_t* y,
-                                   kiln_ir_value_t** out) {
-  kiln_ir_value_t* args[2] = {x, y};
-  return kiln_ld_emit(b, name, x->type, 2, args, out);
-}
-
-static kiln_status_t kiln_ld_cmp(kiln_ir_builder_t* b, int64_t pred,
-                                 kiln_ir_value_t* x, kiln_ir_value_t* y,
-                                 kiln_ir_value_t** out) {
-  kiln_ir_context_t* ctx = b->context;
-  kiln_ir_value_t* args[2] = {x, y};
-  const kiln_ir_type_t* i1 = kiln_ir_int_type(ctx, 1);
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
-      ctx, "predicate",
-      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), pred));
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(b, "arith.cmpi", 2, args,
-                                                     1, &i1, 1, &attr, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_ld_select(kiln_ir_builder_t* b, kiln_ir_value_t* c,
-                                    kiln_ir_value_t* x, kiln_ir_value_t* y,
-                                    kiln_ir_value_t** out) {
-  kiln_ir_value_t* args[3] = {c, x, y};
-  return kiln_ld_emit(b, "arith.select", x->type, 3, args, out);
-}
-
-static kiln_status_t kiln_ld_constant(kiln_ir_builder_t* b,
-                                      const kiln_ir_attribute_t* value,
-                                      const kiln_ir_type_t* type,
-                                      kiln_ir_value_t** out) {
-  kiln_ir_named_attribute_t attr =
-      kiln_ir_named_attr(b->context, "value", value);
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      b, "arith.constant", 0, NULL, 1, &type, 1, &attr, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_ld_index_const(kiln_ir_builder_t* b, int64_t v,
-                                         kiln_ir_value_t** out) {
-  const kiln_ir_type_t* index = kiln_ir_index_type_get(b->context);
-  kiln_scalar_t s;
-  s.i = v;
-  return kiln_ld_constant(b, kiln_scalar_to_attr(b->context, index, s), index,
-                          out);
-}
-
 static kiln_scalar_t kiln_ld_zero(const kiln_ir_type_t* e) {
   kiln_scalar_t z;
   memset(&z, 0, sizeof(z));
   if (e->kind == KILN_IR_TYPE_FLOAT) z.f = 0.0;
   return z;
-}
-
-static kiln_status_t kiln_ld_linalg_index(kiln_ir_builder_t* b, int64_t dim,
-                                          kiln_ir_value_t** out) {
-  kiln_ir_context_t* ctx = b->context;
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
-      ctx, "dim",
-      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), dim));
-  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(b, "linalg.index", 0, NULL,
-                                                     1, &index, 1, &attr, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
 }
 
 // tensor.extract %t[coords].
@@ -131,8 +55,8 @@ static kiln_status_t kiln_ld_extract(kiln_ir_builder_t* b, kiln_ir_value_t* t,
   size_t rank = t->type->shaped.rank;
   args[0] = t;
   for (size_t i = 0; i < rank; ++i) args[i + 1] = coords[i];
-  return kiln_ld_emit(b, "tensor.extract", t->type->shaped.element, rank + 1,
-                      args, out);
+  return kiln_lowering_emit(b, "tensor.extract", t->type->shaped.element,
+                            rank + 1, args, out);
 }
 
 // An integer scalar as an index (unsigned types zero-extend).
@@ -143,9 +67,9 @@ static kiln_status_t kiln_ld_to_index(kiln_ir_builder_t* b, kiln_ir_value_t* v,
   bool is_unsigned =
       t->kind == KILN_IR_TYPE_INTEGER &&
       (t->integer.signedness == KILN_IR_UNSIGNED || t->integer.width == 1);
-  return kiln_ld_emit(b,
-                      is_unsigned ? "arith.index_castui" : "arith.index_cast",
-                      index, 1, &v, out);
+  return kiln_lowering_emit(
+      b, is_unsigned ? "arith.index_castui" : "arith.index_cast", index, 1, &v,
+      out);
 }
 
 // min(max(v, lo), hi) on indices.
@@ -153,10 +77,10 @@ static kiln_status_t kiln_ld_clamp(kiln_ir_builder_t* b, kiln_ir_value_t* v,
                                    int64_t lo, int64_t hi,
                                    kiln_ir_value_t** out) {
   kiln_ir_value_t *l, *h;
-  KILN_RETURN_IF_ERROR(kiln_ld_index_const(b, lo, &l));
-  KILN_RETURN_IF_ERROR(kiln_ld_index_const(b, hi < lo ? lo : hi, &h));
-  KILN_RETURN_IF_ERROR(kiln_ld_emit2(b, "arith.maxsi", v, l, &v));
-  return kiln_ld_emit2(b, "arith.minsi", v, h, out);
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, lo, &l));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, hi < lo ? lo : hi, &h));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maxsi", v, l, &v));
+  return kiln_lowering_emit2(b, "arith.minsi", v, h, out);
 }
 
 // *acc = *acc && (lo <= v < hi) (NULL *acc: just the test).
@@ -164,40 +88,15 @@ static kiln_status_t kiln_ld_and_in_range(kiln_ir_builder_t* b,
                                           kiln_ir_value_t* v, int64_t lo,
                                           int64_t hi, kiln_ir_value_t** acc) {
   kiln_ir_value_t *l, *h, *ge, *lt, *ok;
-  KILN_RETURN_IF_ERROR(kiln_ld_index_const(b, lo, &l));
-  KILN_RETURN_IF_ERROR(kiln_ld_index_const(b, hi, &h));
-  KILN_RETURN_IF_ERROR(kiln_ld_cmp(b, KILN_CMPI_SGE, v, l, &ge));
-  KILN_RETURN_IF_ERROR(kiln_ld_cmp(b, KILN_CMPI_SLT, v, h, &lt));
-  KILN_RETURN_IF_ERROR(kiln_ld_emit2(b, "arith.andi", ge, lt, &ok));
-  if (*acc) KILN_RETURN_IF_ERROR(kiln_ld_emit2(b, "arith.andi", *acc, ok, &ok));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, lo, &l));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, hi, &h));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(b, KILN_CMPI_SGE, v, l, &ge));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(b, KILN_CMPI_SLT, v, h, &lt));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.andi", ge, lt, &ok));
+  if (*acc)
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.andi", *acc, ok, &ok));
   *acc = ok;
   return kiln_ok_status();
-}
-
-static kiln_status_t kiln_ld_empty(kiln_ir_builder_t* b,
-                                   const kiln_ir_type_t* type,
-                                   kiln_ir_value_t** out) {
-  return kiln_ld_emit(b, "tensor.empty", type, 0, NULL, out);
-}
-
-static kiln_ir_builder_t kiln_ld_body_builder(kiln_ir_builder_t* b,
-                                              kiln_ir_block_t* body) {
-  kiln_ir_builder_t bb = kiln_ir_builder_make(b->context);
-  kiln_ir_builder_set_to_end(&bb, body);
-  bb.location = b->location;
-  return bb;
-}
-
-static kiln_status_t kiln_ld_yield(kiln_ir_builder_t* bb, size_t n,
-                                   kiln_ir_value_t* const* values) {
-  kiln_ir_op_t* op = NULL;
-  return kiln_ir_builder_create_simple(bb, "linalg.yield", n, values, 0, NULL,
-                                       0, NULL, &op);
-}
-
-static void kiln_ld_replace(kiln_ir_op_t* op, kiln_ir_value_t* value) {
-  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), value);
-  kiln_ir_op_erase(op);
 }
 
 // A parallel generic over |rt| with no inputs; *out_bb appends to its body.
@@ -207,12 +106,12 @@ static kiln_status_t kiln_ld_generic_over(kiln_ir_builder_t* b,
                                           kiln_ir_builder_t* out_bb) {
   uint32_t rank = (uint32_t)rt->shaped.rank;
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ld_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(b->context, rank);
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 0, NULL, 1, &init, &map, rank, NULL, out_generic, &body));
-  *out_bb = kiln_ld_body_builder(b, body);
+  *out_bb = kiln_lowering_body_builder(b, body);
   return kiln_ok_status();
 }
 
@@ -222,7 +121,7 @@ static kiln_status_t kiln_ld_fill(kiln_ir_builder_t* b, kiln_ir_value_t* init,
                                   kiln_ir_value_t** out) {
   uint32_t rank = (uint32_t)rt->shaped.rank;
   kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ld_empty(b, rt, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &empty));
   const kiln_ir_attribute_t* maps[2] = {
       kiln_ir_affine_map_attr_get(b->context, rank, 0, 0, NULL),
       kiln_linalg_identity_map(b->context, rank)};
@@ -230,8 +129,8 @@ static kiln_status_t kiln_ld_fill(kiln_ir_builder_t* b, kiln_ir_value_t* init,
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &init, 1, &empty, maps,
                                                   rank, NULL, &fill, &body));
-  kiln_ir_builder_t bb = kiln_ld_body_builder(b, body);
-  KILN_RETURN_IF_ERROR(kiln_ld_yield(&bb, 1, &body->args[0]));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
   *out = kiln_ir_op_result(fill, 0);
   return kiln_ok_status();
 }
@@ -279,28 +178,31 @@ static kiln_status_t kiln_ld_pad(kiln_ir_builder_t* b, kiln_ir_value_t* input,
   kiln_ir_value_t* idx[KILN_LD_MAX];
   kiln_ir_value_t* inside = NULL;
   for (uint32_t d = 0; d < rank; ++d) {
-    KILN_RETURN_IF_ERROR(kiln_ld_linalg_index(&bb, d, &idx[d]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &idx[d]));
     int64_t size = in->shaped.dims[d];
     if (lo[d] == 0 && interior[d] == 0 && rt->shaped.dims[d] <= size) continue;
     kiln_ir_value_t* local = idx[d];
     if (lo[d] != 0) {
       kiln_ir_value_t* off = NULL;
-      KILN_RETURN_IF_ERROR(kiln_ld_index_const(&bb, lo[d], &off));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, lo[d], &off));
       KILN_RETURN_IF_ERROR(
-          kiln_ld_emit2(&bb, "arith.subi", local, off, &local));
+          kiln_lowering_emit2(&bb, "arith.subi", local, off, &local));
     }
     if (interior[d] != 0) {
       kiln_ir_value_t *step, *rem, *zero, *on_grid, *q;
-      KILN_RETURN_IF_ERROR(kiln_ld_index_const(&bb, interior[d] + 1, &step));
-      KILN_RETURN_IF_ERROR(kiln_ld_index_const(&bb, 0, &zero));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(&bb, interior[d] + 1, &step));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
       KILN_RETURN_IF_ERROR(kiln_ld_and_in_range(
           &bb, local, 0, (size - 1) * (interior[d] + 1) + 1, &inside));
       KILN_RETURN_IF_ERROR(
-          kiln_ld_emit2(&bb, "arith.remsi", local, step, &rem));
-      KILN_RETURN_IF_ERROR(kiln_ld_cmp(&bb, KILN_CMPI_EQ, rem, zero, &on_grid));
+          kiln_lowering_emit2(&bb, "arith.remsi", local, step, &rem));
       KILN_RETURN_IF_ERROR(
-          kiln_ld_emit2(&bb, "arith.andi", inside, on_grid, &inside));
-      KILN_RETURN_IF_ERROR(kiln_ld_emit2(&bb, "arith.divsi", local, step, &q));
+          kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, rem, zero, &on_grid));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.andi", inside, on_grid, &inside));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.divsi", local, step, &q));
       local = q;
     } else {
       KILN_RETURN_IF_ERROR(kiln_ld_and_in_range(&bb, local, 0, size, &inside));
@@ -315,12 +217,12 @@ static kiln_status_t kiln_ld_pad(kiln_ir_builder_t* b, kiln_ir_value_t* input,
     if (pad_value) {
       KILN_RETURN_IF_ERROR(kiln_ld_extract(&bb, pad_value, NULL, &fill));
     } else {
-      KILN_RETURN_IF_ERROR(kiln_ld_constant(
+      KILN_RETURN_IF_ERROR(kiln_lowering_constant(
           &bb, kiln_scalar_to_attr(b->context, e, kiln_ld_zero(e)), e, &fill));
     }
-    KILN_RETURN_IF_ERROR(kiln_ld_select(&bb, inside, v, fill, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, inside, v, fill, &v));
   }
-  KILN_RETURN_IF_ERROR(kiln_ld_yield(&bb, 1, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
   *out = kiln_ir_op_result(generic, 0);
   return kiln_ok_status();
 }
@@ -345,7 +247,7 @@ static kiln_status_t kiln_ld_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_ld_pad(b, kiln_ir_op_operand(op, 0),
                                    kiln_ir_op_operand(op, 1), lo, interior,
                                    op->results[0].type, &v));
-  kiln_ld_replace(op, v);
+  kiln_lowering_replace(op, v);
   return kiln_ok_status();
 }
 
@@ -373,7 +275,7 @@ static kiln_status_t kiln_ld_lower_reverse(kiln_ir_builder_t* b,
     exprs[d] = e;
   }
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ld_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   const kiln_ir_attribute_t* maps[2] = {
       kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs),
       kiln_linalg_identity_map(ctx, rank)};
@@ -381,9 +283,9 @@ static kiln_status_t kiln_ld_lower_reverse(kiln_ir_builder_t* b,
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &input, 1, &init, maps,
                                                   rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_ld_body_builder(b, body);
-  KILN_RETURN_IF_ERROR(kiln_ld_yield(&bb, 1, &body->args[0]));
-  kiln_ld_replace(op, kiln_ir_op_result(generic, 0));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -404,13 +306,13 @@ static kiln_status_t kiln_ld_lower_dynamic_slice(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_ld_to_index(&bb, s, &s));
     KILN_RETURN_IF_ERROR(
         kiln_ld_clamp(&bb, s, 0, in->shaped.dims[d] - rt->shaped.dims[d], &s));
-    KILN_RETURN_IF_ERROR(kiln_ld_linalg_index(&bb, d, &i));
-    KILN_RETURN_IF_ERROR(kiln_ld_emit2(&bb, "arith.addi", s, i, &idx[d]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &i));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", s, i, &idx[d]));
   }
   kiln_ir_value_t* v = NULL;
   KILN_RETURN_IF_ERROR(kiln_ld_extract(&bb, input, idx, &v));
-  KILN_RETURN_IF_ERROR(kiln_ld_yield(&bb, 1, &v));
-  kiln_ld_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -429,7 +331,7 @@ static kiln_status_t kiln_ld_lower_torch_index_select(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_ld_generic_over(b, rt, &generic, &bb));
   kiln_ir_value_t* r[KILN_LD_MAX];
   for (size_t d = 0; d < rt->shaped.rank; ++d) {
-    KILN_RETURN_IF_ERROR(kiln_ld_linalg_index(&bb, (int64_t)d, &r[d]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, (int64_t)d, &r[d]));
   }
   kiln_ir_value_t* icoords[KILN_LD_MAX];
   for (int64_t i = 0; i < bd; ++i) icoords[i] = r[i];
@@ -447,8 +349,8 @@ static kiln_status_t kiln_ld_lower_torch_index_select(kiln_ir_builder_t* b,
   }
   kiln_ir_value_t* v = NULL;
   KILN_RETURN_IF_ERROR(kiln_ld_extract(&bb, input, coords, &v));
-  KILN_RETURN_IF_ERROR(kiln_ld_yield(&bb, 1, &v));
-  kiln_ld_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -471,7 +373,7 @@ static kiln_status_t kiln_ld_index_component(kiln_ir_builder_t* bb,
   int64_t j = 0;
   for (int64_t d = 0; d < rank; ++d) {
     if (d == index_vector_dim) {
-      KILN_RETURN_IF_ERROR(kiln_ld_index_const(bb, k, &coords[d]));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(bb, k, &coords[d]));
     } else {
       coords[d] = batch[j++];
     }
@@ -498,12 +400,12 @@ static kiln_status_t kiln_ld_lower_gather(kiln_ir_builder_t* b,
   kiln_ir_value_t *r[KILN_LD_MAX], *batch[KILN_LD_MAX];
   int64_t nb = 0;
   for (int64_t i = 0; i < (int64_t)rt->shaped.rank; ++i) {
-    KILN_RETURN_IF_ERROR(kiln_ld_linalg_index(&bb, i, &r[i]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, i, &r[i]));
     if (!kiln_ld_contains(d.window, d.num_window, i)) batch[nb++] = r[i];
   }
   kiln_ir_value_t* coords[KILN_LD_MAX];
   kiln_ir_value_t* zero = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ld_index_const(&bb, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
   for (int64_t i = 0; i < rank; ++i) coords[i] = zero;
   // Start indices, clamped so the slice fits.
   for (int64_t k = 0; k < d.num_to_operand; ++k) {
@@ -528,13 +430,13 @@ static kiln_status_t kiln_ld_lower_gather(kiln_ir_builder_t* b,
       continue;
     }
     if (j >= d.num_window) break;
-    KILN_RETURN_IF_ERROR(kiln_ld_emit2(&bb, "arith.addi", coords[od],
-                                       r[d.window[j++]], &coords[od]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", coords[od],
+                                             r[d.window[j++]], &coords[od]));
   }
   kiln_ir_value_t* v = NULL;
   KILN_RETURN_IF_ERROR(kiln_ld_extract(&bb, input, coords, &v));
-  KILN_RETURN_IF_ERROR(kiln_ld_yield(&bb, 1, &v));
-  kiln_ld_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -581,7 +483,7 @@ static kiln_status_t kiln_ld_lower_scatter(kiln_ir_builder_t* b,
   kiln_ir_value_t* acc = NULL;
   {
     kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ld_empty(b, rt, &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &empty));
     const kiln_ir_attribute_t* maps[2] = {
         kiln_linalg_identity_map(ctx, (uint32_t)rank),
         kiln_linalg_identity_map(ctx, (uint32_t)rank)};
@@ -589,8 +491,8 @@ static kiln_status_t kiln_ld_lower_scatter(kiln_ir_builder_t* b,
     kiln_ir_block_t* body = NULL;
     KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
         b, 1, &operand, 1, &empty, maps, (uint32_t)rank, NULL, &copy, &body));
-    kiln_ir_builder_t bb = kiln_ld_body_builder(b, body);
-    KILN_RETURN_IF_ERROR(kiln_ld_yield(&bb, 1, &body->args[0]));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
     acc = kiln_ir_op_result(copy, 0);
   }
   // The scatter loops' extent comes from a splat constant of their shape.
@@ -618,7 +520,7 @@ static kiln_status_t kiln_ld_lower_scatter(kiln_ir_builder_t* b,
   } else if (ns > 0) {
     const kiln_ir_type_t* st =
         kiln_ir_tensor_type_get(ctx, (size_t)ns, scatter_sizes, e, NULL);
-    KILN_RETURN_IF_ERROR(kiln_ld_constant(
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
         b, kiln_scalar_splat_attr(ctx, st, kiln_ld_zero(e)), st, &ins[0]));
     int64_t loops[KILN_LD_MAX];
     for (int64_t i = 0; i < ns; ++i) loops[i] = rank + i;
@@ -635,14 +537,14 @@ static kiln_status_t kiln_ld_lower_scatter(kiln_ir_builder_t* b,
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, num_ins, ins, 1, &acc, maps, num_loops, reduction, &generic, &body));
-  kiln_ir_builder_t bb = kiln_ld_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t* acc_arg = body->args[num_ins];
   kiln_ir_value_t *o[KILN_LD_MAX], *u[KILN_LD_MAX];
   for (int64_t i = 0; i < rank; ++i) {
-    KILN_RETURN_IF_ERROR(kiln_ld_linalg_index(&bb, i, &o[i]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, i, &o[i]));
   }
   for (int64_t i = 0; i < ns; ++i) {
-    KILN_RETURN_IF_ERROR(kiln_ld_linalg_index(&bb, rank + i, &u[i]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank + i, &u[i]));
   }
   // Window position of each operand dim: o - start - batch.
   kiln_ir_value_t* w[KILN_LD_MAX];
@@ -652,14 +554,15 @@ static kiln_status_t kiln_ld_lower_scatter(kiln_ir_builder_t* b,
     kiln_ir_value_t* s = NULL;
     KILN_RETURN_IF_ERROR(
         kiln_ld_index_component(&bb, indices, d.index_vector_dim, u, k, &s));
-    KILN_RETURN_IF_ERROR(kiln_ld_emit2(&bb, "arith.subi", w[od], s, &w[od]));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.subi", w[od], s, &w[od]));
   }
   for (int64_t i = 0; i < d.num_operand_batching; ++i) {
     int64_t sd = d.indices_batching[i];
     int64_t pos = sd - (d.index_vector_dim < sd ? 1 : 0);
     int64_t od = d.operand_batching[i];
     KILN_RETURN_IF_ERROR(
-        kiln_ld_emit2(&bb, "arith.subi", w[od], u[pos], &w[od]));
+        kiln_lowering_emit2(&bb, "arith.subi", w[od], u[pos], &w[od]));
   }
   kiln_ir_value_t* hit = NULL;
   kiln_ir_value_t* ucoords[KILN_LD_MAX];
@@ -686,10 +589,11 @@ static kiln_status_t kiln_ld_lower_scatter(kiln_ir_builder_t* b,
       kiln_lower_stablehlo_region_inline(&bb, op, args, &combined));
   kiln_ir_value_t* result = combined;
   if (hit) {
-    KILN_RETURN_IF_ERROR(kiln_ld_select(&bb, hit, combined, acc_arg, &result));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_select(&bb, hit, combined, acc_arg, &result));
   }
-  KILN_RETURN_IF_ERROR(kiln_ld_yield(&bb, 1, &result));
-  kiln_ld_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -739,7 +643,7 @@ static kiln_status_t kiln_ld_lower_reduce_window(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_ld_fill(b, init, rt, &acc));
   const kiln_ir_type_t* wt =
       kiln_ir_tensor_type_get(ctx, rank, window, e, NULL);
-  KILN_RETURN_IF_ERROR(kiln_ld_constant(
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
       b, kiln_scalar_splat_attr(ctx, wt, kiln_ld_zero(e)), wt, &wconst));
   uint32_t num_loops = (uint32_t)(2 * rank);
   const kiln_ir_affine_expr_t* exprs[KILN_LD_MAX];
@@ -762,12 +666,12 @@ static kiln_status_t kiln_ld_lower_reduce_window(kiln_ir_builder_t* b,
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 2, ins, 1, &acc, maps, num_loops, reduction, &generic, &body));
-  kiln_ir_builder_t bb = kiln_ld_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t* args[2] = {body->args[2], body->args[0]};
   kiln_ir_value_t* r = NULL;
   KILN_RETURN_IF_ERROR(kiln_lower_stablehlo_region_inline(&bb, op, args, &r));
-  KILN_RETURN_IF_ERROR(kiln_ld_yield(&bb, 1, &r));
-  kiln_ld_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -797,7 +701,7 @@ static kiln_status_t kiln_ld_convert(kiln_ir_builder_t* b, kiln_ir_value_t* v,
   } else {
     name = tw > fw ? "arith.extsi" : "arith.trunci";
   }
-  return kiln_ld_emit(b, name, to, 1, &v, out);
+  return kiln_lowering_emit(b, name, to, 1, &v, out);
 }
 
 static kiln_status_t kiln_ld_lower_convolution(kiln_ir_builder_t* b,
@@ -926,14 +830,14 @@ static kiln_status_t kiln_ld_lower_convolution(kiln_ir_builder_t* b,
     }
     const kiln_ir_type_t* wt =
         kiln_ir_tensor_type_get(ctx, (size_t)ns, wdims, e, NULL);
-    KILN_RETURN_IF_ERROR(kiln_ld_constant(
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
         b, kiln_scalar_splat_attr(ctx, wt, kiln_ld_zero(e)), wt, &ins[2]));
     maps[num_ins++] =
         kiln_linalg_projection_map(ctx, num_loops, (size_t)ns, wloops);
   }
   maps[num_ins] = kiln_linalg_projection_map(ctx, num_loops, rank, oloops);
   kiln_ir_value_t* acc = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ld_constant(
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
       b, kiln_scalar_splat_attr(ctx, rt, kiln_ld_zero(e)), rt, &acc));
   bool reduction[2 * KILN_LD_MAX + 1] = {false};
   for (uint32_t i = (uint32_t)rank; i < num_loops; ++i) reduction[i] = true;
@@ -941,17 +845,17 @@ static kiln_status_t kiln_ld_lower_convolution(kiln_ir_builder_t* b,
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, num_ins, ins, 1, &acc, maps, num_loops, reduction, &generic, &body));
-  kiln_ir_builder_t bb = kiln_ld_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t *x, *w, *prod, *sum;
   KILN_RETURN_IF_ERROR(kiln_ld_convert(&bb, body->args[0], e, &x));
   KILN_RETURN_IF_ERROR(kiln_ld_convert(&bb, body->args[1], e, &w));
   bool f = e->kind == KILN_IR_TYPE_FLOAT;
   KILN_RETURN_IF_ERROR(
-      kiln_ld_emit2(&bb, f ? "arith.mulf" : "arith.muli", x, w, &prod));
-  KILN_RETURN_IF_ERROR(kiln_ld_emit2(&bb, f ? "arith.addf" : "arith.addi",
-                                     body->args[num_ins], prod, &sum));
-  KILN_RETURN_IF_ERROR(kiln_ld_yield(&bb, 1, &sum));
-  kiln_ld_replace(op, kiln_ir_op_result(generic, 0));
+      kiln_lowering_emit2(&bb, f ? "arith.mulf" : "arith.muli", x, w, &prod));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, f ? "arith.addf" : "arith.addi",
+                                           body->args[num_ins], prod, &sum));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &sum));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -1004,7 +908,7 @@ static kiln_status_t kiln_ld_make_broadcast(kiln_ir_builder_t* b,
 static kiln_status_t kiln_ld_finish(kiln_ir_builder_t* b, kiln_ir_op_t* op,
                                     kiln_ld_ops_t* list,
                                     kiln_ir_value_t* result) {
-  kiln_ld_replace(op, result);
+  kiln_lowering_replace(op, result);
   for (size_t i = 0; i < list->count; ++i) {
     kiln_ir_builder_t lb = kiln_ir_builder_make(b->context);
     kiln_ir_builder_set_before(&lb, list->ops[i]);

@@ -9,103 +9,38 @@
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/scalar_eval.h"
 #include "compiler/ir/builtin.h"
+#include "compiler/pipeline/lowering_util.h"
 
 //===----------------------------------------------------------------------===//
 // A scalar body emitter with a sticky status
 //===----------------------------------------------------------------------===//
 
-typedef struct kiln_rb_t {
-  kiln_ir_builder_t b;
-  kiln_ir_context_t* ctx;
-  kiln_status_t status;
-} kiln_rb_t;
+typedef kiln_lowering_emitter_t kiln_rb_t;
 
 typedef kiln_ir_value_t kiln_v;
 
-static kiln_v* kiln_rb_op(kiln_rb_t* r, const char* name,
-                          const kiln_ir_type_t* type, size_t n, kiln_v** args,
-                          size_t num_attrs, kiln_ir_named_attribute_t* attrs) {
-  if (r->status) return NULL;
-  for (size_t i = 0; i < n; ++i) {
-    if (!args[i]) return NULL;
-  }
-  kiln_ir_op_t* op = NULL;
-  r->status = kiln_ir_builder_create_simple(&r->b, name, n, args, 1, &type,
-                                            num_attrs, attrs, &op);
-  return r->status ? NULL : kiln_ir_op_result(op, 0);
-}
-static kiln_v* kiln_rb_bin(kiln_rb_t* r, const char* name, kiln_v* a,
-                           kiln_v* c) {
-  kiln_v* args[2] = {a, c};
-  return a ? kiln_rb_op(r, name, a->type, 2, args, 0, NULL) : NULL;
-}
-static kiln_v* kiln_rb_un(kiln_rb_t* r, const char* name, kiln_v* a,
-                          const kiln_ir_type_t* type) {
-  return kiln_rb_op(r, name, type ? type : (a ? a->type : NULL), 1, &a, 0,
-                    NULL);
-}
-static kiln_v* kiln_rb_const(kiln_rb_t* r, const kiln_ir_type_t* type,
-                             const kiln_ir_attribute_t* value) {
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(r->ctx, "value", value);
-  return kiln_rb_op(r, "arith.constant", type, 0, NULL, 1, &attr);
-}
-static kiln_v* kiln_rb_int(kiln_rb_t* r, const kiln_ir_type_t* type,
-                           int64_t v) {
-  kiln_scalar_t s;
-  memset(&s, 0, sizeof(s));
-  s.i = kiln_scalar_canon_int(type, v);
-  return kiln_rb_const(r, type, kiln_scalar_to_attr(r->ctx, type, s));
-}
-static kiln_v* kiln_rb_float(kiln_rb_t* r, const kiln_ir_type_t* type,
-                             double v) {
-  return kiln_rb_const(r, type, kiln_ir_float_attr_get(r->ctx, type, v));
-}
-// arith.cmpi with |predicate| (eq 0, ne 1, slt 2, sle 3, sgt 4, sge 5,
-// ult 6, ule 7, ugt 8, uge 9).
-static kiln_v* kiln_rb_cmpi(kiln_rb_t* r, int predicate, kiln_v* a, kiln_v* c) {
-  kiln_v* args[2] = {a, c};
-  kiln_ir_named_attribute_t attr =
-      kiln_ir_named_attr(r->ctx, "predicate",
-                         kiln_ir_integer_attr_get(
-                             r->ctx, kiln_ir_int_type(r->ctx, 64), predicate));
-  return kiln_rb_op(r, "arith.cmpi", kiln_ir_int_type(r->ctx, 1), 2, args, 1,
-                    &attr);
-}
-static kiln_v* kiln_rb_select(kiln_rb_t* r, kiln_v* c, kiln_v* x, kiln_v* y) {
-  kiln_v* args[3] = {c, x, y};
-  return x ? kiln_rb_op(r, "arith.select", x->type, 3, args, 0, NULL) : NULL;
-}
-// linalg.index |dim| as i64.
-static kiln_v* kiln_rb_index_i64(kiln_rb_t* r, int64_t dim) {
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
-      r->ctx, "dim",
-      kiln_ir_integer_attr_get(r->ctx, kiln_ir_int_type(r->ctx, 64), dim));
-  kiln_v* idx = kiln_rb_op(r, "linalg.index", kiln_ir_index_type_get(r->ctx), 0,
-                           NULL, 1, &attr);
-  return kiln_rb_un(r, "arith.index_cast", idx, kiln_ir_int_type(r->ctx, 64));
-}
 // tensor.extract %t[i...] with i64 indices.
 static kiln_v* kiln_rb_extract(kiln_rb_t* r, kiln_v* t, size_t n,
                                kiln_v* const* indices) {
   kiln_v* args[9];
   args[0] = t;
   for (size_t i = 0; i < n && i < 8; ++i) {
-    args[1 + i] = kiln_rb_un(r, "arith.index_cast", indices[i],
-                             kiln_ir_index_type_get(r->ctx));
+    args[1 + i] = kiln_lowering_em_un(r, "arith.index_cast", indices[i],
+                                      kiln_ir_index_type_get(r->ctx));
   }
-  return kiln_rb_op(r, "tensor.extract", t->type->shaped.element, 1 + n, args,
-                    0, NULL);
+  return kiln_lowering_em_op(r, "tensor.extract", t->type->shaped.element,
+                             1 + n, args, 0, NULL);
 }
 // Row-major linear index (i64) of the iteration point of a generic over
 // |shape|.
 static kiln_v* kiln_rb_linear(kiln_rb_t* r, size_t rank, const int64_t* shape) {
   const kiln_ir_type_t* i64 = kiln_ir_int_type(r->ctx, 64);
-  kiln_v* linear = kiln_rb_int(r, i64, 0);
+  kiln_v* linear = kiln_lowering_em_int(r, i64, 0);
   for (size_t d = 0; d < rank; ++d) {
-    linear =
-        kiln_rb_bin(r, "arith.muli", linear, kiln_rb_int(r, i64, shape[d]));
-    linear =
-        kiln_rb_bin(r, "arith.addi", linear, kiln_rb_index_i64(r, (int64_t)d));
+    linear = kiln_lowering_em_bin(r, "arith.muli", linear,
+                                  kiln_lowering_em_int(r, i64, shape[d]));
+    linear = kiln_lowering_em_bin(r, "arith.addi", linear,
+                                  kiln_lowering_em_index_i64(r, (int64_t)d));
   }
   return linear;
 }
@@ -135,20 +70,8 @@ static kiln_status_t kiln_rb_generic(kiln_ir_builder_t* b,
   maps[num_inputs] = kiln_linalg_identity_map(ctx, rank);
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, num_inputs, inputs, 1, &init, maps, rank, NULL, out_op, out_body));
-  body_rb->ctx = ctx;
-  body_rb->status = kiln_ok_status();
-  body_rb->b = kiln_ir_builder_make(ctx);
-  kiln_ir_builder_set_to_end(&body_rb->b, *out_body);
-  body_rb->b.location = b->location;
+  kiln_lowering_em_init(body_rb, b, *out_body);
   return kiln_ok_status();
-}
-
-static kiln_status_t kiln_rb_yield(kiln_rb_t* r, kiln_v* v) {
-  if (r->status) return r->status;
-  if (!v) return kiln_make_status(KILN_STATUS_INTERNAL, "no value to yield");
-  kiln_ir_op_t* op = NULL;
-  return kiln_ir_builder_create_simple(&r->b, "linalg.yield", 1, &v, 0, NULL, 0,
-                                       NULL, &op);
 }
 
 static void kiln_replace_result(kiln_ir_op_t* op, uint32_t i, kiln_v* v) {
@@ -178,21 +101,25 @@ static kiln_status_t kiln_lower_rng_uniform(kiln_ir_builder_t* b,
   kiln_rb_t r;
   KILN_RETURN_IF_ERROR(kiln_rb_generic(b, rt, 2, ins, &generic, &r, &body));
   const kiln_ir_type_t* i32 = kiln_ir_int_type(b->context, 32);
-  kiln_v* u = kiln_rb_int(&r, i32, 0);
+  kiln_v* u = kiln_lowering_em_int(&r, i32, 0);
   for (size_t d = 0; d < rt->shaped.rank; ++d) {
-    kiln_v* idx =
-        kiln_rb_un(&r, "arith.trunci", kiln_rb_index_i64(&r, (int64_t)d), i32);
-    u = kiln_rb_bin(&r, "arith.addi", idx, u);
-    u = kiln_rb_bin(&r, "arith.muli", u, kiln_rb_int(&r, i32, 1103515245));
-    u = kiln_rb_bin(&r, "arith.addi", u, kiln_rb_int(&r, i32, 12345));
+    kiln_v* idx = kiln_lowering_em_un(
+        &r, "arith.trunci", kiln_lowering_em_index_i64(&r, (int64_t)d), i32);
+    u = kiln_lowering_em_bin(&r, "arith.addi", idx, u);
+    u = kiln_lowering_em_bin(&r, "arith.muli", u,
+                             kiln_lowering_em_int(&r, i32, 1103515245));
+    u = kiln_lowering_em_bin(&r, "arith.addi", u,
+                             kiln_lowering_em_int(&r, i32, 12345));
   }
-  kiln_v* range = kiln_rb_bin(&r, "arith.subf", body->args[1], body->args[0]);
-  kiln_v* scale = kiln_rb_bin(&r, "arith.mulf", range,
-                              kiln_rb_float(&r, et, 2.3283064E-10));
-  kiln_v* f = kiln_rb_un(&r, "arith.uitofp", u, et);
-  kiln_v* res = kiln_rb_bin(
-      &r, "arith.addf", kiln_rb_bin(&r, "arith.mulf", f, scale), body->args[0]);
-  KILN_RETURN_IF_ERROR(kiln_rb_yield(&r, res));
+  kiln_v* range =
+      kiln_lowering_em_bin(&r, "arith.subf", body->args[1], body->args[0]);
+  kiln_v* scale = kiln_lowering_em_bin(
+      &r, "arith.mulf", range, kiln_lowering_em_float(&r, et, 2.3283064E-10));
+  kiln_v* f = kiln_lowering_em_un(&r, "arith.uitofp", u, et);
+  kiln_v* res = kiln_lowering_em_bin(
+      &r, "arith.addf", kiln_lowering_em_bin(&r, "arith.mulf", f, scale),
+      body->args[0]);
+  KILN_RETURN_IF_ERROR(kiln_lowering_em_yield(&r, res));
   kiln_replace_result(op, 0, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
@@ -286,18 +213,19 @@ static kiln_status_t kiln_lower_rng_normal(kiln_ir_builder_t* b,
   const kiln_ir_attribute_t* trig_attr = kiln_ir_dense_elements_attr_get(
       ctx, rt, false, trig, sizeof(float) * (size_t)n);
   kiln_rb_t outer = {*b, ctx, kiln_ok_status()};
-  kiln_v* ins[4] = {kiln_rb_const(&outer, rt, mag_attr),
-                    kiln_rb_const(&outer, rt, trig_attr),
+  kiln_v* ins[4] = {kiln_lowering_em_const(&outer, rt, mag_attr),
+                    kiln_lowering_em_const(&outer, rt, trig_attr),
                     kiln_ir_op_operand(op, 1), kiln_ir_op_operand(op, 0)};
   KILN_RETURN_IF_ERROR(outer.status);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   kiln_rb_t r;
   KILN_RETURN_IF_ERROR(kiln_rb_generic(b, rt, 4, ins, &generic, &r, &body));
-  kiln_v* m = kiln_rb_bin(&r, "arith.mulf", body->args[2], body->args[0]);
-  kiln_v* z = kiln_rb_bin(&r, "arith.mulf", m, body->args[1]);
-  z = kiln_rb_bin(&r, "arith.addf", z, body->args[3]);
-  KILN_RETURN_IF_ERROR(kiln_rb_yield(&r, z));
+  kiln_v* m =
+      kiln_lowering_em_bin(&r, "arith.mulf", body->args[2], body->args[0]);
+  kiln_v* z = kiln_lowering_em_bin(&r, "arith.mulf", m, body->args[1]);
+  z = kiln_lowering_em_bin(&r, "arith.addf", z, body->args[3]);
+  KILN_RETURN_IF_ERROR(kiln_lowering_em_yield(&r, z));
   kiln_replace_result(op, 0, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
@@ -309,10 +237,11 @@ static kiln_status_t kiln_lower_rng_normal(kiln_ir_builder_t* b,
 static kiln_v* kiln_rb_rotl32(kiln_rb_t* r, kiln_v* x, int rot) {
   const kiln_ir_type_t* i32 = x ? x->type : NULL;
   if (!i32) return NULL;
-  kiln_v* left = kiln_rb_bin(r, "arith.shli", x, kiln_rb_int(r, i32, rot));
-  kiln_v* right =
-      kiln_rb_bin(r, "arith.shrui", x, kiln_rb_int(r, i32, 32 - rot));
-  return kiln_rb_bin(r, "arith.ori", left, right);
+  kiln_v* left = kiln_lowering_em_bin(r, "arith.shli", x,
+                                      kiln_lowering_em_int(r, i32, rot));
+  kiln_v* right = kiln_lowering_em_bin(r, "arith.shrui", x,
+                                       kiln_lowering_em_int(r, i32, 32 - rot));
+  return kiln_lowering_em_bin(r, "arith.ori", left, right);
 }
 
 // Threefry2x32 (20 rounds) of counter |ctr| (i64) with keys k0, k1.
@@ -321,26 +250,31 @@ static void kiln_rb_threefry(kiln_rb_t* r, kiln_v* k0, kiln_v* k1, kiln_v* ctr,
   const kiln_ir_type_t* i32 = kiln_ir_int_type(r->ctx, 32);
   const kiln_ir_type_t* i64 = kiln_ir_int_type(r->ctx, 64);
   static const int rotations[8] = {13, 15, 26, 6, 17, 29, 16, 24};
-  kiln_v* lo = kiln_rb_un(r, "arith.trunci", ctr, i32);
-  kiln_v* hi = kiln_rb_un(
+  kiln_v* lo = kiln_lowering_em_un(r, "arith.trunci", ctr, i32);
+  kiln_v* hi = kiln_lowering_em_un(
       r, "arith.trunci",
-      kiln_rb_bin(r, "arith.shrui", ctr, kiln_rb_int(r, i64, 32)), i32);
-  kiln_v* k2 = kiln_rb_bin(
+      kiln_lowering_em_bin(r, "arith.shrui", ctr,
+                           kiln_lowering_em_int(r, i64, 32)),
+      i32);
+  kiln_v* k2 = kiln_lowering_em_bin(
       r, "arith.xori",
-      kiln_rb_bin(r, "arith.xori", kiln_rb_int(r, i32, 0x1bd11bda), k0), k1);
+      kiln_lowering_em_bin(r, "arith.xori",
+                           kiln_lowering_em_int(r, i32, 0x1bd11bda), k0),
+      k1);
   kiln_v* ks[3] = {k0, k1, k2};
-  kiln_v* x[2] = {kiln_rb_bin(r, "arith.addi", lo, k0),
-                  kiln_rb_bin(r, "arith.addi", hi, k1)};
+  kiln_v* x[2] = {kiln_lowering_em_bin(r, "arith.addi", lo, k0),
+                  kiln_lowering_em_bin(r, "arith.addi", hi, k1)};
   for (int i = 0; i < 5; ++i) {
     int rot = (4 * i) % 8;
     for (int j = 0; j < 4; ++j) {
-      x[0] = kiln_rb_bin(r, "arith.addi", x[0], x[1]);
+      x[0] = kiln_lowering_em_bin(r, "arith.addi", x[0], x[1]);
       x[1] = kiln_rb_rotl32(r, x[1], rotations[rot + j]);
-      x[1] = kiln_rb_bin(r, "arith.xori", x[0], x[1]);
+      x[1] = kiln_lowering_em_bin(r, "arith.xori", x[0], x[1]);
     }
-    x[0] = kiln_rb_bin(r, "arith.addi", x[0], ks[(i + 1) % 3]);
-    x[1] = kiln_rb_bin(r, "arith.addi", x[1], ks[(i + 2) % 3]);
-    x[1] = kiln_rb_bin(r, "arith.addi", x[1], kiln_rb_int(r, i32, i + 1));
+    x[0] = kiln_lowering_em_bin(r, "arith.addi", x[0], ks[(i + 1) % 3]);
+    x[1] = kiln_lowering_em_bin(r, "arith.addi", x[1], ks[(i + 2) % 3]);
+    x[1] = kiln_lowering_em_bin(r, "arith.addi", x[1],
+                                kiln_lowering_em_int(r, i32, i + 1));
   }
   out[0] = x[0];
   out[1] = x[1];
@@ -351,37 +285,44 @@ static void kiln_rb_philox(kiln_rb_t* r, kiln_v* k0, kiln_v* k1, kiln_v* ctr,
                            kiln_v** out) {
   const kiln_ir_type_t* i32 = kiln_ir_int_type(r->ctx, 32);
   const kiln_ir_type_t* i64 = kiln_ir_int_type(r->ctx, 64);
-  kiln_v* c32 = kiln_rb_int(r, i64, 32);
-  kiln_v* x[4] = {kiln_rb_un(r, "arith.trunci", ctr, i32),
-                  kiln_rb_un(r, "arith.trunci",
-                             kiln_rb_bin(r, "arith.shrui", ctr, c32), i32),
+  kiln_v* c32 = kiln_lowering_em_int(r, i64, 32);
+  kiln_v* x[4] = {kiln_lowering_em_un(r, "arith.trunci", ctr, i32),
+                  kiln_lowering_em_un(
+                      r, "arith.trunci",
+                      kiln_lowering_em_bin(r, "arith.shrui", ctr, c32), i32),
                   k0, k1};
   kiln_v* key[2] = {k0, k1};
   for (int round = 0; round < 10; ++round) {
-    kiln_v* p0 =
-        kiln_rb_bin(r, "arith.muli", kiln_rb_un(r, "arith.extui", x[0], i64),
-                    kiln_rb_int(r, i64, 0xD2511F53));
-    kiln_v* p1 =
-        kiln_rb_bin(r, "arith.muli", kiln_rb_un(r, "arith.extui", x[2], i64),
-                    kiln_rb_int(r, i64, 0xCD9E8D57));
-    kiln_v* hi0 = kiln_rb_un(r, "arith.trunci",
-                             kiln_rb_bin(r, "arith.shrui", p0, c32), i32);
-    kiln_v* hi1 = kiln_rb_un(r, "arith.trunci",
-                             kiln_rb_bin(r, "arith.shrui", p1, c32), i32);
-    kiln_v* n0 = kiln_rb_bin(r, "arith.xori",
-                             kiln_rb_bin(r, "arith.xori", hi1, x[1]), key[0]);
-    kiln_v* n1 = kiln_rb_un(r, "arith.trunci", p1, i32);
-    kiln_v* n2 = kiln_rb_bin(r, "arith.xori",
-                             kiln_rb_bin(r, "arith.xori", hi0, x[3]), key[1]);
-    kiln_v* n3 = kiln_rb_un(r, "arith.trunci", p0, i32);
+    kiln_v* p0 = kiln_lowering_em_bin(
+        r, "arith.muli", kiln_lowering_em_un(r, "arith.extui", x[0], i64),
+        kiln_lowering_em_int(r, i64, 0xD2511F53));
+    kiln_v* p1 = kiln_lowering_em_bin(
+        r, "arith.muli", kiln_lowering_em_un(r, "arith.extui", x[2], i64),
+        kiln_lowering_em_int(r, i64, 0xCD9E8D57));
+    kiln_v* hi0 = kiln_lowering_em_un(
+        r, "arith.trunci", kiln_lowering_em_bin(r, "arith.shrui", p0, c32),
+        i32);
+    kiln_v* hi1 = kiln_lowering_em_un(
+        r, "arith.trunci", kiln_lowering_em_bin(r, "arith.shrui", p1, c32),
+        i32);
+    kiln_v* n0 = kiln_lowering_em_bin(
+        r, "arith.xori", kiln_lowering_em_bin(r, "arith.xori", hi1, x[1]),
+        key[0]);
+    kiln_v* n1 = kiln_lowering_em_un(r, "arith.trunci", p1, i32);
+    kiln_v* n2 = kiln_lowering_em_bin(
+        r, "arith.xori", kiln_lowering_em_bin(r, "arith.xori", hi0, x[3]),
+        key[1]);
+    kiln_v* n3 = kiln_lowering_em_un(r, "arith.trunci", p0, i32);
     x[0] = n0;
     x[1] = n1;
     x[2] = n2;
     x[3] = n3;
-    key[0] = kiln_rb_bin(r, "arith.addi", key[0],
-                         kiln_rb_int(r, i32, (int32_t)0x9E3779B9u));
-    key[1] = kiln_rb_bin(r, "arith.addi", key[1],
-                         kiln_rb_int(r, i32, (int32_t)0xBB67AE85u));
+    key[0] = kiln_lowering_em_bin(
+        r, "arith.addi", key[0],
+        kiln_lowering_em_int(r, i32, (int32_t)0x9E3779B9u));
+    key[1] = kiln_lowering_em_bin(
+        r, "arith.addi", key[1],
+        kiln_lowering_em_int(r, i32, (int32_t)0xBB67AE85u));
   }
   for (int k = 0; k < 4; ++k) out[k] = x[k];
 }
@@ -394,18 +335,18 @@ static void kiln_rb_state(kiln_rb_t* r, kiln_v* state, kiln_v** k0, kiln_v** k1,
   const kiln_ir_type_t* i64 = kiln_ir_int_type(r->ctx, 64);
   kiln_v* s[4];
   for (int i = 0; i < 4; ++i) {
-    kiln_v* idx = kiln_rb_int(r, i64, i);
+    kiln_v* idx = kiln_lowering_em_int(r, i64, i);
     s[i] = kiln_rb_extract(r, state, 1, &idx);
     if (s[i] && s[i]->type != i32)
-      s[i] = kiln_rb_un(r, "arith.bitcast", s[i], i32);
+      s[i] = kiln_lowering_em_un(r, "arith.bitcast", s[i], i32);
   }
   *k0 = s[0];
   *k1 = s[1];
-  kiln_v* hi =
-      kiln_rb_bin(r, "arith.shli", kiln_rb_un(r, "arith.extui", s[2], i64),
-                  kiln_rb_int(r, i64, 32));
-  *base =
-      kiln_rb_bin(r, "arith.ori", hi, kiln_rb_un(r, "arith.extui", s[3], i64));
+  kiln_v* hi = kiln_lowering_em_bin(
+      r, "arith.shli", kiln_lowering_em_un(r, "arith.extui", s[2], i64),
+      kiln_lowering_em_int(r, i64, 32));
+  *base = kiln_lowering_em_bin(
+      r, "arith.ori", hi, kiln_lowering_em_un(r, "arith.extui", s[3], i64));
 }
 
 static kiln_status_t kiln_lower_rng_bit_generator(kiln_ir_builder_t* b,
@@ -451,16 +392,18 @@ static kiln_status_t kiln_lower_rng_bit_generator(kiln_ir_builder_t* b,
     // Counter i yields elements 4i..4i+3.
     int64_t n = kiln_ir_type_num_elements(rt);
     count = (n + 3) / 4;
-    kiln_v* four = kiln_rb_int(&r, i64, 4);
-    kiln_v* ctr = kiln_rb_bin(
-        &r, "arith.addi", kiln_rb_bin(&r, "arith.divui", linear, four), base);
-    kiln_v* k = kiln_rb_bin(&r, "arith.remui", linear, four);
+    kiln_v* four = kiln_lowering_em_int(&r, i64, 4);
+    kiln_v* ctr = kiln_lowering_em_bin(
+        &r, "arith.addi", kiln_lowering_em_bin(&r, "arith.divui", linear, four),
+        base);
+    kiln_v* k = kiln_lowering_em_bin(&r, "arith.remui", linear, four);
     kiln_v* out[4];
     kiln_rb_philox(&r, k0, k1, ctr, out);
     value = out[3];
     for (int j = 2; j >= 0; --j) {
-      value = kiln_rb_select(
-          &r, kiln_rb_cmpi(&r, 0, k, kiln_rb_int(&r, i64, j)), out[j], value);
+      value = kiln_lowering_em_select(
+          &r, kiln_lowering_em_cmpi(&r, 0, k, kiln_lowering_em_int(&r, i64, j)),
+          out[j], value);
     }
   } else {
     // IREE's layout: the first even dimension h (else the largest) is
@@ -490,42 +433,47 @@ static kiln_status_t kiln_lower_rng_bit_generator(kiln_ir_builder_t* b,
     count = 1;
     for (size_t d = 0; d < irank; ++d) count *= inter[d];
     // Linear index in the collapsed (even-rounded) result shape.
-    kiln_v* lin = kiln_rb_int(&r, i64, 0);
+    kiln_v* lin = kiln_lowering_em_int(&r, i64, 0);
     for (size_t d = 0; d < rank; ++d) {
       int64_t dim = (int64_t)d == h ? shape[d] + (shape[d] & 1) : shape[d];
-      lin = kiln_rb_bin(&r, "arith.muli", lin, kiln_rb_int(&r, i64, dim));
-      lin =
-          kiln_rb_bin(&r, "arith.addi", lin, kiln_rb_index_i64(&r, (int64_t)d));
+      lin = kiln_lowering_em_bin(&r, "arith.muli", lin,
+                                 kiln_lowering_em_int(&r, i64, dim));
+      lin = kiln_lowering_em_bin(&r, "arith.addi", lin,
+                                 kiln_lowering_em_index_i64(&r, (int64_t)d));
     }
     int64_t inner = 1;
     for (size_t d = (size_t)h + 2; d < irank; ++d) inner *= inter[d];
     int64_t dd = inter[h + 1];
     // lin = outer * (2*dd*inner) + c * inner + rest
-    kiln_v* block = kiln_rb_int(&r, i64, 2 * dd * inner);
-    kiln_v* outer_i = kiln_rb_bin(&r, "arith.divui", lin, block);
-    kiln_v* within = kiln_rb_bin(&r, "arith.remui", lin, block);
-    kiln_v* c =
-        kiln_rb_bin(&r, "arith.divui", within, kiln_rb_int(&r, i64, inner));
-    kiln_v* rest =
-        kiln_rb_bin(&r, "arith.remui", within, kiln_rb_int(&r, i64, inner));
-    kiln_v* second = kiln_rb_cmpi(&r, 9, c, kiln_rb_int(&r, i64, dd));
-    c = kiln_rb_select(
-        &r, second, kiln_rb_bin(&r, "arith.subi", c, kiln_rb_int(&r, i64, dd)),
+    kiln_v* block = kiln_lowering_em_int(&r, i64, 2 * dd * inner);
+    kiln_v* outer_i = kiln_lowering_em_bin(&r, "arith.divui", lin, block);
+    kiln_v* within = kiln_lowering_em_bin(&r, "arith.remui", lin, block);
+    kiln_v* c = kiln_lowering_em_bin(&r, "arith.divui", within,
+                                     kiln_lowering_em_int(&r, i64, inner));
+    kiln_v* rest = kiln_lowering_em_bin(&r, "arith.remui", within,
+                                        kiln_lowering_em_int(&r, i64, inner));
+    kiln_v* second =
+        kiln_lowering_em_cmpi(&r, 9, c, kiln_lowering_em_int(&r, i64, dd));
+    c = kiln_lowering_em_select(
+        &r, second,
+        kiln_lowering_em_bin(&r, "arith.subi", c,
+                             kiln_lowering_em_int(&r, i64, dd)),
         c);
-    kiln_v* idx = kiln_rb_bin(&r, "arith.muli", outer_i,
-                              kiln_rb_int(&r, i64, dd * inner));
-    idx = kiln_rb_bin(
+    kiln_v* idx = kiln_lowering_em_bin(
+        &r, "arith.muli", outer_i, kiln_lowering_em_int(&r, i64, dd * inner));
+    idx = kiln_lowering_em_bin(
         &r, "arith.addi", idx,
-        kiln_rb_bin(&r, "arith.muli", c, kiln_rb_int(&r, i64, inner)));
-    idx = kiln_rb_bin(&r, "arith.addi", idx, rest);
-    kiln_v* ctr = kiln_rb_bin(&r, "arith.addi", idx, base);
+        kiln_lowering_em_bin(&r, "arith.muli", c,
+                             kiln_lowering_em_int(&r, i64, inner)));
+    idx = kiln_lowering_em_bin(&r, "arith.addi", idx, rest);
+    kiln_v* ctr = kiln_lowering_em_bin(&r, "arith.addi", idx, base);
     kiln_v* out[2];
     kiln_rb_threefry(&r, k0, k1, ctr, out);
-    value = kiln_rb_select(&r, second, out[1], out[0]);
+    value = kiln_lowering_em_select(&r, second, out[1], out[0]);
   }
   if (value && value->type != et)
-    value = kiln_rb_un(&r, "arith.bitcast", value, et);
-  KILN_RETURN_IF_ERROR(kiln_rb_yield(&r, value));
+    value = kiln_lowering_em_un(&r, "arith.bitcast", value, et);
+  KILN_RETURN_IF_ERROR(kiln_lowering_em_yield(&r, value));
   kiln_replace_result(op, 1, kiln_ir_op_result(generic, 0));
   // The new state: counter + count in s[2] (low word) and s[3] (high
   // word), as IREE writes it back.
@@ -534,23 +482,28 @@ static kiln_status_t kiln_lower_rng_bit_generator(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_rb_generic(b, st, 0, NULL, &sgen, &sr, &body));
   kiln_rb_state(&sr, state, &k0, &k1, &base);
   const kiln_ir_type_t* i32 = kiln_ir_int_type(ctx, 32);
-  kiln_v* next =
-      kiln_rb_bin(&sr, "arith.addi", base, kiln_rb_int(&sr, i64, count));
-  kiln_v* lo = kiln_rb_un(&sr, "arith.trunci", next, i32);
-  kiln_v* hi = kiln_rb_un(
+  kiln_v* next = kiln_lowering_em_bin(&sr, "arith.addi", base,
+                                      kiln_lowering_em_int(&sr, i64, count));
+  kiln_v* lo = kiln_lowering_em_un(&sr, "arith.trunci", next, i32);
+  kiln_v* hi = kiln_lowering_em_un(
       &sr, "arith.trunci",
-      kiln_rb_bin(&sr, "arith.shrui", next, kiln_rb_int(&sr, i64, 32)), i32);
-  kiln_v* i = kiln_rb_index_i64(&sr, 0);
+      kiln_lowering_em_bin(&sr, "arith.shrui", next,
+                           kiln_lowering_em_int(&sr, i64, 32)),
+      i32);
+  kiln_v* i = kiln_lowering_em_index_i64(&sr, 0);
   kiln_v* s2 = kiln_rb_extract(&sr, state, 1, &i);
-  if (s2 && s2->type != i32) s2 = kiln_rb_un(&sr, "arith.bitcast", s2, i32);
-  kiln_v* v = kiln_rb_select(
-      &sr, kiln_rb_cmpi(&sr, 0, i, kiln_rb_int(&sr, i64, 2)), lo, s2);
-  v = kiln_rb_select(&sr, kiln_rb_cmpi(&sr, 0, i, kiln_rb_int(&sr, i64, 3)), hi,
-                     v);
+  if (s2 && s2->type != i32)
+    s2 = kiln_lowering_em_un(&sr, "arith.bitcast", s2, i32);
+  kiln_v* v = kiln_lowering_em_select(
+      &sr, kiln_lowering_em_cmpi(&sr, 0, i, kiln_lowering_em_int(&sr, i64, 2)),
+      lo, s2);
+  v = kiln_lowering_em_select(
+      &sr, kiln_lowering_em_cmpi(&sr, 0, i, kiln_lowering_em_int(&sr, i64, 3)),
+      hi, v);
   if (v && v->type != st->shaped.element) {
-    v = kiln_rb_un(&sr, "arith.bitcast", v, st->shaped.element);
+    v = kiln_lowering_em_un(&sr, "arith.bitcast", v, st->shaped.element);
   }
-  KILN_RETURN_IF_ERROR(kiln_rb_yield(&sr, v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_em_yield(&sr, v));
   kiln_replace_result(op, 0, kiln_ir_op_result(sgen, 0));
   return kiln_ok_status();
 }
@@ -564,13 +517,14 @@ static kiln_v* kiln_rb_reflector(kiln_rb_t* r, kiln_v* a, kiln_v* j,
                                  int64_t i) {
   const kiln_ir_type_t* i64 = kiln_ir_int_type(r->ctx, 64);
   const kiln_ir_type_t* et = a->type->shaped.element;
-  kiln_v* idx[2] = {j, kiln_rb_int(r, i64, i)};
+  kiln_v* idx[2] = {j, kiln_lowering_em_int(r, i64, i)};
   kiln_v* below = kiln_rb_extract(r, a, 2, idx);
-  kiln_v* ci = kiln_rb_int(r, i64, i);
-  kiln_v* v = kiln_rb_select(r, kiln_rb_cmpi(r, 0, j, ci),
-                             kiln_rb_float(r, et, 1.0), below);
-  return kiln_rb_select(r, kiln_rb_cmpi(r, 2, j, ci), kiln_rb_float(r, et, 0.0),
-                        v);
+  kiln_v* ci = kiln_lowering_em_int(r, i64, i);
+  kiln_v* v =
+      kiln_lowering_em_select(r, kiln_lowering_em_cmpi(r, 0, j, ci),
+                              kiln_lowering_em_float(r, et, 1.0), below);
+  return kiln_lowering_em_select(r, kiln_lowering_em_cmpi(r, 2, j, ci),
+                                 kiln_lowering_em_float(r, et, 0.0), v);
 }
 
 // Q = H_0 H_1 ... H_{k-1} restricted to the first n columns, H_i = I -
@@ -605,11 +559,11 @@ static kiln_status_t kiln_lower_householder(kiln_ir_builder_t* b,
   kiln_ir_block_t* body = NULL;
   kiln_rb_t r;
   KILN_RETURN_IF_ERROR(kiln_rb_generic(b, rt, 0, NULL, &g, &r, &body));
-  kiln_v* eq =
-      kiln_rb_cmpi(&r, 0, kiln_rb_index_i64(&r, 0), kiln_rb_index_i64(&r, 1));
-  KILN_RETURN_IF_ERROR(
-      kiln_rb_yield(&r, kiln_rb_select(&r, eq, kiln_rb_float(&r, et, 1.0),
-                                       kiln_rb_float(&r, et, 0.0))));
+  kiln_v* eq = kiln_lowering_em_cmpi(&r, 0, kiln_lowering_em_index_i64(&r, 0),
+                                     kiln_lowering_em_index_i64(&r, 1));
+  KILN_RETURN_IF_ERROR(kiln_lowering_em_yield(
+      &r, kiln_lowering_em_select(&r, eq, kiln_lowering_em_float(&r, et, 1.0),
+                                  kiln_lowering_em_float(&r, et, 0.0))));
   kiln_v* q = kiln_ir_op_result(g, 0);
   const kiln_ir_type_t* wt = kiln_ir_tensor_type_get(ctx, 1, &n, et, NULL);
   for (int64_t i = k - 1; i >= 0; --i) {
@@ -619,7 +573,7 @@ static kiln_status_t kiln_lower_householder(kiln_ir_builder_t* b,
     static const uint8_t kZeros[8] = {0};
     const kiln_ir_attribute_t* zattr = kiln_ir_dense_elements_attr_get(
         ctx, wt, true, kZeros, kiln_ir_type_storage_bytes(et));
-    kiln_v* init = kiln_rb_const(&outer, wt, zattr);
+    kiln_v* init = kiln_lowering_em_const(&outer, wt, zattr);
     KILN_RETURN_IF_ERROR(outer.status);
     int64_t perm[2] = {1, 0}, first[1] = {0}, second[1] = {1};
     const kiln_ir_attribute_t* maps[2] = {
@@ -633,10 +587,12 @@ static kiln_status_t kiln_lower_householder(kiln_ir_builder_t* b,
     kiln_rb_t rw = {kiln_ir_builder_make(ctx), ctx, kiln_ok_status()};
     kiln_ir_builder_set_to_end(&rw.b, wb);
     rw.b.location = b->location;
-    kiln_v* v = kiln_rb_reflector(&rw, a, kiln_rb_index_i64(&rw, 1), i);
-    kiln_v* acc = kiln_rb_bin(&rw, "arith.addf", wb->args[1],
-                              kiln_rb_bin(&rw, "arith.mulf", v, wb->args[0]));
-    KILN_RETURN_IF_ERROR(kiln_rb_yield(&rw, acc));
+    kiln_v* v =
+        kiln_rb_reflector(&rw, a, kiln_lowering_em_index_i64(&rw, 1), i);
+    kiln_v* acc = kiln_lowering_em_bin(
+        &rw, "arith.addf", wb->args[1],
+        kiln_lowering_em_bin(&rw, "arith.mulf", v, wb->args[0]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_em_yield(&rw, acc));
     kiln_v* w = kiln_ir_op_result(wg, 0);
     // Q'[j, c] = Q[j, c] - tau_i * v_i[j] * w[c].
     kiln_ir_op_t* empty = NULL;
@@ -655,13 +611,15 @@ static kiln_status_t kiln_lower_householder(kiln_ir_builder_t* b,
     kiln_rb_t ru = {kiln_ir_builder_make(ctx), ctx, kiln_ok_status()};
     kiln_ir_builder_set_to_end(&ru.b, ub);
     ru.b.location = b->location;
-    kiln_v* ti = kiln_rb_int(&ru, i64, i);
+    kiln_v* ti = kiln_lowering_em_int(&ru, i64, i);
     kiln_v* t = kiln_rb_extract(&ru, tau, 1, &ti);
-    kiln_v* vj = kiln_rb_reflector(&ru, a, kiln_rb_index_i64(&ru, 0), i);
-    kiln_v* upd = kiln_rb_bin(
-        &ru, "arith.mulf", kiln_rb_bin(&ru, "arith.mulf", t, vj), ub->args[1]);
-    KILN_RETURN_IF_ERROR(
-        kiln_rb_yield(&ru, kiln_rb_bin(&ru, "arith.subf", ub->args[0], upd)));
+    kiln_v* vj =
+        kiln_rb_reflector(&ru, a, kiln_lowering_em_index_i64(&ru, 0), i);
+    kiln_v* upd = kiln_lowering_em_bin(
+        &ru, "arith.mulf", kiln_lowering_em_bin(&ru, "arith.mulf", t, vj),
+        ub->args[1]);
+    KILN_RETURN_IF_ERROR(kiln_lowering_em_yield(
+        &ru, kiln_lowering_em_bin(&ru, "arith.subf", ub->args[0], upd)));
     q = kiln_ir_op_result(ug, 0);
   }
   kiln_replace_result(op, 0, q);

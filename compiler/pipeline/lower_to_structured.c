@@ -36,6 +36,7 @@
 #include "compiler/pipeline/lower_stablehlo_misc.h"
 #include "compiler/pipeline/lower_stablehlo_rng_fft.h"
 #include "compiler/pipeline/lower_tosa.h"
+#include "compiler/pipeline/lowering_util.h"
 #include "compiler/pipeline/passes.h"
 
 #define KILN_MAX_RANK 16
@@ -43,84 +44,6 @@
 //===----------------------------------------------------------------------===//
 // Emission helpers
 //===----------------------------------------------------------------------===//
-
-static kiln_status_t kiln_emit(kiln_ir_builder_t* b, const char* name,
-                               const kiln_ir_type_t* type, size_t n,
-                               kiln_ir_value_t* const* args,
-                               kiln_ir_value_t** out) {
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_ir_builder_create_simple(b, name, n, args, 1, &type, 0, NULL, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_emit2(kiln_ir_builder_t* b, const char* name,
-                                kiln_ir_value_t* x, kiln_ir_value_t* y,
-                                kiln_ir_value_t** out) {
-  kiln_ir_value_t* args[2] = {x, y};
-  return kiln_emit(b, name, x->type, 2, args, out);
-}
-
-static kiln_status_t kiln_emit_cmp(kiln_ir_builder_t* b, bool is_int,
-                                   int64_t predicate, kiln_ir_value_t* x,
-                                   kiln_ir_value_t* y, kiln_ir_value_t** out) {
-  kiln_ir_context_t* ctx = b->context;
-  kiln_ir_value_t* args[2] = {x, y};
-  const kiln_ir_type_t* i1 = kiln_ir_int_type(ctx, 1);
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
-      ctx, "predicate",
-      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), predicate));
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      b, is_int ? "arith.cmpi" : "arith.cmpf", 2, args, 1, &i1, 1, &attr, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_emit_select(kiln_ir_builder_t* b, kiln_ir_value_t* c,
-                                      kiln_ir_value_t* x, kiln_ir_value_t* y,
-                                      kiln_ir_value_t** out) {
-  kiln_ir_value_t* args[3] = {c, x, y};
-  return kiln_emit(b, "arith.select", x->type, 3, args, out);
-}
-
-static kiln_status_t kiln_emit_constant(kiln_ir_builder_t* b,
-                                        const kiln_ir_attribute_t* value,
-                                        const kiln_ir_type_t* type,
-                                        kiln_ir_value_t** out) {
-  kiln_ir_named_attribute_t attr =
-      kiln_ir_named_attr(b->context, "value", value);
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      b, "arith.constant", 0, NULL, 1, &type, 1, &attr, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_emit_int(kiln_ir_builder_t* b,
-                                   const kiln_ir_type_t* type, int64_t v,
-                                   kiln_ir_value_t** out) {
-  kiln_scalar_t s;
-  s.i = kiln_scalar_canon_int(type, v);
-  return kiln_emit_constant(b, kiln_scalar_to_attr(b->context, type, s), type,
-                            out);
-}
-
-static kiln_status_t kiln_emit_float(kiln_ir_builder_t* b,
-                                     const kiln_ir_type_t* type, double v,
-                                     kiln_ir_value_t** out) {
-  return kiln_emit_constant(b, kiln_ir_float_attr_get(b->context, type, v),
-                            type, out);
-}
-
-static bool kiln_is_unsigned(const kiln_ir_type_t* t) {
-  return t->kind == KILN_IR_TYPE_INTEGER &&
-         (t->integer.signedness == KILN_IR_UNSIGNED || t->integer.width == 1);
-}
-static bool kiln_is_float(const kiln_ir_type_t* t) {
-  return t->kind == KILN_IR_TYPE_FLOAT;
-}
 
 // Converts scalar |v| to |to| with StableHLO convert semantics.
 static kiln_status_t kiln_emit_convert(kiln_ir_builder_t* b, kiln_ir_value_t* v,
@@ -131,43 +54,45 @@ static kiln_status_t kiln_emit_convert(kiln_ir_builder_t* b, kiln_ir_value_t* v,
     *out = v;
     return kiln_ok_status();
   }
-  bool ff = kiln_is_float(from), tf = kiln_is_float(to);
+  bool ff = kiln_lowering_is_float(from), tf = kiln_lowering_is_float(to);
   uint32_t fw = kiln_ir_type_bit_width(from), tw = kiln_ir_type_bit_width(to);
   if (ff && tf) {
     if (fw == tw) {  // f16 <-> bf16: through f32
       kiln_ir_value_t* wide = NULL;
-      KILN_RETURN_IF_ERROR(kiln_emit(
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit(
           b, "arith.extf", kiln_ir_float_type_get(b->context, KILN_IR_F32), 1,
           &v, &wide));
-      return kiln_emit(b, "arith.truncf", to, 1, &wide, out);
+      return kiln_lowering_emit(b, "arith.truncf", to, 1, &wide, out);
     }
-    return kiln_emit(b, tw > fw ? "arith.extf" : "arith.truncf", to, 1, &v,
-                     out);
+    return kiln_lowering_emit(b, tw > fw ? "arith.extf" : "arith.truncf", to, 1,
+                              &v, out);
   }
   if (!ff && tf) {
-    return kiln_emit(b,
-                     kiln_is_unsigned(from) ? "arith.uitofp" : "arith.sitofp",
-                     to, 1, &v, out);
+    return kiln_lowering_emit(
+        b, kiln_lowering_is_unsigned(from) ? "arith.uitofp" : "arith.sitofp",
+        to, 1, &v, out);
   }
   if (tw == 1) {  // to bool: x != 0
     kiln_ir_value_t* zero = NULL;
     if (ff) {
-      KILN_RETURN_IF_ERROR(kiln_emit_float(b, from, 0.0, &zero));
-      return kiln_emit_cmp(b, false, KILN_CMPF_UNE, v, zero, out);
+      KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, from, 0.0, &zero));
+      return kiln_lowering_cmp(b, false, KILN_CMPF_UNE, v, zero, out);
     }
-    KILN_RETURN_IF_ERROR(kiln_emit_int(b, from, 0, &zero));
-    return kiln_emit_cmp(b, true, KILN_CMPI_NE, v, zero, out);
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, from, 0, &zero));
+    return kiln_lowering_cmp(b, true, KILN_CMPI_NE, v, zero, out);
   }
   if (ff) {
-    return kiln_emit(b, kiln_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi",
-                     to, 1, &v, out);
+    return kiln_lowering_emit(
+        b, kiln_lowering_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi", to,
+        1, &v, out);
   }
   if (tw > fw) {
-    return kiln_emit(b, kiln_is_unsigned(from) ? "arith.extui" : "arith.extsi",
-                     to, 1, &v, out);
+    return kiln_lowering_emit(
+        b, kiln_lowering_is_unsigned(from) ? "arith.extui" : "arith.extsi", to,
+        1, &v, out);
   }
-  if (tw < fw) return kiln_emit(b, "arith.trunci", to, 1, &v, out);
-  return kiln_emit(b, "arith.bitcast", to, 1, &v, out);
+  if (tw < fw) return kiln_lowering_emit(b, "arith.trunci", to, 1, &v, out);
+  return kiln_lowering_emit(b, "arith.bitcast", to, 1, &v, out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -220,28 +145,33 @@ static kiln_status_t kiln_emit_int_divrem(kiln_ir_builder_t* b, bool is_div,
                                           kiln_ir_value_t* y,
                                           kiln_ir_value_t** out) {
   const kiln_ir_type_t* t = x->type;
-  bool is_unsigned = kiln_is_unsigned(t);
+  bool is_unsigned = kiln_lowering_is_unsigned(t);
   uint32_t w = kiln_ir_type_bit_width(t);
   kiln_ir_value_t *zero, *one, *is_zero, *bad, *safe_y, *r;
-  KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, 0, &zero));
-  KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, 1, &one));
-  KILN_RETURN_IF_ERROR(kiln_emit_cmp(b, true, KILN_CMPI_EQ, y, zero, &is_zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, 1, &one));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_cmp(b, true, KILN_CMPI_EQ, y, zero, &is_zero));
   kiln_ir_value_t* overflow = NULL;
   bad = is_zero;
   if (!is_unsigned && w > 1) {
     kiln_ir_value_t *smin, *m1, *is_min, *is_m1;
-    KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, INT64_MIN >> (64 - w), &smin));
-    KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, -1, &m1));
     KILN_RETURN_IF_ERROR(
-        kiln_emit_cmp(b, true, KILN_CMPI_EQ, x, smin, &is_min));
-    KILN_RETURN_IF_ERROR(kiln_emit_cmp(b, true, KILN_CMPI_EQ, y, m1, &is_m1));
-    KILN_RETURN_IF_ERROR(kiln_emit2(b, "arith.andi", is_min, is_m1, &overflow));
-    KILN_RETURN_IF_ERROR(kiln_emit2(b, "arith.ori", is_zero, overflow, &bad));
+        kiln_lowering_int_const(b, t, INT64_MIN >> (64 - w), &smin));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, -1, &m1));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmp(b, true, KILN_CMPI_EQ, x, smin, &is_min));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmp(b, true, KILN_CMPI_EQ, y, m1, &is_m1));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(b, "arith.andi", is_min, is_m1, &overflow));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(b, "arith.ori", is_zero, overflow, &bad));
   }
-  KILN_RETURN_IF_ERROR(kiln_emit_select(b, bad, one, y, &safe_y));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(b, bad, one, y, &safe_y));
   const char* name = is_div ? (is_unsigned ? "arith.divui" : "arith.divsi")
                             : (is_unsigned ? "arith.remui" : "arith.remsi");
-  KILN_RETURN_IF_ERROR(kiln_emit2(b, name, x, safe_y, &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, name, x, safe_y, &r));
   if (overflow) {
     kiln_ir_value_t* ov_value = NULL;
     if (is_div) {
@@ -249,11 +179,11 @@ static kiln_status_t kiln_emit_int_divrem(kiln_ir_builder_t* b, bool is_div,
     } else {
       ov_value = zero;
     }
-    KILN_RETURN_IF_ERROR(kiln_emit_select(b, overflow, ov_value, r, &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(b, overflow, ov_value, r, &r));
   }
   kiln_ir_value_t* z_value = x;  // remainder by zero: the dividend
-  if (is_div) KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, -1, &z_value));
-  return kiln_emit_select(b, is_zero, z_value, r, out);
+  if (is_div) KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, -1, &z_value));
+  return kiln_lowering_select(b, is_zero, z_value, r, out);
 }
 
 // Shifts with StableHLO semantics for amounts >= width.
@@ -263,22 +193,22 @@ static kiln_status_t kiln_emit_shift(kiln_ir_builder_t* b, const char* kind,
   const kiln_ir_type_t* t = x->type;
   uint32_t w = kiln_ir_type_bit_width(t);
   kiln_ir_value_t *width, *too_big, *shifted, *fill;
-  KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, w, &width));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, w, &width));
   KILN_RETURN_IF_ERROR(
-      kiln_emit_cmp(b, true, KILN_CMPI_UGE, y, width, &too_big));
+      kiln_lowering_cmp(b, true, KILN_CMPI_UGE, y, width, &too_big));
   if (!strcmp(kind, "arith.shrsi")) {
     kiln_ir_value_t* wm1 = NULL;
-    KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, w - 1, &wm1));
-    KILN_RETURN_IF_ERROR(kiln_emit2(b, "arith.shrsi", x, wm1, &fill));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, w - 1, &wm1));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.shrsi", x, wm1, &fill));
   } else {
-    KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, 0, &fill));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, 0, &fill));
   }
   kiln_ir_value_t* safe_y = NULL;
   kiln_ir_value_t* zero = NULL;
-  KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, 0, &zero));
-  KILN_RETURN_IF_ERROR(kiln_emit_select(b, too_big, zero, y, &safe_y));
-  KILN_RETURN_IF_ERROR(kiln_emit2(b, kind, x, safe_y, &shifted));
-  return kiln_emit_select(b, too_big, fill, shifted, out);
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(b, too_big, zero, y, &safe_y));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, kind, x, safe_y, &shifted));
+  return kiln_lowering_select(b, too_big, fill, shifted, out);
 }
 
 // Emits the scalar computation of elementwise |op| on |args| (scalars of
@@ -302,16 +232,16 @@ static kiln_status_t kiln_lower_scalar(kiln_ir_builder_t* b, kiln_ir_op_t* op,
     return kiln_ok_status();
   }
   const kiln_ir_type_t* t = args[0] ? args[0]->type : result_elem;
-  bool is_float = kiln_is_float(t);
-  bool is_unsigned = !is_float && kiln_is_unsigned(t);
+  bool is_float = kiln_lowering_is_float(t);
+  bool is_unsigned = !is_float && kiln_lowering_is_unsigned(t);
   uint32_t w = kiln_ir_type_bit_width(t);
   // Booleans: add is OR, multiply is AND.
   if (!is_float && w == 1) {
     if (kiln_ir_op_is(op, "stablehlo.add")) {
-      return kiln_emit2(b, "arith.ori", args[0], args[1], out);
+      return kiln_lowering_emit2(b, "arith.ori", args[0], args[1], out);
     }
     if (kiln_ir_op_is(op, "stablehlo.multiply")) {
-      return kiln_emit2(b, "arith.andi", args[0], args[1], out);
+      return kiln_lowering_emit2(b, "arith.andi", args[0], args[1], out);
     }
   }
   for (size_t i = 0; i < sizeof(kiln_direct_ops) / sizeof(kiln_direct_ops[0]);
@@ -321,13 +251,13 @@ static kiln_status_t kiln_lower_scalar(kiln_ir_builder_t* b, kiln_ir_op_t* op,
                        : is_unsigned ? kiln_direct_ops[i].to_uint
                                      : kiln_direct_ops[i].to_int;
     if (!name) break;
-    return kiln_emit(b, name, result_elem, kiln_ir_op_num_regular_operands(op),
-                     args, out);
+    return kiln_lowering_emit(b, name, result_elem,
+                              kiln_ir_op_num_regular_operands(op), args, out);
   }
   if (kiln_ir_op_is(op, "stablehlo.negate") && !is_float) {
     kiln_ir_value_t* zero = NULL;
-    KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, 0, &zero));
-    return kiln_emit2(b, "arith.subi", zero, args[0], out);
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, 0, &zero));
+    return kiln_lowering_emit2(b, "arith.subi", zero, args[0], out);
   }
   if (kiln_ir_op_is(op, "stablehlo.abs") && is_unsigned) {
     *out = args[0];
@@ -335,15 +265,15 @@ static kiln_status_t kiln_lower_scalar(kiln_ir_builder_t* b, kiln_ir_op_t* op,
   }
   if (kiln_ir_op_is(op, "stablehlo.not")) {
     kiln_ir_value_t* ones = NULL;
-    KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, -1, &ones));
-    return kiln_emit2(b, "arith.xori", args[0], ones, out);
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, -1, &ones));
+    return kiln_lowering_emit2(b, "arith.xori", args[0], ones, out);
   }
   if ((kiln_ir_op_is(op, "stablehlo.divide") ||
        kiln_ir_op_is(op, "stablehlo.remainder"))) {
     bool is_div = kiln_ir_op_is(op, "stablehlo.divide");
     if (is_float) {
-      return kiln_emit2(b, is_div ? "arith.divf" : "arith.remf", args[0],
-                        args[1], out);
+      return kiln_lowering_emit2(b, is_div ? "arith.divf" : "arith.remf",
+                                 args[0], args[1], out);
     }
     return kiln_emit_int_divrem(b, is_div, args[0], args[1], out);
   }
@@ -362,46 +292,47 @@ static kiln_status_t kiln_lower_scalar(kiln_ir_builder_t* b, kiln_ir_op_t* op,
     // 1 / (1 + exp(-x)) flushes to 0 once exp(-x) overflows
     // (tests/numerics).
     kiln_ir_value_t *one, *zero, *abs, *neg, *e, *d, *pos, *num;
-    KILN_RETURN_IF_ERROR(kiln_emit_float(b, t, 1.0, &one));
-    KILN_RETURN_IF_ERROR(kiln_emit_float(b, t, 0.0, &zero));
-    KILN_RETURN_IF_ERROR(kiln_emit(b, "math.absf", t, 1, args, &abs));
-    KILN_RETURN_IF_ERROR(kiln_emit(b, "arith.negf", t, 1, &abs, &neg));
-    KILN_RETURN_IF_ERROR(kiln_emit(b, "math.exp", t, 1, &neg, &e));
-    KILN_RETURN_IF_ERROR(kiln_emit2(b, "arith.addf", one, e, &d));
+    KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, t, 1.0, &one));
+    KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, t, 0.0, &zero));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(b, "math.absf", t, 1, args, &abs));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(b, "arith.negf", t, 1, &abs, &neg));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(b, "math.exp", t, 1, &neg, &e));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.addf", one, e, &d));
     KILN_RETURN_IF_ERROR(
-        kiln_emit_cmp(b, false, KILN_CMPF_OGE, args[0], zero, &pos));
-    KILN_RETURN_IF_ERROR(kiln_emit_select(b, pos, one, e, &num));
-    return kiln_emit2(b, "arith.divf", num, d, out);
+        kiln_lowering_cmp(b, false, KILN_CMPF_OGE, args[0], zero, &pos));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(b, pos, one, e, &num));
+    return kiln_lowering_emit2(b, "arith.divf", num, d, out);
   }
   if (kiln_ir_op_is(op, "stablehlo.sign")) {
     if (is_float) {
       // sign(x) = x for ±0 and NaN, else copysign(1, x).
       kiln_ir_value_t *one, *zero, *cs, *keep;
-      KILN_RETURN_IF_ERROR(kiln_emit_float(b, t, 1.0, &one));
-      KILN_RETURN_IF_ERROR(kiln_emit_float(b, t, 0.0, &zero));
-      KILN_RETURN_IF_ERROR(kiln_emit2(b, "math.copysign", one, args[0], &cs));
+      KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, t, 1.0, &one));
+      KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, t, 0.0, &zero));
       KILN_RETURN_IF_ERROR(
-          kiln_emit_cmp(b, false, KILN_CMPF_UEQ, args[0], zero, &keep));
-      return kiln_emit_select(b, keep, args[0], cs, out);
+          kiln_lowering_emit2(b, "math.copysign", one, args[0], &cs));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmp(b, false, KILN_CMPF_UEQ, args[0], zero, &keep));
+      return kiln_lowering_select(b, keep, args[0], cs, out);
     }
     kiln_ir_value_t *zero, *one, *m1, *pos, *neg, *r;
-    KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, 0, &zero));
-    KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, 1, &one));
-    KILN_RETURN_IF_ERROR(kiln_emit_int(b, t, -1, &m1));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, 0, &zero));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, 1, &one));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, -1, &m1));
     KILN_RETURN_IF_ERROR(
-        kiln_emit_cmp(b, true, is_unsigned ? KILN_CMPI_UGT : KILN_CMPI_SGT,
-                      args[0], zero, &pos));
+        kiln_lowering_cmp(b, true, is_unsigned ? KILN_CMPI_UGT : KILN_CMPI_SGT,
+                          args[0], zero, &pos));
     KILN_RETURN_IF_ERROR(
-        kiln_emit_cmp(b, true, KILN_CMPI_SLT, args[0], zero, &neg));
-    KILN_RETURN_IF_ERROR(kiln_emit_select(b, pos, one, zero, &r));
+        kiln_lowering_cmp(b, true, KILN_CMPI_SLT, args[0], zero, &neg));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(b, pos, one, zero, &r));
     if (is_unsigned) {
       *out = r;
       return kiln_ok_status();
     }
-    return kiln_emit_select(b, neg, m1, r, out);
+    return kiln_lowering_select(b, neg, m1, r, out);
   }
   if (kiln_ir_op_is(op, "stablehlo.is_finite")) {
-    return kiln_emit(b, "math.isfinite", result_elem, 1, args, out);
+    return kiln_lowering_emit(b, "math.isfinite", result_elem, 1, args, out);
   }
   if (kiln_ir_op_is(op, "stablehlo.compare")) {
     static const int64_t fpred[6] = {KILN_CMPF_OEQ, KILN_CMPF_UNE,
@@ -428,49 +359,55 @@ static kiln_status_t kiln_lower_scalar(kiln_ir_builder_t* b, kiln_ir_op_t* op,
           kiln_ir_float_type_get(ctx, width == 64 ? KILN_IR_F64 : KILN_IR_F32);
       const kiln_ir_type_t* it = kiln_ir_int_type(ctx, width);
       kiln_ir_value_t *sh, *mag;
-      KILN_RETURN_IF_ERROR(kiln_emit_int(b, it, width - 1, &sh));
-      KILN_RETURN_IF_ERROR(
-          kiln_emit_int(b, it, width == 64 ? INT64_MAX : INT32_MAX, &mag));
+      KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, it, width - 1, &sh));
+      KILN_RETURN_IF_ERROR(kiln_lowering_int_const(
+          b, it, width == 64 ? INT64_MAX : INT32_MAX, &mag));
       for (int i = 0; i < 2; ++i) {
         kiln_ir_value_t *v = args[i], *sign;
         if (wt != ft)
-          KILN_RETURN_IF_ERROR(kiln_emit(b, "arith.extf", wt, 1, &v, &v));
-        KILN_RETURN_IF_ERROR(kiln_emit(b, "arith.bitcast", it, 1, &v, &v));
-        KILN_RETURN_IF_ERROR(kiln_emit2(b, "arith.shrsi", v, sh, &sign));
-        KILN_RETURN_IF_ERROR(kiln_emit2(b, "arith.andi", sign, mag, &sign));
-        KILN_RETURN_IF_ERROR(kiln_emit2(b, "arith.xori", v, sign, &keys[i]));
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_emit(b, "arith.extf", wt, 1, &v, &v));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit(b, "arith.bitcast", it, 1, &v, &v));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(b, "arith.shrsi", v, sh, &sign));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(b, "arith.andi", sign, mag, &sign));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(b, "arith.xori", v, sign, &keys[i]));
       }
-      return kiln_emit_cmp(b, true, spred[dir], keys[0], keys[1], out);
+      return kiln_lowering_cmp(b, true, spred[dir], keys[0], keys[1], out);
     }
     int64_t pred = is_float      ? fpred[dir]
                    : is_unsigned ? upred[dir]
                                  : spred[dir];
-    return kiln_emit_cmp(b, !is_float, pred, args[0], args[1], out);
+    return kiln_lowering_cmp(b, !is_float, pred, args[0], args[1], out);
   }
   if (kiln_ir_op_is(op, "stablehlo.select")) {
-    return kiln_emit_select(b, args[0], args[1], args[2], out);
+    return kiln_lowering_select(b, args[0], args[1], args[2], out);
   }
   if (kiln_ir_op_is(op, "stablehlo.clamp")) {
     // min(max(x, lo), hi)
     const kiln_ir_type_t* xt = args[1]->type;
-    bool f = kiln_is_float(xt), u = !f && kiln_is_unsigned(xt);
+    bool f = kiln_lowering_is_float(xt),
+         u = !f && kiln_lowering_is_unsigned(xt);
     kiln_ir_value_t* lo_clamped = NULL;
-    KILN_RETURN_IF_ERROR(kiln_emit2(b,
-                                    f   ? "arith.maximumf"
-                                    : u ? "arith.maxui"
-                                        : "arith.maxsi",
-                                    args[1], args[0], &lo_clamped));
-    return kiln_emit2(b,
-                      f   ? "arith.minimumf"
-                      : u ? "arith.minui"
-                          : "arith.minsi",
-                      lo_clamped, args[2], out);
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b,
+                                             f   ? "arith.maximumf"
+                                             : u ? "arith.maxui"
+                                                 : "arith.maxsi",
+                                             args[1], args[0], &lo_clamped));
+    return kiln_lowering_emit2(b,
+                               f   ? "arith.minimumf"
+                               : u ? "arith.minui"
+                                   : "arith.minsi",
+                               lo_clamped, args[2], out);
   }
   if (kiln_ir_op_is(op, "stablehlo.convert")) {
     return kiln_emit_convert(b, args[0], result_elem, out);
   }
   if (kiln_ir_op_is(op, "stablehlo.bitcast_convert")) {
-    return kiln_emit(b, "arith.bitcast", result_elem, 1, args, out);
+    return kiln_lowering_emit(b, "arith.bitcast", result_elem, 1, args, out);
   }
   return kiln_ir_emit_error(
       ctx, op->location, "'%.*s' is not a supported op on %s elements",
@@ -506,33 +443,6 @@ typedef struct kiln_lower_t {
   kiln_ir_builder_t b;  // before the op being lowered
 } kiln_lower_t;
 
-static kiln_status_t kiln_lower_empty(kiln_lower_t* l,
-                                      const kiln_ir_type_t* type,
-                                      kiln_ir_value_t** out) {
-  return kiln_emit(&l->b, "tensor.empty", type, 0, NULL, out);
-}
-
-// A body builder at the end of |body|.
-static kiln_ir_builder_t kiln_body_builder(kiln_lower_t* l,
-                                           kiln_ir_block_t* body) {
-  kiln_ir_builder_t bb = kiln_ir_builder_make(l->ctx);
-  kiln_ir_builder_set_to_end(&bb, body);
-  bb.location = l->b.location;
-  return bb;
-}
-
-static kiln_status_t kiln_yield(kiln_ir_builder_t* bb, size_t n,
-                                kiln_ir_value_t* const* values) {
-  kiln_ir_op_t* op = NULL;
-  return kiln_ir_builder_create_simple(bb, "linalg.yield", n, values, 0, NULL,
-                                       0, NULL, &op);
-}
-
-static void kiln_replace(kiln_ir_op_t* op, kiln_ir_value_t* value) {
-  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), value);
-  kiln_ir_op_erase(op);
-}
-
 //===----------------------------------------------------------------------===//
 // Op lowerings
 //===----------------------------------------------------------------------===//
@@ -553,17 +463,17 @@ static kiln_status_t kiln_lower_elementwise(kiln_lower_t* l, kiln_ir_op_t* op) {
   }
   maps[n] = kiln_linalg_identity_map(l->ctx, rank);
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lower_empty(l, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(&l->b, rt, &init));
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       &l->b, n, inputs, 1, &init, maps, rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_body_builder(l, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(&l->b, body);
   kiln_ir_value_t* result = NULL;
   KILN_RETURN_IF_ERROR(
       kiln_lower_scalar(&bb, op, body->args, rt->shaped.element, &result));
-  KILN_RETURN_IF_ERROR(kiln_yield(&bb, 1, &result));
-  kiln_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -574,16 +484,16 @@ static kiln_status_t kiln_lower_copy(kiln_lower_t* l, kiln_ir_op_t* op,
                                      const kiln_ir_type_t* rt) {
   uint32_t rank = (uint32_t)rt->shaped.rank;
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lower_empty(l, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(&l->b, rt, &init));
   const kiln_ir_attribute_t* maps[2] = {input_map,
                                         kiln_linalg_identity_map(l->ctx, rank)};
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       &l->b, 1, &input, 1, &init, maps, rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_body_builder(l, body);
-  KILN_RETURN_IF_ERROR(kiln_yield(&bb, 1, &body->args[0]));
-  kiln_replace(op, kiln_ir_op_result(generic, 0));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(&l->b, body);
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -718,7 +628,7 @@ static kiln_status_t kiln_lower_reshape(kiln_lower_t* l, kiln_ir_op_t* op) {
   kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
   const kiln_ir_type_t* rt = op->results[0].type;
   if (input->type == rt) {
-    kiln_replace(op, input);
+    kiln_lowering_replace(op, input);
     return kiln_ok_status();
   }
   bool ok = false;
@@ -742,7 +652,7 @@ static kiln_status_t kiln_lower_reshape(kiln_lower_t* l, kiln_ir_op_t* op) {
       if (!ok) return kiln_ir_op_emit_error(op, l->ctx, "cannot expand");
     }
   }
-  kiln_replace(op, result);
+  kiln_lowering_replace(op, result);
   return kiln_ok_status();
 }
 
@@ -751,13 +661,13 @@ static kiln_status_t kiln_lower_iota(kiln_lower_t* l, kiln_ir_op_t* op) {
   uint32_t rank = (uint32_t)rt->shaped.rank;
   int64_t dim = kiln_ir_op_get_attr(op, "iota_dimension")->i;
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lower_empty(l, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(&l->b, rt, &init));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(l->ctx, rank);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       &l->b, 0, NULL, 1, &init, &map, rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_body_builder(l, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(&l->b, body);
   kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
       l->ctx, "dim",
       kiln_ir_integer_attr_get(l->ctx, kiln_ir_int_type(l->ctx, 64), dim));
@@ -768,14 +678,16 @@ static kiln_status_t kiln_lower_iota(kiln_lower_t* l, kiln_ir_op_t* op) {
   kiln_ir_value_t* v = kiln_ir_op_result(idx, 0);
   const kiln_ir_type_t* e = rt->shaped.element;
   const kiln_ir_type_t* i64 = kiln_ir_int_type(l->ctx, 64);
-  if (kiln_is_float(e)) {
-    KILN_RETURN_IF_ERROR(kiln_emit(&bb, "arith.index_cast", i64, 1, &v, &v));
-    KILN_RETURN_IF_ERROR(kiln_emit(&bb, "arith.sitofp", e, 1, &v, &v));
+  if (kiln_lowering_is_float(e)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&bb, "arith.index_cast", i64, 1, &v, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "arith.sitofp", e, 1, &v, &v));
   } else {
-    KILN_RETURN_IF_ERROR(kiln_emit(&bb, "arith.index_cast", e, 1, &v, &v));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&bb, "arith.index_cast", e, 1, &v, &v));
   }
-  KILN_RETURN_IF_ERROR(kiln_yield(&bb, 1, &v));
-  kiln_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -785,17 +697,17 @@ static kiln_status_t kiln_lower_concatenate(kiln_lower_t* l, kiln_ir_op_t* op) {
   int64_t dim = kiln_ir_op_get_attr(op, "dimension")->i;
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   if (n == 1) {
-    kiln_replace(op, kiln_ir_op_operand(op, 0));
+    kiln_lowering_replace(op, kiln_ir_op_operand(op, 0));
     return kiln_ok_status();
   }
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lower_empty(l, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(&l->b, rt, &init));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(l->ctx, rank);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       &l->b, 0, NULL, 1, &init, &map, rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_body_builder(l, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(&l->b, body);
   const kiln_ir_type_t* index = kiln_ir_index_type_get(l->ctx);
   kiln_ir_value_t* idx[KILN_MAX_RANK];
   for (uint32_t d = 0; d < rank; ++d) {
@@ -812,37 +724,39 @@ static kiln_status_t kiln_lower_concatenate(kiln_lower_t* l, kiln_ir_op_t* op) {
   if (n > 64) return kiln_ir_op_emit_error(op, l->ctx, "too many operands");
   int64_t offset = 0;
   kiln_ir_value_t* zero = NULL;
-  KILN_RETURN_IF_ERROR(kiln_emit_int(&bb, index, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, 0, &zero));
   for (uint32_t k = 0; k < n; ++k) {
     kiln_ir_value_t* operand = kiln_ir_op_operand(op, k);
     int64_t size = operand->type->shaped.dims[dim];
     kiln_ir_value_t *off, *local, *max, *clamped;
-    KILN_RETURN_IF_ERROR(kiln_emit_int(&bb, index, offset, &off));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, offset, &off));
     offsets[k] = off;
-    KILN_RETURN_IF_ERROR(kiln_emit2(&bb, "arith.subi", idx[dim], off, &local));
-    KILN_RETURN_IF_ERROR(kiln_emit_int(&bb, index, size - 1, &max));
-    KILN_RETURN_IF_ERROR(kiln_emit2(&bb, "arith.minsi", local, max, &clamped));
     KILN_RETURN_IF_ERROR(
-        kiln_emit2(&bb, "arith.maxsi", clamped, zero, &clamped));
+        kiln_lowering_emit2(&bb, "arith.subi", idx[dim], off, &local));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, size - 1, &max));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.minsi", local, max, &clamped));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.maxsi", clamped, zero, &clamped));
     kiln_ir_value_t* args[KILN_MAX_RANK + 1];
     args[0] = operand;
     for (uint32_t d = 0; d < rank; ++d) {
       args[d + 1] = (int64_t)d == dim ? clamped : idx[d];
     }
-    KILN_RETURN_IF_ERROR(kiln_emit(&bb, "tensor.extract", rt->shaped.element,
-                                   rank + 1, args, &values[k]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(
+        &bb, "tensor.extract", rt->shaped.element, rank + 1, args, &values[k]));
     offset += size;
   }
   kiln_ir_value_t* result = values[n - 1];
   for (int64_t k = (int64_t)n - 2; k >= 0; --k) {
     kiln_ir_value_t* in_range = NULL;
-    KILN_RETURN_IF_ERROR(kiln_emit_cmp(&bb, true, KILN_CMPI_SLT, idx[dim],
-                                       offsets[k + 1], &in_range));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmp(&bb, true, KILN_CMPI_SLT, idx[dim],
+                                           offsets[k + 1], &in_range));
     KILN_RETURN_IF_ERROR(
-        kiln_emit_select(&bb, in_range, values[k], result, &result));
+        kiln_lowering_select(&bb, in_range, values[k], result, &result));
   }
-  KILN_RETURN_IF_ERROR(kiln_yield(&bb, 1, &result));
-  kiln_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -887,7 +801,7 @@ static kiln_status_t kiln_inline_reducer(kiln_lower_t* l, kiln_ir_op_t* op,
                                  &s)) {
         return kiln_ir_op_emit_error(inner, l->ctx, "unsupported constant");
       }
-      KILN_RETURN_IF_ERROR(kiln_emit_constant(
+      KILN_RETURN_IF_ERROR(kiln_lowering_constant(
           bb, kiln_scalar_to_attr(l->ctx, elem, s), elem, &v));
     } else if (kiln_is_elementwise(inner) ||
                kiln_string_view_equal_cstr(kiln_ir_op_dialect(inner),
@@ -925,7 +839,7 @@ static kiln_status_t kiln_lower_reduce(kiln_lower_t* l, kiln_ir_op_t* op) {
     const kiln_ir_type_t* rt = op->results[i].type;
     uint32_t rrank = (uint32_t)rt->shaped.rank;
     kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lower_empty(l, rt, &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(&l->b, rt, &empty));
     const kiln_ir_attribute_t* maps[2] = {
         kiln_ir_affine_map_attr_get(l->ctx, rrank, 0, 0, NULL),
         kiln_linalg_identity_map(l->ctx, rrank)};
@@ -934,8 +848,8 @@ static kiln_status_t kiln_lower_reduce(kiln_lower_t* l, kiln_ir_op_t* op) {
     kiln_ir_block_t* body = NULL;
     KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
         &l->b, 1, &init, 1, &empty, maps, rrank, NULL, &fill, &body));
-    kiln_ir_builder_t bb = kiln_body_builder(l, body);
-    KILN_RETURN_IF_ERROR(kiln_yield(&bb, 1, &body->args[0]));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(&l->b, body);
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
     accs[i] = kiln_ir_op_result(fill, 0);
   }
   const kiln_ir_attribute_t* maps[16];
@@ -947,7 +861,7 @@ static kiln_status_t kiln_lower_reduce(kiln_lower_t* l, kiln_ir_op_t* op) {
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       &l->b, k, inputs, k, accs, maps, rank, reduction, &generic, &body));
-  kiln_ir_builder_t bb = kiln_body_builder(l, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(&l->b, body);
   // Reducer args: (acc_0..acc_k-1, x_0..x_k-1); body args: (x..., acc...).
   kiln_ir_value_t* args[16];
   for (uint32_t i = 0; i < k; ++i) {
@@ -956,7 +870,7 @@ static kiln_status_t kiln_lower_reduce(kiln_lower_t* l, kiln_ir_op_t* op) {
   }
   kiln_ir_value_t* results[8];
   KILN_RETURN_IF_ERROR(kiln_inline_reducer(l, op, 0, &bb, args, results));
-  KILN_RETURN_IF_ERROR(kiln_yield(&bb, k, results));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, k, results));
   for (uint32_t i = 0; i < k; ++i) {
     kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, i),
                                         kiln_ir_op_result(generic, i));
@@ -983,9 +897,9 @@ static kiln_status_t kiln_lower_dot(kiln_lower_t* l, kiln_ir_op_t* op) {
   // Zero accumulator.
   kiln_scalar_t zero;
   zero.i = 0;
-  if (kiln_is_float(ot->shaped.element)) zero.f = 0.0;
+  if (kiln_lowering_is_float(ot->shaped.element)) zero.f = 0.0;
   kiln_ir_value_t* acc = NULL;
-  KILN_RETURN_IF_ERROR(kiln_emit_constant(
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
       &l->b, kiln_scalar_splat_attr(l->ctx, ot, zero), ot, &acc));
   bool same_elems = lt->shaped.element == ot->shaped.element &&
                     rtt->shaped.element == ot->shaped.element;
@@ -1011,7 +925,7 @@ static kiln_status_t kiln_lower_dot(kiln_lower_t* l, kiln_ir_op_t* op) {
     kiln_ir_op_t* mm = NULL;
     KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
         &l->b, named, 3, operands, 1, &ot, 1, &attr, &mm));
-    kiln_replace(op, kiln_ir_op_result(mm, 0));
+    kiln_lowering_replace(op, kiln_ir_op_result(mm, 0));
     return kiln_ok_status();
   }
   // Loops: batch, lhs free, rhs free, contracting.
@@ -1060,26 +974,26 @@ static kiln_status_t kiln_lower_dot(kiln_lower_t* l, kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(&l->b, 2, ins, 1, &acc, maps,
                                                   (uint32_t)loop, reduction,
                                                   &generic, &body));
-  kiln_ir_builder_t bb = kiln_body_builder(l, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(&l->b, body);
   const kiln_ir_type_t* e = ot->shaped.element;
   kiln_ir_value_t *a, *c, *prod, *sum;
   KILN_RETURN_IF_ERROR(kiln_emit_convert(&bb, body->args[0], e, &a));
   KILN_RETURN_IF_ERROR(kiln_emit_convert(&bb, body->args[1], e, &c));
-  bool f = kiln_is_float(e);
+  bool f = kiln_lowering_is_float(e);
   KILN_RETURN_IF_ERROR(
-      kiln_emit2(&bb, f ? "arith.mulf" : "arith.muli", a, c, &prod));
-  KILN_RETURN_IF_ERROR(kiln_emit2(&bb, f ? "arith.addf" : "arith.addi",
-                                  body->args[2], prod, &sum));
-  KILN_RETURN_IF_ERROR(kiln_yield(&bb, 1, &sum));
-  kiln_replace(op, kiln_ir_op_result(generic, 0));
+      kiln_lowering_emit2(&bb, f ? "arith.mulf" : "arith.muli", a, c, &prod));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, f ? "arith.addf" : "arith.addi",
+                                           body->args[2], prod, &sum));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &sum));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
 static kiln_status_t kiln_lower_constant(kiln_lower_t* l, kiln_ir_op_t* op) {
   kiln_ir_value_t* v = NULL;
-  KILN_RETURN_IF_ERROR(kiln_emit_constant(
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
       &l->b, kiln_ir_op_get_attr(op, "value"), op->results[0].type, &v));
-  kiln_replace(op, v);
+  kiln_lowering_replace(op, v);
   return kiln_ok_status();
 }
 

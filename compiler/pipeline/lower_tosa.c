@@ -34,141 +34,13 @@
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/tosa.h"
+#include "compiler/pipeline/lowering_util.h"
 
 #define KILN_TOSA_MAX_RANK 16
 
 //===----------------------------------------------------------------------===//
 // Emission helpers
 //===----------------------------------------------------------------------===//
-
-static kiln_status_t kiln_tosa_emit(kiln_ir_builder_t* b, const char* name,
-                                    const kiln_ir_type_t* type, size_t n,
-                                    kiln_ir_value_t* const* args,
-                                    kiln_ir_value_t** out) {
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_ir_builder_create_simple(b, name, n, args, 1, &type, 0, NULL, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_tosa_emit1(kiln_ir_builder_t* b, const char* name,
-                                     kiln_ir_value_t* x,
-                                     kiln_ir_value_t** out) {
-  return kiln_tosa_emit(b, name, x->type, 1, &x, out);
-}
-
-static kiln_status_t kiln_tosa_emit2(kiln_ir_builder_t* b, const char* name,
-                                     kiln_ir_value_t* x, kiln_ir_value_t* y,
-                                     kiln_ir_value_t** out) {
-  kiln_ir_value_t* args[2] = {x, y};
-  return kiln_tosa_emit(b, name, x->type, 2, args, out);
-}
-
-static kiln_status_t kiln_tosa_emit_cmp(kiln_ir_builder_t* b, bool is_int,
-                                        int64_t predicate, kiln_ir_value_t* x,
-                                        kiln_ir_value_t* y,
-                                        kiln_ir_value_t** out) {
-  kiln_ir_context_t* ctx = b->context;
-  kiln_ir_value_t* args[2] = {x, y};
-  const kiln_ir_type_t* i1 = kiln_ir_int_type(ctx, 1);
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
-      ctx, "predicate",
-      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), predicate));
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      b, is_int ? "arith.cmpi" : "arith.cmpf", 2, args, 1, &i1, 1, &attr, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_tosa_emit_select(kiln_ir_builder_t* b,
-                                           kiln_ir_value_t* c,
-                                           kiln_ir_value_t* x,
-                                           kiln_ir_value_t* y,
-                                           kiln_ir_value_t** out) {
-  kiln_ir_value_t* args[3] = {c, x, y};
-  return kiln_tosa_emit(b, "arith.select", x->type, 3, args, out);
-}
-
-static kiln_status_t kiln_tosa_emit_constant(kiln_ir_builder_t* b,
-                                             const kiln_ir_attribute_t* value,
-                                             const kiln_ir_type_t* type,
-                                             kiln_ir_value_t** out) {
-  kiln_ir_named_attribute_t attr =
-      kiln_ir_named_attr(b->context, "value", value);
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      b, "arith.constant", 0, NULL, 1, &type, 1, &attr, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_tosa_emit_int(kiln_ir_builder_t* b,
-                                        const kiln_ir_type_t* type, int64_t v,
-                                        kiln_ir_value_t** out) {
-  kiln_scalar_t s;
-  s.i = kiln_scalar_canon_int(type, v);
-  return kiln_tosa_emit_constant(b, kiln_scalar_to_attr(b->context, type, s),
-                                 type, out);
-}
-
-static kiln_status_t kiln_tosa_emit_float(kiln_ir_builder_t* b,
-                                          const kiln_ir_type_t* type, double v,
-                                          kiln_ir_value_t** out) {
-  return kiln_tosa_emit_constant(b, kiln_ir_float_attr_get(b->context, type, v),
-                                 type, out);
-}
-
-static kiln_status_t kiln_tosa_emit_index(kiln_ir_builder_t* b, int64_t dim,
-                                          kiln_ir_value_t** out) {
-  kiln_ir_context_t* ctx = b->context;
-  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
-      ctx, "dim",
-      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), dim));
-  kiln_ir_op_t* op = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(b, "linalg.index", 0, NULL,
-                                                     1, &index, 1, &attr, &op));
-  *out = kiln_ir_op_result(op, 0);
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_tosa_emit_empty(kiln_ir_builder_t* b,
-                                          const kiln_ir_type_t* type,
-                                          kiln_ir_value_t** out) {
-  return kiln_tosa_emit(b, "tensor.empty", type, 0, NULL, out);
-}
-
-static kiln_status_t kiln_tosa_yield(kiln_ir_builder_t* bb,
-                                     kiln_ir_value_t* value) {
-  kiln_ir_op_t* op = NULL;
-  return kiln_ir_builder_create_simple(bb, "linalg.yield", 1, &value, 0, NULL,
-                                       0, NULL, &op);
-}
-
-// A builder at the end of |body| with |b|'s location.
-static kiln_ir_builder_t kiln_tosa_body_builder(kiln_ir_builder_t* b,
-                                                kiln_ir_block_t* body) {
-  kiln_ir_builder_t bb = kiln_ir_builder_make(b->context);
-  kiln_ir_builder_set_to_end(&bb, body);
-  bb.location = b->location;
-  return bb;
-}
-
-static void kiln_tosa_replace(kiln_ir_op_t* op, kiln_ir_value_t* value) {
-  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), value);
-  kiln_ir_op_erase(op);
-}
-
-static bool kiln_tosa_is_float(const kiln_ir_type_t* t) {
-  return t->kind == KILN_IR_TYPE_FLOAT;
-}
-
-static bool kiln_tosa_is_unsigned(const kiln_ir_type_t* t) {
-  return t->kind == KILN_IR_TYPE_INTEGER &&
-         (t->integer.signedness == KILN_IR_UNSIGNED || t->integer.width == 1);
-}
 
 static uint32_t kiln_tosa_width(const kiln_ir_type_t* t) {
   return kiln_ir_type_bit_width(t);
@@ -193,20 +65,20 @@ static kiln_status_t kiln_tosa_emit_int_cast(kiln_ir_builder_t* b,
     return kiln_ok_status();
   }
   if (tw > fw) {
-    return kiln_tosa_emit(
-        b, kiln_tosa_is_unsigned(v->type) ? "arith.extui" : "arith.extsi", to,
-        1, &v, out);
+    return kiln_lowering_emit(
+        b, kiln_lowering_is_unsigned(v->type) ? "arith.extui" : "arith.extsi",
+        to, 1, &v, out);
   }
-  if (tw < fw) return kiln_tosa_emit(b, "arith.trunci", to, 1, &v, out);
-  return kiln_tosa_emit(b, "arith.bitcast", to, 1, &v, out);
+  if (tw < fw) return kiln_lowering_emit(b, "arith.trunci", to, 1, &v, out);
+  return kiln_lowering_emit(b, "arith.bitcast", to, 1, &v, out);
 }
 
 // An integer |v| as an index (for tensor.extract).
 static kiln_status_t kiln_tosa_emit_to_index(kiln_ir_builder_t* b,
                                              kiln_ir_value_t* v,
                                              kiln_ir_value_t** out) {
-  return kiln_tosa_emit(b, "arith.index_cast",
-                        kiln_ir_index_type_get(b->context), 1, &v, out);
+  return kiln_lowering_emit(b, "arith.index_cast",
+                            kiln_ir_index_type_get(b->context), 1, &v, out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -256,18 +128,18 @@ static kiln_status_t kiln_tosa_emit_rounding_shift(kiln_ir_builder_t* b,
                                                    kiln_ir_value_t** out) {
   const kiln_ir_type_t* t = x->type;
   kiln_ir_value_t *zero, *one, *shifted, *positive, *sm1, *safe_sm1, *bit;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, t, 0, &zero));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, t, 1, &one));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.shrsi", x, s, &shifted));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.shrsi", x, s, &shifted));
   KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit_cmp(b, true, KILN_CMPI_SGT, s, zero, &positive));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.subi", s, one, &sm1));
+      kiln_lowering_cmp(b, true, KILN_CMPI_SGT, s, zero, &positive));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.subi", s, one, &sm1));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(b, positive, sm1, zero, &safe_sm1));
   KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit_select(b, positive, sm1, zero, &safe_sm1));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.shrsi", x, safe_sm1, &bit));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.andi", bit, one, &bit));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(b, positive, bit, zero, &bit));
-  return kiln_tosa_emit2(b, "arith.addi", shifted, bit, out);
+      kiln_lowering_emit2(b, "arith.shrsi", x, safe_sm1, &bit));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.andi", bit, one, &bit));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(b, positive, bit, zero, &bit));
+  return kiln_lowering_emit2(b, "arith.addi", shifted, bit, out);
 }
 
 // tosa.mul on integers: operands extended to the result type; with a
@@ -280,20 +152,20 @@ static kiln_status_t kiln_tosa_emit_int_mul(kiln_ir_builder_t* b,
   if (shift == 0) {
     KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(b, x, result_elem, &x));
     KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(b, y, result_elem, &y));
-    return kiln_tosa_emit2(b, "arith.muli", x, y, out);
+    return kiln_lowering_emit2(b, "arith.muli", x, y, out);
   }
   const kiln_ir_type_t* i64 = kiln_ir_int_type(b->context, 64);
   kiln_ir_value_t *wx, *wy, *product, *round, *amount;
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(b, x, i64, &wx));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(b, y, i64, &wy));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.muli", wx, wy, &product));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.muli", wx, wy, &product));
   KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit_int(b, i64, (int64_t)1 << (shift - 1), &round));
+      kiln_lowering_int_const(b, i64, (int64_t)1 << (shift - 1), &round));
   KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit2(b, "arith.addi", product, round, &product));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, i64, shift, &amount));
+      kiln_lowering_emit2(b, "arith.addi", product, round, &product));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, i64, shift, &amount));
   KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit2(b, "arith.shrsi", product, amount, &product));
+      kiln_lowering_emit2(b, "arith.shrsi", product, amount, &product));
   return kiln_tosa_emit_int_cast(b, product, result_elem, out);
 }
 
@@ -308,20 +180,22 @@ static kiln_status_t kiln_tosa_emit_int_negate(kiln_ir_builder_t* b,
   uint32_t w = kiln_tosa_width(t);
   if (in_zp == 0 && out_zp == 0 && w >= 32) {
     kiln_ir_value_t* zero = NULL;
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, t, 0, &zero));
-    return kiln_tosa_emit2(b, "arith.subi", zero, x, out);
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, 0, &zero));
+    return kiln_lowering_emit2(b, "arith.subi", zero, x, out);
   }
   const kiln_ir_type_t* i64 = kiln_ir_int_type(b->context, 64);
   kiln_ir_value_t *wide, *izp, *ozp, *v, *lo, *hi;
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(b, x, i64, &wide));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, i64, in_zp, &izp));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, i64, out_zp, &ozp));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.subi", izp, wide, &v));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.addi", v, ozp, &v));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, i64, kiln_tosa_int_min(w), &lo));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, i64, kiln_tosa_int_max(w), &hi));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.maxsi", v, lo, &v));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.minsi", v, hi, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, i64, in_zp, &izp));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, i64, out_zp, &ozp));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.subi", izp, wide, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.addi", v, ozp, &v));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_int_const(b, i64, kiln_tosa_int_min(w), &lo));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_int_const(b, i64, kiln_tosa_int_max(w), &hi));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maxsi", v, lo, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.minsi", v, hi, &v));
   return kiln_tosa_emit_int_cast(b, v, t, out);
 }
 
@@ -335,39 +209,39 @@ static kiln_status_t kiln_tosa_emit_cast(kiln_ir_builder_t* b,
     *out = v;
     return kiln_ok_status();
   }
-  bool ff = kiln_tosa_is_float(from), tf = kiln_tosa_is_float(to);
+  bool ff = kiln_lowering_is_float(from), tf = kiln_lowering_is_float(to);
   uint32_t fw = kiln_tosa_width(from), tw = kiln_tosa_width(to);
   if (ff && tf) {
     if (fw == tw) {  // f16 <-> bf16: through f32
       kiln_ir_value_t* wide = NULL;
-      KILN_RETURN_IF_ERROR(kiln_tosa_emit(
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit(
           b, "arith.extf", kiln_ir_float_type_get(b->context, KILN_IR_F32), 1,
           &v, &wide));
-      return kiln_tosa_emit(b, "arith.truncf", to, 1, &wide, out);
+      return kiln_lowering_emit(b, "arith.truncf", to, 1, &wide, out);
     }
-    return kiln_tosa_emit(b, tw > fw ? "arith.extf" : "arith.truncf", to, 1, &v,
-                          out);
+    return kiln_lowering_emit(b, tw > fw ? "arith.extf" : "arith.truncf", to, 1,
+                              &v, out);
   }
   if (!ff && tf) {
-    return kiln_tosa_emit(
-        b, kiln_tosa_is_unsigned(from) ? "arith.uitofp" : "arith.sitofp", to, 1,
-        &v, out);
+    return kiln_lowering_emit(
+        b, kiln_lowering_is_unsigned(from) ? "arith.uitofp" : "arith.sitofp",
+        to, 1, &v, out);
   }
   if (tw == 1) {  // to bool: x != 0
     kiln_ir_value_t* zero = NULL;
     if (ff) {
-      KILN_RETURN_IF_ERROR(kiln_tosa_emit_float(b, from, 0.0, &zero));
-      return kiln_tosa_emit_cmp(b, false, KILN_CMPF_UNE, v, zero, out);
+      KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, from, 0.0, &zero));
+      return kiln_lowering_cmp(b, false, KILN_CMPF_UNE, v, zero, out);
     }
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, from, 0, &zero));
-    return kiln_tosa_emit_cmp(b, true, KILN_CMPI_NE, v, zero, out);
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, from, 0, &zero));
+    return kiln_lowering_cmp(b, true, KILN_CMPI_NE, v, zero, out);
   }
   if (ff) {
     kiln_ir_value_t* rounded = NULL;
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit1(b, "math.roundeven", v, &rounded));
-    return kiln_tosa_emit(
-        b, kiln_tosa_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi", to, 1,
-        &rounded, out);
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit1(b, "math.roundeven", v, &rounded));
+    return kiln_lowering_emit(
+        b, kiln_lowering_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi", to,
+        1, &rounded, out);
   }
   return kiln_tosa_emit_int_cast(b, v, to, out);
 }
@@ -382,11 +256,11 @@ static kiln_status_t kiln_tosa_lower_scalar(kiln_ir_builder_t* b,
   kiln_ir_context_t* ctx = b->context;
   kiln_ir_value_t* x = kiln_ir_op_is(op, "tosa.select") ? args[1] : args[0];
   const kiln_ir_type_t* t = x->type;
-  bool is_float = kiln_tosa_is_float(t);
-  bool is_unsigned = !is_float && kiln_tosa_is_unsigned(t);
+  bool is_float = kiln_lowering_is_float(t);
+  bool is_unsigned = !is_float && kiln_lowering_is_unsigned(t);
   if (kiln_ir_op_is(op, "tosa.mul")) {
     if (is_float)
-      return kiln_tosa_emit2(b, "arith.mulf", args[0], args[1], out);
+      return kiln_lowering_emit2(b, "arith.mulf", args[0], args[1], out);
     int64_t shift = 0;
     if (kiln_ir_op_num_regular_operands(op) == 3) {
       if (!kiln_tosa_constant_int(kiln_ir_op_operand(op, 2), &shift)) {
@@ -413,11 +287,12 @@ static kiln_status_t kiln_tosa_lower_scalar(kiln_ir_builder_t* b,
       *out = args[0];
       return kiln_ok_status();
     }
-    return kiln_tosa_emit(b, name, result_elem,
-                          kiln_ir_op_is(op, "tosa.select")                ? 3
-                          : kiln_tosa_op_kind(op) == KILN_TOSA_KIND_UNARY ? 1
-                                                                          : 2,
-                          args, out);
+    return kiln_lowering_emit(b, name, result_elem,
+                              kiln_ir_op_is(op, "tosa.select") ? 3
+                              : kiln_tosa_op_kind(op) == KILN_TOSA_KIND_UNARY
+                                  ? 1
+                                  : 2,
+                              args, out);
   }
   if (kiln_ir_op_is(op, "tosa.arithmetic_right_shift") && !is_float) {
     const kiln_ir_attribute_t* round = kiln_ir_op_get_attr(op, "round");
@@ -425,11 +300,12 @@ static kiln_status_t kiln_tosa_lower_scalar(kiln_ir_builder_t* b,
                     (round->kind == KILN_IR_ATTR_INTEGER ||
                      round->kind == KILN_IR_ATTR_BOOL) &&
                     round->i != 0;
-    if (!rounding) return kiln_tosa_emit2(b, "arith.shrsi", x, args[1], out);
+    if (!rounding)
+      return kiln_lowering_emit2(b, "arith.shrsi", x, args[1], out);
     return kiln_tosa_emit_rounding_shift(b, x, args[1], out);
   }
   if (kiln_ir_op_is(op, "tosa.negate")) {
-    if (is_float) return kiln_tosa_emit1(b, "arith.negf", x, out);
+    if (is_float) return kiln_lowering_emit1(b, "arith.negf", x, out);
     int64_t zp[2] = {0, 0};
     const char* zp_attrs[2] = {"input1_zp", "output_zp"};
     for (int i = 0; i < 2; ++i) {
@@ -448,13 +324,13 @@ static kiln_status_t kiln_tosa_lower_scalar(kiln_ir_builder_t* b,
   if (kiln_ir_op_is(op, "tosa.bitwise_not") ||
       kiln_ir_op_is(op, "tosa.logical_not")) {
     kiln_ir_value_t* ones = NULL;
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, t, -1, &ones));
-    return kiln_tosa_emit2(b, "arith.xori", x, ones, out);
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, -1, &ones));
+    return kiln_lowering_emit2(b, "arith.xori", x, ones, out);
   }
   if (kiln_ir_op_is(op, "tosa.reciprocal") && is_float) {
     kiln_ir_value_t* one = NULL;
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_float(b, t, 1.0, &one));
-    return kiln_tosa_emit2(b, "arith.divf", one, x, out);
+    KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, t, 1.0, &one));
+    return kiln_lowering_emit2(b, "arith.divf", one, x, out);
   }
   if (kiln_ir_op_is(op, "tosa.sigmoid") && is_float) {
     // e = exp(-|x|) never overflows: sigmoid(x) = (x >= 0 ? 1 : e) / (1 + e)
@@ -462,16 +338,16 @@ static kiln_status_t kiln_tosa_lower_scalar(kiln_ir_builder_t* b,
     // 1 / (1 + exp(-x)) flushes to 0 once exp(-x) overflows
     // (tests/numerics).
     kiln_ir_value_t *one, *zero, *abs, *neg, *e, *d, *pos, *num;
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_float(b, t, 1.0, &one));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_float(b, t, 0.0, &zero));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit1(b, "math.absf", x, &abs));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit1(b, "arith.negf", abs, &neg));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit1(b, "math.exp", neg, &e));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.addf", one, e, &d));
+    KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, t, 1.0, &one));
+    KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, t, 0.0, &zero));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit1(b, "math.absf", x, &abs));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit1(b, "arith.negf", abs, &neg));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit1(b, "math.exp", neg, &e));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.addf", one, e, &d));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit_cmp(b, false, KILN_CMPF_OGE, x, zero, &pos));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(b, pos, one, e, &num));
-    return kiln_tosa_emit2(b, "arith.divf", num, d, out);
+        kiln_lowering_cmp(b, false, KILN_CMPF_OGE, x, zero, &pos));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(b, pos, one, e, &num));
+    return kiln_lowering_emit2(b, "arith.divf", num, d, out);
   }
   if (kiln_tosa_op_kind(op) == KILN_TOSA_KIND_COMPARE) {
     int64_t pred;
@@ -486,24 +362,26 @@ static kiln_status_t kiln_tosa_lower_scalar(kiln_ir_builder_t* b,
              : is_unsigned ? KILN_CMPI_UGE
                            : KILN_CMPI_SGE;
     }
-    return kiln_tosa_emit_cmp(b, !is_float, pred, args[0], args[1], out);
+    return kiln_lowering_cmp(b, !is_float, pred, args[0], args[1], out);
   }
   if (kiln_ir_op_is(op, "tosa.clamp")) {
     const kiln_ir_attribute_t* lo_attr = kiln_ir_op_get_attr(op, "min_val");
     const kiln_ir_attribute_t* hi_attr = kiln_ir_op_get_attr(op, "max_val");
     kiln_ir_value_t *lo, *hi, *v;
     if (is_float) {
-      KILN_RETURN_IF_ERROR(kiln_tosa_emit_float(b, t, lo_attr->f.value, &lo));
-      KILN_RETURN_IF_ERROR(kiln_tosa_emit_float(b, t, hi_attr->f.value, &hi));
-      KILN_RETURN_IF_ERROR(kiln_tosa_emit2(b, "arith.maximumf", x, lo, &v));
-      return kiln_tosa_emit2(b, "arith.minimumf", v, hi, out);
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_float_const(b, t, lo_attr->f.value, &lo));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_float_const(b, t, hi_attr->f.value, &hi));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maximumf", x, lo, &v));
+      return kiln_lowering_emit2(b, "arith.minimumf", v, hi, out);
     }
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, t, lo_attr->i, &lo));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(b, t, hi_attr->i, &hi));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, lo_attr->i, &lo));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, hi_attr->i, &hi));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(
         b, is_unsigned ? "arith.maxui" : "arith.maxsi", x, lo, &v));
-    return kiln_tosa_emit2(b, is_unsigned ? "arith.minui" : "arith.minsi", v,
-                           hi, out);
+    return kiln_lowering_emit2(b, is_unsigned ? "arith.minui" : "arith.minsi",
+                               v, hi, out);
   }
   if (kiln_ir_op_is(op, "tosa.cast")) {
     return kiln_tosa_emit_cast(b, x, result_elem, out);
@@ -559,26 +437,26 @@ static kiln_status_t kiln_tosa_lower_elementwise(kiln_ir_builder_t* b,
   }
   maps[n] = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, n, inputs, 1, &init, maps,
                                                   rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t* result = NULL;
   KILN_RETURN_IF_ERROR(
       kiln_tosa_lower_scalar(&bb, op, body->args, rt->shaped.element, &result));
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, result));
-  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
 static kiln_status_t kiln_tosa_lower_const(kiln_ir_builder_t* b,
                                            kiln_ir_op_t* op) {
   kiln_ir_value_t* v = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(b, kiln_tosa_const_value(op),
-                                               op->results[0].type, &v));
-  kiln_tosa_replace(op, v);
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(b, kiln_tosa_const_value(op),
+                                              op->results[0].type, &v));
+  kiln_lowering_replace(op, v);
   return kiln_ok_status();
 }
 
@@ -640,7 +518,7 @@ static const kiln_tosa_reduction_t kiln_tosa_reductions[] = {
 static kiln_scalar_t kiln_tosa_reduction_init(size_t which,
                                               const kiln_ir_type_t* e) {
   kiln_scalar_t s;
-  bool f = kiln_tosa_is_float(e);
+  bool f = kiln_lowering_is_float(e);
   uint32_t w = kiln_tosa_width(e);
   switch (which) {
     case 0:  // sum
@@ -659,14 +537,14 @@ static kiln_scalar_t kiln_tosa_reduction_init(size_t which,
       if (f)
         s.f = -INFINITY;
       else
-        s.i = kiln_tosa_is_unsigned(e) ? 0 : kiln_tosa_int_min(w);
+        s.i = kiln_lowering_is_unsigned(e) ? 0 : kiln_tosa_int_min(w);
       break;
     case 3:  // min
       if (f)
         s.f = INFINITY;
       else
         s.i = kiln_scalar_canon_int(
-            e, kiln_tosa_is_unsigned(e) ? -1 : kiln_tosa_int_max(w));
+            e, kiln_lowering_is_unsigned(e) ? -1 : kiln_tosa_int_max(w));
       break;
     case 4:  // all
       s.i = 1;
@@ -713,7 +591,7 @@ static kiln_status_t kiln_tosa_lower_reduce(kiln_ir_builder_t* b,
   const kiln_ir_type_t* small =
       kiln_ir_tensor_type_get(ctx, num_kept, kept_dims, e, NULL);
   kiln_ir_value_t* acc = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
       b, kiln_scalar_splat_attr(ctx, small, kiln_tosa_reduction_init(which, e)),
       small, &acc));
   const kiln_ir_attribute_t* maps[2] = {
@@ -723,35 +601,36 @@ static kiln_status_t kiln_tosa_lower_reduce(kiln_ir_builder_t* b,
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 1, &input, 1, &acc, maps, rank, reduction, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
-  const char* combine = kiln_tosa_is_float(e)
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  const char* combine = kiln_lowering_is_float(e)
                             ? kiln_tosa_reductions[which].float_combine
                             : kiln_tosa_reductions[which].int_combine;
-  if (kiln_tosa_is_unsigned(e) && !strcmp(combine, "arith.maxsi")) {
+  if (kiln_lowering_is_unsigned(e) && !strcmp(combine, "arith.maxsi")) {
     combine = "arith.maxui";
-  } else if (kiln_tosa_is_unsigned(e) && !strcmp(combine, "arith.minsi")) {
+  } else if (kiln_lowering_is_unsigned(e) && !strcmp(combine, "arith.minsi")) {
     combine = "arith.minui";
   }
   kiln_ir_value_t* r = NULL;
   KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit2(&bb, combine, body->args[1], body->args[0], &r));
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
+      kiln_lowering_emit2(&bb, combine, body->args[1], body->args[0], &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
   kiln_ir_value_t* result = kiln_ir_op_result(generic, 0);
   if (small != rt) {
     KILN_RETURN_IF_ERROR(
         kiln_tosa_expand_unit_dim(b, result, rt, axis, &result));
   }
-  kiln_tosa_replace(op, result);
+  kiln_lowering_replace(op, result);
   return kiln_ok_status();
 }
 
 // The lowest value of |e| (max_pool2d's padding and accumulator).
 static kiln_scalar_t kiln_tosa_lowest(const kiln_ir_type_t* e) {
   kiln_scalar_t s;
-  if (kiln_tosa_is_float(e)) {
+  if (kiln_lowering_is_float(e)) {
     s.f = -INFINITY;
   } else {
-    s.i = kiln_tosa_is_unsigned(e) ? 0 : kiln_tosa_int_min(kiln_tosa_width(e));
+    s.i = kiln_lowering_is_unsigned(e) ? 0
+                                       : kiln_tosa_int_min(kiln_tosa_width(e));
   }
   return s;
 }
@@ -774,54 +653,55 @@ static kiln_status_t kiln_tosa_pad(
   }
   const kiln_ir_type_t* pt = kiln_ir_tensor_type_get(ctx, rank, dims, e, NULL);
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, pt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, pt, &init));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map,
                                                   rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
   kiln_ir_value_t* idx[KILN_TOSA_MAX_RANK];
   kiln_ir_value_t *zero, *inside = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, index, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, 0, &zero));
   for (uint32_t d = 0; d < rank; ++d) {
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_index(&bb, d, &idx[d]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &idx[d]));
     if (before[d] == 0 && after[d] == 0) continue;
     kiln_ir_value_t *off, *local, *max, *ge, *le, *ok;
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, index, before[d], &off));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, before[d], &off));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit2(&bb, "arith.subi", idx[d], off, &local));
+        kiln_lowering_emit2(&bb, "arith.subi", idx[d], off, &local));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit_int(&bb, index, in->shaped.dims[d] - 1, &max));
+        kiln_lowering_int_const(&bb, index, in->shaped.dims[d] - 1, &max));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit_cmp(&bb, true, KILN_CMPI_SGE, local, zero, &ge));
+        kiln_lowering_cmp(&bb, true, KILN_CMPI_SGE, local, zero, &ge));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit_cmp(&bb, true, KILN_CMPI_SLE, local, max, &le));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.andi", ge, le, &ok));
+        kiln_lowering_cmp(&bb, true, KILN_CMPI_SLE, local, max, &le));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", ge, le, &ok));
     if (inside) {
-      KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.andi", inside, ok, &ok));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.andi", inside, ok, &ok));
     }
     inside = ok;
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit2(&bb, "arith.maxsi", local, zero, &local));
+        kiln_lowering_emit2(&bb, "arith.maxsi", local, zero, &local));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit2(&bb, "arith.minsi", local, max, &idx[d]));
+        kiln_lowering_emit2(&bb, "arith.minsi", local, max, &idx[d]));
   }
   kiln_ir_value_t* args[KILN_TOSA_MAX_RANK + 1];
   args[0] = input;
   for (uint32_t d = 0; d < rank; ++d) args[d + 1] = idx[d];
   kiln_ir_value_t* v = NULL;
   KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit(&bb, "tensor.extract", e, rank + 1, args, &v));
+      kiln_lowering_emit(&bb, "tensor.extract", e, rank + 1, args, &v));
   if (inside) {
     kiln_ir_value_t* fill = make_fill(&bb, user);
     if (!fill) {
       return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "tosa pad fill");
     }
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(&bb, inside, v, fill, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, inside, v, fill, &v));
   }
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
   *out = kiln_ir_op_result(generic, 0);
   return kiln_ok_status();
 }
@@ -837,7 +717,7 @@ static kiln_ir_value_t* kiln_tosa_fill_constant(kiln_ir_builder_t* bb,
                                                 void* user) {
   kiln_tosa_scalar_fill_t* f = user;
   kiln_ir_value_t* v = NULL;
-  kiln_status_t status = kiln_tosa_emit_constant(
+  kiln_status_t status = kiln_lowering_constant(
       bb, kiln_scalar_to_attr(bb->context, f->type, f->value), f->type, &v);
   if (status) {
     kiln_status_free(status);
@@ -855,11 +735,11 @@ static kiln_ir_value_t* kiln_tosa_fill_from_tensor(kiln_ir_builder_t* bb,
   uint32_t rank = (uint32_t)t->type->shaped.rank;
   kiln_ir_value_t* v = NULL;
   kiln_status_t status = kiln_ok_status();
-  if (rank > 0) status = kiln_tosa_emit_int(bb, index, 0, &args[1]);
+  if (rank > 0) status = kiln_lowering_int_const(bb, index, 0, &args[1]);
   for (uint32_t d = 1; d < rank && !status; ++d) args[d + 1] = args[1];
   if (!status) {
-    status = kiln_tosa_emit(bb, "tensor.extract", t->type->shaped.element,
-                            rank + 1, args, &v);
+    status = kiln_lowering_emit(bb, "tensor.extract", t->type->shaped.element,
+                                rank + 1, args, &v);
   }
   if (status) {
     kiln_status_free(status);
@@ -887,13 +767,13 @@ static kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
                                        kiln_tosa_fill_constant, &fill, &input));
   }
   kiln_ir_value_t *acc, *window;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
       b, kiln_scalar_splat_attr(ctx, rt, lowest), rt, &acc));
   const kiln_ir_type_t* wt = kiln_ir_tensor_type_get(ctx, 2, kernel, e, NULL);
   kiln_scalar_t zero;
   memset(&zero, 0, sizeof(zero));
-  if (kiln_tosa_is_float(e)) zero.f = 0.0;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+  if (kiln_lowering_is_float(e)) zero.f = 0.0;
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
       b, kiln_scalar_splat_attr(ctx, wt, zero), wt, &window));
   // Loops (n, oh, ow, c, kh, kw).
   const kiln_ir_affine_expr_t* in_exprs[4];
@@ -919,15 +799,15 @@ static kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 2, ins, 1, &acc, maps, 6,
                                                   reduction, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
-  const char* max = kiln_tosa_is_float(e)      ? "arith.maximumf"
-                    : kiln_tosa_is_unsigned(e) ? "arith.maxui"
-                                               : "arith.maxsi";
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  const char* max = kiln_lowering_is_float(e)      ? "arith.maximumf"
+                    : kiln_lowering_is_unsigned(e) ? "arith.maxui"
+                                                   : "arith.maxsi";
   kiln_ir_value_t* r = NULL;
   KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit2(&bb, max, body->args[2], body->args[0], &r));
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
-  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+      kiln_lowering_emit2(&bb, max, body->args[2], body->args[0], &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -938,7 +818,7 @@ static kiln_status_t kiln_tosa_lower_gather(kiln_ir_builder_t* b,
   kiln_ir_value_t* indices = kiln_ir_op_operand(op, 1);
   const kiln_ir_type_t* rt = op->results[0].type;
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   int64_t idims[2] = {0, 1};
   const kiln_ir_attribute_t* maps[2] = {
       kiln_linalg_projection_map(ctx, 3, 2, idims),
@@ -947,16 +827,16 @@ static kiln_status_t kiln_tosa_lower_gather(kiln_ir_builder_t* b,
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 1, &indices, 1, &init, maps, 3, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t *n, *k, *c, *v;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_index(&bb, 0, &n));
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, 0, &n));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_to_index(&bb, body->args[0], &k));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_index(&bb, 2, &c));
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, 2, &c));
   kiln_ir_value_t* args[4] = {values, n, k, c};
-  KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit(&bb, "tensor.extract", rt->shaped.element, 4, args, &v));
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, v));
-  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "tensor.extract",
+                                          rt->shaped.element, 4, args, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -969,53 +849,56 @@ static kiln_status_t kiln_tosa_lower_table(kiln_ir_builder_t* b,
   const kiln_ir_type_t* te = table->type->shaped.element;
   uint32_t rank = (uint32_t)rt->shaped.rank;
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   const kiln_ir_attribute_t* maps[2] = {kiln_linalg_identity_map(ctx, rank),
                                         kiln_linalg_identity_map(ctx, rank)};
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &input, 1, &init, maps,
                                                   rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   const kiln_ir_type_t* i32 = kiln_ir_int_type(ctx, 32);
   kiln_ir_value_t *x, *bias, *v, *idx, *r;
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, body->args[0], i32, &x));
   bool is_i8 = kiln_tosa_width(te) == 8;
   KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit_int(&bb, i32, is_i8 ? 128 : 32768, &bias));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", x, bias, &v));
+      kiln_lowering_int_const(&bb, i32, is_i8 ? 128 : 32768, &bias));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", x, bias, &v));
   if (is_i8) {
     KILN_RETURN_IF_ERROR(kiln_tosa_emit_to_index(&bb, v, &idx));
     kiln_ir_value_t* args[2] = {table, idx};
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit(&bb, "tensor.extract", te, 2, args, &r));
-    KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
-    kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+        kiln_lowering_emit(&bb, "tensor.extract", te, 2, args, &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+    kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
     return kiln_ok_status();
   }
   kiln_ir_value_t *seven, *mask, *hi, *frac, *one, *idx1, *base, *next, *diff;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i32, 7, &seven));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i32, 127, &mask));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.shrsi", v, seven, &hi));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.andi", v, mask, &frac));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i32, 7, &seven));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i32, 127, &mask));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.shrsi", v, seven, &hi));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", v, mask, &frac));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_to_index(&bb, hi, &idx));
   KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit_int(&bb, kiln_ir_index_type_get(ctx), 1, &one));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", idx, one, &idx1));
+      kiln_lowering_int_const(&bb, kiln_ir_index_type_get(ctx), 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", idx, one, &idx1));
   kiln_ir_value_t* args0[2] = {table, idx};
   kiln_ir_value_t* args1[2] = {table, idx1};
   KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit(&bb, "tensor.extract", te, 2, args0, &base));
+      kiln_lowering_emit(&bb, "tensor.extract", te, 2, args0, &base));
   KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit(&bb, "tensor.extract", te, 2, args1, &next));
+      kiln_lowering_emit(&bb, "tensor.extract", te, 2, args1, &next));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, base, i32, &base));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, next, i32, &next));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.subi", next, base, &diff));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.muli", diff, frac, &diff));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.shli", base, seven, &base));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", base, diff, &r));
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
-  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.subi", next, base, &diff));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.muli", diff, frac, &diff));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.shli", base, seven, &base));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", base, diff, &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -1047,7 +930,7 @@ static kiln_status_t kiln_tosa_lower_pad(kiln_ir_builder_t* b,
     fill.type = e;
     memset(&fill.value, 0, sizeof(fill.value));
     const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, "pad_const");
-    if (kiln_tosa_is_float(e)) {
+    if (kiln_lowering_is_float(e)) {
       fill.value.f = a && a->kind == KILN_IR_ATTR_FLOAT ? a->f.value : 0.0;
     } else if (a && a->kind == KILN_IR_ATTR_INTEGER) {
       fill.value.i = kiln_scalar_canon_int(e, a->i);
@@ -1055,7 +938,7 @@ static kiln_status_t kiln_tosa_lower_pad(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_tosa_pad(
         b, input, before, after, kiln_tosa_fill_constant, &fill, &result));
   }
-  kiln_tosa_replace(op, result);
+  kiln_lowering_replace(op, result);
   return kiln_ok_status();
 }
 
@@ -1070,7 +953,7 @@ static kiln_status_t kiln_tosa_lower_transpose(kiln_ir_builder_t* b,
   // Result dim j is input dim perms[j]: input dim i is read at loop j.
   for (uint32_t j = 0; j < rank; ++j) inverse[perms[j]] = j;
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   const kiln_ir_attribute_t* maps[2] = {
       kiln_linalg_projection_map(ctx, rank, rank, inverse),
       kiln_linalg_identity_map(ctx, rank)};
@@ -1078,9 +961,9 @@ static kiln_status_t kiln_tosa_lower_transpose(kiln_ir_builder_t* b,
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &input, 1, &init, maps,
                                                   rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, body->args[0]));
-  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -1139,7 +1022,7 @@ static kiln_status_t kiln_tosa_lower_reshape(kiln_ir_builder_t* b,
       KILN_RETURN_IF_ERROR(kiln_tosa_emit_flat_reshape(b, v, rt, &v));
     }
   }
-  kiln_tosa_replace(op, v);
+  kiln_lowering_replace(op, v);
   return kiln_ok_status();
 }
 
@@ -1171,7 +1054,7 @@ static kiln_status_t kiln_tosa_zero_point(kiln_ir_op_t* op,
     kiln_ir_value_t* v = kiln_ir_op_operand(op, index);
     const kiln_ir_attribute_t* c = kiln_tosa_constant_of(v);
     if (c && c->kind == KILN_IR_ATTR_DENSE_ELEMENTS &&
-        kiln_tosa_is_float(c->type->shaped.element)) {
+        kiln_lowering_is_float(c->type->shaped.element)) {
       return kiln_ok_status();  // float zero points are 0
     }
     if (!kiln_tosa_constant_int(v, out)) {
@@ -1191,7 +1074,7 @@ static kiln_status_t kiln_tosa_emit_widen_sub(kiln_ir_builder_t* bb,
                                               const kiln_ir_type_t* acc,
                                               int64_t zp,
                                               kiln_ir_value_t** out) {
-  if (kiln_tosa_is_float(acc)) {
+  if (kiln_lowering_is_float(acc)) {
     if (x->type != acc) {
       KILN_RETURN_IF_ERROR(kiln_tosa_emit_cast(bb, x, acc, &x));
     }
@@ -1201,8 +1084,8 @@ static kiln_status_t kiln_tosa_emit_widen_sub(kiln_ir_builder_t* bb,
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(bb, x, acc, &x));
   if (zp != 0) {
     kiln_ir_value_t* z = NULL;
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(bb, acc, zp, &z));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(bb, "arith.subi", x, z, &x));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(bb, acc, zp, &z));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.subi", x, z, &x));
   }
   *out = x;
   return kiln_ok_status();
@@ -1225,19 +1108,19 @@ static kiln_status_t kiln_tosa_emit_contraction(
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 2, ins, 1, &init, maps, num_loops, reduction, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   const kiln_ir_type_t* acc = init->type->shaped.element;
-  bool f = kiln_tosa_is_float(acc);
+  bool f = kiln_lowering_is_float(acc);
   kiln_ir_value_t *a, *c, *p, *r;
   KILN_RETURN_IF_ERROR(
       kiln_tosa_emit_widen_sub(&bb, body->args[0], acc, xzp, &a));
   KILN_RETURN_IF_ERROR(
       kiln_tosa_emit_widen_sub(&bb, body->args[1], acc, wzp, &c));
   KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit2(&bb, f ? "arith.mulf" : "arith.muli", a, c, &p));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, f ? "arith.addf" : "arith.addi",
-                                       body->args[2], p, &r));
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
+      kiln_lowering_emit2(&bb, f ? "arith.mulf" : "arith.muli", a, c, &p));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, f ? "arith.addf" : "arith.addi",
+                                           body->args[2], p, &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
   *out = kiln_ir_op_result(generic, 0);
   return kiln_ok_status();
 }
@@ -1248,8 +1131,8 @@ static kiln_status_t kiln_tosa_emit_zeros(kiln_ir_builder_t* b,
                                           kiln_ir_value_t** out) {
   kiln_scalar_t zero;
   memset(&zero, 0, sizeof(zero));
-  if (kiln_tosa_is_float(type->shaped.element)) zero.f = 0.0;
-  return kiln_tosa_emit_constant(
+  if (kiln_lowering_is_float(type->shaped.element)) zero.f = 0.0;
+  return kiln_lowering_constant(
       b, kiln_scalar_splat_attr(b->context, type, zero), type, out);
 }
 
@@ -1288,7 +1171,7 @@ static kiln_status_t kiln_tosa_emit_bias_init(
     }
   }
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   const kiln_ir_attribute_t* maps[2] = {
       kiln_ir_affine_map_attr_get(ctx, rank, 0, 1, &e),
       kiln_linalg_identity_map(ctx, rank)};
@@ -1296,17 +1179,17 @@ static kiln_status_t kiln_tosa_emit_bias_init(
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &bias, 1, &init, maps,
                                                   rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t* v = body->args[0];
   const kiln_ir_type_t* re = rt->shaped.element;
   if (v->type != re) {
-    if (kiln_tosa_is_float(re)) {
+    if (kiln_lowering_is_float(re)) {
       KILN_RETURN_IF_ERROR(kiln_tosa_emit_cast(&bb, v, re, &v));
     } else {
       KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, v, re, &v));
     }
   }
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
   *out = kiln_ir_op_result(generic, 0);
   return kiln_ok_status();
 }
@@ -1327,7 +1210,7 @@ static kiln_status_t kiln_tosa_lower_matmul(kiln_ir_builder_t* b,
       kiln_linalg_projection_map(ctx, 4, 3, adims), azp,
       kiln_ir_op_operand(op, 1), kiln_linalg_projection_map(ctx, 4, 3, bdims),
       bzp, init, kiln_linalg_projection_map(ctx, 4, 3, odims), 4, 1, &r));
-  kiln_tosa_replace(op, r);
+  kiln_lowering_replace(op, r);
   return kiln_ok_status();
 }
 
@@ -1348,7 +1231,7 @@ static kiln_status_t kiln_tosa_lower_fully_connected(kiln_ir_builder_t* b,
       kiln_linalg_projection_map(ctx, 3, 2, idims), izp,
       kiln_ir_op_operand(op, 1), kiln_linalg_projection_map(ctx, 3, 2, wdims),
       wzp, init, kiln_linalg_projection_map(ctx, 3, 2, odims), 3, 1, &r));
-  kiln_tosa_replace(op, r);
+  kiln_lowering_replace(op, r);
   return kiln_ok_status();
 }
 
@@ -1388,7 +1271,7 @@ static kiln_status_t kiln_tosa_conv_prologue(kiln_ir_builder_t* b,
     kiln_tosa_scalar_fill_t f;
     f.type = e;
     memset(&f.value, 0, sizeof(f.value));
-    if (kiln_tosa_is_float(e)) {
+    if (kiln_lowering_is_float(e)) {
       f.value.f = 0.0;
     } else {
       f.value.i = kiln_scalar_canon_int(e, fill);
@@ -1424,7 +1307,7 @@ static kiln_status_t kiln_tosa_lower_conv2d(kiln_ir_builder_t* b,
       b, input, kiln_ir_affine_map_attr_get(ctx, 7, 0, 4, in), izp,
       kiln_ir_op_operand(op, 1), kiln_linalg_projection_map(ctx, 7, 4, wdims),
       wzp, init, kiln_linalg_projection_map(ctx, 7, 4, odims), 7, 3, &r));
-  kiln_tosa_replace(op, r);
+  kiln_lowering_replace(op, r);
   return kiln_ok_status();
 }
 
@@ -1474,7 +1357,7 @@ static kiln_status_t kiln_tosa_lower_depthwise_conv2d(kiln_ir_builder_t* b,
   kiln_ir_op_t* collapse = NULL;
   KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
       b, "tensor.collapse_shape", 1, &r, 1, &rt, 1, &attr, &collapse));
-  kiln_tosa_replace(op, kiln_ir_op_result(collapse, 0));
+  kiln_lowering_replace(op, kiln_ir_op_result(collapse, 0));
   return kiln_ok_status();
 }
 
@@ -1485,7 +1368,7 @@ static kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
   const kiln_ir_type_t* in_t = input->type;
   const kiln_ir_type_t* rt = op->results[0].type;
   const kiln_ir_type_t* e = rt->shaped.element;
-  bool f = kiln_tosa_is_float(e);
+  bool f = kiln_lowering_is_float(e);
   int64_t izp, ozp, kernel[2] = {1, 1}, stride[2] = {1, 1},
                     pad[4] = {0, 0, 0, 0};
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 1, "input_zp", &izp));
@@ -1536,13 +1419,13 @@ static kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 2, ins, 1, &acc, maps, 6,
                                                   reduction, &generic, &body));
   {
-    kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
     kiln_ir_value_t *x, *r;
     KILN_RETURN_IF_ERROR(
         kiln_tosa_emit_widen_sub(&bb, body->args[0], acc_e, izp, &x));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, f ? "arith.addf" : "arith.addi",
-                                         body->args[2], x, &r));
-    KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(
+        &bb, f ? "arith.addf" : "arith.addi", body->args[2], x, &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
   }
   kiln_ir_value_t* sum = kiln_ir_op_result(generic, 0);
   // Per-position counts of non-padded elements (float), or TOSA's
@@ -1591,13 +1474,13 @@ static kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
   const kiln_ir_type_t* ct =
       kiln_ir_tensor_type_get(ctx, 2, cdims, f ? acc_e : i64, NULL);
   kiln_ir_value_t *count_v, *shift_v = NULL, *init;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
       b, kiln_scalar_dense_attr(ctx, ct, oh * ow, counts), ct, &count_v));
   if (!f) {
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
         b, kiln_scalar_dense_attr(ctx, ct, oh * ow, shifts), ct, &shift_v));
   }
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   int64_t pos[2] = {1, 2};
   const kiln_ir_attribute_t* id4 = kiln_linalg_identity_map(ctx, 4);
   const kiln_ir_attribute_t* at_pos =
@@ -1607,39 +1490,40 @@ static kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
   kiln_ir_value_t* all_ins[3] = {sum, fins[0], fins[1]};
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, f ? 2 : 3, all_ins, 1, &init, fmaps, 4, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t* r = NULL;
   if (f) {
-    KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit2(&bb, "arith.divf", body->args[0], body->args[1], &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.divf", body->args[0],
+                                             body->args[1], &r));
     if (r->type != e) KILN_RETURN_IF_ERROR(kiln_tosa_emit_cast(&bb, r, e, &r));
   } else {
     // apply_scale_32(sum, multiplier, shift, false) + output_zp, clamped.
     kiln_ir_value_t *v, *one, *sm1, *round, *lo, *hi, *z;
     KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, body->args[0], i64, &v));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit2(&bb, "arith.muli", v, body->args[1], &v));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, 1, &one));
+        kiln_lowering_emit2(&bb, "arith.muli", v, body->args[1], &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, 1, &one));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit2(&bb, "arith.subi", body->args[2], one, &sm1));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.shli", one, sm1, &round));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", v, round, &v));
+        kiln_lowering_emit2(&bb, "arith.subi", body->args[2], one, &sm1));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit2(&bb, "arith.shrsi", v, body->args[2], &v));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, ozp, &z));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", v, z, &v));
+        kiln_lowering_emit2(&bb, "arith.shli", one, sm1, &round));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", v, round, &v));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.shrsi", v, body->args[2], &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, ozp, &z));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", v, z, &v));
     uint32_t w = kiln_tosa_width(e);
-    int64_t mn = kiln_tosa_is_unsigned(e) ? 0 : kiln_tosa_int_min(w);
-    int64_t mx = kiln_tosa_is_unsigned(e) ? (int64_t)((1ull << w) - 1)
-                                          : kiln_tosa_int_max(w);
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, mn, &lo));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, mx, &hi));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.maxsi", v, lo, &v));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.minsi", v, hi, &v));
+    int64_t mn = kiln_lowering_is_unsigned(e) ? 0 : kiln_tosa_int_min(w);
+    int64_t mx = kiln_lowering_is_unsigned(e) ? (int64_t)((1ull << w) - 1)
+                                              : kiln_tosa_int_max(w);
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, mn, &lo));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, mx, &hi));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.maxsi", v, lo, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.minsi", v, hi, &v));
     KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, v, e, &r));
   }
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
-  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -1696,7 +1580,7 @@ static kiln_status_t kiln_tosa_lower_slice(kiln_ir_builder_t* b,
     }
   }
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   const kiln_ir_attribute_t* maps[2] = {
       kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs),
       kiln_linalg_identity_map(ctx, rank)};
@@ -1704,9 +1588,9 @@ static kiln_status_t kiln_tosa_lower_slice(kiln_ir_builder_t* b,
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &input, 1, &init, maps,
                                                   rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, body->args[0]));
-  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -1718,31 +1602,31 @@ static kiln_status_t kiln_tosa_lower_tile(kiln_ir_builder_t* b,
   const kiln_ir_type_t* rt = op->results[0].type;
   uint32_t rank = (uint32_t)rt->shaped.rank;
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map,
                                                   rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
   kiln_ir_value_t* args[KILN_TOSA_MAX_RANK + 1];
   args[0] = input;
   for (uint32_t d = 0; d < rank; ++d) {
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_index(&bb, d, &args[d + 1]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &args[d + 1]));
     if (in->shaped.dims[d] != rt->shaped.dims[d]) {
       kiln_ir_value_t* n = NULL;
       KILN_RETURN_IF_ERROR(
-          kiln_tosa_emit_int(&bb, index, in->shaped.dims[d], &n));
-      KILN_RETURN_IF_ERROR(
-          kiln_tosa_emit2(&bb, "arith.remui", args[d + 1], n, &args[d + 1]));
+          kiln_lowering_int_const(&bb, index, in->shaped.dims[d], &n));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.remui", args[d + 1],
+                                               n, &args[d + 1]));
     }
   }
   kiln_ir_value_t* v = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit(&bb, "tensor.extract", rt->shaped.element,
-                                      rank + 1, args, &v));
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, v));
-  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit(
+      &bb, "tensor.extract", rt->shaped.element, rank + 1, args, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -1754,20 +1638,20 @@ static kiln_status_t kiln_tosa_lower_concat(kiln_ir_builder_t* b,
   int64_t axis = kiln_ir_op_get_attr(op, "axis")->i;
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map,
                                                   rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
   kiln_ir_value_t* idx[KILN_TOSA_MAX_RANK];
   for (uint32_t d = 0; d < rank; ++d) {
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_index(&bb, d, &idx[d]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &idx[d]));
   }
   kiln_ir_value_t *zero, *result = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, index, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, 0, &zero));
   int64_t offset = 0;
   for (uint32_t i = 0; i < n; ++i) {
     kiln_ir_value_t* t = kiln_ir_op_operand(op, i);
@@ -1777,29 +1661,29 @@ static kiln_status_t kiln_tosa_lower_concat(kiln_ir_builder_t* b,
     args[0] = t;
     for (uint32_t d = 0; d < rank; ++d) args[d + 1] = idx[d];
     kiln_ir_value_t *off, *local, *max, *v;
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, index, offset, &off));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, index, size - 1, &max));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, offset, &off));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, size - 1, &max));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit2(&bb, "arith.subi", idx[axis], off, &local));
+        kiln_lowering_emit2(&bb, "arith.subi", idx[axis], off, &local));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit2(&bb, "arith.maxsi", local, zero, &local));
+        kiln_lowering_emit2(&bb, "arith.maxsi", local, zero, &local));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit2(&bb, "arith.minsi", local, max, &args[axis + 1]));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit(
+        kiln_lowering_emit2(&bb, "arith.minsi", local, max, &args[axis + 1]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(
         &bb, "tensor.extract", rt->shaped.element, rank + 1, args, &v));
     if (!result) {
       result = v;
     } else {
       kiln_ir_value_t* ge = NULL;
       KILN_RETURN_IF_ERROR(
-          kiln_tosa_emit_cmp(&bb, true, KILN_CMPI_SGE, idx[axis], off, &ge));
-      KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(&bb, ge, v, result, &result));
+          kiln_lowering_cmp(&bb, true, KILN_CMPI_SGE, idx[axis], off, &ge));
+      KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, ge, v, result, &result));
     }
     offset += size;
   }
   if (!result) return kiln_ir_op_emit_error(op, ctx, "nothing to concat");
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, result));
-  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 
@@ -1832,9 +1716,9 @@ static kiln_status_t kiln_tosa_lower_rescale(kiln_ir_builder_t* b,
     double_round = text && strstr(text, "DOUBLE_ROUND") != NULL;
   }
   bool in_unsigned = kiln_tosa_bool_attr(op, "input_unsigned", false) ||
-                     kiln_tosa_is_unsigned(ie);
+                     kiln_lowering_is_unsigned(ie);
   bool out_unsigned = kiln_tosa_bool_attr(op, "output_unsigned", false) ||
-                      kiln_tosa_is_unsigned(re);
+                      kiln_lowering_is_unsigned(re);
   int64_t izp = 0, ozp = 0;
   int64_t mult[1024], shift[1024];
   int64_t nm = kiln_tosa_list_operand_or_attr(op, 1, "multiplier", mult, 1024);
@@ -1878,77 +1762,79 @@ static kiln_status_t kiln_tosa_lower_rescale(kiln_ir_builder_t* b,
       mv[i].i = mult[i];
       sv[i].i = shift[i];
     }
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
         b, kiln_scalar_dense_attr(ctx, ct, nm, mv), ct, &ins[1]));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_constant(
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
         b, kiln_scalar_dense_attr(ctx, ct, nm, sv), ct, &ins[2]));
     maps[1] = maps[2] = kiln_linalg_projection_map(ctx, rank, 1, &c);
     nins = 3;
   }
   maps[nins] = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, nins, ins, 1, &init, maps,
                                                   rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_tosa_body_builder(b, body);
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t *v, *m, *s, *one, *sm1, *round, *z, *lo, *hi, *r;
   v = body->args[0];
   if (kiln_tosa_width(ie) < 64) {
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit(
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(
         &bb, in_unsigned ? "arith.extui" : "arith.extsi", i64, 1, &v, &v));
   }
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, izp, &z));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.subi", v, z, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, izp, &z));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subi", v, z, &v));
   if (nins == 3) {
     m = body->args[1];
     s = body->args[2];
   } else {
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, mult[0], &m));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, shift[0], &s));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, mult[0], &m));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, shift[0], &s));
   }
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, 1, &one));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.subi", s, one, &sm1));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.shli", one, sm1, &round));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subi", s, one, &sm1));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.shli", one, sm1, &round));
   bool scale32 = kiln_tosa_bool_attr(op, "scale32", true);
   if (double_round && scale32) {
     // round += shift > 31 ? (v >= 0 ? 1 << 30 : -(1 << 30)) : 0
     kiln_ir_value_t *c31, *zero, *pos, *neg, *big, *nonneg, *adj, *none;
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, 31, &c31));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, 0, &zero));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, 1 << 30, &pos));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, -(1 << 30), &neg));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, 31, &c31));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, 0, &zero));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, 1 << 30, &pos));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, -(1 << 30), &neg));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit_cmp(&bb, true, KILN_CMPI_SGT, s, c31, &big));
+        kiln_lowering_cmp(&bb, true, KILN_CMPI_SGT, s, c31, &big));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit_cmp(&bb, true, KILN_CMPI_SGE, v, zero, &nonneg));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(&bb, nonneg, pos, neg, &adj));
+        kiln_lowering_cmp(&bb, true, KILN_CMPI_SGE, v, zero, &nonneg));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, nonneg, pos, neg, &adj));
     none = zero;
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_select(&bb, big, adj, none, &adj));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, big, adj, none, &adj));
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_emit2(&bb, "arith.addi", round, adj, &round));
+        kiln_lowering_emit2(&bb, "arith.addi", round, adj, &round));
   }
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.muli", v, m, &v));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", v, round, &v));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.shrsi", v, s, &v));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, ozp, &z));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.addi", v, z, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.muli", v, m, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", v, round, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.shrsi", v, s, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, ozp, &z));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", v, z, &v));
   uint32_t w = kiln_tosa_width(re);
   int64_t mn = out_unsigned ? 0 : kiln_tosa_int_min(w);
   int64_t mx = out_unsigned ? (w >= 64 ? INT64_MAX : (int64_t)((1ull << w) - 1))
                             : kiln_tosa_int_max(w);
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, mn, &lo));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int(&bb, i64, mx, &hi));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.maxsi", v, lo, &v));
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit2(&bb, "arith.minsi", v, hi, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, mn, &lo));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, mx, &hi));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.maxsi", v, lo, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.minsi", v, hi, &v));
   if (w < 64) {
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit(&bb, "arith.trunci", re, 1, &v, &r));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&bb, "arith.trunci", re, 1, &v, &r));
   } else {
     r = v;
   }
-  KILN_RETURN_IF_ERROR(kiln_tosa_yield(&bb, r));
-  kiln_tosa_replace(op, kiln_ir_op_result(generic, 0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
 }
 

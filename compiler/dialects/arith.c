@@ -305,22 +305,6 @@ static void kiln_arith_print_cast(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_print_type(p, op->results[0].type);
 }
 
-// `arith.constant {attrs} 1.0 : f32` / `dense<...> : tensor<...>`
-static kiln_status_t kiln_arith_parse_constant(kiln_mlir_op_parser_t* p,
-                                               kiln_ir_op_state_t* state) {
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
-  const kiln_mlir_token_t* tok = kiln_mlir_peek(p);
-  uint32_t line = tok->line, column = tok->column;
-  const kiln_ir_attribute_t* value = NULL;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &value));
-  if (!value->type) {
-    return kiln_mlir_emit_error_at(p, line, column,
-                                   "expected a typed constant value");
-  }
-  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "value", value));
-  return kiln_mlir_add_result_type(p, state, value->type);
-}
-
 static void kiln_arith_print_constant(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   static const char* const elided[] = {"value"};
   kiln_ir_printer_print_attr_dict(p, op, elided, 1);
@@ -376,7 +360,7 @@ static kiln_status_t kiln_arith_fold_constant(
 static const kiln_ir_op_def_t kiln_arith_defs[] = {
     {"arith.constant", "a constant scalar or dense tensor",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_CONSTANT_LIKE, 0, 1, 0, 0,
-     kiln_arith_verify_constant, kiln_arith_parse_constant,
+     kiln_arith_verify_constant, kiln_dialect_parse_typed_constant,
      kiln_arith_print_constant, kiln_arith_fold_constant, NULL},
     KILN_ARITH_INT_BINARY("arith.addi", KILN_SCALAR_ADDI, KILN_COMM),
     KILN_ARITH_INT_BINARY("arith.subi", KILN_SCALAR_SUBI, KILN_PURE),

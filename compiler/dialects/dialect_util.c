@@ -399,3 +399,18 @@ void kiln_dialect_print_return_like(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
     kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, i)->type);
   }
 }
+
+kiln_status_t kiln_dialect_parse_typed_constant(kiln_mlir_op_parser_t* p,
+                                                kiln_ir_op_state_t* state) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_mlir_token_t* tok = kiln_mlir_peek(p);
+  uint32_t line = tok->line, column = tok->column;
+  const kiln_ir_attribute_t* value = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &value));
+  if (!value->type) {
+    return kiln_mlir_emit_error_at(p, line, column,
+                                   "expected a typed constant value");
+  }
+  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "value", value));
+  return kiln_mlir_add_result_type(p, state, value->type);
+}

@@ -70,6 +70,12 @@ kiln_status_t kiln_dialect_parse_type_tail(
     kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state,
     const kiln_mlir_operand_list_t* operands);
 
+// Parses `{attrs} <typed attribute>` (the custom form of arith.constant
+// and util.unfoldable_constant: `1.0 : f32`, `dense<...> : tensor<...>`)
+// into a "value" attribute and a result of the attribute's type.
+kiln_status_t kiln_dialect_parse_typed_constant(kiln_mlir_op_parser_t* p,
+                                                kiln_ir_op_state_t* state);
+
 // `%a, %b {attrs} : T1, T2` (or nothing) for terminators that pass values
 // (linalg.yield, stablehlo.return).
 kiln_status_t kiln_dialect_parse_return_like(kiln_mlir_op_parser_t* p,

@@ -29,21 +29,6 @@ static kiln_status_t kiln_util_verify_unfoldable(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
-static kiln_status_t kiln_util_parse_unfoldable(kiln_mlir_op_parser_t* p,
-                                                kiln_ir_op_state_t* state) {
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
-  const kiln_mlir_token_t* tok = kiln_mlir_peek(p);
-  uint32_t line = tok->line, column = tok->column;
-  const kiln_ir_attribute_t* value = NULL;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &value));
-  if (!value->type) {
-    return kiln_mlir_emit_error_at(p, line, column,
-                                   "expected a typed constant value");
-  }
-  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "value", value));
-  return kiln_mlir_add_result_type(p, state, value->type);
-}
-
 static void kiln_util_print_unfoldable(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   static const char* const elided[] = {"value"};
   kiln_ir_printer_print_attr_dict(p, op, elided, 1);
@@ -136,7 +121,7 @@ static kiln_status_t kiln_util_parse_barrier(kiln_mlir_op_parser_t* p,
 static const kiln_ir_op_def_t kiln_util_defs[] = {
     {"util.unfoldable_constant", "a constant opaque to folding",
      KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_unfoldable,
-     kiln_util_parse_unfoldable, kiln_util_print_unfoldable, NULL, NULL},
+     kiln_dialect_parse_typed_constant, kiln_util_print_unfoldable, NULL, NULL},
     {"util.optimization_barrier", "blocks folding and motion across it",
      KILN_IR_TRAIT_SIDE_EFFECTING, KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0,
      kiln_util_verify_barrier, kiln_util_parse_barrier,

@@ -101,9 +101,11 @@ static kiln_status_t kiln_gds_verify(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
-// `%x, dim = 1 {attrs} : (T) -> tensor<i32>`.
-static kiln_status_t kiln_gds_parse(kiln_mlir_op_parser_t* p,
-                                    kiln_ir_op_state_t* state) {
+// The custom form `%operand, dim = N {attrs} : (T) -> R` shared by
+// get_dimension_size and dynamic_iota; N is stored as |attr_name|.
+static kiln_status_t kiln_stablehlo_misc_parse_operand_dim(
+    kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state,
+    const char* attr_name) {
   kiln_ir_context_t* context = kiln_mlir_parser_context(p);
   kiln_mlir_operand_list_t operands = {0};
   operands.items = kiln_ir_arena_alloc(context, sizeof(kiln_mlir_operand_t));
@@ -117,19 +119,31 @@ static kiln_status_t kiln_gds_parse(kiln_mlir_op_parser_t* p,
   int64_t dim = 0;
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &dim));
   KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
-      p, state, "dimension",
+      p, state, attr_name,
       kiln_ir_integer_attr_get(context, kiln_ir_int_type(context, 64), dim)));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   return kiln_dialect_parse_type_tail(p, state, &operands);
 }
 
-static void kiln_gds_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+static void kiln_stablehlo_misc_print_operand_dim(kiln_ir_printer_t* p,
+                                                  kiln_ir_op_t* op,
+                                                  const char* attr_name) {
   kiln_ir_printer_printf(p, " ");
   kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
-  const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "dimension");
+  const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, attr_name);
   kiln_ir_printer_printf(p, ", dim = %lld", dim ? (long long)dim->i : 0LL);
-  static const char* const elided[] = {"dimension"};
+  const char* const elided[] = {attr_name};
   kiln_dialect_print_functional_tail(p, op, elided, 1);
+}
+
+// `%x, dim = 1 {attrs} : (T) -> tensor<i32>`.
+static kiln_status_t kiln_gds_parse(kiln_mlir_op_parser_t* p,
+                                    kiln_ir_op_state_t* state) {
+  return kiln_stablehlo_misc_parse_operand_dim(p, state, "dimension");
+}
+
+static void kiln_gds_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_stablehlo_misc_print_operand_dim(p, op, "dimension");
 }
 
 //===----------------------------------------------------------------------===//
@@ -435,32 +449,11 @@ static kiln_status_t kiln_diota_verify(kiln_ir_context_t* context,
 // `%shape, dim = 0 {attrs} : (S) -> R`.
 static kiln_status_t kiln_diota_parse(kiln_mlir_op_parser_t* p,
                                       kiln_ir_op_state_t* state) {
-  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
-  kiln_mlir_operand_list_t operands = {0};
-  operands.items = kiln_ir_arena_alloc(context, sizeof(kiln_mlir_operand_t));
-  if (!operands.items) return kiln_mlir_emit_error(p, "out of memory");
-  operands.capacity = 1;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &operands.items[0]));
-  operands.count = 1;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "dim"));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
-  int64_t dim = 0;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &dim));
-  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
-      p, state, "iota_dimension",
-      kiln_ir_integer_attr_get(context, kiln_ir_int_type(context, 64), dim)));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
-  return kiln_dialect_parse_type_tail(p, state, &operands);
+  return kiln_stablehlo_misc_parse_operand_dim(p, state, "iota_dimension");
 }
 
 static void kiln_diota_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
-  kiln_ir_printer_printf(p, " ");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
-  const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "iota_dimension");
-  kiln_ir_printer_printf(p, ", dim = %lld", dim ? (long long)dim->i : 0LL);
-  static const char* const elided[] = {"iota_dimension"};
-  kiln_dialect_print_functional_tail(p, op, elided, 1);
+  kiln_stablehlo_misc_print_operand_dim(p, op, "iota_dimension");
 }
 
 static const kiln_ir_op_def_t kiln_stablehlo_misc_defs[] = {

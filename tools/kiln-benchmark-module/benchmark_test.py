@@ -59,13 +59,13 @@ def run(*args, expect_ok=True):
   return p.returncode, p.stdout, p.stderr
 
 
-def run_json(*args, expect_ok=True):
+def run_json(*args, expect_ok=True, min_time=MIN_TIME):
   """Runs with --benchmark_out=<json file>; returns (rc, rows, stderr)."""
   out = os.path.join(WORK, CASE + ".json")
   if os.path.exists(out):
     os.remove(out)
   rc, stdout, stderr = run(*args, "--benchmark_out=" + out,
-                           "--benchmark_out_format=json", MIN_TIME,
+                           "--benchmark_out_format=json", min_time,
                            expect_ok=expect_ok)
   with open(out) as f:
     data = json.load(f)
@@ -120,7 +120,8 @@ def time_per_iteration(module, function, batch_size, *extra):
   # only slows some of them, so the minimum tracks the real cost.
   _, rows, _ = run_json("--module=" + module, "--function=" + function,
                         "--batch_size=%d" % batch_size, "--time_unit=us",
-                        "--benchmark_repetitions=3", *extra)
+                        "--benchmark_repetitions=3", *extra,
+                        min_time="--benchmark_min_time=0.1")
   rows = iteration_rows(rows)
   check(len(rows) == 3, "three repetitions expected, got %s" % names(rows))
   for row in rows:
@@ -133,22 +134,44 @@ def time_per_iteration(module, function, batch_size, *extra):
   return min(row["real_time"] for row in rows)
 
 
+def check_time_ratio(label, measure_base, measure_batched, low, high):
+  """Checks low < t(batched) / t(base) < high over up to five rounds.
+
+  Each round measures both back to back, so a slow phase of the machine
+  (another process, a clock ramping up) hits both sides alike; a round out
+  of range is retried. A wrong scaling (time not divided by the batch, or
+  divided twice) is off by the batch factor in every round and still fails.
+  """
+  ratios = []
+  for _ in range(5):
+    ratio = measure_batched() / measure_base()
+    if low < ratio < high:
+      return
+    ratios.append(ratio)
+  fail("%s out of (%g, %g) in every round: %s" %
+       (label, low, high, ", ".join("%.3f" % r for r in ratios)))
+
+
 def case_sync():
   # A sync function doing fixed work per call: one call per batch, so with
   # --batch_size=4 each reported iteration is a quarter of a call.
   module = assemble("spin")
-  t1 = time_per_iteration(module, "spin", 1, "--input=100000")
-  t4 = time_per_iteration(module, "spin", 4, "--input=100000")
-  check(0.1 < t4 / t1 < 0.45, "sync: t(batch 4)/t(batch 1) = %.3f" % (t4 / t1))
+  check_time_ratio(
+      "sync: t(batch 4)/t(batch 1)",
+      lambda: time_per_iteration(module, "spin", 1, "--input=100000"),
+      lambda: time_per_iteration(module, "spin", 4, "--input=100000"),
+      0.1, 0.45)
 
 
 def case_async():
   # Coarse-fences: --batch_size calls per batch; time stays per call.
   module = assemble("spin")
-  t1 = time_per_iteration(module, "spin_async", 1, "--input=100000")
-  t4 = time_per_iteration(module, "spin_async", 4, "--input=100000",
-                          "--batch_concurrency=2")
-  check(0.6 < t4 / t1 < 1.6, "async: t(batch 4)/t(batch 1) = %.3f" % (t4 / t1))
+  check_time_ratio(
+      "async: t(batch 4)/t(batch 1)",
+      lambda: time_per_iteration(module, "spin_async", 1, "--input=100000"),
+      lambda: time_per_iteration(module, "spin_async", 4, "--input=100000",
+                                 "--batch_concurrency=2"),
+      0.6, 1.6)
   # The batch is rounded up to a multiple of the concurrency (3 -> 4).
   _, rows, _ = run_json("--module=" + module, "--function=spin_async",
                         "--input=1000", "--batch_size=3",
@@ -168,9 +191,11 @@ def case_dispatch():
   # A dispatch benchmark takes the batch size as its repeat count: the work
   # per call grows with it, so time per iteration stays the same.
   module = assemble("spin")
-  t1 = time_per_iteration(module, "spin_dispatch", 1)
-  t8 = time_per_iteration(module, "spin_dispatch", 8)
-  check(0.6 < t8 / t1 < 1.6, "dispatch: t(8)/t(1) = %.3f" % (t8 / t1))
+  check_time_ratio(
+      "dispatch: t(8)/t(1)",
+      lambda: time_per_iteration(module, "spin_dispatch", 1),
+      lambda: time_per_iteration(module, "spin_dispatch", 8),
+      0.6, 1.6)
 
 
 def case_benchmark_flags():

@@ -11,8 +11,9 @@
 //        ^bb0(%a: T, ...): body }
 //   %r = tosa.cond_if %p [(%a = %x, ...)] : tensor<i1> [(T...)] -> (R...)
 //        { then } else { else }
-// (older spelling: `tosa.cond_if %p, %x, ... : tensor<i1>, T... -> R`
-// with the regions' own `^bb0(...)` headers).
+// (older spellings: `tosa.cond_if %p, %x, ... : tensor<i1>, T... -> R`
+// with the regions' own `^bb0(...)` headers, and `tosa.cond_if %p -> (R...)`
+// whose regions use values from above).
 #include <string.h>
 
 // stablehlo.while also has StableHLO's custom form (parsed; printed in the
@@ -180,11 +181,20 @@ static kiln_status_t kiln_rcf_parse_tosa_cond_if(kiln_mlir_op_parser_t* p,
         kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &plain));
   }
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COLON));
-  const kiln_ir_type_t* cond_type = NULL;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &cond_type));
-  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &cond, cond_type, state));
   kiln_mlir_type_list_t inputs = {0}, results = {0};
+  if (!init_list && plain.count == 0 &&
+      kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_ARROW) {
+    // Oldest spelling, `tosa.cond_if %p -> (R...) {...}`: no types given,
+    // the predicate has the type of its definition.
+    kiln_ir_value_t* pred = NULL;
+    KILN_RETURN_IF_ERROR(kiln_mlir_resolve_value(p, &cond, NULL, &pred));
+    KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(context, state, pred));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COLON));
+    const kiln_ir_type_t* cond_type = NULL;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &cond_type));
+    KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &cond, cond_type, state));
+  }
   if (init_list) {
     if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_LPAREN) {
       KILN_RETURN_IF_ERROR(kiln_rcf_parse_types(p, &inputs));

@@ -295,6 +295,17 @@ static bool kiln_tosa_scalar_attr(const kiln_ir_attribute_t* attr) {
           attr->kind == KILN_IR_ATTR_FLOAT || attr->kind == KILN_IR_ATTR_BOOL);
 }
 
+const kiln_ir_attribute_t* kiln_tosa_clamp_bound(const kiln_ir_op_t* op,
+                                                 bool upper) {
+  const kiln_ir_attribute_t* a =
+      kiln_ir_op_get_attr(op, upper ? "max_val" : "min_val");
+  if (a) return a;
+  bool is_float =
+      op->results[0].type->shaped.element->kind == KILN_IR_TYPE_FLOAT;
+  return kiln_ir_op_get_attr(op, is_float ? (upper ? "max_fp" : "min_fp")
+                                          : (upper ? "max_int" : "min_int"));
+}
+
 static kiln_status_t kiln_tosa_verify_clamp(kiln_ir_context_t* context,
                                             kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
@@ -304,7 +315,7 @@ static kiln_status_t kiln_tosa_verify_clamp(kiln_ir_context_t* context,
       kiln_tosa_check_class(context, op, e, KILN_TOSA_NUMERIC));
   static const char* const names[2] = {"min_val", "max_val"};
   for (int i = 0; i < 2; ++i) {
-    const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, names[i]);
+    const kiln_ir_attribute_t* a = kiln_tosa_clamp_bound(op, i == 1);
     if (!kiln_tosa_scalar_attr(a)) {
       return kiln_ir_op_emit_error(
           op, context, "requires a scalar attribute '%s'", names[i]);
@@ -993,7 +1004,10 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
 };
 
 kiln_status_t kiln_dialect_register_tosa(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
-      context, kiln_tosa_defs,
-      sizeof(kiln_tosa_defs) / sizeof(kiln_tosa_defs[0]));
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_register_ops(context, kiln_tosa_defs,
+                           sizeof(kiln_tosa_defs) / sizeof(kiln_tosa_defs[0])));
+  // TOSA's name before the 1.0 spec.
+  return kiln_ir_register_op_alias(context, "tosa.reduce_prod",
+                                   "tosa.reduce_product");
 }

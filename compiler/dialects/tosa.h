@@ -48,6 +48,12 @@ bool kiln_tosa_constant_int(const kiln_ir_value_t* value, int64_t* out);
 bool kiln_tosa_constant_list(const kiln_ir_value_t* value, int64_t* out,
                              size_t capacity, size_t* out_count);
 
+// tosa.clamp's lower (|upper| false) or upper bound: `min_val`/`max_val`,
+// or the older `min_fp`/`max_fp` (float operands) or `min_int`/`max_int`
+// (integer operands). NULL when absent.
+const kiln_ir_attribute_t* kiln_tosa_clamp_bound(const kiln_ir_op_t* op,
+                                                 bool upper);
+
 // tosa.transpose's permutation: the `perms` attribute, or (older form) the
 // constant second operand. Returns the count, or -1 when neither is there.
 int64_t kiln_tosa_transpose_perms(const kiln_ir_op_t* op, int64_t* out,

@@ -9,7 +9,9 @@
 //        -> tensor<?xi32>
 //     a constant whose static type is erased to dynamic dims: nothing
 //     folds on its shape (IREE's flow op, used by dynamic-shape tests). Its
-//     dims become host values; vm-emission keeps it as rodata.
+//     dims become host values; vm-emission keeps it as rodata. The older
+//     name flow.tensor.constant is an alias (without `-> type` it is a
+//     plain constant of the value's type).
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
 
@@ -76,9 +78,12 @@ static kiln_status_t kiln_flow_parse_dynamic_constant(
                                    "expected a typed constant value");
   }
   KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "value", value));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_ARROW));
-  const kiln_ir_type_t* type = NULL;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &type));
+  // Without `-> type` (flow.tensor.constant's static form) the result has
+  // the value's type.
+  const kiln_ir_type_t* type = value->type;
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_ARROW)) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &type));
+  }
   return kiln_mlir_add_result_type(p, state, type);
 }
 
@@ -134,7 +139,10 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
 };
 
 kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
-      context, kiln_util_defs,
-      sizeof(kiln_util_defs) / sizeof(kiln_util_defs[0]));
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_register_ops(context, kiln_util_defs,
+                           sizeof(kiln_util_defs) / sizeof(kiln_util_defs[0])));
+  // IREE's older spelling of the same op (the static form is a constant).
+  return kiln_ir_register_op_alias(context, "flow.tensor.constant",
+                                   "flow.tensor.dynamic_constant");
 }

@@ -336,6 +336,23 @@ kiln_status_t kiln_ir_register_ops(kiln_ir_context_t* c,
   return kiln_ok_status();
 }
 
+kiln_status_t kiln_ir_register_op_alias(kiln_ir_context_t* c, const char* alias,
+                                        const char* canonical) {
+  const kiln_ir_op_def_t* def =
+      kiln_ir_lookup_op(c, kiln_make_cstring_view(canonical));
+  if (!def) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "alias '%s' of unregistered op '%s'", alias,
+                            canonical);
+  }
+  kiln_string_view_t name = kiln_ir_intern_cstr(c, alias);
+  if (!kiln_ir_hash_map_put(c->allocator, &c->ops, name, (void*)def)) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                            "registering alias '%s'", alias);
+  }
+  return kiln_ok_status();
+}
+
 const kiln_ir_op_def_t* kiln_ir_lookup_op(kiln_ir_context_t* c,
                                           kiln_string_view_t name) {
   return (const kiln_ir_op_def_t*)kiln_ir_hash_map_find(&c->ops, name);

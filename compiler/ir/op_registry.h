@@ -119,7 +119,14 @@ kiln_status_t kiln_ir_register_op(kiln_ir_context_t* context,
 // Registers |count| definitions.
 kiln_status_t kiln_ir_register_ops(kiln_ir_context_t* context,
                                    const kiln_ir_op_def_t* defs, size_t count);
-// Looks up a definition; NULL when unknown.
+// Registers |alias| as another spelling of the registered op |canonical|
+// (an older name kept by upstream files, e.g. tosa.reduce_prod). Lookups of
+// the alias return the canonical definition, so the parser builds the
+// canonical op; --list-ops lists only the canonical name.
+kiln_status_t kiln_ir_register_op_alias(kiln_ir_context_t* context,
+                                        const char* alias,
+                                        const char* canonical);
+// Looks up a definition (or an alias's canonical one); NULL when unknown.
 const kiln_ir_op_def_t* kiln_ir_lookup_op(kiln_ir_context_t* context,
                                           kiln_string_view_t name);
 // Calls |fn| for each registered op (in registration order).

@@ -365,8 +365,8 @@ static kiln_status_t kiln_tosa_lower_scalar(kiln_ir_builder_t* b,
     return kiln_lowering_cmp(b, !is_float, pred, args[0], args[1], out);
   }
   if (kiln_ir_op_is(op, "tosa.clamp")) {
-    const kiln_ir_attribute_t* lo_attr = kiln_ir_op_get_attr(op, "min_val");
-    const kiln_ir_attribute_t* hi_attr = kiln_ir_op_get_attr(op, "max_val");
+    const kiln_ir_attribute_t* lo_attr = kiln_tosa_clamp_bound(op, false);
+    const kiln_ir_attribute_t* hi_attr = kiln_tosa_clamp_bound(op, true);
     kiln_ir_value_t *lo, *hi, *v;
     if (is_float) {
       KILN_RETURN_IF_ERROR(

@@ -1149,7 +1149,8 @@ static kiln_status_t kiln_mlir_parse_dense(P* p,
     *out = kiln_ir_dense_elements_attr_get(c, type, splat, bytes, nbytes);
     return *out ? kiln_ok_status() : kiln_ir_context_take_error(c);
   }
-  if (!d.shape_known) d.rank = d.max_depth ? d.max_depth - 1 : 0;
+  // No element at all (`[]`, `[[]]`): every bracket level is a dimension.
+  if (!d.shape_known) d.rank = d.max_depth;
   for (size_t i = 0; i < d.rank; ++i) {
     if (d.shape[i] < 0) d.shape[i] = 0;
   }
@@ -2101,8 +2102,10 @@ static kiln_status_t kiln_mlir_parse_operation(P* p, kiln_ir_block_t* block) {
   if (p->tok.kind == KILN_MLIR_TOK_STRING) {
     state.name = kiln_mlir_decode(p, p->tok.spelling, true);
     kiln_mlir_consume(p);
-    if (!kiln_ir_lookup_op(c, state.name) &&
-        !kiln_ir_context_allow_unregistered_ops(c)) {
+    const kiln_ir_op_def_t* def = kiln_ir_lookup_op(c, state.name);
+    // An alias (older spelling) builds the canonical op.
+    if (def) state.name = kiln_ir_intern_cstr(c, def->name);
+    if (!def && !kiln_ir_context_allow_unregistered_ops(c)) {
       return kiln_mlir_emit_error_at(
           p, name_tok.line, name_tok.column,
           "unregistered operation '%.*s' found in known-op-only mode (use "

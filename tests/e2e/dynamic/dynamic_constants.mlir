@@ -43,3 +43,13 @@ func.func @reduce_dynamic_columns() {
   check.expect_eq_const(%0, dense<[15, 150]> : tensor<2xi32>) : tensor<2xi32>
   return
 }
+
+// flow.tensor.constant, IREE's older name of the same op: column sums of a
+// dynamic number of rows, 1+3 = 4 and 2+4 = 6.
+func.func @flow_tensor_constant_older_name() {
+  %x = flow.tensor.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32> -> tensor<?x2xi32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %0 = stablehlo.reduce(%x init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<?x2xi32>, tensor<i32>) -> tensor<2xi32>
+  check.expect_eq_const(%0, dense<[4, 6]> : tensor<2xi32>) : tensor<2xi32>
+  return
+}

@@ -62,3 +62,12 @@ func.func @reduce_and_dot() {
   check.expect_almost_eq_const(%tt, dense<[[17.0, 22.0, 27.0], [22.0, 29.0, 36.0], [27.0, 36.0, 45.0]]> : tensor<3x3xf32>) : tensor<3x3xf32>
   return
 }
+
+// The older attribute form of broadcast_in_dim: dims as an elements
+// literal, here an empty one (a scalar broadcast to every element).
+func.func @broadcast_in_dim_empty_dense_dims() {
+  %s = util.unfoldable_constant dense<7> : tensor<i32>
+  %0 = "stablehlo.broadcast_in_dim"(%s) {broadcast_dimensions = dense<[]> : tensor<0xi64>} : (tensor<i32>) -> tensor<2x3xi32>
+  check.expect_eq_const(%0, dense<7> : tensor<2x3xi32>) : tensor<2x3xi32>
+  return
+}

@@ -44,3 +44,35 @@ func.func @old_conv_no_zp() {
   check.expect_almost_eq_const(%1, dense<[[[[21.5]], [[43.5]]]]> : tensor<1x2x1x1xf32>) : tensor<1x2x1x1xf32>
   return
 }
+// tosa.clamp with the pre-1.0 bound attributes: min_fp/max_fp apply to float
+// operands, min_int/max_int to integer ones (the other pair is ignored).
+func.func @old_clamp_bounds() {
+  %f = util.unfoldable_constant dense<[-3.0, 0.5, 9.0]> : tensor<3xf32>
+  %0 = tosa.clamp %f {min_int = -100 : i64, max_int = 100 : i64, min_fp = -1.0 : f32, max_fp = 2.0 : f32} : (tensor<3xf32>) -> tensor<3xf32>
+  check.expect_almost_eq_const(%0, dense<[-1.0, 0.5, 2.0]> : tensor<3xf32>) : tensor<3xf32>
+  %i = util.unfoldable_constant dense<[-7, 3, 12]> : tensor<3xi32>
+  %1 = tosa.clamp %i {min_int = 0 : i64, max_int = 10 : i64, min_fp = 0.0 : f32, max_fp = 1.0 : f32} : (tensor<3xi32>) -> tensor<3xi32>
+  check.expect_eq_const(%1, dense<[0, 3, 10]> : tensor<3xi32>) : tensor<3xi32>
+  return
+}
+// tosa.reduce_prod: the pre-1.0 name of reduce_product. 2*5 = 10, 3*7 = 21.
+func.func @old_reduce_prod() {
+  %0 = util.unfoldable_constant dense<[[2, 3], [5, 7]]> : tensor<2x2xi32>
+  %1 = tosa.reduce_prod %0 {axis = 0 : i32} : (tensor<2x2xi32>) -> tensor<1x2xi32>
+  check.expect_eq_const(%1, dense<[[10, 21]]> : tensor<1x2xi32>) : tensor<1x2xi32>
+  return
+}
+// tosa.cond_if without operand types: the regions use values from above.
+func.func @old_cond_if() {
+  %p = util.unfoldable_constant dense<false> : tensor<i1>
+  %x = util.unfoldable_constant dense<4> : tensor<i32>
+  %r = tosa.cond_if %p -> (tensor<i32>) {
+    %y = tosa.add %x, %x : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    tosa.yield %y : tensor<i32>
+  } else {
+    %z = tosa.mul %x, %x {shift = 0 : i8} : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    tosa.yield %z : tensor<i32>
+  }
+  check.expect_eq_const(%r, dense<16> : tensor<i32>) : tensor<i32>
+  return
+}

@@ -1,0 +1,38 @@
+// RUN: kiln-opt %s | FileCheck %s
+// RUN: kiln-opt %s | kiln-opt | FileCheck %s
+// Older spellings found in upstream test files parse into today's ops and
+// print in today's form; elements literals with no element (`[]`) have one
+// dimension per bracket level.
+
+// CHECK-LABEL: func.func @empty_elements
+func.func @empty_elements(%x: tensor<i32>) -> (tensor<3x2xi32>, tensor<1x0xf32>) {
+  // CHECK: stablehlo.broadcast_in_dim %arg0, dims = [] : (tensor<i32>) -> tensor<3x2xi32>
+  %0 = "stablehlo.broadcast_in_dim"(%x) {broadcast_dimensions = dense<[]> : tensor<0xi64>} : (tensor<i32>) -> tensor<3x2xi32>
+  // CHECK: stablehlo.constant dense<{{\[\[\]\]}}> : tensor<1x0xf32>
+  %1 = stablehlo.constant dense<[[]]> : tensor<1x0xf32>
+  return %0, %1 : tensor<3x2xi32>, tensor<1x0xf32>
+}
+
+// CHECK-LABEL: func.func @flow_tensor_constant
+func.func @flow_tensor_constant() -> (tensor<?xi32>, tensor<2xi32>) {
+  // CHECK: flow.tensor.dynamic_constant dense<[1, 2]> : tensor<2xi32> -> tensor<?xi32>
+  %0 = flow.tensor.constant dense<[1, 2]> : tensor<2xi32> -> tensor<?xi32>
+  // CHECK: flow.tensor.dynamic_constant dense<[3, 4]> : tensor<2xi32> -> tensor<2xi32>
+  %1 = "flow.tensor.constant"() {value = dense<[3, 4]> : tensor<2xi32>} : () -> tensor<2xi32>
+  return %0, %1 : tensor<?xi32>, tensor<2xi32>
+}
+
+// CHECK-LABEL: func.func @tosa_older
+func.func @tosa_older(%p: tensor<i1>, %x: tensor<2x2xf32>) -> (tensor<1x2xf32>, tensor<2x2xf32>) {
+  // CHECK: tosa.reduce_product %arg1
+  %0 = tosa.reduce_prod %x {axis = 0 : i32} : (tensor<2x2xf32>) -> tensor<1x2xf32>
+  // CHECK: tosa.clamp %arg1 {{.*}}max_fp = 1.0{{.*}}min_fp = -1.0
+  %1 = tosa.clamp %x {min_int = 0 : i64, max_int = 1 : i64, min_fp = -1.0 : f32, max_fp = 1.0 : f32} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  // CHECK: tosa.cond_if
+  %2 = tosa.cond_if %p -> (tensor<2x2xf32>) {
+    tosa.yield %1 : tensor<2x2xf32>
+  } else {
+    tosa.yield %x : tensor<2x2xf32>
+  }
+  return %0, %2 : tensor<1x2xf32>, tensor<2x2xf32>
+}

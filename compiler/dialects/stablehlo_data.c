@@ -183,7 +183,8 @@ bool kiln_stablehlo_index_dims(const kiln_ir_op_t* op,
   d->num_to_operand = kiln_sd_param_list(
       a, scatter ? "scatter_dims_to_operand_dims" : "start_index_map",
       d->to_operand);
-  d->index_vector_dim = kiln_sd_param_int(a, "index_vector_dim", -1);
+  // StableHLO omits index_vector_dim when it has its default, 0.
+  d->index_vector_dim = kiln_sd_param_int(a, "index_vector_dim", 0);
   return d->num_window >= 0 && d->num_inserted >= 0 &&
          d->num_operand_batching >= 0 && d->num_indices_batching >= 0 &&
          d->num_to_operand >= 0 && d->index_vector_dim >= 0 &&

@@ -123,6 +123,137 @@ static kiln_status_t kiln_util_parse_barrier(kiln_mlir_op_parser_t* p,
   return kiln_mlir_add_result_types(p, state, &types);
 }
 
+//===----------------------------------------------------------------------===//
+// Globals
+//===----------------------------------------------------------------------===//
+// IREE's module-level variables, as its frontends write model weights:
+//   util.global private @w {inlining_policy = #util.inline.never}
+//       = #util.byte_pattern<1> : tensor<4x4xf32>
+//   util.global private @b = dense<0.5> : tensor<4xf32>
+//   %w = util.global.load @w : tensor<4x4xf32>
+//   %p = util.global.address @w : !util.ptr<tensor<4x4xf32>>
+//   %v = util.global.load.indirect %p : !util.ptr<tensor<4x4xf32>>
+//        -> tensor<4x4xf32>
+//   util.global.store %v, @w : tensor<4x4xf32>   (mutable globals)
+// compiler/pipeline/lower_globals.c turns the loads of globals that are
+// never stored into constants.
+
+static kiln_status_t kiln_util_add_symbol_ref(kiln_mlir_op_parser_t* p,
+                                              kiln_ir_op_state_t* state) {
+  kiln_string_view_t name;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_symbol_name(p, &name));
+  const kiln_ir_attribute_t* ref =
+      kiln_ir_symbol_ref_attr_get(kiln_mlir_parser_context(p), name, 0, NULL);
+  if (!ref) return kiln_ir_context_take_error(kiln_mlir_parser_context(p));
+  return kiln_mlir_add_attribute(p, state, "global", ref);
+}
+
+static kiln_status_t kiln_util_parse_global(kiln_mlir_op_parser_t* p,
+                                            kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  static const char* const visibilities[] = {"private", "public", "nested"};
+  for (size_t i = 0; i < 3; ++i) {
+    if (kiln_mlir_parse_optional_keyword(p, visibilities[i])) {
+      KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+          p, state, "sym_visibility",
+          kiln_ir_string_attr_get(context,
+                                  kiln_make_cstring_view(visibilities[i]))));
+      break;
+    }
+  }
+  if (kiln_mlir_parse_optional_keyword(p, "mutable")) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+        p, state, "is_mutable", kiln_ir_unit_attr_get(context)));
+  }
+  kiln_string_view_t name;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_symbol_name(p, &name));
+  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+      p, state, "sym_name", kiln_ir_string_attr_get(context, name)));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* type = NULL;
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_EQUAL)) {
+    const kiln_ir_attribute_t* init = NULL;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &init));
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_add_attribute(p, state, "initial_value", init));
+    type = init->type;  // a typed value (dense<...> : T) gives the type
+  }
+  if (!type || kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_COLON) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  }
+  return kiln_mlir_add_attribute(p, state, "type",
+                                 kiln_ir_type_attr_get(context, type));
+}
+
+// util.global.load [immutable] @g : T and util.global.address @g : ptr.
+static kiln_status_t kiln_util_parse_global_ref(kiln_mlir_op_parser_t* p,
+                                                kiln_ir_op_state_t* state) {
+  kiln_mlir_parse_optional_keyword(p, "immutable");
+  KILN_RETURN_IF_ERROR(kiln_util_add_symbol_ref(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  return kiln_mlir_add_result_type(p, state, type);
+}
+
+// util.global.load.indirect [immutable] %p : !util.ptr<T> -> T
+static kiln_status_t kiln_util_parse_load_indirect(kiln_mlir_op_parser_t* p,
+                                                   kiln_ir_op_state_t* state) {
+  kiln_mlir_parse_optional_keyword(p, "immutable");
+  kiln_mlir_operand_t ptr;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &ptr));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t *ptr_type = NULL, *type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &ptr_type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &ptr, ptr_type, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_ARROW));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &type));
+  return kiln_mlir_add_result_type(p, state, type);
+}
+
+// util.global.store %v, @g : T
+static kiln_status_t kiln_util_parse_global_store(kiln_mlir_op_parser_t* p,
+                                                  kiln_ir_op_state_t* state) {
+  kiln_mlir_operand_t value;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &value));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_util_add_symbol_ref(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  return kiln_mlir_resolve_operand(p, &value, type, state);
+}
+
+static kiln_status_t kiln_util_verify_global(kiln_ir_context_t* context,
+                                             kiln_ir_op_t* op) {
+  const kiln_ir_attribute_t* name = kiln_ir_op_get_attr(op, "sym_name");
+  const kiln_ir_attribute_t* type = kiln_ir_op_get_attr(op, "type");
+  if (!name || name->kind != KILN_IR_ATTR_STRING || !type ||
+      type->kind != KILN_IR_ATTR_TYPE) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "requires a 'sym_name' and a 'type'");
+  }
+  const kiln_ir_attribute_t* init = kiln_ir_op_get_attr(op, "initial_value");
+  if (init && init->type && init->type != type->type) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "initial value type %s differs from the "
+                                 "global's type %s",
+                                 kiln_ir_type_to_string(context, init->type),
+                                 kiln_ir_type_to_string(context, type->type));
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_util_verify_global_ref(kiln_ir_context_t* context,
+                                                 kiln_ir_op_t* op) {
+  const kiln_ir_attribute_t* ref = kiln_ir_op_get_attr(op, "global");
+  if (!ref || ref->kind != KILN_IR_ATTR_SYMBOL_REF) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "requires a 'global' symbol reference");
+  }
+  return kiln_ok_status();
+}
+
 static const kiln_ir_op_def_t kiln_util_defs[] = {
     {"util.unfoldable_constant", "a constant opaque to folding",
      KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_unfoldable,
@@ -131,6 +262,20 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
      KILN_IR_TRAIT_SIDE_EFFECTING, KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0,
      kiln_util_verify_barrier, kiln_util_parse_barrier,
      kiln_dialect_print_return_like, NULL, NULL},
+    {"util.global", "a module-level variable (model weights)",
+     KILN_IR_TRAIT_SYMBOL, 0, 0, 0, 0, kiln_util_verify_global,
+     kiln_util_parse_global, NULL, NULL, NULL},
+    {"util.global.load", "reads a global", KILN_IR_TRAIT_PURE, 0, 1, 0, 0,
+     kiln_util_verify_global_ref, kiln_util_parse_global_ref, NULL, NULL, NULL},
+    {"util.global.address", "a global's address (!util.ptr)",
+     KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_global_ref,
+     kiln_util_parse_global_ref, NULL, NULL, NULL},
+    {"util.global.load.indirect", "reads the global at an address",
+     KILN_IR_TRAIT_PURE, 1, 1, 0, 0, NULL, kiln_util_parse_load_indirect, NULL,
+     NULL, NULL},
+    {"util.global.store", "writes a mutable global",
+     KILN_IR_TRAIT_SIDE_EFFECTING, 1, 0, 0, 0, kiln_util_verify_global_ref,
+     kiln_util_parse_global_store, NULL, NULL, NULL},
     {"flow.tensor.dynamic_constant",
      "a constant whose dims are only known at run time", KILN_IR_TRAIT_PURE, 0,
      1, 0, 0, kiln_flow_verify_dynamic_constant,

@@ -282,8 +282,19 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
                                                bool* out_consumed) {
   const char* v = NULL;
   *out_consumed = true;
-  if (kiln_compiler_flag_value(arg, "--target-backends", &v) ||
-      kiln_compiler_flag_value(arg, "--iree-hal-target-backends", &v)) {
+  if (kiln_compiler_flag_value(arg, "--target-device", &v) ||
+      kiln_compiler_flag_value(arg, "--iree-hal-target-device", &v)) {
+    // IREE's device-based spelling: `local` plus the local backends below.
+    if (strcmp(v, "local") != 0) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "unsupported target device '%s' (supported: "
+                              "local)",
+                              v);
+    }
+  } else if (kiln_compiler_flag_value(arg, "--target-backends", &v) ||
+             kiln_compiler_flag_value(arg, "--iree-hal-target-backends", &v) ||
+             kiln_compiler_flag_value(
+                 arg, "--iree-hal-local-target-device-backends", &v)) {
     if (strcmp(v, "vmvx") != 0) {
       return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
                               "unsupported target backend '%s' (supported: "

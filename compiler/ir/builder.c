@@ -82,6 +82,39 @@ kiln_status_t kiln_ir_builder_create_block(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
+kiln_status_t kiln_ir_builder_create_br(kiln_ir_builder_t* b,
+                                        kiln_ir_block_t* dest, size_t num_args,
+                                        kiln_ir_value_t* const* args) {
+  kiln_ir_op_state_t st;
+  kiln_ir_op_state_init(b->context, &st, "cf.br", b->location);
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_op_state_add_successor(b->context, &st, dest, num_args, args));
+  kiln_ir_op_t* op = NULL;
+  return kiln_ir_builder_create(b, &st, &op);
+}
+
+kiln_status_t kiln_ir_block_split_after(kiln_ir_context_t* ctx,
+                                        kiln_ir_op_t* op,
+                                        kiln_ir_block_t** out_cont) {
+  kiln_ir_block_t* block = op->parent_block;
+  kiln_ir_block_t* cont = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_block_create(ctx, &cont));
+  kiln_ir_region_insert_block_after(cont, block);
+  while (op->next) {
+    kiln_ir_op_t* next = op->next;
+    kiln_ir_op_remove(next);
+    kiln_ir_block_append_op(cont, next);
+  }
+  for (uint32_t i = 0; i < op->num_results; ++i) {
+    kiln_ir_value_t* arg = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_block_add_arg(ctx, cont, op->results[i].type,
+                                               op->location, &arg));
+    kiln_ir_value_replace_all_uses_with(&op->results[i], arg);
+  }
+  *out_cont = cont;
+  return kiln_ok_status();
+}
+
 kiln_ir_named_attribute_t kiln_ir_named_attr(kiln_ir_context_t* context,
                                              const char* name,
                                              const kiln_ir_attribute_t* value) {

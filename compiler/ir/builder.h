@@ -49,6 +49,19 @@ kiln_status_t kiln_ir_builder_create_block(kiln_ir_builder_t* b,
                                            const kiln_ir_type_t* const* types,
                                            kiln_ir_block_t** out_block);
 
+// Creates `cf.br ^dest(args...)` at the insertion point (control-flow
+// rewrites: region lowering, inlining of multi-block callees).
+kiln_status_t kiln_ir_builder_create_br(kiln_ir_builder_t* b,
+                                        kiln_ir_block_t* dest, size_t num_args,
+                                        kiln_ir_value_t* const* args);
+
+// Splits |op|'s block after |op|: the ops after it move to a new block,
+// inserted right after, whose arguments replace |op|'s results (so |op| can
+// be replaced by a branch that passes them).
+kiln_status_t kiln_ir_block_split_after(kiln_ir_context_t* context,
+                                        kiln_ir_op_t* op,
+                                        kiln_ir_block_t** out_continuation);
+
 // A named attribute from a C string name (interned).
 kiln_ir_named_attribute_t kiln_ir_named_attr(kiln_ir_context_t* context,
                                              const char* name,

@@ -48,6 +48,65 @@ static kiln_ir_op_t* kiln_inline_find(kiln_ir_op_t* module,
   return NULL;
 }
 
+// Replaces |op| by `cf.br ^dest(regular operands of op)`.
+static kiln_status_t kiln_inline_replace_by_br(kiln_ir_context_t* ctx,
+                                               kiln_ir_op_t* op,
+                                               kiln_ir_block_t* dest) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  kiln_ir_value_t** values =
+      kiln_ir_arena_alloc(ctx, (n ? n : 1) * sizeof(*values));
+  if (!values) return kiln_ir_context_take_error(ctx);
+  for (uint32_t i = 0; i < n; ++i) values[i] = kiln_ir_op_operand(op, i);
+  kiln_ir_builder_t builder = kiln_ir_builder_make(ctx);
+  kiln_ir_builder_set_before(&builder, op);
+  builder.location = op->location;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_br(&builder, dest, n, values));
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
+// Inlines a callee of several blocks: the caller's block is split after
+// |call|, the callee's blocks are cloned in between, the call becomes a
+// branch to the cloned entry and every func.return a branch to the
+// continuation, whose arguments are the call's results. Region lowering
+// and host control flow take it from there.
+static kiln_status_t kiln_inline_blocks(kiln_ir_context_t* ctx,
+                                        kiln_ir_op_t* call,
+                                        kiln_ir_region_t* callee) {
+  for (kiln_ir_block_t* b = callee->first_block; b; b = b->next) {
+    kiln_ir_op_t* term = b->last_op;
+    if (term && kiln_ir_op_is(term, "func.return") &&
+        kiln_ir_op_num_regular_operands(term) != call->num_results) {
+      return kiln_ir_op_emit_error(call, ctx,
+                                   "expects %u results but a return of the "
+                                   "callee has %u",
+                                   call->num_results,
+                                   kiln_ir_op_num_regular_operands(term));
+    }
+  }
+  kiln_ir_block_t* cont = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_block_split_after(ctx, call, &cont));
+  kiln_ir_region_t* copy = NULL;
+  kiln_ir_mapping_t* mapping = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &copy));
+  KILN_RETURN_IF_ERROR(kiln_ir_mapping_create(ctx, &mapping));
+  KILN_RETURN_IF_ERROR(kiln_ir_region_clone_into(ctx, callee, copy, mapping));
+  kiln_ir_block_t* entry = copy->first_block;
+  kiln_ir_block_t* anchor = call->parent_block;
+  for (kiln_ir_block_t* b = entry; b;) {
+    kiln_ir_block_t* next = b->next;
+    kiln_ir_block_remove(b);
+    kiln_ir_region_insert_block_after(b, anchor);
+    anchor = b;
+    kiln_ir_op_t* term = b->last_op;
+    if (term && kiln_ir_op_is(term, "func.return")) {
+      KILN_RETURN_IF_ERROR(kiln_inline_replace_by_br(ctx, term, cont));
+    }
+    b = next;
+  }
+  return kiln_inline_replace_by_br(ctx, call, entry);
+}
+
 // Inlines |call| when its callee has a body (*out_inlined); calls to
 // declarations are left alone (the host reports them).
 static kiln_status_t kiln_inline_one(kiln_ir_context_t* ctx,
@@ -64,15 +123,18 @@ static kiln_status_t kiln_inline_one(kiln_ir_context_t* ctx,
       func && func->num_regions ? func->regions[0].first_block : NULL;
   if (!body) return kiln_ok_status();
   kiln_ir_op_t* ret = body->last_op;
-  if (body->next || !ret || !kiln_ir_op_is(ret, "func.return")) {
+  uint32_t n = kiln_ir_op_num_regular_operands(call);
+  if (n != body->num_args) {
     return kiln_ir_op_emit_error(
-        call, ctx,
-        "callee '@%.*s' has several blocks: calls to it are not supported yet",
+        call, ctx, "does not match the signature of '@%.*s'",
         (int)callee->symbol.root.size, callee->symbol.root.data);
   }
-  uint32_t n = kiln_ir_op_num_regular_operands(call);
-  if (n != body->num_args ||
-      kiln_ir_op_num_regular_operands(ret) != call->num_results) {
+  if (body->next || !ret || !kiln_ir_op_is(ret, "func.return")) {
+    KILN_RETURN_IF_ERROR(kiln_inline_blocks(ctx, call, &func->regions[0]));
+    *out_inlined = true;
+    return kiln_ok_status();
+  }
+  if (kiln_ir_op_num_regular_operands(ret) != call->num_results) {
     return kiln_ir_op_emit_error(
         call, ctx, "does not match the signature of '@%.*s'",
         (int)callee->symbol.root.size, callee->symbol.root.data);

@@ -39,17 +39,7 @@ static kiln_ir_walk_result_t kiln_rcf_collect(kiln_ir_op_t* op, void* user) {
   return KILN_IR_WALK_ADVANCE;
 }
 
-// cf.br / cf.cond_br at |b|.
-static kiln_status_t kiln_rcf_br(kiln_ir_builder_t* b, kiln_ir_block_t* dest,
-                                 size_t n, kiln_ir_value_t* const* args) {
-  kiln_ir_op_state_t st;
-  kiln_ir_op_state_init(b->context, &st, "cf.br", b->location);
-  KILN_RETURN_IF_ERROR(
-      kiln_ir_op_state_add_successor(b->context, &st, dest, n, args));
-  kiln_ir_op_t* op = NULL;
-  return kiln_ir_builder_create(b, &st, &op);
-}
-
+// cf.cond_br at |b|.
 static kiln_status_t kiln_rcf_cond_br(kiln_ir_builder_t* b,
                                       kiln_ir_value_t* pred, kiln_ir_block_t* t,
                                       size_t tn, kiln_ir_value_t* const* targs,
@@ -123,35 +113,12 @@ static kiln_status_t kiln_rcf_rewrite_returns(kiln_ir_context_t* ctx,
             kiln_rcf_cond_br(&b, vals[0], cond_true, entry->num_args,
                              entry->args, dest, entry->num_args, entry->args));
       } else {
-        KILN_RETURN_IF_ERROR(kiln_rcf_br(&b, dest, n, vals));
+        KILN_RETURN_IF_ERROR(kiln_ir_builder_create_br(&b, dest, n, vals));
       }
       kiln_ir_op_erase(ret);
     }
     if (block == last) break;
   }
-  return kiln_ok_status();
-}
-
-// Splits |op|'s block after |op|: the ops after it move to a new block
-// whose arguments replace |op|'s results.
-static kiln_status_t kiln_rcf_split(kiln_ir_context_t* ctx, kiln_ir_op_t* op,
-                                    kiln_ir_block_t** out_cont) {
-  kiln_ir_block_t* block = op->parent_block;
-  kiln_ir_block_t* cont = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_block_create(ctx, &cont));
-  kiln_ir_region_insert_block_after(cont, block);
-  while (op->next) {
-    kiln_ir_op_t* next = op->next;
-    kiln_ir_op_remove(next);
-    kiln_ir_block_append_op(cont, next);
-  }
-  for (uint32_t i = 0; i < op->num_results; ++i) {
-    kiln_ir_value_t* arg = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ir_block_add_arg(ctx, cont, op->results[i].type,
-                                               op->location, &arg));
-    kiln_ir_value_replace_all_uses_with(&op->results[i], arg);
-  }
-  *out_cont = cont;
   return kiln_ok_status();
 }
 
@@ -171,7 +138,7 @@ static kiln_status_t kiln_rcf_lower(kiln_ir_context_t* ctx, kiln_ir_op_t* op) {
         op, ctx, "is only supported in a function body (host control flow)");
   }
   kiln_ir_block_t* cont = NULL;
-  KILN_RETURN_IF_ERROR(kiln_rcf_split(ctx, op, &cont));
+  KILN_RETURN_IF_ERROR(kiln_ir_block_split_after(ctx, op, &cont));
   kiln_ir_builder_t b = kiln_ir_builder_make(ctx);
   kiln_ir_builder_set_to_end(&b, block);
   b.location = op->location;
@@ -200,7 +167,8 @@ static kiln_status_t kiln_rcf_lower(kiln_ir_context_t* ctx, kiln_ir_op_t* op) {
     kiln_ir_block_t* body_first = body->first_block;
     kiln_ir_block_t* body_entry = kiln_rcf_inline_region(body, &anchor);
     kiln_ir_block_t* body_last = anchor;
-    KILN_RETURN_IF_ERROR(kiln_rcf_br(&b, cond_entry, nops, operands));
+    KILN_RETURN_IF_ERROR(
+        kiln_ir_builder_create_br(&b, cond_entry, nops, operands));
     KILN_RETURN_IF_ERROR(
         kiln_rcf_rewrite_returns(ctx, cond_first, cond_last, cont, body_entry));
     KILN_RETURN_IF_ERROR(
@@ -288,7 +256,8 @@ static kiln_status_t kiln_rcf_lower(kiln_ir_context_t* ctx, kiln_ir_op_t* op) {
           &b, kiln_ir_op_result(cmp, 0), entries[r], 0, NULL, next, 0, NULL));
       test_block = next;
     }
-    if (n == 1) KILN_RETURN_IF_ERROR(kiln_rcf_br(&b, entries[0], 0, NULL));
+    if (n == 1)
+      KILN_RETURN_IF_ERROR(kiln_ir_builder_create_br(&b, entries[0], 0, NULL));
   }
   kiln_ir_op_erase(op);
   return kiln_ok_status();

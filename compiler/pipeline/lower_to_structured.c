@@ -30,6 +30,7 @@
 #include "compiler/dialects/stablehlo.h"
 #include "compiler/pipeline/inline_calls.h"
 #include "compiler/pipeline/lower_complex.h"
+#include "compiler/pipeline/lower_globals.h"
 #include "compiler/pipeline/lower_region_cf.h"
 #include "compiler/pipeline/lower_stablehlo_compute.h"
 #include "compiler/pipeline/lower_stablehlo_data.h"
@@ -1146,8 +1147,10 @@ kiln_status_t kiln_lower_stablehlo_region_inline_at(kiln_ir_builder_t* bb,
 kiln_status_t kiln_pass_lower_to_structured(kiln_ir_context_t* context,
                                             kiln_ir_op_t* module,
                                             void* user_data) {
-  // Calls are inlined first (inline_calls.c), then while/if/case regions
-  // become host blocks (lower_region_cf.c).
+  // Loads of util.global become constants (lower_globals.c), calls are
+  // inlined (inline_calls.c), then while/if/case regions become host
+  // blocks (lower_region_cf.c).
+  KILN_RETURN_IF_ERROR(kiln_lower_util_globals(context, module));
   KILN_RETURN_IF_ERROR(kiln_inline_calls(context, module));
   KILN_RETURN_IF_ERROR(kiln_lower_region_control_flow(context, module));
   kiln_op_list_t list = {context, NULL, 0, 0, false};

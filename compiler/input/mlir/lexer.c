@@ -154,7 +154,11 @@ kiln_mlir_token_t kiln_mlir_lexer_next(kiln_mlir_lexer_t* l) {
       char n = kiln_mlir_peek_char(l, 0);
       bool has_suffix = kiln_mlir_is_suffix_char(n) && n != '.' &&
                         !(c == '#' && isdigit((unsigned char)n));
+      // MLIR's suffix-id also admits '-' (`%model.layer-1.kernel`), in value
+      // and block names and aliases; symbol names (@) are bare ids.
+      bool dash = c != '@';
       if (c == '%' || c == '^') has_suffix = has_suffix || n == '.';
+      if (c == '%' || c == '^') has_suffix = has_suffix || n == '-';
       if (!has_suffix) {
         if (c == '#') {
           return kiln_mlir_make(l, KILN_MLIR_TOK_HASH, start, line, column);
@@ -166,7 +170,8 @@ kiln_mlir_token_t kiln_mlir_lexer_next(kiln_mlir_lexer_t* l) {
           kiln_mlir_advance(l);
         }
       } else {
-        while (kiln_mlir_is_suffix_char(kiln_mlir_peek_char(l, 0))) {
+        while (kiln_mlir_is_suffix_char(kiln_mlir_peek_char(l, 0)) ||
+               (dash && kiln_mlir_peek_char(l, 0) == '-')) {
           kiln_mlir_advance(l);
         }
       }

@@ -1460,6 +1460,12 @@ static kiln_status_t kiln_mlir_parse_dialect_attr(
   kiln_string_view_t dialect, name;
   kiln_string_view_split(id, '.', &dialect, &name);
   if (p->tok.kind != KILN_MLIR_TOK_LESS || p->tok.offset != end_of_name) {
+    if (name.size) {
+      // A parameterless dialect attribute such as #util.inline.never.
+      *out =
+          kiln_ir_dialect_attr_get(c, dialect, name, t.spelling, true, 0, NULL);
+      return *out ? kiln_ok_status() : kiln_ir_context_take_error(c);
+    }
     return kiln_mlir_emit_error_at(p, t.line, t.column,
                                    "undefined symbol alias id '%.*s'",
                                    KILN_SV_ARG(id));

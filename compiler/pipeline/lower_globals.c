@@ -1,0 +1,154 @@
+// util.global -> constants. See lower_globals.h.
+#include "compiler/pipeline/lower_globals.h"
+
+#include <string.h>
+
+#include "compiler/ir/builder.h"
+#include "compiler/pipeline/lowering_util.h"
+
+typedef struct kiln_globals_list_t {
+  kiln_ir_context_t* ctx;
+  kiln_ir_op_t** ops;
+  size_t count, capacity;
+  bool oom;
+} kiln_globals_list_t;
+
+static kiln_ir_walk_result_t kiln_globals_collect(kiln_ir_op_t* op,
+                                                  void* user) {
+  kiln_globals_list_t* l = user;
+  if (!kiln_ir_op_is(op, "util.global.load") &&
+      !kiln_ir_op_is(op, "util.global.load.indirect") &&
+      !kiln_ir_op_is(op, "util.global.store") &&
+      !kiln_ir_op_is(op, "util.global.address")) {
+    return KILN_IR_WALK_ADVANCE;
+  }
+  if (l->count == l->capacity) {
+    size_t cap = l->capacity ? 2 * l->capacity : 16;
+    kiln_ir_op_t** ops = kiln_ir_arena_alloc(l->ctx, cap * sizeof(*ops));
+    if (!ops) {
+      l->oom = true;
+      return KILN_IR_WALK_INTERRUPT;
+    }
+    if (l->count) memcpy(ops, l->ops, l->count * sizeof(*ops));
+    l->ops = ops;
+    l->capacity = cap;
+  }
+  l->ops[l->count++] = op;
+  return KILN_IR_WALK_ADVANCE;
+}
+
+// The util.global of |module| that |ref_op|'s `global` attribute names.
+static kiln_status_t kiln_globals_find(kiln_ir_context_t* ctx,
+                                       kiln_ir_op_t* module,
+                                       kiln_ir_op_t* ref_op,
+                                       kiln_ir_op_t** out) {
+  const kiln_ir_attribute_t* ref = kiln_ir_op_get_attr(ref_op, "global");
+  kiln_ir_block_t* body =
+      module->num_regions ? module->regions[0].first_block : NULL;
+  for (kiln_ir_op_t* op = body ? body->first_op : NULL; op; op = op->next) {
+    if (!kiln_ir_op_is(op, "util.global")) continue;
+    const kiln_ir_attribute_t* name = kiln_ir_op_get_attr(op, "sym_name");
+    if (ref && name && kiln_string_view_equal(name->str, ref->symbol.root)) {
+      *out = op;
+      return kiln_ok_status();
+    }
+  }
+  return kiln_ir_op_emit_error(
+      ref_op, ctx, "refers to an unknown global '@%.*s'",
+      ref ? (int)ref->symbol.root.size : 0, ref ? ref->symbol.root.data : "");
+}
+
+// The dense value of |global| (its initial value, byte patterns expanded).
+static kiln_status_t kiln_globals_value(kiln_ir_context_t* ctx,
+                                        kiln_ir_op_t* global,
+                                        const kiln_ir_attribute_t** out) {
+  const kiln_ir_attribute_t* init =
+      kiln_ir_op_get_attr(global, "initial_value");
+  const kiln_ir_type_t* type = kiln_ir_op_get_attr(global, "type")->type;
+  if (init && init->kind == KILN_IR_ATTR_DENSE_ELEMENTS) {
+    *out = init;
+    return kiln_ok_status();
+  }
+  if (init && init->kind == KILN_IR_ATTR_DIALECT &&
+      kiln_string_view_equal_cstr(init->dialect.dialect, "util") &&
+      kiln_string_view_equal_cstr(init->dialect.name, "byte_pattern") &&
+      init->dialect.structured && init->dialect.num_params == 1 &&
+      init->dialect.params[0].value->kind == KILN_IR_ATTR_INTEGER &&
+      kiln_ir_type_is_shaped(type)) {
+    size_t bytes = kiln_ir_type_storage_bytes(type->shaped.element);
+    uint8_t element[16];
+    if (bytes == 0 || bytes > sizeof(element)) {
+      return kiln_ir_op_emit_error(global, ctx,
+                                   "byte pattern of an unsupported element "
+                                   "type");
+    }
+    memset(element, (int)(init->dialect.params[0].value->i & 0xFF), bytes);
+    *out = kiln_ir_dense_elements_attr_get(ctx, type, true, element, bytes);
+    return *out ? kiln_ok_status() : kiln_ir_context_take_error(ctx);
+  }
+  return kiln_ir_op_emit_error(global, ctx,
+                               "needs a dense or #util.byte_pattern initial "
+                               "value (globals initialized at run time are "
+                               "not supported yet)");
+}
+
+kiln_status_t kiln_lower_util_globals(kiln_ir_context_t* context,
+                                      kiln_ir_op_t* module) {
+  kiln_globals_list_t list = {context, NULL, 0, 0, false};
+  kiln_ir_op_walk(module, KILN_IR_WALK_PRE_ORDER, kiln_globals_collect, &list);
+  if (list.oom) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "util globals");
+  }
+  for (size_t i = 0; i < list.count; ++i) {
+    kiln_ir_op_t* op = list.ops[i];
+    if (kiln_ir_op_is(op, "util.global.address")) continue;
+    if (kiln_ir_op_is(op, "util.global.store")) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "mutable globals are not supported yet");
+    }
+    kiln_ir_op_t* ref_op = op;
+    if (kiln_ir_op_is(op, "util.global.load.indirect")) {
+      ref_op = kiln_ir_op_operand(op, 0)->defining_op;
+      if (!ref_op || !kiln_ir_op_is(ref_op, "util.global.address")) {
+        return kiln_ir_op_emit_error(
+            op, context, "needs the address of a util.global.address");
+      }
+    }
+    kiln_ir_op_t* global = NULL;
+    KILN_RETURN_IF_ERROR(kiln_globals_find(context, module, ref_op, &global));
+    const kiln_ir_type_t* type = kiln_ir_op_get_attr(global, "type")->type;
+    if (op->results[0].type != type) {
+      return kiln_ir_op_emit_error(
+          op, context, "reads %s from a global of type %s",
+          kiln_ir_type_to_string(context, op->results[0].type),
+          kiln_ir_type_to_string(context, type));
+    }
+    const kiln_ir_attribute_t* value = NULL;
+    KILN_RETURN_IF_ERROR(kiln_globals_value(context, global, &value));
+    kiln_ir_builder_t b = kiln_ir_builder_make(context);
+    kiln_ir_builder_set_before(&b, op);
+    b.location = op->location;
+    kiln_ir_value_t* constant = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(&b, value, type, &constant));
+    kiln_lowering_replace(op, constant);
+  }
+  // Addresses (now unused) and the globals themselves go.
+  for (size_t i = 0; i < list.count; ++i) {
+    kiln_ir_op_t* op = list.ops[i];
+    if (!kiln_ir_op_is(op, "util.global.address")) continue;
+    if (!kiln_ir_value_use_empty(&op->results[0])) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "is used other than by "
+                                   "util.global.load.indirect");
+    }
+    kiln_ir_op_erase(op);
+  }
+  kiln_ir_block_t* body =
+      module->num_regions ? module->regions[0].first_block : NULL;
+  kiln_ir_op_t* next = NULL;
+  for (kiln_ir_op_t* op = body ? body->first_op : NULL; op; op = next) {
+    next = op->next;
+    if (kiln_ir_op_is(op, "util.global")) kiln_ir_op_erase(op);
+  }
+  return kiln_ok_status();
+}

@@ -610,6 +610,49 @@ size_t kiln_ir_block_index(const kiln_ir_block_t* block) {
 // Walk
 //===----------------------------------------------------------------------===//
 
+typedef struct kiln_ir_collect_t {
+  kiln_ir_context_t* context;
+  kiln_ir_op_match_fn_t match;
+  void* user_data;
+  kiln_ir_op_t** ops;
+  size_t count, capacity;
+  bool oom;
+} kiln_ir_collect_t;
+
+static kiln_ir_walk_result_t kiln_ir_collect_one(kiln_ir_op_t* op,
+                                                 void* user_data) {
+  kiln_ir_collect_t* c = user_data;
+  if (c->match && !c->match(op, c->user_data)) return KILN_IR_WALK_ADVANCE;
+  if (c->count == c->capacity) {
+    size_t cap = c->capacity ? c->capacity * 2 : 16;
+    kiln_ir_op_t** ops = kiln_ir_arena_alloc(c->context, cap * sizeof(*ops));
+    if (!ops) {
+      c->oom = true;
+      return KILN_IR_WALK_INTERRUPT;
+    }
+    if (c->count) memcpy(ops, c->ops, c->count * sizeof(*ops));
+    c->ops = ops;
+    c->capacity = cap;
+  }
+  c->ops[c->count++] = op;
+  return KILN_IR_WALK_ADVANCE;
+}
+
+kiln_status_t kiln_ir_collect_ops(kiln_ir_context_t* context,
+                                  kiln_ir_op_t* root,
+                                  kiln_ir_walk_order_t order,
+                                  kiln_ir_op_match_fn_t match, void* user_data,
+                                  kiln_ir_op_t*** out_ops, size_t* out_count) {
+  kiln_ir_collect_t c = {context, match, user_data, NULL, 0, 0, false};
+  kiln_ir_op_walk(root, order, kiln_ir_collect_one, &c);
+  *out_ops = c.ops;
+  *out_count = c.count;
+  if (c.oom) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "collecting ops");
+  }
+  return kiln_ok_status();
+}
+
 kiln_ir_walk_result_t kiln_ir_op_walk(kiln_ir_op_t* op,
                                       kiln_ir_walk_order_t order,
                                       kiln_ir_walk_fn_t fn, void* user_data) {

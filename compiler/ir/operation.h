@@ -314,6 +314,17 @@ kiln_ir_walk_result_t kiln_ir_op_walk(kiln_ir_op_t* op,
                                       kiln_ir_walk_order_t order,
                                       kiln_ir_walk_fn_t fn, void* user_data);
 
+// The ops nested in |root| (|root| included) for which |match| returns true
+// (every op when |match| is NULL), in walk |order|, as an array in the
+// context arena: rewrites collect first, then change the IR. RESOURCE_
+// EXHAUSTED when out of memory.
+typedef bool (*kiln_ir_op_match_fn_t)(const kiln_ir_op_t* op, void* user_data);
+kiln_status_t kiln_ir_collect_ops(kiln_ir_context_t* context,
+                                  kiln_ir_op_t* root,
+                                  kiln_ir_walk_order_t order,
+                                  kiln_ir_op_match_fn_t match, void* user_data,
+                                  kiln_ir_op_t*** out_ops, size_t* out_count);
+
 // Value -> value (and block -> block) mapping used by clone/inlining.
 typedef struct kiln_ir_mapping_t kiln_ir_mapping_t;
 kiln_status_t kiln_ir_mapping_create(kiln_ir_context_t* context,

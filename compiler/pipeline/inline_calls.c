@@ -7,29 +7,9 @@
 
 #define KILN_INLINE_MAX_ROUNDS 32
 
-typedef struct kiln_inline_list_t {
-  kiln_ir_context_t* ctx;
-  kiln_ir_op_t** ops;
-  size_t count, capacity;
-  bool oom;
-} kiln_inline_list_t;
-
-static kiln_ir_walk_result_t kiln_inline_collect(kiln_ir_op_t* op, void* user) {
-  kiln_inline_list_t* l = user;
-  if (!kiln_ir_op_is(op, "func.call")) return KILN_IR_WALK_ADVANCE;
-  if (l->count == l->capacity) {
-    size_t cap = l->capacity ? 2 * l->capacity : 16;
-    kiln_ir_op_t** ops = kiln_ir_arena_alloc(l->ctx, cap * sizeof(*ops));
-    if (!ops) {
-      l->oom = true;
-      return KILN_IR_WALK_INTERRUPT;
-    }
-    if (l->count) memcpy(ops, l->ops, l->count * sizeof(*ops));
-    l->ops = ops;
-    l->capacity = cap;
-  }
-  l->ops[l->count++] = op;
-  return KILN_IR_WALK_ADVANCE;
+static bool kiln_inline_is_call(const kiln_ir_op_t* op, void* user_data) {
+  (void)user_data;
+  return kiln_ir_op_is(op, "func.call");
 }
 
 // The func.func of |module| named |name|, or NULL.
@@ -163,32 +143,32 @@ static kiln_status_t kiln_inline_one(kiln_ir_context_t* ctx,
 kiln_status_t kiln_inline_calls(kiln_ir_context_t* context,
                                 kiln_ir_op_t* module) {
   for (int round = 0;; ++round) {
-    kiln_inline_list_t list = {context, NULL, 0, 0, false};
-    kiln_ir_op_walk(module, KILN_IR_WALK_PRE_ORDER, kiln_inline_collect, &list);
-    if (list.oom) {
-      return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "inline-calls");
-    }
+    kiln_ir_op_t** calls = NULL;
+    size_t num_calls = 0;
+    KILN_RETURN_IF_ERROR(
+        kiln_ir_collect_ops(context, module, KILN_IR_WALK_PRE_ORDER,
+                            kiln_inline_is_call, NULL, &calls, &num_calls));
     if (round == KILN_INLINE_MAX_ROUNDS) {
       // Still inlining after this many rounds: recursion (or absurd depth).
-      for (size_t i = 0; i < list.count; ++i) {
+      for (size_t i = 0; i < num_calls; ++i) {
         const kiln_ir_attribute_t* callee =
-            kiln_ir_op_get_attr(list.ops[i], "callee");
+            kiln_ir_op_get_attr(calls[i], "callee");
         kiln_ir_op_t* func = callee && callee->kind == KILN_IR_ATTR_SYMBOL_REF
                                  ? kiln_inline_find(module, callee->symbol.root)
                                  : NULL;
         if (func && func->num_regions && func->regions[0].first_block) {
           return kiln_ir_op_emit_error(
-              list.ops[i], context,
+              calls[i], context,
               "calls nest more than %d deep (recursion is not supported)",
               KILN_INLINE_MAX_ROUNDS);
         }
       }
     }
     bool any = false;
-    for (size_t i = 0; i < list.count; ++i) {
+    for (size_t i = 0; i < num_calls; ++i) {
       bool inlined = false;
       KILN_RETURN_IF_ERROR(
-          kiln_inline_one(context, module, list.ops[i], &inlined));
+          kiln_inline_one(context, module, calls[i], &inlined));
       any |= inlined;
     }
     if (!any) {

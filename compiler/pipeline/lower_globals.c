@@ -6,35 +6,12 @@
 #include "compiler/ir/builder.h"
 #include "compiler/pipeline/lowering_util.h"
 
-typedef struct kiln_globals_list_t {
-  kiln_ir_context_t* ctx;
-  kiln_ir_op_t** ops;
-  size_t count, capacity;
-  bool oom;
-} kiln_globals_list_t;
-
-static kiln_ir_walk_result_t kiln_globals_collect(kiln_ir_op_t* op,
-                                                  void* user) {
-  kiln_globals_list_t* l = user;
-  if (!kiln_ir_op_is(op, "util.global.load") &&
-      !kiln_ir_op_is(op, "util.global.load.indirect") &&
-      !kiln_ir_op_is(op, "util.global.store") &&
-      !kiln_ir_op_is(op, "util.global.address")) {
-    return KILN_IR_WALK_ADVANCE;
-  }
-  if (l->count == l->capacity) {
-    size_t cap = l->capacity ? 2 * l->capacity : 16;
-    kiln_ir_op_t** ops = kiln_ir_arena_alloc(l->ctx, cap * sizeof(*ops));
-    if (!ops) {
-      l->oom = true;
-      return KILN_IR_WALK_INTERRUPT;
-    }
-    if (l->count) memcpy(ops, l->ops, l->count * sizeof(*ops));
-    l->ops = ops;
-    l->capacity = cap;
-  }
-  l->ops[l->count++] = op;
-  return KILN_IR_WALK_ADVANCE;
+static bool kiln_globals_is_access(const kiln_ir_op_t* op, void* user_data) {
+  (void)user_data;
+  return kiln_ir_op_is(op, "util.global.load") ||
+         kiln_ir_op_is(op, "util.global.load.indirect") ||
+         kiln_ir_op_is(op, "util.global.store") ||
+         kiln_ir_op_is(op, "util.global.address");
 }
 
 // The util.global of |module| that |ref_op|'s `global` attribute names.
@@ -94,13 +71,13 @@ static kiln_status_t kiln_globals_value(kiln_ir_context_t* ctx,
 
 kiln_status_t kiln_lower_util_globals(kiln_ir_context_t* context,
                                       kiln_ir_op_t* module) {
-  kiln_globals_list_t list = {context, NULL, 0, 0, false};
-  kiln_ir_op_walk(module, KILN_IR_WALK_PRE_ORDER, kiln_globals_collect, &list);
-  if (list.oom) {
-    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "util globals");
-  }
-  for (size_t i = 0; i < list.count; ++i) {
-    kiln_ir_op_t* op = list.ops[i];
+  kiln_ir_op_t** ops = NULL;
+  size_t count = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_collect_ops(context, module, KILN_IR_WALK_PRE_ORDER,
+                          kiln_globals_is_access, NULL, &ops, &count));
+  for (size_t i = 0; i < count; ++i) {
+    kiln_ir_op_t* op = ops[i];
     if (kiln_ir_op_is(op, "util.global.address")) continue;
     if (kiln_ir_op_is(op, "util.global.store")) {
       return kiln_ir_op_emit_error(op, context,
@@ -133,8 +110,8 @@ kiln_status_t kiln_lower_util_globals(kiln_ir_context_t* context,
     kiln_lowering_replace(op, constant);
   }
   // Addresses (now unused) and the globals themselves go.
-  for (size_t i = 0; i < list.count; ++i) {
-    kiln_ir_op_t* op = list.ops[i];
+  for (size_t i = 0; i < count; ++i) {
+    kiln_ir_op_t* op = ops[i];
     if (!kiln_ir_op_is(op, "util.global.address")) continue;
     if (!kiln_ir_value_use_empty(&op->results[0])) {
       return kiln_ir_op_emit_error(op, context,

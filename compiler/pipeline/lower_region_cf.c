@@ -14,29 +14,9 @@ static bool kiln_rcf_is_control(const kiln_ir_op_t* op) {
          kiln_ir_op_is(op, "tosa.cond_if");
 }
 
-typedef struct kiln_rcf_list_t {
-  kiln_ir_context_t* ctx;
-  kiln_ir_op_t** ops;
-  size_t count, capacity;
-  bool oom;
-} kiln_rcf_list_t;
-
-static kiln_ir_walk_result_t kiln_rcf_collect(kiln_ir_op_t* op, void* user) {
-  kiln_rcf_list_t* l = user;
-  if (!kiln_rcf_is_control(op)) return KILN_IR_WALK_ADVANCE;
-  if (l->count == l->capacity) {
-    size_t cap = l->capacity ? l->capacity * 2 : 16;
-    kiln_ir_op_t** ops = kiln_ir_arena_alloc(l->ctx, sizeof(*ops) * cap);
-    if (!ops) {
-      l->oom = true;
-      return KILN_IR_WALK_INTERRUPT;
-    }
-    if (l->count) memcpy(ops, l->ops, sizeof(*ops) * l->count);
-    l->ops = ops;
-    l->capacity = cap;
-  }
-  l->ops[l->count++] = op;
-  return KILN_IR_WALK_ADVANCE;
+static bool kiln_rcf_match_control(const kiln_ir_op_t* op, void* user_data) {
+  (void)user_data;
+  return kiln_rcf_is_control(op);
 }
 
 // cf.cond_br at |b|.
@@ -265,14 +245,13 @@ static kiln_status_t kiln_rcf_lower(kiln_ir_context_t* ctx, kiln_ir_op_t* op) {
 
 kiln_status_t kiln_lower_region_control_flow(kiln_ir_context_t* context,
                                              kiln_ir_op_t* module) {
-  kiln_rcf_list_t list = {context, NULL, 0, 0, false};
-  kiln_ir_op_walk(module, KILN_IR_WALK_POST_ORDER, kiln_rcf_collect, &list);
-  if (list.oom) {
-    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
-                            "lower-to-structured: region control flow");
-  }
-  for (size_t i = 0; i < list.count; ++i) {
-    KILN_RETURN_IF_ERROR(kiln_rcf_lower(context, list.ops[i]));
+  kiln_ir_op_t** ops = NULL;
+  size_t count = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_collect_ops(context, module, KILN_IR_WALK_POST_ORDER,
+                          kiln_rcf_match_control, NULL, &ops, &count));
+  for (size_t i = 0; i < count; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_rcf_lower(context, ops[i]));
   }
   return kiln_ok_status();
 }

@@ -657,6 +657,13 @@ kiln_status_t kiln_mlir_parse_type(P* p, const kiln_ir_type_t** out) {
   uint32_t width;
   kiln_ir_signedness_t sign;
   if (kiln_mlir_parse_int_type_name(s, &width, &sign)) {
+    if (width > 64) {
+      // Literals and storage are 64-bit at most throughout kiln.
+      return kiln_mlir_emit_error(p,
+                                  "integer type '%.*s' is wider than 64 bits "
+                                  "(not supported)",
+                                  KILN_SV_ARG(s));
+    }
     kiln_mlir_consume(p);
     *out = kiln_ir_integer_type_get(c, width, sign);
     return kiln_ok_status();

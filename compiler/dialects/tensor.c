@@ -4,11 +4,26 @@
 //   %x = tensor.expand_shape %a [[0, 1]] output_shape [2, 2]
 //          : tensor<4xf32> into tensor<2x2xf32>
 //   %c = tensor.collapse_shape %a [[0, 1]] : tensor<2x2xf32> into tensor<4xf32>
-// Reshapes are row-major with no data movement.
+//   %s = tensor.extract_slice %t[0, %i] [2, 3] [1, 1]
+//          : tensor<4x5xf32> to tensor<2x3xf32>
+//   %u = tensor.insert_slice %s into %t[0, 1] [2, 3] [1, 1]
+//          : tensor<2x3xf32> into tensor<4x5xf32>
+//   %k = tensor.cast %t : tensor<4x5xf32> to tensor<4x?xf32>
+//   %j = tensor.concat dim(0) %a, %b : (tensor<1x3xf32>, tensor<2x3xf32>)
+//          -> tensor<3x3xf32>
+//   %n = tensor.insert %v into %t[%i, %j] : tensor<4x5xf32>
+// Reshapes are row-major with no data movement. Slices keep their static
+// offsets/sizes/strides in `static_offsets/sizes/strides` (i64 arrays,
+// KILN_IR_DYNAMIC_DIM where an SSA index value is given); the dynamic values
+// follow the source (and dest) operands in list order. A slice result may
+// drop unit dims of the slice (rank reduction). The slice ops, concat and
+// insert are lowered to linalg.generic by lower-to-structured
+// (pipeline/lower_tensor.c); tensor.cast stays as a host alias.
 #include <string.h>
 
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
+#include "compiler/dialects/tensor.h"
 
 static kiln_status_t kiln_tensor_verify_empty(kiln_ir_context_t* context,
                                               kiln_ir_op_t* op) {
@@ -311,6 +326,559 @@ static kiln_status_t kiln_tensor_fold_reshape(
   return kiln_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// extract_slice / insert_slice
+//===----------------------------------------------------------------------===//
+
+static const char* const kiln_tensor_slice_attrs[3] = {
+    "static_offsets", "static_sizes", "static_strides"};
+
+// `[0, %i, 2]`: integers into |values| (KILN_IR_DYNAMIC_DIM for `%x`), the
+// `%x` operands appended to |dynamic| (capacity 3 * KILN_TENSOR_MAX_RANK).
+static kiln_status_t kiln_tensor_parse_mixed(kiln_mlir_op_parser_t* p,
+                                             int64_t* values, size_t* count,
+                                             kiln_mlir_operand_t* dynamic,
+                                             size_t* num_dynamic) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
+  *count = 0;
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_RSQUARE)) {
+    return kiln_ok_status();
+  }
+  do {
+    if (*count == KILN_TENSOR_MAX_RANK) {
+      return kiln_mlir_emit_error(p, "more than %d slice dims",
+                                  KILN_TENSOR_MAX_RANK);
+    }
+    kiln_status_t status = kiln_ok_status();
+    if (kiln_mlir_parse_optional_operand(p, &dynamic[*num_dynamic], &status)) {
+      KILN_RETURN_IF_ERROR(status);
+      ++*num_dynamic;
+      values[(*count)++] = KILN_IR_DYNAMIC_DIM;
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &values[(*count)++]));
+    }
+  } while (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_COMMA));
+  return kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE);
+}
+
+// The three `[offsets] [sizes] [strides]` lists into the static_* attributes;
+// the dynamic entries into |dynamic|.
+static kiln_status_t kiln_tensor_parse_slice_lists(kiln_mlir_op_parser_t* p,
+                                                   kiln_ir_op_state_t* state,
+                                                   kiln_mlir_operand_t* dynamic,
+                                                   size_t* num_dynamic) {
+  *num_dynamic = 0;
+  for (int k = 0; k < 3; ++k) {
+    int64_t values[KILN_TENSOR_MAX_RANK];
+    size_t count = 0;
+    KILN_RETURN_IF_ERROR(
+        kiln_tensor_parse_mixed(p, values, &count, dynamic, num_dynamic));
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+        p, state, kiln_tensor_slice_attrs[k],
+        kiln_dialect_i64_array(kiln_mlir_parser_context(p), count, values)));
+  }
+  return kiln_ok_status();
+}
+
+static void kiln_tensor_print_slice_lists(kiln_ir_printer_t* p,
+                                          kiln_ir_op_t* op,
+                                          uint32_t first_dynamic) {
+  uint32_t next = first_dynamic;
+  for (int k = 0; k < 3; ++k) {
+    int64_t values[KILN_TENSOR_MAX_RANK];
+    int64_t n = kiln_dialect_int_list(
+        kiln_ir_op_get_attr(op, kiln_tensor_slice_attrs[k]), values,
+        KILN_TENSOR_MAX_RANK);
+    kiln_ir_printer_printf(p, k == 0 ? "[" : " [");
+    for (int64_t i = 0; i < n; ++i) {
+      if (i) kiln_ir_printer_printf(p, ", ");
+      if (values[i] == KILN_IR_DYNAMIC_DIM &&
+          next < kiln_ir_op_num_regular_operands(op)) {
+        kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, next++));
+      } else {
+        kiln_ir_printer_printf(p, "%lld", (long long)values[i]);
+      }
+    }
+    kiln_ir_printer_printf(p, "]");
+  }
+}
+
+static const char* const kiln_tensor_slice_elided[4] = {
+    "static_offsets", "static_sizes", "static_strides", "operandSegmentSizes"};
+
+bool kiln_tensor_match_slice_shape(size_t rank, const int64_t* sizes,
+                                   const kiln_ir_type_t* t,
+                                   int64_t* result_dim_of) {
+  size_t j = 0;
+  size_t n = t->shaped.rank;
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t s = sizes[i];
+    bool fits = j < n && (t->shaped.dims[j] == s ||
+                          t->shaped.dims[j] == KILN_IR_DYNAMIC_DIM);
+    // A unit dim is dropped when the next result dim is not 1.
+    if (fits && !(s == 1 && t->shaped.dims[j] != 1 && n - j < rank - i)) {
+      result_dim_of[i] = (int64_t)j++;
+    } else if (s == 1) {
+      result_dim_of[i] = -1;
+    } else {
+      return false;
+    }
+  }
+  return j == n;
+}
+
+// Checks the slice lists of |op| against the sliced tensor |full| and the
+// slice tensor |slice| (which may drop unit dims); dynamic values start at
+// operand |first_dynamic|. |what| names |slice| in messages.
+static kiln_status_t kiln_tensor_verify_slice(
+    kiln_ir_context_t* context, kiln_ir_op_t* op, const kiln_ir_type_t* full,
+    const kiln_ir_type_t* slice, uint32_t first_dynamic, const char* what) {
+  if (!kiln_ir_type_is_ranked_tensor(full) ||
+      !kiln_ir_type_is_ranked_tensor(slice)) {
+    return kiln_ir_op_emit_error(op, context, "expects ranked tensors");
+  }
+  if (full->shaped.element != slice->shaped.element) {
+    return kiln_ir_op_emit_error(op, context, "element types must match");
+  }
+  size_t rank = full->shaped.rank;
+  int64_t lists[3][KILN_TENSOR_MAX_RANK];
+  uint32_t dynamic = 0;
+  for (int k = 0; k < 3; ++k) {
+    const kiln_ir_attribute_t* a =
+        kiln_ir_op_get_attr(op, kiln_tensor_slice_attrs[k]);
+    int64_t n = kiln_dialect_int_list(a, lists[k], KILN_TENSOR_MAX_RANK);
+    if (n < 0) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "requires an i64 array attribute '%s'",
+                                   kiln_tensor_slice_attrs[k]);
+    }
+    if ((size_t)n != rank) {
+      return kiln_ir_op_emit_error(
+          op, context, "expects %zu %s (the rank of %s), found %lld", rank,
+          kiln_tensor_slice_attrs[k] + 7, kiln_ir_type_to_string(context, full),
+          (long long)n);
+    }
+    for (size_t i = 0; i < rank; ++i) {
+      if (lists[k][i] == KILN_IR_DYNAMIC_DIM) ++dynamic;
+    }
+  }
+  uint32_t num = kiln_ir_op_num_regular_operands(op);
+  if (num != first_dynamic + dynamic) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "expects %u dynamic offset/size/stride "
+                                 "operands, found %u",
+                                 dynamic, num - first_dynamic);
+  }
+  for (uint32_t i = first_dynamic; i < num; ++i) {
+    if (kiln_ir_op_operand(op, i)->type->kind != KILN_IR_TYPE_INDEX) {
+      return kiln_ir_op_emit_error(
+          op, context, "dynamic offsets, sizes and strides must be index");
+    }
+  }
+  int64_t result_dim_of[KILN_TENSOR_MAX_RANK];
+  if (!kiln_tensor_match_slice_shape(rank, lists[1], slice, result_dim_of)) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "%s type %s does not match the slice sizes (only unit dims may be "
+        "dropped)",
+        what, kiln_ir_type_to_string(context, slice));
+  }
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t off = lists[0][i], size = lists[1][i], stride = lists[2][i];
+    int64_t dim = full->shaped.dims[i];
+    if (off != KILN_IR_DYNAMIC_DIM && off < 0) {
+      return kiln_ir_op_emit_error(
+          op, context, "offset %lld of dim %zu is negative", (long long)off, i);
+    }
+    if (size != KILN_IR_DYNAMIC_DIM && size < 0) {
+      return kiln_ir_op_emit_error(
+          op, context, "size %lld of dim %zu is negative", (long long)size, i);
+    }
+    if (stride != KILN_IR_DYNAMIC_DIM && stride < 1) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "stride %lld of dim %zu must be positive",
+                                   (long long)stride, i);
+    }
+    if (off == KILN_IR_DYNAMIC_DIM || size == KILN_IR_DYNAMIC_DIM ||
+        stride == KILN_IR_DYNAMIC_DIM || dim == KILN_IR_DYNAMIC_DIM) {
+      continue;
+    }
+    if ((size == 0 && off > dim) ||
+        (size > 0 && (off >= dim || (dim - 1 - off) / stride < size - 1))) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "slice of dim %zu (offset %lld, size %lld, stride %lld) is out of "
+          "bounds of size %lld",
+          i, (long long)off, (long long)size, (long long)stride,
+          (long long)dim);
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tensor_verify_extract_slice(
+    kiln_ir_context_t* context, kiln_ir_op_t* op) {
+  return kiln_tensor_verify_slice(context, op, kiln_ir_op_operand(op, 0)->type,
+                                  op->results[0].type, 1, "result");
+}
+
+static kiln_status_t kiln_tensor_parse_extract_slice(
+    kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t source;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &source));
+  kiln_mlir_operand_t dynamic[3 * KILN_TENSOR_MAX_RANK];
+  size_t num_dynamic = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_tensor_parse_slice_lists(p, state, dynamic, &num_dynamic));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t *from = NULL, *to = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &from));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "to"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &to));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &source, from, state));
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
+  for (size_t i = 0; i < num_dynamic; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_resolve_operand(p, &dynamic[i], index, state));
+  }
+  return kiln_mlir_add_result_type(p, state, to);
+}
+
+static void kiln_tensor_print_extract_slice(kiln_ir_printer_t* p,
+                                            kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  kiln_tensor_print_slice_lists(p, op, 1);
+  kiln_ir_printer_print_attr_dict(p, op, kiln_tensor_slice_elided, 4);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
+  kiln_ir_printer_printf(p, " to ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
+static kiln_status_t kiln_tensor_verify_insert_slice(kiln_ir_context_t* context,
+                                                     kiln_ir_op_t* op) {
+  const kiln_ir_type_t* dest = kiln_ir_op_operand(op, 1)->type;
+  if (op->results[0].type != dest) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "result type must be the dest type %s",
+                                 kiln_ir_type_to_string(context, dest));
+  }
+  return kiln_tensor_verify_slice(context, op, dest,
+                                  kiln_ir_op_operand(op, 0)->type, 2, "source");
+}
+
+static kiln_status_t kiln_tensor_parse_insert_slice(kiln_mlir_op_parser_t* p,
+                                                    kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t source, dest;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &source));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "into"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &dest));
+  kiln_mlir_operand_t dynamic[3 * KILN_TENSOR_MAX_RANK];
+  size_t num_dynamic = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_tensor_parse_slice_lists(p, state, dynamic, &num_dynamic));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t *from = NULL, *to = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &from));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "into"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &to));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &source, from, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &dest, to, state));
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
+  for (size_t i = 0; i < num_dynamic; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_resolve_operand(p, &dynamic[i], index, state));
+  }
+  return kiln_mlir_add_result_type(p, state, to);
+}
+
+static void kiln_tensor_print_insert_slice(kiln_ir_printer_t* p,
+                                           kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  kiln_ir_printer_printf(p, " into ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
+  kiln_tensor_print_slice_lists(p, op, 2);
+  kiln_ir_printer_print_attr_dict(p, op, kiln_tensor_slice_elided, 4);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
+  kiln_ir_printer_printf(p, " into ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
+//===----------------------------------------------------------------------===//
+// cast
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_tensor_verify_cast(kiln_ir_context_t* context,
+                                             kiln_ir_op_t* op) {
+  const kiln_ir_type_t* src = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* dst = op->results[0].type;
+  if (!kiln_ir_type_is_ranked_tensor(src) ||
+      !kiln_ir_type_is_ranked_tensor(dst)) {
+    return kiln_ir_op_emit_error(op, context, "expects ranked tensors");
+  }
+  if (src->shaped.element != dst->shaped.element ||
+      src->shaped.rank != dst->shaped.rank) {
+    return kiln_ir_op_emit_error(
+        op, context, "%s and %s are not cast compatible (element type or rank)",
+        kiln_ir_type_to_string(context, src),
+        kiln_ir_type_to_string(context, dst));
+  }
+  for (size_t i = 0; i < src->shaped.rank; ++i) {
+    int64_t a = src->shaped.dims[i], b = dst->shaped.dims[i];
+    if (a != KILN_IR_DYNAMIC_DIM && b != KILN_IR_DYNAMIC_DIM && a != b) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "%s and %s are not cast compatible (dim %zu: %lld vs %lld)",
+          kiln_ir_type_to_string(context, src),
+          kiln_ir_type_to_string(context, dst), i, (long long)a, (long long)b);
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tensor_parse_cast(kiln_mlir_op_parser_t* p,
+                                            kiln_ir_op_state_t* state) {
+  kiln_mlir_operand_t source;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &source));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t *from = NULL, *to = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &from));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "to"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &to));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &source, from, state));
+  return kiln_mlir_add_result_type(p, state, to);
+}
+
+static void kiln_tensor_print_cast(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
+  kiln_ir_printer_printf(p, " to ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
+// cast(x) -> x for the same type; cast(cast(x)) -> x when x has the result
+// type (a static shape made dynamic and back); cast(constant) -> constant
+// for a static result.
+static kiln_status_t kiln_tensor_fold_cast(
+    kiln_ir_context_t* context, kiln_ir_op_t* op,
+    const kiln_ir_attribute_t* const* operand_constants,
+    kiln_ir_fold_result_t* results, bool* out_folded) {
+  *out_folded = false;
+  const kiln_ir_type_t* dst = op->results[0].type;
+  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
+  if (src->type == dst) {
+    results[0].value = src;
+    *out_folded = true;
+    return kiln_ok_status();
+  }
+  kiln_ir_op_t* producer =
+      src->kind == KILN_IR_VALUE_RESULT ? src->defining_op : NULL;
+  if (producer && kiln_ir_op_is(producer, "tensor.cast") &&
+      kiln_ir_op_operand(producer, 0)->type == dst) {
+    results[0].value = kiln_ir_op_operand(producer, 0);
+    *out_folded = true;
+    return kiln_ok_status();
+  }
+  const kiln_ir_attribute_t* c = operand_constants[0];
+  if (c && c->kind == KILN_IR_ATTR_DENSE_ELEMENTS &&
+      kiln_ir_type_has_static_shape(dst)) {
+    results[0].attr = kiln_ir_dense_elements_attr_get(
+        context, dst, c->dense.splat, c->dense.data, c->dense.size);
+    *out_folded = results[0].attr != NULL;
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// concat
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_tensor_verify_concat(kiln_ir_context_t* context,
+                                               kiln_ir_op_t* op) {
+  const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_attribute_t* dim_attr = kiln_ir_op_get_attr(op, "dim");
+  if (!dim_attr || dim_attr->kind != KILN_IR_ATTR_INTEGER) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "requires an integer attribute 'dim'");
+  }
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (n == 0) {
+    return kiln_ir_op_emit_error(op, context, "expects at least one operand");
+  }
+  if (!kiln_ir_type_is_ranked_tensor(rt)) {
+    return kiln_ir_op_emit_error(op, context, "result must be a ranked tensor");
+  }
+  int64_t dim = dim_attr->i;
+  size_t rank = rt->shaped.rank;
+  if (dim < 0 || (size_t)dim >= rank) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "dim %lld is out of range for rank %zu",
+                                 (long long)dim, rank);
+  }
+  int64_t total = 0;
+  bool dynamic = false;
+  for (uint32_t k = 0; k < n; ++k) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, k)->type;
+    if (!kiln_ir_type_is_ranked_tensor(t) || t->shaped.rank != rank ||
+        t->shaped.element != rt->shaped.element) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "operand #%u (%s) must be a tensor of rank %zu with the result's "
+          "element type",
+          k, kiln_ir_type_to_string(context, t), rank);
+    }
+    for (size_t i = 0; i < rank; ++i) {
+      int64_t a = t->shaped.dims[i], r = rt->shaped.dims[i];
+      if ((int64_t)i == dim) continue;
+      if (a != KILN_IR_DYNAMIC_DIM && r != KILN_IR_DYNAMIC_DIM && a != r) {
+        return kiln_ir_op_emit_error(
+            op, context, "operand #%u dim %zu is %lld but the result's is %lld",
+            k, i, (long long)a, (long long)r);
+      }
+    }
+    int64_t s = t->shaped.dims[dim];
+    if (s == KILN_IR_DYNAMIC_DIM) {
+      dynamic = true;
+    } else {
+      total += s;
+    }
+  }
+  int64_t r = rt->shaped.dims[dim];
+  if (!dynamic && r != KILN_IR_DYNAMIC_DIM && r != total) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "result dim %lld is %lld but the operands' sizes add up to %lld",
+        (long long)dim, (long long)r, (long long)total);
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tensor_parse_concat(kiln_mlir_op_parser_t* p,
+                                              kiln_ir_op_state_t* state) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "dim"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LPAREN));
+  int64_t dim = 0;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &dim));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+      p, state, "dim",
+      kiln_ir_integer_attr_get(context, kiln_ir_int_type(context, 64), dim)));
+  return kiln_dialect_parse_operands_functional(p, state);
+}
+
+static void kiln_tensor_print_concat(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "dim");
+  kiln_ir_printer_printf(
+      p, " dim(%lld) ",
+      (long long)(dim && dim->kind == KILN_IR_ATTR_INTEGER ? dim->i : 0));
+  kiln_ir_printer_print_operands(p, op);
+  static const char* const elided[] = {"dim"};
+  kiln_dialect_print_functional_tail(p, op, elided, 1);
+}
+
+static kiln_status_t kiln_tensor_fold_concat(
+    kiln_ir_context_t* context, kiln_ir_op_t* op,
+    const kiln_ir_attribute_t* const* operand_constants,
+    kiln_ir_fold_result_t* results, bool* out_folded) {
+  (void)context;
+  (void)operand_constants;
+  *out_folded = false;
+  if (kiln_ir_op_num_regular_operands(op) == 1 &&
+      kiln_ir_op_operand(op, 0)->type == op->results[0].type) {
+    results[0].value = kiln_ir_op_operand(op, 0);
+    *out_folded = true;
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// insert
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_tensor_verify_insert(kiln_ir_context_t* context,
+                                               kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (n < 2) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "expects a scalar and a dest tensor");
+  }
+  const kiln_ir_type_t* t = kiln_ir_op_operand(op, 1)->type;
+  if (!kiln_ir_type_is_ranked_tensor(t)) {
+    return kiln_ir_op_emit_error(op, context, "dest must be a ranked tensor");
+  }
+  if (kiln_ir_op_operand(op, 0)->type != t->shaped.element) {
+    return kiln_ir_op_emit_error(
+        op, context, "scalar type %s is not the element type of %s",
+        kiln_ir_type_to_string(context, kiln_ir_op_operand(op, 0)->type),
+        kiln_ir_type_to_string(context, t));
+  }
+  if (n - 2 != t->shaped.rank) {
+    return kiln_ir_op_emit_error(op, context, "expects %zu indices, found %u",
+                                 t->shaped.rank, n - 2);
+  }
+  for (uint32_t i = 2; i < n; ++i) {
+    if (kiln_ir_op_operand(op, i)->type->kind != KILN_IR_TYPE_INDEX) {
+      return kiln_ir_op_emit_error(op, context, "indices must be index");
+    }
+  }
+  if (op->results[0].type != t) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "result type must be the dest type");
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tensor_parse_insert(kiln_mlir_op_parser_t* p,
+                                              kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t scalar, dest;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &scalar));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "into"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &dest));
+  kiln_mlir_operand_list_t indices = {0};
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_SQUARE, &indices));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  if (!kiln_ir_type_is_ranked_tensor(type)) {
+    return kiln_mlir_emit_error(p, "expected a ranked tensor type");
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_resolve_operand(p, &scalar, kiln_ir_type_element(type), state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &dest, type, state));
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_resolve_operands(p, &indices, 1, &index, state));
+  return kiln_mlir_add_result_type(p, state, type);
+}
+
+static void kiln_tensor_print_insert(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  kiln_ir_printer_printf(p, " into ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
+  kiln_ir_printer_printf(p, "[");
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  for (uint32_t i = 2; i < n; ++i) {
+    if (i > 2) kiln_ir_printer_printf(p, ", ");
+    kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, i));
+  }
+  kiln_ir_printer_printf(p, "]");
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
 static const kiln_ir_op_def_t kiln_tensor_defs[] = {
     {"tensor.empty", "a tensor with no initial contents", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_empty,
@@ -327,6 +895,26 @@ static const kiln_ir_op_def_t kiln_tensor_defs[] = {
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_tensor_verify_reshape,
      kiln_tensor_parse_reshape, kiln_tensor_print_reshape,
      kiln_tensor_fold_reshape, NULL},
+    {"tensor.extract_slice", "reads a strided box of a tensor",
+     KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0,
+     kiln_tensor_verify_extract_slice, kiln_tensor_parse_extract_slice,
+     kiln_tensor_print_extract_slice, NULL, NULL},
+    {"tensor.insert_slice", "writes a tensor into a strided box of another",
+     KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0,
+     kiln_tensor_verify_insert_slice, kiln_tensor_parse_insert_slice,
+     kiln_tensor_print_insert_slice, NULL, NULL},
+    {"tensor.cast",
+     "changes static dims to dynamic and back (no data movement)",
+     KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_tensor_verify_cast,
+     kiln_tensor_parse_cast, kiln_tensor_print_cast, kiln_tensor_fold_cast,
+     NULL},
+    {"tensor.concat", "joins tensors along one dim", KILN_IR_TRAIT_PURE,
+     KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_concat,
+     kiln_tensor_parse_concat, kiln_tensor_print_concat,
+     kiln_tensor_fold_concat, NULL},
+    {"tensor.insert", "writes one element", KILN_IR_TRAIT_PURE,
+     KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_insert,
+     kiln_tensor_parse_insert, kiln_tensor_print_insert, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_tensor(kiln_ir_context_t* context) {

@@ -1,0 +1,396 @@
+// Lowering of tensor.extract_slice / insert_slice / concat / insert to the
+// structured form (structured-form.md):
+//   - extract_slice with static offsets and strides: a copy generic over the
+//     result whose input map is `(d...) -> (off + d * stride)` per source dim
+//     (a dropped unit dim reads its constant offset). With SSA offsets or
+//     strides: a generic over the result whose body computes
+//     `off + i * stride`, clamps it into the source and tensor.extract's.
+//   - insert_slice: a generic over the dest reading the dest element; per
+//     dim `local = i - off`, inside when local >= 0, local % stride == 0 and
+//     local / stride < size; arith.select between the source element
+//     (tensor.extract at the clamped position) and the dest element.
+//   - concat: a stablehlo.concatenate, lowered in turn.
+//   - insert: a generic over the dest that selects the scalar where every
+//     linalg.index equals the given index.
+// Dynamic slice sizes and dynamically shaped results are rejected with a
+// located error.
+#include "compiler/pipeline/lower_tensor.h"
+
+#include <string.h>
+
+#include "compiler/dialects/dialect_util.h"
+#include "compiler/dialects/linalg.h"
+#include "compiler/dialects/scalar_eval.h"
+#include "compiler/dialects/tensor.h"
+#include "compiler/pipeline/lower_stablehlo_data.h"
+#include "compiler/pipeline/lowering_util.h"
+
+#define KILN_LT_MAX KILN_TENSOR_MAX_RANK
+
+//===----------------------------------------------------------------------===//
+// Slice descriptions
+//===----------------------------------------------------------------------===//
+
+// The offsets/sizes/strides of a slice op; dyn_* hold the SSA value where
+// the list entry is dynamic (NULL otherwise).
+typedef struct kiln_lt_slice_t {
+  size_t rank;
+  int64_t off[KILN_LT_MAX], size[KILN_LT_MAX], stride[KILN_LT_MAX];
+  kiln_ir_value_t* dyn_off[KILN_LT_MAX];
+  kiln_ir_value_t* dyn_stride[KILN_LT_MAX];
+  int64_t result_dim_of[KILN_LT_MAX];  // -1: dropped unit dim
+  bool dynamic;                        // some offset or stride is SSA
+} kiln_lt_slice_t;
+
+static kiln_status_t kiln_lt_read_slice(kiln_ir_context_t* ctx,
+                                        kiln_ir_op_t* op,
+                                        uint32_t first_dynamic,
+                                        const kiln_ir_type_t* full,
+                                        const kiln_ir_type_t* slice,
+                                        kiln_lt_slice_t* s) {
+  static const char* const names[3] = {"static_offsets", "static_sizes",
+                                       "static_strides"};
+  int64_t* lists[3] = {s->off, s->size, s->stride};
+  kiln_ir_value_t** dyn[3] = {s->dyn_off, NULL, s->dyn_stride};
+  uint32_t next = first_dynamic;
+  s->rank = full->shaped.rank;
+  s->dynamic = false;
+  for (int k = 0; k < 3; ++k) {
+    int64_t n = kiln_dialect_int_list(kiln_ir_op_get_attr(op, names[k]),
+                                      lists[k], KILN_LT_MAX);
+    if (n != (int64_t)s->rank) {
+      return kiln_ir_op_emit_error(op, ctx, "malformed '%s'", names[k]);
+    }
+    for (size_t i = 0; i < s->rank; ++i) {
+      if (dyn[k]) dyn[k][i] = NULL;
+      if (lists[k][i] != KILN_IR_DYNAMIC_DIM) continue;
+      if (!dyn[k]) {
+        return kiln_ir_op_emit_error(
+            op, ctx, "dynamic slice sizes are not supported (dim %zu)", i);
+      }
+      dyn[k][i] = kiln_ir_op_operand(op, next++);
+      s->dynamic = true;
+    }
+  }
+  if (!kiln_tensor_match_slice_shape(s->rank, s->size, slice,
+                                     s->result_dim_of)) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "slice type does not match the slice sizes");
+  }
+  return kiln_ok_status();
+}
+
+// The static value |v| or the SSA value |dyn| as an index.
+static kiln_status_t kiln_lt_index(kiln_ir_builder_t* b, int64_t v,
+                                   kiln_ir_value_t* dyn,
+                                   kiln_ir_value_t** out) {
+  if (dyn) {
+    *out = dyn;
+    return kiln_ok_status();
+  }
+  return kiln_lowering_index_const(b, v, out);
+}
+
+// min(max(v, lo), hi) on indices.
+static kiln_status_t kiln_lt_clamp(kiln_ir_builder_t* b, kiln_ir_value_t* v,
+                                   int64_t lo, int64_t hi,
+                                   kiln_ir_value_t** out) {
+  kiln_ir_value_t *l, *h;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, lo, &l));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, hi < lo ? lo : hi, &h));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maxsi", v, l, &v));
+  return kiln_lowering_emit2(b, "arith.minsi", v, h, out);
+}
+
+// *acc = *acc && c (NULL *acc: c).
+static kiln_status_t kiln_lt_and(kiln_ir_builder_t* b, kiln_ir_value_t* c,
+                                 kiln_ir_value_t** acc) {
+  if (!*acc) {
+    *acc = c;
+    return kiln_ok_status();
+  }
+  return kiln_lowering_emit2(b, "arith.andi", *acc, c, acc);
+}
+
+// A parallel generic over |rt| reading |input| (when not NULL) through
+// |input_map|; *out_bb appends to its body.
+static kiln_status_t kiln_lt_generic(
+    kiln_ir_builder_t* b, const kiln_ir_type_t* rt, kiln_ir_value_t* input,
+    const kiln_ir_attribute_t* input_map, kiln_ir_op_t** out_generic,
+    kiln_ir_block_t** out_body, kiln_ir_builder_t* out_bb) {
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  const kiln_ir_attribute_t* maps[2] = {
+      input_map, kiln_linalg_identity_map(b->context, rank)};
+  size_t num_inputs = input ? 1 : 0;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, num_inputs, &input, 1, &init, maps + (input ? 0 : 1), rank, NULL,
+      out_generic, out_body));
+  *out_bb = kiln_lowering_body_builder(b, *out_body);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_lt_require_static(kiln_ir_context_t* ctx,
+                                            kiln_ir_op_t* op,
+                                            const kiln_ir_type_t* t) {
+  if (kiln_ir_type_has_static_shape(t)) return kiln_ok_status();
+  return kiln_ir_op_emit_error(op, ctx,
+                               "dynamically shaped %s is not supported yet",
+                               kiln_ir_type_to_string(ctx, t));
+}
+
+//===----------------------------------------------------------------------===//
+// extract_slice
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
+                                                 kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* st = src->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, rt));
+  kiln_lt_slice_t s;
+  KILN_RETURN_IF_ERROR(kiln_lt_read_slice(ctx, op, 1, st, rt, &s));
+  if (src->type == rt && !s.dynamic) {
+    bool whole = true;
+    for (size_t i = 0; i < s.rank; ++i) whole &= s.off[i] == 0;
+    if (whole) {  // the whole tensor (sizes equal the dims, stride moot)
+      kiln_lowering_replace(op, src);
+      return kiln_ok_status();
+    }
+  }
+  uint32_t rrank = (uint32_t)rt->shaped.rank;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  kiln_ir_builder_t bb;
+  if (!s.dynamic) {
+    const kiln_ir_affine_expr_t* exprs[KILN_LT_MAX];
+    for (size_t i = 0; i < s.rank; ++i) {
+      int64_t j = s.result_dim_of[i];
+      const kiln_ir_affine_expr_t* e = kiln_ir_affine_constant(ctx, s.off[i]);
+      if (j >= 0) {
+        const kiln_ir_affine_expr_t* d = kiln_ir_affine_dim(ctx, (uint32_t)j);
+        if (s.stride[i] != 1) {
+          d = kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_MUL, d,
+                                    kiln_ir_affine_constant(ctx, s.stride[i]));
+        }
+        e = s.off[i] == 0
+                ? d
+                : kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_ADD, d, e);
+      }
+      exprs[i] = e;
+    }
+    const kiln_ir_attribute_t* map =
+        kiln_ir_affine_map_attr_get(ctx, rrank, 0, s.rank, exprs);
+    KILN_RETURN_IF_ERROR(
+        kiln_lt_generic(b, rt, src, map, &generic, &body, &bb));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
+    kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
+    return kiln_ok_status();
+  }
+  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, st));
+  KILN_RETURN_IF_ERROR(
+      kiln_lt_generic(b, rt, NULL, NULL, &generic, &body, &bb));
+  kiln_ir_value_t* args[KILN_LT_MAX + 1];
+  args[0] = src;
+  for (size_t i = 0; i < s.rank; ++i) {
+    kiln_ir_value_t* pos = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lt_index(&bb, s.off[i], s.dyn_off[i], &pos));
+    int64_t j = s.result_dim_of[i];
+    if (j >= 0) {
+      kiln_ir_value_t *idx, *stride;
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, j, &idx));
+      KILN_RETURN_IF_ERROR(
+          kiln_lt_index(&bb, s.stride[i], s.dyn_stride[i], &stride));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.muli", idx, stride, &idx));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.addi", pos, idx, &pos));
+    }
+    // Out-of-bounds SSA offsets are undefined behavior in MLIR; clamping
+    // keeps the read inside the source.
+    KILN_RETURN_IF_ERROR(
+        kiln_lt_clamp(&bb, pos, 0, st->shaped.dims[i] - 1, &args[i + 1]));
+  }
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit(
+      &bb, "tensor.extract", st->shaped.element, s.rank + 1, args, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// insert_slice
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_lt_lower_insert_slice(kiln_ir_builder_t* b,
+                                                kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* dest = kiln_ir_op_operand(op, 1);
+  const kiln_ir_type_t* st = src->type;
+  const kiln_ir_type_t* dt = dest->type;
+  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, dt));
+  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, st));
+  kiln_lt_slice_t s;
+  KILN_RETURN_IF_ERROR(kiln_lt_read_slice(ctx, op, 2, dt, st, &s));
+  for (size_t i = 0; i < s.rank; ++i) {
+    if (s.size[i] == 0) {  // an empty box: the dest unchanged
+      kiln_lowering_replace(op, dest);
+      return kiln_ok_status();
+    }
+  }
+  uint32_t rank = (uint32_t)dt->shaped.rank;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  kiln_ir_builder_t bb;
+  KILN_RETURN_IF_ERROR(kiln_lt_generic(
+      b, dt, dest, kiln_linalg_identity_map(ctx, rank), &generic, &body, &bb));
+  kiln_ir_value_t* args[KILN_LT_MAX + 1];
+  args[0] = src;
+  kiln_ir_value_t* inside = NULL;
+  for (size_t i = 0; i < s.rank; ++i) {
+    int64_t j = s.result_dim_of[i];
+    kiln_ir_value_t* idx = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, (int64_t)i, &idx));
+    bool whole = !s.dyn_off[i] && !s.dyn_stride[i] && s.off[i] == 0 &&
+                 s.stride[i] == 1 && s.size[i] == dt->shaped.dims[i];
+    if (whole && j >= 0) {
+      args[j + 1] = idx;
+      continue;
+    }
+    kiln_ir_value_t* local = idx;
+    if (s.dyn_off[i] || s.off[i] != 0) {
+      kiln_ir_value_t* off = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lt_index(&bb, s.off[i], s.dyn_off[i], &off));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.subi", idx, off, &local));
+    }
+    kiln_ir_value_t *zero, *c;
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
+    if (j < 0) {  // a dropped unit dim: only `local == 0` is inside
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, local, zero, &c));
+      KILN_RETURN_IF_ERROR(kiln_lt_and(&bb, c, &inside));
+      continue;
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, local, zero, &c));
+    KILN_RETURN_IF_ERROR(kiln_lt_and(&bb, c, &inside));
+    kiln_ir_value_t* q = local;
+    if (s.dyn_stride[i] || s.stride[i] != 1) {
+      kiln_ir_value_t *stride, *rem;
+      KILN_RETURN_IF_ERROR(
+          kiln_lt_index(&bb, s.stride[i], s.dyn_stride[i], &stride));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.remsi", local, stride, &rem));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, rem, zero, &c));
+      KILN_RETURN_IF_ERROR(kiln_lt_and(&bb, c, &inside));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.divsi", local, stride, &q));
+    }
+    kiln_ir_value_t* size = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, s.size[i], &size));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, q, size, &c));
+    KILN_RETURN_IF_ERROR(kiln_lt_and(&bb, c, &inside));
+    KILN_RETURN_IF_ERROR(kiln_lt_clamp(&bb, q, 0, s.size[i] - 1, &args[j + 1]));
+  }
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "tensor.extract",
+                                          st->shaped.element,
+                                          st->shaped.rank + 1, args, &v));
+  if (inside) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_select(&bb, inside, v, body->args[0], &v));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// concat, insert
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_lt_lower_concat(kiln_ir_builder_t* b,
+                                          kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, rt));
+  kiln_ir_value_t* args[64];
+  if (n > 64) return kiln_ir_op_emit_error(op, ctx, "more than 64 operands");
+  for (uint32_t k = 0; k < n; ++k) {
+    args[k] = kiln_ir_op_operand(op, k);
+    KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, args[k]->type));
+  }
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      ctx, "dimension",
+      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64),
+                               kiln_ir_op_get_attr(op, "dim")->i));
+  kiln_ir_op_t* concat = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "stablehlo.concatenate", n, args, 1, &rt, 1, &attr, &concat));
+  kiln_lowering_replace(op, kiln_ir_op_result(concat, 0));
+  kiln_ir_builder_t cb = *b;
+  kiln_ir_builder_set_before(&cb, concat);
+  return kiln_lower_to_structured_op(&cb, concat);
+}
+
+static kiln_status_t kiln_lt_lower_insert(kiln_ir_builder_t* b,
+                                          kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* scalar = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* dest = kiln_ir_op_operand(op, 1);
+  const kiln_ir_type_t* dt = dest->type;
+  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, dt));
+  uint32_t rank = (uint32_t)dt->shaped.rank;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  kiln_ir_builder_t bb;
+  KILN_RETURN_IF_ERROR(kiln_lt_generic(
+      b, dt, dest, kiln_linalg_identity_map(ctx, rank), &generic, &body, &bb));
+  kiln_ir_value_t* hit = NULL;
+  for (uint32_t d = 0; d < rank; ++d) {
+    kiln_ir_value_t *idx, *c;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &idx));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, idx,
+                                            kiln_ir_op_operand(op, d + 2), &c));
+    KILN_RETURN_IF_ERROR(kiln_lt_and(&bb, c, &hit));
+  }
+  kiln_ir_value_t* v = scalar;
+  if (hit) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_select(&bb, hit, scalar, body->args[0], &v));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+bool kiln_lower_tensor_handles(const kiln_ir_op_t* op) {
+  return kiln_ir_op_is(op, "tensor.extract_slice") ||
+         kiln_ir_op_is(op, "tensor.insert_slice") ||
+         kiln_ir_op_is(op, "tensor.concat") ||
+         kiln_ir_op_is(op, "tensor.insert");
+}
+
+kiln_status_t kiln_lower_tensor_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
+  if (kiln_ir_op_is(op, "tensor.extract_slice")) {
+    return kiln_lt_lower_extract_slice(b, op);
+  }
+  if (kiln_ir_op_is(op, "tensor.insert_slice")) {
+    return kiln_lt_lower_insert_slice(b, op);
+  }
+  if (kiln_ir_op_is(op, "tensor.concat")) return kiln_lt_lower_concat(b, op);
+  if (kiln_ir_op_is(op, "tensor.insert")) return kiln_lt_lower_insert(b, op);
+  return kiln_ir_op_emit_error(op, b->context, "is not supported");
+}

@@ -1,6 +1,10 @@
 // The linalg dialect subset of the structured form: linalg.generic,
 // linalg.yield, linalg.index, and the named ops matmul, batch_matmul and
-// fill (each generalizable to linalg.generic).
+// fill (each generalizable to linalg.generic). Input-only named ops
+// (kiln_linalg_is_named_op: matvec/vecmat/dot and friends, conv_2d_*,
+// depthwise_conv_2d_nhwc_hwc, copy, transpose, broadcast, reduce, map,
+// softmax) are verified here and rewritten into generics by
+// kiln_linalg_generalize during lower-to-structured.
 //
 // Custom form (as MLIR prints it):
 //   %r = linalg.generic {indexing_maps = [...], iterator_types = ["parallel"]}
@@ -12,9 +16,14 @@
 //        } -> tensor<4xf32>
 //   %m = linalg.matmul ins(%a, %b : T, T) outs(%c : T) -> T
 //   %f = linalg.fill ins(%cst : f32) outs(%e : T) -> T
+//   %t = linalg.transpose ins(%a : T) outs(%e : T2) permutation = [1, 0]
+//   %r = linalg.reduce { arith.addf } ins(%a : T) outs(%i : T3)
+//          dimensions = [1]
+//   %s = linalg.softmax dimension(1) ins(%a : T) outs(%e : T) -> T
 // `operandSegmentSizes = array<i32: #ins, #outs>` is kept as a property.
 #include "compiler/dialects/linalg.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "compiler/dialects/dialect_util.h"
@@ -199,6 +208,13 @@ kiln_status_t kiln_linalg_create_generic(
 // Generalization
 //===----------------------------------------------------------------------===//
 
+static kiln_status_t kiln_linalg_generalize_named(kiln_ir_context_t* context,
+                                                  kiln_ir_op_t* op,
+                                                  kiln_ir_op_t** out_generic);
+static kiln_status_t kiln_linalg_build_mul_add(kiln_ir_context_t* context,
+                                               kiln_ir_op_t* op,
+                                               kiln_ir_block_t* body);
+
 // Appends `%r = <name> %a, %b : type` to the builder.
 static kiln_status_t kiln_linalg_emit(kiln_ir_builder_t* b, const char* name,
                                       size_t n, kiln_ir_value_t* const* args,
@@ -248,7 +264,7 @@ kiln_status_t kiln_linalg_generalize(kiln_ir_context_t* context,
   bool is_batch = kiln_ir_op_is(op, "linalg.batch_matmul");
   bool is_fill = kiln_ir_op_is(op, "linalg.fill");
   if (!is_matmul && !is_batch && !is_fill) {
-    return kiln_ir_op_emit_error(op, context, "cannot be generalized");
+    return kiln_linalg_generalize_named(context, op, out_generic);
   }
   kiln_ir_builder_t b = kiln_ir_builder_make(context);
   kiln_ir_builder_set_before(&b, op);
@@ -301,25 +317,7 @@ kiln_status_t kiln_linalg_generalize(kiln_ir_context_t* context,
                                kiln_ir_op_operand(op, 1)};
     KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
         &b, 2, ins, 1, &out_value, maps, loops, reduction, &generic, &body));
-    kiln_ir_builder_t bb = kiln_ir_builder_make(context);
-    kiln_ir_builder_set_to_end(&bb, body);
-    bb.location = op->location;
-    const kiln_ir_type_t* acc_type = body->args[2]->type;
-    bool is_float = acc_type->kind == KILN_IR_TYPE_FLOAT;
-    kiln_ir_value_t *a = NULL, *c = NULL, *prod = NULL, *sum = NULL;
-    KILN_RETURN_IF_ERROR(kiln_linalg_convert(&bb, body->args[0], acc_type, &a));
-    KILN_RETURN_IF_ERROR(kiln_linalg_convert(&bb, body->args[1], acc_type, &c));
-    kiln_ir_value_t* mul_args[2] = {a, c};
-    KILN_RETURN_IF_ERROR(
-        kiln_linalg_emit(&bb, is_float ? "arith.mulf" : "arith.muli", 2,
-                         mul_args, acc_type, &prod));
-    kiln_ir_value_t* add_args[2] = {body->args[2], prod};
-    KILN_RETURN_IF_ERROR(
-        kiln_linalg_emit(&bb, is_float ? "arith.addf" : "arith.addi", 2,
-                         add_args, acc_type, &sum));
-    kiln_ir_op_t* yield = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-        &bb, "linalg.yield", 1, &sum, 0, NULL, 0, NULL, &yield));
+    KILN_RETURN_IF_ERROR(kiln_linalg_build_mul_add(context, op, body));
   }
   kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
                                       kiln_ir_op_result(generic, 0));
@@ -654,6 +652,1213 @@ static void kiln_linalg_print_index(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 }
 
 //===----------------------------------------------------------------------===//
+// More named ops: contractions, copy/transpose/broadcast, reduce/map,
+// convolutions and softmax
+//===----------------------------------------------------------------------===//
+
+#define KILN_LINALG_MAX_RANK 12
+
+// A contraction named op: three operands (lhs, rhs, acc) indexed by loops;
+// the last loop reduces.
+typedef struct kiln_linalg_contraction_t {
+  const char* name;
+  const char* loops;  // one letter per loop, for diagnostics
+  uint32_t rank[3];
+  int64_t dims[3][3];  // the loop indexing each operand dim
+} kiln_linalg_contraction_t;
+
+static const kiln_linalg_contraction_t kiln_linalg_contractions[] = {
+    {"linalg.matvec", "mk", {2, 1, 1}, {{0, 1}, {1}, {0}}},
+    {"linalg.vecmat", "nk", {1, 2, 1}, {{1}, {1, 0}, {0}}},
+    {"linalg.dot", "k", {1, 1, 0}, {{0}, {0}, {0}}},
+    {"linalg.batch_matvec", "bmk", {3, 2, 2}, {{0, 1, 2}, {0, 2}, {0, 1}}},
+    {"linalg.batch_vecmat", "bnk", {2, 3, 2}, {{0, 2}, {0, 2, 1}, {0, 1}}},
+    {"linalg.matmul_transpose_a", "mnk", {2, 2, 2}, {{2, 0}, {2, 1}, {0, 1}}},
+    {"linalg.matmul_transpose_b", "mnk", {2, 2, 2}, {{0, 2}, {1, 2}, {0, 1}}},
+    {"linalg.batch_matmul_transpose_a",
+     "bmnk",
+     {3, 3, 3},
+     {{0, 3, 1}, {0, 3, 2}, {0, 1, 2}}},
+    {"linalg.batch_matmul_transpose_b",
+     "bmnk",
+     {3, 3, 3},
+     {{0, 1, 3}, {0, 2, 3}, {0, 1, 2}}},
+};
+
+static const kiln_linalg_contraction_t* kiln_linalg_find_contraction(
+    const kiln_ir_op_t* op) {
+  size_t n =
+      sizeof(kiln_linalg_contractions) / sizeof(kiln_linalg_contractions[0]);
+  for (size_t i = 0; i < n; ++i) {
+    if (kiln_ir_op_is(op, kiln_linalg_contractions[i].name)) {
+      return &kiln_linalg_contractions[i];
+    }
+  }
+  return NULL;
+}
+
+// Convolutions. Loops: the parallel ones first (batch, output spatial,
+// output channel), then the reductions (window, input channel).
+typedef enum kiln_linalg_conv_kind_e {
+  KILN_LINALG_CONV_NONE = -1,
+  KILN_LINALG_CONV_NHWC_HWCF = 0,
+  KILN_LINALG_CONV_NCHW_FCHW = 1,
+  KILN_LINALG_CONV_DW_NHWC_HWC = 2,
+} kiln_linalg_conv_kind_t;
+
+typedef struct kiln_linalg_conv_t {
+  const char* name;
+  const char* loops;     // one letter per loop, for diagnostics
+  uint32_t num_loops;    // the first 4 are parallel
+  int64_t input[4];      // loop of each input dim (the output loop for
+                         // spatial dims)
+  int64_t window[4];     // window loop of spatial input dims, else -1
+  uint32_t filter_rank;  // 4 or 3
+  int64_t filter[4];     // loop of each filter dim
+  int64_t output[4];     // loop of each output dim
+} kiln_linalg_conv_t;
+
+static const kiln_linalg_conv_t kiln_linalg_convs[] = {
+    // (n, oh, ow, f, kh, kw, c)
+    {"linalg.conv_2d_nhwc_hwcf",
+     "nhwfijc",
+     7,
+     {0, 1, 2, 6},
+     {-1, 4, 5, -1},
+     4,
+     {4, 5, 6, 3},
+     {0, 1, 2, 3}},
+    // (n, f, oh, ow, c, kh, kw)
+    {"linalg.conv_2d_nchw_fchw",
+     "nfhwcij",
+     7,
+     {0, 4, 2, 3},
+     {-1, -1, 5, 6},
+     4,
+     {1, 4, 5, 6},
+     {0, 1, 2, 3}},
+    // (n, oh, ow, c, kh, kw)
+    {"linalg.depthwise_conv_2d_nhwc_hwc",
+     "nhwcij",
+     6,
+     {0, 1, 2, 3},
+     {-1, 4, 5, -1},
+     3,
+     {4, 5, 3, 0},
+     {0, 1, 2, 3}},
+};
+
+static const kiln_linalg_conv_t* kiln_linalg_find_conv(const kiln_ir_op_t* op) {
+  for (size_t i = 0;
+       i < sizeof(kiln_linalg_convs) / sizeof(kiln_linalg_convs[0]); ++i) {
+    if (kiln_ir_op_is(op, kiln_linalg_convs[i].name)) {
+      return &kiln_linalg_convs[i];
+    }
+  }
+  return NULL;
+}
+
+static bool kiln_linalg_is_dps_elementwise(const kiln_ir_op_t* op) {
+  return kiln_ir_op_is(op, "linalg.copy") ||
+         kiln_ir_op_is(op, "linalg.transpose") ||
+         kiln_ir_op_is(op, "linalg.broadcast");
+}
+
+bool kiln_linalg_is_named_op(const kiln_ir_op_t* op) {
+  return kiln_linalg_find_contraction(op) || kiln_linalg_find_conv(op) ||
+         kiln_linalg_is_dps_elementwise(op) ||
+         kiln_ir_op_is(op, "linalg.reduce") ||
+         kiln_ir_op_is(op, "linalg.map") || kiln_ir_op_is(op, "linalg.softmax");
+}
+
+//===----------------------------------------------------------------------===//
+// Named ops: verification helpers
+//===----------------------------------------------------------------------===//
+
+static bool kiln_linalg_has_rank(const kiln_ir_type_t* t) {
+  return t->kind == KILN_IR_TYPE_RANKED_TENSOR ||
+         t->kind == KILN_IR_TYPE_MEMREF;
+}
+
+static bool kiln_linalg_is_number(const kiln_ir_type_t* t) {
+  return t->kind == KILN_IR_TYPE_FLOAT || t->kind == KILN_IR_TYPE_INTEGER;
+}
+
+// Operand |i| must be a ranked tensor or memref of rank |rank| with an
+// integer or float element type.
+static kiln_status_t kiln_linalg_expect_rank(kiln_ir_context_t* context,
+                                             kiln_ir_op_t* op, uint32_t i,
+                                             uint32_t rank, const char* role) {
+  const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+  bool shaped =
+      t->kind == KILN_IR_TYPE_RANKED_TENSOR || t->kind == KILN_IR_TYPE_MEMREF;
+  if (!shaped || t->shaped.rank != rank ||
+      !kiln_linalg_is_number(kiln_ir_type_element(t))) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "%s (operand #%u) must be a rank-%u tensor of numbers, "
+        "found %s",
+        role, i, rank, kiln_ir_type_to_string(context, t));
+  }
+  return kiln_ok_status();
+}
+
+// One size per loop: operand |i| dim |j| is indexed by loop dims[i][j]
+// (-1: not a plain loop, skipped). Dynamic sizes are skipped.
+typedef struct kiln_linalg_loop_sizes_t {
+  int64_t size[KILN_LINALG_MAX_RANK];
+  int32_t operand[KILN_LINALG_MAX_RANK];  // who set it (-1: nobody)
+  int32_t dim[KILN_LINALG_MAX_RANK];
+} kiln_linalg_loop_sizes_t;
+
+static void kiln_linalg_loop_sizes_init(kiln_linalg_loop_sizes_t* s) {
+  for (int i = 0; i < KILN_LINALG_MAX_RANK; ++i) {
+    s->size[i] = KILN_IR_DYNAMIC_DIM;
+    s->operand[i] = -1;
+    s->dim[i] = -1;
+  }
+}
+
+static kiln_status_t kiln_linalg_loop_sizes_add(
+    kiln_ir_context_t* context, kiln_ir_op_t* op, kiln_linalg_loop_sizes_t* s,
+    const char* loop_names, uint32_t i, size_t count, const int64_t* loops) {
+  const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+  for (size_t j = 0; j < count; ++j) {
+    int64_t loop = loops[j];
+    int64_t size = t->shaped.dims[j];
+    if (loop < 0 || size == KILN_IR_DYNAMIC_DIM) continue;
+    if (s->operand[loop] < 0) {
+      s->size[loop] = size;
+      s->operand[loop] = (int32_t)i;
+      s->dim[loop] = (int32_t)j;
+    } else if (s->size[loop] != size) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "operand #%u dim %zu (loop %c) has size %lld, but operand #%d dim "
+          "%d has size %lld",
+          i, j, loop_names[loop], (long long)size, s->operand[loop],
+          s->dim[loop], (long long)s->size[loop]);
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_linalg_expect_counts(kiln_ir_context_t* context,
+                                               kiln_ir_op_t* op, uint32_t ins,
+                                               uint32_t outs) {
+  KILN_RETURN_IF_ERROR(kiln_linalg_verify_segments(context, op));
+  if (kiln_linalg_num_inputs(op) != ins ||
+      kiln_linalg_num_outputs(op) != outs) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "expects %u input%s and %u output%s, found %u "
+        "and %u",
+        ins, ins == 1 ? "" : "s", outs, outs == 1 ? "" : "s",
+        kiln_linalg_num_inputs(op), kiln_linalg_num_outputs(op));
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_linalg_verify_contraction(kiln_ir_context_t* context,
+                                                    kiln_ir_op_t* op) {
+  const kiln_linalg_contraction_t* c = kiln_linalg_find_contraction(op);
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_counts(context, op, 2, 1));
+  static const char* const roles[3] = {"lhs", "rhs", "output"};
+  for (uint32_t i = 0; i < 3; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_expect_rank(context, op, i, c->rank[i], roles[i]));
+  }
+  kiln_linalg_loop_sizes_t sizes;
+  kiln_linalg_loop_sizes_init(&sizes);
+  for (uint32_t i = 0; i < 3; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_linalg_loop_sizes_add(
+        context, op, &sizes, c->loops, i, c->rank[i], c->dims[i]));
+  }
+  return kiln_ok_status();
+}
+
+// Reads `strides` / `dilations` (absent: 1); one value applies to both.
+static kiln_status_t kiln_linalg_conv_param(kiln_ir_context_t* context,
+                                            kiln_ir_op_t* op, const char* name,
+                                            int64_t* out) {
+  out[0] = out[1] = 1;
+  const kiln_ir_attribute_t* attr = kiln_ir_op_get_attr(op, name);
+  if (!attr) return kiln_ok_status();
+  int64_t v[2] = {0, 0};
+  int64_t n = kiln_dialect_int_list(attr, v, 2);
+  if (n == 1) v[1] = v[0];
+  if ((n != 1 && n != 2) || v[0] <= 0 || v[1] <= 0) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "'%s' must hold 2 positive integers (dense<[..]> : "
+        "tensor<2xi64>)",
+        name);
+  }
+  out[0] = v[0];
+  out[1] = v[1];
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_linalg_verify_conv(kiln_ir_context_t* context,
+                                             kiln_ir_op_t* op) {
+  const kiln_linalg_conv_t* c = kiln_linalg_find_conv(op);
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_counts(context, op, 2, 1));
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_rank(context, op, 0, 4, "input"));
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_expect_rank(context, op, 1, c->filter_rank, "filter"));
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_rank(context, op, 2, 4, "output"));
+  int64_t strides[2], dilations[2];
+  KILN_RETURN_IF_ERROR(kiln_linalg_conv_param(context, op, "strides", strides));
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_conv_param(context, op, "dilations", dilations));
+  kiln_linalg_loop_sizes_t sizes;
+  kiln_linalg_loop_sizes_init(&sizes);
+  int64_t plain_input[4];
+  for (int j = 0; j < 4; ++j) {
+    plain_input[j] = c->window[j] < 0 ? c->input[j] : -1;
+  }
+  KILN_RETURN_IF_ERROR(kiln_linalg_loop_sizes_add(context, op, &sizes, c->loops,
+                                                  2, 4, c->output));
+  KILN_RETURN_IF_ERROR(kiln_linalg_loop_sizes_add(
+      context, op, &sizes, c->loops, 1, c->filter_rank, c->filter));
+  KILN_RETURN_IF_ERROR(kiln_linalg_loop_sizes_add(context, op, &sizes, c->loops,
+                                                  0, 4, plain_input));
+  const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+  for (int j = 0, s = 0; j < 4; ++j) {
+    if (c->window[j] < 0) continue;
+    int64_t o = sizes.size[c->input[j]], k = sizes.size[c->window[j]];
+    int64_t have = in->shaped.dims[j];
+    if (o != KILN_IR_DYNAMIC_DIM && k != KILN_IR_DYNAMIC_DIM &&
+        have != KILN_IR_DYNAMIC_DIM && o > 0 && k > 0) {
+      int64_t need = (o - 1) * strides[s] + (k - 1) * dilations[s] + 1;
+      if (need > have) {
+        return kiln_ir_op_emit_error(
+            op, context,
+            "input dim %d has size %lld, but %lld outputs with a window of "
+            "%lld (stride %lld, dilation %lld) read %lld",
+            j, (long long)have, (long long)o, (long long)k,
+            (long long)strides[s], (long long)dilations[s], (long long)need);
+      }
+    }
+    ++s;
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_linalg_verify_elementwise(kiln_ir_context_t* context,
+                                                    kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_counts(context, op, 1, 1));
+  const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* out = kiln_ir_op_operand(op, 1)->type;
+  bool is_copy = kiln_ir_op_is(op, "linalg.copy");
+  if (!kiln_ir_type_is_shaped(in) || !kiln_ir_type_is_shaped(out) ||
+      !kiln_linalg_has_rank(in) || !kiln_linalg_has_rank(out)) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "expects ranked tensor or memref operands");
+  }
+  if (!is_copy && kiln_ir_type_element(in) != kiln_ir_type_element(out)) {
+    return kiln_ir_op_emit_error(
+        op, context, "input element type %s must match the output's %s",
+        kiln_ir_type_to_string(context, kiln_ir_type_element(in)),
+        kiln_ir_type_to_string(context, kiln_ir_type_element(out)));
+  }
+  uint32_t in_rank = (uint32_t)in->shaped.rank,
+           out_rank = (uint32_t)out->shaped.rank;
+  if (is_copy) {
+    if (!kiln_dialect_same_shape(in, out)) {
+      return kiln_ir_op_emit_error(
+          op, context, "input %s and output %s must have the same shape",
+          kiln_ir_type_to_string(context, in),
+          kiln_ir_type_to_string(context, out));
+    }
+    return kiln_ok_status();
+  }
+  bool is_transpose = kiln_ir_op_is(op, "linalg.transpose");
+  const char* attr_name = is_transpose ? "permutation" : "dimensions";
+  int64_t v[KILN_LINALG_MAX_RANK];
+  int64_t n = kiln_dialect_int_list(kiln_ir_op_get_attr(op, attr_name), v,
+                                    KILN_LINALG_MAX_RANK);
+  if (n < 0) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "requires an integer list '%s' (at most %d)",
+                                 attr_name, KILN_LINALG_MAX_RANK);
+  }
+  bool seen[KILN_LINALG_MAX_RANK] = {false};
+  if (is_transpose) {
+    if (in_rank != out_rank || (uint32_t)n != in_rank) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "permutation has %lld entries, input rank %u and output rank %u "
+          "must all agree",
+          (long long)n, in_rank, out_rank);
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      if (v[i] < 0 || v[i] >= n || seen[v[i]]) {
+        return kiln_ir_op_emit_error(
+            op, context, "permutation is not a permutation of 0..%lld",
+            (long long)n - 1);
+      }
+      seen[v[i]] = true;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t o = out->shaped.dims[i], x = in->shaped.dims[v[i]];
+      if (o != KILN_IR_DYNAMIC_DIM && x != KILN_IR_DYNAMIC_DIM && o != x) {
+        return kiln_ir_op_emit_error(
+            op, context,
+            "output dim %lld has size %lld, but input dim %lld (permutation"
+            "[%lld]) has size %lld",
+            (long long)i, (long long)o, (long long)v[i], (long long)i,
+            (long long)x);
+      }
+    }
+    return kiln_ok_status();
+  }
+  // broadcast: `dimensions` are the output dims the input does not have.
+  if (in_rank + (uint32_t)n != out_rank) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "input rank %u plus %lld broadcast dimensions must equal the output "
+        "rank %u",
+        in_rank, (long long)n, out_rank);
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (v[i] < 0 || v[i] >= (int64_t)out_rank || seen[v[i]] ||
+        (i > 0 && v[i] <= v[i - 1])) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "dimensions must be increasing output dims in [0, %u), found %lld",
+          out_rank, (long long)v[i]);
+    }
+    seen[v[i]] = true;
+  }
+  for (uint32_t d = 0, j = 0; d < out_rank; ++d) {
+    if (seen[d]) continue;
+    int64_t o = out->shaped.dims[d], x = in->shaped.dims[j];
+    if (o != KILN_IR_DYNAMIC_DIM && x != KILN_IR_DYNAMIC_DIM && o != x) {
+      return kiln_ir_op_emit_error(
+          op, context, "input dim %u has size %lld, but output dim %u has %lld",
+          j, (long long)x, d, (long long)o);
+    }
+    ++j;
+  }
+  return kiln_ok_status();
+}
+
+// The body of a reduce/map: |num_args| arguments of the given operands'
+// element types, ending in a linalg.yield of |num_yield| values typed as
+// the outputs' elements.
+static kiln_status_t kiln_linalg_verify_named_body(kiln_ir_context_t* context,
+                                                   kiln_ir_op_t* op,
+                                                   uint32_t num_args) {
+  kiln_ir_block_t* body =
+      op->num_regions == 1 ? op->regions[0].first_block : NULL;
+  if (!body) {
+    return kiln_ir_op_emit_error(op, context, "expects a body region");
+  }
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (body->num_args != num_args) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "body has %u arguments, expected %u",
+                                 body->num_args, num_args);
+  }
+  for (uint32_t i = 0; i < num_args; ++i) {
+    const kiln_ir_type_t* e =
+        kiln_ir_type_element(kiln_ir_op_operand(op, i)->type);
+    if (body->args[i]->type != e) {
+      return kiln_ir_op_emit_error(
+          op, context, "body argument #%u has type %s, expected %s", i,
+          kiln_ir_type_to_string(context, body->args[i]->type),
+          kiln_ir_type_to_string(context, e));
+    }
+  }
+  kiln_ir_op_t* yield = body->last_op;
+  if (!yield || !kiln_ir_op_is(yield, "linalg.yield")) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "body must end with linalg.yield");
+  }
+  uint32_t outs = kiln_linalg_num_outputs(op);
+  if (kiln_ir_op_num_regular_operands(yield) != outs) {
+    return kiln_ir_op_emit_error(
+        yield, context, "expects %u yielded values (one per output), found %u",
+        outs, kiln_ir_op_num_regular_operands(yield));
+  }
+  for (uint32_t i = 0; i < outs; ++i) {
+    const kiln_ir_type_t* e =
+        kiln_ir_type_element(kiln_ir_op_operand(op, n - outs + i)->type);
+    if (kiln_ir_op_operand(yield, i)->type != e) {
+      return kiln_ir_op_emit_error(
+          yield, context, "yielded value #%u has type %s, expected %s", i,
+          kiln_ir_type_to_string(context, kiln_ir_op_operand(yield, i)->type),
+          kiln_ir_type_to_string(context, e));
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_linalg_expect_shaped(kiln_ir_context_t* context,
+                                               kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  for (uint32_t i = 0; i < n; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (!kiln_ir_type_is_shaped(t) || !kiln_linalg_has_rank(t) ||
+        t->shaped.rank > KILN_LINALG_MAX_RANK) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "operand #%u must be a ranked tensor or memref (rank <= %d), "
+          "found %s",
+          i, KILN_LINALG_MAX_RANK, kiln_ir_type_to_string(context, t));
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_linalg_verify_reduce(kiln_ir_context_t* context,
+                                               kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_linalg_verify_segments(context, op));
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_shaped(context, op));
+  uint32_t ins = kiln_linalg_num_inputs(op), outs = kiln_linalg_num_outputs(op);
+  if (ins == 0 || outs == 0) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "expects at least one input and one output");
+  }
+  const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* init = kiln_ir_op_operand(op, ins)->type;
+  for (uint32_t i = 1; i < ins + outs; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    const kiln_ir_type_t* ref = i < ins ? in : init;
+    if (i != ins && !kiln_dialect_same_shape(t, ref)) {
+      return kiln_ir_op_emit_error(
+          op, context, "%s #%u has shape %s, but %s #0 has %s",
+          i < ins ? "input" : "output", i < ins ? i : i - ins,
+          kiln_ir_type_to_string(context, t), i < ins ? "input" : "output",
+          kiln_ir_type_to_string(context, ref));
+    }
+  }
+  int64_t dims[KILN_LINALG_MAX_RANK];
+  int64_t n = kiln_dialect_int_list(kiln_ir_op_get_attr(op, "dimensions"), dims,
+                                    KILN_LINALG_MAX_RANK);
+  if (n < 0) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "requires an integer list 'dimensions'");
+  }
+  uint32_t rank = (uint32_t)in->shaped.rank;
+  bool reduced[KILN_LINALG_MAX_RANK] = {false};
+  for (int64_t i = 0; i < n; ++i) {
+    if (dims[i] < 0 || dims[i] >= (int64_t)rank || reduced[dims[i]]) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "dimensions must be distinct input dims in [0, %u), found %lld", rank,
+          (long long)dims[i]);
+    }
+    reduced[dims[i]] = true;
+  }
+  if ((uint32_t)init->shaped.rank + (uint32_t)n != rank) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "output rank %u plus %lld reduced dimensions must equal the input "
+        "rank %u",
+        (uint32_t)init->shaped.rank, (long long)n, rank);
+  }
+  for (uint32_t d = 0, j = 0; d < rank; ++d) {
+    if (reduced[d]) continue;
+    int64_t x = in->shaped.dims[d], o = init->shaped.dims[j];
+    if (x != KILN_IR_DYNAMIC_DIM && o != KILN_IR_DYNAMIC_DIM && x != o) {
+      return kiln_ir_op_emit_error(
+          op, context, "output dim %u has size %lld, but input dim %u has %lld",
+          j, (long long)o, d, (long long)x);
+    }
+    ++j;
+  }
+  return kiln_linalg_verify_named_body(context, op, ins + outs);
+}
+
+static kiln_status_t kiln_linalg_verify_map(kiln_ir_context_t* context,
+                                            kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_linalg_verify_segments(context, op));
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_shaped(context, op));
+  uint32_t ins = kiln_linalg_num_inputs(op), outs = kiln_linalg_num_outputs(op);
+  if (outs != 1) {
+    return kiln_ir_op_emit_error(op, context, "expects one output, found %u",
+                                 outs);
+  }
+  const kiln_ir_type_t* out = kiln_ir_op_operand(op, ins)->type;
+  for (uint32_t i = 0; i < ins; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (!kiln_dialect_same_shape(t, out)) {
+      return kiln_ir_op_emit_error(
+          op, context, "input #%u %s must have the shape of the output %s", i,
+          kiln_ir_type_to_string(context, t),
+          kiln_ir_type_to_string(context, out));
+    }
+  }
+  // MLIR's mapper takes the inputs' elements; a body that also takes the
+  // output's element (as a generic's does) is accepted too.
+  kiln_ir_block_t* body =
+      op->num_regions == 1 ? op->regions[0].first_block : NULL;
+  uint32_t num_args = body && body->num_args == ins + 1 ? ins + 1 : ins;
+  return kiln_linalg_verify_named_body(context, op, num_args);
+}
+
+static kiln_status_t kiln_linalg_verify_softmax(kiln_ir_context_t* context,
+                                                kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_counts(context, op, 1, 1));
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_shaped(context, op));
+  const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* out = kiln_ir_op_operand(op, 1)->type;
+  if (kiln_ir_type_element(in)->kind != KILN_IR_TYPE_FLOAT) {
+    return kiln_ir_op_emit_error(op, context, "expects a float input, found %s",
+                                 kiln_ir_type_to_string(context, in));
+  }
+  if (!kiln_dialect_same_shape(in, out) ||
+      kiln_ir_type_element(in) != kiln_ir_type_element(out)) {
+    return kiln_ir_op_emit_error(
+        op, context, "input %s and output %s must have the same shape and type",
+        kiln_ir_type_to_string(context, in),
+        kiln_ir_type_to_string(context, out));
+  }
+  const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "dimension");
+  if (!dim || dim->kind != KILN_IR_ATTR_INTEGER || dim->i < 0 ||
+      dim->i >= (int64_t)in->shaped.rank) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "dimension must be an input dim in [0, %lld)",
+                                 (long long)in->shaped.rank);
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Named ops: generalization
+//===----------------------------------------------------------------------===//
+
+// Appends `acc + convert(a) * convert(b)` and a linalg.yield to |body|
+// (arguments a, b, acc).
+static kiln_status_t kiln_linalg_build_mul_add(kiln_ir_context_t* context,
+                                               kiln_ir_op_t* op,
+                                               kiln_ir_block_t* body) {
+  kiln_ir_builder_t bb = kiln_ir_builder_make(context);
+  kiln_ir_builder_set_to_end(&bb, body);
+  bb.location = op->location;
+  const kiln_ir_type_t* acc_type = body->args[2]->type;
+  bool is_float = acc_type->kind == KILN_IR_TYPE_FLOAT;
+  kiln_ir_value_t *a = NULL, *c = NULL, *prod = NULL, *sum = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_convert(&bb, body->args[0], acc_type, &a));
+  KILN_RETURN_IF_ERROR(kiln_linalg_convert(&bb, body->args[1], acc_type, &c));
+  kiln_ir_value_t* mul_args[2] = {a, c};
+  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb,
+                                        is_float ? "arith.mulf" : "arith.muli",
+                                        2, mul_args, acc_type, &prod));
+  kiln_ir_value_t* add_args[2] = {body->args[2], prod};
+  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb,
+                                        is_float ? "arith.addf" : "arith.addi",
+                                        2, add_args, acc_type, &sum));
+  kiln_ir_op_t* yield = NULL;
+  return kiln_ir_builder_create_simple(&bb, "linalg.yield", 1, &sum, 0, NULL, 0,
+                                       NULL, &yield);
+}
+
+// Named ops are generalized on statically shaped tensors only.
+static kiln_status_t kiln_linalg_expect_static(kiln_ir_context_t* context,
+                                               kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  for (uint32_t i = 0; i < n; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (!kiln_ir_type_is_ranked_tensor(t) ||
+        !kiln_ir_type_has_static_shape(t)) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "operand #%u: only statically shaped tensors are supported yet, "
+          "found %s",
+          i, kiln_ir_type_to_string(context, t));
+    }
+  }
+  return kiln_ok_status();
+}
+
+// Replaces |op|'s results with |generic|'s, erases |op|.
+static void kiln_linalg_replace_op(kiln_ir_op_t* op, kiln_ir_op_t* generic) {
+  for (uint32_t i = 0; i < op->num_results; ++i) {
+    kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, i),
+                                        kiln_ir_op_result(generic, i));
+  }
+  kiln_ir_op_erase(op);
+}
+
+// Creates a generic over op's own inputs/outputs with |maps|.
+static kiln_status_t kiln_linalg_generic_like(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op,
+    const kiln_ir_attribute_t* const* maps, uint32_t num_loops,
+    const bool* reduction, kiln_ir_op_t** out_op, kiln_ir_block_t** out_body) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  uint32_t ins = kiln_linalg_num_inputs(op);
+  kiln_ir_value_t* values[KILN_LINALG_MAX_RANK * 2];
+  if (n > sizeof(values) / sizeof(values[0])) {
+    return kiln_ir_op_emit_error(op, b->context, "too many operands");
+  }
+  for (uint32_t i = 0; i < n; ++i) values[i] = kiln_ir_op_operand(op, i);
+  return kiln_linalg_create_generic(b, ins, values, n - ins, values + ins, maps,
+                                    num_loops, reduction, out_op, out_body);
+}
+
+// Moves the ops of |from| to the end of |to|; argument i of |from| becomes
+// argument i of |to|.
+static void kiln_linalg_move_body(kiln_ir_block_t* from, kiln_ir_block_t* to) {
+  for (uint32_t i = 0; i < from->num_args && i < to->num_args; ++i) {
+    kiln_ir_value_replace_all_uses_with(from->args[i], to->args[i]);
+  }
+  while (from->first_op) {
+    kiln_ir_op_t* o = from->first_op;
+    kiln_ir_op_remove(o);
+    kiln_ir_block_append_op(to, o);
+  }
+}
+
+static const kiln_ir_affine_expr_t* kiln_linalg_window_expr(
+    kiln_ir_context_t* context, int64_t out_loop, int64_t stride,
+    int64_t window_loop, int64_t dilation) {
+  const kiln_ir_affine_expr_t* o = kiln_ir_affine_dim(context, out_loop);
+  const kiln_ir_affine_expr_t* w = kiln_ir_affine_dim(context, window_loop);
+  if (stride != 1) {
+    o = kiln_ir_affine_binary(context, KILN_IR_AFFINE_MUL, o,
+                              kiln_ir_affine_constant(context, stride));
+  }
+  if (dilation != 1) {
+    w = kiln_ir_affine_binary(context, KILN_IR_AFFINE_MUL, w,
+                              kiln_ir_affine_constant(context, dilation));
+  }
+  return kiln_ir_affine_binary(context, KILN_IR_AFFINE_ADD, o, w);
+}
+
+static kiln_status_t kiln_linalg_generalize_conv(kiln_ir_context_t* context,
+                                                 kiln_ir_builder_t* b,
+                                                 kiln_ir_op_t* op,
+                                                 kiln_ir_op_t** out_generic) {
+  const kiln_linalg_conv_t* c = kiln_linalg_find_conv(op);
+  int64_t strides[2], dilations[2];
+  KILN_RETURN_IF_ERROR(kiln_linalg_conv_param(context, op, "strides", strides));
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_conv_param(context, op, "dilations", dilations));
+  const kiln_ir_affine_expr_t* in_exprs[4];
+  for (int j = 0, s = 0; j < 4; ++j) {
+    if (c->window[j] < 0) {
+      in_exprs[j] = kiln_ir_affine_dim(context, c->input[j]);
+    } else {
+      in_exprs[j] = kiln_linalg_window_expr(context, c->input[j], strides[s],
+                                            c->window[j], dilations[s]);
+      ++s;
+    }
+  }
+  const kiln_ir_attribute_t* maps[3] = {
+      kiln_ir_affine_map_attr_get(context, c->num_loops, 0, 4, in_exprs),
+      kiln_linalg_projection_map(context, c->num_loops, c->filter_rank,
+                                 c->filter),
+      kiln_linalg_projection_map(context, c->num_loops, 4, c->output)};
+  bool reduction[KILN_LINALG_MAX_RANK] = {false};
+  for (uint32_t i = 4; i < c->num_loops; ++i) reduction[i] = true;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_generic_like(b, op, maps, c->num_loops,
+                                                reduction, out_generic, &body));
+  return kiln_linalg_build_mul_add(context, op, body);
+}
+
+// linalg.fill of the scalar constant |value| into a tensor.empty of |type|.
+static kiln_status_t kiln_linalg_filled(kiln_ir_builder_t* b,
+                                        const kiln_ir_type_t* type,
+                                        double value, kiln_ir_value_t** out) {
+  kiln_ir_context_t* context = b->context;
+  const kiln_ir_type_t* e = kiln_ir_type_element(type);
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      context, "value", kiln_ir_float_attr_get(context, e, value));
+  kiln_ir_op_t *cst = NULL, *empty = NULL, *fill = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "arith.constant", 0, NULL, 1, &e, 1, &attr, &cst));
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "tensor.empty", 0, NULL, 1, &type, 0, NULL, &empty));
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(context, &state, "linalg.fill", b->location);
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_op_state_add_operand(context, &state, kiln_ir_op_result(cst, 0)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(
+      context, &state, kiln_ir_op_result(empty, 0)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(context, &state, type));
+  kiln_ir_named_attribute_t seg = kiln_ir_named_attr(
+      context, "operandSegmentSizes", kiln_linalg_segment_attr(context, 1, 1));
+  seg.is_property = true;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_op_state_add_named_attribute(context, &state, seg));
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(b, &state, &fill));
+  *out = kiln_ir_op_result(fill, 0);
+  return kiln_ok_status();
+}
+
+// softmax(x) along d = exp(x - max_d x) / sum_d exp(x - max_d x), as three
+// generics: the max, the sum of exponentials, and the division.
+static kiln_status_t kiln_linalg_generalize_softmax(
+    kiln_ir_context_t* context, kiln_ir_builder_t* b, kiln_ir_op_t* op,
+    kiln_ir_op_t** out_generic) {
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* out = kiln_ir_op_operand(op, 1);
+  const kiln_ir_type_t* type = x->type;
+  const kiln_ir_type_t* e = kiln_ir_type_element(type);
+  uint32_t rank = (uint32_t)type->shaped.rank;
+  int64_t d = kiln_ir_op_get_attr(op, "dimension")->i;
+  int64_t kept[KILN_LINALG_MAX_RANK], kept_sizes[KILN_LINALG_MAX_RANK];
+  uint32_t num_kept = 0;
+  bool reduction[KILN_LINALG_MAX_RANK] = {false};
+  for (uint32_t i = 0; i < rank; ++i) {
+    if ((int64_t)i == d) {
+      reduction[i] = true;
+      continue;
+    }
+    kept_sizes[num_kept] = type->shaped.dims[i];
+    kept[num_kept++] = i;
+  }
+  const kiln_ir_type_t* reduced_type =
+      kiln_ir_tensor_type_get(context, num_kept, kept_sizes, e, NULL);
+  const kiln_ir_attribute_t* id = kiln_linalg_identity_map(context, rank);
+  const kiln_ir_attribute_t* proj =
+      kiln_linalg_projection_map(context, rank, num_kept, kept);
+  // max
+  kiln_ir_value_t* max_init = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_filled(b, reduced_type, -INFINITY, &max_init));
+  kiln_ir_op_t* max_op = NULL;
+  kiln_ir_block_t* body = NULL;
+  const kiln_ir_attribute_t* max_maps[2] = {id, proj};
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 1, &x, 1, &max_init, max_maps, rank, reduction, &max_op, &body));
+  kiln_ir_builder_t bb = kiln_ir_builder_make(context);
+  bb.location = op->location;
+  kiln_ir_builder_set_to_end(&bb, body);
+  kiln_ir_value_t* v = NULL;
+  kiln_ir_value_t* args2[2] = {body->args[0], body->args[1]};
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_emit(&bb, "arith.maximumf", 2, args2, e, &v));
+  kiln_ir_op_t* yield = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(&bb, "linalg.yield", 1, &v,
+                                                     0, NULL, 0, NULL, &yield));
+  kiln_ir_value_t* max = kiln_ir_op_result(max_op, 0);
+  // sum of exp(x - max)
+  kiln_ir_value_t* sum_init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_filled(b, reduced_type, 0.0, &sum_init));
+  kiln_ir_op_t* sum_op = NULL;
+  const kiln_ir_attribute_t* sum_maps[3] = {id, proj, proj};
+  kiln_ir_value_t* sum_ins[2] = {x, max};
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 2, sum_ins, 1, &sum_init, sum_maps, rank, reduction, &sum_op, &body));
+  kiln_ir_builder_set_to_end(&bb, body);
+  kiln_ir_value_t *diff = NULL, *ex = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_emit(&bb, "arith.subf", 2, body->args, e, &diff));
+  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb, "math.exp", 1, &diff, e, &ex));
+  kiln_ir_value_t* add_args[2] = {ex, body->args[2]};
+  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb, "arith.addf", 2, add_args, e, &v));
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(&bb, "linalg.yield", 1, &v,
+                                                     0, NULL, 0, NULL, &yield));
+  // exp(x - max) / sum
+  kiln_ir_op_t* div_op = NULL;
+  const kiln_ir_attribute_t* div_maps[4] = {id, proj, proj, id};
+  kiln_ir_value_t* div_ins[3] = {x, max, kiln_ir_op_result(sum_op, 0)};
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 3, div_ins, 1, &out, div_maps, rank, NULL, &div_op, &body));
+  kiln_ir_builder_set_to_end(&bb, body);
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_emit(&bb, "arith.subf", 2, body->args, e, &diff));
+  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb, "math.exp", 1, &diff, e, &ex));
+  kiln_ir_value_t* div_args[2] = {ex, body->args[2]};
+  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb, "arith.divf", 2, div_args, e, &v));
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(&bb, "linalg.yield", 1, &v,
+                                                     0, NULL, 0, NULL, &yield));
+  *out_generic = div_op;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_linalg_generalize_named(kiln_ir_context_t* context,
+                                                  kiln_ir_op_t* op,
+                                                  kiln_ir_op_t** out_generic) {
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_static(context, op));
+  kiln_ir_builder_t b = kiln_ir_builder_make(context);
+  kiln_ir_builder_set_before(&b, op);
+  b.location = op->location;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  uint32_t ins = kiln_linalg_num_inputs(op);
+  const kiln_linalg_contraction_t* contraction =
+      kiln_linalg_find_contraction(op);
+  if (contraction) {
+    uint32_t loops = (uint32_t)strlen(contraction->loops);
+    const kiln_ir_attribute_t* maps[3];
+    for (int i = 0; i < 3; ++i) {
+      maps[i] = kiln_linalg_projection_map(context, loops, contraction->rank[i],
+                                           contraction->dims[i]);
+    }
+    bool reduction[4] = {false, false, false, false};
+    reduction[loops - 1] = true;
+    KILN_RETURN_IF_ERROR(kiln_linalg_generic_like(&b, op, maps, loops,
+                                                  reduction, &generic, &body));
+    KILN_RETURN_IF_ERROR(kiln_linalg_build_mul_add(context, op, body));
+  } else if (kiln_linalg_find_conv(op)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_generalize_conv(context, &b, op, &generic));
+  } else if (kiln_ir_op_is(op, "linalg.softmax")) {
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_generalize_softmax(context, &b, op, &generic));
+  } else if (kiln_linalg_is_dps_elementwise(op)) {
+    const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+    const kiln_ir_type_t* out = kiln_ir_op_operand(op, 1)->type;
+    uint32_t rank = (uint32_t)out->shaped.rank;
+    int64_t v[KILN_LINALG_MAX_RANK], in_dims[KILN_LINALG_MAX_RANK];
+    uint32_t num_in = (uint32_t)in->shaped.rank;
+    if (kiln_ir_op_is(op, "linalg.transpose")) {
+      // output dim i is input dim perm[i]: input dim perm[i] is loop i.
+      kiln_dialect_int_list(kiln_ir_op_get_attr(op, "permutation"), v,
+                            KILN_LINALG_MAX_RANK);
+      for (uint32_t i = 0; i < rank; ++i) in_dims[v[i]] = i;
+    } else if (kiln_ir_op_is(op, "linalg.broadcast")) {
+      int64_t n = kiln_dialect_int_list(kiln_ir_op_get_attr(op, "dimensions"),
+                                        v, KILN_LINALG_MAX_RANK);
+      bool added[KILN_LINALG_MAX_RANK] = {false};
+      for (int64_t i = 0; i < n; ++i) added[v[i]] = true;
+      for (uint32_t d = 0, j = 0; d < rank; ++d) {
+        if (!added[d]) in_dims[j++] = d;
+      }
+    } else {
+      for (uint32_t i = 0; i < rank; ++i) in_dims[i] = i;
+    }
+    const kiln_ir_attribute_t* maps[2] = {
+        kiln_linalg_projection_map(context, rank, num_in, in_dims),
+        kiln_linalg_identity_map(context, rank)};
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_generic_like(&b, op, maps, rank, NULL, &generic, &body));
+    kiln_ir_builder_t bb = kiln_ir_builder_make(context);
+    kiln_ir_builder_set_to_end(&bb, body);
+    bb.location = op->location;
+    kiln_ir_value_t* x = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_convert(&bb, body->args[0], kiln_ir_type_element(out), &x));
+    kiln_ir_op_t* yield = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        &bb, "linalg.yield", 1, &x, 0, NULL, 0, NULL, &yield));
+  } else if (kiln_ir_op_is(op, "linalg.reduce") ||
+             kiln_ir_op_is(op, "linalg.map")) {
+    bool is_reduce = kiln_ir_op_is(op, "linalg.reduce");
+    uint32_t n = kiln_ir_op_num_regular_operands(op);
+    const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+    uint32_t rank =
+        (uint32_t)(is_reduce ? in : kiln_ir_op_operand(op, ins)->type)
+            ->shaped.rank;
+    bool reduction[KILN_LINALG_MAX_RANK] = {false};
+    int64_t kept[KILN_LINALG_MAX_RANK];
+    uint32_t num_kept = 0;
+    if (is_reduce) {
+      int64_t v[KILN_LINALG_MAX_RANK];
+      int64_t count = kiln_dialect_int_list(
+          kiln_ir_op_get_attr(op, "dimensions"), v, KILN_LINALG_MAX_RANK);
+      for (int64_t i = 0; i < count; ++i) reduction[v[i]] = true;
+    }
+    for (uint32_t d = 0; d < rank; ++d) {
+      if (!reduction[d]) kept[num_kept++] = d;
+    }
+    const kiln_ir_attribute_t* maps[KILN_LINALG_MAX_RANK * 2];
+    if (n > sizeof(maps) / sizeof(maps[0])) {
+      return kiln_ir_op_emit_error(op, context, "too many operands");
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      maps[i] = i < ins
+                    ? kiln_linalg_identity_map(context, rank)
+                    : kiln_linalg_projection_map(context, rank, num_kept, kept);
+    }
+    KILN_RETURN_IF_ERROR(kiln_linalg_generic_like(&b, op, maps, rank, reduction,
+                                                  &generic, &body));
+    kiln_linalg_move_body(op->regions[0].first_block, body);
+  } else {
+    return kiln_ir_op_emit_error(op, context, "cannot be generalized");
+  }
+  kiln_linalg_replace_op(op, generic);
+  *out_generic = generic;
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Named ops: custom forms
+//===----------------------------------------------------------------------===//
+
+// `name = [1, 0]` into the i64 array attribute |name|.
+static kiln_status_t kiln_linalg_parse_int_list_attr(kiln_mlir_op_parser_t* p,
+                                                     kiln_ir_op_state_t* state,
+                                                     const char* name) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, name));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
+  int64_t v[KILN_LINALG_MAX_RANK];
+  size_t n = 0;
+  if (!kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_RSQUARE)) {
+    do {
+      if (n == KILN_LINALG_MAX_RANK) {
+        return kiln_mlir_emit_error(p, "'%s' has more than %d entries", name,
+                                    KILN_LINALG_MAX_RANK);
+      }
+      KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &v[n]));
+      ++n;
+    } while (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_COMMA));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE));
+  }
+  return kiln_mlir_add_attribute(
+      p, state, name,
+      kiln_dialect_i64_array(kiln_mlir_parser_context(p), n, v));
+}
+
+// The body of the short form `{ arith.addf }`: block arguments for the
+// |num_operands| operand elements, the payload op on them (reduce: the
+// accumulator first, as MLIR builds it) and a yield of its result.
+static kiln_status_t kiln_linalg_build_payload_region(
+    kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* payload, bool init_first,
+    size_t num_args, const kiln_ir_type_t* const* arg_types,
+    const kiln_ir_type_t* result_type, kiln_ir_region_t** out_region) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(context, &region));
+  kiln_ir_block_t* block = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_block_create(context, &block));
+  kiln_ir_region_append_block(region, block);
+  for (size_t i = 0; i < num_args; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_ir_block_add_arg(
+        context, block, kiln_ir_type_element(arg_types[i]), payload->location,
+        NULL));
+  }
+  for (size_t i = 0; i < num_args; ++i) {
+    size_t from = init_first ? (i == 0 ? num_args - 1 : i - 1) : i;
+    KILN_RETURN_IF_ERROR(
+        kiln_ir_op_state_add_operand(context, payload, block->args[from]));
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_op_state_add_result_type(context, payload, result_type));
+  kiln_ir_builder_t b = kiln_ir_builder_make(context);
+  kiln_ir_builder_set_to_end(&b, block);
+  b.location = payload->location;
+  kiln_ir_op_t *op = NULL, *yield = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(&b, payload, &op));
+  kiln_ir_value_t* r = kiln_ir_op_result(op, 0);
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(&b, "linalg.yield", 1, &r,
+                                                     0, NULL, 0, NULL, &yield));
+  *out_region = region;
+  return kiln_ok_status();
+}
+
+// The custom forms of the named ops, as MLIR prints them:
+//   [{ payload-op attr-dict }]     reduce, map (short form)
+//   [attr-dict]                    the others (e.g. conv strides)
+//   [dimension(N)]                 softmax
+//   ins(...) outs(...)
+//   [permutation = [..] | dimensions = [..]]  transpose | broadcast, reduce
+//   [attr-dict]
+//   [(%a: t, ...) { region }]      reduce, map (long form)
+//   [-> types]                     (transpose/broadcast/reduce/map: inferred
+//                                   from the tensor outputs when absent)
+static kiln_status_t kiln_linalg_parse_named(kiln_mlir_op_parser_t* p,
+                                             kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_string_view_t name = state->name;
+  bool is_reduce = kiln_string_view_equal_cstr(name, "linalg.reduce");
+  bool is_map = kiln_string_view_equal_cstr(name, "linalg.map");
+  bool is_transpose = kiln_string_view_equal_cstr(name, "linalg.transpose");
+  bool is_broadcast = kiln_string_view_equal_cstr(name, "linalg.broadcast");
+  bool is_softmax = kiln_string_view_equal_cstr(name, "linalg.softmax");
+  bool has_payload = false;
+  kiln_ir_op_state_t payload;
+  if ((is_reduce || is_map) &&
+      kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_LBRACE)) {
+    kiln_ir_op_state_init(context, &payload, "linalg.yield",
+                          kiln_mlir_current_location(p));
+    if (!kiln_mlir_parse_optional_any_keyword(p, &payload.name)) {
+      return kiln_mlir_emit_error(
+          p, "expected the payload op name (e.g. `{ arith.addf }`)");
+    }
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, &payload));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE));
+    has_payload = true;
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  }
+  if (is_softmax) {
+    int64_t dim = 0;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "dimension"));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LPAREN));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &dim));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+        p, state, "dimension",
+        kiln_ir_integer_attr_get(context, kiln_ir_int_type(context, 64), dim)));
+  }
+  int64_t ins = 0, outs = 0;
+  kiln_mlir_type_list_t in_types = {0}, out_types = {0};
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_parse_operand_group(p, state, "ins", &ins, &in_types));
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_parse_operand_group(p, state, "outs", &outs, &out_types));
+  if (is_transpose) {
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_parse_int_list_attr(p, state, "permutation"));
+  } else if (is_broadcast || is_reduce) {
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_parse_int_list_attr(p, state, "dimensions"));
+  }
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  if (is_reduce || is_map) {
+    kiln_ir_region_t* region = NULL;
+    if (has_payload) {
+      if (outs < 1) {
+        return kiln_mlir_emit_error(p, "the short form needs an output");
+      }
+      const kiln_ir_type_t* arg_types[KILN_LINALG_MAX_RANK * 2];
+      size_t num_args = (size_t)ins + (is_reduce ? (size_t)outs : 0);
+      if (num_args > sizeof(arg_types) / sizeof(arg_types[0])) {
+        return kiln_mlir_emit_error(p, "too many operands");
+      }
+      for (size_t i = 0; i < num_args; ++i) {
+        arg_types[i] =
+            i < (size_t)ins ? in_types.items[i] : out_types.items[i - ins];
+      }
+      KILN_RETURN_IF_ERROR(kiln_linalg_build_payload_region(
+          p, &payload, is_reduce, num_args, arg_types,
+          kiln_ir_type_element(out_types.items[0]), &region));
+    } else {
+      kiln_mlir_block_arg_t args[KILN_LINALG_MAX_RANK * 2];
+      size_t num_args = 0;
+      KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LPAREN));
+      if (!kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_RPAREN)) {
+        do {
+          if (num_args == sizeof(args) / sizeof(args[0])) {
+            return kiln_mlir_emit_error(p, "too many block arguments");
+          }
+          KILN_RETURN_IF_ERROR(kiln_mlir_parse_block_arg(p, &args[num_args]));
+          ++num_args;
+        } while (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_COMMA));
+        KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+      }
+      KILN_RETURN_IF_ERROR(
+          kiln_mlir_parse_region(p, num_args, args, false, &region));
+    }
+    KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(context, state, region));
+  }
+  if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_ARROW) {
+    kiln_mlir_type_list_t results = {0};
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_arrow_type_list(p, &results));
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_result_types(p, state, &results));
+  } else if (is_reduce || is_map || is_transpose || is_broadcast) {
+    for (size_t i = 0; i < out_types.count; ++i) {
+      if (kiln_ir_type_is_ranked_tensor(out_types.items[i])) {
+        KILN_RETURN_IF_ERROR(
+            kiln_mlir_add_result_type(p, state, out_types.items[i]));
+      }
+    }
+  }
+  kiln_ir_named_attribute_t seg =
+      kiln_ir_named_attr(context, "operandSegmentSizes",
+                         kiln_linalg_segment_attr(context, ins, outs));
+  seg.is_property = true;
+  return kiln_ir_op_state_add_named_attribute(context, state, seg);
+}
+
+// The payload op of a reduce/map body in short form, or NULL: the body is
+// one op on the block arguments in order (reduce: accumulator first) and
+// a yield of its single result.
+static kiln_ir_op_t* kiln_linalg_short_form_payload(kiln_ir_op_t* op,
+                                                    bool init_first) {
+  kiln_ir_block_t* body =
+      op->num_regions == 1 ? op->regions[0].first_block : NULL;
+  if (!body || !body->first_op || body->first_op->next != body->last_op) {
+    return NULL;
+  }
+  kiln_ir_op_t* payload = body->first_op;
+  kiln_ir_op_t* yield = body->last_op;
+  uint32_t n = body->num_args;
+  if (n == 0 || payload->num_results != 1 || payload->num_regions != 0 ||
+      kiln_ir_op_num_regular_operands(payload) != n ||
+      payload->num_operands != n || !kiln_ir_op_is(yield, "linalg.yield") ||
+      kiln_ir_op_num_regular_operands(yield) != 1 ||
+      kiln_ir_op_operand(yield, 0) != kiln_ir_op_result(payload, 0) ||
+      kiln_linalg_num_outputs(op) != 1 ||
+      (!init_first && n != kiln_linalg_num_inputs(op))) {
+    return NULL;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t from = init_first ? (i == 0 ? n - 1 : i - 1) : i;
+    if (kiln_ir_op_operand(payload, i) != body->args[from]) return NULL;
+  }
+  return payload;
+}
+
+static void kiln_linalg_print_int_list_attr(kiln_ir_printer_t* p,
+                                            kiln_ir_op_t* op,
+                                            const char* name) {
+  int64_t v[KILN_LINALG_MAX_RANK];
+  int64_t n = kiln_dialect_int_list(kiln_ir_op_get_attr(op, name), v,
+                                    KILN_LINALG_MAX_RANK);
+  kiln_ir_printer_printf(p, " %s = [", name);
+  for (int64_t i = 0; i < n; ++i) {
+    kiln_ir_printer_printf(p, "%s%lld", i ? ", " : "", (long long)v[i]);
+  }
+  kiln_ir_printer_printf(p, "]");
+}
+
+static void kiln_linalg_print_named(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  bool is_reduce = kiln_ir_op_is(op, "linalg.reduce");
+  bool is_map = kiln_ir_op_is(op, "linalg.map");
+  bool is_transpose = kiln_ir_op_is(op, "linalg.transpose");
+  bool is_broadcast = kiln_ir_op_is(op, "linalg.broadcast");
+  bool is_softmax = kiln_ir_op_is(op, "linalg.softmax");
+  bool inferred = is_reduce || is_map || is_transpose || is_broadcast;
+  static const char* const elided[] = {"operandSegmentSizes", "dimension",
+                                       "dimensions", "permutation"};
+  kiln_ir_op_t* payload = NULL;
+  if (is_reduce || is_map) {
+    payload = kiln_linalg_short_form_payload(op, is_reduce);
+    if (payload) {
+      kiln_ir_printer_printf(p, " { %.*s", (int)payload->name.size,
+                             payload->name.data);
+      kiln_ir_printer_print_attr_dict(p, payload, NULL, 0);
+      kiln_ir_printer_printf(p, " }");
+    }
+  } else if (!inferred) {
+    kiln_ir_printer_print_attr_dict(p, op, elided, is_softmax ? 2 : 1);
+  }
+  if (is_softmax) {
+    const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "dimension");
+    kiln_ir_printer_printf(p, " dimension(%lld)",
+                           dim ? (long long)dim->i : 0ll);
+  }
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  uint32_t ins = kiln_linalg_num_inputs(op);
+  kiln_linalg_print_group(p, op, "ins", 0, ins);
+  kiln_linalg_print_group(p, op, "outs", ins, n);
+  if (is_transpose) kiln_linalg_print_int_list_attr(p, op, "permutation");
+  if (is_broadcast || is_reduce) {
+    kiln_linalg_print_int_list_attr(p, op, "dimensions");
+  }
+  if (inferred) kiln_ir_printer_print_attr_dict(p, op, elided, 4);
+  if ((is_reduce || is_map) && !payload && op->num_regions == 1 &&
+      op->regions[0].first_block) {
+    kiln_ir_block_t* body = op->regions[0].first_block;
+    kiln_ir_printer_printf(p, " (");
+    for (uint32_t i = 0; i < body->num_args; ++i) {
+      if (i) kiln_ir_printer_printf(p, ", ");
+      kiln_ir_printer_print_arg_decl(p, body->args[i]);
+    }
+    kiln_ir_printer_printf(p, ") ");
+    kiln_ir_printer_print_region(p, &op->regions[0], false);
+  }
+  if (!inferred && op->num_results > 0) {
+    bool parens = op->num_results > 1;
+    kiln_ir_printer_printf(p, parens ? " -> (" : " -> ");
+    for (uint32_t i = 0; i < op->num_results; ++i) {
+      if (i) kiln_ir_printer_printf(p, ", ");
+      kiln_ir_printer_print_type(p, op->results[i].type);
+    }
+    if (parens) kiln_ir_printer_printf(p, ")");
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 
@@ -671,6 +1876,62 @@ static const kiln_ir_op_def_t kiln_linalg_defs[] = {
     {"linalg.fill", "fills the output with a scalar", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0, kiln_linalg_verify_fill,
      kiln_linalg_parse_structured, kiln_linalg_print_structured, NULL, NULL},
+#define KILN_LINALG_NAMED_DEF(name, summary, regions, verify)                 \
+  {                                                                           \
+    name, summary, KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, KILN_IR_VARIADIC,    \
+        regions, 0, verify, kiln_linalg_parse_named, kiln_linalg_print_named, \
+        NULL, NULL                                                            \
+  }
+    KILN_LINALG_NAMED_DEF("linalg.matvec", "y[m] += A[m, k] * x[k]", 0,
+                          kiln_linalg_verify_contraction),
+    KILN_LINALG_NAMED_DEF("linalg.vecmat", "y[n] += x[k] * A[k, n]", 0,
+                          kiln_linalg_verify_contraction),
+    KILN_LINALG_NAMED_DEF("linalg.dot", "c[] += a[k] * b[k]", 0,
+                          kiln_linalg_verify_contraction),
+    KILN_LINALG_NAMED_DEF("linalg.batch_matvec",
+                          "y[b, m] += A[b, m, k] * x[b, k]", 0,
+                          kiln_linalg_verify_contraction),
+    KILN_LINALG_NAMED_DEF("linalg.batch_vecmat",
+                          "y[b, n] += x[b, k] * A[b, k, n]", 0,
+                          kiln_linalg_verify_contraction),
+    KILN_LINALG_NAMED_DEF("linalg.matmul_transpose_a",
+                          "C[m, n] += A[k, m] * B[k, n]", 0,
+                          kiln_linalg_verify_contraction),
+    KILN_LINALG_NAMED_DEF("linalg.matmul_transpose_b",
+                          "C[m, n] += A[m, k] * B[n, k]", 0,
+                          kiln_linalg_verify_contraction),
+    KILN_LINALG_NAMED_DEF("linalg.batch_matmul_transpose_a",
+                          "C[b, m, n] += A[b, k, m] * B[b, k, n]", 0,
+                          kiln_linalg_verify_contraction),
+    KILN_LINALG_NAMED_DEF("linalg.batch_matmul_transpose_b",
+                          "C[b, m, n] += A[b, m, k] * B[b, n, k]", 0,
+                          kiln_linalg_verify_contraction),
+    KILN_LINALG_NAMED_DEF("linalg.conv_2d_nhwc_hwcf",
+                          "2-D convolution, NHWC input, HWCF filter", 0,
+                          kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.conv_2d_nchw_fchw",
+                          "2-D convolution, NCHW input, FCHW filter", 0,
+                          kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.depthwise_conv_2d_nhwc_hwc",
+                          "depthwise 2-D convolution, NHWC input, HWC filter",
+                          0, kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.copy", "copies (and converts) the input", 0,
+                          kiln_linalg_verify_elementwise),
+    KILN_LINALG_NAMED_DEF("linalg.transpose",
+                          "output dim i = input dim permutation[i]", 0,
+                          kiln_linalg_verify_elementwise),
+    KILN_LINALG_NAMED_DEF("linalg.broadcast",
+                          "adds the output `dimensions` to the input", 0,
+                          kiln_linalg_verify_elementwise),
+    KILN_LINALG_NAMED_DEF("linalg.reduce",
+                          "reduces `dimensions` of the inputs with the body", 1,
+                          kiln_linalg_verify_reduce),
+    KILN_LINALG_NAMED_DEF("linalg.map", "applies the body elementwise", 1,
+                          kiln_linalg_verify_map),
+    KILN_LINALG_NAMED_DEF("linalg.softmax",
+                          "exp(x - max) / sum(exp(x - max)) along `dimension`",
+                          0, kiln_linalg_verify_softmax),
+#undef KILN_LINALG_NAMED_DEF
     {"linalg.yield", "yields the body results of a linalg.generic",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_TERMINATOR | KILN_IR_TRAIT_RETURN_LIKE,
      KILN_IR_VARIADIC, 0, 0, 0, NULL, kiln_dialect_parse_return_like,

@@ -1,8 +1,9 @@
 // linalg helpers for passes and backends: reading linalg.generic's parts
 // (inputs/outputs, indexing maps, iterator kinds), building generics, and
-// generalizing the named structured ops (matmul, batch_matmul, fill) to
-// linalg.generic. See docs/website/docs/developers/design-docs/
-// structured-form.md for the contract.
+// generalizing the named structured ops (matmul, batch_matmul, fill and the
+// ops of kiln_linalg_is_named_op) to linalg.generic. See
+// docs/website/docs/developers/design-docs/ structured-form.md for the
+// contract.
 #ifndef KILN_COMPILER_DIALECTS_LINALG_H_
 #define KILN_COMPILER_DIALECTS_LINALG_H_
 
@@ -19,6 +20,12 @@ extern "C" {
 
 // True for linalg.generic, linalg.matmul, linalg.batch_matmul, linalg.fill.
 bool kiln_linalg_is_structured(const kiln_ir_op_t* op);
+// True for the other named ops kiln reads as input (matvec, vecmat, dot,
+// batch_matvec, batch_vecmat, matmul_transpose_a/b,
+// batch_matmul_transpose_a/b, conv_2d_nhwc_hwcf, conv_2d_nchw_fchw,
+// depthwise_conv_2d_nhwc_hwc, copy, transpose, broadcast, reduce, map,
+// softmax): lower-to-structured rewrites them with kiln_linalg_generalize.
+bool kiln_linalg_is_named_op(const kiln_ir_op_t* op);
 // Number of `ins` / `outs` operands (from `operandSegmentSizes`; without
 // it, outs are the last num_results operands).
 uint32_t kiln_linalg_num_inputs(const kiln_ir_op_t* op);
@@ -58,9 +65,12 @@ kiln_status_t kiln_linalg_create_generic(
     const kiln_ir_attribute_t* const* maps, uint32_t num_loops,
     const bool* reduction, kiln_ir_op_t** out_op, kiln_ir_block_t** out_body);
 
-// Rewrites a linalg.matmul / batch_matmul / fill into an equivalent
-// linalg.generic (inserted before |op|, uses replaced, |op| erased) and
-// returns it. A linalg.generic is returned as is.
+// Rewrites a linalg.matmul / batch_matmul / fill or a named op of
+// kiln_linalg_is_named_op into an equivalent linalg.generic (inserted
+// before |op|, uses replaced, |op| erased) and returns it. A
+// linalg.generic is returned as is. linalg.softmax becomes a fill of -inf,
+// a max generic, a fill of 0, an exp-sum generic and a divide generic (the
+// last is returned). Named ops need statically shaped tensor operands.
 kiln_status_t kiln_linalg_generalize(kiln_ir_context_t* context,
                                      kiln_ir_op_t* op,
                                      kiln_ir_op_t** out_generic);

@@ -1031,6 +1031,10 @@ static kiln_status_t kiln_lower_op(kiln_lower_t* l, kiln_ir_op_t* op) {
   if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(op), "tosa")) {
     return kiln_lower_tosa_op(&l->b, op);  // lower_tosa.c
   }
+  if (kiln_linalg_is_named_op(op)) {  // linalg.c
+    kiln_ir_op_t* generic = NULL;
+    return kiln_linalg_generalize(l->ctx, op, &generic);
+  }
   if (kiln_lower_stablehlo_data_handles(op)) {
     return kiln_lower_stablehlo_data_op(&l->b, op);  // lower_stablehlo_data.c
   }
@@ -1067,11 +1071,12 @@ static kiln_ir_walk_result_t kiln_collect(kiln_ir_op_t* op, void* user_data) {
   kiln_op_list_t* list = user_data;
   // Ops inside regions of input ops (reduce bodies) are lowered with them.
   kiln_ir_op_t* parent = kiln_ir_op_parent_op(op);
-  if (parent && (kiln_ir_op_is(parent, "stablehlo.reduce") ||
-                 kiln_ir_op_is(parent, "linalg.generic") ||
-                 kiln_lower_stablehlo_data_handles(parent) ||
-                 kiln_lower_stablehlo_compute_handles(parent) ||
-                 kiln_lower_stablehlo_misc_handles(parent))) {
+  if (parent &&
+      (kiln_ir_op_is(parent, "stablehlo.reduce") ||
+       kiln_string_view_equal_cstr(kiln_ir_op_dialect(parent), "linalg") ||
+       kiln_lower_stablehlo_data_handles(parent) ||
+       kiln_lower_stablehlo_compute_handles(parent) ||
+       kiln_lower_stablehlo_misc_handles(parent))) {
     return KILN_IR_WALK_SKIP;
   }
   if (list->count == list->capacity) {

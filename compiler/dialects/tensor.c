@@ -68,6 +68,9 @@ static void kiln_tensor_print_empty(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 
 static kiln_status_t kiln_tensor_verify_extract(kiln_ir_context_t* context,
                                                 kiln_ir_op_t* op) {
+  if (kiln_ir_op_num_regular_operands(op) < 1) {
+    return kiln_ir_op_emit_error(op, context, "expects a source tensor");
+  }
   const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
   if (!kiln_ir_type_is_ranked_tensor(t)) {
     return kiln_ir_op_emit_error(op, context,
@@ -518,6 +521,9 @@ static kiln_status_t kiln_tensor_verify_slice(
 
 static kiln_status_t kiln_tensor_verify_extract_slice(
     kiln_ir_context_t* context, kiln_ir_op_t* op) {
+  if (kiln_ir_op_num_regular_operands(op) < 1) {
+    return kiln_ir_op_emit_error(op, context, "expects a source tensor");
+  }
   return kiln_tensor_verify_slice(context, op, kiln_ir_op_operand(op, 0)->type,
                                   op->results[0].type, 1, "result");
 }
@@ -559,6 +565,10 @@ static void kiln_tensor_print_extract_slice(kiln_ir_printer_t* p,
 
 static kiln_status_t kiln_tensor_verify_insert_slice(kiln_ir_context_t* context,
                                                      kiln_ir_op_t* op) {
+  if (kiln_ir_op_num_regular_operands(op) < 2) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "expects a source and a dest tensor");
+  }
   const kiln_ir_type_t* dest = kiln_ir_op_operand(op, 1)->type;
   if (op->results[0].type != dest) {
     return kiln_ir_op_emit_error(op, context,

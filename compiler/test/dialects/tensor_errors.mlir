@@ -133,3 +133,59 @@ func.func @insert_scalar_type(%t: tensor<4xf32>, %v: i32, %i: index) -> tensor<4
   %0 = tensor.insert %v into %t[%i] : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @generic_no_source() -> tensor<2xf32> {
+  // CHECK: tensor_errors.mlir:[[@LINE+1]]:3: error: 'tensor.extract_slice' op expects a source tensor
+  %0 = "tensor.extract_slice"() : () -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @generic_no_dest(%t: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: tensor_errors.mlir:[[@LINE+1]]:3: error: 'tensor.insert_slice' op expects a source and a dest tensor
+  %0 = "tensor.insert_slice"(%t) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @generic_no_lists(%t: tensor<4xf32>) -> tensor<2xf32> {
+  // CHECK: tensor_errors.mlir:[[@LINE+1]]:3: error: 'tensor.extract_slice' op requires an i64 array attribute 'static_offsets'
+  %0 = "tensor.extract_slice"(%t) : (tensor<4xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @generic_missing_dynamic(%t: tensor<4xf32>) -> tensor<2xf32> {
+  // CHECK: tensor_errors.mlir:[[@LINE+1]]:3: error: 'tensor.extract_slice' op expects 1 dynamic offset/size/stride operands, found 0
+  %0 = "tensor.extract_slice"(%t) {static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: 2>, static_strides = array<i64: 1>} : (tensor<4xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+func.func @generic_concat_no_dim(%t: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: tensor_errors.mlir:[[@LINE+1]]:3: error: 'tensor.concat' op requires an integer attribute 'dim'
+  %0 = "tensor.concat"(%t) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @generic_insert_empty() -> tensor<4xf32> {
+  // CHECK: tensor_errors.mlir:[[@LINE+1]]:3: error: 'tensor.insert' op expects a scalar and a dest tensor
+  %0 = "tensor.insert"() : () -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @generic_extract_empty() -> f32 {
+  // CHECK: tensor_errors.mlir:[[@LINE+1]]:3: error: 'tensor.extract' op expects a source tensor
+  %0 = "tensor.extract"() : () -> f32
+  return %0 : f32
+}

@@ -41,3 +41,12 @@ func.func @map() {
   check.expect_almost_eq_const(%f, dense<[[1.5, 0.0], [9.0, 5.0]]> : tensor<2x2xf32>) : tensor<2x2xf32>
   return
 }
+
+// The short form applies the op as (accumulator, element): 10 - 1 - 2 - 3.
+func.func @reduce_short_form_order() {
+  %x = util.unfoldable_constant dense<[1.0, 2.0, 3.0]> : tensor<3xf32>
+  %init = util.unfoldable_constant dense<10.0> : tensor<f32>
+  %r = linalg.reduce { arith.subf } ins(%x : tensor<3xf32>) outs(%init : tensor<f32>) dimensions = [0]
+  check.expect_almost_eq_const(%r, dense<4.0> : tensor<f32>) : tensor<f32>
+  return
+}

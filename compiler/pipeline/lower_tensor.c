@@ -131,6 +131,17 @@ static kiln_status_t kiln_lt_generic(
   return kiln_ok_status();
 }
 
+// |v| or, when |v| is a dynamically shaped tensor.cast of a static one
+// (a shape made dynamic on purpose), the static tensor it casts.
+static kiln_ir_value_t* kiln_lt_look_through_cast(kiln_ir_value_t* v) {
+  while (!kiln_ir_type_has_static_shape(v->type) &&
+         v->kind == KILN_IR_VALUE_RESULT && v->defining_op &&
+         kiln_ir_op_is(v->defining_op, "tensor.cast")) {
+    v = kiln_ir_op_operand(v->defining_op, 0);
+  }
+  return v;
+}
+
 static kiln_status_t kiln_lt_require_static(kiln_ir_context_t* ctx,
                                             kiln_ir_op_t* op,
                                             const kiln_ir_type_t* t) {
@@ -147,7 +158,7 @@ static kiln_status_t kiln_lt_require_static(kiln_ir_context_t* ctx,
 static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
                                                  kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
-  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* src = kiln_lt_look_through_cast(kiln_ir_op_operand(op, 0));
   const kiln_ir_type_t* st = src->type;
   const kiln_ir_type_t* rt = op->results[0].type;
   KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, rt));
@@ -229,7 +240,7 @@ static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
 static kiln_status_t kiln_lt_lower_insert_slice(kiln_ir_builder_t* b,
                                                 kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
-  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* src = kiln_lt_look_through_cast(kiln_ir_op_operand(op, 0));
   kiln_ir_value_t* dest = kiln_ir_op_operand(op, 1);
   const kiln_ir_type_t* st = src->type;
   const kiln_ir_type_t* dt = dest->type;

@@ -75,3 +75,22 @@ func.func @insert_rank0() {
   check.expect_eq_const(%r, dense<-4> : tensor<i16>) : tensor<i16>
   return
 }
+
+// Slices of a tensor whose static shape was cast away: the static shape
+// under the cast is used.
+func.func @slices_of_dynamic_cast() {
+  %x = util.unfoldable_constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %d = tensor.cast %x : tensor<2x3xi32> to tensor<?x?xi32>
+  %row = tensor.extract_slice %d[1, 0] [1, 3] [1, 1] : tensor<?x?xi32> to tensor<3xi32>
+  check.expect_eq_const(%row, dense<[4, 5, 6]> : tensor<3xi32>) : tensor<3xi32>
+  %at = util.unfoldable_constant dense<2> : tensor<i32>
+  %v = tensor.extract %at[] : tensor<i32>
+  %i = arith.index_cast %v : i32 to index
+  %col = tensor.extract_slice %d[0, %i] [2, 1] [1, 1] : tensor<?x?xi32> to tensor<2xi32>
+  check.expect_eq_const(%col, dense<[3, 6]> : tensor<2xi32>) : tensor<2xi32>
+  %dst = util.unfoldable_constant dense<0> : tensor<3x3xi32>
+  %small = tensor.cast %col : tensor<2xi32> to tensor<?xi32>
+  %put = tensor.insert_slice %small into %dst[1, 1] [1, 2] [1, 1] : tensor<?xi32> into tensor<3x3xi32>
+  check.expect_eq_const(%put, dense<[[0, 0, 0], [0, 3, 6], [0, 0, 0]]> : tensor<3x3xi32>) : tensor<3x3xi32>
+  return
+}

@@ -1073,7 +1073,7 @@ static kiln_status_t kiln_mlir_convert_scalar(P* p, const kiln_mlir_token_t* t,
     } else {
       const char* digits = buffer + (negative ? 1 : 0);
       v = strtoull(digits, NULL, kiln_mlir_int_base(digits));
-      if (negative) v = (uint64_t)(-(int64_t)v);
+      if (negative) v = 0 - v;  // unsigned: INT64_MIN stays defined
     }
     uint32_t width = kiln_ir_type_bit_width(type);
     if (width < 64 && width > 0) {

@@ -2,9 +2,9 @@
 // linalg.yield, linalg.index, and the named ops matmul, batch_matmul and
 // fill (each generalizable to linalg.generic). Input-only named ops
 // (kiln_linalg_is_named_op: matvec/vecmat/dot and friends, conv_2d_*,
-// depthwise_conv_2d_nhwc_hwc, copy, transpose, broadcast, reduce, map,
-// softmax) are verified here and rewritten into generics by
-// kiln_linalg_generalize during lower-to-structured.
+// depthwise_conv_2d_nhwc_hwc, pooling_*, elementwise add/exp/..., copy,
+// transpose, broadcast, reduce, map, softmax) are verified here and rewritten
+// into generics by kiln_linalg_generalize during lower-to-structured.
 //
 // Custom form (as MLIR prints it):
 //   %r = linalg.generic {indexing_maps = [...], iterator_types = ["parallel"]}
@@ -658,31 +658,46 @@ static void kiln_linalg_print_index(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 
 #define KILN_LINALG_MAX_RANK 12
 
-// A contraction named op: three operands (lhs, rhs, acc) indexed by loops;
-// the last loop reduces.
+// A contraction named op: three operands (lhs, rhs, acc) indexed by loops.
 typedef struct kiln_linalg_contraction_t {
   const char* name;
-  const char* loops;  // one letter per loop, for diagnostics
+  const char* loops;   // one letter per loop, for diagnostics
+  const char* reduce;  // the letters of the reduction loops
   uint32_t rank[3];
   int64_t dims[3][3];  // the loop indexing each operand dim
 } kiln_linalg_contraction_t;
 
 static const kiln_linalg_contraction_t kiln_linalg_contractions[] = {
-    {"linalg.matvec", "mk", {2, 1, 1}, {{0, 1}, {1}, {0}}},
-    {"linalg.vecmat", "nk", {1, 2, 1}, {{1}, {1, 0}, {0}}},
-    {"linalg.dot", "k", {1, 1, 0}, {{0}, {0}, {0}}},
-    {"linalg.batch_matvec", "bmk", {3, 2, 2}, {{0, 1, 2}, {0, 2}, {0, 1}}},
-    {"linalg.batch_vecmat", "bnk", {2, 3, 2}, {{0, 2}, {0, 2, 1}, {0, 1}}},
-    {"linalg.matmul_transpose_a", "mnk", {2, 2, 2}, {{2, 0}, {2, 1}, {0, 1}}},
-    {"linalg.matmul_transpose_b", "mnk", {2, 2, 2}, {{0, 2}, {1, 2}, {0, 1}}},
+    {"linalg.matvec", "mk", "k", {2, 1, 1}, {{0, 1}, {1}, {0}}},
+    {"linalg.vecmat", "nk", "k", {1, 2, 1}, {{1}, {1, 0}, {0}}},
+    {"linalg.dot", "k", "k", {1, 1, 0}, {{0}, {0}, {0}}},
+    {"linalg.batch_matvec", "bmk", "k", {3, 2, 2}, {{0, 1, 2}, {0, 2}, {0, 1}}},
+    {"linalg.batch_vecmat", "bnk", "k", {2, 3, 2}, {{0, 2}, {0, 2, 1}, {0, 1}}},
+    {"linalg.matmul_transpose_a",
+     "mnk",
+     "k",
+     {2, 2, 2},
+     {{2, 0}, {2, 1}, {0, 1}}},
+    {"linalg.matmul_transpose_b",
+     "mnk",
+     "k",
+     {2, 2, 2},
+     {{0, 2}, {1, 2}, {0, 1}}},
     {"linalg.batch_matmul_transpose_a",
      "bmnk",
+     "k",
      {3, 3, 3},
      {{0, 3, 1}, {0, 3, 2}, {0, 1, 2}}},
     {"linalg.batch_matmul_transpose_b",
      "bmnk",
+     "k",
      {3, 3, 3},
      {{0, 1, 3}, {0, 2, 3}, {0, 1, 2}}},
+    {"linalg.batch_reduce_matmul",
+     "bmnk",
+     "bk",
+     {3, 3, 2},
+     {{0, 1, 3}, {0, 3, 2}, {1, 2}}},
 };
 
 static const kiln_linalg_contraction_t* kiln_linalg_find_contraction(
@@ -706,8 +721,16 @@ typedef enum kiln_linalg_conv_kind_e {
   KILN_LINALG_CONV_DW_NHWC_HWC = 2,
 } kiln_linalg_conv_kind_t;
 
+typedef enum kiln_linalg_window_body_e {
+  KILN_LINALG_WINDOW_MUL_ADD = 0,  // convolutions: acc + in * filter
+  KILN_LINALG_WINDOW_SUM = 1,      // pooling: acc + in
+  KILN_LINALG_WINDOW_MAX = 2,      // pooling: max(acc, in)
+  KILN_LINALG_WINDOW_MIN = 3,      // pooling: min(acc, in)
+} kiln_linalg_window_body_t;
+
 typedef struct kiln_linalg_conv_t {
   const char* name;
+  kiln_linalg_window_body_t body;
   const char* loops;     // one letter per loop, for diagnostics
   uint32_t num_loops;    // the first 4 are parallel
   int64_t input[4];      // loop of each input dim (the output loop for
@@ -721,6 +744,7 @@ typedef struct kiln_linalg_conv_t {
 static const kiln_linalg_conv_t kiln_linalg_convs[] = {
     // (n, oh, ow, f, kh, kw, c)
     {"linalg.conv_2d_nhwc_hwcf",
+     KILN_LINALG_WINDOW_MUL_ADD,
      "nhwfijc",
      7,
      {0, 1, 2, 6},
@@ -730,6 +754,7 @@ static const kiln_linalg_conv_t kiln_linalg_convs[] = {
      {0, 1, 2, 3}},
     // (n, f, oh, ow, c, kh, kw)
     {"linalg.conv_2d_nchw_fchw",
+     KILN_LINALG_WINDOW_MUL_ADD,
      "nfhwcij",
      7,
      {0, 4, 2, 3},
@@ -739,6 +764,7 @@ static const kiln_linalg_conv_t kiln_linalg_convs[] = {
      {0, 1, 2, 3}},
     // (n, oh, ow, c, kh, kw)
     {"linalg.depthwise_conv_2d_nhwc_hwc",
+     KILN_LINALG_WINDOW_MUL_ADD,
      "nhwcij",
      6,
      {0, 1, 2, 3},
@@ -746,6 +772,36 @@ static const kiln_linalg_conv_t kiln_linalg_convs[] = {
      3,
      {4, 5, 3, 0},
      {0, 1, 2, 3}},
+    // (n, oh, ow, f, kh, kw, c)
+    {"linalg.conv_2d_nhwc_fhwc",
+     KILN_LINALG_WINDOW_MUL_ADD,
+     "nhwfijc",
+     7,
+     {0, 1, 2, 6},
+     {-1, 4, 5, -1},
+     4,
+     {3, 4, 5, 6},
+     {0, 1, 2, 3}},
+// Pooling: the second input only gives the window's shape (kh, kw).
+#define KILN_LINALG_POOL_NHWC(name, body)                                     \
+  {                                                                           \
+    name, body, "nhwcij", 6, {0, 1, 2, 3}, {-1, 4, 5, -1}, 2, {4, 5, 0, 0}, { \
+      0, 1, 2, 3                                                              \
+    }                                                                         \
+  }
+#define KILN_LINALG_POOL_NCHW(name, body)                                     \
+  {                                                                           \
+    name, body, "nchwij", 6, {0, 1, 2, 3}, {-1, -1, 4, 5}, 2, {4, 5, 0, 0}, { \
+      0, 1, 2, 3                                                              \
+    }                                                                         \
+  }
+    KILN_LINALG_POOL_NHWC("linalg.pooling_nhwc_sum", KILN_LINALG_WINDOW_SUM),
+    KILN_LINALG_POOL_NHWC("linalg.pooling_nhwc_max", KILN_LINALG_WINDOW_MAX),
+    KILN_LINALG_POOL_NHWC("linalg.pooling_nhwc_min", KILN_LINALG_WINDOW_MIN),
+    KILN_LINALG_POOL_NCHW("linalg.pooling_nchw_sum", KILN_LINALG_WINDOW_SUM),
+    KILN_LINALG_POOL_NCHW("linalg.pooling_nchw_max", KILN_LINALG_WINDOW_MAX),
+#undef KILN_LINALG_POOL_NHWC
+#undef KILN_LINALG_POOL_NCHW
 };
 
 static const kiln_linalg_conv_t* kiln_linalg_find_conv(const kiln_ir_op_t* op) {
@@ -753,6 +809,51 @@ static const kiln_linalg_conv_t* kiln_linalg_find_conv(const kiln_ir_op_t* op) {
        i < sizeof(kiln_linalg_convs) / sizeof(kiln_linalg_convs[0]); ++i) {
     if (kiln_ir_op_is(op, kiln_linalg_convs[i].name)) {
       return &kiln_linalg_convs[i];
+    }
+  }
+  return NULL;
+}
+
+// Elementwise named ops: the inputs (converted to the output's element
+// type) go through one scalar op. NULL: that element kind is rejected.
+typedef struct kiln_linalg_elementwise_t {
+  const char* name;
+  uint32_t arity;
+  const char* float_op;
+  const char* int_op;
+} kiln_linalg_elementwise_t;
+
+static const kiln_linalg_elementwise_t kiln_linalg_elementwise_ops[] = {
+    {"linalg.add", 2, "arith.addf", "arith.addi"},
+    {"linalg.sub", 2, "arith.subf", "arith.subi"},
+    {"linalg.mul", 2, "arith.mulf", "arith.muli"},
+    {"linalg.div", 2, "arith.divf", "arith.divsi"},
+    {"linalg.div_unsigned", 2, NULL, "arith.divui"},
+    {"linalg.max", 2, "arith.maximumf", "arith.maxsi"},
+    {"linalg.min", 2, "arith.minimumf", "arith.minsi"},
+    {"linalg.powf", 2, "math.powf", NULL},
+    {"linalg.exp", 1, "math.exp", NULL},
+    {"linalg.log", 1, "math.log", NULL},
+    {"linalg.abs", 1, "math.absf", "math.absi"},
+    {"linalg.ceil", 1, "math.ceil", NULL},
+    {"linalg.floor", 1, "math.floor", NULL},
+    {"linalg.negf", 1, "arith.negf", NULL},
+    {"linalg.round", 1, "math.round", NULL},
+    {"linalg.sqrt", 1, "math.sqrt", NULL},
+    {"linalg.rsqrt", 1, "math.rsqrt", NULL},
+    {"linalg.tanh", 1, "math.tanh", NULL},
+    {"linalg.erf", 1, "math.erf", NULL},
+    {"linalg.square", 1, "arith.mulf", "arith.muli"},  // x * x
+    {"linalg.reciprocal", 1, "arith.divf", NULL},      // 1 / x
+};
+
+static const kiln_linalg_elementwise_t* kiln_linalg_find_elementwise(
+    const kiln_ir_op_t* op) {
+  size_t n = sizeof(kiln_linalg_elementwise_ops) /
+             sizeof(kiln_linalg_elementwise_ops[0]);
+  for (size_t i = 0; i < n; ++i) {
+    if (kiln_ir_op_is(op, kiln_linalg_elementwise_ops[i].name)) {
+      return &kiln_linalg_elementwise_ops[i];
     }
   }
   return NULL;
@@ -766,6 +867,7 @@ static bool kiln_linalg_is_dps_elementwise(const kiln_ir_op_t* op) {
 
 bool kiln_linalg_is_named_op(const kiln_ir_op_t* op) {
   return kiln_linalg_find_contraction(op) || kiln_linalg_find_conv(op) ||
+         kiln_linalg_find_elementwise(op) ||
          kiln_linalg_is_dps_elementwise(op) ||
          kiln_ir_op_is(op, "linalg.reduce") ||
          kiln_ir_op_is(op, "linalg.map") || kiln_ir_op_is(op, "linalg.softmax");
@@ -1040,6 +1142,34 @@ static kiln_status_t kiln_linalg_verify_elementwise(kiln_ir_context_t* context,
           j, (long long)x, d, (long long)o);
     }
     ++j;
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_linalg_verify_elementwise_named(
+    kiln_ir_context_t* context, kiln_ir_op_t* op) {
+  const kiln_linalg_elementwise_t* e = kiln_linalg_find_elementwise(op);
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_counts(context, op, e->arity, 1));
+  const kiln_ir_type_t* out = kiln_ir_op_operand(op, e->arity)->type;
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_rank(
+      context, op, e->arity, kiln_linalg_rank(out), "output"));
+  const kiln_ir_type_t* oe = kiln_ir_type_element(out);
+  bool is_float = oe->kind == KILN_IR_TYPE_FLOAT;
+  if (!(is_float ? e->float_op : e->int_op)) {
+    return kiln_ir_op_emit_error(op, context, "expects %s output, found %s",
+                                 is_float ? "an integer" : "a float",
+                                 kiln_ir_type_to_string(context, out));
+  }
+  for (uint32_t i = 0; i < e->arity; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (!kiln_linalg_has_rank(t) ||
+        !kiln_linalg_is_number(kiln_ir_type_element(t)) ||
+        !kiln_dialect_same_shape(t, out)) {
+      return kiln_ir_op_emit_error(
+          op, context, "input #%u %s must have the shape of the output %s", i,
+          kiln_ir_type_to_string(context, t),
+          kiln_ir_type_to_string(context, out));
+    }
   }
   return kiln_ok_status();
 }
@@ -1357,7 +1487,28 @@ static kiln_status_t kiln_linalg_generalize_conv(kiln_ir_context_t* context,
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_generic_like(b, op, maps, c->num_loops,
                                                 reduction, out_generic, &body));
-  return kiln_linalg_build_mul_add(context, op, body);
+  if (c->body == KILN_LINALG_WINDOW_MUL_ADD) {
+    return kiln_linalg_build_mul_add(context, op, body);
+  }
+  // Pooling: acc = f(acc, convert(in)); the window operand is unused.
+  kiln_ir_builder_t bb = kiln_ir_builder_make(context);
+  kiln_ir_builder_set_to_end(&bb, body);
+  bb.location = op->location;
+  const kiln_ir_type_t* acc_type = body->args[2]->type;
+  bool is_float = acc_type->kind == KILN_IR_TYPE_FLOAT;
+  kiln_ir_value_t* args[2] = {body->args[2], NULL};
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_convert(&bb, body->args[0], acc_type, &args[1]));
+  const char* name = c->body == KILN_LINALG_WINDOW_SUM
+                         ? (is_float ? "arith.addf" : "arith.addi")
+                     : c->body == KILN_LINALG_WINDOW_MAX
+                         ? (is_float ? "arith.maximumf" : "arith.maxsi")
+                         : (is_float ? "arith.minimumf" : "arith.minsi");
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb, name, 2, args, acc_type, &v));
+  kiln_ir_op_t* yield = NULL;
+  return kiln_ir_builder_create_simple(&bb, "linalg.yield", 1, &v, 0, NULL, 0,
+                                       NULL, &yield);
 }
 
 // linalg.fill of the scalar constant |value| into a tensor.empty of |type|.
@@ -1472,6 +1623,48 @@ static kiln_status_t kiln_linalg_generalize_softmax(
   return kiln_ok_status();
 }
 
+static kiln_status_t kiln_linalg_generalize_elementwise(
+    kiln_ir_context_t* context, kiln_ir_builder_t* b, kiln_ir_op_t* op,
+    kiln_ir_op_t** out_generic) {
+  const kiln_linalg_elementwise_t* e = kiln_linalg_find_elementwise(op);
+  const kiln_ir_type_t* out = kiln_ir_op_operand(op, e->arity)->type;
+  const kiln_ir_type_t* oe = kiln_ir_type_element(out);
+  uint32_t rank = (uint32_t)out->shaped.rank;
+  const kiln_ir_attribute_t* id = kiln_linalg_identity_map(context, rank);
+  const kiln_ir_attribute_t* maps[3] = {id, id, id};
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_generic_like(b, op, maps, rank, NULL, out_generic, &body));
+  kiln_ir_builder_t bb = kiln_ir_builder_make(context);
+  kiln_ir_builder_set_to_end(&bb, body);
+  bb.location = op->location;
+  kiln_ir_value_t* args[2] = {NULL, NULL};
+  for (uint32_t i = 0; i < e->arity; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_linalg_convert(&bb, body->args[i], oe, &args[i]));
+  }
+  bool is_float = oe->kind == KILN_IR_TYPE_FLOAT;
+  const char* name = is_float ? e->float_op : e->int_op;
+  uint32_t n = e->arity;
+  if (kiln_ir_op_is(op, "linalg.square")) {
+    args[1] = args[0];
+    n = 2;
+  } else if (kiln_ir_op_is(op, "linalg.reciprocal")) {
+    kiln_ir_named_attribute_t one = kiln_ir_named_attr(
+        context, "value", kiln_ir_float_attr_get(context, oe, 1.0));
+    kiln_ir_op_t* cst = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        &bb, "arith.constant", 0, NULL, 1, &oe, 1, &one, &cst));
+    args[1] = args[0];
+    args[0] = kiln_ir_op_result(cst, 0);
+    n = 2;
+  }
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb, name, n, args, oe, &v));
+  kiln_ir_op_t* yield = NULL;
+  return kiln_ir_builder_create_simple(&bb, "linalg.yield", 1, &v, 0, NULL, 0,
+                                       NULL, &yield);
+}
+
 static kiln_status_t kiln_linalg_generalize_named(kiln_ir_context_t* context,
                                                   kiln_ir_op_t* op,
                                                   kiln_ir_op_t** out_generic) {
@@ -1492,13 +1685,18 @@ static kiln_status_t kiln_linalg_generalize_named(kiln_ir_context_t* context,
                                            contraction->dims[i]);
     }
     bool reduction[4] = {false, false, false, false};
-    reduction[loops - 1] = true;
+    for (uint32_t i = 0; i < loops; ++i) {
+      reduction[i] = strchr(contraction->reduce, contraction->loops[i]) != NULL;
+    }
     KILN_RETURN_IF_ERROR(kiln_linalg_generic_like(&b, op, maps, loops,
                                                   reduction, &generic, &body));
     KILN_RETURN_IF_ERROR(kiln_linalg_build_mul_add(context, op, body));
   } else if (kiln_linalg_find_conv(op)) {
     KILN_RETURN_IF_ERROR(
         kiln_linalg_generalize_conv(context, &b, op, &generic));
+  } else if (kiln_linalg_find_elementwise(op)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_generalize_elementwise(context, &b, op, &generic));
   } else if (kiln_ir_op_is(op, "linalg.softmax")) {
     KILN_RETURN_IF_ERROR(
         kiln_linalg_generalize_softmax(context, &b, op, &generic));
@@ -1906,6 +2104,51 @@ static const kiln_ir_op_def_t kiln_linalg_defs[] = {
     KILN_LINALG_NAMED_DEF("linalg.batch_matmul_transpose_b",
                           "C[b, m, n] += A[b, m, k] * B[b, n, k]", 0,
                           kiln_linalg_verify_contraction),
+    KILN_LINALG_NAMED_DEF("linalg.batch_reduce_matmul",
+                          "C[m, n] += A[b, m, k] * B[b, k, n]", 0,
+                          kiln_linalg_verify_contraction),
+    KILN_LINALG_NAMED_DEF("linalg.conv_2d_nhwc_fhwc",
+                          "2-D convolution, NHWC input, FHWC filter", 0,
+                          kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.pooling_nhwc_sum",
+                          "window sum, NHWC (the 2nd input gives the window)",
+                          0, kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.pooling_nhwc_max",
+                          "window max, NHWC (the 2nd input gives the window)",
+                          0, kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.pooling_nhwc_min",
+                          "window min, NHWC (the 2nd input gives the window)",
+                          0, kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.pooling_nchw_sum",
+                          "window sum, NCHW (the 2nd input gives the window)",
+                          0, kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.pooling_nchw_max",
+                          "window max, NCHW (the 2nd input gives the window)",
+                          0, kiln_linalg_verify_conv),
+#define KILN_LINALG_EW(name, summary) \
+  KILN_LINALG_NAMED_DEF(name, summary, 0, kiln_linalg_verify_elementwise_named)
+    KILN_LINALG_EW("linalg.add", "elementwise a + b"),
+    KILN_LINALG_EW("linalg.sub", "elementwise a - b"),
+    KILN_LINALG_EW("linalg.mul", "elementwise a * b"),
+    KILN_LINALG_EW("linalg.div", "elementwise a / b (signed for integers)"),
+    KILN_LINALG_EW("linalg.div_unsigned", "elementwise unsigned a / b"),
+    KILN_LINALG_EW("linalg.max", "elementwise max(a, b)"),
+    KILN_LINALG_EW("linalg.min", "elementwise min(a, b)"),
+    KILN_LINALG_EW("linalg.powf", "elementwise a ** b"),
+    KILN_LINALG_EW("linalg.exp", "elementwise exp(x)"),
+    KILN_LINALG_EW("linalg.log", "elementwise log(x)"),
+    KILN_LINALG_EW("linalg.abs", "elementwise |x|"),
+    KILN_LINALG_EW("linalg.ceil", "elementwise ceil(x)"),
+    KILN_LINALG_EW("linalg.floor", "elementwise floor(x)"),
+    KILN_LINALG_EW("linalg.negf", "elementwise -x"),
+    KILN_LINALG_EW("linalg.round", "elementwise round(x), halves away from 0"),
+    KILN_LINALG_EW("linalg.sqrt", "elementwise sqrt(x)"),
+    KILN_LINALG_EW("linalg.rsqrt", "elementwise 1 / sqrt(x)"),
+    KILN_LINALG_EW("linalg.tanh", "elementwise tanh(x)"),
+    KILN_LINALG_EW("linalg.erf", "elementwise erf(x)"),
+    KILN_LINALG_EW("linalg.square", "elementwise x * x"),
+    KILN_LINALG_EW("linalg.reciprocal", "elementwise 1 / x"),
+#undef KILN_LINALG_EW
     KILN_LINALG_NAMED_DEF("linalg.conv_2d_nhwc_hwcf",
                           "2-D convolution, NHWC input, HWCF filter", 0,
                           kiln_linalg_verify_conv),

@@ -173,3 +173,27 @@ func.func @softmax_keyword(%x: tensor<2x3xf32>, %o: tensor<2x3xf32>) -> tensor<2
   %0 = linalg.softmax ins(%x : tensor<2x3xf32>) outs(%o : tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @exp_int(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // CHECK: linalg_named_errors.mlir:[[@LINE+1]]:3: error: 'linalg.exp' op expects a float output, found tensor<4xi32>
+  %0 = linalg.exp ins(%x : tensor<4xi32>) outs(%x : tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @add_shape(%a: tensor<4xf32>, %b: tensor<3xf32>) -> tensor<4xf32> {
+  // CHECK: linalg_named_errors.mlir:[[@LINE+1]]:3: error: 'linalg.add' op input #1 tensor<3xf32> must have the shape of the output tensor<4xf32>
+  %0 = linalg.add ins(%a, %b : tensor<4xf32>, tensor<3xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @pool_window(%x: tensor<1x4x4x2xf32>, %w: tensor<2x2x2xf32>, %o: tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32> {
+  // CHECK: linalg_named_errors.mlir:[[@LINE+1]]:3: error: 'linalg.pooling_nhwc_sum' op filter (operand #1) must be a rank-2 tensor of numbers, found tensor<2x2x2xf32>
+  %0 = linalg.pooling_nhwc_sum ins(%x, %w : tensor<1x4x4x2xf32>, tensor<2x2x2xf32>) outs(%o : tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32>
+  return %0 : tensor<1x3x3x2xf32>
+}

@@ -79,3 +79,18 @@ func.func @softmax(%x: tensor<2x3xf32>, %o: tensor<2x3xf32>) -> tensor<2x3xf32> 
   %0 = linalg.softmax dimension(1) ins(%x : tensor<2x3xf32>) outs(%o : tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// CHECK-LABEL: func.func @more
+func.func @more(%x: tensor<1x4x4x2xf32>, %w: tensor<2x2xf32>, %o: tensor<1x3x3x2xf32>, %a: tensor<3x2x4xi32>, %b: tensor<3x4x2xi32>, %c: tensor<2x2xi32>, %f: tensor<3x2x2x2xf32>, %of: tensor<1x3x3x3xf32>) -> (tensor<1x3x3x2xf32>, tensor<2x2xi32>, tensor<1x3x3x3xf32>, tensor<2x2xi32>, tensor<2x2xi32>) {
+  // CHECK: linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x4x4x2xf32>, tensor<2x2xf32>) outs(%{{.*}} : tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32>
+  %0 = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x4x4x2xf32>, tensor<2x2xf32>) outs(%o : tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32>
+  // CHECK: linalg.batch_reduce_matmul ins(%{{.*}}, %{{.*}} : tensor<3x2x4xi32>, tensor<3x4x2xi32>) outs(%{{.*}} : tensor<2x2xi32>) -> tensor<2x2xi32>
+  %1 = linalg.batch_reduce_matmul ins(%a, %b : tensor<3x2x4xi32>, tensor<3x4x2xi32>) outs(%c : tensor<2x2xi32>) -> tensor<2x2xi32>
+  // CHECK: linalg.conv_2d_nhwc_fhwc ins(%{{.*}}, %{{.*}} : tensor<1x4x4x2xf32>, tensor<3x2x2x2xf32>) outs(%{{.*}} : tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32>
+  %2 = linalg.conv_2d_nhwc_fhwc ins(%x, %f : tensor<1x4x4x2xf32>, tensor<3x2x2x2xf32>) outs(%of : tensor<1x3x3x3xf32>) -> tensor<1x3x3x3xf32>
+  // CHECK: linalg.add ins(%{{.*}}, %{{.*}} : tensor<2x2xi32>, tensor<2x2xi32>) outs(%{{.*}} : tensor<2x2xi32>) -> tensor<2x2xi32>
+  %3 = linalg.add ins(%c, %c : tensor<2x2xi32>, tensor<2x2xi32>) outs(%c : tensor<2x2xi32>) -> tensor<2x2xi32>
+  // CHECK: linalg.abs ins(%{{.*}} : tensor<2x2xi32>) outs(%{{.*}} : tensor<2x2xi32>) -> tensor<2x2xi32>
+  %4 = linalg.abs ins(%3 : tensor<2x2xi32>) outs(%c : tensor<2x2xi32>) -> tensor<2x2xi32>
+  return %0, %1, %2, %3, %4 : tensor<1x3x3x2xf32>, tensor<2x2xi32>, tensor<1x3x3x3xf32>, tensor<2x2xi32>, tensor<2x2xi32>
+}

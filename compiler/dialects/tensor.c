@@ -12,6 +12,7 @@
 //   %j = tensor.concat dim(0) %a, %b : (tensor<1x3xf32>, tensor<2x3xf32>)
 //          -> tensor<3x3xf32>
 //   %n = tensor.insert %v into %t[%i, %j] : tensor<4x5xf32>
+//   %d = tensor.dim %t, %c1 : tensor<4x?xf32>     (folds when static)
 // Reshapes are row-major with no data movement. Slices keep their static
 // offsets/sizes/strides in `static_offsets/sizes/strides` (i64 arrays,
 // KILN_IR_DYNAMIC_DIM where an SSA index value is given); the dynamic values
@@ -889,6 +890,79 @@ static void kiln_tensor_print_insert(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_print_type(p, op->results[0].type);
 }
 
+//===----------------------------------------------------------------------===//
+// dim
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_tensor_verify_dim(kiln_ir_context_t* context,
+                                            kiln_ir_op_t* op) {
+  const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
+  if (!kiln_ir_type_is_ranked_tensor(t)) {
+    return kiln_ir_op_emit_error(op, context, "source must be a ranked tensor");
+  }
+  if (kiln_ir_op_operand(op, 1)->type->kind != KILN_IR_TYPE_INDEX ||
+      op->results[0].type->kind != KILN_IR_TYPE_INDEX) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "the dim number and the result must be index");
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tensor_parse_dim(kiln_mlir_op_parser_t* p,
+                                           kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t source, dim;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &source));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &dim));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &source, type, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &dim, index, state));
+  return kiln_mlir_add_result_type(p, state, index);
+}
+
+static void kiln_tensor_print_dim(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  kiln_ir_printer_printf(p, ", ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
+}
+
+// dim(t, constant i) -> the static size of dim i, also through tensor.casts
+// that made it dynamic.
+static kiln_status_t kiln_tensor_fold_dim(
+    kiln_ir_context_t* context, kiln_ir_op_t* op,
+    const kiln_ir_attribute_t* const* operand_constants,
+    kiln_ir_fold_result_t* results, bool* out_folded) {
+  *out_folded = false;
+  const kiln_ir_attribute_t* idx = operand_constants[1];
+  if (!idx || idx->kind != KILN_IR_ATTR_INTEGER) return kiln_ok_status();
+  kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
+  if (idx->i < 0 || (uint64_t)idx->i >= v->type->shaped.rank) {
+    return kiln_ok_status();
+  }
+  for (;;) {
+    int64_t d = v->type->shaped.dims[idx->i];
+    if (d != KILN_IR_DYNAMIC_DIM) {
+      results[0].attr =
+          kiln_ir_integer_attr_get(context, kiln_ir_index_type_get(context), d);
+      *out_folded = results[0].attr != NULL;
+      return kiln_ok_status();
+    }
+    if (v->kind != KILN_IR_VALUE_RESULT || !v->defining_op ||
+        !kiln_ir_op_is(v->defining_op, "tensor.cast")) {
+      return kiln_ok_status();
+    }
+    v = kiln_ir_op_operand(v->defining_op, 0);
+  }
+}
+
 static const kiln_ir_op_def_t kiln_tensor_defs[] = {
     {"tensor.empty", "a tensor with no initial contents", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_empty,
@@ -922,6 +996,9 @@ static const kiln_ir_op_def_t kiln_tensor_defs[] = {
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_concat,
      kiln_tensor_parse_concat, kiln_tensor_print_concat,
      kiln_tensor_fold_concat, NULL},
+    {"tensor.dim", "the size of one dim", KILN_IR_TRAIT_PURE, 2, 1, 0, 0,
+     kiln_tensor_verify_dim, kiln_tensor_parse_dim, kiln_tensor_print_dim,
+     kiln_tensor_fold_dim, NULL},
     {"tensor.insert", "writes one element", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_insert,
      kiln_tensor_parse_insert, kiln_tensor_print_insert, NULL, NULL},

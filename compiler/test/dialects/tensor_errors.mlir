@@ -189,3 +189,11 @@ func.func @generic_extract_empty() -> f32 {
   %0 = "tensor.extract"() : () -> f32
   return %0 : f32
 }
+
+// -----
+
+func.func @dim_not_index(%t: tensor<4xf32>, %i: i32) -> index {
+  // CHECK: tensor_errors.mlir:[[@LINE+1]]:3: error: 'tensor.dim' op the dim number and the result must be index
+  %0 = "tensor.dim"(%t, %i) : (tensor<4xf32>, i32) -> index
+  return %0 : index
+}

@@ -30,5 +30,7 @@ func.func @cast_concat_insert(%a: tensor<2x3xi32>, %b: tensor<4x3xi32>, %v: i32,
   %2 = tensor.concat dim(0) %1, %b : (tensor<2x3xi32>, tensor<4x3xi32>) -> tensor<6x3xi32>
   // CHECK: tensor.insert %{{.*}} into %{{.*}}[%{{.*}}, %{{.*}}] : tensor<6x3xi32>
   %3 = tensor.insert %v into %2[%i, %i] : tensor<6x3xi32>
+  // CHECK: tensor.dim %{{.*}}, %{{.*}} : tensor<?x3xi32>
+  %4 = tensor.dim %0, %i : tensor<?x3xi32>
   return %3 : tensor<6x3xi32>
 }

@@ -94,3 +94,18 @@ func.func @slices_of_dynamic_cast() {
   check.expect_eq_const(%put, dense<[[0, 0, 0], [0, 3, 6], [0, 0, 0]]> : tensor<3x3xi32>) : tensor<3x3xi32>
   return
 }
+
+// tensor.dim folds to the static size, also through a cast that hid it.
+func.func @dim_static() {
+  %x = util.unfoldable_constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %d = tensor.cast %x : tensor<2x3xi32> to tensor<?x?xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %rows = tensor.dim %x, %c0 : tensor<2x3xi32>
+  %cols = tensor.dim %d, %c1 : tensor<?x?xi32>
+  // cols - rows = 1: the second row.
+  %r = arith.subi %cols, %rows : index
+  %row = tensor.extract_slice %x[%r, 0] [1, 3] [1, 1] : tensor<2x3xi32> to tensor<3xi32>
+  check.expect_eq_const(%row, dense<[4, 5, 6]> : tensor<3xi32>) : tensor<3xi32>
+  return
+}

@@ -313,6 +313,20 @@ kiln_status_t kiln_linalg_generalize(kiln_ir_context_t* context,
         kiln_linalg_projection_map(context, loops, n, out_dims)};
     bool reduction[4] = {false, false, false, false};
     reduction[loops - 1] = true;
+    const kiln_ir_attribute_t* given = kiln_ir_op_get_attr(op, "indexing_maps");
+    if (given) {  // verified: 3 maps of loop dims
+      const kiln_ir_affine_map_t* out_map = kiln_linalg_indexing_map(op, 2);
+      for (uint32_t i = 0; i < 3; ++i) maps[i] = given->array.elements[i];
+      for (uint32_t d = 0; d < loops; ++d) {
+        reduction[d] = true;
+        for (size_t j = 0; j < out_map->num_results; ++j) {
+          int64_t pos = -1;
+          if (kiln_ir_affine_map_result_is_dim(out_map, j, &pos) && pos == d) {
+            reduction[d] = false;
+          }
+        }
+      }
+    }
     kiln_ir_value_t* ins[2] = {kiln_ir_op_operand(op, 0),
                                kiln_ir_op_operand(op, 1)};
     KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
@@ -461,6 +475,9 @@ static kiln_status_t kiln_linalg_verify_generic(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+static kiln_status_t kiln_linalg_verify_matmul_maps(kiln_ir_context_t* context,
+                                                    kiln_ir_op_t* op);
+
 static kiln_status_t kiln_linalg_verify_matmul(kiln_ir_context_t* context,
                                                kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_linalg_verify_segments(context, op));
@@ -469,6 +486,9 @@ static kiln_status_t kiln_linalg_verify_matmul(kiln_ir_context_t* context,
   if (kiln_ir_op_num_regular_operands(op) != 3 ||
       kiln_linalg_num_inputs(op) != 2) {
     return kiln_ir_op_emit_error(op, context, "expects 2 inputs and 1 output");
+  }
+  if (kiln_ir_op_get_attr(op, "indexing_maps")) {
+    return kiln_linalg_verify_matmul_maps(context, op);
   }
   const kiln_ir_type_t* t[3];
   for (uint32_t i = 0; i < 3; ++i) {
@@ -558,6 +578,18 @@ static kiln_status_t kiln_linalg_parse_structured(kiln_mlir_op_parser_t* p,
                                                   kiln_ir_op_state_t* state) {
   kiln_ir_context_t* context = kiln_mlir_parser_context(p);
   bool is_generic = kiln_string_view_equal_cstr(state->name, "linalg.generic");
+  // `linalg.matmul indexing_maps = [...] ins(...)`: transposed or
+  // broadcast operands (MLIR's replacement of matmul_transpose_a/b).
+  bool is_matmul =
+      kiln_string_view_equal_cstr(state->name, "linalg.matmul") ||
+      kiln_string_view_equal_cstr(state->name, "linalg.batch_matmul");
+  if (is_matmul && kiln_mlir_parse_optional_keyword(p, "indexing_maps")) {
+    const kiln_ir_attribute_t* maps = NULL;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &maps));
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_add_attribute(p, state, "indexing_maps", maps));
+  }
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   int64_t ins = 0, outs = 0;
   kiln_mlir_type_list_t out_types = {0};
@@ -605,8 +637,15 @@ static void kiln_linalg_print_group(kiln_ir_printer_t* p, kiln_ir_op_t* op,
 
 static void kiln_linalg_print_structured(kiln_ir_printer_t* p,
                                          kiln_ir_op_t* op) {
-  static const char* const elided[] = {"operandSegmentSizes"};
-  kiln_ir_printer_print_attr_dict(p, op, elided, 1);
+  static const char* const elided[] = {"operandSegmentSizes", "indexing_maps"};
+  const kiln_ir_attribute_t* maps = kiln_ir_op_get_attr(op, "indexing_maps");
+  bool matmul_maps = maps && (kiln_ir_op_is(op, "linalg.matmul") ||
+                              kiln_ir_op_is(op, "linalg.batch_matmul"));
+  if (matmul_maps) {
+    kiln_ir_printer_printf(p, " indexing_maps = ");
+    kiln_ir_printer_print_attribute(p, maps);
+  }
+  kiln_ir_printer_print_attr_dict(p, op, elided, matmul_maps ? 2 : 1);
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   uint32_t ins = kiln_linalg_num_inputs(op);
   kiln_linalg_print_group(p, op, "ins", 0, ins);
@@ -866,6 +905,11 @@ static bool kiln_linalg_is_dps_elementwise(const kiln_ir_op_t* op) {
 }
 
 bool kiln_linalg_is_named_op(const kiln_ir_op_t* op) {
+  if ((kiln_ir_op_is(op, "linalg.matmul") ||
+       kiln_ir_op_is(op, "linalg.batch_matmul")) &&
+      kiln_ir_op_get_attr(op, "indexing_maps")) {
+    return true;  // not the canonical maps the dispatch layer expects
+  }
   return kiln_linalg_find_contraction(op) || kiln_linalg_find_conv(op) ||
          kiln_linalg_find_elementwise(op) ||
          kiln_linalg_is_dps_elementwise(op) ||
@@ -957,6 +1001,48 @@ static kiln_status_t kiln_linalg_expect_counts(kiln_ir_context_t* context,
         "and %u",
         ins, ins == 1 ? "" : "s", outs, outs == 1 ? "" : "s",
         kiln_linalg_num_inputs(op), kiln_linalg_num_outputs(op));
+  }
+  return kiln_ok_status();
+}
+
+// linalg.matmul / batch_matmul with explicit `indexing_maps`: one map per
+// operand over (m, n, k) / (b, m, n, k), each result a loop dim; loops the
+// output does not index are reductions.
+static kiln_status_t kiln_linalg_verify_matmul_maps(kiln_ir_context_t* context,
+                                                    kiln_ir_op_t* op) {
+  uint32_t loops = kiln_ir_op_is(op, "linalg.batch_matmul") ? 4 : 3;
+  const char* names = loops == 4 ? "bmnk" : "mnk";
+  const kiln_ir_attribute_t* maps = kiln_ir_op_get_attr(op, "indexing_maps");
+  if (maps->kind != KILN_IR_ATTR_ARRAY || maps->array.count != 3) {
+    return kiln_ir_op_emit_error(
+        op, context, "indexing_maps must be an array of 3 affine maps");
+  }
+  kiln_linalg_loop_sizes_t sizes;
+  kiln_linalg_loop_sizes_init(&sizes);
+  for (uint32_t i = 0; i < 3; ++i) {
+    const kiln_ir_affine_map_t* m = kiln_linalg_indexing_map(op, i);
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (!m || m->num_dims != loops || m->num_symbols != 0) {
+      return kiln_ir_op_emit_error(
+          op, context, "indexing_maps[%u] must be an affine map over %u dims",
+          i, loops);
+    }
+    if (!kiln_linalg_has_rank(t) || m->num_results != t->shaped.rank) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "indexing_maps[%u] has %zu results but operand #%u is %s", i,
+          m->num_results, i, kiln_ir_type_to_string(context, t));
+    }
+    int64_t dims[KILN_LINALG_MAX_RANK];
+    for (size_t j = 0; j < m->num_results; ++j) {
+      if (!kiln_ir_affine_map_result_is_dim(m, j, &dims[j])) {
+        return kiln_ir_op_emit_error(
+            op, context, "indexing_maps[%u] result %zu must be a loop dim", i,
+            j);
+      }
+    }
+    KILN_RETURN_IF_ERROR(kiln_linalg_loop_sizes_add(context, op, &sizes, names,
+                                                    i, m->num_results, dims));
   }
   return kiln_ok_status();
 }

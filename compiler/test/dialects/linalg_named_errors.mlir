@@ -197,3 +197,19 @@ func.func @pool_window(%x: tensor<1x4x4x2xf32>, %w: tensor<2x2x2xf32>, %o: tenso
   %0 = linalg.pooling_nhwc_sum ins(%x, %w : tensor<1x4x4x2xf32>, tensor<2x2x2xf32>) outs(%o : tensor<1x3x3x2xf32>) -> tensor<1x3x3x2xf32>
   return %0 : tensor<1x3x3x2xf32>
 }
+
+// -----
+
+func.func @matmul_maps_sizes(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // CHECK: linalg_named_errors.mlir:[[@LINE+1]]:3: error: 'linalg.matmul' op operand #1 dim 1 (loop k) has size 5, but operand #0 dim 1 has size 3
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<2x3xf32>, tensor<4x5xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @matmul_maps_dims(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // CHECK: linalg_named_errors.mlir:[[@LINE+1]]:3: error: 'linalg.matmul' op indexing_maps[0] must be an affine map over 3 dims
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<2x3xf32>, tensor<3x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}

@@ -94,3 +94,10 @@ func.func @more(%x: tensor<1x4x4x2xf32>, %w: tensor<2x2xf32>, %o: tensor<1x3x3x2
   %4 = linalg.abs ins(%3 : tensor<2x2xi32>) outs(%c : tensor<2x2xi32>) -> tensor<2x2xi32>
   return %0, %1, %2, %3, %4 : tensor<1x3x3x2xf32>, tensor<2x2xi32>, tensor<1x3x3x3xf32>, tensor<2x2xi32>, tensor<2x2xi32>
 }
+
+// CHECK-LABEL: func.func @matmul_maps
+func.func @matmul_maps(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>, %c: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // CHECK: linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%{{.*}}, %{{.*}} : tensor<2x3xf32>, tensor<4x3xf32>) outs(%{{.*}} : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<2x3xf32>, tensor<4x3xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}

@@ -1380,6 +1380,37 @@ static kiln_status_t kiln_emit_body(kiln_cg_t* cg, kiln_structured_op_t* s,
   return kiln_cg_error(cg, s->op, "body without linalg.yield");
 }
 
+// Whether output |j| of the reduction |s| accumulates by a plain addition
+// of f32, f16 or bf16 values, acc + x with x independent of acc (sums, dot
+// products, matmuls). Such sums are carried in f64 and rounded once at the
+// end: a long reduction then keeps the accuracy of its type (sequential
+// f32 adds lose about a bit per doubling of the length, 40960 x 0.001 was
+// off by 1e-2; an f16 sum of 0.001s stalled at 4).
+static bool kiln_is_float_sum(const kiln_structured_op_t* s, uint32_t j) {
+  const kiln_ir_type_t* et = s->op->results[j].type->shaped.element;
+  if (et->kind != KILN_IR_TYPE_FLOAT || et->flt.kind == KILN_IR_F64) {
+    return false;
+  }
+  if (s->kind == KILN_STRUCTURED_MATMUL ||
+      s->kind == KILN_STRUCTURED_BATCH_MATMUL) {
+    return true;
+  }
+  if (s->kind != KILN_STRUCTURED_GENERIC || !s->body || !s->body->last_op) {
+    return false;
+  }
+  kiln_ir_value_t* acc = s->body->args[s->num_ins + j];
+  kiln_ir_op_t* yield = s->body->last_op;
+  if (kiln_ir_value_num_uses(acc) != 1 || j >= yield->num_operands) {
+    return false;
+  }
+  kiln_ir_value_t* y = kiln_ir_op_operand(yield, j);
+  kiln_ir_op_t* add = y->kind == KILN_IR_VALUE_RESULT ? y->defining_op : NULL;
+  return add && kiln_ir_op_is(add, "arith.addf") &&
+         kiln_ir_value_num_uses(y) == 1 &&
+         (kiln_ir_op_operand(add, 0) == acc ||
+          kiln_ir_op_operand(add, 1) == acc);
+}
+
 static kiln_status_t kiln_op_at_point(kiln_cg_t* cg, kiln_ir_op_t* op,
                                       const kiln_idx_t* point,
                                       kiln_sval_t* results) {
@@ -1649,6 +1680,21 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
                     kiln_p(init.bank), cg->root_acc[j].reg, kiln_p(init.bank),
                     init.reg);
     }
+    // f32 sums accumulate in f64 (kiln_is_float_sum); the body then sees -0.0
+    // as its accumulator (x + -0.0 == x for every x) and yields the addend.
+    uint32_t wide[KILN_CG_MAX_RESULTS] = {0};  // f64 register + 1, or 0
+    kiln_sval_t body_acc[KILN_CG_MAX_RESULTS];
+    memcpy(body_acc, cg->root_acc, sizeof(body_acc));
+    if (kiln_structured_num_reductions(rs) > 0) {
+      for (uint32_t j = 0; j < rs->num_outs; ++j) {
+        if (!kiln_is_float_sum(rs, j)) continue;
+        uint32_t w = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
+        kiln_asm_emit(cg->f, "ext.f32.f64 %%d%u, %%f%u", w,
+                      cg->root_acc[j].reg);
+        wide[j] = w + 1;
+        body_acc[j].reg = kiln_asm_const_f32(cg->f, -0.0f);
+      }
+    }
     kiln_loop_t rloops[KILN_STRUCTURED_MAX_DIMS];
     uint32_t nr = 0;
     for (uint32_t d = 0; d < rs->num_dims; ++d) {
@@ -1665,13 +1711,27 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
       ++nr;
     }
     kiln_sval_t yielded[KILN_CG_MAX_RESULTS];
-    KILN_RETURN_IF_ERROR(kiln_emit_body(cg, rs, full, cg->root_acc, yielded));
+    KILN_RETURN_IF_ERROR(kiln_emit_body(cg, rs, full, body_acc, yielded));
     for (uint32_t j = 0; j < rs->num_outs; ++j) {
       int b = cg->root_acc[j].bank;
+      if (wide[j]) {
+        uint32_t x = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
+        kiln_asm_emit(cg->f, "ext.f32.f64 %%d%u, %%f%u", x, yielded[j].reg);
+        kiln_asm_emit(cg->f, "add.f64 %%d%u, %%d%u, %%d%u", wide[j] - 1,
+                      wide[j] - 1, x);
+        continue;
+      }
       kiln_asm_emit(cg->f, "mov.%s %%%c%u, %%%c%u", kiln_bank_suffix(b),
                     kiln_p(b), cg->root_acc[j].reg, kiln_p(b), yielded[j].reg);
     }
     while (nr-- > 0) kiln_loop_end(cg, &rloops[nr]);
+    for (uint32_t j = 0; j < rs->num_outs; ++j) {
+      if (!wide[j]) continue;
+      kiln_asm_emit(cg->f, "trunc.f64.f32 %%f%u, %%d%u", cg->root_acc[j].reg,
+                    wide[j] - 1);
+      kiln_round_narrow_float(cg, rs->op->results[j].type->shaped.element,
+                              cg->root_acc[j].reg);
+    }
   }
   // Store the sink's results.
   kiln_sval_t results[KILN_CG_MAX_RESULTS];

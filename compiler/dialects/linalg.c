@@ -856,42 +856,73 @@ static const kiln_linalg_conv_t* kiln_linalg_find_conv(const kiln_ir_op_t* op) {
 // Elementwise named ops: the inputs (converted to the output's element
 // type) go through one scalar op. NULL: that element kind is rejected.
 typedef struct kiln_linalg_elementwise_t {
-  const char* name;
+  const char* name;  // the named op (NULL: only linalg.elementwise has it)
+  const char* kind;  // its #linalg.elementwise_kind<...> spelling
   uint32_t arity;
   const char* float_op;
   const char* int_op;
 } kiln_linalg_elementwise_t;
 
 static const kiln_linalg_elementwise_t kiln_linalg_elementwise_ops[] = {
-    {"linalg.add", 2, "arith.addf", "arith.addi"},
-    {"linalg.sub", 2, "arith.subf", "arith.subi"},
-    {"linalg.mul", 2, "arith.mulf", "arith.muli"},
-    {"linalg.div", 2, "arith.divf", "arith.divsi"},
-    {"linalg.div_unsigned", 2, NULL, "arith.divui"},
-    {"linalg.max", 2, "arith.maximumf", "arith.maxsi"},
-    {"linalg.min", 2, "arith.minimumf", "arith.minsi"},
-    {"linalg.powf", 2, "math.powf", NULL},
-    {"linalg.exp", 1, "math.exp", NULL},
-    {"linalg.log", 1, "math.log", NULL},
-    {"linalg.abs", 1, "math.absf", "math.absi"},
-    {"linalg.ceil", 1, "math.ceil", NULL},
-    {"linalg.floor", 1, "math.floor", NULL},
-    {"linalg.negf", 1, "arith.negf", NULL},
-    {"linalg.round", 1, "math.round", NULL},
-    {"linalg.sqrt", 1, "math.sqrt", NULL},
-    {"linalg.rsqrt", 1, "math.rsqrt", NULL},
-    {"linalg.tanh", 1, "math.tanh", NULL},
-    {"linalg.erf", 1, "math.erf", NULL},
-    {"linalg.square", 1, "arith.mulf", "arith.muli"},  // x * x
-    {"linalg.reciprocal", 1, "arith.divf", NULL},      // 1 / x
+    {"linalg.add", "add", 2, "arith.addf", "arith.addi"},
+    {"linalg.sub", "sub", 2, "arith.subf", "arith.subi"},
+    {"linalg.mul", "mul", 2, "arith.mulf", "arith.muli"},
+    {"linalg.div", "div", 2, "arith.divf", "arith.divsi"},
+    {"linalg.div_unsigned", "div_unsigned", 2, NULL, "arith.divui"},
+    {"linalg.max", "max_signed", 2, "arith.maximumf", "arith.maxsi"},
+    {"linalg.min", "min_signed", 2, "arith.minimumf", "arith.minsi"},
+    {"linalg.powf", "powf", 2, "math.powf", NULL},
+    {"linalg.exp", "exp", 1, "math.exp", NULL},
+    {"linalg.log", "log", 1, "math.log", NULL},
+    {"linalg.abs", "abs", 1, "math.absf", "math.absi"},
+    {"linalg.ceil", "ceil", 1, "math.ceil", NULL},
+    {"linalg.floor", "floor", 1, "math.floor", NULL},
+    {"linalg.negf", "negf", 1, "arith.negf", NULL},
+    {"linalg.round", "round", 1, "math.round", NULL},
+    {"linalg.sqrt", "sqrt", 1, "math.sqrt", NULL},
+    {"linalg.rsqrt", "rsqrt", 1, "math.rsqrt", NULL},
+    {"linalg.tanh", "tanh", 1, "math.tanh", NULL},
+    {"linalg.erf", "erf", 1, "math.erf", NULL},
+    {"linalg.square", "square", 1, "arith.mulf", "arith.muli"},  // x * x
+    {"linalg.reciprocal", "reciprocal", 1, "arith.divf", NULL},  // 1 / x
+    {NULL, "max_unsigned", 2, NULL, "arith.maxui"},
+    {NULL, "min_unsigned", 2, NULL, "arith.minui"},
 };
+
+// The word in `#linalg.elementwise_kind<add>` (or a plain string).
+static kiln_string_view_t kiln_linalg_angle_word(const kiln_ir_attribute_t* a) {
+  if (!a) return kiln_string_view_empty();
+  if (a->kind == KILN_IR_ATTR_STRING || a->kind == KILN_IR_ATTR_KEYWORD) {
+    return a->str;
+  }
+  if (a->kind != KILN_IR_ATTR_DIALECT) return kiln_string_view_empty();
+  kiln_string_view_t text = a->dialect.text;
+  size_t lt = kiln_string_view_find_char(text, '<', 0);
+  if (lt == SIZE_MAX || text.size < lt + 2 || text.data[text.size - 1] != '>') {
+    return kiln_string_view_empty();
+  }
+  return kiln_string_view_trim(
+      kiln_string_view_substr(text, lt + 1, text.size - lt - 2));
+}
 
 static const kiln_linalg_elementwise_t* kiln_linalg_find_elementwise(
     const kiln_ir_op_t* op) {
   size_t n = sizeof(kiln_linalg_elementwise_ops) /
              sizeof(kiln_linalg_elementwise_ops[0]);
+  if (kiln_ir_op_is(op, "linalg.elementwise")) {
+    kiln_string_view_t kind =
+        kiln_linalg_angle_word(kiln_ir_op_get_attr(op, "kind"));
+    for (size_t i = 0; i < n; ++i) {
+      if (kiln_string_view_equal_cstr(kind,
+                                      kiln_linalg_elementwise_ops[i].kind)) {
+        return &kiln_linalg_elementwise_ops[i];
+      }
+    }
+    return NULL;
+  }
   for (size_t i = 0; i < n; ++i) {
-    if (kiln_ir_op_is(op, kiln_linalg_elementwise_ops[i].name)) {
+    if (kiln_linalg_elementwise_ops[i].name &&
+        kiln_ir_op_is(op, kiln_linalg_elementwise_ops[i].name)) {
       return &kiln_linalg_elementwise_ops[i];
     }
   }
@@ -912,6 +943,7 @@ bool kiln_linalg_is_named_op(const kiln_ir_op_t* op) {
   }
   return kiln_linalg_find_contraction(op) || kiln_linalg_find_conv(op) ||
          kiln_linalg_find_elementwise(op) ||
+         kiln_ir_op_is(op, "linalg.elementwise") ||
          kiln_linalg_is_dps_elementwise(op) ||
          kiln_ir_op_is(op, "linalg.reduce") ||
          kiln_ir_op_is(op, "linalg.map") || kiln_ir_op_is(op, "linalg.softmax");
@@ -1235,6 +1267,11 @@ static kiln_status_t kiln_linalg_verify_elementwise(kiln_ir_context_t* context,
 static kiln_status_t kiln_linalg_verify_elementwise_named(
     kiln_ir_context_t* context, kiln_ir_op_t* op) {
   const kiln_linalg_elementwise_t* e = kiln_linalg_find_elementwise(op);
+  if (!e) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "requires 'kind' = #linalg.elementwise_kind<...> of a supported kind");
+  }
   KILN_RETURN_IF_ERROR(kiln_linalg_expect_counts(context, op, e->arity, 1));
   const kiln_ir_type_t* out = kiln_ir_op_operand(op, e->arity)->type;
   KILN_RETURN_IF_ERROR(kiln_linalg_expect_rank(
@@ -1245,6 +1282,36 @@ static kiln_status_t kiln_linalg_verify_elementwise_named(
     return kiln_ir_op_emit_error(op, context, "expects %s output, found %s",
                                  is_float ? "an integer" : "a float",
                                  kiln_ir_type_to_string(context, out));
+  }
+  const kiln_ir_attribute_t* maps = kiln_ir_op_get_attr(op, "indexing_maps");
+  if (maps) {  // linalg.elementwise: projected permutations of the loops
+    uint32_t loops = kiln_linalg_rank(out);
+    if (maps->kind != KILN_IR_ATTR_ARRAY || maps->array.count != e->arity + 1) {
+      return kiln_ir_op_emit_error(
+          op, context, "indexing_maps must hold %u affine maps", e->arity + 1);
+    }
+    kiln_linalg_loop_sizes_t sizes;
+    kiln_linalg_loop_sizes_init(&sizes);
+    for (uint32_t i = 0; i <= e->arity; ++i) {
+      const kiln_ir_affine_map_t* m = kiln_linalg_indexing_map(op, i);
+      const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+      int64_t dims[KILN_LINALG_MAX_RANK];
+      bool ok = m && m->num_dims == loops && m->num_symbols == 0 &&
+                kiln_linalg_has_rank(t) && m->num_results == t->shaped.rank &&
+                m->num_results <= KILN_LINALG_MAX_RANK;
+      for (size_t j = 0; ok && j < m->num_results; ++j) {
+        ok = kiln_ir_affine_map_result_is_dim(m, j, &dims[j]);
+      }
+      if (!ok) {
+        return kiln_ir_op_emit_error(
+            op, context,
+            "indexing_maps[%u] must map the %u loops to the dims of %s", i,
+            loops, kiln_ir_type_to_string(context, t));
+      }
+      KILN_RETURN_IF_ERROR(kiln_linalg_loop_sizes_add(
+          context, op, &sizes, "abcdefghijkl", i, m->num_results, dims));
+    }
+    return kiln_ok_status();
   }
   for (uint32_t i = 0; i < e->arity; ++i) {
     const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
@@ -1718,6 +1785,10 @@ static kiln_status_t kiln_linalg_generalize_elementwise(
   uint32_t rank = (uint32_t)out->shaped.rank;
   const kiln_ir_attribute_t* id = kiln_linalg_identity_map(context, rank);
   const kiln_ir_attribute_t* maps[3] = {id, id, id};
+  const kiln_ir_attribute_t* given = kiln_ir_op_get_attr(op, "indexing_maps");
+  for (uint32_t i = 0; given && i <= e->arity; ++i) {
+    maps[i] = given->array.elements[i];  // verified
+  }
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(
       kiln_linalg_generic_like(b, op, maps, rank, NULL, out_generic, &body));
@@ -1731,10 +1802,10 @@ static kiln_status_t kiln_linalg_generalize_elementwise(
   bool is_float = oe->kind == KILN_IR_TYPE_FLOAT;
   const char* name = is_float ? e->float_op : e->int_op;
   uint32_t n = e->arity;
-  if (kiln_ir_op_is(op, "linalg.square")) {
+  if (strcmp(e->kind, "square") == 0) {
     args[1] = args[0];
     n = 2;
-  } else if (kiln_ir_op_is(op, "linalg.reciprocal")) {
+  } else if (strcmp(e->kind, "reciprocal") == 0) {
     kiln_ir_named_attribute_t one = kiln_ir_named_attr(
         context, "value", kiln_ir_float_attr_get(context, oe, 1.0));
     kiln_ir_op_t* cst = NULL;
@@ -1949,6 +2020,20 @@ static kiln_status_t kiln_linalg_parse_named(kiln_mlir_op_parser_t* p,
   bool is_softmax = kiln_string_view_equal_cstr(name, "linalg.softmax");
   bool has_payload = false;
   kiln_ir_op_state_t payload;
+  if (kiln_string_view_equal_cstr(name, "linalg.elementwise")) {
+    // `kind=#linalg.elementwise_kind<add> [indexing_maps = [...]]`
+    const kiln_ir_attribute_t* attr = NULL;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "kind"));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &attr));
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "kind", attr));
+    if (kiln_mlir_parse_optional_keyword(p, "indexing_maps")) {
+      KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
+      KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &attr));
+      KILN_RETURN_IF_ERROR(
+          kiln_mlir_add_attribute(p, state, "indexing_maps", attr));
+    }
+  }
   if ((is_reduce || is_map) &&
       kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_LBRACE)) {
     kiln_ir_op_state_init(context, &payload, "linalg.yield",
@@ -2092,8 +2177,21 @@ static void kiln_linalg_print_named(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   bool is_broadcast = kiln_ir_op_is(op, "linalg.broadcast");
   bool is_softmax = kiln_ir_op_is(op, "linalg.softmax");
   bool inferred = is_reduce || is_map || is_transpose || is_broadcast;
-  static const char* const elided[] = {"operandSegmentSizes", "dimension",
-                                       "dimensions", "permutation"};
+  static const char* const elided[] = {
+      "operandSegmentSizes", "dimension", "dimensions",
+      "permutation",         "kind",      "indexing_maps"};
+  if (kiln_ir_op_is(op, "linalg.elementwise")) {
+    const kiln_ir_attribute_t* kind = kiln_ir_op_get_attr(op, "kind");
+    const kiln_ir_attribute_t* maps = kiln_ir_op_get_attr(op, "indexing_maps");
+    if (kind) {
+      kiln_ir_printer_printf(p, " kind=");
+      kiln_ir_printer_print_attribute(p, kind);
+    }
+    if (maps) {
+      kiln_ir_printer_printf(p, " indexing_maps = ");
+      kiln_ir_printer_print_attribute(p, maps);
+    }
+  }
   kiln_ir_op_t* payload = NULL;
   if (is_reduce || is_map) {
     payload = kiln_linalg_short_form_payload(op, is_reduce);
@@ -2104,7 +2202,7 @@ static void kiln_linalg_print_named(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
       kiln_ir_printer_printf(p, " }");
     }
   } else if (!inferred) {
-    kiln_ir_printer_print_attr_dict(p, op, elided, is_softmax ? 2 : 1);
+    kiln_ir_printer_print_attr_dict(p, op, elided, 6);
   }
   if (is_softmax) {
     const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "dimension");
@@ -2119,7 +2217,7 @@ static void kiln_linalg_print_named(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   if (is_broadcast || is_reduce) {
     kiln_linalg_print_int_list_attr(p, op, "dimensions");
   }
-  if (inferred) kiln_ir_printer_print_attr_dict(p, op, elided, 4);
+  if (inferred) kiln_ir_printer_print_attr_dict(p, op, elided, 6);
   if ((is_reduce || is_map) && !payload && op->num_regions == 1 &&
       op->regions[0].first_block) {
     kiln_ir_block_t* body = op->regions[0].first_block;
@@ -2234,6 +2332,8 @@ static const kiln_ir_op_def_t kiln_linalg_defs[] = {
     KILN_LINALG_EW("linalg.erf", "elementwise erf(x)"),
     KILN_LINALG_EW("linalg.square", "elementwise x * x"),
     KILN_LINALG_EW("linalg.reciprocal", "elementwise 1 / x"),
+    KILN_LINALG_EW("linalg.elementwise",
+                   "elementwise op of `kind` (#linalg.elementwise_kind<...>)"),
 #undef KILN_LINALG_EW
     KILN_LINALG_NAMED_DEF("linalg.conv_2d_nhwc_hwcf",
                           "2-D convolution, NHWC input, HWCF filter", 0,

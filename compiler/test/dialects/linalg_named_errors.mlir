@@ -213,3 +213,19 @@ func.func @matmul_maps_dims(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor
   %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %b : tensor<2x3xf32>, tensor<3x4xf32>) outs(%c : tensor<2x4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+func.func @elementwise_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: linalg_named_errors.mlir:[[@LINE+1]]:3: error: 'linalg.elementwise' op requires 'kind' = #linalg.elementwise_kind<...> of a supported kind
+  %0 = linalg.elementwise kind=#linalg.elementwise_kind<frobnicate> ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @elementwise_maps(%a: tensor<2x3xf32>, %e: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // CHECK: linalg_named_errors.mlir:[[@LINE+1]]:3: error: 'linalg.elementwise' op operand #1 dim 0 (loop a) has size 2, but operand #0 dim 1 has size 3
+  %0 = linalg.elementwise kind=#linalg.elementwise_kind<exp> indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>] ins(%a : tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -82,3 +82,23 @@ func.func @integers() {
   check.expect_eq_const(%divu, dense<[3, 2147483644, 2, 14]> : tensor<4xi32>) : tensor<4xi32>
   return
 }
+
+// linalg.elementwise with a kind; indexing_maps transposes the first input.
+func.func @elementwise_kind() {
+  %a = util.unfoldable_constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %b = util.unfoldable_constant dense<[[10.0, 20.0, 30.0], [40.0, 50.0, 60.0]]> : tensor<2x3xf32>
+  %e = tensor.empty() : tensor<2x3xf32>
+  %s = linalg.elementwise kind=#linalg.elementwise_kind<sub> ins(%b, %a : tensor<2x3xf32>, tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  check.expect_almost_eq_const(%s, dense<[[9.0, 18.0, 27.0], [36.0, 45.0, 54.0]]> : tensor<2x3xf32>) : tensor<2x3xf32>
+  %sq = linalg.elementwise kind=#linalg.elementwise_kind<square> ins(%a : tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  check.expect_almost_eq_const(%sq, dense<[[1.0, 4.0, 9.0], [16.0, 25.0, 36.0]]> : tensor<2x3xf32>) : tensor<2x3xf32>
+  %t = util.unfoldable_constant dense<[[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]> : tensor<3x2xf32>
+  %m = linalg.elementwise kind=#linalg.elementwise_kind<mul> indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>] ins(%t, %b : tensor<3x2xf32>, tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  check.expect_almost_eq_const(%m, dense<[[10.0, 40.0, 90.0], [160.0, 250.0, 360.0]]> : tensor<2x3xf32>) : tensor<2x3xf32>
+  %i = util.unfoldable_constant dense<[1, -1, 5]> : tensor<3xi32>
+  %j = util.unfoldable_constant dense<[2, 3, -7]> : tensor<3xi32>
+  %ei = tensor.empty() : tensor<3xi32>
+  %mu = linalg.elementwise kind=#linalg.elementwise_kind<max_unsigned> ins(%i, %j : tensor<3xi32>, tensor<3xi32>) outs(%ei : tensor<3xi32>) -> tensor<3xi32>
+  check.expect_eq_const(%mu, dense<[2, -1, -7]> : tensor<3xi32>) : tensor<3xi32>
+  return
+}

@@ -770,78 +770,104 @@ typedef enum kiln_linalg_window_body_e {
 typedef struct kiln_linalg_conv_t {
   const char* name;
   kiln_linalg_window_body_t body;
-  const char* loops;     // one letter per loop, for diagnostics
-  uint32_t num_loops;    // the first 4 are parallel
-  int64_t input[4];      // loop of each input dim (the output loop for
-                         // spatial dims)
-  int64_t window[4];     // window loop of spatial input dims, else -1
-  uint32_t filter_rank;  // 4 or 3
-  int64_t filter[4];     // loop of each filter dim
-  int64_t output[4];     // loop of each output dim
+  const char* loops;   // one letter per loop, for diagnostics
+  uint32_t num_loops;  // the first |rank| are parallel, the rest reduce
+  uint32_t rank;       // of the input and the output
+  int64_t input[5];    // loop of each input dim (the output loop for
+                       // spatial dims)
+  int64_t window[5];   // window loop of spatial input dims, else -1
+  uint32_t filter_rank;
+  int64_t filter[5];  // loop of each filter dim
+  int64_t output[5];  // loop of each output dim
 } kiln_linalg_conv_t;
+
+#define KILN_LINALG_CONV(name, body, loops, num_loops, rank, input, window, \
+                         filter_rank, filter, output)                       \
+  {                                                                         \
+    name, body, loops, num_loops, rank, input, window, filter_rank, filter, \
+        output                                                              \
+  }
+#define KILN_LINALG_L(...) \
+  { __VA_ARGS__ }
+#define KILN_LINALG_MA KILN_LINALG_WINDOW_MUL_ADD
 
 static const kiln_linalg_conv_t kiln_linalg_convs[] = {
     // (n, oh, ow, f, kh, kw, c)
-    {"linalg.conv_2d_nhwc_hwcf",
-     KILN_LINALG_WINDOW_MUL_ADD,
-     "nhwfijc",
-     7,
-     {0, 1, 2, 6},
-     {-1, 4, 5, -1},
-     4,
-     {4, 5, 6, 3},
-     {0, 1, 2, 3}},
+    KILN_LINALG_CONV("linalg.conv_2d_nhwc_hwcf", KILN_LINALG_MA, "nhwfijc", 7,
+                     4, KILN_LINALG_L(0, 1, 2, 6), KILN_LINALG_L(-1, 4, 5, -1),
+                     4, KILN_LINALG_L(4, 5, 6, 3), KILN_LINALG_L(0, 1, 2, 3)),
+    KILN_LINALG_CONV("linalg.conv_2d_nhwc_fhwc", KILN_LINALG_MA, "nhwfijc", 7,
+                     4, KILN_LINALG_L(0, 1, 2, 6), KILN_LINALG_L(-1, 4, 5, -1),
+                     4, KILN_LINALG_L(3, 4, 5, 6), KILN_LINALG_L(0, 1, 2, 3)),
     // (n, f, oh, ow, c, kh, kw)
-    {"linalg.conv_2d_nchw_fchw",
-     KILN_LINALG_WINDOW_MUL_ADD,
-     "nfhwcij",
-     7,
-     {0, 4, 2, 3},
-     {-1, -1, 5, 6},
-     4,
-     {1, 4, 5, 6},
-     {0, 1, 2, 3}},
+    KILN_LINALG_CONV("linalg.conv_2d_nchw_fchw", KILN_LINALG_MA, "nfhwcij", 7,
+                     4, KILN_LINALG_L(0, 4, 2, 3), KILN_LINALG_L(-1, -1, 5, 6),
+                     4, KILN_LINALG_L(1, 4, 5, 6), KILN_LINALG_L(0, 1, 2, 3)),
     // (n, oh, ow, c, kh, kw)
-    {"linalg.depthwise_conv_2d_nhwc_hwc",
-     KILN_LINALG_WINDOW_MUL_ADD,
-     "nhwcij",
-     6,
-     {0, 1, 2, 3},
-     {-1, 4, 5, -1},
-     3,
-     {4, 5, 3, 0},
-     {0, 1, 2, 3}},
-    // (n, oh, ow, f, kh, kw, c)
-    {"linalg.conv_2d_nhwc_fhwc",
-     KILN_LINALG_WINDOW_MUL_ADD,
-     "nhwfijc",
-     7,
-     {0, 1, 2, 6},
-     {-1, 4, 5, -1},
-     4,
-     {3, 4, 5, 6},
-     {0, 1, 2, 3}},
-// Pooling: the second input only gives the window's shape (kh, kw).
-#define KILN_LINALG_POOL_NHWC(name, body)                                     \
-  {                                                                           \
-    name, body, "nhwcij", 6, {0, 1, 2, 3}, {-1, 4, 5, -1}, 2, {4, 5, 0, 0}, { \
-      0, 1, 2, 3                                                              \
-    }                                                                         \
-  }
-#define KILN_LINALG_POOL_NCHW(name, body)                                     \
-  {                                                                           \
-    name, body, "nchwij", 6, {0, 1, 2, 3}, {-1, -1, 4, 5}, 2, {4, 5, 0, 0}, { \
-      0, 1, 2, 3                                                              \
-    }                                                                         \
-  }
+    KILN_LINALG_CONV("linalg.depthwise_conv_2d_nhwc_hwc", KILN_LINALG_MA,
+                     "nhwcij", 6, 4, KILN_LINALG_L(0, 1, 2, 3),
+                     KILN_LINALG_L(-1, 4, 5, -1), 3, KILN_LINALG_L(4, 5, 3),
+                     KILN_LINALG_L(0, 1, 2, 3)),
+    // (n, c, oh, ow, kh, kw)
+    KILN_LINALG_CONV("linalg.depthwise_conv_2d_nchw_chw", KILN_LINALG_MA,
+                     "nchwij", 6, 4, KILN_LINALG_L(0, 1, 2, 3),
+                     KILN_LINALG_L(-1, -1, 4, 5), 3, KILN_LINALG_L(1, 4, 5),
+                     KILN_LINALG_L(0, 1, 2, 3)),
+    // (n, ow, f, kw, c)
+    KILN_LINALG_CONV("linalg.conv_1d_nwc_wcf", KILN_LINALG_MA, "nwfkc", 5, 3,
+                     KILN_LINALG_L(0, 1, 4), KILN_LINALG_L(-1, 3, -1), 3,
+                     KILN_LINALG_L(3, 4, 2), KILN_LINALG_L(0, 1, 2)),
+    // (n, f, ow, c, kw)
+    KILN_LINALG_CONV("linalg.conv_1d_ncw_fcw", KILN_LINALG_MA, "nfwck", 5, 3,
+                     KILN_LINALG_L(0, 3, 2), KILN_LINALG_L(-1, -1, 4), 3,
+                     KILN_LINALG_L(1, 3, 4), KILN_LINALG_L(0, 1, 2)),
+    // (ow, kw) and (oh, ow, kh, kw): no batch, no channels
+    KILN_LINALG_CONV("linalg.conv_1d", KILN_LINALG_MA, "wk", 2, 1,
+                     KILN_LINALG_L(0), KILN_LINALG_L(1), 1, KILN_LINALG_L(1),
+                     KILN_LINALG_L(0)),
+    KILN_LINALG_CONV("linalg.conv_2d", KILN_LINALG_MA, "hwij", 4, 2,
+                     KILN_LINALG_L(0, 1), KILN_LINALG_L(2, 3), 2,
+                     KILN_LINALG_L(2, 3), KILN_LINALG_L(0, 1)),
+    // (n, od, oh, ow, f, kd, kh, kw, c)
+    KILN_LINALG_CONV(
+        "linalg.conv_3d_ndhwc_dhwcf", KILN_LINALG_MA, "ndhwfxyzc", 9, 5,
+        KILN_LINALG_L(0, 1, 2, 3, 8), KILN_LINALG_L(-1, 5, 6, 7, -1), 5,
+        KILN_LINALG_L(5, 6, 7, 8, 4), KILN_LINALG_L(0, 1, 2, 3, 4)),
+// Pooling: the second input only gives the window's shape.
+#define KILN_LINALG_POOL_NHWC(name, body)                                 \
+  KILN_LINALG_CONV(name, body, "nhwcij", 6, 4, KILN_LINALG_L(0, 1, 2, 3), \
+                   KILN_LINALG_L(-1, 4, 5, -1), 2, KILN_LINALG_L(4, 5),   \
+                   KILN_LINALG_L(0, 1, 2, 3))
+#define KILN_LINALG_POOL_NCHW(name, body)                                 \
+  KILN_LINALG_CONV(name, body, "nchwij", 6, 4, KILN_LINALG_L(0, 1, 2, 3), \
+                   KILN_LINALG_L(-1, -1, 4, 5), 2, KILN_LINALG_L(4, 5),   \
+                   KILN_LINALG_L(0, 1, 2, 3))
+#define KILN_LINALG_POOL_NWC(name, body)                             \
+  KILN_LINALG_CONV(name, body, "nwck", 4, 3, KILN_LINALG_L(0, 1, 2), \
+                   KILN_LINALG_L(-1, 3, -1), 1, KILN_LINALG_L(3),    \
+                   KILN_LINALG_L(0, 1, 2))
+#define KILN_LINALG_POOL_NCW(name, body)                             \
+  KILN_LINALG_CONV(name, body, "ncwk", 4, 3, KILN_LINALG_L(0, 1, 2), \
+                   KILN_LINALG_L(-1, -1, 3), 1, KILN_LINALG_L(3),    \
+                   KILN_LINALG_L(0, 1, 2))
     KILN_LINALG_POOL_NHWC("linalg.pooling_nhwc_sum", KILN_LINALG_WINDOW_SUM),
     KILN_LINALG_POOL_NHWC("linalg.pooling_nhwc_max", KILN_LINALG_WINDOW_MAX),
     KILN_LINALG_POOL_NHWC("linalg.pooling_nhwc_min", KILN_LINALG_WINDOW_MIN),
     KILN_LINALG_POOL_NCHW("linalg.pooling_nchw_sum", KILN_LINALG_WINDOW_SUM),
     KILN_LINALG_POOL_NCHW("linalg.pooling_nchw_max", KILN_LINALG_WINDOW_MAX),
+    KILN_LINALG_POOL_NWC("linalg.pooling_nwc_sum", KILN_LINALG_WINDOW_SUM),
+    KILN_LINALG_POOL_NWC("linalg.pooling_nwc_max", KILN_LINALG_WINDOW_MAX),
+    KILN_LINALG_POOL_NWC("linalg.pooling_nwc_min", KILN_LINALG_WINDOW_MIN),
+    KILN_LINALG_POOL_NCW("linalg.pooling_ncw_sum", KILN_LINALG_WINDOW_SUM),
+    KILN_LINALG_POOL_NCW("linalg.pooling_ncw_max", KILN_LINALG_WINDOW_MAX),
 #undef KILN_LINALG_POOL_NHWC
 #undef KILN_LINALG_POOL_NCHW
+#undef KILN_LINALG_POOL_NWC
+#undef KILN_LINALG_POOL_NCW
 };
+#undef KILN_LINALG_CONV
+#undef KILN_LINALG_L
+#undef KILN_LINALG_MA
 
 static const kiln_linalg_conv_t* kiln_linalg_find_conv(const kiln_ir_op_t* op) {
   for (size_t i = 0;
@@ -1097,25 +1123,36 @@ static kiln_status_t kiln_linalg_verify_contraction(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
-// Reads `strides` / `dilations` (absent: 1); one value applies to both.
+// The number of spatial (windowed) dims of a convolution.
+static uint32_t kiln_linalg_conv_spatial(const kiln_linalg_conv_t* c) {
+  uint32_t n = 0;
+  for (uint32_t j = 0; j < c->rank; ++j) n += c->window[j] >= 0;
+  return n;
+}
+
+// Reads `strides` / `dilations` (absent: 1), one per spatial dim; a single
+// value applies to all.
 static kiln_status_t kiln_linalg_conv_param(kiln_ir_context_t* context,
                                             kiln_ir_op_t* op, const char* name,
                                             int64_t* out) {
-  out[0] = out[1] = 1;
+  uint32_t spatial = kiln_linalg_conv_spatial(kiln_linalg_find_conv(op));
+  for (uint32_t i = 0; i < 5; ++i) out[i] = 1;
   const kiln_ir_attribute_t* attr = kiln_ir_op_get_attr(op, name);
   if (!attr) return kiln_ok_status();
-  int64_t v[2] = {0, 0};
-  int64_t n = kiln_dialect_int_list(attr, v, 2);
-  if (n == 1) v[1] = v[0];
-  if ((n != 1 && n != 2) || v[0] <= 0 || v[1] <= 0) {
+  int64_t v[5] = {0, 0, 0, 0, 0};
+  int64_t n = kiln_dialect_int_list(attr, v, 5);
+  bool ok = n == 1 || n == (int64_t)spatial;
+  for (uint32_t i = 0; ok && i < spatial; ++i) {
+    out[i] = v[n == 1 ? 0 : i];
+    ok = out[i] > 0;
+  }
+  if (!ok) {
     return kiln_ir_op_emit_error(
         op, context,
-        "'%s' must hold 2 positive integers (dense<[..]> : "
-        "tensor<2xi64>)",
-        name);
+        "'%s' must hold %u positive integers (dense<[..]> : "
+        "tensor<%uxi64>)",
+        name, spatial, spatial);
   }
-  out[0] = v[0];
-  out[1] = v[1];
   return kiln_ok_status();
 }
 
@@ -1123,28 +1160,30 @@ static kiln_status_t kiln_linalg_verify_conv(kiln_ir_context_t* context,
                                              kiln_ir_op_t* op) {
   const kiln_linalg_conv_t* c = kiln_linalg_find_conv(op);
   KILN_RETURN_IF_ERROR(kiln_linalg_expect_counts(context, op, 2, 1));
-  KILN_RETURN_IF_ERROR(kiln_linalg_expect_rank(context, op, 0, 4, "input"));
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_expect_rank(context, op, 0, c->rank, "input"));
   KILN_RETURN_IF_ERROR(
       kiln_linalg_expect_rank(context, op, 1, c->filter_rank, "filter"));
-  KILN_RETURN_IF_ERROR(kiln_linalg_expect_rank(context, op, 2, 4, "output"));
-  int64_t strides[2], dilations[2];
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_expect_rank(context, op, 2, c->rank, "output"));
+  int64_t strides[5], dilations[5];
   KILN_RETURN_IF_ERROR(kiln_linalg_conv_param(context, op, "strides", strides));
   KILN_RETURN_IF_ERROR(
       kiln_linalg_conv_param(context, op, "dilations", dilations));
   kiln_linalg_loop_sizes_t sizes;
   kiln_linalg_loop_sizes_init(&sizes);
-  int64_t plain_input[4];
-  for (int j = 0; j < 4; ++j) {
+  int64_t plain_input[5];
+  for (uint32_t j = 0; j < c->rank; ++j) {
     plain_input[j] = c->window[j] < 0 ? c->input[j] : -1;
   }
   KILN_RETURN_IF_ERROR(kiln_linalg_loop_sizes_add(context, op, &sizes, c->loops,
-                                                  2, 4, c->output));
+                                                  2, c->rank, c->output));
   KILN_RETURN_IF_ERROR(kiln_linalg_loop_sizes_add(
       context, op, &sizes, c->loops, 1, c->filter_rank, c->filter));
   KILN_RETURN_IF_ERROR(kiln_linalg_loop_sizes_add(context, op, &sizes, c->loops,
-                                                  0, 4, plain_input));
+                                                  0, c->rank, plain_input));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
-  for (int j = 0, s = 0; j < 4; ++j) {
+  for (uint32_t j = 0, s = 0; j < c->rank; ++j) {
     if (c->window[j] < 0) continue;
     int64_t o = sizes.size[c->input[j]], k = sizes.size[c->window[j]];
     int64_t have = in->shaped.dims[j];
@@ -1616,12 +1655,12 @@ static kiln_status_t kiln_linalg_generalize_conv(kiln_ir_context_t* context,
                                                  kiln_ir_op_t* op,
                                                  kiln_ir_op_t** out_generic) {
   const kiln_linalg_conv_t* c = kiln_linalg_find_conv(op);
-  int64_t strides[2], dilations[2];
+  int64_t strides[5], dilations[5];
   KILN_RETURN_IF_ERROR(kiln_linalg_conv_param(context, op, "strides", strides));
   KILN_RETURN_IF_ERROR(
       kiln_linalg_conv_param(context, op, "dilations", dilations));
-  const kiln_ir_affine_expr_t* in_exprs[4];
-  for (int j = 0, s = 0; j < 4; ++j) {
+  const kiln_ir_affine_expr_t* in_exprs[5];
+  for (uint32_t j = 0, s = 0; j < c->rank; ++j) {
     if (c->window[j] < 0) {
       in_exprs[j] = kiln_ir_affine_dim(context, c->input[j]);
     } else {
@@ -1631,12 +1670,12 @@ static kiln_status_t kiln_linalg_generalize_conv(kiln_ir_context_t* context,
     }
   }
   const kiln_ir_attribute_t* maps[3] = {
-      kiln_ir_affine_map_attr_get(context, c->num_loops, 0, 4, in_exprs),
+      kiln_ir_affine_map_attr_get(context, c->num_loops, 0, c->rank, in_exprs),
       kiln_linalg_projection_map(context, c->num_loops, c->filter_rank,
                                  c->filter),
-      kiln_linalg_projection_map(context, c->num_loops, 4, c->output)};
+      kiln_linalg_projection_map(context, c->num_loops, c->rank, c->output)};
   bool reduction[KILN_LINALG_MAX_RANK] = {false};
-  for (uint32_t i = 4; i < c->num_loops; ++i) reduction[i] = true;
+  for (uint32_t i = c->rank; i < c->num_loops; ++i) reduction[i] = true;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_generic_like(b, op, maps, c->num_loops,
                                                 reduction, out_generic, &body));
@@ -2293,6 +2332,39 @@ static const kiln_ir_op_def_t kiln_linalg_defs[] = {
                           kiln_linalg_verify_contraction),
     KILN_LINALG_NAMED_DEF("linalg.conv_2d_nhwc_fhwc",
                           "2-D convolution, NHWC input, FHWC filter", 0,
+                          kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.depthwise_conv_2d_nchw_chw",
+                          "depthwise 2-D convolution, NCHW input, CHW filter",
+                          0, kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.conv_1d_nwc_wcf",
+                          "1-D convolution, NWC input, WCF filter", 0,
+                          kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.conv_1d_ncw_fcw",
+                          "1-D convolution, NCW input, FCW filter", 0,
+                          kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.conv_1d",
+                          "1-D convolution without batch or channels", 0,
+                          kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.conv_2d",
+                          "2-D convolution without batch or channels", 0,
+                          kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.conv_3d_ndhwc_dhwcf",
+                          "3-D convolution, NDHWC input, DHWCF filter", 0,
+                          kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.pooling_nwc_sum",
+                          "window sum, NWC (the 2nd input gives the window)", 0,
+                          kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.pooling_nwc_max",
+                          "window max, NWC (the 2nd input gives the window)", 0,
+                          kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.pooling_nwc_min",
+                          "window min, NWC (the 2nd input gives the window)", 0,
+                          kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.pooling_ncw_sum",
+                          "window sum, NCW (the 2nd input gives the window)", 0,
+                          kiln_linalg_verify_conv),
+    KILN_LINALG_NAMED_DEF("linalg.pooling_ncw_max",
+                          "window max, NCW (the 2nd input gives the window)", 0,
                           kiln_linalg_verify_conv),
     KILN_LINALG_NAMED_DEF("linalg.pooling_nhwc_sum",
                           "window sum, NHWC (the 2nd input gives the window)",

@@ -22,12 +22,15 @@ extern "C" {
 bool kiln_linalg_is_structured(const kiln_ir_op_t* op);
 // True for the other named ops kiln reads as input (matvec, vecmat, dot,
 // batch_matvec, batch_vecmat, matmul_transpose_a/b,
-// batch_matmul_transpose_a/b, batch_reduce_matmul, conv_2d_nhwc_hwcf,
-// conv_2d_nhwc_fhwc, conv_2d_nchw_fchw, depthwise_conv_2d_nhwc_hwc,
-// pooling_nhwc_sum/max/min, pooling_nchw_sum/max, the elementwise add, sub,
-// mul, div, div_unsigned, max, min, powf, exp, log, abs, ceil, floor, negf,
-// round, sqrt, rsqrt, tanh, erf, square, reciprocal, and copy, transpose,
-// broadcast, reduce, map, softmax): lower-to-structured rewrites them with
+// batch_matmul_transpose_a/b, batch_reduce_matmul, matmul/batch_matmul
+// with explicit indexing_maps, conv_1d, conv_2d, conv_1d_nwc_wcf,
+// conv_1d_ncw_fcw, conv_2d_nhwc_hwcf, conv_2d_nhwc_fhwc, conv_2d_nchw_fchw,
+// conv_3d_ndhwc_dhwcf, depthwise_conv_2d_nhwc_hwc/nchw_chw,
+// pooling_{nhwc,nwc}_{sum,max,min}, pooling_{nchw,ncw}_{sum,max}, the
+// elementwise add, sub, mul, div, div_unsigned, max, min, powf, exp, log,
+// abs, ceil, floor, negf, round, sqrt, rsqrt, tanh, erf, square,
+// reciprocal, linalg.elementwise, and copy, transpose, broadcast, reduce,
+// map, softmax): lower-to-structured rewrites them with
 // kiln_linalg_generalize.
 bool kiln_linalg_is_named_op(const kiln_ir_op_t* op);
 // Number of `ins` / `outs` operands (from `operandSegmentSizes`; without

@@ -229,3 +229,19 @@ func.func @elementwise_maps(%a: tensor<2x3xf32>, %e: tensor<2x3xf32>) -> tensor<
   %0 = linalg.elementwise kind=#linalg.elementwise_kind<exp> indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>] ins(%a : tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @conv_1d_strides(%x: tensor<2x7x2xf32>, %w: tensor<3x2x3xf32>, %o: tensor<2x3x3xf32>) -> tensor<2x3x3xf32> {
+  // CHECK: linalg_named_errors.mlir:[[@LINE+1]]:3: error: 'linalg.conv_1d_nwc_wcf' op 'strides' must hold 1 positive integers (dense<[..]> : tensor<1xi64>)
+  %0 = linalg.conv_1d_nwc_wcf {strides = dense<[2, 2]> : tensor<2xi64>} ins(%x, %w : tensor<2x7x2xf32>, tensor<3x2x3xf32>) outs(%o : tensor<2x3x3xf32>) -> tensor<2x3x3xf32>
+  return %0 : tensor<2x3x3xf32>
+}
+
+// -----
+
+func.func @conv_3d_rank(%x: tensor<1x3x4x4xf32>, %w: tensor<2x2x3x2x2xf32>, %o: tensor<1x2x2x2x2xf32>) -> tensor<1x2x2x2x2xf32> {
+  // CHECK: linalg_named_errors.mlir:[[@LINE+1]]:3: error: 'linalg.conv_3d_ndhwc_dhwcf' op input (operand #0) must be a rank-5 tensor of numbers, found tensor<1x3x4x4xf32>
+  %0 = linalg.conv_3d_ndhwc_dhwcf ins(%x, %w : tensor<1x3x4x4xf32>, tensor<2x2x3x2x2xf32>) outs(%o : tensor<1x2x2x2x2xf32>) -> tensor<1x2x2x2x2xf32>
+  return %0 : tensor<1x2x2x2x2xf32>
+}

@@ -1380,20 +1380,19 @@ static kiln_status_t kiln_emit_body(kiln_cg_t* cg, kiln_structured_op_t* s,
   return kiln_cg_error(cg, s->op, "body without linalg.yield");
 }
 
-// Whether output |j| of the reduction |s| accumulates by a plain addition
-// of f32, f16 or bf16 values, acc + x with x independent of acc (sums, dot
-// products, matmuls). Such sums are carried in f64 and rounded once at the
-// end: a long reduction then keeps the accuracy of its type (sequential
-// f32 adds lose about a bit per doubling of the length, 40960 x 0.001 was
-// off by 1e-2; an f16 sum of 0.001s stalled at 4).
+// Whether output |j| of the reduction |s| is a plain sum of f32, f16 or
+// bf16 values, acc + x with x independent of acc and not a product. Such
+// sums are carried in f64 and rounded once at the end, so a long reduction
+// keeps the accuracy of its type (sequential f32 adds lose about a bit per
+// doubling of the length: 40960 x 0.001 was off by 1e-2; an f16 sum of
+// 0.001s stalled at 4), as IREE's vectorized reductions do. Contractions
+// (acc + a * b: matmuls, dots, convolutions) accumulate in their
+// accumulator type in loop order, the type the program asks for and what
+// IREE's CPU matmul kernels compute (its tests expect those values).
 static bool kiln_is_float_sum(const kiln_structured_op_t* s, uint32_t j) {
   const kiln_ir_type_t* et = s->op->results[j].type->shaped.element;
   if (et->kind != KILN_IR_TYPE_FLOAT || et->flt.kind == KILN_IR_F64) {
     return false;
-  }
-  if (s->kind == KILN_STRUCTURED_MATMUL ||
-      s->kind == KILN_STRUCTURED_BATCH_MATMUL) {
-    return true;
   }
   if (s->kind != KILN_STRUCTURED_GENERIC || !s->body || !s->body->last_op) {
     return false;
@@ -1405,10 +1404,17 @@ static bool kiln_is_float_sum(const kiln_structured_op_t* s, uint32_t j) {
   }
   kiln_ir_value_t* y = kiln_ir_op_operand(yield, j);
   kiln_ir_op_t* add = y->kind == KILN_IR_VALUE_RESULT ? y->defining_op : NULL;
-  return add && kiln_ir_op_is(add, "arith.addf") &&
-         kiln_ir_value_num_uses(y) == 1 &&
-         (kiln_ir_op_operand(add, 0) == acc ||
-          kiln_ir_op_operand(add, 1) == acc);
+  if (!add || !kiln_ir_op_is(add, "arith.addf") ||
+      kiln_ir_value_num_uses(y) != 1) {
+    return false;
+  }
+  kiln_ir_value_t* x =
+      kiln_ir_op_operand(add, 0) == acc   ? kiln_ir_op_operand(add, 1)
+      : kiln_ir_op_operand(add, 1) == acc ? kiln_ir_op_operand(add, 0)
+                                          : NULL;
+  kiln_ir_op_t* def =
+      x && x->kind == KILN_IR_VALUE_RESULT ? x->defining_op : NULL;
+  return x && !(def && kiln_ir_op_is(def, "arith.mulf"));
 }
 
 static kiln_status_t kiln_op_at_point(kiln_cg_t* cg, kiln_ir_op_t* op,

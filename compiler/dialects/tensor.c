@@ -529,11 +529,16 @@ static kiln_status_t kiln_tensor_verify_extract_slice(
                                   op->results[0].type, 1, "result");
 }
 
-static kiln_status_t kiln_tensor_parse_extract_slice(
-    kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state) {
+// The rest of a slice op after its |num_tensors| tensor operands
+// (source[, dest]): `[offsets] [sizes] [strides] {attrs} : from <keyword> to`.
+// Resolves the tensor operands (the source as `from`, the dest as `to`), then
+// the dynamic list entries as index; the result has type `to`.
+static kiln_status_t kiln_tensor_parse_slice_tail(kiln_mlir_op_parser_t* p,
+                                                  kiln_ir_op_state_t* state,
+                                                  kiln_mlir_operand_t* tensors,
+                                                  size_t num_tensors,
+                                                  const char* keyword) {
   kiln_ir_context_t* context = kiln_mlir_parser_context(p);
-  kiln_mlir_operand_t source;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &source));
   kiln_mlir_operand_t dynamic[3 * KILN_TENSOR_MAX_RANK];
   size_t num_dynamic = 0;
   KILN_RETURN_IF_ERROR(
@@ -541,9 +546,12 @@ static kiln_status_t kiln_tensor_parse_extract_slice(
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   const kiln_ir_type_t *from = NULL, *to = NULL;
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &from));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "to"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, keyword));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &to));
-  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &source, from, state));
+  for (size_t i = 0; i < num_tensors; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_resolve_operand(p, &tensors[i], i == 0 ? from : to, state));
+  }
   const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
   for (size_t i = 0; i < num_dynamic; ++i) {
     KILN_RETURN_IF_ERROR(
@@ -552,16 +560,35 @@ static kiln_status_t kiln_tensor_parse_extract_slice(
   return kiln_mlir_add_result_type(p, state, to);
 }
 
-static void kiln_tensor_print_extract_slice(kiln_ir_printer_t* p,
-                                            kiln_ir_op_t* op) {
+// ` %source[ into %dest][offsets] [sizes] [strides] {attrs} : source-type
+// <keyword> result-type`, with |num_tensors| (1 or 2) tensor operands.
+static void kiln_tensor_print_slice_op(kiln_ir_printer_t* p, kiln_ir_op_t* op,
+                                       uint32_t num_tensors,
+                                       const char* keyword) {
   kiln_ir_printer_printf(p, " ");
   kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
-  kiln_tensor_print_slice_lists(p, op, 1);
+  if (num_tensors > 1) {
+    kiln_ir_printer_printf(p, " into ");
+    kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
+  }
+  kiln_tensor_print_slice_lists(p, op, num_tensors);
   kiln_ir_printer_print_attr_dict(p, op, kiln_tensor_slice_elided, 4);
   kiln_ir_printer_printf(p, " : ");
   kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
-  kiln_ir_printer_printf(p, " to ");
+  kiln_ir_printer_printf(p, " %s ", keyword);
   kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
+static kiln_status_t kiln_tensor_parse_extract_slice(
+    kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state) {
+  kiln_mlir_operand_t source;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &source));
+  return kiln_tensor_parse_slice_tail(p, state, &source, 1, "to");
+}
+
+static void kiln_tensor_print_extract_slice(kiln_ir_printer_t* p,
+                                            kiln_ir_op_t* op) {
+  kiln_tensor_print_slice_op(p, op, 1, "to");
 }
 
 static kiln_status_t kiln_tensor_verify_insert_slice(kiln_ir_context_t* context,
@@ -582,42 +609,16 @@ static kiln_status_t kiln_tensor_verify_insert_slice(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_tensor_parse_insert_slice(kiln_mlir_op_parser_t* p,
                                                     kiln_ir_op_state_t* state) {
-  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
-  kiln_mlir_operand_t source, dest;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &source));
+  kiln_mlir_operand_t tensors[2];
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &tensors[0]));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "into"));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &dest));
-  kiln_mlir_operand_t dynamic[3 * KILN_TENSOR_MAX_RANK];
-  size_t num_dynamic = 0;
-  KILN_RETURN_IF_ERROR(
-      kiln_tensor_parse_slice_lists(p, state, dynamic, &num_dynamic));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
-  const kiln_ir_type_t *from = NULL, *to = NULL;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &from));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "into"));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &to));
-  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &source, from, state));
-  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &dest, to, state));
-  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
-  for (size_t i = 0; i < num_dynamic; ++i) {
-    KILN_RETURN_IF_ERROR(
-        kiln_mlir_resolve_operand(p, &dynamic[i], index, state));
-  }
-  return kiln_mlir_add_result_type(p, state, to);
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &tensors[1]));
+  return kiln_tensor_parse_slice_tail(p, state, tensors, 2, "into");
 }
 
 static void kiln_tensor_print_insert_slice(kiln_ir_printer_t* p,
                                            kiln_ir_op_t* op) {
-  kiln_ir_printer_printf(p, " ");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
-  kiln_ir_printer_printf(p, " into ");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
-  kiln_tensor_print_slice_lists(p, op, 2);
-  kiln_ir_printer_print_attr_dict(p, op, kiln_tensor_slice_elided, 4);
-  kiln_ir_printer_printf(p, " : ");
-  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
-  kiln_ir_printer_printf(p, " into ");
-  kiln_ir_printer_print_type(p, op->results[0].type);
+  kiln_tensor_print_slice_op(p, op, 2, "into");
 }
 
 //===----------------------------------------------------------------------===//

@@ -138,11 +138,17 @@ const kiln_ir_attribute_t* kiln_linalg_projection_map(
   return kiln_ir_affine_map_attr_get(context, num_dims, 0, count, exprs);
 }
 
-static const kiln_ir_attribute_t* kiln_linalg_segment_attr(
-    kiln_ir_context_t* context, int64_t ins, int64_t outs) {
+// Adds the `operandSegmentSizes = array<i32: ins, outs>` property.
+static kiln_status_t kiln_linalg_add_segments(kiln_ir_context_t* context,
+                                              kiln_ir_op_state_t* state,
+                                              int64_t ins, int64_t outs) {
   int64_t v[2] = {ins, outs};
-  return kiln_ir_dense_i64_array_attr_get(context,
-                                          kiln_ir_int_type(context, 32), 2, v);
+  kiln_ir_named_attribute_t seg =
+      kiln_ir_named_attr(context, "operandSegmentSizes",
+                         kiln_ir_dense_i64_array_attr_get(
+                             context, kiln_ir_int_type(context, 32), 2, v));
+  seg.is_property = true;
+  return kiln_ir_op_state_add_named_attribute(context, state, seg);
 }
 
 kiln_status_t kiln_linalg_create_generic(
@@ -181,13 +187,8 @@ kiln_status_t kiln_linalg_create_generic(
   KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
       context, &state, "iterator_types",
       kiln_ir_array_attr_get(context, num_loops, its)));
-  kiln_ir_named_attribute_t seg =
-      kiln_ir_named_attr(context, "operandSegmentSizes",
-                         kiln_linalg_segment_attr(context, (int64_t)num_inputs,
-                                                  (int64_t)num_outputs));
-  seg.is_property = true;
-  KILN_RETURN_IF_ERROR(
-      kiln_ir_op_state_add_named_attribute(context, &state, seg));
+  KILN_RETURN_IF_ERROR(kiln_linalg_add_segments(
+      context, &state, (int64_t)num_inputs, (int64_t)num_outputs));
   kiln_ir_region_t* region = NULL;
   KILN_RETURN_IF_ERROR(kiln_ir_region_create(context, &region));
   kiln_ir_block_t* body = NULL;
@@ -227,6 +228,33 @@ static kiln_status_t kiln_linalg_emit(kiln_ir_builder_t* b, const char* name,
   return kiln_ok_status();
 }
 
+// A builder that appends to the end of |body| at |location|.
+static kiln_ir_builder_t kiln_linalg_body_builder(
+    kiln_ir_context_t* context, kiln_ir_block_t* body,
+    const kiln_ir_location_t* location) {
+  kiln_ir_builder_t b = kiln_ir_builder_make(context);
+  kiln_ir_builder_set_to_end(&b, body);
+  b.location = location;
+  return b;
+}
+
+// A builder that inserts before |op|, at its location.
+static kiln_ir_builder_t kiln_linalg_builder_before(kiln_ir_context_t* context,
+                                                    kiln_ir_op_t* op) {
+  kiln_ir_builder_t b = kiln_ir_builder_make(context);
+  kiln_ir_builder_set_before(&b, op);
+  b.location = op->location;
+  return b;
+}
+
+// Appends `linalg.yield %v` to the builder.
+static kiln_status_t kiln_linalg_yield(kiln_ir_builder_t* b,
+                                       kiln_ir_value_t* v) {
+  kiln_ir_op_t* yield = NULL;
+  return kiln_ir_builder_create_simple(b, "linalg.yield", 1, &v, 0, NULL, 0,
+                                       NULL, &yield);
+}
+
 // Converts |v| to element type |to| (ext/trunc/sitofp as needed).
 static kiln_status_t kiln_linalg_convert(kiln_ir_builder_t* b,
                                          kiln_ir_value_t* v,
@@ -253,6 +281,19 @@ static kiln_status_t kiln_linalg_convert(kiln_ir_builder_t* b,
   return kiln_linalg_emit(b, name, 1, &v, to, out);
 }
 
+// Appends `linalg.yield convert(arg 0)` to |body|, converted to the element
+// type of its last argument (the output's): fill, copy, transpose,
+// broadcast.
+static kiln_status_t kiln_linalg_build_copy(kiln_ir_context_t* context,
+                                            kiln_ir_op_t* op,
+                                            kiln_ir_block_t* body) {
+  kiln_ir_builder_t bb = kiln_linalg_body_builder(context, body, op->location);
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_convert(
+      &bb, body->args[0], body->args[body->num_args - 1]->type, &v));
+  return kiln_linalg_yield(&bb, v);
+}
+
 kiln_status_t kiln_linalg_generalize(kiln_ir_context_t* context,
                                      kiln_ir_op_t* op,
                                      kiln_ir_op_t** out_generic) {
@@ -266,9 +307,7 @@ kiln_status_t kiln_linalg_generalize(kiln_ir_context_t* context,
   if (!is_matmul && !is_batch && !is_fill) {
     return kiln_linalg_generalize_named(context, op, out_generic);
   }
-  kiln_ir_builder_t b = kiln_ir_builder_make(context);
-  kiln_ir_builder_set_before(&b, op);
-  b.location = op->location;
+  kiln_ir_builder_t b = kiln_linalg_builder_before(context, op);
   kiln_ir_value_t* out_value =
       kiln_ir_op_operand(op, kiln_linalg_num_inputs(op));
   const kiln_ir_type_t* out_type = out_value->type;
@@ -282,15 +321,7 @@ kiln_status_t kiln_linalg_generalize(kiln_ir_context_t* context,
         kiln_linalg_identity_map(context, rank)};
     KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
         &b, 1, &scalar, 1, &out_value, maps, rank, NULL, &generic, &body));
-    kiln_ir_builder_t bb = kiln_ir_builder_make(context);
-    kiln_ir_builder_set_to_end(&bb, body);
-    bb.location = op->location;
-    kiln_ir_value_t* v = NULL;
-    KILN_RETURN_IF_ERROR(kiln_linalg_convert(
-        &bb, body->args[0], kiln_ir_type_element(out_type), &v));
-    kiln_ir_op_t* yield = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-        &bb, "linalg.yield", 1, &v, 0, NULL, 0, NULL, &yield));
+    KILN_RETURN_IF_ERROR(kiln_linalg_build_copy(context, op, body));
   } else {
     // matmul: (m, n, k); batch_matmul: (b, m, n, k).
     uint32_t loops = is_batch ? 4 : 3;
@@ -386,6 +417,47 @@ static kiln_status_t kiln_linalg_verify_segments(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// |body|'s arguments have the element types of the operands in order, and
+// it ends in a linalg.yield of one value per output, typed as that
+// output's element. The caller has checked the argument count.
+static kiln_status_t kiln_linalg_verify_body_types(kiln_ir_context_t* context,
+                                                   kiln_ir_op_t* op,
+                                                   kiln_ir_block_t* body) {
+  for (uint32_t i = 0; i < body->num_args; ++i) {
+    const kiln_ir_type_t* e =
+        kiln_ir_type_element(kiln_ir_op_operand(op, i)->type);
+    if (body->args[i]->type != e) {
+      return kiln_ir_op_emit_error(
+          op, context, "body argument #%u has type %s, expected %s", i,
+          kiln_ir_type_to_string(context, body->args[i]->type),
+          kiln_ir_type_to_string(context, e));
+    }
+  }
+  kiln_ir_op_t* yield = body->last_op;
+  if (!yield || !kiln_ir_op_is(yield, "linalg.yield")) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "body must end with linalg.yield");
+  }
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  uint32_t outs = kiln_linalg_num_outputs(op);
+  if (kiln_ir_op_num_regular_operands(yield) != outs) {
+    return kiln_ir_op_emit_error(
+        yield, context, "expects %u yielded values (one per output), found %u",
+        outs, kiln_ir_op_num_regular_operands(yield));
+  }
+  for (uint32_t i = 0; i < outs; ++i) {
+    const kiln_ir_type_t* e =
+        kiln_ir_type_element(kiln_ir_op_operand(op, n - outs + i)->type);
+    if (kiln_ir_op_operand(yield, i)->type != e) {
+      return kiln_ir_op_emit_error(
+          yield, context, "yielded value #%u has type %s, expected %s", i,
+          kiln_ir_type_to_string(context, kiln_ir_op_operand(yield, i)->type),
+          kiln_ir_type_to_string(context, e));
+    }
+  }
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_linalg_verify_generic(kiln_ir_context_t* context,
                                                 kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_linalg_verify_segments(context, op));
@@ -441,38 +513,7 @@ static kiln_status_t kiln_linalg_verify_generic(kiln_ir_context_t* context,
         op, context, "body has %u arguments but the op has %u operands",
         body->num_args, n);
   }
-  for (uint32_t i = 0; i < n; ++i) {
-    const kiln_ir_type_t* e =
-        kiln_ir_type_element(kiln_ir_op_operand(op, i)->type);
-    if (body->args[i]->type != e) {
-      return kiln_ir_op_emit_error(
-          op, context, "body argument #%u has type %s, expected %s", i,
-          kiln_ir_type_to_string(context, body->args[i]->type),
-          kiln_ir_type_to_string(context, e));
-    }
-  }
-  kiln_ir_op_t* yield = body->last_op;
-  if (!yield || !kiln_ir_op_is(yield, "linalg.yield")) {
-    return kiln_ir_op_emit_error(op, context,
-                                 "body must end with linalg.yield");
-  }
-  uint32_t outs = kiln_linalg_num_outputs(op);
-  if (kiln_ir_op_num_regular_operands(yield) != outs) {
-    return kiln_ir_op_emit_error(
-        yield, context, "expects %u yielded values (one per output), found %u",
-        outs, kiln_ir_op_num_regular_operands(yield));
-  }
-  for (uint32_t i = 0; i < outs; ++i) {
-    const kiln_ir_type_t* e =
-        kiln_ir_type_element(kiln_ir_op_operand(op, n - outs + i)->type);
-    if (kiln_ir_op_operand(yield, i)->type != e) {
-      return kiln_ir_op_emit_error(
-          yield, context, "yielded value #%u has type %s, expected %s", i,
-          kiln_ir_type_to_string(context, kiln_ir_op_operand(yield, i)->type),
-          kiln_ir_type_to_string(context, e));
-    }
-  }
-  return kiln_ok_status();
+  return kiln_linalg_verify_body_types(context, op, body);
 }
 
 static kiln_status_t kiln_linalg_verify_matmul_maps(kiln_ir_context_t* context,
@@ -574,6 +615,25 @@ static kiln_status_t kiln_linalg_parse_operand_group(
   return kiln_ok_status();
 }
 
+// `[-> types]`; when absent and |inferred_from| is given, one result per
+// ranked tensor among those output types.
+static kiln_status_t kiln_linalg_parse_results(
+    kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state,
+    const kiln_mlir_type_list_t* inferred_from) {
+  if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_ARROW) {
+    kiln_mlir_type_list_t results = {0};
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_arrow_type_list(p, &results));
+    return kiln_mlir_add_result_types(p, state, &results);
+  }
+  for (size_t i = 0; inferred_from && i < inferred_from->count; ++i) {
+    if (kiln_ir_type_is_ranked_tensor(inferred_from->items[i])) {
+      KILN_RETURN_IF_ERROR(
+          kiln_mlir_add_result_type(p, state, inferred_from->items[i]));
+    }
+  }
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_linalg_parse_structured(kiln_mlir_op_parser_t* p,
                                                   kiln_ir_op_state_t* state) {
   kiln_ir_context_t* context = kiln_mlir_parser_context(p);
@@ -606,16 +666,8 @@ static kiln_status_t kiln_linalg_parse_structured(kiln_mlir_op_parser_t* p,
     KILN_RETURN_IF_ERROR(kiln_mlir_parse_region(p, 0, NULL, false, &region));
     KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(context, state, region));
   }
-  if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_ARROW) {
-    kiln_mlir_type_list_t results = {0};
-    KILN_RETURN_IF_ERROR(kiln_mlir_parse_arrow_type_list(p, &results));
-    KILN_RETURN_IF_ERROR(kiln_mlir_add_result_types(p, state, &results));
-  }
-  kiln_ir_named_attribute_t seg =
-      kiln_ir_named_attr(context, "operandSegmentSizes",
-                         kiln_linalg_segment_attr(context, ins, outs));
-  seg.is_property = true;
-  return kiln_ir_op_state_add_named_attribute(context, state, seg);
+  KILN_RETURN_IF_ERROR(kiln_linalg_parse_results(p, state, NULL));
+  return kiln_linalg_add_segments(context, state, ins, outs);
 }
 
 static void kiln_linalg_print_group(kiln_ir_printer_t* p, kiln_ir_op_t* op,
@@ -633,6 +685,19 @@ static void kiln_linalg_print_group(kiln_ir_printer_t* p, kiln_ir_op_t* op,
     kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, i)->type);
   }
   kiln_ir_printer_printf(p, ")");
+}
+
+// ` -> T` after the operand groups; several results in parentheses, as
+// MLIR prints (and parses) them. Nothing when the op has no results.
+static void kiln_linalg_print_results(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  if (op->num_results == 0) return;
+  bool parens = op->num_results > 1;
+  kiln_ir_printer_printf(p, parens ? " -> (" : " -> ");
+  for (uint32_t i = 0; i < op->num_results; ++i) {
+    if (i) kiln_ir_printer_printf(p, ", ");
+    kiln_ir_printer_print_type(p, op->results[i].type);
+  }
+  if (parens) kiln_ir_printer_printf(p, ")");
 }
 
 static void kiln_linalg_print_structured(kiln_ir_printer_t* p,
@@ -654,16 +719,7 @@ static void kiln_linalg_print_structured(kiln_ir_printer_t* p,
     kiln_ir_printer_printf(p, " ");
     kiln_ir_printer_print_region(p, &op->regions[0], true);
   }
-  if (op->num_results > 0) {
-    // Several results in parentheses, as MLIR prints (and parses) them.
-    bool parens = op->num_results > 1;
-    kiln_ir_printer_printf(p, parens ? " -> (" : " -> ");
-    for (uint32_t i = 0; i < op->num_results; ++i) {
-      if (i) kiln_ir_printer_printf(p, ", ");
-      kiln_ir_printer_print_type(p, op->results[i].type);
-    }
-    if (parens) kiln_ir_printer_printf(p, ")");
-  }
+  kiln_linalg_print_results(p, op);
 }
 
 // `linalg.index 0 : index`
@@ -1377,44 +1433,12 @@ static kiln_status_t kiln_linalg_verify_named_body(kiln_ir_context_t* context,
   if (!body) {
     return kiln_ir_op_emit_error(op, context, "expects a body region");
   }
-  uint32_t n = kiln_ir_op_num_regular_operands(op);
   if (body->num_args != num_args) {
     return kiln_ir_op_emit_error(op, context,
                                  "body has %u arguments, expected %u",
                                  body->num_args, num_args);
   }
-  for (uint32_t i = 0; i < num_args; ++i) {
-    const kiln_ir_type_t* e =
-        kiln_ir_type_element(kiln_ir_op_operand(op, i)->type);
-    if (body->args[i]->type != e) {
-      return kiln_ir_op_emit_error(
-          op, context, "body argument #%u has type %s, expected %s", i,
-          kiln_ir_type_to_string(context, body->args[i]->type),
-          kiln_ir_type_to_string(context, e));
-    }
-  }
-  kiln_ir_op_t* yield = body->last_op;
-  if (!yield || !kiln_ir_op_is(yield, "linalg.yield")) {
-    return kiln_ir_op_emit_error(op, context,
-                                 "body must end with linalg.yield");
-  }
-  uint32_t outs = kiln_linalg_num_outputs(op);
-  if (kiln_ir_op_num_regular_operands(yield) != outs) {
-    return kiln_ir_op_emit_error(
-        yield, context, "expects %u yielded values (one per output), found %u",
-        outs, kiln_ir_op_num_regular_operands(yield));
-  }
-  for (uint32_t i = 0; i < outs; ++i) {
-    const kiln_ir_type_t* e =
-        kiln_ir_type_element(kiln_ir_op_operand(op, n - outs + i)->type);
-    if (kiln_ir_op_operand(yield, i)->type != e) {
-      return kiln_ir_op_emit_error(
-          yield, context, "yielded value #%u has type %s, expected %s", i,
-          kiln_ir_type_to_string(context, kiln_ir_op_operand(yield, i)->type),
-          kiln_ir_type_to_string(context, e));
-    }
-  }
-  return kiln_ok_status();
+  return kiln_linalg_verify_body_types(context, op, body);
 }
 
 static kiln_status_t kiln_linalg_expect_shaped(kiln_ir_context_t* context,
@@ -1554,28 +1578,45 @@ static kiln_status_t kiln_linalg_verify_softmax(kiln_ir_context_t* context,
 
 // Appends `acc + convert(a) * convert(b)` and a linalg.yield to |body|
 // (arguments a, b, acc).
+static kiln_status_t kiln_linalg_build_window_body(
+    kiln_ir_context_t* context, kiln_ir_op_t* op, kiln_ir_block_t* body,
+    kiln_linalg_window_body_t kind);
+
 static kiln_status_t kiln_linalg_build_mul_add(kiln_ir_context_t* context,
                                                kiln_ir_op_t* op,
                                                kiln_ir_block_t* body) {
-  kiln_ir_builder_t bb = kiln_ir_builder_make(context);
-  kiln_ir_builder_set_to_end(&bb, body);
-  bb.location = op->location;
+  return kiln_linalg_build_window_body(context, op, body,
+                                       KILN_LINALG_WINDOW_MUL_ADD);
+}
+
+// Appends `acc = f(acc, x)` and a linalg.yield of it to |body| (arguments
+// in, filter/window, acc): x = convert(in) * convert(filter) for
+// MUL_ADD, else convert(in) (pooling: the window operand is unused).
+static kiln_status_t kiln_linalg_build_window_body(
+    kiln_ir_context_t* context, kiln_ir_op_t* op, kiln_ir_block_t* body,
+    kiln_linalg_window_body_t kind) {
+  kiln_ir_builder_t bb = kiln_linalg_body_builder(context, body, op->location);
   const kiln_ir_type_t* acc_type = body->args[2]->type;
   bool is_float = acc_type->kind == KILN_IR_TYPE_FLOAT;
-  kiln_ir_value_t *a = NULL, *c = NULL, *prod = NULL, *sum = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_convert(&bb, body->args[0], acc_type, &a));
-  KILN_RETURN_IF_ERROR(kiln_linalg_convert(&bb, body->args[1], acc_type, &c));
-  kiln_ir_value_t* mul_args[2] = {a, c};
-  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb,
-                                        is_float ? "arith.mulf" : "arith.muli",
-                                        2, mul_args, acc_type, &prod));
-  kiln_ir_value_t* add_args[2] = {body->args[2], prod};
-  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb,
-                                        is_float ? "arith.addf" : "arith.addi",
-                                        2, add_args, acc_type, &sum));
-  kiln_ir_op_t* yield = NULL;
-  return kiln_ir_builder_create_simple(&bb, "linalg.yield", 1, &sum, 0, NULL, 0,
-                                       NULL, &yield);
+  kiln_ir_value_t* args[2] = {body->args[2], NULL};
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_convert(&bb, body->args[0], acc_type, &args[1]));
+  if (kind == KILN_LINALG_WINDOW_MUL_ADD) {
+    kiln_ir_value_t* mul_args[2] = {args[1], NULL};
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_convert(&bb, body->args[1], acc_type, &mul_args[1]));
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_emit(&bb, is_float ? "arith.mulf" : "arith.muli", 2,
+                         mul_args, acc_type, &args[1]));
+  }
+  const char* name = kind == KILN_LINALG_WINDOW_MAX
+                         ? (is_float ? "arith.maximumf" : "arith.maxsi")
+                     : kind == KILN_LINALG_WINDOW_MIN
+                         ? (is_float ? "arith.minimumf" : "arith.minsi")
+                         : (is_float ? "arith.addf" : "arith.addi");
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb, name, 2, args, acc_type, &v));
+  return kiln_linalg_yield(&bb, v);
 }
 
 // Named ops are generalized on statically shaped tensors only.
@@ -1679,28 +1720,7 @@ static kiln_status_t kiln_linalg_generalize_conv(kiln_ir_context_t* context,
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_generic_like(b, op, maps, c->num_loops,
                                                 reduction, out_generic, &body));
-  if (c->body == KILN_LINALG_WINDOW_MUL_ADD) {
-    return kiln_linalg_build_mul_add(context, op, body);
-  }
-  // Pooling: acc = f(acc, convert(in)); the window operand is unused.
-  kiln_ir_builder_t bb = kiln_ir_builder_make(context);
-  kiln_ir_builder_set_to_end(&bb, body);
-  bb.location = op->location;
-  const kiln_ir_type_t* acc_type = body->args[2]->type;
-  bool is_float = acc_type->kind == KILN_IR_TYPE_FLOAT;
-  kiln_ir_value_t* args[2] = {body->args[2], NULL};
-  KILN_RETURN_IF_ERROR(
-      kiln_linalg_convert(&bb, body->args[0], acc_type, &args[1]));
-  const char* name = c->body == KILN_LINALG_WINDOW_SUM
-                         ? (is_float ? "arith.addf" : "arith.addi")
-                     : c->body == KILN_LINALG_WINDOW_MAX
-                         ? (is_float ? "arith.maximumf" : "arith.maxsi")
-                         : (is_float ? "arith.minimumf" : "arith.minsi");
-  kiln_ir_value_t* v = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb, name, 2, args, acc_type, &v));
-  kiln_ir_op_t* yield = NULL;
-  return kiln_ir_builder_create_simple(&bb, "linalg.yield", 1, &v, 0, NULL, 0,
-                                       NULL, &yield);
+  return kiln_linalg_build_window_body(context, op, body, c->body);
 }
 
 // linalg.fill of the scalar constant |value| into a tensor.empty of |type|.
@@ -1723,14 +1743,27 @@ static kiln_status_t kiln_linalg_filled(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(
       context, &state, kiln_ir_op_result(empty, 0)));
   KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(context, &state, type));
-  kiln_ir_named_attribute_t seg = kiln_ir_named_attr(
-      context, "operandSegmentSizes", kiln_linalg_segment_attr(context, 1, 1));
-  seg.is_property = true;
-  KILN_RETURN_IF_ERROR(
-      kiln_ir_op_state_add_named_attribute(context, &state, seg));
+  KILN_RETURN_IF_ERROR(kiln_linalg_add_segments(context, &state, 1, 1));
   KILN_RETURN_IF_ERROR(kiln_ir_builder_create(b, &state, &fill));
   *out = kiln_ir_op_result(fill, 0);
   return kiln_ok_status();
+}
+
+// Moves |bb| to the end of |body| (arguments a, b, c) and appends
+// `combine(exp(a - b), c)` and a yield of it, all of type |e|.
+static kiln_status_t kiln_linalg_build_exp_diff(kiln_ir_builder_t* bb,
+                                                kiln_ir_block_t* body,
+                                                const kiln_ir_type_t* e,
+                                                const char* combine,
+                                                kiln_ir_value_t** out) {
+  kiln_ir_builder_set_to_end(bb, body);
+  kiln_ir_value_t *diff = NULL, *ex = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_emit(bb, "arith.subf", 2, body->args, e, &diff));
+  KILN_RETURN_IF_ERROR(kiln_linalg_emit(bb, "math.exp", 1, &diff, e, &ex));
+  kiln_ir_value_t* args[2] = {ex, body->args[2]};
+  KILN_RETURN_IF_ERROR(kiln_linalg_emit(bb, combine, 2, args, e, out));
+  return kiln_linalg_yield(bb, *out);
 }
 
 // softmax(x) along d = exp(x - max_d x) / sum_d exp(x - max_d x), as three
@@ -1769,16 +1802,11 @@ static kiln_status_t kiln_linalg_generalize_softmax(
   const kiln_ir_attribute_t* max_maps[2] = {id, proj};
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 1, &x, 1, &max_init, max_maps, rank, reduction, &max_op, &body));
-  kiln_ir_builder_t bb = kiln_ir_builder_make(context);
-  bb.location = op->location;
-  kiln_ir_builder_set_to_end(&bb, body);
+  kiln_ir_builder_t bb = kiln_linalg_body_builder(context, body, op->location);
   kiln_ir_value_t* v = NULL;
-  kiln_ir_value_t* args2[2] = {body->args[0], body->args[1]};
   KILN_RETURN_IF_ERROR(
-      kiln_linalg_emit(&bb, "arith.maximumf", 2, args2, e, &v));
-  kiln_ir_op_t* yield = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(&bb, "linalg.yield", 1, &v,
-                                                     0, NULL, 0, NULL, &yield));
+      kiln_linalg_emit(&bb, "arith.maximumf", 2, body->args, e, &v));
+  KILN_RETURN_IF_ERROR(kiln_linalg_yield(&bb, v));
   kiln_ir_value_t* max = kiln_ir_op_result(max_op, 0);
   // sum of exp(x - max)
   kiln_ir_value_t* sum_init = NULL;
@@ -1788,29 +1816,16 @@ static kiln_status_t kiln_linalg_generalize_softmax(
   kiln_ir_value_t* sum_ins[2] = {x, max};
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 2, sum_ins, 1, &sum_init, sum_maps, rank, reduction, &sum_op, &body));
-  kiln_ir_builder_set_to_end(&bb, body);
-  kiln_ir_value_t *diff = NULL, *ex = NULL;
   KILN_RETURN_IF_ERROR(
-      kiln_linalg_emit(&bb, "arith.subf", 2, body->args, e, &diff));
-  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb, "math.exp", 1, &diff, e, &ex));
-  kiln_ir_value_t* add_args[2] = {ex, body->args[2]};
-  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb, "arith.addf", 2, add_args, e, &v));
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(&bb, "linalg.yield", 1, &v,
-                                                     0, NULL, 0, NULL, &yield));
+      kiln_linalg_build_exp_diff(&bb, body, e, "arith.addf", &v));
   // exp(x - max) / sum
   kiln_ir_op_t* div_op = NULL;
   const kiln_ir_attribute_t* div_maps[4] = {id, proj, proj, id};
   kiln_ir_value_t* div_ins[3] = {x, max, kiln_ir_op_result(sum_op, 0)};
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 3, div_ins, 1, &out, div_maps, rank, NULL, &div_op, &body));
-  kiln_ir_builder_set_to_end(&bb, body);
   KILN_RETURN_IF_ERROR(
-      kiln_linalg_emit(&bb, "arith.subf", 2, body->args, e, &diff));
-  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb, "math.exp", 1, &diff, e, &ex));
-  kiln_ir_value_t* div_args[2] = {ex, body->args[2]};
-  KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb, "arith.divf", 2, div_args, e, &v));
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(&bb, "linalg.yield", 1, &v,
-                                                     0, NULL, 0, NULL, &yield));
+      kiln_linalg_build_exp_diff(&bb, body, e, "arith.divf", &v));
   *out_generic = div_op;
   return kiln_ok_status();
 }
@@ -1831,9 +1846,7 @@ static kiln_status_t kiln_linalg_generalize_elementwise(
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(
       kiln_linalg_generic_like(b, op, maps, rank, NULL, out_generic, &body));
-  kiln_ir_builder_t bb = kiln_ir_builder_make(context);
-  kiln_ir_builder_set_to_end(&bb, body);
-  bb.location = op->location;
+  kiln_ir_builder_t bb = kiln_linalg_body_builder(context, body, op->location);
   kiln_ir_value_t* args[2] = {NULL, NULL};
   for (uint32_t i = 0; i < e->arity; ++i) {
     KILN_RETURN_IF_ERROR(kiln_linalg_convert(&bb, body->args[i], oe, &args[i]));
@@ -1856,18 +1869,14 @@ static kiln_status_t kiln_linalg_generalize_elementwise(
   }
   kiln_ir_value_t* v = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_emit(&bb, name, n, args, oe, &v));
-  kiln_ir_op_t* yield = NULL;
-  return kiln_ir_builder_create_simple(&bb, "linalg.yield", 1, &v, 0, NULL, 0,
-                                       NULL, &yield);
+  return kiln_linalg_yield(&bb, v);
 }
 
 static kiln_status_t kiln_linalg_generalize_named(kiln_ir_context_t* context,
                                                   kiln_ir_op_t* op,
                                                   kiln_ir_op_t** out_generic) {
   KILN_RETURN_IF_ERROR(kiln_linalg_expect_static(context, op));
-  kiln_ir_builder_t b = kiln_ir_builder_make(context);
-  kiln_ir_builder_set_before(&b, op);
-  b.location = op->location;
+  kiln_ir_builder_t b = kiln_linalg_builder_before(context, op);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   uint32_t ins = kiln_linalg_num_inputs(op);
@@ -1923,15 +1932,7 @@ static kiln_status_t kiln_linalg_generalize_named(kiln_ir_context_t* context,
         kiln_linalg_identity_map(context, rank)};
     KILN_RETURN_IF_ERROR(
         kiln_linalg_generic_like(&b, op, maps, rank, NULL, &generic, &body));
-    kiln_ir_builder_t bb = kiln_ir_builder_make(context);
-    kiln_ir_builder_set_to_end(&bb, body);
-    bb.location = op->location;
-    kiln_ir_value_t* x = NULL;
-    KILN_RETURN_IF_ERROR(
-        kiln_linalg_convert(&bb, body->args[0], kiln_ir_type_element(out), &x));
-    kiln_ir_op_t* yield = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-        &bb, "linalg.yield", 1, &x, 0, NULL, 0, NULL, &yield));
+    KILN_RETURN_IF_ERROR(kiln_linalg_build_copy(context, op, body));
   } else if (kiln_ir_op_is(op, "linalg.reduce") ||
              kiln_ir_op_is(op, "linalg.map")) {
     bool is_reduce = kiln_ir_op_is(op, "linalg.reduce");
@@ -2026,14 +2027,11 @@ static kiln_status_t kiln_linalg_build_payload_region(
   }
   KILN_RETURN_IF_ERROR(
       kiln_ir_op_state_add_result_type(context, payload, result_type));
-  kiln_ir_builder_t b = kiln_ir_builder_make(context);
-  kiln_ir_builder_set_to_end(&b, block);
-  b.location = payload->location;
-  kiln_ir_op_t *op = NULL, *yield = NULL;
+  kiln_ir_builder_t b =
+      kiln_linalg_body_builder(context, block, payload->location);
+  kiln_ir_op_t* op = NULL;
   KILN_RETURN_IF_ERROR(kiln_ir_builder_create(&b, payload, &op));
-  kiln_ir_value_t* r = kiln_ir_op_result(op, 0);
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(&b, "linalg.yield", 1, &r,
-                                                     0, NULL, 0, NULL, &yield));
+  KILN_RETURN_IF_ERROR(kiln_linalg_yield(&b, kiln_ir_op_result(op, 0)));
   *out_region = region;
   return kiln_ok_status();
 }
@@ -2148,23 +2146,10 @@ static kiln_status_t kiln_linalg_parse_named(kiln_mlir_op_parser_t* p,
     }
     KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(context, state, region));
   }
-  if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_ARROW) {
-    kiln_mlir_type_list_t results = {0};
-    KILN_RETURN_IF_ERROR(kiln_mlir_parse_arrow_type_list(p, &results));
-    KILN_RETURN_IF_ERROR(kiln_mlir_add_result_types(p, state, &results));
-  } else if (is_reduce || is_map || is_transpose || is_broadcast) {
-    for (size_t i = 0; i < out_types.count; ++i) {
-      if (kiln_ir_type_is_ranked_tensor(out_types.items[i])) {
-        KILN_RETURN_IF_ERROR(
-            kiln_mlir_add_result_type(p, state, out_types.items[i]));
-      }
-    }
-  }
-  kiln_ir_named_attribute_t seg =
-      kiln_ir_named_attr(context, "operandSegmentSizes",
-                         kiln_linalg_segment_attr(context, ins, outs));
-  seg.is_property = true;
-  return kiln_ir_op_state_add_named_attribute(context, state, seg);
+  bool inferred = is_reduce || is_map || is_transpose || is_broadcast;
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_parse_results(p, state, inferred ? &out_types : NULL));
+  return kiln_linalg_add_segments(context, state, ins, outs);
 }
 
 // The payload op of a reduce/map body in short form, or NULL: the body is
@@ -2268,15 +2253,7 @@ static void kiln_linalg_print_named(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
     kiln_ir_printer_printf(p, ") ");
     kiln_ir_printer_print_region(p, &op->regions[0], false);
   }
-  if (!inferred && op->num_results > 0) {
-    bool parens = op->num_results > 1;
-    kiln_ir_printer_printf(p, parens ? " -> (" : " -> ");
-    for (uint32_t i = 0; i < op->num_results; ++i) {
-      if (i) kiln_ir_printer_printf(p, ", ");
-      kiln_ir_printer_print_type(p, op->results[i].type);
-    }
-    if (parens) kiln_ir_printer_printf(p, ")");
-  }
+  if (!inferred) kiln_linalg_print_results(p, op);
 }
 
 //===----------------------------------------------------------------------===//

@@ -248,17 +248,6 @@ static kiln_status_t kiln_ls_lower_sort(kiln_ir_builder_t* b,
 // dynamic_update_slice
 //===----------------------------------------------------------------------===//
 
-// min(max(v, lo), hi) on indices.
-static kiln_status_t kiln_ls_clamp(kiln_ir_builder_t* b, kiln_ir_value_t* v,
-                                   int64_t lo, int64_t hi,
-                                   kiln_ir_value_t** out) {
-  kiln_ir_value_t *l, *h;
-  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, lo, &l));
-  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, hi < lo ? lo : hi, &h));
-  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maxsi", v, l, &v));
-  return kiln_lowering_emit2(b, "arith.minsi", v, h, out);
-}
-
 static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
   kiln_ir_value_t* operand = kiln_ir_op_operand(op, 0);
@@ -292,7 +281,7 @@ static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
     KILN_RETURN_IF_ERROR(kiln_lowering_emit(
         &bb, is_unsigned ? "arith.index_castui" : "arith.index_cast", index, 1,
         &s, &s));
-    KILN_RETURN_IF_ERROR(kiln_ls_clamp(
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
         &bb, s, 0, t->shaped.dims[dim] - u->shaped.dims[dim], &s));
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, dim, &i));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subi", i, s, &rel));
@@ -307,8 +296,8 @@ static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
           kiln_lowering_emit2(&bb, "arith.andi", inside, ok, &ok));
     }
     inside = ok;
-    KILN_RETURN_IF_ERROR(
-        kiln_ls_clamp(&bb, rel, 0, u->shaped.dims[dim] - 1, &coords[1 + dim]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+        &bb, rel, 0, u->shaped.dims[dim] - 1, &coords[1 + dim]));
   }
   kiln_ir_value_t *v, *r;
   KILN_RETURN_IF_ERROR(kiln_lowering_emit(
@@ -1157,8 +1146,8 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
             kiln_lowering_emit2(&bb, "arith.andi", valid, ok, &ok));
       }
       valid = ok;
-      KILN_RETURN_IF_ERROR(
-          kiln_ls_clamp(&bb, o, 0, xt->shaped.dims[d] - 1, &oidx[d]));
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+          &bb, o, 0, xt->shaped.dims[d] - 1, &oidx[d]));
       coords[1 + d] = oidx[d];
     }
     kiln_ir_value_t *v, *lin, *lin64, *none, *have, *keep, *t, *take, *nv, *ni;

@@ -47,18 +47,6 @@ static kiln_scalar_t kiln_ld_zero(const kiln_ir_type_t* e) {
   return z;
 }
 
-// tensor.extract %t[coords].
-static kiln_status_t kiln_ld_extract(kiln_ir_builder_t* b, kiln_ir_value_t* t,
-                                     kiln_ir_value_t* const* coords,
-                                     kiln_ir_value_t** out) {
-  kiln_ir_value_t* args[KILN_LD_MAX + 1];
-  size_t rank = t->type->shaped.rank;
-  args[0] = t;
-  for (size_t i = 0; i < rank; ++i) args[i + 1] = coords[i];
-  return kiln_lowering_emit(b, "tensor.extract", t->type->shaped.element,
-                            rank + 1, args, out);
-}
-
 // An integer scalar as an index (unsigned types zero-extend).
 static kiln_status_t kiln_ld_to_index(kiln_ir_builder_t* b, kiln_ir_value_t* v,
                                       kiln_ir_value_t** out) {
@@ -70,17 +58,6 @@ static kiln_status_t kiln_ld_to_index(kiln_ir_builder_t* b, kiln_ir_value_t* v,
   return kiln_lowering_emit(
       b, is_unsigned ? "arith.index_castui" : "arith.index_cast", index, 1, &v,
       out);
-}
-
-// min(max(v, lo), hi) on indices.
-static kiln_status_t kiln_ld_clamp(kiln_ir_builder_t* b, kiln_ir_value_t* v,
-                                   int64_t lo, int64_t hi,
-                                   kiln_ir_value_t** out) {
-  kiln_ir_value_t *l, *h;
-  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, lo, &l));
-  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, hi < lo ? lo : hi, &h));
-  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maxsi", v, l, &v));
-  return kiln_lowering_emit2(b, "arith.minsi", v, h, out);
 }
 
 // *acc = *acc && (lo <= v < hi) (NULL *acc: just the test).
@@ -207,15 +184,16 @@ static kiln_status_t kiln_ld_pad(kiln_ir_builder_t* b, kiln_ir_value_t* input,
     } else {
       KILN_RETURN_IF_ERROR(kiln_ld_and_in_range(&bb, local, 0, size, &inside));
     }
-    KILN_RETURN_IF_ERROR(kiln_ld_clamp(&bb, local, 0, size - 1, &idx[d]));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_clamp_index(&bb, local, 0, size - 1, &idx[d]));
   }
   kiln_ir_value_t* v = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ld_extract(&bb, input, idx, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, input, idx, &v));
   if (inside) {
     kiln_ir_value_t* fill = NULL;
     const kiln_ir_type_t* e = in->shaped.element;
     if (pad_value) {
-      KILN_RETURN_IF_ERROR(kiln_ld_extract(&bb, pad_value, NULL, &fill));
+      KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, pad_value, NULL, &fill));
     } else {
       KILN_RETURN_IF_ERROR(kiln_lowering_constant(
           &bb, kiln_scalar_to_attr(b->context, e, kiln_ld_zero(e)), e, &fill));
@@ -302,18 +280,16 @@ static kiln_status_t kiln_ld_lower_dynamic_slice(kiln_ir_builder_t* b,
   for (uint32_t d = 0; d < rank; ++d) {
     kiln_ir_value_t *s, *i;
     KILN_RETURN_IF_ERROR(
-        kiln_ld_extract(&bb, kiln_ir_op_operand(op, d + 1), NULL, &s));
+        kiln_lowering_extract(&bb, kiln_ir_op_operand(op, d + 1), NULL, &s));
     KILN_RETURN_IF_ERROR(kiln_ld_to_index(&bb, s, &s));
-    KILN_RETURN_IF_ERROR(
-        kiln_ld_clamp(&bb, s, 0, in->shaped.dims[d] - rt->shaped.dims[d], &s));
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+        &bb, s, 0, in->shaped.dims[d] - rt->shaped.dims[d], &s));
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &i));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", s, i, &idx[d]));
   }
   kiln_ir_value_t* v = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ld_extract(&bb, input, idx, &v));
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
-  return kiln_ok_status();
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, input, idx, &v));
+  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
 }
 
 static kiln_status_t kiln_ld_lower_torch_index_select(kiln_ir_builder_t* b,
@@ -337,10 +313,10 @@ static kiln_status_t kiln_ld_lower_torch_index_select(kiln_ir_builder_t* b,
   for (int64_t i = 0; i < bd; ++i) icoords[i] = r[i];
   for (int64_t i = 0; i < num_index_dims; ++i) icoords[bd + i] = r[dim + i];
   kiln_ir_value_t* sel = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ld_extract(&bb, index, icoords, &sel));
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, index, icoords, &sel));
   KILN_RETURN_IF_ERROR(kiln_ld_to_index(&bb, sel, &sel));
   KILN_RETURN_IF_ERROR(
-      kiln_ld_clamp(&bb, sel, 0, in->shaped.dims[dim] - 1, &sel));
+      kiln_lowering_clamp_index(&bb, sel, 0, in->shaped.dims[dim] - 1, &sel));
   kiln_ir_value_t* coords[KILN_LD_MAX];
   for (int64_t i = 0; i < dim; ++i) coords[i] = r[i];
   coords[dim] = sel;
@@ -348,10 +324,8 @@ static kiln_status_t kiln_ld_lower_torch_index_select(kiln_ir_builder_t* b,
     coords[i] = r[i - 1 + num_index_dims];
   }
   kiln_ir_value_t* v = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ld_extract(&bb, input, coords, &v));
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
-  return kiln_ok_status();
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, input, coords, &v));
+  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
 }
 
 static bool kiln_ld_contains(const int64_t* list, int64_t n, int64_t v) {
@@ -379,7 +353,7 @@ static kiln_status_t kiln_ld_index_component(kiln_ir_builder_t* bb,
     }
   }
   kiln_ir_value_t* v = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ld_extract(bb, indices, coords, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(bb, indices, coords, &v));
   return kiln_ld_to_index(bb, v, out);
 }
 
@@ -413,8 +387,8 @@ static kiln_status_t kiln_ld_lower_gather(kiln_ir_builder_t* b,
     kiln_ir_value_t* s = NULL;
     KILN_RETURN_IF_ERROR(kiln_ld_index_component(
         &bb, indices, d.index_vector_dim, batch, k, &s));
-    KILN_RETURN_IF_ERROR(
-        kiln_ld_clamp(&bb, s, 0, in->shaped.dims[od] - sizes[od], &coords[od]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+        &bb, s, 0, in->shaped.dims[od] - sizes[od], &coords[od]));
   }
   // Batching dims: the batch coordinate of the paired indices dim.
   for (int64_t i = 0; i < d.num_operand_batching; ++i) {
@@ -434,10 +408,8 @@ static kiln_status_t kiln_ld_lower_gather(kiln_ir_builder_t* b,
                                              r[d.window[j++]], &coords[od]));
   }
   kiln_ir_value_t* v = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ld_extract(&bb, input, coords, &v));
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
-  return kiln_ok_status();
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, input, coords, &v));
+  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
 }
 
 //===----------------------------------------------------------------------===//
@@ -576,13 +548,13 @@ static kiln_status_t kiln_ld_lower_scatter(kiln_ir_builder_t* b,
     if (windowed && j < d.num_window) size = ut->shaped.dims[d.window[j]];
     KILN_RETURN_IF_ERROR(kiln_ld_and_in_range(&bb, w[od], 0, size, &hit));
     if (windowed && j < d.num_window) {
-      KILN_RETURN_IF_ERROR(
-          kiln_ld_clamp(&bb, w[od], 0, size - 1, &ucoords[d.window[j]]));
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(&bb, w[od], 0, size - 1,
+                                                     &ucoords[d.window[j]]));
       ++j;
     }
   }
   kiln_ir_value_t* upd = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ld_extract(&bb, updates, ucoords, &upd));
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, updates, ucoords, &upd));
   kiln_ir_value_t* args[2] = {acc_arg, upd};
   kiln_ir_value_t* combined = NULL;
   KILN_RETURN_IF_ERROR(

@@ -91,17 +91,6 @@ static kiln_status_t kiln_lt_index(kiln_ir_builder_t* b, int64_t v,
   return kiln_lowering_index_const(b, v, out);
 }
 
-// min(max(v, lo), hi) on indices.
-static kiln_status_t kiln_lt_clamp(kiln_ir_builder_t* b, kiln_ir_value_t* v,
-                                   int64_t lo, int64_t hi,
-                                   kiln_ir_value_t** out) {
-  kiln_ir_value_t *l, *h;
-  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, lo, &l));
-  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, hi < lo ? lo : hi, &h));
-  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maxsi", v, l, &v));
-  return kiln_lowering_emit2(b, "arith.minsi", v, h, out);
-}
-
 // *acc = *acc && c (NULL *acc: c).
 static kiln_status_t kiln_lt_and(kiln_ir_builder_t* b, kiln_ir_value_t* c,
                                  kiln_ir_value_t** acc) {
@@ -197,15 +186,12 @@ static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
         kiln_ir_affine_map_attr_get(ctx, rrank, 0, s.rank, exprs);
     KILN_RETURN_IF_ERROR(
         kiln_lt_generic(b, rt, src, map, &generic, &body, &bb));
-    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
-    kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
-    return kiln_ok_status();
+    return kiln_lowering_yield_and_replace(&bb, body->args[0], op, generic);
   }
   KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, st));
   KILN_RETURN_IF_ERROR(
       kiln_lt_generic(b, rt, NULL, NULL, &generic, &body, &bb));
-  kiln_ir_value_t* args[KILN_LT_MAX + 1];
-  args[0] = src;
+  kiln_ir_value_t* coords[KILN_LT_MAX];
   for (size_t i = 0; i < s.rank; ++i) {
     kiln_ir_value_t* pos = NULL;
     KILN_RETURN_IF_ERROR(kiln_lt_index(&bb, s.off[i], s.dyn_off[i], &pos));
@@ -222,15 +208,12 @@ static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
     }
     // Out-of-bounds SSA offsets are undefined behavior in MLIR; clamping
     // keeps the read inside the source.
-    KILN_RETURN_IF_ERROR(
-        kiln_lt_clamp(&bb, pos, 0, st->shaped.dims[i] - 1, &args[i + 1]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+        &bb, pos, 0, st->shaped.dims[i] - 1, &coords[i]));
   }
   kiln_ir_value_t* v = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_emit(
-      &bb, "tensor.extract", st->shaped.element, s.rank + 1, args, &v));
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
-  return kiln_ok_status();
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, src, coords, &v));
+  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
 }
 
 //===----------------------------------------------------------------------===//
@@ -260,8 +243,7 @@ static kiln_status_t kiln_lt_lower_insert_slice(kiln_ir_builder_t* b,
   kiln_ir_builder_t bb;
   KILN_RETURN_IF_ERROR(kiln_lt_generic(
       b, dt, dest, kiln_linalg_identity_map(ctx, rank), &generic, &body, &bb));
-  kiln_ir_value_t* args[KILN_LT_MAX + 1];
-  args[0] = src;
+  kiln_ir_value_t* coords[KILN_LT_MAX];
   kiln_ir_value_t* inside = NULL;
   for (size_t i = 0; i < s.rank; ++i) {
     int64_t j = s.result_dim_of[i];
@@ -270,7 +252,7 @@ static kiln_status_t kiln_lt_lower_insert_slice(kiln_ir_builder_t* b,
     bool whole = !s.dyn_off[i] && !s.dyn_stride[i] && s.off[i] == 0 &&
                  s.stride[i] == 1 && s.size[i] == dt->shaped.dims[i];
     if (whole && j >= 0) {
-      args[j + 1] = idx;
+      coords[j] = idx;
       continue;
     }
     kiln_ir_value_t* local = idx;
@@ -308,19 +290,16 @@ static kiln_status_t kiln_lt_lower_insert_slice(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, s.size[i], &size));
     KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, q, size, &c));
     KILN_RETURN_IF_ERROR(kiln_lt_and(&bb, c, &inside));
-    KILN_RETURN_IF_ERROR(kiln_lt_clamp(&bb, q, 0, s.size[i] - 1, &args[j + 1]));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_clamp_index(&bb, q, 0, s.size[i] - 1, &coords[j]));
   }
   kiln_ir_value_t* v = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "tensor.extract",
-                                          st->shaped.element,
-                                          st->shaped.rank + 1, args, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, src, coords, &v));
   if (inside) {
     KILN_RETURN_IF_ERROR(
         kiln_lowering_select(&bb, inside, v, body->args[0], &v));
   }
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
-  return kiln_ok_status();
+  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
 }
 
 //===----------------------------------------------------------------------===//
@@ -378,9 +357,7 @@ static kiln_status_t kiln_lt_lower_insert(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(
         kiln_lowering_select(&bb, hit, scalar, body->args[0], &v));
   }
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
-  return kiln_ok_status();
+  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
 }
 
 //===----------------------------------------------------------------------===//

@@ -105,9 +105,35 @@ kiln_status_t kiln_lowering_index_const(kiln_ir_builder_t* b, int64_t v,
                                 index, out);
 }
 
+kiln_status_t kiln_lowering_clamp_index(kiln_ir_builder_t* b,
+                                        kiln_ir_value_t* v, int64_t lo,
+                                        int64_t hi, kiln_ir_value_t** out) {
+  kiln_ir_value_t *l, *h;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, lo, &l));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, hi < lo ? lo : hi, &h));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maxsi", v, l, &v));
+  return kiln_lowering_emit2(b, "arith.minsi", v, h, out);
+}
+
 //===----------------------------------------------------------------------===//
 // tensor / linalg ops
 //===----------------------------------------------------------------------===//
+
+kiln_status_t kiln_lowering_extract(kiln_ir_builder_t* b, kiln_ir_value_t* t,
+                                    kiln_ir_value_t* const* coords,
+                                    kiln_ir_value_t** out) {
+  size_t rank = t->type->shaped.rank;
+  if (rank > KILN_LOWERING_MAX_RANK) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "tensor.extract of rank %zu (at most %d)", rank,
+                            KILN_LOWERING_MAX_RANK);
+  }
+  kiln_ir_value_t* args[KILN_LOWERING_MAX_RANK + 1];
+  args[0] = t;
+  for (size_t i = 0; i < rank; ++i) args[i + 1] = coords[i];
+  return kiln_lowering_emit(b, "tensor.extract", t->type->shaped.element,
+                            rank + 1, args, out);
+}
 
 kiln_status_t kiln_lowering_empty(kiln_ir_builder_t* b,
                                   const kiln_ir_type_t* type,
@@ -142,6 +168,15 @@ kiln_status_t kiln_lowering_yield(kiln_ir_builder_t* bb, size_t n,
   kiln_ir_op_t* op = NULL;
   return kiln_ir_builder_create_simple(bb, "linalg.yield", n, values, 0, NULL,
                                        0, NULL, &op);
+}
+
+kiln_status_t kiln_lowering_yield_and_replace(kiln_ir_builder_t* bb,
+                                              kiln_ir_value_t* v,
+                                              kiln_ir_op_t* op,
+                                              kiln_ir_op_t* generic) {
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(bb, 1, &v));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
 }
 
 //===----------------------------------------------------------------------===//

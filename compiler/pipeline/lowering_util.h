@@ -83,6 +83,12 @@ kiln_status_t kiln_lowering_float_const(kiln_ir_builder_t* b,
 kiln_status_t kiln_lowering_index_const(kiln_ir_builder_t* b, int64_t v,
                                         kiln_ir_value_t** out);
 
+// min(max(|v|, |lo|), |hi|) on indices (arith.maxsi then arith.minsi); an
+// empty range (|hi| < |lo|) clamps to |lo|.
+kiln_status_t kiln_lowering_clamp_index(kiln_ir_builder_t* b,
+                                        kiln_ir_value_t* v, int64_t lo,
+                                        int64_t hi, kiln_ir_value_t** out);
+
 //===----------------------------------------------------------------------===//
 // tensor / linalg ops
 //===----------------------------------------------------------------------===//
@@ -96,6 +102,16 @@ kiln_status_t kiln_lowering_empty(kiln_ir_builder_t* b,
 kiln_status_t kiln_lowering_linalg_index(kiln_ir_builder_t* b, int64_t dim,
                                          kiln_ir_value_t** out);
 
+// The largest tensor rank kiln_lowering_extract takes.
+#define KILN_LOWERING_MAX_RANK 16
+
+// tensor.extract %t[coords] with the rank-of-|t| index values |coords| (NULL
+// for a rank-0 tensor); the result has |t|'s element type. Fails with
+// INVALID_ARGUMENT above KILN_LOWERING_MAX_RANK.
+kiln_status_t kiln_lowering_extract(kiln_ir_builder_t* b, kiln_ir_value_t* t,
+                                    kiln_ir_value_t* const* coords,
+                                    kiln_ir_value_t** out);
+
 // A builder appending at the end of |body| (a generic's region block) that
 // carries |b|'s location, so the body ops point at the op being lowered.
 kiln_ir_builder_t kiln_lowering_body_builder(kiln_ir_builder_t* b,
@@ -104,6 +120,13 @@ kiln_ir_builder_t kiln_lowering_body_builder(kiln_ir_builder_t* b,
 // linalg.yield of the |n| values |values| (terminates a generic body).
 kiln_status_t kiln_lowering_yield(kiln_ir_builder_t* bb, size_t n,
                                   kiln_ir_value_t* const* values);
+
+// Ends a single-result lowering: linalg.yield |v| in the body builder |bb|,
+// then replaces |op|'s result 0 with |generic|'s result 0 and erases |op|.
+kiln_status_t kiln_lowering_yield_and_replace(kiln_ir_builder_t* bb,
+                                              kiln_ir_value_t* v,
+                                              kiln_ir_op_t* op,
+                                              kiln_ir_op_t* generic);
 
 //===----------------------------------------------------------------------===//
 // Rewriting and types

@@ -1260,6 +1260,26 @@ static kiln_status_t kiln_linalg_verify_conv(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// The dims of |full| not marked in |dropped|, in order, must have the
+// sizes of |part|'s dims (dynamic sizes match any): broadcast (full: the
+// output) and reduce (full: the input).
+static kiln_status_t kiln_linalg_expect_kept_dims(
+    kiln_ir_context_t* context, kiln_ir_op_t* op, const kiln_ir_type_t* full,
+    const char* full_role, const bool* dropped, const kiln_ir_type_t* part,
+    const char* part_role) {
+  for (uint32_t d = 0, j = 0; d < (uint32_t)full->shaped.rank; ++d) {
+    if (dropped[d]) continue;
+    int64_t f = full->shaped.dims[d], x = part->shaped.dims[j];
+    if (f != KILN_IR_DYNAMIC_DIM && x != KILN_IR_DYNAMIC_DIM && f != x) {
+      return kiln_ir_op_emit_error(
+          op, context, "%s dim %u has size %lld, but %s dim %u has %lld",
+          part_role, j, (long long)x, full_role, d, (long long)f);
+    }
+    ++j;
+  }
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_linalg_verify_elementwise(kiln_ir_context_t* context,
                                                     kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_linalg_expect_counts(context, op, 1, 1));
@@ -1346,17 +1366,8 @@ static kiln_status_t kiln_linalg_verify_elementwise(kiln_ir_context_t* context,
     }
     seen[v[i]] = true;
   }
-  for (uint32_t d = 0, j = 0; d < out_rank; ++d) {
-    if (seen[d]) continue;
-    int64_t o = out->shaped.dims[d], x = in->shaped.dims[j];
-    if (o != KILN_IR_DYNAMIC_DIM && x != KILN_IR_DYNAMIC_DIM && o != x) {
-      return kiln_ir_op_emit_error(
-          op, context, "input dim %u has size %lld, but output dim %u has %lld",
-          j, (long long)x, d, (long long)o);
-    }
-    ++j;
-  }
-  return kiln_ok_status();
+  return kiln_linalg_expect_kept_dims(context, op, out, "output", seen, in,
+                                      "input");
 }
 
 static kiln_status_t kiln_linalg_verify_elementwise_named(
@@ -1505,16 +1516,8 @@ static kiln_status_t kiln_linalg_verify_reduce(kiln_ir_context_t* context,
         "rank %u",
         (uint32_t)init->shaped.rank, (long long)n, rank);
   }
-  for (uint32_t d = 0, j = 0; d < rank; ++d) {
-    if (reduced[d]) continue;
-    int64_t x = in->shaped.dims[d], o = init->shaped.dims[j];
-    if (x != KILN_IR_DYNAMIC_DIM && o != KILN_IR_DYNAMIC_DIM && x != o) {
-      return kiln_ir_op_emit_error(
-          op, context, "output dim %u has size %lld, but input dim %u has %lld",
-          j, (long long)o, d, (long long)x);
-    }
-    ++j;
-  }
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_kept_dims(context, op, in, "input",
+                                                    reduced, init, "output"));
   return kiln_linalg_verify_named_body(context, op, ins + outs);
 }
 
@@ -1675,9 +1678,11 @@ static void kiln_linalg_move_body(kiln_ir_block_t* from, kiln_ir_block_t* to) {
   }
 }
 
-static const kiln_ir_affine_expr_t* kiln_linalg_window_expr(
-    kiln_ir_context_t* context, int64_t out_loop, int64_t stride,
-    int64_t window_loop, int64_t dilation) {
+const kiln_ir_affine_expr_t* kiln_linalg_window_expr(kiln_ir_context_t* context,
+                                                     int64_t out_loop,
+                                                     int64_t stride,
+                                                     int64_t window_loop,
+                                                     int64_t dilation) {
   const kiln_ir_affine_expr_t* o = kiln_ir_affine_dim(context, out_loop);
   const kiln_ir_affine_expr_t* w = kiln_ir_affine_dim(context, window_loop);
   if (stride != 1) {

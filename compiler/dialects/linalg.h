@@ -59,6 +59,13 @@ const kiln_ir_attribute_t* kiln_linalg_identity_map(kiln_ir_context_t* context,
 const kiln_ir_attribute_t* kiln_linalg_projection_map(
     kiln_ir_context_t* context, uint32_t num_dims, size_t count,
     const int64_t* dims);
+// d<out_loop> * stride + d<window_loop> * dilation: the input index of a
+// convolution or pooling window (a factor of 1 is left out).
+const kiln_ir_affine_expr_t* kiln_linalg_window_expr(kiln_ir_context_t* context,
+                                                     int64_t out_loop,
+                                                     int64_t stride,
+                                                     int64_t window_loop,
+                                                     int64_t dilation);
 
 // Creates a linalg.generic at |b| with |inputs| and |outputs|, one affine
 // map attribute per operand in |maps|, |num_loops| iterators

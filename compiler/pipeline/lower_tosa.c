@@ -1235,23 +1235,6 @@ static kiln_status_t kiln_tosa_lower_fully_connected(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
-// d<o> * stride + d<k> * dilation.
-static const kiln_ir_affine_expr_t* kiln_tosa_window_expr(
-    kiln_ir_context_t* ctx, uint32_t o, int64_t stride, uint32_t k,
-    int64_t dilation) {
-  const kiln_ir_affine_expr_t* a = kiln_ir_affine_dim(ctx, o);
-  const kiln_ir_affine_expr_t* c = kiln_ir_affine_dim(ctx, k);
-  if (stride != 1) {
-    a = kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_MUL, a,
-                              kiln_ir_affine_constant(ctx, stride));
-  }
-  if (dilation != 1) {
-    c = kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_MUL, c,
-                              kiln_ir_affine_constant(ctx, dilation));
-  }
-  return kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_ADD, a, c);
-}
-
 // Reads pad/stride/dilation (defaults 0/1/1) and pads |*input| (NHWC) with
 // |fill| (the input zero point) when needed.
 static kiln_status_t kiln_tosa_conv_prologue(kiln_ir_builder_t* b,
@@ -1298,8 +1281,8 @@ static kiln_status_t kiln_tosa_lower_conv2d(kiln_ir_builder_t* b,
   // Loops (n, oh, ow, oc, kh, kw, ic).
   const kiln_ir_affine_expr_t* in[4] = {
       kiln_ir_affine_dim(ctx, 0),
-      kiln_tosa_window_expr(ctx, 1, stride[0], 4, dilation[0]),
-      kiln_tosa_window_expr(ctx, 2, stride[1], 5, dilation[1]),
+      kiln_linalg_window_expr(ctx, 1, stride[0], 4, dilation[0]),
+      kiln_linalg_window_expr(ctx, 2, stride[1], 5, dilation[1]),
       kiln_ir_affine_dim(ctx, 6)};
   int64_t wdims[4] = {3, 4, 5, 6}, odims[4] = {0, 1, 2, 3};
   kiln_ir_value_t* r = NULL;
@@ -1333,8 +1316,8 @@ static kiln_status_t kiln_tosa_lower_depthwise_conv2d(kiln_ir_builder_t* b,
   // Loops (n, oh, ow, c, m, kh, kw).
   const kiln_ir_affine_expr_t* in[4] = {
       kiln_ir_affine_dim(ctx, 0),
-      kiln_tosa_window_expr(ctx, 1, stride[0], 5, dilation[0]),
-      kiln_tosa_window_expr(ctx, 2, stride[1], 6, dilation[1]),
+      kiln_linalg_window_expr(ctx, 1, stride[0], 5, dilation[0]),
+      kiln_linalg_window_expr(ctx, 2, stride[1], 6, dilation[1]),
       kiln_ir_affine_dim(ctx, 3)};
   int64_t wdims[4] = {5, 6, 3, 4}, odims[5] = {0, 1, 2, 3, 4};
   kiln_ir_value_t* r = NULL;
@@ -1404,8 +1387,8 @@ static kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
   // Sum: loops (n, oh, ow, c, kh, kw).
   const kiln_ir_affine_expr_t* in_exprs[4] = {
       kiln_ir_affine_dim(ctx, 0),
-      kiln_tosa_window_expr(ctx, 1, stride[0], 4, 1),
-      kiln_tosa_window_expr(ctx, 2, stride[1], 5, 1),
+      kiln_linalg_window_expr(ctx, 1, stride[0], 4, 1),
+      kiln_linalg_window_expr(ctx, 2, stride[1], 5, 1),
       kiln_ir_affine_dim(ctx, 3)};
   int64_t wdims[2] = {4, 5}, odims[4] = {0, 1, 2, 3};
   const kiln_ir_attribute_t* maps[3] = {

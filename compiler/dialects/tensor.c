@@ -156,6 +156,72 @@ static kiln_status_t kiln_tensor_fold_extract(
 }
 
 //===----------------------------------------------------------------------===//
+// Shared by the ops that read one tensor under another type
+//===----------------------------------------------------------------------===//
+
+// `{attrs} : from <keyword> to` (the tail of cast, reshapes and slices).
+static kiln_status_t kiln_tensor_parse_types(kiln_mlir_op_parser_t* p,
+                                             kiln_ir_op_state_t* state,
+                                             const char* keyword,
+                                             const kiln_ir_type_t** from,
+                                             const kiln_ir_type_t** to) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, from));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, keyword));
+  return kiln_mlir_parse_type(p, to);
+}
+
+// The |num_elided| attributes |elided| left out, ` {attrs} : <operand 0
+// type> <keyword> <result type>`.
+static void kiln_tensor_print_types(kiln_ir_printer_t* p, kiln_ir_op_t* op,
+                                    const char* const* elided,
+                                    size_t num_elided, const char* keyword) {
+  kiln_ir_printer_print_attr_dict(p, op, elided, num_elided);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
+  kiln_ir_printer_printf(p, " %s ", keyword);
+  kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
+// The folds of an op that views its operand under another type (cast,
+// expand_shape, collapse_shape): to the operand when the types are equal; to
+// the producer's operand when the producer is one of the |num_inverses| ops
+// |inverses| and that operand has the result type; for a constant operand
+// and a static result, to the constant under the result type.
+static kiln_status_t kiln_tensor_fold_view(
+    kiln_ir_context_t* context, kiln_ir_op_t* op,
+    const kiln_ir_attribute_t* const* operand_constants,
+    kiln_ir_fold_result_t* results, bool* out_folded,
+    const char* const* inverses, size_t num_inverses) {
+  *out_folded = false;
+  const kiln_ir_type_t* dst = op->results[0].type;
+  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
+  if (src->type == dst) {
+    results[0].value = src;
+    *out_folded = true;
+    return kiln_ok_status();
+  }
+  kiln_ir_op_t* producer =
+      src->kind == KILN_IR_VALUE_RESULT ? src->defining_op : NULL;
+  for (size_t i = 0; producer && i < num_inverses; ++i) {
+    if (kiln_ir_op_is(producer, inverses[i]) &&
+        kiln_ir_op_operand(producer, 0)->type == dst) {
+      results[0].value = kiln_ir_op_operand(producer, 0);
+      *out_folded = true;
+      return kiln_ok_status();
+    }
+  }
+  const kiln_ir_attribute_t* c = operand_constants[0];
+  if (c && c->kind == KILN_IR_ATTR_DENSE_ELEMENTS &&
+      kiln_ir_type_has_static_shape(dst)) {
+    results[0].attr = kiln_ir_dense_elements_attr_get(
+        context, dst, c->dense.splat, c->dense.data, c->dense.size);
+    *out_folded = results[0].attr != NULL;
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // expand_shape / collapse_shape
 //===----------------------------------------------------------------------===//
 
@@ -251,11 +317,8 @@ static kiln_status_t kiln_tensor_parse_reshape(kiln_mlir_op_parser_t* p,
         p, state, "static_output_shape",
         kiln_dialect_i64_array(kiln_mlir_parser_context(p), (size_t)n, dims)));
   }
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   const kiln_ir_type_t *from = NULL, *to = NULL;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &from));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "into"));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &to));
+  KILN_RETURN_IF_ERROR(kiln_tensor_parse_types(p, state, "into", &from, &to));
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &source, from, state));
   return kiln_mlir_add_result_type(p, state, to);
 }
@@ -289,11 +352,7 @@ static void kiln_tensor_print_reshape(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
     kiln_ir_printer_printf(p, "]");
   }
   static const char* const elided[] = {"reassociation", "static_output_shape"};
-  kiln_ir_printer_print_attr_dict(p, op, elided, 2);
-  kiln_ir_printer_printf(p, " : ");
-  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
-  kiln_ir_printer_printf(p, " into ");
-  kiln_ir_printer_print_type(p, op->results[0].type);
+  kiln_tensor_print_types(p, op, elided, 2, "into");
 }
 
 // reshape(constant) -> constant; expand(collapse(x)) -> x when the types
@@ -302,32 +361,10 @@ static kiln_status_t kiln_tensor_fold_reshape(
     kiln_ir_context_t* context, kiln_ir_op_t* op,
     const kiln_ir_attribute_t* const* operand_constants,
     kiln_ir_fold_result_t* results, bool* out_folded) {
-  *out_folded = false;
-  const kiln_ir_type_t* dst = op->results[0].type;
-  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
-  if (src->type == dst) {
-    results[0].value = src;
-    *out_folded = true;
-    return kiln_ok_status();
-  }
-  const kiln_ir_attribute_t* c = operand_constants[0];
-  if (c && c->kind == KILN_IR_ATTR_DENSE_ELEMENTS &&
-      kiln_ir_type_has_static_shape(dst)) {
-    results[0].attr = kiln_ir_dense_elements_attr_get(
-        context, dst, c->dense.splat, c->dense.data, c->dense.size);
-    *out_folded = results[0].attr != NULL;
-    return kiln_ok_status();
-  }
-  kiln_ir_op_t* producer =
-      src->kind == KILN_IR_VALUE_RESULT ? src->defining_op : NULL;
-  if (producer &&
-      (kiln_ir_op_is(producer, "tensor.expand_shape") ||
-       kiln_ir_op_is(producer, "tensor.collapse_shape")) &&
-      kiln_ir_op_operand(producer, 0)->type == dst) {
-    results[0].value = kiln_ir_op_operand(producer, 0);
-    *out_folded = true;
-  }
-  return kiln_ok_status();
+  static const char* const inverses[2] = {"tensor.expand_shape",
+                                          "tensor.collapse_shape"};
+  return kiln_tensor_fold_view(context, op, operand_constants, results,
+                               out_folded, inverses, 2);
 }
 
 //===----------------------------------------------------------------------===//
@@ -543,11 +580,8 @@ static kiln_status_t kiln_tensor_parse_slice_tail(kiln_mlir_op_parser_t* p,
   size_t num_dynamic = 0;
   KILN_RETURN_IF_ERROR(
       kiln_tensor_parse_slice_lists(p, state, dynamic, &num_dynamic));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   const kiln_ir_type_t *from = NULL, *to = NULL;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &from));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, keyword));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &to));
+  KILN_RETURN_IF_ERROR(kiln_tensor_parse_types(p, state, keyword, &from, &to));
   for (size_t i = 0; i < num_tensors; ++i) {
     KILN_RETURN_IF_ERROR(
         kiln_mlir_resolve_operand(p, &tensors[i], i == 0 ? from : to, state));
@@ -572,11 +606,7 @@ static void kiln_tensor_print_slice_op(kiln_ir_printer_t* p, kiln_ir_op_t* op,
     kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
   }
   kiln_tensor_print_slice_lists(p, op, num_tensors);
-  kiln_ir_printer_print_attr_dict(p, op, kiln_tensor_slice_elided, 4);
-  kiln_ir_printer_printf(p, " : ");
-  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
-  kiln_ir_printer_printf(p, " %s ", keyword);
-  kiln_ir_printer_print_type(p, op->results[0].type);
+  kiln_tensor_print_types(p, op, kiln_tensor_slice_elided, 4, keyword);
 }
 
 static kiln_status_t kiln_tensor_parse_extract_slice(
@@ -657,11 +687,8 @@ static kiln_status_t kiln_tensor_parse_cast(kiln_mlir_op_parser_t* p,
                                             kiln_ir_op_state_t* state) {
   kiln_mlir_operand_t source;
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &source));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   const kiln_ir_type_t *from = NULL, *to = NULL;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &from));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "to"));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &to));
+  KILN_RETURN_IF_ERROR(kiln_tensor_parse_types(p, state, "to", &from, &to));
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &source, from, state));
   return kiln_mlir_add_result_type(p, state, to);
 }
@@ -669,11 +696,7 @@ static kiln_status_t kiln_tensor_parse_cast(kiln_mlir_op_parser_t* p,
 static void kiln_tensor_print_cast(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_printf(p, " ");
   kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
-  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
-  kiln_ir_printer_printf(p, " : ");
-  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
-  kiln_ir_printer_printf(p, " to ");
-  kiln_ir_printer_print_type(p, op->results[0].type);
+  kiln_tensor_print_types(p, op, NULL, 0, "to");
 }
 
 // cast(x) -> x for the same type; cast(cast(x)) -> x when x has the result
@@ -683,30 +706,9 @@ static kiln_status_t kiln_tensor_fold_cast(
     kiln_ir_context_t* context, kiln_ir_op_t* op,
     const kiln_ir_attribute_t* const* operand_constants,
     kiln_ir_fold_result_t* results, bool* out_folded) {
-  *out_folded = false;
-  const kiln_ir_type_t* dst = op->results[0].type;
-  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
-  if (src->type == dst) {
-    results[0].value = src;
-    *out_folded = true;
-    return kiln_ok_status();
-  }
-  kiln_ir_op_t* producer =
-      src->kind == KILN_IR_VALUE_RESULT ? src->defining_op : NULL;
-  if (producer && kiln_ir_op_is(producer, "tensor.cast") &&
-      kiln_ir_op_operand(producer, 0)->type == dst) {
-    results[0].value = kiln_ir_op_operand(producer, 0);
-    *out_folded = true;
-    return kiln_ok_status();
-  }
-  const kiln_ir_attribute_t* c = operand_constants[0];
-  if (c && c->kind == KILN_IR_ATTR_DENSE_ELEMENTS &&
-      kiln_ir_type_has_static_shape(dst)) {
-    results[0].attr = kiln_ir_dense_elements_attr_get(
-        context, dst, c->dense.splat, c->dense.data, c->dense.size);
-    *out_folded = results[0].attr != NULL;
-  }
-  return kiln_ok_status();
+  static const char* const inverses[1] = {"tensor.cast"};
+  return kiln_tensor_fold_view(context, op, operand_constants, results,
+                               out_folded, inverses, 1);
 }
 
 //===----------------------------------------------------------------------===//

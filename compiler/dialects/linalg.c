@@ -138,6 +138,25 @@ const kiln_ir_attribute_t* kiln_linalg_projection_map(
   return kiln_ir_affine_map_attr_get(context, num_dims, 0, count, exprs);
 }
 
+const kiln_ir_type_t* kiln_linalg_reduce_one_dim(kiln_ir_context_t* context,
+                                                 const kiln_ir_type_t* type,
+                                                 int64_t axis, bool* reduction,
+                                                 int64_t* kept,
+                                                 uint32_t* num_kept) {
+  uint32_t rank = (uint32_t)type->shaped.rank;
+  int64_t sizes[16];
+  *num_kept = 0;
+  if (rank > 16) return NULL;
+  for (uint32_t d = 0; d < rank; ++d) {
+    reduction[d] = (int64_t)d == axis;
+    if (reduction[d]) continue;
+    sizes[*num_kept] = type->shaped.dims[d];
+    kept[(*num_kept)++] = d;
+  }
+  return kiln_ir_tensor_type_get(context, *num_kept, sizes,
+                                 kiln_ir_type_element(type), NULL);
+}
+
 // Adds the `operandSegmentSizes = array<i32: ins, outs>` property.
 static kiln_status_t kiln_linalg_add_segments(kiln_ir_context_t* context,
                                               kiln_ir_op_state_t* state,
@@ -149,6 +168,16 @@ static kiln_status_t kiln_linalg_add_segments(kiln_ir_context_t* context,
                              context, kiln_ir_int_type(context, 32), 2, v));
   seg.is_property = true;
   return kiln_ir_op_state_add_named_attribute(context, state, seg);
+}
+
+// A new region holding one empty block (a body to fill).
+static kiln_status_t kiln_linalg_new_region(kiln_ir_context_t* context,
+                                            kiln_ir_region_t** out_region,
+                                            kiln_ir_block_t** out_block) {
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(context, out_region));
+  KILN_RETURN_IF_ERROR(kiln_ir_block_create(context, out_block));
+  kiln_ir_region_append_block(*out_region, *out_block);
+  return kiln_ok_status();
 }
 
 kiln_status_t kiln_linalg_create_generic(
@@ -190,10 +219,8 @@ kiln_status_t kiln_linalg_create_generic(
   KILN_RETURN_IF_ERROR(kiln_linalg_add_segments(
       context, &state, (int64_t)num_inputs, (int64_t)num_outputs));
   kiln_ir_region_t* region = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_region_create(context, &region));
   kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_block_create(context, &body));
-  kiln_ir_region_append_block(region, body);
+  KILN_RETURN_IF_ERROR(kiln_linalg_new_region(context, &region, &body));
   for (size_t i = 0; i < num_maps; ++i) {
     kiln_ir_value_t* v = i < num_inputs ? inputs[i] : outputs[i - num_inputs];
     KILN_RETURN_IF_ERROR(kiln_ir_block_add_arg(
@@ -1782,19 +1809,11 @@ static kiln_status_t kiln_linalg_generalize_softmax(
   const kiln_ir_type_t* e = kiln_ir_type_element(type);
   uint32_t rank = (uint32_t)type->shaped.rank;
   int64_t d = kiln_ir_op_get_attr(op, "dimension")->i;
-  int64_t kept[KILN_LINALG_MAX_RANK], kept_sizes[KILN_LINALG_MAX_RANK];
+  int64_t kept[KILN_LINALG_MAX_RANK];
   uint32_t num_kept = 0;
   bool reduction[KILN_LINALG_MAX_RANK] = {false};
-  for (uint32_t i = 0; i < rank; ++i) {
-    if ((int64_t)i == d) {
-      reduction[i] = true;
-      continue;
-    }
-    kept_sizes[num_kept] = type->shaped.dims[i];
-    kept[num_kept++] = i;
-  }
   const kiln_ir_type_t* reduced_type =
-      kiln_ir_tensor_type_get(context, num_kept, kept_sizes, e, NULL);
+      kiln_linalg_reduce_one_dim(context, type, d, reduction, kept, &num_kept);
   const kiln_ir_attribute_t* id = kiln_linalg_identity_map(context, rank);
   const kiln_ir_attribute_t* proj =
       kiln_linalg_projection_map(context, rank, num_kept, kept);
@@ -2016,10 +2035,8 @@ static kiln_status_t kiln_linalg_build_payload_region(
     const kiln_ir_type_t* result_type, kiln_ir_region_t** out_region) {
   kiln_ir_context_t* context = kiln_mlir_parser_context(p);
   kiln_ir_region_t* region = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_region_create(context, &region));
   kiln_ir_block_t* block = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_block_create(context, &block));
-  kiln_ir_region_append_block(region, block);
+  KILN_RETURN_IF_ERROR(kiln_linalg_new_region(context, &region, &block));
   for (size_t i = 0; i < num_args; ++i) {
     KILN_RETURN_IF_ERROR(kiln_ir_block_add_arg(
         context, block, kiln_ir_type_element(arg_types[i]), payload->location,

@@ -59,6 +59,16 @@ const kiln_ir_attribute_t* kiln_linalg_identity_map(kiln_ir_context_t* context,
 const kiln_ir_attribute_t* kiln_linalg_projection_map(
     kiln_ir_context_t* context, uint32_t num_dims, size_t count,
     const int64_t* dims);
+// Reducing |type| (a ranked tensor of rank <= 16) along dim |axis|:
+// |reduction| (one entry per dim) marks |axis|, |kept| gets the other dims
+// in order (*num_kept of them), and the result is the tensor type of their
+// sizes, the reduction's result type. NULL when the rank is over 16.
+const kiln_ir_type_t* kiln_linalg_reduce_one_dim(kiln_ir_context_t* context,
+                                                 const kiln_ir_type_t* type,
+                                                 int64_t axis, bool* reduction,
+                                                 int64_t* kept,
+                                                 uint32_t* num_kept);
+
 // d<out_loop> * stride + d<window_loop> * dilation: the input index of a
 // convolution or pooling window (a factor of 1 is left out).
 const kiln_ir_affine_expr_t* kiln_linalg_window_expr(kiln_ir_context_t* context,

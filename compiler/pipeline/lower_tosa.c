@@ -577,19 +577,11 @@ static kiln_status_t kiln_tosa_lower_reduce(kiln_ir_builder_t* b,
     rank = 2;
     axis = 1;
   }
-  int64_t kept[KILN_TOSA_MAX_RANK], kept_dims[KILN_TOSA_MAX_RANK];
-  size_t num_kept = 0;
+  int64_t kept[KILN_TOSA_MAX_RANK];
+  uint32_t num_kept = 0;
   bool reduction[KILN_TOSA_MAX_RANK] = {false};
-  for (uint32_t d = 0; d < rank; ++d) {
-    if ((int64_t)d == axis) {
-      reduction[d] = true;
-      continue;
-    }
-    kept_dims[num_kept] = in->shaped.dims[d];
-    kept[num_kept++] = d;
-  }
   const kiln_ir_type_t* small =
-      kiln_ir_tensor_type_get(ctx, num_kept, kept_dims, e, NULL);
+      kiln_linalg_reduce_one_dim(ctx, in, axis, reduction, kept, &num_kept);
   kiln_ir_value_t* acc = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_constant(
       b, kiln_scalar_splat_attr(ctx, small, kiln_tosa_reduction_init(which, e)),

@@ -94,17 +94,44 @@ static kiln_status_t kiln_tensor_verify_extract(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// `[%i, %j] {attrs} : type` (the tail of extract and insert): the index
+// operands into |indices|, the tensor type into |type|.
+static kiln_status_t kiln_tensor_parse_indices_type(
+    kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state,
+    kiln_mlir_operand_list_t* indices, const kiln_ir_type_t** type) {
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_SQUARE, indices));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  return kiln_mlir_parse_colon_type(p, type);
+}
+
+// `[%i, %j] {attrs} : type` with the operands from |first_index| on as the
+// indices.
+static void kiln_tensor_print_indices_type(kiln_ir_printer_t* p,
+                                           kiln_ir_op_t* op,
+                                           uint32_t first_index,
+                                           const kiln_ir_type_t* type) {
+  kiln_ir_printer_printf(p, "[");
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  for (uint32_t i = first_index; i < n; ++i) {
+    if (i > first_index) kiln_ir_printer_printf(p, ", ");
+    kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, i));
+  }
+  kiln_ir_printer_printf(p, "]");
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, type);
+}
+
 static kiln_status_t kiln_tensor_parse_extract(kiln_mlir_op_parser_t* p,
                                                kiln_ir_op_state_t* state) {
   kiln_ir_context_t* context = kiln_mlir_parser_context(p);
   kiln_mlir_operand_t source;
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &source));
   kiln_mlir_operand_list_t indices = {0};
-  KILN_RETURN_IF_ERROR(
-      kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_SQUARE, &indices));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   const kiln_ir_type_t* type = NULL;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  KILN_RETURN_IF_ERROR(
+      kiln_tensor_parse_indices_type(p, state, &indices, &type));
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &source, type, state));
   const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
   KILN_RETURN_IF_ERROR(
@@ -115,16 +142,7 @@ static kiln_status_t kiln_tensor_parse_extract(kiln_mlir_op_parser_t* p,
 static void kiln_tensor_print_extract(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_printf(p, " ");
   kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
-  kiln_ir_printer_printf(p, "[");
-  uint32_t n = kiln_ir_op_num_regular_operands(op);
-  for (uint32_t i = 1; i < n; ++i) {
-    if (i > 1) kiln_ir_printer_printf(p, ", ");
-    kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, i));
-  }
-  kiln_ir_printer_printf(p, "]");
-  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
-  kiln_ir_printer_printf(p, " : ");
-  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
+  kiln_tensor_print_indices_type(p, op, 1, kiln_ir_op_operand(op, 0)->type);
 }
 
 static kiln_status_t kiln_tensor_fold_extract(
@@ -859,11 +877,9 @@ static kiln_status_t kiln_tensor_parse_insert(kiln_mlir_op_parser_t* p,
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "into"));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &dest));
   kiln_mlir_operand_list_t indices = {0};
-  KILN_RETURN_IF_ERROR(
-      kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_SQUARE, &indices));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   const kiln_ir_type_t* type = NULL;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  KILN_RETURN_IF_ERROR(
+      kiln_tensor_parse_indices_type(p, state, &indices, &type));
   if (!kiln_ir_type_is_ranked_tensor(type)) {
     return kiln_mlir_emit_error(p, "expected a ranked tensor type");
   }
@@ -881,16 +897,7 @@ static void kiln_tensor_print_insert(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
   kiln_ir_printer_printf(p, " into ");
   kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
-  kiln_ir_printer_printf(p, "[");
-  uint32_t n = kiln_ir_op_num_regular_operands(op);
-  for (uint32_t i = 2; i < n; ++i) {
-    if (i > 2) kiln_ir_printer_printf(p, ", ");
-    kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, i));
-  }
-  kiln_ir_printer_printf(p, "]");
-  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
-  kiln_ir_printer_printf(p, " : ");
-  kiln_ir_printer_print_type(p, op->results[0].type);
+  kiln_tensor_print_indices_type(p, op, 2, op->results[0].type);
 }
 
 //===----------------------------------------------------------------------===//

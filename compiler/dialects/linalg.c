@@ -1077,9 +1077,7 @@ static kiln_status_t kiln_linalg_expect_rank(kiln_ir_context_t* context,
                                              kiln_ir_op_t* op, uint32_t i,
                                              uint32_t rank, const char* role) {
   const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
-  bool shaped =
-      t->kind == KILN_IR_TYPE_RANKED_TENSOR || t->kind == KILN_IR_TYPE_MEMREF;
-  if (!shaped || t->shaped.rank != rank ||
+  if (!kiln_linalg_has_rank(t) || t->shaped.rank != rank ||
       !kiln_linalg_is_number(kiln_ir_type_element(t))) {
     return kiln_ir_op_emit_error(
         op, context,

@@ -67,6 +67,25 @@ static void kiln_tensor_print_empty(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_print_type(p, op->results[0].type);
 }
 
+// Checks that the operands from |first_index| on are one index per dim of
+// the ranked tensor type |t| (extract and insert).
+static kiln_status_t kiln_tensor_verify_indices(kiln_ir_context_t* context,
+                                                kiln_ir_op_t* op,
+                                                const kiln_ir_type_t* t,
+                                                uint32_t first_index) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (n - first_index != t->shaped.rank) {
+    return kiln_ir_op_emit_error(op, context, "expects %zu indices, found %u",
+                                 t->shaped.rank, n - first_index);
+  }
+  for (uint32_t i = first_index; i < n; ++i) {
+    if (kiln_ir_op_operand(op, i)->type->kind != KILN_IR_TYPE_INDEX) {
+      return kiln_ir_op_emit_error(op, context, "indices must be index");
+    }
+  }
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_tensor_verify_extract(kiln_ir_context_t* context,
                                                 kiln_ir_op_t* op) {
   if (kiln_ir_op_num_regular_operands(op) < 1) {
@@ -77,16 +96,7 @@ static kiln_status_t kiln_tensor_verify_extract(kiln_ir_context_t* context,
     return kiln_ir_op_emit_error(op, context,
                                  "operand must be a ranked tensor");
   }
-  uint32_t n = kiln_ir_op_num_regular_operands(op);
-  if (n - 1 != t->shaped.rank) {
-    return kiln_ir_op_emit_error(op, context, "expects %zu indices, found %u",
-                                 t->shaped.rank, n - 1);
-  }
-  for (uint32_t i = 1; i < n; ++i) {
-    if (kiln_ir_op_operand(op, i)->type->kind != KILN_IR_TYPE_INDEX) {
-      return kiln_ir_op_emit_error(op, context, "indices must be index");
-    }
-  }
+  KILN_RETURN_IF_ERROR(kiln_tensor_verify_indices(context, op, t, 1));
   if (op->results[0].type != t->shaped.element) {
     return kiln_ir_op_emit_error(op, context,
                                  "result must be the tensor's element type");
@@ -853,15 +863,7 @@ static kiln_status_t kiln_tensor_verify_insert(kiln_ir_context_t* context,
         kiln_ir_type_to_string(context, kiln_ir_op_operand(op, 0)->type),
         kiln_ir_type_to_string(context, t));
   }
-  if (n - 2 != t->shaped.rank) {
-    return kiln_ir_op_emit_error(op, context, "expects %zu indices, found %u",
-                                 t->shaped.rank, n - 2);
-  }
-  for (uint32_t i = 2; i < n; ++i) {
-    if (kiln_ir_op_operand(op, i)->type->kind != KILN_IR_TYPE_INDEX) {
-      return kiln_ir_op_emit_error(op, context, "indices must be index");
-    }
-  }
+  KILN_RETURN_IF_ERROR(kiln_tensor_verify_indices(context, op, t, 2));
   if (op->results[0].type != t) {
     return kiln_ir_op_emit_error(op, context,
                                  "result type must be the dest type");

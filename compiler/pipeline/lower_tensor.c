@@ -101,12 +101,21 @@ static kiln_status_t kiln_lt_and(kiln_ir_builder_t* b, kiln_ir_value_t* c,
   return kiln_lowering_emit2(b, "arith.andi", *acc, c, acc);
 }
 
+// A linalg.generic under construction: the op, its body block and a
+// builder appending to the body.
+typedef struct kiln_lt_generic_t {
+  kiln_ir_op_t* op;
+  kiln_ir_block_t* body;
+  kiln_ir_builder_t bb;
+} kiln_lt_generic_t;
+
 // A parallel generic over |rt| reading |input| (when not NULL) through
-// |input_map|; *out_bb appends to its body.
-static kiln_status_t kiln_lt_generic(
-    kiln_ir_builder_t* b, const kiln_ir_type_t* rt, kiln_ir_value_t* input,
-    const kiln_ir_attribute_t* input_map, kiln_ir_op_t** out_generic,
-    kiln_ir_block_t** out_body, kiln_ir_builder_t* out_bb) {
+// |input_map|, into |g|.
+static kiln_status_t kiln_lt_generic(kiln_ir_builder_t* b,
+                                     const kiln_ir_type_t* rt,
+                                     kiln_ir_value_t* input,
+                                     const kiln_ir_attribute_t* input_map,
+                                     kiln_lt_generic_t* g) {
   uint32_t rank = (uint32_t)rt->shaped.rank;
   kiln_ir_value_t* init = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
@@ -115,9 +124,19 @@ static kiln_status_t kiln_lt_generic(
   size_t num_inputs = input ? 1 : 0;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, num_inputs, &input, 1, &init, maps + (input ? 0 : 1), rank, NULL,
-      out_generic, out_body));
-  *out_bb = kiln_lowering_body_builder(b, *out_body);
+      &g->op, &g->body));
+  g->bb = kiln_lowering_body_builder(b, g->body);
   return kiln_ok_status();
+}
+
+// A parallel generic over the type of |dest| reading |dest| element by
+// element (its body's first argument), into |g|.
+static kiln_status_t kiln_lt_generic_over(kiln_ir_builder_t* b,
+                                          kiln_ir_value_t* dest,
+                                          kiln_lt_generic_t* g) {
+  uint32_t rank = (uint32_t)dest->type->shaped.rank;
+  return kiln_lt_generic(b, dest->type, dest,
+                         kiln_linalg_identity_map(b->context, rank), g);
 }
 
 // |v| or, when |v| is a dynamically shaped tensor.cast of a static one
@@ -162,9 +181,7 @@ static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
     }
   }
   uint32_t rrank = (uint32_t)rt->shaped.rank;
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  kiln_ir_builder_t bb;
+  kiln_lt_generic_t g;
   if (!s.dynamic) {
     const kiln_ir_affine_expr_t* exprs[KILN_LT_MAX];
     for (size_t i = 0; i < s.rank; ++i) {
@@ -184,36 +201,34 @@ static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
     }
     const kiln_ir_attribute_t* map =
         kiln_ir_affine_map_attr_get(ctx, rrank, 0, s.rank, exprs);
-    KILN_RETURN_IF_ERROR(
-        kiln_lt_generic(b, rt, src, map, &generic, &body, &bb));
-    return kiln_lowering_yield_and_replace(&bb, body->args[0], op, generic);
+    KILN_RETURN_IF_ERROR(kiln_lt_generic(b, rt, src, map, &g));
+    return kiln_lowering_yield_and_replace(&g.bb, g.body->args[0], op, g.op);
   }
   KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, st));
-  KILN_RETURN_IF_ERROR(
-      kiln_lt_generic(b, rt, NULL, NULL, &generic, &body, &bb));
+  KILN_RETURN_IF_ERROR(kiln_lt_generic(b, rt, NULL, NULL, &g));
   kiln_ir_value_t* coords[KILN_LT_MAX];
   for (size_t i = 0; i < s.rank; ++i) {
     kiln_ir_value_t* pos = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lt_index(&bb, s.off[i], s.dyn_off[i], &pos));
+    KILN_RETURN_IF_ERROR(kiln_lt_index(&g.bb, s.off[i], s.dyn_off[i], &pos));
     int64_t j = s.result_dim_of[i];
     if (j >= 0) {
       kiln_ir_value_t *idx, *stride;
-      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, j, &idx));
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&g.bb, j, &idx));
       KILN_RETURN_IF_ERROR(
-          kiln_lt_index(&bb, s.stride[i], s.dyn_stride[i], &stride));
+          kiln_lt_index(&g.bb, s.stride[i], s.dyn_stride[i], &stride));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.muli", idx, stride, &idx));
+          kiln_lowering_emit2(&g.bb, "arith.muli", idx, stride, &idx));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.addi", pos, idx, &pos));
+          kiln_lowering_emit2(&g.bb, "arith.addi", pos, idx, &pos));
     }
     // Out-of-bounds SSA offsets are undefined behavior in MLIR; clamping
     // keeps the read inside the source.
     KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
-        &bb, pos, 0, st->shaped.dims[i] - 1, &coords[i]));
+        &g.bb, pos, 0, st->shaped.dims[i] - 1, &coords[i]));
   }
   kiln_ir_value_t* v = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, src, coords, &v));
-  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&g.bb, src, coords, &v));
+  return kiln_lowering_yield_and_replace(&g.bb, v, op, g.op);
 }
 
 //===----------------------------------------------------------------------===//
@@ -237,18 +252,14 @@ static kiln_status_t kiln_lt_lower_insert_slice(kiln_ir_builder_t* b,
       return kiln_ok_status();
     }
   }
-  uint32_t rank = (uint32_t)dt->shaped.rank;
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  kiln_ir_builder_t bb;
-  KILN_RETURN_IF_ERROR(kiln_lt_generic(
-      b, dt, dest, kiln_linalg_identity_map(ctx, rank), &generic, &body, &bb));
+  kiln_lt_generic_t g;
+  KILN_RETURN_IF_ERROR(kiln_lt_generic_over(b, dest, &g));
   kiln_ir_value_t* coords[KILN_LT_MAX];
   kiln_ir_value_t* inside = NULL;
   for (size_t i = 0; i < s.rank; ++i) {
     int64_t j = s.result_dim_of[i];
     kiln_ir_value_t* idx = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, (int64_t)i, &idx));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&g.bb, (int64_t)i, &idx));
     bool whole = !s.dyn_off[i] && !s.dyn_stride[i] && s.off[i] == 0 &&
                  s.stride[i] == 1 && s.size[i] == dt->shaped.dims[i];
     if (whole && j >= 0) {
@@ -258,48 +269,48 @@ static kiln_status_t kiln_lt_lower_insert_slice(kiln_ir_builder_t* b,
     kiln_ir_value_t* local = idx;
     if (s.dyn_off[i] || s.off[i] != 0) {
       kiln_ir_value_t* off = NULL;
-      KILN_RETURN_IF_ERROR(kiln_lt_index(&bb, s.off[i], s.dyn_off[i], &off));
+      KILN_RETURN_IF_ERROR(kiln_lt_index(&g.bb, s.off[i], s.dyn_off[i], &off));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.subi", idx, off, &local));
+          kiln_lowering_emit2(&g.bb, "arith.subi", idx, off, &local));
     }
     kiln_ir_value_t *zero, *c;
-    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, 0, &zero));
     if (j < 0) {  // a dropped unit dim: only `local == 0` is inside
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, local, zero, &c));
-      KILN_RETURN_IF_ERROR(kiln_lt_and(&bb, c, &inside));
+          kiln_lowering_cmpi(&g.bb, KILN_CMPI_EQ, local, zero, &c));
+      KILN_RETURN_IF_ERROR(kiln_lt_and(&g.bb, c, &inside));
       continue;
     }
     KILN_RETURN_IF_ERROR(
-        kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, local, zero, &c));
-    KILN_RETURN_IF_ERROR(kiln_lt_and(&bb, c, &inside));
+        kiln_lowering_cmpi(&g.bb, KILN_CMPI_SGE, local, zero, &c));
+    KILN_RETURN_IF_ERROR(kiln_lt_and(&g.bb, c, &inside));
     kiln_ir_value_t* q = local;
     if (s.dyn_stride[i] || s.stride[i] != 1) {
       kiln_ir_value_t *stride, *rem;
       KILN_RETURN_IF_ERROR(
-          kiln_lt_index(&bb, s.stride[i], s.dyn_stride[i], &stride));
+          kiln_lt_index(&g.bb, s.stride[i], s.dyn_stride[i], &stride));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.remsi", local, stride, &rem));
+          kiln_lowering_emit2(&g.bb, "arith.remsi", local, stride, &rem));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, rem, zero, &c));
-      KILN_RETURN_IF_ERROR(kiln_lt_and(&bb, c, &inside));
+          kiln_lowering_cmpi(&g.bb, KILN_CMPI_EQ, rem, zero, &c));
+      KILN_RETURN_IF_ERROR(kiln_lt_and(&g.bb, c, &inside));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.divsi", local, stride, &q));
+          kiln_lowering_emit2(&g.bb, "arith.divsi", local, stride, &q));
     }
     kiln_ir_value_t* size = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, s.size[i], &size));
-    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, q, size, &c));
-    KILN_RETURN_IF_ERROR(kiln_lt_and(&bb, c, &inside));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, s.size[i], &size));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&g.bb, KILN_CMPI_SLT, q, size, &c));
+    KILN_RETURN_IF_ERROR(kiln_lt_and(&g.bb, c, &inside));
     KILN_RETURN_IF_ERROR(
-        kiln_lowering_clamp_index(&bb, q, 0, s.size[i] - 1, &coords[j]));
+        kiln_lowering_clamp_index(&g.bb, q, 0, s.size[i] - 1, &coords[j]));
   }
   kiln_ir_value_t* v = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, src, coords, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&g.bb, src, coords, &v));
   if (inside) {
     KILN_RETURN_IF_ERROR(
-        kiln_lowering_select(&bb, inside, v, body->args[0], &v));
+        kiln_lowering_select(&g.bb, inside, v, g.body->args[0], &v));
   }
-  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
+  return kiln_lowering_yield_and_replace(&g.bb, v, op, g.op);
 }
 
 //===----------------------------------------------------------------------===//
@@ -338,26 +349,22 @@ static kiln_status_t kiln_lt_lower_insert(kiln_ir_builder_t* b,
   kiln_ir_value_t* dest = kiln_ir_op_operand(op, 1);
   const kiln_ir_type_t* dt = dest->type;
   KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, dt));
-  uint32_t rank = (uint32_t)dt->shaped.rank;
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  kiln_ir_builder_t bb;
-  KILN_RETURN_IF_ERROR(kiln_lt_generic(
-      b, dt, dest, kiln_linalg_identity_map(ctx, rank), &generic, &body, &bb));
+  kiln_lt_generic_t g;
+  KILN_RETURN_IF_ERROR(kiln_lt_generic_over(b, dest, &g));
   kiln_ir_value_t* hit = NULL;
-  for (uint32_t d = 0; d < rank; ++d) {
+  for (uint32_t d = 0; d < (uint32_t)dt->shaped.rank; ++d) {
     kiln_ir_value_t *idx, *c;
-    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &idx));
-    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, idx,
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&g.bb, d, &idx));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&g.bb, KILN_CMPI_EQ, idx,
                                             kiln_ir_op_operand(op, d + 2), &c));
-    KILN_RETURN_IF_ERROR(kiln_lt_and(&bb, c, &hit));
+    KILN_RETURN_IF_ERROR(kiln_lt_and(&g.bb, c, &hit));
   }
   kiln_ir_value_t* v = scalar;
   if (hit) {
     KILN_RETURN_IF_ERROR(
-        kiln_lowering_select(&bb, hit, scalar, body->args[0], &v));
+        kiln_lowering_select(&g.bb, hit, scalar, g.body->args[0], &v));
   }
-  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
+  return kiln_lowering_yield_and_replace(&g.bb, v, op, g.op);
 }
 
 //===----------------------------------------------------------------------===//

@@ -7,7 +7,11 @@
 # backend/device pair). Writes the same results as JSON (for the website's
 # op reference) to --results=FILE (default conformance-results.json).
 #
-# Usage: run_iree_e2e.sh [--bin=DIR] [--results=FILE] [--devices=a,b] [FOLDER]
+# Each kiln-check-module run is limited to --timeout=SECONDS (default 300);
+# a run past it is reported as "timed out".
+#
+# Usage: run_iree_e2e.sh [--bin=DIR] [--results=FILE] [--devices=a,b]
+#                        [--timeout=SECONDS] [FOLDER]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -15,13 +19,15 @@ bin="$root/build/bin"
 results="conformance-results.json"
 devices="local-sync,local-task"
 backends="vmvx"
+timeout_s=300
 folder="$root/../shared/conformance/iree-e2e"
 for arg in "$@"; do
   case "$arg" in
     --bin=*) bin=${arg#--bin=} ;;
     --results=*) results=${arg#--results=} ;;
     --devices=*) devices=${arg#--devices=} ;;
-    --help|-h) sed -n '2,10p' "$0"; exit 0 ;;
+    --timeout=*) timeout_s=${arg#--timeout=} ;;
+    --help|-h) sed -n '2,14p' "$0"; exit 0 ;;
     -*) echo "run_iree_e2e.sh: unknown flag '$arg'" >&2; exit 2 ;;
     *) folder=$arg ;;
   esac
@@ -57,14 +63,16 @@ while IFS= read -r file; do
       continue
     fi
     for device in ${devices//,/ }; do
-      timeout 300 "$bin/kiln-check-module" --module="$module" --device="$device" >"$work/run.out" 2>&1
+      timeout "$timeout_s" "$bin/kiln-check-module" --module="$module" --device="$device" >"$work/run.out" 2>&1
       code=$?
       for fn in "${functions[@]}"; do
         if ! grep -qE "^\[       OK \] [^ ]*\.$fn\$" "$work/run.out"; then
           failed_fn[$fn]=1
         fi
       done
-      if [ $code -ne 0 ] && [ -z "$first_error" ]; then
+      if [ $code -eq 124 ] && [ -z "$first_error" ]; then
+        first_error="$device: timed out after $timeout_s s"
+      elif [ $code -ne 0 ] && [ -z "$first_error" ]; then
         first_error="$device: $(grep -m1 -vE '^\[' "$work/run.out" | cut -c1-100)"
       fi
     done

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Tests run_iree_e2e.sh itself on a folder of small check-test files written
+# here: a passing file, a file with one failing function, a file that does
+# not compile, and a run past --timeout. Asserts the table rows, the last
+# line ("N passed, M failed" counting functions) and the JSON results.
+# Usage: runner_test.sh BIN_DIR
+set -uo pipefail
+bin=$1
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/in/ops"
+
+cat >"$work/in/ops/good.mlir" <<'MLIR'
+func.func @add() {
+  %a = util.unfoldable_constant dense<[1, 2]> : tensor<2xi32>
+  %0 = stablehlo.add %a, %a : tensor<2xi32>
+  check.expect_eq_const(%0, dense<[2, 4]> : tensor<2xi32>) : tensor<2xi32>
+  return
+}
+// func.func @commented_out() is not a test function.
+func.func @neg() {
+  %a = util.unfoldable_constant dense<3.0> : tensor<f32>
+  %0 = stablehlo.negate %a : tensor<f32>
+  check.expect_almost_eq_const(%0, dense<-3.0> : tensor<f32>) : tensor<f32>
+  return
+}
+MLIR
+cat >"$work/in/ops/one_wrong.mlir" <<'MLIR'
+func.func @right() {
+  %a = util.unfoldable_constant dense<2> : tensor<i32>
+  %0 = stablehlo.multiply %a, %a : tensor<i32>
+  check.expect_eq_const(%0, dense<4> : tensor<i32>) : tensor<i32>
+  return
+}
+func.func @wrong() {
+  %a = util.unfoldable_constant dense<2> : tensor<i32>
+  %0 = stablehlo.multiply %a, %a : tensor<i32>
+  check.expect_eq_const(%0, dense<5> : tensor<i32>) : tensor<i32>
+  return
+}
+MLIR
+cat >"$work/in/ops/bad_syntax.mlir" <<'MLIR'
+func.func @broken() {
+  %0 = stablehlo.add %missing, %missing : tensor<i32>
+  return
+}
+MLIR
+# About 540M multiply-adds: seconds on the vmvx interpreter, far past 1 s.
+cat >"$work/in/ops/slow.mlir" <<'MLIR'
+func.func @slow() {
+  %a = util.unfoldable_constant dense<1.0> : tensor<512x512xf32>
+  %0 = stablehlo.dot %a, %a : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
+  %1 = stablehlo.dot %0, %a : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
+  %2 = stablehlo.dot %1, %a : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
+  %3 = stablehlo.dot %2, %a : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
+  check.expect_almost_eq_const(%3, dense<0.0> : tensor<512x512xf32>) : tensor<512x512xf32>
+  return
+}
+MLIR
+
+"$here/run_iree_e2e.sh" --bin="$bin" --results="$work/results.json" \
+  --timeout=1 "$work/in" >"$work/out.txt" 2>&1
+cat "$work/out.txt"
+fail=0
+expect() {  # expect REGEX: a line of the output matches
+  if ! grep -qE "$1" "$work/out.txt"; then
+    echo "FAILED: no line matching: $1"
+    fail=1
+  fi
+}
+expect '^ops/bad_syntax\.mlir +1 +0 +1 +ops/bad_syntax\.mlir:2:[0-9]+: error: '
+expect '^ops/good\.mlir +2 +2 +0 *$'
+expect '^ops/one_wrong\.mlir +2 +1 +1 +local-sync: '
+expect '^ops/slow\.mlir +1 +0 +1 +local-sync: timed out after 1 s'
+if [ "$(tail -1 "$work/out.txt")" != "3 passed, 3 failed" ]; then
+  echo "FAILED: last line is '$(tail -1 "$work/out.txt")', want '3 passed, 3 failed'"
+  fail=1
+fi
+/usr/bin/python3 - "$work/results.json" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert (r["passed"], r["failed"]) == (3, 3), r
+files = {f["file"]: f for f in r["files"]}
+assert sorted(files) == ["ops/bad_syntax.mlir", "ops/good.mlir",
+                         "ops/one_wrong.mlir", "ops/slow.mlir"], sorted(files)
+assert files["ops/one_wrong.mlir"]["failed_functions"] == ["wrong"], files
+assert files["ops/good.mlir"]["failed_functions"] == [], files
+assert "timed out" in files["ops/slow.mlir"]["first_error"], files
+print("results JSON as expected")
+PY
+exit $fail

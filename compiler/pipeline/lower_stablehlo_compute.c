@@ -89,20 +89,10 @@ static kiln_status_t kiln_ls_int_const(kiln_ir_builder_t* b,
 // A fresh copy of |v| (an identity generic into a tensor.empty).
 static kiln_status_t kiln_ls_copy(kiln_ir_builder_t* b, kiln_ir_value_t* v,
                                   kiln_ir_value_t** out) {
-  uint32_t rank = (uint32_t)v->type->shaped.rank;
-  kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, v->type, &empty));
-  const kiln_ir_attribute_t* maps[2] = {
-      kiln_linalg_identity_map(b->context, rank),
-      kiln_linalg_identity_map(b->context, rank)};
-  kiln_ir_op_t* copy = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &v, 1, &empty, maps,
-                                                  rank, NULL, &copy, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
-  *out = kiln_ir_op_result(copy, 0);
-  return kiln_ok_status();
+  return kiln_lowering_copy_through_map(
+      b, v,
+      kiln_linalg_identity_map(b->context, (uint32_t)v->type->shaped.rank),
+      v->type, out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -479,20 +469,11 @@ static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
     l = kiln_ir_op_result(lg, 0);
   }
   if (!lower) {  // U = L^T
-    kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, t, &empty));
     for (uint32_t d = 0; d < nb; ++d) m[d] = d;
     m[nb] = nb + 1;
     m[nb + 1] = nb;
-    const kiln_ir_attribute_t* maps[2] = {kiln_ls_map(ctx, rank, rank, m),
-                                          kiln_linalg_identity_map(ctx, rank)};
-    kiln_ir_op_t* g = NULL;
-    kiln_ir_block_t* body = NULL;
-    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &l, 1, &empty, maps,
-                                                    rank, NULL, &g, &body));
-    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
-    l = kiln_ir_op_result(g, 0);
+    KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+        b, l, kiln_ls_map(ctx, rank, rank, m), t, &l));
   }
   kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), l);
   kiln_ir_op_erase(op);
@@ -514,18 +495,8 @@ static kiln_status_t kiln_ls_transpose_last2(kiln_ir_builder_t* b,
   for (uint32_t d = 0; d < rank; ++d) m[d] = d;
   m[rank - 2] = rank - 1;
   m[rank - 1] = rank - 2;
-  kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &empty));
-  const kiln_ir_attribute_t* maps[2] = {kiln_ls_map(ctx, rank, rank, m),
-                                        kiln_linalg_identity_map(ctx, rank)};
-  kiln_ir_op_t* g = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &in, 1, &empty, maps,
-                                                  rank, NULL, &g, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
-  *out = kiln_ir_op_result(g, 0);
-  return kiln_ok_status();
+  return kiln_lowering_copy_through_map(b, in, kiln_ls_map(ctx, rank, rank, m),
+                                        rt, out);
 }
 
 static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
@@ -1182,19 +1153,8 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
   // 2. Over (p..., s...), s reductions in order: acc starts as init_value;
   //    each window that selected p combines its source value.
   kiln_ir_value_t* acc = NULL;
-  {
-    kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &empty));
-    const kiln_ir_attribute_t* fmaps[2] = {
-        kiln_ir_affine_map_attr_get(ctx, rank, 0, 0, NULL),
-        kiln_linalg_identity_map(ctx, rank)};
-    kiln_ir_op_t* fill = NULL;
-    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
-        b, 1, &init, 1, &empty, fmaps, rank, NULL, &fill, &body));
-    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
-    acc = kiln_ir_op_result(fill, 0);
-  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+      b, init, kiln_ir_affine_map_attr_get(ctx, rank, 0, 0, NULL), rt, &acc));
   for (uint32_t d = 0; d < rank; ++d) m[d] = rank + d;
   const kiln_ir_attribute_t* srcmap =
       kiln_linalg_projection_map(ctx, 2 * rank, rank, m);

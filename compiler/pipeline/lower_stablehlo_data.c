@@ -96,20 +96,11 @@ static kiln_status_t kiln_ld_generic_over(kiln_ir_builder_t* b,
 static kiln_status_t kiln_ld_fill(kiln_ir_builder_t* b, kiln_ir_value_t* init,
                                   const kiln_ir_type_t* rt,
                                   kiln_ir_value_t** out) {
-  uint32_t rank = (uint32_t)rt->shaped.rank;
-  kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &empty));
-  const kiln_ir_attribute_t* maps[2] = {
-      kiln_ir_affine_map_attr_get(b->context, rank, 0, 0, NULL),
-      kiln_linalg_identity_map(b->context, rank)};
-  kiln_ir_op_t* fill = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &init, 1, &empty, maps,
-                                                  rank, NULL, &fill, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
-  *out = kiln_ir_op_result(fill, 0);
-  return kiln_ok_status();
+  return kiln_lowering_copy_through_map(
+      b, init,
+      kiln_ir_affine_map_attr_get(b->context, (uint32_t)rt->shaped.rank, 0, 0,
+                                  NULL),
+      rt, out);
 }
 
 static const kiln_ir_affine_expr_t* kiln_ld_mul(kiln_ir_context_t* ctx,
@@ -252,18 +243,11 @@ static kiln_status_t kiln_ld_lower_reverse(kiln_ir_builder_t* b,
     }
     exprs[d] = e;
   }
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
-  const kiln_ir_attribute_t* maps[2] = {
-      kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs),
-      kiln_linalg_identity_map(ctx, rank)};
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &input, 1, &init, maps,
-                                                  rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
+  kiln_ir_value_t* copy = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+      b, input, kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs), rt,
+      &copy));
+  kiln_lowering_replace(op, copy);
   return kiln_ok_status();
 }
 
@@ -453,20 +437,8 @@ static kiln_status_t kiln_ld_lower_scatter(kiln_ir_builder_t* b,
   uint32_t num_loops = (uint32_t)(rank + ns);
   // Accumulator: a copy of the operand.
   kiln_ir_value_t* acc = NULL;
-  {
-    kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &empty));
-    const kiln_ir_attribute_t* maps[2] = {
-        kiln_linalg_identity_map(ctx, (uint32_t)rank),
-        kiln_linalg_identity_map(ctx, (uint32_t)rank)};
-    kiln_ir_op_t* copy = NULL;
-    kiln_ir_block_t* body = NULL;
-    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
-        b, 1, &operand, 1, &empty, maps, (uint32_t)rank, NULL, &copy, &body));
-    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
-    acc = kiln_ir_op_result(copy, 0);
-  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+      b, operand, kiln_linalg_identity_map(ctx, (uint32_t)rank), rt, &acc));
   // The scatter loops' extent comes from a splat constant of their shape.
   kiln_ir_value_t* ins[1];
   const kiln_ir_attribute_t* maps[2];

@@ -484,18 +484,10 @@ static kiln_status_t kiln_lower_copy(kiln_lower_t* l, kiln_ir_op_t* op,
                                      kiln_ir_value_t* input,
                                      const kiln_ir_attribute_t* input_map,
                                      const kiln_ir_type_t* rt) {
-  uint32_t rank = (uint32_t)rt->shaped.rank;
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(&l->b, rt, &init));
-  const kiln_ir_attribute_t* maps[2] = {input_map,
-                                        kiln_linalg_identity_map(l->ctx, rank)};
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
-      &l->b, 1, &input, 1, &init, maps, rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(&l->b, body);
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
+  kiln_ir_value_t* copy = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_copy_through_map(&l->b, input, input_map, rt, &copy));
+  kiln_lowering_replace(op, copy);
   return kiln_ok_status();
 }
 
@@ -840,19 +832,9 @@ static kiln_status_t kiln_lower_reduce(kiln_lower_t* l, kiln_ir_op_t* op) {
     inputs[i] = kiln_ir_op_operand(op, i);
     const kiln_ir_type_t* rt = op->results[i].type;
     uint32_t rrank = (uint32_t)rt->shaped.rank;
-    kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_empty(&l->b, rt, &empty));
-    const kiln_ir_attribute_t* maps[2] = {
-        kiln_ir_affine_map_attr_get(l->ctx, rrank, 0, 0, NULL),
-        kiln_linalg_identity_map(l->ctx, rrank)};
-    kiln_ir_value_t* init = kiln_ir_op_operand(op, k + i);
-    kiln_ir_op_t* fill = NULL;
-    kiln_ir_block_t* body = NULL;
-    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
-        &l->b, 1, &init, 1, &empty, maps, rrank, NULL, &fill, &body));
-    kiln_ir_builder_t bb = kiln_lowering_body_builder(&l->b, body);
-    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
-    accs[i] = kiln_ir_op_result(fill, 0);
+    KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+        &l->b, kiln_ir_op_operand(op, k + i),
+        kiln_ir_affine_map_attr_get(l->ctx, rrank, 0, 0, NULL), rt, &accs[i]));
   }
   const kiln_ir_attribute_t* maps[16];
   for (uint32_t i = 0; i < k; ++i) {

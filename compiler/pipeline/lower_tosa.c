@@ -944,18 +944,11 @@ static kiln_status_t kiln_tosa_lower_transpose(kiln_ir_builder_t* b,
   kiln_tosa_transpose_perms(op, perms, KILN_TOSA_MAX_RANK);
   // Result dim j is input dim perms[j]: input dim i is read at loop j.
   for (uint32_t j = 0; j < rank; ++j) inverse[perms[j]] = j;
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
-  const kiln_ir_attribute_t* maps[2] = {
-      kiln_linalg_projection_map(ctx, rank, rank, inverse),
-      kiln_linalg_identity_map(ctx, rank)};
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &input, 1, &init, maps,
-                                                  rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
+  kiln_ir_value_t* copy = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+      b, input, kiln_linalg_projection_map(ctx, rank, rank, inverse), rt,
+      &copy));
+  kiln_lowering_replace(op, copy);
   return kiln_ok_status();
 }
 
@@ -1554,18 +1547,11 @@ static kiln_status_t kiln_tosa_lower_slice(kiln_ir_builder_t* b,
                                        kiln_ir_affine_constant(ctx, start[d]));
     }
   }
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
-  const kiln_ir_attribute_t* maps[2] = {
-      kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs),
-      kiln_linalg_identity_map(ctx, rank)};
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &input, 1, &init, maps,
-                                                  rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
+  kiln_ir_value_t* copy = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+      b, input, kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs), rt,
+      &copy));
+  kiln_lowering_replace(op, copy);
   return kiln_ok_status();
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "compiler/dialects/dialect_util.h"
+#include "compiler/dialects/linalg.h"
 #include "compiler/dialects/scalar_eval.h"
 
 //===----------------------------------------------------------------------===//
@@ -168,6 +169,25 @@ kiln_status_t kiln_lowering_yield(kiln_ir_builder_t* bb, size_t n,
   kiln_ir_op_t* op = NULL;
   return kiln_ir_builder_create_simple(bb, "linalg.yield", n, values, 0, NULL,
                                        0, NULL, &op);
+}
+
+kiln_status_t kiln_lowering_copy_through_map(
+    kiln_ir_builder_t* b, kiln_ir_value_t* input,
+    const kiln_ir_attribute_t* input_map, const kiln_ir_type_t* result_type,
+    kiln_ir_value_t** out) {
+  uint32_t rank = (uint32_t)result_type->shaped.rank;
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, result_type, &init));
+  const kiln_ir_attribute_t* maps[2] = {
+      input_map, kiln_linalg_identity_map(b->context, rank)};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &input, 1, &init, maps,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
 }
 
 kiln_status_t kiln_lowering_yield_and_replace(kiln_ir_builder_t* bb,

@@ -121,6 +121,15 @@ kiln_ir_builder_t kiln_lowering_body_builder(kiln_ir_builder_t* b,
 kiln_status_t kiln_lowering_yield(kiln_ir_builder_t* bb, size_t n,
                                   kiln_ir_value_t* const* values);
 
+// A linalg.generic copying |input|, read through |input_map| (from the
+// result's dims to |input|'s), into a new tensor of |result_type|: the one
+// data-movement generic behind transposes, slices, reversals, plain copies
+// and broadcasts of a rank-0 value (an empty-result map).
+kiln_status_t kiln_lowering_copy_through_map(
+    kiln_ir_builder_t* b, kiln_ir_value_t* input,
+    const kiln_ir_attribute_t* input_map, const kiln_ir_type_t* result_type,
+    kiln_ir_value_t** out);
+
 // Ends a single-result lowering: linalg.yield |v| in the body builder |bb|,
 // then replaces |op|'s result 0 with |generic|'s result 0 and erases |op|.
 kiln_status_t kiln_lowering_yield_and_replace(kiln_ir_builder_t* bb,

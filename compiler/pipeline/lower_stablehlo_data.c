@@ -623,31 +623,6 @@ static kiln_status_t kiln_ld_lower_reduce_window(kiln_ir_builder_t* b,
 // convolution
 //===----------------------------------------------------------------------===//
 
-// Converts scalar |v| to |to| (numeric types only).
-static kiln_status_t kiln_ld_convert(kiln_ir_builder_t* b, kiln_ir_value_t* v,
-                                     const kiln_ir_type_t* to,
-                                     kiln_ir_value_t** out) {
-  const kiln_ir_type_t* from = v->type;
-  if (from == to) {
-    *out = v;
-    return kiln_ok_status();
-  }
-  bool ff = from->kind == KILN_IR_TYPE_FLOAT,
-       tf = to->kind == KILN_IR_TYPE_FLOAT;
-  uint32_t fw = kiln_ir_type_bit_width(from), tw = kiln_ir_type_bit_width(to);
-  const char* name = NULL;
-  if (ff && tf) {
-    name = tw > fw ? "arith.extf" : "arith.truncf";
-  } else if (!ff && tf) {
-    name = "arith.sitofp";
-  } else if (ff) {
-    name = "arith.fptosi";
-  } else {
-    name = tw > fw ? "arith.extsi" : "arith.trunci";
-  }
-  return kiln_lowering_emit(b, name, to, 1, &v, out);
-}
-
 static kiln_status_t kiln_ld_lower_convolution(kiln_ir_builder_t* b,
                                                kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
@@ -791,8 +766,8 @@ static kiln_status_t kiln_ld_lower_convolution(kiln_ir_builder_t* b,
       b, num_ins, ins, 1, &acc, maps, num_loops, reduction, &generic, &body));
   kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t *x, *w, *prod, *sum;
-  KILN_RETURN_IF_ERROR(kiln_ld_convert(&bb, body->args[0], e, &x));
-  KILN_RETURN_IF_ERROR(kiln_ld_convert(&bb, body->args[1], e, &w));
+  KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[0], e, &x));
+  KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[1], e, &w));
   bool f = e->kind == KILN_IR_TYPE_FLOAT;
   KILN_RETURN_IF_ERROR(
       kiln_lowering_emit2(&bb, f ? "arith.mulf" : "arith.muli", x, w, &prod));

@@ -47,56 +47,6 @@
 // Emission helpers
 //===----------------------------------------------------------------------===//
 
-// Converts scalar |v| to |to| with StableHLO convert semantics.
-static kiln_status_t kiln_emit_convert(kiln_ir_builder_t* b, kiln_ir_value_t* v,
-                                       const kiln_ir_type_t* to,
-                                       kiln_ir_value_t** out) {
-  const kiln_ir_type_t* from = v->type;
-  if (from == to) {
-    *out = v;
-    return kiln_ok_status();
-  }
-  bool ff = kiln_lowering_is_float(from), tf = kiln_lowering_is_float(to);
-  uint32_t fw = kiln_ir_type_bit_width(from), tw = kiln_ir_type_bit_width(to);
-  if (ff && tf) {
-    if (fw == tw) {  // f16 <-> bf16: through f32
-      kiln_ir_value_t* wide = NULL;
-      KILN_RETURN_IF_ERROR(kiln_lowering_emit(
-          b, "arith.extf", kiln_ir_float_type_get(b->context, KILN_IR_F32), 1,
-          &v, &wide));
-      return kiln_lowering_emit(b, "arith.truncf", to, 1, &wide, out);
-    }
-    return kiln_lowering_emit(b, tw > fw ? "arith.extf" : "arith.truncf", to, 1,
-                              &v, out);
-  }
-  if (!ff && tf) {
-    return kiln_lowering_emit(
-        b, kiln_lowering_is_unsigned(from) ? "arith.uitofp" : "arith.sitofp",
-        to, 1, &v, out);
-  }
-  if (tw == 1) {  // to bool: x != 0
-    kiln_ir_value_t* zero = NULL;
-    if (ff) {
-      KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, from, 0.0, &zero));
-      return kiln_lowering_cmp(b, false, KILN_CMPF_UNE, v, zero, out);
-    }
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, from, 0, &zero));
-    return kiln_lowering_cmp(b, true, KILN_CMPI_NE, v, zero, out);
-  }
-  if (ff) {
-    return kiln_lowering_emit(
-        b, kiln_lowering_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi", to,
-        1, &v, out);
-  }
-  if (tw > fw) {
-    return kiln_lowering_emit(
-        b, kiln_lowering_is_unsigned(from) ? "arith.extui" : "arith.extsi", to,
-        1, &v, out);
-  }
-  if (tw < fw) return kiln_lowering_emit(b, "arith.trunci", to, 1, &v, out);
-  return kiln_lowering_emit(b, "arith.bitcast", to, 1, &v, out);
-}
-
 //===----------------------------------------------------------------------===//
 // Scalar forms of the elementwise ops
 //===----------------------------------------------------------------------===//
@@ -406,7 +356,7 @@ static kiln_status_t kiln_lower_scalar(kiln_ir_builder_t* b, kiln_ir_op_t* op,
                                lo_clamped, args[2], out);
   }
   if (kiln_ir_op_is(op, "stablehlo.convert")) {
-    return kiln_emit_convert(b, args[0], result_elem, out);
+    return kiln_lowering_convert(b, args[0], result_elem, out);
   }
   if (kiln_ir_op_is(op, "stablehlo.bitcast_convert")) {
     return kiln_lowering_emit(b, "arith.bitcast", result_elem, 1, args, out);
@@ -961,8 +911,8 @@ static kiln_status_t kiln_lower_dot(kiln_lower_t* l, kiln_ir_op_t* op) {
   kiln_ir_builder_t bb = kiln_lowering_body_builder(&l->b, body);
   const kiln_ir_type_t* e = ot->shaped.element;
   kiln_ir_value_t *a, *c, *prod, *sum;
-  KILN_RETURN_IF_ERROR(kiln_emit_convert(&bb, body->args[0], e, &a));
-  KILN_RETURN_IF_ERROR(kiln_emit_convert(&bb, body->args[1], e, &c));
+  KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[0], e, &a));
+  KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[1], e, &c));
   bool f = kiln_lowering_is_float(e);
   KILN_RETURN_IF_ERROR(
       kiln_lowering_emit2(&bb, f ? "arith.mulf" : "arith.muli", a, c, &prod));

@@ -199,51 +199,17 @@ static kiln_status_t kiln_tosa_emit_int_negate(kiln_ir_builder_t* b,
   return kiln_tosa_emit_int_cast(b, v, t, out);
 }
 
-// tosa.cast of scalar |v| to |to| (float -> int rounds half to even).
+// tosa.cast of scalar |v| to |to|: StableHLO's convert, except that float
+// -> int (not bool) rounds half to even first.
 static kiln_status_t kiln_tosa_emit_cast(kiln_ir_builder_t* b,
                                          kiln_ir_value_t* v,
                                          const kiln_ir_type_t* to,
                                          kiln_ir_value_t** out) {
-  const kiln_ir_type_t* from = v->type;
-  if (from == to) {
-    *out = v;
-    return kiln_ok_status();
+  if (kiln_lowering_is_float(v->type) && !kiln_lowering_is_float(to) &&
+      kiln_tosa_width(to) != 1) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit1(b, "math.roundeven", v, &v));
   }
-  bool ff = kiln_lowering_is_float(from), tf = kiln_lowering_is_float(to);
-  uint32_t fw = kiln_tosa_width(from), tw = kiln_tosa_width(to);
-  if (ff && tf) {
-    if (fw == tw) {  // f16 <-> bf16: through f32
-      kiln_ir_value_t* wide = NULL;
-      KILN_RETURN_IF_ERROR(kiln_lowering_emit(
-          b, "arith.extf", kiln_ir_float_type_get(b->context, KILN_IR_F32), 1,
-          &v, &wide));
-      return kiln_lowering_emit(b, "arith.truncf", to, 1, &wide, out);
-    }
-    return kiln_lowering_emit(b, tw > fw ? "arith.extf" : "arith.truncf", to, 1,
-                              &v, out);
-  }
-  if (!ff && tf) {
-    return kiln_lowering_emit(
-        b, kiln_lowering_is_unsigned(from) ? "arith.uitofp" : "arith.sitofp",
-        to, 1, &v, out);
-  }
-  if (tw == 1) {  // to bool: x != 0
-    kiln_ir_value_t* zero = NULL;
-    if (ff) {
-      KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, from, 0.0, &zero));
-      return kiln_lowering_cmp(b, false, KILN_CMPF_UNE, v, zero, out);
-    }
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, from, 0, &zero));
-    return kiln_lowering_cmp(b, true, KILN_CMPI_NE, v, zero, out);
-  }
-  if (ff) {
-    kiln_ir_value_t* rounded = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit1(b, "math.roundeven", v, &rounded));
-    return kiln_lowering_emit(
-        b, kiln_lowering_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi", to,
-        1, &rounded, out);
-  }
-  return kiln_tosa_emit_int_cast(b, v, to, out);
+  return kiln_lowering_convert(b, v, to, out);
 }
 
 // Emits the scalar computation of elementwise |op| on |args| (scalars of

@@ -106,6 +106,55 @@ kiln_status_t kiln_lowering_index_const(kiln_ir_builder_t* b, int64_t v,
                                 index, out);
 }
 
+kiln_status_t kiln_lowering_convert(kiln_ir_builder_t* b, kiln_ir_value_t* v,
+                                    const kiln_ir_type_t* to,
+                                    kiln_ir_value_t** out) {
+  const kiln_ir_type_t* from = v->type;
+  if (from == to) {
+    *out = v;
+    return kiln_ok_status();
+  }
+  bool ff = kiln_lowering_is_float(from), tf = kiln_lowering_is_float(to);
+  uint32_t fw = kiln_ir_type_bit_width(from), tw = kiln_ir_type_bit_width(to);
+  if (ff && tf) {
+    if (fw == tw) {  // f16 <-> bf16: through f32
+      kiln_ir_value_t* wide = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit(
+          b, "arith.extf", kiln_ir_float_type_get(b->context, KILN_IR_F32), 1,
+          &v, &wide));
+      return kiln_lowering_emit(b, "arith.truncf", to, 1, &wide, out);
+    }
+    return kiln_lowering_emit(b, tw > fw ? "arith.extf" : "arith.truncf", to, 1,
+                              &v, out);
+  }
+  if (!ff && tf) {
+    return kiln_lowering_emit(
+        b, kiln_lowering_is_unsigned(from) ? "arith.uitofp" : "arith.sitofp",
+        to, 1, &v, out);
+  }
+  if (tw == 1) {  // to bool: x != 0
+    kiln_ir_value_t* zero = NULL;
+    if (ff) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, from, 0.0, &zero));
+      return kiln_lowering_cmp(b, false, KILN_CMPF_UNE, v, zero, out);
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, from, 0, &zero));
+    return kiln_lowering_cmp(b, true, KILN_CMPI_NE, v, zero, out);
+  }
+  if (ff) {
+    return kiln_lowering_emit(
+        b, kiln_lowering_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi", to,
+        1, &v, out);
+  }
+  if (tw > fw) {
+    return kiln_lowering_emit(
+        b, kiln_lowering_is_unsigned(from) ? "arith.extui" : "arith.extsi", to,
+        1, &v, out);
+  }
+  if (tw < fw) return kiln_lowering_emit(b, "arith.trunci", to, 1, &v, out);
+  return kiln_lowering_emit(b, "arith.bitcast", to, 1, &v, out);
+}
+
 kiln_status_t kiln_lowering_clamp_index(kiln_ir_builder_t* b,
                                         kiln_ir_value_t* v, int64_t lo,
                                         int64_t hi, kiln_ir_value_t** out) {

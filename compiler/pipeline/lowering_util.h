@@ -83,6 +83,14 @@ kiln_status_t kiln_lowering_float_const(kiln_ir_builder_t* b,
 kiln_status_t kiln_lowering_index_const(kiln_ir_builder_t* b, int64_t v,
                                         kiln_ir_value_t** out);
 
+// Converts scalar |v| to |to| with StableHLO convert semantics: float <->
+// float (f16 <-> bf16 through f32), int -> float by the source's
+// signedness, anything -> i1 as `!= 0`, float -> int truncating toward
+// zero, int -> int extending by the source's signedness or truncating.
+kiln_status_t kiln_lowering_convert(kiln_ir_builder_t* b, kiln_ir_value_t* v,
+                                    const kiln_ir_type_t* to,
+                                    kiln_ir_value_t** out);
+
 // min(max(|v|, |lo|), |hi|) on indices (arith.maxsi then arith.minsi); an
 // empty range (|hi| < |lo|) clamps to |lo|.
 kiln_status_t kiln_lowering_clamp_index(kiln_ir_builder_t* b,

@@ -177,6 +177,16 @@ kiln_status_t kiln_dialect_parse_operands_functional(
 // Verification
 //===----------------------------------------------------------------------===//
 
+bool kiln_dialect_is_permutation(const int64_t* v, int64_t n) {
+  uint64_t seen = 0;  // ranks are far below 64
+  if (n < 0 || n > 64) return false;
+  for (int64_t i = 0; i < n; ++i) {
+    if (v[i] < 0 || v[i] >= n || (seen >> v[i]) & 1) return false;
+    seen |= 1ull << v[i];
+  }
+  return true;
+}
+
 kiln_status_t kiln_dialect_verify_all_same_type(kiln_ir_context_t* context,
                                                 kiln_ir_op_t* op) {
   uint32_t n = kiln_ir_op_num_regular_operands(op);

@@ -86,6 +86,9 @@ void kiln_dialect_print_return_like(kiln_ir_printer_t* p, kiln_ir_op_t* op);
 // Verification helpers
 //===----------------------------------------------------------------------===//
 
+// Whether |v|[0..n) is a permutation of 0..n-1 (transpose permutations).
+bool kiln_dialect_is_permutation(const int64_t* v, int64_t n);
+
 // All operands and results have the same type ("operand types must match").
 kiln_status_t kiln_dialect_verify_all_same_type(kiln_ir_context_t* context,
                                                 kiln_ir_op_t* op);

@@ -1343,7 +1343,6 @@ static kiln_status_t kiln_linalg_verify_elementwise(kiln_ir_context_t* context,
                                  "requires an integer list '%s' (at most %d)",
                                  attr_name, KILN_LINALG_MAX_RANK);
   }
-  bool seen[KILN_LINALG_MAX_RANK] = {false};
   if (is_transpose) {
     if (in_rank != out_rank || (uint32_t)n != in_rank) {
       return kiln_ir_op_emit_error(
@@ -1352,13 +1351,10 @@ static kiln_status_t kiln_linalg_verify_elementwise(kiln_ir_context_t* context,
           "must all agree",
           (long long)n, in_rank, out_rank);
     }
-    for (int64_t i = 0; i < n; ++i) {
-      if (v[i] < 0 || v[i] >= n || seen[v[i]]) {
-        return kiln_ir_op_emit_error(
-            op, context, "permutation is not a permutation of 0..%lld",
-            (long long)n - 1);
-      }
-      seen[v[i]] = true;
+    if (!kiln_dialect_is_permutation(v, n)) {
+      return kiln_ir_op_emit_error(
+          op, context, "permutation is not a permutation of 0..%lld",
+          (long long)n - 1);
     }
     for (int64_t i = 0; i < n; ++i) {
       int64_t o = out->shaped.dims[i], x = in->shaped.dims[v[i]];
@@ -1381,6 +1377,7 @@ static kiln_status_t kiln_linalg_verify_elementwise(kiln_ir_context_t* context,
         "rank %u",
         in_rank, (long long)n, out_rank);
   }
+  bool seen[KILN_LINALG_MAX_RANK] = {false};
   for (int64_t i = 0; i < n; ++i) {
     if (v[i] < 0 || v[i] >= (int64_t)out_rank || seen[v[i]] ||
         (i > 0 && v[i] <= v[i - 1])) {

@@ -439,12 +439,10 @@ static kiln_status_t kiln_shlo_verify_transpose(kiln_ir_context_t* context,
         op, context, "requires a 'permutation' of the operand's %zu dims",
         in->shaped.rank);
   }
-  bool seen[KILN_SHLO_MAX_RANK] = {false};
+  if (!kiln_dialect_is_permutation(perm, n)) {
+    return kiln_ir_op_emit_error(op, context, "invalid permutation");
+  }
   for (int64_t i = 0; i < n; ++i) {
-    if (perm[i] < 0 || perm[i] >= n || seen[perm[i]]) {
-      return kiln_ir_op_emit_error(op, context, "invalid permutation");
-    }
-    seen[perm[i]] = true;
     if (out->shaped.dims[i] != in->shaped.dims[perm[i]]) {
       return kiln_ir_op_emit_error(op, context,
                                    "result dim %lld must be operand dim %lld",

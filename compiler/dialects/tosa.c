@@ -576,12 +576,10 @@ static kiln_status_t kiln_tosa_verify_transpose(kiln_ir_context_t* context,
                                  "requires 'perms' of the operand's %zu dims",
                                  in->shaped.rank);
   }
-  bool seen[KILN_TOSA_MAX_RANK] = {false};
+  if (!kiln_dialect_is_permutation(perms, n)) {
+    return kiln_ir_op_emit_error(op, context, "invalid perms");
+  }
   for (int64_t i = 0; i < n; ++i) {
-    if (perms[i] < 0 || perms[i] >= n || seen[perms[i]]) {
-      return kiln_ir_op_emit_error(op, context, "invalid perms");
-    }
-    seen[perms[i]] = true;
     if (out->shaped.dims[i] != in->shaped.dims[perms[i]]) {
       return kiln_ir_op_emit_error(op, context,
                                    "result dim %lld must be operand dim %lld",

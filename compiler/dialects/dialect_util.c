@@ -177,6 +177,25 @@ kiln_status_t kiln_dialect_parse_operands_functional(
 // Verification
 //===----------------------------------------------------------------------===//
 
+kiln_status_t kiln_dialect_require_ranked_tensors(kiln_ir_context_t* context,
+                                                  kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!kiln_ir_type_is_ranked_tensor(kiln_ir_op_operand(op, i)->type)) {
+      return kiln_ir_op_emit_error(
+          op, context, "operand #%u must be a ranked tensor, got %s", i,
+          kiln_ir_type_to_string(context, kiln_ir_op_operand(op, i)->type));
+    }
+  }
+  for (uint32_t i = 0; i < op->num_results; ++i) {
+    if (!kiln_ir_type_is_ranked_tensor(op->results[i].type)) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "result #%u must be a ranked tensor", i);
+    }
+  }
+  return kiln_ok_status();
+}
+
 bool kiln_dialect_is_permutation(const int64_t* v, int64_t n) {
   uint64_t seen = 0;  // ranks are far below 64
   if (n < 0 || n > 64) return false;

@@ -86,6 +86,11 @@ void kiln_dialect_print_return_like(kiln_ir_printer_t* p, kiln_ir_op_t* op);
 // Verification helpers
 //===----------------------------------------------------------------------===//
 
+// Every operand and result of |op| is a ranked tensor ("operand #i must be
+// a ranked tensor, got T" otherwise).
+kiln_status_t kiln_dialect_require_ranked_tensors(kiln_ir_context_t* context,
+                                                  kiln_ir_op_t* op);
+
 // Whether |v|[0..n) is a permutation of 0..n-1 (transpose permutations).
 bool kiln_dialect_is_permutation(const int64_t* v, int64_t n);
 

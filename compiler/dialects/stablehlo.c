@@ -174,29 +174,6 @@ static void kiln_stablehlo_print_int_list(kiln_ir_printer_t* p, size_t n,
 // Verification
 //===----------------------------------------------------------------------===//
 
-static bool kiln_shlo_is_tensor(const kiln_ir_type_t* t) {
-  return kiln_ir_type_is_ranked_tensor(t);
-}
-
-static kiln_status_t kiln_shlo_require_tensors(kiln_ir_context_t* context,
-                                               kiln_ir_op_t* op) {
-  uint32_t n = kiln_ir_op_num_regular_operands(op);
-  for (uint32_t i = 0; i < n; ++i) {
-    if (!kiln_shlo_is_tensor(kiln_ir_op_operand(op, i)->type)) {
-      return kiln_ir_op_emit_error(
-          op, context, "operand #%u must be a ranked tensor, got %s", i,
-          kiln_ir_type_to_string(context, kiln_ir_op_operand(op, i)->type));
-    }
-  }
-  for (uint32_t i = 0; i < op->num_results; ++i) {
-    if (!kiln_shlo_is_tensor(op->results[i].type)) {
-      return kiln_ir_op_emit_error(op, context,
-                                   "result #%u must be a ranked tensor", i);
-    }
-  }
-  return kiln_ok_status();
-}
-
 // Element class requirements of elementwise ops.
 enum {
   KILN_SHLO_ANY = 0,
@@ -241,14 +218,14 @@ static kiln_status_t kiln_shlo_check_class(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_shlo_verify_elementwise(kiln_ir_context_t* context,
                                                   kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   KILN_RETURN_IF_ERROR(kiln_dialect_verify_all_same_type(context, op));
   return kiln_shlo_check_class(context, op, (intptr_t)op->def->user_data);
 }
 
 static kiln_status_t kiln_shlo_verify_is_finite(kiln_ir_context_t* context,
                                                 kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   KILN_RETURN_IF_ERROR(kiln_shlo_check_class(context, op, KILN_SHLO_FLOAT));
   const kiln_ir_type_t* r = op->results[0].type;
   if (!kiln_dialect_same_shape(kiln_ir_op_operand(op, 0)->type, r) ||
@@ -277,7 +254,7 @@ static kiln_status_t kiln_shlo_verify_constant(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_shlo_verify_compare(kiln_ir_context_t* context,
                                               kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* a = kiln_ir_op_operand(op, 0)->type;
   if (kiln_ir_op_operand(op, 1)->type != a) {
     return kiln_ir_op_emit_error(op, context, "operand types must match");
@@ -299,7 +276,7 @@ static kiln_status_t kiln_shlo_verify_compare(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_shlo_verify_select(kiln_ir_context_t* context,
                                              kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* pred = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* a = kiln_ir_op_operand(op, 1)->type;
   if (kiln_ir_type_bit_width(pred->shaped.element) != 1 ||
@@ -319,7 +296,7 @@ static kiln_status_t kiln_shlo_verify_select(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_shlo_verify_clamp(kiln_ir_context_t* context,
                                             kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 1)->type;
   for (uint32_t i = 0; i < 3; i += 2) {
     const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
@@ -340,7 +317,7 @@ static kiln_status_t kiln_shlo_verify_clamp(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_shlo_verify_convert(kiln_ir_context_t* context,
                                               kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   if (!kiln_dialect_same_shape(kiln_ir_op_operand(op, 0)->type,
                                op->results[0].type)) {
     return kiln_ir_op_emit_error(op, context,
@@ -362,7 +339,7 @@ static kiln_status_t kiln_shlo_verify_bitcast_convert(
 
 static kiln_status_t kiln_shlo_verify_broadcast_in_dim(
     kiln_ir_context_t* context, kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
   int64_t dims[KILN_SHLO_MAX_RANK];
@@ -398,7 +375,7 @@ static kiln_status_t kiln_shlo_verify_broadcast_in_dim(
 
 static kiln_status_t kiln_shlo_verify_broadcast(kiln_ir_context_t* context,
                                                 kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   int64_t sizes[KILN_SHLO_MAX_RANK];
   int64_t n = kiln_stablehlo_int_list_attr(op, "broadcast_sizes", sizes,
                                            KILN_SHLO_MAX_RANK);
@@ -413,7 +390,7 @@ static kiln_status_t kiln_shlo_verify_broadcast(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_shlo_verify_reshape(kiln_ir_context_t* context,
                                               kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
   if (in->shaped.element != out->shaped.element ||
@@ -427,7 +404,7 @@ static kiln_status_t kiln_shlo_verify_reshape(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_shlo_verify_transpose(kiln_ir_context_t* context,
                                                 kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
   int64_t perm[KILN_SHLO_MAX_RANK];
@@ -454,7 +431,7 @@ static kiln_status_t kiln_shlo_verify_transpose(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_shlo_verify_iota(kiln_ir_context_t* context,
                                            kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "iota_dimension");
   if (!dim || dim->kind != KILN_IR_ATTR_INTEGER) {
     return kiln_ir_op_emit_error(
@@ -468,7 +445,7 @@ static kiln_status_t kiln_shlo_verify_iota(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_shlo_verify_concatenate(kiln_ir_context_t* context,
                                                   kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "dimension");
   const kiln_ir_type_t* out = op->results[0].type;
   if (!dim || dim->kind != KILN_IR_ATTR_INTEGER) {
@@ -505,7 +482,7 @@ static kiln_status_t kiln_shlo_verify_concatenate(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_shlo_verify_slice(kiln_ir_context_t* context,
                                             kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
   int64_t start[KILN_SHLO_MAX_RANK], limit[KILN_SHLO_MAX_RANK],
@@ -537,7 +514,7 @@ static kiln_status_t kiln_shlo_verify_slice(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_shlo_verify_dot_general(kiln_ir_context_t* context,
                                                   kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   kiln_stablehlo_dot_dims_t d;
   if (!kiln_stablehlo_dot_dims(op, &d)) {
     return kiln_ir_op_emit_error(
@@ -573,7 +550,7 @@ static kiln_status_t kiln_shlo_verify_dot_general(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_shlo_verify_dot(kiln_ir_context_t* context,
                                           kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* l = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* r = kiln_ir_op_operand(op, 1)->type;
   if (l->shaped.rank < 1 || l->shaped.rank > 2 || r->shaped.rank < 1 ||
@@ -587,7 +564,7 @@ static kiln_status_t kiln_shlo_verify_dot(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_shlo_verify_reduce(kiln_ir_context_t* context,
                                              kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_shlo_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   if (n == 0 || n % 2 != 0 || op->num_results != n / 2) {
     return kiln_ir_op_emit_error(

@@ -195,27 +195,9 @@ bool kiln_stablehlo_index_dims(const kiln_ir_op_t* op,
 // Verification
 //===----------------------------------------------------------------------===//
 
-static kiln_status_t kiln_sd_require_tensors(kiln_ir_context_t* ctx,
-                                             kiln_ir_op_t* op) {
-  uint32_t n = kiln_ir_op_num_regular_operands(op);
-  for (uint32_t i = 0; i < n; ++i) {
-    if (!kiln_ir_type_is_ranked_tensor(kiln_ir_op_operand(op, i)->type)) {
-      return kiln_ir_op_emit_error(op, ctx,
-                                   "operand #%u must be a ranked tensor", i);
-    }
-  }
-  for (uint32_t i = 0; i < op->num_results; ++i) {
-    if (!kiln_ir_type_is_ranked_tensor(op->results[i].type)) {
-      return kiln_ir_op_emit_error(op, ctx,
-                                   "result #%u must be a ranked tensor", i);
-    }
-  }
-  return kiln_ok_status();
-}
-
 static kiln_status_t kiln_sd_verify_pad(kiln_ir_context_t* ctx,
                                         kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_sd_require_tensors(ctx, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* pv = kiln_ir_op_operand(op, 1)->type;
   const kiln_ir_type_t* rt = op->results[0].type;
@@ -254,7 +236,7 @@ static kiln_status_t kiln_sd_verify_pad(kiln_ir_context_t* ctx,
 
 static kiln_status_t kiln_sd_verify_reverse(kiln_ir_context_t* ctx,
                                             kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_sd_require_tensors(ctx, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   int64_t dims[KILN_SD_MAX];
   int64_t n = kiln_sd_list(op, "dimensions", dims);
@@ -277,7 +259,7 @@ static kiln_status_t kiln_sd_verify_reverse(kiln_ir_context_t* ctx,
 
 static kiln_status_t kiln_sd_verify_dynamic_slice(kiln_ir_context_t* ctx,
                                                   kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_sd_require_tensors(ctx, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* rt = op->results[0].type;
   size_t rank = in->shaped.rank;
@@ -306,7 +288,7 @@ static kiln_status_t kiln_sd_verify_dynamic_slice(kiln_ir_context_t* ctx,
 
 static kiln_status_t kiln_sd_verify_torch_index_select(kiln_ir_context_t* ctx,
                                                        kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_sd_require_tensors(ctx, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
   const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "dim");
   const kiln_ir_attribute_t* bd = kiln_ir_op_get_attr(op, "batch_dims");
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
@@ -330,7 +312,7 @@ static kiln_status_t kiln_sd_verify_torch_index_select(kiln_ir_context_t* ctx,
 
 static kiln_status_t kiln_sd_verify_gather(kiln_ir_context_t* ctx,
                                            kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_sd_require_tensors(ctx, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
   kiln_stablehlo_index_dims_t d;
   if (!kiln_stablehlo_index_dims(op, &d)) {
     return kiln_ir_op_emit_error(
@@ -348,7 +330,7 @@ static kiln_status_t kiln_sd_verify_gather(kiln_ir_context_t* ctx,
 
 static kiln_status_t kiln_sd_verify_scatter(kiln_ir_context_t* ctx,
                                             kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_sd_require_tensors(ctx, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
   kiln_stablehlo_index_dims_t d;
   if (!kiln_stablehlo_index_dims(op, &d)) {
     return kiln_ir_op_emit_error(
@@ -373,7 +355,7 @@ static kiln_status_t kiln_sd_verify_scatter(kiln_ir_context_t* ctx,
 
 static kiln_status_t kiln_sd_verify_reduce_window(kiln_ir_context_t* ctx,
                                                   kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_sd_require_tensors(ctx, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   if (n == 0 || n % 2 != 0 || op->num_results != n / 2) {
     return kiln_ir_op_emit_error(
@@ -398,7 +380,7 @@ static kiln_status_t kiln_sd_verify_reduce_window(kiln_ir_context_t* ctx,
 
 static kiln_status_t kiln_sd_verify_convolution(kiln_ir_context_t* ctx,
                                                 kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_sd_require_tensors(ctx, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
   kiln_stablehlo_conv_dims_t d;
   if (!kiln_stablehlo_conv_dims(op, &d)) {
     return kiln_ir_op_emit_error(
@@ -418,7 +400,7 @@ static kiln_status_t kiln_sd_verify_convolution(kiln_ir_context_t* ctx,
 
 static kiln_status_t kiln_sd_verify_batch_norm_inference(kiln_ir_context_t* ctx,
                                                          kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_sd_require_tensors(ctx, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_attribute_t* fi = kiln_ir_op_get_attr(op, "feature_index");
   if (!fi || fi->kind != KILN_IR_ATTR_INTEGER || fi->i < 0 ||

@@ -85,25 +85,6 @@ bool kiln_tosa_constant_int(const kiln_ir_value_t* value, int64_t* out) {
 // Verification
 //===----------------------------------------------------------------------===//
 
-static kiln_status_t kiln_tosa_require_tensors(kiln_ir_context_t* context,
-                                               kiln_ir_op_t* op) {
-  uint32_t n = kiln_ir_op_num_regular_operands(op);
-  for (uint32_t i = 0; i < n; ++i) {
-    if (!kiln_ir_type_is_ranked_tensor(kiln_ir_op_operand(op, i)->type)) {
-      return kiln_ir_op_emit_error(
-          op, context, "operand #%u must be a ranked tensor, got %s", i,
-          kiln_ir_type_to_string(context, kiln_ir_op_operand(op, i)->type));
-    }
-  }
-  for (uint32_t i = 0; i < op->num_results; ++i) {
-    if (!kiln_ir_type_is_ranked_tensor(op->results[i].type)) {
-      return kiln_ir_op_emit_error(op, context,
-                                   "result #%u must be a ranked tensor", i);
-    }
-  }
-  return kiln_ok_status();
-}
-
 static bool kiln_tosa_is_bool(const kiln_ir_type_t* e) {
   return e->kind == KILN_IR_TYPE_INTEGER && e->integer.width == 1;
 }
@@ -161,7 +142,7 @@ static kiln_status_t kiln_tosa_check_broadcast(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_tosa_verify_elementwise(kiln_ir_context_t* context,
                                                   kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   kiln_tosa_kind_t kind = kiln_tosa_op_kind(op);
   uint32_t arity = kind == KILN_TOSA_KIND_UNARY ? 1 : 2;
   uint32_t n = kiln_ir_op_num_regular_operands(op);
@@ -271,7 +252,7 @@ static kiln_status_t kiln_tosa_fold_const(
 
 static kiln_status_t kiln_tosa_verify_select(kiln_ir_context_t* context,
                                              kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* result = op->results[0].type;
   const kiln_ir_type_t* pred = kiln_ir_op_operand(op, 0)->type;
   if (!kiln_tosa_is_bool(pred->shaped.element)) {
@@ -308,7 +289,7 @@ const kiln_ir_attribute_t* kiln_tosa_clamp_bound(const kiln_ir_op_t* op,
 
 static kiln_status_t kiln_tosa_verify_clamp(kiln_ir_context_t* context,
                                             kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   KILN_RETURN_IF_ERROR(kiln_dialect_verify_all_same_type(context, op));
   const kiln_ir_type_t* e = op->results[0].type->shaped.element;
   KILN_RETURN_IF_ERROR(
@@ -332,7 +313,7 @@ static kiln_status_t kiln_tosa_verify_clamp(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_tosa_verify_cast(kiln_ir_context_t* context,
                                            kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   if (!kiln_dialect_same_shape(kiln_ir_op_operand(op, 0)->type,
                                op->results[0].type)) {
     return kiln_ir_op_emit_error(op, context,
@@ -343,7 +324,7 @@ static kiln_status_t kiln_tosa_verify_cast(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_tosa_verify_reduce(kiln_ir_context_t* context,
                                              kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
   const kiln_ir_attribute_t* axis = kiln_ir_op_get_attr(op, "axis");
@@ -380,7 +361,7 @@ static kiln_status_t kiln_tosa_verify_reduce(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_tosa_verify_max_pool2d(kiln_ir_context_t* context,
                                                  kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
   if (in->shaped.rank != 4 || out->shaped.rank != 4 ||
@@ -429,7 +410,7 @@ static kiln_status_t kiln_tosa_verify_max_pool2d(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_tosa_verify_gather(kiln_ir_context_t* context,
                                              kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* values = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* indices = kiln_ir_op_operand(op, 1)->type;
   const kiln_ir_type_t* out = op->results[0].type;
@@ -456,7 +437,7 @@ static kiln_status_t kiln_tosa_verify_gather(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_tosa_verify_table(kiln_ir_context_t* context,
                                             kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* table = kiln_ir_op_operand(op, 1)->type;
   const kiln_ir_type_t* out = op->results[0].type;
@@ -564,7 +545,7 @@ int64_t kiln_tosa_transpose_perms(const kiln_ir_op_t* op, int64_t* out,
 
 static kiln_status_t kiln_tosa_verify_transpose(kiln_ir_context_t* context,
                                                 kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
   int64_t perms[KILN_TOSA_MAX_RANK];
@@ -610,7 +591,7 @@ static kiln_status_t kiln_tosa_verify_reshape(kiln_ir_context_t* context,
 // (zero points as optional trailing operands or attributes).
 static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
                                          kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_tosa_require_tensors(context, op));
+  KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* w = n > 1 ? kiln_ir_op_operand(op, 1)->type : NULL;

@@ -1,55 +1,12 @@
-// Parser tests: the lexer over every conformance file, attribute parsing
-// (dense splat/nested/hex/bool/complex, affine maps, dialect attributes).
-#include <dirent.h>
+// Parser tests: attribute parsing (dense splat/nested/hex/bool/complex,
+// affine maps, dialect attributes). The lexer's sweep over IREE's files is
+// lexer_conformance_test.c.
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/input/mlir/lexer.h"
 #include "compiler/input/mlir/parser.h"
 #include "compiler/ir/builtin.h"
 #include "runtime/testing/test.h"
-
-static int lex_dir(const char* dir) {
-  DIR* d = opendir(dir);
-  if (!d) return -1;
-  int files = 0;
-  struct dirent* e;
-  while ((e = readdir(d))) {
-    size_t n = strlen(e->d_name);
-    if (n < 6 || strcmp(e->d_name + n - 5, ".mlir")) continue;
-    char path[1024];
-    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-    FILE* f = fopen(path, "rb");
-    if (!f) continue;
-    static char text[1 << 20];
-    size_t size = fread(text, 1, sizeof(text), f);
-    fclose(f);
-    kiln_mlir_lexer_t l;
-    kiln_mlir_lexer_init(&l, text, size, 1);
-    size_t tokens = 0;
-    for (;;) {
-      kiln_mlir_token_t t = kiln_mlir_lexer_next(&l);
-      if (t.kind == KILN_MLIR_TOK_EOF) break;
-      if (t.kind == KILN_MLIR_TOK_ERROR) {
-        KILN_TEST_FAIL_("%s:%u:%u: bad token '%.*s'", path, t.line, t.column,
-                        KILN_SV_ARG(t.spelling));
-        break;
-      }
-      ++tokens;
-    }
-    KILN_EXPECT_TRUE(tokens > 10);
-    ++files;
-  }
-  closedir(d);
-  return files;
-}
-
-KILN_TEST(lex_conformance_files) {
-  int a = lex_dir(KILN_CONFORMANCE_DIR "/stablehlo_ops");
-  int b = lex_dir(KILN_CONFORMANCE_DIR "/tosa_ops");
-  KILN_EXPECT_TRUE(a > 40);
-  KILN_EXPECT_TRUE(b > 20);
-}
 
 // Parses `"test.op"() {v = <attr>} : () -> ()` and returns attribute v.
 static const kiln_ir_attribute_t* parse_attr(kiln_ir_context_t* c,
@@ -137,5 +94,4 @@ KILN_TEST(dense_attributes) {
   kiln_ir_context_destroy(c);
 }
 
-KILN_TEST_MAIN(KILN_TEST_CASE(lex_conformance_files),
-               KILN_TEST_CASE(dense_attributes))
+KILN_TEST_MAIN(KILN_TEST_CASE(dense_attributes))

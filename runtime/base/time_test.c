@@ -29,10 +29,16 @@ KILN_TEST(deadline_constants) {
 }
 
 KILN_TEST(deadline_expires_after_timeout) {
+  // Not yet expired: an hour is longer than any stall of a loaded machine
+  // between making the deadline and reading it.
+  kiln_deadline_t later = kiln_make_deadline(3600ll * 1000000000ll);
+  KILN_EXPECT_FALSE(kiln_deadline_expired(later));
+  kiln_duration_t remaining = kiln_deadline_remaining_ns(later);
+  KILN_EXPECT_TRUE(remaining > 0 && remaining <= 3600ll * 1000000000ll);
+  // Expired once slept past (however late the sleep returns).
   kiln_deadline_t deadline = kiln_make_deadline(5 * 1000000);
-  KILN_EXPECT_FALSE(kiln_deadline_expired(deadline));
-  kiln_duration_t remaining = kiln_deadline_remaining_ns(deadline);
-  KILN_EXPECT_TRUE(remaining > 0 && remaining <= 5 * 1000000);
+  remaining = kiln_deadline_remaining_ns(deadline);
+  KILN_EXPECT_TRUE(remaining <= 5 * 1000000);
   kiln_sleep_until(deadline);
   KILN_EXPECT_TRUE(kiln_deadline_expired(deadline));
   KILN_EXPECT_EQ_INT(kiln_deadline_remaining_ns(deadline), 0);

@@ -25,6 +25,10 @@ typedef struct kiln_hal_dispatch_profile_record_t {
   // Sum over workers of the time each spent running this dispatch's
   // workgroups (>= end-start on a busy multi-worker device).
   int64_t worker_ns;
+  // Distinct workers (the submitting thread included) that ran at least one
+  // of its workgroups: a count, unlike the times, that machine load does not
+  // change as long as every worker gets scheduled during the dispatch.
+  uint32_t workers_used;
 } kiln_hal_dispatch_profile_record_t;
 
 // Receives records. Called from whichever thread executes the queue (one at

@@ -392,8 +392,8 @@ static kiln_status_t burn_cpu(void* user_data, uint32_t index,
 
 // The work of one parallel_for is spread over the pool: more than one thread
 // runs fn and the accounting adds up. Speed itself (CPU time vs wall time) is
-// a benchmark's business: tests/perf/parallel_dispatch_test.sh measures it
-// with kiln-benchmark-module, not this unit test.
+// a benchmark's business: bench/parallel_dispatch/run.sh measures it with
+// kiln-benchmark-module, not this unit test.
 KILN_TEST(busy_workers_share_the_work) {
   kiln_task_executor_t* executor = make_executor(2);
   KILN_ASSERT_TRUE(executor != NULL);

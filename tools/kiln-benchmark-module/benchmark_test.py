@@ -6,7 +6,8 @@ Usage: benchmark_test.py TOOLS_DIR TESTDATA_DIR WORK_DIR CASE
 Each case builds the modules it needs (kiln-as-module for the hand-written
 VM assembly in testdata/, kiln-compile for MLIR), runs the tool with a short
 --benchmark_min_time and asserts on its JSON output: row names, row counts,
-counters, and how reported time relates to --batch_size.
+counters, and how many calls each reported iteration stands for (counted,
+never timed).
 """
 
 import json
@@ -115,68 +116,57 @@ def case_discovery():
   check(stdout.split() == expected, "list_tests printed %r" % stdout)
 
 
-def time_per_iteration(module, function, batch_size, *extra):
-  # The best of three repetitions: a transient load on a shared machine
-  # only slows some of them, so the minimum tracks the real cost.
-  _, rows, _ = run_json("--module=" + module, "--function=" + function,
-                        "--batch_size=%d" % batch_size, "--time_unit=us",
-                        "--benchmark_repetitions=3", *extra,
-                        min_time="--benchmark_min_time=0.1")
-  rows = iteration_rows(rows)
-  check(len(rows) == 3, "three repetitions expected, got %s" % names(rows))
-  for row in rows:
-    check(row["iterations"] % batch_size == 0,
-          "iterations %d not a multiple of the batch size %d" %
-          (row["iterations"], batch_size))
-    # items processed = iterations: items/s times time/iteration is 1.
-    product = row["items_per_second"] * row["real_time"] * 1e-6
-    check(0.95 < product < 1.05, "items_per_second inconsistent: %s" % row)
-  return min(row["real_time"] for row in rows)
+def invocations_per_iteration(module, function, batch_size, *extra):
+  """The tool's "invocations" counter: VM calls per reported iteration.
 
-
-def check_time_ratio(label, measure_base, measure_batched, low, high):
-  """Checks low < t(batched) / t(base) < high over up to five rounds.
-
-  Each round measures both back to back, so a slow phase of the machine
-  (another process, a clock ramping up) hits both sides alike; a round out
-  of range is retried. A wrong scaling (time not divided by the batch, or
-  divided twice) is off by the batch factor in every round and still fails.
+  A count, not a time: how reported time relates to --batch_size follows
+  from it (Google Benchmark divides the measured time by the iterations), and
+  no load on the machine can change it.
   """
-  ratios = []
-  for _ in range(5):
-    ratio = measure_batched() / measure_base()
-    if low < ratio < high:
-      return
-    ratios.append(ratio)
-  fail("%s out of (%g, %g) in every round: %s" %
-       (label, low, high, ", ".join("%.3f" % r for r in ratios)))
+  _, rows, _ = run_json("--module=" + module, "--function=" + function,
+                        "--batch_size=%d" % batch_size, *extra)
+  rows = iteration_rows(rows)
+  check(len(rows) == 1, "one row expected, got %s" % names(rows))
+  row = rows[0]
+  check(row["iterations"] % batch_size == 0,
+        "iterations %d not a multiple of the batch size %d" %
+        (row["iterations"], batch_size))
+  # items processed = iterations: items/s times time/iteration is 1.
+  product = row["items_per_second"] * row["real_time"]
+  product *= {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[row["time_unit"]]
+  check(0.95 < product < 1.05, "items_per_second inconsistent: %s" % row)
+  return row["invocations"]
+
+
+def check_invocations(label, got, want):
+  check(abs(got - want) < 1e-9, "%s: %g invocations per iteration, want %g" %
+        (label, got, want))
 
 
 def case_sync():
-  # A sync function doing fixed work per call: one call per batch, so with
-  # --batch_size=4 each reported iteration is a quarter of a call.
+  # A sync function: one call per batch, so with --batch_size=4 each
+  # reported iteration is a quarter of a call.
   module = assemble("spin")
-  check_time_ratio(
-      "sync: t(batch 4)/t(batch 1)",
-      lambda: time_per_iteration(module, "spin", 1, "--input=100000"),
-      lambda: time_per_iteration(module, "spin", 4, "--input=100000"),
-      0.1, 0.45)
+  for batch in (1, 4):
+    check_invocations(
+        "sync, batch %d" % batch,
+        invocations_per_iteration(module, "spin", batch, "--input=1000"),
+        1.0 / batch)
 
 
 def case_async():
-  # Coarse-fences: --batch_size calls per batch; time stays per call.
+  # Coarse-fences: --batch_size calls per batch; one call per iteration.
   module = assemble("spin")
-  check_time_ratio(
-      "async: t(batch 4)/t(batch 1)",
-      lambda: time_per_iteration(module, "spin_async", 1, "--input=100000"),
-      lambda: time_per_iteration(module, "spin_async", 4, "--input=100000",
-                                 "--batch_concurrency=2"),
-      0.6, 1.6)
+  check_invocations(
+      "async, batch 4 over 2 timelines",
+      invocations_per_iteration(module, "spin_async", 4, "--input=1000",
+                                "--batch_concurrency=2"), 1.0)
   # The batch is rounded up to a multiple of the concurrency (3 -> 4).
   _, rows, _ = run_json("--module=" + module, "--function=spin_async",
                         "--input=1000", "--batch_size=3",
                         "--batch_concurrency=2")
   check(rows[0]["iterations"] % 4 == 0, "not rounded up: %s" % rows[0])
+  check_invocations("async, batch 3 -> 4", rows[0]["invocations"], 1.0)
   # A real compiled coarse-fences module with inputs.
   compiled = compile_mlir(os.path.join(SAMPLES, "simple_abs.mlir"),
                           "abs_async", "--execution-model=async-external")
@@ -188,14 +178,14 @@ def case_async():
 
 
 def case_dispatch():
-  # A dispatch benchmark takes the batch size as its repeat count: the work
-  # per call grows with it, so time per iteration stays the same.
+  # A dispatch benchmark takes the batch size as its repeat count: one call
+  # per batch, each doing batch-size repetitions (the dispatch rows of
+  # case_compiler_flags show one dispatch per iteration at any batch size).
   module = assemble("spin")
-  check_time_ratio(
-      "dispatch: t(8)/t(1)",
-      lambda: time_per_iteration(module, "spin_dispatch", 1),
-      lambda: time_per_iteration(module, "spin_dispatch", 8),
-      0.6, 1.6)
+  for batch in (1, 8):
+    check_invocations(
+        "dispatch, batch %d" % batch,
+        invocations_per_iteration(module, "spin_dispatch", batch), 1.0 / batch)
 
 
 def case_benchmark_flags():

@@ -64,6 +64,8 @@ void DispatchCollector::Record(
   it->second.calls += 1;
   it->second.real_ns += record->end_ns - record->start_ns;
   it->second.worker_ns += record->worker_ns;
+  it->second.max_workers =
+      std::max(it->second.max_workers, record->workers_used);
 }
 
 std::vector<DispatchStatistic> DispatchCollector::Sorted() const {

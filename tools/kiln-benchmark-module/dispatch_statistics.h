@@ -26,10 +26,11 @@ namespace kiln_benchmark {
 
 // Totals of one dispatch function over a profiling pass.
 struct DispatchStatistic {
-  std::string name;       // entry point name or executable_<id>_function_<n>
-  int64_t calls = 0;      // dispatches recorded
-  int64_t real_ns = 0;    // sum of (end - start)
-  int64_t worker_ns = 0;  // sum of the workers' time in its workgroups
+  std::string name;          // entry point name or executable_<id>_function_<n>
+  int64_t calls = 0;         // dispatches recorded
+  int64_t real_ns = 0;       // sum of (end - start)
+  int64_t worker_ns = 0;     // sum of the workers' time in its workgroups
+  uint32_t max_workers = 0;  // most workers that ran one of its dispatches
 };
 
 //===----------------------------------------------------------------------===//

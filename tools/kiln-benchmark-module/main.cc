@@ -67,7 +67,8 @@ KILN_FLAG(bool, dispatch_statistics, false,
           "After the measured runs, reruns each benchmark (untimed) under a "
           "HAL profiling session and adds one row per dispatch function "
           "under its row: BM_<fn>/<dispatch>, with real time and summed "
-          "worker CPU time per iteration and counters calls and percent.");
+          "worker CPU time per iteration and counters calls, percent and "
+          "workers.");
 KILN_FLAG(bool, enable_output_processing, false,
           "Keeps the outputs of the last measured iteration and prints them, "
           "writes them (--output) or checks them (--expected_output) as "
@@ -125,7 +126,7 @@ const char kAgentsMd[] =
     "  --batch_size=N calls per batch over --batch_concurrency=K timelines;\n"
     "  reported time stays per call.\n"
     "- Per-dispatch breakdown: --dispatch_statistics adds rows\n"
-    "  BM_<fn>/<dispatch> with counters calls and percent.\n"
+    "  BM_<fn>/<dispatch> with counters calls, percent and workers.\n"
     "- Check correctness while benchmarking: --enable_output_processing\n"
     "  with --expected_output=... (one function only).\n"
     "- Exit status is non-zero when any benchmark failed; the others still\n"
@@ -156,6 +157,10 @@ struct BenchmarkCase {
   int32_t batch_concurrency = 1;  // async only
   bool keep_outputs = false;
   kiln_vm_list_t* outputs = nullptr;  // owned copy of the last results
+  // VM calls made by the measured loop of the current run (the benchmark
+  // thread only): reported per iteration as the "invocations" counter, so
+  // tests can check the batch arithmetic without timing anything.
+  int64_t invocations = 0;
 };
 
 std::string StatusToString(kiln_status_t status) {
@@ -241,6 +246,7 @@ kiln_status_t RunSyncBatch(BenchmarkCase* bench,
     args = &dispatch_count;
     arg_count = 1;
   }
+  ++bench->invocations;
   kiln_status_t status =
       kiln_vm_invoke(bench->context->context, bench->function, args, arg_count,
                      last_results->data(), last_results->size(), nullptr);
@@ -308,6 +314,7 @@ kiln_status_t RunAsyncBatch(BenchmarkCase* bench, benchmark::State* state,
   for (int32_t i = 0; i < bench->batch_size && !status; ++i) {
     kiln_hal_fence_t* wait =
         i >= concurrency ? batch->signal_fences[i - concurrency] : nullptr;
+    ++bench->invocations;
     status = kiln_runtime_session_call_async(
         bench->context->session, bench->function, bench->inputs.data(),
         bench->inputs.size(), wait, batch->signal_fences[i], results.data(),
@@ -344,6 +351,7 @@ void RunBenchmark(benchmark::State& state, BenchmarkCase* bench) {
   std::vector<kiln_vm_value_t> last_results(bench->result_count,
                                             kiln_vm_value_make_none());
   kiln_status_t status = nullptr;
+  bench->invocations = 0;
   while (state.KeepRunningBatch(bench->batch_size)) {
     if (g_recorder) {
       status = kiln_hal_replay_recorder_begin_scope(g_recorder, "execute");
@@ -376,6 +384,9 @@ void RunBenchmark(benchmark::State& state, BenchmarkCase* bench) {
     return;
   }
   state.SetItemsProcessed(state.iterations());
+  state.counters["invocations"] = benchmark::Counter(
+      state.iterations() ? (double)bench->invocations / state.iterations()
+                         : 0.0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -658,6 +669,7 @@ kiln_status_t ProfileCase(BenchmarkCase* bench,
     row.real_accumulated_time = NsToUnitSeconds(s.real_ns);
     row.cpu_accumulated_time = NsToUnitSeconds(s.worker_ns);
     row.counters["calls"] = benchmark::Counter((double)s.calls / iterations);
+    row.counters["workers"] = benchmark::Counter((double)s.max_workers);
     row.counters["percent"] = benchmark::Counter(
         total_ns ? 100.0 * (double)s.real_ns / (double)total_ns : 0.0);
     rows->push_back(row);

@@ -134,7 +134,7 @@ static kiln_status_t kiln_hal_local_execute_dispatch(
   state.binding_lengths = binding_lengths;
 
   int64_t start_ns = executor->profiling ? kiln_hal_now_ns() : 0;
-  int64_t worker_ns = 0;
+  kiln_hal_local_run_stats_t run_stats = {0, 0};
   kiln_status_t status = kiln_ok_status();
   if (total) {
     const kiln_hal_local_executable_vtable_t* vtable =
@@ -149,7 +149,7 @@ static kiln_status_t kiln_hal_local_execute_dispatch(
     if (!status) {
       status = executor->runner.run(executor->runner.self, (uint32_t)total,
                                     kiln_hal_local_run_workgroup, &dispatch,
-                                    &worker_ns);
+                                    &run_stats);
       if (vtable->end_dispatch) {
         vtable->end_dispatch(executable, entry_point, dispatch.dispatch_data);
       }
@@ -163,7 +163,8 @@ static kiln_status_t kiln_hal_local_execute_dispatch(
     memcpy(record.workgroup_count, count, sizeof(record.workgroup_count));
     record.start_ns = start_ns;
     record.end_ns = kiln_hal_now_ns();
-    record.worker_ns = worker_ns;
+    record.worker_ns = run_stats.worker_ns;
+    record.workers_used = run_stats.workers_used;
     executor->sink.record_dispatch(executor->sink.user_data, &record);
   }
   if (status) {

@@ -21,16 +21,24 @@ typedef kiln_status_t (*kiln_hal_local_workgroup_fn_t)(void* user_data,
                                                        uint32_t index,
                                                        uint32_t worker_id);
 
+// What a runner reports about one dispatch (for profiling).
+typedef struct kiln_hal_local_run_stats_t {
+  // Summed time the workers spent in fn.
+  int64_t worker_ns;
+  // Distinct worker ids that ran at least one index.
+  uint32_t workers_used;
+} kiln_hal_local_run_stats_t;
+
 // How a driver runs the workgroups of a dispatch.
 typedef struct kiln_hal_local_workgroup_runner_t {
   void* self;
   // Number of distinct worker ids run() may pass (ids are < this).
   uint32_t worker_slots;
   // Runs every index, returns the status of the lowest failing index, and
-  // stores the summed time workers spent in fn into |*out_worker_ns|.
+  // fills |*out_stats|.
   kiln_status_t (*run)(void* self, uint32_t count,
                        kiln_hal_local_workgroup_fn_t fn, void* user_data,
-                       int64_t* out_worker_ns);
+                       kiln_hal_local_run_stats_t* out_stats);
   // Releases |self| (may be NULL).
   void (*destroy)(void* self);
 } kiln_hal_local_workgroup_runner_t;

@@ -2,16 +2,16 @@
 
 #include "runtime/hal/local/local_device.h"
 
-static kiln_status_t kiln_hal_local_sync_run(void* self, uint32_t count,
-                                             kiln_hal_local_workgroup_fn_t fn,
-                                             void* user_data,
-                                             int64_t* out_worker_ns) {
+static kiln_status_t kiln_hal_local_sync_run(
+    void* self, uint32_t count, kiln_hal_local_workgroup_fn_t fn,
+    void* user_data, kiln_hal_local_run_stats_t* out_stats) {
   int64_t start = kiln_hal_now_ns();
   kiln_status_t status = kiln_ok_status();
   for (uint32_t i = 0; i < count && !status; ++i) {
     status = fn(user_data, i, 0);
   }
-  *out_worker_ns = kiln_hal_now_ns() - start;
+  out_stats->worker_ns = kiln_hal_now_ns() - start;
+  out_stats->workers_used = count ? 1 : 0;
   return status;
 }
 

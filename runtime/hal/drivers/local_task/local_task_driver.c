@@ -3,10 +3,9 @@
 #include "runtime/hal/local/local_device.h"
 #include "runtime/task/executor.h"
 
-static kiln_status_t kiln_hal_local_task_run(void* self, uint32_t count,
-                                             kiln_hal_local_workgroup_fn_t fn,
-                                             void* user_data,
-                                             int64_t* out_worker_ns) {
+static kiln_status_t kiln_hal_local_task_run(
+    void* self, uint32_t count, kiln_hal_local_workgroup_fn_t fn,
+    void* user_data, kiln_hal_local_run_stats_t* out_stats) {
   kiln_task_executor_t* executor = (kiln_task_executor_t*)self;
   kiln_task_parallel_for_params_t params = {0};
   params.count = count;
@@ -16,7 +15,8 @@ static kiln_status_t kiln_hal_local_task_run(void* self, uint32_t count,
   kiln_task_parallel_for_stats_t stats = {0};
   kiln_status_t status =
       kiln_task_executor_parallel_for_ex(executor, &params, &stats);
-  *out_worker_ns = stats.total_worker_ns;
+  out_stats->worker_ns = stats.total_worker_ns;
+  out_stats->workers_used = stats.workers_used;
   return status;
 }
 

@@ -529,80 +529,36 @@ static kiln_status_t kiln_vm_list_store(kiln_ref_object_t* ref, int32_t index,
     ip += 6;                          \
     break;                            \
   }
-#define FCMP(NAME, SUF, REG, EXPR)                   \
-  case KILN_VM_OP_CMP_##NAME##_##SUF: {              \
+// The float opcodes of one bank, expanded from numerics.h's tables.
+#define FBIN_ROW_(NAME, EXPR, SUF, REG) FBIN(NAME, SUF, REG, EXPR)
+#define FUN_ROW_(NAME, EXPR, SUF, REG) FUN(NAME, SUF, REG, EXPR)
+#define FTERN_ROW_(NAME, EXPR, SUF, REG)                            \
+  case KILN_VM_OP_##NAME##_##SUF: {                                 \
+    __typeof__(REG[0]) a = REG[R(1)], b = REG[R(2)], c = REG[R(3)]; \
+    REG[R(0)] = (EXPR);                                             \
+    ip += 10;                                                       \
+    break;                                                          \
+  }
+#define FPRED_ROW_(NAME, EXPR, SUF, REG) \
+  case KILN_VM_OP_##NAME##_##SUF: {      \
+    __typeof__(REG[0]) a = REG[R(1)];    \
+    RI32[R(0)] = (EXPR) ? 1 : 0;         \
+    ip += 6;                             \
+    break;                               \
+  }
+#define FCMP_ROW_(NAME, EXPR, SUF, REG)              \
+  case KILN_VM_OP_##NAME##_##SUF: {                  \
     __typeof__(REG[0]) a = REG[R(1)], b = REG[R(2)]; \
     RI32[R(0)] = (EXPR) ? 1 : 0;                     \
     ip += 8;                                         \
     break;                                           \
   }
-
-#define FLOAT_OPS(SUF, REG, T, CT)                    \
-  FBIN(ADD, SUF, REG, a + b)                          \
-  FBIN(SUB, SUF, REG, a - b)                          \
-  FBIN(MUL, SUF, REG, a* b)                           \
-  FBIN(DIV, SUF, REG, a / b)                          \
-  FBIN(REM, SUF, REG, fmod(a, b))                     \
-  FBIN(MIN, SUF, REG, kiln_vm_min_##T(a, b))          \
-  FBIN(MAX, SUF, REG, kiln_vm_max_##T(a, b))          \
-  FBIN(COPYSIGN, SUF, REG, copysign(a, b))            \
-  FBIN(ATAN2, SUF, REG, atan2(a, b))                  \
-  FBIN(POW, SUF, REG, pow(a, b))                      \
-  FUN(NEG, SUF, REG, -a)                              \
-  FUN(ABS, SUF, REG, fabs(a))                         \
-  FUN(SQRT, SUF, REG, sqrt(a))                        \
-  FUN(RSQRT, SUF, REG, (CT)(1.0 / sqrt((double)(a))))  \
-  FUN(EXP, SUF, REG, exp(a))                          \
-  FUN(EXP2, SUF, REG, exp2(a))                        \
-  FUN(EXPM1, SUF, REG, expm1(a))                      \
-  FUN(LOG, SUF, REG, log(a))                          \
-  FUN(LOG2, SUF, REG, log2(a))                        \
-  FUN(LOG10, SUF, REG, log10(a))                      \
-  FUN(LOG1P, SUF, REG, log1p(a))                      \
-  FUN(SIN, SUF, REG, sin(a))                          \
-  FUN(COS, SUF, REG, cos(a))                          \
-  FUN(TAN, SUF, REG, tan(a))                          \
-  FUN(ASIN, SUF, REG, asin(a))                        \
-  FUN(ACOS, SUF, REG, acos(a))                        \
-  FUN(ATAN, SUF, REG, atan(a))                        \
-  FUN(SINH, SUF, REG, sinh(a))                        \
-  FUN(COSH, SUF, REG, cosh(a))                        \
-  FUN(TANH, SUF, REG, tanh(a))                        \
-  FUN(ASINH, SUF, REG, asinh(a))                      \
-  FUN(ACOSH, SUF, REG, acosh(a))                      \
-  FUN(ATANH, SUF, REG, atanh(a))                      \
-  FUN(FLOOR, SUF, REG, floor(a))                      \
-  FUN(CEIL, SUF, REG, ceil(a))                        \
-  FUN(ROUND, SUF, REG, round(a))                      \
-  FUN(ROUNDEVEN, SUF, REG, kiln_vm_roundeven_##T(a))  \
-  FUN(TRUNC, SUF, REG, trunc(a))                      \
-  FUN(ERF, SUF, REG, erf(a))                          \
-  case KILN_VM_OP_FMA_##SUF:                          \
-    REG[R(0)] = fma(REG[R(1)], REG[R(2)], REG[R(3)]); \
-    ip += 10;                                         \
-    break;                                            \
-  case KILN_VM_OP_ISNAN_##SUF:                        \
-    RI32[R(0)] = isnan(REG[R(1)]) ? 1 : 0;            \
-    ip += 6;                                          \
-    break;                                            \
-  case KILN_VM_OP_ISINF_##SUF:                        \
-    RI32[R(0)] = isinf(REG[R(1)]) ? 1 : 0;            \
-    ip += 6;                                          \
-    break;                                            \
-    FCMP(OEQ, SUF, REG, a == b)                       \
-    FCMP(ONE, SUF, REG, a<b || a> b)                  \
-    FCMP(OLT, SUF, REG, a < b)                        \
-    FCMP(OLE, SUF, REG, a <= b)                       \
-    FCMP(OGT, SUF, REG, a > b)                        \
-    FCMP(OGE, SUF, REG, a >= b)                       \
-    FCMP(UEQ, SUF, REG, isunordered(a, b) || a == b)  \
-    FCMP(UNE, SUF, REG, !(a == b))                    \
-    FCMP(ULT, SUF, REG, !(a >= b))                    \
-    FCMP(ULE, SUF, REG, !(a > b))                     \
-    FCMP(UGT, SUF, REG, !(a <= b))                    \
-    FCMP(UGE, SUF, REG, !(a < b))                     \
-    FCMP(ORD, SUF, REG, !isunordered(a, b))           \
-    FCMP(UNO, SUF, REG, isunordered(a, b))
+#define FLOAT_OPS(SUF, REG)                               \
+  KILN_VM_FLOAT_BINARY_OPS(FBIN_ROW_, SUF, REG)           \
+  KILN_VM_FLOAT_UNARY_OPS(FUN_ROW_, SUF, REG)             \
+  KILN_VM_FLOAT_TERNARY_OPS(FTERN_ROW_, SUF, REG)         \
+  KILN_VM_FLOAT_PREDICATE_UNARY_OPS(FPRED_ROW_, SUF, REG) \
+  KILN_VM_FLOAT_COMPARE_OPS(FCMP_ROW_, SUF, REG)
 
 #define CONV(NAME, DST, SRC, EXPR)    \
   case KILN_VM_OP_##NAME: {           \
@@ -843,41 +799,14 @@ reload:
                 __builtin_popcount)
         INT_OPS(I64, RI64, uint64_t, int64_t, 64, __builtin_clzll,
                 __builtin_popcountll)
-        FLOAT_OPS(F32, RF32, f32, float)
-        FLOAT_OPS(F64, RF64, f64, double)
+        FLOAT_OPS(F32, RF32)
+        FLOAT_OPS(F64, RF64)
 
         //===------------------------------------------------------------===//
         // Conversions
         //===------------------------------------------------------------===//
-        CONV(EXT_I32_I64_S, RI64, RI32, (int64_t)a)
-        CONV(EXT_I32_I64_U, RI64, RI32, (int64_t)(uint32_t)a)
-        CONV(TRUNC_I64_I32, RI32, RI64, (int32_t)(uint32_t)(uint64_t)a)
-        CONV(CAST_SI32_F32, RF32, RI32, (float)a)
-        CONV(CAST_UI32_F32, RF32, RI32, (float)(uint32_t)a)
-        CONV(CAST_SI64_F32, RF32, RI64, (float)a)
-        CONV(CAST_UI64_F32, RF32, RI64, (float)(uint64_t)a)
-        CONV(CAST_SI32_F64, RF64, RI32, (double)a)
-        CONV(CAST_UI32_F64, RF64, RI32, (double)(uint32_t)a)
-        CONV(CAST_SI64_F64, RF64, RI64, (double)a)
-        CONV(CAST_UI64_F64, RF64, RI64, (double)(uint64_t)a)
-        CONV(CAST_F32_SI32, RI32, RF32, kiln_vm_fptosi32(a))
-        CONV(CAST_F32_UI32, RI32, RF32, (int32_t)kiln_vm_fptoui32(a))
-        CONV(CAST_F32_SI64, RI64, RF32, kiln_vm_fptosi64(a))
-        CONV(CAST_F32_UI64, RI64, RF32, (int64_t)kiln_vm_fptoui64(a))
-        CONV(CAST_F64_SI32, RI32, RF64, kiln_vm_fptosi32(a))
-        CONV(CAST_F64_UI32, RI32, RF64, (int32_t)kiln_vm_fptoui32(a))
-        CONV(CAST_F64_SI64, RI64, RF64, kiln_vm_fptosi64(a))
-        CONV(CAST_F64_UI64, RI64, RF64, (int64_t)kiln_vm_fptoui64(a))
-        CONV(EXT_F32_F64, RF64, RF32, (double)a)
-        CONV(TRUNC_F64_F32, RF32, RF64, (float)a)
-        CONV(BITCAST_I32_F32, RF32, RI32, kiln_vm_bits_to_f32((uint32_t)a))
-        CONV(BITCAST_F32_I32, RI32, RF32, (int32_t)kiln_vm_f32_to_bits(a))
-        CONV(BITCAST_I64_F64, RF64, RI64, kiln_vm_bits_to_f64((uint64_t)a))
-        CONV(BITCAST_F64_I64, RI64, RF64, (int64_t)kiln_vm_f64_to_bits(a))
-        CONV(CAST_F32_F16, RI32, RF32, (int32_t)kiln_vm_f32_to_f16(a))
-        CONV(CAST_F16_F32, RF32, RI32, kiln_vm_f16_to_f32((uint16_t)a))
-        CONV(CAST_F32_BF16, RI32, RF32, (int32_t)kiln_vm_f32_to_bf16(a))
-        CONV(CAST_BF16_F32, RF32, RI32, kiln_vm_bf16_to_f32((uint16_t)a))
+#define CONV_ROW_(NAME, DST, SRC, EXPR) CONV(NAME, R##DST, R##SRC, EXPR)
+        KILN_VM_CONVERSION_OPS(CONV_ROW_)
 
         //===------------------------------------------------------------===//
         // Buffers

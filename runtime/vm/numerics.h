@@ -1,6 +1,11 @@
-// Internal: scalar helpers with exactly specified semantics for the
-// interpreter (saturating float->int, half/bfloat16 conversions,
-// NaN-propagating min/max, bit casts).
+// The scalar semantics of the VM's opcodes, written once: helpers with
+// exactly specified semantics (saturating float->int, half/bfloat16
+// conversions, NaN-propagating min/max, bit casts) and, at the end, tables
+// of the float and conversion opcodes' expressions. The interpreter expands
+// the tables into its handlers; the cpu target backend
+// (compiler/targets/cpu/) prints the same expressions into the C it
+// generates, which includes this header (so it depends on <math.h>,
+// <stdint.h> and <string.h> only).
 #ifndef KILN_RUNTIME_VM_NUMERICS_H_
 #define KILN_RUNTIME_VM_NUMERICS_H_
 
@@ -130,5 +135,117 @@ static inline uint32_t kiln_vm_f32_to_bf16(float f) {
 static inline float kiln_vm_bf16_to_f32(uint16_t b) {
   return kiln_vm_bits_to_f32((uint32_t)b << 16);
 }
+
+// Type-generic forms for the tables below (the operands' type picks the
+// f32 or f64 helper).
+#define KILN_VM_FMIN(a, b) \
+  _Generic((a), float : kiln_vm_min_f32, default : kiln_vm_min_f64)(a, b)
+#define KILN_VM_FMAX(a, b) \
+  _Generic((a), float : kiln_vm_max_f32, default : kiln_vm_max_f64)(a, b)
+
+//===----------------------------------------------------------------------===//
+// Opcode semantics tables
+//===----------------------------------------------------------------------===//
+// Each row is X(NAME, EXPR, ...): the opcode NAME_F32 / NAME_F64 computes
+// EXPR over operands |a|, |b| (and |c|) of the opcode's float type, and
+// stores the value converted to the destination's type. Library calls take
+// and return double, as C's <math.h> does: f32 operations whose result
+// depends on it (exp, tanh, ...) are computed in double and rounded once.
+// Extra arguments are passed through to X.
+#define KILN_VM_FLOAT_BINARY_OPS(X, ...)   \
+  X(ADD, a + b, __VA_ARGS__)               \
+  X(SUB, a - b, __VA_ARGS__)               \
+  X(MUL, a* b, __VA_ARGS__)                \
+  X(DIV, a / b, __VA_ARGS__)               \
+  X(REM, fmod(a, b), __VA_ARGS__)          \
+  X(MIN, KILN_VM_FMIN(a, b), __VA_ARGS__)  \
+  X(MAX, KILN_VM_FMAX(a, b), __VA_ARGS__)  \
+  X(COPYSIGN, copysign(a, b), __VA_ARGS__) \
+  X(ATAN2, atan2(a, b), __VA_ARGS__)       \
+  X(POW, pow(a, b), __VA_ARGS__)
+#define KILN_VM_FLOAT_UNARY_OPS(X, ...)          \
+  X(NEG, -a, __VA_ARGS__)                        \
+  X(ABS, fabs(a), __VA_ARGS__)                   \
+  X(SQRT, sqrt(a), __VA_ARGS__)                  \
+  X(RSQRT, 1.0 / sqrt((double)(a)), __VA_ARGS__) \
+  X(EXP, exp(a), __VA_ARGS__)                    \
+  X(EXP2, exp2(a), __VA_ARGS__)                  \
+  X(EXPM1, expm1(a), __VA_ARGS__)                \
+  X(LOG, log(a), __VA_ARGS__)                    \
+  X(LOG2, log2(a), __VA_ARGS__)                  \
+  X(LOG10, log10(a), __VA_ARGS__)                \
+  X(LOG1P, log1p(a), __VA_ARGS__)                \
+  X(SIN, sin(a), __VA_ARGS__)                    \
+  X(COS, cos(a), __VA_ARGS__)                    \
+  X(TAN, tan(a), __VA_ARGS__)                    \
+  X(ASIN, asin(a), __VA_ARGS__)                  \
+  X(ACOS, acos(a), __VA_ARGS__)                  \
+  X(ATAN, atan(a), __VA_ARGS__)                  \
+  X(SINH, sinh(a), __VA_ARGS__)                  \
+  X(COSH, cosh(a), __VA_ARGS__)                  \
+  X(TANH, tanh(a), __VA_ARGS__)                  \
+  X(ASINH, asinh(a), __VA_ARGS__)                \
+  X(ACOSH, acosh(a), __VA_ARGS__)                \
+  X(ATANH, atanh(a), __VA_ARGS__)                \
+  X(FLOOR, floor(a), __VA_ARGS__)                \
+  X(CEIL, ceil(a), __VA_ARGS__)                  \
+  X(ROUND, round(a), __VA_ARGS__)                \
+  X(ROUNDEVEN, rint(a), __VA_ARGS__)             \
+  X(TRUNC, trunc(a), __VA_ARGS__)                \
+  X(ERF, erf(a), __VA_ARGS__)
+// fma over three operands.
+#define KILN_VM_FLOAT_TERNARY_OPS(X, ...) X(FMA, fma(a, b, c), __VA_ARGS__)
+// Predicates: an i32 0 or 1. (ISNAN/ISINF are unary; the others compare.)
+#define KILN_VM_FLOAT_PREDICATE_UNARY_OPS(X, ...) \
+  X(ISNAN, isnan(a), __VA_ARGS__)                 \
+  X(ISINF, isinf(a), __VA_ARGS__)
+#define KILN_VM_FLOAT_COMPARE_OPS(X, ...)              \
+  X(CMP_OEQ, a == b, __VA_ARGS__)                      \
+  X(CMP_ONE, a<b || a> b, __VA_ARGS__)                 \
+  X(CMP_OLT, a < b, __VA_ARGS__)                       \
+  X(CMP_OLE, a <= b, __VA_ARGS__)                      \
+  X(CMP_OGT, a > b, __VA_ARGS__)                       \
+  X(CMP_OGE, a >= b, __VA_ARGS__)                      \
+  X(CMP_UEQ, isunordered(a, b) || a == b, __VA_ARGS__) \
+  X(CMP_UNE, !(a == b), __VA_ARGS__)                   \
+  X(CMP_ULT, !(a >= b), __VA_ARGS__)                   \
+  X(CMP_ULE, !(a > b), __VA_ARGS__)                    \
+  X(CMP_UGT, !(a <= b), __VA_ARGS__)                   \
+  X(CMP_UGE, !(a < b), __VA_ARGS__)                    \
+  X(CMP_ORD, !isunordered(a, b), __VA_ARGS__)          \
+  X(CMP_UNO, isunordered(a, b), __VA_ARGS__)
+
+// Conversions: X(NAME, DST, SRC, EXPR): opcode NAME reads |a| from bank SRC
+// and stores EXPR into bank DST (I32, I64, F32, F64).
+#define KILN_VM_CONVERSION_OPS(X)                                \
+  X(EXT_I32_I64_S, I64, I32, (int64_t)a)                         \
+  X(EXT_I32_I64_U, I64, I32, (int64_t)(uint32_t)a)               \
+  X(TRUNC_I64_I32, I32, I64, (int32_t)(uint32_t)(uint64_t)a)     \
+  X(CAST_SI32_F32, F32, I32, (float)a)                           \
+  X(CAST_UI32_F32, F32, I32, (float)(uint32_t)a)                 \
+  X(CAST_SI64_F32, F32, I64, (float)a)                           \
+  X(CAST_UI64_F32, F32, I64, (float)(uint64_t)a)                 \
+  X(CAST_SI32_F64, F64, I32, (double)a)                          \
+  X(CAST_UI32_F64, F64, I32, (double)(uint32_t)a)                \
+  X(CAST_SI64_F64, F64, I64, (double)a)                          \
+  X(CAST_UI64_F64, F64, I64, (double)(uint64_t)a)                \
+  X(CAST_F32_SI32, I32, F32, kiln_vm_fptosi32(a))                \
+  X(CAST_F32_UI32, I32, F32, (int32_t)kiln_vm_fptoui32(a))       \
+  X(CAST_F32_SI64, I64, F32, kiln_vm_fptosi64(a))                \
+  X(CAST_F32_UI64, I64, F32, (int64_t)kiln_vm_fptoui64(a))       \
+  X(CAST_F64_SI32, I32, F64, kiln_vm_fptosi32(a))                \
+  X(CAST_F64_UI32, I32, F64, (int32_t)kiln_vm_fptoui32(a))       \
+  X(CAST_F64_SI64, I64, F64, kiln_vm_fptosi64(a))                \
+  X(CAST_F64_UI64, I64, F64, (int64_t)kiln_vm_fptoui64(a))       \
+  X(EXT_F32_F64, F64, F32, (double)a)                            \
+  X(TRUNC_F64_F32, F32, F64, (float)a)                           \
+  X(BITCAST_I32_F32, F32, I32, kiln_vm_bits_to_f32((uint32_t)a)) \
+  X(BITCAST_F32_I32, I32, F32, (int32_t)kiln_vm_f32_to_bits(a))  \
+  X(BITCAST_I64_F64, F64, I64, kiln_vm_bits_to_f64((uint64_t)a)) \
+  X(BITCAST_F64_I64, I64, F64, (int64_t)kiln_vm_f64_to_bits(a))  \
+  X(CAST_F32_F16, I32, F32, (int32_t)kiln_vm_f32_to_f16(a))      \
+  X(CAST_F16_F32, F32, I32, kiln_vm_f16_to_f32((uint16_t)a))     \
+  X(CAST_F32_BF16, I32, F32, (int32_t)kiln_vm_f32_to_bf16(a))    \
+  X(CAST_BF16_F32, F32, I32, kiln_vm_bf16_to_f32((uint16_t)a))
 
 #endif  // KILN_RUNTIME_VM_NUMERICS_H_

@@ -49,9 +49,36 @@ static bool kiln_driver_stop_after(const kiln_compiler_options_t* o,
   return strcmp(target, phase) == 0;
 }
 
+// The backend's serialize stage as a pass (user_data: kiln_driver_serialize_t).
+typedef struct kiln_driver_serialize_t {
+  const kiln_target_backend_t* backend;
+  const kiln_target_options_t* options;
+} kiln_driver_serialize_t;
+
+static kiln_status_t kiln_driver_serialize_run(kiln_ir_context_t* context,
+                                               kiln_ir_op_t* module,
+                                               void* user_data) {
+  const kiln_driver_serialize_t* s = (const kiln_driver_serialize_t*)user_data;
+  if (!s || !s->backend->serialize) return kiln_ok_status();
+  kiln_status_t status = s->backend->serialize(context, module, s->options);
+  if (status) {
+    status = kiln_status_annotate_f(status, "target backend '%s'",
+                                    s->backend->name);
+  }
+  return status;
+}
+
+static const kiln_ir_pass_t kiln_driver_serialize_pass = {
+    .name = "target-serialize",
+    .description = "the target backend's serialize stage",
+    .run = kiln_driver_serialize_run,
+    .user_data = NULL,
+};
+
 static kiln_status_t kiln_driver_build_pipeline(
     const kiln_compiler_options_t* o, kiln_ir_pass_registry_t* registry,
-    kiln_ir_pass_manager_t* pm, kiln_ir_pass_t* emission_pass, bool* out_done) {
+    kiln_ir_pass_manager_t* pm, kiln_ir_pass_t* serialize_pass,
+    kiln_ir_pass_t* emission_pass, bool* out_done) {
   *out_done = false;
   if (kiln_driver_stop_after(o, "input")) {
     *out_done = true;
@@ -79,6 +106,7 @@ static kiln_status_t kiln_driver_build_pipeline(
       return kiln_ok_status();
     }
   }
+  KILN_RETURN_IF_ERROR(kiln_ir_pass_manager_add(pm, serialize_pass));
   return kiln_ir_pass_manager_add(pm, emission_pass);
 }
 
@@ -107,11 +135,13 @@ kiln_status_t kiln_compiler_compile_buffer(
     kiln_compiler_options_initialize(&defaults);
     options = &defaults;
   }
-  if (options->target_backends &&
-      strcmp(options->target_backends, "vmvx") != 0) {
+  const kiln_target_backend_t* backend = kiln_target_backend_lookup(
+      options->target_backends ? options->target_backends : "vmvx");
+  if (!backend) {
     return kiln_make_status(KILN_STATUS_UNIMPLEMENTED,
-                            "unsupported target backend '%s' (supported: vmvx)",
-                            options->target_backends);
+                            "unsupported target backend '%s' (supported: %s)",
+                            options->target_backends,
+                            kiln_target_backend_names());
   }
   FILE* diag = options->diagnostic_stream ? options->diagnostic_stream : stderr;
   FILE* dump = options->dump_stream ? options->dump_stream : stderr;
@@ -141,13 +171,16 @@ kiln_status_t kiln_compiler_compile_buffer(
   pm_options.timing_stream = dump;
   if (!status)
     status = kiln_ir_pass_manager_create(allocator, &pm_options, &pm);
+  kiln_driver_serialize_t serialize = {backend, &options->target};
+  kiln_ir_pass_t serialize_pass = kiln_driver_serialize_pass;
+  serialize_pass.user_data = &serialize;
   kiln_vm_emission_options_t emission_options = {options->execution_model};
   kiln_ir_pass_t emission_pass = kiln_vm_emission_pass;
   emission_pass.user_data = &emission_options;
   bool stop_early = false;
   if (!status) {
-    status = kiln_driver_build_pipeline(options, registry, pm, &emission_pass,
-                                        &stop_early);
+    status = kiln_driver_build_pipeline(options, registry, pm, &serialize_pass,
+                                        &emission_pass, &stop_early);
   }
   if (!status) {
     status = kiln_mlir_parse_source(
@@ -295,13 +328,36 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
              kiln_compiler_flag_value(arg, "--iree-hal-target-backends", &v) ||
              kiln_compiler_flag_value(
                  arg, "--iree-hal-local-target-device-backends", &v)) {
-    if (strcmp(v, "vmvx") != 0) {
+    if (!kiln_target_backend_lookup(v)) {
       return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
                               "unsupported target backend '%s' (supported: "
-                              "vmvx)",
-                              v);
+                              "%s)",
+                              v, kiln_target_backend_names());
     }
     options->target_backends = v;
+  } else if (kiln_compiler_flag_value(arg, "--cc", &v)) {
+    options->target.cpu.cc = v;
+  } else if (kiln_compiler_flag_value(arg, "--iree-llvmcpu-target-cpu", &v) ||
+             kiln_compiler_flag_value(arg, "--target-cpu", &v)) {
+    options->target.cpu.target_cpu = v;
+  } else if (kiln_compiler_flag_value(
+                 arg, "--iree-llvmcpu-target-cpu-features", &v) ||
+             kiln_compiler_flag_value(arg, "--target-cpu-features", &v)) {
+    options->target.cpu.target_cpu_features = v;
+  } else if (kiln_compiler_flag_value(arg, "--iree-llvmcpu-target-triple",
+                                      &v) ||
+             kiln_compiler_flag_value(arg, "--target-triple", &v)) {
+    options->target.cpu.target_triple = v;
+  } else if (kiln_compiler_flag_value(
+                 arg, "--iree-hal-dump-executable-sources-to", &v) ||
+             kiln_compiler_flag_value(arg, "--dump-executable-sources-to",
+                                      &v)) {
+    options->target.cpu.dump_sources_to = v;
+  } else if (kiln_compiler_flag_value(
+                 arg, "--iree-hal-dump-executable-binaries-to", &v) ||
+             kiln_compiler_flag_value(arg, "--dump-executable-binaries-to",
+                                      &v)) {
+    options->target.cpu.dump_binaries_to = v;
   } else if (kiln_compiler_flag_value(arg, "--input-type", &v) ||
              kiln_compiler_flag_value(arg, "--iree-input-type", &v)) {
     if (!strcmp(v, "auto") || !strcmp(v, "none")) {

@@ -17,6 +17,7 @@
 #include "compiler/codegen/benchmark/benchmark.h"
 #include "compiler/codegen/vm/vm_emission.h"
 #include "compiler/ir/pass.h"
+#include "compiler/targets/target_backend.h"
 #include "runtime/base/allocator.h"
 #include "runtime/base/status.h"
 
@@ -40,8 +41,11 @@ typedef enum kiln_compiler_output_format_e {
 typedef struct kiln_compiler_options_t {
   kiln_compiler_input_type_t input_type;
   kiln_execution_model_t execution_model;
-  // Comma-separated backends; only "vmvx" is supported (NULL: vmvx).
+  // The target backend's name (compiler/targets/registry.c: "vmvx",
+  // "llvm-cpu" or an alias); NULL: vmvx.
   const char* target_backends;
+  // Options of the backends (--iree-llvmcpu-*, --cc, dump directories).
+  kiln_target_options_t target;
   kiln_compiler_output_format_t output_format;
   // With OUTPUT_MLIR: the last pass to run ("input", "structured",
   // "form-dispatch-regions", "vmvx-codegen", "schedule"); NULL: schedule.

@@ -992,6 +992,20 @@ kiln_status_t kiln_vm_bytecode_module_global_at(kiln_vm_module_t* module,
   return kiln_ok_status();
 }
 
+kiln_status_t kiln_vm_bytecode_module_function_code(kiln_vm_module_t* module,
+                                                    uint32_t ordinal,
+                                                    const uint8_t** out_code,
+                                                    uint32_t* out_length) {
+  kiln_vm_bytecode_module_t* m = KILN_BC(module);
+  if (ordinal >= m->function_count) {
+    return kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
+                            "function ordinal %u out of range", ordinal);
+  }
+  *out_code = m->functions[ordinal].code;
+  *out_length = m->functions[ordinal].code_length;
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_vm_bytecode_module_function_registers(
     kiln_vm_module_t* module, uint32_t ordinal, uint16_t out_counts[5]) {
   kiln_vm_bytecode_module_t* m = KILN_BC(module);

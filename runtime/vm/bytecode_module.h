@@ -147,6 +147,14 @@ kiln_status_t kiln_vm_bytecode_module_dump(kiln_vm_module_t* module,
 kiln_status_t kiln_vm_bytecode_module_function_registers(
     kiln_vm_module_t* module, uint32_t ordinal, uint16_t out_counts[5]);
 
+// The verified instructions of internal function |ordinal| (format:
+// bytecode_format.h), valid while the module lives; for translators of
+// bytecode to other code (the compiler's cpu target backend).
+kiln_status_t kiln_vm_bytecode_module_function_code(kiln_vm_module_t* module,
+                                                    uint32_t ordinal,
+                                                    const uint8_t** out_code,
+                                                    uint32_t* out_length);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

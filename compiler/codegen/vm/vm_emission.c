@@ -744,12 +744,21 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
       e->writes[e->num_writes++] = kiln_access_of(stores[i]);
     }
   }
+  // The entry point's ordinal in its executable (0 unless a backend put
+  // several entry points in one executable).
+  const kiln_ir_attribute_t* ordinal_attr =
+      kiln_ir_op_get_attr(op, "entry_ordinal");
+  int32_t entry_ordinal =
+      ordinal_attr && ordinal_attr->kind == KILN_IR_ATTR_INTEGER
+          ? (int32_t)ordinal_attr->i
+          : 0;
   // The dispatch call: every binding is (slot, null, offset in the slot's
   // range, length); the buffers come from the binding table at execution.
   kiln_ir_string_builder_t args = {0};
   kiln_ir_sb_printf(
       &args, "%%r%u, %%r%u, %%i%u, %%i%u, %%i%u, %%i%u, %%i%u, %%i%u", e->cb,
-      exe_reg, kiln_asm_const_i32(e->f, 0), wg_regs[0], wg_regs[1], wg_regs[2],
+      exe_reg, kiln_asm_const_i32(e->f, entry_ordinal), wg_regs[0], wg_regs[1],
+      wg_regs[2],
       kiln_asm_const_i32(e->f, (int32_t)num_push),
       kiln_asm_const_i32(e->f, (int32_t)num_bindings));
   for (uint32_t k = 0; k < num_push; ++k) {
@@ -1331,6 +1340,15 @@ kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
       const char* text = kiln_str_attr(op, "vm_asm", &al);
       kiln_ir_sb_printf(&m->executables, "executable @%.*s : \"%.*s\" {\n",
                         (int)nl, name, (int)fl, format);
+      // A backend that lists its entry points itself (several per
+      // executable) writes the whole block body.
+      size_t bl;
+      const char* body_text = kiln_str_attr(op, "body", &bl);
+      if (bl) {
+        kiln_ir_sb_append(&m->executables, body_text, bl);
+        kiln_ir_sb_printf(&m->executables, "}\n");
+        continue;
+      }
       kiln_ir_sb_printf(&m->executables,
                         "  entry @%.*s workgroup 1 1 1 source ", (int)el,
                         entry);

@@ -89,6 +89,16 @@ uint64_t kiln_hal_query_host_cpu_features(void) {
   if (__builtin_cpu_supports("avx512vnni")) {
     features |= KILN_HAL_CPU_FEATURE_X86_64_AVX512VNNI;
   }
+  if (__builtin_cpu_supports("avx512bf16")) {
+    features |= KILN_HAL_CPU_FEATURE_X86_64_AVX512BF16;
+  }
+  // F16C has no __builtin_cpu_supports name in every compiler: cpuid leaf 1,
+  // ecx bit 29 (AVX's OS support was checked above).
+  {
+    unsigned eax = 1, ebx = 0, ecx = 0, edx = 0;
+    __asm__("cpuid" : "+a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx));
+    if ((ecx >> 29) & 1) features |= KILN_HAL_CPU_FEATURE_X86_64_F16C;
+  }
 #elif defined(__aarch64__)
   unsigned long hwcap = getauxval(AT_HWCAP);
   features |= KILN_HAL_CPU_FEATURE_AARCH64_NEON;

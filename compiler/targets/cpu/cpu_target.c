@@ -1,0 +1,741 @@
+#include "compiler/targets/cpu/cpu_target.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compiler/dispatch/dispatch_ops.h"
+#include "compiler/ir/attributes.h"
+#include "compiler/ir/builtin.h"
+#include "compiler/ir/printer.h"
+#include "compiler/targets/cpu/c_emitter.h"
+#include "compiler/targets/cpu/embedded_headers.h"
+#include "runtime/hal/local/executable_library.h"
+#include "runtime/vm/assembler.h"
+#include "runtime/vm/bytecode_module.h"
+
+extern char** environ;
+
+//===----------------------------------------------------------------------===//
+// Temporary directory
+//===----------------------------------------------------------------------===//
+
+#define KILN_CPU_MAX_TEMP_FILES 8
+
+typedef struct kiln_cpu_temp_t {
+  char dir[256];
+  char files[KILN_CPU_MAX_TEMP_FILES][320];
+  int file_count;
+} kiln_cpu_temp_t;
+
+static kiln_status_t kiln_cpu_temp_create(kiln_cpu_temp_t* t) {
+  memset(t, 0, sizeof(*t));
+  const char* tmpdir = getenv("TMPDIR");
+  snprintf(t->dir, sizeof(t->dir), "%s/kiln-cpu-XXXXXX",
+           tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+  if (!mkdtemp(t->dir)) {
+    return kiln_make_status(KILN_STATUS_UNAVAILABLE,
+                            "cpu backend: cannot create a temporary "
+                            "directory in %s: %s",
+                            tmpdir && tmpdir[0] ? tmpdir : "/tmp",
+                            strerror(errno));
+  }
+  return kiln_ok_status();
+}
+
+// The path of temporary file |name| (registered for removal).
+static const char* kiln_cpu_temp_path(kiln_cpu_temp_t* t, const char* name) {
+  if (t->file_count == KILN_CPU_MAX_TEMP_FILES) return NULL;
+  char dir[sizeof(t->dir)];
+  memcpy(dir, t->dir, sizeof(dir));
+  char* path = t->files[t->file_count++];
+  snprintf(path, sizeof(t->files[0]), "%s/%s", dir, name);
+  return path;
+}
+
+static void kiln_cpu_temp_remove(kiln_cpu_temp_t* t) {
+  for (int i = 0; i < t->file_count; ++i) unlink(t->files[i]);
+  if (t->dir[0]) rmdir(t->dir);
+}
+
+static kiln_status_t kiln_cpu_write_file(const char* path, const void* data,
+                                         size_t size) {
+  FILE* f = fopen(path, "wb");
+  if (!f) {
+    return kiln_make_status(KILN_STATUS_UNAVAILABLE, "cannot write '%s': %s",
+                            path, strerror(errno));
+  }
+  size_t written = size ? fwrite(data, 1, size, f) : 0;
+  int closed = fclose(f);
+  if (written != size || closed != 0) {
+    return kiln_make_status(KILN_STATUS_UNAVAILABLE, "cannot write '%s'",
+                            path);
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_cpu_read_file(const char* path, uint8_t** out_data,
+                                        size_t* out_size) {
+  *out_data = NULL;
+  *out_size = 0;
+  FILE* f = fopen(path, "rb");
+  if (!f) {
+    return kiln_make_status(KILN_STATUS_UNAVAILABLE, "cannot read '%s': %s",
+                            path, strerror(errno));
+  }
+  size_t capacity = 1 << 16, size = 0;
+  uint8_t* data = (uint8_t*)malloc(capacity);
+  while (data) {
+    size_t n = fread(data + size, 1, capacity - size, f);
+    size += n;
+    if (size < capacity) break;
+    uint8_t* bigger = (uint8_t*)realloc(data, capacity * 2);
+    if (!bigger) {
+      free(data);
+      data = NULL;
+      break;
+    }
+    data = bigger;
+    capacity *= 2;
+  }
+  fclose(f);
+  if (!data) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                            "out of memory reading '%s'", path);
+  }
+  *out_data = data;
+  *out_size = size;
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Running the C compiler
+//===----------------------------------------------------------------------===//
+
+#define KILN_CPU_MAX_ARGS 48
+
+typedef struct kiln_cpu_argv_t {
+  const char* argv[KILN_CPU_MAX_ARGS + 1];
+  int argc;
+  char storage[KILN_CPU_MAX_ARGS][320];  // for formatted arguments
+} kiln_cpu_argv_t;
+
+static void kiln_cpu_arg(kiln_cpu_argv_t* a, const char* arg) {
+  if (a->argc < KILN_CPU_MAX_ARGS) a->argv[a->argc++] = arg;
+  a->argv[a->argc] = NULL;
+}
+
+static void kiln_cpu_argf(kiln_cpu_argv_t* a, const char* format,
+                          const char* value) {
+  if (a->argc >= KILN_CPU_MAX_ARGS) return;
+  snprintf(a->storage[a->argc], sizeof(a->storage[0]), format, value);
+  kiln_cpu_arg(a, a->storage[a->argc]);
+}
+
+// Runs |argv| with stdout and stderr into |log_path|; fails with a message
+// naming the compiler, how it failed and the start of its output.
+static kiln_status_t kiln_cpu_run(const kiln_cpu_argv_t* a,
+                                  const char* log_path, const char* flag) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log_path,
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, a->argv[0], &actions, NULL,
+                        (char* const*)a->argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) {
+    return kiln_make_status(KILN_STATUS_NOT_FOUND,
+                            "cpu backend: cannot run the C compiler '%s' "
+                            "(%s); install one or choose it with %s",
+                            a->argv[0], strerror(rc), flag);
+  }
+  int wstatus = 0;
+  while (waitpid(pid, &wstatus, 0) < 0) {
+    if (errno != EINTR) {
+      return kiln_make_status(KILN_STATUS_INTERNAL,
+                              "cpu backend: waiting for '%s' failed: %s",
+                              a->argv[0], strerror(errno));
+    }
+  }
+  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) return kiln_ok_status();
+  char output[600] = "";
+  FILE* f = fopen(log_path, "rb");
+  if (f) {
+    size_t n = fread(output, 1, sizeof(output) - 1, f);
+    output[n] = 0;
+    fclose(f);
+    for (size_t i = 0; i < n; ++i) {
+      if (output[i] == '\n') output[i] = ' ';
+    }
+  }
+  if (WIFSIGNALED(wstatus)) {
+    return kiln_make_status(KILN_STATUS_ABORTED,
+                            "cpu backend: the C compiler '%s' was killed by "
+                            "signal %d",
+                            a->argv[0], WTERMSIG(wstatus));
+  }
+  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 127) {
+    return kiln_make_status(KILN_STATUS_NOT_FOUND,
+                            "cpu backend: the C compiler '%s' was not found; "
+                            "install one or choose it with %s",
+                            a->argv[0], flag);
+  }
+  return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                          "cpu backend: the C compiler '%s' failed (exit "
+                          "%d): %s",
+                          a->argv[0],
+                          WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1,
+                          output[0] ? output : "(no output)");
+}
+
+//===----------------------------------------------------------------------===//
+// Target flags
+//===----------------------------------------------------------------------===//
+
+// Adds the ISA flags of |options| to |a|.
+static void kiln_cpu_target_flags(const kiln_cpu_target_options_t* options,
+                                  bool cross, kiln_cpu_argv_t* a) {
+  const char* cpu = options->target_cpu;
+  if (!cpu || !cpu[0] || strcmp(cpu, "host") == 0) {
+    // A cross compiler's default is the portable baseline of its target.
+    if (!cross) kiln_cpu_arg(a, "-march=native");
+  } else if (strcmp(cpu, "generic") == 0) {
+    if (!cross) kiln_cpu_arg(a, "-march=x86-64");
+  } else {
+    kiln_cpu_argf(a, "-march=%s", cpu);
+  }
+  // "+avx512f,-avx2" -> -mavx512f -mno-avx2.
+  const char* f = options->target_cpu_features;
+  while (f && *f) {
+    const char* end = strchr(f, ',');
+    size_t n = end ? (size_t)(end - f) : strlen(f);
+    if (n > 1 && n < 80 && (f[0] == '+' || f[0] == '-')) {
+      char name[80];
+      memcpy(name, f + 1, n - 1);
+      name[n - 1] = 0;
+      kiln_cpu_argf(a, f[0] == '+' ? "-m%s" : "-mno-%s", name);
+    }
+    f = end ? end + 1 : NULL;
+  }
+}
+
+// The feature bits the compiled code may use, read from the macros the C
+// compiler predefines for the chosen flags (so every -march name maps the
+// same way, including ones kiln has never heard of).
+static uint64_t kiln_cpu_features_from_macros(const char* text, bool aarch64) {
+  static const struct {
+    const char* macro;
+    uint64_t bit;
+  } kX86[] = {
+      {"__SSE4_2__", KILN_HAL_CPU_FEATURE_X86_64_SSE4_2},
+      {"__AVX__", KILN_HAL_CPU_FEATURE_X86_64_AVX},
+      {"__AVX2__", KILN_HAL_CPU_FEATURE_X86_64_AVX2},
+      {"__FMA__", KILN_HAL_CPU_FEATURE_X86_64_FMA},
+      {"__F16C__", KILN_HAL_CPU_FEATURE_X86_64_F16C},
+      {"__AVX512F__", KILN_HAL_CPU_FEATURE_X86_64_AVX512F},
+      {"__AVX512BW__", KILN_HAL_CPU_FEATURE_X86_64_AVX512BW},
+      {"__AVX512DQ__", KILN_HAL_CPU_FEATURE_X86_64_AVX512DQ},
+      {"__AVX512VL__", KILN_HAL_CPU_FEATURE_X86_64_AVX512VL},
+      {"__AVX512VNNI__", KILN_HAL_CPU_FEATURE_X86_64_AVX512VNNI},
+      {"__AVX512BF16__", KILN_HAL_CPU_FEATURE_X86_64_AVX512BF16},
+  };
+  static const struct {
+    const char* macro;
+    uint64_t bit;
+  } kArm[] = {
+      {"__ARM_NEON", KILN_HAL_CPU_FEATURE_AARCH64_NEON},
+      {"__ARM_FEATURE_DOTPROD", KILN_HAL_CPU_FEATURE_AARCH64_DOTPROD},
+      {"__ARM_FEATURE_MATMUL_INT8", KILN_HAL_CPU_FEATURE_AARCH64_I8MM},
+      {"__ARM_FEATURE_SVE", KILN_HAL_CPU_FEATURE_AARCH64_SVE},
+  };
+  uint64_t bits = 0;
+  char needle[64];
+  if (aarch64) {
+    for (size_t i = 0; i < sizeof(kArm) / sizeof(kArm[0]); ++i) {
+      snprintf(needle, sizeof(needle), "#define %s ", kArm[i].macro);
+      if (strstr(text, needle)) bits |= kArm[i].bit;
+    }
+    return bits;
+  }
+  for (size_t i = 0; i < sizeof(kX86) / sizeof(kX86[0]); ++i) {
+    snprintf(needle, sizeof(needle), "#define %s ", kX86[i].macro);
+    if (strstr(text, needle)) bits |= kX86[i].bit;
+  }
+  return bits;
+}
+
+//===----------------------------------------------------------------------===//
+// Serialization
+//===----------------------------------------------------------------------===//
+
+typedef struct kiln_cpu_entry_t {
+  const char* old_executable;  // symbol of the vmvx executable it replaces
+  size_t old_executable_length;
+  const char* name;  // entry point name
+  size_t name_length;
+  const char* source;
+  size_t source_length;
+} kiln_cpu_entry_t;
+
+static const char* kiln_cpu_str_attr(kiln_ir_op_t* op, const char* name,
+                                     size_t* out_length) {
+  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, name);
+  if (!a || a->kind != KILN_IR_ATTR_STRING) {
+    *out_length = 0;
+    return "";
+  }
+  *out_length = a->str.size;
+  return a->str.data;
+}
+
+// Translates one vmvx executable (its nested VM assembly |text|) into the C
+// function |c_name|.
+static kiln_status_t kiln_cpu_translate(kiln_vm_instance_t* instance,
+                                        const char* text, size_t length,
+                                        const char* entry, size_t entry_length,
+                                        const char* c_name,
+                                        kiln_ir_string_builder_t* tu) {
+  // The nested form is `module @name {` ... `}`; the assembler's top level
+  // is `module @name` followed by the contents.
+  const char* open = memchr(text, '{', length);
+  const char* close = NULL;
+  for (size_t i = length; i-- > 0;) {
+    if (text[i] == '}') {
+      close = text + i;
+      break;
+    }
+  }
+  if (!open || !close || close < open) {
+    return kiln_make_status(KILN_STATUS_INTERNAL,
+                            "cpu backend: malformed dispatch program");
+  }
+  kiln_ir_string_builder_t top = {0};
+  kiln_ir_sb_append(&top, text, (size_t)(open - text));
+  kiln_ir_sb_append(&top, "\n", 1);
+  kiln_ir_sb_append(&top, open + 1, (size_t)(close - open - 1));
+  if (top.failed) {
+    kiln_ir_sb_free(&top);
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  uint8_t* bytes = NULL;
+  size_t bytes_length = 0;
+  kiln_allocator_t allocator = kiln_allocator_system();
+  kiln_status_t status = kiln_vm_assemble(top.data, top.size, "<dispatch>",
+                                          allocator, &bytes, &bytes_length);
+  kiln_ir_sb_free(&top);
+  kiln_vm_module_t* bc = NULL;
+  if (!status) {
+    status = kiln_vm_bytecode_module_load_memory(
+        instance, bytes, bytes_length, KILN_VM_BYTECODE_LOAD_FLAG_NONE,
+        allocator, &bc);
+  }
+  kiln_allocator_free(allocator, bytes);
+  if (status) return status;
+  // The entry point is the internal function of that name.
+  size_t count =
+      kiln_vm_module_function_count(bc, KILN_VM_FUNCTION_LINKAGE_INTERNAL);
+  uint32_t ordinal = UINT32_MAX;
+  for (size_t i = 0; i < count && !status; ++i) {
+    kiln_vm_function_t fn;
+    status = kiln_vm_module_function_at(bc, KILN_VM_FUNCTION_LINKAGE_INTERNAL,
+                                        (uint32_t)i, &fn);
+    if (!status &&
+        kiln_string_view_equal(kiln_vm_function_name(&fn),
+                               kiln_make_string_view(entry, entry_length))) {
+      ordinal = (uint32_t)i;
+    }
+  }
+  if (!status && ordinal == UINT32_MAX) {
+    status = kiln_make_status(KILN_STATUS_INTERNAL,
+                              "cpu backend: dispatch program has no '%.*s'",
+                              (int)entry_length, entry);
+  }
+  if (!status) status = kiln_cpu_emit_entry_c(bc, ordinal, c_name, tu);
+  kiln_vm_module_release(bc);
+  return status;
+}
+
+static void kiln_cpu_quote_c(kiln_ir_string_builder_t* tu, const char* s,
+                             size_t n) {
+  kiln_ir_sb_append(tu, "\"", 1);
+  for (size_t i = 0; i < n; ++i) {
+    unsigned char c = (unsigned char)s[i];
+    if (c == '"' || c == '\\') {
+      char esc[2] = {'\\', (char)c};
+      kiln_ir_sb_append(tu, esc, 2);
+    } else if (c < 0x20 || c >= 0x7f) {
+      kiln_ir_sb_printf(tu, "\\%03o", c);
+    } else {
+      kiln_ir_sb_append(tu, (const char*)&c, 1);
+    }
+  }
+  kiln_ir_sb_append(tu, "\"", 1);
+}
+
+static kiln_status_t kiln_cpu_copy_to_dir(const char* dir, const char* name,
+                                          const void* data, size_t size) {
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  mkdir(dir, 0777);  // may exist
+  return kiln_cpu_write_file(path, data, size);
+}
+
+kiln_status_t kiln_cpu_target_serialize(
+    kiln_ir_context_t* context, kiln_ir_op_t* module,
+    const kiln_cpu_target_options_t* options) {
+  kiln_cpu_target_options_t defaults;
+  if (!options) {
+    memset(&defaults, 0, sizeof(defaults));
+    options = &defaults;
+  }
+  const char* triple = options->target_triple;
+  bool aarch64 = triple && strncmp(triple, "aarch64", 7) == 0;
+  bool cross = triple && triple[0] &&
+#if defined(__x86_64__)
+               strncmp(triple, "x86_64", 6) != 0;
+#elif defined(__aarch64__)
+               !aarch64;
+#else
+               true;
+#endif
+  if (triple && triple[0] && !aarch64 && strncmp(triple, "x86_64", 6) != 0) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "--iree-llvmcpu-target-triple='%s' is not "
+                            "supported (x86_64-* or aarch64-*)",
+                            triple);
+  }
+#if defined(__aarch64__)
+  if (!triple || !triple[0]) aarch64 = true;
+#endif
+  const char* format = aarch64 ? "native-elf-aarch64" : "native-elf-x86_64";
+  const char* cc = options->cc;
+  const char* cc_flag = "--cc=PATH (or $CC)";
+  if (!cc || !cc[0]) cc = getenv("CC");
+  if (!cc || !cc[0]) cc = "cc";
+
+  kiln_ir_block_t* body = kiln_ir_module_body(module);
+  size_t entry_count = 0;
+  for (kiln_ir_op_t* op = body ? body->first_op : NULL; op; op = op->next) {
+    if (kiln_ir_op_is(op, KILN_HAL_EXECUTABLE_OP)) ++entry_count;
+  }
+  if (entry_count == 0) return kiln_ok_status();
+  kiln_cpu_entry_t* entries =
+      (kiln_cpu_entry_t*)calloc(entry_count, sizeof(kiln_cpu_entry_t));
+  kiln_vm_instance_t* instance = NULL;
+  kiln_status_t status =
+      entries ? kiln_ok_status()
+              : kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                                 "out of memory");
+  if (!status) status = kiln_vm_instance_create(kiln_allocator_system(), &instance);
+  kiln_ir_string_builder_t tu = {0};
+  kiln_ir_sb_printf(&tu,
+                    "// Generated by kiln-compile (cpu backend): one function "
+                    "per dispatch.\n#include \"executable_library.h\"\n"
+                    "#include \"numerics.h\"\n\n%s\n",
+                    kiln_cpu_c_prelude);
+  size_t n = 0;
+  kiln_ir_op_t* first_executable = NULL;
+  for (kiln_ir_op_t* op = body->first_op; op && !status; op = op->next) {
+    if (!kiln_ir_op_is(op, KILN_HAL_EXECUTABLE_OP)) continue;
+    if (!first_executable) first_executable = op;
+    kiln_cpu_entry_t* e = &entries[n];
+    size_t fl, al;
+    const char* fmt = kiln_cpu_str_attr(op, "format", &fl);
+    const char* text = kiln_cpu_str_attr(op, "vm_asm", &al);
+    if (fl != 13 || memcmp(fmt, "vmvx-bytecode", 13) != 0) {
+      status = kiln_make_status(KILN_STATUS_INTERNAL,
+                                "cpu backend: executable of format '%.*s' "
+                                "cannot be translated",
+                                (int)fl, fmt);
+      break;
+    }
+    e->old_executable = kiln_cpu_str_attr(op, "sym_name", &e->old_executable_length);
+    e->name = kiln_cpu_str_attr(op, "entry", &e->name_length);
+    e->source = kiln_cpu_str_attr(op, "source", &e->source_length);
+    char c_name[32];
+    snprintf(c_name, sizeof(c_name), "kiln_dispatch_%zu", n);
+    status = kiln_cpu_translate(instance, text, al, e->name, e->name_length,
+                                c_name, &tu);
+    if (status) {
+      status = kiln_status_annotate_f(status, "in dispatch '%.*s'",
+                                      (int)e->name_length, e->name);
+    }
+    ++n;
+  }
+  kiln_vm_instance_release(instance);
+  // The export table and the query function.
+  if (!status) {
+    kiln_ir_sb_printf(&tu,
+                      "static const kiln_hal_executable_dispatch_fn_v1_t "
+                      "kiln_exports[] = {\n");
+    for (size_t i = 0; i < n; ++i) {
+      kiln_ir_sb_printf(&tu, "  kiln_dispatch_%zu,\n", i);
+    }
+    kiln_ir_sb_printf(&tu, "};\nstatic const char* const kiln_names[] = {\n");
+    for (size_t i = 0; i < n; ++i) {
+      kiln_ir_sb_append(&tu, "  ", 2);
+      kiln_cpu_quote_c(&tu, entries[i].name, entries[i].name_length);
+      kiln_ir_sb_append(&tu, ",\n", 2);
+    }
+    kiln_ir_sb_printf(&tu, "};\nstatic const char* const kiln_sources[] = {\n");
+    for (size_t i = 0; i < n; ++i) {
+      kiln_ir_sb_append(&tu, "  ", 2);
+      kiln_cpu_quote_c(&tu, entries[i].source, entries[i].source_length);
+      kiln_ir_sb_append(&tu, ",\n", 2);
+    }
+    kiln_ir_sb_printf(
+        &tu,
+        "};\n"
+        "static const kiln_hal_executable_library_v1_t kiln_library = {\n"
+        "  {KILN_HAL_EXECUTABLE_LIBRARY_VERSION_1, \"kiln_cpu\", "
+        "KILN_REQUIRED_CPU_FEATURES},\n"
+        "  {0, 0},\n"
+        "  {%zu, kiln_exports, kiln_names, 0, kiln_sources},\n"
+        "};\n"
+        "KILN_HAL_EXECUTABLE_LIBRARY_EXPORT\n"
+        "const kiln_hal_executable_library_header_t*\n"
+        "kiln_hal_executable_library_query(uint32_t max_version,\n"
+        "    const kiln_hal_executable_environment_v1_t* environment) {\n"
+        "  (void)environment;\n"
+        "  return max_version >= KILN_HAL_EXECUTABLE_LIBRARY_VERSION_1 ?\n"
+        "      &kiln_library.header : 0;\n"
+        "}\n",
+        n);
+    if (tu.failed) {
+      status = kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory emitting C");
+    }
+  }
+  // Build: headers and the translation unit into a private directory.
+  kiln_cpu_temp_t temp;
+  memset(&temp, 0, sizeof(temp));
+  if (!status) status = kiln_cpu_temp_create(&temp);
+  const char* c_path = NULL;
+  const char* so_path = NULL;
+  const char* log_path = NULL;
+  const char* macros_path = NULL;
+  if (!status) {
+    const char* lib_h = kiln_cpu_temp_path(&temp, "executable_library.h");
+    const char* num_h = kiln_cpu_temp_path(&temp, "numerics.h");
+    c_path = kiln_cpu_temp_path(&temp, "dispatches.c");
+    so_path = kiln_cpu_temp_path(&temp, "dispatches.so");
+    log_path = kiln_cpu_temp_path(&temp, "cc.log");
+    macros_path = kiln_cpu_temp_path(&temp, "macros.txt");
+    status = kiln_cpu_write_file(lib_h, kiln_embedded_executable_library_h,
+                                 kiln_embedded_executable_library_h_size);
+    if (!status) {
+      status = kiln_cpu_write_file(num_h, kiln_embedded_numerics_h,
+                                   kiln_embedded_numerics_h_size);
+    }
+  }
+  // The feature bits the flags enable (cc -dM -E).
+  uint64_t features = 0;
+  if (!status) {
+    kiln_cpu_argv_t a;
+    memset(&a, 0, sizeof(a));
+    kiln_cpu_arg(&a, cc);
+    kiln_cpu_target_flags(options, cross, &a);
+    kiln_cpu_arg(&a, "-dM");
+    kiln_cpu_arg(&a, "-E");
+    kiln_cpu_arg(&a, "-x");
+    kiln_cpu_arg(&a, "c");
+    kiln_cpu_arg(&a, "/dev/null");
+    status = kiln_cpu_run(&a, macros_path, cc_flag);
+    if (status && options->target_cpu && options->target_cpu[0]) {
+      status = kiln_status_annotate_f(
+          status, "with --iree-llvmcpu-target-cpu=%s", options->target_cpu);
+    }
+    uint8_t* text = NULL;
+    size_t size = 0;
+    if (!status) status = kiln_cpu_read_file(macros_path, &text, &size);
+    if (!status) {
+      char* z = (char*)realloc(text, size + 1);
+      if (z) {
+        z[size] = 0;
+        features = kiln_cpu_features_from_macros(z, aarch64);
+        text = (uint8_t*)z;
+      }
+      free(text);
+    }
+  }
+  if (!status) {
+    char line[96];
+    snprintf(line, sizeof(line),
+             "#define KILN_REQUIRED_CPU_FEATURES 0x%llxull\n",
+             (unsigned long long)features);
+    kiln_ir_string_builder_t full = {0};
+    kiln_ir_sb_append(&full, line, strlen(line));
+    kiln_ir_sb_append(&full, tu.data, tu.size);
+    status = full.failed ? kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                                            "out of memory")
+                         : kiln_cpu_write_file(c_path, full.data, full.size);
+    if (!status && options->dump_sources_to) {
+      status = kiln_cpu_copy_to_dir(options->dump_sources_to, "dispatches.c",
+                                    full.data, full.size);
+    }
+    kiln_ir_sb_free(&full);
+  }
+  if (!status) {
+    kiln_cpu_argv_t a;
+    memset(&a, 0, sizeof(a));
+    kiln_cpu_arg(&a, cc);
+    kiln_cpu_arg(&a, "-std=c11");
+    kiln_cpu_arg(&a, "-O3");
+    // Never -ffast-math: NaN, -0.0 and rounding follow the program, and
+    // contracting a*b+c into an fma would change results.
+    kiln_cpu_arg(&a, "-ffp-contract=off");
+    kiln_cpu_arg(&a, "-fno-math-errno");
+    kiln_cpu_arg(&a, "-fPIC");
+    kiln_cpu_arg(&a, "-shared");
+    kiln_cpu_arg(&a, "-fvisibility=hidden");
+    kiln_cpu_arg(&a, "-w");
+    kiln_cpu_target_flags(options, cross, &a);
+    kiln_cpu_argf(&a, "-I%s", temp.dir);
+    kiln_cpu_arg(&a, "-o");
+    kiln_cpu_arg(&a, so_path);
+    kiln_cpu_arg(&a, c_path);
+    kiln_cpu_arg(&a, "-lm");
+    status = kiln_cpu_run(&a, log_path, cc_flag);
+  }
+  uint8_t* so = NULL;
+  size_t so_size = 0;
+  if (!status) status = kiln_cpu_read_file(so_path, &so, &so_size);
+  if (!status && options->dump_binaries_to) {
+    status = kiln_cpu_copy_to_dir(options->dump_binaries_to, "dispatches.so",
+                                  so, so_size);
+  }
+  kiln_cpu_temp_remove(&temp);
+  kiln_ir_sb_free(&tu);
+
+  // One native executable replaces the vmvx ones.
+  const char* exe_name = "__cpu_dispatches";
+  if (!status) {
+    kiln_ir_string_builder_t block = {0};
+    for (size_t i = 0; i < n; ++i) {
+      kiln_ir_sb_printf(&block, "  entry @%.*s workgroup 1 1 1 source \"",
+                        (int)entries[i].name_length, entries[i].name);
+      for (size_t k = 0; k < entries[i].source_length; ++k) {
+        char c = entries[i].source[k];
+        if (c == '"' || c == '\\') kiln_ir_sb_append(&block, "\\", 1);
+        kiln_ir_sb_append(&block, &c, 1);
+      }
+      kiln_ir_sb_printf(&block, "\"\n");
+    }
+    kiln_ir_sb_printf(&block, "  data hex \"");
+    static const char kHex[] = "0123456789abcdef";
+    for (size_t i = 0; i < so_size; ++i) {
+      char h[2] = {kHex[so[i] >> 4], kHex[so[i] & 15]};
+      kiln_ir_sb_append(&block, h, 2);
+    }
+    kiln_ir_sb_printf(&block, "\"\n");
+    kiln_ir_op_state_t state;
+    kiln_ir_op_state_init(context, &state, KILN_HAL_EXECUTABLE_OP,
+                          first_executable->location);
+    kiln_ir_op_t* exe = NULL;
+    status = block.failed ? kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                                             "out of memory")
+                          : kiln_ir_op_create(context, &state, &exe);
+    if (!status) {
+      status = kiln_ir_op_set_attr(
+          context, exe, "sym_name",
+          kiln_ir_string_attr_get(context, kiln_make_cstring_view(exe_name)),
+          false);
+    }
+    if (!status) {
+      status = kiln_ir_op_set_attr(
+          context, exe, "format",
+          kiln_ir_string_attr_get(context, kiln_make_cstring_view(format)),
+          false);
+    }
+    if (!status) {
+      status = kiln_ir_op_set_attr(
+          context, exe, "body",
+          kiln_ir_string_attr_get(context,
+                                  kiln_make_string_view(block.data, block.size)),
+          false);
+    }
+    kiln_ir_sb_free(&block);
+    if (!status) kiln_ir_op_insert_before(exe, first_executable);
+  }
+  free(so);
+  // Point the dispatches at their entries and drop the vmvx executables.
+  if (!status) {
+    for (kiln_ir_op_t* fn = body->first_op; fn && !status; fn = fn->next) {
+      if (!kiln_ir_op_is(fn, "func.func") || fn->num_regions == 0) continue;
+      for (kiln_ir_block_t* b = fn->regions[0].first_block; b && !status;
+           b = b->next) {
+        for (kiln_ir_op_t* op = b->first_op; op && !status; op = op->next) {
+          if (!kiln_ir_op_is(op, KILN_DISPATCH_REGION_OP)) continue;
+          const kiln_ir_attribute_t* ref = kiln_ir_op_get_attr(op, "executable");
+          if (!ref || ref->kind != KILN_IR_ATTR_SYMBOL_REF) continue;
+          for (size_t i = 0; i < n; ++i) {
+            if (!kiln_string_view_equal(
+                    ref->symbol.root,
+                    kiln_make_string_view(entries[i].old_executable,
+                                          entries[i].old_executable_length))) {
+              continue;
+            }
+            status = kiln_ir_op_set_attr(
+                context, op, "executable",
+                kiln_ir_symbol_ref_attr_get(
+                    context, kiln_make_cstring_view(exe_name), 0, NULL),
+                false);
+            if (!status) {
+              status = kiln_ir_op_set_attr(
+                  context, op, "entry_ordinal",
+                  kiln_ir_integer_attr_get(context, kiln_ir_int_type(context, 32),
+                                           (int64_t)i),
+                  false);
+            }
+            break;
+          }
+        }
+      }
+    }
+  }
+  if (!status) {
+    for (kiln_ir_op_t* op = body->first_op; op;) {
+      kiln_ir_op_t* next = op->next;
+      if (kiln_ir_op_is(op, KILN_HAL_EXECUTABLE_OP)) {
+        size_t fl;
+        const char* fmt = kiln_cpu_str_attr(op, "format", &fl);
+        if (fl == 13 && memcmp(fmt, "vmvx-bytecode", 13) == 0) {
+          kiln_ir_op_erase(op);
+        }
+      }
+      op = next;
+    }
+  }
+  free(entries);
+  return status;
+}
+
+//===----------------------------------------------------------------------===//
+// The backend
+//===----------------------------------------------------------------------===//
+
+#include "compiler/targets/target_backend.h"
+
+static kiln_status_t kiln_cpu_target_backend_serialize(
+    kiln_ir_context_t* context, kiln_ir_op_t* module,
+    const kiln_target_options_t* options) {
+  return kiln_cpu_target_serialize(context, module,
+                                   options ? &options->cpu : NULL);
+}
+
+static const char* const kiln_cpu_target_aliases[] = {"cpu", "llvm", NULL};
+
+const kiln_target_backend_t kiln_cpu_target_backend = {
+    .name = "llvm-cpu",
+    .aliases = kiln_cpu_target_aliases,
+    .summary = "native code: C per dispatch, built by the system C compiler",
+    .serialize = kiln_cpu_target_backend_serialize,
+};

@@ -62,8 +62,8 @@ static kiln_status_t kiln_driver_serialize_run(kiln_ir_context_t* context,
   if (!s || !s->backend->serialize) return kiln_ok_status();
   kiln_status_t status = s->backend->serialize(context, module, s->options);
   if (status) {
-    status = kiln_status_annotate_f(status, "target backend '%s'",
-                                    s->backend->name);
+    status =
+        kiln_status_annotate_f(status, "target backend '%s'", s->backend->name);
   }
   return status;
 }
@@ -340,8 +340,8 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
   } else if (kiln_compiler_flag_value(arg, "--iree-llvmcpu-target-cpu", &v) ||
              kiln_compiler_flag_value(arg, "--target-cpu", &v)) {
     options->target.cpu.target_cpu = v;
-  } else if (kiln_compiler_flag_value(
-                 arg, "--iree-llvmcpu-target-cpu-features", &v) ||
+  } else if (kiln_compiler_flag_value(arg, "--iree-llvmcpu-target-cpu-features",
+                                      &v) ||
              kiln_compiler_flag_value(arg, "--target-cpu-features", &v)) {
     options->target.cpu.target_cpu_features = v;
   } else if (kiln_compiler_flag_value(arg, "--iree-llvmcpu-target-triple",

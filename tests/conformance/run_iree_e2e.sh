@@ -11,6 +11,7 @@
 # a run past it is reported as "timed out".
 #
 # Usage: run_iree_e2e.sh [--bin=DIR] [--results=FILE] [--devices=a,b]
+#                        [--backends=vmvx,llvm-cpu]
 #                        [--timeout=SECONDS] [FOLDER]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,8 +27,9 @@ for arg in "$@"; do
     --bin=*) bin=${arg#--bin=} ;;
     --results=*) results=${arg#--results=} ;;
     --devices=*) devices=${arg#--devices=} ;;
+    --backends=*) backends=${arg#--backends=} ;;
     --timeout=*) timeout_s=${arg#--timeout=} ;;
-    --help|-h) sed -n '2,14p' "$0"; exit 0 ;;
+    --help|-h) sed -n '2,15p' "$0"; exit 0 ;;
     -*) echo "run_iree_e2e.sh: unknown flag '$arg'" >&2; exit 2 ;;
     *) folder=$arg ;;
   esac

@@ -758,8 +758,7 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
   kiln_ir_sb_printf(
       &args, "%%r%u, %%r%u, %%i%u, %%i%u, %%i%u, %%i%u, %%i%u, %%i%u", e->cb,
       exe_reg, kiln_asm_const_i32(e->f, entry_ordinal), wg_regs[0], wg_regs[1],
-      wg_regs[2],
-      kiln_asm_const_i32(e->f, (int32_t)num_push),
+      wg_regs[2], kiln_asm_const_i32(e->f, (int32_t)num_push),
       kiln_asm_const_i32(e->f, (int32_t)num_bindings));
   for (uint32_t k = 0; k < num_push; ++k) {
     kiln_ir_sb_printf(&args, ", %%i%u", push_regs[k]);

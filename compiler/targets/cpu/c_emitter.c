@@ -67,6 +67,7 @@ static uint32_t kiln_cpu_operand_size(char c, const uint8_t* p) {
 static uint32_t kiln_cpu_decode(const uint8_t* ip, uint32_t offsets[8]) {
   const kiln_vm_opcode_info_t* info = kiln_vm_opcode_info(kiln_vm_rd16(ip));
   uint32_t p = 2, n = 0;
+  memset(offsets, 0, 8 * sizeof(uint32_t));
   for (const char* c = info->format; *c; ++c) {
     if (n < 8) offsets[n++] = p;
     p += kiln_cpu_operand_size(*c, ip + p);
@@ -86,9 +87,9 @@ static void kiln_cpu_emit(kiln_cpu_emitter_t* e, const char* format, ...) {
   int n = vsnprintf(line, sizeof(line), format, args);
   va_end(args);
   kiln_ir_sb_append(e->out, "  ", 2);
-  kiln_ir_sb_append(e->out, line,
-                    n < 0 ? 0 : ((size_t)n < sizeof(line) ? (size_t)n
-                                                           : sizeof(line) - 1));
+  kiln_ir_sb_append(
+      e->out, line,
+      n < 0 ? 0 : ((size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1));
   kiln_ir_sb_append(e->out, "\n", 1);
 }
 
@@ -99,43 +100,55 @@ static void kiln_cpu_emit(kiln_cpu_emitter_t* e, const char* format, ...) {
 typedef struct kiln_cpu_expr_row_t {
   uint32_t opcode;
   const char* expr;
-  int arity;     // operands a, b, c
-  int dst_bank;  // bank of the destination
-  int src_bank;  // bank of the operands
+  int arity;       // operands a, b, c
+  int dst_bank;    // bank of the destination
+  int src_bank;    // bank of the operands
+  bool predicate;  // the value is a truth value, stored as 0 or 1
 } kiln_cpu_expr_row_t;
 
-#define KILN_CPU_F2_(NAME, EXPR, ...)                                  \
-  {KILN_VM_OP_##NAME##_F32, #EXPR, 2, KILN_VM_BANK_F32, KILN_VM_BANK_F32}, \
-      {KILN_VM_OP_##NAME##_F64, #EXPR, 2, KILN_VM_BANK_F64, KILN_VM_BANK_F64},
-#define KILN_CPU_F1_(NAME, EXPR, ...)                                  \
-  {KILN_VM_OP_##NAME##_F32, #EXPR, 1, KILN_VM_BANK_F32, KILN_VM_BANK_F32}, \
-      {KILN_VM_OP_##NAME##_F64, #EXPR, 1, KILN_VM_BANK_F64, KILN_VM_BANK_F64},
-#define KILN_CPU_F3_(NAME, EXPR, ...)                                  \
-  {KILN_VM_OP_##NAME##_F32, #EXPR, 3, KILN_VM_BANK_F32, KILN_VM_BANK_F32}, \
-      {KILN_VM_OP_##NAME##_F64, #EXPR, 3, KILN_VM_BANK_F64, KILN_VM_BANK_F64},
-#define KILN_CPU_P1_(NAME, EXPR, ...)                                  \
-  {KILN_VM_OP_##NAME##_F32, #EXPR, 1, KILN_VM_BANK_I32, KILN_VM_BANK_F32}, \
-      {KILN_VM_OP_##NAME##_F64, #EXPR, 1, KILN_VM_BANK_I32, KILN_VM_BANK_F64},
-#define KILN_CPU_P2_(NAME, EXPR, ...)                                  \
-  {KILN_VM_OP_##NAME##_F32, #EXPR, 2, KILN_VM_BANK_I32, KILN_VM_BANK_F32}, \
-      {KILN_VM_OP_##NAME##_F64, #EXPR, 2, KILN_VM_BANK_I32, KILN_VM_BANK_F64},
+#define KILN_CPU_F2_(NAME, EXPR, ...)                       \
+  {KILN_VM_OP_##NAME##_F32, #EXPR, 2, KILN_VM_BANK_F32,     \
+   KILN_VM_BANK_F32,        false},                         \
+      {KILN_VM_OP_##NAME##_F64, #EXPR, 2, KILN_VM_BANK_F64, \
+       KILN_VM_BANK_F64,        false},
+#define KILN_CPU_F1_(NAME, EXPR, ...)                       \
+  {KILN_VM_OP_##NAME##_F32, #EXPR, 1, KILN_VM_BANK_F32,     \
+   KILN_VM_BANK_F32,        false},                         \
+      {KILN_VM_OP_##NAME##_F64, #EXPR, 1, KILN_VM_BANK_F64, \
+       KILN_VM_BANK_F64,        false},
+#define KILN_CPU_F3_(NAME, EXPR, ...)                       \
+  {KILN_VM_OP_##NAME##_F32, #EXPR, 3, KILN_VM_BANK_F32,     \
+   KILN_VM_BANK_F32,        false},                         \
+      {KILN_VM_OP_##NAME##_F64, #EXPR, 3, KILN_VM_BANK_F64, \
+       KILN_VM_BANK_F64,        false},
+#define KILN_CPU_P1_(NAME, EXPR, ...)                       \
+  {                                                         \
+      KILN_VM_OP_##NAME##_F32, #EXPR, 1, KILN_VM_BANK_I32,  \
+      KILN_VM_BANK_F32,        true},                       \
+      {KILN_VM_OP_##NAME##_F64, #EXPR, 1, KILN_VM_BANK_I32, \
+       KILN_VM_BANK_F64,        true},
+#define KILN_CPU_P2_(NAME, EXPR, ...)                       \
+  {                                                         \
+      KILN_VM_OP_##NAME##_F32, #EXPR, 2, KILN_VM_BANK_I32,  \
+      KILN_VM_BANK_F32,        true},                       \
+      {KILN_VM_OP_##NAME##_F64, #EXPR, 2, KILN_VM_BANK_I32, \
+       KILN_VM_BANK_F64,        true},
 #define KILN_CPU_CONV_(NAME, DST, SRC, EXPR) \
-  {KILN_VM_OP_##NAME, #EXPR, 1, KILN_VM_BANK_##DST, KILN_VM_BANK_##SRC},
+  {KILN_VM_OP_##NAME, #EXPR, 1, KILN_VM_BANK_##DST, KILN_VM_BANK_##SRC, false},
 
 static const kiln_cpu_expr_row_t kiln_cpu_expr_rows[] = {
-    KILN_VM_FLOAT_BINARY_OPS(KILN_CPU_F2_, _)
-        KILN_VM_FLOAT_UNARY_OPS(KILN_CPU_F1_, _)
-            KILN_VM_FLOAT_TERNARY_OPS(KILN_CPU_F3_, _)
-                KILN_VM_FLOAT_PREDICATE_UNARY_OPS(KILN_CPU_P1_, _)
-                    KILN_VM_FLOAT_COMPARE_OPS(KILN_CPU_P2_, _)
-                        KILN_VM_CONVERSION_OPS(KILN_CPU_CONV_)};
+    KILN_VM_FLOAT_BINARY_OPS(KILN_CPU_F2_, _) KILN_VM_FLOAT_UNARY_OPS(
+        KILN_CPU_F1_, _) KILN_VM_FLOAT_TERNARY_OPS(KILN_CPU_F3_, _)
+        KILN_VM_FLOAT_PREDICATE_UNARY_OPS(KILN_CPU_P1_, _)
+            KILN_VM_FLOAT_COMPARE_OPS(KILN_CPU_P2_, _)
+                KILN_VM_CONVERSION_OPS(KILN_CPU_CONV_)};
 
-static const char* const kiln_cpu_bank_ctype[] = {"int32_t", "int64_t",
-                                                  "float", "double"};
+static const char* const kiln_cpu_bank_ctype[] = {"int32_t", "int64_t", "float",
+                                                  "double"};
 
 static const kiln_cpu_expr_row_t* kiln_cpu_find_expr(uint32_t opcode) {
-  for (size_t i = 0; i < sizeof(kiln_cpu_expr_rows) / sizeof(kiln_cpu_expr_rows[0]);
-       ++i) {
+  for (size_t i = 0;
+       i < sizeof(kiln_cpu_expr_rows) / sizeof(kiln_cpu_expr_rows[0]); ++i) {
     if (kiln_cpu_expr_rows[i].opcode == opcode) return &kiln_cpu_expr_rows[i];
   }
   return NULL;
@@ -208,8 +221,8 @@ static bool kiln_cpu_emit_int(kiln_cpu_emitter_t* e, uint32_t opcode,
                       S, U, p, a, U, p, b, bits - 1);
         return true;
       case KILN_VM_OP_SHR_S_I32:
-        kiln_cpu_emit(e, "%c_%u = %c_%u >> ((%s)%c_%u & %d);", p, d, p, a, U,
-                      p, b, bits - 1);
+        kiln_cpu_emit(e, "%c_%u = %c_%u >> ((%s)%c_%u & %d);", p, d, p, a, U, p,
+                      b, bits - 1);
         return true;
       case KILN_VM_OP_SHR_U_I32:
         kiln_cpu_emit(e, "%c_%u = (%s)((%s)%c_%u >> ((%s)%c_%u & %d));", p, d,
@@ -248,15 +261,15 @@ static bool kiln_cpu_emit_int(kiln_cpu_emitter_t* e, uint32_t opcode,
         return true;
       case KILN_VM_OP_POPCNT_I32:
         kiln_cpu_emit(e, "%c_%u = (%s)%s((%s)%c_%u);", p, d, S,
-                      w == 0 ? "__builtin_popcount" : "__builtin_popcountll",
-                      U, p, a);
+                      w == 0 ? "__builtin_popcount" : "__builtin_popcountll", U,
+                      p, a);
         return true;
       default:
         break;
     }
     // Comparisons write an i32.
-    static const char* const kCmp[] = {"==", "!=", "<", "<=", ">", ">=",
-                                       "<",  "<=", ">", ">="};
+    static const char* const kCmp[] = {"==", "!=", "<",  "<=", ">",
+                                       ">=", "<",  "<=", ">",  ">="};
     uint32_t c = k + KILN_VM_OP_ADD_I32 - KILN_VM_OP_CMP_EQ_I32;
     if (c < 10) {
       const char* cast = c >= 6 ? U : S;
@@ -290,15 +303,19 @@ static kiln_status_t kiln_cpu_emit_instruction(kiln_cpu_emitter_t* e,
     char s = kiln_cpu_bank_char(row->src_bank);
     char d = kiln_cpu_bank_char(row->dst_bank);
     const char* t = kiln_cpu_bank_ctype[row->src_bank];
+    // As the interpreter: truth values become exactly 0 or 1 (glibc's isinf
+    // returns -1 for -inf).
+    const char* tail = row->predicate ? " ? 1 : 0" : "";
     if (row->arity == 1) {
-      kiln_cpu_emit(e, "{ %s a = %c_%u; %c_%u = (%s); }", t, s, R16(1), d,
-                    R16(0), row->expr);
+      kiln_cpu_emit(e, "{ %s a = %c_%u; %c_%u = (%s)%s; }", t, s, R16(1), d,
+                    R16(0), row->expr, tail);
     } else if (row->arity == 2) {
-      kiln_cpu_emit(e, "{ %s a = %c_%u, b = %c_%u; %c_%u = (%s); }", t, s,
-                    R16(1), s, R16(2), d, R16(0), row->expr);
+      kiln_cpu_emit(e, "{ %s a = %c_%u, b = %c_%u; %c_%u = (%s)%s; }", t, s,
+                    R16(1), s, R16(2), d, R16(0), row->expr, tail);
     } else {
-      kiln_cpu_emit(e, "{ %s a = %c_%u, b = %c_%u, c = %c_%u; %c_%u = (%s); }",
-                    t, s, R16(1), s, R16(2), s, R16(3), d, R16(0), row->expr);
+      kiln_cpu_emit(
+          e, "{ %s a = %c_%u, b = %c_%u, c = %c_%u; %c_%u = (%s)%s; }", t, s,
+          R16(1), s, R16(2), s, R16(3), d, R16(0), row->expr, tail);
     }
     return kiln_ok_status();
   }
@@ -349,7 +366,7 @@ static kiln_status_t kiln_cpu_emit_instruction(kiln_cpu_emitter_t* e,
     case KILN_VM_OP_BUFFER_LOAD_I64:
     case KILN_VM_OP_BUFFER_LOAD_F32:
     case KILN_VM_OP_BUFFER_LOAD_F64: {
-      static const char* const kType[] = {"int8_t",  "uint8_t", "int16_t",
+      static const char* const kType[] = {"int8_t",   "uint8_t", "int16_t",
                                           "uint16_t", "int32_t", "int64_t",
                                           "float",    "double"};
       static const char kDst[] = "iiiiilfd";
@@ -382,11 +399,12 @@ static kiln_status_t kiln_cpu_emit_instruction(kiln_cpu_emitter_t* e,
     case KILN_VM_OP_LIST_GET_REF:
       // Only the bindings list (argument r2) exists in a dispatch.
       if (R16(1) != 2) break;
-      kiln_cpu_emit(e,
-                    "if ((uint32_t)i_%u >= ds->binding_count) return "
-                    "KILN_CPU_FAIL_BINDING; r_%u.p = (uint8_t*)"
-                    "ds->binding_ptrs[i_%u]; r_%u.n = ds->binding_lengths[i_%u];",
-                    R16(2), R16(0), R16(2), R16(0), R16(2));
+      kiln_cpu_emit(
+          e,
+          "if ((uint32_t)i_%u >= ds->binding_count) return "
+          "KILN_CPU_FAIL_BINDING; r_%u.p = (uint8_t*)"
+          "ds->binding_ptrs[i_%u]; r_%u.n = ds->binding_lengths[i_%u];",
+          R16(2), R16(0), R16(2), R16(0), R16(2));
       return kiln_ok_status();
     case KILN_VM_OP_BR:
       kiln_cpu_emit(e, "goto L_%u;", U32(0));
@@ -487,7 +505,8 @@ kiln_status_t kiln_cpu_emit_entry_c(kiln_vm_module_t* module, uint32_t ordinal,
       "  i_0 = (int32_t)wg->workgroup_id_x; i_1 = (int32_t)wg->workgroup_id_y;"
       " i_2 = (int32_t)wg->workgroup_id_z;\n"
       "  i_3 = (int32_t)ds->workgroup_count_x; i_4 = "
-      "(int32_t)ds->workgroup_count_y; i_5 = (int32_t)ds->workgroup_count_z;\n");
+      "(int32_t)ds->workgroup_count_y; i_5 = "
+      "(int32_t)ds->workgroup_count_z;\n");
   kiln_status_t status = kiln_ok_status();
   for (uint32_t pc = 0; pc < e.length && !status;) {
     const uint8_t* ip = e.code + pc;

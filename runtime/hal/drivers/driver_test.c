@@ -361,13 +361,13 @@ static uint8_t* read_file(const char* path, size_t* out_size) {
   return data;
 }
 
-static kiln_status_t prepare_native(kiln_hal_device_t* device,
-                                    kiln_hal_executable_t** out_executable) {
+static kiln_status_t prepare_native_file(
+    kiln_hal_device_t* device, const char* path,
+    kiln_hal_executable_t** out_executable) {
   size_t size = 0;
-  uint8_t* data = read_file(KILN_TEST_ELEMENTWISE_LIBRARY_PATH, &size);
+  uint8_t* data = read_file(path, &size);
   if (!data) {
-    return kiln_make_status(KILN_STATUS_NOT_FOUND, "cannot read %s",
-                            KILN_TEST_ELEMENTWISE_LIBRARY_PATH);
+    return kiln_make_status(KILN_STATUS_NOT_FOUND, "cannot read %s", path);
   }
   kiln_hal_executable_cache_t* cache = NULL;
   kiln_status_t status =
@@ -388,6 +388,54 @@ static kiln_status_t prepare_native(kiln_hal_device_t* device,
   kiln_hal_executable_cache_release(cache);
   free(data);  // the loader keeps nothing from it
   return status;
+}
+
+static kiln_status_t prepare_native(kiln_hal_device_t* device,
+                                    kiln_hal_executable_t** out_executable) {
+  return prepare_native_file(device, KILN_TEST_ELEMENTWISE_LIBRARY_PATH,
+                             out_executable);
+}
+
+// Two different native executables loaded one after the other (the first
+// still alive, then after it is released) are two libraries: each has its
+// own entry points.
+KILN_TEST(native_two_libraries) {
+  kiln_hal_device_t* device = make_device("local-sync", 0, true);
+  KILN_ASSERT_TRUE(device);
+  for (int round = 0; round < 2; ++round) {
+    kiln_hal_executable_t* first = NULL;
+    kiln_hal_executable_t* second = NULL;
+    KILN_EXPECT_OK(prepare_native(device, &first));
+    KILN_EXPECT_OK(
+        prepare_native_file(device, KILN_TEST_SECOND_LIBRARY_PATH, &second));
+    if (first && second) {
+      KILN_EXPECT_EQ_INT(kiln_hal_executable_entry_point_count(first), 3);
+      KILN_EXPECT_EQ_INT(kiln_hal_executable_entry_point_count(second), 1);
+      kiln_hal_executable_entry_point_info_t info;
+      KILN_EXPECT_OK(kiln_hal_executable_entry_point_info(second, 0, &info));
+      KILN_EXPECT_TRUE(kiln_string_view_equal_cstr(info.name, "negate"));
+      KILN_EXPECT_OK(kiln_hal_executable_entry_point_info(first, 0, &info));
+      KILN_EXPECT_TRUE(kiln_string_view_equal_cstr(info.name, "add"));
+    }
+    // Round 1 releases in the other order, so descriptor numbers are
+    // reused while the other library is still loaded.
+    if (round == 0) {
+      kiln_hal_executable_release(first);
+      kiln_hal_executable_release(second);
+    } else {
+      kiln_hal_executable_release(second);
+      kiln_hal_executable_release(first);
+    }
+  }
+  // The second library alone after both were released.
+  kiln_hal_executable_t* second = NULL;
+  KILN_EXPECT_OK(
+      prepare_native_file(device, KILN_TEST_SECOND_LIBRARY_PATH, &second));
+  if (second) {
+    KILN_EXPECT_EQ_INT(kiln_hal_executable_entry_point_count(second), 1);
+    kiln_hal_executable_release(second);
+  }
+  kiln_hal_device_release(device);
 }
 
 KILN_TEST(native_refused_without_permission) {
@@ -652,6 +700,7 @@ KILN_TEST_MAIN(KILN_TEST_CASE(device_creation), KILN_TEST_CASE(transfers),
                KILN_TEST_CASE(queue_alloca_pool),
                KILN_TEST_CASE(native_refused_without_permission),
                KILN_TEST_CASE(native_bad_data),
+               KILN_TEST_CASE(native_two_libraries),
                KILN_TEST_CASE(native_dispatch_all_drivers),
                KILN_TEST_CASE(native_dispatch_large_two_workers),
                KILN_TEST_CASE(native_dispatch_failure))

@@ -141,8 +141,24 @@ static bool kiln_hal_native_loader_query_support(
          kiln_string_view_equal_cstr(format, "native-elf-aarch64");
 }
 
-static void kiln_hal_native_dlclose(void* handle) {
-  dlclose(handle);
+// A loaded shared object and what keeps its name unique while it is
+// loaded. glibc identifies libraries by path: were the memfd closed after
+// dlopen, the next memfd could get the same /proc/self/fd/N and dlopen would
+// hand back the first library. So the descriptor (or the private temp file)
+// lives as long as the library.
+typedef struct kiln_hal_native_library_t {
+  kiln_allocator_t allocator;
+  void* handle;
+  int fd;               // the memfd or temp file descriptor, or -1
+  char temp_path[256];  // the private temp file ("" for a memfd)
+} kiln_hal_native_library_t;
+
+static void kiln_hal_native_library_close(void* arg) {
+  kiln_hal_native_library_t* library = (kiln_hal_native_library_t*)arg;
+  if (library->handle) dlclose(library->handle);
+  if (library->fd >= 0) close(library->fd);
+  if (library->temp_path[0]) unlink(library->temp_path);
+  kiln_allocator_free(library->allocator, library);
 }
 
 static kiln_status_t kiln_hal_write_all(int fd, const void* data, size_t size) {
@@ -162,44 +178,38 @@ static kiln_status_t kiln_hal_write_all(int fd, const void* data, size_t size) {
 }
 
 // Opens |data| as a shared object without it ever being visible by name:
-// a memfd, or else a private temp file unlinked right after dlopen.
-static kiln_status_t kiln_hal_dlopen_memory(const void* data, size_t size,
-                                            void** out_handle) {
-  *out_handle = NULL;
+// a memfd, or else a private temp file (removed when the library closes).
+// Fills |library| (handle, fd, temp_path).
+static kiln_status_t kiln_hal_dlopen_memory(
+    const void* data, size_t size, kiln_hal_native_library_t* library) {
   char path[64];
   int fd = memfd_create("kiln_native_executable", MFD_CLOEXEC);
-  bool is_temp_file = false;
-  char temp_path[256];
   if (fd >= 0) {
     snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
   } else {
     const char* tmpdir = getenv("TMPDIR");
-    snprintf(temp_path, sizeof(temp_path), "%s/kiln_exe_XXXXXX",
-             tmpdir && tmpdir[0] ? tmpdir : "/tmp");
-    fd = mkstemp(temp_path);
+    snprintf(library->temp_path, sizeof(library->temp_path),
+             "%s/kiln_exe_XXXXXX", tmpdir && tmpdir[0] ? tmpdir : "/tmp");
+    fd = mkstemp(library->temp_path);
     if (fd < 0) {
+      library->temp_path[0] = 0;
       return kiln_make_status(KILN_STATUS_UNAVAILABLE,
                               "cannot create a file for the native "
                               "executable: %s",
                               strerror(errno));
     }
-    is_temp_file = true;
   }
-  kiln_status_t status = kiln_hal_write_all(fd, data, size);
-  if (!status) {
-    void* handle =
-        dlopen(is_temp_file ? temp_path : path, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-      const char* error = dlerror();
-      status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                                "dlopen of the native executable failed: %s",
-                                error ? error : "unknown error");
-    }
-    *out_handle = handle;
+  library->fd = fd;
+  KILN_RETURN_IF_ERROR(kiln_hal_write_all(fd, data, size));
+  library->handle = dlopen(library->temp_path[0] ? library->temp_path : path,
+                           RTLD_NOW | RTLD_LOCAL);
+  if (!library->handle) {
+    const char* error = dlerror();
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "dlopen of the native executable failed: %s",
+                            error ? error : "unknown error");
   }
-  if (is_temp_file) unlink(temp_path);
-  close(fd);
-  return status;
+  return kiln_ok_status();
 }
 
 static kiln_status_t kiln_hal_native_loader_try_load(
@@ -243,21 +253,32 @@ static kiln_status_t kiln_hal_native_loader_try_load(
                             "this host's %u",
                             machine, KILN_HAL_HOST_ELF_MACHINE);
   }
-  void* handle = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_hal_dlopen_memory(params->data, params->data_length, &handle));
-  void* symbol = dlsym(handle, KILN_HAL_EXECUTABLE_LIBRARY_QUERY_NAME);
-  if (!symbol) {
-    dlclose(handle);
-    return kiln_make_status(KILN_STATUS_NOT_FOUND,
-                            "native executable does not export '%s'",
-                            KILN_HAL_EXECUTABLE_LIBRARY_QUERY_NAME);
+  kiln_hal_native_library_t* library = NULL;
+  KILN_RETURN_IF_ERROR(kiln_allocator_calloc(host_allocator, sizeof(*library),
+                                             (void**)&library));
+  library->allocator = host_allocator;
+  library->fd = -1;
+  kiln_status_t status =
+      kiln_hal_dlopen_memory(params->data, params->data_length, library);
+  void* symbol = NULL;
+  if (!status) {
+    symbol = dlsym(library->handle, KILN_HAL_EXECUTABLE_LIBRARY_QUERY_NAME);
+    if (!symbol) {
+      status = kiln_make_status(KILN_STATUS_NOT_FOUND,
+                                "native executable does not export '%s'",
+                                KILN_HAL_EXECUTABLE_LIBRARY_QUERY_NAME);
+    }
+  }
+  if (status) {
+    kiln_hal_native_library_close(library);
+    return status;
   }
   kiln_hal_executable_library_query_fn_t query_fn;
   memcpy(&query_fn, &symbol, sizeof(query_fn));
-  return kiln_hal_library_executable_create(query_fn, params, options,
-                                            kiln_hal_native_dlclose, handle,
-                                            host_allocator, out_executable);
+  // The executable owns the library from here (closed on failure too).
+  return kiln_hal_library_executable_create(
+      query_fn, params, options, kiln_hal_native_library_close, library,
+      host_allocator, out_executable);
 }
 
 static const kiln_hal_executable_loader_vtable_t kiln_hal_native_loader_vtable =

@@ -1,5 +1,6 @@
 #include "runtime/hal/local/library_executable.h"
 
+#include <stdio.h>
 #include <string.h>
 
 typedef struct kiln_hal_library_executable_t {
@@ -88,11 +89,32 @@ static kiln_status_t kiln_hal_library_check(
   uint64_t missing =
       header->required_cpu_features & ~options->host_cpu_features;
   if (missing) {
+    // Named as the compilers' -m flags name them (x86_64 bit meanings).
+    static const char* const kNames[] = {"sse4.2",     "avx",       "avx2",
+                                         "fma",        "f16c",      "avx512f",
+                                         "avx512bw",   "avx512dq",  "avx512vl",
+                                         "avx512vnni", "avx512bf16"};
+    char names[256] = "";
+    size_t used = 0;
+    for (uint32_t bit = 0; bit < 64; ++bit) {
+      if (!(missing & (1ull << bit))) continue;
+      char one[32];
+      if (bit < sizeof(kNames) / sizeof(kNames[0])) {
+        snprintf(one, sizeof(one), "%s%s", used ? ", " : "", kNames[bit]);
+      } else {
+        snprintf(one, sizeof(one), "%sbit %u", used ? ", " : "", bit);
+      }
+      size_t n = strlen(one);
+      if (used + n + 1 >= sizeof(names)) break;
+      memcpy(names + used, one, n + 1);
+      used += n;
+    }
     return kiln_make_status(KILN_STATUS_FAILED_PRECONDITION,
-                            "executable library '%s' requires CPU features "
-                            "0x%llx that this host lacks",
-                            header->name ? header->name : "?",
-                            (unsigned long long)missing);
+                            "executable library '%s' needs CPU features this "
+                            "host lacks: %s (compile for this CPU, e.g. "
+                            "--iree-llvmcpu-target-cpu=host, or for a lower "
+                            "level such as x86-64-v3 or generic)",
+                            header->name ? header->name : "?", names);
   }
   return kiln_ok_status();
 }

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The llvm-cpu backend's contract beyond results (the check tests cover
+# those): dump flags, temporary files, and every bad input named in its
+# issue giving a one-line error and a non-zero exit, never a crash:
+#  - a C compiler that is missing, fails, or is killed;
+#  - --iree-llvmcpu-target-cpu=nonsense, an unknown triple;
+#  - byte flips in the embedded shared object (CRC recomputed so that the
+#    loader's own checks, digest first, must catch them).
+# Usage: cpu_backend_test.sh BIN_DIR SOURCE_DIR
+set -uo pipefail
+bin=$1 src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+mlp=$src/samples/mlp.mlir
+
+# Expects kiln-compile ARGS... to fail with a message matching $1.
+expect_compile_error() {
+  local pattern=$1; shift
+  "$bin/kiln-compile" --iree-hal-target-backends=llvm-cpu "$@" "$mlp" \
+    -o "$work/bad.kmod" >"$work/out.txt" 2>&1
+  local rc=$?
+  [ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "$*: exit $rc (want 1..127)"
+  grep -Eq -- "$pattern" "$work/out.txt" ||
+    { cat "$work/out.txt"; fail "$*: message does not match '$pattern'"; }
+  [ ! -s "$work/bad.kmod" ] || fail "$*: wrote a module"
+}
+
+# Temporary files are removed, and the dumps hold the C and the .so.
+mkdir -p "$work/tmp"
+TMPDIR=$work/tmp "$bin/kiln-compile" --iree-hal-target-backends=llvm-cpu "$mlp" \
+  --iree-hal-dump-executable-sources-to="$work/src" \
+  --iree-hal-dump-executable-binaries-to="$work/bin" -o "$work/mlp.kmod" ||
+  fail "compiling the MLP"
+[ -z "$(ls -A "$work/tmp")" ] || fail "temporary files left: $(ls "$work/tmp")"
+grep -q 'kiln_hal_executable_library_query' "$work/src/dispatches.c" ||
+  fail "no generated C dumped"
+head -c 4 "$work/bin/dispatches.so" | grep -q 'ELF' || fail "no .so dumped"
+"$bin/kiln-dump-module" "$work/mlp.kmod" | grep -q 'native-elf' ||
+  fail "the module has no native executable"
+
+expect_compile_error "C compiler '/nonexistent/cc'" --cc=/nonexistent/cc
+expect_compile_error "C compiler 'false' failed" --cc=false
+printf '#!/bin/sh\nkill -9 $$\n' >"$work/killed-cc"; chmod +x "$work/killed-cc"
+expect_compile_error "killed by signal 9" --cc="$work/killed-cc"
+expect_compile_error "target-cpu=nonsense" --iree-llvmcpu-target-cpu=nonsense
+expect_compile_error "target-triple='riscv64" --iree-llvmcpu-target-triple=riscv64-linux-gnu
+"$bin/kiln-compile" --iree-hal-target-backends=nonsense "$mlp" -o "$work/x.kmod" \
+  >"$work/out.txt" 2>&1 && fail "unknown backend accepted"
+grep -q "supported: vmvx, llvm-cpu" "$work/out.txt" || fail "backend list missing"
+
+# Byte flips in the native executable: a clean error (or a normal run).
+/usr/bin/python3 - "$work/mlp.kmod" "$work/flipped.kmod" <<'PY' >"$work/offsets.txt"
+import random, sys, zlib
+data = bytearray(open(sys.argv[1], "rb").read())
+start = data.find(b"\x7fELF")
+assert start > 0, "no ELF image in the module"
+random.seed(7)
+# Offsets across the whole shared object, header first.
+offsets = list(range(start, start + 64)) + random.sample(
+    range(start, len(data)), min(120, len(data) - start))
+for off in offsets:
+  print(off)
+PY
+n=0
+while read -r off; do
+  /usr/bin/python3 - "$work/mlp.kmod" "$work/flipped.kmod" "$off" <<'PY'
+import struct, sys, zlib
+data = bytearray(open(sys.argv[1], "rb").read())
+off = int(sys.argv[3])
+data[off] ^= 0x5a
+data[24:28] = b"\0\0\0\0"
+struct.pack_into("<I", data, 24, zlib.crc32(bytes(data)) & 0xffffffff)
+open(sys.argv[2], "wb").write(bytes(data))
+PY
+  timeout 20 "$bin/kiln-run-module" --module="$work/flipped.kmod" --function=mlp \
+    --input=4x8xf32=1 >"$work/run.txt" 2>&1
+  rc=$?
+  if [ $rc -ge 124 ]; then cat "$work/run.txt"; fail "flip at $off: exit $rc"; fi
+  if [ $rc -ne 0 ] && ! grep -q 'error' "$work/run.txt"; then
+    cat "$work/run.txt"; fail "flip at $off: exit $rc without an error message"
+  fi
+  n=$((n + 1))
+done <"$work/offsets.txt"
+echo "cpu backend: dumps, temp files, 6 bad-input cases, $n byte flips: ok"

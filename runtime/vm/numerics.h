@@ -136,12 +136,110 @@ static inline float kiln_vm_bf16_to_f32(uint16_t b) {
   return kiln_vm_bits_to_f32((uint32_t)b << 16);
 }
 
+//===----------------------------------------------------------------------===//
+// f32 exp, log, tanh
+//===----------------------------------------------------------------------===//
+// kiln's own f32 versions: straight-line code (selects, no calls, no
+// tables) that C compilers vectorize, so a loop over them runs at vector
+// speed in native code, and the interpreter computes the same bits. Worst
+// errors, measured over every STRIDE-th f32 by tests/numerics, are in
+// tests/numerics/accuracy_bounds.json and reference/numerics.md. Only +, -,
+// *, / (no fma, which not every ISA variant has): results do not depend on
+// the ISA the code runs on.
+
+// exp(x) = 2^n * exp(r), n = round(x / ln 2), |r| <= ln 2 / 2 (Cody-Waite:
+// ln 2 in two parts, n * the high part exact); exp(r) by its Taylor series
+// to r^7; 2^n applied in two halves so that subnormal results round once.
+static inline float kiln_vm_exp_f32(float x) {
+  float xc = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);
+  xc = xc == xc ? xc : 0.0f;
+  float t = xc * 1.44269504088896341f;
+  float n = (t + 12582912.0f) - 12582912.0f;  // round to nearest, |t| < 2^22
+  float r = (xc - n * 0.693145751953125f) - n * 1.42860682030941723e-6f;
+  float q = 1.0f / 5040.0f;
+  q = q * r + 1.0f / 720.0f;
+  q = q * r + 1.0f / 120.0f;
+  q = q * r + 1.0f / 24.0f;
+  q = q * r + 1.0f / 6.0f;
+  q = q * r + 0.5f;
+  float p = 1.0f + (r + (r * r) * q);
+  int32_t ni = (int32_t)n;
+  int32_t n1 = ni / 2, n2 = ni - n1;  // each in [-75, 64]: normal scales
+  float s1 = kiln_vm_bits_to_f32((uint32_t)(n1 + 127) << 23);
+  float s2 = kiln_vm_bits_to_f32((uint32_t)(n2 + 127) << 23);
+  float result = (p * s1) * s2;
+  return x == x ? result : x + x;
+}
+
+// log(x) = e ln 2 + log(m), m in [sqrt(1/2), sqrt(2)), with log(m) from
+// the series of 2 atanh(s), s = (m - 1) / (m + 1), to s^11. Subnormals are
+// scaled by 2^23 first.
+static inline float kiln_vm_log_f32(float x) {
+  int sub = x < 1.17549435e-38f;
+  float xs = sub ? x * 8388608.0f : x;
+  uint32_t b = kiln_vm_f32_to_bits(xs);
+  int32_t e = (int32_t)((b >> 23) & 0xffu) - 127 - (sub ? 23 : 0);
+  float m = kiln_vm_bits_to_f32((b & 0x007fffffu) | 0x3f800000u);
+  int big = m > 1.41421356f;
+  m = big ? m * 0.5f : m;
+  e = big ? e + 1 : e;
+  // log(1 + f) = f - f^2/2 + s (f^2/2 + R(s^2)), s = f / (2 + f): the
+  // large terms are exact-ish and the series only corrects them.
+  float f = m - 1.0f;
+  float sv = f / (2.0f + f);
+  float z = sv * sv;
+  float q = 2.0f / 11.0f;
+  q = q * z + 2.0f / 9.0f;
+  q = q * z + 2.0f / 7.0f;
+  q = q * z + 2.0f / 5.0f;
+  q = q * z + 2.0f / 3.0f;
+  float rz = z * q;
+  float hfsq = 0.5f * f * f;
+  float ef = (float)e;
+  float result =
+      ef * 0.693145751953125f -
+      ((hfsq - (sv * (hfsq + rz) + ef * 1.42860682030941723e-6f)) - f);
+  result = x == 0.0f ? -INFINITY : result;
+  result = x < 0.0f ? NAN : result;
+  result = x == INFINITY ? x : result;
+  return x == x ? result : x + x;
+}
+
+// tanh(|x|) = a + a^3 P(a^2) by its Taylor series (to a^21) below 0.55,
+// where the correction to a is small; 1 - 2 / (exp(2|x|) + 1) above. The
+// sign of x is copied (tanh(-0) is -0).
+static inline float kiln_vm_tanh_f32(float x) {
+  float a = fabsf(x);
+  float as = a < 0.55f ? a : 0.0f;
+  float z = as * as;
+  float q = 9.691537956929451e-05f;
+  q = q * z - 0.00023912911424355248f;
+  q = q * z + 0.000590027440945586f;
+  q = q * z - 0.0014558343870513183f;
+  q = q * z + 0.003592128036572481f;
+  q = q * z - 0.008863235529902197f;
+  q = q * z + 0.021869488536155203f;
+  q = q * z - 0.05396825396825397f;
+  q = q * z + 0.13333333333333333f;
+  q = q * z - 0.3333333333333333f;
+  float small = as + (as * z) * q;
+  float e =
+      kiln_vm_exp_f32(2.0f * (a < 0.55f ? 0.55f : (a > 20.0f ? 20.0f : a)));
+  float large = 1.0f - 2.0f / (e + 1.0f);
+  float t = a < 0.55f ? small : large;
+  return copysignf(t, x);
+}
+
 // Type-generic forms for the tables below (the operands' type picks the
 // f32 or f64 helper).
 #define KILN_VM_FMIN(a, b) \
   _Generic((a), float : kiln_vm_min_f32, default : kiln_vm_min_f64)(a, b)
 #define KILN_VM_FMAX(a, b) \
   _Generic((a), float : kiln_vm_max_f32, default : kiln_vm_max_f64)(a, b)
+#define KILN_VM_EXP(a) _Generic((a), float : kiln_vm_exp_f32, default : exp)(a)
+#define KILN_VM_LOG(a) _Generic((a), float : kiln_vm_log_f32, default : log)(a)
+#define KILN_VM_TANH(a) \
+  _Generic((a), float : kiln_vm_tanh_f32, default : tanh)(a)
 
 //===----------------------------------------------------------------------===//
 // Opcode semantics tables
@@ -168,10 +266,10 @@ static inline float kiln_vm_bf16_to_f32(uint16_t b) {
   X(ABS, fabs(a), __VA_ARGS__)                   \
   X(SQRT, sqrt(a), __VA_ARGS__)                  \
   X(RSQRT, 1.0 / sqrt((double)(a)), __VA_ARGS__) \
-  X(EXP, exp(a), __VA_ARGS__)                    \
+  X(EXP, KILN_VM_EXP(a), __VA_ARGS__)            \
   X(EXP2, exp2(a), __VA_ARGS__)                  \
   X(EXPM1, expm1(a), __VA_ARGS__)                \
-  X(LOG, log(a), __VA_ARGS__)                    \
+  X(LOG, KILN_VM_LOG(a), __VA_ARGS__)            \
   X(LOG2, log2(a), __VA_ARGS__)                  \
   X(LOG10, log10(a), __VA_ARGS__)                \
   X(LOG1P, log1p(a), __VA_ARGS__)                \
@@ -183,7 +281,7 @@ static inline float kiln_vm_bf16_to_f32(uint16_t b) {
   X(ATAN, atan(a), __VA_ARGS__)                  \
   X(SINH, sinh(a), __VA_ARGS__)                  \
   X(COSH, cosh(a), __VA_ARGS__)                  \
-  X(TANH, tanh(a), __VA_ARGS__)                  \
+  X(TANH, KILN_VM_TANH(a), __VA_ARGS__)          \
   X(ASINH, asinh(a), __VA_ARGS__)                \
   X(ACOSH, acosh(a), __VA_ARGS__)                \
   X(ATANH, atanh(a), __VA_ARGS__)                \

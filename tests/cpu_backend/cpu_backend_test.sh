@@ -83,3 +83,27 @@ PY
   n=$((n + 1))
 done <"$work/offsets.txt"
 echo "cpu backend: dumps, temp files, 6 bad-input cases, $n byte flips: ok"
+
+# ISA variants: one module with x86-64-v4, x86-64-v3 and generic code runs
+# with the CPU's features capped to each level (KILN_HAL_CPU_ISA_CAP) and
+# gives the same result; a module with only a v4 variant refuses to load on
+# a v3 CPU, naming the missing features, instead of faulting.
+"$bin/kiln-compile" --iree-hal-target-backends=llvm-cpu \
+  --iree-llvmcpu-target-cpu=x86-64-v4,x86-64-v3,generic "$mlp" -o "$work/variants.kmod" ||
+  fail "compiling three variants"
+"$bin/kiln-compile" --iree-hal-target-backends=llvm-cpu \
+  --iree-llvmcpu-target-cpu=x86-64-v4 "$mlp" -o "$work/v4.kmod" || fail "compiling v4"
+"$bin/kiln-run-module" --module="$work/variants.kmod" --function=mlp \
+  --input=4x8xf32=1 --output=@"$work/ref.npy" >/dev/null || fail "running the variants"
+for cap in x86-64-v4 x86-64-v3 x86-64-v2 generic; do
+  KILN_HAL_CPU_ISA_CAP=$cap "$bin/kiln-run-module" --module="$work/variants.kmod" \
+    --function=mlp --input=4x8xf32=1 --expected_output=@"$work/ref.npy" \
+    >"$work/run.txt" 2>&1 || { cat "$work/run.txt"; fail "variant for $cap"; }
+done
+KILN_HAL_CPU_ISA_CAP=x86-64-v3 "$bin/kiln-run-module" --module="$work/v4.kmod" \
+  --function=mlp --input=4x8xf32=1 >"$work/run.txt" 2>&1
+rc=$?
+[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "v4-only module on a v3 CPU: exit $rc"
+grep -q 'lacks: avx512f, avx512bw, avx512dq, avx512vl' "$work/run.txt" ||
+  { cat "$work/run.txt"; fail "missing features not named"; }
+echo "cpu backend: 3 ISA variants run under every cap; a v4-only module refuses a v3 CPU: ok"

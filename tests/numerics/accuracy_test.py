@@ -373,6 +373,10 @@ def main():
     ap.add_argument("--grid", type=int, default=1024,
                     help="binary ops: GRID x GRID values over the range")
     ap.add_argument("--device", default="local-sync")
+    ap.add_argument("--target-backends", default="vmvx",
+                    help="backend to compile for (vmvx or llvm-cpu: both "
+                    "evaluate numerics.h's functions, so one set of bounds "
+                    "holds for both)")
     ap.add_argument("--doc", default=os.path.join(
         HERE, "..", "..", "docs", "website", "docs", "reference",
         "numerics.md"), help="the page whose table must show the bounds")
@@ -423,7 +427,7 @@ def main():
                 n = inputs[(ty, FUNCTIONS[name][0])][0].size
                 f.write(mlir_function(name, ty, n) + "\n")
         run([os.path.join(args.bin_dir, "kiln-compile"),
-             "--target-backends=vmvx", src, "-o", kmod])
+             "--target-backends=" + args.target_backends, src, "-o", kmod])
         files = {}
         for (ty, arity), xs in inputs.items():
             paths = []

@@ -481,7 +481,7 @@ kiln_status_t kiln_cpu_emit_entry_c(kiln_vm_module_t* module, uint32_t ordinal,
   // The function: typed locals per register, arguments bound from the ABI.
   kiln_ir_sb_printf(
       out,
-      "static int %s(const kiln_hal_executable_environment_v1_t* env,\n"
+      "int %s(const kiln_hal_executable_environment_v1_t* env,\n"
       "    const kiln_hal_executable_dispatch_state_v1_t* ds,\n"
       "    const kiln_hal_executable_workgroup_state_v1_t* wg) {\n"
       "  (void)env;\n",

@@ -19,7 +19,8 @@ extern "C" {
 // executable_library.h and numerics.h): helper types and functions.
 extern const char kiln_cpu_c_prelude[];
 
-// Appends to |out| a static C function named |c_name| of the dispatch ABI
+// Appends to |out| a C function named |c_name| (an identifier, or a macro
+// call that expands to one) of the dispatch ABI
 // that does what internal function |ordinal| of the bytecode module
 // |module| (signature "rrriiiiii": local memory, push constants, bindings,
 // workgroup id x/y/z and count x/y/z) does. Fails with UNIMPLEMENTED naming

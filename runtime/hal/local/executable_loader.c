@@ -60,6 +60,27 @@ kiln_status_t kiln_hal_executable_loader_try_load(
 #include <sys/auxv.h>
 #endif
 
+// KILN_HAL_CPU_ISA_CAP=generic|x86-64-v2|x86-64-v3|x86-64-v4 hides the
+// features above that level (for testing each ISA variant of an executable
+// on one machine); unset or "host": none hidden.
+static uint64_t kiln_hal_cpu_isa_cap(void) {
+  const char* cap = getenv("KILN_HAL_CPU_ISA_CAP");
+  if (!cap || !cap[0] || strcmp(cap, "host") == 0) return ~0ull;
+  uint64_t v2 = KILN_HAL_CPU_FEATURE_X86_64_SSE4_2;
+  uint64_t v3 =
+      v2 | KILN_HAL_CPU_FEATURE_X86_64_AVX | KILN_HAL_CPU_FEATURE_X86_64_AVX2 |
+      KILN_HAL_CPU_FEATURE_X86_64_FMA | KILN_HAL_CPU_FEATURE_X86_64_F16C;
+  uint64_t v4 = v3 | KILN_HAL_CPU_FEATURE_X86_64_AVX512F |
+                KILN_HAL_CPU_FEATURE_X86_64_AVX512BW |
+                KILN_HAL_CPU_FEATURE_X86_64_AVX512DQ |
+                KILN_HAL_CPU_FEATURE_X86_64_AVX512VL;
+  if (strcmp(cap, "generic") == 0) return 0;
+  if (strcmp(cap, "x86-64-v2") == 0) return v2;
+  if (strcmp(cap, "x86-64-v3") == 0) return v3;
+  if (strcmp(cap, "x86-64-v4") == 0) return v4;
+  return ~0ull;
+}
+
 uint64_t kiln_hal_query_host_cpu_features(void) {
   uint64_t features = 0;
 #if defined(__x86_64__)
@@ -99,6 +120,7 @@ uint64_t kiln_hal_query_host_cpu_features(void) {
     __asm__("cpuid" : "+a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx));
     if ((ecx >> 29) & 1) features |= KILN_HAL_CPU_FEATURE_X86_64_F16C;
   }
+  features &= kiln_hal_cpu_isa_cap();
 #elif defined(__aarch64__)
   unsigned long hwcap = getauxval(AT_HWCAP);
   features |= KILN_HAL_CPU_FEATURE_AARCH64_NEON;

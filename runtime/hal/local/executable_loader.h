@@ -92,6 +92,9 @@ kiln_status_t kiln_hal_static_executable_create(
     kiln_allocator_t host_allocator, kiln_hal_executable_t** out_executable);
 
 // The host's CPU feature bits in the encoding of executable_library.h.
+// The environment variable KILN_HAL_CPU_ISA_CAP (generic, x86-64-v2,
+// x86-64-v3, x86-64-v4) hides the features above that level, so that each
+// ISA variant of an executable can be run on one machine.
 uint64_t kiln_hal_query_host_cpu_features(void);
 
 #ifdef __cplusplus

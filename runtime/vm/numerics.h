@@ -4,12 +4,15 @@
 // of the float and conversion opcodes' expressions. The interpreter expands
 // the tables into its handlers; the cpu target backend
 // (compiler/targets/cpu/) prints the same expressions into the C it
-// generates, which includes this header (so it depends on <math.h>,
+// generates, which includes this header (so it depends on <tgmath.h>,
 // <stdint.h> and <string.h> only).
 #ifndef KILN_RUNTIME_VM_NUMERICS_H_
 #define KILN_RUNTIME_VM_NUMERICS_H_
 
-#include <math.h>
+// Type-generic math: in the tables below an f32 operand calls the C
+// library's single-precision function (powf, sinf, ...), as it must for the
+// interpreter and the generated C to agree.
+#include <tgmath.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -246,9 +249,9 @@ static inline float kiln_vm_tanh_f32(float x) {
 //===----------------------------------------------------------------------===//
 // Each row is X(NAME, EXPR, ...): the opcode NAME_F32 / NAME_F64 computes
 // EXPR over operands |a|, |b| (and |c|) of the opcode's float type, and
-// stores the value converted to the destination's type. Library calls take
-// and return double, as C's <math.h> does: f32 operations whose result
-// depends on it (exp, tanh, ...) are computed in double and rounded once.
+// stores the value converted to the destination's type. Library calls are
+// type-generic (<tgmath.h>): f32 operands call the single-precision
+// functions.
 // Extra arguments are passed through to X.
 #define KILN_VM_FLOAT_BINARY_OPS(X, ...)   \
   X(ADD, a + b, __VA_ARGS__)               \

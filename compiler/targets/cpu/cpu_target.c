@@ -447,7 +447,7 @@ static kiln_status_t kiln_cpu_variant_features(
   kiln_cpu_arg(&a, "c");
   kiln_cpu_arg(&a, "/dev/null");
   kiln_status_t status = kiln_cpu_run(&a, macros_path, "--cc=PATH (or $CC)");
-  if (status) {
+  if (status && options->target_cpu && options->target_cpu[0]) {
     return kiln_status_annotate_f(status, "with --iree-llvmcpu-target-cpu=%s",
                                   variant->cpu);
   }

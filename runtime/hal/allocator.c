@@ -2,9 +2,26 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "runtime/hal/buffer_internal.h"
+
+// Freed large blocks kept for reuse: a function that returns a 16 MB tensor
+// gets a new result buffer on every call, and fresh pages cost a fault each
+// on first touch (about as much as the work of an elementwise dispatch over
+// them). Only blocks of at least KILN_HAL_CACHE_MIN_BYTES are kept, at most
+// KILN_HAL_CACHE_MAX_BLOCKS and KILN_HAL_CACHE_MAX_BYTES of them; a request
+// takes the smallest block that fits and is no more than twice its size.
+#define KILN_HAL_CACHE_MIN_BYTES (1u << 20)
+#define KILN_HAL_CACHE_MAX_BLOCKS 8
+#define KILN_HAL_CACHE_MAX_BYTES ((size_t)256 << 20)
+
+typedef struct kiln_hal_cached_block_t {
+  void* data;
+  size_t capacity;
+} kiln_hal_cached_block_t;
 
 struct kiln_hal_allocator_t {
   kiln_ref_object_t ref;
@@ -12,10 +29,19 @@ struct kiln_hal_allocator_t {
   pthread_mutex_t mutex;
   kiln_hal_allocator_statistics_t statistics;
   char identifier[32];
+  // Guarded by |mutex|.
+  kiln_hal_cached_block_t cache[KILN_HAL_CACHE_MAX_BLOCKS];
+  size_t cache_count;
+  size_t cache_bytes;
 };
 
 static void kiln_hal_allocator_destroy(void* object) {
   kiln_hal_allocator_t* allocator = (kiln_hal_allocator_t*)object;
+  for (size_t i = 0; i < allocator->cache_count; ++i) {
+    kiln_allocator_free_aligned(allocator->host_allocator,
+                                allocator->cache[i].data,
+                                KILN_HAL_HEAP_BUFFER_ALIGNMENT);
+  }
   pthread_mutex_destroy(&allocator->mutex);
   kiln_allocator_free(allocator->host_allocator, allocator);
 }
@@ -58,12 +84,27 @@ kiln_allocator_t kiln_hal_allocator_host_allocator(
 static void kiln_hal_allocator_free_heap(void* user_data, void* data,
                                          uint64_t size) {
   kiln_hal_allocator_t* allocator = (kiln_hal_allocator_t*)user_data;
-  kiln_allocator_free_aligned(allocator->host_allocator, data,
-                              KILN_HAL_HEAP_BUFFER_ALIGNMENT);
+  size_t capacity =
+      (size_t)kiln_align_up(size ? size : 1, KILN_HAL_HEAP_BUFFER_ALIGNMENT);
+  bool cached = false;
   pthread_mutex_lock(&allocator->mutex);
   allocator->statistics.bytes_live -= size;
   allocator->statistics.free_count++;
+  if (capacity >= KILN_HAL_CACHE_MIN_BYTES &&
+      allocator->cache_count < KILN_HAL_CACHE_MAX_BLOCKS &&
+      allocator->cache_bytes + capacity <= KILN_HAL_CACHE_MAX_BYTES) {
+    kiln_hal_cached_block_t* block =
+        &allocator->cache[allocator->cache_count++];
+    block->data = data;
+    block->capacity = capacity;
+    allocator->cache_bytes += capacity;
+    cached = true;
+  }
   pthread_mutex_unlock(&allocator->mutex);
+  if (!cached) {
+    kiln_allocator_free_aligned(allocator->host_allocator, data,
+                                KILN_HAL_HEAP_BUFFER_ALIGNMENT);
+  }
   kiln_hal_allocator_release(allocator);
 }
 
@@ -80,8 +121,29 @@ kiln_status_t kiln_hal_allocator_allocate_buffer(
   void* data = NULL;
   // Round the allocation itself up so that vectorized tails never fault.
   size_t alloc_size = (size_t)kiln_align_up(size ? size : 1, alignment);
-  kiln_status_t status = kiln_allocator_malloc_aligned(
-      allocator->host_allocator, alloc_size, alignment, &data);
+  kiln_status_t status = kiln_ok_status();
+  if (alignment <= KILN_HAL_HEAP_BUFFER_ALIGNMENT &&
+      alloc_size >= KILN_HAL_CACHE_MIN_BYTES) {
+    pthread_mutex_lock(&allocator->mutex);
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < allocator->cache_count; ++i) {
+      size_t capacity = allocator->cache[i].capacity;
+      if (capacity >= alloc_size && capacity / 2 <= alloc_size &&
+          (best == SIZE_MAX || capacity < allocator->cache[best].capacity)) {
+        best = i;
+      }
+    }
+    if (best != SIZE_MAX) {
+      data = allocator->cache[best].data;
+      allocator->cache_bytes -= allocator->cache[best].capacity;
+      allocator->cache[best] = allocator->cache[--allocator->cache_count];
+    }
+    pthread_mutex_unlock(&allocator->mutex);
+  }
+  if (!data) {
+    status = kiln_allocator_malloc_aligned(allocator->host_allocator,
+                                           alloc_size, alignment, &data);
+  }
   if (status) {
     return kiln_status_annotate_f(status,
                                   "allocating a %" PRIu64 " byte buffer", size);

@@ -257,9 +257,28 @@ static const char* kiln_group_kind(kiln_ir_context_t* context,
     kiln_status_free(status);
     return "generic";
   }
-  // A generic that is a contraction (two inputs, mul+add) is still named a
-  // reduction: the name is for people reading profiles.
-  return kiln_structured_num_reductions(&s) ? "reduction" : "generic";
+  if (!kiln_structured_num_reductions(&s)) return "generic";
+  // Named for people reading profiles, after what the root computes: a
+  // window over an input (an input map result that is not a plain loop
+  // dim) is a convolution when its body multiplies, else a pooling; two
+  // plain inputs multiplied and summed are a matmul.
+  bool window = false;
+  for (uint32_t i = 0; i < s.num_ins; ++i) {
+    const kiln_ir_affine_map_t* map = s.maps[i];
+    for (size_t r = 0; map && r < map->num_results; ++r) {
+      int64_t position = 0;
+      if (!kiln_ir_affine_map_result_is_dim(map, r, &position)) window = true;
+    }
+  }
+  bool multiplies = false;
+  for (kiln_ir_op_t* op = s.body ? s.body->first_op : NULL; op; op = op->next) {
+    if (kiln_ir_op_is(op, "arith.mulf") || kiln_ir_op_is(op, "arith.muli")) {
+      multiplies = true;
+    }
+  }
+  if (window) return multiplies ? "conv" : "pooling";
+  if (multiplies && s.num_ins == 2) return "matmul";
+  return "reduction";
 }
 
 static kiln_status_t kiln_build_region(kiln_ir_context_t* context,

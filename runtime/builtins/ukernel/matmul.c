@@ -32,6 +32,17 @@ kiln_status_t kiln_ukernel_host_cpu_features_from_env(uint64_t* out_features) {
 // Plan
 //===----------------------------------------------------------------------===//
 
+// Block sizes in matrix rows and columns. The RHS block a task reads for
+// one K block (N_BLOCK columns x ~1 KiB of K each) stays in L2 while the
+// task's M_BLOCK rows stream past it; the task's OUT block (M_BLOCK x
+// N_BLOCK x 4 bytes) is touched once per K block and may live in L2 or L3.
+#ifndef KILN_UKERNEL_MATMUL_M_BLOCK
+#define KILN_UKERNEL_MATMUL_M_BLOCK 256
+#endif
+#ifndef KILN_UKERNEL_MATMUL_N_BLOCK
+#define KILN_UKERNEL_MATMUL_N_BLOCK 384
+#endif
+
 static int kiln_ukernel_mul3_size(int64_t a, int64_t b, int64_t c, size_t elem,
                                   size_t* out) {
   size_t t;
@@ -42,6 +53,7 @@ static int kiln_ukernel_mul3_size(int64_t a, int64_t b, int64_t c, size_t elem,
 
 kiln_status_t kiln_ukernel_matmul_plan(uint32_t type, int64_t M, int64_t N,
                                        int64_t K, uint64_t cpu_features,
+                                       uint32_t max_threads,
                                        kiln_ukernel_matmul_plan_t* out_plan) {
   memset(out_plan, 0, sizeof(*out_plan));
   if (!kiln_ukernel_mmt4d_input_elem(type)) {
@@ -53,8 +65,14 @@ kiln_status_t kiln_ukernel_matmul_plan(uint32_t type, int64_t M, int64_t N,
                             "matmul plan: negative size M=%lld N=%lld K=%lld",
                             (long long)M, (long long)N, (long long)K);
   }
+  if (max_threads == 0 || max_threads > KILN_TASK_EXECUTOR_MAX_WORKERS + 1) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "matmul plan: max_threads %u outside 1..%u",
+                            max_threads, KILN_TASK_EXECUTOR_MAX_WORKERS + 1);
+  }
   kiln_ukernel_matmul_plan_t* p = out_plan;
   p->type = type;
+  p->max_threads = max_threads;
   p->M = M, p->N = N, p->K = K;
   p->cpu_features = cpu_features;
   p->tile = kiln_ukernel_mmt4d_tile_sizes(type, cpu_features,
@@ -64,9 +82,8 @@ kiln_status_t kiln_ukernel_matmul_plan(uint32_t type, int64_t M, int64_t N,
   p->K1 = (K + p->tile.K0 - 1) / p->tile.K0;
   const size_t in_elem =
       kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(type));
-  // K blocks of about 1 KiB per packed row keep an LHS M1 row (M0 rows) in
-  // L1 and a 512 KiB RHS block (n1_block tiles) in L2; a last block shorter
-  // than half the others is merged into them.
+  // K blocks of about 1 KiB per packed row (256 f32) keep an LHS M1 row in
+  // L1; a last block shorter than half the others is merged into them.
   int64_t k1_target = (int64_t)(1024 / (in_elem * (size_t)p->tile.K0));
   if (k1_target < 1) k1_target = 1;
   int64_t k_blocks = (p->K1 + k1_target - 1) / k1_target;
@@ -76,14 +93,32 @@ kiln_status_t kiln_ukernel_matmul_plan(uint32_t type, int64_t M, int64_t N,
   if (k_blocks < 1) k_blocks = 1;
   p->k1_block = (p->K1 + k_blocks - 1) / k_blocks;
   if (p->k1_block < 1) p->k1_block = 1;
-  p->n1_block = (512 * 1024) / (1024 * p->tile.N0);
+  p->n1_block = KILN_UKERNEL_MATMUL_N_BLOCK / p->tile.N0;
   if (p->n1_block < 1) p->n1_block = 1;
-  p->m1_block = 8;
+  if (p->n1_block > p->N1) p->n1_block = p->N1 > 0 ? p->N1 : 1;
+  p->m1_block = KILN_UKERNEL_MATMUL_M_BLOCK / p->tile.M0;
+  if (p->m1_block < 1) p->m1_block = 1;
+  if (p->m1_block > p->M1) p->m1_block = p->M1 > 0 ? p->M1 : 1;
+  // With several threads, smaller blocks until each thread gets a few.
+  if (max_threads > 1) {
+    for (;;) {
+      int64_t tasks = ((p->M1 + p->m1_block - 1) / p->m1_block) *
+                      ((p->N1 + p->n1_block - 1) / p->n1_block);
+      if (tasks >= 4 * (int64_t)max_threads) break;
+      if (p->m1_block > 1) {
+        p->m1_block = (p->m1_block + 1) / 2;
+      } else if (p->n1_block > 1) {
+        p->n1_block = (p->n1_block + 1) / 2;
+      } else {
+        break;
+      }
+    }
+  }
   size_t lhs_bytes, out_bytes, rhs_bytes;
   if (kiln_ukernel_mul3_size(p->M1, p->K1, (int64_t)p->tile.M0 * p->tile.K0,
                              in_elem, &lhs_bytes) ||
-      kiln_ukernel_mul3_size(p->M1, p->N1, (int64_t)p->tile.M0 * p->tile.N0, 4,
-                             &out_bytes) ||
+      kiln_ukernel_mul3_size(p->m1_block * p->n1_block, max_threads,
+                             (int64_t)p->tile.M0 * p->tile.N0, 4, &out_bytes) ||
       kiln_ukernel_mul3_size(p->N1, p->K1, (int64_t)p->tile.N0 * p->tile.K0,
                              in_elem, &rhs_bytes) ||
       lhs_bytes > SIZE_MAX / 2 || out_bytes > SIZE_MAX / 2) {
@@ -141,14 +176,14 @@ typedef struct kiln_ukernel_matmul_job_t {
   const kiln_ukernel_matmul_plan_t* plan;
   const kiln_ukernel_matmul_args_t* args;
   char* lhs_packed;
-  char* out_packed;
+  char* out_blocks;  // max_threads blocks of out_block_bytes
+  size_t out_block_bytes;
   size_t in_elem;
   int64_t lhs_stride0, rhs_stride0, out_stride0;  // elements
   int64_t m_blocks, n_blocks;
 } kiln_ukernel_matmul_job_t;
 
-// Phase 1, per block of m1_block M1 rows: packs the LHS (and, to
-// accumulate, the current OUT) rows.
+// Phase 1, per block of m1_block M1 rows: packs the LHS rows.
 static kiln_status_t kiln_ukernel_matmul_pack_block(void* user_data,
                                                     uint32_t index,
                                                     uint32_t worker_id) {
@@ -184,26 +219,6 @@ static kiln_status_t kiln_ukernel_matmul_pack_block(void* user_data,
                               "matmul: LHS pack rejected its arguments");
     }
   }
-  if (a->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) {
-    kiln_ukernel_pack_params_t pack = {
-        .in = (const char*)a->out + (size_t)(row0 * a->out_stride) * 4,
-        .out = job->out_packed + (size_t)(m1_begin * job->out_stride0) * 4,
-        .in_stride0 = a->out_stride,
-        .out_stride0 = job->out_stride0,
-        .in_size0 = rows,
-        .in_size1 = p->N,
-        .out_size0 = m1_count,
-        .out_size1 = p->N1,
-        .tile_size0 = p->tile.M0,
-        .tile_size1 = p->tile.N0,
-        .elem_type = kiln_ukernel_mmt4d_output_elem(p->type),
-        .cpu_features = p->cpu_features,
-    };
-    if (kiln_ukernel_pack(&pack) != KILN_UKERNEL_OK) {
-      return kiln_make_status(KILN_STATUS_INTERNAL,
-                              "matmul: OUT pack rejected its arguments");
-    }
-  }
   return kiln_ok_status();
 }
 
@@ -213,10 +228,11 @@ static kiln_status_t kiln_ukernel_matmul_pack_block(void* user_data,
 static kiln_status_t kiln_ukernel_matmul_compute_block(void* user_data,
                                                        uint32_t index,
                                                        uint32_t worker_id) {
-  (void)worker_id;
   const kiln_ukernel_matmul_job_t* job = user_data;
   const kiln_ukernel_matmul_plan_t* p = job->plan;
   const kiln_ukernel_matmul_args_t* a = job->args;
+  // This worker's OUT block: [m1 - m1_begin][n1 - n1_begin][M0][N0].
+  char* out_block = job->out_blocks + (size_t)worker_id * job->out_block_bytes;
   const int64_t mb = (int64_t)index / job->n_blocks;
   const int64_t nb = (int64_t)index % job->n_blocks;
   const int64_t m1_begin = mb * p->m1_block;
@@ -231,6 +247,33 @@ static kiln_status_t kiln_ukernel_matmul_compute_block(void* user_data,
   int64_t cols = p->N - col0;
   if (cols > n1_count * N0) cols = n1_count * N0;
   const int accumulate = (a->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;
+  const int64_t row_begin = m1_begin * M0;
+  int64_t block_rows = p->M - row_begin;
+  if (block_rows > (m1_end - m1_begin) * M0) {
+    block_rows = (m1_end - m1_begin) * M0;
+  }
+  if (accumulate) {
+    // The current OUT values become the initial tiles.
+    kiln_ukernel_pack_params_t pack = {
+        .in = (const char*)a->out +
+              (size_t)(row_begin * a->out_stride + col0) * out_elem,
+        .out = out_block,
+        .in_stride0 = a->out_stride,
+        .out_stride0 = job->out_stride0,
+        .in_size0 = block_rows,
+        .in_size1 = cols,
+        .out_size0 = m1_end - m1_begin,
+        .out_size1 = n1_count,
+        .tile_size0 = (int32_t)M0,
+        .tile_size1 = (int32_t)N0,
+        .elem_type = kiln_ukernel_mmt4d_output_elem(p->type),
+        .cpu_features = p->cpu_features,
+    };
+    if (kiln_ukernel_pack(&pack) != KILN_UKERNEL_OK) {
+      return kiln_make_status(KILN_STATUS_INTERNAL,
+                              "matmul: OUT pack rejected its arguments");
+    }
+  }
   const int64_t k_blocks =
       p->K1 == 0 ? 1 : (p->K1 + p->k1_block - 1) / p->k1_block;
   for (int64_t kb = 0; kb < k_blocks; ++kb) {
@@ -239,8 +282,7 @@ static kiln_status_t kiln_ukernel_matmul_compute_block(void* user_data,
     if (k1_count > p->k1_block) k1_count = p->k1_block;
     for (int64_t m1 = m1_begin; m1 < m1_end; ++m1) {
       char* out_tiles =
-          job->out_packed +
-          (size_t)(m1 * job->out_stride0 + n1_begin * M0 * N0) * out_elem;
+          out_block + (size_t)((m1 - m1_begin) * job->out_stride0) * out_elem;
       kiln_ukernel_mmt4d_params_t mmt4d = {
           // K1 == 0 reads neither operand (and the RHS may be NULL then).
           .lhs = k1_count == 0
@@ -336,17 +378,27 @@ kiln_status_t kiln_ukernel_matmul_run(const kiln_ukernel_matmul_plan_t* plan,
     return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
                             "matmul run: unknown flags 0x%x", a->flags);
   }
+  const uint32_t threads =
+      a->executor ? kiln_task_executor_worker_count(a->executor) + 1 : 1;
+  if (threads > p->max_threads) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "matmul run: the executor runs %u threads, the "
+                            "plan's scratch is for %u",
+                            threads, p->max_threads);
+  }
   kiln_ukernel_matmul_job_t job = {
       .plan = p,
       .args = a,
       .in_elem = kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(p->type)),
       .lhs_stride0 = p->K1 * p->tile.M0 * p->tile.K0,
       .rhs_stride0 = p->K1 * p->tile.N0 * p->tile.K0,
-      .out_stride0 = p->N1 * p->tile.M0 * p->tile.N0,
+      .out_stride0 = p->n1_block * p->tile.M0 * p->tile.N0,
+      .out_block_bytes =
+          (size_t)(p->m1_block * p->n1_block * p->tile.M0 * p->tile.N0) * 4,
   };
   size_t lhs_bytes = (size_t)(p->M1 * job.lhs_stride0) * job.in_elem;
   job.lhs_packed = (char*)a->scratch;
-  job.out_packed = (char*)a->scratch + kiln_align_up(lhs_bytes, 64);
+  job.out_blocks = (char*)a->scratch + kiln_align_up(lhs_bytes, 64);
   job.m_blocks = (p->M1 + p->m1_block - 1) / p->m1_block;
   job.n_blocks = (p->N1 + p->n1_block - 1) / p->n1_block;
   if (job.m_blocks * job.n_blocks > UINT32_MAX) {
@@ -369,8 +421,10 @@ kiln_status_t kiln_ukernel_matmul(
     int64_t out_stride, uint32_t flags, uint64_t cpu_features,
     kiln_task_executor_t* executor, kiln_allocator_t allocator) {
   kiln_ukernel_matmul_plan_t plan;
+  const uint32_t threads =
+      executor ? kiln_task_executor_worker_count(executor) + 1 : 1;
   kiln_status_t status =
-      kiln_ukernel_matmul_plan(type, M, N, K, cpu_features, &plan);
+      kiln_ukernel_matmul_plan(type, M, N, K, cpu_features, threads, &plan);
   if (status) return status;
   void* rhs_packed = NULL;
   void* scratch = NULL;

@@ -46,15 +46,21 @@ typedef struct kiln_ukernel_matmul_plan_t {
   int64_t M1, N1, K1;  // tile counts (padded up)
   // Blocking: K1 tiles per mmt4d call, N1 tiles per task, M1 rows per task.
   int64_t k1_block, n1_block, m1_block;
+  // Threads a run may use (the executor's worker_count + 1 for the caller).
+  uint32_t max_threads;
   size_t rhs_packed_size;  // bytes of the packed RHS
-  size_t scratch_size;     // bytes of scratch one run needs
+  // Bytes of scratch one run needs: the packed LHS, and one block of OUT
+  // tiles per thread (it stays in cache while K blocks accumulate into it).
+  size_t scratch_size;
 } kiln_ukernel_matmul_plan_t;
 
-// Plans an M x K x N matmul of |type| for |cpu_features|. INVALID_ARGUMENT
-// for an unknown type or negative sizes; OUT_OF_RANGE when the packed sizes
-// overflow.
+// Plans an M x K x N matmul of |type| for |cpu_features|, to run on up to
+// |max_threads| threads (1 without an executor; the executor's worker_count
+// + 1 with one). INVALID_ARGUMENT for an unknown type, negative sizes or 0
+// threads; OUT_OF_RANGE when the buffer sizes overflow.
 kiln_status_t kiln_ukernel_matmul_plan(uint32_t type, int64_t M, int64_t N,
                                        int64_t K, uint64_t cpu_features,
+                                       uint32_t max_threads,
                                        kiln_ukernel_matmul_plan_t* out_plan);
 
 // Packs the row-major K x N |rhs| (row stride |rhs_stride| elements) into
@@ -79,7 +85,8 @@ typedef struct kiln_ukernel_matmul_args_t {
 } kiln_ukernel_matmul_args_t;
 
 // Runs the planned matmul. INVALID_ARGUMENT for NULL buffers, strides below
-// the row lengths or too little scratch.
+// the row lengths, too little scratch or an executor with more threads than
+// the plan's max_threads.
 kiln_status_t kiln_ukernel_matmul_run(const kiln_ukernel_matmul_plan_t* plan,
                                       const kiln_ukernel_matmul_args_t* args);
 

@@ -142,15 +142,18 @@ static int kiln_ukernel_unpack_check(const kiln_ukernel_unpack_params_t* p) {
   return 1;
 }
 
+// Unpacks every row; rows below |done_rows| start at column |done_cols|
+// (a fast path wrote the columns before it).
 #define KILN_UKERNEL_DEFINE_UNPACK(elem_t)                                 \
   static void kiln_ukernel_unpack_##elem_t(                                \
-      const kiln_ukernel_unpack_params_t* p) {                             \
+      const kiln_ukernel_unpack_params_t* p, int64_t done_rows,            \
+      int64_t done_cols) {                                                 \
     const int64_t t0 = p->tile_size0, t1 = p->tile_size1;                  \
     for (int64_t r = 0; r < p->out_size0; ++r) {                           \
-      const elem_t* in =                                                   \
-          (const elem_t*)p->in + (r / t0) * p->in_stride0 + (r % t0) * t1; \
+      int64_t c = r < done_rows ? done_cols : 0;                           \
+      const elem_t* in = (const elem_t*)p->in + (r / t0) * p->in_stride0 + \
+                         (c / t1) * t0 * t1 + (r % t0) * t1;               \
       elem_t* out = (elem_t*)p->out + r * p->out_stride0;                  \
-      int64_t c = 0;                                                       \
       for (; c + t1 <= p->out_size1; c += t1, in += t0 * t1) {             \
         for (int64_t j0 = 0; j0 < t1; ++j0) out[c + j0] = in[j0];          \
       }                                                                    \
@@ -164,42 +167,32 @@ KILN_UKERNEL_DEFINE_UNPACK(uint16_t)
 KILN_UKERNEL_DEFINE_UNPACK(uint32_t)
 #undef KILN_UKERNEL_DEFINE_UNPACK
 
-// The common f32 case of 16-wide tiles: fixed-size rows the compiler turns
-// into wide copies.
-static void kiln_ukernel_unpack_x16_uint32(
-    const kiln_ukernel_unpack_params_t* p) {
-  const int64_t t0 = p->tile_size0;
-  for (int64_t r = 0; r < p->out_size0; ++r) {
-    const uint32_t* in =
-        (const uint32_t*)p->in + (r / t0) * p->in_stride0 + (r % t0) * 16;
-    uint32_t* out = (uint32_t*)p->out + r * p->out_stride0;
-    int64_t c = 0;
-    for (; c + 16 <= p->out_size1; c += 16, in += t0 * 16) {
-      for (int j0 = 0; j0 < 16; ++j0) out[c + j0] = in[j0];
-    }
-    for (int64_t j0 = 0; c + j0 < p->out_size1; ++j0) out[c + j0] = in[j0];
-  }
-}
-
 int kiln_ukernel_unpack(const kiln_ukernel_unpack_params_t* params) {
   if (!kiln_ukernel_unpack_check(params)) {
     return KILN_UKERNEL_ERROR_INVALID_ARGUMENT;
   }
   const kiln_ukernel_unpack_params_t* p = params;
   if (p->out_size0 == 0 || p->out_size1 == 0) return KILN_UKERNEL_OK;
+  int64_t done_rows = 0, done_cols = 0;
+#if defined(__x86_64__)
+  if (kiln_ukernel_elem_size(p->elem_type) == 4 && p->tile_size0 == 16 &&
+      p->tile_size1 == 16 &&
+      kiln_ukernel_has_features(p->cpu_features,
+                                KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
+    done_rows = p->out_size0 / 16 * 16;
+    done_cols = p->out_size1 / 16 * 16;
+    kiln_ukernel_unpack_x32_16x16_avx512(p, done_rows / 16, done_cols / 16);
+  }
+#endif
   switch (kiln_ukernel_elem_size(p->elem_type)) {
     case 1:
-      kiln_ukernel_unpack_uint8_t(p);
+      kiln_ukernel_unpack_uint8_t(p, done_rows, done_cols);
       break;
     case 2:
-      kiln_ukernel_unpack_uint16_t(p);
+      kiln_ukernel_unpack_uint16_t(p, done_rows, done_cols);
       break;
     default:
-      if (p->tile_size1 == 16) {
-        kiln_ukernel_unpack_x16_uint32(p);
-      } else {
-        kiln_ukernel_unpack_uint32_t(p);
-      }
+      kiln_ukernel_unpack_uint32_t(p, done_rows, done_cols);
       break;
   }
   return KILN_UKERNEL_OK;

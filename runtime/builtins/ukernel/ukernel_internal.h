@@ -41,6 +41,11 @@ KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_DECLARE_AVX512)
 // each i1 row of full tiles (the caller packs the rest).
 int64_t kiln_ukernel_pack_f32_16x1_avx512(
     const kiln_ukernel_pack_params_t* params, int64_t full_i1);
+// Unpacks the |tile_rows| x |tile_cols| full 16 x 16 tiles of 4-byte
+// elements (f32, s32) of |params|: each tile row is one 64-byte store.
+void kiln_ukernel_unpack_x32_16x16_avx512(
+    const kiln_ukernel_unpack_params_t* params, int64_t tile_rows,
+    int64_t tile_cols);
 #endif  // __x86_64__
 
 #endif  // KILN_RUNTIME_BUILTINS_UKERNEL_UKERNEL_INTERNAL_H_

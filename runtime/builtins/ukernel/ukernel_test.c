@@ -187,7 +187,7 @@ static void kiln_test_matmul_case(uint32_t type, int64_t M, int64_t N,
     }
   }
   kiln_ukernel_matmul_plan_t plan;
-  KILN_ASSERT_OK(kiln_ukernel_matmul_plan(type, M, N, K, features, &plan));
+  KILN_ASSERT_OK(kiln_ukernel_matmul_plan(type, M, N, K, features, 1, &plan));
   kiln_test_note_kernel(&plan);
   // Keep a copy of OUT's padding columns to check they stay untouched.
   char* before = malloc((size_t)(M * ldc) * 4 + 1);
@@ -681,15 +681,18 @@ KILN_TEST(bad_arguments_are_rejected) {
   kiln_ukernel_matmul_plan_t plan;
   KILN_EXPECT_STATUS(KILN_STATUS_INVALID_ARGUMENT,
                      kiln_ukernel_matmul_plan(KILN_UKERNEL_MMT4D_F32F32F32, -1,
-                                              2, 2, 0, &plan));
+                                              2, 2, 0, 1, &plan));
   KILN_EXPECT_STATUS(KILN_STATUS_INVALID_ARGUMENT,
-                     kiln_ukernel_matmul_plan(9, 1, 1, 1, 0, &plan));
+                     kiln_ukernel_matmul_plan(9, 1, 1, 1, 0, 1, &plan));
   KILN_EXPECT_STATUS(
       KILN_STATUS_OUT_OF_RANGE,
       kiln_ukernel_matmul_plan(KILN_UKERNEL_MMT4D_F32F32F32, INT64_MAX / 4,
-                               INT64_MAX / 4, 2, 0, &plan));
+                               INT64_MAX / 4, 2, 0, 1, &plan));
+  KILN_EXPECT_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                     kiln_ukernel_matmul_plan(KILN_UKERNEL_MMT4D_F32F32F32, 1,
+                                              1, 1, 0, 0, &plan));
   KILN_ASSERT_OK(kiln_ukernel_matmul_plan(KILN_UKERNEL_MMT4D_F32F32F32, 4, 4, 4,
-                                          0, &plan));
+                                          0, 1, &plan));
   kiln_ukernel_matmul_args_t args = {
       .lhs = buf,
       .lhs_stride = 4,

@@ -65,3 +65,19 @@ int64_t kiln_ukernel_pack_f32_16x1_avx512(const kiln_ukernel_pack_params_t* p,
   }
   return blocks * 16;
 }
+
+void kiln_ukernel_unpack_x32_16x16_avx512(const kiln_ukernel_unpack_params_t* p,
+                                          int64_t tile_rows,
+                                          int64_t tile_cols) {
+  for (int64_t i1 = 0; i1 < tile_rows; ++i1) {
+    const float* in = (const float*)p->in + i1 * p->in_stride0;
+    float* out = (float*)p->out + i1 * 16 * p->out_stride0;
+    for (int64_t j1 = 0; j1 < tile_cols; ++j1, in += 256) {
+#pragma GCC unroll 16
+      for (int i0 = 0; i0 < 16; ++i0) {
+        _mm512_storeu_ps(out + i0 * p->out_stride0 + 16 * j1,
+                         _mm512_loadu_ps(in + 16 * i0));
+      }
+    }
+  }
+}

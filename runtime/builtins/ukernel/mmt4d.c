@@ -3,6 +3,24 @@
 #include <stdint.h>
 
 #include "runtime/builtins/ukernel/ukernel_internal.h"
+#include "runtime/hal/local/executable_library.h"
+
+// ukernel_abi.h repeats the HAL's x86_64 feature bits to stay standalone.
+_Static_assert(
+    KILN_UKERNEL_X86_64_SSE4_2 == KILN_HAL_CPU_FEATURE_X86_64_SSE4_2 &&
+        KILN_UKERNEL_X86_64_AVX == KILN_HAL_CPU_FEATURE_X86_64_AVX &&
+        KILN_UKERNEL_X86_64_AVX2 == KILN_HAL_CPU_FEATURE_X86_64_AVX2 &&
+        KILN_UKERNEL_X86_64_FMA == KILN_HAL_CPU_FEATURE_X86_64_FMA &&
+        KILN_UKERNEL_X86_64_F16C == KILN_HAL_CPU_FEATURE_X86_64_F16C &&
+        KILN_UKERNEL_X86_64_AVX512F == KILN_HAL_CPU_FEATURE_X86_64_AVX512F &&
+        KILN_UKERNEL_X86_64_AVX512BW == KILN_HAL_CPU_FEATURE_X86_64_AVX512BW &&
+        KILN_UKERNEL_X86_64_AVX512DQ == KILN_HAL_CPU_FEATURE_X86_64_AVX512DQ &&
+        KILN_UKERNEL_X86_64_AVX512VL == KILN_HAL_CPU_FEATURE_X86_64_AVX512VL &&
+        KILN_UKERNEL_X86_64_AVX512VNNI ==
+            KILN_HAL_CPU_FEATURE_X86_64_AVX512VNNI &&
+        KILN_UKERNEL_X86_64_AVX512BF16 ==
+            KILN_HAL_CPU_FEATURE_X86_64_AVX512BF16,
+    "ukernel_abi.h and executable_library.h disagree on CPU bits");
 
 //===----------------------------------------------------------------------===//
 // Scalar conversions (no libc, no _Float16: portable to every compiler)
@@ -126,20 +144,20 @@ typedef struct kiln_ukernel_tile_entry_t {
 } kiln_ukernel_tile_entry_t;
 
 #if defined(__x86_64__)
-#define KILN_UKERNEL_AVX2_ENTRIES(M0)          \
-  {KILN_UKERNEL_MMT4D_F32F32F32,               \
-   M0,                                         \
-   8,                                          \
-   1,                                          \
-   KILN_UKERNEL_X86_64_AVX2_FEATURES,          \
-   kiln_ukernel_mmt4d_f32_##M0##x8x1_avx2,     \
-   "f32_" #M0 "x8x1_avx2"},                    \
-      {KILN_UKERNEL_MMT4D_F16F16F32,           \
-       M0,                                     \
-       8,                                      \
-       1,                                      \
-       KILN_UKERNEL_X86_64_AVX2_FEATURES,      \
-       kiln_ukernel_mmt4d_f16_##M0##x8x1_avx2, \
+#define KILN_UKERNEL_AVX2_ENTRIES(M0)                                \
+  {KILN_UKERNEL_MMT4D_F32F32F32,                                     \
+   M0,                                                               \
+   8,                                                                \
+   1,                                                                \
+   KILN_UKERNEL_X86_64_AVX2_FEATURES,                                \
+   kiln_ukernel_mmt4d_f32_##M0##x8x1_avx2,                           \
+   "f32_" #M0 "x8x1_avx2"},                                          \
+      {KILN_UKERNEL_MMT4D_F16F16F32,                                 \
+       M0,                                                           \
+       8,                                                            \
+       1,                                                            \
+       KILN_UKERNEL_X86_64_AVX2_FEATURES | KILN_UKERNEL_X86_64_F16C, \
+       kiln_ukernel_mmt4d_f16_##M0##x8x1_avx2,                       \
        "f16_" #M0 "x8x1_avx2"},
 #define KILN_UKERNEL_AVX512_ENTRIES(M0)           \
   {KILN_UKERNEL_MMT4D_F32F32F32,                  \

@@ -188,7 +188,7 @@ typedef struct kiln_ukernel_unpack_params_t {
 // the BF16 level includes VNNI.
 typedef enum kiln_ukernel_isa_e {
   KILN_UKERNEL_ISA_GENERIC = 0,     // portable C
-  KILN_UKERNEL_ISA_AVX2 = 1,        // AVX2 + FMA + F16C
+  KILN_UKERNEL_ISA_AVX2 = 1,        // AVX2 + FMA (+ F16C for f16)
   KILN_UKERNEL_ISA_AVX512 = 2,      // AVX-512 F, BW, DQ, VL
   KILN_UKERNEL_ISA_AVX512VNNI = 3,  // + AVX512_VNNI
   KILN_UKERNEL_ISA_AVX512BF16 = 4,  // + AVX512_BF16
@@ -210,10 +210,10 @@ typedef enum kiln_ukernel_isa_e {
 #define KILN_UKERNEL_X86_64_AVX512VNNI (1ull << 9)
 #define KILN_UKERNEL_X86_64_AVX512BF16 (1ull << 10)
 
-// Feature groups the kernels need.
-#define KILN_UKERNEL_X86_64_AVX2_FEATURES               \
-  (KILN_UKERNEL_X86_64_AVX | KILN_UKERNEL_X86_64_AVX2 | \
-   KILN_UKERNEL_X86_64_FMA | KILN_UKERNEL_X86_64_F16C)
+// Feature groups the kernels need. F16C is in none of them (the AVX-512
+// f16 kernels convert with AVX-512F): only the AVX2 f16 kernels require it.
+#define KILN_UKERNEL_X86_64_AVX2_FEATURES \
+  (KILN_UKERNEL_X86_64_AVX | KILN_UKERNEL_X86_64_AVX2 | KILN_UKERNEL_X86_64_FMA)
 #define KILN_UKERNEL_X86_64_AVX512_FEATURES                          \
   (KILN_UKERNEL_X86_64_AVX2_FEATURES | KILN_UKERNEL_X86_64_AVX512F | \
    KILN_UKERNEL_X86_64_AVX512BW | KILN_UKERNEL_X86_64_AVX512DQ |     \
@@ -225,19 +225,19 @@ typedef enum kiln_ukernel_isa_e {
 
 // The feature bits an ISA cap keeps (x86_64 encoding).
 static inline uint64_t kiln_ukernel_isa_feature_mask(uint32_t isa_cap) {
+  const uint64_t base = KILN_UKERNEL_X86_64_SSE4_2;
+  const uint64_t f16c = KILN_UKERNEL_X86_64_F16C;
   switch (isa_cap) {
     case KILN_UKERNEL_ISA_GENERIC:
-      return KILN_UKERNEL_X86_64_SSE4_2;
+      return base;
     case KILN_UKERNEL_ISA_AVX2:
-      return KILN_UKERNEL_X86_64_SSE4_2 | KILN_UKERNEL_X86_64_AVX2_FEATURES;
+      return base | f16c | KILN_UKERNEL_X86_64_AVX2_FEATURES;
     case KILN_UKERNEL_ISA_AVX512:
-      return KILN_UKERNEL_X86_64_SSE4_2 | KILN_UKERNEL_X86_64_AVX512_FEATURES;
+      return base | f16c | KILN_UKERNEL_X86_64_AVX512_FEATURES;
     case KILN_UKERNEL_ISA_AVX512VNNI:
-      return KILN_UKERNEL_X86_64_SSE4_2 |
-             KILN_UKERNEL_X86_64_AVX512VNNI_FEATURES;
+      return base | f16c | KILN_UKERNEL_X86_64_AVX512VNNI_FEATURES;
     case KILN_UKERNEL_ISA_AVX512BF16:
-      return KILN_UKERNEL_X86_64_SSE4_2 |
-             KILN_UKERNEL_X86_64_AVX512BF16_FEATURES;
+      return base | f16c | KILN_UKERNEL_X86_64_AVX512BF16_FEATURES;
     default:
       return ~0ull;
   }

@@ -89,6 +89,9 @@ uint64_t kiln_hal_query_host_cpu_features(void) {
   if (__builtin_cpu_supports("avx512vnni")) {
     features |= KILN_HAL_CPU_FEATURE_X86_64_AVX512VNNI;
   }
+  if (__builtin_cpu_supports("avx512bf16")) {
+    features |= KILN_HAL_CPU_FEATURE_X86_64_AVX512BF16;
+  }
 #elif defined(__aarch64__)
   unsigned long hwcap = getauxval(AT_HWCAP);
   features |= KILN_HAL_CPU_FEATURE_AARCH64_NEON;

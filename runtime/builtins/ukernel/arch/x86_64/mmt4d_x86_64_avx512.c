@@ -1,6 +1,7 @@
 // AVX-512 (F, BW, DQ, VL) tiles: f32 x f32 -> f32 and f16 x f16 -> f32,
 // M0 x 16 x 1 for M0 in {1, 2, 4, 8, 16}. Compiled with -mavx512f
-// -mavx512bw -mavx512dq -mavx512vl -mfma -mf16c; only called when those
+// -mavx512bw -mavx512dq -mavx512vl -mfma but not -mf16c: the conversions are
+// AVX-512F's, so these kernels need no F16C bit. Only called when those
 // features are present.
 //
 // Each K step loads one 16-wide RHS row and adds broadcast(lhs[m]) * row
@@ -74,16 +75,12 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f16_x16x1(
   float lhs_f32[16] __attribute__((aligned(64)));
   for (int64_t k = params->K1; k > 0; --k) {
     __m512 r = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)rhs));
-    if (M0 == 16) {
-      _mm512_store_ps(lhs_f32,
-                      _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)lhs)));
-    } else if (M0 == 8) {
-      _mm256_store_ps(lhs_f32,
-                      _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)lhs)));
-    } else {
-#pragma GCC unroll 4
-      for (int m = 0; m < M0; ++m) lhs_f32[m] = _cvtsh_ss(lhs[m]);
-    }
+    // Skinny tiles load only their M0 values (masked), so nothing past the
+    // panel is read.
+    const __m256i lhs_f16 =
+        M0 == 16 ? _mm256_loadu_si256((const __m256i*)lhs)
+                 : _mm256_maskz_loadu_epi16((__mmask16)((1u << M0) - 1u), lhs);
+    _mm512_store_ps(lhs_f32, _mm512_cvtph_ps(lhs_f16));
 #pragma GCC unroll 16
     for (int m = 0; m < M0; ++m) {
       acc[m] = _mm512_fmadd_ps(_mm512_set1_ps(lhs_f32[m]), r, acc[m]);

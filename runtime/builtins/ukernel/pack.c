@@ -93,14 +93,25 @@ int kiln_ukernel_pack(const kiln_ukernel_pack_params_t* params) {
   if (p->out_size0 == 0 || p->out_size1 == 0) return KILN_UKERNEL_OK;
   int64_t full_i1 = 0, full_j1 = 0;
 #if defined(__x86_64__)
-  if (p->elem_type == KILN_UKERNEL_ELEM_F32 && p->tile_size0 == 16 &&
-      p->tile_size1 == 1 &&
+  // LHS tiles of 16 rows whose row segment is 4 bytes (f32 16x1, bf16/f16
+  // 16x2, s8 16x4) are a 16 x 1 pack of 4-byte elements: the AVX-512
+  // transpose packs their full 16 x 16 blocks.
+  const size_t es = kiln_ukernel_elem_size(p->elem_type);
+  if (p->tile_size0 == 16 && es * (size_t)p->tile_size1 == 4 &&
       !(p->flags & KILN_UKERNEL_PACK_FLAG_TRANSPOSE_SOURCE) &&
+      (p->in_stride0 * (int64_t)es) % 4 == 0 &&
+      (p->out_stride0 * (int64_t)es) % 4 == 0 &&
       kiln_ukernel_has_features(p->cpu_features,
                                 KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
+    kiln_ukernel_pack_params_t words = *p;
+    words.in_stride0 = p->in_stride0 * (int64_t)es / 4;
+    words.out_stride0 = p->out_stride0 * (int64_t)es / 4;
+    words.in_size1 = p->in_size1 / p->tile_size1;  // whole 4-byte segments
+    words.tile_size1 = 1;
+    words.elem_type = KILN_UKERNEL_ELEM_F32;
     full_i1 = p->in_size0 / 16;
     if (full_i1 > p->out_size0) full_i1 = p->out_size0;
-    full_j1 = kiln_ukernel_pack_f32_16x1_avx512(p, full_i1);
+    full_j1 = kiln_ukernel_pack_f32_16x1_avx512(&words, full_i1);
   }
 #endif
   switch (kiln_ukernel_elem_size(p->elem_type)) {

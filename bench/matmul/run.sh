@@ -38,7 +38,9 @@ for threads in 1 2; do
   OPENBLAS_NUM_THREADS=$threads "$out/matmul_bench" --threads "$threads" \
     --json "$out/results-${threads}t.json" "$@" | tee -a "$out/results.txt"
 done
-python3 "$root/bench/matmul/report.py" "$out/results-1t.json" \
+# Debian's python3 (the one python3-matplotlib installs into), not a
+# python3 earlier in PATH.
+/usr/bin/python3 "$root/bench/matmul/report.py" "$out/results-1t.json" \
   "$out/results-2t.json" --json "$out/results.json" --png "$out/results.png" |
   tee -a "$out/results.txt"
 echo "matmul bench: wrote $out/results.txt, results.json and results.png"

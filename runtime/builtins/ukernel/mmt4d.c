@@ -233,6 +233,14 @@ static int kiln_ukernel_mmt4d_check(const kiln_ukernel_mmt4d_params_t* p) {
     return 0;
   }
   if (p->M1 < 0 || p->N1 < 0 || p->K1 < 0) return 0;
+  // Bounds that keep every index product below 2^63.
+  if (p->M1 > KILN_UKERNEL_MAX_EXTENT || p->N1 > KILN_UKERNEL_MAX_EXTENT ||
+      p->K1 > KILN_UKERNEL_MAX_EXTENT ||
+      p->lhs_stride0 > KILN_UKERNEL_MAX_EXTENT ||
+      p->rhs_stride0 > KILN_UKERNEL_MAX_EXTENT ||
+      p->out_stride0 > KILN_UKERNEL_MAX_EXTENT) {
+    return 0;
+  }
   if (p->M1 == 0 || p->N1 == 0) return 1;
   if (!p->out) return 0;
   if (p->out_stride0 < p->N1 * p->M0 * p->N0) return 0;

@@ -16,6 +16,14 @@ static int kiln_ukernel_pack_check(const kiln_ukernel_pack_params_t* p) {
       p->out_size1 < 0) {
     return 0;
   }
+  if (p->in_size0 > KILN_UKERNEL_MAX_EXTENT ||
+      p->in_size1 > KILN_UKERNEL_MAX_EXTENT ||
+      p->out_size0 > KILN_UKERNEL_MAX_EXTENT ||
+      p->out_size1 > KILN_UKERNEL_MAX_EXTENT ||
+      p->in_stride0 > KILN_UKERNEL_MAX_EXTENT ||
+      p->out_stride0 > KILN_UKERNEL_MAX_EXTENT) {
+    return 0;
+  }
   if (p->flags & ~KILN_UKERNEL_PACK_FLAG_TRANSPOSE_SOURCE) return 0;
   if (p->out_size0 == 0 || p->out_size1 == 0) return 1;
   if (!p->out) return 0;
@@ -145,6 +153,12 @@ static int kiln_ukernel_unpack_check(const kiln_ukernel_unpack_params_t* p) {
     return 0;
   }
   if (p->out_size0 < 0 || p->out_size1 < 0) return 0;
+  if (p->out_size0 > KILN_UKERNEL_MAX_EXTENT ||
+      p->out_size1 > KILN_UKERNEL_MAX_EXTENT ||
+      p->in_stride0 > KILN_UKERNEL_MAX_EXTENT ||
+      p->out_stride0 > KILN_UKERNEL_MAX_EXTENT) {
+    return 0;
+  }
   if (p->out_size0 == 0 || p->out_size1 == 0) return 1;
   if (!p->in || !p->out) return 0;
   if (p->out_stride0 < p->out_size1) return 0;

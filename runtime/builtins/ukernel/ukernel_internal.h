@@ -6,6 +6,10 @@
 
 #include "runtime/builtins/ukernel/ukernel.h"
 
+// Largest size or stride (elements) the kernels accept: with tile sizes
+// <= 1024 no index product can overflow int64_t.
+#define KILN_UKERNEL_MAX_EXTENT (1ll << 40)
+
 // Unaligned, aliasing-safe scalar views of packed buffers.
 typedef int32_t kiln_ukernel_unaligned_i32_t
     __attribute__((aligned(1), may_alias));

@@ -632,6 +632,12 @@ KILN_TEST(bad_arguments_are_rejected) {
   KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
   p.lhs_stride0 = 1;
+  p.K1 = INT64_MAX / 2;  // would overflow the stride checks' products
+  p.lhs_stride0 = INT64_MAX;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.K1 = 1;
+  p.lhs_stride0 = 1;
   p.rhs = NULL;
   KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);

@@ -183,6 +183,7 @@ typedef struct kiln_ukernel_matmul_job_t {
   size_t in_elem;
   int64_t lhs_stride0, rhs_stride0, out_stride0;  // elements
   int64_t m_blocks, n_blocks;
+  int pack_in_task;  // compute tasks pack their own LHS rows
 } kiln_ukernel_matmul_job_t;
 
 // Phase 1, per block of m1_block M1 rows: packs the LHS rows.
@@ -275,6 +276,11 @@ static kiln_status_t kiln_ukernel_matmul_compute_block(void* user_data,
       return kiln_make_status(KILN_STATUS_INTERNAL,
                               "matmul: OUT pack rejected its arguments");
     }
+  }
+  if (job->pack_in_task) {
+    kiln_status_t status =
+        kiln_ukernel_matmul_pack_block(user_data, (uint32_t)mb, worker_id);
+    if (status) return status;
   }
   const int64_t k_blocks =
       p->K1 == 0 ? 1 : (p->K1 + p->k1_block - 1) / p->k1_block;
@@ -408,10 +414,16 @@ kiln_status_t kiln_ukernel_matmul_run(const kiln_ukernel_matmul_plan_t* plan,
                             "matmul run: %lld x %lld blocks",
                             (long long)job.m_blocks, (long long)job.n_blocks);
   }
-  kiln_status_t status =
-      kiln_ukernel_matmul_parallel(a->executor, (uint32_t)job.m_blocks,
-                                   kiln_ukernel_matmul_pack_block, &job);
-  if (status) return status;
+  // With one N block each task is the only reader of its LHS rows: it packs
+  // them itself, just before use (hot in cache, and one parallel_for less).
+  // Otherwise every task of an M block shares rows packed beforehand.
+  job.pack_in_task = job.n_blocks == 1;
+  if (!job.pack_in_task) {
+    kiln_status_t status =
+        kiln_ukernel_matmul_parallel(a->executor, (uint32_t)job.m_blocks,
+                                     kiln_ukernel_matmul_pack_block, &job);
+    if (status) return status;
+  }
   return kiln_ukernel_matmul_parallel(a->executor,
                                       (uint32_t)(job.m_blocks * job.n_blocks),
                                       kiln_ukernel_matmul_compute_block, &job);

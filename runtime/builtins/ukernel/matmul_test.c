@@ -77,6 +77,8 @@ KILN_TEST(f32_bit_identical_for_worker_counts) {
   // Several M blocks, N blocks (> 512 columns) and K blocks (> 256).
   kiln_test_workers_identical(KILN_UKERNEL_MMT4D_F32F32F32, 200, 1100, 700);
   kiln_test_workers_identical(KILN_UKERNEL_MMT4D_F32F32F32, 3, 1500, 300);
+  // One N block: tasks pack their own LHS rows.
+  kiln_test_workers_identical(KILN_UKERNEL_MMT4D_F32F32F32, 300, 200, 500);
 }
 
 KILN_TEST(other_types_bit_identical_for_worker_counts) {

@@ -232,6 +232,9 @@ static int kiln_ukernel_mmt4d_check(const kiln_ukernel_mmt4d_params_t* p) {
       p->K0 > 64 || p->M0 * p->N0 > 1024) {
     return 0;
   }
+  if ((p->flags & ~KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) || p->reserved != 0) {
+    return 0;
+  }
   if (p->M1 < 0 || p->N1 < 0 || p->K1 < 0) return 0;
   // Bounds that keep every index product below 2^63.
   if (p->M1 > KILN_UKERNEL_MAX_EXTENT || p->N1 > KILN_UKERNEL_MAX_EXTENT ||

@@ -12,10 +12,10 @@ extern "C" {
 #endif
 
 // Runs mmt4d over all M1 x N1 tiles of |params|. Returns KILN_UKERNEL_OK or
-// KILN_UKERNEL_ERROR_INVALID_ARGUMENT (nothing written) for an unknown type,
-// tile sizes outside 1..64 (M0 * N0 <= 1024), negative sizes, sizes or
-// strides above 2^40, strides below the packed extents or NULL pointers with
-// non-empty sizes.
+// KILN_UKERNEL_ERROR_INVALID_ARGUMENT (nothing written) for an unknown type
+// or flag, a non-zero reserved field, tile sizes outside 1..64 (M0 * N0 <=
+// 1024), negative sizes, sizes or strides above 2^40, strides below the
+// packed extents or NULL pointers with non-empty sizes.
 int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params);
 
 // Packs / unpacks (see the structs in ukernel_abi.h); same return values.

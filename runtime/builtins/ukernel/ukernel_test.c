@@ -624,6 +624,14 @@ KILN_TEST(bad_arguments_are_rejected) {
   KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
   p.type = KILN_UKERNEL_MMT4D_F32F32F32;
+  p.flags = 1u << 7;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.flags = 0;
+  p.reserved = 1;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.reserved = 0;
   p.M0 = 0;
   KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);

@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
 .PHONY: all deps build test test-main test-asan test-tsan demo clean format \
-        docs-deps docs serve-docs test-docs
+        docs-deps docs serve-docs test-docs bench
 
 all: build
 
@@ -61,6 +61,13 @@ test: test-asan test-tsan test-docs test-main
 
 demo: build
 	@scripts/demo.sh $(BUILD_DIR)
+
+# Benchmarks (not part of `make test`): bench/matmul/run.sh compares kiln's
+# matmul micro-kernels with OpenBLAS and the FMA peak; BENCH_ARGS are passed
+# to the benchmark (e.g. BENCH_ARGS=--quick).
+BENCH_ARGS ?=
+bench: build
+	@bench/matmul/run.sh $(BUILD_DIR) $(BENCH_ARGS)
 
 format:
 	@git ls-files '*.c' '*.h' '*.cc' | xargs clang-format -i

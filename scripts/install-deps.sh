@@ -9,6 +9,10 @@ packages=(
 if [ "${1:-}" = "--docs" ]; then
   packages+=(mkdocs mkdocs-material chromium)
 fi
+# bench/matmul/run.sh: OpenBLAS as the reference, matplotlib for the plot.
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(libopenblas-dev python3-matplotlib)
+fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then

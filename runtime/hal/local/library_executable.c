@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runtime/builtins/ukernel/ukernel.h"
+
 typedef struct kiln_hal_library_executable_t {
   kiln_hal_local_executable_t base;
   const kiln_hal_executable_library_v1_t* library;
@@ -14,16 +16,24 @@ typedef struct kiln_hal_library_executable_t {
   void* close_arg;
 } kiln_hal_library_executable_t;
 
-// Micro-kernels the runtime provides to generated code, by name. None yet:
-// libraries that import something unknown fail to load (or get NULL for an
-// optional "?name" import).
+// Micro-kernels the runtime provides to generated code, by name (the
+// packed matmul kernels of runtime/builtins/ukernel/; each takes a pointer
+// to its params struct from ukernel_abi.h). Libraries that import something
+// unknown fail to load (or get NULL for an optional "?name" import).
 typedef struct kiln_hal_builtin_import_t {
   const char* name;
   kiln_hal_executable_import_fn_t fn;
 } kiln_hal_builtin_import_t;
 static const kiln_hal_builtin_import_t* kiln_hal_lookup_builtin_import(
     const char* name) {
-  (void)name;
+  static const kiln_hal_builtin_import_t imports[] = {
+      {KILN_UKERNEL_IMPORT_MMT4D, kiln_ukernel_mmt4d_import},
+      {KILN_UKERNEL_IMPORT_PACK, kiln_ukernel_pack_import},
+      {KILN_UKERNEL_IMPORT_UNPACK, kiln_ukernel_unpack_import},
+  };
+  for (size_t i = 0; i < sizeof(imports) / sizeof(imports[0]); ++i) {
+    if (strcmp(imports[i].name, name) == 0) return &imports[i];
+  }
   return NULL;
 }
 

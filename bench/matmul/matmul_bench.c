@@ -1,0 +1,355 @@
+// Matmul benchmark: kiln's ukernel matmul against OpenBLAS sgemm and the
+// core's FMA peak, measured in one run (see run.sh). Not a test: it prints
+// rates and ratios against references measured in the same process.
+//
+// kiln's time includes packing the LHS and unpacking the result; the RHS is
+// packed once beforehand, as constant weights are. Each measurement is the
+// fastest call of several rounds, and kiln and OpenBLAS alternate within a
+// round so that load from other processes hits both alike.
+//
+// Usage: matmul_bench [--json FILE] [--rounds N] [--threads 1,2] [--quick]
+#include <cblas.h>
+#include <immintrin.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runtime/builtins/ukernel/matmul.h"
+
+static double kiln_bench_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+// Register-only FMA loop: 16 independent zmm accumulators (more than FMA
+// latency x throughput), no memory traffic; written in assembly so the
+// compiler cannot reorder or spill it. Returns GFLOP/s of one thread.
+__attribute__((noinline, target("avx512f"))) static double
+kiln_bench_peak_avx512(int64_t iterations) {
+  double start = kiln_bench_now();
+  int64_t n = iterations;
+  __asm__ volatile(
+      "vxorps %%xmm30, %%xmm30, %%xmm30\n"
+      "vxorps %%xmm31, %%xmm31, %%xmm31\n"
+      "1:\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm0\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm1\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm2\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm3\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm4\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm5\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm6\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm7\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm8\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm9\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm10\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm11\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm12\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm13\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm14\n"
+      "vfmadd231ps %%zmm30, %%zmm31, %%zmm15\n"
+      "dec %0\n"
+      "jnz 1b\n"
+      "vzeroupper\n"
+      : "+r"(n)
+      :
+      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
+        "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm30",
+        "xmm31", "cc");
+  double seconds = kiln_bench_now() - start;
+  return (double)iterations * 16 * 16 * 2 / seconds / 1e9;
+}
+
+typedef struct kiln_bench_shape_t {
+  const char* name;
+  int64_t M, K, N;
+} kiln_bench_shape_t;
+
+typedef struct kiln_bench_kiln_t {
+  kiln_ukernel_matmul_plan_t plan;
+  void* lhs;
+  void* rhs_packed;
+  void* out;
+  void* scratch;
+  kiln_task_executor_t* executor;
+} kiln_bench_kiln_t;
+
+static void kiln_bench_check(kiln_status_t status, const char* what) {
+  if (status) {
+    fprintf(stderr, "matmul_bench: %s: %s\n", what,
+            kiln_status_message(status));
+    exit(1);
+  }
+}
+
+static void* kiln_bench_alloc(size_t size) {
+  void* p = aligned_alloc(64, (size + 63) & ~(size_t)63);
+  if (!p) {
+    fprintf(stderr, "matmul_bench: out of memory (%zu bytes)\n", size);
+    exit(1);
+  }
+  memset(p, 0, size);
+  return p;
+}
+
+static void kiln_bench_kiln_init(kiln_bench_kiln_t* k, uint32_t type,
+                                 const kiln_bench_shape_t* s, uint64_t features,
+                                 kiln_task_executor_t* executor) {
+  memset(k, 0, sizeof(*k));
+  kiln_bench_check(
+      kiln_ukernel_matmul_plan(
+          type, s->M, s->N, s->K, features,
+          executor ? kiln_task_executor_worker_count(executor) + 1 : 1,
+          &k->plan),
+      "plan");
+  size_t in_elem = kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(type));
+  k->lhs = kiln_bench_alloc((size_t)(s->M * s->K) * in_elem);
+  void* rhs = kiln_bench_alloc((size_t)(s->K * s->N) * in_elem);
+  // Small values valid in every type (bf16/f16 1.0 + noise, s8 bytes).
+  for (int64_t i = 0; i < s->M * s->K; ++i) {
+    if (in_elem == 4) ((float*)k->lhs)[i] = (float)(i % 7) * 0.25f - 0.75f;
+    if (in_elem == 2) ((uint16_t*)k->lhs)[i] = (uint16_t)(0x3f80 + i % 17);
+    if (in_elem == 1) ((int8_t*)k->lhs)[i] = (int8_t)(i % 255 - 127);
+  }
+  for (int64_t i = 0; i < s->K * s->N; ++i) {
+    if (in_elem == 4) ((float*)rhs)[i] = (float)(i % 5) * 0.5f - 1.0f;
+    if (in_elem == 2) ((uint16_t*)rhs)[i] = (uint16_t)(0x3f80 + i % 13);
+    if (in_elem == 1) ((int8_t*)rhs)[i] = (int8_t)(i % 251 - 125);
+  }
+  k->rhs_packed = kiln_bench_alloc(k->plan.rhs_packed_size);
+  kiln_bench_check(
+      kiln_ukernel_matmul_pack_rhs(&k->plan, rhs, s->N, k->rhs_packed),
+      "pack rhs");
+  free(rhs);
+  k->out = kiln_bench_alloc((size_t)(s->M * s->N) * 4);
+  k->scratch = kiln_bench_alloc(k->plan.scratch_size);
+  k->executor = executor;
+}
+
+static void kiln_bench_kiln_run(kiln_bench_kiln_t* k) {
+  kiln_ukernel_matmul_args_t args = {
+      .lhs = k->lhs,
+      .lhs_stride = k->plan.K,
+      .rhs_packed = k->rhs_packed,
+      .out = k->out,
+      .out_stride = k->plan.N,
+      .scratch = k->scratch,
+      .scratch_size = k->plan.scratch_size,
+      .executor = k->executor,
+  };
+  kiln_bench_check(kiln_ukernel_matmul_run(&k->plan, &args), "run");
+}
+
+static void kiln_bench_kiln_free(kiln_bench_kiln_t* k) {
+  free(k->lhs);
+  free(k->rhs_packed);
+  free(k->out);
+  free(k->scratch);
+}
+
+typedef struct kiln_bench_blas_t {
+  const kiln_bench_shape_t* shape;
+  float *a, *b, *c;
+} kiln_bench_blas_t;
+
+static void kiln_bench_blas_run(kiln_bench_blas_t* b) {
+  const kiln_bench_shape_t* s = b->shape;
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)s->M, (int)s->N,
+              (int)s->K, 1.0f, b->a, (int)s->K, b->b, (int)s->N, 0.0f, b->c,
+              (int)s->N);
+}
+
+// Seconds of one call: the fastest of the calls made in ~|budget| seconds
+// (the machine is shared: the fastest call is the one least disturbed).
+typedef void (*kiln_bench_fn_t)(void*);
+static double kiln_bench_time(kiln_bench_fn_t fn, void* arg, double budget) {
+  fn(arg);  // warm caches and page in
+  double best = 1e30;
+  double start = kiln_bench_now(), now = start;
+  do {
+    double t0 = kiln_bench_now();
+    fn(arg);
+    now = kiln_bench_now();
+    if (now - t0 < best) best = now - t0;
+  } while (now - start < budget);
+  return best;
+}
+
+int main(int argc, char** argv) {
+  const char* json_path = NULL;
+  int rounds = 5;
+  int quick = 0;
+  int thread_counts[2] = {1, 2};
+  int thread_count_n = 2;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+      json_path = argv[++i];
+    } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
+      rounds = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+      const char* v = argv[++i];
+      thread_count_n = 0;
+      for (const char* p = v; *p && thread_count_n < 2;) {
+        thread_counts[thread_count_n++] = atoi(p);
+        while (*p && *p != ',') ++p;
+        if (*p == ',') ++p;
+      }
+    } else if (!strcmp(argv[i], "--quick")) {
+      quick = 1;
+    } else {
+      fprintf(stderr,
+              "matmul_bench: unknown argument '%s' (usage: matmul_bench "
+              "[--json FILE] [--rounds N] [--threads 1,2] [--quick])\n",
+              argv[i]);
+      return 2;
+    }
+  }
+  if (rounds < 1) rounds = 1;
+  uint64_t features = 0;
+  kiln_bench_check(kiln_ukernel_host_cpu_features_from_env(&features),
+                   "cpu features");
+  if (!kiln_ukernel_has_features(features,
+                                 KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
+    fprintf(stderr,
+            "matmul_bench: note: no AVX-512 (or capped); the peak "
+            "loop still uses AVX-512 and may fault\n");
+  }
+  // Peak: best of a few runs.
+  double peak = 0;
+  for (int i = 0; i < 20; ++i) {
+    double g = kiln_bench_peak_avx512(10 * 1000 * 1000);
+    if (g > peak) peak = g;
+  }
+  printf("FMA peak (register-only loop, 1 thread): %.1f GFLOP/s\n", peak);
+
+  static const kiln_bench_shape_t all_shapes[] = {
+      {"square", 256, 256, 256},    {"square", 512, 512, 512},
+      {"square", 768, 768, 768},    {"square", 1024, 1024, 1024},
+      {"square", 1536, 1536, 1536}, {"square", 2048, 2048, 2048},
+      {"gemv-like", 1, 2048, 1000}, {"fc", 49, 512, 2048},
+      {"conv1x1", 3136, 64, 256},   {"bert", 128, 768, 3072},
+  };
+  static const kiln_bench_shape_t quick_shapes[] = {
+      {"square", 256, 256, 256},
+      {"square", 1024, 1024, 1024},
+      {"fc", 49, 512, 2048},
+      {"conv1x1", 3136, 64, 256},
+  };
+  const kiln_bench_shape_t* shapes = quick ? quick_shapes : all_shapes;
+  size_t shape_count = quick ? sizeof(quick_shapes) / sizeof(quick_shapes[0])
+                             : sizeof(all_shapes) / sizeof(all_shapes[0]);
+  FILE* json = json_path ? fopen(json_path, "w") : NULL;
+  if (json_path && !json) {
+    fprintf(stderr, "matmul_bench: cannot write '%s'\n", json_path);
+    return 1;
+  }
+  if (json) {
+    fprintf(json, "{\n  \"peak_gflops_1thread\": %.2f,\n  \"results\": [\n",
+            peak);
+  }
+  printf("%-10s %5s %5s %5s %3s | %8s %8s %6s %6s | %8s %5s | %8s %5s\n",
+         "shape", "M", "K", "N", "thr", "kiln", "openblas", "ratio", "%peak",
+         "bf16", "x f32", "i8", "x f32");
+  int first_record = 1;
+  for (int t = 0; t < thread_count_n; ++t) {
+    const int threads = thread_counts[t];
+    kiln_task_executor_t* executor = NULL;
+    if (threads > 1) {
+      kiln_task_executor_options_t options =
+          kiln_task_executor_options_default();
+      options.worker_count = (uint32_t)(threads - 1);  // + the caller
+      kiln_bench_check(kiln_task_executor_create(
+                           &options, kiln_allocator_system(), &executor),
+                       "executor");
+    }
+    openblas_set_num_threads(threads);
+    for (size_t s = 0; s < shape_count; ++s) {
+      const kiln_bench_shape_t* shape = &shapes[s];
+      const double flops = 2.0 * shape->M * shape->N * shape->K;
+      const double budget = 0.05;
+      kiln_bench_kiln_t k32, kbf16, ki8;
+      kiln_bench_kiln_init(&k32, KILN_UKERNEL_MMT4D_F32F32F32, shape, features,
+                           executor);
+      kiln_bench_kiln_init(&kbf16, KILN_UKERNEL_MMT4D_BF16BF16F32, shape,
+                           features, executor);
+      kiln_bench_kiln_init(&ki8, KILN_UKERNEL_MMT4D_S8S8S32, shape, features,
+                           executor);
+      kiln_bench_blas_t blas = {shape, NULL, NULL, NULL};
+      blas.a = kiln_bench_alloc((size_t)(shape->M * shape->K) * 4);
+      blas.b = kiln_bench_alloc((size_t)(shape->K * shape->N) * 4);
+      blas.c = kiln_bench_alloc((size_t)(shape->M * shape->N) * 4);
+      memcpy(blas.a, k32.lhs, (size_t)(shape->M * shape->K) * 4);
+      for (int64_t i = 0; i < shape->K * shape->N; ++i) {
+        blas.b[i] = (float)(i % 5) * 0.5f - 1.0f;
+      }
+      double best_kiln = 1e30, best_blas = 1e30, best_bf16 = 1e30,
+             best_i8 = 1e30;
+      for (int r = 0; r < rounds; ++r) {
+        double v;
+        v = kiln_bench_time((kiln_bench_fn_t)kiln_bench_kiln_run, &k32, budget);
+        if (v < best_kiln) best_kiln = v;
+        v = kiln_bench_time((kiln_bench_fn_t)kiln_bench_blas_run, &blas,
+                            budget);
+        if (v < best_blas) best_blas = v;
+        v = kiln_bench_time((kiln_bench_fn_t)kiln_bench_kiln_run, &kbf16,
+                            budget);
+        if (v < best_bf16) best_bf16 = v;
+        v = kiln_bench_time((kiln_bench_fn_t)kiln_bench_kiln_run, &ki8, budget);
+        if (v < best_i8) best_i8 = v;
+      }
+      // Check kiln's f32 result against OpenBLAS's (same inputs).
+      double max_err = 0;
+      for (int64_t i = 0; i < shape->M * shape->N; ++i) {
+        double d = (double)((float*)k32.out)[i] - (double)blas.c[i];
+        if (d < 0) d = -d;
+        if (d > max_err) max_err = d;
+      }
+      if (max_err > 1e-2) {
+        fprintf(stderr,
+                "matmul_bench: %s %lldx%lldx%lld: kiln and OpenBLAS "
+                "differ by %g\n",
+                shape->name, (long long)shape->M, (long long)shape->K,
+                (long long)shape->N, max_err);
+        return 1;
+      }
+      double g_kiln = flops / best_kiln / 1e9, g_blas = flops / best_blas / 1e9;
+      double g_bf16 = flops / best_bf16 / 1e9, g_i8 = flops / best_i8 / 1e9;
+      double pct = 100.0 * g_kiln / (peak * threads);
+      printf(
+          "%-10s %5lld %5lld %5lld %3d | %8.1f %8.1f %6.2f %5.1f%% | %8.1f "
+          "%5.2f | %8.1f %5.2f\n",
+          shape->name, (long long)shape->M, (long long)shape->K,
+          (long long)shape->N, threads, g_kiln, g_blas, g_kiln / g_blas, pct,
+          g_bf16, g_bf16 / g_kiln, g_i8, g_i8 / g_kiln);
+      fflush(stdout);
+      if (json) {
+        fprintf(json,
+                "%s    {\"shape\": \"%s\", \"M\": %lld, \"K\": %lld, \"N\": "
+                "%lld, \"threads\": %d, \"kiln_f32_gflops\": %.2f, "
+                "\"openblas_f32_gflops\": %.2f, \"ratio\": %.3f, "
+                "\"percent_of_peak\": %.1f, \"kiln_bf16_gflops\": %.2f, "
+                "\"kiln_i8_gflops\": %.2f, \"tile\": \"%dx%dx%d\"}",
+                first_record ? "" : ",\n", shape->name, (long long)shape->M,
+                (long long)shape->K, (long long)shape->N, threads, g_kiln,
+                g_blas, g_kiln / g_blas, pct, g_bf16, g_i8, k32.plan.tile.M0,
+                k32.plan.tile.N0, k32.plan.tile.K0);
+        first_record = 0;
+      }
+      kiln_bench_kiln_free(&k32);
+      kiln_bench_kiln_free(&kbf16);
+      kiln_bench_kiln_free(&ki8);
+      free(blas.a);
+      free(blas.b);
+      free(blas.c);
+    }
+    kiln_task_executor_release(executor);
+  }
+  if (json) {
+    fprintf(json, "\n  ]\n}\n");
+    fclose(json);
+  }
+  return 0;
+}

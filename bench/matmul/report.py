@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Merges matmul_bench JSON files, prints the summary against the targets
+and plots GFLOP/s against size (squares) and per named shape."""
+import argparse
+import json
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("inputs", nargs="+")
+    parser.add_argument("--json", required=True)
+    parser.add_argument("--png", required=True)
+    args = parser.parse_args()
+    peak = 0.0
+    results = []
+    for path in args.inputs:
+        with open(path) as f:
+            data = json.load(f)
+        peak = max(peak, data["peak_gflops_1thread"])
+        results.extend(data["results"])
+    with open(args.json, "w") as f:
+        json.dump({"peak_gflops_1thread": peak, "results": results}, f,
+                  indent=2)
+
+    # Summary against the targets: big f32 shapes (>= 1024 squares and the
+    # 128x768x3072 layer) vs OpenBLAS and peak; bf16 and i8 vs f32.
+    big = [r for r in results
+           if (r["shape"] == "square" and r["M"] >= 1024) or
+           r["shape"] == "bert"]
+    print("\nsummary (big f32 shapes: squares >= 1024 and 128x768x3072):")
+    for threads in sorted({r["threads"] for r in results}):
+        rs = [r for r in big if r["threads"] == threads]
+        if not rs:
+            continue
+        ratio = min(r["ratio"] for r in rs)
+        pct = min(r["percent_of_peak"] for r in rs)
+        bf16 = min(r["kiln_bf16_gflops"] / r["kiln_f32_gflops"] for r in rs)
+        i8 = min(r["kiln_i8_gflops"] / r["kiln_f32_gflops"] for r in rs)
+        print(f"  {threads} thread(s): kiln/OpenBLAS >= {ratio:.2f} "
+              f"(target 0.95), % of peak >= {pct:.1f} (target 85), "
+              f"bf16/f32 >= {bf16:.2f} (target 1.8), "
+              f"i8/f32 >= {i8:.2f} (target 3.5)")
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(14, 5))
+    squares = [r for r in results if r["shape"] == "square"]
+    for threads, style in ((1, "-"), (2, "--")):
+        rs = sorted((r for r in squares if r["threads"] == threads),
+                    key=lambda r: r["M"])
+        if not rs:
+            continue
+        sizes = [r["M"] for r in rs]
+        for key, label in (("kiln_f32_gflops", "kiln f32"),
+                           ("openblas_f32_gflops", "OpenBLAS f32"),
+                           ("kiln_bf16_gflops", "kiln bf16"),
+                           ("kiln_i8_gflops", "kiln i8")):
+            left.plot(sizes, [r[key] for r in rs], style, marker="o",
+                      label=f"{label}, {threads}T")
+        left.axhline(peak * threads, color="gray", linestyle=style,
+                     linewidth=0.8, label=f"FMA peak, {threads}T")
+    left.set_xlabel("M = K = N")
+    left.set_ylabel("GFLOP/s")
+    left.set_title("square matmuls")
+    left.legend(fontsize=7)
+    others = [r for r in results if r["shape"] != "square"]
+    labels = []
+    kiln = []
+    blas = []
+    for r in others:
+        labels.append(f'{r["M"]}x{r["K"]}x{r["N"]}\n{r["threads"]}T')
+        kiln.append(r["kiln_f32_gflops"])
+        blas.append(r["openblas_f32_gflops"])
+    xs = range(len(labels))
+    right.bar([x - 0.2 for x in xs], kiln, width=0.4, label="kiln f32")
+    right.bar([x + 0.2 for x in xs], blas, width=0.4, label="OpenBLAS f32")
+    right.set_xticks(list(xs))
+    right.set_xticklabels(labels, fontsize=7)
+    right.set_ylabel("GFLOP/s")
+    right.set_title("model shapes (M x K x N)")
+    right.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(args.png, dpi=110)
+
+
+if __name__ == "__main__":
+    main()

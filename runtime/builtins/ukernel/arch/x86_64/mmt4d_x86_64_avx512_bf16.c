@@ -1,0 +1,58 @@
+// AVX512_BF16 tiles: bf16 x bf16 -> f32, M0 x 16 x 2 for M0 in {1, 2, 4,
+// 8, 16}. Compiled with the AVX-512 flags plus -mavx512bf16.
+//
+// A K step is one 64-byte RHS row (16 columns x 2 k values) and, per LHS
+// row, one broadcast 4-byte (k, k+1) pair: vdpbf16ps adds both products of
+// the pair into each f32 lane.
+#include <immintrin.h>
+
+#include "runtime/builtins/ukernel/ukernel_internal.h"
+
+static inline __attribute__((always_inline)) void kiln_ukernel_bf16_x16x2(
+    void* out_tile, const void* lhs_panel, const void* rhs_panel,
+    const kiln_ukernel_mmt4d_params_t* params, const int M0) {
+  float* out = (float*)out_tile;
+  const kiln_ukernel_unaligned_i32_t* restrict lhs =
+      (const kiln_ukernel_unaligned_i32_t*)lhs_panel;
+  const char* restrict rhs = (const char*)rhs_panel;
+  const int accumulate =
+      (params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;
+  __m512 acc[16];
+#pragma GCC unroll 16
+  for (int m = 0; m < M0; ++m) {
+    acc[m] = accumulate ? _mm512_loadu_ps(out + 16 * m) : _mm512_setzero_ps();
+  }
+  int64_t k = params->K1;
+  for (; k >= 2; k -= 2) {
+#pragma GCC unroll 2
+    for (int u = 0; u < 2; ++u) {
+      __m512bh r = (__m512bh)_mm512_loadu_si512(rhs + 64 * u);
+#pragma GCC unroll 16
+      for (int m = 0; m < M0; ++m) {
+        acc[m] = _mm512_dpbf16_ps(
+            acc[m], (__m512bh)_mm512_set1_epi32(lhs[M0 * u + m]), r);
+      }
+    }
+    lhs += 2 * M0;
+    rhs += 128;
+  }
+  for (; k > 0; --k) {
+    __m512bh r = (__m512bh)_mm512_loadu_si512(rhs);
+#pragma GCC unroll 16
+    for (int m = 0; m < M0; ++m) {
+      acc[m] = _mm512_dpbf16_ps(acc[m], (__m512bh)_mm512_set1_epi32(lhs[m]), r);
+    }
+    lhs += M0;
+    rhs += 64;
+  }
+#pragma GCC unroll 16
+  for (int m = 0; m < M0; ++m) _mm512_storeu_ps(out + 16 * m, acc[m]);
+}
+
+#define KILN_UKERNEL_DEFINE_AVX512BF16(M0)                               \
+  void kiln_ukernel_mmt4d_bf16_##M0##x16x2_avx512bf16(                   \
+      void* out_tile, const void* lhs_panel, const void* rhs_panel,      \
+      const kiln_ukernel_mmt4d_params_t* params) {                       \
+    kiln_ukernel_bf16_x16x2(out_tile, lhs_panel, rhs_panel, params, M0); \
+  }
+KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_DEFINE_AVX512BF16)

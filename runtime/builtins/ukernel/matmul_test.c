@@ -1,0 +1,91 @@
+// The matmul driver on a task executor: results are bit-identical for any
+// worker count (tile blocks are split, K never is), and match the
+// single-threaded run.
+#include <stdint.h>
+
+#include "runtime/builtins/ukernel/matmul.h"
+#include "runtime/testing/test.h"
+
+static uint32_t kiln_test_rand(uint64_t* state) {
+  *state ^= *state << 13;
+  *state ^= *state >> 7;
+  *state ^= *state << 17;
+  return (uint32_t)(*state >> 16);
+}
+
+// Runs |type| M x K x N with no executor, then on executors with 1 and 2
+// pool threads (2 and 3 threads with the caller), and compares the bits.
+static void kiln_test_workers_identical(uint32_t type, int64_t M, int64_t N,
+                                        int64_t K) {
+  uint64_t features = kiln_ukernel_query_host_cpu_features();
+  const size_t in_elem =
+      kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(type));
+  uint8_t* lhs = malloc((size_t)(M * K) * in_elem);
+  uint8_t* rhs = malloc((size_t)(K * N) * in_elem);
+  uint32_t* out[3];
+  for (int i = 0; i < 3; ++i) out[i] = malloc((size_t)(M * N) * 4);
+  KILN_ASSERT_TRUE(lhs && rhs && out[0] && out[1] && out[2]);
+  uint64_t state = 0x1234567887654321ull;
+  // Random f32 values in [-1, 1) (rounding differs between summation
+  // orders, so a split K would show), small bf16/f16 values, any s8.
+  for (int pass = 0; pass < 2; ++pass) {
+    uint8_t* buf = pass ? rhs : lhs;
+    int64_t n = pass ? K * N : M * K;
+    for (int64_t i = 0; i < n; ++i) {
+      uint32_t r = kiln_test_rand(&state);
+      if (type == KILN_UKERNEL_MMT4D_F32F32F32) {
+        ((float*)buf)[i] = (float)(int32_t)(r % 2000001u - 1000000) / 1e6f;
+      } else if (type == KILN_UKERNEL_MMT4D_S8S8S32) {
+        buf[i] = (uint8_t)r;
+      } else {
+        // 0x3f80 .. 0x3fff: bf16 values in [1, 2); f16 values around 1.9.
+        ((uint16_t*)buf)[i] = (uint16_t)(0x3f80 | (r & 0x7f));
+      }
+    }
+  }
+  KILN_EXPECT_OK(kiln_ukernel_matmul(type, M, N, K, lhs, K, rhs, N, out[0], N,
+                                     0, features, NULL,
+                                     kiln_allocator_system()));
+  for (uint32_t workers = 1; workers <= 2; ++workers) {
+    kiln_task_executor_options_t options = kiln_task_executor_options_default();
+    options.worker_count = workers;
+    kiln_task_executor_t* executor = NULL;
+    KILN_ASSERT_OK(kiln_task_executor_create(&options, kiln_allocator_system(),
+                                             &executor));
+    memset(out[workers], 0xff, (size_t)(M * N) * 4);
+    KILN_EXPECT_OK(kiln_ukernel_matmul(type, M, N, K, lhs, K, rhs, N,
+                                       out[workers], N, 0, features, executor,
+                                       kiln_allocator_system()));
+    kiln_task_executor_release(executor);
+    if (memcmp(out[0], out[workers], (size_t)(M * N) * 4) != 0) {
+      KILN_TEST_FAIL_(
+          "type %u %lldx%lldx%lld: %u pool workers differ from "
+          "the single-threaded run",
+          type, (long long)M, (long long)K, (long long)N, workers);
+    }
+  }
+  // Sanity: the result is not all zeros (the comparison would be vacuous).
+  int nonzero = 0;
+  for (int64_t i = 0; i < M * N; ++i) nonzero |= out[0][i] != 0;
+  KILN_EXPECT_TRUE(nonzero);
+  free(lhs);
+  free(rhs);
+  for (int i = 0; i < 3; ++i) free(out[i]);
+}
+
+KILN_TEST(f32_bit_identical_for_worker_counts) {
+  // Several M blocks, N blocks (> 512 columns) and K blocks (> 256).
+  kiln_test_workers_identical(KILN_UKERNEL_MMT4D_F32F32F32, 200, 1100, 700);
+  kiln_test_workers_identical(KILN_UKERNEL_MMT4D_F32F32F32, 3, 1500, 300);
+  // One N block: tasks pack their own LHS rows.
+  kiln_test_workers_identical(KILN_UKERNEL_MMT4D_F32F32F32, 300, 200, 500);
+}
+
+KILN_TEST(other_types_bit_identical_for_worker_counts) {
+  kiln_test_workers_identical(KILN_UKERNEL_MMT4D_BF16BF16F32, 150, 700, 900);
+  kiln_test_workers_identical(KILN_UKERNEL_MMT4D_F16F16F32, 150, 700, 300);
+  kiln_test_workers_identical(KILN_UKERNEL_MMT4D_S8S8S32, 150, 700, 1500);
+}
+
+KILN_TEST_MAIN(KILN_TEST_CASE(f32_bit_identical_for_worker_counts),
+               KILN_TEST_CASE(other_types_bit_identical_for_worker_counts))

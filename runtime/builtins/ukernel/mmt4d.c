@@ -1,0 +1,386 @@
+// mmt4d: argument checks, the portable tile function, the per-ISA tile
+// table and the loop over M1 x N1 tiles.
+#include <stdint.h>
+
+#include "runtime/builtins/ukernel/ukernel_internal.h"
+#include "runtime/hal/local/executable_library.h"
+
+// ukernel_abi.h repeats the HAL's x86_64 feature bits to stay standalone.
+_Static_assert(
+    KILN_UKERNEL_X86_64_SSE4_2 == KILN_HAL_CPU_FEATURE_X86_64_SSE4_2 &&
+        KILN_UKERNEL_X86_64_AVX == KILN_HAL_CPU_FEATURE_X86_64_AVX &&
+        KILN_UKERNEL_X86_64_AVX2 == KILN_HAL_CPU_FEATURE_X86_64_AVX2 &&
+        KILN_UKERNEL_X86_64_FMA == KILN_HAL_CPU_FEATURE_X86_64_FMA &&
+        KILN_UKERNEL_X86_64_F16C == KILN_HAL_CPU_FEATURE_X86_64_F16C &&
+        KILN_UKERNEL_X86_64_AVX512F == KILN_HAL_CPU_FEATURE_X86_64_AVX512F &&
+        KILN_UKERNEL_X86_64_AVX512BW == KILN_HAL_CPU_FEATURE_X86_64_AVX512BW &&
+        KILN_UKERNEL_X86_64_AVX512DQ == KILN_HAL_CPU_FEATURE_X86_64_AVX512DQ &&
+        KILN_UKERNEL_X86_64_AVX512VL == KILN_HAL_CPU_FEATURE_X86_64_AVX512VL &&
+        KILN_UKERNEL_X86_64_AVX512VNNI ==
+            KILN_HAL_CPU_FEATURE_X86_64_AVX512VNNI &&
+        KILN_UKERNEL_X86_64_AVX512BF16 ==
+            KILN_HAL_CPU_FEATURE_X86_64_AVX512BF16,
+    "ukernel_abi.h and executable_library.h disagree on CPU bits");
+
+//===----------------------------------------------------------------------===//
+// Scalar conversions (no libc, no _Float16: portable to every compiler)
+//===----------------------------------------------------------------------===//
+
+static inline float kiln_ukernel_f32_from_bits(uint32_t bits) {
+  union {
+    uint32_t u;
+    float f;
+  } v = {bits};
+  return v.f;
+}
+
+static inline float kiln_ukernel_bf16_to_f32(uint16_t h) {
+  return kiln_ukernel_f32_from_bits((uint32_t)h << 16);
+}
+
+static inline float kiln_ukernel_f16_to_f32(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+  uint32_t exponent = (h >> 10) & 0x1fu;
+  uint32_t mantissa = h & 0x3ffu;
+  if (exponent == 0x1f) {  // inf / nan
+    return kiln_ukernel_f32_from_bits(sign | 0x7f800000u | (mantissa << 13));
+  }
+  if (exponent == 0) {
+    // Zero or subnormal: mantissa * 2^-24 is exact in f32.
+    float magnitude = (float)mantissa * (1.0f / 16777216.0f);
+    return sign ? -magnitude : magnitude;
+  }
+  return kiln_ukernel_f32_from_bits(sign | ((exponent + 112u) << 23) |
+                                    (mantissa << 13));
+}
+
+//===----------------------------------------------------------------------===//
+// Portable tile function
+//===----------------------------------------------------------------------===//
+
+// Any type and tile size up to M0 * N0 <= 1024 (checked by the caller).
+// Accumulates in a local tile in the order k1, k0 for every element.
+void kiln_ukernel_mmt4d_tile_generic(void* out_tile, const void* lhs_panel,
+                                     const void* rhs_panel,
+                                     const kiln_ukernel_mmt4d_params_t* p) {
+  const int32_t M0 = p->M0, N0 = p->N0, K0 = p->K0;
+  const int64_t K1 = p->K1;
+  const int accumulate = (p->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;
+  const int32_t count = M0 * N0;
+  if (p->type == KILN_UKERNEL_MMT4D_S8S8S32) {
+    int32_t acc[1024];
+    int32_t* out = (int32_t*)out_tile;
+    for (int32_t i = 0; i < count; ++i) acc[i] = accumulate ? out[i] : 0;
+    const int8_t* lhs = (const int8_t*)lhs_panel;
+    const int8_t* rhs = (const int8_t*)rhs_panel;
+    for (int64_t k1 = 0; k1 < K1; ++k1) {
+      for (int32_t m0 = 0; m0 < M0; ++m0) {
+        for (int32_t n0 = 0; n0 < N0; ++n0) {
+          // Unsigned arithmetic: wraps like the SIMD kernels do.
+          uint32_t sum = (uint32_t)acc[m0 * N0 + n0];
+          for (int32_t k0 = 0; k0 < K0; ++k0) {
+            sum += (uint32_t)((int32_t)lhs[m0 * K0 + k0] *
+                              (int32_t)rhs[n0 * K0 + k0]);
+          }
+          acc[m0 * N0 + n0] = (int32_t)sum;
+        }
+      }
+      lhs += M0 * K0;
+      rhs += N0 * K0;
+    }
+    for (int32_t i = 0; i < count; ++i) out[i] = acc[i];
+    return;
+  }
+  float acc[1024];
+  float* out = (float*)out_tile;
+  for (int32_t i = 0; i < count; ++i) acc[i] = accumulate ? out[i] : 0.0f;
+    // One loop per type so that the element conversion is not a branch in
+    // the innermost loop.
+#define KILN_UKERNEL_GENERIC_FLOAT_LOOP(elem_t, convert)                    \
+  do {                                                                      \
+    const elem_t* lhs = (const elem_t*)lhs_panel;                           \
+    const elem_t* rhs = (const elem_t*)rhs_panel;                           \
+    for (int64_t k1 = 0; k1 < K1; ++k1) {                                   \
+      for (int32_t m0 = 0; m0 < M0; ++m0) {                                 \
+        for (int32_t n0 = 0; n0 < N0; ++n0) {                               \
+          float sum = acc[m0 * N0 + n0];                                    \
+          for (int32_t k0 = 0; k0 < K0; ++k0) {                             \
+            sum += convert(lhs[m0 * K0 + k0]) * convert(rhs[n0 * K0 + k0]); \
+          }                                                                 \
+          acc[m0 * N0 + n0] = sum;                                          \
+        }                                                                   \
+      }                                                                     \
+      lhs += M0 * K0;                                                       \
+      rhs += N0 * K0;                                                       \
+    }                                                                       \
+  } while (0)
+#define KILN_UKERNEL_IDENTITY(x) (x)
+  switch (p->type) {
+    case KILN_UKERNEL_MMT4D_F16F16F32:
+      KILN_UKERNEL_GENERIC_FLOAT_LOOP(uint16_t, kiln_ukernel_f16_to_f32);
+      break;
+    case KILN_UKERNEL_MMT4D_BF16BF16F32:
+      KILN_UKERNEL_GENERIC_FLOAT_LOOP(uint16_t, kiln_ukernel_bf16_to_f32);
+      break;
+    default:
+      KILN_UKERNEL_GENERIC_FLOAT_LOOP(float, KILN_UKERNEL_IDENTITY);
+      break;
+  }
+#undef KILN_UKERNEL_IDENTITY
+#undef KILN_UKERNEL_GENERIC_FLOAT_LOOP
+  for (int32_t i = 0; i < count; ++i) out[i] = acc[i];
+}
+
+//===----------------------------------------------------------------------===//
+// Tile table
+//===----------------------------------------------------------------------===//
+
+typedef struct kiln_ukernel_tile_entry_t {
+  uint32_t type;
+  int32_t M0, N0, K0;
+  uint64_t required_features;
+  kiln_ukernel_mmt4d_tile_fn_t fn;
+  const char* name;
+} kiln_ukernel_tile_entry_t;
+
+#if defined(__x86_64__)
+#define KILN_UKERNEL_AVX2_ENTRIES(M0)                                \
+  {KILN_UKERNEL_MMT4D_F32F32F32,                                     \
+   M0,                                                               \
+   8,                                                                \
+   1,                                                                \
+   KILN_UKERNEL_X86_64_AVX2_FEATURES,                                \
+   kiln_ukernel_mmt4d_f32_##M0##x8x1_avx2,                           \
+   "f32_" #M0 "x8x1_avx2"},                                          \
+      {KILN_UKERNEL_MMT4D_F16F16F32,                                 \
+       M0,                                                           \
+       8,                                                            \
+       1,                                                            \
+       KILN_UKERNEL_X86_64_AVX2_FEATURES | KILN_UKERNEL_X86_64_F16C, \
+       kiln_ukernel_mmt4d_f16_##M0##x8x1_avx2,                       \
+       "f16_" #M0 "x8x1_avx2"},
+#define KILN_UKERNEL_AVX512_ENTRIES(M0)           \
+  {KILN_UKERNEL_MMT4D_F32F32F32,                  \
+   M0,                                            \
+   16,                                            \
+   1,                                             \
+   KILN_UKERNEL_X86_64_AVX512_FEATURES,           \
+   kiln_ukernel_mmt4d_f32_##M0##x16x1_avx512,     \
+   "f32_" #M0 "x16x1_avx512"},                    \
+      {KILN_UKERNEL_MMT4D_F16F16F32,              \
+       M0,                                        \
+       16,                                        \
+       1,                                         \
+       KILN_UKERNEL_X86_64_AVX512_FEATURES,       \
+       kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512, \
+       "f16_" #M0 "x16x1_avx512"},
+#define KILN_UKERNEL_AVX512VNNI_ENTRIES(M0)      \
+  {KILN_UKERNEL_MMT4D_S8S8S32,                   \
+   M0,                                           \
+   16,                                           \
+   4,                                            \
+   KILN_UKERNEL_X86_64_AVX512VNNI_FEATURES,      \
+   kiln_ukernel_mmt4d_s8_##M0##x16x4_avx512vnni, \
+   "s8_" #M0 "x16x4_avx512vnni"},
+#define KILN_UKERNEL_AVX512BF16_ENTRIES(M0)        \
+  {KILN_UKERNEL_MMT4D_BF16BF16F32,                 \
+   M0,                                             \
+   16,                                             \
+   2,                                              \
+   KILN_UKERNEL_X86_64_AVX512BF16_FEATURES,        \
+   kiln_ukernel_mmt4d_bf16_##M0##x16x2_avx512bf16, \
+   "bf16_" #M0 "x16x2_avx512bf16"},
+#endif
+
+// From oldest to newest ISA: the last entry that matches wins.
+static const kiln_ukernel_tile_entry_t kiln_ukernel_tile_table[] = {
+#if defined(__x86_64__)
+    KILN_UKERNEL_X86_64_AVX2_M0S(KILN_UKERNEL_AVX2_ENTRIES)
+        KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_AVX512_ENTRIES)
+            KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_AVX512VNNI_ENTRIES)
+                KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_AVX512BF16_ENTRIES)
+#endif
+                    {0, 0, 0, 0, 0, kiln_ukernel_mmt4d_tile_generic, "generic"},
+};
+
+kiln_ukernel_mmt4d_tile_fn_t kiln_ukernel_mmt4d_select(uint32_t type,
+                                                       int32_t M0, int32_t N0,
+                                                       int32_t K0,
+                                                       uint64_t cpu_features,
+                                                       const char** out_name) {
+  const size_t count =
+      sizeof(kiln_ukernel_tile_table) / sizeof(kiln_ukernel_tile_table[0]);
+  const kiln_ukernel_tile_entry_t* chosen = &kiln_ukernel_tile_table[count - 1];
+  for (size_t i = 0; i + 1 < count; ++i) {
+    const kiln_ukernel_tile_entry_t* e = &kiln_ukernel_tile_table[i];
+    if (e->type == type && e->M0 == M0 && e->N0 == N0 && e->K0 == K0 &&
+        kiln_ukernel_has_features(cpu_features, e->required_features)) {
+      chosen = e;
+    }
+  }
+  if (out_name) *out_name = chosen->name;
+  return chosen->fn;
+}
+
+//===----------------------------------------------------------------------===//
+// mmt4d
+//===----------------------------------------------------------------------===//
+
+static int kiln_ukernel_mmt4d_check(const kiln_ukernel_mmt4d_params_t* p) {
+  if (!p || !kiln_ukernel_mmt4d_input_elem(p->type)) return 0;
+  if (p->M0 < 1 || p->N0 < 1 || p->K0 < 1 || p->M0 > 64 || p->N0 > 64 ||
+      p->K0 > 64 || p->M0 * p->N0 > 1024) {
+    return 0;
+  }
+  if ((p->flags & ~KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) || p->reserved != 0) {
+    return 0;
+  }
+  if (p->M1 < 0 || p->N1 < 0 || p->K1 < 0) return 0;
+  // Bounds that keep every index product below 2^63.
+  if (p->M1 > KILN_UKERNEL_MAX_EXTENT || p->N1 > KILN_UKERNEL_MAX_EXTENT ||
+      p->K1 > KILN_UKERNEL_MAX_EXTENT ||
+      p->lhs_stride0 > KILN_UKERNEL_MAX_EXTENT ||
+      p->rhs_stride0 > KILN_UKERNEL_MAX_EXTENT ||
+      p->out_stride0 > KILN_UKERNEL_MAX_EXTENT) {
+    return 0;
+  }
+  if (p->M1 == 0 || p->N1 == 0) return 1;
+  if (!p->out) return 0;
+  if (p->out_stride0 < p->N1 * p->M0 * p->N0) return 0;
+  if (p->K1 == 0) return 1;
+  if (!p->lhs || !p->rhs) return 0;
+  if (p->lhs_stride0 < p->K1 * p->M0 * p->K0) return 0;
+  if (p->rhs_stride0 < p->K1 * p->N0 * p->K0) return 0;
+  return 1;
+}
+
+int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
+  if (!kiln_ukernel_mmt4d_check(params)) {
+    return KILN_UKERNEL_ERROR_INVALID_ARGUMENT;
+  }
+  const kiln_ukernel_mmt4d_params_t* p = params;
+  if (p->M1 == 0 || p->N1 == 0) return KILN_UKERNEL_OK;
+  const int64_t tile = (int64_t)p->M0 * p->N0;
+  if (p->K1 == 0) {
+    // Nothing to add: overwrite means zero.
+    if (!(p->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE)) {
+      for (int64_t m1 = 0; m1 < p->M1; ++m1) {
+        int32_t* row = (int32_t*)p->out + m1 * p->out_stride0;
+        for (int64_t i = 0; i < p->N1 * tile; ++i) row[i] = 0;
+      }
+    }
+    return KILN_UKERNEL_OK;
+  }
+  kiln_ukernel_mmt4d_tile_fn_t fn = kiln_ukernel_mmt4d_select(
+      p->type, p->M0, p->N0, p->K0, p->cpu_features, NULL);
+  const size_t in_size =
+      kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(p->type));
+  const int64_t rhs_tile = p->rhs_stride0;
+  for (int64_t m1 = 0; m1 < p->M1; ++m1) {
+    const char* lhs = (const char*)p->lhs + m1 * p->lhs_stride0 * in_size;
+    char* out = (char*)p->out + m1 * p->out_stride0 * 4;
+    const char* rhs = (const char*)p->rhs;
+    for (int64_t n1 = 0; n1 < p->N1; ++n1) {
+      fn(out, lhs, rhs, p);
+      out += tile * 4;
+      rhs += rhs_tile * in_size;
+    }
+  }
+  return KILN_UKERNEL_OK;
+}
+
+int kiln_ukernel_mmt4d_import(void* context, void* params, void* reserved) {
+  (void)context;
+  (void)reserved;
+  return kiln_ukernel_mmt4d((const kiln_ukernel_mmt4d_params_t*)params);
+}
+
+//===----------------------------------------------------------------------===//
+// CPU features and ISA caps
+//===----------------------------------------------------------------------===//
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+static uint64_t kiln_ukernel_xgetbv0(void) {
+  uint32_t eax, edx;
+  __asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+  return ((uint64_t)edx << 32) | eax;
+}
+#endif
+
+uint64_t kiln_ukernel_query_host_cpu_features(void) {
+  uint64_t features = 0;
+#if defined(__x86_64__)
+  unsigned int eax, ebx, ecx, edx;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
+  if (ecx & (1u << 20)) features |= KILN_UKERNEL_X86_64_SSE4_2;
+  const int osxsave = (ecx & (1u << 27)) != 0;
+  const uint64_t xcr0 = osxsave ? kiln_ukernel_xgetbv0() : 0;
+  // XMM and YMM state (bits 1, 2); opmask, ZMM0-15 high, ZMM16-31 (5-7).
+  const int os_avx = (xcr0 & 0x6) == 0x6;
+  const int os_avx512 = os_avx && (xcr0 & 0xe0) == 0xe0;
+  if (os_avx) {
+    if (ecx & (1u << 28)) features |= KILN_UKERNEL_X86_64_AVX;
+    if (ecx & (1u << 12)) features |= KILN_UKERNEL_X86_64_FMA;
+    if (ecx & (1u << 29)) features |= KILN_UKERNEL_X86_64_F16C;
+  }
+  unsigned int max_leaf = __get_cpuid_max(0, NULL);
+  if (max_leaf >= 7) {
+    __cpuid_count(7, 0, eax, ebx, ecx, edx);
+    if (os_avx && (ebx & (1u << 5))) features |= KILN_UKERNEL_X86_64_AVX2;
+    if (os_avx512) {
+      if (ebx & (1u << 16)) features |= KILN_UKERNEL_X86_64_AVX512F;
+      if (ebx & (1u << 17)) features |= KILN_UKERNEL_X86_64_AVX512DQ;
+      if (ebx & (1u << 30)) features |= KILN_UKERNEL_X86_64_AVX512BW;
+      if (ebx & (1u << 31)) features |= KILN_UKERNEL_X86_64_AVX512VL;
+      if (ecx & (1u << 11)) features |= KILN_UKERNEL_X86_64_AVX512VNNI;
+      unsigned int eax1, ebx1, ecx1, edx1;
+      __cpuid_count(7, 1, eax1, ebx1, ecx1, edx1);
+      if (eax1 & (1u << 5)) features |= KILN_UKERNEL_X86_64_AVX512BF16;
+    }
+  }
+#endif
+  return features;
+}
+
+static int kiln_ukernel_streq(const char* a, const char* b) {
+  while (*a && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+
+static const struct {
+  const char* name;
+  uint32_t isa;
+} kiln_ukernel_isa_names[] = {
+    {"generic", KILN_UKERNEL_ISA_GENERIC},
+    {"avx2", KILN_UKERNEL_ISA_AVX2},
+    {"avx512", KILN_UKERNEL_ISA_AVX512},
+    {"avx512vnni", KILN_UKERNEL_ISA_AVX512VNNI},
+    {"avx512bf16", KILN_UKERNEL_ISA_AVX512BF16},
+    {"native", KILN_UKERNEL_ISA_NATIVE},
+};
+
+int kiln_ukernel_isa_parse(const char* name, uint32_t* out_isa) {
+  if (!name) return -1;
+  for (size_t i = 0;
+       i < sizeof(kiln_ukernel_isa_names) / sizeof(kiln_ukernel_isa_names[0]);
+       ++i) {
+    if (kiln_ukernel_streq(name, kiln_ukernel_isa_names[i].name)) {
+      *out_isa = kiln_ukernel_isa_names[i].isa;
+      return 0;
+    }
+  }
+  return -1;
+}
+
+const char* kiln_ukernel_isa_name(uint32_t isa) {
+  for (size_t i = 0;
+       i < sizeof(kiln_ukernel_isa_names) / sizeof(kiln_ukernel_isa_names[0]);
+       ++i) {
+    if (kiln_ukernel_isa_names[i].isa == isa) {
+      return kiln_ukernel_isa_names[i].name;
+    }
+  }
+  return "native";
+}

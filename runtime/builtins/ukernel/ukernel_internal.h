@@ -1,0 +1,55 @@
+// Declarations shared by the ukernel sources: the per-ISA tile functions
+// (each ISA's file is compiled with its own -m flags) and the per-ISA pack
+// fast paths.
+#ifndef KILN_RUNTIME_BUILTINS_UKERNEL_UKERNEL_INTERNAL_H_
+#define KILN_RUNTIME_BUILTINS_UKERNEL_UKERNEL_INTERNAL_H_
+
+#include "runtime/builtins/ukernel/ukernel.h"
+
+// Largest size or stride (elements) the kernels accept: with tile sizes
+// <= 1024 no index product can overflow int64_t.
+#define KILN_UKERNEL_MAX_EXTENT (1ll << 40)
+
+// Unaligned, aliasing-safe scalar views of packed buffers.
+typedef int32_t kiln_ukernel_unaligned_i32_t
+    __attribute__((aligned(1), may_alias));
+
+#define KILN_UKERNEL_DECLARE_TILE_FN(name)                                \
+  void name(void* out_tile, const void* lhs_panel, const void* rhs_panel, \
+            const kiln_ukernel_mmt4d_params_t* params)
+
+// Portable C (mmt4d.c): any type and tile size.
+KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_tile_generic);
+
+#if defined(__x86_64__)
+// arch/x86_64/mmt4d_x86_64_avx2.c: f32 and f16 inputs, 8x8x1 and skinny.
+#define KILN_UKERNEL_X86_64_AVX2_M0S(X) X(1) X(2) X(4) X(8)
+#define KILN_UKERNEL_DECLARE_AVX2(M0)                                   \
+  KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_f32_##M0##x8x1_avx2); \
+  KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_f16_##M0##x8x1_avx2);
+KILN_UKERNEL_X86_64_AVX2_M0S(KILN_UKERNEL_DECLARE_AVX2)
+
+// arch/x86_64/mmt4d_x86_64_avx512*.c: 16x16 tiles and skinny ones.
+#define KILN_UKERNEL_X86_64_AVX512_M0S(X) X(1) X(2) X(4) X(8) X(16)
+#define KILN_UKERNEL_DECLARE_AVX512(M0)                                    \
+  KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_f32_##M0##x16x1_avx512); \
+  KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512); \
+  KILN_UKERNEL_DECLARE_TILE_FN(                                            \
+      kiln_ukernel_mmt4d_bf16_##M0##x16x2_avx512bf16);                     \
+  KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_s8_##M0##x16x4_avx512vnni);
+KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_DECLARE_AVX512)
+
+// arch/x86_64/pack_x86_64_avx512.c: f32 pack of 16 x 1 tiles from a
+// row-major source (the LHS of f32 mmt4d on AVX-512): transposes full
+// 16 x 16 blocks of the source; returns the number of j1 tiles it wrote in
+// each i1 row of full tiles (the caller packs the rest).
+int64_t kiln_ukernel_pack_f32_16x1_avx512(
+    const kiln_ukernel_pack_params_t* params, int64_t full_i1);
+// Unpacks the |tile_rows| x |tile_cols| full 16 x 16 tiles of 4-byte
+// elements (f32, s32) of |params|: each tile row is one 64-byte store.
+void kiln_ukernel_unpack_x32_16x16_avx512(
+    const kiln_ukernel_unpack_params_t* params, int64_t tile_rows,
+    int64_t tile_cols);
+#endif  // __x86_64__
+
+#endif  // KILN_RUNTIME_BUILTINS_UKERNEL_UKERNEL_INTERNAL_H_

@@ -1,0 +1,738 @@
+// Tests of the micro-kernels: every type and every ISA variant this CPU
+// supports (forced with ISA caps) through pack + mmt4d + unpack against a
+// naive reference, accumulate and overwrite, the f16 conversion of every
+// value, pack/unpack round trips with padding, and argument checks.
+#include <float.h>
+#include <stdint.h>
+
+#include "runtime/builtins/ukernel/matmul.h"
+#include "runtime/testing/test.h"
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+static uint64_t kiln_test_rng_state = 0x9e3779b97f4a7c15ull;
+static uint32_t kiln_test_rand(void) {
+  kiln_test_rng_state ^= kiln_test_rng_state << 13;
+  kiln_test_rng_state ^= kiln_test_rng_state >> 7;
+  kiln_test_rng_state ^= kiln_test_rng_state << 17;
+  return (uint32_t)(kiln_test_rng_state >> 16);
+}
+// An integer in [lo, hi].
+static int kiln_test_rand_int(int lo, int hi) {
+  return lo + (int)(kiln_test_rand() % (uint32_t)(hi - lo + 1));
+}
+
+static uint32_t kiln_test_f32_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+
+// f32 -> bf16 / f16 for values the tests pick exactly representable.
+static uint16_t kiln_test_bf16(float f) {
+  return (uint16_t)(kiln_test_f32_bits(f) >> 16);
+}
+static uint16_t kiln_test_f16(float f) {
+  // Only normal numbers and zero with <= 10 mantissa bits (test values).
+  uint32_t u = kiln_test_f32_bits(f);
+  uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+  if ((u & 0x7fffffffu) == 0) return sign;
+  int32_t exponent = (int32_t)((u >> 23) & 0xff) - 127 + 15;
+  return (uint16_t)(sign | (exponent << 10) | ((u >> 13) & 0x3ffu));
+}
+// The value of an f16 bit pattern computed from its fields (the test's own
+// reference for the kernels' conversions).
+static double kiln_test_f16_value(uint16_t h) {
+  int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  double v = exponent == 0    ? ldexp(mantissa, -24)
+             : exponent == 31 ? INFINITY
+                              : ldexp(1024 + mantissa, exponent - 25);
+  return sign ? -v : v;
+}
+
+typedef struct kiln_test_isa_t {
+  uint32_t isa;
+  uint64_t features;
+} kiln_test_isa_t;
+
+// The ISA caps whose features this CPU has (a cap above the CPU adds
+// nothing and is not listed); returns the count.
+static int kiln_test_supported_isas(kiln_test_isa_t* out) {
+  static const uint32_t isas[] = {
+      KILN_UKERNEL_ISA_GENERIC,    KILN_UKERNEL_ISA_AVX2,
+      KILN_UKERNEL_ISA_AVX512,     KILN_UKERNEL_ISA_AVX512VNNI,
+      KILN_UKERNEL_ISA_AVX512BF16,
+  };
+  uint64_t host = kiln_ukernel_query_host_cpu_features();
+  int count = 0;
+  for (size_t i = 0; i < sizeof(isas) / sizeof(isas[0]); ++i) {
+    uint64_t mask = kiln_ukernel_isa_feature_mask(isas[i]);
+    if (!kiln_ukernel_has_features(host, mask & ~KILN_UKERNEL_X86_64_SSE4_2)) {
+      fprintf(stderr, "  [ SKIP ] ISA %s: this CPU lacks its features\n",
+              kiln_ukernel_isa_name(isas[i]));
+      continue;
+    }
+    out[count].isa = isas[i];
+    out[count].features = host & mask;
+    ++count;
+  }
+  return count;
+}
+
+// Kernel names that ran (to check that each ISA's variants were reached).
+#define KILN_TEST_MAX_NAMES 128
+static const char* kiln_test_names[KILN_TEST_MAX_NAMES];
+static int kiln_test_name_count = 0;
+static void kiln_test_note_kernel(const kiln_ukernel_matmul_plan_t* plan) {
+  const char* name = NULL;
+  kiln_ukernel_mmt4d_select(plan->type, plan->tile.M0, plan->tile.N0,
+                            plan->tile.K0, plan->cpu_features, &name);
+  for (int i = 0; i < kiln_test_name_count; ++i) {
+    if (strcmp(kiln_test_names[i], name) == 0) return;
+  }
+  if (kiln_test_name_count < KILN_TEST_MAX_NAMES) {
+    kiln_test_names[kiln_test_name_count++] = name;
+  }
+}
+static int kiln_test_kernel_ran(const char* name) {
+  for (int i = 0; i < kiln_test_name_count; ++i) {
+    if (strcmp(kiln_test_names[i], name) == 0) return 1;
+  }
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Matmul against a reference
+//===----------------------------------------------------------------------===//
+
+// Runs one M x K x N matmul of |type| with |features| through the driver
+// and compares with a double-precision reference (exact for the integer and
+// exactly-representable cases). Strides are padded to catch stride bugs.
+static void kiln_test_matmul_case(uint32_t type, int64_t M, int64_t N,
+                                  int64_t K, uint64_t features,
+                                  int accumulate) {
+  const int64_t lda = K + 3, ldb = N + 1, ldc = N + 2;
+  const size_t in_elem =
+      kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(type));
+  char* lhs = calloc((size_t)(M * lda) + 1, in_elem);
+  char* rhs = calloc((size_t)(K * ldb) + 1, in_elem);
+  double* lhs_value = calloc((size_t)(M * K) + 1, sizeof(double));
+  double* rhs_value = calloc((size_t)(K * N) + 1, sizeof(double));
+  char* out = calloc((size_t)(M * ldc) + 1, 4);
+  double* expected = calloc((size_t)(M * N) + 1, sizeof(double));
+  double* bound = calloc((size_t)(M * N) + 1, sizeof(double));
+  KILN_ASSERT_TRUE(lhs && rhs && lhs_value && rhs_value && out && expected &&
+                   bound);
+  // Fill the operands; remember each element's exact value.
+#define KILN_TEST_FILL(buf, values, rows, cols, ld)                     \
+  for (int64_t i = 0; i < (rows); ++i) {                                \
+    for (int64_t j = 0; j < (cols); ++j) {                              \
+      int64_t at = i * (ld) + j;                                        \
+      double v;                                                         \
+      switch (type) {                                                   \
+        case KILN_UKERNEL_MMT4D_F32F32F32: {                            \
+          float f = (float)kiln_test_rand_int(-(1 << 20), 1 << 20) /    \
+                    (float)(1 << 20);                                   \
+          ((float*)(buf))[at] = f;                                      \
+          v = f;                                                        \
+          break;                                                        \
+        }                                                               \
+        case KILN_UKERNEL_MMT4D_F16F16F32:                              \
+        case KILN_UKERNEL_MMT4D_BF16BF16F32: {                          \
+          float f = (float)kiln_test_rand_int(-8, 8) / 4.0f;            \
+          ((uint16_t*)(buf))[at] = type == KILN_UKERNEL_MMT4D_F16F16F32 \
+                                       ? kiln_test_f16(f)               \
+                                       : kiln_test_bf16(f);             \
+          v = f;                                                        \
+          break;                                                        \
+        }                                                               \
+        default: {                                                      \
+          int s = kiln_test_rand_int(-128, 127);                        \
+          ((int8_t*)(buf))[at] = (int8_t)s;                             \
+          v = s;                                                        \
+          break;                                                        \
+        }                                                               \
+      }                                                                 \
+      (values)[i * (cols) + j] = v;                                     \
+    }                                                                   \
+  }
+  KILN_TEST_FILL(lhs, lhs_value, M, K, lda);
+  KILN_TEST_FILL(rhs, rhs_value, K, N, ldb);
+#undef KILN_TEST_FILL
+  for (int64_t i = 0; i < M; ++i) {
+    for (int64_t j = 0; j < ldc; ++j) {
+      // Initial OUT: read when accumulating, must be overwritten otherwise.
+      // Columns past N must stay untouched.
+      int init = kiln_test_rand_int(-64, 64);
+      if (type == KILN_UKERNEL_MMT4D_S8S8S32) {
+        ((int32_t*)out)[i * ldc + j] = init;
+      } else {
+        ((float*)out)[i * ldc + j] = (float)init / 16.0f;
+      }
+      if (j >= N) continue;
+      double sum = accumulate ? (type == KILN_UKERNEL_MMT4D_S8S8S32
+                                     ? init
+                                     : (double)init / 16.0)
+                              : 0.0;
+      double magnitude = fabs(sum);
+      for (int64_t k = 0; k < K; ++k) {
+        double product = lhs_value[i * K + k] * rhs_value[k * N + j];
+        sum += product;
+        magnitude += fabs(product);
+      }
+      expected[i * N + j] = sum;
+      bound[i * N + j] = magnitude;
+    }
+  }
+  kiln_ukernel_matmul_plan_t plan;
+  KILN_ASSERT_OK(kiln_ukernel_matmul_plan(type, M, N, K, features, 1, &plan));
+  kiln_test_note_kernel(&plan);
+  // Keep a copy of OUT's padding columns to check they stay untouched.
+  char* before = malloc((size_t)(M * ldc) * 4 + 1);
+  KILN_ASSERT_TRUE(before);
+  memcpy(before, out, (size_t)(M * ldc) * 4);
+  KILN_EXPECT_OK(
+      kiln_ukernel_matmul(type, M, N, K, lhs, lda, rhs, ldb, out, ldc,
+                          accumulate ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0,
+                          features, NULL, kiln_allocator_system()));
+  int failures = 0;
+  for (int64_t i = 0; i < M && failures < 5; ++i) {
+    for (int64_t j = 0; j < ldc && failures < 5; ++j) {
+      int64_t at = i * ldc + j;
+      if (j >= N) {
+        if (memcmp(out + at * 4, before + at * 4, 4) != 0) {
+          KILN_TEST_FAIL_("M=%lld N=%lld K=%lld: column %lld past N written",
+                          (long long)M, (long long)N, (long long)K,
+                          (long long)j);
+          ++failures;
+        }
+        continue;
+      }
+      double want = expected[i * N + j];
+      double got = type == KILN_UKERNEL_MMT4D_S8S8S32
+                       ? (double)((int32_t*)out)[at]
+                       : (double)((float*)out)[at];
+      // f32: a bound on the rounding of K sequential f32 additions (with or
+      // without FMA); other types: exact.
+      double tol = type == KILN_UKERNEL_MMT4D_F32F32F32
+                       ? 2.0 * (double)(K + 2) * FLT_EPSILON * bound[i * N + j]
+                       : 0.0;
+      if (!(fabs(got - want) <= tol)) {
+        KILN_TEST_FAIL_(
+            "type %u %s M=%lld N=%lld K=%lld features=0x%llx: out[%lld][%lld] "
+            "= %.9g, want %.9g",
+            type, accumulate ? "accumulate" : "overwrite", (long long)M,
+            (long long)N, (long long)K, (unsigned long long)features,
+            (long long)i, (long long)j, got, want);
+        ++failures;
+      }
+    }
+  }
+  free(before);
+  free(lhs);
+  free(rhs);
+  free(lhs_value);
+  free(rhs_value);
+  free(out);
+  free(expected);
+  free(bound);
+}
+
+static const uint32_t kiln_test_types[] = {
+    KILN_UKERNEL_MMT4D_F32F32F32,
+    KILN_UKERNEL_MMT4D_F16F16F32,
+    KILN_UKERNEL_MMT4D_BF16BF16F32,
+    KILN_UKERNEL_MMT4D_S8S8S32,
+};
+#define KILN_TEST_TYPE_COUNT 4
+
+// Small shapes: every combination of sizes around the tile sizes (1, 2, 4,
+// 8, 16 and their neighbours), for every type and ISA.
+KILN_TEST(matmul_small_shapes_every_isa) {
+  static const int64_t ms[] = {1, 2, 3, 4, 8, 15, 16, 17, 31, 33};
+  static const int64_t ns[] = {1, 2, 7, 8, 15, 16, 17, 33};
+  static const int64_t ks[] = {1, 2, 3, 4, 5, 8, 15, 16, 17};
+  kiln_test_isa_t isas[8];
+  int isa_count = kiln_test_supported_isas(isas);
+  for (int t = 0; t < KILN_TEST_TYPE_COUNT; ++t) {
+    for (int i = 0; i < isa_count; ++i) {
+      for (size_t a = 0; a < sizeof(ms) / sizeof(ms[0]); ++a) {
+        for (size_t b = 0; b < sizeof(ns) / sizeof(ns[0]); ++b) {
+          for (size_t c = 0; c < sizeof(ks) / sizeof(ks[0]); ++c) {
+            int accumulate = (a + b + c) % 2;
+            kiln_test_matmul_case(kiln_test_types[t], ms[a], ns[b], ks[c],
+                                  isas[i].features, accumulate);
+          }
+        }
+      }
+    }
+  }
+}
+
+// Larger shapes: 513 in each dimension, several K blocks and N blocks.
+KILN_TEST(matmul_large_shapes_every_isa) {
+  static const int64_t shapes[][3] = {
+      {513, 33, 17}, {17, 513, 31}, {31, 17, 513},
+      {1, 513, 513}, {2, 600, 300}, {33, 1100, 700},
+      {0, 5, 5},     {5, 0, 5},     {5, 5, 0},
+  };
+  kiln_test_isa_t isas[8];
+  int isa_count = kiln_test_supported_isas(isas);
+  for (int t = 0; t < KILN_TEST_TYPE_COUNT; ++t) {
+    for (int i = 0; i < isa_count; ++i) {
+      for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); ++s) {
+        for (int accumulate = 0; accumulate < 2; ++accumulate) {
+          kiln_test_matmul_case(kiln_test_types[t], shapes[s][0], shapes[s][1],
+                                shapes[s][2], isas[i].features, accumulate);
+        }
+      }
+    }
+  }
+}
+
+// The tests above must have reached every variant this CPU supports.
+KILN_TEST(every_supported_kernel_ran) {
+  uint64_t host = kiln_ukernel_query_host_cpu_features();
+  KILN_EXPECT_TRUE(kiln_test_kernel_ran("generic"));
+  static const char* m0s[] = {"1", "2", "4", "8", "16"};
+  char name[64];
+  for (int i = 0; i < 5; ++i) {
+    if (kiln_ukernel_has_features(host, KILN_UKERNEL_X86_64_AVX2_FEATURES) &&
+        i < 4) {
+      snprintf(name, sizeof(name), "f32_%sx8x1_avx2", m0s[i]);
+      KILN_EXPECT_TRUE(kiln_test_kernel_ran(name));
+      snprintf(name, sizeof(name), "f16_%sx8x1_avx2", m0s[i]);
+      KILN_EXPECT_TRUE(kiln_test_kernel_ran(name));
+    }
+    if (kiln_ukernel_has_features(host, KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
+      snprintf(name, sizeof(name), "f32_%sx16x1_avx512", m0s[i]);
+      KILN_EXPECT_TRUE(kiln_test_kernel_ran(name));
+      snprintf(name, sizeof(name), "f16_%sx16x1_avx512", m0s[i]);
+      KILN_EXPECT_TRUE(kiln_test_kernel_ran(name));
+    }
+    if (kiln_ukernel_has_features(host,
+                                  KILN_UKERNEL_X86_64_AVX512VNNI_FEATURES)) {
+      snprintf(name, sizeof(name), "s8_%sx16x4_avx512vnni", m0s[i]);
+      KILN_EXPECT_TRUE(kiln_test_kernel_ran(name));
+    }
+    if (kiln_ukernel_has_features(host,
+                                  KILN_UKERNEL_X86_64_AVX512BF16_FEATURES)) {
+      snprintf(name, sizeof(name), "bf16_%sx16x2_avx512bf16", m0s[i]);
+      KILN_EXPECT_TRUE(kiln_test_kernel_ran(name));
+    }
+  }
+  fprintf(stderr, "  kernels run:");
+  for (int i = 0; i < kiln_test_name_count; ++i) {
+    fprintf(stderr, " %s", kiln_test_names[i]);
+  }
+  fprintf(stderr, "\n");
+}
+
+// The portable kernel takes any tile, including the SIMD tiles (a module
+// compiled for AVX-512 still runs on a CPU without it).
+KILN_TEST(generic_kernel_runs_simd_tiles) {
+  kiln_ukernel_tile_sizes_t tiles[] = {
+      {16, 16, 1}, {16, 16, 2}, {16, 16, 4}, {3, 5, 7}};
+  for (size_t t = 0; t < sizeof(tiles) / sizeof(tiles[0]); ++t) {
+    const int64_t M1 = 2, N1 = 3, K1 = 5;
+    const int32_t M0 = tiles[t].M0, N0 = tiles[t].N0, K0 = tiles[t].K0;
+    const int64_t lhs_n = M1 * K1 * M0 * K0, rhs_n = N1 * K1 * N0 * K0;
+    const int64_t out_n = M1 * N1 * M0 * N0;
+    float* lhs = malloc((size_t)lhs_n * 4);
+    float* rhs = malloc((size_t)rhs_n * 4);
+    float* out = malloc((size_t)out_n * 4);
+    KILN_ASSERT_TRUE(lhs && rhs && out);
+    for (int64_t i = 0; i < lhs_n; ++i)
+      lhs[i] = (float)kiln_test_rand_int(-4, 4);
+    for (int64_t i = 0; i < rhs_n; ++i)
+      rhs[i] = (float)kiln_test_rand_int(-4, 4);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int64_t i = 0; i < out_n; ++i) out[i] = 1.0f;
+      kiln_ukernel_mmt4d_params_t p = {
+          .lhs = lhs,
+          .rhs = rhs,
+          .out = out,
+          .lhs_stride0 = K1 * M0 * K0,
+          .rhs_stride0 = K1 * N0 * K0,
+          .out_stride0 = N1 * M0 * N0,
+          .M1 = M1,
+          .N1 = N1,
+          .K1 = K1,
+          .M0 = M0,
+          .N0 = N0,
+          .K0 = K0,
+          .type = KILN_UKERNEL_MMT4D_F32F32F32,
+          .flags = pass ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0,
+          .cpu_features = 0,
+      };
+      KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p), KILN_UKERNEL_OK);
+      int failures = 0;
+      for (int64_t m1 = 0; m1 < M1; ++m1)
+        for (int64_t n1 = 0; n1 < N1; ++n1)
+          for (int m0 = 0; m0 < M0; ++m0)
+            for (int n0 = 0; n0 < N0; ++n0) {
+              double want = pass ? 1.0 : 0.0;
+              for (int64_t k1 = 0; k1 < K1; ++k1)
+                for (int k0 = 0; k0 < K0; ++k0)
+                  want += (double)lhs[((m1 * K1 + k1) * M0 + m0) * K0 + k0] *
+                          rhs[((n1 * K1 + k1) * N0 + n0) * K0 + k0];
+              float got = out[((m1 * N1 + n1) * M0 + m0) * N0 + n0];
+              if (got != want && failures++ < 3) {
+                KILN_TEST_FAIL_("tile %dx%dx%d: got %g want %g", M0, N0, K0,
+                                got, want);
+              }
+            }
+    }
+    free(lhs);
+    free(rhs);
+    free(out);
+  }
+}
+
+// Every finite and infinite f16 value converts exactly (out = 1 * x), on
+// every ISA: N = 65536 columns of a 1 x 1 x N matmul.
+KILN_TEST(f16_conversion_of_every_value) {
+  const int64_t N = 65536;
+  uint16_t one = kiln_test_f16(1.0f);
+  uint16_t* rhs = malloc((size_t)N * 2);
+  float* out = malloc((size_t)N * 4);
+  KILN_ASSERT_TRUE(rhs && out);
+  for (int64_t j = 0; j < N; ++j) rhs[j] = (uint16_t)j;
+  kiln_test_isa_t isas[8];
+  int isa_count = kiln_test_supported_isas(isas);
+  for (int i = 0; i < isa_count; ++i) {
+    KILN_EXPECT_OK(kiln_ukernel_matmul(
+        KILN_UKERNEL_MMT4D_F16F16F32, 1, N, 1, &one, 1, rhs, N, out, N, 0,
+        isas[i].features, NULL, kiln_allocator_system()));
+    int failures = 0;
+    for (int64_t j = 0; j < N; ++j) {
+      if (((j >> 10) & 0x1f) == 0x1f && (j & 0x3ff)) continue;  // NaN
+      double want = kiln_test_f16_value((uint16_t)j);
+      if ((double)out[j] != want && failures++ < 3) {
+        KILN_TEST_FAIL_("ISA %s: f16 0x%04llx -> %.9g, want %.9g",
+                        kiln_ukernel_isa_name(isas[i].isa), (long long)j,
+                        out[j], want);
+      }
+    }
+  }
+  free(rhs);
+  free(out);
+}
+
+//===----------------------------------------------------------------------===//
+// pack / unpack
+//===----------------------------------------------------------------------===//
+
+KILN_TEST(pack_unpack_round_trips_with_padding) {
+  static const int32_t tiles[][2] = {{16, 1}, {8, 1}, {16, 2},  {16, 4},
+                                     {1, 16}, {3, 5}, {16, 16}, {1, 1}};
+  static const int64_t sizes[][2] = {{1, 1},   {15, 17}, {16, 16},
+                                     {33, 31}, {40, 70}, {2, 513}};
+  static const uint32_t elems[] = {
+      KILN_UKERNEL_ELEM_F32, KILN_UKERNEL_ELEM_BF16, KILN_UKERNEL_ELEM_S8};
+  kiln_test_isa_t isas[8];
+  int isa_count = kiln_test_supported_isas(isas);
+  for (int isa = 0; isa < isa_count; ++isa)
+    for (size_t e = 0; e < 3; ++e)
+      for (size_t t = 0; t < sizeof(tiles) / sizeof(tiles[0]); ++t)
+        for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); ++s)
+          for (int transpose = 0; transpose < 2; ++transpose) {
+            const size_t es = kiln_ukernel_elem_size(elems[e]);
+            const int64_t rows = sizes[s][0], cols = sizes[s][1];
+            const int32_t t0 = tiles[t][0], t1 = tiles[t][1];
+            const int64_t o0 = (rows + t0 - 1) / t0, o1 = (cols + t1 - 1) / t1;
+            // Stored source: rows x cols, or cols x rows when transposed;
+            // padded row stride.
+            const int64_t stored_rows = transpose ? cols : rows;
+            const int64_t stride = (transpose ? rows : cols) + 2;
+            uint8_t* src = malloc((size_t)(stored_rows * stride) * es);
+            const int64_t out_stride = o1 * t0 * t1 + 3;
+            uint8_t* packed = malloc((size_t)(o0 * out_stride) * es);
+            const int64_t back_stride = cols + 1;
+            uint8_t* back = calloc((size_t)(rows * back_stride), es);
+            KILN_ASSERT_TRUE(src && packed && back);
+            for (int64_t i = 0; i < stored_rows * stride * (int64_t)es; ++i) {
+              src[i] = (uint8_t)kiln_test_rand();
+            }
+            const uint64_t pad = 0xa5a5a5a5a5a5a5a5ull;
+            kiln_ukernel_pack_params_t pp = {
+                .in = src,
+                .out = packed,
+                .in_stride0 = stride,
+                .out_stride0 = out_stride,
+                .in_size0 = rows,
+                .in_size1 = cols,
+                .out_size0 = o0,
+                .out_size1 = o1,
+                .tile_size0 = t0,
+                .tile_size1 = t1,
+                .elem_type = elems[e],
+                .flags =
+                    transpose ? KILN_UKERNEL_PACK_FLAG_TRANSPOSE_SOURCE : 0,
+                .padding_value = pad,
+                .cpu_features = isas[isa].features,
+            };
+            KILN_EXPECT_EQ_INT(kiln_ukernel_pack(&pp), KILN_UKERNEL_OK);
+            int failures = 0;
+            for (int64_t i1 = 0; i1 < o0; ++i1)
+              for (int64_t j1 = 0; j1 < o1; ++j1)
+                for (int32_t i0 = 0; i0 < t0; ++i0)
+                  for (int32_t j0 = 0; j0 < t1; ++j0) {
+                    int64_t r = i1 * t0 + i0, c = j1 * t1 + j0;
+                    const uint8_t* got =
+                        packed +
+                        (size_t)(i1 * out_stride + (j1 * t0 + i0) * t1 + j0) *
+                            es;
+                    const uint8_t* want =
+                        (r < rows && c < cols)
+                            ? src + (size_t)(transpose ? c * stride + r
+                                                       : r * stride + c) *
+                                        es
+                            : (const uint8_t*)&pad;
+                    if (memcmp(got, want, es) != 0 && failures++ < 3) {
+                      KILN_TEST_FAIL_(
+                          "pack elem %zu tile %dx%d %lldx%lld%s: (%lld, "
+                          "%lld) wrong",
+                          es, t0, t1, (long long)rows, (long long)cols,
+                          transpose ? " transposed" : "", (long long)r,
+                          (long long)c);
+                    }
+                  }
+            kiln_ukernel_unpack_params_t up = {
+                .in = packed,
+                .out = back,
+                .in_stride0 = out_stride,
+                .out_stride0 = back_stride,
+                .out_size0 = rows,
+                .out_size1 = cols,
+                .tile_size0 = t0,
+                .tile_size1 = t1,
+                .elem_type = elems[e],
+                .cpu_features = isas[isa].features,
+            };
+            KILN_EXPECT_EQ_INT(kiln_ukernel_unpack(&up), KILN_UKERNEL_OK);
+            for (int64_t r = 0; r < rows; ++r)
+              for (int64_t c = 0; c < back_stride; ++c) {
+                const uint8_t* got = back + (size_t)(r * back_stride + c) * es;
+                static const uint8_t zeros[8];
+                const uint8_t* want =
+                    c < cols
+                        ? src + (size_t)(transpose ? c * stride + r
+                                                   : r * stride + c) *
+                                    es
+                        : zeros;  // the column past the clip stays untouched
+                if (memcmp(got, want, es) != 0 && failures++ < 3) {
+                  KILN_TEST_FAIL_(
+                      "unpack elem %zu tile %dx%d %lldx%lld: (%lld, %lld) "
+                      "wrong",
+                      es, t0, t1, (long long)rows, (long long)cols,
+                      (long long)r, (long long)c);
+                }
+              }
+            free(src);
+            free(packed);
+            free(back);
+          }
+}
+
+//===----------------------------------------------------------------------===//
+// Tile table, selection and argument checks
+//===----------------------------------------------------------------------===//
+
+KILN_TEST(tile_sizes_follow_the_isa) {
+  uint64_t all = ~0ull;
+  kiln_ukernel_tile_sizes_t t;
+  t = kiln_ukernel_mmt4d_tile_sizes(KILN_UKERNEL_MMT4D_F32F32F32, all,
+                                    KILN_UKERNEL_ISA_NATIVE, 0);
+  KILN_EXPECT_EQ_INT(t.M0, 16);
+  KILN_EXPECT_EQ_INT(t.N0, 16);
+  KILN_EXPECT_EQ_INT(t.K0, 1);
+  t = kiln_ukernel_mmt4d_tile_sizes(KILN_UKERNEL_MMT4D_F32F32F32, all,
+                                    KILN_UKERNEL_ISA_AVX2, 0);
+  KILN_EXPECT_EQ_INT(t.M0, 8);
+  KILN_EXPECT_EQ_INT(t.N0, 8);
+  t = kiln_ukernel_mmt4d_tile_sizes(KILN_UKERNEL_MMT4D_BF16BF16F32, all,
+                                    KILN_UKERNEL_ISA_NATIVE, 3);
+  KILN_EXPECT_EQ_INT(t.M0, 4);
+  KILN_EXPECT_EQ_INT(t.N0, 16);
+  KILN_EXPECT_EQ_INT(t.K0, 2);
+  t = kiln_ukernel_mmt4d_tile_sizes(KILN_UKERNEL_MMT4D_S8S8S32, all,
+                                    KILN_UKERNEL_ISA_AVX512VNNI, 1);
+  KILN_EXPECT_EQ_INT(t.M0, 1);
+  KILN_EXPECT_EQ_INT(t.K0, 4);
+  t = kiln_ukernel_mmt4d_tile_sizes(99, all, KILN_UKERNEL_ISA_NATIVE, 0);
+  KILN_EXPECT_EQ_INT(t.M0, 0);
+  // A BF16 cap keeps VNNI; a VNNI cap drops BF16.
+  KILN_EXPECT_TRUE(kiln_ukernel_isa_feature_mask(KILN_UKERNEL_ISA_AVX512BF16) &
+                   KILN_UKERNEL_X86_64_AVX512VNNI);
+  KILN_EXPECT_FALSE(kiln_ukernel_isa_feature_mask(KILN_UKERNEL_ISA_AVX512VNNI) &
+                    KILN_UKERNEL_X86_64_AVX512BF16);
+  const char* name = NULL;
+  kiln_ukernel_mmt4d_select(KILN_UKERNEL_MMT4D_F32F32F32, 16, 16, 1, 0, &name);
+  KILN_EXPECT_STREQ(name, "generic");
+}
+
+KILN_TEST(isa_names_parse) {
+  uint32_t isa = 0;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_isa_parse("avx512bf16", &isa), 0);
+  KILN_EXPECT_EQ_INT(isa, KILN_UKERNEL_ISA_AVX512BF16);
+  KILN_EXPECT_EQ_INT(kiln_ukernel_isa_parse("generic", &isa), 0);
+  KILN_EXPECT_EQ_INT(isa, KILN_UKERNEL_ISA_GENERIC);
+  KILN_EXPECT_EQ_INT(kiln_ukernel_isa_parse("avx9000", &isa), -1);
+  KILN_EXPECT_STREQ(kiln_ukernel_isa_name(KILN_UKERNEL_ISA_AVX2), "avx2");
+}
+
+KILN_TEST(isa_env_var_caps_features) {
+  uint64_t features = 0;
+  setenv(KILN_UKERNEL_ISA_ENV, "avx2", 1);
+  KILN_EXPECT_OK(kiln_ukernel_host_cpu_features_from_env(&features));
+  KILN_EXPECT_FALSE(features & KILN_UKERNEL_X86_64_AVX512F);
+  setenv(KILN_UKERNEL_ISA_ENV, "generic", 1);
+  KILN_EXPECT_OK(kiln_ukernel_host_cpu_features_from_env(&features));
+  KILN_EXPECT_FALSE(features & KILN_UKERNEL_X86_64_AVX2);
+  setenv(KILN_UKERNEL_ISA_ENV, "bogus", 1);
+  kiln_status_t status = kiln_ukernel_host_cpu_features_from_env(&features);
+  KILN_EXPECT_EQ_INT(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  KILN_EXPECT_CONTAINS(kiln_status_message(status), "KILN_UKERNEL_ISA='bogus'");
+  kiln_status_free(status);
+  unsetenv(KILN_UKERNEL_ISA_ENV);
+  KILN_EXPECT_OK(kiln_ukernel_host_cpu_features_from_env(&features));
+  KILN_EXPECT_EQ_INT(features, kiln_ukernel_query_host_cpu_features());
+}
+
+KILN_TEST(bad_arguments_are_rejected) {
+  float buf[64] = {0};
+  kiln_ukernel_mmt4d_params_t p = {
+      .lhs = buf,
+      .rhs = buf,
+      .out = buf,
+      .lhs_stride0 = 1,
+      .rhs_stride0 = 1,
+      .out_stride0 = 1,
+      .M1 = 1,
+      .N1 = 1,
+      .K1 = 1,
+      .M0 = 1,
+      .N0 = 1,
+      .K0 = 1,
+      .type = KILN_UKERNEL_MMT4D_F32F32F32,
+  };
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p), KILN_UKERNEL_OK);
+  p.type = 77;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.type = KILN_UKERNEL_MMT4D_F32F32F32;
+  p.flags = 1u << 7;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.flags = 0;
+  p.reserved = 1;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.reserved = 0;
+  p.M0 = 0;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.M0 = 1;
+  p.lhs_stride0 = 0;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.lhs_stride0 = 1;
+  p.K1 = INT64_MAX / 2;  // would overflow the stride checks' products
+  p.lhs_stride0 = INT64_MAX;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.K1 = 1;
+  p.lhs_stride0 = 1;
+  p.rhs = NULL;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(NULL),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d_import(NULL, &p, NULL),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+
+  kiln_ukernel_pack_params_t pack = {
+      .in = buf,
+      .out = buf,
+      .in_stride0 = 4,
+      .out_stride0 = 16,
+      .in_size0 = 4,
+      .in_size1 = 4,
+      .out_size0 = 1,
+      .out_size1 = 1,
+      .tile_size0 = 4,
+      .tile_size1 = 4,
+      .elem_type = KILN_UKERNEL_ELEM_F32,
+  };
+  pack.in = buf + 32;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack(&pack), KILN_UKERNEL_OK);
+  pack.out_stride0 = 15;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack(&pack),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  pack.out_stride0 = 16;
+  pack.elem_type = 0;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_import(NULL, &pack, NULL),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  kiln_ukernel_unpack_params_t unpack = {
+      .in = buf,
+      .out = buf + 32,
+      .in_stride0 = 15,
+      .out_stride0 = 4,
+      .out_size0 = 4,
+      .out_size1 = 4,
+      .tile_size0 = 4,
+      .tile_size1 = 4,
+      .elem_type = KILN_UKERNEL_ELEM_F32,
+  };
+  KILN_EXPECT_EQ_INT(kiln_ukernel_unpack_import(NULL, &unpack, NULL),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  unpack.in_stride0 = 16;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_unpack(&unpack), KILN_UKERNEL_OK);
+
+  kiln_ukernel_matmul_plan_t plan;
+  KILN_EXPECT_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                     kiln_ukernel_matmul_plan(KILN_UKERNEL_MMT4D_F32F32F32, -1,
+                                              2, 2, 0, 1, &plan));
+  KILN_EXPECT_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                     kiln_ukernel_matmul_plan(9, 1, 1, 1, 0, 1, &plan));
+  KILN_EXPECT_STATUS(
+      KILN_STATUS_OUT_OF_RANGE,
+      kiln_ukernel_matmul_plan(KILN_UKERNEL_MMT4D_F32F32F32, INT64_MAX / 4,
+                               INT64_MAX / 4, 2, 0, 1, &plan));
+  KILN_EXPECT_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                     kiln_ukernel_matmul_plan(KILN_UKERNEL_MMT4D_F32F32F32, 1,
+                                              1, 1, 0, 0, &plan));
+  KILN_ASSERT_OK(kiln_ukernel_matmul_plan(KILN_UKERNEL_MMT4D_F32F32F32, 4, 4, 4,
+                                          0, 1, &plan));
+  kiln_ukernel_matmul_args_t args = {
+      .lhs = buf,
+      .lhs_stride = 4,
+      .rhs_packed = buf,
+      .out = buf + 32,
+      .out_stride = 4,
+      .scratch = buf,
+      .scratch_size = 8,
+  };
+  kiln_status_t status = kiln_ukernel_matmul_run(&plan, &args);
+  KILN_EXPECT_EQ_INT(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  KILN_EXPECT_CONTAINS(kiln_status_message(status), "scratch of 8 bytes");
+  kiln_status_free(status);
+  args.scratch_size = plan.scratch_size;
+  args.lhs_stride = 3;
+  KILN_EXPECT_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                     kiln_ukernel_matmul_run(&plan, &args));
+}
+
+KILN_TEST_MAIN(KILN_TEST_CASE(tile_sizes_follow_the_isa),
+               KILN_TEST_CASE(isa_names_parse),
+               KILN_TEST_CASE(isa_env_var_caps_features),
+               KILN_TEST_CASE(bad_arguments_are_rejected),
+               KILN_TEST_CASE(generic_kernel_runs_simd_tiles),
+               KILN_TEST_CASE(f16_conversion_of_every_value),
+               KILN_TEST_CASE(pack_unpack_round_trips_with_padding),
+               KILN_TEST_CASE(matmul_small_shapes_every_isa),
+               KILN_TEST_CASE(matmul_large_shapes_every_isa),
+               KILN_TEST_CASE(every_supported_kernel_ran))

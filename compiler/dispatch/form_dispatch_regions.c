@@ -22,7 +22,26 @@ typedef struct kiln_group_t {
   uint32_t loop_rank;
   int64_t loop_ranges[KILN_STRUCTURED_MAX_DIMS];
   kiln_ptr_map_t at_loop_point;  // op -> (void*)1 when evaluated at loop pt
+  const kiln_form_dispatch_regions_options_t* options;
 } kiln_group_t;
+
+// True for a linalg.matmul / batch_matmul of static f32 tensors: what a
+// backend with matmul micro-kernels dispatches alone.
+static bool kiln_is_kernel_matmul(kiln_ir_op_t* op) {
+  if (!kiln_ir_op_is(op, "linalg.matmul") &&
+      !kiln_ir_op_is(op, "linalg.batch_matmul")) {
+    return false;
+  }
+  for (uint32_t i = 0; i < op->num_operands; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (!kiln_ir_type_is_ranked_tensor(t) || !kiln_ir_type_has_static_shape(t) ||
+        !kiln_ir_type_is_float(t->shaped.element) ||
+        t->shaped.element->flt.kind != KILN_IR_F32) {
+      return false;
+    }
+  }
+  return true;
+}
 
 static bool kiln_group_contains(const kiln_group_t* g, const kiln_ir_op_t* op) {
   for (size_t i = 0; i < g->count; ++i) {
@@ -107,6 +126,10 @@ static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
   } else {
     // A reduction/matmul joins as the root of an elementwise region.
     if (g->root) return kiln_ok_status();
+    if (g->options && g->options->matmuls_alone &&
+        kiln_is_kernel_matmul(producer)) {
+      return kiln_ok_status();
+    }
     for (uint32_t i = 0; i < p.num_outs; ++i) {
       if (!kiln_structured_map_is_parallel_projection(&p,
                                                       p.maps[p.num_ins + i])) {
@@ -368,8 +391,9 @@ static kiln_status_t kiln_build_region(kiln_ir_context_t* context,
 // Driver
 //===----------------------------------------------------------------------===//
 
-static kiln_status_t kiln_form_regions_in_block(kiln_ir_context_t* context,
-                                                kiln_ir_block_t* block) {
+static kiln_status_t kiln_form_regions_in_block(
+    kiln_ir_context_t* context, kiln_ir_block_t* block,
+    const kiln_form_dispatch_regions_options_t* options) {
   kiln_ptr_map_t assigned = kiln_ptr_map_make(context);
   kiln_ir_op_t* op = block->last_op;
   while (op) {
@@ -381,6 +405,7 @@ static kiln_status_t kiln_form_regions_in_block(kiln_ir_context_t* context,
     kiln_group_t* g = (kiln_group_t*)kiln_ir_arena_alloc(context, sizeof(*g));
     if (!g) return kiln_ir_context_take_error(context);
     g->block = block;
+    g->options = options;
     g->at_loop_point = kiln_ptr_map_make(context);
     g->ops[g->count++] = op;
     kiln_ptr_map_put(&assigned, op, (void*)1);
@@ -421,6 +446,12 @@ static kiln_status_t kiln_form_regions_in_block(kiln_ir_context_t* context,
 
 kiln_status_t kiln_form_dispatch_regions(kiln_ir_context_t* context,
                                          kiln_ir_op_t* module) {
+  return kiln_form_dispatch_regions_with_options(context, module, NULL);
+}
+
+kiln_status_t kiln_form_dispatch_regions_with_options(
+    kiln_ir_context_t* context, kiln_ir_op_t* module,
+    const kiln_form_dispatch_regions_options_t* options) {
   KILN_RETURN_IF_ERROR(kiln_dispatch_register_ops(context));
   kiln_ir_block_t* body = kiln_ir_module_body(module);
   for (kiln_ir_op_t* op = body ? body->first_op : NULL; op; op = op->next) {
@@ -428,7 +459,7 @@ kiln_status_t kiln_form_dispatch_regions(kiln_ir_context_t* context,
       continue;
     }
     for (kiln_ir_block_t* b = op->regions[0].first_block; b; b = b->next) {
-      KILN_RETURN_IF_ERROR(kiln_form_regions_in_block(context, b));
+      KILN_RETURN_IF_ERROR(kiln_form_regions_in_block(context, b, options));
     }
   }
   return kiln_ok_status();
@@ -437,7 +468,9 @@ kiln_status_t kiln_form_dispatch_regions(kiln_ir_context_t* context,
 static kiln_status_t kiln_form_dispatch_regions_run(kiln_ir_context_t* context,
                                                     kiln_ir_op_t* module,
                                                     void* user_data) {
-  return kiln_form_dispatch_regions(context, module);
+  return kiln_form_dispatch_regions_with_options(
+      context, module,
+      (const kiln_form_dispatch_regions_options_t*)user_data);
 }
 
 const kiln_ir_pass_t kiln_form_dispatch_regions_pass = {

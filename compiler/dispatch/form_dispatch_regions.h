@@ -19,18 +19,32 @@
 #ifndef KILN_COMPILER_DISPATCH_FORM_DISPATCH_REGIONS_H_
 #define KILN_COMPILER_DISPATCH_FORM_DISPATCH_REGIONS_H_
 
+#include <stdbool.h>
+
 #include "compiler/ir/pass.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-// The pass (name "form-dispatch-regions").
+typedef struct kiln_form_dispatch_regions_options_t {
+  // A linalg.matmul / batch_matmul of static f32 tensors joins no
+  // elementwise region: its consumers (bias, activation) get a dispatch of
+  // their own. For backends that run such matmuls as micro-kernels, which
+  // cannot evaluate an epilogue.
+  bool matmuls_alone;
+} kiln_form_dispatch_regions_options_t;
+
+// The pass (name "form-dispatch-regions"); its user_data may point at a
+// kiln_form_dispatch_regions_options_t.
 extern const kiln_ir_pass_t kiln_form_dispatch_regions_pass;
 
 // Runs the pass on |module|.
 kiln_status_t kiln_form_dispatch_regions(kiln_ir_context_t* context,
                                          kiln_ir_op_t* module);
+kiln_status_t kiln_form_dispatch_regions_with_options(
+    kiln_ir_context_t* context, kiln_ir_op_t* module,
+    const kiln_form_dispatch_regions_options_t* options);  // may be NULL
 
 #ifdef __cplusplus
 }  // extern "C"

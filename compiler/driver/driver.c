@@ -77,8 +77,9 @@ static const kiln_ir_pass_t kiln_driver_serialize_pass = {
 
 static kiln_status_t kiln_driver_build_pipeline(
     const kiln_compiler_options_t* o, kiln_ir_pass_registry_t* registry,
-    kiln_ir_pass_manager_t* pm, kiln_ir_pass_t* serialize_pass,
-    kiln_ir_pass_t* emission_pass, bool* out_done) {
+    kiln_ir_pass_manager_t* pm, kiln_ir_pass_t* form_pass,
+    kiln_ir_pass_t* serialize_pass, kiln_ir_pass_t* emission_pass,
+    bool* out_done) {
   *out_done = false;
   if (kiln_driver_stop_after(o, "input")) {
     *out_done = true;
@@ -96,8 +97,7 @@ static kiln_status_t kiln_driver_build_pipeline(
     *out_done = true;
     return kiln_ok_status();
   }
-  const kiln_ir_pass_t* backend[] = {&kiln_form_dispatch_regions_pass,
-                                     &kiln_vmvx_codegen_pass,
+  const kiln_ir_pass_t* backend[] = {form_pass, &kiln_vmvx_codegen_pass,
                                      &kiln_schedule_pass};
   for (size_t i = 0; i < 3; ++i) {
     KILN_RETURN_IF_ERROR(kiln_ir_pass_manager_add(pm, backend[i]));
@@ -171,6 +171,10 @@ kiln_status_t kiln_compiler_compile_buffer(
   pm_options.timing_stream = dump;
   if (!status)
     status = kiln_ir_pass_manager_create(allocator, &pm_options, &pm);
+  kiln_form_dispatch_regions_options_t form_options = {
+      backend->matmuls_alone};
+  kiln_ir_pass_t form_pass = kiln_form_dispatch_regions_pass;
+  form_pass.user_data = &form_options;
   kiln_driver_serialize_t serialize = {backend, &options->target};
   kiln_ir_pass_t serialize_pass = kiln_driver_serialize_pass;
   serialize_pass.user_data = &serialize;
@@ -179,8 +183,9 @@ kiln_status_t kiln_compiler_compile_buffer(
   emission_pass.user_data = &emission_options;
   bool stop_early = false;
   if (!status) {
-    status = kiln_driver_build_pipeline(options, registry, pm, &serialize_pass,
-                                        &emission_pass, &stop_early);
+    status = kiln_driver_build_pipeline(options, registry, pm, &form_pass,
+                                        &serialize_pass, &emission_pass,
+                                        &stop_early);
   }
   if (!status) {
     status = kiln_mlir_parse_source(

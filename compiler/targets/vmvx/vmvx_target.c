@@ -7,5 +7,6 @@ const kiln_target_backend_t kiln_vmvx_target_backend = {
     .name = "vmvx",
     .aliases = NULL,
     .summary = "portable bytecode interpreted by the runtime",
+    .matmuls_alone = false,
     .serialize = NULL,
 };

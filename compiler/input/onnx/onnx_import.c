@@ -106,16 +106,16 @@ static kiln_status_t kiln_onnx_insert(kiln_onnx_importer_t* im,
   return kiln_ok_status();
 }
 
+// A node's name for messages: its name, else its first output's name
+// (unique in the graph), else its index.
 static const char* kiln_onnx_node_name(const kiln_onnx_importer_t* im,
                                        const Onnx__NodeProto* node,
                                        char* buffer, size_t size) {
   if (node->name && node->name[0]) return node->name;
-  if (node->n_output && node->output[0][0]) {
-    snprintf(buffer, size, "#%zu (output '%s')", im->node_index,
-             node->output[0]);
-  } else {
-    snprintf(buffer, size, "#%zu", im->node_index);
+  if (node->n_output && node->output[0] && node->output[0][0]) {
+    return node->output[0];
   }
+  snprintf(buffer, size, "#%zu", im->node_index);
   return buffer;
 }
 
@@ -944,7 +944,11 @@ kiln_status_t kiln_onnx_import(kiln_ir_context_t* context, const char* filename,
     if (im.opset < 0 && model->has_ir_version && model->ir_version <= 2) {
       im.opset = 1;  // before opset_import existed
     }
-    if (im.opset < KILN_ONNX_MIN_OPSET) {
+    if (im.opset < 0) {
+      // Only other domains (ai.onnx.preview.training, ...): their nodes
+      // are refused one by one with the node named.
+      im.opset = 0;
+    } else if (im.opset < KILN_ONNX_MIN_OPSET) {
       status = kiln_make_status(
           KILN_STATUS_UNIMPLEMENTED,
           "%s: the model imports ai.onnx opset %lld; kiln supports opsets %d "

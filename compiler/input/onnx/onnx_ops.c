@@ -251,6 +251,14 @@ static kiln_status_t kiln_onnx_known_ints(node_t* n, size_t i, const char* what,
   return kiln_ok_status();
 }
 
+// True when input |i| is given but only known at run time while the graph
+// declares a static type for output |out|: the op is compiled for that
+// declared type (the shape-like operand then only has to agree with it).
+static bool kiln_onnx_use_declared(node_t* n, size_t i, size_t out) {
+  kiln_onnx_value_t* v = kiln_onnx_input(n, i);
+  return v && !v->known && out < n->num_outputs && n->declared[out];
+}
+
 // Attribute |name| before opset |since| and input |index| from it on
 // (Squeeze's axes, Slice's starts, ...): one place for both forms.
 static kiln_status_t kiln_onnx_ints_operand(node_t* n, int since,
@@ -541,6 +549,9 @@ static double kiln_onnx_highest(const type_t* e) {
   if (kiln_onnx_is_unsigned(e)) return ldexp(1.0, (int)e->integer.width) - 1;
   return ldexp(1.0, (int)e->integer.width - 1) - 1;
 }
+
+static kiln_status_t kiln_onnx_iota(node_t* n, const type_t* t, int64_t dim,
+                                    value_t** out);
 
 //===----------------------------------------------------------------------===//
 // Host folding of small known values
@@ -1292,7 +1303,13 @@ static kiln_status_t kiln_onnx_lower_size(node_t* n) {
 
 static kiln_status_t kiln_onnx_lower_constant_of_shape(node_t* n) {
   int64_t dims[MAXR], rank = 0;
-  KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 0, "shape", dims, MAXR, &rank));
+  if (kiln_onnx_use_declared(n, 0, 0)) {
+    rank = (int64_t)kiln_onnx_rank(n->declared[0]);
+    memcpy(dims, n->declared[0]->shaped.dims, (size_t)rank * 8);
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_known_ints(n, 0, "shape", dims, MAXR, &rank));
+  }
   if (rank < 0) rank = 0;
   const Onnx__AttributeProto* a = kiln_onnx_attr(n, "value");
   const kiln_onnx_const_t* v = NULL;
@@ -1340,9 +1357,29 @@ static kiln_status_t kiln_onnx_lower_constant_of_shape(node_t* n) {
 
 static kiln_status_t kiln_onnx_lower_range(node_t* n) {
   if (!kiln_onnx_all_known(n, 3)) {
-    return kiln_onnx_node_error(
-        n, KILN_STATUS_UNIMPLEMENTED,
-        "start, limit and delta must be known at import");
+    KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 3));
+    if (!n->declared[0] || kiln_onnx_rank(n->declared[0]) != 1) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_UNIMPLEMENTED,
+          "start, limit and delta are computed at run time and the graph "
+          "declares no static result shape");
+    }
+    // start + iota * delta, for the declared length.
+    value_t *start = NULL, *delta = NULL, *iota = NULL, *y = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &start));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &delta));
+    const type_t* t = n->declared[0];
+    KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, t, 0, &iota));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_to(n, start, 1, t->shaped.dims, &start));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_to(n, delta, 1, t->shaped.dims, &delta));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", iota, delta, &y));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", y, start, &y));
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
   }
   const kiln_onnx_const_t* s = n->inputs[0]->known;
   const type_t* e = kiln_onnx_elem(s->type);
@@ -1454,6 +1491,10 @@ static kiln_status_t kiln_onnx_lower_flatten(node_t* n) {
 
 static kiln_status_t kiln_onnx_lower_squeeze(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  if (n->opset >= 13 && kiln_onnx_use_declared(n, 1, 0)) {
+    return kiln_onnx_finish_reshape(n, kiln_onnx_rank(n->declared[0]),
+                                    n->declared[0]->shaped.dims);
+  }
   const type_t* t = n->inputs[0]->type;
   size_t r = kiln_onnx_rank(t);
   int64_t axes[MAXR], count = 0;
@@ -1482,6 +1523,10 @@ static kiln_status_t kiln_onnx_lower_squeeze(node_t* n) {
 
 static kiln_status_t kiln_onnx_lower_unsqueeze(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  if (n->opset >= 13 && kiln_onnx_use_declared(n, 1, 0)) {
+    return kiln_onnx_finish_reshape(n, kiln_onnx_rank(n->declared[0]),
+                                    n->declared[0]->shaped.dims);
+  }
   const type_t* t = n->inputs[0]->type;
   size_t r = kiln_onnx_rank(t);
   int64_t axes[MAXR], count = 0;
@@ -1860,8 +1905,13 @@ static kiln_status_t kiln_onnx_lower_expand(node_t* n) {
   value_t* x = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
   int64_t shape[MAXR], count = 0;
-  KILN_RETURN_IF_ERROR(
-      kiln_onnx_known_ints(n, 1, "shape", shape, MAXR, &count));
+  if (kiln_onnx_use_declared(n, 1, 0)) {
+    count = (int64_t)kiln_onnx_rank(n->declared[0]);
+    memcpy(shape, n->declared[0]->shaped.dims, (size_t)count * 8);
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_known_ints(n, 1, "shape", shape, MAXR, &count));
+  }
   if (count < 0) count = 0;
   int64_t dim = count;
   const type_t* st = kiln_onnx_tensor(n, 1, &dim, kiln_onnx_elem(x->type));
@@ -1884,8 +1934,16 @@ static kiln_status_t kiln_onnx_lower_tile(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
   size_t r = kiln_onnx_rank(x->type);
   int64_t reps[MAXR], count = 0;
-  KILN_RETURN_IF_ERROR(
-      kiln_onnx_known_ints(n, 1, "repeats", reps, MAXR, &count));
+  if (kiln_onnx_use_declared(n, 1, 0) && kiln_onnx_rank(n->declared[0]) == r) {
+    for (size_t i = 0; i < r; ++i) {
+      int64_t d = x->type->shaped.dims[i];
+      reps[i] = d ? n->declared[0]->shaped.dims[i] / d : 1;
+    }
+    count = (int64_t)r;
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_known_ints(n, 1, "repeats", reps, MAXR, &count));
+  }
   if (count != (int64_t)r || 2 * r > MAXR) {
     return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
                                 "repeats must have one entry per dim");
@@ -1976,8 +2034,20 @@ static kiln_status_t kiln_onnx_lower_split(node_t* n) {
     return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
                                 "too many outputs");
   }
-  KILN_RETURN_IF_ERROR(
-      kiln_onnx_ints_operand(n, 13, "split", 1, sizes, 64, &count));
+  bool declared_all = n->opset >= 13 && kiln_onnx_use_declared(n, 1, 0);
+  for (size_t i = 0; declared_all && i < n->num_outputs; ++i) {
+    if (!n->declared[i] || kiln_onnx_rank(n->declared[i]) != r) {
+      declared_all = false;
+    } else {
+      sizes[i] = n->declared[i]->shaped.dims[axis];
+    }
+  }
+  if (declared_all) {
+    count = (int64_t)n->num_outputs;
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_ints_operand(n, 13, "split", 1, sizes, 64, &count));
+  }
   int64_t dim = x->type->shaped.dims[axis];
   if (count < 0) {
     int64_t parts = (int64_t)n->num_outputs;
@@ -2021,11 +2091,27 @@ static kiln_status_t kiln_onnx_lower_split(node_t* n) {
 
 // The reduced axes of a Reduce* node (attribute before |since|, input 1
 // from then on); |*out_noop| when the op should pass its input through.
-static kiln_status_t kiln_onnx_reduce_axes(node_t* n, int since, size_t rank,
-                                           int64_t* axes, size_t* out_count,
-                                           bool* out_noop) {
+static kiln_status_t kiln_onnx_reduce_axes(node_t* n, int since,
+                                           const type_t* xt, int64_t* axes,
+                                           size_t* out_count, bool* out_noop) {
+  size_t rank = kiln_onnx_rank(xt);
   int64_t raw[MAXR], count = -1;
   *out_noop = false;
+  if (n->opset >= since && kiln_onnx_use_declared(n, 1, 0) &&
+      kiln_onnx_attr_int(n, "keepdims", 1) &&
+      kiln_onnx_rank(n->declared[0]) == rank) {
+    // Runtime axes, declared result: the reduced dims are those that became
+    // 1 (reducing a dim of size 1 or not gives the same values).
+    size_t k = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      if (n->declared[0]->shaped.dims[d] == 1 && xt->shaped.dims[d] != 1) {
+        axes[k++] = (int64_t)d;
+      }
+    }
+    *out_count = k;
+    *out_noop = k == 0;
+    return kiln_ok_status();
+  }
   KILN_RETURN_IF_ERROR(
       kiln_onnx_ints_operand(n, since, "axes", 1, raw, MAXR, &count));
   if (count <= 0) {
@@ -2066,8 +2152,8 @@ static kiln_status_t kiln_onnx_lower_reduce(node_t* n) {
   int64_t axes[MAXR];
   size_t count = 0;
   bool noop = false;
-  KILN_RETURN_IF_ERROR(kiln_onnx_reduce_axes(n, since, kiln_onnx_rank(x->type),
-                                             axes, &count, &noop));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce_axes(n, since, x->type, axes, &count, &noop));
   const type_t* e = kiln_onnx_elem(x->type);
   value_t* y = x;
   int64_t reduced = 1;
@@ -2621,7 +2707,17 @@ static kiln_status_t kiln_onnx_lower_trilu(node_t* n) {
     return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "rank < 2");
   }
   int64_t k = 0, count = -1;
-  KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 1, "k", &k, 1, &count));
+  kiln_onnx_value_t* kin = kiln_onnx_input(n, 1);
+  value_t* runtime_k = NULL;
+  if (kin && !kin->known) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &runtime_k));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reshape_to(n, runtime_k, 0, NULL, &runtime_k));
+    KILN_RETURN_IF_ERROR(kiln_onnx_convert(
+        n, runtime_k, kiln_ir_int_type(n->context, 64), &runtime_k));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 1, "k", &k, 1, &count));
+  }
   if (count <= 0) k = 0;
   bool upper = kiln_onnx_attr_int(n, "upper", 1) != 0;
   const type_t* it = kiln_onnx_tensor(n, r, x->type->shaped.dims,
@@ -2632,7 +2728,12 @@ static kiln_status_t kiln_onnx_lower_trilu(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)r - 1, &col));
   KILN_RETURN_IF_ERROR(
       kiln_onnx_binary_same(n, "stablehlo.subtract", col, row, &diff));
-  KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, it, k, &kv));
+  if (runtime_k) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_to(n, runtime_k, r, x->type->shaped.dims, &kv));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, it, k, &kv));
+  }
   KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, upper ? "GE" : "LE", diff, kv, &p));
   KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, x->type, 0, &zero));
   KILN_RETURN_IF_ERROR(kiln_onnx_select(n, p, x, zero, &y));
@@ -2702,6 +2803,511 @@ static kiln_status_t kiln_onnx_lower_eye_like(node_t* n) {
     }
   }
   kiln_onnx_set_known(n, 0, c);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Gathers by element, losses
+//===----------------------------------------------------------------------===//
+
+// |idx| as i64 with negative entries wrapped by |dim|.
+static kiln_status_t kiln_onnx_wrap_indices(node_t* n, value_t* idx,
+                                            int64_t dim, value_t** out) {
+  value_t *zero = NULL, *neg = NULL, *dv = NULL, *wrapped = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, idx, kiln_ir_int_type(n->context, 64), &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, idx, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, idx, (double)dim, &dv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", idx, zero, &neg));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", idx, dv, &wrapped));
+  return kiln_onnx_select(n, neg, wrapped, idx, out);
+}
+
+// GatherElements as a one-hot contraction: out[..] = sum over a of
+// (a == idx[..]) ? data[.., a, ..] : 0, with a new trailing dim for a.
+static kiln_status_t kiln_onnx_lower_gather_elements(node_t* n) {
+  value_t *x = NULL, *idx = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
+  size_t r = kiln_onnx_rank(x->type);
+  if (kiln_onnx_rank(idx->type) != r || r + 1 > MAXR || r == 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "data and indices must have the same rank");
+  }
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 0), r, &axis));
+  int64_t A = x->type->shaped.dims[axis];
+  int64_t lo[MAXR], hi[MAXR], st[MAXR], wide[MAXR], bx[MAXR], bi[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    int64_t id = idx->type->shaped.dims[d];
+    if ((int64_t)d != axis && id > x->type->shaped.dims[d]) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "indices dim %zu exceeds the data's", d);
+    }
+    lo[d] = 0;
+    hi[d] = (int64_t)d == axis ? A : id;
+    st[d] = 1;
+    wide[d] = id;
+    bx[d] = (int64_t)d == axis ? (int64_t)r : (int64_t)d;
+    bi[d] = (int64_t)d;
+  }
+  wide[r] = A;
+  value_t *xs = NULL, *xb = NULL, *ib = NULL, *io = NULL, *mask = NULL,
+          *zero = NULL, *sel = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &xs));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, xs, r + 1, wide, bx, &xb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_wrap_indices(n, idx, A, &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, idx, r + 1, wide, bi, &ib));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, ib->type, (int64_t)r, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, ib, &mask));
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, xb->type, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, mask, xb, zero, &sel));
+  int64_t last = (int64_t)r;
+  bool is_bool = kiln_onnx_is_bool(kiln_onnx_elem(x->type));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reduce(
+      n, sel, 1, &last, is_bool ? "stablehlo.or" : "stablehlo.add", 0, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// log(softmax(x)) along |axis|.
+static kiln_status_t kiln_onnx_log_softmax(node_t* n, value_t* x, int64_t axis,
+                                           value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  value_t *m = NULL, *shifted = NULL, *ex = NULL, *s = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, x, 1, &axis, "stablehlo.maximum", -INFINITY, &m));
+  KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, m, x->type, 1, &axis, &m));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, m, r, x->type->shaped.dims, &m));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", x, m, &shifted));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_unary(n, "stablehlo.exponential", shifted, &ex));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, ex, 1, &axis, "stablehlo.add", 0, &s));
+  KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, s, x->type, 1, &axis, &s));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, s, r, x->type->shaped.dims, &s));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.log", s, &s));
+  return kiln_onnx_binary_same(n, "stablehlo.subtract", shifted, s, out);
+}
+
+// NegativeLogLikelihoodLoss on log-probabilities |x| [N, C, d...] and
+// |target| [N, d...] (one-hot selection of the target class).
+static kiln_status_t kiln_onnx_nll(node_t* n, value_t* x, value_t* target,
+                                   value_t* weight, value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  if (r < 2 || kiln_onnx_rank(target->type) != r - 1) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "input must be [N, C, ...] and target [N, ...]");
+  }
+  const int64_t* T = x->type->shaped.dims;
+  int64_t bt[MAXR], one = 1, cls = 1;
+  for (size_t d = 0; d + 1 < r; ++d) bt[d] = d == 0 ? 0 : (int64_t)d + 1;
+  value_t *tgt = NULL, *tb = NULL, *io = NULL, *mask = NULL, *zero = NULL,
+          *picked = NULL, *w = NULL, *wpick = NULL, *loss = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, target, kiln_ir_int_type(n->context, 64), &tgt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, tgt, r, T, bt, &tb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, tb->type, 1, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, tb, &mask));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, mask, x, zero, &picked));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, picked, 1, &cls, "stablehlo.add", 0, &picked));
+  if (weight) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, weight, r, T, &one, &w));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 1, &w));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, mask, w, zero, &wpick));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, wpick, 1, &cls, "stablehlo.add", 0, &wpick));
+  const Onnx__AttributeProto* ignore = kiln_onnx_attr(n, "ignore_index");
+  if (ignore && ignore->has_i) {
+    value_t *iv = NULL, *keep = NULL, *wz = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, tgt->type, ignore->i, &iv));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "NE", tgt, iv, &keep));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, wpick, 0, &wz));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, keep, wpick, wz, &wpick));
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", picked, wpick, &loss));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.negate", loss, &loss));
+  if (kiln_onnx_attr_string_is(n, "reduction", "mean", "none")) {
+    *out = loss;
+    return kiln_ok_status();
+  }
+  int64_t all[MAXR];
+  size_t lr = kiln_onnx_rank(loss->type);
+  for (size_t d = 0; d < lr; ++d) all[d] = (int64_t)d;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, loss, lr, all, "stablehlo.add", 0, &loss));
+  if (kiln_onnx_attr_string_is(n, "reduction", "mean", "mean")) {
+    value_t* total = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reduce(n, wpick, lr, all, "stablehlo.add", 0, &total));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", loss, total, &loss));
+  } else if (!kiln_onnx_attr_string_is(n, "reduction", "mean", "sum")) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "unknown reduction");
+  }
+  *out = loss;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_nll(node_t* n) {
+  value_t *x = NULL, *target = NULL, *w = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &target));
+  if (kiln_onnx_input(n, 2)) KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &w));
+  KILN_RETURN_IF_ERROR(kiln_onnx_nll(n, x, target, w, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_sce(node_t* n) {
+  value_t *x = NULL, *target = NULL, *w = NULL, *lp = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &target));
+  if (kiln_onnx_input(n, 2)) KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &w));
+  if (kiln_onnx_rank(x->type) < 2) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "rank < 2");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_log_softmax(n, x, 1, &lp));
+  KILN_RETURN_IF_ERROR(kiln_onnx_nll(n, lp, target, w, &y));
+  kiln_onnx_set(n, 0, y);
+  kiln_onnx_set(n, 1, lp);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling and convolution
+//===----------------------------------------------------------------------===//
+
+// A [r, 2] dense i64 padding attribute.
+static const kiln_ir_attribute_t* kiln_onnx_padding_attr(node_t* n, size_t r,
+                                                         const int64_t* lo,
+                                                         const int64_t* hi) {
+  int64_t v[2 * MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    v[2 * d] = lo[d];
+    v[2 * d + 1] = hi[d];
+  }
+  int64_t shape[2] = {(int64_t)r, 2};
+  const type_t* t =
+      kiln_onnx_tensor(n, 2, shape, kiln_ir_int_type(n->context, 64));
+  return kiln_ir_dense_elements_attr_get(n->context, t, false, v, r * 16);
+}
+
+typedef struct kiln_onnx_window_t {
+  size_t spatial;
+  int64_t kernel[MAXR], strides[MAXR], dilations[MAXR];
+  int64_t pad_lo[MAXR], pad_hi[MAXR];  // explicit (or auto) pads
+  int64_t extra_hi[MAXR];              // ceil_mode's extra end padding
+  int64_t out[MAXR];
+} kiln_onnx_window_t;
+
+// Reads kernel_shape/strides/dilations/pads/auto_pad/ceil_mode for the
+// spatial dims of |xt| ([N, C, D...]); |kernel| given for Conv (from W).
+static kiln_status_t kiln_onnx_window(node_t* n, const type_t* xt,
+                                      const int64_t* kernel,
+                                      kiln_onnx_window_t* w) {
+  size_t r = kiln_onnx_rank(xt);
+  if (r < 3) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "input must be [N, C, D1, ...]");
+  }
+  size_t ns = r - 2;
+  memset(w, 0, sizeof(*w));
+  w->spatial = ns;
+  int64_t v[2 * MAXR];
+  if (kernel) {
+    memcpy(w->kernel, kernel, ns * 8);
+  } else if (kiln_onnx_attr_ints(n, "kernel_shape", w->kernel, MAXR) !=
+             (int64_t)ns) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "kernel_shape must have %zu entries", ns);
+  }
+  for (size_t i = 0; i < ns; ++i) w->strides[i] = w->dilations[i] = 1;
+  int64_t c = kiln_onnx_attr_ints(n, "strides", v, MAXR);
+  if (c >= 0 && c != (int64_t)ns) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "bad strides");
+  }
+  if (c > 0) memcpy(w->strides, v, ns * 8);
+  c = kiln_onnx_attr_ints(n, "dilations", v, MAXR);
+  if (c >= 0 && c != (int64_t)ns) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "bad dilations");
+  }
+  if (c > 0) memcpy(w->dilations, v, ns * 8);
+  c = kiln_onnx_attr_ints(n, "pads", v, 2 * MAXR);
+  if (c >= 0 && c != (int64_t)(2 * ns)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "bad pads");
+  }
+  bool ceil_mode = kiln_onnx_attr_int(n, "ceil_mode", 0) != 0;
+  bool same_upper =
+      kiln_onnx_attr_string_is(n, "auto_pad", "NOTSET", "SAME_UPPER");
+  bool same_lower =
+      kiln_onnx_attr_string_is(n, "auto_pad", "NOTSET", "SAME_LOWER");
+  bool valid = kiln_onnx_attr_string_is(n, "auto_pad", "NOTSET", "VALID");
+  for (size_t i = 0; i < ns; ++i) {
+    int64_t D = xt->shaped.dims[i + 2];
+    int64_t k = w->kernel[i], s = w->strides[i];
+    if (k <= 0 || s <= 0 || w->dilations[i] <= 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "kernel, strides and dilations must be > 0");
+    }
+    int64_t eff = (k - 1) * w->dilations[i] + 1;
+    if (same_upper || same_lower) {
+      int64_t out = (D + s - 1) / s;
+      int64_t total = (out - 1) * s + eff - D;
+      if (total < 0) total = 0;
+      w->pad_lo[i] = same_upper ? total / 2 : total - total / 2;
+      w->pad_hi[i] = total - w->pad_lo[i];
+      w->out[i] = out;
+      continue;
+    }
+    if (!valid && c > 0) {
+      w->pad_lo[i] = v[i];
+      w->pad_hi[i] = v[ns + i];
+    }
+    int64_t span = D + w->pad_lo[i] + w->pad_hi[i] - eff;
+    if (span < 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "the window is larger than the input");
+    }
+    int64_t out = ceil_mode ? (span + s - 1) / s + 1 : span / s + 1;
+    // A last window that would start in the end padding is dropped.
+    if (ceil_mode && (out - 1) * s >= D + w->pad_lo[i]) --out;
+    w->out[i] = out;
+    int64_t need = (out - 1) * s + eff - (D + w->pad_lo[i] + w->pad_hi[i]);
+    w->extra_hi[i] = need > 0 ? need : 0;
+  }
+  return kiln_ok_status();
+}
+
+// stablehlo.reduce_window of |x| with |w| (window over the spatial dims).
+static kiln_status_t kiln_onnx_reduce_window(
+    node_t* n, value_t* x, const kiln_onnx_window_t* w, const int64_t* pad_lo,
+    const int64_t* pad_hi, const char* combiner, double init, value_t** out) {
+  kiln_ir_context_t* ctx = n->context;
+  size_t r = kiln_onnx_rank(x->type);
+  const type_t* e = kiln_onnx_elem(x->type);
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, e);
+  value_t* init_value = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, scalar, init, &init_value));
+  int64_t wd[MAXR], ws[MAXR], wdl[MAXR], bd[MAXR], lo[MAXR], hi[MAXR],
+      dims[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    bool sp = d >= 2;
+    wd[d] = sp ? w->kernel[d - 2] : 1;
+    ws[d] = sp ? w->strides[d - 2] : 1;
+    wdl[d] = sp ? w->dilations[d - 2] : 1;
+    bd[d] = 1;
+    lo[d] = sp ? pad_lo[d - 2] : 0;
+    hi[d] = sp ? pad_hi[d - 2] : 0;
+    dims[d] = sp ? w->out[d - 2] : x->type->shaped.dims[d];
+  }
+  const type_t* rt = kiln_onnx_tensor(n, r, dims, e);
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &region));
+  kiln_ir_builder_t rb = kiln_ir_builder_make(ctx);
+  rb.location = n->b->location;
+  const type_t* arg_types[2] = {scalar, scalar};
+  kiln_ir_block_t* block = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_block(&rb, region, 2, arg_types, &block));
+  kiln_ir_op_t* combine = NULL;
+  kiln_ir_value_t* args[2] = {block->args[0], block->args[1]};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, combiner, 2, args, 1, &scalar, 0, NULL, &combine));
+  kiln_ir_value_t* combined = kiln_ir_op_result(combine, 0);
+  kiln_ir_op_t* ret = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.return", 1, &combined, 0, NULL, 0, NULL, &ret));
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.reduce_window", n->b->location);
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, x));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, init_value));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(ctx, &state, rt));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_dimensions", kiln_onnx_i64_array(n, r, wd)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_strides", kiln_onnx_i64_array(n, r, ws)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_dilations", kiln_onnx_i64_array(n, r, wdl)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "base_dilations", kiln_onnx_i64_array(n, r, bd)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "padding", kiln_onnx_padding_attr(n, r, lo, hi)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, region));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_pool(node_t* n) {
+  bool is_max = !strcmp(n->proto->op_type, "MaxPool");
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  if (n->num_outputs > 1 && n->outputs[1].name[0]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "the Indices output is not supported");
+  }
+  kiln_onnx_window_t w;
+  KILN_RETURN_IF_ERROR(kiln_onnx_window(n, x->type, NULL, &w));
+  int64_t hi[MAXR];
+  for (size_t i = 0; i < w.spatial; ++i) hi[i] = w.pad_hi[i] + w.extra_hi[i];
+  value_t* y = NULL;
+  if (is_max) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reduce_window(
+        n, x, &w, w.pad_lo, hi, "stablehlo.maximum", -INFINITY, &y));
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce_window(n, x, &w, w.pad_lo, hi, "stablehlo.add", 0, &y));
+  // The divisor counts the elements each window covers: real ones only,
+  // or also the explicit pads with count_include_pad.
+  value_t *ones = NULL, *count = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 1, &ones));
+  if (kiln_onnx_attr_int(n, "count_include_pad", 0)) {
+    size_t r = kiln_onnx_rank(x->type);
+    int64_t lo[MAXR] = {0}, ph[MAXR] = {0}, in[MAXR] = {0}, dims[MAXR],
+            zero[MAXR] = {0};
+    for (size_t d = 0; d < r; ++d) {
+      lo[d] = d >= 2 ? w.pad_lo[d - 2] : 0;
+      ph[d] = d >= 2 ? w.pad_hi[d - 2] : 0;
+      dims[d] = x->type->shaped.dims[d] + lo[d] + ph[d];
+    }
+    value_t* one = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat(
+        n, kiln_onnx_tensor(n, 0, NULL, kiln_onnx_elem(x->type)), 1, &one));
+    kiln_ir_named_attribute_t attrs[3] = {
+        kiln_onnx_named(n, "edge_padding_low", kiln_onnx_i64_array(n, r, lo)),
+        kiln_onnx_named(n, "edge_padding_high", kiln_onnx_i64_array(n, r, ph)),
+        kiln_onnx_named(n, "interior_padding", kiln_onnx_i64_array(n, r, in)),
+    };
+    value_t* ops[2] = {ones, one};
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.pad", 2, ops,
+                       kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(x->type)), 3,
+                       attrs, &ones));
+    KILN_RETURN_IF_ERROR(kiln_onnx_reduce_window(n, ones, &w, zero, w.extra_hi,
+                                                 "stablehlo.add", 0, &count));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reduce_window(n, ones, &w, w.pad_lo, hi,
+                                                 "stablehlo.add", 0, &count));
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", y, count, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_global_pool(node_t* n) {
+  bool is_max = !strcmp(n->proto->op_type, "GlobalMaxPool");
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t axes[MAXR], count = 1;
+  size_t na = 0;
+  for (size_t d = 2; d < r; ++d) {
+    axes[na++] = (int64_t)d;
+    count *= x->type->shaped.dims[d];
+  }
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_reduce(
+      n, x, na, axes, is_max ? "stablehlo.maximum" : "stablehlo.add",
+      is_max ? -INFINITY : 0, &y));
+  if (!is_max) {
+    value_t* c = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, y, (double)count, &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", y, c, &y));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, y, x->type, na, axes, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_conv(node_t* n) {
+  kiln_ir_context_t* ctx = n->context;
+  value_t *x = NULL, *wt = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &wt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  if (kiln_onnx_rank(wt->type) != r || r < 3) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "input and weights must be [N, C, D...]");
+  }
+  int64_t group = kiln_onnx_attr_int(n, "group", 1);
+  int64_t C = x->type->shaped.dims[1], M = wt->type->shaped.dims[0];
+  if (group <= 0 || C % group || M % group ||
+      wt->type->shaped.dims[1] * group != C) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "channels do not match the group count");
+  }
+  kiln_onnx_window_t w;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_window(n, x->type, wt->type->shaped.dims + 2, &w));
+  int64_t dims[MAXR], ones[MAXR];
+  dims[0] = x->type->shaped.dims[0];
+  dims[1] = M;
+  for (size_t i = 0; i < w.spatial; ++i) {
+    dims[i + 2] = w.out[i];
+    ones[i] = 1;
+  }
+  const type_t* rt = kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(x->type));
+  char text[512], list[96];
+  int len = 0;
+  for (size_t i = 0; i < w.spatial; ++i) {
+    len += snprintf(list + len, sizeof(list) - (size_t)len, ", %zu", i);
+  }
+  snprintf(text, sizeof(text), "#stablehlo.conv<[b, f%s]x[o, i%s]->[b, f%s]>",
+           list, list, list);
+  const kiln_ir_attribute_t* dn = kiln_ir_dialect_attr_get(
+      ctx, kiln_ir_intern_cstr(ctx, "stablehlo"),
+      kiln_ir_intern_cstr(ctx, "conv"),
+      kiln_make_cstring_view(kiln_ir_arena_printf(ctx, "%s", text)), false, 0,
+      NULL);
+  kiln_ir_named_attribute_t attrs[7] = {
+      kiln_onnx_named(n, "dimension_numbers", dn),
+      kiln_onnx_named(n, "window_strides",
+                      kiln_onnx_i64_array(n, w.spatial, w.strides)),
+      kiln_onnx_named(n, "padding",
+                      kiln_onnx_padding_attr(n, w.spatial, w.pad_lo, w.pad_hi)),
+      kiln_onnx_named(n, "lhs_dilation",
+                      kiln_onnx_i64_array(n, w.spatial, ones)),
+      kiln_onnx_named(n, "rhs_dilation",
+                      kiln_onnx_i64_array(n, w.spatial, w.dilations)),
+      kiln_onnx_named(n, "feature_group_count", kiln_onnx_i64(n, group)),
+      kiln_onnx_named(n, "batch_group_count", kiln_onnx_i64(n, 1)),
+  };
+  value_t* ops[2] = {x, wt};
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_emit(n, "stablehlo.convolution", 2, ops, rt, 7, attrs, &y));
+  if (kiln_onnx_input(n, 2)) {
+    value_t* bias = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, rt, &bias));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", y, bias, &y));
+  }
+  kiln_onnx_set(n, 0, y);
   return kiln_ok_status();
 }
 
@@ -2825,5 +3431,15 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     // Contractions.
     {"MatMul", 1, kiln_onnx_lower_matmul},
     {"Gemm", 7, kiln_onnx_lower_gemm},
+    {"Conv", 1, kiln_onnx_lower_conv},
+    // Pooling.
+    {"MaxPool", 1, kiln_onnx_lower_pool},
+    {"AveragePool", 1, kiln_onnx_lower_pool},
+    {"GlobalMaxPool", 1, kiln_onnx_lower_global_pool},
+    {"GlobalAveragePool", 1, kiln_onnx_lower_global_pool},
+    // Gathers and losses.
+    {"GatherElements", 11, kiln_onnx_lower_gather_elements},
+    {"NegativeLogLikelihoodLoss", 12, kiln_onnx_lower_nll},
+    {"SoftmaxCrossEntropyLoss", 12, kiln_onnx_lower_sce},
     {NULL, 0, NULL},
 };

@@ -1028,10 +1028,46 @@ static const kiln_onnx_binary_map_t kiln_onnx_binary_ops[] = {
     {NULL, NULL, NULL, KILN_ONNX_FOLD_NONE},
 };
 
+// Before opset 7 binary ops broadcast B onto A only with broadcast=1, B's
+// dims starting at |axis| of A (default: trailing, as numpy aligns): B is
+// reshaped so that numpy broadcasting gives that alignment.
+static kiln_status_t kiln_onnx_legacy_broadcast(node_t* n) {
+  if (n->opset >= 7 || !kiln_onnx_attr_int(n, "broadcast", 0) ||
+      !kiln_onnx_attr(n, "axis")) {
+    return kiln_ok_status();
+  }
+  kiln_onnx_value_t* a = n->inputs[0];
+  kiln_onnx_value_t* b = n->inputs[1];
+  size_t ra = kiln_onnx_rank(a->type), rb = kiln_onnx_rank(b->type);
+  int64_t axis = kiln_onnx_attr_int(n, "axis", 0);
+  if (axis < 0) axis += (int64_t)ra;
+  if (axis < 0 || (size_t)axis + rb > ra) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "broadcast axis out of range");
+  }
+  size_t rank = ra - (size_t)axis;
+  int64_t dims[MAXR];
+  for (size_t i = 0; i < rank; ++i)
+    dims[i] = i < rb ? b->type->shaped.dims[i] : 1;
+  value_t *x = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, b, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, rank, dims, &y));
+  kiln_onnx_value_t* v =
+      (kiln_onnx_value_t*)kiln_ir_arena_alloc(n->context, sizeof(*v));
+  if (!v) return KILN_ONNX_OOM();
+  v->name = b->name;
+  v->type = y->type;
+  v->ir = y;
+  v->known = NULL;
+  n->inputs[1] = v;
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_onnx_lower_binary(node_t* n) {
   const kiln_onnx_binary_map_t* m = kiln_onnx_binary_ops;
   while (m->onnx && strcmp(m->onnx, n->proto->op_type)) ++m;
   KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 2));
+  KILN_RETURN_IF_ERROR(kiln_onnx_legacy_broadcast(n));
   bool done = false;
   KILN_RETURN_IF_ERROR(kiln_onnx_fold_binary(n, m->fold, &done));
   if (done) return kiln_ok_status();
@@ -1120,9 +1156,24 @@ static kiln_status_t kiln_onnx_lower_bitshift(node_t* n) {
   return kiln_ok_status();
 }
 
+static kiln_status_t kiln_onnx_per_channel(node_t* n, value_t* v,
+                                           const type_t* like, value_t** out);
+
 static kiln_status_t kiln_onnx_lower_prelu(node_t* n) {
   value_t* v[2];
-  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_inputs(n, 0, 2, v));
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 2));
+  const type_t* xt = n->inputs[0]->type;
+  const type_t* st = n->inputs[1]->type;
+  if (kiln_onnx_rank(st) == 1 && kiln_onnx_rank(xt) >= 2 &&
+      st->shaped.dims[0] == xt->shaped.dims[1] &&
+      st->shaped.dims[0] != xt->shaped.dims[kiln_onnx_rank(xt) - 1]) {
+    // A per-channel slope (as older exporters write it).
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &v[0]));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &v[1]));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, v[1], xt, &v[1]));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_inputs(n, 0, 2, v));
+  }
   value_t *zero = NULL, *p = NULL, *t = NULL, *y = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_like(n, v[0], 0, &zero));
   KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", v[0], zero, &p));
@@ -1967,9 +2018,14 @@ static kiln_status_t kiln_onnx_lower_pad(node_t* n) {
   value_t* x = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
   size_t r = kiln_onnx_rank(x->type);
-  if (!kiln_onnx_attr_string_is(n, "mode", "constant", "constant")) {
+  int mode = kiln_onnx_attr_string_is(n, "mode", "constant", "constant")  ? 0
+             : kiln_onnx_attr_string_is(n, "mode", "constant", "edge")    ? 1
+             : kiln_onnx_attr_string_is(n, "mode", "constant", "reflect") ? 2
+                                                                          : -1;
+  if (mode < 0) {
     return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
-                                "only mode 'constant' is supported");
+                                "only modes constant, edge and reflect are "
+                                "supported");
   }
   int64_t pads[2 * MAXR], np = 0, axes[MAXR], na = -1;
   double value = 0;
@@ -1999,6 +2055,68 @@ static kiln_status_t kiln_onnx_lower_pad(node_t* n) {
     if (na >= 0) KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(n, axes[i], r, &a));
     lo[a] = pads[i];
     hi[a] = pads[naxes + i];
+  }
+  if (mode != 0) {
+    // edge: repeat the border slice; reflect: mirror without the border.
+    value_t* y = x;
+    for (size_t d = 0; d < r; ++d) {
+      if (!lo[d] && !hi[d]) continue;
+      int64_t D = y->type->shaped.dims[d];
+      if (lo[d] < 0 || hi[d] < 0 || (mode == 2 && (lo[d] >= D || hi[d] >= D)) ||
+          D == 0) {
+        return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                    "pads out of range for this mode");
+      }
+      value_t* parts[3];
+      size_t np2 = 0;
+      for (int side = 0; side < 2; ++side) {
+        int64_t count = side == 0 ? lo[d] : hi[d];
+        if (!count) continue;
+        int64_t s0[MAXR], s1[MAXR], st[MAXR], dims[MAXR], bd[MAXR];
+        for (size_t k = 0; k < r; ++k) {
+          s0[k] = 0;
+          s1[k] = y->type->shaped.dims[k];
+          st[k] = 1;
+          dims[k] = y->type->shaped.dims[k];
+          bd[k] = (int64_t)k;
+        }
+        value_t* part = NULL;
+        if (mode == 1) {
+          s0[d] = side == 0 ? 0 : D - 1;
+          s1[d] = s0[d] + 1;
+          KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, y, s0, s1, st, &part));
+          dims[d] = count;
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_broadcast_dims(n, part, r, dims, bd, &part));
+        } else {
+          s0[d] = side == 0 ? 1 : D - 1 - count;
+          s1[d] = s0[d] + count;
+          KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, y, s0, s1, st, &part));
+          int64_t rd = (int64_t)d;
+          kiln_ir_named_attribute_t attr =
+              kiln_onnx_named(n, "dimensions", kiln_onnx_i64_array(n, 1, &rd));
+          KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.reverse", 1, &part,
+                                              part->type, 1, &attr, &part));
+        }
+        if (side == 0) {
+          parts[np2++] = part;
+          parts[np2++] = y;
+        } else {
+          if (np2 == 0) parts[np2++] = y;
+          parts[np2++] = part;
+        }
+      }
+      int64_t dims[MAXR];
+      memcpy(dims, y->type->shaped.dims, r * 8);
+      dims[d] = D + lo[d] + hi[d];
+      kiln_ir_named_attribute_t attr =
+          kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, (int64_t)d));
+      KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+          n, "stablehlo.concatenate", np2, parts,
+          kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(x->type)), 1, &attr, &y));
+    }
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
   }
   if (!pv) {
     KILN_RETURN_IF_ERROR(kiln_onnx_splat(
@@ -2338,6 +2456,14 @@ static kiln_status_t kiln_onnx_per_channel(node_t* n, value_t* v,
 }
 
 static kiln_status_t kiln_onnx_lower_batch_norm(node_t* n) {
+  if (n->opset < 9 && !kiln_onnx_attr_int(n, "spatial", 1)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "spatial=0 is not supported");
+  }
+  if (n->opset < 7 && !kiln_onnx_attr_int(n, "is_test", 0)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "training (is_test=0) is not supported");
+  }
   if (kiln_onnx_attr_int(n, "training_mode", 0)) {
     return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
                                 "training_mode is not supported");
@@ -3159,7 +3285,7 @@ static kiln_status_t kiln_onnx_lower_pool(node_t* n) {
   bool is_max = !strcmp(n->proto->op_type, "MaxPool");
   value_t* x = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
-  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  if (!is_max) KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
   if (n->num_outputs > 1 && n->outputs[1].name[0]) {
     return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
                                 "the Indices output is not supported");
@@ -3170,8 +3296,9 @@ static kiln_status_t kiln_onnx_lower_pool(node_t* n) {
   for (size_t i = 0; i < w.spatial; ++i) hi[i] = w.pad_hi[i] + w.extra_hi[i];
   value_t* y = NULL;
   if (is_max) {
-    KILN_RETURN_IF_ERROR(kiln_onnx_reduce_window(
-        n, x, &w, w.pad_lo, hi, "stablehlo.maximum", -INFINITY, &y));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reduce_window(n, x, &w, w.pad_lo, hi, "stablehlo.maximum",
+                                kiln_onnx_lowest(kiln_onnx_elem(x->type)), &y));
     kiln_onnx_set(n, 0, y);
     return kiln_ok_status();
   }
@@ -3311,6 +3438,470 @@ static kiln_status_t kiln_onnx_lower_conv(node_t* n) {
   return kiln_ok_status();
 }
 
+// ConvTranspose as a convolution of the input dilated by the strides with
+// the spatially reversed kernel, read as [i, o, k...] (group 1 only).
+static kiln_status_t kiln_onnx_lower_conv_transpose(node_t* n) {
+  kiln_ir_context_t* ctx = n->context;
+  value_t *x = NULL, *wt = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &wt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  if (kiln_onnx_rank(wt->type) != r || r < 3) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "input and weights must be [N, C, D...]");
+  }
+  if (kiln_onnx_attr_int(n, "group", 1) != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "group > 1 is not supported");
+  }
+  if (wt->type->shaped.dims[0] != x->type->shaped.dims[1]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "weights do not match the input channels");
+  }
+  size_t ns = r - 2;
+  int64_t k[MAXR], s[MAXR], d[MAXR], pb[MAXR] = {0}, pe[MAXR] = {0},
+                                     op[MAXR] = {0}, os[MAXR], v[2 * MAXR];
+  for (size_t i = 0; i < ns; ++i) {
+    k[i] = wt->type->shaped.dims[i + 2];
+    s[i] = d[i] = 1;
+  }
+  if (kiln_onnx_attr_ints(n, "strides", v, MAXR) == (int64_t)ns)
+    memcpy(s, v, ns * 8);
+  if (kiln_onnx_attr_ints(n, "dilations", v, MAXR) == (int64_t)ns)
+    memcpy(d, v, ns * 8);
+  if (kiln_onnx_attr_ints(n, "output_padding", v, MAXR) == (int64_t)ns)
+    memcpy(op, v, ns * 8);
+  if (kiln_onnx_attr_ints(n, "pads", v, 2 * MAXR) == (int64_t)(2 * ns)) {
+    memcpy(pb, v, ns * 8);
+    memcpy(pe, v + ns, ns * 8);
+  }
+  int64_t no = kiln_onnx_attr_ints(n, "output_shape", os, MAXR);
+  bool same_upper =
+      kiln_onnx_attr_string_is(n, "auto_pad", "NOTSET", "SAME_UPPER");
+  bool same_lower =
+      kiln_onnx_attr_string_is(n, "auto_pad", "NOTSET", "SAME_LOWER");
+  int64_t dims[MAXR], lo[MAXR], hi[MAXR], ones[MAXR];
+  dims[0] = x->type->shaped.dims[0];
+  dims[1] = wt->type->shaped.dims[1];
+  for (size_t i = 0; i < ns; ++i) {
+    int64_t in = x->type->shaped.dims[i + 2];
+    int64_t full = (in - 1) * s[i] + (k[i] - 1) * d[i] + 1 + op[i];
+    if (no > 0 || same_upper || same_lower) {
+      int64_t target = no > 0 ? os[no - (int64_t)ns + (int64_t)i] : in * s[i];
+      int64_t total = full - target;
+      if (total < 0) {
+        // A larger output_shape: the extra rows go at the end.
+        pb[i] = 0;
+        pe[i] = total;
+      } else if (same_upper) {
+        pb[i] = total / 2;
+        pe[i] = total - pb[i];
+      } else {
+        pe[i] = total / 2;
+        pb[i] = total - pe[i];
+      }
+    }
+    dims[i + 2] = full - pb[i] - pe[i];
+    lo[i] = (k[i] - 1) * d[i] - pb[i];
+    hi[i] = (k[i] - 1) * d[i] - pe[i] + op[i];
+    ones[i] = 1;
+  }
+  int64_t rev[MAXR];
+  for (size_t i = 0; i < ns; ++i) rev[i] = (int64_t)i + 2;
+  kiln_ir_named_attribute_t rattr =
+      kiln_onnx_named(n, "dimensions", kiln_onnx_i64_array(n, ns, rev));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_emit(n, "stablehlo.reverse", 1, &wt, wt->type, 1, &rattr, &wt));
+  const type_t* rt = kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(x->type));
+  char text[512], list[96];
+  int len = 0;
+  for (size_t i = 0; i < ns; ++i) {
+    len += snprintf(list + len, sizeof(list) - (size_t)len, ", %zu", i);
+  }
+  snprintf(text, sizeof(text), "#stablehlo.conv<[b, f%s]x[i, o%s]->[b, f%s]>",
+           list, list, list);
+  const kiln_ir_attribute_t* dn = kiln_ir_dialect_attr_get(
+      ctx, kiln_ir_intern_cstr(ctx, "stablehlo"),
+      kiln_ir_intern_cstr(ctx, "conv"),
+      kiln_make_cstring_view(kiln_ir_arena_printf(ctx, "%s", text)), false, 0,
+      NULL);
+  kiln_ir_named_attribute_t attrs[7] = {
+      kiln_onnx_named(n, "dimension_numbers", dn),
+      kiln_onnx_named(n, "window_strides", kiln_onnx_i64_array(n, ns, ones)),
+      kiln_onnx_named(n, "padding", kiln_onnx_padding_attr(n, ns, lo, hi)),
+      kiln_onnx_named(n, "lhs_dilation", kiln_onnx_i64_array(n, ns, s)),
+      kiln_onnx_named(n, "rhs_dilation", kiln_onnx_i64_array(n, ns, d)),
+      kiln_onnx_named(n, "feature_group_count", kiln_onnx_i64(n, 1)),
+      kiln_onnx_named(n, "batch_group_count", kiln_onnx_i64(n, 1)),
+  };
+  value_t* ops[2] = {x, wt};
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_emit(n, "stablehlo.convolution", 2, ops, rt, 7, attrs, &y));
+  if (kiln_onnx_input(n, 2)) {
+    value_t* bias = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, rt, &bias));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", y, bias, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Resize / Upsample
+//===----------------------------------------------------------------------===//
+
+// Resize is separable: along each resized axis the output is a weighted sum
+// of up to 4 gathered input slices, with indices and weights computed here
+// from the (known) scales or sizes.
+typedef struct kiln_onnx_resize_t {
+  int mode;     // 0 nearest, 1 linear, 2 cubic
+  int coord;    // 0 half_pixel, 1 asymmetric, 2 align_corners,
+                // 3 pytorch_half_pixel, 4 tf_half_pixel_for_nn
+  int nearest;  // 0 round_prefer_floor, 1 round_prefer_ceil, 2 floor, 3 ceil
+  double cubic_a;
+  bool exclude_outside;
+} kiln_onnx_resize_t;
+
+// Resizes |x| along |axis| to |out| elements; |scale| is a rank-0 value of
+// |x|'s element type (known or computed at run time). Source coordinates,
+// indices and weights are computed in the program, so run-time scales work.
+static kiln_status_t kiln_onnx_resize_axis(node_t* n, value_t* x, int64_t axis,
+                                           int64_t out, value_t* scale,
+                                           const kiln_onnx_resize_t* r,
+                                           value_t** result) {
+  kiln_ir_context_t* ctx = n->context;
+  int64_t in = x->type->shaped.dims[axis];
+  const type_t* e = kiln_onnx_elem(x->type);
+  const type_t* ft = kiln_onnx_tensor(n, 1, &out, e);
+  const type_t* it = kiln_onnx_tensor(n, 1, &out, kiln_ir_int_type(ctx, 64));
+  value_t *o = NULL, *sc = NULL, *half = NULL, *xo = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, ft, 0, &o));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, scale, 1, &out, &sc));
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 0.5, &half));
+  switch (r->coord) {
+    case 1:  // asymmetric
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.divide", o, sc, &xo));
+      break;
+    case 2: {  // align_corners: x * (in - 1) / (in * scale - 1)
+      value_t *num = NULL, *den = NULL, *inv = NULL, *one = NULL, *k = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, (double)(in - 1), &num));
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, (double)in, &inv));
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 1, &one));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", inv, sc, &den));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", den, one, &den));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.divide", num, den, &k));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", o, k, &xo));
+      if (out == 1) KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 0, &xo));
+      break;
+    }
+    case 4:  // tf_half_pixel_for_nn
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", o, half, &xo));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.divide", xo, sc, &xo));
+      break;
+    default:  // half_pixel, pytorch_half_pixel
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", o, half, &xo));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.divide", xo, sc, &xo));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", xo, half, &xo));
+      if (r->coord == 3 && out == 1)
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 0, &xo));
+      break;
+  }
+  value_t *lo = NULL, *hi = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, it, 0, &lo));
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, it, in - 1, &hi));
+  int taps = r->mode == 0 ? 1 : r->mode == 1 ? 2 : 4;
+  value_t* idx[4] = {NULL};
+  value_t* w[4] = {NULL};
+  if (r->mode == 0) {
+    value_t* k = NULL;
+    switch (r->nearest) {
+      case 1:  // round_prefer_ceil
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", xo, half, &k));
+        KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.floor", k, &k));
+        break;
+      case 2:
+        KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.floor", xo, &k));
+        break;
+      case 3:
+        KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.ceil", xo, &k));
+        break;
+      default:  // round_prefer_floor
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.subtract", xo, half, &k));
+        KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.ceil", k, &k));
+        break;
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, k, kiln_ir_int_type(ctx, 64), &idx[0]));
+  } else {
+    value_t *f = NULL, *t = NULL, *base = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.floor", xo, &f));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", xo, f, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, f, kiln_ir_int_type(ctx, 64), &base));
+    value_t* one = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 1, &one));
+    if (r->mode == 1) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", one, t, &w[0]));
+      w[1] = t;
+    } else {
+      // Keys' cubic kernel at distances t + 1, t, 1 - t, 2 - t.
+      double A = r->cubic_a;
+      value_t *d[4], *two = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 2, &two));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", t, one, &d[0]));
+      d[1] = t;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", one, t, &d[2]));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", two, t, &d[3]));
+      for (int k = 0; k < 4; ++k) {
+        bool near = k == 1 || k == 2;
+        // near: ((A + 2) d - (A + 3)) d^2 + 1; far: ((A d - 5A) d + 8A) d - 4A
+        double c1 = near ? A + 2 : A, c2 = near ? -(A + 3) : -5 * A,
+               c3 = near ? 0 : 8 * A, c4 = near ? 1 : -4 * A;
+        value_t *a = NULL, *b = NULL, *c = NULL, *dd = d[k], *acc = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, c1, &a));
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, c2, &b));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", a, dd, &acc));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", acc, b, &acc));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", acc, dd, &acc));
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, c3, &c));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", acc, c, &acc));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", acc, dd, &acc));
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, c4, &c));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", acc, c, &w[k]));
+      }
+    }
+    value_t* total = NULL;
+    for (int k = 0; k < taps; ++k) {
+      value_t* off = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_splat_int(n, it, r->mode == 2 ? k - 1 : k, &off));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", base, off, &idx[k]));
+      if (r->exclude_outside) {
+        value_t *p1 = NULL, *p2 = NULL, *inside = NULL, *zero = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", idx[k], lo, &p1));
+        KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LE", idx[k], hi, &p2));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.and", p1, p2, &inside));
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 0, &zero));
+        KILN_RETURN_IF_ERROR(kiln_onnx_select(n, inside, w[k], zero, &w[k]));
+        if (!total) {
+          total = w[k];
+        } else {
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.add", total, w[k], &total));
+        }
+      }
+    }
+    for (int k = 0; total && k < taps; ++k) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.divide", w[k], total, &w[k]));
+    }
+  }
+  size_t rank = kiln_onnx_rank(x->type);
+  int64_t dims[MAXR];
+  memcpy(dims, x->type->shaped.dims, rank * 8);
+  dims[axis] = out;
+  const type_t* rt = kiln_onnx_tensor(n, rank, dims, e);
+  value_t* acc = NULL;
+  for (int k = 0; k < taps; ++k) {
+    value_t* g = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", idx[k], lo, &idx[k]));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.minimum", idx[k], hi, &idx[k]));
+    kiln_ir_named_attribute_t attrs[2] = {
+        kiln_onnx_named(n, "dim", kiln_onnx_i64(n, axis)),
+        kiln_onnx_named(n, "batch_dims", kiln_onnx_i64(n, 0)),
+    };
+    value_t* ops[2] = {x, idx[k]};
+    KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.torch_index_select", 2,
+                                        ops, rt, 2, attrs, &g));
+    if (w[k]) {
+      value_t* wb = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_broadcast_dims(n, w[k], rank, dims, &axis, &wb));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", g, wb, &g));
+    }
+    if (!acc) {
+      acc = g;
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", acc, g, &acc));
+    }
+  }
+  *result = acc;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_resize(node_t* n) {
+  bool upsample = !strcmp(n->proto->op_type, "Upsample");
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t rank = kiln_onnx_rank(x->type);
+  kiln_onnx_resize_t r;
+  memset(&r, 0, sizeof(r));
+  if (kiln_onnx_attr_string_is(n, "mode", "nearest", "nearest")) {
+    r.mode = 0;
+  } else if (kiln_onnx_attr_string_is(n, "mode", "nearest", "linear") ||
+             kiln_onnx_attr_string_is(n, "mode", "nearest", "bilinear")) {
+    r.mode = 1;
+  } else if (kiln_onnx_attr_string_is(n, "mode", "nearest", "cubic")) {
+    r.mode = 2;
+  } else {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED, "unknown mode");
+  }
+  // Before opset 11 (and Upsample): asymmetric coordinates, floor rounding.
+  bool old = upsample || n->opset < 11;
+  const char* coords[] = {"half_pixel", "asymmetric", "align_corners",
+                          "pytorch_half_pixel", "tf_half_pixel_for_nn"};
+  r.coord = -1;
+  for (int i = 0; i < 5; ++i) {
+    if (kiln_onnx_attr_string_is(n, "coordinate_transformation_mode",
+                                 old ? "asymmetric" : "half_pixel",
+                                 coords[i])) {
+      r.coord = i;
+    }
+  }
+  if (r.coord < 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "coordinate_transformation_mode "
+                                "'tf_crop_and_resize' is not supported");
+  }
+  const char* modes[] = {"round_prefer_floor", "round_prefer_ceil", "floor",
+                         "ceil"};
+  for (int i = 0; i < 4; ++i) {
+    if (kiln_onnx_attr_string_is(n, "nearest_mode",
+                                 old ? "floor" : "round_prefer_floor",
+                                 modes[i])) {
+      r.nearest = i;
+    }
+  }
+  r.cubic_a = kiln_onnx_attr_float(n, "cubic_coeff_a", -0.75);
+  r.exclude_outside = kiln_onnx_attr_int(n, "exclude_outside", 0) != 0;
+  if (kiln_onnx_attr(n, "antialias") && kiln_onnx_attr_int(n, "antialias", 0)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "antialias is not supported");
+  }
+  if (kiln_onnx_attr(n, "axes")) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "the axes attribute is not supported");
+  }
+  // Scales (attribute before opset 9, then an input; known or run time)
+  // or sizes (known, or the declared result type).
+  const type_t* e = kiln_onnx_elem(x->type);
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, e);
+  value_t* scale_values = NULL;  // rank-1 run-time scales
+  double scales[MAXR];
+  bool known_scales = false;
+  int64_t sizes[MAXR], nz = -1;
+  if (upsample && n->opset < 9) {
+    const Onnx__AttributeProto* a = kiln_onnx_attr(n, "scales");
+    if (!a || a->n_floats != rank) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "bad scales");
+    }
+    for (size_t i = 0; i < rank; ++i) scales[i] = a->floats[i];
+    known_scales = true;
+  } else {
+    size_t si = old ? 1 : 2;
+    kiln_onnx_value_t* sv = kiln_onnx_input(n, si);
+    if (sv && kiln_onnx_num_elements(sv->type) > 0) {
+      if (kiln_onnx_num_elements(sv->type) != (int64_t)rank) {
+        return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                    "scales must have one entry per dim");
+      }
+      if (sv->known) {
+        for (size_t i = 0; i < rank; ++i) {
+          scales[i] = kiln_onnx_known_double(sv->known, (int64_t)i);
+        }
+        known_scales = true;
+      } else {
+        KILN_RETURN_IF_ERROR(kiln_onnx_in(n, si, &scale_values));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_convert(n, scale_values, e, &scale_values));
+      }
+    }
+    if (!old && !known_scales && !scale_values) {
+      if (kiln_onnx_use_declared(n, 3, 0)) {
+        nz = (int64_t)kiln_onnx_rank(n->declared[0]);
+        memcpy(sizes, n->declared[0]->shaped.dims, (size_t)nz * 8);
+      } else {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_known_ints(n, 3, "sizes", sizes, MAXR, &nz));
+      }
+    }
+  }
+  int64_t out[MAXR];
+  if (nz > 0) {
+    if (nz != (int64_t)rank) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "bad sizes");
+    }
+    for (size_t i = 0; i < rank; ++i) {
+      out[i] = sizes[i];
+      scales[i] = (double)sizes[i] / (double)x->type->shaped.dims[i];
+    }
+    known_scales = true;
+  } else if (known_scales) {
+    for (size_t i = 0; i < rank; ++i) {
+      out[i] = (int64_t)floor((double)x->type->shaped.dims[i] * scales[i]);
+    }
+  } else if (scale_values && n->declared[0] &&
+             kiln_onnx_rank(n->declared[0]) == rank) {
+    memcpy(out, n->declared[0]->shaped.dims, rank * 8);
+  } else {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_UNIMPLEMENTED,
+        "needs known scales or sizes, or a declared static result type");
+  }
+  value_t* y = x;
+  for (size_t d = 0; d < rank; ++d) {
+    value_t* scale = NULL;
+    if (known_scales) {
+      if (out[d] == x->type->shaped.dims[d] && scales[d] == 1.0) continue;
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, scalar, scales[d], &scale));
+    } else {
+      int64_t lo = (int64_t)d, hi = (int64_t)d + 1, st = 1;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_slice(n, scale_values, &lo, &hi, &st, &scale));
+      KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, scale, 0, NULL, &scale));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_resize_axis(n, y, (int64_t)d, out[d], scale, &r, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -3358,29 +3949,29 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"IsNaN", 9, kiln_onnx_lower_activation},
     {"IsInf", 10, kiln_onnx_lower_activation},
     // Elementwise binary (multidirectional broadcasting from opset 7).
-    {"Add", 7, kiln_onnx_lower_binary},
-    {"Sub", 7, kiln_onnx_lower_binary},
-    {"Mul", 7, kiln_onnx_lower_binary},
-    {"Div", 7, kiln_onnx_lower_binary},
-    {"Pow", 7, kiln_onnx_lower_binary},
-    {"And", 7, kiln_onnx_lower_binary},
-    {"Or", 7, kiln_onnx_lower_binary},
-    {"Xor", 7, kiln_onnx_lower_binary},
+    {"Add", 1, kiln_onnx_lower_binary},
+    {"Sub", 1, kiln_onnx_lower_binary},
+    {"Mul", 1, kiln_onnx_lower_binary},
+    {"Div", 1, kiln_onnx_lower_binary},
+    {"Pow", 1, kiln_onnx_lower_binary},
+    {"And", 1, kiln_onnx_lower_binary},
+    {"Or", 1, kiln_onnx_lower_binary},
+    {"Xor", 1, kiln_onnx_lower_binary},
     {"BitwiseAnd", 18, kiln_onnx_lower_binary},
     {"BitwiseOr", 18, kiln_onnx_lower_binary},
     {"BitwiseXor", 18, kiln_onnx_lower_binary},
-    {"Equal", 7, kiln_onnx_lower_binary},
-    {"Less", 7, kiln_onnx_lower_binary},
-    {"Greater", 7, kiln_onnx_lower_binary},
+    {"Equal", 1, kiln_onnx_lower_binary},
+    {"Less", 1, kiln_onnx_lower_binary},
+    {"Greater", 1, kiln_onnx_lower_binary},
     {"LessOrEqual", 12, kiln_onnx_lower_binary},
     {"GreaterOrEqual", 12, kiln_onnx_lower_binary},
-    {"Max", 8, kiln_onnx_lower_variadic},
-    {"Min", 8, kiln_onnx_lower_variadic},
-    {"Sum", 8, kiln_onnx_lower_variadic},
-    {"Mean", 8, kiln_onnx_lower_variadic},
+    {"Max", 1, kiln_onnx_lower_variadic},
+    {"Min", 1, kiln_onnx_lower_variadic},
+    {"Sum", 1, kiln_onnx_lower_variadic},
+    {"Mean", 1, kiln_onnx_lower_variadic},
     {"Mod", 10, kiln_onnx_lower_mod},
     {"BitShift", 11, kiln_onnx_lower_bitshift},
-    {"PRelu", 7, kiln_onnx_lower_prelu},
+    {"PRelu", 1, kiln_onnx_lower_prelu},
     {"Where", 9, kiln_onnx_lower_where},
     {"Cast", 6, kiln_onnx_lower_cast},
     {"CastLike", 15, kiln_onnx_lower_cast},
@@ -3425,18 +4016,21 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"Softmax", 1, kiln_onnx_lower_softmax},
     {"LogSoftmax", 1, kiln_onnx_lower_softmax},
     {"Hardmax", 1, kiln_onnx_lower_softmax},
-    {"BatchNormalization", 9, kiln_onnx_lower_batch_norm},
+    {"BatchNormalization", 6, kiln_onnx_lower_batch_norm},
     {"LayerNormalization", 17, kiln_onnx_lower_layer_norm},
     {"InstanceNormalization", 6, kiln_onnx_lower_instance_norm},
     // Contractions.
     {"MatMul", 1, kiln_onnx_lower_matmul},
-    {"Gemm", 7, kiln_onnx_lower_gemm},
+    {"Gemm", 1, kiln_onnx_lower_gemm},
     {"Conv", 1, kiln_onnx_lower_conv},
+    {"ConvTranspose", 1, kiln_onnx_lower_conv_transpose},
     // Pooling.
     {"MaxPool", 1, kiln_onnx_lower_pool},
     {"AveragePool", 1, kiln_onnx_lower_pool},
     {"GlobalMaxPool", 1, kiln_onnx_lower_global_pool},
     {"GlobalAveragePool", 1, kiln_onnx_lower_global_pool},
+    {"Resize", 10, kiln_onnx_lower_resize},
+    {"Upsample", 7, kiln_onnx_lower_resize},
     // Gathers and losses.
     {"GatherElements", 11, kiln_onnx_lower_gather_elements},
     {"NegativeLogLikelihoodLoss", 12, kiln_onnx_lower_nll},

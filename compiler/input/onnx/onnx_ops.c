@@ -2807,7 +2807,12 @@ static kiln_status_t kiln_onnx_lower_dropout(node_t* n) {
   value_t* x = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
   kiln_onnx_value_t* training = kiln_onnx_input(n, 2);
-  if (training &&
+  kiln_onnx_value_t* ratio = kiln_onnx_input(n, 1);
+  // Training with a known ratio of 0 drops nothing.
+  bool zero_ratio = ratio && ratio->known &&
+                    kiln_onnx_num_elements(ratio->type) == 1 &&
+                    kiln_onnx_known_double(ratio->known, 0) == 0.0;
+  if (training && !zero_ratio &&
       (!training->known || kiln_onnx_known_int(training->known, 0))) {
     return kiln_onnx_node_error(
         n, KILN_STATUS_UNIMPLEMENTED,
@@ -3903,6 +3908,573 @@ static kiln_status_t kiln_onnx_lower_resize(node_t* n) {
 }
 
 //===----------------------------------------------------------------------===//
+// Scans, one-hot, windows, local normalizations, quantization, scatters
+//===----------------------------------------------------------------------===//
+
+// The inclusive prefix sum of |x| along |axis| (a reduce_window whose
+// window covers everything before each element).
+static kiln_status_t kiln_onnx_prefix_sum(node_t* n, value_t* x, int64_t axis,
+                                          bool reverse, bool exclusive,
+                                          value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  kiln_onnx_window_t w;
+  memset(&w, 0, sizeof(w));
+  // reduce_window's window covers all dims; the spatial fields describe
+  // dims 2.. only, so build the full attribute lists here.
+  kiln_ir_context_t* ctx = n->context;
+  int64_t D = x->type->shaped.dims[axis];
+  value_t* v = x;
+  int64_t rd = axis;
+  kiln_ir_named_attribute_t rattr =
+      kiln_onnx_named(n, "dimensions", kiln_onnx_i64_array(n, 1, &rd));
+  if (reverse) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.reverse", 1, &v, v->type, 1, &rattr, &v));
+  }
+  const type_t* e = kiln_onnx_elem(x->type);
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, e);
+  value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, scalar, 0, &init));
+  int64_t wd[MAXR], ws[MAXR], lo[MAXR], hi[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    wd[d] = (int64_t)d == axis ? D : 1;
+    ws[d] = 1;
+    lo[d] = (int64_t)d == axis ? D - 1 : 0;
+    hi[d] = 0;
+  }
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &region));
+  kiln_ir_builder_t rb = kiln_ir_builder_make(ctx);
+  rb.location = n->b->location;
+  const type_t* arg_types[2] = {scalar, scalar};
+  kiln_ir_block_t* block = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_block(&rb, region, 2, arg_types, &block));
+  kiln_ir_op_t* combine = NULL;
+  kiln_ir_value_t* args[2] = {block->args[0], block->args[1]};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.add", 2, args, 1, &scalar, 0, NULL, &combine));
+  kiln_ir_value_t* combined = kiln_ir_op_result(combine, 0);
+  kiln_ir_op_t* ret = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.return", 1, &combined, 0, NULL, 0, NULL, &ret));
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.reduce_window", n->b->location);
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, v));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, init));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(ctx, &state, v->type));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_dimensions", kiln_onnx_i64_array(n, r, wd)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_strides", kiln_onnx_i64_array(n, r, ws)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "padding", kiln_onnx_padding_attr(n, r, lo, hi)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, region));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  value_t* y = kiln_ir_op_result(op, 0);
+  if (exclusive) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", y, v, &y));
+  }
+  if (reverse) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.reverse", 1, &y, y->type, 1, &rattr, &y));
+  }
+  *out = y;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_cumsum(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 2));
+  size_t r = kiln_onnx_rank(x->type);
+  if (r == 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "rank 0");
+  }
+  bool reverse = kiln_onnx_attr_int(n, "reverse", 0) != 0;
+  bool exclusive = kiln_onnx_attr_int(n, "exclusive", 0) != 0;
+  kiln_onnx_value_t* av = n->inputs[1];
+  if (av->known || r == 1) {
+    int64_t axis = r == 1 && !av->known ? 0 : kiln_onnx_known_int(av->known, 0);
+    KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(n, axis, r, &axis));
+    value_t* y = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_prefix_sum(n, x, axis, reverse, exclusive, &y));
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
+  // A run-time axis: every candidate, selected by the axis value.
+  value_t *a = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, a, 0, NULL, &a));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, a, kiln_ir_int_type(n->context, 64), &a));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, a, r, x->type->shaped.dims, &a));
+  for (size_t d = 0; d < r; ++d) {
+    value_t *c = NULL, *pos = NULL, *neg = NULL, *p1 = NULL, *p2 = NULL,
+            *p = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_prefix_sum(n, x, (int64_t)d, reverse, exclusive, &c));
+    if (!y) {
+      y = c;
+      continue;
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, a->type, (int64_t)d, &pos));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_splat_int(n, a->type, (int64_t)d - (int64_t)r, &neg));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", a, pos, &p1));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", a, neg, &p2));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.or", p1, p2, &p));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, p, c, y, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_onehot(node_t* n) {
+  value_t *idx = NULL, *values = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 3));
+  size_t r = kiln_onnx_rank(idx->type);
+  if (r + 1 > MAXR) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED, "rank too high");
+  }
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", -1), r + 1, &axis));
+  int64_t depth = 0;
+  kiln_onnx_value_t* dv = n->inputs[1];
+  if (dv->known) {
+    depth = (int64_t)kiln_onnx_known_double(dv->known, 0);
+  } else if (n->declared[0] && kiln_onnx_rank(n->declared[0]) == r + 1) {
+    depth = n->declared[0]->shaped.dims[axis];
+  } else {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "depth must be known at import");
+  }
+  int64_t dims[MAXR], bd[MAXR];
+  for (size_t d = 0, k = 0; d <= r; ++d) {
+    if ((int64_t)d == axis) {
+      dims[d] = depth;
+    } else {
+      bd[k] = (int64_t)d;
+      dims[d] = idx->type->shaped.dims[k++];
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_wrap_indices(n, idx, depth, &idx));
+  value_t *ib = NULL, *io = NULL, *mask = NULL, *off = NULL, *on = NULL,
+          *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, idx, r + 1, dims, bd, &ib));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, ib->type, axis, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, ib, &mask));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &values));
+  int64_t z = 0, one = 1, st = 1, two = 2;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, values, &z, &one, &st, &off));
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, values, &one, &two, &st, &on));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, off, 0, NULL, &off));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, on, 0, NULL, &on));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, off, r + 1, dims, &off));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, on, r + 1, dims, &on));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, mask, on, off, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// HannWindow, HammingWindow, BlackmanWindow: a0 - a1 cos(2 pi n / N) +
+// a2 cos(4 pi n / N) with N = size (periodic) or size - 1.
+static kiln_status_t kiln_onnx_lower_window_fn(node_t* n) {
+  const char* op = n->proto->op_type;
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  int64_t size = 0;
+  kiln_onnx_value_t* sv = n->inputs[0];
+  if (sv->known) {
+    size = kiln_onnx_known_int(sv->known, 0);
+  } else if (n->declared[0] && kiln_onnx_rank(n->declared[0]) == 1) {
+    size = n->declared[0]->shaped.dims[0];
+  } else {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "size must be known at import");
+  }
+  int32_t dtype = (int32_t)kiln_onnx_attr_int(n, "output_datatype", 1);
+  const type_t* e = kiln_onnx_element_type(n->context, dtype);
+  if (!e || size < 0 || size > (1 << 24)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "bad size or output_datatype");
+  }
+  double a0 = 0.5, a1 = 0.5, a2 = 0;
+  if (!strcmp(op, "HammingWindow")) {
+    a0 = 25.0 / 46;
+    a1 = 21.0 / 46;
+  } else if (!strcmp(op, "BlackmanWindow")) {
+    a0 = 0.42;
+    a1 = 0.5;
+    a2 = 0.08;
+  }
+  bool periodic = kiln_onnx_attr_int(n, "periodic", 1) != 0;
+  double N = (double)(periodic ? size : size - 1);
+  const type_t* t = kiln_onnx_tensor(n, 1, &size, e);
+  kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, t);
+  if (!c) return KILN_ONNX_OOM();
+  const double pi = 3.14159265358979323846;
+  for (int64_t i = 0; i < size; ++i) {
+    double x = N > 0 ? (double)i / N : 0;
+    double v = a0 - a1 * cos(2 * pi * x) + a2 * cos(4 * pi * x);
+    kiln_onnx_store((uint8_t*)c->data, e, i, v, 0, true);
+  }
+  kiln_onnx_set_known(n, 0, c);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_lrn(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t size = kiln_onnx_attr_int(n, "size", 0);
+  if (r < 2 || size <= 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "needs rank >= 2 and size > 0");
+  }
+  double alpha = kiln_onnx_attr_float(n, "alpha", 1e-4);
+  double beta = kiln_onnx_attr_float(n, "beta", 0.75);
+  double bias = kiln_onnx_attr_float(n, "bias", 1.0);
+  // Sum of squares over channels [c - floor((size-1)/2), c + ceil((size-1)/2)]
+  // as a 2-D window over (N, C) with the spatial dims folded in: use
+  // reduce_window on the original rank with a window on dim 1 only.
+  value_t *sq = NULL, *sum = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", x, x, &sq));
+  kiln_ir_context_t* ctx = n->context;
+  const type_t* e = kiln_onnx_elem(x->type);
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, e);
+  value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, scalar, 0, &init));
+  int64_t wd[MAXR], ws[MAXR], lo[MAXR], hi[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    wd[d] = d == 1 ? size : 1;
+    ws[d] = 1;
+    lo[d] = d == 1 ? (size - 1) / 2 : 0;
+    hi[d] = d == 1 ? size - 1 - (size - 1) / 2 : 0;
+  }
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &region));
+  kiln_ir_builder_t rb = kiln_ir_builder_make(ctx);
+  rb.location = n->b->location;
+  const type_t* arg_types[2] = {scalar, scalar};
+  kiln_ir_block_t* block = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_block(&rb, region, 2, arg_types, &block));
+  kiln_ir_op_t* combine = NULL;
+  kiln_ir_value_t* args[2] = {block->args[0], block->args[1]};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.add", 2, args, 1, &scalar, 0, NULL, &combine));
+  kiln_ir_value_t* combined = kiln_ir_op_result(combine, 0);
+  kiln_ir_op_t* ret = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.return", 1, &combined, 0, NULL, 0, NULL, &ret));
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.reduce_window", n->b->location);
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, sq));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, init));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(ctx, &state, x->type));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_dimensions", kiln_onnx_i64_array(n, r, wd)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_strides", kiln_onnx_i64_array(n, r, ws)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "padding", kiln_onnx_padding_attr(n, r, lo, hi)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, region));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  sum = kiln_ir_op_result(op, 0);
+  value_t *k = NULL, *a = NULL, *bv = NULL, *d = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, alpha / (double)size, &a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, bias, &k));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, beta, &bv));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", sum, a, &d));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", d, k, &d));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.power", d, bv, &d));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.divide", x, d, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_mvn(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t raw[MAXR], axes[MAXR];
+  int64_t count = kiln_onnx_attr_ints(n, "axes", raw, MAXR);
+  if (count < 0) {
+    count = 0;
+    int64_t def[3] = {0, 2, 3};
+    for (int i = 0; i < 3; ++i) {
+      if (def[i] < (int64_t)r) raw[count++] = def[i];
+    }
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(n, raw[i], r, &axes[i]));
+  }
+  value_t *mean = NULL, *var = NULL, *y = NULL, *eps = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_moments(n, x, (size_t)count, axes, &mean, &var));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, mean, r, x->type->shaped.dims, &mean));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, var, r, x->type->shaped.dims, &var));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 1e-9, &eps));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.sqrt", var, &var));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", var, eps, &var));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", x, mean, &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", y, var, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// Broadcasts a quantization parameter (scalar, or 1-D along |axis|).
+static kiln_status_t kiln_onnx_quant_param(node_t* n, value_t* p,
+                                           const type_t* like, int64_t axis,
+                                           value_t** out) {
+  size_t r = kiln_onnx_rank(like);
+  if (kiln_onnx_rank(p->type) == 0 || kiln_onnx_num_elements(p->type) == 1) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, p, 0, NULL, &p));
+    return kiln_onnx_broadcast_to(n, p, r, like->shaped.dims, out);
+  }
+  const type_t* t =
+      kiln_onnx_tensor(n, r, like->shaped.dims, kiln_onnx_elem(p->type));
+  (void)t;
+  return kiln_onnx_broadcast_dims(n, p, r, like->shaped.dims, &axis, out);
+}
+
+// round-half-even(x / scale) + zero point, saturated to |qe|.
+static kiln_status_t kiln_onnx_quantize(node_t* n, value_t* x, value_t* scale,
+                                        value_t* zp, const type_t* qe,
+                                        value_t** out) {
+  value_t *y = NULL, *lo = NULL, *hi = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", x, scale, &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_unary(n, "stablehlo.round_nearest_even", y, &y));
+  if (zp) {
+    value_t* zf = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, zp, kiln_onnx_elem(y->type), &zf));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", y, zf, &y));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, y, kiln_onnx_lowest(qe), &lo));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, y, kiln_onnx_highest(qe), &hi));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.maximum", y, lo, &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.minimum", y, hi, &y));
+  return kiln_onnx_convert(n, y, qe, out);
+}
+
+static kiln_status_t kiln_onnx_lower_quantize(node_t* n) {
+  bool dequant = !strcmp(n->proto->op_type, "DequantizeLinear");
+  value_t *x = NULL, *scale = NULL, *zp = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &scale));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t axis = 1;
+  // The axis matters (and must be in range) only for 1-D parameters.
+  if (kiln_onnx_num_elements(scale->type) != 1) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 1), r, &axis));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, scale, x->type, axis, &scale));
+  if (kiln_onnx_input(n, 2)) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &zp));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, zp, x->type, axis, &zp));
+  }
+  if (dequant) {
+    const type_t* fe = kiln_onnx_elem(scale->type);
+    KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, x, fe, &y));
+    if (zp) {
+      value_t* zf = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, zp, fe, &zf));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", y, zf, &y));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", y, scale, &y));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+    const type_t* qe =
+        zp ? kiln_onnx_elem(zp->type)
+           : kiln_ir_integer_type_get(n->context, 8, KILN_IR_UNSIGNED);
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, scale, kiln_onnx_elem(x->type), &scale));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quantize(n, x, scale, zp, qe, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_dynamic_quantize(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t all[MAXR];
+  for (size_t d = 0; d < r; ++d) all[d] = (int64_t)d;
+  const type_t* u8 = kiln_ir_integer_type_get(n->context, 8, KILN_IR_UNSIGNED);
+  value_t *mn = NULL, *mx = NULL, *zero = NULL, *scale = NULL, *q = NULL,
+          *zp = NULL, *zpf = NULL, *c = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, x, r, all, "stablehlo.minimum", INFINITY, &mn));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, x, r, all, "stablehlo.maximum", -INFINITY, &mx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, mn, 0, &zero));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.minimum", mn, zero, &mn));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.maximum", mx, zero, &mx));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", mx, mn, &scale));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, scale, 255, &c));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", scale, c, &scale));
+  // zero point = saturate(round(0 - min / scale)).
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", mn, scale, &q));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", zero, q, &q));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, q, 1, &c));
+  KILN_RETURN_IF_ERROR(kiln_onnx_quantize(n, q, c, NULL, u8, &zp));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, zp, kiln_onnx_elem(x->type), &zpf));
+  value_t *sb = NULL, *zb = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, scale, r, x->type->shaped.dims, &sb));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, zp, r, x->type->shaped.dims, &zb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_quantize(n, x, sb, zb, u8, &y));
+  kiln_onnx_set(n, 0, y);
+  kiln_onnx_set(n, 1, scale);
+  kiln_onnx_set(n, 2, zp);
+  return kiln_ok_status();
+}
+
+// ScatterElements as one-hot sums: along a new trailing dim a' of size
+// D_axis, hit[.., a'] = (indices == a'); the contributions are summed over
+// the indices' axis, moved to |axis| and padded to the data's shape.
+static kiln_status_t kiln_onnx_lower_scatter_elements(node_t* n) {
+  value_t *x = NULL, *idx = NULL, *upd = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &upd));
+  size_t r = kiln_onnx_rank(x->type);
+  if (r == 0 || r + 1 > MAXR || kiln_onnx_rank(idx->type) != r ||
+      idx->type->shaped.dims != upd->type->shaped.dims) {
+    if (r == 0 || kiln_onnx_rank(idx->type) != r ||
+        kiln_onnx_rank(upd->type) != r) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_INVALID_ARGUMENT,
+          "data, indices and updates must have one rank");
+    }
+  }
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 0), r, &axis));
+  int reduction = kiln_onnx_attr_string_is(n, "reduction", "none", "add")   ? 1
+                  : kiln_onnx_attr_string_is(n, "reduction", "none", "mul") ? 2
+                  : kiln_onnx_attr_string_is(n, "reduction", "none", "none")
+                      ? 0
+                      : -1;
+  if (reduction < 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "reduction must be none, add or mul");
+  }
+  int64_t A = x->type->shaped.dims[axis];
+  int64_t wide[MAXR], bd[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    wide[d] = idx->type->shaped.dims[d];
+    bd[d] = (int64_t)d;
+    if ((int64_t)d != axis && wide[d] > x->type->shaped.dims[d]) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "indices dim %zu exceeds the data's", d);
+    }
+  }
+  wide[r] = A;
+  value_t *ib = NULL, *io = NULL, *mask = NULL, *ub = NULL, *neutral = NULL,
+          *sel = NULL, *contrib = NULL, *hit = NULL, *f = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_wrap_indices(n, idx, A, &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, idx, r + 1, wide, bd, &ib));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, ib->type, (int64_t)r, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, ib, &mask));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, upd, r + 1, wide, bd, &ub));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, ub, reduction == 2 ? 1 : 0, &neutral));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, mask, ub, neutral, &sel));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reduce(
+      n, sel, 1, &axis, reduction == 2 ? "stablehlo.multiply" : "stablehlo.add",
+      reduction == 2 ? 1 : 0, &contrib));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, mask, 1, &axis, "stablehlo.or", 0, &hit));
+  // [.. without axis .., A] -> put A back at |axis|.
+  int64_t perm[MAXR];
+  for (size_t p = 0; p < r; ++p) {
+    perm[p] = (int64_t)p < axis    ? (int64_t)p
+              : (int64_t)p == axis ? (int64_t)r - 1
+                                   : (int64_t)p - 1;
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, contrib, perm, &contrib));
+  KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, hit, perm, &hit));
+  // Pad the other dims up to the data's shape (not hit there).
+  int64_t lo[MAXR] = {0}, hi[MAXR] = {0}, in[MAXR] = {0};
+  bool pad = false;
+  for (size_t d = 0; d < r; ++d) {
+    hi[d] = x->type->shaped.dims[d] - contrib->type->shaped.dims[d];
+    if (hi[d]) pad = true;
+  }
+  if (pad) {
+    value_t* ops[2];
+    kiln_ir_named_attribute_t attrs[3] = {
+        kiln_onnx_named(n, "edge_padding_low", kiln_onnx_i64_array(n, r, lo)),
+        kiln_onnx_named(n, "edge_padding_high", kiln_onnx_i64_array(n, r, hi)),
+        kiln_onnx_named(n, "interior_padding", kiln_onnx_i64_array(n, r, in)),
+    };
+    value_t *pz = NULL, *pf = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat(
+        n, kiln_onnx_tensor(n, 0, NULL, kiln_onnx_elem(contrib->type)),
+        reduction == 2 ? 1 : 0, &pz));
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(
+        n, kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(n->context, 1)), 0,
+        &pf));
+    ops[0] = contrib;
+    ops[1] = pz;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.pad", 2, ops,
+                       kiln_onnx_tensor(n, r, x->type->shaped.dims,
+                                        kiln_onnx_elem(contrib->type)),
+                       3, attrs, &contrib));
+    ops[0] = hit;
+    ops[1] = pf;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.pad", 2, ops,
+                       kiln_onnx_tensor(n, r, x->type->shaped.dims,
+                                        kiln_ir_int_type(n->context, 1)),
+                       3, attrs, &hit));
+  }
+  if (reduction == 0) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, hit, contrib, x, &f));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(
+        n, reduction == 1 ? "stablehlo.add" : "stablehlo.multiply", x, contrib,
+        &f));
+  }
+  kiln_onnx_set(n, 0, f);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
 
@@ -4031,6 +4603,18 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"GlobalAveragePool", 1, kiln_onnx_lower_global_pool},
     {"Resize", 10, kiln_onnx_lower_resize},
     {"Upsample", 7, kiln_onnx_lower_resize},
+    {"CumSum", 11, kiln_onnx_lower_cumsum},
+    {"OneHot", 9, kiln_onnx_lower_onehot},
+    {"HannWindow", 17, kiln_onnx_lower_window_fn},
+    {"HammingWindow", 17, kiln_onnx_lower_window_fn},
+    {"BlackmanWindow", 17, kiln_onnx_lower_window_fn},
+    {"LRN", 1, kiln_onnx_lower_lrn},
+    {"MeanVarianceNormalization", 9, kiln_onnx_lower_mvn},
+    {"QuantizeLinear", 10, kiln_onnx_lower_quantize},
+    {"DequantizeLinear", 10, kiln_onnx_lower_quantize},
+    {"DynamicQuantizeLinear", 11, kiln_onnx_lower_dynamic_quantize},
+    {"ScatterElements", 11, kiln_onnx_lower_scatter_elements},
+    {"Scatter", 9, kiln_onnx_lower_scatter_elements},
     // Gathers and losses.
     {"GatherElements", 11, kiln_onnx_lower_gather_elements},
     {"NegativeLogLikelihoodLoss", 12, kiln_onnx_lower_nll},

@@ -22,6 +22,8 @@ static void print_help(void) {
       "  -o <file>                Output file ('-' = stdout; default)\n"
       "  --describe               Print the graph name, opset and op types\n"
       "                           instead of importing\n"
+      "  --list-ops               List the ONNX ops the importer lowers\n"
+      "                           (op type and the opsets of its lowerings)\n"
       "  --mlir-print-debuginfo   Print locations (the ONNX node names)\n"
       "  --help                   This help\n");
 }
@@ -109,6 +111,9 @@ int main(int argc, char** argv) {
         return 2;
       }
       output = argv[i];
+    } else if (!strcmp(a, "--list-ops")) {
+      kiln_onnx_list_ops(stdout);
+      return fflush(stdout) == 0 ? 0 : 1;
     } else if (!strcmp(a, "--describe")) {
       describe = true;
     } else if (!strcmp(a, "--mlir-print-debuginfo")) {

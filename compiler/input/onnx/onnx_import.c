@@ -1011,3 +1011,27 @@ kiln_status_t kiln_onnx_describe(const char* filename, const void* data,
   onnx__model_proto__free_unpacked(model, NULL);
   return kiln_ok_status();
 }
+
+static int kiln_onnx_compare_entries(const void* a, const void* b) {
+  const kiln_onnx_op_entry_t* x = *(const kiln_onnx_op_entry_t* const*)a;
+  const kiln_onnx_op_entry_t* y = *(const kiln_onnx_op_entry_t* const*)b;
+  int c = strcmp(x->op_type, y->op_type);
+  return c ? c : x->since_version - y->since_version;
+}
+
+void kiln_onnx_list_ops(FILE* out) {
+  size_t count = 0;
+  while (kiln_onnx_op_table[count].op_type) ++count;
+  const kiln_onnx_op_entry_t** sorted =
+      (const kiln_onnx_op_entry_t**)malloc((count + 1) * sizeof(*sorted));
+  if (!sorted) return;
+  for (size_t i = 0; i < count; ++i) sorted[i] = &kiln_onnx_op_table[i];
+  qsort(sorted, count, sizeof(*sorted), kiln_onnx_compare_entries);
+  for (size_t i = 0; i < count; ++i) {
+    bool first = i == 0 || strcmp(sorted[i - 1]->op_type, sorted[i]->op_type);
+    if (first) fprintf(out, "%s%s ", i ? "\n" : "", sorted[i]->op_type);
+    fprintf(out, "%s%d", first ? "" : ",", sorted[i]->since_version);
+  }
+  if (count) fprintf(out, "\n");
+  free(sorted);
+}

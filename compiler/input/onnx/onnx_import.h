@@ -44,6 +44,11 @@ kiln_status_t kiln_onnx_import(kiln_ir_context_t* context, const char* filename,
 kiln_status_t kiln_onnx_describe(const char* filename, const void* data,
                                  size_t length, FILE* out);
 
+// Writes the ops the importer lowers, one a line, sorted by name:
+// "<OpType> <since version>[,<since version>...]" (the opsets from which
+// each lowering applies).
+void kiln_onnx_list_ops(FILE* out);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

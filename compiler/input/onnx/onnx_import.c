@@ -20,14 +20,53 @@
 // Recognizing a model
 //===----------------------------------------------------------------------===//
 
+// True when |p| is a sequence of well-formed protobuf fields that ends
+// exactly at |end| and holds a length-delimited field 7 (ModelProto.graph).
+static bool kiln_onnx_walks_as_model(const uint8_t* p, const uint8_t* end) {
+  bool has_graph = false;
+  while (p < end) {
+    uint64_t key = 0, v = 0;
+    int shift = 0;
+    do {
+      if (p >= end || shift > 63) return false;
+      key |= (uint64_t)(*p & 0x7f) << shift;
+      shift += 7;
+    } while (*p++ & 0x80);
+    uint32_t wire = (uint32_t)(key & 7);
+    if ((key >> 3) == 0) return false;
+    if (wire == 0 || wire == 2) {
+      shift = 0;
+      do {
+        if (p >= end || shift > 63) return false;
+        v |= (uint64_t)(*p & 0x7f) << shift;
+        shift += 7;
+      } while (*p++ & 0x80);
+      if (wire == 2) {
+        if (v > (uint64_t)(end - p)) return false;
+        p += v;
+        if ((key >> 3) == 7) has_graph = true;
+      }
+    } else if (wire == 1 || wire == 5) {
+      size_t width = wire == 1 ? 8 : 4;
+      if ((size_t)(end - p) < width) return false;
+      p += width;
+    } else {
+      return false;
+    }
+  }
+  return has_graph;
+}
+
 bool kiln_onnx_is_model(const void* data, size_t length) {
   if (length < 2) return false;
   const uint8_t* p = (const uint8_t*)data;
   // ModelProto's ir_version (field 1, varint: tag 0x08) comes first in
   // every exporter's output; producer_name (0x12) and producer_version
   // (0x1a) are the other control bytes a model can start with. No MLIR text
-  // starts with a control byte.
-  return p[0] == 0x08 || p[0] == 0x12 || p[0] == 0x1a;
+  // starts with a control byte. Other field orders are recognized by the
+  // whole buffer walking as protobuf fields with a graph.
+  if (p[0] == 0x08 || p[0] == 0x12 || p[0] == 0x1a) return true;
+  return kiln_onnx_walks_as_model(p, p + length);
 }
 
 //===----------------------------------------------------------------------===//

@@ -22,7 +22,8 @@ extern "C" {
 #endif
 
 // True when |data| looks like an ONNX ModelProto rather than MLIR text: it
-// starts with a ModelProto field tag that no MLIR file starts with.
+// starts with a ModelProto field tag that no MLIR file starts with, or the
+// whole buffer reads as protobuf fields that include a graph.
 bool kiln_onnx_is_model(const void* data, size_t length);
 
 // Imports |length| bytes of a serialized ModelProto. |filename| names the

@@ -198,6 +198,14 @@ KILN_TEST(good_model_calling_convention) {
   size_t size = build_model(MODEL_GOOD, NULL, &data);
   KILN_EXPECT_TRUE(kiln_onnx_is_model(data, size));
   KILN_EXPECT_FALSE(kiln_onnx_is_model("func.func @f() {", 16));
+  KILN_EXPECT_FALSE(kiln_onnx_is_model("\"builtin.module\"() ({", 20));
+  // Fields in another order (ir_version last) are recognized by content.
+  uint8_t* moved = (uint8_t*)malloc(size);
+  KILN_ASSERT_TRUE(moved != NULL && data[0] == 0x08 && data[1] < 0x80);
+  memcpy(moved, data + 2, size - 2);
+  memcpy(moved + size - 2, data, 2);
+  KILN_EXPECT_TRUE(moved[0] != 0x08 && kiln_onnx_is_model(moved, size));
+  free(moved);
   kiln_ir_context_t* c = make_context();
   KILN_ASSERT_TRUE(c != NULL);
   kiln_ir_op_t* module = NULL;

@@ -4474,6 +4474,502 @@ static kiln_status_t kiln_onnx_lower_scatter_elements(node_t* n) {
   return kiln_ok_status();
 }
 
+// TopK: a stable key/index sort along |axis| (ties keep the lower index
+// first, as ONNX specifies), then the first K of both.
+static kiln_status_t kiln_onnx_lower_topk(node_t* n) {
+  kiln_ir_context_t* ctx = n->context;
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  size_t r = kiln_onnx_rank(x->type);
+  if (r == 0)
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "rank 0");
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", -1), r, &axis));
+  int64_t k = 0, count = -1;
+  if (n->opset < 10) {
+    k = kiln_onnx_attr_int(n, "k", -1);
+  } else if (kiln_onnx_use_declared(n, 1, 0)) {
+    k = n->declared[0]->shaped.dims[axis];
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 1, "K", &k, 1, &count));
+  }
+  if (k < 0 || k > x->type->shaped.dims[axis]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "K out of range");
+  }
+  bool largest = kiln_onnx_attr_int(n, "largest", 1) != 0;
+  const type_t* e = kiln_onnx_elem(x->type);
+  const type_t* i64 = kiln_ir_int_type(ctx, 64);
+  const type_t* it = kiln_onnx_tensor(n, r, x->type->shaped.dims, i64);
+  value_t* iota = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, axis, &iota));
+  const type_t* sv = kiln_onnx_tensor(n, 0, NULL, e);
+  const type_t* si = kiln_onnx_tensor(n, 0, NULL, i64);
+  const type_t* sb = kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(ctx, 1));
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &region));
+  kiln_ir_builder_t rb = kiln_ir_builder_make(ctx);
+  rb.location = n->b->location;
+  const type_t* arg_types[4] = {sv, sv, si, si};
+  kiln_ir_block_t* block = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_block(&rb, region, 4, arg_types, &block));
+  kiln_ir_op_t *gt = NULL, *eq = NULL, *lt = NULL, *both = NULL, *any = NULL,
+               *ret = NULL;
+  kiln_ir_named_attribute_t dir =
+      kiln_onnx_named(n, "comparison_direction",
+                      kiln_ir_string_attr_get(
+                          ctx, kiln_make_cstring_view(largest ? "GT" : "LT")));
+  kiln_ir_named_attribute_t dir_eq = kiln_onnx_named(
+      n, "comparison_direction",
+      kiln_ir_string_attr_get(ctx, kiln_make_cstring_view("EQ")));
+  kiln_ir_named_attribute_t dir_lt = kiln_onnx_named(
+      n, "comparison_direction",
+      kiln_ir_string_attr_get(ctx, kiln_make_cstring_view("LT")));
+  kiln_ir_value_t* vals[2] = {block->args[0], block->args[1]};
+  kiln_ir_value_t* idxs[2] = {block->args[2], block->args[3]};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.compare", 2, vals, 1, &sb, 1, &dir, &gt));
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.compare", 2, vals, 1, &sb, 1, &dir_eq, &eq));
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.compare", 2, idxs, 1, &sb, 1, &dir_lt, &lt));
+  kiln_ir_value_t* and_args[2] = {kiln_ir_op_result(eq, 0),
+                                  kiln_ir_op_result(lt, 0)};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.and", 2, and_args, 1, &sb, 0, NULL, &both));
+  kiln_ir_value_t* or_args[2] = {kiln_ir_op_result(gt, 0),
+                                 kiln_ir_op_result(both, 0)};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.or", 2, or_args, 1, &sb, 0, NULL, &any));
+  kiln_ir_value_t* pred = kiln_ir_op_result(any, 0);
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.return", 1, &pred, 0, NULL, 0, NULL, &ret));
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.sort", n->b->location);
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, x));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, iota));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(ctx, &state, x->type));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(ctx, &state, it));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(ctx, &state, "dimension",
+                                                      kiln_onnx_i64(n, axis)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "is_stable", kiln_ir_bool_attr_get(ctx, true)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, region));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  int64_t lo[MAXR], hi[MAXR], st[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    lo[d] = 0;
+    hi[d] = (int64_t)d == axis ? k : x->type->shaped.dims[d];
+    st[d] = 1;
+  }
+  value_t *values = NULL, *indices = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_slice(n, kiln_ir_op_result(op, 0), lo, hi, st, &values));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_slice(n, kiln_ir_op_result(op, 1), lo, hi, st, &indices));
+  kiln_onnx_set(n, 0, values);
+  kiln_onnx_set(n, 1, indices);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Recurrent layers (RNN, GRU, LSTM), unrolled over the static sequence
+//===----------------------------------------------------------------------===//
+
+typedef struct kiln_onnx_rnn_t {
+  int kind;  // 0 RNN, 1 GRU, 2 LSTM
+  int64_t hidden, batch, seq, dirs;
+  const char* act[3];  // f, g, h (stablehlo op names; "relu" special)
+  double clip;         // 0: none
+  bool linear_before_reset;
+} kiln_onnx_rnn_t;
+
+static kiln_status_t kiln_onnx_rnn_act(node_t* n, const char* act, value_t* x,
+                                       value_t** out) {
+  if (!strcmp(act, "relu")) {
+    value_t* zero = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &zero));
+    return kiln_onnx_binary_same(n, "stablehlo.maximum", x, zero, out);
+  }
+  return kiln_onnx_unary(n, act, x, out);
+}
+
+// x [batch, k] times w [m, k] transposed -> [batch, m].
+static kiln_status_t kiln_onnx_dot_t(node_t* n, value_t* x, value_t* w,
+                                     value_t** out) {
+  int64_t dims[2] = {x->type->shaped.dims[0], w->type->shaped.dims[0]};
+  return kiln_onnx_dot(n, x, w, 0, 1, 1,
+                       kiln_onnx_tensor(n, 2, dims, kiln_onnx_elem(x->type)),
+                       out);
+}
+
+// Rows [g * hidden, (g + 1) * hidden) of a 2-D |w| (or elements of a 1-D).
+static kiln_status_t kiln_onnx_gate(node_t* n, value_t* w, int64_t g,
+                                    int64_t hidden, int64_t dim,
+                                    value_t** out) {
+  size_t r = kiln_onnx_rank(w->type);
+  int64_t lo[2] = {0, 0}, hi[2], st[2] = {1, 1};
+  for (size_t d = 0; d < r; ++d) hi[d] = w->type->shaped.dims[d];
+  lo[dim] = g * hidden;
+  hi[dim] = (g + 1) * hidden;
+  return kiln_onnx_slice(n, w, lo, hi, st, out);
+}
+
+// Slice [d] of a [dirs, ...] operand, without the leading dim.
+static kiln_status_t kiln_onnx_direction(node_t* n, value_t* v, int64_t d,
+                                         value_t** out) {
+  size_t r = kiln_onnx_rank(v->type);
+  int64_t lo[MAXR], hi[MAXR], st[MAXR];
+  for (size_t i = 0; i < r; ++i) {
+    lo[i] = 0;
+    hi[i] = v->type->shaped.dims[i];
+    st[i] = 1;
+  }
+  lo[0] = d;
+  hi[0] = d + 1;
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, v, lo, hi, st, &y));
+  return kiln_onnx_reshape_to(n, y, r - 1, v->type->shaped.dims + 1, out);
+}
+
+static kiln_status_t kiln_onnx_lower_rnn(node_t* n) {
+  const char* op = n->proto->op_type;
+  kiln_onnx_rnn_t c;
+  memset(&c, 0, sizeof(c));
+  c.kind = !strcmp(op, "RNN") ? 0 : !strcmp(op, "GRU") ? 1 : 2;
+  int gates = c.kind == 0 ? 1 : c.kind == 1 ? 3 : 4;
+  value_t *x = NULL, *w = NULL, *rw = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &w));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &rw));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  if (kiln_onnx_rank(x->type) != 3 || kiln_onnx_rank(w->type) != 3 ||
+      kiln_onnx_rank(rw->type) != 3) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "X, W and R must be 3-D");
+  }
+  bool batch_first = kiln_onnx_attr_int(n, "layout", 0) != 0;
+  if (batch_first) {
+    int64_t perm[3] = {1, 0, 2};
+    KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, x, perm, &x));
+  }
+  c.seq = x->type->shaped.dims[0];
+  c.batch = x->type->shaped.dims[1];
+  c.hidden = kiln_onnx_attr_int(n, "hidden_size", rw->type->shaped.dims[2]);
+  c.dirs = w->type->shaped.dims[0];
+  bool reverse = kiln_onnx_attr_string_is(n, "direction", "forward", "reverse");
+  bool bidi =
+      kiln_onnx_attr_string_is(n, "direction", "forward", "bidirectional");
+  if (c.dirs != (bidi ? 2 : 1) || w->type->shaped.dims[1] != gates * c.hidden ||
+      rw->type->shaped.dims[1] != gates * c.hidden || c.seq > 512) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "weights do not match hidden_size/direction "
+                                "(or the sequence is longer than 512)");
+  }
+  if (c.kind == 2 && kiln_onnx_attr_int(n, "input_forget", 0)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "input_forget is not supported");
+  }
+  const char* defaults[3][3] = {
+      {"stablehlo.tanh", "", ""},
+      {"stablehlo.logistic", "stablehlo.tanh", ""},
+      {"stablehlo.logistic", "stablehlo.tanh", "stablehlo.tanh"}};
+  int nact = c.kind == 0 ? 1 : c.kind == 1 ? 2 : 3;
+  for (int i = 0; i < 3; ++i) c.act[i] = defaults[c.kind][i];
+  const Onnx__AttributeProto* acts = kiln_onnx_attr(n, "activations");
+  if (acts) {
+    if (acts->n_strings != (size_t)(nact * c.dirs)) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "activations has the wrong length");
+    }
+    for (size_t i = 0; i < acts->n_strings; ++i) {
+      const ProtobufCBinaryData* a = &acts->strings[i];
+      const char* name =
+          a->len == 7 && !memcmp(a->data, "Sigmoid", 7) ? "stablehlo.logistic"
+          : a->len == 4 && !memcmp(a->data, "Tanh", 4)  ? "stablehlo.tanh"
+          : a->len == 4 && !memcmp(a->data, "Relu", 4)  ? "relu"
+                                                        : NULL;
+      if (!name || (i >= (size_t)nact && strcmp(name, c.act[i % nact]))) {
+        return kiln_onnx_node_error(
+            n, KILN_STATUS_UNIMPLEMENTED,
+            "activation '%.*s' is not supported (Sigmoid, Tanh, Relu; the "
+            "same for both directions)",
+            (int)a->len, (const char*)a->data);
+      }
+      if (i < (size_t)nact) c.act[i] = name;
+    }
+  }
+  c.clip = kiln_onnx_attr_float(n, "clip", 0.0);
+  c.linear_before_reset = kiln_onnx_attr_int(n, "linear_before_reset", 0) != 0;
+  value_t *bias = NULL, *lens = NULL, *h0 = NULL, *c0 = NULL, *peep = NULL;
+  if (kiln_onnx_input(n, 3)) KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 3, &bias));
+  if (kiln_onnx_input(n, 4)) KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 4, &lens));
+  if (kiln_onnx_input(n, 5)) KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 5, &h0));
+  if (c.kind == 2 && kiln_onnx_input(n, 6))
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 6, &c0));
+  if (c.kind == 2 && kiln_onnx_input(n, 7))
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 7, &peep));
+  if (batch_first) {
+    int64_t perm[3] = {1, 0, 2};
+    if (h0) KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, h0, perm, &h0));
+    if (c0) KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, c0, perm, &c0));
+  }
+  const type_t* e = kiln_onnx_elem(x->type);
+  int64_t bh[2] = {c.batch, c.hidden};
+  const type_t* bht = kiln_onnx_tensor(n, 2, bh, e);
+  value_t* lens_b = NULL;  // [batch, hidden] i64 sequence lengths
+  if (lens) {
+    int64_t zero = 0;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, lens, kiln_ir_int_type(n->context, 64), &lens));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_dims(n, lens, 2, bh, &zero, &lens_b));
+  }
+  value_t* y_steps[2][512];
+  value_t* y_h[2] = {NULL, NULL};
+  value_t* y_c[2] = {NULL, NULL};
+  for (int64_t d = 0; d < c.dirs; ++d) {
+    bool backward = reverse || (bidi && d == 1);
+    value_t *wd = NULL, *rd = NULL, *h = NULL, *cc = NULL, *wb = NULL,
+            *rb = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_direction(n, w, d, &wd));
+    KILN_RETURN_IF_ERROR(kiln_onnx_direction(n, rw, d, &rd));
+    value_t *wg[4] = {NULL}, *rg[4] = {NULL}, *wbg[4] = {NULL},
+            *rbg[4] = {NULL}, *pg[3] = {NULL};
+    for (int g = 0; g < gates; ++g) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_gate(n, wd, g, c.hidden, 0, &wg[g]));
+      KILN_RETURN_IF_ERROR(kiln_onnx_gate(n, rd, g, c.hidden, 0, &rg[g]));
+    }
+    if (bias) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_direction(n, bias, d, &wb));
+      for (int g = 0; g < gates; ++g) {
+        KILN_RETURN_IF_ERROR(kiln_onnx_gate(n, wb, g, c.hidden, 0, &wbg[g]));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_gate(n, wb, g + gates, c.hidden, 0, &rbg[g]));
+        int64_t one = 1;
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_broadcast_dims(n, wbg[g], 2, bh, &one, &wbg[g]));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_broadcast_dims(n, rbg[g], 2, bh, &one, &rbg[g]));
+      }
+      (void)rb;
+    }
+    if (peep) {
+      value_t* pd = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_direction(n, peep, d, &pd));
+      for (int g = 0; g < 3; ++g) {
+        int64_t one = 1;
+        KILN_RETURN_IF_ERROR(kiln_onnx_gate(n, pd, g, c.hidden, 0, &pg[g]));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_broadcast_dims(n, pg[g], 2, bh, &one, &pg[g]));
+      }
+    }
+    if (h0) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_direction(n, h0, d, &h));
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, bht, 0, &h));
+    }
+    if (c.kind == 2) {
+      if (c0) {
+        KILN_RETURN_IF_ERROR(kiln_onnx_direction(n, c0, d, &cc));
+      } else {
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, bht, 0, &cc));
+      }
+    }
+    for (int64_t step = 0; step < c.seq; ++step) {
+      int64_t t = backward ? c.seq - 1 - step : step;
+      int64_t lo[3] = {t, 0, 0},
+              hi[3] = {t + 1, c.batch, x->type->shaped.dims[2]},
+              st[3] = {1, 1, 1};
+      value_t* xt = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &xt));
+      KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, xt, 2, hi + 1, &xt));
+      // pre[g] = Xt Wg^T + Wbg (+ Ht-1 Rg^T + Rbg unless GRU's h gate).
+      value_t* pre[4];
+      for (int g = 0; g < gates; ++g) {
+        KILN_RETURN_IF_ERROR(kiln_onnx_dot_t(n, xt, wg[g], &pre[g]));
+        if (wbg[g])
+          KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", pre[g],
+                                                     wbg[g], &pre[g]));
+        if (c.kind == 1 && g == 2) continue;
+        value_t* hr = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_dot_t(n, h, rg[g], &hr));
+        if (rbg[g])
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.add", hr, rbg[g], &hr));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", pre[g], hr, &pre[g]));
+      }
+      value_t *hn = NULL, *cn = NULL;
+      if (c.kind == 0) {
+        if (c.clip > 0) {
+          value_t *lo_c = NULL, *hi_c = NULL;
+          KILN_RETURN_IF_ERROR(kiln_onnx_like(n, pre[0], -c.clip, &lo_c));
+          KILN_RETURN_IF_ERROR(kiln_onnx_like(n, pre[0], c.clip, &hi_c));
+          KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.maximum",
+                                                     pre[0], lo_c, &pre[0]));
+          KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.minimum",
+                                                     pre[0], hi_c, &pre[0]));
+        }
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[0], pre[0], &hn));
+      } else if (c.kind == 1) {
+        value_t *z = NULL, *rr = NULL, *hh = NULL, *one = NULL, *t1 = NULL,
+                *t2 = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[0], pre[0], &z));
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[0], pre[1], &rr));
+        if (c.linear_before_reset) {
+          KILN_RETURN_IF_ERROR(kiln_onnx_dot_t(n, h, rg[2], &hh));
+          if (rbg[2])
+            KILN_RETURN_IF_ERROR(
+                kiln_onnx_binary_same(n, "stablehlo.add", hh, rbg[2], &hh));
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.multiply", rr, hh, &hh));
+        } else {
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.multiply", rr, h, &hh));
+          KILN_RETURN_IF_ERROR(kiln_onnx_dot_t(n, hh, rg[2], &hh));
+          if (rbg[2])
+            KILN_RETURN_IF_ERROR(
+                kiln_onnx_binary_same(n, "stablehlo.add", hh, rbg[2], &hh));
+        }
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", pre[2], hh, &hh));
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[1], hh, &hh));
+        KILN_RETURN_IF_ERROR(kiln_onnx_like(n, z, 1, &one));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.subtract", one, z, &t1));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", t1, hh, &t1));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", z, h, &t2));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", t1, t2, &hn));
+      } else {
+        // Gates i, o, f, c; peepholes i, o, f.
+        value_t *ig = pre[0], *og = pre[1], *fg = pre[2], *cg = pre[3],
+                *t1 = NULL;
+        if (pg[0]) {
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.multiply", pg[0], cc, &t1));
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.add", ig, t1, &ig));
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.multiply", pg[2], cc, &t1));
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.add", fg, t1, &fg));
+        }
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[0], ig, &ig));
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[0], fg, &fg));
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[1], cg, &cg));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", fg, cc, &cn));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", ig, cg, &t1));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", cn, t1, &cn));
+        if (pg[1]) {
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.multiply", pg[1], cn, &t1));
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.add", og, t1, &og));
+        }
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[0], og, &og));
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[2], cn, &t1));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", og, t1, &hn));
+      }
+      value_t* yt = hn;
+      if (lens_b) {
+        // Steps past a sequence's length keep its state and output zeros.
+        value_t *tv = NULL, *live = NULL, *zero = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, lens_b->type, t, &tv));
+        KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", tv, lens_b, &live));
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, bht, 0, &zero));
+        KILN_RETURN_IF_ERROR(kiln_onnx_select(n, live, hn, zero, &yt));
+        KILN_RETURN_IF_ERROR(kiln_onnx_select(n, live, hn, h, &hn));
+        if (cn) KILN_RETURN_IF_ERROR(kiln_onnx_select(n, live, cn, cc, &cn));
+      }
+      h = hn;
+      if (cn) cc = cn;
+      y_steps[d][t] = yt;
+    }
+    y_h[d] = h;
+    y_c[d] = cc;
+  }
+  // Y [seq, dirs, batch, hidden]; Y_h, Y_c [dirs, batch, hidden] (batch
+  // first with layout 1).
+  int64_t one_bh[3] = {1, c.batch, c.hidden};
+  if (n->num_outputs > 0 && n->outputs[0].name[0]) {
+    value_t* parts[1024];
+    size_t np = 0;
+    for (int64_t t = 0; t < c.seq; ++t) {
+      for (int64_t d = 0; d < c.dirs; ++d) {
+        int64_t dims4[4] = {1, 1, c.batch, c.hidden};
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_reshape_to(n, y_steps[d][t], 4, dims4, &parts[np++]));
+      }
+    }
+    int64_t yd[4] = {c.seq, c.dirs, c.batch, c.hidden};
+    value_t* y = parts[0];
+    if (np > 1) {
+      // Concatenate along dims 1 (directions) then 0 (time).
+      value_t* rows[512];
+      for (int64_t t = 0; t < c.seq; ++t) {
+        rows[t] = parts[t * c.dirs];
+        if (c.dirs > 1) {
+          int64_t rd[4] = {1, c.dirs, c.batch, c.hidden};
+          kiln_ir_named_attribute_t attr =
+              kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 1));
+          KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+              n, "stablehlo.concatenate", (size_t)c.dirs, &parts[t * c.dirs],
+              kiln_onnx_tensor(n, 4, rd, e), 1, &attr, &rows[t]));
+        }
+      }
+      y = rows[0];
+      if (c.seq > 1) {
+        kiln_ir_named_attribute_t attr =
+            kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 0));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_emit(n, "stablehlo.concatenate", (size_t)c.seq, rows,
+                           kiln_onnx_tensor(n, 4, yd, e), 1, &attr, &y));
+      }
+    }
+    if (batch_first) {
+      int64_t perm[4] = {2, 0, 1, 3};
+      KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, y, perm, &y));
+    }
+    kiln_onnx_set(n, 0, y);
+  }
+  for (int which = 0; which < 2; ++which) {
+    size_t out = (size_t)which + 1;
+    value_t** src = which == 0 ? y_h : y_c;
+    if (out >= n->num_outputs || !n->outputs[out].name[0] || !src[0]) continue;
+    value_t* parts[2];
+    for (int64_t d = 0; d < c.dirs; ++d) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_reshape_to(n, src[d], 3, one_bh, &parts[d]));
+    }
+    value_t* v = parts[0];
+    if (c.dirs > 1) {
+      int64_t dd[3] = {c.dirs, c.batch, c.hidden};
+      kiln_ir_named_attribute_t attr =
+          kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 0));
+      KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.concatenate", 2, parts,
+                                          kiln_onnx_tensor(n, 3, dd, e), 1,
+                                          &attr, &v));
+    }
+    if (batch_first) {
+      int64_t perm[3] = {1, 0, 2};
+      KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, v, perm, &v));
+    }
+    kiln_onnx_set(n, out, v);
+  }
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -4636,6 +5132,9 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     // Contractions.
     {"MatMul", 1, kiln_onnx_lower_matmul},
     {"Gemm", 1, kiln_onnx_lower_gemm},
+    {"RNN", 7, kiln_onnx_lower_rnn},
+    {"GRU", 7, kiln_onnx_lower_rnn},
+    {"LSTM", 7, kiln_onnx_lower_rnn},
     {"Conv", 1, kiln_onnx_lower_conv},
     {"ConvTranspose", 1, kiln_onnx_lower_conv_transpose},
     // Pooling.
@@ -4648,6 +5147,8 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"Upsample", 7, kiln_onnx_lower_resize},
     {"Upsample", 9, kiln_onnx_lower_resize},
     {"CumSum", 11, kiln_onnx_lower_cumsum},
+    {"TopK", 1, kiln_onnx_lower_topk},
+    {"TopK", 10, kiln_onnx_lower_topk},
     {"OneHot", 9, kiln_onnx_lower_onehot},
     {"HannWindow", 17, kiln_onnx_lower_window_fn},
     {"HammingWindow", 17, kiln_onnx_lower_window_fn},

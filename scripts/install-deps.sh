@@ -5,6 +5,9 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build clang clang-format libclang-rt-14-dev
   llvm-14-tools python3 python3-numpy libbenchmark-dev
+  # The ONNX importer (protobuf-c reader generated from Debian's onnx.proto)
+  # and ONNX's backend test data (tests/onnx).
+  libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata
 )
 if [ "${1:-}" = "--docs" ]; then
   packages+=(mkdocs mkdocs-material chromium)

@@ -18,6 +18,9 @@
 #if defined(KILN_HAVE_PIPELINE)
 #include "compiler/pipeline/registration.h"
 #endif
+#if defined(KILN_HAVE_ONNX)
+#include "compiler/input/onnx/onnx_import.h"
+#endif
 
 void kiln_compiler_options_initialize(kiln_compiler_options_t* options) {
   memset(options, 0, sizeof(*options));
@@ -188,9 +191,14 @@ kiln_status_t kiln_compiler_compile_buffer(
                                         &stop_early);
   }
   if (!status) {
-    status = kiln_mlir_parse_source(
-        context, kiln_make_cstring_view(filename ? filename : "<stdin>"), text,
-        length, NULL, &module);
+#if defined(KILN_HAVE_ONNX)
+    if (kiln_onnx_is_model(text, length)) {
+      status = kiln_onnx_import(context, filename, text, length, &module);
+    } else
+#endif
+      status = kiln_mlir_parse_source(
+          context, kiln_make_cstring_view(filename ? filename : "<stdin>"),
+          text, length, NULL, &module);
   }
   if (!status) status = kiln_ir_verify(context, module);
   if (!status) status = kiln_ir_pass_manager_run(pm, context, module);

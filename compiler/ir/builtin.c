@@ -35,8 +35,12 @@ static void kiln_ir_print_func(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
     kiln_ir_printer_printf(p, " ");
     kiln_ir_printer_print_str(p, vis->str);
   }
-  kiln_ir_printer_printf(p, " @");
-  kiln_ir_printer_print_str(p, kiln_ir_symbol_name(op));
+  // As a symbol reference, so that names that are not bare identifiers
+  // (ONNX graphs named "torch-jit-export") print quoted: @"torch-jit-export".
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_attribute(
+      p, kiln_ir_symbol_ref_attr_get(kiln_ir_printer_context(p),
+                                     kiln_ir_symbol_name(op), 0, NULL));
   const kiln_ir_type_t* type = kiln_ir_func_type(op);
   const kiln_ir_attribute_t* arg_attrs = kiln_ir_op_get_attr(op, "arg_attrs");
   const kiln_ir_attribute_t* res_attrs = kiln_ir_op_get_attr(op, "res_attrs");

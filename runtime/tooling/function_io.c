@@ -9,6 +9,7 @@
 
 #include "runtime/tooling/flags.h"
 #include "runtime/tooling/npy.h"
+#include "runtime/tooling/tensor_proto.h"
 
 KILN_FLAG_LIST(
     input,
@@ -18,6 +19,7 @@ KILN_FLAG_LIST(
     "                           1,2,3,4, f32=-2; one value splats\n"
     "  2x2xf32=@file.bin        raw bytes (size must match)\n"
     "  @file.npy / +file.npy    next array of a .npy file\n"
+    "  @file.pb                 an ONNX TensorProto file (ONNX test data)\n"
     "  *file.npy                all remaining arrays of a .npy file\n"
     "  (null)                   null ref or zero");
 KILN_FLAG_LIST(output,
@@ -328,6 +330,33 @@ static kiln_status_t kiln_tooling_parse_one(
   char first = spec.data[0];
   if (first == '@' || first == '+' || first == '*') {
     kiln_string_view_t path = kiln_string_view_substr(spec, 1, SIZE_MAX);
+    if (kiln_string_view_ends_with(path, kiln_make_cstring_view(".pb"))) {
+      // An ONNX TensorProto: one tensor per file (ONNX's test data).
+      if (first != '@') {
+        return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                                "'%.*s': a .pb file holds one tensor; use @",
+                                KILN_SV_ARG(path));
+      }
+      if (type != 'r') {
+        return kiln_make_status(
+            KILN_STATUS_INVALID_ARGUMENT,
+            "'%.*s' gives a buffer view but the argument is %s",
+            KILN_SV_ARG(path),
+            type ? kiln_tooling_type_char_name(type)
+                 : "missing (too many values)");
+      }
+      char cpath[4096];
+      if (path.size >= sizeof(cpath)) {
+        return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT, "path too long");
+      }
+      memcpy(cpath, path.data, path.size);
+      cpath[path.size] = 0;
+      kiln_hal_buffer_view_t* view = NULL;
+      KILN_RETURN_IF_ERROR(kiln_tensor_proto_load_buffer_view(
+          cpath, device_allocator, host_allocator, &view));
+      ++*type_index;
+      return kiln_tooling_push_move(list, kiln_vm_value_make_ref(view));
+    }
     if (!kiln_string_view_ends_with(path, kiln_make_cstring_view(".npy"))) {
       return kiln_make_status(
           KILN_STATUS_INVALID_ARGUMENT,

@@ -5,6 +5,11 @@
   flag tables are parsed from the flagfile-style help of the runtime tools;
   the verbatim help is always included), so the documented flags cannot
   drift from the binaries.
+* reference/onnx-ops.md: every ONNX op the importer lowers
+  (`kiln-import-onnx --list-ops`, with the opsets of its lowerings) and the
+  ONNX backend node test cases (Debian's libonnx-testdata) of each op type
+  with how many kiln passes: the cases not listed in
+  tests/onnx/expected_failures.txt, which the backend-test ctests check.
 * reference/supported-ops.md: every op registered in the compiler
   (`kiln-opt --list-ops`), grouped by dialect, with the conformance status
   of IREE's e2e test file for that op from the JSON that
@@ -40,6 +45,7 @@ TOOLS = [
     "kiln-dump-module",
     "kiln-as-module",
     "kiln-opt",
+    "kiln-import-onnx",
     "kiln-run-replay",
     "kiln-benchmark-replay",
     "kiln-dump-replay",
@@ -339,6 +345,68 @@ def ops_page(ops, results, results_label):
 # Driver
 #===----------------------------------------------------------------------===#
 
+ONNX_TESTDATA = "/usr/share/libonnx-testdata/data/node"
+
+
+def onnx_ops_page(import_tool):
+    """The ONNX op table: lowerings and node-case pass counts."""
+    listed = subprocess.run([import_tool, "--list-ops"], capture_output=True,
+                            text=True, check=True).stdout.splitlines()
+    lowered = {}
+    for line in listed:
+        op, _, since = line.partition(" ")
+        lowered[op] = since.replace(",", ", ")
+    expected = set()
+    path = os.path.join(ROOT, "tests", "onnx", "expected_failures.txt")
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                key = line.split(" ", 1)[0].strip()
+                if key and not key.startswith("#"):
+                    expected.add(key)
+    cases = {}  # op type -> [passing, total] over single-op node cases
+    multi = [0, 0]
+    if os.path.isdir(ONNX_TESTDATA):
+        for name in sorted(os.listdir(ONNX_TESTDATA)):
+            model = os.path.join(ONNX_TESTDATA, name, "model.onnx")
+            proc = subprocess.run([import_tool, "--describe", model],
+                                  capture_output=True, text=True)
+            ops = [l[3:] for l in proc.stdout.splitlines() if l.startswith("op ")]
+            passing = ("node/" + name) not in expected
+            row = cases.setdefault(ops[0], [0, 0]) if len(ops) == 1 else multi
+            row[0] += passing
+            row[1] += 1
+    total = sum(r[1] for r in cases.values()) + multi[1]
+    passed = sum(r[0] for r in cases.values()) + multi[0]
+    out = [GENERATED_NOTE, "# Supported ONNX ops\n\n"]
+    out.append(
+        "The ONNX ops `kiln-import-onnx` and `kiln-compile model.onnx` lower "
+        "(`kiln-import-onnx --list-ops`), with the opsets from which each "
+        "lowering applies (an op with several versions reads the model's opset "
+        "where the op changed), and ONNX's backend node test cases of each op "
+        "type from Debian's libonnx-testdata: how many kiln passes (backend "
+        "vmvx, devices local-sync and local-task; every case that fails is "
+        "listed with its reason in `tests/onnx/expected_failures.txt`, which "
+        "the `onnx_backend_*` ctests check). See the [ONNX guide]"
+        "(../guides/onnx.md).\n\n")
+    if total:
+        out.append("**%d of %d node cases pass (%.1f%%)**; %d of the %d cases "
+                   "that use several op types (expanded function bodies) "
+                   "pass.\n\n" % (passed, total, 100.0 * passed / total,
+                                    multi[0], multi[1]))
+    else:
+        out.append("!!! warning \"No test data\"\n    libonnx-testdata is not "
+                   "installed, so no case was counted.\n\n")
+    out.append("| ONNX op | Lowered from opset | Node cases passing |\n")
+    out.append("|---|---|---|\n")
+    for op in sorted(set(lowered) | set(cases)):
+        since = lowered.get(op, "not supported")
+        row = cases.get(op)
+        count = "%d / %d" % (row[0], row[1]) if row else "(no single-op case)"
+        out.append("| `%s` | %s | %s |\n" % (op, since, count))
+    return "".join(out)
+
+
 def generate(bin_dir, conformance):
     """Returns {relative path: content}."""
     pages = {}
@@ -354,6 +422,9 @@ def generate(bin_dir, conformance):
             pages["tools/%s.md" % tool] = tool_page(tool, run_help(path))
         else:
             pages["tools/%s.md" % tool] = missing_tool_page(tool)
+    import_tool = os.path.join(bin_dir, "kiln-import-onnx")
+    if os.access(import_tool, os.X_OK):
+        pages["onnx-ops.md"] = onnx_ops_page(import_tool)
     kiln_opt = os.path.join(bin_dir, "kiln-opt")
     results = None
     label = ("The conformance runner was not run for this build of the site "

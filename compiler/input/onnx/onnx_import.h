@@ -1,0 +1,57 @@
+// The ONNX importer: an ONNX model (ModelProto bytes) -> a builtin.module
+// holding one func.func built with the IR builder from stablehlo / math /
+// arith ops that the default pipeline lowers.
+//
+// Calling convention: the function is named after the graph; its arguments
+// are the graph inputs that are not initializers, in order; its results are
+// the graph outputs, in order.
+//
+// Threading: no global state; one import per context at a time.
+#ifndef KILN_COMPILER_INPUT_ONNX_ONNX_IMPORT_H_
+#define KILN_COMPILER_INPUT_ONNX_ONNX_IMPORT_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "compiler/ir/operation.h"
+#include "runtime/base/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// True when |data| looks like an ONNX ModelProto rather than MLIR text: it
+// starts with a ModelProto field tag that no MLIR file starts with, or the
+// whole buffer reads as protobuf fields that include a graph.
+bool kiln_onnx_is_model(const void* data, size_t length);
+
+// Imports |length| bytes of a serialized ModelProto. |filename| names the
+// model in errors and locates external data (relative to its folder; NULL
+// or "<stdin>": the current folder). The ops needed (stablehlo, math,
+// arith, func) must be registered in |context|. On success |*out_module|
+// is a detached builtin.module owned by |context|. Errors read
+// "<filename>: node 'n' (Op, opset 13): <why>" or "<filename>: <why>".
+kiln_status_t kiln_onnx_import(kiln_ir_context_t* context, const char* filename,
+                               const void* data, size_t length,
+                               kiln_ir_op_t** out_module);
+
+// Writes a summary of the model without importing it, one item a line:
+//   function <graph name>
+//   opset <ai.onnx opset>
+//   op <OpType>        (each distinct op type of the main graph, in order)
+// For the backend-test runner's tables. Errors: a model that does not
+// decode.
+kiln_status_t kiln_onnx_describe(const char* filename, const void* data,
+                                 size_t length, FILE* out);
+
+// Writes the ops the importer lowers, one a line, sorted by name:
+// "<OpType> <since version>[,<since version>...]" (the opsets from which
+// each lowering applies).
+void kiln_onnx_list_ops(FILE* out);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_COMPILER_INPUT_ONNX_ONNX_IMPORT_H_

@@ -1,0 +1,100 @@
+// Shared between the ONNX importer's graph walk (onnx_import.c) and its op
+// lowerings (onnx_ops.c). Not a public API.
+#ifndef KILN_COMPILER_INPUT_ONNX_ONNX_INTERNAL_H_
+#define KILN_COMPILER_INPUT_ONNX_ONNX_INTERNAL_H_
+
+#include <stdint.h>
+
+#include "compiler/ir/attributes.h"
+#include "compiler/ir/builder.h"
+#include "compiler/ir/context.h"
+#include "compiler/ir/operation.h"
+#include "compiler/ir/types.h"
+#include "onnx.pb-c.h"
+#include "runtime/base/status.h"
+
+#define KILN_ONNX_MAX_RANK 16
+// The newest ai.onnx opset whose op versions the lowering table knows.
+#define KILN_ONNX_MAX_OPSET 23
+#define KILN_ONNX_MIN_OPSET 1
+
+// A tensor whose contents are known at import: initializers, Constant
+// nodes and the results of folded shape computations. |data| is dense
+// row-major in the IR storage format of |type|'s element (i1: one byte).
+typedef struct kiln_onnx_const_t {
+  const kiln_ir_type_t* type;  // static ranked tensor
+  const uint8_t* data;         // context arena
+  size_t size;
+} kiln_onnx_const_t;
+
+// One named ONNX value.
+typedef struct kiln_onnx_value_t {
+  const char* name;
+  const kiln_ir_type_t* type;      // ranked tensor
+  kiln_ir_value_t* ir;             // NULL until materialized (constants)
+  const kiln_onnx_const_t* known;  // non-NULL when known at import
+} kiln_onnx_value_t;
+
+typedef struct kiln_onnx_importer_t kiln_onnx_importer_t;
+
+// One node being lowered. Lowerings read |inputs| (NULL entries are omitted
+// optional inputs; |num_inputs| may be fewer than the op's arity) and fill
+// |outputs[i]| (type plus an IR value and/or a known constant).
+typedef struct kiln_onnx_node_t {
+  kiln_onnx_importer_t* importer;
+  kiln_ir_context_t* context;
+  kiln_ir_builder_t* b;
+  const Onnx__NodeProto* proto;
+  int64_t opset;  // the ai.onnx opset the model imports
+  size_t num_inputs;
+  kiln_onnx_value_t** inputs;
+  size_t num_outputs;
+  kiln_onnx_value_t* outputs;
+  // The declared type of each output when the graph states one (graph
+  // outputs, value_info), else NULL.
+  const kiln_ir_type_t** declared;
+} kiln_onnx_node_t;
+
+typedef kiln_status_t (*kiln_onnx_lower_fn_t)(kiln_onnx_node_t* n);
+
+// One lowering: (op type, since version) -> function. The importer picks
+// the entry with the greatest since version <= the model's opset.
+typedef struct kiln_onnx_op_entry_t {
+  const char* op_type;
+  int since_version;
+  kiln_onnx_lower_fn_t lower;
+} kiln_onnx_op_entry_t;
+
+// The table (onnx_ops.c), terminated by a NULL op_type.
+extern const kiln_onnx_op_entry_t kiln_onnx_op_table[];
+
+// "<file>: node 'name' (Op, opset N): <message>" as an UNIMPLEMENTED or
+// INVALID_ARGUMENT status.
+kiln_status_t kiln_onnx_node_error(kiln_onnx_node_t* n, kiln_status_code_t code,
+                                   const char* format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+// The IR element type of ONNX data type |dtype| (NULL when unsupported).
+const kiln_ir_type_t* kiln_onnx_element_type(kiln_ir_context_t* context,
+                                             int32_t dtype);
+// The ONNX type name ("FLOAT", "INT64", ...) of |dtype|.
+const char* kiln_onnx_dtype_name(int32_t dtype);
+
+// Decodes a TensorProto (typed fields, raw_data, external data) into a
+// known constant.
+kiln_status_t kiln_onnx_read_tensor(kiln_onnx_importer_t* importer,
+                                    const Onnx__TensorProto* tensor,
+                                    const char* what,
+                                    kiln_onnx_const_t** out_const);
+
+// The IR value of |v|, materializing a known constant as
+// stablehlo.constant at the insertion point on first use.
+kiln_status_t kiln_onnx_materialize(kiln_onnx_node_t* n, kiln_onnx_value_t* v,
+                                    kiln_ir_value_t** out_value);
+
+// A known constant of |type| from |data| (copied).
+kiln_onnx_const_t* kiln_onnx_make_const(kiln_ir_context_t* context,
+                                        const kiln_ir_type_t* type,
+                                        const void* data, size_t size);
+
+#endif  // KILN_COMPILER_INPUT_ONNX_ONNX_INTERNAL_H_

@@ -1,0 +1,5168 @@
+// ONNX op lowerings: each node becomes stablehlo (and a few math) ops with
+// static shapes computed here; shape-like operands (Reshape's shape,
+// Slice's starts, ...) must be known at import, and small integer
+// computations on known values (Shape -> Gather -> Concat -> Reshape) are
+// folded on the host so that they are. The table at the end maps (op type,
+// since version) to a lowering; attributes that moved to inputs at some
+// opset are read by one helper (kiln_onnx_ints_operand) for both forms.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/input/onnx/onnx_internal.h"
+
+#define MAXR KILN_ONNX_MAX_RANK
+// Known values above this many elements are not folded on the host.
+#define KILN_ONNX_FOLD_MAX_ELEMENTS 4096
+
+typedef kiln_onnx_node_t node_t;
+typedef kiln_ir_value_t value_t;
+typedef kiln_ir_type_t type_t;
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+static const Onnx__AttributeProto* kiln_onnx_attr(node_t* n, const char* name) {
+  for (size_t i = 0; i < n->proto->n_attribute; ++i) {
+    const Onnx__AttributeProto* a = n->proto->attribute[i];
+    if (a->name && !strcmp(a->name, name)) return a;
+  }
+  return NULL;
+}
+
+static int64_t kiln_onnx_attr_int(node_t* n, const char* name, int64_t def) {
+  const Onnx__AttributeProto* a = kiln_onnx_attr(n, name);
+  return a && a->has_i ? a->i : def;
+}
+
+static double kiln_onnx_attr_float(node_t* n, const char* name, double def) {
+  const Onnx__AttributeProto* a = kiln_onnx_attr(n, name);
+  return a && a->has_f ? (double)a->f : def;
+}
+
+// Copies attribute |name|'s ints; returns the count or -1 when absent.
+static int64_t kiln_onnx_attr_ints(node_t* n, const char* name, int64_t* out,
+                                   size_t capacity) {
+  const Onnx__AttributeProto* a = kiln_onnx_attr(n, name);
+  if (!a) return -1;
+  size_t count = a->n_ints < capacity ? a->n_ints : capacity;
+  memcpy(out, a->ints, count * sizeof(int64_t));
+  return (int64_t)a->n_ints;
+}
+
+static bool kiln_onnx_attr_string_is(node_t* n, const char* name,
+                                     const char* def, const char* value) {
+  const Onnx__AttributeProto* a = kiln_onnx_attr(n, name);
+  if (!a || !a->has_s) return !strcmp(def, value);
+  return a->s.len == strlen(value) && !memcmp(a->s.data, value, a->s.len);
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs, outputs and known values
+//===----------------------------------------------------------------------===//
+
+static kiln_onnx_value_t* kiln_onnx_input(node_t* n, size_t i) {
+  return i < n->num_inputs ? n->inputs[i] : NULL;
+}
+
+static kiln_status_t kiln_onnx_need_inputs(node_t* n, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    if (!kiln_onnx_input(n, i)) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "required input %zu is missing", i);
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_in(node_t* n, size_t i, value_t** out) {
+  kiln_onnx_value_t* v = kiln_onnx_input(n, i);
+  if (!v) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "required input %zu is missing", i);
+  }
+  return kiln_onnx_materialize(n, v, out);
+}
+
+static void kiln_onnx_set(node_t* n, size_t i, value_t* v) {
+  if (i >= n->num_outputs) return;
+  n->outputs[i].type = v->type;
+  n->outputs[i].ir = v;
+}
+
+static void kiln_onnx_set_known(node_t* n, size_t i,
+                                const kiln_onnx_const_t* c) {
+  if (i >= n->num_outputs) return;
+  n->outputs[i].type = c->type;
+  n->outputs[i].known = c;
+}
+
+static const type_t* kiln_onnx_elem(const type_t* t) {
+  return t->shaped.element;
+}
+static size_t kiln_onnx_rank(const type_t* t) {
+  return t->shaped.rank;
+}
+
+static const type_t* kiln_onnx_tensor(node_t* n, size_t rank,
+                                      const int64_t* dims,
+                                      const type_t* element) {
+  return kiln_ir_tensor_type_get(n->context, rank, dims, element, NULL);
+}
+
+static bool kiln_onnx_is_float(const type_t* element) {
+  return element->kind == KILN_IR_TYPE_FLOAT;
+}
+static bool kiln_onnx_is_unsigned(const type_t* element) {
+  return element->kind == KILN_IR_TYPE_INTEGER &&
+         element->integer.signedness == KILN_IR_UNSIGNED;
+}
+static bool kiln_onnx_is_bool(const type_t* element) {
+  return element->kind == KILN_IR_TYPE_INTEGER && element->integer.width == 1;
+}
+
+// Element |i| of a known value as int64 / double.
+static int64_t kiln_onnx_known_int(const kiln_onnx_const_t* c, int64_t i) {
+  const type_t* e = c->type->shaped.element;
+  size_t w = kiln_ir_type_storage_bytes(e);
+  const uint8_t* p = c->data + (size_t)i * w;
+  if (e->kind == KILN_IR_TYPE_FLOAT) {
+    uint64_t bits = 0;
+    memcpy(&bits, p, w);
+    return (int64_t)kiln_ir_float_from_bits(e->flt.kind, bits);
+  }
+  if (e->kind != KILN_IR_TYPE_INTEGER) return 0;
+  bool is_unsigned =
+      e->integer.signedness == KILN_IR_UNSIGNED || e->integer.width == 1;
+  switch (w) {
+    case 1:
+      return is_unsigned ? (int64_t)p[0] : (int64_t)(int8_t)p[0];
+    case 2: {
+      uint16_t v;
+      memcpy(&v, p, 2);
+      return is_unsigned ? (int64_t)v : (int64_t)(int16_t)v;
+    }
+    case 4: {
+      uint32_t v;
+      memcpy(&v, p, 4);
+      return is_unsigned ? (int64_t)v : (int64_t)(int32_t)v;
+    }
+    default: {
+      int64_t v;
+      memcpy(&v, p, 8);
+      return v;
+    }
+  }
+}
+
+static double kiln_onnx_known_double(const kiln_onnx_const_t* c, int64_t i) {
+  const type_t* e = c->type->shaped.element;
+  if (e->kind == KILN_IR_TYPE_FLOAT) {
+    size_t w = kiln_ir_type_storage_bytes(e);
+    uint64_t bits = 0;
+    memcpy(&bits, c->data + (size_t)i * w, w);
+    return kiln_ir_float_from_bits(e->flt.kind, bits);
+  }
+  if (kiln_onnx_is_unsigned(e) && e->integer.width == 64) {
+    uint64_t v;
+    memcpy(&v, c->data + (size_t)i * 8, 8);
+    return (double)v;
+  }
+  return (double)kiln_onnx_known_int(c, i);
+}
+
+// Stores |v| (as an int or double) as element |i| of |element| type.
+static void kiln_onnx_store(uint8_t* data, const type_t* e, int64_t i,
+                            double dv, int64_t iv, bool from_float) {
+  size_t w = kiln_ir_type_storage_bytes(e);
+  uint8_t* p = data + (size_t)i * w;
+  if (e->kind == KILN_IR_TYPE_FLOAT) {
+    uint64_t bits =
+        kiln_ir_float_to_bits(e->flt.kind, from_float ? dv : (double)iv);
+    memcpy(p, &bits, w);
+    return;
+  }
+  int64_t v = iv;
+  if (from_float) {
+    if (e->integer.width == 1) {
+      v = dv != 0;
+    } else if (isnan(dv)) {
+      v = 0;
+    } else if (kiln_onnx_is_unsigned(e) && e->integer.width == 64) {
+      uint64_t u = dv <= 0                        ? 0
+                   : dv >= 18446744073709551615.0 ? UINT64_MAX
+                                                  : (uint64_t)dv;
+      memcpy(p, &u, 8);
+      return;
+    } else {
+      v = dv >= 9.2e18 ? INT64_MAX : dv <= -9.2e18 ? INT64_MIN : (int64_t)dv;
+    }
+  } else if (e->integer.width == 1) {
+    v = iv != 0;
+  }
+  memcpy(p, &v, w);  // little endian: the low bytes
+}
+
+static int64_t kiln_onnx_num_elements(const type_t* t) {
+  return kiln_ir_type_num_elements(t);
+}
+
+static kiln_onnx_const_t* kiln_onnx_alloc_const(node_t* n, const type_t* type) {
+  int64_t count = kiln_onnx_num_elements(type);
+  size_t size =
+      (size_t)count * kiln_ir_type_storage_bytes(type->shaped.element);
+  kiln_onnx_const_t* c =
+      (kiln_onnx_const_t*)kiln_ir_arena_alloc(n->context, sizeof(*c));
+  uint8_t* data = (uint8_t*)kiln_ir_arena_alloc(n->context, size ? size : 1);
+  if (!c || !data) return NULL;
+  memset(data, 0, size ? size : 1);
+  c->type = type;
+  c->data = data;
+  c->size = size;
+  return c;
+}
+
+#define KILN_ONNX_OOM() \
+  kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory")
+
+// Reads a known 1-D (or scalar) integer input as a list; absent inputs give
+// -1. A runtime value is an error naming |what|.
+static kiln_status_t kiln_onnx_known_ints(node_t* n, size_t i, const char* what,
+                                          int64_t* out, size_t capacity,
+                                          int64_t* out_count) {
+  *out_count = -1;
+  kiln_onnx_value_t* v = kiln_onnx_input(n, i);
+  if (!v) return kiln_ok_status();
+  if (!v->known) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_UNIMPLEMENTED,
+        "input '%s' (%s) is computed at run time; it must be known at import",
+        v->name, what);
+  }
+  int64_t count = kiln_onnx_num_elements(v->known->type);
+  if (count < 0 || (size_t)count > capacity) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "%s has %lld entries (at most %zu supported)",
+                                what, (long long)count, capacity);
+  }
+  for (int64_t k = 0; k < count; ++k) out[k] = kiln_onnx_known_int(v->known, k);
+  *out_count = count;
+  return kiln_ok_status();
+}
+
+// True when input |i| is given but only known at run time while the graph
+// declares a static type for output |out|: the op is compiled for that
+// declared type (the shape-like operand then only has to agree with it).
+static bool kiln_onnx_use_declared(node_t* n, size_t i, size_t out) {
+  kiln_onnx_value_t* v = kiln_onnx_input(n, i);
+  return v && !v->known && out < n->num_outputs && n->declared[out];
+}
+
+// Attribute |name| before opset |since| and input |index| from it on
+// (Squeeze's axes, Slice's starts, ...): one place for both forms.
+static kiln_status_t kiln_onnx_ints_operand(node_t* n, int since,
+                                            const char* name, size_t index,
+                                            int64_t* out, size_t capacity,
+                                            int64_t* out_count) {
+  if (n->opset < since) {
+    *out_count = kiln_onnx_attr_ints(n, name, out, capacity);
+    if (*out_count > (int64_t)capacity) {
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "too many '%s' entries", name);
+    }
+    return kiln_ok_status();
+  }
+  return kiln_onnx_known_ints(n, index, name, out, capacity, out_count);
+}
+
+static kiln_status_t kiln_onnx_norm_axis(node_t* n, int64_t axis, size_t rank,
+                                         int64_t* out) {
+  int64_t r = (int64_t)rank;
+  if (axis < -r || axis >= r) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "axis %lld is out of range for rank %zu",
+                                (long long)axis, rank);
+  }
+  *out = axis < 0 ? axis + r : axis;
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Emitting ops
+//===----------------------------------------------------------------------===//
+
+static kiln_ir_named_attribute_t kiln_onnx_named(node_t* n, const char* name,
+                                                 const kiln_ir_attribute_t* a) {
+  return kiln_ir_named_attr(n->context, name, a);
+}
+
+static const kiln_ir_attribute_t* kiln_onnx_i64_array(node_t* n, size_t count,
+                                                      const int64_t* values) {
+  return kiln_ir_dense_i64_array_attr_get(
+      n->context, kiln_ir_int_type(n->context, 64), count, values);
+}
+
+static const kiln_ir_attribute_t* kiln_onnx_i64(node_t* n, int64_t v) {
+  return kiln_ir_integer_attr_get(n->context, kiln_ir_int_type(n->context, 64),
+                                  v);
+}
+
+static kiln_status_t kiln_onnx_emit(node_t* n, const char* name, size_t nops,
+                                    value_t* const* ops, const type_t* type,
+                                    size_t nattrs,
+                                    const kiln_ir_named_attribute_t* attrs,
+                                    value_t** out) {
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      n->b, name, nops, ops, 1, &type, nattrs, attrs, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_unary(node_t* n, const char* name, value_t* x,
+                                     value_t** out) {
+  return kiln_onnx_emit(n, name, 1, &x, x->type, 0, NULL, out);
+}
+
+// |a| op |b| of the same shape; |type| NULL: |a|'s type.
+static kiln_status_t kiln_onnx_binary_same(node_t* n, const char* name,
+                                           value_t* a, value_t* b,
+                                           value_t** out) {
+  value_t* ops[2] = {a, b};
+  return kiln_onnx_emit(n, name, 2, ops, a->type, 0, NULL, out);
+}
+
+// A splat constant of |type| (any shape) holding |value|.
+static kiln_status_t kiln_onnx_splat(node_t* n, const type_t* type,
+                                     double value, value_t** out) {
+  const type_t* e = type->shaped.element;
+  uint8_t data[16] = {0};
+  kiln_onnx_store(data, e, 0, value, 0, true);
+  const kiln_ir_attribute_t* a = kiln_ir_dense_elements_attr_get(
+      n->context, type, true, data, kiln_ir_type_storage_bytes(e));
+  if (!a) return KILN_ONNX_OOM();
+  kiln_ir_named_attribute_t attr = kiln_onnx_named(n, "value", a);
+  return kiln_onnx_emit(n, "stablehlo.constant", 0, NULL, type, 1, &attr, out);
+}
+
+static kiln_status_t kiln_onnx_splat_int(node_t* n, const type_t* type,
+                                         int64_t value, value_t** out) {
+  const type_t* e = type->shaped.element;
+  uint8_t data[16] = {0};
+  kiln_onnx_store(data, e, 0, 0, value, false);
+  const kiln_ir_attribute_t* a = kiln_ir_dense_elements_attr_get(
+      n->context, type, true, data, kiln_ir_type_storage_bytes(e));
+  if (!a) return KILN_ONNX_OOM();
+  kiln_ir_named_attribute_t attr = kiln_onnx_named(n, "value", a);
+  return kiln_onnx_emit(n, "stablehlo.constant", 0, NULL, type, 1, &attr, out);
+}
+
+// A splat of |value| shaped like |like|.
+static kiln_status_t kiln_onnx_like(node_t* n, value_t* like, double value,
+                                    value_t** out) {
+  return kiln_onnx_splat(n, like->type, value, out);
+}
+
+static kiln_status_t kiln_onnx_convert(node_t* n, value_t* x,
+                                       const type_t* element, value_t** out) {
+  if (kiln_onnx_elem(x->type) == element) {
+    *out = x;
+    return kiln_ok_status();
+  }
+  const type_t* t = kiln_onnx_tensor(n, kiln_onnx_rank(x->type),
+                                     x->type->shaped.dims, element);
+  return kiln_onnx_emit(n, "stablehlo.convert", 1, &x, t, 0, NULL, out);
+}
+
+static kiln_status_t kiln_onnx_reshape_to(node_t* n, value_t* x, size_t rank,
+                                          const int64_t* dims, value_t** out) {
+  const type_t* t = kiln_onnx_tensor(n, rank, dims, kiln_onnx_elem(x->type));
+  if (t == x->type) {
+    *out = x;
+    return kiln_ok_status();
+  }
+  return kiln_onnx_emit(n, "stablehlo.reshape", 1, &x, t, 0, NULL, out);
+}
+
+// Broadcasts |x| to |rank|/|dims| numpy-style (trailing dims aligned).
+static kiln_status_t kiln_onnx_broadcast_to(node_t* n, value_t* x, size_t rank,
+                                            const int64_t* dims,
+                                            value_t** out) {
+  const type_t* t = kiln_onnx_tensor(n, rank, dims, kiln_onnx_elem(x->type));
+  if (t == x->type) {
+    *out = x;
+    return kiln_ok_status();
+  }
+  size_t xr = kiln_onnx_rank(x->type);
+  if (xr > rank) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "cannot broadcast rank %zu to rank %zu", xr,
+                                rank);
+  }
+  int64_t bdims[MAXR];
+  for (size_t i = 0; i < xr; ++i) {
+    bdims[i] = (int64_t)(rank - xr + i);
+    int64_t d = x->type->shaped.dims[i];
+    if (d != 1 && d != dims[bdims[i]]) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_INVALID_ARGUMENT,
+          "dim %zu of size %lld does not broadcast to %lld", i, (long long)d,
+          (long long)dims[bdims[i]]);
+    }
+  }
+  kiln_ir_named_attribute_t attr = kiln_onnx_named(
+      n, "broadcast_dimensions", kiln_onnx_i64_array(n, xr, bdims));
+  return kiln_onnx_emit(n, "stablehlo.broadcast_in_dim", 1, &x, t, 1, &attr,
+                        out);
+}
+
+// broadcast_in_dim with explicit |bdims| (x dim i -> result dim bdims[i]).
+static kiln_status_t kiln_onnx_broadcast_dims(node_t* n, value_t* x,
+                                              size_t rank, const int64_t* dims,
+                                              const int64_t* bdims,
+                                              value_t** out) {
+  const type_t* t = kiln_onnx_tensor(n, rank, dims, kiln_onnx_elem(x->type));
+  kiln_ir_named_attribute_t attr =
+      kiln_onnx_named(n, "broadcast_dimensions",
+                      kiln_onnx_i64_array(n, kiln_onnx_rank(x->type), bdims));
+  return kiln_onnx_emit(n, "stablehlo.broadcast_in_dim", 1, &x, t, 1, &attr,
+                        out);
+}
+
+// The numpy broadcast shape of |count| types.
+static kiln_status_t kiln_onnx_broadcast_shape(node_t* n, size_t count,
+                                               const type_t* const* types,
+                                               size_t* out_rank,
+                                               int64_t* out_dims) {
+  size_t rank = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (kiln_onnx_rank(types[i]) > rank) rank = kiln_onnx_rank(types[i]);
+  }
+  for (size_t d = 0; d < rank; ++d) out_dims[d] = 1;
+  for (size_t i = 0; i < count; ++i) {
+    size_t r = kiln_onnx_rank(types[i]);
+    for (size_t k = 0; k < r; ++k) {
+      int64_t dim = types[i]->shaped.dims[k];
+      int64_t* o = &out_dims[rank - r + k];
+      if (dim == *o || dim == 1) continue;
+      if (*o == 1) {
+        *o = dim;
+        continue;
+      }
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "input shapes %s and %s do not broadcast",
+                                  kiln_ir_type_to_string(n->context, types[0]),
+                                  kiln_ir_type_to_string(n->context, types[i]));
+    }
+  }
+  *out_rank = rank;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_compare(node_t* n, const char* direction,
+                                       value_t* a, value_t* b, value_t** out) {
+  const type_t* t =
+      kiln_onnx_tensor(n, kiln_onnx_rank(a->type), a->type->shaped.dims,
+                       kiln_ir_int_type(n->context, 1));
+  value_t* ops[2] = {a, b};
+  kiln_ir_named_attribute_t attr = kiln_onnx_named(
+      n, "comparison_direction",
+      kiln_ir_string_attr_get(n->context, kiln_make_cstring_view(direction)));
+  return kiln_onnx_emit(n, "stablehlo.compare", 2, ops, t, 1, &attr, out);
+}
+
+static kiln_status_t kiln_onnx_select(node_t* n, value_t* pred, value_t* a,
+                                      value_t* b, value_t** out) {
+  value_t* ops[3] = {pred, a, b};
+  return kiln_onnx_emit(n, "stablehlo.select", 3, ops, a->type, 0, NULL, out);
+}
+
+// stablehlo.reduce of |x| over |axes| with |combiner| and |init|; the
+// result drops the axes (kiln_onnx_keepdims puts them back).
+static kiln_status_t kiln_onnx_reduce(node_t* n, value_t* x, size_t num_axes,
+                                      const int64_t* axes, const char* combiner,
+                                      double init, value_t** out) {
+  kiln_ir_context_t* ctx = n->context;
+  const type_t* e = kiln_onnx_elem(x->type);
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, e);
+  value_t* init_value = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, scalar, init, &init_value));
+  bool reduced[MAXR] = {false};
+  for (size_t i = 0; i < num_axes; ++i) reduced[axes[i]] = true;
+  int64_t dims[MAXR];
+  size_t rank = 0;
+  for (size_t d = 0; d < kiln_onnx_rank(x->type); ++d) {
+    if (!reduced[d]) dims[rank++] = x->type->shaped.dims[d];
+  }
+  const type_t* rt = kiln_onnx_tensor(n, rank, dims, e);
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &region));
+  kiln_ir_builder_t rb = kiln_ir_builder_make(ctx);
+  rb.location = n->b->location;
+  const type_t* arg_types[2] = {scalar, scalar};
+  kiln_ir_block_t* block = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_block(&rb, region, 2, arg_types, &block));
+  kiln_ir_op_t* combine = NULL;
+  kiln_ir_value_t* args[2] = {block->args[0], block->args[1]};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, combiner, 2, args, 1, &scalar, 0, NULL, &combine));
+  kiln_ir_value_t* combined = kiln_ir_op_result(combine, 0);
+  kiln_ir_op_t* ret = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.return", 1, &combined, 0, NULL, 0, NULL, &ret));
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.reduce", n->b->location);
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, x));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, init_value));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(ctx, &state, rt));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "dimensions", kiln_onnx_i64_array(n, num_axes, axes)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, region));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+// Reshapes a reduction result back to |x|'s rank with 1s at |axes|.
+static kiln_status_t kiln_onnx_keepdims(node_t* n, value_t* reduced,
+                                        const type_t* x, size_t num_axes,
+                                        const int64_t* axes, value_t** out) {
+  int64_t dims[MAXR];
+  size_t rank = kiln_onnx_rank(x);
+  for (size_t d = 0; d < rank; ++d) dims[d] = x->shaped.dims[d];
+  for (size_t i = 0; i < num_axes; ++i) dims[axes[i]] = 1;
+  return kiln_onnx_reshape_to(n, reduced, rank, dims, out);
+}
+
+// The lowest / highest value of an element type (for max / min inits).
+static double kiln_onnx_lowest(const type_t* e) {
+  if (kiln_onnx_is_float(e)) return -INFINITY;
+  if (kiln_onnx_is_bool(e) || kiln_onnx_is_unsigned(e)) return 0;
+  return -ldexp(1.0, (int)e->integer.width - 1);
+}
+static double kiln_onnx_highest(const type_t* e) {
+  if (kiln_onnx_is_float(e)) return INFINITY;
+  if (kiln_onnx_is_bool(e)) return 1;
+  if (kiln_onnx_is_unsigned(e)) return ldexp(1.0, (int)e->integer.width) - 1;
+  return ldexp(1.0, (int)e->integer.width - 1) - 1;
+}
+
+static kiln_status_t kiln_onnx_iota(node_t* n, const type_t* t, int64_t dim,
+                                    value_t** out);
+
+//===----------------------------------------------------------------------===//
+// Host folding of small known values
+//===----------------------------------------------------------------------===//
+
+static bool kiln_onnx_all_known(node_t* n, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    kiln_onnx_value_t* v = kiln_onnx_input(n, i);
+    if (!v || !v->known) return false;
+    if (kiln_onnx_num_elements(v->type) > KILN_ONNX_FOLD_MAX_ELEMENTS) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Index of element |flat| of |out_dims| in a broadcast operand |t|.
+static int64_t kiln_onnx_broadcast_index(const type_t* t, size_t out_rank,
+                                         const int64_t* out_dims,
+                                         int64_t flat) {
+  size_t r = kiln_onnx_rank(t);
+  int64_t index = 0, stride = 1;
+  for (size_t k = out_rank; k-- > 0;) {
+    int64_t coord = flat % out_dims[k];
+    flat /= out_dims[k];
+    if (k + r < out_rank) continue;
+    size_t d = k - (out_rank - r);
+    int64_t dim = t->shaped.dims[d];
+    index += (dim == 1 ? 0 : coord) * stride;
+    stride *= dim;
+  }
+  return index;
+}
+
+typedef enum kiln_onnx_fold_op_e {
+  KILN_ONNX_FOLD_ADD,
+  KILN_ONNX_FOLD_SUB,
+  KILN_ONNX_FOLD_MUL,
+  KILN_ONNX_FOLD_DIV,
+  KILN_ONNX_FOLD_EQ,
+  KILN_ONNX_FOLD_LT,
+  KILN_ONNX_FOLD_GT,
+  KILN_ONNX_FOLD_MAX,
+  KILN_ONNX_FOLD_MIN,
+  KILN_ONNX_FOLD_NONE,
+} kiln_onnx_fold_op_t;
+
+// Folds a binary op on known inputs; sets |*out_done|.
+static kiln_status_t kiln_onnx_fold_binary(node_t* n, kiln_onnx_fold_op_t op,
+                                           bool* out_done) {
+  *out_done = false;
+  if (op == KILN_ONNX_FOLD_NONE || !kiln_onnx_all_known(n, 2)) {
+    return kiln_ok_status();
+  }
+  const kiln_onnx_const_t* a = n->inputs[0]->known;
+  const kiln_onnx_const_t* b = n->inputs[1]->known;
+  const type_t* e = kiln_onnx_elem(a->type);
+  if (e != kiln_onnx_elem(b->type)) return kiln_ok_status();
+  const type_t* types[2] = {a->type, b->type};
+  size_t rank = 0;
+  int64_t dims[MAXR];
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_shape(n, 2, types, &rank, dims));
+  bool is_cmp = op == KILN_ONNX_FOLD_EQ || op == KILN_ONNX_FOLD_LT ||
+                op == KILN_ONNX_FOLD_GT;
+  const type_t* re = is_cmp ? kiln_ir_int_type(n->context, 1) : e;
+  const type_t* rt = kiln_onnx_tensor(n, rank, dims, re);
+  kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, rt);
+  if (!c) return KILN_ONNX_OOM();
+  bool fl = kiln_onnx_is_float(e);
+  int64_t count = kiln_onnx_num_elements(rt);
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t ia = kiln_onnx_broadcast_index(a->type, rank, dims, i);
+    int64_t ib = kiln_onnx_broadcast_index(b->type, rank, dims, i);
+    if (fl) {
+      double x = kiln_onnx_known_double(a, ia),
+             y = kiln_onnx_known_double(b, ib);
+      double r = 0;
+      switch (op) {
+        case KILN_ONNX_FOLD_ADD:
+          r = x + y;
+          break;
+        case KILN_ONNX_FOLD_SUB:
+          r = x - y;
+          break;
+        case KILN_ONNX_FOLD_MUL:
+          r = x * y;
+          break;
+        case KILN_ONNX_FOLD_DIV:
+          r = x / y;
+          break;
+        case KILN_ONNX_FOLD_EQ:
+          r = x == y;
+          break;
+        case KILN_ONNX_FOLD_LT:
+          r = x < y;
+          break;
+        case KILN_ONNX_FOLD_GT:
+          r = x > y;
+          break;
+        case KILN_ONNX_FOLD_MAX:
+          r = x > y ? x : y;
+          break;
+        case KILN_ONNX_FOLD_MIN:
+          r = x < y ? x : y;
+          break;
+        default:
+          break;
+      }
+      kiln_onnx_store((uint8_t*)c->data, re, i, r, 0, true);
+    } else {
+      int64_t x = kiln_onnx_known_int(a, ia), y = kiln_onnx_known_int(b, ib);
+      int64_t r = 0;
+      switch (op) {
+        case KILN_ONNX_FOLD_ADD:
+          r = (int64_t)((uint64_t)x + (uint64_t)y);
+          break;
+        case KILN_ONNX_FOLD_SUB:
+          r = (int64_t)((uint64_t)x - (uint64_t)y);
+          break;
+        case KILN_ONNX_FOLD_MUL:
+          r = (int64_t)((uint64_t)x * (uint64_t)y);
+          break;
+        case KILN_ONNX_FOLD_DIV:
+          if (y == 0 || (x == INT64_MIN && y == -1)) return kiln_ok_status();
+          r = x / y;
+          break;
+        case KILN_ONNX_FOLD_EQ:
+          r = x == y;
+          break;
+        case KILN_ONNX_FOLD_LT:
+          r = x < y;
+          break;
+        case KILN_ONNX_FOLD_GT:
+          r = x > y;
+          break;
+        case KILN_ONNX_FOLD_MAX:
+          r = x > y ? x : y;
+          break;
+        case KILN_ONNX_FOLD_MIN:
+          r = x < y ? x : y;
+          break;
+        default:
+          break;
+      }
+      kiln_onnx_store((uint8_t*)c->data, re, i, 0, r, false);
+    }
+  }
+  kiln_onnx_set_known(n, 0, c);
+  *out_done = true;
+  return kiln_ok_status();
+}
+
+// A known value with the data of |c| and a new shape.
+static kiln_onnx_const_t* kiln_onnx_retype(node_t* n,
+                                           const kiln_onnx_const_t* c,
+                                           size_t rank, const int64_t* dims) {
+  kiln_onnx_const_t* r =
+      (kiln_onnx_const_t*)kiln_ir_arena_alloc(n->context, sizeof(*r));
+  if (!r) return NULL;
+  *r = *c;
+  r->type = kiln_onnx_tensor(n, rank, dims, kiln_onnx_elem(c->type));
+  return r;
+}
+
+// Output 0 is input 0 reshaped to |rank|/|dims| (known or not).
+static kiln_status_t kiln_onnx_finish_reshape(node_t* n, size_t rank,
+                                              const int64_t* dims) {
+  kiln_onnx_value_t* in = n->inputs[0];
+  if (in->known) {
+    kiln_onnx_const_t* c = kiln_onnx_retype(n, in->known, rank, dims);
+    if (!c) return KILN_ONNX_OOM();
+    kiln_onnx_set_known(n, 0, c);
+    return kiln_ok_status();
+  }
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, rank, dims, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+typedef struct kiln_onnx_unary_map_t {
+  const char* onnx;
+  const char* op;
+} kiln_onnx_unary_map_t;
+
+static const kiln_onnx_unary_map_t kiln_onnx_unary_ops[] = {
+    {"Abs", "stablehlo.abs"},
+    {"Neg", "stablehlo.negate"},
+    {"Exp", "stablehlo.exponential"},
+    {"Log", "stablehlo.log"},
+    {"Sqrt", "stablehlo.sqrt"},
+    {"Ceil", "stablehlo.ceil"},
+    {"Floor", "stablehlo.floor"},
+    {"Sigmoid", "stablehlo.logistic"},
+    {"Tanh", "stablehlo.tanh"},
+    {"Sin", "stablehlo.sine"},
+    {"Cos", "stablehlo.cosine"},
+    {"Tan", "stablehlo.tan"},
+    {"Not", "stablehlo.not"},
+    {"BitwiseNot", "stablehlo.not"},
+    {"Sign", "stablehlo.sign"},
+    {"Round", "stablehlo.round_nearest_even"},
+    {"Erf", "math.erf"},
+    {"Acos", "math.acos"},
+    {"Asin", "math.asin"},
+    {"Atan", "math.atan"},
+    {"Sinh", "math.sinh"},
+    {"Cosh", "math.cosh"},
+    {NULL, NULL},
+};
+
+static kiln_status_t kiln_onnx_lower_unary(node_t* n) {
+  const char* name = NULL;
+  for (const kiln_onnx_unary_map_t* m = kiln_onnx_unary_ops; m->onnx; ++m) {
+    if (!strcmp(m->onnx, n->proto->op_type)) name = m->op;
+  }
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  if (!strcmp(n->proto->op_type, "Neg") && n->inputs[0]->known &&
+      kiln_onnx_all_known(n, 1)) {
+    // Shape math sometimes negates known values.
+    const kiln_onnx_const_t* a = n->inputs[0]->known;
+    kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, a->type);
+    if (!c) return KILN_ONNX_OOM();
+    const type_t* e = kiln_onnx_elem(a->type);
+    for (int64_t i = 0; i < kiln_onnx_num_elements(a->type); ++i) {
+      if (kiln_onnx_is_float(e)) {
+        kiln_onnx_store((uint8_t*)c->data, e, i, -kiln_onnx_known_double(a, i),
+                        0, true);
+      } else {
+        kiln_onnx_store((uint8_t*)c->data, e, i, 0, -kiln_onnx_known_int(a, i),
+                        false);
+      }
+    }
+    kiln_onnx_set_known(n, 0, c);
+    return kiln_ok_status();
+  }
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, name, x, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_identity(node_t* n) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  kiln_onnx_value_t* in = n->inputs[0];
+  n->outputs[0].type = in->type;
+  n->outputs[0].ir = in->ir;
+  n->outputs[0].known = in->known;
+  return kiln_ok_status();
+}
+
+// Float-only ops built from several stablehlo ops.
+static kiln_status_t kiln_onnx_require_float(node_t* n, value_t* x) {
+  if (!kiln_onnx_is_float(kiln_onnx_elem(x->type))) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "element type %s is not supported",
+                                kiln_ir_type_to_string(n->context, x->type));
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_activation(node_t* n) {
+  const char* op = n->proto->op_type;
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  value_t *y = NULL, *zero = NULL, *t = NULL, *u = NULL, *c = NULL, *p = NULL;
+  if (!strcmp(op, "Relu")) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &zero));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", x, zero, &y));
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
+  if (!strcmp(op, "Reciprocal")) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 1, &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", c, x, &y));
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &zero));
+  if (!strcmp(op, "LeakyRelu")) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_like(n, x, kiln_onnx_attr_float(n, "alpha", 0.01), &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", x, c, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", x, zero, &p));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, p, t, x, &y));
+  } else if (!strcmp(op, "Elu") || !strcmp(op, "Selu")) {
+    bool selu = !strcmp(op, "Selu");
+    double alpha = kiln_onnx_attr_float(n, "alpha",
+                                        selu ? 1.67326319217681884765625 : 1.0);
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_unary(n, "stablehlo.exponential_minus_one", x, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, alpha, &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", t, c, &u));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, selu ? "LE" : "LT", x, zero, &p));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, p, u, x, &y));
+    if (selu) {
+      value_t* g = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(
+          n, x, kiln_onnx_attr_float(n, "gamma", 1.05070102214813232421875),
+          &g));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", y, g, &y));
+    }
+  } else if (!strcmp(op, "Celu")) {
+    double alpha = kiln_onnx_attr_float(n, "alpha", 1.0);
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, alpha, &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", x, c, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_unary(n, "stablehlo.exponential_minus_one", t, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", t, c, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.minimum", t, zero, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", x, zero, &u));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", u, t, &y));
+  } else if (!strcmp(op, "HardSigmoid") || !strcmp(op, "HardSwish")) {
+    bool swish = !strcmp(op, "HardSwish");
+    double alpha = swish ? 1.0 / 6 : kiln_onnx_attr_float(n, "alpha", 0.2);
+    double beta = swish ? 0.5 : kiln_onnx_attr_float(n, "beta", 0.5);
+    value_t *a = NULL, *bv = NULL, *one = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, alpha, &a));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, beta, &bv));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 1, &one));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", x, a, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", t, bv, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.minimum", t, one, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", t, zero, &y));
+    if (swish) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", x, y, &y));
+    }
+  } else if (!strcmp(op, "ThresholdedRelu")) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_like(n, x, kiln_onnx_attr_float(n, "alpha", 1.0), &c));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", x, c, &p));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, p, x, zero, &y));
+  } else if (!strcmp(op, "Softplus")) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.exponential", x, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.log_plus_one", t, &y));
+  } else if (!strcmp(op, "Softsign")) {
+    value_t* one = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 1, &one));
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.abs", x, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", t, one, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", x, t, &y));
+  } else if (!strcmp(op, "Asinh") || !strcmp(op, "Acosh")) {
+    value_t* one = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 1, &one));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", x, x, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(
+        n, op[1] == 's' ? "stablehlo.add" : "stablehlo.subtract", t, one, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.sqrt", t, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", x, t, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.log", t, &y));
+  } else if (!strcmp(op, "Atanh")) {
+    value_t *one = NULL, *half = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 1, &one));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0.5, &half));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", one, x, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", one, x, &u));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", t, u, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.log", t, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", t, half, &y));
+  } else if (!strcmp(op, "Shrink")) {
+    double bias = kiln_onnx_attr_float(n, "bias", 0.0);
+    double lambd = kiln_onnx_attr_float(n, "lambd", 0.5);
+    value_t *lo = NULL, *hi = NULL, *bv = NULL, *plo = NULL, *phi = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, -lambd, &lo));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, lambd, &hi));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, bias, &bv));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", x, lo, &plo));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", x, hi, &phi));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", x, bv, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", x, bv, &u));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, phi, u, zero, &y));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, plo, t, y, &y));
+  } else if (!strcmp(op, "IsNaN")) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "NE", x, x, &y));
+  } else if (!strcmp(op, "IsInf")) {
+    bool neg = kiln_onnx_attr_int(n, "detect_negative", 1) != 0;
+    bool pos = kiln_onnx_attr_int(n, "detect_positive", 1) != 0;
+    value_t *pinf = NULL, *ninf = NULL, *a = NULL, *b2 = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, INFINITY, &pinf));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, -INFINITY, &ninf));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", x, pinf, &a));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", x, ninf, &b2));
+    if (pos && neg) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.or", a, b2, &y));
+    } else if (pos) {
+      y = a;
+    } else if (neg) {
+      y = b2;
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", a, b2, &y));
+    }
+  } else {
+    return kiln_onnx_node_error(n, KILN_STATUS_INTERNAL,
+                                "no activation lowering");
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// Materializes inputs [0, count) and broadcasts them to their common shape.
+static kiln_status_t kiln_onnx_broadcast_inputs(node_t* n, size_t first,
+                                                size_t count, value_t** vals) {
+  const type_t* types[8] = {NULL};
+  if (count > 8) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "more than 8 inputs");
+  }
+  for (size_t i = 0; i < count; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, first + i, &vals[i]));
+    types[i] = vals[i]->type;
+  }
+  size_t rank = 0;
+  int64_t dims[MAXR];
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_shape(n, count, types, &rank, dims));
+  for (size_t i = 0; i < count; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_to(n, vals[i], rank, dims, &vals[i]));
+  }
+  return kiln_ok_status();
+}
+
+typedef struct kiln_onnx_binary_map_t {
+  const char* onnx;
+  const char* op;
+  const char* direction;  // compare ops
+  kiln_onnx_fold_op_t fold;
+} kiln_onnx_binary_map_t;
+
+static const kiln_onnx_binary_map_t kiln_onnx_binary_ops[] = {
+    {"Add", "stablehlo.add", NULL, KILN_ONNX_FOLD_ADD},
+    {"Sub", "stablehlo.subtract", NULL, KILN_ONNX_FOLD_SUB},
+    {"Mul", "stablehlo.multiply", NULL, KILN_ONNX_FOLD_MUL},
+    {"Div", "stablehlo.divide", NULL, KILN_ONNX_FOLD_DIV},
+    {"Pow", "stablehlo.power", NULL, KILN_ONNX_FOLD_NONE},
+    {"And", "stablehlo.and", NULL, KILN_ONNX_FOLD_NONE},
+    {"Or", "stablehlo.or", NULL, KILN_ONNX_FOLD_NONE},
+    {"Xor", "stablehlo.xor", NULL, KILN_ONNX_FOLD_NONE},
+    {"BitwiseAnd", "stablehlo.and", NULL, KILN_ONNX_FOLD_NONE},
+    {"BitwiseOr", "stablehlo.or", NULL, KILN_ONNX_FOLD_NONE},
+    {"BitwiseXor", "stablehlo.xor", NULL, KILN_ONNX_FOLD_NONE},
+    {"Equal", "stablehlo.compare", "EQ", KILN_ONNX_FOLD_EQ},
+    {"Less", "stablehlo.compare", "LT", KILN_ONNX_FOLD_LT},
+    {"Greater", "stablehlo.compare", "GT", KILN_ONNX_FOLD_GT},
+    {"LessOrEqual", "stablehlo.compare", "LE", KILN_ONNX_FOLD_NONE},
+    {"GreaterOrEqual", "stablehlo.compare", "GE", KILN_ONNX_FOLD_NONE},
+    {NULL, NULL, NULL, KILN_ONNX_FOLD_NONE},
+};
+
+// Before opset 7 binary ops broadcast B onto A only with broadcast=1, B's
+// dims starting at |axis| of A (default: trailing, as numpy aligns): B is
+// reshaped so that numpy broadcasting gives that alignment.
+static kiln_status_t kiln_onnx_legacy_broadcast(node_t* n) {
+  if (n->opset >= 7 || !kiln_onnx_attr_int(n, "broadcast", 0) ||
+      !kiln_onnx_attr(n, "axis")) {
+    return kiln_ok_status();
+  }
+  kiln_onnx_value_t* a = n->inputs[0];
+  kiln_onnx_value_t* b = n->inputs[1];
+  size_t ra = kiln_onnx_rank(a->type), rb = kiln_onnx_rank(b->type);
+  int64_t axis = kiln_onnx_attr_int(n, "axis", 0);
+  if (axis < 0) axis += (int64_t)ra;
+  if (axis < 0 || (size_t)axis + rb > ra) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "broadcast axis out of range");
+  }
+  size_t rank = ra - (size_t)axis;
+  int64_t dims[MAXR];
+  for (size_t i = 0; i < rank; ++i)
+    dims[i] = i < rb ? b->type->shaped.dims[i] : 1;
+  value_t *x = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, b, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, rank, dims, &y));
+  kiln_onnx_value_t* v =
+      (kiln_onnx_value_t*)kiln_ir_arena_alloc(n->context, sizeof(*v));
+  if (!v) return KILN_ONNX_OOM();
+  v->name = b->name;
+  v->type = y->type;
+  v->ir = y;
+  v->known = NULL;
+  n->inputs[1] = v;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_binary(node_t* n) {
+  const kiln_onnx_binary_map_t* m = kiln_onnx_binary_ops;
+  while (m->onnx && strcmp(m->onnx, n->proto->op_type)) ++m;
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 2));
+  KILN_RETURN_IF_ERROR(kiln_onnx_legacy_broadcast(n));
+  bool done = false;
+  KILN_RETURN_IF_ERROR(kiln_onnx_fold_binary(n, m->fold, &done));
+  if (done) return kiln_ok_status();
+  value_t* v[2];
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_inputs(n, 0, 2, v));
+  value_t* y = NULL;
+  if (m->direction) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, m->direction, v[0], v[1], &y));
+  } else {
+    if (!strcmp(m->onnx, "Pow")) {
+      // Pow's exponent may have another type: compute in the base's type.
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_convert(n, v[1], kiln_onnx_elem(v[0]->type), &v[1]));
+    }
+    if (kiln_onnx_elem(v[0]->type) != kiln_onnx_elem(v[1]->type)) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "input element types differ");
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, m->op, v[0], v[1], &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// Max, Min, Sum, Mean: variadic with broadcasting.
+static kiln_status_t kiln_onnx_lower_variadic(node_t* n) {
+  const char* op = n->proto->op_type;
+  if (n->num_inputs == 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "no inputs");
+  }
+  value_t* v[8];
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_inputs(n, 0, n->num_inputs, v));
+  const char* combine = !strcmp(op, "Max")   ? "stablehlo.maximum"
+                        : !strcmp(op, "Min") ? "stablehlo.minimum"
+                                             : "stablehlo.add";
+  value_t* y = v[0];
+  for (size_t i = 1; i < n->num_inputs; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, combine, y, v[i], &y));
+  }
+  if (!strcmp(op, "Mean")) {
+    value_t* c = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, y, (double)n->num_inputs, &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", y, c, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_mod(node_t* n) {
+  value_t* v[2];
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_inputs(n, 0, 2, v));
+  value_t* r = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.remainder", v[0], v[1], &r));
+  const type_t* e = kiln_onnx_elem(r->type);
+  if (kiln_onnx_attr_int(n, "fmod", 0) == 0 && !kiln_onnx_is_unsigned(e)) {
+    // Python-style: the result takes the divisor's sign.
+    value_t *zero = NULL, *rneg = NULL, *bneg = NULL, *nz = NULL, *diff = NULL,
+            *fix = NULL, *sum = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, r, 0, &zero));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", r, zero, &rneg));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", v[1], zero, &bneg));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "NE", r, zero, &nz));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.xor", rneg, bneg, &diff));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.and", diff, nz, &fix));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", r, v[1], &sum));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, fix, sum, r, &r));
+  }
+  kiln_onnx_set(n, 0, r);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_bitshift(node_t* n) {
+  value_t* v[2];
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_inputs(n, 0, 2, v));
+  bool left = kiln_onnx_attr_string_is(n, "direction", "", "LEFT");
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(
+      n, left ? "stablehlo.shift_left" : "stablehlo.shift_right_logical", v[0],
+      v[1], &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_per_channel(node_t* n, value_t* v,
+                                           const type_t* like, value_t** out);
+
+static kiln_status_t kiln_onnx_lower_prelu(node_t* n) {
+  value_t* v[2];
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 2));
+  const type_t* xt = n->inputs[0]->type;
+  const type_t* st = n->inputs[1]->type;
+  if (kiln_onnx_rank(st) == 1 && kiln_onnx_rank(xt) >= 2 &&
+      st->shaped.dims[0] == xt->shaped.dims[1] &&
+      st->shaped.dims[0] != xt->shaped.dims[kiln_onnx_rank(xt) - 1]) {
+    // A per-channel slope (as older exporters write it).
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &v[0]));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &v[1]));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, v[1], xt, &v[1]));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_inputs(n, 0, 2, v));
+  }
+  value_t *zero = NULL, *p = NULL, *t = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, v[0], 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", v[0], zero, &p));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", v[0], v[1], &t));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, p, t, v[0], &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_where(node_t* n) {
+  value_t* v[3];
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_inputs(n, 0, 3, v));
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, v[0], v[1], v[2], &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_cast(node_t* n) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  const type_t* e = NULL;
+  if (!strcmp(n->proto->op_type, "CastLike")) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 2));
+    e = kiln_onnx_elem(n->inputs[1]->type);
+  } else {
+    int64_t to = kiln_onnx_attr_int(n, "to", 0);
+    e = kiln_onnx_element_type(n->context, (int32_t)to);
+    if (!e) {
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "casts to %s are not supported",
+                                  kiln_onnx_dtype_name((int32_t)to));
+    }
+  }
+  kiln_onnx_value_t* in = n->inputs[0];
+  if (kiln_onnx_all_known(n, 1)) {
+    const kiln_onnx_const_t* a = in->known;
+    const type_t* t =
+        kiln_onnx_tensor(n, kiln_onnx_rank(a->type), a->type->shaped.dims, e);
+    kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, t);
+    if (!c) return KILN_ONNX_OOM();
+    bool from_float = kiln_onnx_is_float(kiln_onnx_elem(a->type));
+    if (kiln_onnx_elem(a->type)->kind == KILN_IR_TYPE_FLOAT ||
+        kiln_onnx_elem(a->type)->kind == KILN_IR_TYPE_INTEGER) {
+      for (int64_t i = 0; i < kiln_onnx_num_elements(t); ++i) {
+        kiln_onnx_store((uint8_t*)c->data, e, i, kiln_onnx_known_double(a, i),
+                        kiln_onnx_known_int(a, i), from_float);
+      }
+      kiln_onnx_set_known(n, 0, c);
+      return kiln_ok_status();
+    }
+  }
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, x, e, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_clip(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  value_t *lo = NULL, *hi = NULL, *y = x;
+  if (n->opset < 11) {
+    const Onnx__AttributeProto* a = kiln_onnx_attr(n, "min");
+    const Onnx__AttributeProto* b = kiln_onnx_attr(n, "max");
+    if (a) KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, a->f, &lo));
+    if (b) KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, b->f, &hi));
+  } else {
+    value_t* s = NULL;
+    if (kiln_onnx_input(n, 1)) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &s));
+      KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, s, kiln_onnx_rank(x->type),
+                                                  x->type->shaped.dims, &lo));
+    }
+    if (kiln_onnx_input(n, 2)) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &s));
+      KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, s, kiln_onnx_rank(x->type),
+                                                  x->type->shaped.dims, &hi));
+    }
+  }
+  if (lo)
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", y, lo, &y));
+  if (hi)
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.minimum", y, hi, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and shapes
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_onnx_lower_constant(node_t* n) {
+  kiln_ir_context_t* ctx = n->context;
+  if (n->proto->n_attribute != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "Constant needs exactly one value attribute");
+  }
+  const Onnx__AttributeProto* a = n->proto->attribute[0];
+  const char* name = a->name ? a->name : "";
+  kiln_onnx_const_t* c = NULL;
+  if (!strcmp(name, "value") && a->t) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_read_tensor(n->importer, a->t, "attribute 'value'", &c));
+    // The data may live in the protobuf message (freed after the import):
+    // known values must outlive nothing but the import, so that is fine.
+  } else if (!strcmp(name, "value_float") && a->has_f) {
+    float f = a->f;
+    c = kiln_onnx_make_const(
+        ctx,
+        kiln_onnx_tensor(n, 0, NULL, kiln_ir_float_type_get(ctx, KILN_IR_F32)),
+        &f, 4);
+  } else if (!strcmp(name, "value_int") && a->has_i) {
+    c = kiln_onnx_make_const(
+        ctx, kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(ctx, 64)), &a->i, 8);
+  } else if (!strcmp(name, "value_floats")) {
+    int64_t dim = (int64_t)a->n_floats;
+    c = kiln_onnx_make_const(
+        ctx,
+        kiln_onnx_tensor(n, 1, &dim, kiln_ir_float_type_get(ctx, KILN_IR_F32)),
+        a->floats, a->n_floats * 4);
+  } else if (!strcmp(name, "value_ints")) {
+    int64_t dim = (int64_t)a->n_ints;
+    c = kiln_onnx_make_const(
+        ctx, kiln_onnx_tensor(n, 1, &dim, kiln_ir_int_type(ctx, 64)), a->ints,
+        a->n_ints * 8);
+  } else {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "constant attribute '%s' is not supported",
+                                name);
+  }
+  if (!c) return KILN_ONNX_OOM();
+  kiln_onnx_set_known(n, 0, c);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_int64_list_const(node_t* n, size_t count,
+                                                const int64_t* values,
+                                                bool scalar,
+                                                kiln_onnx_const_t** out) {
+  int64_t dim = (int64_t)count;
+  const type_t* t = kiln_onnx_tensor(n, scalar ? 0 : 1, &dim,
+                                     kiln_ir_int_type(n->context, 64));
+  *out = kiln_onnx_make_const(n->context, t, values, count * 8);
+  return *out ? kiln_ok_status() : KILN_ONNX_OOM();
+}
+
+static kiln_status_t kiln_onnx_lower_shape(node_t* n) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  const type_t* t = n->inputs[0]->type;
+  int64_t r = (int64_t)kiln_onnx_rank(t);
+  int64_t start = kiln_onnx_attr_int(n, "start", 0);
+  int64_t end = kiln_onnx_attr_int(n, "end", r);
+  if (start < 0) start += r;
+  if (end < 0) end += r;
+  start = start < 0 ? 0 : start > r ? r : start;
+  end = end < 0 ? 0 : end > r ? r : end;
+  if (end < start) end = start;
+  kiln_onnx_const_t* c = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_int64_list_const(
+      n, (size_t)(end - start), t->shaped.dims + start, false, &c));
+  kiln_onnx_set_known(n, 0, c);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_size(node_t* n) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  int64_t count = kiln_onnx_num_elements(n->inputs[0]->type);
+  kiln_onnx_const_t* c = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_int64_list_const(n, 1, &count, true, &c));
+  kiln_onnx_set_known(n, 0, c);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_constant_of_shape(node_t* n) {
+  int64_t dims[MAXR], rank = 0;
+  if (kiln_onnx_use_declared(n, 0, 0)) {
+    rank = (int64_t)kiln_onnx_rank(n->declared[0]);
+    memcpy(dims, n->declared[0]->shaped.dims, (size_t)rank * 8);
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_known_ints(n, 0, "shape", dims, MAXR, &rank));
+  }
+  if (rank < 0) rank = 0;
+  const Onnx__AttributeProto* a = kiln_onnx_attr(n, "value");
+  const kiln_onnx_const_t* v = NULL;
+  if (a && a->t) {
+    kiln_onnx_const_t* c = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_read_tensor(n->importer, a->t, "attribute 'value'", &c));
+    if (kiln_onnx_num_elements(c->type) != 1) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "'value' must hold one element");
+    }
+    v = c;
+  }
+  const type_t* e = v ? kiln_onnx_elem(v->type)
+                      : kiln_ir_float_type_get(n->context, KILN_IR_F32);
+  for (int64_t i = 0; i < rank; ++i) {
+    if (dims[i] < 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "negative dimension %lld",
+                                  (long long)dims[i]);
+    }
+  }
+  const type_t* t = kiln_onnx_tensor(n, (size_t)rank, dims, e);
+  if (kiln_onnx_num_elements(t) <= KILN_ONNX_FOLD_MAX_ELEMENTS) {
+    kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, t);
+    if (!c) return KILN_ONNX_OOM();
+    size_t w = kiln_ir_type_storage_bytes(e);
+    for (int64_t i = 0; v && i < kiln_onnx_num_elements(t); ++i) {
+      memcpy((uint8_t*)c->data + (size_t)i * w, v->data, w);
+    }
+    kiln_onnx_set_known(n, 0, c);
+    return kiln_ok_status();
+  }
+  value_t* y = NULL;
+  if (v && kiln_onnx_is_float(e)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_splat(n, t, kiln_onnx_known_double(v, 0), &y));
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_splat_int(n, t, v ? kiln_onnx_known_int(v, 0) : 0, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_range(node_t* n) {
+  if (!kiln_onnx_all_known(n, 3)) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 3));
+    if (!n->declared[0] || kiln_onnx_rank(n->declared[0]) != 1) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_UNIMPLEMENTED,
+          "start, limit and delta are computed at run time and the graph "
+          "declares no static result shape");
+    }
+    // start + iota * delta, for the declared length.
+    value_t *start = NULL, *delta = NULL, *iota = NULL, *y = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &start));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &delta));
+    const type_t* t = n->declared[0];
+    KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, t, 0, &iota));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_to(n, start, 1, t->shaped.dims, &start));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_to(n, delta, 1, t->shaped.dims, &delta));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", iota, delta, &y));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", y, start, &y));
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
+  const kiln_onnx_const_t* s = n->inputs[0]->known;
+  const type_t* e = kiln_onnx_elem(s->type);
+  double start = kiln_onnx_known_double(s, 0);
+  double limit = kiln_onnx_known_double(n->inputs[1]->known, 0);
+  double delta = kiln_onnx_known_double(n->inputs[2]->known, 0);
+  if (delta == 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "delta is 0");
+  }
+  double steps = ceil((limit - start) / delta);
+  int64_t count = steps > 0 ? (int64_t)steps : 0;
+  if (count > (1 << 24)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "range of %lld elements", (long long)count);
+  }
+  const type_t* t = kiln_onnx_tensor(n, 1, &count, e);
+  kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, t);
+  if (!c) return KILN_ONNX_OOM();
+  bool fl = kiln_onnx_is_float(e);
+  int64_t is = kiln_onnx_known_int(s, 0),
+          id = kiln_onnx_known_int(n->inputs[2]->known, 0);
+  for (int64_t i = 0; i < count; ++i) {
+    kiln_onnx_store((uint8_t*)c->data, e, i, start + (double)i * delta,
+                    is + i * id, fl);
+  }
+  kiln_onnx_set_known(n, 0, c);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_onnx_lower_reshape(node_t* n) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  const type_t* t = n->inputs[0]->type;
+  int64_t shape[MAXR], rank = 0;
+  if (n->opset < 5) {
+    rank = kiln_onnx_attr_ints(n, "shape", shape, MAXR);
+  } else {
+    kiln_onnx_value_t* s = kiln_onnx_input(n, 1);
+    if (s && !s->known && n->declared[0]) {
+      // A runtime shape with a declared static result: compile for that.
+      return kiln_onnx_finish_reshape(n, kiln_onnx_rank(n->declared[0]),
+                                      n->declared[0]->shaped.dims);
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_known_ints(n, 1, "shape", shape, MAXR, &rank));
+  }
+  if (rank < 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "no shape");
+  }
+  bool allowzero = kiln_onnx_attr_int(n, "allowzero", 0) != 0;
+  int64_t total = kiln_onnx_num_elements(t), known = 1, infer = -1;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (shape[i] == 0 && !allowzero) {
+      if ((size_t)i >= kiln_onnx_rank(t)) {
+        return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                    "shape entry %lld copies a missing dim",
+                                    (long long)i);
+      }
+      shape[i] = t->shaped.dims[i];
+    }
+    if (shape[i] == -1) {
+      if (infer >= 0) {
+        return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                    "more than one -1 in the shape");
+      }
+      infer = i;
+    } else if (shape[i] < 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "invalid shape entry %lld",
+                                  (long long)shape[i]);
+    } else {
+      known *= shape[i];
+    }
+  }
+  if (infer >= 0) {
+    if (known == 0 || total % known) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "cannot infer the -1 dim");
+    }
+    shape[infer] = total / known;
+    known *= shape[infer];
+  }
+  if (known != total) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "cannot reshape %lld elements to %lld",
+                                (long long)total, (long long)known);
+  }
+  return kiln_onnx_finish_reshape(n, (size_t)rank, shape);
+}
+
+static kiln_status_t kiln_onnx_lower_flatten(node_t* n) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  const type_t* t = n->inputs[0]->type;
+  size_t r = kiln_onnx_rank(t);
+  int64_t axis = kiln_onnx_attr_int(n, "axis", 1);
+  if (axis < 0) axis += (int64_t)r;
+  if (axis < 0 || axis > (int64_t)r) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "axis out of range");
+  }
+  int64_t dims[2] = {1, 1};
+  for (size_t i = 0; i < r; ++i)
+    dims[(int64_t)i < axis ? 0 : 1] *= t->shaped.dims[i];
+  return kiln_onnx_finish_reshape(n, 2, dims);
+}
+
+static kiln_status_t kiln_onnx_lower_squeeze(node_t* n) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  if (n->opset >= 13 && kiln_onnx_use_declared(n, 1, 0)) {
+    return kiln_onnx_finish_reshape(n, kiln_onnx_rank(n->declared[0]),
+                                    n->declared[0]->shaped.dims);
+  }
+  const type_t* t = n->inputs[0]->type;
+  size_t r = kiln_onnx_rank(t);
+  int64_t axes[MAXR], count = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_ints_operand(n, 13, "axes", 1, axes, MAXR, &count));
+  bool drop[MAXR] = {false};
+  if (count <= 0) {
+    for (size_t i = 0; i < r; ++i) drop[i] = t->shaped.dims[i] == 1;
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t a = 0;
+    KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(n, axes[i], r, &a));
+    if (t->shaped.dims[a] != 1) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "dim %lld is not 1", (long long)a);
+    }
+    drop[a] = true;
+  }
+  int64_t dims[MAXR];
+  size_t rank = 0;
+  for (size_t i = 0; i < r; ++i) {
+    if (!drop[i]) dims[rank++] = t->shaped.dims[i];
+  }
+  return kiln_onnx_finish_reshape(n, rank, dims);
+}
+
+static kiln_status_t kiln_onnx_lower_unsqueeze(node_t* n) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  if (n->opset >= 13 && kiln_onnx_use_declared(n, 1, 0)) {
+    return kiln_onnx_finish_reshape(n, kiln_onnx_rank(n->declared[0]),
+                                    n->declared[0]->shaped.dims);
+  }
+  const type_t* t = n->inputs[0]->type;
+  size_t r = kiln_onnx_rank(t);
+  int64_t axes[MAXR], count = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_ints_operand(n, 13, "axes", 1, axes, MAXR, &count));
+  if (count < 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "no axes");
+  }
+  size_t rank = r + (size_t)count;
+  if (rank > MAXR) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED, "rank too high");
+  }
+  bool added[MAXR] = {false};
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t a = 0;
+    KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(n, axes[i], rank, &a));
+    if (added[a]) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "axis %lld repeats", (long long)a);
+    }
+    added[a] = true;
+  }
+  int64_t dims[MAXR];
+  for (size_t i = 0, k = 0; i < rank; ++i) {
+    dims[i] = added[i] ? 1 : t->shaped.dims[k++];
+  }
+  return kiln_onnx_finish_reshape(n, rank, dims);
+}
+
+static kiln_status_t kiln_onnx_transpose(node_t* n, value_t* x,
+                                         const int64_t* perm, value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t dims[MAXR];
+  bool identity = true;
+  for (size_t i = 0; i < r; ++i) {
+    dims[i] = x->type->shaped.dims[perm[i]];
+    if (perm[i] != (int64_t)i) identity = false;
+  }
+  if (identity) {
+    *out = x;
+    return kiln_ok_status();
+  }
+  const type_t* t = kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(x->type));
+  kiln_ir_named_attribute_t attr =
+      kiln_onnx_named(n, "permutation", kiln_onnx_i64_array(n, r, perm));
+  return kiln_onnx_emit(n, "stablehlo.transpose", 1, &x, t, 1, &attr, out);
+}
+
+static kiln_status_t kiln_onnx_lower_transpose(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t perm[MAXR];
+  int64_t count = kiln_onnx_attr_ints(n, "perm", perm, MAXR);
+  if (count < 0) {
+    for (size_t i = 0; i < r; ++i) perm[i] = (int64_t)(r - 1 - i);
+  } else {
+    bool seen[MAXR] = {false};
+    if ((size_t)count != r) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "perm has %lld entries for rank %zu",
+                                  (long long)count, r);
+    }
+    for (size_t i = 0; i < r; ++i) {
+      if (perm[i] < 0 || perm[i] >= (int64_t)r || seen[perm[i]]) {
+        return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                    "perm is not a permutation");
+      }
+      seen[perm[i]] = true;
+    }
+  }
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, x, perm, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_concat(node_t* n) {
+  if (n->num_inputs == 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "no inputs");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, n->num_inputs));
+  const type_t* t0 = n->inputs[0]->type;
+  size_t r = kiln_onnx_rank(t0);
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 0), r, &axis));
+  int64_t dims[MAXR];
+  memcpy(dims, t0->shaped.dims, r * sizeof(int64_t));
+  dims[axis] = 0;
+  for (size_t i = 0; i < n->num_inputs; ++i) {
+    const type_t* t = n->inputs[i]->type;
+    if (kiln_onnx_rank(t) != r || kiln_onnx_elem(t) != kiln_onnx_elem(t0)) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "inputs differ in rank or element type");
+    }
+    for (size_t d = 0; d < r; ++d) {
+      if ((int64_t)d != axis && t->shaped.dims[d] != t0->shaped.dims[d]) {
+        return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                    "inputs differ in dim %zu", d);
+      }
+    }
+    dims[axis] += t->shaped.dims[axis];
+  }
+  const type_t* rt = kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(t0));
+  if (kiln_onnx_all_known(n, n->num_inputs)) {
+    // Row-major concat of known values: chunks of the inner size.
+    kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, rt);
+    if (!c) return KILN_ONNX_OOM();
+    size_t w = kiln_ir_type_storage_bytes(kiln_onnx_elem(t0));
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < axis; ++d) outer *= dims[d];
+    for (size_t d = (size_t)axis + 1; d < r; ++d) inner *= dims[d];
+    uint8_t* dst = (uint8_t*)c->data;
+    for (int64_t o = 0; o < outer; ++o) {
+      for (size_t i = 0; i < n->num_inputs; ++i) {
+        const kiln_onnx_const_t* k = n->inputs[i]->known;
+        size_t chunk = (size_t)(k->type->shaped.dims[axis] * inner) * w;
+        memcpy(dst, k->data + (size_t)o * chunk, chunk);
+        dst += chunk;
+      }
+    }
+    kiln_onnx_set_known(n, 0, c);
+    return kiln_ok_status();
+  }
+  value_t* ops[64];
+  size_t count = 0;
+  for (size_t i = 0; i < n->num_inputs && count < 64; ++i) {
+    if (kiln_onnx_num_elements(n->inputs[i]->type) == 0) continue;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, i, &ops[count++]));
+  }
+  if (count == 0 || n->num_inputs > 64) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_UNIMPLEMENTED,
+        "concatenation of empty or more than 64 inputs");
+  }
+  value_t* y = NULL;
+  if (count == 1) {
+    y = ops[0];
+  } else {
+    kiln_ir_named_attribute_t attr =
+        kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, axis));
+    KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.concatenate", count, ops,
+                                        rt, 1, &attr, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// stablehlo.slice of |x| with positive |strides|.
+static kiln_status_t kiln_onnx_slice(node_t* n, value_t* x,
+                                     const int64_t* start, const int64_t* limit,
+                                     const int64_t* strides, value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t dims[MAXR];
+  bool identity = true;
+  for (size_t d = 0; d < r; ++d) {
+    dims[d] = limit[d] <= start[d]
+                  ? 0
+                  : (limit[d] - start[d] + strides[d] - 1) / strides[d];
+    if (start[d] != 0 || dims[d] != x->type->shaped.dims[d] ||
+        strides[d] != 1) {
+      identity = false;
+    }
+  }
+  if (identity) {
+    *out = x;
+    return kiln_ok_status();
+  }
+  const type_t* t = kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(x->type));
+  kiln_ir_named_attribute_t attrs[3] = {
+      kiln_onnx_named(n, "start_indices", kiln_onnx_i64_array(n, r, start)),
+      kiln_onnx_named(n, "limit_indices", kiln_onnx_i64_array(n, r, limit)),
+      kiln_onnx_named(n, "strides", kiln_onnx_i64_array(n, r, strides)),
+  };
+  return kiln_onnx_emit(n, "stablehlo.slice", 1, &x, t, 3, attrs, out);
+}
+
+static kiln_status_t kiln_onnx_lower_slice(node_t* n) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  const type_t* t = n->inputs[0]->type;
+  size_t r = kiln_onnx_rank(t);
+  int64_t starts[MAXR], ends[MAXR], axes[MAXR], steps[MAXR];
+  int64_t ns = 0, ne = 0, na = -1, nst = -1;
+  if (n->opset < 10) {
+    ns = kiln_onnx_attr_ints(n, "starts", starts, MAXR);
+    ne = kiln_onnx_attr_ints(n, "ends", ends, MAXR);
+    na = kiln_onnx_attr_ints(n, "axes", axes, MAXR);
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_known_ints(n, 1, "starts", starts, MAXR, &ns));
+    KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 2, "ends", ends, MAXR, &ne));
+    KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 3, "axes", axes, MAXR, &na));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_known_ints(n, 4, "steps", steps, MAXR, &nst));
+  }
+  if (ns < 0 || ns != ne || (na >= 0 && na != ns) || (nst >= 0 && nst != ns) ||
+      ns > (int64_t)r) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "starts, ends, axes and steps differ in length");
+  }
+  int64_t lo[MAXR], hi[MAXR], st[MAXR];
+  bool reverse[MAXR] = {false};
+  for (size_t d = 0; d < r; ++d) {
+    lo[d] = 0;
+    hi[d] = t->shaped.dims[d];
+    st[d] = 1;
+  }
+  for (int64_t i = 0; i < ns; ++i) {
+    int64_t a = na >= 0 ? axes[i] : i;
+    KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(n, a, r, &a));
+    int64_t dim = t->shaped.dims[a];
+    int64_t step = nst >= 0 ? steps[i] : 1;
+    if (step == 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "step is 0");
+    }
+    int64_t s = starts[i], e = ends[i];
+    if (s < 0) s += dim;
+    if (e < 0) e += dim;
+    if (step > 0) {
+      s = s < 0 ? 0 : s > dim ? dim : s;
+      e = e < 0 ? 0 : e > dim ? dim : e;
+      lo[a] = s;
+      hi[a] = e < s ? s : e;
+      st[a] = step;
+    } else {
+      // Slice the reversed dim: index i becomes dim - 1 - i.
+      s = s < 0 ? -1 : s > dim - 1 ? dim - 1 : s;
+      e = e < -1 ? -1 : e > dim - 1 ? dim - 1 : e;
+      reverse[a] = true;
+      lo[a] = dim - 1 - s;
+      hi[a] = dim - 1 - e;
+      if (hi[a] < lo[a]) hi[a] = lo[a];
+      st[a] = -step;
+    }
+  }
+  bool any_reverse = false;
+  int64_t rdims[MAXR];
+  size_t nr = 0;
+  for (size_t d = 0; d < r; ++d) {
+    if (reverse[d]) {
+      rdims[nr++] = (int64_t)d;
+      any_reverse = true;
+    }
+  }
+  if (kiln_onnx_all_known(n, 1) && !any_reverse) {
+    // Host slice (shape computations): gather element by element.
+    const kiln_onnx_const_t* k = n->inputs[0]->known;
+    int64_t dims[MAXR];
+    for (size_t d = 0; d < r; ++d) {
+      dims[d] = hi[d] <= lo[d] ? 0 : (hi[d] - lo[d] + st[d] - 1) / st[d];
+    }
+    const type_t* rt = kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(t));
+    kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, rt);
+    if (!c) return KILN_ONNX_OOM();
+    size_t w = kiln_ir_type_storage_bytes(kiln_onnx_elem(t));
+    int64_t count = kiln_onnx_num_elements(rt);
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t rem = i, src = 0, stride = 1;
+      for (size_t d = r; d-- > 0;) {
+        int64_t coord = rem % dims[d];
+        rem /= dims[d];
+        src += (lo[d] + coord * st[d]) * stride;
+        stride *= t->shaped.dims[d];
+      }
+      memcpy((uint8_t*)c->data + (size_t)i * w, k->data + (size_t)src * w, w);
+    }
+    kiln_onnx_set_known(n, 0, c);
+    return kiln_ok_status();
+  }
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  if (any_reverse) {
+    kiln_ir_named_attribute_t attr =
+        kiln_onnx_named(n, "dimensions", kiln_onnx_i64_array(n, nr, rdims));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.reverse", 1, &x, x->type, 1, &attr, &x));
+  }
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_gather(node_t* n) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 2));
+  const type_t* dt = n->inputs[0]->type;
+  const type_t* it = n->inputs[1]->type;
+  size_t r = kiln_onnx_rank(dt), ir = kiln_onnx_rank(it);
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 0), r, &axis));
+  if (r + ir - 1 > MAXR) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED, "rank too high");
+  }
+  int64_t dims[MAXR];
+  size_t rank = 0;
+  for (int64_t d = 0; d < axis; ++d) dims[rank++] = dt->shaped.dims[d];
+  for (size_t d = 0; d < ir; ++d) dims[rank++] = it->shaped.dims[d];
+  for (size_t d = (size_t)axis + 1; d < r; ++d)
+    dims[rank++] = dt->shaped.dims[d];
+  int64_t dim = dt->shaped.dims[axis];
+  const type_t* rt = kiln_onnx_tensor(n, rank, dims, kiln_onnx_elem(dt));
+  if (kiln_onnx_all_known(n, 2)) {
+    const kiln_onnx_const_t* data = n->inputs[0]->known;
+    const kiln_onnx_const_t* idx = n->inputs[1]->known;
+    kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, rt);
+    if (!c) return KILN_ONNX_OOM();
+    size_t w = kiln_ir_type_storage_bytes(kiln_onnx_elem(dt));
+    int64_t outer = 1, inner = 1, ni = kiln_onnx_num_elements(it);
+    for (int64_t d = 0; d < axis; ++d) outer *= dt->shaped.dims[d];
+    for (size_t d = (size_t)axis + 1; d < r; ++d) inner *= dt->shaped.dims[d];
+    uint8_t* dst = (uint8_t*)c->data;
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t j = 0; j < ni; ++j) {
+        int64_t k = kiln_onnx_known_int(idx, j);
+        if (k < 0) k += dim;
+        if (k < 0 || k >= dim) {
+          return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                      "index %lld is out of range",
+                                      (long long)kiln_onnx_known_int(idx, j));
+        }
+        memcpy(dst, data->data + (size_t)((o * dim + k) * inner) * w,
+               (size_t)inner * w);
+        dst += (size_t)inner * w;
+      }
+    }
+    kiln_onnx_set_known(n, 0, c);
+    return kiln_ok_status();
+  }
+  value_t *x = NULL, *idx = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  if (n->inputs[1]->known) {
+    // Normalize negative known indices at import.
+    const kiln_onnx_const_t* k = n->inputs[1]->known;
+    const type_t* i64t = kiln_onnx_tensor(n, ir, it->shaped.dims,
+                                          kiln_ir_int_type(n->context, 64));
+    kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, i64t);
+    if (!c) return KILN_ONNX_OOM();
+    for (int64_t j = 0; j < kiln_onnx_num_elements(it); ++j) {
+      int64_t v = kiln_onnx_known_int(k, j);
+      if (v < 0) v += dim;
+      if (v < 0 || v >= dim) {
+        return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                    "index %lld is out of range",
+                                    (long long)kiln_onnx_known_int(k, j));
+      }
+      memcpy((uint8_t*)c->data + j * 8, &v, 8);
+    }
+    kiln_onnx_value_t tmp = {"indices", i64t, NULL, c};
+    KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &tmp, &idx));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
+    value_t *zero = NULL, *neg = NULL, *dv = NULL, *wrapped = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, idx, 0, &zero));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, idx, (double)dim, &dv));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", idx, zero, &neg));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", idx, dv, &wrapped));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, neg, wrapped, idx, &idx));
+  }
+  kiln_ir_named_attribute_t attrs[2] = {
+      kiln_onnx_named(n, "dim", kiln_onnx_i64(n, axis)),
+      kiln_onnx_named(n, "batch_dims", kiln_onnx_i64(n, 0)),
+  };
+  value_t* ops[2] = {x, idx};
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.torch_index_select", 2, ops,
+                                      rt, 2, attrs, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_expand(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  int64_t shape[MAXR], count = 0;
+  if (kiln_onnx_use_declared(n, 1, 0)) {
+    count = (int64_t)kiln_onnx_rank(n->declared[0]);
+    memcpy(shape, n->declared[0]->shaped.dims, (size_t)count * 8);
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_known_ints(n, 1, "shape", shape, MAXR, &count));
+  }
+  if (count < 0) count = 0;
+  int64_t dim = count;
+  const type_t* st = kiln_onnx_tensor(n, 1, &dim, kiln_onnx_elem(x->type));
+  const type_t* types[2] = {x->type, st};
+  // Shape entries act like the dims of a second broadcast operand.
+  const type_t* shape_type =
+      kiln_onnx_tensor(n, (size_t)count, shape, kiln_onnx_elem(x->type));
+  types[1] = shape_type;
+  size_t rank = 0;
+  int64_t dims[MAXR];
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_shape(n, 2, types, &rank, dims));
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, x, rank, dims, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_tile(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t reps[MAXR], count = 0;
+  if (kiln_onnx_use_declared(n, 1, 0) && kiln_onnx_rank(n->declared[0]) == r) {
+    for (size_t i = 0; i < r; ++i) {
+      int64_t d = x->type->shaped.dims[i];
+      reps[i] = d ? n->declared[0]->shaped.dims[i] / d : 1;
+    }
+    count = (int64_t)r;
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_known_ints(n, 1, "repeats", reps, MAXR, &count));
+  }
+  if (count != (int64_t)r || 2 * r > MAXR) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "repeats must have one entry per dim");
+  }
+  // Broadcast to [rep0, d0, rep1, d1, ...] then merge the pairs.
+  int64_t bdims[MAXR], wide[MAXR], dims[MAXR];
+  for (size_t i = 0; i < r; ++i) {
+    wide[2 * i] = reps[i];
+    wide[2 * i + 1] = x->type->shaped.dims[i];
+    bdims[i] = (int64_t)(2 * i + 1);
+    dims[i] = reps[i] * x->type->shaped.dims[i];
+  }
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, x, 2 * r, wide, bdims, &y));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, y, r, dims, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_pad(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  size_t r = kiln_onnx_rank(x->type);
+  int mode = kiln_onnx_attr_string_is(n, "mode", "constant", "constant")  ? 0
+             : kiln_onnx_attr_string_is(n, "mode", "constant", "edge")    ? 1
+             : kiln_onnx_attr_string_is(n, "mode", "constant", "reflect") ? 2
+                                                                          : -1;
+  if (mode < 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "only modes constant, edge and reflect are "
+                                "supported");
+  }
+  int64_t pads[2 * MAXR], np = 0, axes[MAXR], na = -1;
+  double value = 0;
+  value_t* pv = NULL;
+  if (n->opset < 11) {
+    np = kiln_onnx_attr_ints(n, n->opset < 2 ? "paddings" : "pads", pads,
+                             2 * MAXR);
+    value = kiln_onnx_attr_float(n, "value", 0.0);
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_known_ints(n, 1, "pads", pads, 2 * MAXR, &np));
+    KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 3, "axes", axes, MAXR, &na));
+    if (kiln_onnx_input(n, 2)) {
+      value_t* s = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &s));
+      KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, s, 0, NULL, &pv));
+    }
+  }
+  int64_t lo[MAXR] = {0}, hi[MAXR] = {0}, interior[MAXR] = {0};
+  size_t naxes = na >= 0 ? (size_t)na : r;
+  if (np != (int64_t)(2 * naxes)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "pads must have 2 entries per padded axis");
+  }
+  for (size_t i = 0; i < naxes; ++i) {
+    int64_t a = (int64_t)i;
+    if (na >= 0) KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(n, axes[i], r, &a));
+    lo[a] = pads[i];
+    hi[a] = pads[naxes + i];
+  }
+  if (mode != 0) {
+    // edge: repeat the border slice; reflect: mirror without the border.
+    value_t* y = x;
+    for (size_t d = 0; d < r; ++d) {
+      if (!lo[d] && !hi[d]) continue;
+      int64_t D = y->type->shaped.dims[d];
+      if (lo[d] < 0 || hi[d] < 0 || (mode == 2 && (lo[d] >= D || hi[d] >= D)) ||
+          D == 0) {
+        return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                    "pads out of range for this mode");
+      }
+      value_t* parts[3];
+      size_t np2 = 0;
+      for (int side = 0; side < 2; ++side) {
+        int64_t count = side == 0 ? lo[d] : hi[d];
+        if (!count) continue;
+        int64_t s0[MAXR], s1[MAXR], st[MAXR], dims[MAXR], bd[MAXR];
+        for (size_t k = 0; k < r; ++k) {
+          s0[k] = 0;
+          s1[k] = y->type->shaped.dims[k];
+          st[k] = 1;
+          dims[k] = y->type->shaped.dims[k];
+          bd[k] = (int64_t)k;
+        }
+        value_t* part = NULL;
+        if (mode == 1) {
+          s0[d] = side == 0 ? 0 : D - 1;
+          s1[d] = s0[d] + 1;
+          KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, y, s0, s1, st, &part));
+          dims[d] = count;
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_broadcast_dims(n, part, r, dims, bd, &part));
+        } else {
+          s0[d] = side == 0 ? 1 : D - 1 - count;
+          s1[d] = s0[d] + count;
+          KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, y, s0, s1, st, &part));
+          int64_t rd = (int64_t)d;
+          kiln_ir_named_attribute_t attr =
+              kiln_onnx_named(n, "dimensions", kiln_onnx_i64_array(n, 1, &rd));
+          KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.reverse", 1, &part,
+                                              part->type, 1, &attr, &part));
+        }
+        if (side == 0) {
+          parts[np2++] = part;
+          parts[np2++] = y;
+        } else {
+          if (np2 == 0) parts[np2++] = y;
+          parts[np2++] = part;
+        }
+      }
+      int64_t dims[MAXR];
+      memcpy(dims, y->type->shaped.dims, r * 8);
+      dims[d] = D + lo[d] + hi[d];
+      kiln_ir_named_attribute_t attr =
+          kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, (int64_t)d));
+      KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+          n, "stablehlo.concatenate", np2, parts,
+          kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(x->type)), 1, &attr, &y));
+    }
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
+  if (!pv) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat(
+        n, kiln_onnx_tensor(n, 0, NULL, kiln_onnx_elem(x->type)), value, &pv));
+  }
+  int64_t dims[MAXR];
+  for (size_t d = 0; d < r; ++d)
+    dims[d] = x->type->shaped.dims[d] + lo[d] + hi[d];
+  const type_t* t = kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(x->type));
+  kiln_ir_named_attribute_t attrs[3] = {
+      kiln_onnx_named(n, "edge_padding_low", kiln_onnx_i64_array(n, r, lo)),
+      kiln_onnx_named(n, "edge_padding_high", kiln_onnx_i64_array(n, r, hi)),
+      kiln_onnx_named(n, "interior_padding",
+                      kiln_onnx_i64_array(n, r, interior)),
+  };
+  value_t* ops[2] = {x, pv};
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_emit(n, "stablehlo.pad", 2, ops, t, 3, attrs, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_split(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 0), r, &axis));
+  int64_t sizes[64], count = -1;
+  if (n->num_outputs > 64) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "too many outputs");
+  }
+  bool declared_all = n->opset >= 13 && kiln_onnx_use_declared(n, 1, 0);
+  for (size_t i = 0; declared_all && i < n->num_outputs; ++i) {
+    if (!n->declared[i] || kiln_onnx_rank(n->declared[i]) != r) {
+      declared_all = false;
+    } else {
+      sizes[i] = n->declared[i]->shaped.dims[axis];
+    }
+  }
+  if (declared_all) {
+    count = (int64_t)n->num_outputs;
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_ints_operand(n, 13, "split", 1, sizes, 64, &count));
+  }
+  int64_t dim = x->type->shaped.dims[axis];
+  if (count < 0) {
+    int64_t parts = (int64_t)n->num_outputs;
+    int64_t each = (dim + parts - 1) / parts;
+    for (int64_t i = 0; i < parts; ++i) {
+      int64_t left = dim - i * each;
+      sizes[i] = left < each ? (left < 0 ? 0 : left) : each;
+    }
+    count = parts;
+  }
+  if (count != (int64_t)n->num_outputs) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "split has %lld sizes for %zu outputs",
+                                (long long)count, n->num_outputs);
+  }
+  int64_t offset = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t lo[MAXR], hi[MAXR], st[MAXR];
+    for (size_t d = 0; d < r; ++d) {
+      lo[d] = 0;
+      hi[d] = x->type->shaped.dims[d];
+      st[d] = 1;
+    }
+    lo[axis] = offset;
+    hi[axis] = offset + sizes[i];
+    offset += sizes[i];
+    if (hi[axis] > dim) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "split sizes exceed the dim");
+    }
+    value_t* y = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &y));
+    kiln_onnx_set(n, (size_t)i, y);
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and normalizations
+//===----------------------------------------------------------------------===//
+
+// The reduced axes of a Reduce* node (attribute before |since|, input 1
+// from then on); |*out_noop| when the op should pass its input through.
+static kiln_status_t kiln_onnx_reduce_axes(node_t* n, int since,
+                                           const type_t* xt, int64_t* axes,
+                                           size_t* out_count, bool* out_noop) {
+  size_t rank = kiln_onnx_rank(xt);
+  int64_t raw[MAXR], count = -1;
+  *out_noop = false;
+  if (n->opset >= since && kiln_onnx_use_declared(n, 1, 0) &&
+      kiln_onnx_attr_int(n, "keepdims", 1) &&
+      kiln_onnx_rank(n->declared[0]) == rank) {
+    // Runtime axes, declared result: the reduced dims are those that became
+    // 1 (reducing a dim of size 1 or not gives the same values).
+    size_t k = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      if (n->declared[0]->shaped.dims[d] == 1 && xt->shaped.dims[d] != 1) {
+        axes[k++] = (int64_t)d;
+      }
+    }
+    *out_count = k;
+    *out_noop = k == 0;
+    return kiln_ok_status();
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_ints_operand(n, since, "axes", 1, raw, MAXR, &count));
+  if (count <= 0) {
+    if (n->opset >= since && kiln_onnx_attr_int(n, "noop_with_empty_axes", 0)) {
+      *out_noop = true;
+      *out_count = 0;
+      return kiln_ok_status();
+    }
+    for (size_t i = 0; i < rank; ++i) axes[i] = (int64_t)i;
+    *out_count = rank;
+    return kiln_ok_status();
+  }
+  bool seen[MAXR] = {false};
+  size_t k = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t a = 0;
+    KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(n, raw[i], rank, &a));
+    if (!seen[a]) axes[k++] = a;
+    seen[a] = true;
+  }
+  // Sorted (stablehlo.reduce wants increasing dimensions).
+  for (size_t i = 1; i < k; ++i) {
+    for (size_t j = i; j > 0 && axes[j - 1] > axes[j]; --j) {
+      int64_t tmp = axes[j];
+      axes[j] = axes[j - 1];
+      axes[j - 1] = tmp;
+    }
+  }
+  *out_count = k;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_reduce(node_t* n) {
+  const char* op = n->proto->op_type;
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  int since = !strcmp(op, "ReduceSum") ? 13 : 18;
+  int64_t axes[MAXR];
+  size_t count = 0;
+  bool noop = false;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce_axes(n, since, x->type, axes, &count, &noop));
+  const type_t* e = kiln_onnx_elem(x->type);
+  value_t* y = x;
+  int64_t reduced = 1;
+  for (size_t i = 0; i < count; ++i) reduced *= x->type->shaped.dims[axes[i]];
+  if (!strcmp(op, "ReduceL1")) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.abs", y, &y));
+  } else if (!strcmp(op, "ReduceL2") || !strcmp(op, "ReduceSumSquare")) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", y, y, &y));
+  } else if (!strcmp(op, "ReduceLogSumExp")) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.exponential", y, &y));
+  }
+  if (noop) {
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
+  const char* combiner = "stablehlo.add";
+  double init = 0;
+  if (!strcmp(op, "ReduceMax")) {
+    combiner = "stablehlo.maximum";
+    init = kiln_onnx_lowest(e);
+  } else if (!strcmp(op, "ReduceMin")) {
+    combiner = "stablehlo.minimum";
+    init = kiln_onnx_highest(e);
+  } else if (!strcmp(op, "ReduceProd")) {
+    combiner = "stablehlo.multiply";
+    init = 1;
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_reduce(n, y, count, axes, combiner, init, &y));
+  if (!strcmp(op, "ReduceMean")) {
+    value_t* c = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, y, (double)reduced, &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", y, c, &y));
+  } else if (!strcmp(op, "ReduceL2")) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.sqrt", y, &y));
+  } else if (!strcmp(op, "ReduceLogSum") || !strcmp(op, "ReduceLogSumExp")) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.log", y, &y));
+  }
+  if (kiln_onnx_attr_int(n, "keepdims", 1)) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, y, x->type, count, axes, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// stablehlo.iota of |t| along |dim|.
+static kiln_status_t kiln_onnx_iota(node_t* n, const type_t* t, int64_t dim,
+                                    value_t** out) {
+  kiln_ir_named_attribute_t attr =
+      kiln_onnx_named(n, "iota_dimension", kiln_onnx_i64(n, dim));
+  return kiln_onnx_emit(n, "stablehlo.iota", 0, NULL, t, 1, &attr, out);
+}
+
+// The index of the max/min along |axis| (first or last occurrence), keeping
+// the axis as size 1 when |keepdims|.
+static kiln_status_t kiln_onnx_arg_reduce(node_t* n, value_t* x, int64_t axis,
+                                          bool is_max, bool last, bool keepdims,
+                                          value_t** out) {
+  const type_t* e = kiln_onnx_elem(x->type);
+  value_t* m = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_reduce(
+      n, x, 1, &axis, is_max ? "stablehlo.maximum" : "stablehlo.minimum",
+      is_max ? kiln_onnx_lowest(e) : kiln_onnx_highest(e), &m));
+  value_t* mk = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, m, x->type, 1, &axis, &mk));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, mk, kiln_onnx_rank(x->type),
+                                              x->type->shaped.dims, &mk));
+  value_t* eq = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", x, mk, &eq));
+  const type_t* it =
+      kiln_onnx_tensor(n, kiln_onnx_rank(x->type), x->type->shaped.dims,
+                       kiln_ir_int_type(n->context, 64));
+  value_t *iota = NULL, *fill = NULL, *idx = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, axis, &iota));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_splat_int(n, it, last ? -1 : INT64_MAX, &fill));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, eq, iota, fill, &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reduce(
+      n, idx, 1, &axis, last ? "stablehlo.maximum" : "stablehlo.minimum",
+      last ? -9.2e18 : 9.2e18, &idx));
+  if (keepdims) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, idx, x->type, 1, &axis, &idx));
+  }
+  *out = idx;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_argmax(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 0),
+                                           kiln_onnx_rank(x->type), &axis));
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_arg_reduce(n, x, axis, !strcmp(n->proto->op_type, "ArgMax"),
+                           kiln_onnx_attr_int(n, "select_last_index", 0) != 0,
+                           kiln_onnx_attr_int(n, "keepdims", 1) != 0, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// Softmax, LogSoftmax, Hardmax: over |axis| only from opset 13, over the
+// dims from |axis| on (the input coerced to 2-D) before.
+static kiln_status_t kiln_onnx_lower_softmax(node_t* n) {
+  const char* op = n->proto->op_type;
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(
+      n, kiln_onnx_attr_int(n, "axis", n->opset >= 13 ? -1 : 1), r, &axis));
+  const type_t* original = x->type;
+  value_t* v = x;
+  int64_t red_axis = axis;
+  if (n->opset < 13) {
+    int64_t dims[2] = {1, 1};
+    for (size_t d = 0; d < r; ++d)
+      dims[(int64_t)d < axis ? 0 : 1] *= original->shaped.dims[d];
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 2, dims, &v));
+    red_axis = 1;
+  }
+  value_t* y = NULL;
+  if (!strcmp(op, "Hardmax")) {
+    value_t* idx = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_arg_reduce(n, v, red_axis, true, false, true, &idx));
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, idx, kiln_onnx_rank(v->type),
+                                                v->type->shaped.dims, &idx));
+    const type_t* it = idx->type;
+    value_t *iota = NULL, *eq = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, red_axis, &iota));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", iota, idx, &eq));
+    KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, eq, kiln_onnx_elem(v->type), &y));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+    value_t *m = NULL, *shifted = NULL, *ex = NULL, *s = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_reduce(n, v, 1, &red_axis,
+                                          "stablehlo.maximum", -INFINITY, &m));
+    KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, m, v->type, 1, &red_axis, &m));
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, m, kiln_onnx_rank(v->type),
+                                                v->type->shaped.dims, &m));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", v, m, &shifted));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_unary(n, "stablehlo.exponential", shifted, &ex));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reduce(n, ex, 1, &red_axis, "stablehlo.add", 0, &s));
+    KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, s, v->type, 1, &red_axis, &s));
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, s, kiln_onnx_rank(v->type),
+                                                v->type->shaped.dims, &s));
+    if (!strcmp(op, "LogSoftmax")) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.log", s, &s));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", shifted, s, &y));
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.divide", ex, s, &y));
+    }
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reshape_to(n, y, r, original->shaped.dims, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// Broadcasts a per-channel 1-D |v| along dim 1 of |like|.
+static kiln_status_t kiln_onnx_per_channel(node_t* n, value_t* v,
+                                           const type_t* like, value_t** out) {
+  int64_t one = 1;
+  if (kiln_onnx_rank(v->type) != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "per-channel operand must be 1-D");
+  }
+  const type_t* t = kiln_onnx_tensor(n, kiln_onnx_rank(like), like->shaped.dims,
+                                     kiln_onnx_elem(v->type));
+  kiln_ir_named_attribute_t attr = kiln_onnx_named(
+      n, "broadcast_dimensions", kiln_onnx_i64_array(n, 1, &one));
+  return kiln_onnx_emit(n, "stablehlo.broadcast_in_dim", 1, &v, t, 1, &attr,
+                        out);
+}
+
+static kiln_status_t kiln_onnx_lower_batch_norm(node_t* n) {
+  if (n->opset < 9 && !kiln_onnx_attr_int(n, "spatial", 1)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "spatial=0 is not supported");
+  }
+  if (n->opset < 7 && !kiln_onnx_attr_int(n, "is_test", 0)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "training (is_test=0) is not supported");
+  }
+  if (kiln_onnx_attr_int(n, "training_mode", 0)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "training_mode is not supported");
+  }
+  value_t *x, *scale, *bias, *mean, *var;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  if (kiln_onnx_rank(x->type) < 2) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "rank < 2");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &scale));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 3, &mean));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 4, &var));
+  value_t* per[4] = {scale, bias, mean, var};
+  for (int i = 0; i < 4; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, per[i], x->type, &per[i]));
+  }
+  value_t *eps = NULL, *t = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_like(n, x, kiln_onnx_attr_float(n, "epsilon", 1e-5), &eps));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", per[3], eps, &t));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.rsqrt", t, &t));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", x, per[2], &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", y, t, &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", y, per[0], &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", y, per[1], &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// Mean and variance of |x| over |axes| (kept as size-1 dims, broadcast
+// back to |x|'s shape when |broadcast|).
+static kiln_status_t kiln_onnx_moments(node_t* n, value_t* x, size_t count,
+                                       const int64_t* axes, value_t** out_mean,
+                                       value_t** out_var) {
+  int64_t reduced = 1;
+  for (size_t i = 0; i < count; ++i) reduced *= x->type->shaped.dims[axes[i]];
+  size_t r = kiln_onnx_rank(x->type);
+  value_t *s = NULL, *c = NULL, *mean = NULL, *d = NULL, *v = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, x, count, axes, "stablehlo.add", 0, &s));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, s, (double)reduced, &c));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", s, c, &mean));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_keepdims(n, mean, x->type, count, axes, &mean));
+  value_t* mb = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, mean, r, x->type->shaped.dims, &mb));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", x, mb, &d));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", d, d, &v));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, v, count, axes, "stablehlo.add", 0, &v));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.divide", v, c, &v));
+  KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, v, x->type, count, axes, &v));
+  *out_mean = mean;
+  *out_var = v;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_layer_norm(node_t* n) {
+  value_t *x = NULL, *scale = NULL, *bias = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", -1), r, &axis));
+  int64_t axes[MAXR];
+  size_t count = 0;
+  for (size_t d = (size_t)axis; d < r; ++d) axes[count++] = (int64_t)d;
+  value_t *mean = NULL, *var = NULL, *eps = NULL, *inv = NULL, *y = NULL,
+          *t = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_moments(n, x, count, axes, &mean, &var));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_like(n, var, kiln_onnx_attr_float(n, "epsilon", 1e-5), &eps));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", var, eps, &inv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.rsqrt", inv, &inv));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, mean, r, x->type->shaped.dims, &t));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", x, t, &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, inv, r, x->type->shaped.dims, &t));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", y, t, &y));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &scale));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, scale, r, x->type->shaped.dims, &scale));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", y, scale, &y));
+  if (kiln_onnx_input(n, 2)) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_to(n, bias, r, x->type->shaped.dims, &bias));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", y, bias, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  kiln_onnx_set(n, 1, mean);
+  kiln_onnx_set(n, 2, inv);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_instance_norm(node_t* n) {
+  value_t *x = NULL, *scale = NULL, *bias = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t axes[MAXR];
+  size_t count = 0;
+  for (size_t d = 2; d < r; ++d) axes[count++] = (int64_t)d;
+  value_t *mean = NULL, *var = NULL, *eps = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_moments(n, x, count, axes, &mean, &var));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_like(n, var, kiln_onnx_attr_float(n, "epsilon", 1e-5), &eps));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", var, eps, &var));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.rsqrt", var, &var));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, mean, r, x->type->shaped.dims, &mean));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, var, r, x->type->shaped.dims, &var));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", x, mean, &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", y, var, &y));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &scale));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, scale, x->type, &scale));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, x->type, &bias));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", y, scale, &y));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", y, bias, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+static const kiln_ir_attribute_t* kiln_onnx_int_list_attr(node_t* n,
+                                                          size_t count,
+                                                          const int64_t* v) {
+  const kiln_ir_attribute_t* elems[MAXR];
+  const type_t* i64 = kiln_ir_int_type(n->context, 64);
+  for (size_t i = 0; i < count && i < MAXR; ++i) {
+    elems[i] = kiln_ir_integer_attr_get(n->context, i64, v[i]);
+  }
+  return kiln_ir_array_attr_get(n->context, count, elems);
+}
+
+// stablehlo.dot_general: batch dims [0, nb) on both sides, contracting
+// lhs dim |lc| with rhs dim |rc|.
+static kiln_status_t kiln_onnx_dot(node_t* n, value_t* a, value_t* b, size_t nb,
+                                   int64_t lc, int64_t rc, const type_t* rt,
+                                   value_t** out) {
+  kiln_ir_context_t* ctx = n->context;
+  int64_t batch[MAXR];
+  for (size_t i = 0; i < nb; ++i) batch[i] = (int64_t)i;
+  char text[512];
+  int len = snprintf(text, sizeof(text), "#stablehlo.dot<");
+  kiln_ir_named_attribute_t params[4];
+  size_t np = 0;
+  if (nb) {
+    len += snprintf(text + len, sizeof(text) - (size_t)len,
+                    "lhs_batching_dimensions = [");
+    for (size_t i = 0; i < nb; ++i) {
+      len += snprintf(text + len, sizeof(text) - (size_t)len, "%s%zu",
+                      i ? ", " : "", i);
+    }
+    len += snprintf(text + len, sizeof(text) - (size_t)len,
+                    "], rhs_batching_dimensions = [");
+    for (size_t i = 0; i < nb; ++i) {
+      len += snprintf(text + len, sizeof(text) - (size_t)len, "%s%zu",
+                      i ? ", " : "", i);
+    }
+    len += snprintf(text + len, sizeof(text) - (size_t)len, "], ");
+    params[np++] = kiln_onnx_named(n, "lhs_batching_dimensions",
+                                   kiln_onnx_int_list_attr(n, nb, batch));
+    params[np++] = kiln_onnx_named(n, "rhs_batching_dimensions",
+                                   kiln_onnx_int_list_attr(n, nb, batch));
+  }
+  snprintf(text + len, sizeof(text) - (size_t)len,
+           "lhs_contracting_dimensions = [%lld], rhs_contracting_dimensions = "
+           "[%lld]>",
+           (long long)lc, (long long)rc);
+  params[np++] = kiln_onnx_named(n, "lhs_contracting_dimensions",
+                                 kiln_onnx_int_list_attr(n, 1, &lc));
+  params[np++] = kiln_onnx_named(n, "rhs_contracting_dimensions",
+                                 kiln_onnx_int_list_attr(n, 1, &rc));
+  const kiln_ir_attribute_t* dims = kiln_ir_dialect_attr_get(
+      ctx, kiln_ir_intern_cstr(ctx, "stablehlo"),
+      kiln_ir_intern_cstr(ctx, "dot"),
+      kiln_make_cstring_view(kiln_ir_arena_printf(ctx, "%s", text)), true, np,
+      params);
+  if (!dims) return KILN_ONNX_OOM();
+  kiln_ir_named_attribute_t attr =
+      kiln_onnx_named(n, "dot_dimension_numbers", dims);
+  value_t* ops[2] = {a, b};
+  return kiln_onnx_emit(n, "stablehlo.dot_general", 2, ops, rt, 1, &attr, out);
+}
+
+// numpy matmul of |a| and |b|.
+static kiln_status_t kiln_onnx_matmul(node_t* n, value_t* a, value_t* b,
+                                      value_t** out) {
+  size_t ra = kiln_onnx_rank(a->type), rb = kiln_onnx_rank(b->type);
+  if (ra == 0 || rb == 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "matmul operands must have rank >= 1");
+  }
+  if (kiln_onnx_elem(a->type) != kiln_onnx_elem(b->type)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "matmul operand element types differ");
+  }
+  const type_t* e = kiln_onnx_elem(a->type);
+  int64_t ad[MAXR], bd[MAXR];
+  memcpy(ad, a->type->shaped.dims, ra * 8);
+  memcpy(bd, b->type->shaped.dims, rb * 8);
+  bool squeeze_a = ra == 1, squeeze_b = rb == 1;
+  if (squeeze_a) {
+    ad[1] = ad[0];
+    ad[0] = 1;
+    ra = 2;
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, a, 2, ad, &a));
+  }
+  if (squeeze_b) {
+    bd[1] = 1;
+    rb = 2;
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, b, 2, bd, &b));
+  }
+  if (ad[ra - 1] != bd[rb - 2]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "matmul contracting dims differ (%lld vs %lld)",
+                                (long long)ad[ra - 1], (long long)bd[rb - 2]);
+  }
+  // Broadcast batch dims.
+  const type_t* ta = kiln_onnx_tensor(n, ra - 2, ad, e);
+  const type_t* tb = kiln_onnx_tensor(n, rb - 2, bd, e);
+  const type_t* bt[2] = {ta, tb};
+  size_t nb = 0;
+  int64_t batch[MAXR];
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_shape(n, 2, bt, &nb, batch));
+  if (nb + 2 > MAXR) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED, "rank too high");
+  }
+  int64_t fa[MAXR], fb[MAXR];
+  memcpy(fa, batch, nb * 8);
+  memcpy(fb, batch, nb * 8);
+  fa[nb] = ad[ra - 2];
+  fa[nb + 1] = ad[ra - 1];
+  fb[nb] = bd[rb - 2];
+  fb[nb + 1] = bd[rb - 1];
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, a, nb + 2, fa, &a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, b, nb + 2, fb, &b));
+  int64_t rd[MAXR];
+  memcpy(rd, batch, nb * 8);
+  rd[nb] = fa[nb];
+  rd[nb + 1] = fb[nb + 1];
+  const type_t* rt = kiln_onnx_tensor(n, nb + 2, rd, e);
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_dot(n, a, b, nb, (int64_t)nb + 1, (int64_t)nb, rt, &y));
+  if (squeeze_a || squeeze_b) {
+    int64_t sd[MAXR];
+    size_t sr = 0;
+    for (size_t i = 0; i < nb; ++i) sd[sr++] = rd[i];
+    if (!squeeze_a) sd[sr++] = rd[nb];
+    if (!squeeze_b) sd[sr++] = rd[nb + 1];
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, y, sr, sd, &y));
+  }
+  *out = y;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_matmul(node_t* n) {
+  value_t *a = NULL, *b = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &b));
+  KILN_RETURN_IF_ERROR(kiln_onnx_matmul(n, a, b, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_gemm(node_t* n) {
+  value_t *a = NULL, *b = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &b));
+  if (kiln_onnx_rank(a->type) != 2 || kiln_onnx_rank(b->type) != 2) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "Gemm operands must be 2-D");
+  }
+  int64_t swap[2] = {1, 0};
+  if (kiln_onnx_attr_int(n, "transA", 0)) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, a, swap, &a));
+  }
+  if (kiln_onnx_attr_int(n, "transB", 0)) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, b, swap, &b));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_matmul(n, a, b, &y));
+  double alpha = kiln_onnx_attr_float(n, "alpha", 1.0);
+  double beta = kiln_onnx_attr_float(n, "beta", 1.0);
+  if (alpha != 1.0) {
+    value_t* c = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, y, alpha, &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", y, c, &y));
+  }
+  if (kiln_onnx_input(n, 2)) {
+    value_t* c = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_to(n, c, 2, y->type->shaped.dims, &c));
+    if (beta != 1.0) {
+      value_t* bv = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, c, beta, &bv));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", c, bv, &c));
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", y, c, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Other data movement
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_onnx_lower_dropout(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  kiln_onnx_value_t* training = kiln_onnx_input(n, 2);
+  kiln_onnx_value_t* ratio = kiln_onnx_input(n, 1);
+  // Training with a known ratio of 0 drops nothing.
+  bool zero_ratio = ratio && ratio->known &&
+                    kiln_onnx_num_elements(ratio->type) == 1 &&
+                    kiln_onnx_known_double(ratio->known, 0) == 0.0;
+  if (training && !zero_ratio &&
+      (!training->known || kiln_onnx_known_int(training->known, 0))) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_UNIMPLEMENTED,
+        "training mode (random dropout) is not supported");
+  }
+  kiln_onnx_set(n, 0, x);
+  if (n->num_outputs > 1 && n->outputs[1].name[0]) {
+    const type_t* mt =
+        kiln_onnx_tensor(n, kiln_onnx_rank(x->type), x->type->shaped.dims,
+                         kiln_ir_int_type(n->context, 1));
+    value_t* mask = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, mt, 1, &mask));
+    kiln_onnx_set(n, 1, mask);
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_trilu(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  size_t r = kiln_onnx_rank(x->type);
+  if (r < 2) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "rank < 2");
+  }
+  int64_t k = 0, count = -1;
+  kiln_onnx_value_t* kin = kiln_onnx_input(n, 1);
+  value_t* runtime_k = NULL;
+  if (kin && !kin->known) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &runtime_k));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reshape_to(n, runtime_k, 0, NULL, &runtime_k));
+    KILN_RETURN_IF_ERROR(kiln_onnx_convert(
+        n, runtime_k, kiln_ir_int_type(n->context, 64), &runtime_k));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 1, "k", &k, 1, &count));
+  }
+  if (count <= 0) k = 0;
+  bool upper = kiln_onnx_attr_int(n, "upper", 1) != 0;
+  const type_t* it = kiln_onnx_tensor(n, r, x->type->shaped.dims,
+                                      kiln_ir_int_type(n->context, 64));
+  value_t *row = NULL, *col = NULL, *diff = NULL, *kv = NULL, *p = NULL,
+          *zero = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)r - 2, &row));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)r - 1, &col));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", col, row, &diff));
+  if (runtime_k) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_to(n, runtime_k, r, x->type->shaped.dims, &kv));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, it, k, &kv));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, upper ? "GE" : "LE", diff, kv, &p));
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, x->type, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, p, x, zero, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_depth_space(node_t* n) {
+  bool to_space = !strcmp(n->proto->op_type, "DepthToSpace");
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  if (kiln_onnx_rank(x->type) != 4) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "rank != 4");
+  }
+  int64_t bs = kiln_onnx_attr_int(n, "blocksize", 0);
+  const int64_t* d = x->type->shaped.dims;
+  int64_t N = d[0], C = d[1], H = d[2], W = d[3];
+  if (bs <= 0 || (to_space && C % (bs * bs)) ||
+      (!to_space && (H % bs || W % bs))) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "bad blocksize");
+  }
+  value_t* y = NULL;
+  if (to_space) {
+    bool crd = kiln_onnx_attr_string_is(n, "mode", "DCR", "CRD");
+    int64_t c = C / (bs * bs);
+    int64_t s1[6] = {N, bs, bs, c, H, W}, p1[6] = {0, 3, 4, 1, 5, 2};
+    int64_t s2[6] = {N, c, bs, bs, H, W}, p2[6] = {0, 1, 4, 2, 5, 3};
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 6, crd ? s2 : s1, &y));
+    KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, y, crd ? p2 : p1, &y));
+    int64_t out[4] = {N, c, H * bs, W * bs};
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, y, 4, out, &y));
+  } else {
+    int64_t s[6] = {N, C, H / bs, bs, W / bs, bs}, p[6] = {0, 3, 5, 1, 2, 4};
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 6, s, &y));
+    KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, y, p, &y));
+    int64_t out[4] = {N, C * bs * bs, H / bs, W / bs};
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, y, 4, out, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_eye_like(node_t* n) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  const type_t* t = n->inputs[0]->type;
+  if (kiln_onnx_rank(t) != 2) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "rank != 2");
+  }
+  const type_t* e = kiln_onnx_elem(t);
+  const Onnx__AttributeProto* dt = kiln_onnx_attr(n, "dtype");
+  if (dt && dt->has_i) {
+    e = kiln_onnx_element_type(n->context, (int32_t)dt->i);
+    if (!e) {
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED, "bad dtype");
+    }
+  }
+  const type_t* rt = kiln_onnx_tensor(n, 2, t->shaped.dims, e);
+  kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, rt);
+  if (!c) return KILN_ONNX_OOM();
+  int64_t k = kiln_onnx_attr_int(n, "k", 0);
+  for (int64_t i = 0; i < t->shaped.dims[0]; ++i) {
+    int64_t j = i + k;
+    if (j >= 0 && j < t->shaped.dims[1]) {
+      kiln_onnx_store((uint8_t*)c->data, e, i * t->shaped.dims[1] + j, 1, 1,
+                      false);
+    }
+  }
+  kiln_onnx_set_known(n, 0, c);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Gathers by element, losses
+//===----------------------------------------------------------------------===//
+
+// |idx| as i64 with negative entries wrapped by |dim|.
+static kiln_status_t kiln_onnx_wrap_indices(node_t* n, value_t* idx,
+                                            int64_t dim, value_t** out) {
+  value_t *zero = NULL, *neg = NULL, *dv = NULL, *wrapped = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, idx, kiln_ir_int_type(n->context, 64), &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, idx, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, idx, (double)dim, &dv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", idx, zero, &neg));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", idx, dv, &wrapped));
+  return kiln_onnx_select(n, neg, wrapped, idx, out);
+}
+
+// GatherElements as a one-hot contraction: out[..] = sum over a of
+// (a == idx[..]) ? data[.., a, ..] : 0, with a new trailing dim for a.
+static kiln_status_t kiln_onnx_lower_gather_elements(node_t* n) {
+  value_t *x = NULL, *idx = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
+  size_t r = kiln_onnx_rank(x->type);
+  if (kiln_onnx_rank(idx->type) != r || r + 1 > MAXR || r == 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "data and indices must have the same rank");
+  }
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 0), r, &axis));
+  int64_t A = x->type->shaped.dims[axis];
+  int64_t lo[MAXR], hi[MAXR], st[MAXR], wide[MAXR], bx[MAXR], bi[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    int64_t id = idx->type->shaped.dims[d];
+    if ((int64_t)d != axis && id > x->type->shaped.dims[d]) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "indices dim %zu exceeds the data's", d);
+    }
+    lo[d] = 0;
+    hi[d] = (int64_t)d == axis ? A : id;
+    st[d] = 1;
+    wide[d] = id;
+    bx[d] = (int64_t)d == axis ? (int64_t)r : (int64_t)d;
+    bi[d] = (int64_t)d;
+  }
+  wide[r] = A;
+  value_t *xs = NULL, *xb = NULL, *ib = NULL, *io = NULL, *mask = NULL,
+          *zero = NULL, *sel = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &xs));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, xs, r + 1, wide, bx, &xb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_wrap_indices(n, idx, A, &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, idx, r + 1, wide, bi, &ib));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, ib->type, (int64_t)r, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, ib, &mask));
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, xb->type, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, mask, xb, zero, &sel));
+  int64_t last = (int64_t)r;
+  bool is_bool = kiln_onnx_is_bool(kiln_onnx_elem(x->type));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reduce(
+      n, sel, 1, &last, is_bool ? "stablehlo.or" : "stablehlo.add", 0, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// log(softmax(x)) along |axis|.
+static kiln_status_t kiln_onnx_log_softmax(node_t* n, value_t* x, int64_t axis,
+                                           value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  value_t *m = NULL, *shifted = NULL, *ex = NULL, *s = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, x, 1, &axis, "stablehlo.maximum", -INFINITY, &m));
+  KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, m, x->type, 1, &axis, &m));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, m, r, x->type->shaped.dims, &m));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", x, m, &shifted));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_unary(n, "stablehlo.exponential", shifted, &ex));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, ex, 1, &axis, "stablehlo.add", 0, &s));
+  KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, s, x->type, 1, &axis, &s));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, s, r, x->type->shaped.dims, &s));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.log", s, &s));
+  return kiln_onnx_binary_same(n, "stablehlo.subtract", shifted, s, out);
+}
+
+// NegativeLogLikelihoodLoss on log-probabilities |x| [N, C, d...] and
+// |target| [N, d...] (one-hot selection of the target class).
+static kiln_status_t kiln_onnx_nll(node_t* n, value_t* x, value_t* target,
+                                   value_t* weight, value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  if (r < 2 || kiln_onnx_rank(target->type) != r - 1) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "input must be [N, C, ...] and target [N, ...]");
+  }
+  const int64_t* T = x->type->shaped.dims;
+  int64_t bt[MAXR], one = 1, cls = 1;
+  for (size_t d = 0; d + 1 < r; ++d) bt[d] = d == 0 ? 0 : (int64_t)d + 1;
+  value_t *tgt = NULL, *tb = NULL, *io = NULL, *mask = NULL, *zero = NULL,
+          *picked = NULL, *w = NULL, *wpick = NULL, *loss = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, target, kiln_ir_int_type(n->context, 64), &tgt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, tgt, r, T, bt, &tb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, tb->type, 1, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, tb, &mask));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, mask, x, zero, &picked));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, picked, 1, &cls, "stablehlo.add", 0, &picked));
+  if (weight) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, weight, r, T, &one, &w));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 1, &w));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, mask, w, zero, &wpick));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, wpick, 1, &cls, "stablehlo.add", 0, &wpick));
+  const Onnx__AttributeProto* ignore = kiln_onnx_attr(n, "ignore_index");
+  if (ignore && ignore->has_i) {
+    value_t *iv = NULL, *keep = NULL, *wz = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, tgt->type, ignore->i, &iv));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "NE", tgt, iv, &keep));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, wpick, 0, &wz));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, keep, wpick, wz, &wpick));
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", picked, wpick, &loss));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.negate", loss, &loss));
+  if (kiln_onnx_attr_string_is(n, "reduction", "mean", "none")) {
+    *out = loss;
+    return kiln_ok_status();
+  }
+  int64_t all[MAXR];
+  size_t lr = kiln_onnx_rank(loss->type);
+  for (size_t d = 0; d < lr; ++d) all[d] = (int64_t)d;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, loss, lr, all, "stablehlo.add", 0, &loss));
+  if (kiln_onnx_attr_string_is(n, "reduction", "mean", "mean")) {
+    value_t* total = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reduce(n, wpick, lr, all, "stablehlo.add", 0, &total));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", loss, total, &loss));
+  } else if (!kiln_onnx_attr_string_is(n, "reduction", "mean", "sum")) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "unknown reduction");
+  }
+  *out = loss;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_nll(node_t* n) {
+  value_t *x = NULL, *target = NULL, *w = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &target));
+  if (kiln_onnx_input(n, 2)) KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &w));
+  KILN_RETURN_IF_ERROR(kiln_onnx_nll(n, x, target, w, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_sce(node_t* n) {
+  value_t *x = NULL, *target = NULL, *w = NULL, *lp = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &target));
+  if (kiln_onnx_input(n, 2)) KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &w));
+  if (kiln_onnx_rank(x->type) < 2) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "rank < 2");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_log_softmax(n, x, 1, &lp));
+  KILN_RETURN_IF_ERROR(kiln_onnx_nll(n, lp, target, w, &y));
+  kiln_onnx_set(n, 0, y);
+  kiln_onnx_set(n, 1, lp);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling and convolution
+//===----------------------------------------------------------------------===//
+
+// A [r, 2] dense i64 padding attribute.
+static const kiln_ir_attribute_t* kiln_onnx_padding_attr(node_t* n, size_t r,
+                                                         const int64_t* lo,
+                                                         const int64_t* hi) {
+  int64_t v[2 * MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    v[2 * d] = lo[d];
+    v[2 * d + 1] = hi[d];
+  }
+  int64_t shape[2] = {(int64_t)r, 2};
+  const type_t* t =
+      kiln_onnx_tensor(n, 2, shape, kiln_ir_int_type(n->context, 64));
+  return kiln_ir_dense_elements_attr_get(n->context, t, false, v, r * 16);
+}
+
+typedef struct kiln_onnx_window_t {
+  size_t spatial;
+  int64_t kernel[MAXR], strides[MAXR], dilations[MAXR];
+  int64_t pad_lo[MAXR], pad_hi[MAXR];  // explicit (or auto) pads
+  int64_t extra_hi[MAXR];              // ceil_mode's extra end padding
+  int64_t out[MAXR];
+} kiln_onnx_window_t;
+
+// Reads kernel_shape/strides/dilations/pads/auto_pad/ceil_mode for the
+// spatial dims of |xt| ([N, C, D...]); |kernel| given for Conv (from W).
+static kiln_status_t kiln_onnx_window(node_t* n, const type_t* xt,
+                                      const int64_t* kernel,
+                                      kiln_onnx_window_t* w) {
+  size_t r = kiln_onnx_rank(xt);
+  if (r < 3) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "input must be [N, C, D1, ...]");
+  }
+  size_t ns = r - 2;
+  memset(w, 0, sizeof(*w));
+  w->spatial = ns;
+  int64_t v[2 * MAXR];
+  if (kernel) {
+    memcpy(w->kernel, kernel, ns * 8);
+  } else if (kiln_onnx_attr_ints(n, "kernel_shape", w->kernel, MAXR) !=
+             (int64_t)ns) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "kernel_shape must have %zu entries", ns);
+  }
+  for (size_t i = 0; i < ns; ++i) w->strides[i] = w->dilations[i] = 1;
+  int64_t c = kiln_onnx_attr_ints(n, "strides", v, MAXR);
+  if (c >= 0 && c != (int64_t)ns) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "bad strides");
+  }
+  if (c > 0) memcpy(w->strides, v, ns * 8);
+  c = kiln_onnx_attr_ints(n, "dilations", v, MAXR);
+  if (c >= 0 && c != (int64_t)ns) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "bad dilations");
+  }
+  if (c > 0) memcpy(w->dilations, v, ns * 8);
+  c = kiln_onnx_attr_ints(n, "pads", v, 2 * MAXR);
+  if (c >= 0 && c != (int64_t)(2 * ns)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "bad pads");
+  }
+  bool ceil_mode = kiln_onnx_attr_int(n, "ceil_mode", 0) != 0;
+  bool same_upper =
+      kiln_onnx_attr_string_is(n, "auto_pad", "NOTSET", "SAME_UPPER");
+  bool same_lower =
+      kiln_onnx_attr_string_is(n, "auto_pad", "NOTSET", "SAME_LOWER");
+  bool valid = kiln_onnx_attr_string_is(n, "auto_pad", "NOTSET", "VALID");
+  for (size_t i = 0; i < ns; ++i) {
+    int64_t D = xt->shaped.dims[i + 2];
+    int64_t k = w->kernel[i], s = w->strides[i];
+    if (k <= 0 || s <= 0 || w->dilations[i] <= 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "kernel, strides and dilations must be > 0");
+    }
+    int64_t eff = (k - 1) * w->dilations[i] + 1;
+    if (same_upper || same_lower) {
+      int64_t out = (D + s - 1) / s;
+      int64_t total = (out - 1) * s + eff - D;
+      if (total < 0) total = 0;
+      w->pad_lo[i] = same_upper ? total / 2 : total - total / 2;
+      w->pad_hi[i] = total - w->pad_lo[i];
+      w->out[i] = out;
+      continue;
+    }
+    if (!valid && c > 0) {
+      w->pad_lo[i] = v[i];
+      w->pad_hi[i] = v[ns + i];
+    }
+    int64_t span = D + w->pad_lo[i] + w->pad_hi[i] - eff;
+    if (span < 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "the window is larger than the input");
+    }
+    int64_t out = ceil_mode ? (span + s - 1) / s + 1 : span / s + 1;
+    // A last window that would start in the end padding is dropped.
+    if (ceil_mode && (out - 1) * s >= D + w->pad_lo[i]) --out;
+    w->out[i] = out;
+    int64_t need = (out - 1) * s + eff - (D + w->pad_lo[i] + w->pad_hi[i]);
+    w->extra_hi[i] = need > 0 ? need : 0;
+  }
+  return kiln_ok_status();
+}
+
+// stablehlo.reduce_window of |x| with |w| (window over the spatial dims).
+static kiln_status_t kiln_onnx_reduce_window(
+    node_t* n, value_t* x, const kiln_onnx_window_t* w, const int64_t* pad_lo,
+    const int64_t* pad_hi, const char* combiner, double init, value_t** out) {
+  kiln_ir_context_t* ctx = n->context;
+  size_t r = kiln_onnx_rank(x->type);
+  const type_t* e = kiln_onnx_elem(x->type);
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, e);
+  value_t* init_value = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, scalar, init, &init_value));
+  int64_t wd[MAXR], ws[MAXR], wdl[MAXR], bd[MAXR], lo[MAXR], hi[MAXR],
+      dims[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    bool sp = d >= 2;
+    wd[d] = sp ? w->kernel[d - 2] : 1;
+    ws[d] = sp ? w->strides[d - 2] : 1;
+    wdl[d] = sp ? w->dilations[d - 2] : 1;
+    bd[d] = 1;
+    lo[d] = sp ? pad_lo[d - 2] : 0;
+    hi[d] = sp ? pad_hi[d - 2] : 0;
+    dims[d] = sp ? w->out[d - 2] : x->type->shaped.dims[d];
+  }
+  const type_t* rt = kiln_onnx_tensor(n, r, dims, e);
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &region));
+  kiln_ir_builder_t rb = kiln_ir_builder_make(ctx);
+  rb.location = n->b->location;
+  const type_t* arg_types[2] = {scalar, scalar};
+  kiln_ir_block_t* block = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_block(&rb, region, 2, arg_types, &block));
+  kiln_ir_op_t* combine = NULL;
+  kiln_ir_value_t* args[2] = {block->args[0], block->args[1]};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, combiner, 2, args, 1, &scalar, 0, NULL, &combine));
+  kiln_ir_value_t* combined = kiln_ir_op_result(combine, 0);
+  kiln_ir_op_t* ret = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.return", 1, &combined, 0, NULL, 0, NULL, &ret));
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.reduce_window", n->b->location);
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, x));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, init_value));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(ctx, &state, rt));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_dimensions", kiln_onnx_i64_array(n, r, wd)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_strides", kiln_onnx_i64_array(n, r, ws)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_dilations", kiln_onnx_i64_array(n, r, wdl)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "base_dilations", kiln_onnx_i64_array(n, r, bd)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "padding", kiln_onnx_padding_attr(n, r, lo, hi)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, region));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_pool(node_t* n) {
+  bool is_max = !strcmp(n->proto->op_type, "MaxPool");
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  if (!is_max) KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  if (n->num_outputs > 1 && n->outputs[1].name[0]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "the Indices output is not supported");
+  }
+  kiln_onnx_window_t w;
+  KILN_RETURN_IF_ERROR(kiln_onnx_window(n, x->type, NULL, &w));
+  int64_t hi[MAXR];
+  for (size_t i = 0; i < w.spatial; ++i) hi[i] = w.pad_hi[i] + w.extra_hi[i];
+  value_t* y = NULL;
+  if (is_max) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reduce_window(n, x, &w, w.pad_lo, hi, "stablehlo.maximum",
+                                kiln_onnx_lowest(kiln_onnx_elem(x->type)), &y));
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce_window(n, x, &w, w.pad_lo, hi, "stablehlo.add", 0, &y));
+  // The divisor counts the elements each window covers: real ones only,
+  // or also the explicit pads with count_include_pad.
+  value_t *ones = NULL, *count = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 1, &ones));
+  if (kiln_onnx_attr_int(n, "count_include_pad", 0)) {
+    size_t r = kiln_onnx_rank(x->type);
+    int64_t lo[MAXR] = {0}, ph[MAXR] = {0}, in[MAXR] = {0}, dims[MAXR],
+            zero[MAXR] = {0};
+    for (size_t d = 0; d < r; ++d) {
+      lo[d] = d >= 2 ? w.pad_lo[d - 2] : 0;
+      ph[d] = d >= 2 ? w.pad_hi[d - 2] : 0;
+      dims[d] = x->type->shaped.dims[d] + lo[d] + ph[d];
+    }
+    value_t* one = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat(
+        n, kiln_onnx_tensor(n, 0, NULL, kiln_onnx_elem(x->type)), 1, &one));
+    kiln_ir_named_attribute_t attrs[3] = {
+        kiln_onnx_named(n, "edge_padding_low", kiln_onnx_i64_array(n, r, lo)),
+        kiln_onnx_named(n, "edge_padding_high", kiln_onnx_i64_array(n, r, ph)),
+        kiln_onnx_named(n, "interior_padding", kiln_onnx_i64_array(n, r, in)),
+    };
+    value_t* ops[2] = {ones, one};
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.pad", 2, ops,
+                       kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(x->type)), 3,
+                       attrs, &ones));
+    KILN_RETURN_IF_ERROR(kiln_onnx_reduce_window(n, ones, &w, zero, w.extra_hi,
+                                                 "stablehlo.add", 0, &count));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reduce_window(n, ones, &w, w.pad_lo, hi,
+                                                 "stablehlo.add", 0, &count));
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", y, count, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_global_pool(node_t* n) {
+  bool is_max = !strcmp(n->proto->op_type, "GlobalMaxPool");
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t axes[MAXR], count = 1;
+  size_t na = 0;
+  for (size_t d = 2; d < r; ++d) {
+    axes[na++] = (int64_t)d;
+    count *= x->type->shaped.dims[d];
+  }
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_reduce(
+      n, x, na, axes, is_max ? "stablehlo.maximum" : "stablehlo.add",
+      is_max ? -INFINITY : 0, &y));
+  if (!is_max) {
+    value_t* c = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, y, (double)count, &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", y, c, &y));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, y, x->type, na, axes, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_conv(node_t* n) {
+  kiln_ir_context_t* ctx = n->context;
+  value_t *x = NULL, *wt = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &wt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  if (kiln_onnx_rank(wt->type) != r || r < 3) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "input and weights must be [N, C, D...]");
+  }
+  int64_t group = kiln_onnx_attr_int(n, "group", 1);
+  int64_t C = x->type->shaped.dims[1], M = wt->type->shaped.dims[0];
+  if (group <= 0 || C % group || M % group ||
+      wt->type->shaped.dims[1] * group != C) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "channels do not match the group count");
+  }
+  kiln_onnx_window_t w;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_window(n, x->type, wt->type->shaped.dims + 2, &w));
+  int64_t dims[MAXR], ones[MAXR];
+  dims[0] = x->type->shaped.dims[0];
+  dims[1] = M;
+  for (size_t i = 0; i < w.spatial; ++i) {
+    dims[i + 2] = w.out[i];
+    ones[i] = 1;
+  }
+  const type_t* rt = kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(x->type));
+  char text[512], list[96];
+  int len = 0;
+  for (size_t i = 0; i < w.spatial; ++i) {
+    len += snprintf(list + len, sizeof(list) - (size_t)len, ", %zu", i);
+  }
+  snprintf(text, sizeof(text), "#stablehlo.conv<[b, f%s]x[o, i%s]->[b, f%s]>",
+           list, list, list);
+  const kiln_ir_attribute_t* dn = kiln_ir_dialect_attr_get(
+      ctx, kiln_ir_intern_cstr(ctx, "stablehlo"),
+      kiln_ir_intern_cstr(ctx, "conv"),
+      kiln_make_cstring_view(kiln_ir_arena_printf(ctx, "%s", text)), false, 0,
+      NULL);
+  kiln_ir_named_attribute_t attrs[7] = {
+      kiln_onnx_named(n, "dimension_numbers", dn),
+      kiln_onnx_named(n, "window_strides",
+                      kiln_onnx_i64_array(n, w.spatial, w.strides)),
+      kiln_onnx_named(n, "padding",
+                      kiln_onnx_padding_attr(n, w.spatial, w.pad_lo, w.pad_hi)),
+      kiln_onnx_named(n, "lhs_dilation",
+                      kiln_onnx_i64_array(n, w.spatial, ones)),
+      kiln_onnx_named(n, "rhs_dilation",
+                      kiln_onnx_i64_array(n, w.spatial, w.dilations)),
+      kiln_onnx_named(n, "feature_group_count", kiln_onnx_i64(n, group)),
+      kiln_onnx_named(n, "batch_group_count", kiln_onnx_i64(n, 1)),
+  };
+  value_t* ops[2] = {x, wt};
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_emit(n, "stablehlo.convolution", 2, ops, rt, 7, attrs, &y));
+  if (kiln_onnx_input(n, 2)) {
+    value_t* bias = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, rt, &bias));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", y, bias, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// ConvTranspose as a convolution of the input dilated by the strides with
+// the spatially reversed kernel, read as [i, o, k...] (group 1 only).
+static kiln_status_t kiln_onnx_lower_conv_transpose(node_t* n) {
+  kiln_ir_context_t* ctx = n->context;
+  value_t *x = NULL, *wt = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &wt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  if (kiln_onnx_rank(wt->type) != r || r < 3) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "input and weights must be [N, C, D...]");
+  }
+  if (kiln_onnx_attr_int(n, "group", 1) != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "group > 1 is not supported");
+  }
+  if (wt->type->shaped.dims[0] != x->type->shaped.dims[1]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "weights do not match the input channels");
+  }
+  size_t ns = r - 2;
+  int64_t k[MAXR], s[MAXR], d[MAXR], pb[MAXR] = {0}, pe[MAXR] = {0},
+                                     op[MAXR] = {0}, os[MAXR], v[2 * MAXR];
+  for (size_t i = 0; i < ns; ++i) {
+    k[i] = wt->type->shaped.dims[i + 2];
+    s[i] = d[i] = 1;
+  }
+  if (kiln_onnx_attr_ints(n, "strides", v, MAXR) == (int64_t)ns)
+    memcpy(s, v, ns * 8);
+  if (kiln_onnx_attr_ints(n, "dilations", v, MAXR) == (int64_t)ns)
+    memcpy(d, v, ns * 8);
+  if (kiln_onnx_attr_ints(n, "output_padding", v, MAXR) == (int64_t)ns)
+    memcpy(op, v, ns * 8);
+  if (kiln_onnx_attr_ints(n, "pads", v, 2 * MAXR) == (int64_t)(2 * ns)) {
+    memcpy(pb, v, ns * 8);
+    memcpy(pe, v + ns, ns * 8);
+  }
+  int64_t no = kiln_onnx_attr_ints(n, "output_shape", os, MAXR);
+  bool same_upper =
+      kiln_onnx_attr_string_is(n, "auto_pad", "NOTSET", "SAME_UPPER");
+  bool same_lower =
+      kiln_onnx_attr_string_is(n, "auto_pad", "NOTSET", "SAME_LOWER");
+  int64_t dims[MAXR], lo[MAXR], hi[MAXR], ones[MAXR];
+  dims[0] = x->type->shaped.dims[0];
+  dims[1] = wt->type->shaped.dims[1];
+  for (size_t i = 0; i < ns; ++i) {
+    int64_t in = x->type->shaped.dims[i + 2];
+    int64_t full = (in - 1) * s[i] + (k[i] - 1) * d[i] + 1 + op[i];
+    if (no > 0 || same_upper || same_lower) {
+      int64_t target = no > 0 ? os[no - (int64_t)ns + (int64_t)i] : in * s[i];
+      int64_t total = full - target;
+      if (total < 0) {
+        // A larger output_shape: the extra rows go at the end.
+        pb[i] = 0;
+        pe[i] = total;
+      } else if (same_upper) {
+        pb[i] = total / 2;
+        pe[i] = total - pb[i];
+      } else {
+        pe[i] = total / 2;
+        pb[i] = total - pe[i];
+      }
+    }
+    dims[i + 2] = full - pb[i] - pe[i];
+    lo[i] = (k[i] - 1) * d[i] - pb[i];
+    hi[i] = (k[i] - 1) * d[i] - pe[i] + op[i];
+    ones[i] = 1;
+  }
+  int64_t rev[MAXR];
+  for (size_t i = 0; i < ns; ++i) rev[i] = (int64_t)i + 2;
+  kiln_ir_named_attribute_t rattr =
+      kiln_onnx_named(n, "dimensions", kiln_onnx_i64_array(n, ns, rev));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_emit(n, "stablehlo.reverse", 1, &wt, wt->type, 1, &rattr, &wt));
+  const type_t* rt = kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(x->type));
+  char text[512], list[96];
+  int len = 0;
+  for (size_t i = 0; i < ns; ++i) {
+    len += snprintf(list + len, sizeof(list) - (size_t)len, ", %zu", i);
+  }
+  snprintf(text, sizeof(text), "#stablehlo.conv<[b, f%s]x[i, o%s]->[b, f%s]>",
+           list, list, list);
+  const kiln_ir_attribute_t* dn = kiln_ir_dialect_attr_get(
+      ctx, kiln_ir_intern_cstr(ctx, "stablehlo"),
+      kiln_ir_intern_cstr(ctx, "conv"),
+      kiln_make_cstring_view(kiln_ir_arena_printf(ctx, "%s", text)), false, 0,
+      NULL);
+  kiln_ir_named_attribute_t attrs[7] = {
+      kiln_onnx_named(n, "dimension_numbers", dn),
+      kiln_onnx_named(n, "window_strides", kiln_onnx_i64_array(n, ns, ones)),
+      kiln_onnx_named(n, "padding", kiln_onnx_padding_attr(n, ns, lo, hi)),
+      kiln_onnx_named(n, "lhs_dilation", kiln_onnx_i64_array(n, ns, s)),
+      kiln_onnx_named(n, "rhs_dilation", kiln_onnx_i64_array(n, ns, d)),
+      kiln_onnx_named(n, "feature_group_count", kiln_onnx_i64(n, 1)),
+      kiln_onnx_named(n, "batch_group_count", kiln_onnx_i64(n, 1)),
+  };
+  value_t* ops[2] = {x, wt};
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_emit(n, "stablehlo.convolution", 2, ops, rt, 7, attrs, &y));
+  if (kiln_onnx_input(n, 2)) {
+    value_t* bias = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, rt, &bias));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", y, bias, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Resize / Upsample
+//===----------------------------------------------------------------------===//
+
+// Resize is separable: along each resized axis the output is a weighted sum
+// of up to 4 gathered input slices, with indices and weights computed here
+// from the (known) scales or sizes.
+typedef struct kiln_onnx_resize_t {
+  int mode;     // 0 nearest, 1 linear, 2 cubic
+  int coord;    // 0 half_pixel, 1 asymmetric, 2 align_corners,
+                // 3 pytorch_half_pixel, 4 tf_half_pixel_for_nn
+  int nearest;  // 0 round_prefer_floor, 1 round_prefer_ceil, 2 floor, 3 ceil
+  double cubic_a;
+  bool exclude_outside;
+} kiln_onnx_resize_t;
+
+// Resizes |x| along |axis| to |out| elements; |scale| is a rank-0 value of
+// |x|'s element type (known or computed at run time). Source coordinates,
+// indices and weights are computed in the program, so run-time scales work.
+static kiln_status_t kiln_onnx_resize_axis(node_t* n, value_t* x, int64_t axis,
+                                           int64_t out, value_t* scale,
+                                           const kiln_onnx_resize_t* r,
+                                           value_t** result) {
+  kiln_ir_context_t* ctx = n->context;
+  int64_t in = x->type->shaped.dims[axis];
+  const type_t* e = kiln_onnx_elem(x->type);
+  const type_t* ft = kiln_onnx_tensor(n, 1, &out, e);
+  const type_t* it = kiln_onnx_tensor(n, 1, &out, kiln_ir_int_type(ctx, 64));
+  value_t *o = NULL, *sc = NULL, *half = NULL, *xo = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, ft, 0, &o));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, scale, 1, &out, &sc));
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 0.5, &half));
+  switch (r->coord) {
+    case 1:  // asymmetric
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.divide", o, sc, &xo));
+      break;
+    case 2: {  // align_corners: x * (in - 1) / (in * scale - 1)
+      value_t *num = NULL, *den = NULL, *inv = NULL, *one = NULL, *k = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, (double)(in - 1), &num));
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, (double)in, &inv));
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 1, &one));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", inv, sc, &den));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", den, one, &den));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.divide", num, den, &k));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", o, k, &xo));
+      if (out == 1) KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 0, &xo));
+      break;
+    }
+    case 4:  // tf_half_pixel_for_nn
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", o, half, &xo));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.divide", xo, sc, &xo));
+      break;
+    default:  // half_pixel, pytorch_half_pixel
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", o, half, &xo));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.divide", xo, sc, &xo));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", xo, half, &xo));
+      if (r->coord == 3 && out == 1)
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 0, &xo));
+      break;
+  }
+  value_t *lo = NULL, *hi = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, it, 0, &lo));
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, it, in - 1, &hi));
+  int taps = r->mode == 0 ? 1 : r->mode == 1 ? 2 : 4;
+  value_t* idx[4] = {NULL};
+  value_t* w[4] = {NULL};
+  if (r->mode == 0) {
+    value_t* k = NULL;
+    switch (r->nearest) {
+      case 1:  // round_prefer_ceil
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", xo, half, &k));
+        KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.floor", k, &k));
+        break;
+      case 2:
+        KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.floor", xo, &k));
+        break;
+      case 3:
+        KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.ceil", xo, &k));
+        break;
+      default:  // round_prefer_floor
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.subtract", xo, half, &k));
+        KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.ceil", k, &k));
+        break;
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, k, kiln_ir_int_type(ctx, 64), &idx[0]));
+  } else {
+    value_t *f = NULL, *t = NULL, *base = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.floor", xo, &f));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", xo, f, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, f, kiln_ir_int_type(ctx, 64), &base));
+    value_t* one = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 1, &one));
+    if (r->mode == 1) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", one, t, &w[0]));
+      w[1] = t;
+    } else {
+      // Keys' cubic kernel at distances t + 1, t, 1 - t, 2 - t.
+      double A = r->cubic_a;
+      value_t *d[4], *two = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 2, &two));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", t, one, &d[0]));
+      d[1] = t;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", one, t, &d[2]));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", two, t, &d[3]));
+      for (int k = 0; k < 4; ++k) {
+        bool near = k == 1 || k == 2;
+        // near: ((A + 2) d - (A + 3)) d^2 + 1; far: ((A d - 5A) d + 8A) d - 4A
+        double c1 = near ? A + 2 : A, c2 = near ? -(A + 3) : -5 * A,
+               c3 = near ? 0 : 8 * A, c4 = near ? 1 : -4 * A;
+        value_t *a = NULL, *b = NULL, *c = NULL, *dd = d[k], *acc = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, c1, &a));
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, c2, &b));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", a, dd, &acc));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", acc, b, &acc));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", acc, dd, &acc));
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, c3, &c));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", acc, c, &acc));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", acc, dd, &acc));
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, c4, &c));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", acc, c, &w[k]));
+      }
+    }
+    value_t* total = NULL;
+    for (int k = 0; k < taps; ++k) {
+      value_t* off = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_splat_int(n, it, r->mode == 2 ? k - 1 : k, &off));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", base, off, &idx[k]));
+      if (r->exclude_outside) {
+        value_t *p1 = NULL, *p2 = NULL, *inside = NULL, *zero = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", idx[k], lo, &p1));
+        KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LE", idx[k], hi, &p2));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.and", p1, p2, &inside));
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, ft, 0, &zero));
+        KILN_RETURN_IF_ERROR(kiln_onnx_select(n, inside, w[k], zero, &w[k]));
+        if (!total) {
+          total = w[k];
+        } else {
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.add", total, w[k], &total));
+        }
+      }
+    }
+    for (int k = 0; total && k < taps; ++k) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.divide", w[k], total, &w[k]));
+    }
+  }
+  size_t rank = kiln_onnx_rank(x->type);
+  int64_t dims[MAXR];
+  memcpy(dims, x->type->shaped.dims, rank * 8);
+  dims[axis] = out;
+  const type_t* rt = kiln_onnx_tensor(n, rank, dims, e);
+  value_t* acc = NULL;
+  for (int k = 0; k < taps; ++k) {
+    value_t* g = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", idx[k], lo, &idx[k]));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.minimum", idx[k], hi, &idx[k]));
+    kiln_ir_named_attribute_t attrs[2] = {
+        kiln_onnx_named(n, "dim", kiln_onnx_i64(n, axis)),
+        kiln_onnx_named(n, "batch_dims", kiln_onnx_i64(n, 0)),
+    };
+    value_t* ops[2] = {x, idx[k]};
+    KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.torch_index_select", 2,
+                                        ops, rt, 2, attrs, &g));
+    if (w[k]) {
+      value_t* wb = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_broadcast_dims(n, w[k], rank, dims, &axis, &wb));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", g, wb, &g));
+    }
+    if (!acc) {
+      acc = g;
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", acc, g, &acc));
+    }
+  }
+  *result = acc;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_resize(node_t* n) {
+  bool upsample = !strcmp(n->proto->op_type, "Upsample");
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t rank = kiln_onnx_rank(x->type);
+  kiln_onnx_resize_t r;
+  memset(&r, 0, sizeof(r));
+  if (kiln_onnx_attr_string_is(n, "mode", "nearest", "nearest")) {
+    r.mode = 0;
+  } else if (kiln_onnx_attr_string_is(n, "mode", "nearest", "linear") ||
+             kiln_onnx_attr_string_is(n, "mode", "nearest", "bilinear")) {
+    r.mode = 1;
+  } else if (kiln_onnx_attr_string_is(n, "mode", "nearest", "cubic")) {
+    r.mode = 2;
+  } else {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED, "unknown mode");
+  }
+  // Before opset 11 (and Upsample): asymmetric coordinates, floor rounding.
+  bool old = upsample || n->opset < 11;
+  const char* coords[] = {"half_pixel", "asymmetric", "align_corners",
+                          "pytorch_half_pixel", "tf_half_pixel_for_nn"};
+  r.coord = -1;
+  for (int i = 0; i < 5; ++i) {
+    if (kiln_onnx_attr_string_is(n, "coordinate_transformation_mode",
+                                 old ? "asymmetric" : "half_pixel",
+                                 coords[i])) {
+      r.coord = i;
+    }
+  }
+  if (r.coord < 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "coordinate_transformation_mode "
+                                "'tf_crop_and_resize' is not supported");
+  }
+  const char* modes[] = {"round_prefer_floor", "round_prefer_ceil", "floor",
+                         "ceil"};
+  for (int i = 0; i < 4; ++i) {
+    if (kiln_onnx_attr_string_is(n, "nearest_mode",
+                                 old ? "floor" : "round_prefer_floor",
+                                 modes[i])) {
+      r.nearest = i;
+    }
+  }
+  r.cubic_a = kiln_onnx_attr_float(n, "cubic_coeff_a", -0.75);
+  r.exclude_outside = kiln_onnx_attr_int(n, "exclude_outside", 0) != 0;
+  if (kiln_onnx_attr(n, "antialias") && kiln_onnx_attr_int(n, "antialias", 0)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "antialias is not supported");
+  }
+  if (kiln_onnx_attr(n, "axes")) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "the axes attribute is not supported");
+  }
+  // Scales (attribute before opset 9, then an input; known or run time)
+  // or sizes (known, or the declared result type).
+  const type_t* e = kiln_onnx_elem(x->type);
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, e);
+  value_t* scale_values = NULL;  // rank-1 run-time scales
+  double scales[MAXR];
+  bool known_scales = false;
+  int64_t sizes[MAXR], nz = -1;
+  if (upsample && n->opset < 9) {
+    const Onnx__AttributeProto* a = kiln_onnx_attr(n, "scales");
+    if (!a || a->n_floats != rank) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "bad scales");
+    }
+    for (size_t i = 0; i < rank; ++i) scales[i] = a->floats[i];
+    known_scales = true;
+  } else {
+    size_t si = old ? 1 : 2;
+    kiln_onnx_value_t* sv = kiln_onnx_input(n, si);
+    if (sv && kiln_onnx_num_elements(sv->type) > 0) {
+      if (kiln_onnx_num_elements(sv->type) != (int64_t)rank) {
+        return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                    "scales must have one entry per dim");
+      }
+      if (sv->known) {
+        for (size_t i = 0; i < rank; ++i) {
+          scales[i] = kiln_onnx_known_double(sv->known, (int64_t)i);
+        }
+        known_scales = true;
+      } else {
+        KILN_RETURN_IF_ERROR(kiln_onnx_in(n, si, &scale_values));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_convert(n, scale_values, e, &scale_values));
+      }
+    }
+    if (!old && !known_scales && !scale_values) {
+      if (kiln_onnx_use_declared(n, 3, 0)) {
+        nz = (int64_t)kiln_onnx_rank(n->declared[0]);
+        memcpy(sizes, n->declared[0]->shaped.dims, (size_t)nz * 8);
+      } else {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_known_ints(n, 3, "sizes", sizes, MAXR, &nz));
+      }
+    }
+  }
+  int64_t out[MAXR];
+  if (nz > 0) {
+    if (nz != (int64_t)rank) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "bad sizes");
+    }
+    for (size_t i = 0; i < rank; ++i) {
+      out[i] = sizes[i];
+      scales[i] = (double)sizes[i] / (double)x->type->shaped.dims[i];
+    }
+    known_scales = true;
+  } else if (known_scales) {
+    for (size_t i = 0; i < rank; ++i) {
+      out[i] = (int64_t)floor((double)x->type->shaped.dims[i] * scales[i]);
+    }
+  } else if (scale_values && n->declared[0] &&
+             kiln_onnx_rank(n->declared[0]) == rank) {
+    memcpy(out, n->declared[0]->shaped.dims, rank * 8);
+  } else {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_UNIMPLEMENTED,
+        "needs known scales or sizes, or a declared static result type");
+  }
+  value_t* y = x;
+  for (size_t d = 0; d < rank; ++d) {
+    value_t* scale = NULL;
+    if (known_scales) {
+      if (out[d] == x->type->shaped.dims[d] && scales[d] == 1.0) continue;
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, scalar, scales[d], &scale));
+    } else {
+      int64_t lo = (int64_t)d, hi = (int64_t)d + 1, st = 1;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_slice(n, scale_values, &lo, &hi, &st, &scale));
+      KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, scale, 0, NULL, &scale));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_resize_axis(n, y, (int64_t)d, out[d], scale, &r, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Scans, one-hot, windows, local normalizations, quantization, scatters
+//===----------------------------------------------------------------------===//
+
+// The inclusive prefix sum of |x| along |axis| (a reduce_window whose
+// window covers everything before each element).
+static kiln_status_t kiln_onnx_prefix_sum(node_t* n, value_t* x, int64_t axis,
+                                          bool reverse, bool exclusive,
+                                          value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  kiln_onnx_window_t w;
+  memset(&w, 0, sizeof(w));
+  // reduce_window's window covers all dims; the spatial fields describe
+  // dims 2.. only, so build the full attribute lists here.
+  kiln_ir_context_t* ctx = n->context;
+  int64_t D = x->type->shaped.dims[axis];
+  value_t* v = x;
+  int64_t rd = axis;
+  kiln_ir_named_attribute_t rattr =
+      kiln_onnx_named(n, "dimensions", kiln_onnx_i64_array(n, 1, &rd));
+  if (reverse) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.reverse", 1, &v, v->type, 1, &rattr, &v));
+  }
+  const type_t* e = kiln_onnx_elem(x->type);
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, e);
+  value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, scalar, 0, &init));
+  int64_t wd[MAXR], ws[MAXR], lo[MAXR], hi[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    wd[d] = (int64_t)d == axis ? D : 1;
+    ws[d] = 1;
+    lo[d] = (int64_t)d == axis ? D - 1 : 0;
+    hi[d] = 0;
+  }
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &region));
+  kiln_ir_builder_t rb = kiln_ir_builder_make(ctx);
+  rb.location = n->b->location;
+  const type_t* arg_types[2] = {scalar, scalar};
+  kiln_ir_block_t* block = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_block(&rb, region, 2, arg_types, &block));
+  kiln_ir_op_t* combine = NULL;
+  kiln_ir_value_t* args[2] = {block->args[0], block->args[1]};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.add", 2, args, 1, &scalar, 0, NULL, &combine));
+  kiln_ir_value_t* combined = kiln_ir_op_result(combine, 0);
+  kiln_ir_op_t* ret = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.return", 1, &combined, 0, NULL, 0, NULL, &ret));
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.reduce_window", n->b->location);
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, v));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, init));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(ctx, &state, v->type));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_dimensions", kiln_onnx_i64_array(n, r, wd)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_strides", kiln_onnx_i64_array(n, r, ws)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "padding", kiln_onnx_padding_attr(n, r, lo, hi)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, region));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  value_t* y = kiln_ir_op_result(op, 0);
+  if (exclusive) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", y, v, &y));
+  }
+  if (reverse) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.reverse", 1, &y, y->type, 1, &rattr, &y));
+  }
+  *out = y;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_cumsum(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 2));
+  size_t r = kiln_onnx_rank(x->type);
+  if (r == 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "rank 0");
+  }
+  bool reverse = kiln_onnx_attr_int(n, "reverse", 0) != 0;
+  bool exclusive = kiln_onnx_attr_int(n, "exclusive", 0) != 0;
+  kiln_onnx_value_t* av = n->inputs[1];
+  if (av->known || r == 1) {
+    int64_t axis = r == 1 && !av->known ? 0 : kiln_onnx_known_int(av->known, 0);
+    KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(n, axis, r, &axis));
+    value_t* y = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_prefix_sum(n, x, axis, reverse, exclusive, &y));
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
+  // A run-time axis: every candidate, selected by the axis value.
+  value_t *a = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, a, 0, NULL, &a));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, a, kiln_ir_int_type(n->context, 64), &a));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, a, r, x->type->shaped.dims, &a));
+  for (size_t d = 0; d < r; ++d) {
+    value_t *c = NULL, *pos = NULL, *neg = NULL, *p1 = NULL, *p2 = NULL,
+            *p = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_prefix_sum(n, x, (int64_t)d, reverse, exclusive, &c));
+    if (!y) {
+      y = c;
+      continue;
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, a->type, (int64_t)d, &pos));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_splat_int(n, a->type, (int64_t)d - (int64_t)r, &neg));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", a, pos, &p1));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", a, neg, &p2));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.or", p1, p2, &p));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, p, c, y, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_onehot(node_t* n) {
+  value_t *idx = NULL, *values = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 3));
+  size_t r = kiln_onnx_rank(idx->type);
+  if (r + 1 > MAXR) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED, "rank too high");
+  }
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", -1), r + 1, &axis));
+  int64_t depth = 0;
+  kiln_onnx_value_t* dv = n->inputs[1];
+  if (dv->known) {
+    depth = (int64_t)kiln_onnx_known_double(dv->known, 0);
+  } else if (n->declared[0] && kiln_onnx_rank(n->declared[0]) == r + 1) {
+    depth = n->declared[0]->shaped.dims[axis];
+  } else {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "depth must be known at import");
+  }
+  int64_t dims[MAXR], bd[MAXR];
+  for (size_t d = 0, k = 0; d <= r; ++d) {
+    if ((int64_t)d == axis) {
+      dims[d] = depth;
+    } else {
+      bd[k] = (int64_t)d;
+      dims[d] = idx->type->shaped.dims[k++];
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_wrap_indices(n, idx, depth, &idx));
+  value_t *ib = NULL, *io = NULL, *mask = NULL, *off = NULL, *on = NULL,
+          *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, idx, r + 1, dims, bd, &ib));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, ib->type, axis, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, ib, &mask));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &values));
+  int64_t z = 0, one = 1, st = 1, two = 2;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, values, &z, &one, &st, &off));
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, values, &one, &two, &st, &on));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, off, 0, NULL, &off));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, on, 0, NULL, &on));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, off, r + 1, dims, &off));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, on, r + 1, dims, &on));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, mask, on, off, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// HannWindow, HammingWindow, BlackmanWindow: a0 - a1 cos(2 pi n / N) +
+// a2 cos(4 pi n / N) with N = size (periodic) or size - 1.
+static kiln_status_t kiln_onnx_lower_window_fn(node_t* n) {
+  const char* op = n->proto->op_type;
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  int64_t size = 0;
+  kiln_onnx_value_t* sv = n->inputs[0];
+  if (sv->known) {
+    size = kiln_onnx_known_int(sv->known, 0);
+  } else if (n->declared[0] && kiln_onnx_rank(n->declared[0]) == 1) {
+    size = n->declared[0]->shaped.dims[0];
+  } else {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "size must be known at import");
+  }
+  int32_t dtype = (int32_t)kiln_onnx_attr_int(n, "output_datatype", 1);
+  const type_t* e = kiln_onnx_element_type(n->context, dtype);
+  if (!e || size < 0 || size > (1 << 24)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "bad size or output_datatype");
+  }
+  double a0 = 0.5, a1 = 0.5, a2 = 0;
+  if (!strcmp(op, "HammingWindow")) {
+    a0 = 25.0 / 46;
+    a1 = 21.0 / 46;
+  } else if (!strcmp(op, "BlackmanWindow")) {
+    a0 = 0.42;
+    a1 = 0.5;
+    a2 = 0.08;
+  }
+  bool periodic = kiln_onnx_attr_int(n, "periodic", 1) != 0;
+  double N = (double)(periodic ? size : size - 1);
+  const type_t* t = kiln_onnx_tensor(n, 1, &size, e);
+  kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, t);
+  if (!c) return KILN_ONNX_OOM();
+  const double pi = 3.14159265358979323846;
+  for (int64_t i = 0; i < size; ++i) {
+    double x = N > 0 ? (double)i / N : 0;
+    double v = a0 - a1 * cos(2 * pi * x) + a2 * cos(4 * pi * x);
+    kiln_onnx_store((uint8_t*)c->data, e, i, v, 0, true);
+  }
+  kiln_onnx_set_known(n, 0, c);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_lrn(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t size = kiln_onnx_attr_int(n, "size", 0);
+  if (r < 2 || size <= 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "needs rank >= 2 and size > 0");
+  }
+  double alpha = kiln_onnx_attr_float(n, "alpha", 1e-4);
+  double beta = kiln_onnx_attr_float(n, "beta", 0.75);
+  double bias = kiln_onnx_attr_float(n, "bias", 1.0);
+  // Sum of squares over channels [c - floor((size-1)/2), c + ceil((size-1)/2)]
+  // as a 2-D window over (N, C) with the spatial dims folded in: use
+  // reduce_window on the original rank with a window on dim 1 only.
+  value_t *sq = NULL, *sum = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", x, x, &sq));
+  kiln_ir_context_t* ctx = n->context;
+  const type_t* e = kiln_onnx_elem(x->type);
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, e);
+  value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, scalar, 0, &init));
+  int64_t wd[MAXR], ws[MAXR], lo[MAXR], hi[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    wd[d] = d == 1 ? size : 1;
+    ws[d] = 1;
+    lo[d] = d == 1 ? (size - 1) / 2 : 0;
+    hi[d] = d == 1 ? size - 1 - (size - 1) / 2 : 0;
+  }
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &region));
+  kiln_ir_builder_t rb = kiln_ir_builder_make(ctx);
+  rb.location = n->b->location;
+  const type_t* arg_types[2] = {scalar, scalar};
+  kiln_ir_block_t* block = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_block(&rb, region, 2, arg_types, &block));
+  kiln_ir_op_t* combine = NULL;
+  kiln_ir_value_t* args[2] = {block->args[0], block->args[1]};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.add", 2, args, 1, &scalar, 0, NULL, &combine));
+  kiln_ir_value_t* combined = kiln_ir_op_result(combine, 0);
+  kiln_ir_op_t* ret = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.return", 1, &combined, 0, NULL, 0, NULL, &ret));
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.reduce_window", n->b->location);
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, sq));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, init));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(ctx, &state, x->type));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_dimensions", kiln_onnx_i64_array(n, r, wd)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "window_strides", kiln_onnx_i64_array(n, r, ws)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "padding", kiln_onnx_padding_attr(n, r, lo, hi)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, region));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  sum = kiln_ir_op_result(op, 0);
+  value_t *k = NULL, *a = NULL, *bv = NULL, *d = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, alpha / (double)size, &a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, bias, &k));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, beta, &bv));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", sum, a, &d));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", d, k, &d));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.power", d, bv, &d));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.divide", x, d, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_mvn(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t raw[MAXR], axes[MAXR];
+  int64_t count = kiln_onnx_attr_ints(n, "axes", raw, MAXR);
+  if (count < 0) {
+    count = 0;
+    int64_t def[3] = {0, 2, 3};
+    for (int i = 0; i < 3; ++i) {
+      if (def[i] < (int64_t)r) raw[count++] = def[i];
+    }
+  }
+  for (int64_t i = 0; i < count; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(n, raw[i], r, &axes[i]));
+  }
+  value_t *mean = NULL, *var = NULL, *y = NULL, *eps = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_moments(n, x, (size_t)count, axes, &mean, &var));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, mean, r, x->type->shaped.dims, &mean));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, var, r, x->type->shaped.dims, &var));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 1e-9, &eps));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.sqrt", var, &var));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", var, eps, &var));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", x, mean, &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", y, var, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// Broadcasts a quantization parameter (scalar, or 1-D along |axis|).
+static kiln_status_t kiln_onnx_quant_param(node_t* n, value_t* p,
+                                           const type_t* like, int64_t axis,
+                                           value_t** out) {
+  size_t r = kiln_onnx_rank(like);
+  if (kiln_onnx_rank(p->type) == 0 || kiln_onnx_num_elements(p->type) == 1) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, p, 0, NULL, &p));
+    return kiln_onnx_broadcast_to(n, p, r, like->shaped.dims, out);
+  }
+  const type_t* t =
+      kiln_onnx_tensor(n, r, like->shaped.dims, kiln_onnx_elem(p->type));
+  (void)t;
+  return kiln_onnx_broadcast_dims(n, p, r, like->shaped.dims, &axis, out);
+}
+
+// round-half-even(x / scale) + zero point, saturated to |qe|.
+static kiln_status_t kiln_onnx_quantize(node_t* n, value_t* x, value_t* scale,
+                                        value_t* zp, const type_t* qe,
+                                        value_t** out) {
+  value_t *y = NULL, *lo = NULL, *hi = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", x, scale, &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_unary(n, "stablehlo.round_nearest_even", y, &y));
+  if (zp) {
+    value_t* zf = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, zp, kiln_onnx_elem(y->type), &zf));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", y, zf, &y));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, y, kiln_onnx_lowest(qe), &lo));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, y, kiln_onnx_highest(qe), &hi));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.maximum", y, lo, &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.minimum", y, hi, &y));
+  return kiln_onnx_convert(n, y, qe, out);
+}
+
+static kiln_status_t kiln_onnx_lower_quantize(node_t* n) {
+  bool dequant = !strcmp(n->proto->op_type, "DequantizeLinear");
+  value_t *x = NULL, *scale = NULL, *zp = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &scale));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t axis = 1;
+  // The axis matters (and must be in range) only for 1-D parameters.
+  if (kiln_onnx_num_elements(scale->type) != 1) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 1), r, &axis));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, scale, x->type, axis, &scale));
+  if (kiln_onnx_input(n, 2)) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &zp));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, zp, x->type, axis, &zp));
+  }
+  if (dequant) {
+    const type_t* fe = kiln_onnx_elem(scale->type);
+    KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, x, fe, &y));
+    if (zp) {
+      value_t* zf = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, zp, fe, &zf));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", y, zf, &y));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", y, scale, &y));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+    const type_t* qe =
+        zp ? kiln_onnx_elem(zp->type)
+           : kiln_ir_integer_type_get(n->context, 8, KILN_IR_UNSIGNED);
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, scale, kiln_onnx_elem(x->type), &scale));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quantize(n, x, scale, zp, qe, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_dynamic_quantize(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t all[MAXR];
+  for (size_t d = 0; d < r; ++d) all[d] = (int64_t)d;
+  const type_t* u8 = kiln_ir_integer_type_get(n->context, 8, KILN_IR_UNSIGNED);
+  value_t *mn = NULL, *mx = NULL, *zero = NULL, *scale = NULL, *q = NULL,
+          *zp = NULL, *zpf = NULL, *c = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, x, r, all, "stablehlo.minimum", INFINITY, &mn));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, x, r, all, "stablehlo.maximum", -INFINITY, &mx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, mn, 0, &zero));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.minimum", mn, zero, &mn));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.maximum", mx, zero, &mx));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", mx, mn, &scale));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, scale, 255, &c));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", scale, c, &scale));
+  // zero point = saturate(round(0 - min / scale)).
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", mn, scale, &q));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", zero, q, &q));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, q, 1, &c));
+  KILN_RETURN_IF_ERROR(kiln_onnx_quantize(n, q, c, NULL, u8, &zp));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, zp, kiln_onnx_elem(x->type), &zpf));
+  value_t *sb = NULL, *zb = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, scale, r, x->type->shaped.dims, &sb));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, zp, r, x->type->shaped.dims, &zb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_quantize(n, x, sb, zb, u8, &y));
+  kiln_onnx_set(n, 0, y);
+  kiln_onnx_set(n, 1, scale);
+  kiln_onnx_set(n, 2, zp);
+  return kiln_ok_status();
+}
+
+// ScatterElements as one-hot sums: along a new trailing dim a' of size
+// D_axis, hit[.., a'] = (indices == a'); the contributions are summed over
+// the indices' axis, moved to |axis| and padded to the data's shape.
+static kiln_status_t kiln_onnx_lower_scatter_elements(node_t* n) {
+  value_t *x = NULL, *idx = NULL, *upd = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &upd));
+  size_t r = kiln_onnx_rank(x->type);
+  if (r == 0 || r + 1 > MAXR || kiln_onnx_rank(idx->type) != r ||
+      idx->type->shaped.dims != upd->type->shaped.dims) {
+    if (r == 0 || kiln_onnx_rank(idx->type) != r ||
+        kiln_onnx_rank(upd->type) != r) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_INVALID_ARGUMENT,
+          "data, indices and updates must have one rank");
+    }
+  }
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 0), r, &axis));
+  int reduction = kiln_onnx_attr_string_is(n, "reduction", "none", "add")   ? 1
+                  : kiln_onnx_attr_string_is(n, "reduction", "none", "mul") ? 2
+                  : kiln_onnx_attr_string_is(n, "reduction", "none", "none")
+                      ? 0
+                      : -1;
+  if (reduction < 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "reduction must be none, add or mul");
+  }
+  int64_t A = x->type->shaped.dims[axis];
+  int64_t wide[MAXR], bd[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    wide[d] = idx->type->shaped.dims[d];
+    bd[d] = (int64_t)d;
+    if ((int64_t)d != axis && wide[d] > x->type->shaped.dims[d]) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "indices dim %zu exceeds the data's", d);
+    }
+  }
+  wide[r] = A;
+  value_t *ib = NULL, *io = NULL, *mask = NULL, *ub = NULL, *neutral = NULL,
+          *sel = NULL, *contrib = NULL, *hit = NULL, *f = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_wrap_indices(n, idx, A, &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, idx, r + 1, wide, bd, &ib));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, ib->type, (int64_t)r, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, ib, &mask));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, upd, r + 1, wide, bd, &ub));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, ub, reduction == 2 ? 1 : 0, &neutral));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, mask, ub, neutral, &sel));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reduce(
+      n, sel, 1, &axis, reduction == 2 ? "stablehlo.multiply" : "stablehlo.add",
+      reduction == 2 ? 1 : 0, &contrib));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, mask, 1, &axis, "stablehlo.or", 0, &hit));
+  // [.. without axis .., A] -> put A back at |axis|.
+  int64_t perm[MAXR];
+  for (size_t p = 0; p < r; ++p) {
+    perm[p] = (int64_t)p < axis    ? (int64_t)p
+              : (int64_t)p == axis ? (int64_t)r - 1
+                                   : (int64_t)p - 1;
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, contrib, perm, &contrib));
+  KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, hit, perm, &hit));
+  // Pad the other dims up to the data's shape (not hit there).
+  int64_t lo[MAXR] = {0}, hi[MAXR] = {0}, in[MAXR] = {0};
+  bool pad = false;
+  for (size_t d = 0; d < r; ++d) {
+    hi[d] = x->type->shaped.dims[d] - contrib->type->shaped.dims[d];
+    if (hi[d]) pad = true;
+  }
+  if (pad) {
+    value_t* ops[2];
+    kiln_ir_named_attribute_t attrs[3] = {
+        kiln_onnx_named(n, "edge_padding_low", kiln_onnx_i64_array(n, r, lo)),
+        kiln_onnx_named(n, "edge_padding_high", kiln_onnx_i64_array(n, r, hi)),
+        kiln_onnx_named(n, "interior_padding", kiln_onnx_i64_array(n, r, in)),
+    };
+    value_t *pz = NULL, *pf = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat(
+        n, kiln_onnx_tensor(n, 0, NULL, kiln_onnx_elem(contrib->type)),
+        reduction == 2 ? 1 : 0, &pz));
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(
+        n, kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(n->context, 1)), 0,
+        &pf));
+    ops[0] = contrib;
+    ops[1] = pz;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.pad", 2, ops,
+                       kiln_onnx_tensor(n, r, x->type->shaped.dims,
+                                        kiln_onnx_elem(contrib->type)),
+                       3, attrs, &contrib));
+    ops[0] = hit;
+    ops[1] = pf;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.pad", 2, ops,
+                       kiln_onnx_tensor(n, r, x->type->shaped.dims,
+                                        kiln_ir_int_type(n->context, 1)),
+                       3, attrs, &hit));
+  }
+  if (reduction == 0) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, hit, contrib, x, &f));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(
+        n, reduction == 1 ? "stablehlo.add" : "stablehlo.multiply", x, contrib,
+        &f));
+  }
+  kiln_onnx_set(n, 0, f);
+  return kiln_ok_status();
+}
+
+// TopK: a stable key/index sort along |axis| (ties keep the lower index
+// first, as ONNX specifies), then the first K of both.
+static kiln_status_t kiln_onnx_lower_topk(node_t* n) {
+  kiln_ir_context_t* ctx = n->context;
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  size_t r = kiln_onnx_rank(x->type);
+  if (r == 0)
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "rank 0");
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", -1), r, &axis));
+  int64_t k = 0, count = -1;
+  if (n->opset < 10) {
+    k = kiln_onnx_attr_int(n, "k", -1);
+  } else if (kiln_onnx_use_declared(n, 1, 0)) {
+    k = n->declared[0]->shaped.dims[axis];
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 1, "K", &k, 1, &count));
+  }
+  if (k < 0 || k > x->type->shaped.dims[axis]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "K out of range");
+  }
+  bool largest = kiln_onnx_attr_int(n, "largest", 1) != 0;
+  const type_t* e = kiln_onnx_elem(x->type);
+  const type_t* i64 = kiln_ir_int_type(ctx, 64);
+  const type_t* it = kiln_onnx_tensor(n, r, x->type->shaped.dims, i64);
+  value_t* iota = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, axis, &iota));
+  const type_t* sv = kiln_onnx_tensor(n, 0, NULL, e);
+  const type_t* si = kiln_onnx_tensor(n, 0, NULL, i64);
+  const type_t* sb = kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(ctx, 1));
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &region));
+  kiln_ir_builder_t rb = kiln_ir_builder_make(ctx);
+  rb.location = n->b->location;
+  const type_t* arg_types[4] = {sv, sv, si, si};
+  kiln_ir_block_t* block = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_block(&rb, region, 4, arg_types, &block));
+  kiln_ir_op_t *gt = NULL, *eq = NULL, *lt = NULL, *both = NULL, *any = NULL,
+               *ret = NULL;
+  kiln_ir_named_attribute_t dir =
+      kiln_onnx_named(n, "comparison_direction",
+                      kiln_ir_string_attr_get(
+                          ctx, kiln_make_cstring_view(largest ? "GT" : "LT")));
+  kiln_ir_named_attribute_t dir_eq = kiln_onnx_named(
+      n, "comparison_direction",
+      kiln_ir_string_attr_get(ctx, kiln_make_cstring_view("EQ")));
+  kiln_ir_named_attribute_t dir_lt = kiln_onnx_named(
+      n, "comparison_direction",
+      kiln_ir_string_attr_get(ctx, kiln_make_cstring_view("LT")));
+  kiln_ir_value_t* vals[2] = {block->args[0], block->args[1]};
+  kiln_ir_value_t* idxs[2] = {block->args[2], block->args[3]};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.compare", 2, vals, 1, &sb, 1, &dir, &gt));
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.compare", 2, vals, 1, &sb, 1, &dir_eq, &eq));
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.compare", 2, idxs, 1, &sb, 1, &dir_lt, &lt));
+  kiln_ir_value_t* and_args[2] = {kiln_ir_op_result(eq, 0),
+                                  kiln_ir_op_result(lt, 0)};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.and", 2, and_args, 1, &sb, 0, NULL, &both));
+  kiln_ir_value_t* or_args[2] = {kiln_ir_op_result(gt, 0),
+                                 kiln_ir_op_result(both, 0)};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.or", 2, or_args, 1, &sb, 0, NULL, &any));
+  kiln_ir_value_t* pred = kiln_ir_op_result(any, 0);
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.return", 1, &pred, 0, NULL, 0, NULL, &ret));
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.sort", n->b->location);
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, x));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, iota));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(ctx, &state, x->type));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(ctx, &state, it));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(ctx, &state, "dimension",
+                                                      kiln_onnx_i64(n, axis)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "is_stable", kiln_ir_bool_attr_get(ctx, true)));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, region));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  int64_t lo[MAXR], hi[MAXR], st[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    lo[d] = 0;
+    hi[d] = (int64_t)d == axis ? k : x->type->shaped.dims[d];
+    st[d] = 1;
+  }
+  value_t *values = NULL, *indices = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_slice(n, kiln_ir_op_result(op, 0), lo, hi, st, &values));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_slice(n, kiln_ir_op_result(op, 1), lo, hi, st, &indices));
+  kiln_onnx_set(n, 0, values);
+  kiln_onnx_set(n, 1, indices);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Recurrent layers (RNN, GRU, LSTM), unrolled over the static sequence
+//===----------------------------------------------------------------------===//
+
+typedef struct kiln_onnx_rnn_t {
+  int kind;  // 0 RNN, 1 GRU, 2 LSTM
+  int64_t hidden, batch, seq, dirs;
+  const char* act[3];  // f, g, h (stablehlo op names; "relu" special)
+  double clip;         // 0: none
+  bool linear_before_reset;
+} kiln_onnx_rnn_t;
+
+static kiln_status_t kiln_onnx_rnn_act(node_t* n, const char* act, value_t* x,
+                                       value_t** out) {
+  if (!strcmp(act, "relu")) {
+    value_t* zero = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &zero));
+    return kiln_onnx_binary_same(n, "stablehlo.maximum", x, zero, out);
+  }
+  return kiln_onnx_unary(n, act, x, out);
+}
+
+// x [batch, k] times w [m, k] transposed -> [batch, m].
+static kiln_status_t kiln_onnx_dot_t(node_t* n, value_t* x, value_t* w,
+                                     value_t** out) {
+  int64_t dims[2] = {x->type->shaped.dims[0], w->type->shaped.dims[0]};
+  return kiln_onnx_dot(n, x, w, 0, 1, 1,
+                       kiln_onnx_tensor(n, 2, dims, kiln_onnx_elem(x->type)),
+                       out);
+}
+
+// Rows [g * hidden, (g + 1) * hidden) of a 2-D |w| (or elements of a 1-D).
+static kiln_status_t kiln_onnx_gate(node_t* n, value_t* w, int64_t g,
+                                    int64_t hidden, int64_t dim,
+                                    value_t** out) {
+  size_t r = kiln_onnx_rank(w->type);
+  int64_t lo[2] = {0, 0}, hi[2], st[2] = {1, 1};
+  for (size_t d = 0; d < r; ++d) hi[d] = w->type->shaped.dims[d];
+  lo[dim] = g * hidden;
+  hi[dim] = (g + 1) * hidden;
+  return kiln_onnx_slice(n, w, lo, hi, st, out);
+}
+
+// Slice [d] of a [dirs, ...] operand, without the leading dim.
+static kiln_status_t kiln_onnx_direction(node_t* n, value_t* v, int64_t d,
+                                         value_t** out) {
+  size_t r = kiln_onnx_rank(v->type);
+  int64_t lo[MAXR], hi[MAXR], st[MAXR];
+  for (size_t i = 0; i < r; ++i) {
+    lo[i] = 0;
+    hi[i] = v->type->shaped.dims[i];
+    st[i] = 1;
+  }
+  lo[0] = d;
+  hi[0] = d + 1;
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, v, lo, hi, st, &y));
+  return kiln_onnx_reshape_to(n, y, r - 1, v->type->shaped.dims + 1, out);
+}
+
+static kiln_status_t kiln_onnx_lower_rnn(node_t* n) {
+  const char* op = n->proto->op_type;
+  kiln_onnx_rnn_t c;
+  memset(&c, 0, sizeof(c));
+  c.kind = !strcmp(op, "RNN") ? 0 : !strcmp(op, "GRU") ? 1 : 2;
+  int gates = c.kind == 0 ? 1 : c.kind == 1 ? 3 : 4;
+  value_t *x = NULL, *w = NULL, *rw = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &w));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &rw));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  if (kiln_onnx_rank(x->type) != 3 || kiln_onnx_rank(w->type) != 3 ||
+      kiln_onnx_rank(rw->type) != 3) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "X, W and R must be 3-D");
+  }
+  bool batch_first = kiln_onnx_attr_int(n, "layout", 0) != 0;
+  if (batch_first) {
+    int64_t perm[3] = {1, 0, 2};
+    KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, x, perm, &x));
+  }
+  c.seq = x->type->shaped.dims[0];
+  c.batch = x->type->shaped.dims[1];
+  c.hidden = kiln_onnx_attr_int(n, "hidden_size", rw->type->shaped.dims[2]);
+  c.dirs = w->type->shaped.dims[0];
+  bool reverse = kiln_onnx_attr_string_is(n, "direction", "forward", "reverse");
+  bool bidi =
+      kiln_onnx_attr_string_is(n, "direction", "forward", "bidirectional");
+  if (c.dirs != (bidi ? 2 : 1) || w->type->shaped.dims[1] != gates * c.hidden ||
+      rw->type->shaped.dims[1] != gates * c.hidden || c.seq > 512) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "weights do not match hidden_size/direction "
+                                "(or the sequence is longer than 512)");
+  }
+  if (c.kind == 2 && kiln_onnx_attr_int(n, "input_forget", 0)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "input_forget is not supported");
+  }
+  const char* defaults[3][3] = {
+      {"stablehlo.tanh", "", ""},
+      {"stablehlo.logistic", "stablehlo.tanh", ""},
+      {"stablehlo.logistic", "stablehlo.tanh", "stablehlo.tanh"}};
+  int nact = c.kind == 0 ? 1 : c.kind == 1 ? 2 : 3;
+  for (int i = 0; i < 3; ++i) c.act[i] = defaults[c.kind][i];
+  const Onnx__AttributeProto* acts = kiln_onnx_attr(n, "activations");
+  if (acts) {
+    if (acts->n_strings != (size_t)(nact * c.dirs)) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "activations has the wrong length");
+    }
+    for (size_t i = 0; i < acts->n_strings; ++i) {
+      const ProtobufCBinaryData* a = &acts->strings[i];
+      const char* name =
+          a->len == 7 && !memcmp(a->data, "Sigmoid", 7) ? "stablehlo.logistic"
+          : a->len == 4 && !memcmp(a->data, "Tanh", 4)  ? "stablehlo.tanh"
+          : a->len == 4 && !memcmp(a->data, "Relu", 4)  ? "relu"
+                                                        : NULL;
+      if (!name || (i >= (size_t)nact && strcmp(name, c.act[i % nact]))) {
+        return kiln_onnx_node_error(
+            n, KILN_STATUS_UNIMPLEMENTED,
+            "activation '%.*s' is not supported (Sigmoid, Tanh, Relu; the "
+            "same for both directions)",
+            (int)a->len, (const char*)a->data);
+      }
+      if (i < (size_t)nact) c.act[i] = name;
+    }
+  }
+  c.clip = kiln_onnx_attr_float(n, "clip", 0.0);
+  c.linear_before_reset = kiln_onnx_attr_int(n, "linear_before_reset", 0) != 0;
+  value_t *bias = NULL, *lens = NULL, *h0 = NULL, *c0 = NULL, *peep = NULL;
+  if (kiln_onnx_input(n, 3)) KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 3, &bias));
+  if (kiln_onnx_input(n, 4)) KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 4, &lens));
+  if (kiln_onnx_input(n, 5)) KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 5, &h0));
+  if (c.kind == 2 && kiln_onnx_input(n, 6))
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 6, &c0));
+  if (c.kind == 2 && kiln_onnx_input(n, 7))
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 7, &peep));
+  if (batch_first) {
+    int64_t perm[3] = {1, 0, 2};
+    if (h0) KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, h0, perm, &h0));
+    if (c0) KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, c0, perm, &c0));
+  }
+  const type_t* e = kiln_onnx_elem(x->type);
+  int64_t bh[2] = {c.batch, c.hidden};
+  const type_t* bht = kiln_onnx_tensor(n, 2, bh, e);
+  value_t* lens_b = NULL;  // [batch, hidden] i64 sequence lengths
+  if (lens) {
+    int64_t zero = 0;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, lens, kiln_ir_int_type(n->context, 64), &lens));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_dims(n, lens, 2, bh, &zero, &lens_b));
+  }
+  value_t* y_steps[2][512];
+  value_t* y_h[2] = {NULL, NULL};
+  value_t* y_c[2] = {NULL, NULL};
+  for (int64_t d = 0; d < c.dirs; ++d) {
+    bool backward = reverse || (bidi && d == 1);
+    value_t *wd = NULL, *rd = NULL, *h = NULL, *cc = NULL, *wb = NULL,
+            *rb = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_direction(n, w, d, &wd));
+    KILN_RETURN_IF_ERROR(kiln_onnx_direction(n, rw, d, &rd));
+    value_t *wg[4] = {NULL}, *rg[4] = {NULL}, *wbg[4] = {NULL},
+            *rbg[4] = {NULL}, *pg[3] = {NULL};
+    for (int g = 0; g < gates; ++g) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_gate(n, wd, g, c.hidden, 0, &wg[g]));
+      KILN_RETURN_IF_ERROR(kiln_onnx_gate(n, rd, g, c.hidden, 0, &rg[g]));
+    }
+    if (bias) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_direction(n, bias, d, &wb));
+      for (int g = 0; g < gates; ++g) {
+        KILN_RETURN_IF_ERROR(kiln_onnx_gate(n, wb, g, c.hidden, 0, &wbg[g]));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_gate(n, wb, g + gates, c.hidden, 0, &rbg[g]));
+        int64_t one = 1;
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_broadcast_dims(n, wbg[g], 2, bh, &one, &wbg[g]));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_broadcast_dims(n, rbg[g], 2, bh, &one, &rbg[g]));
+      }
+      (void)rb;
+    }
+    if (peep) {
+      value_t* pd = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_direction(n, peep, d, &pd));
+      for (int g = 0; g < 3; ++g) {
+        int64_t one = 1;
+        KILN_RETURN_IF_ERROR(kiln_onnx_gate(n, pd, g, c.hidden, 0, &pg[g]));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_broadcast_dims(n, pg[g], 2, bh, &one, &pg[g]));
+      }
+    }
+    if (h0) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_direction(n, h0, d, &h));
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, bht, 0, &h));
+    }
+    if (c.kind == 2) {
+      if (c0) {
+        KILN_RETURN_IF_ERROR(kiln_onnx_direction(n, c0, d, &cc));
+      } else {
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, bht, 0, &cc));
+      }
+    }
+    for (int64_t step = 0; step < c.seq; ++step) {
+      int64_t t = backward ? c.seq - 1 - step : step;
+      int64_t lo[3] = {t, 0, 0},
+              hi[3] = {t + 1, c.batch, x->type->shaped.dims[2]},
+              st[3] = {1, 1, 1};
+      value_t* xt = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &xt));
+      KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, xt, 2, hi + 1, &xt));
+      // pre[g] = Xt Wg^T + Wbg (+ Ht-1 Rg^T + Rbg unless GRU's h gate).
+      value_t* pre[4];
+      for (int g = 0; g < gates; ++g) {
+        KILN_RETURN_IF_ERROR(kiln_onnx_dot_t(n, xt, wg[g], &pre[g]));
+        if (wbg[g])
+          KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", pre[g],
+                                                     wbg[g], &pre[g]));
+        if (c.kind == 1 && g == 2) continue;
+        value_t* hr = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_dot_t(n, h, rg[g], &hr));
+        if (rbg[g])
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.add", hr, rbg[g], &hr));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", pre[g], hr, &pre[g]));
+      }
+      value_t *hn = NULL, *cn = NULL;
+      if (c.kind == 0) {
+        if (c.clip > 0) {
+          value_t *lo_c = NULL, *hi_c = NULL;
+          KILN_RETURN_IF_ERROR(kiln_onnx_like(n, pre[0], -c.clip, &lo_c));
+          KILN_RETURN_IF_ERROR(kiln_onnx_like(n, pre[0], c.clip, &hi_c));
+          KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.maximum",
+                                                     pre[0], lo_c, &pre[0]));
+          KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.minimum",
+                                                     pre[0], hi_c, &pre[0]));
+        }
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[0], pre[0], &hn));
+      } else if (c.kind == 1) {
+        value_t *z = NULL, *rr = NULL, *hh = NULL, *one = NULL, *t1 = NULL,
+                *t2 = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[0], pre[0], &z));
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[0], pre[1], &rr));
+        if (c.linear_before_reset) {
+          KILN_RETURN_IF_ERROR(kiln_onnx_dot_t(n, h, rg[2], &hh));
+          if (rbg[2])
+            KILN_RETURN_IF_ERROR(
+                kiln_onnx_binary_same(n, "stablehlo.add", hh, rbg[2], &hh));
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.multiply", rr, hh, &hh));
+        } else {
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.multiply", rr, h, &hh));
+          KILN_RETURN_IF_ERROR(kiln_onnx_dot_t(n, hh, rg[2], &hh));
+          if (rbg[2])
+            KILN_RETURN_IF_ERROR(
+                kiln_onnx_binary_same(n, "stablehlo.add", hh, rbg[2], &hh));
+        }
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", pre[2], hh, &hh));
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[1], hh, &hh));
+        KILN_RETURN_IF_ERROR(kiln_onnx_like(n, z, 1, &one));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.subtract", one, z, &t1));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", t1, hh, &t1));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", z, h, &t2));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", t1, t2, &hn));
+      } else {
+        // Gates i, o, f, c; peepholes i, o, f.
+        value_t *ig = pre[0], *og = pre[1], *fg = pre[2], *cg = pre[3],
+                *t1 = NULL;
+        if (pg[0]) {
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.multiply", pg[0], cc, &t1));
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.add", ig, t1, &ig));
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.multiply", pg[2], cc, &t1));
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.add", fg, t1, &fg));
+        }
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[0], ig, &ig));
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[0], fg, &fg));
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[1], cg, &cg));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", fg, cc, &cn));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", ig, cg, &t1));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", cn, t1, &cn));
+        if (pg[1]) {
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.multiply", pg[1], cn, &t1));
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_binary_same(n, "stablehlo.add", og, t1, &og));
+        }
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[0], og, &og));
+        KILN_RETURN_IF_ERROR(kiln_onnx_rnn_act(n, c.act[2], cn, &t1));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.multiply", og, t1, &hn));
+      }
+      value_t* yt = hn;
+      if (lens_b) {
+        // Steps past a sequence's length keep its state and output zeros.
+        value_t *tv = NULL, *live = NULL, *zero = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, lens_b->type, t, &tv));
+        KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", tv, lens_b, &live));
+        KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, bht, 0, &zero));
+        KILN_RETURN_IF_ERROR(kiln_onnx_select(n, live, hn, zero, &yt));
+        KILN_RETURN_IF_ERROR(kiln_onnx_select(n, live, hn, h, &hn));
+        if (cn) KILN_RETURN_IF_ERROR(kiln_onnx_select(n, live, cn, cc, &cn));
+      }
+      h = hn;
+      if (cn) cc = cn;
+      y_steps[d][t] = yt;
+    }
+    y_h[d] = h;
+    y_c[d] = cc;
+  }
+  // Y [seq, dirs, batch, hidden]; Y_h, Y_c [dirs, batch, hidden] (batch
+  // first with layout 1).
+  int64_t one_bh[3] = {1, c.batch, c.hidden};
+  if (n->num_outputs > 0 && n->outputs[0].name[0]) {
+    value_t* parts[1024];
+    size_t np = 0;
+    for (int64_t t = 0; t < c.seq; ++t) {
+      for (int64_t d = 0; d < c.dirs; ++d) {
+        int64_t dims4[4] = {1, 1, c.batch, c.hidden};
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_reshape_to(n, y_steps[d][t], 4, dims4, &parts[np++]));
+      }
+    }
+    int64_t yd[4] = {c.seq, c.dirs, c.batch, c.hidden};
+    value_t* y = parts[0];
+    if (np > 1) {
+      // Concatenate along dims 1 (directions) then 0 (time).
+      value_t* rows[512];
+      for (int64_t t = 0; t < c.seq; ++t) {
+        rows[t] = parts[t * c.dirs];
+        if (c.dirs > 1) {
+          int64_t rd[4] = {1, c.dirs, c.batch, c.hidden};
+          kiln_ir_named_attribute_t attr =
+              kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 1));
+          KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+              n, "stablehlo.concatenate", (size_t)c.dirs, &parts[t * c.dirs],
+              kiln_onnx_tensor(n, 4, rd, e), 1, &attr, &rows[t]));
+        }
+      }
+      y = rows[0];
+      if (c.seq > 1) {
+        kiln_ir_named_attribute_t attr =
+            kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 0));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_emit(n, "stablehlo.concatenate", (size_t)c.seq, rows,
+                           kiln_onnx_tensor(n, 4, yd, e), 1, &attr, &y));
+      }
+    }
+    if (batch_first) {
+      int64_t perm[4] = {2, 0, 1, 3};
+      KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, y, perm, &y));
+    }
+    kiln_onnx_set(n, 0, y);
+  }
+  for (int which = 0; which < 2; ++which) {
+    size_t out = (size_t)which + 1;
+    value_t** src = which == 0 ? y_h : y_c;
+    if (out >= n->num_outputs || !n->outputs[out].name[0] || !src[0]) continue;
+    value_t* parts[2];
+    for (int64_t d = 0; d < c.dirs; ++d) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_reshape_to(n, src[d], 3, one_bh, &parts[d]));
+    }
+    value_t* v = parts[0];
+    if (c.dirs > 1) {
+      int64_t dd[3] = {c.dirs, c.batch, c.hidden};
+      kiln_ir_named_attribute_t attr =
+          kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 0));
+      KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.concatenate", 2, parts,
+                                          kiln_onnx_tensor(n, 3, dd, e), 1,
+                                          &attr, &v));
+    }
+    if (batch_first) {
+      int64_t perm[3] = {1, 0, 2};
+      KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, v, perm, &v));
+    }
+    kiln_onnx_set(n, out, v);
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// The table
+//===----------------------------------------------------------------------===//
+
+// An op listed with several since versions has one lowering that reads the
+// opset where the op changed (attributes that became inputs, Softmax's axis
+// semantics, broadcasting before opset 7, ...); the entries document the
+// versions each lowering was written against.
+const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
+    // Elementwise unary.
+    {"Abs", 1, kiln_onnx_lower_unary},
+    {"Neg", 1, kiln_onnx_lower_unary},
+    {"Exp", 1, kiln_onnx_lower_unary},
+    {"Log", 1, kiln_onnx_lower_unary},
+    {"Sqrt", 1, kiln_onnx_lower_unary},
+    {"Ceil", 1, kiln_onnx_lower_unary},
+    {"Floor", 1, kiln_onnx_lower_unary},
+    {"Sigmoid", 1, kiln_onnx_lower_unary},
+    {"Tanh", 1, kiln_onnx_lower_unary},
+    {"Sin", 7, kiln_onnx_lower_unary},
+    {"Cos", 7, kiln_onnx_lower_unary},
+    {"Tan", 7, kiln_onnx_lower_unary},
+    {"Not", 1, kiln_onnx_lower_unary},
+    {"BitwiseNot", 18, kiln_onnx_lower_unary},
+    {"Sign", 9, kiln_onnx_lower_unary},
+    {"Round", 11, kiln_onnx_lower_unary},
+    {"Erf", 9, kiln_onnx_lower_unary},
+    {"Acos", 7, kiln_onnx_lower_unary},
+    {"Asin", 7, kiln_onnx_lower_unary},
+    {"Atan", 7, kiln_onnx_lower_unary},
+    {"Sinh", 9, kiln_onnx_lower_unary},
+    {"Cosh", 9, kiln_onnx_lower_unary},
+    {"Identity", 1, kiln_onnx_lower_identity},
+    {"Relu", 1, kiln_onnx_lower_activation},
+    {"Reciprocal", 1, kiln_onnx_lower_activation},
+    {"LeakyRelu", 1, kiln_onnx_lower_activation},
+    {"Elu", 1, kiln_onnx_lower_activation},
+    {"Selu", 1, kiln_onnx_lower_activation},
+    {"Celu", 12, kiln_onnx_lower_activation},
+    {"HardSigmoid", 1, kiln_onnx_lower_activation},
+    {"HardSwish", 14, kiln_onnx_lower_activation},
+    {"ThresholdedRelu", 10, kiln_onnx_lower_activation},
+    {"Softplus", 1, kiln_onnx_lower_activation},
+    {"Softsign", 1, kiln_onnx_lower_activation},
+    {"Asinh", 9, kiln_onnx_lower_activation},
+    {"Acosh", 9, kiln_onnx_lower_activation},
+    {"Atanh", 9, kiln_onnx_lower_activation},
+    {"Shrink", 9, kiln_onnx_lower_activation},
+    {"IsNaN", 9, kiln_onnx_lower_activation},
+    {"IsInf", 10, kiln_onnx_lower_activation},
+    // Elementwise binary (multidirectional broadcasting from opset 7).
+    {"Add", 1, kiln_onnx_lower_binary},
+    {"Add", 7, kiln_onnx_lower_binary},
+    {"Sub", 1, kiln_onnx_lower_binary},
+    {"Sub", 7, kiln_onnx_lower_binary},
+    {"Mul", 1, kiln_onnx_lower_binary},
+    {"Mul", 7, kiln_onnx_lower_binary},
+    {"Div", 1, kiln_onnx_lower_binary},
+    {"Div", 7, kiln_onnx_lower_binary},
+    {"Pow", 1, kiln_onnx_lower_binary},
+    {"Pow", 7, kiln_onnx_lower_binary},
+    {"And", 1, kiln_onnx_lower_binary},
+    {"And", 7, kiln_onnx_lower_binary},
+    {"Or", 1, kiln_onnx_lower_binary},
+    {"Or", 7, kiln_onnx_lower_binary},
+    {"Xor", 1, kiln_onnx_lower_binary},
+    {"Xor", 7, kiln_onnx_lower_binary},
+    {"BitwiseAnd", 18, kiln_onnx_lower_binary},
+    {"BitwiseOr", 18, kiln_onnx_lower_binary},
+    {"BitwiseXor", 18, kiln_onnx_lower_binary},
+    {"Equal", 1, kiln_onnx_lower_binary},
+    {"Equal", 7, kiln_onnx_lower_binary},
+    {"Less", 1, kiln_onnx_lower_binary},
+    {"Less", 7, kiln_onnx_lower_binary},
+    {"Greater", 1, kiln_onnx_lower_binary},
+    {"Greater", 7, kiln_onnx_lower_binary},
+    {"LessOrEqual", 12, kiln_onnx_lower_binary},
+    {"GreaterOrEqual", 12, kiln_onnx_lower_binary},
+    {"Max", 1, kiln_onnx_lower_variadic},
+    {"Max", 8, kiln_onnx_lower_variadic},
+    {"Min", 1, kiln_onnx_lower_variadic},
+    {"Min", 8, kiln_onnx_lower_variadic},
+    {"Sum", 1, kiln_onnx_lower_variadic},
+    {"Sum", 8, kiln_onnx_lower_variadic},
+    {"Mean", 1, kiln_onnx_lower_variadic},
+    {"Mean", 8, kiln_onnx_lower_variadic},
+    {"Mod", 10, kiln_onnx_lower_mod},
+    {"BitShift", 11, kiln_onnx_lower_bitshift},
+    {"PRelu", 1, kiln_onnx_lower_prelu},
+    {"Where", 9, kiln_onnx_lower_where},
+    {"Cast", 6, kiln_onnx_lower_cast},
+    {"CastLike", 15, kiln_onnx_lower_cast},
+    {"Clip", 6, kiln_onnx_lower_clip},
+    {"Clip", 11, kiln_onnx_lower_clip},
+    // Constants and shapes.
+    {"Constant", 1, kiln_onnx_lower_constant},
+    {"Shape", 1, kiln_onnx_lower_shape},
+    {"Size", 1, kiln_onnx_lower_size},
+    {"ConstantOfShape", 9, kiln_onnx_lower_constant_of_shape},
+    {"Range", 11, kiln_onnx_lower_range},
+    {"EyeLike", 9, kiln_onnx_lower_eye_like},
+    // Shape manipulation.
+    {"Reshape", 1, kiln_onnx_lower_reshape},
+    {"Reshape", 5, kiln_onnx_lower_reshape},
+    {"Flatten", 1, kiln_onnx_lower_flatten},
+    {"Squeeze", 1, kiln_onnx_lower_squeeze},
+    {"Squeeze", 13, kiln_onnx_lower_squeeze},
+    {"Unsqueeze", 1, kiln_onnx_lower_unsqueeze},
+    {"Unsqueeze", 13, kiln_onnx_lower_unsqueeze},
+    {"Transpose", 1, kiln_onnx_lower_transpose},
+    {"Concat", 4, kiln_onnx_lower_concat},
+    {"Slice", 1, kiln_onnx_lower_slice},
+    {"Slice", 10, kiln_onnx_lower_slice},
+    {"Gather", 1, kiln_onnx_lower_gather},
+    {"Expand", 8, kiln_onnx_lower_expand},
+    {"Tile", 6, kiln_onnx_lower_tile},
+    {"Pad", 2, kiln_onnx_lower_pad},
+    {"Pad", 11, kiln_onnx_lower_pad},
+    {"Split", 2, kiln_onnx_lower_split},
+    {"Split", 13, kiln_onnx_lower_split},
+    {"Dropout", 7, kiln_onnx_lower_dropout},
+    {"Dropout", 12, kiln_onnx_lower_dropout},
+    {"Trilu", 14, kiln_onnx_lower_trilu},
+    {"DepthToSpace", 1, kiln_onnx_lower_depth_space},
+    {"SpaceToDepth", 1, kiln_onnx_lower_depth_space},
+    // Reductions and normalizations.
+    {"ReduceSum", 1, kiln_onnx_lower_reduce},
+    {"ReduceSum", 13, kiln_onnx_lower_reduce},
+    {"ReduceMean", 1, kiln_onnx_lower_reduce},
+    {"ReduceMean", 18, kiln_onnx_lower_reduce},
+    {"ReduceMax", 1, kiln_onnx_lower_reduce},
+    {"ReduceMax", 18, kiln_onnx_lower_reduce},
+    {"ReduceMin", 1, kiln_onnx_lower_reduce},
+    {"ReduceMin", 18, kiln_onnx_lower_reduce},
+    {"ReduceProd", 1, kiln_onnx_lower_reduce},
+    {"ReduceProd", 18, kiln_onnx_lower_reduce},
+    {"ReduceL1", 1, kiln_onnx_lower_reduce},
+    {"ReduceL1", 18, kiln_onnx_lower_reduce},
+    {"ReduceL2", 1, kiln_onnx_lower_reduce},
+    {"ReduceL2", 18, kiln_onnx_lower_reduce},
+    {"ReduceLogSum", 1, kiln_onnx_lower_reduce},
+    {"ReduceLogSum", 18, kiln_onnx_lower_reduce},
+    {"ReduceLogSumExp", 1, kiln_onnx_lower_reduce},
+    {"ReduceLogSumExp", 18, kiln_onnx_lower_reduce},
+    {"ReduceSumSquare", 1, kiln_onnx_lower_reduce},
+    {"ReduceSumSquare", 18, kiln_onnx_lower_reduce},
+    {"ArgMax", 1, kiln_onnx_lower_argmax},
+    {"ArgMin", 1, kiln_onnx_lower_argmax},
+    {"Softmax", 1, kiln_onnx_lower_softmax},
+    {"Softmax", 13, kiln_onnx_lower_softmax},
+    {"LogSoftmax", 1, kiln_onnx_lower_softmax},
+    {"LogSoftmax", 13, kiln_onnx_lower_softmax},
+    {"Hardmax", 1, kiln_onnx_lower_softmax},
+    {"Hardmax", 13, kiln_onnx_lower_softmax},
+    {"BatchNormalization", 6, kiln_onnx_lower_batch_norm},
+    {"BatchNormalization", 7, kiln_onnx_lower_batch_norm},
+    {"BatchNormalization", 9, kiln_onnx_lower_batch_norm},
+    {"LayerNormalization", 17, kiln_onnx_lower_layer_norm},
+    {"InstanceNormalization", 6, kiln_onnx_lower_instance_norm},
+    // Contractions.
+    {"MatMul", 1, kiln_onnx_lower_matmul},
+    {"Gemm", 1, kiln_onnx_lower_gemm},
+    {"RNN", 7, kiln_onnx_lower_rnn},
+    {"GRU", 7, kiln_onnx_lower_rnn},
+    {"LSTM", 7, kiln_onnx_lower_rnn},
+    {"Conv", 1, kiln_onnx_lower_conv},
+    {"ConvTranspose", 1, kiln_onnx_lower_conv_transpose},
+    // Pooling.
+    {"MaxPool", 1, kiln_onnx_lower_pool},
+    {"AveragePool", 1, kiln_onnx_lower_pool},
+    {"GlobalMaxPool", 1, kiln_onnx_lower_global_pool},
+    {"GlobalAveragePool", 1, kiln_onnx_lower_global_pool},
+    {"Resize", 10, kiln_onnx_lower_resize},
+    {"Resize", 11, kiln_onnx_lower_resize},
+    {"Upsample", 7, kiln_onnx_lower_resize},
+    {"Upsample", 9, kiln_onnx_lower_resize},
+    {"CumSum", 11, kiln_onnx_lower_cumsum},
+    {"TopK", 1, kiln_onnx_lower_topk},
+    {"TopK", 10, kiln_onnx_lower_topk},
+    {"OneHot", 9, kiln_onnx_lower_onehot},
+    {"HannWindow", 17, kiln_onnx_lower_window_fn},
+    {"HammingWindow", 17, kiln_onnx_lower_window_fn},
+    {"BlackmanWindow", 17, kiln_onnx_lower_window_fn},
+    {"LRN", 1, kiln_onnx_lower_lrn},
+    {"MeanVarianceNormalization", 9, kiln_onnx_lower_mvn},
+    {"QuantizeLinear", 10, kiln_onnx_lower_quantize},
+    {"DequantizeLinear", 10, kiln_onnx_lower_quantize},
+    {"DynamicQuantizeLinear", 11, kiln_onnx_lower_dynamic_quantize},
+    {"ScatterElements", 11, kiln_onnx_lower_scatter_elements},
+    {"Scatter", 9, kiln_onnx_lower_scatter_elements},
+    // Gathers and losses.
+    {"GatherElements", 11, kiln_onnx_lower_gather_elements},
+    {"NegativeLogLikelihoodLoss", 12, kiln_onnx_lower_nll},
+    {"SoftmaxCrossEntropyLoss", 12, kiln_onnx_lower_sce},
+    {NULL, 0, NULL},
+};

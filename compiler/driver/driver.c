@@ -192,7 +192,7 @@ kiln_status_t kiln_compiler_compile_buffer(
   }
   if (!status) {
 #if defined(KILN_HAVE_ONNX)
-    if (kiln_onnx_is_model(text, length)) {
+    if (kiln_onnx_should_import(filename, text, length)) {
       status = kiln_onnx_import(context, filename, text, length, &module);
     } else
 #endif

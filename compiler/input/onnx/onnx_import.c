@@ -69,6 +69,13 @@ bool kiln_onnx_is_model(const void* data, size_t length) {
   return kiln_onnx_walks_as_model(p, p + length);
 }
 
+bool kiln_onnx_should_import(const char* filename, const void* data,
+                             size_t length) {
+  if (kiln_onnx_is_model(data, length)) return true;
+  size_t n = filename ? strlen(filename) : 0;
+  return n >= 5 && strcmp(filename + n - 5, ".onnx") == 0;
+}
+
 //===----------------------------------------------------------------------===//
 // The importer
 //===----------------------------------------------------------------------===//

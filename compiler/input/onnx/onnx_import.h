@@ -26,6 +26,12 @@ extern "C" {
 // whole buffer reads as protobuf fields that include a graph.
 bool kiln_onnx_is_model(const void* data, size_t length);
 
+// The driver's test: kiln_onnx_is_model, or a |filename| ending in ".onnx"
+// (so that a damaged model gets the importer's error, not the MLIR
+// parser's). |filename| may be NULL.
+bool kiln_onnx_should_import(const char* filename, const void* data,
+                             size_t length);
+
 // Imports |length| bytes of a serialized ModelProto. |filename| names the
 // model in errors and locates external data (relative to its folder; NULL
 // or "<stdin>": the current folder). The ops needed (stablehlo, math,

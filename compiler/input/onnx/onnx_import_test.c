@@ -198,6 +198,9 @@ KILN_TEST(good_model_calling_convention) {
   size_t size = build_model(MODEL_GOOD, NULL, &data);
   KILN_EXPECT_TRUE(kiln_onnx_is_model(data, size));
   KILN_EXPECT_FALSE(kiln_onnx_is_model("func.func @f() {", 16));
+  KILN_EXPECT_TRUE(kiln_onnx_should_import("m.onnx", "garbage", 7));
+  KILN_EXPECT_FALSE(kiln_onnx_should_import("m.mlir", "garbage", 7));
+  KILN_EXPECT_FALSE(kiln_onnx_should_import(NULL, "garbage", 7));
   KILN_EXPECT_FALSE(kiln_onnx_is_model("\"builtin.module\"() ({", 20));
   // Fields in another order (ir_version last) are recognized by content.
   uint8_t* moved = (uint8_t*)malloc(size);

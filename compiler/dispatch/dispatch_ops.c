@@ -1,6 +1,7 @@
 #include "compiler/dispatch/dispatch_ops.h"
 
 #include "compiler/ir/builder.h"
+#include "compiler/ir/builtin.h"
 
 static kiln_status_t kiln_dispatch_region_verify(kiln_ir_context_t* context,
                                                  kiln_ir_op_t* op) {
@@ -66,4 +67,25 @@ kiln_status_t kiln_dispatch_register_ops(kiln_ir_context_t* context) {
   return kiln_ir_register_ops(
       context, kiln_dispatch_op_defs,
       sizeof(kiln_dispatch_op_defs) / sizeof(kiln_dispatch_op_defs[0]));
+}
+
+kiln_ir_op_t* kiln_dispatch_find_region(kiln_ir_op_t* module,
+                                        kiln_string_view_t executable) {
+  kiln_ir_block_t* body = kiln_ir_module_body(module);
+  for (kiln_ir_op_t* func = body ? body->first_op : NULL; func;
+       func = func->next) {
+    if (!kiln_ir_op_is(func, "func.func") || kiln_ir_func_is_declaration(func))
+      continue;
+    for (kiln_ir_block_t* b = func->regions[0].first_block; b; b = b->next) {
+      for (kiln_ir_op_t* op = b->first_op; op; op = op->next) {
+        if (!kiln_ir_op_is(op, KILN_DISPATCH_REGION_OP)) continue;
+        const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, "executable");
+        if (a && a->kind == KILN_IR_ATTR_SYMBOL_REF &&
+            kiln_string_view_equal(a->symbol.root, executable)) {
+          return op;
+        }
+      }
+    }
+  }
+  return NULL;
 }

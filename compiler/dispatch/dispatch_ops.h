@@ -27,6 +27,11 @@ extern "C" {
 // Registers the three ops above in |context| (idempotent).
 kiln_status_t kiln_dispatch_register_ops(kiln_ir_context_t* context);
 
+// The first kiln.dispatch.region of |module|'s functions that refers to
+// executable |executable|, or NULL.
+kiln_ir_op_t* kiln_dispatch_find_region(kiln_ir_op_t* module,
+                                        kiln_string_view_t executable);
+
 // The entry block of a dispatch region.
 static inline kiln_ir_block_t* kiln_dispatch_region_body(kiln_ir_op_t* op) {
   return op->regions[0].first_block;

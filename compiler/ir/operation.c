@@ -860,3 +860,14 @@ kiln_status_t kiln_ir_op_clone(kiln_ir_context_t* c, kiln_ir_op_t* op,
   *out_clone = clone;
   return kiln_ok_status();
 }
+
+const char* kiln_ir_op_get_string_attr(const kiln_ir_op_t* op, const char* name,
+                                       size_t* out_length) {
+  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, name);
+  if (!a || a->kind != KILN_IR_ATTR_STRING) {
+    *out_length = 0;
+    return "";
+  }
+  *out_length = a->str.size;
+  return a->str.data;
+}

@@ -214,6 +214,10 @@ kiln_status_t kiln_ir_op_set_operands(kiln_ir_context_t* context,
 // Attributes (op attributes and properties share one sorted list).
 const kiln_ir_attribute_t* kiln_ir_op_get_attr(const kiln_ir_op_t* op,
                                                const char* name);
+// The bytes of string attribute |name| (|*out_length| of them), or "" with
+// length 0 when the op has no such string attribute.
+const char* kiln_ir_op_get_string_attr(const kiln_ir_op_t* op,
+                                       const char* name, size_t* out_length);
 // Adds or replaces; |is_property| selects `<{...}>` printing.
 kiln_status_t kiln_ir_op_set_attr(kiln_ir_context_t* context, kiln_ir_op_t* op,
                                   const char* name,

@@ -1,5 +1,7 @@
 #include "compiler/codegen/benchmark/benchmark.h"
 
+#include "compiler/dispatch/dispatch_ops.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,38 +336,6 @@ static void kiln_benchmark_entry_wrapper(const kiln_benchmark_options_t* o,
 // --dump-executable-benchmarks-to
 //===----------------------------------------------------------------------===//
 
-static const char* kiln_benchmark_str_attr(kiln_ir_op_t* op, const char* name,
-                                           size_t* out_length) {
-  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, name);
-  if (!a || a->kind != KILN_IR_ATTR_STRING) {
-    *out_length = 0;
-    return "";
-  }
-  *out_length = a->str.size;
-  return a->str.data;
-}
-
-// Finds the first kiln.dispatch.region of |module| that uses |executable|.
-static kiln_ir_op_t* kiln_benchmark_find_region(kiln_ir_op_t* module,
-                                                kiln_string_view_t executable) {
-  kiln_ir_block_t* body = kiln_ir_module_body(module);
-  for (kiln_ir_op_t* func = body ? body->first_op : NULL; func;
-       func = func->next) {
-    if (!kiln_ir_op_is(func, "func.func") || kiln_ir_func_is_declaration(func))
-      continue;
-    kiln_ir_block_t* entry = kiln_ir_func_entry_block(func);
-    for (kiln_ir_op_t* op = entry ? entry->first_op : NULL; op; op = op->next) {
-      if (!kiln_ir_op_is(op, "kiln.dispatch.region")) continue;
-      const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, "executable");
-      if (a && a->kind == KILN_IR_ATTR_SYMBOL_REF &&
-          kiln_string_view_equal(a->symbol.root, executable)) {
-        return op;
-      }
-    }
-  }
-  return NULL;
-}
-
 static kiln_status_t kiln_benchmark_write_file(const char* path,
                                                const uint8_t* bytes,
                                                size_t length) {
@@ -387,13 +357,13 @@ static kiln_status_t kiln_benchmark_dump_executable(
     const kiln_benchmark_options_t* o, kiln_ir_op_t* module,
     kiln_ir_op_t* executable, kiln_allocator_t allocator) {
   size_t nl, fl, el, sl, al;
-  const char* name = kiln_benchmark_str_attr(executable, "sym_name", &nl);
-  const char* format = kiln_benchmark_str_attr(executable, "format", &fl);
-  const char* entry = kiln_benchmark_str_attr(executable, "entry", &el);
-  const char* source = kiln_benchmark_str_attr(executable, "source", &sl);
-  const char* text = kiln_benchmark_str_attr(executable, "vm_asm", &al);
+  const char* name = kiln_ir_op_get_string_attr(executable, "sym_name", &nl);
+  const char* format = kiln_ir_op_get_string_attr(executable, "format", &fl);
+  const char* entry = kiln_ir_op_get_string_attr(executable, "entry", &el);
+  const char* source = kiln_ir_op_get_string_attr(executable, "source", &sl);
+  const char* text = kiln_ir_op_get_string_attr(executable, "vm_asm", &al);
   kiln_ir_op_t* region =
-      kiln_benchmark_find_region(module, (kiln_string_view_t){name, nl});
+      kiln_dispatch_find_region(module, (kiln_string_view_t){name, nl});
   if (!region) return kiln_ok_status();  // unused executable
   int64_t count[3] = {1, 1, 1};
   const kiln_ir_attribute_t* wg =

@@ -1305,17 +1305,6 @@ static bool kiln_func_is_public(kiln_ir_op_t* func) {
          kiln_string_view_equal_cstr(vis->str, "public");
 }
 
-static const char* kiln_str_attr(kiln_ir_op_t* op, const char* name,
-                                 size_t* out_length) {
-  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, name);
-  if (!a || a->kind != KILN_IR_ATTR_STRING) {
-    *out_length = 0;
-    return "";
-  }
-  *out_length = a->str.size;
-  return a->str.data;
-}
-
 kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
                                const kiln_vm_emission_options_t* options) {
   KILN_RETURN_IF_ERROR(kiln_dispatch_register_ops(context));
@@ -1332,17 +1321,17 @@ kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
        op = op->next) {
     if (kiln_ir_op_is(op, KILN_HAL_EXECUTABLE_OP)) {
       size_t nl, fl, el, sl, al;
-      const char* name = kiln_str_attr(op, "sym_name", &nl);
-      const char* format = kiln_str_attr(op, "format", &fl);
-      const char* entry = kiln_str_attr(op, "entry", &el);
-      const char* source = kiln_str_attr(op, "source", &sl);
-      const char* text = kiln_str_attr(op, "vm_asm", &al);
+      const char* name = kiln_ir_op_get_string_attr(op, "sym_name", &nl);
+      const char* format = kiln_ir_op_get_string_attr(op, "format", &fl);
+      const char* entry = kiln_ir_op_get_string_attr(op, "entry", &el);
+      const char* source = kiln_ir_op_get_string_attr(op, "source", &sl);
+      const char* text = kiln_ir_op_get_string_attr(op, "vm_asm", &al);
       kiln_ir_sb_printf(&m->executables, "executable @%.*s : \"%.*s\" {\n",
                         (int)nl, name, (int)fl, format);
       // A backend that lists its entry points itself (several per
       // executable) writes the whole block body.
       size_t bl;
-      const char* body_text = kiln_str_attr(op, "body", &bl);
+      const char* body_text = kiln_ir_op_get_string_attr(op, "body", &bl);
       if (bl) {
         kiln_ir_sb_append(&m->executables, body_text, bl);
         kiln_ir_sb_printf(&m->executables, "}\n");

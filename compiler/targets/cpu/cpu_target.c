@@ -230,11 +230,13 @@ static void kiln_cpu_target_flags(const kiln_cpu_target_options_t* options,
 // The feature bits the compiled code may use, read from the macros the C
 // compiler predefines for the chosen flags (so every -march name maps the
 // same way, including ones kiln has never heard of).
+typedef struct kiln_cpu_feature_macro_t {
+  const char* macro;
+  uint64_t bit;
+} kiln_cpu_feature_macro_t;
+
 static uint64_t kiln_cpu_features_from_macros(const char* text, bool aarch64) {
-  static const struct {
-    const char* macro;
-    uint64_t bit;
-  } kX86[] = {
+  static const kiln_cpu_feature_macro_t kX86[] = {
       {"__SSE4_2__", KILN_HAL_CPU_FEATURE_X86_64_SSE4_2},
       {"__AVX__", KILN_HAL_CPU_FEATURE_X86_64_AVX},
       {"__AVX2__", KILN_HAL_CPU_FEATURE_X86_64_AVX2},
@@ -246,28 +248,21 @@ static uint64_t kiln_cpu_features_from_macros(const char* text, bool aarch64) {
       {"__AVX512VL__", KILN_HAL_CPU_FEATURE_X86_64_AVX512VL},
       {"__AVX512VNNI__", KILN_HAL_CPU_FEATURE_X86_64_AVX512VNNI},
       {"__AVX512BF16__", KILN_HAL_CPU_FEATURE_X86_64_AVX512BF16},
+      {NULL, 0},
   };
-  static const struct {
-    const char* macro;
-    uint64_t bit;
-  } kArm[] = {
+  static const kiln_cpu_feature_macro_t kArm[] = {
       {"__ARM_NEON", KILN_HAL_CPU_FEATURE_AARCH64_NEON},
       {"__ARM_FEATURE_DOTPROD", KILN_HAL_CPU_FEATURE_AARCH64_DOTPROD},
       {"__ARM_FEATURE_MATMUL_INT8", KILN_HAL_CPU_FEATURE_AARCH64_I8MM},
       {"__ARM_FEATURE_SVE", KILN_HAL_CPU_FEATURE_AARCH64_SVE},
+      {NULL, 0},
   };
   uint64_t bits = 0;
   char needle[64];
-  if (aarch64) {
-    for (size_t i = 0; i < sizeof(kArm) / sizeof(kArm[0]); ++i) {
-      snprintf(needle, sizeof(needle), "#define %s ", kArm[i].macro);
-      if (strstr(text, needle)) bits |= kArm[i].bit;
-    }
-    return bits;
-  }
-  for (size_t i = 0; i < sizeof(kX86) / sizeof(kX86[0]); ++i) {
-    snprintf(needle, sizeof(needle), "#define %s ", kX86[i].macro);
-    if (strstr(text, needle)) bits |= kX86[i].bit;
+  for (const kiln_cpu_feature_macro_t* m = aarch64 ? kArm : kX86; m->macro;
+       ++m) {
+    snprintf(needle, sizeof(needle), "#define %s ", m->macro);
+    if (strstr(text, needle)) bits |= m->bit;
   }
   return bits;
 }
@@ -286,17 +281,6 @@ typedef struct kiln_cpu_entry_t {
   uint32_t local_memory;  // bytes of per-worker scratch the entry needs
   bool is_matmul;         // a micro-kernel entry (matmul_entry.h)
 } kiln_cpu_entry_t;
-
-static const char* kiln_cpu_str_attr(kiln_ir_op_t* op, const char* name,
-                                     size_t* out_length) {
-  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, name);
-  if (!a || a->kind != KILN_IR_ATTR_STRING) {
-    *out_length = 0;
-    return "";
-  }
-  *out_length = a->str.size;
-  return a->str.data;
-}
 
 // Translates one vmvx executable (its nested VM assembly |text|) into the C
 // function |c_name|.
@@ -388,26 +372,6 @@ static kiln_status_t kiln_cpu_copy_to_dir(const char* dir, const char* name,
   snprintf(path, sizeof(path), "%s/%s", dir, name);
   mkdir(dir, 0777);  // may exist
   return kiln_cpu_write_file(path, data, size);
-}
-
-// The dispatch region that refers to executable |name|, or NULL.
-static kiln_ir_op_t* kiln_cpu_find_region(kiln_ir_block_t* body,
-                                          const char* name, size_t length) {
-  for (kiln_ir_op_t* fn = body->first_op; fn; fn = fn->next) {
-    if (!kiln_ir_op_is(fn, "func.func") || fn->num_regions == 0) continue;
-    for (kiln_ir_block_t* b = fn->regions[0].first_block; b; b = b->next) {
-      for (kiln_ir_op_t* op = b->first_op; op; op = op->next) {
-        if (!kiln_ir_op_is(op, KILN_DISPATCH_REGION_OP)) continue;
-        const kiln_ir_attribute_t* ref = kiln_ir_op_get_attr(op, "executable");
-        if (ref && ref->kind == KILN_IR_ATTR_SYMBOL_REF &&
-            kiln_string_view_equal(ref->symbol.root,
-                                   kiln_make_string_view(name, length))) {
-          return op;
-        }
-      }
-    }
-  }
-  return NULL;
 }
 
 //===----------------------------------------------------------------------===//
@@ -761,8 +725,8 @@ kiln_status_t kiln_cpu_target_serialize(
     if (!first_executable) first_executable = op;
     kiln_cpu_entry_t* e = &entries[n];
     size_t fl, al;
-    const char* fmt = kiln_cpu_str_attr(op, "format", &fl);
-    const char* text = kiln_cpu_str_attr(op, "vm_asm", &al);
+    const char* fmt = kiln_ir_op_get_string_attr(op, "format", &fl);
+    const char* text = kiln_ir_op_get_string_attr(op, "vm_asm", &al);
     if (fl != 13 || memcmp(fmt, "vmvx-bytecode", 13) != 0) {
       status = kiln_make_status(KILN_STATUS_INTERNAL,
                                 "cpu backend: executable of format '%.*s' "
@@ -771,13 +735,14 @@ kiln_status_t kiln_cpu_target_serialize(
       break;
     }
     e->old_executable =
-        kiln_cpu_str_attr(op, "sym_name", &e->old_executable_length);
-    e->name = kiln_cpu_str_attr(op, "entry", &e->name_length);
-    e->source = kiln_cpu_str_attr(op, "source", &e->source_length);
+        kiln_ir_op_get_string_attr(op, "sym_name", &e->old_executable_length);
+    e->name = kiln_ir_op_get_string_attr(op, "entry", &e->name_length);
+    e->source = kiln_ir_op_get_string_attr(op, "source", &e->source_length);
     char c_name[40];
     snprintf(c_name, sizeof(c_name), "KILN_CPU_DISPATCH(%zu)", n);
-    kiln_ir_op_t* region =
-        kiln_cpu_find_region(body, e->old_executable, e->old_executable_length);
+    kiln_ir_op_t* region = kiln_dispatch_find_region(
+        module,
+        kiln_make_string_view(e->old_executable, e->old_executable_length));
     kiln_cpu_matmul_t mm;
     if (region && kiln_cpu_match_matmul(context, region, &mm)) {
       // Micro-kernel entry: its own grid and scratch.
@@ -918,7 +883,7 @@ kiln_status_t kiln_cpu_target_serialize(
       kiln_ir_op_t* next = op->next;
       if (kiln_ir_op_is(op, KILN_HAL_EXECUTABLE_OP)) {
         size_t fl;
-        const char* fmt = kiln_cpu_str_attr(op, "format", &fl);
+        const char* fmt = kiln_ir_op_get_string_attr(op, "format", &fl);
         if (fl == 13 && memcmp(fmt, "vmvx-bytecode", 13) == 0) {
           kiln_ir_op_erase(op);
         }

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Runs one reproducer of ../shared/reliability (inputs that once crashed,
+# hung or exhausted the tools) and checks that it now ends in a clean error
+# (or a normal result): the expected exit code (never a signal, >= 128),
+# output matching PATTERN, within 10 s and, unless --no-memory-limit (for
+# sanitizer builds, whose shadow memory needs more address space), 1 GB of
+# address space.
+# Usage: reproducer_test.sh BIN_DIR REPRO_DIR [--no-memory-limit] NAME
+set -u
+bin=$1 repro=$2
+shift 2
+limit_memory=1
+if [ "${1:-}" = "--no-memory-limit" ]; then
+  limit_memory=0
+  shift
+fi
+name=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failed=0
+
+# bounded WANT_CODE PATTERN -- command...: runs the command with the time and
+# memory bounds, checks its exit code and that its output (stdout and stderr;
+# long lines cut to 300 characters) matches the extended regex PATTERN.
+bounded() {
+  local want_code=$1 pattern=$2
+  shift 3
+  local out code
+  out=$(
+    if [ "$limit_memory" = 1 ]; then ulimit -v 1048576; fi
+    timeout -s KILL 10 "$@" 2>&1 | cut -c1-300
+    exit "${PIPESTATUS[0]}"
+  )
+  code=$?
+  if [ "$code" -ne "$want_code" ] || ! grep -Eq -- "$pattern" <<<"$out"; then
+    echo "FAILED: $name: $* (exit $code, wanted $want_code; pattern '$pattern')"
+    echo "$out" | head -20
+    failed=1
+  fi
+}
+
+# A module from VM assembly; the assembler itself is bounded too.
+assemble() {
+  bounded 0 '' -- "$bin/kiln-as-module" "$repro/$1" -o "$work/m.kmod"
+}
+
+compile_error() {  # FILE PATTERN: kiln-compile (and kiln-opt) reject FILE
+  bounded 1 "$2" -- "$bin/kiln-compile" "$repro/$1" -o "$work/x.kmod"
+  if [ -e "$work/x.kmod" ]; then
+    echo "FAILED: $name: kiln-compile left $work/x.kmod after an error"
+    failed=1
+  fi
+}
+
+case "$name" in
+  remainder_expect_eq_wrong_lhs | almost_eq_wrong_lhs)
+    # check.expect_eq / expect_almost_eq given a non-view first argument.
+    function=tensor_int check=expect_eq
+    if [ "$name" = almost_eq_wrong_lhs ]; then
+      function=arith_float_more check=expect_almost_eq
+    fi
+    assemble "$name.vmasm"
+    for device in local-sync local-task; do
+      bounded 1 "error: argument 1 of '$check' must be hal.buffer_view, got .*while invoking 'module.$function' \(INVALID_ARGUMENT\)" -- \
+        "$bin/kiln-run-module" --module="$work/m.kmod" --device=$device \
+        --function=$function
+    done
+    bounded 1 "FAILED|failed" -- "$bin/kiln-check-module" --module="$work/m.kmod"
+    ;;
+  gather_index_vector_dim_40)
+    compile_error "$name.mlir" "error: 'stablehlo.gather' op index_vector_dim 40 is out of range" ;;
+  gather_offset_dims_40)
+    compile_error "$name.mlir" "error: 'stablehlo.gather' op offset_dims must be increasing dimensions of the rank-2 result" ;;
+  gather_oob)
+    compile_error "$name.mlir" "error: 'stablehlo.gather' op start_index_map must be distinct dimensions of the rank-2 operand" ;;
+  scatter_dims_oob | scatter_dims_oob_40 | scatter_rank1_dim5)
+    compile_error "$name.mlir" "error: 'stablehlo.scatter' op scatter_dims_to_operand_dims must be distinct dimensions of the rank-[12] input" ;;
+  scatter_wrong_result_type)
+    compile_error "$name.mlir" "error: 'stablehlo.scatter' op result #0 must have the type of input #0" ;;
+  dim_overflow)
+    compile_error "$name.mlir" "dim_overflow.mlir:2:28: error: dimension '18446744073709551615' is too large" ;;
+  F3_min)
+    compile_error "$name.mlir" "F3_min.mlir:1:15: error: dimension '42222222222222222222' is too large" ;;
+  nested_module_3000 | nested_tuple_20000 | nested_if_10k)
+    compile_error "$name.mlir" "$name.mlir:[0-9]+:[0-9]+: error: nesting deeper than 256 levels"
+    bounded 1 "$name.mlir:[0-9]+:[0-9]+: error: nesting deeper than 256 levels" -- \
+      "$bin/kiln-opt" "$repro/$name.mlir"
+    ;;
+  *)
+    echo "reproducer_test.sh: unknown reproducer '$name'" >&2
+    exit 2
+    ;;
+esac
+if [ "$failed" = 0 ]; then echo "PASSED: $name"; fi
+exit "$failed"

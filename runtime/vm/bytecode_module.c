@@ -613,7 +613,10 @@ kiln_status_t kiln_vm_bytecode_module_load_file(
     }
     return kiln_vm_bytecode_module_finish_load(m, flags, out_module);
   }
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO (or a device) without a writer must not block
+  // before the regular-file check below refuses it; reads of regular files
+  // ignore the flag.
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     int err = errno;
     kiln_vm_module_release(&m->base);

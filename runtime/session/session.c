@@ -202,9 +202,20 @@ kiln_status_t kiln_runtime_session_call(kiln_runtime_session_t* session,
                                         size_t arg_count,
                                         kiln_vm_value_t* results,
                                         size_t result_count) {
+  return kiln_runtime_session_call_with_deadline(
+      session, function, args, arg_count, results, result_count,
+      KILN_VM_DEADLINE_INFINITE);
+}
+
+kiln_status_t kiln_runtime_session_call_with_deadline(
+    kiln_runtime_session_t* session, kiln_vm_function_t function,
+    const kiln_vm_value_t* args, size_t arg_count, kiln_vm_value_t* results,
+    size_t result_count, int64_t deadline_ns) {
   KILN_RETURN_IF_ERROR(kiln_runtime_session_check_loaded(session));
+  kiln_vm_invoke_options_t options = {0};
+  options.deadline_ns = deadline_ns;
   return kiln_vm_invoke(session->context, function, args, arg_count, results,
-                        result_count, NULL);
+                        result_count, &options);
 }
 
 kiln_status_t kiln_runtime_session_call_async(

@@ -85,6 +85,18 @@ kiln_status_t kiln_runtime_session_call(kiln_runtime_session_t* session,
                                         kiln_vm_value_t* results,
                                         size_t result_count);
 
+// As kiln_runtime_session_call, bounded by |deadline_ns| (absolute, on
+// kiln_vm_now_ns's monotonic clock; KILN_VM_DEADLINE_INFINITE (0) for none):
+// past it the call fails with DEADLINE_EXCEEDED naming the function, on
+// either device, also while one of its dispatches runs (vmvx dispatches stop
+// at their next loop iteration, native ones after the running workgroup).
+// The device stays usable: work the call submitted has stopped or stops on
+// its own, and releasing the session waits for it.
+kiln_status_t kiln_runtime_session_call_with_deadline(
+    kiln_runtime_session_t* session, kiln_vm_function_t function,
+    const kiln_vm_value_t* args, size_t arg_count, kiln_vm_value_t* results,
+    size_t result_count, int64_t deadline_ns);
+
 // Calls a coarse-fences function: appends |wait_fence| (may be NULL) and
 // |signal_fence| to |args|. The call returns once the work is scheduled;
 // the results are ready when |signal_fence| is reached.

@@ -21,14 +21,14 @@ failed=0
 
 # bounded WANT_CODE PATTERN -- command...: runs the command with the time and
 # memory bounds, checks its exit code and that its output (stdout and stderr;
-# long lines cut to 300 characters) matches the extended regex PATTERN.
+# long lines cut to 2000 characters) matches the extended regex PATTERN.
 bounded() {
   local want_code=$1 pattern=$2
   shift 3
   local out code
   out=$(
     if [ "$limit_memory" = 1 ]; then ulimit -v 1048576; fi
-    timeout -s KILL 10 "$@" 2>&1 | cut -c1-300
+    timeout -s KILL 10 "$@" 2>&1 | cut -c1-2000
     exit "${PIPESTATUS[0]}"
   )
   code=$?
@@ -85,6 +85,19 @@ case "$name" in
     compile_error "$name.mlir" "$name.mlir:[0-9]+:[0-9]+: error: nesting deeper than 256 levels"
     bounded 1 "$name.mlir:[0-9]+:[0-9]+: error: nesting deeper than 256 levels" -- \
       "$bin/kiln-opt" "$repro/$name.mlir"
+    ;;
+  dispatch_spin)
+    # A vmvx workgroup that loops forever: --function_timeout_ms reaches the
+    # dispatch on both devices, and the tool then exits (the device releases).
+    assemble "$name.vmasm"
+    # local-sync runs the dispatch inside the call; on local-task the call
+    # waits on the fence, which times out or fails with the dispatch first.
+    bounded 1 "error: invocation deadline exceeded.*in dispatch of 'spin_entry'.*while invoking 'spin.main' \(DEADLINE_EXCEEDED\)" -- \
+      "$bin/kiln-run-module" --module="$work/m.kmod" --device=local-sync \
+      --function=main --function_timeout_ms=500
+    bounded 1 "error: .*invocation deadline exceeded.*calling import 'hal.fence.await'.*while invoking 'spin.main' \(DEADLINE_EXCEEDED\)" -- \
+      "$bin/kiln-run-module" --module="$work/m.kmod" --device=local-task \
+      --function=main --function_timeout_ms=500
     ;;
   *)
     echo "reproducer_test.sh: unknown reproducer '$name'" >&2

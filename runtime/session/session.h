@@ -41,6 +41,13 @@ typedef struct kiln_runtime_session_options_t {
   kiln_status_t (*wrap_device)(void* user_data, kiln_hal_device_t* device,
                                kiln_hal_device_t** out_device);
   void* wrap_device_user_data;
+  // At most this many bytes live at once through the session's allocator:
+  // device buffers, VM buffers and lists, the module and context (0 = no
+  // limit). Past it an allocation fails with RESOURCE_EXHAUSTED naming the
+  // limit and |allocation_limit_name| (e.g. the flag that set it; NULL:
+  // "the session's allocation_limit_bytes").
+  uint64_t allocation_limit_bytes;
+  const char* allocation_limit_name;
 } kiln_runtime_session_options_t;
 
 // local-task with one worker per core; native executables refused.
@@ -109,8 +116,12 @@ kiln_status_t kiln_runtime_session_call_async(
 // True if |function| uses the coarse-fences ABI.
 bool kiln_runtime_function_is_async(const kiln_vm_function_t* function);
 
+// Bytes live through the session's allocator now (what the limit counts).
+uint64_t kiln_runtime_session_bytes_in_use(kiln_runtime_session_t* s);
+
 // Accessors (borrowed; valid while the session lives). module and context
-// are NULL until a module is loaded.
+// are NULL until a module is loaded. The allocator is the session's limited
+// one; values allocated through it may outlive the session.
 kiln_vm_instance_t* kiln_runtime_session_instance(kiln_runtime_session_t* s);
 kiln_hal_device_t* kiln_runtime_session_device(kiln_runtime_session_t* s);
 kiln_vm_module_t* kiln_runtime_session_module(kiln_runtime_session_t* s);

@@ -99,6 +99,25 @@ case "$name" in
       "$bin/kiln-run-module" --module="$work/m.kmod" --device=local-task \
       --function=main --function_timeout_ms=500
     ;;
+  huge_alloc)
+    # What a module may allocate is capped (--allocation_limit_mb, 8 GiB by
+    # default): each function ends in a clean error, at the default limit and
+    # at a small one.
+    assemble "$name.vmasm"
+    limit_error="error: allocating [0-9]+ bytes would exceed the allocation limit of"
+    for limit in "" --allocation_limit_mb=64; do
+      for function in vm_buffer_8g vm_buffer_1t list_2g list_resize_2g hal_alloc_1t; do
+        bounded 1 "$limit_error .*\(--allocation_limit_mb; .*while invoking 'huge.$function' \(RESOURCE_EXHAUSTED\)" -- \
+          "$bin/kiln-run-module" --module="$work/m.kmod" --function=$function $limit
+      done
+    done
+    bounded 1 "error: buffer.alloc: bad length -1.*\(INVALID_ARGUMENT\)" -- \
+      "$bin/kiln-run-module" --module="$work/m.kmod" --function=vm_buffer_neg
+    bounded 1 "error: buffer length must be non-negative, got -1.*\(INVALID_ARGUMENT\)" -- \
+      "$bin/kiln-run-module" --module="$work/m.kmod" --function=hal_alloc_neg
+    bounded 1 "error: call stack overflow: depth 1024 exceeded calling 'recurse'.*\(RESOURCE_EXHAUSTED\)" -- \
+      "$bin/kiln-run-module" --module="$work/m.kmod" --function=recurse
+    ;;
   *)
     echo "reproducer_test.sh: unknown reproducer '$name'" >&2
     exit 2

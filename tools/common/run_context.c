@@ -1,5 +1,6 @@
 #include "tools/common/run_context.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include "runtime/tooling/device_util.h"
@@ -9,6 +10,10 @@
 KILN_FLAG(string, module, "",
           "Path of the module to run (a .kmod file), or '-' for standard "
           "input.");
+KILN_FLAG(int64, allocation_limit_mb, 8192,
+          "At most this many MiB live at once for the module (device "
+          "buffers, VM buffers and lists, the context); past it an "
+          "allocation fails with RESOURCE_EXHAUSTED. 0 = no limit.");
 KILN_FLAG(int64, function_timeout_ms, 0,
           "Fails a function call still running after this many milliseconds "
           "with DEADLINE_EXCEEDED (also inside its dispatches); 0 = no "
@@ -46,6 +51,16 @@ static kiln_status_t kiln_tools_run_context_initialize_wrapped(
       kiln_runtime_session_options_default();
   options.device_uri = kiln_tooling_device_uri_from_flags();
   options.device_params = kiln_tooling_device_params_from_flags();
+  if (kiln_flag_allocation_limit_mb < 0 ||
+      kiln_flag_allocation_limit_mb > INT64_MAX / (1024 * 1024)) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "--allocation_limit_mb=%" PRId64
+                            " is out of range (0 = no limit)",
+                            kiln_flag_allocation_limit_mb);
+  }
+  options.allocation_limit_bytes =
+      (uint64_t)kiln_flag_allocation_limit_mb * 1024 * 1024;
+  options.allocation_limit_name = "--allocation_limit_mb";
   if (wrapper) {
     options.wrap_device = wrapper->fn;
     options.wrap_device_user_data = wrapper->user_data;

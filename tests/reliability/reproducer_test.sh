@@ -118,6 +118,27 @@ case "$name" in
     bounded 1 "error: call stack overflow: depth 1024 exceeded calling 'recurse'.*\(RESOURCE_EXHAUSTED\)" -- \
       "$bin/kiln-run-module" --module="$work/m.kmod" --function=recurse
     ;;
+  splat_100000000 | splat_1000000000)
+    # A splat is one element and a shape into the module: compiling is
+    # instant and the module small, whatever the shape.
+    bounded 0 '' -- "$bin/kiln-compile" "$repro/$name.mlir" -o "$work/s.kmod"
+    size=$(stat -c %s "$work/s.kmod" 2>/dev/null || echo missing)
+    if [ "$size" = missing ] || [ "$size" -ge 16384 ]; then
+      echo "FAILED: $name: module of $size bytes (wanted < 16384)"
+      failed=1
+    fi
+    bounded 0 "splat ${name#splat_} x hex \"01000000\"" -- \
+      "$bin/kiln-dump-module" "$work/s.kmod"
+    if [ "$name" = splat_100000000 ]; then
+      # 400 MB expanded when the context is created: runs within the bounds.
+      bounded 0 '^100000000xi32=1 1 1\.\.\.$' -- "$bin/kiln-run-module" \
+        --module="$work/s.kmod" --print_max_element_count=3
+    else
+      # 4 GB: past a 512 MiB limit, a clean error naming it.
+      bounded 1 "error: allocating 4000000000 bytes would exceed the allocation limit of 536870912 bytes \(--allocation_limit_mb.*expanding splat rodata" -- \
+        "$bin/kiln-run-module" --module="$work/s.kmod" --allocation_limit_mb=512
+    fi
+    ;;
   *)
     echo "reproducer_test.sh: unknown reproducer '$name'" >&2
     exit 2

@@ -98,6 +98,9 @@ case "$name" in
     bounded 1 "error: .*invocation deadline exceeded.*calling import 'hal.fence.await'.*while invoking 'spin.main' \(DEADLINE_EXCEEDED\)" -- \
       "$bin/kiln-run-module" --module="$work/m.kmod" --device=local-task \
       --function=main --function_timeout_ms=500
+    # kiln-check-module takes the flag too: the test fails, the tool ends.
+    bounded 1 "invocation deadline exceeded.*while invoking 'spin.main'$" -- \
+      "$bin/kiln-check-module" --module="$work/m.kmod" --function_timeout_ms=500
     ;;
   huge_alloc)
     # What a module may allocate is capped (--allocation_limit_mb, 8 GiB by

@@ -4,9 +4,12 @@
 # prints libFuzzer's final statistics (executions, coverage). Exit status:
 # libFuzzer's (non-zero when it found a crash, leak, timeout or OOM; the
 # reproducer is left in WORK/).
-# Usage: run_fuzzer.sh FUZZER SEEDS DICT|none SECONDS WORK
+# With "fresh" (the ctest smoke runs) the working corpus starts empty, so
+# that a smoke run costs the same every time.
+# Usage: run_fuzzer.sh FUZZER SEEDS DICT|none SECONDS WORK [fresh]
 set -u
-fuzzer=$1 seeds=$2 dict=$3 seconds=$4 work=$5
+fuzzer=$1 seeds=$2 dict=$3 seconds=$4 work=$5 fresh=${6:-}
+if [ "$fresh" = fresh ]; then rm -rf "$work/corpus"; fi
 mkdir -p "$work/corpus"
 args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048
       -print_final_stats=1 -artifact_prefix="$work/" -close_fd_mask=1)

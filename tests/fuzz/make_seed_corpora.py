@@ -73,7 +73,7 @@ def main():
             with open(tmp, "rb") as f:
                 write_seed(dirs["module"], f.read())
     small = [p for p in files(args.repo, ["tests/e2e/**/*.mlir"])
-             if os.path.getsize(p) < 1500][:12]
+             if os.path.getsize(p) < 3000][:24]
     for path in small:
         try:
             result = subprocess.run([os.path.join(args.bin, "kiln-compile"),

@@ -10,6 +10,7 @@ DIR/<kind>/ for each kind a fuzz target reads:
   npy       .npy files of each supported dtype written by numpy
   input     the --input values the tool tests pass
   flagfile  flagfiles of the run tools' flags
+and DIR/<kind>-smoke/ with the 16 smallest of each, for the smoke runs.
 Nothing here is committed: it is regenerated at build time.
 """
 import argparse
@@ -136,6 +137,17 @@ def main():
     ]
     for text in flagfiles:
         write_seed(dirs["flagfile"], text)
+
+    # <kind>-smoke: the 16 smallest seeds, for the few-second ctest runs
+    # (libFuzzer runs every seed before it mutates: 100 compiles alone take
+    # longer than a smoke run should).
+    for kind in kinds:
+        smoke = os.path.join(args.out, kind + "-smoke")
+        os.makedirs(smoke)
+        seeds = sorted(os.listdir(dirs[kind]),
+                       key=lambda n: (os.path.getsize(os.path.join(dirs[kind], n)), n))
+        for name in seeds[:16]:
+            shutil.copy(os.path.join(dirs[kind], name), smoke)
 
 
 if __name__ == "__main__":

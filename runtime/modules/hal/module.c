@@ -832,7 +832,9 @@ static kiln_status_t kiln_hal_module_fence_await(void* opaque,
   kiln_hal_fence_t* fences[KILN_HAL_MODULE_MAX_FENCES];
   size_t count = 0;
   KILN_RETURN_IF_ERROR(kiln_hal_module_read_fences(call, 1, fences, &count));
-  int64_t deadline = timeout_ms < 0
+  // Timeouts too long to count in nanoseconds are "forever" (a program may
+  // pass any i64).
+  int64_t deadline = timeout_ms < 0 || timeout_ms > INT64_MAX / 1000000
                          ? INT64_MAX
                          : kiln_hal_deadline_after_ns(timeout_ms * 1000000);
   if (call->deadline_ns > 0 && call->deadline_ns < deadline) {

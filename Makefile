@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
 .PHONY: all deps build test test-main test-asan test-tsan demo clean format \
-        docs-deps docs serve-docs test-docs bench
+        docs-deps docs serve-docs test-docs bench fuzz
 
 all: build
 
@@ -27,6 +27,18 @@ test-asan: deps
 	@cmake --build $(ASAN_DIR) -j $(JOBS)
 	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest -j $(JOBS) --output-on-failure -L 'unit|tools|asan' -LE 'slow'
+
+# libFuzzer targets (tests/fuzz) live in the clang ASan build; test-asan
+# smoke-runs each for a few seconds (ctest label fuzz). `make fuzz` runs each
+# for FUZZ_SECONDS at nice 19 on corpora kept in the build folder and prints
+# executions and coverage per target.
+FUZZ_SECONDS ?= 60
+
+fuzz: deps
+	@cmake -S . -B $(ASAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKILN_SANITIZER=asan \
+	  -DKILN_BUILD_BENCHMARK_TOOL=OFF -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+	@cmake --build $(ASAN_DIR) -j $(JOBS)
+	@tests/fuzz/run_all.sh $(ASAN_DIR) $(FUZZ_SECONDS)
 
 test-tsan: deps
 	@cmake -S . -B $(TSAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DKILN_SANITIZER=tsan \

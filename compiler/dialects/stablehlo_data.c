@@ -310,6 +310,151 @@ static kiln_status_t kiln_sd_verify_torch_index_select(kiln_ir_context_t* ctx,
   return kiln_ok_status();
 }
 
+// Dimension lists of gather and scatter index fixed-size arrays in the
+// lowering: every entry is checked here, against the StableHLO spec's
+// constraints, so that the lowering can trust them.
+
+// Whether |dims[0..n)| are distinct and in [0, rank).
+static bool kiln_sd_dims_valid(const int64_t* dims, int64_t n, size_t rank) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (dims[i] < 0 || (uint64_t)dims[i] >= rank) return false;
+    for (int64_t j = 0; j < i; ++j) {
+      if (dims[j] == dims[i]) return false;
+    }
+  }
+  return true;
+}
+
+static bool kiln_sd_dims_contain(const int64_t* dims, int64_t n, int64_t d) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (dims[i] == d) return true;
+  }
+  return false;
+}
+
+// Static sizes must match; a dynamic one matches anything.
+static bool kiln_sd_dim_matches(int64_t a, int64_t b) {
+  return a == KILN_IR_DYNAMIC_DIM || b == KILN_IR_DYNAMIC_DIM || a == b;
+}
+
+// Names the list in errors: gather and scatter spell the fields differently.
+typedef struct kiln_sd_index_names_t {
+  const char* window;
+  const char* inserted;
+  const char* operand_batching;
+  const char* indices_batching;
+  const char* to_operand;
+  const char* operand;
+  const char* indices;
+} kiln_sd_index_names_t;
+
+static const kiln_sd_index_names_t kiln_sd_gather_names = {
+    "offset_dims",           "collapsed_slice_dims",
+    "operand_batching_dims", "start_indices_batching_dims",
+    "start_index_map",       "operand",
+    "start_indices"};
+
+static const kiln_sd_index_names_t kiln_sd_scatter_names = {
+    "update_window_dims",
+    "inserted_window_dims",
+    "input_batching_dims",
+    "scatter_indices_batching_dims",
+    "scatter_dims_to_operand_dims",
+    "input",
+    "scatter_indices"};
+
+// The constraints gather and scatter share: the dimensions the index vector
+// maps to, the batching dimensions and index_vector_dim, against the operand
+// (first input) and the indices.
+static kiln_status_t kiln_sd_verify_index_dims(
+    kiln_ir_context_t* ctx, kiln_ir_op_t* op, const kiln_sd_index_names_t* n,
+    const kiln_stablehlo_index_dims_t* d, const kiln_ir_type_t* operand,
+    const kiln_ir_type_t* indices) {
+  size_t operand_rank = operand->shaped.rank;
+  size_t indices_rank = indices->shaped.rank;
+  if (operand_rank > KILN_SD_MAX || indices_rank > KILN_SD_MAX) {
+    return kiln_ir_op_emit_error(op, ctx, "%s and %s must have rank <= %d",
+                                 n->operand, n->indices, KILN_SD_MAX);
+  }
+  if (indices->shaped.element->kind != KILN_IR_TYPE_INTEGER &&
+      indices->shaped.element->kind != KILN_IR_TYPE_INDEX) {
+    return kiln_ir_op_emit_error(op, ctx, "%s must be an integer tensor",
+                                 n->indices);
+  }
+  if (d->index_vector_dim < 0 || (uint64_t)d->index_vector_dim > indices_rank) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "index_vector_dim %lld is out of range for rank-%zu %s",
+        (long long)d->index_vector_dim, indices_rank, n->indices);
+  }
+  if (!kiln_sd_dims_valid(d->inserted, d->num_inserted, operand_rank)) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "%s must be distinct dimensions of the rank-%zu %s",
+        n->inserted, operand_rank, n->operand);
+  }
+  if (!kiln_sd_dims_valid(d->operand_batching, d->num_operand_batching,
+                          operand_rank)) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "%s must be distinct dimensions of the rank-%zu %s",
+        n->operand_batching, operand_rank, n->operand);
+  }
+  for (int64_t i = 0; i < d->num_operand_batching; ++i) {
+    if (kiln_sd_dims_contain(d->inserted, d->num_inserted,
+                             d->operand_batching[i])) {
+      return kiln_ir_op_emit_error(op, ctx, "%s and %s share dimension %lld",
+                                   n->inserted, n->operand_batching,
+                                   (long long)d->operand_batching[i]);
+    }
+  }
+  if (!kiln_sd_dims_valid(d->indices_batching, d->num_indices_batching,
+                          indices_rank) ||
+      kiln_sd_dims_contain(d->indices_batching, d->num_indices_batching,
+                           d->index_vector_dim)) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        "%s must be distinct dimensions of the rank-%zu %s other than "
+        "index_vector_dim",
+        n->indices_batching, indices_rank, n->indices);
+  }
+  for (int64_t i = 0; i < d->num_operand_batching; ++i) {
+    if (!kiln_sd_dim_matches(operand->shaped.dims[d->operand_batching[i]],
+                             indices->shaped.dims[d->indices_batching[i]])) {
+      return kiln_ir_op_emit_error(op, ctx,
+                                   "%s and %s must name dimensions of the "
+                                   "same sizes",
+                                   n->operand_batching, n->indices_batching);
+    }
+  }
+  int64_t index_vector_size = (uint64_t)d->index_vector_dim < indices_rank
+                                  ? indices->shaped.dims[d->index_vector_dim]
+                                  : 1;
+  if (!kiln_sd_dim_matches(index_vector_size, d->num_to_operand)) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "%s has %lld entries; the index vector has %lld",
+        n->to_operand, (long long)d->num_to_operand,
+        (long long)index_vector_size);
+  }
+  if (!kiln_sd_dims_valid(d->to_operand, d->num_to_operand, operand_rank)) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "%s must be distinct dimensions of the rank-%zu %s",
+        n->to_operand, operand_rank, n->operand);
+  }
+  for (int64_t i = 0; i < d->num_to_operand; ++i) {
+    if (kiln_sd_dims_contain(d->operand_batching, d->num_operand_batching,
+                             d->to_operand[i])) {
+      return kiln_ir_op_emit_error(op, ctx, "%s and %s share dimension %lld",
+                                   n->to_operand, n->operand_batching,
+                                   (long long)d->to_operand[i]);
+    }
+  }
+  if ((uint64_t)(d->num_window + d->num_inserted + d->num_operand_batching) !=
+      operand_rank) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "%s, %s and %s must together have %zu entries (the %s rank)",
+        n->window, n->inserted, n->operand_batching, operand_rank, n->operand);
+  }
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_sd_verify_gather(kiln_ir_context_t* ctx,
                                            kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
@@ -319,11 +464,78 @@ static kiln_status_t kiln_sd_verify_gather(kiln_ir_context_t* ctx,
         op, ctx, "requires a valid #stablehlo.gather<...> dimension_numbers");
   }
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* idx = kiln_ir_op_operand(op, 1)->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  KILN_RETURN_IF_ERROR(
+      kiln_sd_verify_index_dims(ctx, op, &kiln_sd_gather_names, &d, in, idx));
   int64_t sizes[KILN_SD_MAX];
   if (kiln_sd_list(op, "slice_sizes", sizes) != (int64_t)in->shaped.rank) {
     return kiln_ir_op_emit_error(op, ctx,
                                  "slice_sizes must have one entry per operand "
                                  "dim");
+  }
+  for (size_t i = 0; i < in->shaped.rank; ++i) {
+    int64_t dim = in->shaped.dims[i];
+    if (sizes[i] < 0 || (dim != KILN_IR_DYNAMIC_DIM && sizes[i] > dim)) {
+      return kiln_ir_op_emit_error(
+          op, ctx,
+          "slice_sizes[%zu] = %lld is out of range for dimension size "
+          "%lld",
+          i, (long long)sizes[i], (long long)dim);
+    }
+    bool dropped =
+        kiln_sd_dims_contain(d.inserted, d.num_inserted, (int64_t)i) ||
+        kiln_sd_dims_contain(d.operand_batching, d.num_operand_batching,
+                             (int64_t)i);
+    if (dropped && sizes[i] > 1) {
+      return kiln_ir_op_emit_error(
+          op, ctx,
+          "slice_sizes[%zu] must be at most 1 (a collapsed or batching "
+          "dimension)",
+          i);
+    }
+  }
+  if (rt->shaped.element != in->shaped.element) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "result element type must match the operand's");
+  }
+  // Result: the batch dimensions (indices without index_vector_dim) in
+  // order, with the kept slice sizes at offset_dims.
+  size_t batch_rank = idx->shaped.rank -
+                      ((uint64_t)d.index_vector_dim < idx->shaped.rank ? 1 : 0);
+  size_t result_rank = batch_rank + (size_t)d.num_window;
+  if (rt->shaped.rank != result_rank) {
+    return kiln_ir_op_emit_error(op, ctx, "result must have rank %zu",
+                                 result_rank);
+  }
+  for (int64_t i = 0; i < d.num_window; ++i) {
+    if (d.window[i] < 0 || (uint64_t)d.window[i] >= result_rank ||
+        (i > 0 && d.window[i] <= d.window[i - 1])) {
+      return kiln_ir_op_emit_error(
+          op, ctx,
+          "offset_dims must be increasing dimensions of the rank-%zu result",
+          result_rank);
+    }
+  }
+  size_t next_batch = 0, next_offset = 0;
+  for (size_t r = 0; r < result_rank; ++r) {
+    int64_t want;
+    if (kiln_sd_dims_contain(d.window, d.num_window, (int64_t)r)) {
+      while (kiln_sd_dims_contain(d.inserted, d.num_inserted,
+                                  (int64_t)next_offset) ||
+             kiln_sd_dims_contain(d.operand_batching, d.num_operand_batching,
+                                  (int64_t)next_offset)) {
+        ++next_offset;
+      }
+      want = sizes[next_offset++];
+    } else {
+      if ((int64_t)next_batch == d.index_vector_dim) ++next_batch;
+      want = idx->shaped.dims[next_batch++];
+    }
+    if (!kiln_sd_dim_matches(rt->shaped.dims[r], want)) {
+      return kiln_ir_op_emit_error(op, ctx, "result dim %zu must be %lld", r,
+                                   (long long)want);
+    }
   }
   return kiln_ok_status();
 }
@@ -341,6 +553,90 @@ static kiln_status_t kiln_sd_verify_scatter(kiln_ir_context_t* ctx,
   if (n < 3 || (n - 1) % 2 != 0 || op->num_results != (n - 1) / 2) {
     return kiln_ir_op_emit_error(
         op, ctx, "expects N inputs, the indices, N updates and N results");
+  }
+  uint32_t count = (n - 1) / 2;
+  const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* idx = kiln_ir_op_operand(op, count)->type;
+  const kiln_ir_type_t* upd = kiln_ir_op_operand(op, count + 1)->type;
+  KILN_RETURN_IF_ERROR(
+      kiln_sd_verify_index_dims(ctx, op, &kiln_sd_scatter_names, &d, in, idx));
+  for (uint32_t i = 0; i < count; ++i) {
+    const kiln_ir_type_t* input = kiln_ir_op_operand(op, i)->type;
+    const kiln_ir_type_t* update = kiln_ir_op_operand(op, count + 1 + i)->type;
+    const kiln_ir_type_t* result = op->results[i].type;
+    if (input->shaped.rank != in->shaped.rank ||
+        update->shaped.rank != upd->shaped.rank ||
+        result->shaped.rank != in->shaped.rank ||
+        result->shaped.element != input->shaped.element) {
+      return kiln_ir_op_emit_error(
+          op, ctx,
+          "result #%u must have the type of input #%u, and all inputs (and "
+          "all updates) one shape",
+          i, i);
+    }
+    for (size_t k = 0; k < in->shaped.rank; ++k) {
+      if (!kiln_sd_dim_matches(input->shaped.dims[k], in->shaped.dims[k]) ||
+          !kiln_sd_dim_matches(result->shaped.dims[k], input->shaped.dims[k])) {
+        return kiln_ir_op_emit_error(
+            op, ctx,
+            "result #%u must have the type of input #%u, and all inputs one "
+            "shape",
+            i, i);
+      }
+    }
+    for (size_t k = 0; k < upd->shaped.rank; ++k) {
+      if (!kiln_sd_dim_matches(update->shaped.dims[k], upd->shaped.dims[k])) {
+        return kiln_ir_op_emit_error(op, ctx,
+                                     "all updates must have one "
+                                     "shape");
+      }
+    }
+  }
+  // Updates: the scatter dimensions (indices without index_vector_dim) in
+  // order, with window sizes (at most the input's kept dimensions) at
+  // update_window_dims.
+  size_t scatter_rank =
+      idx->shaped.rank -
+      ((uint64_t)d.index_vector_dim < idx->shaped.rank ? 1 : 0);
+  size_t update_rank = scatter_rank + (size_t)d.num_window;
+  if (upd->shaped.rank != update_rank || update_rank > KILN_SD_MAX) {
+    return kiln_ir_op_emit_error(op, ctx, "updates must have rank %zu",
+                                 update_rank);
+  }
+  for (int64_t i = 0; i < d.num_window; ++i) {
+    if (d.window[i] < 0 || (uint64_t)d.window[i] >= update_rank ||
+        (i > 0 && d.window[i] <= d.window[i - 1])) {
+      return kiln_ir_op_emit_error(op, ctx,
+                                   "update_window_dims must be increasing "
+                                   "dimensions of the rank-%zu updates",
+                                   update_rank);
+    }
+  }
+  size_t next_scatter = 0, next_window = 0;
+  for (size_t r = 0; r < update_rank; ++r) {
+    int64_t got = upd->shaped.dims[r];
+    if (kiln_sd_dims_contain(d.window, d.num_window, (int64_t)r)) {
+      while (kiln_sd_dims_contain(d.inserted, d.num_inserted,
+                                  (int64_t)next_window) ||
+             kiln_sd_dims_contain(d.operand_batching, d.num_operand_batching,
+                                  (int64_t)next_window)) {
+        ++next_window;
+      }
+      int64_t bound = in->shaped.dims[next_window++];
+      if (got != KILN_IR_DYNAMIC_DIM && bound != KILN_IR_DYNAMIC_DIM &&
+          got > bound) {
+        return kiln_ir_op_emit_error(op, ctx,
+                                     "updates dim %zu must be at most %lld", r,
+                                     (long long)bound);
+      }
+    } else {
+      if ((int64_t)next_scatter == d.index_vector_dim) ++next_scatter;
+      int64_t want = idx->shaped.dims[next_scatter++];
+      if (!kiln_sd_dim_matches(got, want)) {
+        return kiln_ir_op_emit_error(op, ctx, "updates dim %zu must be %lld", r,
+                                     (long long)want);
+      }
+    }
   }
   kiln_ir_block_t* body = op->regions[0].first_block;
   if (!body || body->num_args != n - 1 || !body->last_op ||

@@ -594,9 +594,19 @@ void kiln_ir_diagnostic_print(kiln_ir_context_t* c,
             f->column, kiln_ir_severity_name(d->severity), d->message);
     kiln_string_view_t text;
     if (kiln_ir_find_source_line(c, f->file, f->line, &text)) {
-      fprintf(stream, "%.*s\n", KILN_SV_ARG(text));
-      for (uint32_t i = 1; i < f->column; ++i) {
-        char ch = (i - 1 < text.size && text.data[i - 1] == '\t') ? '\t' : ' ';
+      // Long lines (generated input: 100 KB on one line) are shown as a
+      // window around the column, so that one error stays a few lines.
+      enum { kWindow = 160 };
+      size_t column = f->column ? f->column - 1 : 0;
+      size_t start = column > kWindow / 2 ? column - kWindow / 2 : 0;
+      if (start > text.size) start = text.size;
+      size_t length = text.size - start < kWindow ? text.size - start : kWindow;
+      const char* prefix = start > 0 ? "..." : "";
+      fprintf(stream, "%s%.*s%s\n", prefix, (int)length, text.data + start,
+              start + length < text.size ? "..." : "");
+      for (size_t i = 0; i < strlen(prefix); ++i) fputc(' ', stream);
+      for (size_t i = start; i < column; ++i) {
+        char ch = (i < text.size && text.data[i] == '\t') ? '\t' : ' ';
         fputc(ch, stream);
       }
       fputs("^\n", stream);

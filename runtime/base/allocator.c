@@ -25,7 +25,7 @@ static void kiln_system_free(void* self, void* ptr, size_t alignment) {
 
 kiln_allocator_t kiln_allocator_system(void) {
   kiln_allocator_t allocator = {NULL, kiln_system_alloc, kiln_system_realloc,
-                                kiln_system_free};
+                                kiln_system_free, NULL};
   return allocator;
 }
 
@@ -40,7 +40,7 @@ static void* kiln_null_realloc(void* self, void* ptr, size_t size) {
 
 kiln_allocator_t kiln_allocator_null(void) {
   kiln_allocator_t allocator = {NULL, kiln_null_alloc, kiln_null_realloc,
-                                kiln_system_free};
+                                kiln_system_free, NULL};
   return allocator;
 }
 
@@ -48,6 +48,9 @@ kiln_status_t kiln_allocator_malloc(kiln_allocator_t allocator, size_t size,
                                     void** out_ptr) {
   *out_ptr = allocator.alloc(allocator.self, size, 0);
   if (!*out_ptr) {
+    if (allocator.failure_status) {
+      return allocator.failure_status(allocator.self, size);
+    }
     return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
                             "failed to allocate %zu bytes", size);
   }
@@ -65,6 +68,9 @@ kiln_status_t kiln_allocator_realloc(kiln_allocator_t allocator, size_t size,
                                      void** inout_ptr) {
   void* ptr = allocator.realloc(allocator.self, *inout_ptr, size);
   if (!ptr) {
+    if (allocator.failure_status) {
+      return allocator.failure_status(allocator.self, size);
+    }
     return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
                             "failed to reallocate %zu bytes", size);
   }
@@ -81,6 +87,9 @@ kiln_status_t kiln_allocator_malloc_aligned(kiln_allocator_t allocator,
   }
   *out_ptr = allocator.alloc(allocator.self, size, alignment);
   if (!*out_ptr) {
+    if (allocator.failure_status) {
+      return allocator.failure_status(allocator.self, size);
+    }
     return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
                             "failed to allocate %zu bytes aligned to %zu", size,
                             alignment);

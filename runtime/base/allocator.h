@@ -25,6 +25,10 @@ typedef struct kiln_allocator_t {
   void* (*realloc)(void* self, void* ptr, size_t size);
   // Frees |ptr|; NULL is allowed. |alignment| is what it was allocated with.
   void (*free)(void* self, void* ptr, size_t alignment);
+  // Optional (NULL: a generic RESOURCE_EXHAUSTED): the status of a failed
+  // request for |size| bytes, so that an allocator that refuses by policy
+  // (a limit) can say which.
+  kiln_status_t (*failure_status)(void* self, size_t size);
 } kiln_allocator_t;
 
 // The process heap (malloc/aligned_alloc/free).

@@ -117,3 +117,21 @@ bool kiln_string_view_atof(kiln_string_view_t sv, double* out) {
   *out = value;
   return true;
 }
+
+size_t kiln_string_view_parse_dimension(kiln_string_view_t sv, int64_t* out_dim,
+                                        bool* out_overflow) {
+  int64_t dim = 0;
+  bool overflow = false;
+  size_t i = 0;
+  for (; i < sv.size && sv.data[i] >= '0' && sv.data[i] <= '9'; ++i) {
+    int64_t digit = sv.data[i] - '0';
+    if (overflow || dim > (INT64_MAX - digit) / 10) {
+      overflow = true;  // keep reading: the whole number is the dimension
+      continue;
+    }
+    dim = dim * 10 + digit;
+  }
+  *out_dim = overflow ? INT64_MAX : dim;
+  *out_overflow = overflow;
+  return i;
+}

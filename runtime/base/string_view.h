@@ -53,6 +53,14 @@ size_t kiln_string_view_split(kiln_string_view_t sv, char c,
 bool kiln_string_view_atoi_int64(kiln_string_view_t sv, int64_t* out);
 bool kiln_string_view_atoi_uint64(kiln_string_view_t sv, uint64_t* out);
 bool kiln_string_view_atof(kiln_string_view_t sv, double* out);
+// The one parser of a tensor dimension written in decimal ("4" in 4x?xf32),
+// shared by the MLIR parser and the tools' --input types: reads the digits at
+// the start of |sv| into |*out_dim| (0 .. INT64_MAX) and returns how many
+// characters it read, 0 when |sv| does not start with a digit. A value past
+// INT64_MAX sets |*out_overflow| (and |*out_dim| to INT64_MAX) instead of
+// wrapping.
+size_t kiln_string_view_parse_dimension(kiln_string_view_t sv, int64_t* out_dim,
+                                        bool* out_overflow);
 
 #ifdef __cplusplus
 }  // extern "C"

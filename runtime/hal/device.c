@@ -64,9 +64,20 @@ kiln_status_t kiln_hal_device_queue_execute(
     kiln_hal_fence_t* signal_fence, size_t command_buffer_count,
     kiln_hal_command_buffer_t* const* command_buffers,
     const kiln_hal_buffer_binding_table_t* binding_tables) {
+  return device->vtable->queue_execute(
+      device, wait_fence, signal_fence, command_buffer_count, command_buffers,
+      binding_tables, KILN_HAL_INFINITE_DEADLINE);
+}
+
+kiln_status_t kiln_hal_device_queue_execute_with_deadline(
+    kiln_hal_device_t* device, kiln_hal_fence_t* wait_fence,
+    kiln_hal_fence_t* signal_fence, size_t command_buffer_count,
+    kiln_hal_command_buffer_t* const* command_buffers,
+    const kiln_hal_buffer_binding_table_t* binding_tables,
+    int64_t deadline_ns) {
   return device->vtable->queue_execute(device, wait_fence, signal_fence,
                                        command_buffer_count, command_buffers,
-                                       binding_tables);
+                                       binding_tables, deadline_ns);
 }
 
 kiln_status_t kiln_hal_device_queue_alloca(

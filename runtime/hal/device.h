@@ -89,6 +89,17 @@ kiln_status_t kiln_hal_device_queue_execute(
     kiln_hal_command_buffer_t* const* command_buffers,
     const kiln_hal_buffer_binding_table_t* binding_tables);
 
+// As kiln_hal_device_queue_execute, with the work bounded by |deadline_ns|
+// (absolute, kiln_hal_now_ns; KILN_HAL_INFINITE_DEADLINE for none): past it,
+// no further workgroup starts, vmvx dispatches stop at their next backward
+// branch or call, and the signal fence fails with DEADLINE_EXCEEDED. A native
+// workgroup already running is not interrupted (its time bounds the delay).
+kiln_status_t kiln_hal_device_queue_execute_with_deadline(
+    kiln_hal_device_t* device, kiln_hal_fence_t* wait_fence,
+    kiln_hal_fence_t* signal_fence, size_t command_buffer_count,
+    kiln_hal_command_buffer_t* const* command_buffers,
+    const kiln_hal_buffer_binding_table_t* binding_tables, int64_t deadline_ns);
+
 // Returns a transient buffer of |size| bytes usable by work ordered after
 // |signal_fence| (the memory comes from a device pool).
 kiln_status_t kiln_hal_device_queue_alloca(
@@ -156,7 +167,8 @@ typedef struct kiln_hal_device_vtable_t {
       kiln_hal_device_t* device, kiln_hal_fence_t* wait_fence,
       kiln_hal_fence_t* signal_fence, size_t command_buffer_count,
       kiln_hal_command_buffer_t* const* command_buffers,
-      const kiln_hal_buffer_binding_table_t* binding_tables);
+      const kiln_hal_buffer_binding_table_t* binding_tables,
+      int64_t deadline_ns);
   kiln_status_t (*queue_alloca)(kiln_hal_device_t* device,
                                 kiln_hal_fence_t* wait_fence,
                                 kiln_hal_fence_t* signal_fence,

@@ -48,9 +48,14 @@ kiln_status_t kiln_hal_element_type_parse(kiln_string_view_t text,
                             "i8, si32, ui8, bf16, i1, complex<f32>)",
                             KILN_SV_ARG(text));
   }
+  // Plain decimal: "i01" or "i0x8" are not spellings of a bit count.
   uint64_t bit_count = 0;
-  if (!kiln_string_view_atoi_uint64(sv, &bit_count) || bit_count == 0 ||
-      bit_count > 0xFF) {
+  bool digits_only = sv.size > 0 && sv.size <= 3 && sv.data[0] != '0';
+  for (size_t i = 0; digits_only && i < sv.size; ++i) {
+    digits_only = sv.data[i] >= '0' && sv.data[i] <= '9';
+  }
+  if (!digits_only || !kiln_string_view_atoi_uint64(sv, &bit_count) ||
+      bit_count == 0 || bit_count > 0xFF) {
     return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
                             "invalid bit count in element type '%.*s'",
                             KILN_SV_ARG(text));

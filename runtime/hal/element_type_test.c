@@ -54,6 +54,13 @@ KILN_TEST(parse_errors) {
   KILN_EXPECT_STATUS(
       KILN_STATUS_INVALID_ARGUMENT,
       kiln_hal_element_type_parse(kiln_make_cstring_view("i300"), &type));
+  // Bit counts are plain decimal: no leading zero, sign or base prefix.
+  const char* odd[] = {"i01", "i0", "i08", "ui0x8", "i+8", "si 8"};
+  for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); ++i) {
+    KILN_EXPECT_STATUS(
+        KILN_STATUS_INVALID_ARGUMENT,
+        kiln_hal_element_type_parse(kiln_make_cstring_view(odd[i]), &type));
+  }
 }
 
 KILN_TEST(format_names) {

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "runtime/base/limited_allocator.h"
 #include "runtime/hal/local/loaders/vmvx_loader.h"
 #include "runtime/modules/check/module.h"
 #include "runtime/modules/hal/module.h"
@@ -10,7 +11,9 @@
 #define KILN_RUNTIME_SESSION_MAX_INLINE_ARGS 32
 
 struct kiln_runtime_session_t {
-  kiln_allocator_t allocator;
+  kiln_allocator_t parent_allocator;  // the caller's: holds the session
+  kiln_limited_allocator_t* limiter;  // counts (and caps) everything else
+  kiln_allocator_t allocator;         // the limiter's
   kiln_vm_instance_t* instance;
   kiln_hal_device_t* device;
   kiln_vm_module_t* hal_module;
@@ -71,15 +74,25 @@ kiln_status_t kiln_runtime_session_create(
   kiln_runtime_session_t* session = NULL;
   KILN_RETURN_IF_ERROR(
       kiln_allocator_calloc(allocator, sizeof(*session), (void**)&session));
-  session->allocator = allocator;
-  kiln_status_t status = kiln_vm_instance_create(allocator, &session->instance);
+  session->parent_allocator = allocator;
+  // Everything the session and its module allocate (device buffers, VM
+  // buffers and lists, the context) goes through the limiter.
+  kiln_status_t status = kiln_limited_allocator_create(
+      allocator, options->allocation_limit_bytes,
+      options->allocation_limit_name ? options->allocation_limit_name
+                                     : "the session's allocation_limit_bytes",
+      &session->limiter);
+  if (!status) {
+    session->allocator = kiln_limited_allocator_allocator(session->limiter);
+    status = kiln_vm_instance_create(session->allocator, &session->instance);
+  }
   if (!status) status = kiln_runtime_session_create_device(session, options);
   if (!status) {
     status = kiln_hal_module_create(session->instance, session->device,
-                                    allocator, &session->hal_module);
+                                    session->allocator, &session->hal_module);
   }
   if (!status) {
-    status = kiln_check_module_create(session->instance, allocator,
+    status = kiln_check_module_create(session->instance, session->allocator,
                                       &session->check_module);
   }
   if (status) {
@@ -98,7 +111,9 @@ void kiln_runtime_session_release(kiln_runtime_session_t* session) {
   kiln_ref_release(session->hal_module);
   if (session->device) kiln_hal_device_release(session->device);
   if (session->instance) kiln_vm_instance_release(session->instance);
-  kiln_allocator_free(session->allocator, session);
+  // Values the caller still holds keep the limiter (not the session) alive.
+  kiln_limited_allocator_release(session->limiter);
+  kiln_allocator_free(session->parent_allocator, session);
 }
 
 // Links the loaded |module| (ownership taken) into the session's context.
@@ -202,9 +217,20 @@ kiln_status_t kiln_runtime_session_call(kiln_runtime_session_t* session,
                                         size_t arg_count,
                                         kiln_vm_value_t* results,
                                         size_t result_count) {
+  return kiln_runtime_session_call_with_deadline(
+      session, function, args, arg_count, results, result_count,
+      KILN_VM_DEADLINE_INFINITE);
+}
+
+kiln_status_t kiln_runtime_session_call_with_deadline(
+    kiln_runtime_session_t* session, kiln_vm_function_t function,
+    const kiln_vm_value_t* args, size_t arg_count, kiln_vm_value_t* results,
+    size_t result_count, int64_t deadline_ns) {
   KILN_RETURN_IF_ERROR(kiln_runtime_session_check_loaded(session));
+  kiln_vm_invoke_options_t options = {0};
+  options.deadline_ns = deadline_ns;
   return kiln_vm_invoke(session->context, function, args, arg_count, results,
-                        result_count, NULL);
+                        result_count, &options);
 }
 
 kiln_status_t kiln_runtime_session_call_async(
@@ -245,4 +271,7 @@ kiln_vm_context_t* kiln_runtime_session_context(kiln_runtime_session_t* s) {
 }
 kiln_allocator_t kiln_runtime_session_allocator(kiln_runtime_session_t* s) {
   return s->allocator;
+}
+uint64_t kiln_runtime_session_bytes_in_use(kiln_runtime_session_t* s) {
+  return kiln_limited_allocator_bytes_in_use(s->limiter);
 }

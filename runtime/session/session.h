@@ -41,6 +41,13 @@ typedef struct kiln_runtime_session_options_t {
   kiln_status_t (*wrap_device)(void* user_data, kiln_hal_device_t* device,
                                kiln_hal_device_t** out_device);
   void* wrap_device_user_data;
+  // At most this many bytes live at once through the session's allocator:
+  // device buffers, VM buffers and lists, the module and context (0 = no
+  // limit). Past it an allocation fails with RESOURCE_EXHAUSTED naming the
+  // limit and |allocation_limit_name| (e.g. the flag that set it; NULL:
+  // "the session's allocation_limit_bytes").
+  uint64_t allocation_limit_bytes;
+  const char* allocation_limit_name;
 } kiln_runtime_session_options_t;
 
 // local-task with one worker per core; native executables refused.
@@ -85,6 +92,18 @@ kiln_status_t kiln_runtime_session_call(kiln_runtime_session_t* session,
                                         kiln_vm_value_t* results,
                                         size_t result_count);
 
+// As kiln_runtime_session_call, bounded by |deadline_ns| (absolute, on
+// kiln_vm_now_ns's monotonic clock; KILN_VM_DEADLINE_INFINITE (0) for none):
+// past it the call fails with DEADLINE_EXCEEDED naming the function, on
+// either device, also while one of its dispatches runs (vmvx dispatches stop
+// at their next loop iteration, native ones after the running workgroup).
+// The device stays usable: work the call submitted has stopped or stops on
+// its own, and releasing the session waits for it.
+kiln_status_t kiln_runtime_session_call_with_deadline(
+    kiln_runtime_session_t* session, kiln_vm_function_t function,
+    const kiln_vm_value_t* args, size_t arg_count, kiln_vm_value_t* results,
+    size_t result_count, int64_t deadline_ns);
+
 // Calls a coarse-fences function: appends |wait_fence| (may be NULL) and
 // |signal_fence| to |args|. The call returns once the work is scheduled;
 // the results are ready when |signal_fence| is reached.
@@ -97,8 +116,12 @@ kiln_status_t kiln_runtime_session_call_async(
 // True if |function| uses the coarse-fences ABI.
 bool kiln_runtime_function_is_async(const kiln_vm_function_t* function);
 
+// Bytes live through the session's allocator now (what the limit counts).
+uint64_t kiln_runtime_session_bytes_in_use(kiln_runtime_session_t* s);
+
 // Accessors (borrowed; valid while the session lives). module and context
-// are NULL until a module is loaded.
+// are NULL until a module is loaded. The allocator is the session's limited
+// one; values allocated through it may outlive the session.
 kiln_vm_instance_t* kiln_runtime_session_instance(kiln_runtime_session_t* s);
 kiln_hal_device_t* kiln_runtime_session_device(kiln_runtime_session_t* s);
 kiln_vm_module_t* kiln_runtime_session_module(kiln_runtime_session_t* s);

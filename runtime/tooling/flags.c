@@ -280,6 +280,8 @@ static kiln_status_t kiln_flags_split_arg(kiln_string_view_t arg,
 // Flagfiles
 //===----------------------------------------------------------------------===//
 
+#define KILN_FLAGS_MAX_FLAGFILE_BYTES (16 * 1024 * 1024)
+
 static kiln_status_t kiln_flags_read_file(const char* path, char** out_data,
                                           size_t* out_size) {
   *out_data = NULL;
@@ -303,6 +305,14 @@ static kiln_status_t kiln_flags_read_file(const char* path, char** out_data,
     }
     size_t n = fread(data + size, 1, capacity - size, file);
     size += n;
+    // A flagfile is a few lines: past this it is the wrong file (e.g.
+    // /dev/zero), not one to read to exhaustion.
+    if (size > KILN_FLAGS_MAX_FLAGFILE_BYTES) {
+      status = kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
+                                "flagfile '%s' is larger than %d bytes", path,
+                                KILN_FLAGS_MAX_FLAGFILE_BYTES);
+      break;
+    }
     if (n == 0) {
       if (ferror(file)) {
         status = kiln_make_status(KILN_STATUS_DATA_LOSS,

@@ -30,11 +30,14 @@ kiln_status_t kiln_tooling_tensor_type_parse(kiln_string_view_t text,
     while (end < value.size && isdigit((unsigned char)value.data[end])) ++end;
     if (end == pos || end >= value.size || value.data[end] != 'x') break;
     int64_t d = 0;
+    bool overflow = false;
     kiln_string_view_t dim = kiln_string_view_substr(value, pos, end - pos);
-    if (!kiln_string_view_atoi_int64(dim, &d)) {
+    kiln_string_view_parse_dimension(dim, &d, &overflow);
+    if (overflow) {
       return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                              "invalid dimension '%.*s' in '%.*s'",
-                              KILN_SV_ARG(dim), KILN_SV_ARG(value));
+                              "dimension '%.*s' in '%.*s' is too large (at "
+                              "most %" PRId64 ")",
+                              KILN_SV_ARG(dim), KILN_SV_ARG(value), INT64_MAX);
     }
     if (out->rank == KILN_HAL_MAX_RANK) {
       return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
@@ -58,7 +61,35 @@ kiln_status_t kiln_tooling_tensor_type_parse(kiln_string_view_t text,
                             "element type '%.*s' has no size",
                             KILN_SV_ARG(type_text));
   }
+  // Refused here, with the type, rather than at the first element.
+  if (!kiln_tooling_element_type_is_supported(out->element_type)) {
+    return kiln_make_status(
+        KILN_STATUS_INVALID_ARGUMENT,
+        "element type '%.*s' in '%.*s' is not supported (expected i1, "
+        "i8/i16/i32/i64 (also si/ui), f16, bf16, f32, f64, complex<f32> or "
+        "complex<f64>)",
+        KILN_SV_ARG(kiln_string_view_trim(type_text)), KILN_SV_ARG(value));
+  }
   return kiln_ok_status();
+}
+
+bool kiln_tooling_element_type_is_supported(kiln_hal_element_type_t type) {
+  switch (kiln_hal_element_numerical_type(type)) {
+    case KILN_HAL_NUMERICAL_TYPE_INTEGER:
+    case KILN_HAL_NUMERICAL_TYPE_INTEGER_SIGNED:
+    case KILN_HAL_NUMERICAL_TYPE_INTEGER_UNSIGNED: {
+      uint32_t bits = kiln_hal_element_bit_count(type);
+      return bits == 8 || bits == 16 || bits == 32 || bits == 64;
+    }
+    default:
+      return type == KILN_HAL_ELEMENT_TYPE_BOOL_8 ||
+             type == KILN_HAL_ELEMENT_TYPE_FLOAT_16 ||
+             type == KILN_HAL_ELEMENT_TYPE_BFLOAT_16 ||
+             type == KILN_HAL_ELEMENT_TYPE_FLOAT_32 ||
+             type == KILN_HAL_ELEMENT_TYPE_FLOAT_64 ||
+             type == KILN_HAL_ELEMENT_TYPE_COMPLEX_FLOAT_64 ||
+             type == KILN_HAL_ELEMENT_TYPE_COMPLEX_FLOAT_128;
+  }
 }
 
 static kiln_status_t kiln_tooling_element_type_append(
@@ -459,6 +490,13 @@ static kiln_status_t kiln_tooling_elements_append_recursive(
     uint64_t inner = 1;
     for (size_t i = 1; i < rank; ++i) inner *= (uint64_t)dims[i];
     for (kiln_hal_dim_t i = 0; i < dims[0]; ++i) {
+      // The budget bounds rows too, so that time and output stay bounded
+      // however many rows there are: a row of an empty tensor (no elements
+      // to spend the budget on) costs one.
+      if (*budget == 0 && (i > 0 || inner == 0)) {
+        return kiln_string_builder_append_cstring(builder, "...");
+      }
+      if (inner == 0) --*budget;
       KILN_RETURN_IF_ERROR(kiln_string_builder_append_cstring(builder, "["));
       KILN_RETURN_IF_ERROR(kiln_tooling_elements_append_recursive(
           rank - 1, dims + 1, type,

@@ -31,6 +31,10 @@ typedef struct kiln_tooling_tensor_type_t {
   kiln_hal_element_type_t element_type;
 } kiln_tooling_tensor_type_t;
 
+// Whether --input text, .npy files and printing handle |type|: i1, 8/16/32/64
+// bit integers, f16, bf16, f32, f64 and the two complex types.
+bool kiln_tooling_element_type_is_supported(kiln_hal_element_type_t type);
+
 // Parses "AxBx...xTYPE" or "TYPE" (rank 0). Surrounding whitespace and double
 // quotes are ignored. INVALID_ARGUMENT naming the text for an empty string,
 // a bad or negative dimension, too many dimensions or an unknown type.

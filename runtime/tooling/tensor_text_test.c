@@ -41,6 +41,25 @@ KILN_TEST(tensor_type_parse) {
   KILN_EXPECT_EQ_INT(count, 15);
   KILN_EXPECT_EQ_INT(bytes, 30);
 
+  // Dimensions past INT64_MAX are errors, not wrapped values.
+  KILN_ASSERT_OK(
+      kiln_tooling_tensor_type_parse(sv("9223372036854775807x0xi8"), &t));
+  KILN_EXPECT_EQ_INT(t.dims[0], INT64_MAX);
+  KILN_EXPECT_STATUS(
+      KILN_STATUS_INVALID_ARGUMENT,
+      kiln_tooling_tensor_type_parse(sv("9223372036854775808x0xi8"), &t));
+  KILN_EXPECT_STATUS(
+      KILN_STATUS_INVALID_ARGUMENT,
+      kiln_tooling_tensor_type_parse(sv("18446744073709551617xf32"), &t));
+  // Types the element parser and printer do not handle fail here, with the
+  // type, rather than at the first element.
+  KILN_EXPECT_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                     kiln_tooling_tensor_type_parse(sv("5xui11"), &t));
+  KILN_EXPECT_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                     kiln_tooling_tensor_type_parse(sv("2xi4"), &t));
+  KILN_EXPECT_STATUS(KILN_STATUS_INVALID_ARGUMENT,
+                     kiln_tooling_tensor_type_parse(sv("i01"), &t));
+
   // Element type names may contain an 'x'.
   KILN_ASSERT_OK(kiln_tooling_tensor_type_parse(sv("2x3xcomplex<f32>"), &t));
   KILN_EXPECT_EQ_INT(t.rank, 2);
@@ -213,7 +232,14 @@ KILN_TEST(format_elision) {
   const int32_t t[6] = {1, 2, 3, 4, 5, 6};
   expect_format("6xi32", t, sizeof(t), 4, "6xi32=1 2 3 4...");
   expect_format("2x3xi32", t, sizeof(t), 4, "2x3xi32=[1 2 3][4...]");
-  expect_format("3x2xi32", t, sizeof(t), 3, "3x2xi32=[1 2][3...][...]");
+  // Rows after the budget is spent are one "...", so that printing a tensor
+  // with many rows is bounded by the budget, not the row count.
+  expect_format("3x2xi32", t, sizeof(t), 3, "3x2xi32=[1 2][3...]...");
+  expect_format("6x1xi32", t, sizeof(t), 2, "6x1xi32=[1][2]...");
+  // Rows of an empty tensor cost one each: 3 of 2^62 rows, then "...".
+  expect_format("4611686018427387904x0xi32", NULL, 0, 3,
+                "4611686018427387904x0xi32=[][][]...");
+  expect_format("2x3x0xi32", NULL, 0, 100, "2x3x0xi32=[[][][]][[][][]]");
   expect_format("6xi32", t, sizeof(t), 0, "6xi32=...");
   expect_format("6xi32", t, sizeof(t), 6, "6xi32=1 2 3 4 5 6");
   // Data shorter than the shape is an error, not a read past the end.

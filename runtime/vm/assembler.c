@@ -1175,9 +1175,28 @@ static kiln_status_t kiln_asm_parse_rodata(kiln_asm_parser_t* p,
   if (!kiln_asm_is_punct(&t, ':')) {
     return kiln_asm_error(p, &t, "expected ':' before the rodata contents");
   }
+  // `splat COUNT x <contents>`: COUNT copies of the contents, stored once.
+  int64_t splat_count = -1;
+  kiln_asm_token_t splat;
+  KILN_RETURN_IF_ERROR(kiln_asm_peek(p, &splat));
+  if (kiln_asm_is(&splat, "splat")) {
+    kiln_asm_token_t count, x;
+    KILN_RETURN_IF_ERROR(kiln_asm_next(p, &splat));
+    KILN_RETURN_IF_ERROR(kiln_asm_next(p, &count));
+    KILN_RETURN_IF_ERROR(
+        kiln_asm_parse_int(p, &count, 0, INT64_MAX / 64, &splat_count));
+    KILN_RETURN_IF_ERROR(kiln_asm_next(p, &x));
+    if (!kiln_asm_is(&x, "x")) {
+      return kiln_asm_error(p, &x, "expected 'x' after the splat count");
+    }
+  }
   kiln_asm_bytes_t data = {0};
   status = kiln_asm_rodata_data(p, &data);
-  if (!status) {
+  if (!status && splat_count >= 0) {
+    status = kiln_vm_bytecode_writer_add_rodata_splat(
+        m->writer, kiln_make_string_view(name, name_length), data.data,
+        data.size, (uint64_t)splat_count * data.size, alignment, &slot->value);
+  } else if (!status) {
     status = kiln_vm_bytecode_writer_add_rodata(
         m->writer, kiln_make_string_view(name, name_length), data.data,
         data.size, alignment, &slot->value);

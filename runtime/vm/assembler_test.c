@@ -76,6 +76,51 @@ KILN_TEST(good_program_with_everything) {
   kiln_vm_test_teardown(&env);
 }
 
+// A splat is stored as its pattern and length, expanded per context: a
+// function reads the expanded bytes.
+KILN_TEST(splat_rodata) {
+  kiln_vm_test_env_t env;
+  KILN_ASSERT_OK(
+      kiln_vm_test_setup("module @s\n"
+                         "rodata @big : splat 100000 x i32 7\n"
+                         "rodata @empty : splat 0 x hex \"0102\"\n"
+                         "func @last : ->i export {\n"
+                         "  rodata.ref %r0, @big\n"
+                         "  const.i64 %l0, 99999\n"
+                         "  buffer.load.i32 %i0, %r0, %l0\n"
+                         "  buffer.length %l1, %r0\n"
+                         "  trunc.i64.i32 %i1, %l1\n"
+                         "  add.i32 %i0, %i0, %i1\n"
+                         "  ret %i0\n"
+                         "}\n",
+                         NULL, &env));
+  kiln_vm_rodata_info_t info;
+  KILN_ASSERT_OK(kiln_vm_bytecode_module_rodata_at(env.module, 0, &info));
+  KILN_EXPECT_EQ_INT(info.length, 400000);
+  KILN_EXPECT_EQ_INT(info.splat_pattern_length, 4);
+  KILN_EXPECT_TRUE(info.data == NULL);
+  KILN_ASSERT_OK(kiln_vm_bytecode_module_rodata_at(env.module, 1, &info));
+  KILN_EXPECT_EQ_INT(info.length, 0);
+  kiln_vm_buffer_t* buffer = NULL;
+  KILN_ASSERT_OK(kiln_vm_bytecode_module_rodata_buffer(env.module, 0, &buffer));
+  KILN_EXPECT_EQ_INT(buffer->length, 400000);
+  KILN_EXPECT_TRUE(!buffer->is_mutable);
+  int32_t value = 0;
+  memcpy(&value, buffer->data + 123456, 4);
+  KILN_EXPECT_EQ_INT(value, 7);
+  kiln_ref_release(buffer);
+  kiln_vm_function_t fn;
+  KILN_ASSERT_OK(kiln_vm_module_lookup_function_by_name(
+      env.module, kiln_make_cstring_view("last"), &fn));
+  kiln_vm_value_t result;
+  KILN_ASSERT_OK(kiln_vm_invoke(env.context, fn, NULL, 0, &result, 1, NULL));
+  KILN_EXPECT_EQ_INT(result.i32, 7 + 400000);
+  kiln_vm_test_teardown(&env);
+  // A splat whose pattern does not divide it cannot be written.
+  expect_error("module @m\nrodata @r : splat 3 x hex \"\"\n",
+               "needs a pattern of 1..64 bytes");
+}
+
 KILN_TEST(errors_have_line_and_column) {
   expect_error("func @f : -> {\n  ret\n}\n",
                "t.vmasm:1:1: expected 'module @name' first");
@@ -97,4 +142,5 @@ KILN_TEST(errors_have_line_and_column) {
 }
 
 KILN_TEST_MAIN(KILN_TEST_CASE(good_program_with_everything),
+               KILN_TEST_CASE(splat_rodata),
                KILN_TEST_CASE(errors_have_line_and_column))

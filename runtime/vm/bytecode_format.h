@@ -55,7 +55,11 @@ typedef enum kiln_vm_section_kind_e {
 // BYTECODE: raw instructions.
 // RODATA: u32 count, u32 reserved, count x {u32 name, u32 alignment,
 //   u64 offset (FILE offset, multiple of alignment), u64 length} (24 bytes),
-//   data within the section.
+//   data within the section. Format 1.2: bit 31 of the alignment word
+//   (KILN_VM_RODATA_FLAG_SPLAT) marks a splat, whose data is {u64 length,
+//   pattern (1..64 bytes)}: the entry stands for |length| bytes repeating the
+//   pattern (a multiple of its size), built when a context is created, so
+//   that a constant of 10^9 equal elements is a few bytes in the file.
 // EXECUTABLES: u32 count, u32 entry_count, count x {u32 name, u32 format,
 //   u32 first_entry, u32 entry_count, u64 data_offset (FILE offset, 64-byte
 //   aligned), u64 data_length, u32 flags (bit 0: has digest), u32 reserved,
@@ -69,6 +73,8 @@ typedef enum kiln_vm_section_kind_e {
 #define KILN_VM_ATTR_ENTRY_SIZE 8
 #define KILN_VM_FUNCTION_ENTRY_SIZE 32
 #define KILN_VM_RODATA_ENTRY_SIZE 24
+#define KILN_VM_RODATA_FLAG_SPLAT 0x80000000u
+#define KILN_VM_RODATA_MAX_SPLAT_PATTERN 64
 #define KILN_VM_EXECUTABLE_ENTRY_SIZE 72
 #define KILN_VM_ENTRY_POINT_ENTRY_SIZE 24
 #define KILN_VM_GLOBAL_ENTRY_SIZE 8

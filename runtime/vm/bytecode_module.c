@@ -287,7 +287,9 @@ static kiln_status_t kiln_vm_parse_rodata(kiln_vm_bytecode_module_t* m,
     kiln_vm_rodata_info_t* r = &m->rodata[i];
     KILN_RETURN_IF_ERROR(
         kiln_vm_get_string(m, kiln_vm_rd32(e), "rodata name", &r->name));
-    r->alignment = kiln_vm_rd32(e + 4);
+    uint32_t alignment_word = kiln_vm_rd32(e + 4);
+    bool splat = (alignment_word & KILN_VM_RODATA_FLAG_SPLAT) != 0;
+    r->alignment = alignment_word & ~KILN_VM_RODATA_FLAG_SPLAT;
     r->file_offset = kiln_vm_rd64(e + 8);
     r->length = kiln_vm_rd64(e + 16);
     if (!kiln_is_pow2(r->alignment) || r->alignment > KILN_VM_MAX_ALIGNMENT ||
@@ -309,7 +311,47 @@ static kiln_status_t kiln_vm_parse_rodata(kiln_vm_bytecode_module_t* m,
                              KILN_SV_ARG(r->name), r->file_offset, r->length);
     }
     r->data = m->image + r->file_offset;
+    if (splat) {
+      // {u64 length, pattern}: the entry stands for the expanded length.
+      uint64_t pattern_length = r->length - 8;
+      if (r->length < 9 || pattern_length > KILN_VM_RODATA_MAX_SPLAT_PATTERN) {
+        return KILN_BAD_MODULE(
+            "splat rodata '%.*s' has %" PRIu64 " data bytes; needs 8 + 1..%d",
+            KILN_SV_ARG(r->name), r->length, KILN_VM_RODATA_MAX_SPLAT_PATTERN);
+      }
+      uint64_t length = kiln_vm_rd64(r->data);
+      if (length % pattern_length || length > SIZE_MAX / 2) {
+        return KILN_BAD_MODULE("splat rodata '%.*s' of %" PRIu64
+                               " bytes is not a multiple of its %" PRIu64
+                               " byte pattern (or too large)",
+                               KILN_SV_ARG(r->name), length, pattern_length);
+      }
+      r->splat_pattern = r->data + 8;
+      r->splat_pattern_length = (uint32_t)pattern_length;
+      r->data = NULL;
+      r->length = length;
+    }
   }
+  return kiln_ok_status();
+}
+
+// A read-only buffer holding splat entry |r| expanded, from |allocator|
+// (which bounds it: a module's splats are what it may allocate).
+static kiln_status_t kiln_vm_rodata_expand_splat(
+    const kiln_vm_rodata_info_t* r, kiln_allocator_t allocator,
+    kiln_vm_buffer_t** out_buffer) {
+  KILN_RETURN_IF_ERROR(kiln_vm_buffer_allocate((size_t)r->length, r->alignment,
+                                               allocator, out_buffer));
+  uint8_t* data = (*out_buffer)->data;
+  size_t n = r->splat_pattern_length;
+  if (r->length) memcpy(data, r->splat_pattern, n);
+  // Doubling copies: log(length) memcpy calls.
+  for (size_t done = n; done < r->length;) {
+    size_t chunk = done < r->length - done ? done : (size_t)r->length - done;
+    memcpy(data + done, data, chunk);
+    done += chunk;
+  }
+  (*out_buffer)->is_mutable = false;
   return kiln_ok_status();
 }
 
@@ -613,7 +655,10 @@ kiln_status_t kiln_vm_bytecode_module_load_file(
     }
     return kiln_vm_bytecode_module_finish_load(m, flags, out_module);
   }
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO (or a device) without a writer must not block
+  // before the regular-file check below refuses it; reads of regular files
+  // ignore the flag.
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     int err = errno;
     kiln_vm_module_release(&m->base);
@@ -767,9 +812,18 @@ static kiln_status_t kiln_vm_bc_create_state(kiln_vm_module_t* base,
                                  (void**)&state->rodata_buffers);
   }
   for (uint32_t i = 0; !status && i < m->rodata_count; ++i) {
-    status = kiln_vm_buffer_wrap((void*)m->rodata[i].data, m->rodata[i].length,
-                                 false, &base->ref, allocator,
-                                 &state->rodata_buffers[i]);
+    const kiln_vm_rodata_info_t* r = &m->rodata[i];
+    if (r->splat_pattern) {
+      status =
+          kiln_vm_rodata_expand_splat(r, allocator, &state->rodata_buffers[i]);
+      if (status) {
+        status = kiln_status_annotate_f(status, "expanding splat rodata '%.*s'",
+                                        KILN_SV_ARG(r->name));
+      }
+    } else {
+      status = kiln_vm_buffer_wrap((void*)r->data, r->length, false, &base->ref,
+                                   allocator, &state->rodata_buffers[i]);
+    }
   }
   if (!status) {
     status = kiln_vm_alloc_array(allocator, m->executable_count,
@@ -917,6 +971,9 @@ kiln_status_t kiln_vm_bytecode_module_rodata_buffer(
   kiln_vm_rodata_info_t info;
   KILN_RETURN_IF_ERROR(
       kiln_vm_bytecode_module_rodata_at(module, ordinal, &info));
+  if (info.splat_pattern) {
+    return kiln_vm_rodata_expand_splat(&info, module->allocator, out_buffer);
+  }
   return kiln_vm_buffer_wrap((void*)info.data, info.length, false, &module->ref,
                              module->allocator, out_buffer);
 }

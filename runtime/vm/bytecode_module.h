@@ -24,7 +24,9 @@ extern "C" {
 // optional content such as new section kinds, which older readers skip).
 #define KILN_VM_MODULE_VERSION_MAJOR 1
 // 1.1: GLOBALS section and the global.* opcodes (264..274).
-#define KILN_VM_MODULE_VERSION_MINOR 1
+// 1.2: splat rodata entries (written as 1.2 only by modules that have one;
+// older readers refuse them).
+#define KILN_VM_MODULE_VERSION_MINOR 2
 
 typedef enum kiln_vm_bytecode_load_flag_bits_e {
   KILN_VM_BYTECODE_LOAD_FLAG_NONE = 0,
@@ -64,10 +66,14 @@ const uint8_t* kiln_vm_bytecode_module_image(kiln_vm_module_t* module,
 
 typedef struct kiln_vm_rodata_info_t {
   kiln_string_view_t name;
-  const uint8_t* data;  // in the image, |alignment|-aligned in the file
-  uint64_t length;
+  const uint8_t* data;  // in the image, |alignment|-aligned in the file;
+                        // NULL for a splat
+  uint64_t length;      // bytes the entry stands for (a splat's expanded)
   uint32_t alignment;
   uint64_t file_offset;
+  // A splat (format 1.2): |length| bytes repeating these; NULL otherwise.
+  const uint8_t* splat_pattern;
+  uint32_t splat_pattern_length;
 } kiln_vm_rodata_info_t;
 
 size_t kiln_vm_bytecode_module_rodata_count(kiln_vm_module_t* module);
@@ -79,7 +85,9 @@ kiln_status_t kiln_vm_bytecode_module_rodata_at(kiln_vm_module_t* module,
 kiln_status_t kiln_vm_bytecode_module_lookup_rodata(kiln_vm_module_t* module,
                                                     kiln_string_view_t name,
                                                     size_t* out_ordinal);
-// A read-only vm.buffer over entry |ordinal| that keeps the module alive.
+// A read-only vm.buffer over entry |ordinal| that keeps the module alive (a
+// splat is expanded into a buffer of its own, allocated from the module's
+// allocator).
 kiln_status_t kiln_vm_bytecode_module_rodata_buffer(
     kiln_vm_module_t* module, size_t ordinal, kiln_vm_buffer_t** out_buffer);
 

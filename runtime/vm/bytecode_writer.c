@@ -2,6 +2,7 @@
 // of bytecode_format.h.
 #include "runtime/vm/bytecode_writer.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include "runtime/base/crc32.h"
@@ -30,6 +31,7 @@ typedef struct kiln_vm_w_export_t {
 typedef struct kiln_vm_w_blob_t {
   uint32_t name, format, alignment;
   bool with_digest;
+  bool splat;  // rodata: |data| is {u64 length, pattern}
   kiln_vm_bytes_t data;
   kiln_vm_bytes_t entries;  // 24-byte entry point records
   uint32_t entry_count;
@@ -374,6 +376,32 @@ kiln_status_t kiln_vm_bytecode_writer_add_rodata(
                           data, length, alignment, false, out_ordinal);
 }
 
+kiln_status_t kiln_vm_bytecode_writer_add_rodata_splat(
+    kiln_vm_bytecode_writer_t* w, kiln_string_view_t name, const void* pattern,
+    size_t pattern_length, uint64_t length, uint32_t alignment,
+    uint32_t* out_ordinal) {
+  if (pattern_length == 0 ||
+      pattern_length > KILN_VM_RODATA_MAX_SPLAT_PATTERN ||
+      length % pattern_length) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "'%.*s': a splat of %" PRIu64
+                            " bytes needs a pattern of 1..%d bytes dividing "
+                            "it, got %zu",
+                            KILN_SV_ARG(name), length,
+                            KILN_VM_RODATA_MAX_SPLAT_PATTERN, pattern_length);
+  }
+  uint8_t data[8 + KILN_VM_RODATA_MAX_SPLAT_PATTERN];
+  memcpy(data, &length, 8);
+  memcpy(data + 8, pattern, pattern_length);
+  uint32_t ordinal = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_vm_add_blob(w, &w->rodata, name, kiln_make_string_view(NULL, 0),
+                       data, 8 + pattern_length, alignment, false, &ordinal));
+  KILN_VEC_AT(w->rodata, kiln_vm_w_blob_t, ordinal)->splat = true;
+  if (out_ordinal) *out_ordinal = ordinal;
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_vm_bytecode_writer_add_executable(
     kiln_vm_bytecode_writer_t* w, kiln_string_view_t name,
     kiln_string_view_t format, const void* data, size_t length,
@@ -468,7 +496,8 @@ static kiln_status_t kiln_vm_write_blobs(kiln_vm_bytecode_writer_t* w,
       }
       first_entry += b->entry_count;
     } else {
-      uint32_t fields[2] = {b->name, b->alignment};
+      uint32_t fields[2] = {
+          b->name, b->alignment | (b->splat ? KILN_VM_RODATA_FLAG_SPLAT : 0)};
       uint64_t size = b->data.size;
       memcpy(e, fields, 8);
       memcpy(e + 8, &offset, 8);
@@ -609,8 +638,12 @@ static kiln_status_t kiln_vm_writer_serialize(kiln_vm_bytecode_writer_t* w,
   // Header.
   uint8_t* h = out->data;
   memcpy(h, KILN_VM_MODULE_MAGIC, KILN_VM_MODULE_MAGIC_SIZE);
-  uint16_t major = KILN_VM_MODULE_VERSION_MAJOR,
-           minor = KILN_VM_MODULE_VERSION_MINOR;
+  // The oldest minor version that reads the content: 1.2 only with splat
+  // rodata, so other modules stay readable by 1.1 runtimes.
+  uint16_t major = KILN_VM_MODULE_VERSION_MAJOR, minor = 1;
+  for (size_t i = 0; i < w->rodata.count; ++i) {
+    if (KILN_VEC_AT(w->rodata, kiln_vm_w_blob_t, i)->splat) minor = 2;
+  }
   memcpy(h + 8, &major, 2);
   memcpy(h + 10, &minor, 2);
   uint64_t length = out->size;

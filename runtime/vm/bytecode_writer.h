@@ -70,6 +70,14 @@ kiln_status_t kiln_vm_bytecode_writer_add_rodata(
     kiln_vm_bytecode_writer_t* w, kiln_string_view_t name, const void* data,
     size_t length, uint32_t alignment, uint32_t* out_ordinal);
 
+// Adds a splat rodata entry (format 1.2): |length| bytes repeating |pattern|
+// (1..64 bytes, dividing |length|); the file holds only the pattern and the
+// length.
+kiln_status_t kiln_vm_bytecode_writer_add_rodata_splat(
+    kiln_vm_bytecode_writer_t* w, kiln_string_view_t name, const void* pattern,
+    size_t pattern_length, uint64_t length, uint32_t alignment,
+    uint32_t* out_ordinal);
+
 // Adds an executable with |format| and data (copied, 64-byte aligned in the
 // file). With |with_digest| the SHA-256 of the data is recorded (required
 // for native formats by convention: "native-*").

@@ -356,6 +356,14 @@ static kiln_status_t kiln_vm_dump_module(const kiln_vm_bytecode_module_t* m,
     kiln_vm_indent(s, in);
     fputs("rodata ", s);
     kiln_vm_print_symbol(s, r->name);
+    if (r->splat_pattern) {
+      fprintf(s, " align %u : splat %" PRIu64 " x hex \"", r->alignment,
+              r->length / r->splat_pattern_length);
+      kiln_vm_print_hex(s, r->splat_pattern, r->splat_pattern_length);
+      fprintf(s, "\"  # %" PRIu64 " bytes, file offset %" PRIu64 "\n",
+              r->length, r->file_offset);
+      continue;
+    }
     fprintf(s, " align %u : hex \"", r->alignment);
     kiln_vm_print_hex(s, r->data, shown);
     fprintf(s, "\"  # %" PRIu64 " bytes%s, file offset %" PRIu64 "\n",

@@ -68,6 +68,31 @@ expect "unknown device" 1 "error: .*unknown device 'foo'" -- $run "$m" --device=
 expect "unknown flag" 1 "error: unknown flag '--bogus'" -- $run "$m" --bogus
 expect "help" 0 "--module" -- $run --help
 
+# Inputs that once hung or exhausted memory end within 10 s and 1 GB.
+# (No address-space bound for ASan builds: their shadow memory needs it.)
+if grep -qa __asan_init "$run"; then
+  bounded() { timeout -s KILL 10 "$@"; }
+else
+  bounded() { (ulimit -v 1048576; timeout -s KILL 10 "$@"); }
+fi
+mkfifo "$work/fifo"
+expect "module is a FIFO without a writer" 1 "error: module '.*fifo' is not a regular file" -- \
+  bounded $run --module=$work/fifo --function=identity
+expect "module is a device" 1 "error: module '/dev/zero' is not a regular file" -- \
+  bounded "$bin/kiln-check-module" --module=/dev/zero
+expect "printing an empty tensor of 9e17 rows is bounded" 0 '^3x299999999999999993x0xf32=\[\[\]\.\.\.\]\.\.\.$' -- \
+  bounded $run "$m" --function=identity --input=3x299999999999999993x0xf32 --print_max_element_count=2
+expect "printing many rows is bounded" 0 '^100000x1xi8=\[1\]\[1\]\[1\]\.\.\.$' -- \
+  bounded $run "$m" --function=identity --input=100000x1xi8=1 --print_max_element_count=3
+expect "dimension past INT64_MAX" 1 "error: input 0: dimension '18446744073709551615' in '18446744073709551615xf32' is too large" -- \
+  $run "$m" --function=identity --input=18446744073709551615xf32
+expect "unsupported element width" 1 "error: input 0: element type 'ui11' in '5xui11' is not supported" -- \
+  $run "$m" --function=identity --input=5xui11
+expect "unsupported element width with values" 1 "error: input 0: element type 'ui11' in '5xui11' is not supported" -- \
+  $run "$m" --function=identity --input=5xui11=0
+expect "bit count with a leading zero" 1 "error: input 0: unknown element type 'i01' in 'i01'" -- \
+  $run "$m" --function=identity --input=i01=1
+
 # kiln-check-module: gtest-style lines, failures show both values.
 expect "check module reports failure" 1 '\[  FAILED  \] failing_check.views_differ' -- \
   "$bin/kiln-check-module" --module=$work/failing.kmod

@@ -1,5 +1,6 @@
 #include "tools/common/run_context.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 #include "runtime/tooling/device_util.h"
@@ -9,6 +10,23 @@
 KILN_FLAG(string, module, "",
           "Path of the module to run (a .kmod file), or '-' for standard "
           "input.");
+KILN_FLAG(int64, allocation_limit_mb, 8192,
+          "At most this many MiB live at once for the module (device "
+          "buffers, VM buffers and lists, the context); past it an "
+          "allocation fails with RESOURCE_EXHAUSTED. 0 = no limit.");
+KILN_FLAG(int64, function_timeout_ms, 0,
+          "Fails a function call still running after this many milliseconds "
+          "with DEADLINE_EXCEEDED (also inside its dispatches); 0 = no "
+          "limit.");
+
+int64_t kiln_tools_function_deadline_ns(void) {
+  if (kiln_flag_function_timeout_ms <= 0) return KILN_VM_DEADLINE_INFINITE;
+  int64_t timeout_ns = kiln_flag_function_timeout_ms > INT64_MAX / 1000000
+                           ? INT64_MAX
+                           : kiln_flag_function_timeout_ms * 1000000;
+  int64_t now = kiln_vm_now_ns();
+  return timeout_ns > INT64_MAX - now ? INT64_MAX : now + timeout_ns;
+}
 
 //===----------------------------------------------------------------------===//
 // Context creation
@@ -33,6 +51,16 @@ static kiln_status_t kiln_tools_run_context_initialize_wrapped(
       kiln_runtime_session_options_default();
   options.device_uri = kiln_tooling_device_uri_from_flags();
   options.device_params = kiln_tooling_device_params_from_flags();
+  if (kiln_flag_allocation_limit_mb < 0 ||
+      kiln_flag_allocation_limit_mb > INT64_MAX / (1024 * 1024)) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "--allocation_limit_mb=%" PRId64
+                            " is out of range (0 = no limit)",
+                            kiln_flag_allocation_limit_mb);
+  }
+  options.allocation_limit_bytes =
+      (uint64_t)kiln_flag_allocation_limit_mb * 1024 * 1024;
+  options.allocation_limit_name = "--allocation_limit_mb";
   if (wrapper) {
     options.wrap_device = wrapper->fn;
     options.wrap_device_user_data = wrapper->user_data;
@@ -165,13 +193,22 @@ kiln_status_t kiln_tools_run_function(kiln_tools_run_context_t* context,
     fence_value = kiln_vm_value_make_ref(signal_fence);
     if (!status) status = kiln_vm_list_push_value(inputs, &fence_value);
   }
+  kiln_vm_invoke_options_t options = {0};
   if (!status) {
     kiln_tooling_print_exec_header(stream, kiln_vm_function_name(&function));
-    status =
-        kiln_vm_invoke_list(context->context, function, inputs, outputs, NULL);
+    options.deadline_ns = kiln_tools_function_deadline_ns();
+    status = kiln_vm_invoke_list(context->context, function, inputs, outputs,
+                                 &options);
   }
   if (!status && is_async) {
-    status = kiln_hal_fence_wait(signal_fence, INT64_MAX);
+    status = kiln_hal_fence_wait(
+        signal_fence,
+        options.deadline_ns ? options.deadline_ns : KILN_HAL_INFINITE_DEADLINE);
+    if (status) {
+      kiln_string_view_t name = kiln_vm_function_name(&function);
+      status = kiln_status_annotate_f(status, "waiting for '%.*s'",
+                                      KILN_SV_ARG(name));
+    }
   }
   if (signal_fence) kiln_hal_fence_release(signal_fence);
   if (semaphore) kiln_hal_semaphore_release(semaphore);

@@ -60,6 +60,10 @@ kiln_status_t kiln_tools_run_context_pick_function(
     kiln_tools_run_context_t* context, const char* name,
     kiln_vm_function_t* out_function);
 
+// The deadline of a call starting now from --function_timeout_ms (absolute,
+// kiln_vm_now_ns; KILN_VM_DEADLINE_INFINITE when the flag is 0).
+int64_t kiln_tools_function_deadline_ns(void);
+
 // Runs |function| as iree-run-module does: parses --input, prints
 // "EXEC @name", invokes, then prints the results or writes --output, and
 // checks --expected_output. |*out_exit_code| is non-zero when an expected

@@ -48,9 +48,11 @@ static kiln_status_t kiln_check_module_run(kiln_tools_run_context_t* context,
     KILN_RETURN_IF_ERROR(kiln_vm_signature_parse(
         kiln_vm_function_signature(&function), &signature));
     size_t result_count = signature.results.size;
+    kiln_vm_invoke_options_t options = {0};
+    options.deadline_ns = kiln_tools_function_deadline_ns();
     kiln_status_t status =
         result_count <= 8 ? kiln_vm_invoke(context->context, function, NULL, 0,
-                                           results, result_count, NULL)
+                                           results, result_count, &options)
                           : kiln_make_status(KILN_STATUS_UNIMPLEMENTED,
                                              "tests return at most 8 values");
     if (!status) kiln_vm_values_release(results, result_count);

@@ -213,8 +213,10 @@ static uint32_t kiln_em_string_rodata(kiln_em_module_t* m, const char* text) {
   return ordinal;
 }
 
-// The rodata entry holding dense constant |attr| (64-byte aligned, splats
-// expanded).
+// The rodata entry holding dense constant |attr| (64-byte aligned). A splat
+// stays one element and a count (a splat rodata entry, expanded when a
+// context is created), so its size in the module does not grow with its
+// shape.
 static kiln_status_t kiln_em_constant_rodata(kiln_em_module_t* m,
                                              kiln_ir_op_t* at,
                                              const kiln_ir_attribute_t* attr,
@@ -231,6 +233,19 @@ static kiln_status_t kiln_em_constant_rodata(kiln_em_module_t* m,
   int64_t count = kiln_ir_dense_num_elements(attr);
   size_t eb = kiln_ir_type_storage_bytes(kiln_ir_type_element(attr->type));
   uint32_t ordinal = m->next_rodata++;
+  if (attr->dense.splat && count > 1 && eb > 0 && eb <= 64) {
+    kiln_ir_sb_printf(&m->rodata,
+                      "rodata @__rodata_%u align 64 : splat %lld x hex \"",
+                      ordinal, (long long)count);
+    for (size_t b = 0; b < eb; ++b) {
+      kiln_ir_sb_printf(&m->rodata, "%02x", attr->dense.data[b]);
+    }
+    kiln_ir_sb_printf(&m->rodata, "\"\n");
+    kiln_ptr_map_put(&m->constant_rodata, attr,
+                     (void*)(uintptr_t)(ordinal + 1));
+    *out_ordinal = ordinal;
+    return kiln_ok_status();
+  }
   kiln_ir_sb_printf(&m->rodata, "rodata @__rodata_%u align 64 : hex \"",
                     ordinal);
   for (int64_t i = 0; i < count; ++i) {

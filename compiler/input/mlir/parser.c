@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,13 @@ struct kiln_mlir_op_parser_t {
   size_t scope_capacity;
   int suppress;         // >0: speculative, do not record diagnostics
   int in_dialect_attr;  // >0: bare words parse as KEYWORD attributes
+  size_t nesting;       // regions, types, attributes and affine terms open
 };
+
+// Deeper input is refused with an error at the token that opens the level
+// past it: the parser (and every pass after it) recurses once per level, so
+// the limit keeps the stack bounded (well under 1 MB even in ASan builds).
+#define KILN_MLIR_MAX_NESTING 256
 
 typedef kiln_mlir_op_parser_t P;
 
@@ -132,6 +139,21 @@ static kiln_status_t kiln_mlir_expected(P* p, const char* what) {
 //===----------------------------------------------------------------------===//
 // Punctuation, keywords, literals
 //===----------------------------------------------------------------------===//
+
+// Opens one nesting level; every successful call is paired with
+// kiln_mlir_leave_nesting.
+static kiln_status_t kiln_mlir_enter_nesting(P* p) {
+  if (p->nesting >= KILN_MLIR_MAX_NESTING) {
+    return kiln_mlir_emit_error(p, "nesting deeper than %d levels",
+                                KILN_MLIR_MAX_NESTING);
+  }
+  ++p->nesting;
+  return kiln_ok_status();
+}
+
+static void kiln_mlir_leave_nesting(P* p) {
+  --p->nesting;
+}
 
 kiln_status_t kiln_mlir_parse_punct(P* p, kiln_mlir_token_kind_t kind) {
   if (p->tok.kind != kind) {
@@ -592,11 +614,17 @@ static kiln_status_t kiln_mlir_parse_dims(P* p, int64_t* dims, size_t* rank,
       dim = KILN_IR_DYNAMIC_DIM;
       ++q;
     } else if (q < size && isdigit((unsigned char)text[q])) {
-      dim = 0;
-      while (q < size && isdigit((unsigned char)text[q])) {
-        dim = dim * 10 + (text[q] - '0');
-        ++q;
+      bool overflow = false;
+      size_t n = kiln_string_view_parse_dimension(
+          kiln_make_string_view(text + q, size - q), &dim, &overflow);
+      if (overflow) {
+        kiln_mlir_reset_to(p, q);
+        return kiln_mlir_emit_error(p,
+                                    "dimension '%.*s' is too large (at most "
+                                    "%" PRId64 ")",
+                                    (int)n, text + q, INT64_MAX);
       }
+      q += n;
     } else {
       break;
     }
@@ -611,7 +639,19 @@ static kiln_status_t kiln_mlir_parse_dims(P* p, int64_t* dims, size_t* rank,
 
 static kiln_status_t kiln_mlir_parse_raw_angle(P* p, kiln_string_view_t* out);
 
+static kiln_status_t kiln_mlir_parse_type_nested(P* p,
+                                                 const kiln_ir_type_t** out);
+
 kiln_status_t kiln_mlir_parse_type(P* p, const kiln_ir_type_t** out) {
+  *out = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_enter_nesting(p));
+  kiln_status_t status = kiln_mlir_parse_type_nested(p, out);
+  kiln_mlir_leave_nesting(p);
+  return status;
+}
+
+static kiln_status_t kiln_mlir_parse_type_nested(P* p,
+                                                 const kiln_ir_type_t** out) {
   kiln_ir_context_t* c = p->context;
   *out = NULL;
   if (p->tok.kind == KILN_MLIR_TOK_LPAREN) {
@@ -715,7 +755,18 @@ kiln_status_t kiln_mlir_parse_type(P* p, const kiln_ir_type_t** out) {
   int64_t dims[64];
   size_t rank = 0;
   bool unranked = false;
+  kiln_mlir_token_t dims_start = p->tok;
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_dims(p, dims, &rank, 64, &unranked));
+  // Every pass may multiply the static dimensions: the product must fit.
+  int64_t element_count = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    if (dims[i] != KILN_IR_DYNAMIC_DIM &&
+        __builtin_mul_overflow(element_count, dims[i], &element_count)) {
+      return kiln_mlir_emit_error_at(
+          p, dims_start.line, dims_start.column,
+          "shaped type has more than %" PRId64 " elements", INT64_MAX);
+    }
+  }
   const kiln_ir_type_t* element = NULL;
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &element));
   const kiln_ir_attribute_t* encoding = NULL;
@@ -1282,7 +1333,18 @@ typedef struct kiln_mlir_affine_ids_t {
 static kiln_status_t kiln_mlir_affine_sum(P* p, kiln_mlir_affine_ids_t* ids,
                                           const kiln_ir_affine_expr_t** out);
 
+static kiln_status_t kiln_mlir_affine_factor_nested(
+    P* p, kiln_mlir_affine_ids_t* ids, const kiln_ir_affine_expr_t** out);
+
 static kiln_status_t kiln_mlir_affine_factor(
+    P* p, kiln_mlir_affine_ids_t* ids, const kiln_ir_affine_expr_t** out) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_enter_nesting(p));
+  kiln_status_t status = kiln_mlir_affine_factor_nested(p, ids, out);
+  kiln_mlir_leave_nesting(p);
+  return status;
+}
+
+static kiln_status_t kiln_mlir_affine_factor_nested(
     P* p, kiln_mlir_affine_ids_t* ids, const kiln_ir_affine_expr_t** out) {
   kiln_ir_context_t* c = p->context;
   if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_MINUS)) {
@@ -1509,8 +1571,20 @@ static kiln_status_t kiln_mlir_parse_dialect_attr(
 // Attribute entry point
 //===----------------------------------------------------------------------===//
 
+static kiln_status_t kiln_mlir_parse_attribute_nested(
+    P* p, const kiln_ir_type_t* type, const kiln_ir_attribute_t** out);
+
 kiln_status_t kiln_mlir_parse_attribute(P* p, const kiln_ir_type_t* type,
                                         const kiln_ir_attribute_t** out) {
+  *out = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_enter_nesting(p));
+  kiln_status_t status = kiln_mlir_parse_attribute_nested(p, type, out);
+  kiln_mlir_leave_nesting(p);
+  return status;
+}
+
+static kiln_status_t kiln_mlir_parse_attribute_nested(
+    P* p, const kiln_ir_type_t* type, const kiln_ir_attribute_t** out) {
   kiln_ir_context_t* c = p->context;
   *out = NULL;
   kiln_mlir_token_t t = p->tok;
@@ -1974,10 +2048,15 @@ kiln_status_t kiln_mlir_parse_region(P* p, size_t num_entry_args,
                                      const kiln_mlir_block_arg_t* entry_args,
                                      bool isolated,
                                      kiln_ir_region_t** out_region) {
-  KILN_RETURN_IF_ERROR(kiln_ir_region_create(p->context, out_region));
-  KILN_RETURN_IF_ERROR(kiln_mlir_push_scope(p, isolated));
-  kiln_status_t st =
-      kiln_mlir_parse_region_body(p, *out_region, num_entry_args, entry_args);
+  KILN_RETURN_IF_ERROR(kiln_mlir_enter_nesting(p));
+  kiln_status_t st = kiln_ir_region_create(p->context, out_region);
+  if (!st) st = kiln_mlir_push_scope(p, isolated);
+  if (st) {
+    kiln_mlir_leave_nesting(p);
+    return st;
+  }
+  st = kiln_mlir_parse_region_body(p, *out_region, num_entry_args, entry_args);
+  kiln_mlir_leave_nesting(p);
   kiln_status_t pop = kiln_mlir_pop_scope(p);
   if (st) {
     kiln_status_free(pop);

@@ -54,3 +54,20 @@ func.func @n() {
   // CHECK: errors.mlir:[[@LINE+1]]:27: error: expected type, found '%x'
   %0 = arith.constant 1 : %x
 }
+
+// -----
+
+// A dimension past INT64_MAX is an error at the dimension, never a wrapped
+// (negative) size.
+// CHECK: errors.mlir:[[@LINE+1]]:27: error: dimension '9223372036854775808' is too large (at most 9223372036854775807)
+func.func @big(%a: tensor<9223372036854775808xf32>) {
+  return
+}
+
+// -----
+
+// So is a shape whose element count does not fit in 64 bits.
+// CHECK: errors.mlir:[[@LINE+1]]:28: error: shaped type has more than 9223372036854775807 elements
+func.func @many(%a: tensor<4294967296x4294967296xf32>) {
+  return
+}

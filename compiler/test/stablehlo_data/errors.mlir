@@ -45,3 +45,57 @@ func.func @scatter_no_dims(%o: tensor<8xi32>, %i: tensor<4x1xi32>, %u: tensor<4x
   }) : (tensor<8xi32>, tensor<4x1xi32>, tensor<4xi32>) -> tensor<8xi32>
   return %0 : tensor<8xi32>
 }
+
+// -----
+
+func.func @gather_index_map_out_of_range(%x: tensor<4x3xi32>, %i: tensor<2x1xi32>) -> tensor<2x3xi32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.gather' op start_index_map must be distinct dimensions of the rank-2 operand
+  %0 = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [2], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>} : (tensor<4x3xi32>, tensor<2x1xi32>) -> tensor<2x3xi32>
+  return %0 : tensor<2x3xi32>
+}
+
+// -----
+
+func.func @gather_collapsed_twice(%x: tensor<4x3xi32>, %i: tensor<2x1xi32>) -> tensor<2x3xi32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.gather' op collapsed_slice_dims must be distinct dimensions of the rank-2 operand
+  %0 = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0, 0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>} : (tensor<4x3xi32>, tensor<2x1xi32>) -> tensor<2x3xi32>
+  return %0 : tensor<2x3xi32>
+}
+
+// -----
+
+func.func @gather_bad_result(%x: tensor<4x3xi32>, %i: tensor<2x1xi32>) -> tensor<2x2xi32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.gather' op result dim 1 must be 3
+  %0 = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>} : (tensor<4x3xi32>, tensor<2x1xi32>) -> tensor<2x2xi32>
+  return %0 : tensor<2x2xi32>
+}
+
+// -----
+
+func.func @gather_slice_too_big(%x: tensor<4x3xi32>, %i: tensor<2x1xi32>) -> tensor<2x5xi32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.gather' op slice_sizes[1] = 5 is out of range for dimension size 3
+  %0 = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 5>} : (tensor<4x3xi32>, tensor<2x1xi32>) -> tensor<2x5xi32>
+  return %0 : tensor<2x5xi32>
+}
+
+// -----
+
+func.func @scatter_index_vector_dim(%x: tensor<8xi32>, %i: tensor<4x1xi32>, %u: tensor<4xi32>) -> tensor<8xi32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.scatter' op index_vector_dim 3 is out of range for rank-2 scatter_indices
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    stablehlo.return %b : tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 3>} : (tensor<8xi32>, tensor<4x1xi32>, tensor<4xi32>) -> tensor<8xi32>
+  return %0 : tensor<8xi32>
+}
+
+// -----
+
+func.func @scatter_bad_updates(%x: tensor<8xi32>, %i: tensor<4x1xi32>, %u: tensor<5xi32>) -> tensor<8xi32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.scatter' op updates dim 0 must be 4
+  %0 = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    stablehlo.return %b : tensor<i32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<8xi32>, tensor<4x1xi32>, tensor<5xi32>) -> tensor<8xi32>
+  return %0 : tensor<8xi32>
+}

@@ -693,6 +693,48 @@ KILN_TEST(native_dispatch_failure) {
   }
 }
 
+// Past the submission's deadline no command or workgroup of a native
+// dispatch starts (native dispatches are bounded by workgroup): the result is
+// DEADLINE_EXCEEDED, not the failure workgroup 2 would report, and the
+// device runs the next submission normally.
+KILN_TEST(native_dispatch_past_deadline) {
+  for (int d = 0; d < 2; ++d) {
+    kiln_hal_device_t* device = make_device(kDrivers[d], 2, true);
+    KILN_ASSERT_TRUE(device);
+    kiln_hal_executable_t* executable = NULL;
+    KILN_ASSERT_OK(prepare_native(device, &executable));
+    uint32_t ordinal = 0;
+    KILN_ASSERT_OK(kiln_hal_executable_lookup_entry_point(
+        executable, kiln_make_cstring_view("fail_on_2"), &ordinal));
+    kiln_hal_command_buffer_t* cb = NULL;
+    KILN_ASSERT_OK(kiln_hal_command_buffer_create(
+        device, KILN_HAL_COMMAND_BUFFER_MODE_REUSABLE, 0, &cb));
+    uint32_t count[3] = {5, 1, 1};
+    KILN_EXPECT_OK(kiln_hal_command_buffer_dispatch(cb, executable, ordinal,
+                                                    count, 0, NULL, 0, NULL));
+    KILN_EXPECT_OK(kiln_hal_command_buffer_finalize(cb));
+    kiln_hal_semaphore_t* semaphore = NULL;
+    KILN_ASSERT_OK(kiln_hal_device_create_semaphore(device, 0, &semaphore));
+    kiln_hal_fence_t* signal = NULL;
+    KILN_ASSERT_OK(kiln_hal_fence_create_at(semaphore, 1, host(), &signal));
+    kiln_status_t status = kiln_hal_device_queue_execute_with_deadline(
+        device, NULL, signal, 1, &cb, NULL, kiln_hal_now_ns() - 1);
+    if (!status)
+      status = kiln_hal_fence_wait(signal, KILN_HAL_INFINITE_DEADLINE);
+    KILN_EXPECT_EQ_INT(kiln_status_code(status), KILN_STATUS_DEADLINE_EXCEEDED);
+    KILN_EXPECT_CONTAINS(kiln_status_message(status), "deadline passed");
+    kiln_status_free(status);
+    kiln_hal_fence_release(signal);
+    kiln_hal_semaphore_release(semaphore);
+    status = execute_and_wait(device, cb, NULL);
+    KILN_EXPECT_EQ_INT(kiln_status_code(status), KILN_STATUS_INTERNAL);
+    kiln_status_free(status);
+    kiln_hal_command_buffer_release(cb);
+    kiln_hal_executable_release(executable);
+    kiln_hal_device_release(device);
+  }
+}
+
 KILN_TEST_MAIN(KILN_TEST_CASE(device_creation), KILN_TEST_CASE(transfers),
                KILN_TEST_CASE(reusable_with_binding_tables),
                KILN_TEST_CASE(wait_fence_failure_propagates),
@@ -703,4 +745,5 @@ KILN_TEST_MAIN(KILN_TEST_CASE(device_creation), KILN_TEST_CASE(transfers),
                KILN_TEST_CASE(native_two_libraries),
                KILN_TEST_CASE(native_dispatch_all_drivers),
                KILN_TEST_CASE(native_dispatch_large_two_workers),
-               KILN_TEST_CASE(native_dispatch_failure))
+               KILN_TEST_CASE(native_dispatch_failure),
+               KILN_TEST_CASE(native_dispatch_past_deadline))

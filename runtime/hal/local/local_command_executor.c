@@ -62,13 +62,26 @@ typedef struct kiln_hal_local_dispatch_t {
   void* dispatch_data;
   size_t local_memory_size;
   const kiln_hal_executable_dispatch_state_v1_t* state;
+  int64_t deadline_ns;
 } kiln_hal_local_dispatch_t;
+
+static kiln_status_t kiln_hal_local_deadline_exceeded(int64_t deadline_ns) {
+  return kiln_make_status(KILN_STATUS_DEADLINE_EXCEEDED,
+                          "deadline passed %.3f ms ago",
+                          (double)(kiln_hal_now_ns() - deadline_ns) / 1e6);
+}
 
 static kiln_status_t kiln_hal_local_run_workgroup(void* user_data,
                                                   uint32_t index,
                                                   uint32_t worker_id) {
   kiln_hal_local_dispatch_t* dispatch = (kiln_hal_local_dispatch_t*)user_data;
   const kiln_hal_executable_dispatch_state_v1_t* state = dispatch->state;
+  // Checked before every workgroup: what bounds a native dispatch (its
+  // workgroups cannot be interrupted) and stops the rest of a vmvx one.
+  if (dispatch->deadline_ns != KILN_HAL_INFINITE_DEADLINE &&
+      kiln_hal_now_ns() >= dispatch->deadline_ns) {
+    return kiln_hal_local_deadline_exceeded(dispatch->deadline_ns);
+  }
   kiln_hal_executable_workgroup_state_v1_t workgroup;
   workgroup.workgroup_id_x = index % state->workgroup_count_x;
   uint32_t yz = index / state->workgroup_count_x;
@@ -87,7 +100,7 @@ static kiln_status_t kiln_hal_local_run_workgroup(void* user_data,
 static kiln_status_t kiln_hal_local_execute_dispatch(
     kiln_hal_local_command_executor_t* executor,
     const kiln_hal_command_t* command,
-    const kiln_hal_buffer_binding_table_t* binding_table) {
+    const kiln_hal_buffer_binding_table_t* binding_table, int64_t deadline_ns) {
   kiln_hal_local_executable_t* executable =
       (kiln_hal_local_executable_t*)command->dispatch.executable;
   uint32_t entry_point = command->dispatch.entry_point;
@@ -141,10 +154,10 @@ static kiln_status_t kiln_hal_local_execute_dispatch(
         kiln_hal_local_executable_vtable(executable);
     kiln_hal_local_dispatch_t dispatch = {
         executor, executable, entry_point, NULL, info.local_memory_size,
-        &state};
+        &state,   deadline_ns};
     if (vtable->begin_dispatch) {
       status = vtable->begin_dispatch(executable, entry_point, &state,
-                                      &dispatch.dispatch_data);
+                                      deadline_ns, &dispatch.dispatch_data);
     }
     if (!status) {
       status = executor->runner.run(executor->runner.self, (uint32_t)total,
@@ -194,7 +207,11 @@ static kiln_status_t kiln_hal_local_resolve(
 static kiln_status_t kiln_hal_local_execute_command(
     kiln_hal_local_command_executor_t* executor,
     const kiln_hal_command_t* command,
-    const kiln_hal_buffer_binding_table_t* binding_table) {
+    const kiln_hal_buffer_binding_table_t* binding_table, int64_t deadline_ns) {
+  if (deadline_ns != KILN_HAL_INFINITE_DEADLINE &&
+      kiln_hal_now_ns() >= deadline_ns) {
+    return kiln_hal_local_deadline_exceeded(deadline_ns);
+  }
   switch (command->type) {
     case KILN_HAL_COMMAND_BARRIER:
       return kiln_ok_status();
@@ -244,7 +261,8 @@ static kiln_status_t kiln_hal_local_execute_command(
       return kiln_ok_status();
     }
     case KILN_HAL_COMMAND_DISPATCH:
-      return kiln_hal_local_execute_dispatch(executor, command, binding_table);
+      return kiln_hal_local_execute_dispatch(executor, command, binding_table,
+                                             deadline_ns);
   }
   return kiln_make_status(KILN_STATUS_INTERNAL, "unknown command type %d",
                           (int)command->type);
@@ -253,13 +271,13 @@ static kiln_status_t kiln_hal_local_execute_command(
 kiln_status_t kiln_hal_local_command_executor_execute(
     kiln_hal_local_command_executor_t* executor,
     kiln_hal_command_buffer_t* command_buffer,
-    const kiln_hal_buffer_binding_table_t* binding_table) {
+    const kiln_hal_buffer_binding_table_t* binding_table, int64_t deadline_ns) {
   size_t count = kiln_hal_command_buffer_command_count(command_buffer);
   for (size_t i = 0; i < count; ++i) {
     KILN_RETURN_AND_ANNOTATE_IF_ERROR(
         kiln_hal_local_execute_command(
             executor, kiln_hal_command_buffer_command(command_buffer, i),
-            binding_table),
+            binding_table, deadline_ns),
         "command %zu of the command buffer", i);
   }
   return kiln_ok_status();

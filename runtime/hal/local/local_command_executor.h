@@ -67,11 +67,15 @@ void kiln_hal_local_command_executor_deinitialize(
 
 // Runs every command of |command_buffer| in order against |binding_table|
 // (may be NULL). Stops at the first failure, annotated with the command
-// index.
+// index. Past |deadline_ns| (absolute, kiln_hal_now_ns;
+// KILN_HAL_INFINITE_DEADLINE for none) no command or workgroup starts, vmvx
+// workgroups stop at their next backward branch or call, and the result is
+// DEADLINE_EXCEEDED naming the dispatch; a native workgroup already running
+// finishes first (native dispatches are bounded by workgroup).
 kiln_status_t kiln_hal_local_command_executor_execute(
     kiln_hal_local_command_executor_t* executor,
     kiln_hal_command_buffer_t* command_buffer,
-    const kiln_hal_buffer_binding_table_t* binding_table);
+    const kiln_hal_buffer_binding_table_t* binding_table, int64_t deadline_ns);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -141,6 +141,7 @@ typedef struct kiln_hal_queue_op_t {
   kiln_hal_buffer_binding_table_t* binding_tables;  // NULL or per cb
   kiln_hal_buffer_binding_t* bindings;  // storage of the tables (retained)
   size_t binding_count;
+  int64_t deadline_ns;  // absolute; KILN_HAL_INFINITE_DEADLINE for none
 } kiln_hal_queue_op_t;
 
 typedef struct kiln_hal_local_device_t {
@@ -183,14 +184,13 @@ static void kiln_hal_queue_op_free(kiln_allocator_t allocator,
 // Returns the failure (also delivered to the signal fence).
 static kiln_status_t kiln_hal_local_device_run_op(
     kiln_hal_local_device_t* device, kiln_hal_queue_op_t* op) {
-  kiln_status_t status =
-      kiln_hal_fence_wait(op->wait_fence, KILN_HAL_INFINITE_DEADLINE);
+  kiln_status_t status = kiln_hal_fence_wait(op->wait_fence, op->deadline_ns);
   if (!status && op->type == KILN_HAL_QUEUE_OP_EXECUTE) {
     pthread_mutex_lock(&device->execute_mutex);
     for (size_t i = 0; !status && i < op->command_buffer_count; ++i) {
       status = kiln_hal_local_command_executor_execute(
           &device->executor, op->command_buffers[i],
-          op->binding_tables ? &op->binding_tables[i] : NULL);
+          op->binding_tables ? &op->binding_tables[i] : NULL, op->deadline_ns);
     }
     pthread_mutex_unlock(&device->execute_mutex);
   }
@@ -254,6 +254,7 @@ static kiln_status_t kiln_hal_local_device_new_op(
   KILN_RETURN_IF_ERROR(kiln_allocator_calloc(
       device->base.host_allocator, sizeof(*op) + extra_size, (void**)&op));
   op->type = type;
+  op->deadline_ns = KILN_HAL_INFINITE_DEADLINE;
   kiln_hal_fence_retain(wait_fence);
   op->wait_fence = wait_fence;
   kiln_hal_fence_retain(signal_fence);
@@ -266,7 +267,8 @@ static kiln_status_t kiln_hal_local_device_queue_execute(
     kiln_hal_device_t* base_device, kiln_hal_fence_t* wait_fence,
     kiln_hal_fence_t* signal_fence, size_t command_buffer_count,
     kiln_hal_command_buffer_t* const* command_buffers,
-    const kiln_hal_buffer_binding_table_t* binding_tables) {
+    const kiln_hal_buffer_binding_table_t* binding_tables,
+    int64_t deadline_ns) {
   kiln_hal_local_device_t* device = (kiln_hal_local_device_t*)base_device;
   size_t binding_count = 0;
   for (size_t i = 0; i < command_buffer_count; ++i) {
@@ -287,6 +289,7 @@ static kiln_status_t kiln_hal_local_device_queue_execute(
   KILN_RETURN_IF_ERROR(kiln_hal_local_device_new_op(
       device, KILN_HAL_QUEUE_OP_EXECUTE, wait_fence, signal_fence,
       cb_bytes + table_bytes + binding_bytes, &op));
+  op->deadline_ns = deadline_ns;
   uint8_t* p = (uint8_t*)(op + 1);
   op->command_buffers = (kiln_hal_command_buffer_t**)p;
   p += cb_bytes;

@@ -21,10 +21,14 @@ typedef struct kiln_hal_local_executable_vtable_t {
   kiln_hal_executable_vtable_t base;  // must be first
   // Optional (NULL: nothing to prepare). Builds per-dispatch state shared by
   // all workgroups (e.g. vmvx's binding list) into |*out_dispatch_data|.
+  // |deadline_ns| (absolute, kiln_hal_now_ns; KILN_HAL_INFINITE_DEADLINE for
+  // none) is the submission's: executables that can stop inside a workgroup
+  // (vmvx) return DEADLINE_EXCEEDED from issue_workgroup once it passes; the
+  // executor itself starts no workgroup after it.
   kiln_status_t (*begin_dispatch)(
       kiln_hal_local_executable_t* executable, uint32_t entry_point,
       const kiln_hal_executable_dispatch_state_v1_t* dispatch_state,
-      void** out_dispatch_data);
+      int64_t deadline_ns, void** out_dispatch_data);
   // Runs one workgroup. Must be thread-safe across workgroups of a dispatch.
   kiln_status_t (*issue_workgroup)(
       kiln_hal_local_executable_t* executable, uint32_t entry_point,

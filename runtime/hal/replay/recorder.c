@@ -1103,7 +1103,8 @@ static kiln_status_t kiln_replay_device_queue_execute(
     kiln_hal_device_t* base, kiln_hal_fence_t* wait_fence,
     kiln_hal_fence_t* signal_fence, size_t command_buffer_count,
     kiln_hal_command_buffer_t* const* command_buffers,
-    const kiln_hal_buffer_binding_table_t* binding_tables) {
+    const kiln_hal_buffer_binding_table_t* binding_tables,
+    int64_t deadline_ns) {
   kiln_hal_replay_recorder_t* recorder = kiln_replay_device_recorder(base);
   kiln_mutex_lock(&recorder->mutex);
   kiln_replay_maybe_trim(recorder, false);
@@ -1112,9 +1113,9 @@ static kiln_status_t kiln_replay_device_queue_execute(
                                            command_buffers, binding_tables));
   kiln_mutex_unlock(&recorder->mutex);
   if (status) return status;
-  return kiln_hal_device_queue_execute(
+  return kiln_hal_device_queue_execute_with_deadline(
       kiln_replay_device_target(base), wait_fence, signal_fence,
-      command_buffer_count, command_buffers, binding_tables);
+      command_buffer_count, command_buffers, binding_tables, deadline_ns);
 }
 
 static kiln_status_t kiln_replay_device_queue_alloca(

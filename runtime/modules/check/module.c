@@ -152,7 +152,9 @@ static kiln_status_t kiln_check_same_type(const char* what,
 static kiln_status_t kiln_check_expect_eq(void* state,
                                           kiln_vm_native_call_t* call) {
   (void)state;
-  kiln_check_view_t lhs, rhs;
+  // Both start unmapped: when mapping |lhs| fails, |rhs| is still unmapped
+  // (and released as such) below.
+  kiln_check_view_t lhs = {0}, rhs = {0};
   kiln_status_t status = kiln_check_map_view(call, 1, &lhs);
   if (!status) status = kiln_check_map_view(call, 2, &rhs);
   if (!status) status = kiln_check_same_type("expect_eq", &lhs, &rhs);
@@ -182,7 +184,9 @@ static kiln_status_t kiln_check_expect_almost_eq(void* state,
   (void)state;
   float atol = call->args[3].f32;
   float rtol = call->args[4].f32;
-  kiln_check_view_t lhs, rhs;
+  // Both start unmapped: when mapping |lhs| fails, |rhs| is still unmapped
+  // (and released as such) below.
+  kiln_check_view_t lhs = {0}, rhs = {0};
   kiln_status_t status = kiln_check_map_view(call, 1, &lhs);
   if (!status) status = kiln_check_map_view(call, 2, &rhs);
   if (!status) status = kiln_check_same_type("expect_almost_eq", &lhs, &rhs);

@@ -698,8 +698,13 @@ static kiln_status_t kiln_hal_module_queue_execute(
   }
   if (!status) {
     kiln_hal_buffer_binding_table_t table = {(size_t)binding_count, bindings};
-    status = kiln_hal_device_queue_execute(device, wait_fence, signal_fence, 1,
-                                           &command_buffer, &table);
+    // The invocation's deadline bounds the work it submits too.
+    int64_t deadline_ns = call->deadline_ns == KILN_VM_DEADLINE_INFINITE
+                              ? KILN_HAL_INFINITE_DEADLINE
+                              : call->deadline_ns;
+    status = kiln_hal_device_queue_execute_with_deadline(
+        device, wait_fence, signal_fence, 1, &command_buffer, &table,
+        deadline_ns);
   }
   kiln_allocator_free(state->allocator, bindings);
   return status;
@@ -827,7 +832,9 @@ static kiln_status_t kiln_hal_module_fence_await(void* opaque,
   kiln_hal_fence_t* fences[KILN_HAL_MODULE_MAX_FENCES];
   size_t count = 0;
   KILN_RETURN_IF_ERROR(kiln_hal_module_read_fences(call, 1, fences, &count));
-  int64_t deadline = timeout_ms < 0
+  // Timeouts too long to count in nanoseconds are "forever" (a program may
+  // pass any i64).
+  int64_t deadline = timeout_ms < 0 || timeout_ms > INT64_MAX / 1000000
                          ? INT64_MAX
                          : kiln_hal_deadline_after_ns(timeout_ms * 1000000);
   if (call->deadline_ns > 0 && call->deadline_ns < deadline) {
@@ -844,6 +851,12 @@ static kiln_status_t kiln_hal_module_fence_await(void* opaque,
     // A failed fence carries the failure of the work it waited for: that is
     // the error the program reports, not a status code it branches on.
     return status;
+  }
+  if (status && call->deadline_ns > 0 &&
+      kiln_hal_now_ns() >= call->deadline_ns) {
+    // The invocation's deadline (not the program's own timeout) passed: the
+    // call fails, as it would at a backward branch.
+    return kiln_status_annotate_f(status, "invocation deadline exceeded");
   }
   call->results[0] = kiln_vm_value_make_i32(kiln_status_consume_code(status));
   return kiln_ok_status();

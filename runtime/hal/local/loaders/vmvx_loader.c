@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "runtime/hal/local/local_executable.h"
+#include "runtime/hal/semaphore.h"
 
 //===----------------------------------------------------------------------===//
 // Executable
@@ -20,6 +21,7 @@ typedef struct kiln_hal_vmvx_dispatch_t {
   kiln_vm_buffer_t* constants;
   kiln_vm_list_t* bindings;
   kiln_vm_buffer_t* empty;  // local memory when the entry declares none
+  int64_t deadline_ns;      // the VM's: 0 for none
   uint32_t worker_count;
   // Per worker: its local memory wrapped once (created lazily by the worker
   // itself on its first workgroup of the dispatch; only that worker touches
@@ -53,7 +55,7 @@ static void kiln_hal_vmvx_end_dispatch(kiln_hal_local_executable_t* base,
 
 static kiln_status_t kiln_hal_vmvx_begin_dispatch(
     kiln_hal_local_executable_t* base, uint32_t entry_point,
-    const kiln_hal_executable_dispatch_state_v1_t* state,
+    const kiln_hal_executable_dispatch_state_v1_t* state, int64_t deadline_ns,
     void** out_dispatch_data) {
   kiln_allocator_t allocator = base->base.host_allocator;
   uint32_t workers = state->max_concurrency ? state->max_concurrency : 1;
@@ -62,6 +64,9 @@ static kiln_status_t kiln_hal_vmvx_begin_dispatch(
       allocator, sizeof(*dispatch) + workers * sizeof(kiln_vm_buffer_t*),
       (void**)&dispatch));
   dispatch->worker_count = workers;
+  dispatch->deadline_ns = deadline_ns == KILN_HAL_INFINITE_DEADLINE
+                              ? KILN_VM_DEADLINE_INFINITE
+                              : deadline_ns;
   kiln_status_t status = kiln_vm_buffer_wrap(
       (void*)state->constants, state->constant_count * sizeof(uint32_t),
       /*is_mutable=*/false, NULL, allocator, &dispatch->constants);
@@ -123,9 +128,13 @@ static kiln_status_t kiln_hal_vmvx_issue_workgroup(
       kiln_vm_value_make_i32((int32_t)state->workgroup_count_y),
       kiln_vm_value_make_i32((int32_t)state->workgroup_count_z),
   };
+  // The VM checks the deadline on backward branches and calls: a workgroup
+  // that loops forever stops there.
+  kiln_vm_invoke_options_t options = {0};
+  options.deadline_ns = dispatch->deadline_ns;
   kiln_status_t status =
       kiln_vm_invoke(executable->context, executable->functions[entry_point],
-                     args, 9, NULL, 0, NULL);
+                     args, 9, NULL, 0, &options);
   if (status) {
     kiln_string_view_t name =
         kiln_vm_function_name(&executable->functions[entry_point]);

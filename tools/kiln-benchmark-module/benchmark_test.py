@@ -227,6 +227,26 @@ def case_benchmark_flags():
              "unknown --benchmark_format")
 
 
+def case_min_time_forms():
+  module = assemble("discovery")
+  # IREE's "Nx" form: exactly N iterations per repetition (counted).
+  _, rows, _ = run_json("--module=" + module, "--benchmark_filter=BM_noargs",
+                        min_time="--benchmark_min_time=7x")
+  check([r["iterations"] for r in iteration_rows(rows)] == [7], rows)
+  _, rows, _ = run_json("--module=" + module, "--benchmark_filter=BM_noargs",
+                        "--benchmark_repetitions=2",
+                        min_time="--benchmark_min_time=3x")
+  check([r["iterations"] for r in iteration_rows(rows)] == [3, 3], rows)
+  # The "0.01s" form is seconds, as the bare number is.
+  _, rows, _ = run_json("--module=" + module, "--benchmark_filter=BM_noargs",
+                        min_time="--benchmark_min_time=0.01s")
+  check(len(iteration_rows(rows)) == 1, rows)
+  error_case(["--module=" + module, "--benchmark_min_time=0x"],
+             "invalid --benchmark_min_time")
+  error_case(["--module=" + module, "--benchmark_min_time=x"],
+             "invalid --benchmark_min_time")
+
+
 def case_dispatch_statistics_unscaled():
   # A dispatch that runs on every other call cannot be scaled to one call
   # per iteration: its row has calls=0.5 and a warning says it is an

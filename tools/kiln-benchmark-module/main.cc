@@ -558,21 +558,27 @@ kiln_status_t ParseTimeUnit(const char* text, bool* out_set,
   return nullptr;
 }
 
+// --benchmark_min_time=Nx (IREE's newer form): a fixed iteration count,
+// which Google Benchmark 1.7 takes per benchmark, not as a flag; 0 = unset.
+int64_t g_min_iterations = 0;
+
 void RegisterCase(BenchmarkCase* bench, bool unit_set,
                   benchmark::TimeUnit unit) {
   benchmark::TimeUnit default_unit = bench->kind == Kind::kDispatch
                                          ? benchmark::kMicrosecond
                                          : benchmark::kMillisecond;
-  benchmark::RegisterBenchmark(
-      bench->name.c_str(),
-      [bench](benchmark::State& state) { RunBenchmark(state, bench); })
-      // All threads' CPU time (workers included), not just this thread's.
-      ->MeasureProcessCPUTime()
-      // Wall time decides the iteration count, so single- and
-      // multi-threaded runs compare.
-      ->UseRealTime()
-      // Repetitions report mean, median, stddev and cv (built in).
-      ->Unit(unit_set ? unit : default_unit);
+  benchmark::internal::Benchmark* registered =
+      benchmark::RegisterBenchmark(
+          bench->name.c_str(),
+          [bench](benchmark::State& state) { RunBenchmark(state, bench); })
+          // All threads' CPU time (workers included), not just this thread's.
+          ->MeasureProcessCPUTime()
+          // Wall time decides the iteration count, so single- and
+          // multi-threaded runs compare.
+          ->UseRealTime()
+          // Repetitions report mean, median, stddev and cv (built in).
+          ->Unit(unit_set ? unit : default_unit);
+  if (g_min_iterations > 0) registered->Iterations(g_min_iterations);
 }
 
 //===----------------------------------------------------------------------===//
@@ -741,7 +747,8 @@ bool IsTrue(const std::string& value) {
 // everything else stays for kiln's flag parser in |kiln_args|.
 void SplitArguments(int argc, char** argv, std::vector<char*>* gb_args,
                     std::vector<char*>* kiln_args,
-                    ReporterOptions* reporter_options, bool* help) {
+                    ReporterOptions* reporter_options, bool* help,
+                    std::string* min_time_error) {
   gb_args->push_back(argv[0]);
   kiln_args->push_back(argv[0]);
   for (int i = 1; i < argc; ++i) {
@@ -754,6 +761,24 @@ void SplitArguments(int argc, char** argv, std::vector<char*>* gb_args,
       reporter_options->out_format = value;
     } else if (TakeFlag(arg, "benchmark_out", &value)) {
       reporter_options->out_path = value;
+    } else if (TakeFlag(arg, "benchmark_min_time", &value)) {
+      // Google Benchmark 1.7 takes seconds only: "0.5s" becomes 0.5 and
+      // "20x" becomes a fixed iteration count (RegisterCase).
+      static std::vector<std::string> rewritten;
+      rewritten.reserve(argc);
+      if (!value.empty() && value.back() == 'x') {
+        char* end = nullptr;
+        long long n = strtoll(value.c_str(), &end, 10);
+        if (n <= 0 || end != value.c_str() + value.size() - 1) {
+          *min_time_error = "invalid --benchmark_min_time '" + value +
+                            "'; expected SECONDS, SECONDSs or COUNTx";
+        }
+        g_min_iterations = n;
+      } else {
+        if (!value.empty() && value.back() == 's') value.pop_back();
+        rewritten.push_back("--benchmark_min_time=" + value);
+        gb_args->push_back(&rewritten.back()[0]);
+      }
     } else if (StartsWith(arg, "--benchmark_")) {
       if (TakeFlag(arg, "benchmark_counters_tabular", &value)) {
         reporter_options->counters_tabular = IsTrue(value);
@@ -833,7 +858,8 @@ void PrintHelp() {
   std::printf(
       "\n# Google Benchmark flags are accepted too:\n"
       "#   --benchmark_filter=REGEX --benchmark_repetitions=N\n"
-      "#   --benchmark_min_time=SECONDS --benchmark_format=console|json|csv\n"
+      "#   --benchmark_min_time=SECONDS|SECONDSs|COUNTx "
+      "--benchmark_format=console|json|csv\n"
       "#   --benchmark_out=FILE --benchmark_out_format=console|json|csv\n"
       "#   --benchmark_counters_tabular=true --benchmark_list_tests=true\n"
       "#   --benchmark_report_aggregates_only=true "
@@ -854,7 +880,13 @@ int main(int argc, char** argv) {
   std::vector<char*> kiln_args;
   ReporterOptions reporter_options;
   bool help = false;
-  SplitArguments(argc, argv, &gb_args, &kiln_args, &reporter_options, &help);
+  std::string min_time_error;
+  SplitArguments(argc, argv, &gb_args, &kiln_args, &reporter_options, &help,
+                 &min_time_error);
+  if (!min_time_error.empty()) {
+    std::fprintf(stderr, "error: %s\n", min_time_error.c_str());
+    return 1;
+  }
   if (help) {
     PrintHelp();
     return 0;

@@ -6,10 +6,13 @@
 #   sum        a sum over 16M f32 vs a plain C loop's read bandwidth [>= 80%]
 #   compile    a program of about 100 dispatches                    [< 5 s]
 # Not a test: run it on an idle machine. Usage: bench/cpu_backend/run.sh
-# [BIN_DIR] (default build/bin). Writes bench/cpu_backend/results.json.
+# [BIN_DIR] (default build/bin). Writes results.json next to BIN_DIR
+# (build/bench/cpu_backend/results.json).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${1:-$root/build/bin}
+out_dir=$(cd "$bin/.." && pwd)/bench/cpu_backend
+mkdir -p "$out_dir"
 here=$root/bench/cpu_backend
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -83,7 +86,7 @@ t0=$(date +%s.%N)
 t1=$(date +%s.%N)
 dispatches=$("$bin/kiln-dump-module" "$work/hundred.kmod" | grep -c '^ *entry @' || true)
 
-"$py" - "$numpy_ms" "$chain1" "$chain2" "$sum1" "$c_ms" "$t0" "$t1" "$dispatches" "$here/results.json" <<'PY'
+"$py" - "$numpy_ms" "$chain1" "$chain2" "$sum1" "$c_ms" "$t0" "$t1" "$dispatches" "$out_dir/results.json" <<'PY'
 import json, sys
 numpy_ms, chain1, chain2, sum1, c_ms, t0, t1 = map(float, sys.argv[1:8])
 dispatches, out = int(sys.argv[8]), sys.argv[9]

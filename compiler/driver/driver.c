@@ -174,8 +174,7 @@ kiln_status_t kiln_compiler_compile_buffer(
   pm_options.timing_stream = dump;
   if (!status)
     status = kiln_ir_pass_manager_create(allocator, &pm_options, &pm);
-  kiln_form_dispatch_regions_options_t form_options = {
-      backend->matmuls_alone};
+  kiln_form_dispatch_regions_options_t form_options = {backend->matmuls_alone};
   kiln_ir_pass_t form_pass = kiln_form_dispatch_regions_pass;
   form_pass.user_data = &form_options;
   kiln_driver_serialize_t serialize = {backend, &options->target};
@@ -268,11 +267,11 @@ kiln_status_t kiln_compiler_compile_buffer(
   return status;
 }
 
-kiln_status_t kiln_compiler_compile_file(const kiln_compiler_options_t* options,
-                                         const char* path,
-                                         kiln_allocator_t allocator,
-                                         uint8_t** out_bytes,
-                                         size_t* out_length) {
+kiln_status_t kiln_compiler_read_file(const char* path,
+                                      kiln_allocator_t allocator,
+                                      char** out_text, size_t* out_size) {
+  *out_text = NULL;
+  *out_size = 0;
   bool is_stdin = strcmp(path, "-") == 0;
   FILE* file = is_stdin ? stdin : fopen(path, "rb");
   if (!file) {
@@ -284,11 +283,11 @@ kiln_status_t kiln_compiler_compile_file(const kiln_compiler_options_t* options,
       kiln_allocator_malloc(allocator, capacity, (void**)&text);
   while (!status) {
     if (size == capacity) {
-      capacity *= 2;
       void* grown = text;
-      status = kiln_allocator_realloc(allocator, capacity, &grown);
+      status = kiln_allocator_realloc(allocator, capacity * 2, &grown);
       if (status) break;
       text = (char*)grown;
+      capacity *= 2;
     }
     size_t n = fread(text + size, 1, capacity - size, file);
     if (n == 0) break;
@@ -299,11 +298,26 @@ kiln_status_t kiln_compiler_compile_file(const kiln_compiler_options_t* options,
         kiln_make_status(KILN_STATUS_DATA_LOSS, "error reading '%s'", path);
   }
   if (!is_stdin) fclose(file);
-  if (!status) {
-    status =
-        kiln_compiler_compile_buffer(options, is_stdin ? "<stdin>" : path, text,
-                                     size, allocator, out_bytes, out_length);
+  if (status) {
+    kiln_allocator_free(allocator, text);
+    return status;
   }
+  *out_text = text;
+  *out_size = size;
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_compiler_compile_file(const kiln_compiler_options_t* options,
+                                         const char* path,
+                                         kiln_allocator_t allocator,
+                                         uint8_t** out_bytes,
+                                         size_t* out_length) {
+  char* text = NULL;
+  size_t size = 0;
+  KILN_RETURN_IF_ERROR(kiln_compiler_read_file(path, allocator, &text, &size));
+  kiln_status_t status = kiln_compiler_compile_buffer(
+      options, strcmp(path, "-") == 0 ? "<stdin>" : path, text, size, allocator,
+      out_bytes, out_length);
   kiln_allocator_free(allocator, text);
   return status;
 }

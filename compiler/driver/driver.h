@@ -83,6 +83,12 @@ kiln_status_t kiln_compiler_compile_buffer(
     const char* text, size_t length, kiln_allocator_t allocator,
     uint8_t** out_bytes, size_t* out_length);
 
+// Reads all of |path| ("-" is stdin) into |*out_text| (owned by the caller,
+// released with |allocator|); NOT_FOUND when it cannot be opened.
+kiln_status_t kiln_compiler_read_file(const char* path,
+                                      kiln_allocator_t allocator,
+                                      char** out_text, size_t* out_size);
+
 // Reads |path| ("-" is stdin) and compiles it.
 kiln_status_t kiln_compiler_compile_file(const kiln_compiler_options_t* options,
                                          const char* path,

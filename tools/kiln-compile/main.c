@@ -7,49 +7,6 @@
 
 #include "compiler/driver/driver.h"
 
-// Reads all of |path| ("-" is stdin) into |*out_text| (owned by the caller,
-// released with |allocator|).
-static kiln_status_t kiln_compile_read_input(const char* path,
-                                             kiln_allocator_t allocator,
-                                             char** out_text,
-                                             size_t* out_size) {
-  *out_text = NULL;
-  *out_size = 0;
-  bool is_stdin = strcmp(path, "-") == 0;
-  FILE* file = is_stdin ? stdin : fopen(path, "rb");
-  if (!file) {
-    return kiln_make_status(KILN_STATUS_NOT_FOUND, "cannot open '%s'", path);
-  }
-  size_t capacity = 1 << 16, size = 0;
-  char* text = NULL;
-  kiln_status_t status =
-      kiln_allocator_malloc(allocator, capacity, (void**)&text);
-  while (!status) {
-    if (size == capacity) {
-      void* grown = text;
-      status = kiln_allocator_realloc(allocator, capacity * 2, &grown);
-      if (status) break;
-      text = (char*)grown;
-      capacity *= 2;
-    }
-    size_t n = fread(text + size, 1, capacity - size, file);
-    if (n == 0) break;
-    size += n;
-  }
-  if (!status && ferror(file)) {
-    status =
-        kiln_make_status(KILN_STATUS_DATA_LOSS, "error reading '%s'", path);
-  }
-  if (!is_stdin) fclose(file);
-  if (status) {
-    kiln_allocator_free(allocator, text);
-    return status;
-  }
-  *out_text = text;
-  *out_size = size;
-  return kiln_ok_status();
-}
-
 // Nothing but whitespace: no program (kiln-opt accepts it, a compiler that
 // emitted an empty module for it would hide a wrong path or a failed pipe).
 static bool kiln_compile_is_blank(const char* text, size_t size) {
@@ -171,7 +128,7 @@ int main(int argc, char** argv) {
   size_t text_size = 0;
   const char* filename = strcmp(input, "-") == 0 ? "<stdin>" : input;
   kiln_status_t status =
-      kiln_compile_read_input(input, allocator, &text, &text_size);
+      kiln_compiler_read_file(input, allocator, &text, &text_size);
   if (!status && kiln_compile_is_blank(text, text_size)) {
     status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
                               "input '%s' is empty", filename);

@@ -12,9 +12,9 @@
 // Type-generic math: in the tables below an f32 operand calls the C
 // library's single-precision function (powf, sinf, ...), as it must for the
 // interpreter and the generated C to agree.
-#include <tgmath.h>
 #include <stdint.h>
 #include <string.h>
+#include <tgmath.h>
 
 static inline uint32_t kiln_vm_f32_to_bits(float f) {
   uint32_t x;
@@ -235,6 +235,298 @@ static inline float kiln_vm_tanh_f32(float x) {
   return x == x ? copysignf(th, x) : x + x;
 }
 
+// e^t in double for t in [-700, 700] (results normal doubles): the kernel
+// of the f32 functions that compute in double (erf, pow) so that their
+// one rounding to f32 is the only error that shows. Cody-Waite reduction by
+// ln 2 (the high part has trailing zeros, so n * it is exact), Taylor to
+// r^12 (|r| <= ln 2 / 2: truncation below 1e-15), 2^n from the rounding
+// constant's low bits (integer ops every vector ISA has).
+static inline double kiln_vm_exp_f64_core(double t) {
+  const double magic = 6755399441055744.0;  // 1.5 * 2^52: round to integer
+  double nm = t * 1.4426950408889634 + magic;
+  double n = nm - magic;
+  double r = (t - n * 6.93147180369123816490e-01) - n * 1.90821492927058770e-10;
+  double q = 1.0 / 479001600.0;
+  q = q * r + 1.0 / 39916800.0;
+  q = q * r + 1.0 / 3628800.0;
+  q = q * r + 1.0 / 362880.0;
+  q = q * r + 1.0 / 40320.0;
+  q = q * r + 1.0 / 5040.0;
+  q = q * r + 1.0 / 720.0;
+  q = q * r + 1.0 / 120.0;
+  q = q * r + 1.0 / 24.0;
+  q = q * r + 1.0 / 6.0;
+  q = q * r + 0.5;
+  double p = 1.0 + (r + (r * r) * q);
+  uint64_t ni = kiln_vm_f64_to_bits(nm) - kiln_vm_f64_to_bits(magic);
+  return p * kiln_vm_bits_to_f64((ni + 1023u) << 52);
+}
+
+// erf in double, rounded once: |x| < 1 by its Taylor series (to x^25);
+// above, 1 - exp(-x^2) g(x) with g = erfc(x) exp(x^2) on [1, 4] by a
+// degree-12 polynomial fitted at Chebyshev nodes (relative error 8e-9;
+// erfc is below 0.16 there, so that is under 0.03 ulp of erf). |x| is
+// clamped to 4, where erf rounds to 1. One path for the vectorizer.
+static inline float kiln_vm_erf_f32(float x) {
+  double a = fabs((double)x);
+  double z = a * a;
+  double q = 9.4227590646504113e-11;
+  q = q * z - 1.2290555301717926e-09;
+  q = q * z + 1.4807192815879218e-08;
+  q = q * z - 1.6365844691234924e-07;
+  q = q * z + 1.6462114365889246e-06;
+  q = q * z - 1.492565035840625e-05;
+  q = q * z + 0.00012055332981789664;
+  q = q * z - 0.00085483270234508522;
+  q = q * z + 0.0052239776254421879;
+  q = q * z - 0.026866170645131252;
+  q = q * z + 0.11283791670955126;
+  q = q * z - 0.37612638903183754;
+  q = q * z + 1.1283791670955126;
+  double small = a * q;
+  double ac = a < 4.0 ? a : 4.0;
+  double t = (ac - 2.5) * (1.0 / 1.5);
+  double g = 1.3819088787460537e-05;
+  g = g * t - 3.6928723572817124e-05;
+  g = g * t + 5.4947248758791182e-05;
+  g = g * t - 0.00014394859790602935;
+  g = g * t + 0.00041450809735732062;
+  g = g * t - 0.0010171177742724783;
+  g = g * t + 0.002401701695642528;
+  g = g * t - 0.0055673329095528856;
+  g = g * t + 0.012489703671452876;
+  g = g * t - 0.027005725289732749;
+  g = g * t + 0.056110472584282471;
+  g = g * t - 0.11152100469538354;
+  g = g * t + 0.21080636427594113;
+  double large = 1.0 - kiln_vm_exp_f64_core(-(ac * ac)) * g;
+  float r = (float)(a < 1.0 ? small : large);
+  return x == x ? copysignf(r, x) : x + x;
+}
+
+// sin and cos of f32 |x|: the reduction x = (k + f) pi/2, |f| <= 1/2, is
+// exact for every f32 (Payne-Hanek in integers: the 24-bit significand
+// times a 96-bit window of 2/pi chosen by the exponent, from
+// scripts/numerics/gen_two_over_pi.py; only the bits that fall between 2^1
+// and 2^-62 of x * 2/pi are formed); sin(f pi/2) and cos(f pi/2) come
+// from their Taylor series in double (|r| <= pi/4: truncation near
+// 1e-12) and are rounded to f32 once. Below pi/4, r = x. Every step is a
+// table load, integer or double op: one path for the vectorizer.
+// clang-format off
+static const uint32_t kiln_vm_two_over_pi_f32[129][3] = {
+    {0x00000028u, 0xbe60db93u, 0x91054a7fu}, {0x00000051u, 0x7cc1b727u, 0x220a94feu},
+    {0x000000a2u, 0xf9836e4eu, 0x441529fcu}, {0x00000145u, 0xf306dc9cu, 0x882a53f8u},
+    {0x0000028bu, 0xe60db939u, 0x1054a7f0u}, {0x00000517u, 0xcc1b7272u, 0x20a94fe1u},
+    {0x00000a2fu, 0x9836e4e4u, 0x41529fc2u}, {0x0000145fu, 0x306dc9c8u, 0x82a53f84u},
+    {0x000028beu, 0x60db9391u, 0x054a7f09u}, {0x0000517cu, 0xc1b72722u, 0x0a94fe13u},
+    {0x0000a2f9u, 0x836e4e44u, 0x1529fc27u}, {0x000145f3u, 0x06dc9c88u, 0x2a53f84eu},
+    {0x00028be6u, 0x0db93910u, 0x54a7f09du}, {0x000517ccu, 0x1b727220u, 0xa94fe13au},
+    {0x000a2f98u, 0x36e4e441u, 0x529fc275u}, {0x00145f30u, 0x6dc9c882u, 0xa53f84eau},
+    {0x0028be60u, 0xdb939105u, 0x4a7f09d5u}, {0x00517cc1u, 0xb727220au, 0x94fe13abu},
+    {0x00a2f983u, 0x6e4e4415u, 0x29fc2757u}, {0x0145f306u, 0xdc9c882au, 0x53f84eafu},
+    {0x028be60du, 0xb9391054u, 0xa7f09d5fu}, {0x0517cc1bu, 0x727220a9u, 0x4fe13abeu},
+    {0x0a2f9836u, 0xe4e44152u, 0x9fc2757du}, {0x145f306du, 0xc9c882a5u, 0x3f84eafau},
+    {0x28be60dbu, 0x9391054au, 0x7f09d5f4u}, {0x517cc1b7u, 0x27220a94u, 0xfe13abe8u},
+    {0xa2f9836eu, 0x4e441529u, 0xfc2757d1u}, {0x45f306dcu, 0x9c882a53u, 0xf84eafa3u},
+    {0x8be60db9u, 0x391054a7u, 0xf09d5f47u}, {0x17cc1b72u, 0x7220a94fu, 0xe13abe8fu},
+    {0x2f9836e4u, 0xe441529fu, 0xc2757d1fu}, {0x5f306dc9u, 0xc882a53fu, 0x84eafa3eu},
+    {0xbe60db93u, 0x91054a7fu, 0x09d5f47du}, {0x7cc1b727u, 0x220a94feu, 0x13abe8fau},
+    {0xf9836e4eu, 0x441529fcu, 0x2757d1f5u}, {0xf306dc9cu, 0x882a53f8u, 0x4eafa3eau},
+    {0xe60db939u, 0x1054a7f0u, 0x9d5f47d4u}, {0xcc1b7272u, 0x20a94fe1u, 0x3abe8fa9u},
+    {0x9836e4e4u, 0x41529fc2u, 0x757d1f53u}, {0x306dc9c8u, 0x82a53f84u, 0xeafa3ea6u},
+    {0x60db9391u, 0x054a7f09u, 0xd5f47d4du}, {0xc1b72722u, 0x0a94fe13u, 0xabe8fa9au},
+    {0x836e4e44u, 0x1529fc27u, 0x57d1f534u}, {0x06dc9c88u, 0x2a53f84eu, 0xafa3ea69u},
+    {0x0db93910u, 0x54a7f09du, 0x5f47d4d3u}, {0x1b727220u, 0xa94fe13au, 0xbe8fa9a6u},
+    {0x36e4e441u, 0x529fc275u, 0x7d1f534du}, {0x6dc9c882u, 0xa53f84eau, 0xfa3ea69bu},
+    {0xdb939105u, 0x4a7f09d5u, 0xf47d4d37u}, {0xb727220au, 0x94fe13abu, 0xe8fa9a6eu},
+    {0x6e4e4415u, 0x29fc2757u, 0xd1f534ddu}, {0xdc9c882au, 0x53f84eafu, 0xa3ea69bbu},
+    {0xb9391054u, 0xa7f09d5fu, 0x47d4d377u}, {0x727220a9u, 0x4fe13abeu, 0x8fa9a6eeu},
+    {0xe4e44152u, 0x9fc2757du, 0x1f534ddcu}, {0xc9c882a5u, 0x3f84eafau, 0x3ea69bb8u},
+    {0x9391054au, 0x7f09d5f4u, 0x7d4d3770u}, {0x27220a94u, 0xfe13abe8u, 0xfa9a6ee0u},
+    {0x4e441529u, 0xfc2757d1u, 0xf534ddc0u}, {0x9c882a53u, 0xf84eafa3u, 0xea69bb81u},
+    {0x391054a7u, 0xf09d5f47u, 0xd4d37703u}, {0x7220a94fu, 0xe13abe8fu, 0xa9a6ee06u},
+    {0xe441529fu, 0xc2757d1fu, 0x534ddc0du}, {0xc882a53fu, 0x84eafa3eu, 0xa69bb81bu},
+    {0x91054a7fu, 0x09d5f47du, 0x4d377036u}, {0x220a94feu, 0x13abe8fau, 0x9a6ee06du},
+    {0x441529fcu, 0x2757d1f5u, 0x34ddc0dbu}, {0x882a53f8u, 0x4eafa3eau, 0x69bb81b6u},
+    {0x1054a7f0u, 0x9d5f47d4u, 0xd377036du}, {0x20a94fe1u, 0x3abe8fa9u, 0xa6ee06dbu},
+    {0x41529fc2u, 0x757d1f53u, 0x4ddc0db6u}, {0x82a53f84u, 0xeafa3ea6u, 0x9bb81b6cu},
+    {0x054a7f09u, 0xd5f47d4du, 0x377036d8u}, {0x0a94fe13u, 0xabe8fa9au, 0x6ee06db1u},
+    {0x1529fc27u, 0x57d1f534u, 0xddc0db62u}, {0x2a53f84eu, 0xafa3ea69u, 0xbb81b6c5u},
+    {0x54a7f09du, 0x5f47d4d3u, 0x77036d8au}, {0xa94fe13au, 0xbe8fa9a6u, 0xee06db14u},
+    {0x529fc275u, 0x7d1f534du, 0xdc0db629u}, {0xa53f84eau, 0xfa3ea69bu, 0xb81b6c52u},
+    {0x4a7f09d5u, 0xf47d4d37u, 0x7036d8a5u}, {0x94fe13abu, 0xe8fa9a6eu, 0xe06db14au},
+    {0x29fc2757u, 0xd1f534ddu, 0xc0db6295u}, {0x53f84eafu, 0xa3ea69bbu, 0x81b6c52bu},
+    {0xa7f09d5fu, 0x47d4d377u, 0x036d8a56u}, {0x4fe13abeu, 0x8fa9a6eeu, 0x06db14acu},
+    {0x9fc2757du, 0x1f534ddcu, 0x0db62959u}, {0x3f84eafau, 0x3ea69bb8u, 0x1b6c52b3u},
+    {0x7f09d5f4u, 0x7d4d3770u, 0x36d8a566u}, {0xfe13abe8u, 0xfa9a6ee0u, 0x6db14accu},
+    {0xfc2757d1u, 0xf534ddc0u, 0xdb629599u}, {0xf84eafa3u, 0xea69bb81u, 0xb6c52b32u},
+    {0xf09d5f47u, 0xd4d37703u, 0x6d8a5664u}, {0xe13abe8fu, 0xa9a6ee06u, 0xdb14acc9u},
+    {0xc2757d1fu, 0x534ddc0du, 0xb6295993u}, {0x84eafa3eu, 0xa69bb81bu, 0x6c52b327u},
+    {0x09d5f47du, 0x4d377036u, 0xd8a5664fu}, {0x13abe8fau, 0x9a6ee06du, 0xb14acc9eu},
+    {0x2757d1f5u, 0x34ddc0dbu, 0x6295993cu}, {0x4eafa3eau, 0x69bb81b6u, 0xc52b3278u},
+    {0x9d5f47d4u, 0xd377036du, 0x8a5664f1u}, {0x3abe8fa9u, 0xa6ee06dbu, 0x14acc9e2u},
+    {0x757d1f53u, 0x4ddc0db6u, 0x295993c4u}, {0xeafa3ea6u, 0x9bb81b6cu, 0x52b32788u},
+    {0xd5f47d4du, 0x377036d8u, 0xa5664f10u}, {0xabe8fa9au, 0x6ee06db1u, 0x4acc9e21u},
+    {0x57d1f534u, 0xddc0db62u, 0x95993c43u}, {0xafa3ea69u, 0xbb81b6c5u, 0x2b327887u},
+    {0x5f47d4d3u, 0x77036d8au, 0x5664f10eu}, {0xbe8fa9a6u, 0xee06db14u, 0xacc9e21cu},
+    {0x7d1f534du, 0xdc0db629u, 0x5993c439u}, {0xfa3ea69bu, 0xb81b6c52u, 0xb3278872u},
+    {0xf47d4d37u, 0x7036d8a5u, 0x664f10e4u}, {0xe8fa9a6eu, 0xe06db14au, 0xcc9e21c8u},
+    {0xd1f534ddu, 0xc0db6295u, 0x993c4390u}, {0xa3ea69bbu, 0x81b6c52bu, 0x32788720u},
+    {0x47d4d377u, 0x036d8a56u, 0x64f10e41u}, {0x8fa9a6eeu, 0x06db14acu, 0xc9e21c82u},
+    {0x1f534ddcu, 0x0db62959u, 0x93c43904u}, {0x3ea69bb8u, 0x1b6c52b3u, 0x27887208u},
+    {0x7d4d3770u, 0x36d8a566u, 0x4f10e410u}, {0xfa9a6ee0u, 0x6db14accu, 0x9e21c820u},
+    {0xf534ddc0u, 0xdb629599u, 0x3c439041u}, {0xea69bb81u, 0xb6c52b32u, 0x78872083u},
+    {0xd4d37703u, 0x6d8a5664u, 0xf10e4107u}, {0xa9a6ee06u, 0xdb14acc9u, 0xe21c820fu},
+    {0x534ddc0du, 0xb6295993u, 0xc439041fu}, {0xa69bb81bu, 0x6c52b327u, 0x8872083fu},
+    {0x4d377036u, 0xd8a5664fu, 0x10e4107fu},
+};
+// clang-format on
+
+// r (|r| <= pi/4, double) and the quadrant k mod 4 of |x|.
+static inline double kiln_vm_sincos_reduce_f32(float x, uint32_t* quadrant) {
+  // (The exponent is taken from the raw bits, masked after the shift: in
+  // this form GCC keeps the table index 32-bit and vectorizes the loads.)
+  uint32_t raw = kiln_vm_f32_to_bits(x);
+  uint32_t bits = raw & 0x7fffffffu;
+  int32_t e = (int32_t)((raw >> 23) & 0xffu) - 127;
+  uint64_t m = (uint64_t)((bits & 0x007fffffu) | 0x00800000u);
+  // row = clamp(e + 1, 0, 128) in integer arithmetic (a select here is
+  // turned into a branch around the loads).
+  int32_t row = e + 1;
+  row &= ~(row >> 31);
+  int32_t over = row - 128;
+  row -= over & ~(over >> 31);
+  uint64_t w2 = kiln_vm_two_over_pi_f32[row][0];
+  uint64_t w1 = kiln_vm_two_over_pi_f32[row][1];
+  uint64_t w0 = kiln_vm_two_over_pi_f32[row][2];
+  uint64_t p0 = m * w0, p1 = m * w1, p2 = m * w2;  // each below 2^56
+  uint64_t mid = (p0 >> 32) + (p1 & 0xffffffffu);
+  uint64_t hi = (p1 >> 32) + (p2 & 0xffffffffu) + (mid >> 32);
+  // (x * 2/pi mod 4) * 2^62, moved by half a quadrant to round to nearest.
+  uint64_t q = ((hi << 32) | (mid & 0xffffffffu)) + (1ull << 61);
+  int64_t f = (int64_t)(q & ((1ull << 62) - 1)) - (int64_t)(1ull << 61);
+  double fd = ((double)(int32_t)(f >> 31) * 2147483648.0 +
+               (double)(int32_t)(f & 0x7fffffff)) *
+              (1.0 / 4611686018427387904.0);  // 2^-62
+  // Below pi/4, r = x. Blended by arithmetic, not selected: a select
+  // lets GCC sink the reduction (and its table loads) under a condition,
+  // into a masked gather it does not vectorize.
+  uint32_t small = bits < 0x3f490fdbu;  // |x| < pi/4
+  *quadrant = (uint32_t)(q >> 62) & (small - 1u);
+  double ds = small ? 1.0 : 0.0;
+  return fd * 1.5707963267948966 * (1.0 - ds) +
+         (double)kiln_vm_bits_to_f32(bits) * ds;
+}
+
+static inline double kiln_vm_sin_f64_kernel(double r) {
+  double z = r * r;
+  double q = -1.0 / 39916800.0;
+  q = q * z + 1.0 / 362880.0;
+  q = q * z - 1.0 / 5040.0;
+  q = q * z + 1.0 / 120.0;
+  q = q * z - 1.0 / 6.0;
+  return r + (r * z) * q;
+}
+
+static inline double kiln_vm_cos_f64_kernel(double r) {
+  double z = r * r;
+  double q = 1.0 / 479001600.0;
+  q = q * z - 1.0 / 3628800.0;
+  q = q * z + 1.0 / 40320.0;
+  q = q * z - 1.0 / 720.0;
+  q = q * z + 1.0 / 24.0;
+  q = q * z - 0.5;
+  return 1.0 + z * q;
+}
+
+static inline float kiln_vm_sin_f32(float x) {
+  uint32_t k;
+  double r = kiln_vm_sincos_reduce_f32(x, &k);
+  double s = kiln_vm_sin_f64_kernel(r), c = kiln_vm_cos_f64_kernel(r);
+  double v = (k & 1u) ? c : s;
+  float f = (float)((k & 2u) ? -v : v);
+  // sin is odd: the sign of x applied to sin(|x|) (sin(-0) is -0).
+  f = kiln_vm_bits_to_f32(kiln_vm_f32_to_bits(f) ^
+                          (kiln_vm_f32_to_bits(x) & 0x80000000u));
+  return x - x == 0.0f ? f : x - x;  // inf and NaN give NaN
+}
+
+static inline float kiln_vm_cos_f32(float x) {
+  uint32_t k;
+  double r = kiln_vm_sincos_reduce_f32(x, &k);
+  double s = kiln_vm_sin_f64_kernel(r), c = kiln_vm_cos_f64_kernel(r);
+  double v = (k & 1u) ? s : c;
+  float f = (float)(((k + 1u) & 2u) ? -v : v);
+  return x - x == 0.0f ? f : x - x;
+}
+
+// log in double of a positive finite double x (f32 values, subnormals
+// included, are normal doubles): e ln 2 + log(m), m in [sqrt(1/2),
+// sqrt(2)), log(m) = 2 atanh(s), s = (m - 1) / (m + 1), by its series to
+// s^17 (relative truncation below 3e-15).
+static inline double kiln_vm_log_f64_core(double x) {
+  uint64_t b = kiln_vm_f64_to_bits(x);
+  int64_t e = (int64_t)((b >> 52) & 0x7ffu) - 1023;
+  double m =
+      kiln_vm_bits_to_f64((b & 0x000fffffffffffffull) | 0x3ff0000000000000ull);
+  int big = m > 1.4142135623730951;
+  m = big ? m * 0.5 : m;
+  e = big ? e + 1 : e;
+  double sv = (m - 1.0) / (m + 1.0);
+  double z = sv * sv;
+  double q = 2.0 / 17.0;
+  q = q * z + 2.0 / 15.0;
+  q = q * z + 2.0 / 13.0;
+  q = q * z + 2.0 / 11.0;
+  q = q * z + 2.0 / 9.0;
+  q = q * z + 2.0 / 7.0;
+  q = q * z + 2.0 / 5.0;
+  q = q * z + 2.0 / 3.0;
+  double ed = (double)e;
+  return (ed * 6.93147180369123816490e-01 + (2.0 * sv + sv * z * q)) +
+         ed * 1.90821492927058770e-10;
+}
+
+// pow(x, y) = exp(y log |x|) in double, rounded once (the double error is
+// near 1e-13 relative even where |y log x| is 100, so f32 results are
+// correctly rounded but for ties). log(0) = -inf and log(inf) = inf make
+// the zero and infinite cases fall out of the clamp of y log |x| to
+// [-120, 100] (past f32's range either way); the sign, NaN for a negative
+// base with a non-integer exponent, and pow(x, 0) = pow(1, y) = 1 are
+// selected after (C's pow, which numpy and StableHLO follow).
+static inline float kiln_vm_pow_f32(float x, float y) {
+  float ax = fabsf(x), ay = fabsf(y);
+  double l = ax == 0.0f ? -INFINITY
+                        : (ax == INFINITY ? INFINITY
+                                          : kiln_vm_log_f64_core((double)ax));
+  double t = (double)y * l;
+  t = t < -120.0 ? -120.0 : (t > 100.0 ? 100.0 : t);
+  float r = (float)kiln_vm_exp_f64_core(t);
+  // y an integer (every f32 from 2^23 up is one), odd below 2^24. The
+  // predicates are 0/1 integers combined with & and |, not && and ||
+  // (short-circuits become branches the vectorizer cannot if-convert).
+  float yr = ay < 8388608.0f ? (ay + 8388608.0f) - 8388608.0f : ay;
+  uint32_t y_int = yr == ay;
+  uint32_t y_odd = y_int & (ay < 16777216.0f) &
+                   ((uint32_t)(ay < 16777216.0f ? (int32_t)ay : 0) & 1u);
+  uint32_t neg = kiln_vm_f32_to_bits(x) >> 31;
+  // The sign of a negative base with an odd exponent.
+  r = kiln_vm_bits_to_f32(kiln_vm_f32_to_bits(r) ^ ((neg & y_odd) << 31));
+  uint32_t nan_base =
+      (x < 0.0f) & (ax != INFINITY) & (y_int ^ 1u) & (ay != INFINITY);
+  r = nan_base ? NAN : r;
+  r = (ax == 1.0f) & (ay == INFINITY) ? 1.0f : r;  // pow(-1, +-inf) = 1
+  r = (x != x) | (y != y) ? x + y : r;
+  r = (x == 1.0f) | (y == 0.0f) ? 1.0f : r;  // even for a quiet NaN other
+  // A signaling NaN gives NaN even there (IEEE 754, and C's pow).
+  // (In integer ops: NaN is |bits| above 0x7f800000, quiet bit 22 clear.)
+  uint32_t bx = kiln_vm_f32_to_bits(x) & 0x7fffffffu;
+  uint32_t by = kiln_vm_f32_to_bits(y) & 0x7fffffffu;
+  uint32_t snan = (((0x7f800000u - bx) >> 31) & (((bx >> 22) & 1u) ^ 1u)) |
+                  (((0x7f800000u - by) >> 31) & (((by >> 22) & 1u) ^ 1u));
+  return snan ? x + y : r;
+}
+
 // Type-generic forms for the tables below (the operands' type picks the
 // f32 or f64 helper).
 #define KILN_VM_FMIN(a, b) \
@@ -245,6 +537,11 @@ static inline float kiln_vm_tanh_f32(float x) {
 #define KILN_VM_LOG(a) _Generic((a), float : kiln_vm_log_f32, default : log)(a)
 #define KILN_VM_TANH(a) \
   _Generic((a), float : kiln_vm_tanh_f32, default : tanh)(a)
+#define KILN_VM_ERF(a) _Generic((a), float : kiln_vm_erf_f32, default : erf)(a)
+#define KILN_VM_POW(a, b) \
+  _Generic((a), float : kiln_vm_pow_f32, default : pow)(a, b)
+#define KILN_VM_SIN(a) _Generic((a), float : kiln_vm_sin_f32, default : sin)(a)
+#define KILN_VM_COS(a) _Generic((a), float : kiln_vm_cos_f32, default : cos)(a)
 
 //===----------------------------------------------------------------------===//
 // Opcode semantics tables
@@ -265,7 +562,7 @@ static inline float kiln_vm_tanh_f32(float x) {
   X(MAX, KILN_VM_FMAX(a, b), __VA_ARGS__)  \
   X(COPYSIGN, copysign(a, b), __VA_ARGS__) \
   X(ATAN2, atan2(a, b), __VA_ARGS__)       \
-  X(POW, pow(a, b), __VA_ARGS__)
+  X(POW, KILN_VM_POW(a, b), __VA_ARGS__)
 #define KILN_VM_FLOAT_UNARY_OPS(X, ...)          \
   X(NEG, -a, __VA_ARGS__)                        \
   X(ABS, fabs(a), __VA_ARGS__)                   \
@@ -278,8 +575,8 @@ static inline float kiln_vm_tanh_f32(float x) {
   X(LOG2, log2(a), __VA_ARGS__)                  \
   X(LOG10, log10(a), __VA_ARGS__)                \
   X(LOG1P, log1p(a), __VA_ARGS__)                \
-  X(SIN, sin(a), __VA_ARGS__)                    \
-  X(COS, cos(a), __VA_ARGS__)                    \
+  X(SIN, KILN_VM_SIN(a), __VA_ARGS__)            \
+  X(COS, KILN_VM_COS(a), __VA_ARGS__)            \
   X(TAN, tan(a), __VA_ARGS__)                    \
   X(ASIN, asin(a), __VA_ARGS__)                  \
   X(ACOS, acos(a), __VA_ARGS__)                  \
@@ -295,7 +592,7 @@ static inline float kiln_vm_tanh_f32(float x) {
   X(ROUND, round(a), __VA_ARGS__)                \
   X(ROUNDEVEN, rint(a), __VA_ARGS__)             \
   X(TRUNC, trunc(a), __VA_ARGS__)                \
-  X(ERF, erf(a), __VA_ARGS__)
+  X(ERF, KILN_VM_ERF(a), __VA_ARGS__)
 // fma over three operands.
 #define KILN_VM_FLOAT_TERNARY_OPS(X, ...) X(FMA, fma(a, b, c), __VA_ARGS__)
 // Predicates: an i32 0 or 1. (ISNAN/ISINF are unary; the others compare.)

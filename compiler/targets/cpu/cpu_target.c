@@ -615,6 +615,10 @@ static kiln_status_t kiln_cpu_build(
     // contracting a*b+c into an fma would change results.
     kiln_cpu_arg(&a, "-ffp-contract=off");
     kiln_cpu_arg(&a, "-fno-math-errno");
+    // No code reads the floating-point exception flags, so operations may
+    // be speculated: selects whose sides GCC had sunk under a branch are
+    // if-converted and vectorized again. Values do not change.
+    kiln_cpu_arg(&a, "-fno-trapping-math");
     kiln_cpu_arg(&a, "-fPIC");
     kiln_cpu_arg(&a, "-fvisibility=hidden");
     kiln_cpu_arg(&a, "-w");

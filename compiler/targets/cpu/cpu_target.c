@@ -452,6 +452,7 @@ static kiln_status_t kiln_cpu_copy_to_dir(const char* dir, const char* name,
 typedef struct kiln_cpu_variant_t {
   char cpu[64];       // --iree-llvmcpu-target-cpu value ("host", ...)
   uint64_t features;  // what its code may use (from the compiler's macros)
+  bool gcc;           // the C compiler is GCC (not clang, which defines both)
 } kiln_cpu_variant_t;
 
 // "x86-64-v4,x86-64-v3,generic" -> variants in that order (best first).
@@ -523,6 +524,8 @@ static kiln_status_t kiln_cpu_variant_features(
   const char* arch_macro =
       aarch64 ? "#define __aarch64__ " : "#define __x86_64__ ";
   bool right_arch = strstr(z, arch_macro) != NULL;
+  variant->gcc = strstr(z, "#define __GNUC__ ") != NULL &&
+                 strstr(z, "#define __clang__ ") == NULL;
   variant->features = kiln_cpu_features_from_macros(z, aarch64);
   free(z);
   if (!right_arch) {
@@ -705,6 +708,13 @@ static kiln_status_t kiln_cpu_build(
     kiln_cpu_arg(&a, "-fvisibility=hidden");
     kiln_cpu_arg(&a, "-w");
     kiln_cpu_target_flags(&o, cross, aarch64, &a);
+    // GCC's SLP vectorizer miscompiles the rank loop of a stable sort at
+    // -O3 for aarch64 (Debian 12's aarch64-linux-gnu-gcc 12.2: counts of 1
+    // came out as -1; tests/e2e/stablehlo_more/sort.mlir under qemu in
+    // tests/cpu_backend/cross_aarch64_test.sh); clang and x86-64 are fine.
+    if (aarch64 && variants[k].gcc) {
+      kiln_cpu_arg(&a, "-fno-tree-slp-vectorize");
+    }
     kiln_cpu_argf(&a, "-I%s", temp->dir);
     kiln_cpu_arg(&a, "-c");
     kiln_cpu_arg(&a, "-o");

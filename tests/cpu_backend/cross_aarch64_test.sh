@@ -5,11 +5,12 @@
 # qemu-user, and the results must match numpy's (or, for the check tests,
 # their own expectations). Without aarch64-linux-gnu-gcc or qemu-aarch64 it
 # prints why and exits 77, which ctest reports as skipped.
-# Usage: cross_aarch64_test.sh BIN_DIR SOURCE_DIR CROSS_BUILD_DIR
+# Usage: cross_aarch64_test.sh BIN_DIR SOURCE_DIR CROSS_BUILD_DIR [unit]
 # CROSS_BUILD_DIR keeps the aarch64 runtime build between runs (ninja then
-# rebuilds only what changed).
+# rebuilds only what changed). With "unit", it instead builds the runtime's
+# unit tests there and runs them under qemu (ctest -L unit).
 set -uo pipefail
-bin=$1 src=$2 cross=$3
+bin=$1 src=$2 cross=$3 mode=${4:-tools}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 for tool in aarch64-linux-gnu-gcc qemu-aarch64; do
@@ -28,17 +29,26 @@ sysroot=/usr/aarch64-linux-gnu
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The aarch64 runtime and run tools (C only: no compiler, tests or
+# The aarch64 runtime, run tools and unit tests (C only: no compiler or
 # benchmark tools), two jobs at most.
-if [ ! -f "$cross/CMakeCache.txt" ]; then
-  generator=()
-  command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
-  cmake -S "$src" -B "$cross" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchains/aarch64-linux-gnu.cmake" \
-    -DKILN_BUILD_COMPILER=OFF -DKILN_BUILD_TESTS=OFF \
-    -DKILN_BUILD_BENCHMARK_TOOL=OFF -DKILN_BUILD_FUZZERS=OFF \
-    >"$work/configure.log" 2>&1 ||
-    { cat "$work/configure.log"; fail "configuring the aarch64 build"; }
+generator=()
+if [ ! -f "$cross/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then
+  generator=(-G Ninja)
+fi
+cmake -S "$src" -B "$cross" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchains/aarch64-linux-gnu.cmake" \
+  -DKILN_BUILD_COMPILER=OFF -DKILN_BUILD_TESTS=ON \
+  -DKILN_BUILD_BENCHMARK_TOOL=OFF -DKILN_BUILD_FUZZERS=OFF \
+  >"$work/configure.log" 2>&1 ||
+  { cat "$work/configure.log"; fail "configuring the aarch64 build"; }
+if [ "$mode" = unit ]; then
+  # The unit tests run through the toolchain's CMAKE_CROSSCOMPILING_EMULATOR
+  # (qemu-aarch64 -L sysroot).
+  cmake --build "$cross" -j 2 >"$work/build.log" 2>&1 ||
+    { tail -40 "$work/build.log"; fail "building the aarch64 unit tests"; }
+  cd "$cross" && ctest -L unit -j 2 --output-on-failure ||
+    fail "aarch64 unit tests under qemu"
+  exit 0
 fi
 cmake --build "$cross" -j 2 --target kiln-run-module kiln-check-module \
   >"$work/build.log" 2>&1 ||

@@ -138,8 +138,10 @@ kiln_status_t kiln_compiler_compile_buffer(
     kiln_compiler_options_initialize(&defaults);
     options = &defaults;
   }
-  const kiln_target_backend_t* backend = kiln_target_backend_lookup(
-      options->target_backends ? options->target_backends : "vmvx");
+  const kiln_target_backend_t* backend =
+      options->target_backends
+          ? kiln_target_backend_lookup(options->target_backends)
+          : kiln_target_backend_default(&options->target);
   if (!backend) {
     return kiln_make_status(KILN_STATUS_UNIMPLEMENTED,
                             "unsupported target backend '%s' (supported: %s)",

@@ -42,7 +42,9 @@ typedef struct kiln_compiler_options_t {
   kiln_compiler_input_type_t input_type;
   kiln_execution_model_t execution_model;
   // The target backend's name (compiler/targets/registry.c: "vmvx",
-  // "llvm-cpu" or an alias); NULL: vmvx.
+  // "llvm-cpu" or an alias); NULL: the host default
+  // (kiln_target_backend_default: llvm-cpu where a C compiler is found,
+  // else vmvx).
   const char* target_backends;
   // Options of the backends (--iree-llvmcpu-*, --cc, dump directories).
   kiln_target_options_t target;

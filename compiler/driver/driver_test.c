@@ -1,6 +1,7 @@
 // Compiles small programs in-process and loads the module images with the
 // VM's bytecode loader (whose verifier checks every function, including the
 // nested vmvx executables' entry points when they are loaded).
+#define _POSIX_C_SOURCE 200809L  // setenv, strdup
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,14 +23,71 @@ static const char kAbsLinalg[] =
     "  return %r : tensor<4xf32>\n"
     "}\n";
 
-static kiln_status_t compile(const char* text,
-                             kiln_compiler_output_format_t format,
-                             uint8_t** out, size_t* length) {
+// |backend| NULL: no target given (the host default).
+static kiln_status_t compile_for(const char* backend, const char* text,
+                                 kiln_compiler_output_format_t format,
+                                 uint8_t** out, size_t* length) {
   kiln_compiler_options_t options;
   kiln_compiler_options_initialize(&options);
   options.output_format = format;
+  options.target_backends = backend;
   return kiln_compiler_compile_buffer(&options, "test.mlir", text, strlen(text),
                                       kiln_allocator_system(), out, length);
+}
+
+// The vmvx pipeline's output (these tests read its bytecode and assembly).
+static kiln_status_t compile(const char* text,
+                             kiln_compiler_output_format_t format,
+                             uint8_t** out, size_t* length) {
+  return compile_for("vmvx", text, format, out, length);
+}
+
+#if defined(__x86_64__)
+#define KILN_TEST_HOST_NATIVE_FORMAT "native-elf-x86_64"
+#elif defined(__aarch64__)
+#define KILN_TEST_HOST_NATIVE_FORMAT "native-elf-aarch64"
+#endif
+
+// The format of the only executable that |backend| makes for abs.
+static void expect_executable_format(const char* backend, const char* format) {
+  uint8_t* bytes = NULL;
+  size_t length = 0;
+  KILN_ASSERT_OK(compile_for(backend, kAbsLinalg, KILN_COMPILER_OUTPUT_MODULE,
+                             &bytes, &length));
+  kiln_vm_instance_t* instance = NULL;
+  KILN_ASSERT_OK(kiln_vm_instance_create(kiln_allocator_system(), &instance));
+  kiln_vm_module_t* module = NULL;
+  KILN_EXPECT_OK(kiln_vm_bytecode_module_load_memory(
+      instance, bytes, length, KILN_VM_BYTECODE_LOAD_FLAG_NONE,
+      kiln_allocator_system(), &module));
+  if (module) {
+    kiln_vm_executable_info_t info;
+    KILN_EXPECT_OK(kiln_vm_bytecode_module_executable_at(module, 0, &info));
+    KILN_EXPECT_TRUE(kiln_string_view_equal_cstr(info.format, format));
+    kiln_vm_module_release(module);
+  }
+  kiln_vm_instance_release(instance);
+  kiln_allocator_free(kiln_allocator_system(), bytes);
+}
+
+// No target: native code when a C compiler is found ($CC, else cc on
+// $PATH), else vmvx; an explicit target is kept either way.
+KILN_TEST(default_target_follows_the_c_compiler) {
+  const char* saved = getenv("CC");
+  char* saved_copy = saved ? strdup(saved) : NULL;
+  setenv("CC", "cc", 1);
+  expect_executable_format(NULL, KILN_TEST_HOST_NATIVE_FORMAT);
+  setenv("CC", "/nonexistent/kiln-test-cc", 1);
+  expect_executable_format(NULL, "vmvx-bytecode");
+  setenv("CC", "kiln-test-no-such-cc", 1);
+  expect_executable_format(NULL, "vmvx-bytecode");
+  expect_executable_format("vmvx", "vmvx-bytecode");
+  if (saved_copy) {
+    setenv("CC", saved_copy, 1);
+    free(saved_copy);
+  } else {
+    unsetenv("CC");
+  }
 }
 
 KILN_TEST(abs_compiles_and_loads) {
@@ -95,5 +153,6 @@ KILN_TEST(parse_error_is_a_status) {
 }
 
 KILN_TEST_MAIN(KILN_TEST_CASE(abs_compiles_and_loads),
+               KILN_TEST_CASE(default_target_follows_the_c_compiler),
                KILN_TEST_CASE(vm_asm_output_calls_hal),
                KILN_TEST_CASE(parse_error_is_a_status))

@@ -31,6 +31,15 @@ const kiln_target_backend_t* kiln_target_backend_lookup(const char* name) {
   return NULL;
 }
 
+const kiln_target_backend_t* kiln_target_backend_default(
+    const kiln_target_options_t* options) {
+  for (size_t i = 0; i < KILN_TARGET_BACKEND_COUNT; ++i) {
+    const kiln_target_backend_t* b = kiln_target_backend_list[i];
+    if (b->host_default && (!b->available || b->available(options))) return b;
+  }
+  return kiln_target_backend_list[0];
+}
+
 const char* kiln_target_backend_names(void) {
   // Built once from the table; the table is constant, so racing first
   // calls write the same bytes.

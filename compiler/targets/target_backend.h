@@ -47,10 +47,22 @@ typedef struct kiln_target_backend_t {
   // (NULL: the shared step's vmvx bytecode is already it).
   kiln_status_t (*serialize)(kiln_ir_context_t* context, kiln_ir_op_t* module,
                              const kiln_target_options_t* options);
+  // Whether this backend can build code here with |options| (e.g. a C
+  // compiler is found); NULL: always. Only asked of a host default.
+  bool (*available)(const kiln_target_options_t* options);
+  // A candidate for the target when none is given: the first available
+  // one in the registry's order is used, else the registry's first
+  // backend (vmvx, which needs nothing).
+  bool host_default;
 } kiln_target_backend_t;
 
 // The backend named |name| (or an alias), or NULL.
 const kiln_target_backend_t* kiln_target_backend_lookup(const char* name);
+
+// The backend kiln-compile uses when no target is given (see
+// |host_default|): native code where a C compiler is found, else vmvx.
+const kiln_target_backend_t* kiln_target_backend_default(
+    const kiln_target_options_t* options);
 
 // The registered backends, in the registry's order (|*out_count| of them).
 const kiln_target_backend_t* const* kiln_target_backends(size_t* out_count);

@@ -208,29 +208,31 @@ static inline float kiln_vm_log_f32(float x) {
   return x == x ? result : x + x;
 }
 
-// tanh(|x|) = a + a^3 P(a^2) by its Taylor series (to a^21) below 0.55,
-// where the correction to a is small; 1 - 2 / (exp(2|x|) + 1) above. The
-// sign of x is copied (tanh(-0) is -0).
+// tanh(|x|) = e / (e + 2) with e = expm1(2|x|) = 2^n (1 + p) - 1 =
+// 2^n p + (2^n - 1), p = expm1(r) by its series to r^8 (|r| <= ln 2 / 2):
+// one formula for the whole range, accurate near 0 because expm1 is (no
+// cancellation in e), and one path for the vectorizer (a series below a
+// threshold plus exp above it computed both, twice the work). |x| is
+// clamped to 10, where tanh rounds to 1. The sign of x is copied (tanh(-0)
+// is -0).
 static inline float kiln_vm_tanh_f32(float x) {
   float a = fabsf(x);
-  float as = a < 0.55f ? a : 0.0f;
-  float z = as * as;
-  float q = 9.691537956929451e-05f;
-  q = q * z - 0.00023912911424355248f;
-  q = q * z + 0.000590027440945586f;
-  q = q * z - 0.0014558343870513183f;
-  q = q * z + 0.003592128036572481f;
-  q = q * z - 0.008863235529902197f;
-  q = q * z + 0.021869488536155203f;
-  q = q * z - 0.05396825396825397f;
-  q = q * z + 0.13333333333333333f;
-  q = q * z - 0.3333333333333333f;
-  float small = as + (as * z) * q;
-  float e =
-      kiln_vm_exp_f32(2.0f * (a < 0.55f ? 0.55f : (a > 20.0f ? 20.0f : a)));
-  float large = 1.0f - 2.0f / (e + 1.0f);
-  float t = a < 0.55f ? small : large;
-  return copysignf(t, x);
+  float y = 2.0f * (a < 10.0f ? a : 10.0f);
+  float t = y * 1.44269504088896341f;
+  float n = (t + 12582912.0f) - 12582912.0f;  // round to nearest, n <= 29
+  float r = (y - n * 0.693145751953125f) - n * 1.42860682030941723e-6f;
+  float q = 1.0f / 40320.0f;
+  q = q * r + 1.0f / 5040.0f;
+  q = q * r + 1.0f / 720.0f;
+  q = q * r + 1.0f / 120.0f;
+  q = q * r + 1.0f / 24.0f;
+  q = q * r + 1.0f / 6.0f;
+  q = q * r + 0.5f;
+  float p = r + (r * r) * q;
+  float s = kiln_vm_bits_to_f32((uint32_t)((int32_t)n + 127) << 23);
+  float e = s * p + (s - 1.0f);  // s - 1 is exact for n <= 24
+  float th = e / (e + 2.0f);
+  return x == x ? copysignf(th, x) : x + x;
 }
 
 // Type-generic forms for the tables below (the operands' type picks the

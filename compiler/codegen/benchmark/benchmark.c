@@ -352,19 +352,63 @@ static kiln_status_t kiln_benchmark_write_file(const char* path,
   return kiln_ok_status();
 }
 
-// Writes DIR/<executable>.kmod for one hal.executable op.
-static kiln_status_t kiln_benchmark_dump_executable(
-    const kiln_benchmark_options_t* o, kiln_ir_op_t* module,
-    kiln_ir_op_t* executable, kiln_allocator_t allocator) {
-  size_t nl, fl, el, sl, al;
+// The name of entry |ordinal| in a native executable's |body| ("  entry
+// @NAME ..." lines, in ordinal order), or false.
+static bool kiln_benchmark_native_entry(const char* body, size_t length,
+                                        int64_t ordinal, const char** name,
+                                        size_t* name_length) {
+  static const char kEntry[] = "  entry @";
+  const char* end = body + length;
+  for (const char* p = body; p < end;) {
+    const char* eol = memchr(p, '\n', (size_t)(end - p));
+    if (!eol) eol = end;
+    size_t n = sizeof(kEntry) - 1;
+    if ((size_t)(eol - p) > n && memcmp(p, kEntry, n) == 0 && ordinal-- == 0) {
+      const char* q = p + n;
+      while (q < eol && *q != ' ') ++q;
+      *name = p + n;
+      *name_length = (size_t)(q - (p + n));
+      return true;
+    }
+    p = eol + 1;
+  }
+  return false;
+}
+
+// Writes DIR/<dispatch>.kmod, the benchmark of |region|'s dispatch of
+// |executable| (vmvx: one executable per dispatch, named after it; native:
+// one shared executable whose body has every entry, the region's
+// entry_ordinal one benchmarked).
+static kiln_status_t kiln_benchmark_dump_dispatch(
+    const kiln_benchmark_options_t* o, kiln_ir_op_t* executable,
+    kiln_ir_op_t* region, kiln_allocator_t allocator) {
+  size_t nl, fl, el, sl, al, bl;
   const char* name = kiln_ir_op_get_string_attr(executable, "sym_name", &nl);
   const char* format = kiln_ir_op_get_string_attr(executable, "format", &fl);
   const char* entry = kiln_ir_op_get_string_attr(executable, "entry", &el);
   const char* source = kiln_ir_op_get_string_attr(executable, "source", &sl);
   const char* text = kiln_ir_op_get_string_attr(executable, "vm_asm", &al);
-  kiln_ir_op_t* region =
-      kiln_dispatch_find_region(module, (kiln_string_view_t){name, nl});
-  if (!region) return kiln_ok_status();  // unused executable
+  const char* native_body = kiln_ir_op_get_string_attr(executable, "body", &bl);
+  int64_t ordinal = 0;
+  const char* file_name = name;
+  size_t file_name_length = nl;
+  if (bl > 0 && al == 0) {  // a missing attribute reads as ""
+    const kiln_ir_attribute_t* ord =
+        kiln_ir_op_get_attr(region, "entry_ordinal");
+    if (ord && ord->kind == KILN_IR_ATTR_INTEGER) ordinal = ord->i;
+    if (!kiln_benchmark_native_entry(native_body, bl, ordinal, &entry, &el)) {
+      return kiln_make_status(KILN_STATUS_INTERNAL,
+                              "executable '%.*s' has no entry %lld", (int)nl,
+                              name, (long long)ordinal);
+    }
+    // Named like the vmvx dump: the entry without its kind suffix.
+    file_name = entry;
+    file_name_length = el;
+    while (file_name_length > 0 && entry[file_name_length - 1] != '_') {
+      --file_name_length;
+    }
+    file_name_length = file_name_length > 1 ? file_name_length - 1 : el;
+  }
   int64_t count[3] = {1, 1, 1};
   const kiln_ir_attribute_t* wg =
       kiln_ir_op_get_attr(region, "workgroup_count");
@@ -397,23 +441,27 @@ static kiln_status_t kiln_benchmark_dump_executable(
   kiln_benchmark_add_imports(&out, "", 0);
   kiln_ir_sb_printf(&out, "executable @%.*s : \"%.*s\" {\n", (int)nl, name,
                     (int)fl, format);
-  kiln_ir_sb_printf(&out, "  entry @%.*s workgroup 1 1 1 source ", (int)el,
-                    entry);
-  kiln_asm_quote(&out, source, sl);
-  kiln_ir_sb_printf(&out, "\n");
-  kiln_ir_sb_append(&out, text, al);
+  if (al > 0) {
+    kiln_ir_sb_printf(&out, "  entry @%.*s workgroup 1 1 1 source ", (int)el,
+                      entry);
+    kiln_asm_quote(&out, source, sl);
+    kiln_ir_sb_printf(&out, "\n");
+    kiln_ir_sb_append(&out, text, al);
+  } else {
+    kiln_ir_sb_append(&out, native_body, bl);
+  }
   kiln_ir_sb_printf(&out, "}\n");
   kiln_ir_sb_printf(&out, "func @%.*s_benchmark : i-> export {\n", (int)el,
                     entry);
   kiln_ir_sb_printf(&out, "  attr \"iree.benchmark\" \"dispatch\"\n");
   kiln_ir_sb_printf(&out,
-                    "  const.i32 %%i1, 0\n  const.i32 %%i2, %lld\n"
+                    "  const.i32 %%i1, %lld\n  const.i32 %%i2, %lld\n"
                     "  const.i32 %%i3, %lld\n  const.i32 %%i4, %lld\n"
                     "  const.i32 %%i5, %zu\n  const.i32 %%i6, 1\n"
                     "  const.i32 %%i7, 0\n  const.i64 %%l0, 0\n"
                     "  const.i64 %%l1, -1\n",
-                    (long long)count[0], (long long)count[1],
-                    (long long)count[2], binding_count);
+                    (long long)ordinal, (long long)count[0],
+                    (long long)count[1], (long long)count[2], binding_count);
   kiln_ir_sb_printf(&out, "  call.import @hal.device.default() -> (%%r0)\n");
   for (size_t i = 0; i < binding_count; ++i) {
     kiln_ir_sb_printf(&out, "  const.i64 %%l%zu, %llu\n", 2 + i,
@@ -478,10 +526,39 @@ static kiln_status_t kiln_benchmark_dump_executable(
   }
   char path[4096];
   snprintf(path, sizeof(path), "%s/%.*s.kmod", o->dump_executable_benchmarks_to,
-           (int)nl, name);
+           (int)file_name_length, file_name);
   status = kiln_benchmark_write_file(path, bytes, length);
   kiln_allocator_free(allocator, bytes);
   return status;
+}
+
+// Writes the benchmark of every dispatch of |executable| (a vmvx executable
+// has one; the native one has them all).
+static kiln_status_t kiln_benchmark_dump_executable(
+    const kiln_benchmark_options_t* o, kiln_ir_op_t* module,
+    kiln_ir_op_t* executable, kiln_allocator_t allocator) {
+  size_t nl;
+  const char* name = kiln_ir_op_get_string_attr(executable, "sym_name", &nl);
+  kiln_string_view_t sym = kiln_make_string_view(name, nl);
+  kiln_ir_block_t* body = kiln_ir_module_body(module);
+  for (kiln_ir_op_t* fn = body ? body->first_op : NULL; fn; fn = fn->next) {
+    if (!kiln_ir_op_is(fn, "func.func") || kiln_ir_func_is_declaration(fn)) {
+      continue;
+    }
+    for (kiln_ir_block_t* b = fn->regions[0].first_block; b; b = b->next) {
+      for (kiln_ir_op_t* op = b->first_op; op; op = op->next) {
+        if (!kiln_ir_op_is(op, KILN_DISPATCH_REGION_OP)) continue;
+        const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, "executable");
+        if (!a || a->kind != KILN_IR_ATTR_SYMBOL_REF ||
+            !kiln_string_view_equal(a->symbol.root, sym)) {
+          continue;
+        }
+        KILN_RETURN_IF_ERROR(
+            kiln_benchmark_dump_dispatch(o, executable, op, allocator));
+      }
+    }
+  }
+  return kiln_ok_status();
 }
 
 //===----------------------------------------------------------------------===//

@@ -1509,6 +1509,62 @@ static kiln_status_t kiln_loop_extent(kiln_cg_t* cg, kiln_ir_op_t* op,
 // (the count is computed at run time; only the tile height uses this).
 #define KILN_VMVX_DYNAMIC_EXTENT_ESTIMATE 64
 
+// Lanes of a long float sum (see kiln_codegen_region), and the limits
+// that keep the unrolled body small: short sums and big fused bodies stay
+// in order.
+#define KILN_VMVX_SUM_LANES 8
+#define KILN_VMVX_SUM_MIN_EXTENT 64
+#define KILN_VMVX_SUM_MAX_BODY_OPS 24
+
+static uint32_t kiln_block_op_count(const kiln_ir_block_t* b) {
+  uint32_t n = 0;
+  for (const kiln_ir_op_t* op = b->first_op; op; op = op->next) ++n;
+  return n;
+}
+
+// The innermost reduction loop |inner| of the float sum |rs| (one output),
+// split into KILN_VMVX_SUM_LANES interleaved f64 partial sums |acc|: a loop
+// over whole groups of lanes, then the remaining elements into lane 0.
+static kiln_status_t kiln_emit_sum_lanes(kiln_cg_t* cg,
+                                         kiln_structured_op_t* rs,
+                                         uint32_t inner, kiln_idx_t* full,
+                                         kiln_sval_t* body_acc,
+                                         const uint32_t* acc) {
+  int64_t extent = rs->ranges[inner];
+  int64_t groups = extent / KILN_VMVX_SUM_LANES;
+  kiln_sval_t y[KILN_CG_MAX_RESULTS];
+  kiln_loop_t l = kiln_loop_begin(cg, kiln_asm_const_i64(cg->f, 0),
+                                  kiln_asm_const_i64(cg->f, groups));
+  uint32_t base = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(cg->f, "mul.i64 %%l%u, %%l%u, %%l%u", base, l.iv,
+                kiln_asm_const_i64(cg->f, KILN_VMVX_SUM_LANES));
+  for (uint32_t k = 0; k < KILN_VMVX_SUM_LANES; ++k) {
+    uint32_t i = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(cg->f, "add.i64 %%l%u, %%l%u, %%l%u", i, base,
+                  kiln_asm_const_i64(cg->f, k));
+    full[inner].is_const = false;
+    full[inner].reg = i;
+    KILN_RETURN_IF_ERROR(kiln_emit_body(cg, rs, full, body_acc, y));
+    uint32_t x = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
+    kiln_asm_emit(cg->f, "ext.f32.f64 %%d%u, %%f%u", x, y[0].reg);
+    kiln_asm_emit(cg->f, "add.f64 %%d%u, %%d%u, %%d%u", acc[k], acc[k], x);
+  }
+  kiln_loop_end(cg, &l);
+  if (extent % KILN_VMVX_SUM_LANES) {
+    l = kiln_loop_begin(cg,
+                        kiln_asm_const_i64(cg->f, groups * KILN_VMVX_SUM_LANES),
+                        kiln_asm_const_i64(cg->f, extent));
+    full[inner].is_const = false;
+    full[inner].reg = l.iv;
+    KILN_RETURN_IF_ERROR(kiln_emit_body(cg, rs, full, body_acc, y));
+    uint32_t x = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
+    kiln_asm_emit(cg->f, "ext.f32.f64 %%d%u, %%f%u", x, y[0].reg);
+    kiln_asm_emit(cg->f, "add.f64 %%d%u, %%d%u, %%d%u", acc[0], acc[0], x);
+    kiln_loop_end(cg, &l);
+  }
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
                                          int64_t workgroup_count[3],
                                          kiln_dim_src_t* workgroup_src,
@@ -1701,10 +1757,33 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
         body_acc[j].reg = kiln_asm_const_f32(cg->f, -0.0f);
       }
     }
+    // A long f32 sum keeps KILN_VMVX_SUM_LANES partial sums, element i of
+    // the innermost reduction loop going to lane i % LANES, combined in a
+    // fixed tree at the end: independent chains the C compiler vectorizes
+    // (an in-order sum is one add's latency per element), and the same
+    // order for every backend, ISA and worker count.
+    uint32_t inner = KILN_STRUCTURED_MAX_DIMS;
+    for (uint32_t d = 0; d < rs->num_dims; ++d) {
+      if (rs->is_reduction[d]) inner = d;
+    }
+    bool lanes = rs->num_outs == 1 && wide[0] &&
+                 inner < KILN_STRUCTURED_MAX_DIMS &&
+                 rs->ranges[inner] != KILN_IR_DYNAMIC_DIM &&
+                 rs->ranges[inner] >= KILN_VMVX_SUM_MIN_EXTENT &&
+                 kiln_block_op_count(cg->body) <= KILN_VMVX_SUM_MAX_BODY_OPS;
+    uint32_t lane_acc[KILN_VMVX_SUM_LANES];
+    if (lanes) {
+      lane_acc[0] = wide[0] - 1;
+      for (uint32_t k = 1; k < KILN_VMVX_SUM_LANES; ++k) {
+        lane_acc[k] = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
+        kiln_asm_emit(cg->f, "mov.f64 %%d%u, %%d%u", lane_acc[k],
+                      kiln_asm_const_f64(cg->f, -0.0));
+      }
+    }
     kiln_loop_t rloops[KILN_STRUCTURED_MAX_DIMS];
     uint32_t nr = 0;
     for (uint32_t d = 0; d < rs->num_dims; ++d) {
-      if (!rs->is_reduction[d]) continue;
+      if (!rs->is_reduction[d] || (lanes && d == inner)) continue;
       kiln_idx_t extent = kiln_idx_const(rs->ranges[d]);
       if (rs->ranges[d] == KILN_IR_DYNAMIC_DIM) {
         kiln_dim_src_t src;
@@ -1717,8 +1796,13 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
       ++nr;
     }
     kiln_sval_t yielded[KILN_CG_MAX_RESULTS];
-    KILN_RETURN_IF_ERROR(kiln_emit_body(cg, rs, full, body_acc, yielded));
-    for (uint32_t j = 0; j < rs->num_outs; ++j) {
+    if (lanes) {
+      KILN_RETURN_IF_ERROR(
+          kiln_emit_sum_lanes(cg, rs, inner, full, body_acc, lane_acc));
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_emit_body(cg, rs, full, body_acc, yielded));
+    }
+    for (uint32_t j = 0; j < rs->num_outs && !lanes; ++j) {
       int b = cg->root_acc[j].bank;
       if (wide[j]) {
         uint32_t x = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
@@ -1731,6 +1815,14 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
                     kiln_p(b), cg->root_acc[j].reg, kiln_p(b), yielded[j].reg);
     }
     while (nr-- > 0) kiln_loop_end(cg, &rloops[nr]);
+    if (lanes) {
+      for (uint32_t step = 1; step < KILN_VMVX_SUM_LANES; step *= 2) {
+        for (uint32_t k = 0; k + step < KILN_VMVX_SUM_LANES; k += 2 * step) {
+          kiln_asm_emit(cg->f, "add.f64 %%d%u, %%d%u, %%d%u", lane_acc[k],
+                        lane_acc[k], lane_acc[k + step]);
+        }
+      }
+    }
     for (uint32_t j = 0; j < rs->num_outs; ++j) {
       if (!wide[j]) continue;
       kiln_asm_emit(cg->f, "trunc.f64.f32 %%f%u, %%d%u", cg->root_acc[j].reg,

@@ -759,6 +759,13 @@ static kiln_status_t kiln_cpu_build(
   return status;
 }
 
+// The C compiler to run: --cc, else $CC, else cc.
+static const char* kiln_cpu_target_cc(const kiln_cpu_target_options_t* o) {
+  const char* cc = o->cc;
+  if (!cc || !cc[0]) cc = getenv("CC");
+  return cc && cc[0] ? cc : "cc";
+}
+
 kiln_status_t kiln_cpu_target_serialize(
     kiln_ir_context_t* context, kiln_ir_op_t* module,
     const kiln_cpu_target_options_t* options) {
@@ -787,9 +794,7 @@ kiln_status_t kiln_cpu_target_serialize(
   if (!triple || !triple[0]) aarch64 = true;
 #endif
   const char* format = aarch64 ? "native-elf-aarch64" : "native-elf-x86_64";
-  const char* cc = options->cc;
-  if (!cc || !cc[0]) cc = getenv("CC");
-  if (!cc || !cc[0]) cc = "cc";
+  const char* cc = kiln_cpu_target_cc(options);
 
   kiln_ir_block_t* body = kiln_ir_module_body(module);
   size_t entry_count = 0;
@@ -1009,10 +1014,37 @@ static kiln_status_t kiln_cpu_target_backend_serialize(
 
 static const char* const kiln_cpu_target_aliases[] = {"cpu", "llvm", NULL};
 
+// A C compiler is there when $CC / cc names an executable file (a path, or
+// a name found on $PATH). An explicit --cc asks for native code: serialize
+// then names it if it cannot run.
+static bool kiln_cpu_target_available(const kiln_target_options_t* options) {
+  if (options->cpu.cc && options->cpu.cc[0]) return true;
+  const char* cc = kiln_cpu_target_cc(&options->cpu);
+  if (strchr(cc, '/')) return access(cc, X_OK) == 0;
+  const char* path = getenv("PATH");
+  if (!path || !path[0]) path = "/usr/local/bin:/usr/bin:/bin";
+  while (*path) {
+    const char* end = strchr(path, ':');
+    size_t n = end ? (size_t)(end - path) : strlen(path);
+    char candidate[4096];
+    if (n > 0 && n + strlen(cc) + 2 <= sizeof(candidate)) {
+      memcpy(candidate, path, n);
+      candidate[n] = '/';
+      strcpy(candidate + n + 1, cc);
+      if (access(candidate, X_OK) == 0) return true;
+    }
+    if (!end) break;
+    path = end + 1;
+  }
+  return false;
+}
+
 const kiln_target_backend_t kiln_cpu_target_backend = {
     .name = "llvm-cpu",
     .aliases = kiln_cpu_target_aliases,
     .summary = "native code: C per dispatch, built by the system C compiler",
     .matmuls_alone = true,
     .serialize = kiln_cpu_target_backend_serialize,
+    .available = kiln_cpu_target_available,
+    .host_default = true,
 };

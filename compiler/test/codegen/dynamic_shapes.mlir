@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s --output-format=vm-asm | FileCheck %s
+// RUN: kiln-compile %s --iree-hal-target-backends=vmvx --output-format=vm-asm | FileCheck %s
 // A reduction over a dynamic dim: the executable reads the dim from push
 // constant 0 (loop bound and row stride); the host asserts the argument with
 // -1 for the dynamic dim, reads it with hal.buffer_view.dim, binds the

@@ -1,4 +1,4 @@
-// RUN: kiln-compile %s --output-format=vm-asm | FileCheck %s
+// RUN: kiln-compile %s --iree-hal-target-backends=vmvx --output-format=vm-asm | FileCheck %s
 // The host function asserts its input, records one dispatch, submits, waits
 // and wraps the result; the executable's entry point is named after the
 // function and the dispatch kind. The executable and the command buffer are

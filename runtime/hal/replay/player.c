@@ -149,6 +149,17 @@ static kiln_status_t kiln_replay_player_prepare(kiln_hal_replay_player_t* p) {
   kiln_status_t status = kiln_ok_status();
   for (size_t i = 0; i < file->executable_count && !status; ++i) {
     const kiln_hal_replay_executable_t* exe = &file->executables[i];
+    // Native code from a file without digests (format 1.0) is refused: its
+    // CRC alone cannot tell a corrupted shared object from a good one.
+    if (!exe->digest && exe->format.size >= 7 &&
+        memcmp(exe->format.data, "native-", 7) == 0) {
+      status = kiln_make_status(
+          KILN_STATUS_FAILED_PRECONDITION,
+          "replay executable %zu: native format '%.*s' without a SHA-256 "
+          "digest (replay format 1.0); record the replay again",
+          i, KILN_SV_ARG(exe->format));
+      break;
+    }
     kiln_hal_executable_params_t params;
     memset(&params, 0, sizeof(params));
     params.format = exe->format;

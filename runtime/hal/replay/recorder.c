@@ -988,6 +988,12 @@ static kiln_status_t kiln_replay_record_executable(
   kiln_replay_bytes_u32(out, (uint32_t)params->format.size);
   kiln_replay_bytes_string(out, params->format);
   kiln_replay_bytes_align(out, 4);
+  // The executable's SHA-256 (format 1.1): a player checks it before
+  // loading, so that a corrupted native blob never reaches dlopen even
+  // when the file's CRC was recomputed.
+  kiln_sha256_digest_t digest =
+      kiln_sha256((const uint8_t*)params->data, params->data_length);
+  kiln_replay_bytes_append(out, digest.bytes, sizeof(digest.bytes));
   kiln_replay_bytes_append(out, params->constants, params->constant_count * 4);
   for (size_t i = 0; i < params->entry_point_count; ++i) {
     const kiln_hal_executable_entry_point_info_t* info =

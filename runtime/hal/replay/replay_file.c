@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "runtime/base/crc32.h"
+#include "runtime/base/sha256.h"
 #include "runtime/hal/replay/byte_stream.h"
 
 //===----------------------------------------------------------------------===//
@@ -310,6 +311,17 @@ static kiln_status_t kiln_replay_read_executable_record(
     return kiln_replay_invalid(loader, "bad executable format string");
   }
   exe->format = kiln_make_string_view((const char*)format, format_length);
+  if (file->minor_version >= 1) {
+    KILN_RETURN_IF_ERROR(kiln_replay_read_bytes(r, 32, &exe->digest));
+    const kiln_hal_replay_blob_t* blob = &file->blobs[exe->blob];
+    kiln_sha256_digest_t digest = kiln_sha256(blob->data, blob->length);
+    if (memcmp(digest.bytes, exe->digest, 32) != 0) {
+      return kiln_replay_invalid(loader,
+                                 "executable's blob %u does not match its "
+                                 "SHA-256 digest",
+                                 exe->blob);
+    }
+  }
   if ((uint64_t)constant_count * 4 > r->size - r->position ||
       (uint64_t)entry_count * 24 > r->size - r->position) {
     return kiln_replay_invalid(loader,

@@ -60,7 +60,8 @@ typedef struct kiln_hal_replay_buffer_t {
 
 typedef struct kiln_hal_replay_executable_t {
   kiln_string_view_t format;
-  uint32_t blob;
+  uint32_t blob;          // checked against |digest| when the file is opened
+  const uint8_t* digest;  // SHA-256 of the blob, 32 bytes (format >= 1.1)
   size_t entry_point_count;
   kiln_hal_executable_entry_point_info_t* entry_points;
   size_t constant_count;

@@ -16,6 +16,12 @@ fi
 if [ "${1:-}" = "--bench" ]; then
   packages+=(libopenblas-dev python3-matplotlib)
 fi
+# Optional: cross-compiling for aarch64 (Debian's cross compiler) and
+# qemu-user to run what it builds; tests/cpu_backend/cross_aarch64_test.sh
+# reports itself skipped without them, so `make test` never needs them.
+if [ "${1:-}" = "--cross" ]; then
+  packages+=(gcc-aarch64-linux-gnu qemu-user)
+fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then

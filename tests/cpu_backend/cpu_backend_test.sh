@@ -46,6 +46,15 @@ printf '#!/bin/sh\nkill -9 $$\n' >"$work/killed-cc"; chmod +x "$work/killed-cc"
 expect_compile_error "killed by signal 9" --cc="$work/killed-cc"
 expect_compile_error "target-cpu=nonsense" --iree-llvmcpu-target-cpu=nonsense
 expect_compile_error "target-triple='riscv64" --iree-llvmcpu-target-triple=riscv64-linux-gnu
+# A CPU of the other architecture, and the host's cc for an aarch64 triple
+# (no cross compiler needed: both fail before anything is built).
+expect_compile_error "target-cpu=x86-64-v3 is an x86-64 CPU, but the target is aarch64-linux-gnu" \
+  --iree-llvmcpu-target-triple=aarch64-linux-gnu --iree-llvmcpu-target-cpu=x86-64-v3
+if [ "$(uname -m)" = x86_64 ]; then
+  expect_compile_error "target-cpu=cortex-a72 is an Arm CPU" --iree-llvmcpu-target-cpu=cortex-a72
+  expect_compile_error "C compiler 'cc' does not build for aarch64" \
+    --iree-llvmcpu-target-triple=aarch64-linux-gnu --cc=cc
+fi
 "$bin/kiln-compile" --iree-hal-target-backends=nonsense "$mlp" -o "$work/x.kmod" \
   >"$work/out.txt" 2>&1 && fail "unknown backend accepted"
 grep -q "supported: vmvx, llvm-cpu" "$work/out.txt" || fail "backend list missing"

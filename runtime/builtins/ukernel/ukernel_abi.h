@@ -264,6 +264,11 @@ typedef struct kiln_ukernel_tile_sizes_t {
 static inline kiln_ukernel_tile_sizes_t kiln_ukernel_mmt4d_tile_sizes(
     uint32_t type, uint64_t cpu_features, uint32_t isa_cap, int64_t m) {
   uint64_t f = cpu_features & kiln_ukernel_isa_feature_mask(isa_cap);
+#if !defined(__x86_64__)
+  // Elsewhere the same bits mean other features (aarch64: NEON, dotprod,
+  // ...) and only the portable kernels exist: their tiles.
+  f = 0;
+#endif
   int avx512 =
       kiln_ukernel_has_features(f, KILN_UKERNEL_X86_64_AVX512_FEATURES);
   int avx2 = kiln_ukernel_has_features(f, KILN_UKERNEL_X86_64_AVX2_FEATURES);

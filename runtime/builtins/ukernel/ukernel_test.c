@@ -544,6 +544,20 @@ KILN_TEST(pack_unpack_round_trips_with_padding) {
 KILN_TEST(tile_sizes_follow_the_isa) {
   uint64_t all = ~0ull;
   kiln_ukernel_tile_sizes_t t;
+#if !defined(__x86_64__)
+  // Elsewhere only the portable kernels exist: their tiles, whatever bits
+  // the CPU has (on aarch64 the same bits mean NEON, dotprod, ...).
+  t = kiln_ukernel_mmt4d_tile_sizes(KILN_UKERNEL_MMT4D_F32F32F32, all,
+                                    KILN_UKERNEL_ISA_NATIVE, 0);
+  KILN_EXPECT_EQ_INT(t.M0, 8);
+  KILN_EXPECT_EQ_INT(t.N0, 8);
+  KILN_EXPECT_EQ_INT(t.K0, 1);
+  t = kiln_ukernel_mmt4d_tile_sizes(KILN_UKERNEL_MMT4D_BF16BF16F32, all,
+                                    KILN_UKERNEL_ISA_NATIVE, 3);
+  KILN_EXPECT_EQ_INT(t.M0, 4);
+  KILN_EXPECT_EQ_INT(t.N0, 8);
+  KILN_EXPECT_EQ_INT(t.K0, 2);
+#else
   t = kiln_ukernel_mmt4d_tile_sizes(KILN_UKERNEL_MMT4D_F32F32F32, all,
                                     KILN_UKERNEL_ISA_NATIVE, 0);
   KILN_EXPECT_EQ_INT(t.M0, 16);
@@ -562,6 +576,7 @@ KILN_TEST(tile_sizes_follow_the_isa) {
                                     KILN_UKERNEL_ISA_AVX512VNNI, 1);
   KILN_EXPECT_EQ_INT(t.M0, 1);
   KILN_EXPECT_EQ_INT(t.K0, 4);
+#endif
   t = kiln_ukernel_mmt4d_tile_sizes(99, all, KILN_UKERNEL_ISA_NATIVE, 0);
   KILN_EXPECT_EQ_INT(t.M0, 0);
   // A BF16 cap keeps VNNI; a VNNI cap drops BF16.

@@ -62,10 +62,15 @@ kiln_status_t kiln_hal_executable_loader_try_load(
 
 // KILN_HAL_CPU_ISA_CAP=generic|x86-64-v2|x86-64-v3|x86-64-v4 hides the
 // features above that level (for testing each ISA variant of an executable
-// on one machine); unset or "host": none hidden.
+// on one machine); unset or "host": none hidden. On aarch64 only "generic"
+// (Armv8-A's NEON, which every aarch64 CPU has) means something.
 static uint64_t kiln_hal_cpu_isa_cap(void) {
   const char* cap = getenv("KILN_HAL_CPU_ISA_CAP");
   if (!cap || !cap[0] || strcmp(cap, "host") == 0) return ~0ull;
+#if defined(__aarch64__)
+  if (strcmp(cap, "generic") == 0) return KILN_HAL_CPU_FEATURE_AARCH64_NEON;
+  return ~0ull;
+#else
   uint64_t v2 = KILN_HAL_CPU_FEATURE_X86_64_SSE4_2;
   uint64_t v3 =
       v2 | KILN_HAL_CPU_FEATURE_X86_64_AVX | KILN_HAL_CPU_FEATURE_X86_64_AVX2 |
@@ -79,6 +84,7 @@ static uint64_t kiln_hal_cpu_isa_cap(void) {
   if (strcmp(cap, "x86-64-v3") == 0) return v3;
   if (strcmp(cap, "x86-64-v4") == 0) return v4;
   return ~0ull;
+#endif
 }
 
 uint64_t kiln_hal_query_host_cpu_features(void) {
@@ -120,15 +126,25 @@ uint64_t kiln_hal_query_host_cpu_features(void) {
     __asm__("cpuid" : "+a"(eax), "=b"(ebx), "=c"(ecx), "=d"(edx));
     if ((ecx >> 29) & 1) features |= KILN_HAL_CPU_FEATURE_X86_64_F16C;
   }
-  features &= kiln_hal_cpu_isa_cap();
 #elif defined(__aarch64__)
+  // The kernel's HWCAP bits (asm/hwcap.h; numbered here so that older
+  // headers build): NEON is part of Armv8-A (Linux requires it).
   unsigned long hwcap = getauxval(AT_HWCAP);
+  unsigned long hwcap2 = getauxval(AT_HWCAP2);
   features |= KILN_HAL_CPU_FEATURE_AARCH64_NEON;
   if (hwcap & (1ul << 20)) features |= KILN_HAL_CPU_FEATURE_AARCH64_DOTPROD;
-  if (hwcap & (1ul << 9)) features |= KILN_HAL_CPU_FEATURE_AARCH64_FP16;
+  // FP16 as the compiler means it (__ARM_FEATURE_FP16_VECTOR_ARITHMETIC):
+  // scalar and vector half-precision arithmetic (FPHP and ASIMDHP).
+  if ((hwcap & (3ul << 9)) == (3ul << 9)) {
+    features |= KILN_HAL_CPU_FEATURE_AARCH64_FP16;
+  }
   if (hwcap & (1ul << 22)) features |= KILN_HAL_CPU_FEATURE_AARCH64_SVE;
+  if (hwcap2 & (1ul << 13)) features |= KILN_HAL_CPU_FEATURE_AARCH64_I8MM;
+  if (hwcap2 & (1ul << 14)) features |= KILN_HAL_CPU_FEATURE_AARCH64_BF16;
 #endif
-  return features;
+  // Other architectures report no optional features: executables that
+  // need none still load.
+  return features & kiln_hal_cpu_isa_cap();
 }
 
 //===----------------------------------------------------------------------===//

@@ -99,11 +99,19 @@ static kiln_status_t kiln_hal_library_check(
   uint64_t missing =
       header->required_cpu_features & ~options->host_cpu_features;
   if (missing) {
-    // Named as the compilers' -m flags name them (x86_64 bit meanings).
+    // Named as the compilers name them: x86_64 -m flags, aarch64 -march
+    // extensions (the bits mean different features on each).
+#if defined(__aarch64__)
+    static const char* const kNames[] = {"neon", "dotprod", "i8mm",
+                                         "fp16", "bf16",    "sve"};
+    static const char* const kLevel = "armv8.2-a";
+#else
     static const char* const kNames[] = {"sse4.2",     "avx",       "avx2",
                                          "fma",        "f16c",      "avx512f",
                                          "avx512bw",   "avx512dq",  "avx512vl",
                                          "avx512vnni", "avx512bf16"};
+    static const char* const kLevel = "x86-64-v3";
+#endif
     char names[256] = "";
     size_t used = 0;
     for (uint32_t bit = 0; bit < 64; ++bit) {
@@ -123,8 +131,8 @@ static kiln_status_t kiln_hal_library_check(
                             "executable library '%s' needs CPU features this "
                             "host lacks: %s (compile for this CPU, e.g. "
                             "--iree-llvmcpu-target-cpu=host, or for a lower "
-                            "level such as x86-64-v3 or generic)",
-                            header->name ? header->name : "?", names);
+                            "level such as %s or generic)",
+                            header->name ? header->name : "?", names, kLevel);
   }
   return kiln_ok_status();
 }

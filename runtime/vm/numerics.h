@@ -515,9 +515,9 @@ static inline float kiln_vm_pow_f32(float x, float y) {
   uint32_t nan_base =
       (x < 0.0f) & (ax != INFINITY) & (y_int ^ 1u) & (ay != INFINITY);
   r = nan_base ? NAN : r;
-  r = (ax == 1.0f) & (ay == INFINITY) ? 1.0f : r;  // pow(-1, +-inf) = 1
-  r = (x != x) | (y != y) ? x + y : r;
-  r = (x == 1.0f) | (y == 0.0f) ? 1.0f : r;  // even for a quiet NaN other
+  r = ((ax == 1.0f) & (ay == INFINITY)) ? 1.0f : r;  // pow(-1, +-inf) = 1
+  r = ((x != x) | (y != y)) ? x + y : r;
+  r = ((x == 1.0f) | (y == 0.0f)) ? 1.0f : r;  // even for a quiet NaN other
   // A signaling NaN gives NaN even there (IEEE 754, and C's pow).
   // (In integer ops: NaN is |bits| above 0x7f800000, quiet bit 22 clear.)
   uint32_t bx = kiln_vm_f32_to_bits(x) & 0x7fffffffu;

@@ -46,7 +46,8 @@ def main():
     parser.add_argument("--bin", required=True)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    kinds = ["mlir", "vmasm", "module", "npy", "input", "flagfile"]
+    kinds = ["mlir", "vmasm", "module", "npy", "input", "flagfile", "onnx",
+             "pb"]
     if os.path.isdir(args.out):
         shutil.rmtree(args.out)
     dirs = {k: os.path.join(args.out, k) for k in kinds}
@@ -78,6 +79,7 @@ def main():
     for path in small:
         try:
             result = subprocess.run([os.path.join(args.bin, "kiln-compile"),
+                                     "--iree-hal-target-backends=vmvx",
                                      path, "-o", tmp], capture_output=True,
                                     timeout=60)
         except subprocess.TimeoutExpired:
@@ -126,6 +128,26 @@ def main():
                     inputs.add(m.group(1))
     for value in sorted(inputs):
         write_seed(dirs["input"], value)
+
+    # ONNX: the repo's sample models and, where Debian's libonnx-testdata is
+    # installed (scripts/install-deps.sh), the smaller node-test models and
+    # their TensorProto inputs and outputs (.pb), every 8th case to keep
+    # the corpora small.
+    for path in files(args.repo, ["samples/onnx/**/*.onnx"]):
+        with open(path, "rb") as f:
+            write_seed(dirs["onnx"], f.read())
+    testdata = "/usr/share/libonnx-testdata/data/node"
+    cases = sorted(os.listdir(testdata)) if os.path.isdir(testdata) else []
+    for case in cases[::8]:
+        model = os.path.join(testdata, case, "model.onnx")
+        if os.path.isfile(model) and os.path.getsize(model) <= MAX_SEED_BYTES:
+            with open(model, "rb") as f:
+                write_seed(dirs["onnx"], f.read())
+        for pb in sorted(glob.glob(os.path.join(testdata, case,
+                                                "test_data_set_0", "*.pb"))):
+            if os.path.getsize(pb) <= MAX_SEED_BYTES:
+                with open(pb, "rb") as f:
+                    write_seed(dirs["pb"], f.read())
 
     # Flagfiles: one flag a line, comments, each flag type.
     flagfiles = [

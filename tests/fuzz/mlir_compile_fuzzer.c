@@ -21,6 +21,9 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   kiln_compiler_options_initialize(&options);
   options.diagnostic_stream = kiln_fuzz_null_stream();
   options.dump_stream = kiln_fuzz_null_stream();
+  // vmvx: the whole pipeline in process (llvm-cpu would run the system C
+  // compiler per input; its output is the cpu backend tests' business).
+  options.target_backends = "vmvx";
   kiln_allocator_t allocator = kiln_allocator_system();
   uint8_t* bytes = NULL;
   size_t length = 0;

@@ -16,11 +16,13 @@ declare -A dicts=([mlir_compile_fuzzer]=mlir.dict [npy_fuzzer]=npy.dict
                   [flagfile_fuzzer]=flagfile.dict)
 declare -A seeds=([module_loader_fuzzer]=module [mlir_compile_fuzzer]=mlir
                   [npy_fuzzer]=npy [input_fuzzer]=input
-                  [vm_assembler_fuzzer]=vmasm [flagfile_fuzzer]=flagfile)
+                  [vm_assembler_fuzzer]=vmasm [flagfile_fuzzer]=flagfile
+                  [onnx_import_fuzzer]=onnx [tensor_proto_fuzzer]=pb)
 status=0
 summary=()
 for name in module_loader_fuzzer mlir_compile_fuzzer npy_fuzzer input_fuzzer \
-            vm_assembler_fuzzer flagfile_fuzzer; do
+            vm_assembler_fuzzer flagfile_fuzzer onnx_import_fuzzer \
+            tensor_proto_fuzzer; do
   binary="$fuzz_dir/$name"
   if [ ! -x "$binary" ]; then
     echo "run_all.sh: $binary is missing (build $build with clang and KILN_SANITIZER=asan)" >&2

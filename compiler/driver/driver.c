@@ -429,6 +429,20 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
                               v);
     }
   } else if (kiln_compiler_flag_value(arg, "--compile-to", &v)) {
+    static const char* const kPhases[] = {"input", "structured",
+                                          "form-dispatch-regions",
+                                          "vmvx-codegen", "schedule"};
+    bool known = false;
+    for (size_t i = 0; i < sizeof(kPhases) / sizeof(kPhases[0]); ++i) {
+      known = known || strcmp(v, kPhases[i]) == 0;
+    }
+    if (!known) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "unknown phase '%s' for --compile-to (input, "
+                              "structured, form-dispatch-regions, "
+                              "vmvx-codegen, schedule)",
+                              v);
+    }
     options->compile_to = v;
   } else if (!strcmp(arg, "--mlir-print-ir-after-all")) {
     options->print_ir_after_all = true;

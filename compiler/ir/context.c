@@ -586,12 +586,33 @@ static bool kiln_ir_find_source_line(kiln_ir_context_t* c,
   return false;
 }
 
+// Writes |length| bytes with control bytes and DEL escaped as \xNN (a
+// binary file given as MLIR must not put raw control bytes on a terminal);
+// tabs stay.
+static void kiln_ir_print_escaped(FILE* stream, const char* data,
+                                  size_t length) {
+  for (size_t i = 0; i < length; ++i) {
+    unsigned char ch = (unsigned char)data[i];
+    if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+      fprintf(stream, "\\x%02x", ch);
+    } else {
+      fputc(ch, stream);
+    }
+  }
+}
+
+static bool kiln_ir_byte_is_escaped(unsigned char ch) {
+  return (ch < 0x20 && ch != '\t') || ch == 0x7f;
+}
+
 void kiln_ir_diagnostic_print(kiln_ir_context_t* c,
                               const kiln_ir_diagnostic_t* d, FILE* stream) {
   const kiln_ir_location_t* f = kiln_ir_location_find_file(d->location);
   if (f) {
-    fprintf(stream, "%.*s:%u:%u: %s: %s\n", KILN_SV_ARG(f->file), f->line,
-            f->column, kiln_ir_severity_name(d->severity), d->message);
+    fprintf(stream, "%.*s:%u:%u: %s: ", KILN_SV_ARG(f->file), f->line,
+            f->column, kiln_ir_severity_name(d->severity));
+    kiln_ir_print_escaped(stream, d->message, strlen(d->message));
+    fputc('\n', stream);
     kiln_string_view_t text;
     if (kiln_ir_find_source_line(c, f->file, f->line, &text)) {
       // Long lines (generated input: 100 KB on one line) are shown as a
@@ -602,18 +623,23 @@ void kiln_ir_diagnostic_print(kiln_ir_context_t* c,
       if (start > text.size) start = text.size;
       size_t length = text.size - start < kWindow ? text.size - start : kWindow;
       const char* prefix = start > 0 ? "..." : "";
-      fprintf(stream, "%s%.*s%s\n", prefix, (int)length, text.data + start,
-              start + length < text.size ? "..." : "");
+      fputs(prefix, stream);
+      kiln_ir_print_escaped(stream, text.data + start, length);
+      fprintf(stream, "%s\n", start + length < text.size ? "..." : "");
       for (size_t i = 0; i < strlen(prefix); ++i) fputc(' ', stream);
       for (size_t i = start; i < column; ++i) {
-        char ch = (i < text.size && text.data[i] == '\t') ? '\t' : ' ';
-        fputc(ch, stream);
+        unsigned char ch = i < text.size ? (unsigned char)text.data[i] : ' ';
+        fputs(ch == '\t'                    ? "\t"
+              : kiln_ir_byte_is_escaped(ch) ? "    "
+                                            : " ",
+              stream);
       }
       fputs("^\n", stream);
     }
   } else {
-    fprintf(stream, "<unknown>:0:0: %s: %s\n",
-            kiln_ir_severity_name(d->severity), d->message);
+    fprintf(stream, "<unknown>:0:0: %s: ", kiln_ir_severity_name(d->severity));
+    kiln_ir_print_escaped(stream, d->message, strlen(d->message));
+    fputc('\n', stream);
   }
 }
 

@@ -466,6 +466,13 @@ static kiln_status_t kiln_vm_parse_module(kiln_vm_bytecode_module_t* m,
   size_t length = m->image_length;
   if (length < KILN_VM_MODULE_MAGIC_SIZE ||
       memcmp(p, KILN_VM_MODULE_MAGIC, KILN_VM_MODULE_MAGIC_SIZE) != 0) {
+    // IREE's .vmfb is a FlatBuffer whose file identifier "IREE" sits at
+    // byte 4: say what it is and what to do.
+    if (length >= 8 && memcmp(p + 4, "IREE", 4) == 0) {
+      return KILN_BAD_MODULE(
+          "this is an IREE module (.vmfb), not a kiln module; compile the "
+          "program's source with kiln-compile");
+    }
     return KILN_BAD_MODULE("not a kiln module (bad magic)");
   }
   if (length < KILN_VM_HEADER_SIZE) {

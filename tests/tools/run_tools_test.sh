@@ -101,5 +101,45 @@ expect "check failure shows values" 1 'expected: 3xf32=1 2.5 3' -- \
 expect "check passing test still OK" 1 '\[       OK \] failing_check.passes' -- \
   "$bin/kiln-check-module" --module=$work/failing.kmod --device=local-sync
 
+# kiln-check-module on a module without test functions: said once, exit 0
+# (as iree-check-module, whose gtest passes with no tests).
+"$bin/kiln-as-module" "$here/identity.vmasm" -o "$work/no_tests.kmod"
+expect "check module without tests" 0 '0 tests ran: module .* exports no test functions' -- \
+  "$bin/kiln-check-module" --module=$work/no_tests.kmod
+out=$("$bin/kiln-check-module" --module=$work/no_tests.kmod 2>&1)
+if grep -q 'PASSED' <<<"$out"; then
+  echo "FAILED: check module without tests prints PASSED: $out"; failed=$((failed + 1))
+else
+  passed=$((passed + 1))
+fi
+
+# An IREE .vmfb (a FlatBuffer with identifier "IREE" at byte 4) is named.
+printf '\x18\x00\x00\x00IREE\x00\x00\x00\x00\x00\x00\x00\x00' >"$work/model.vmfb"
+expect "IREE vmfb is named" 1 'this is an IREE module \(\.vmfb\), not a kiln module; compile the program.s source with kiln-compile' -- \
+  $run --module=$work/model.vmfb --function=main
+
+# kiln-compile: IREE's informational flags, and bad input.
+if [ -x "$bin/kiln-compile" ]; then
+  expect "kiln-compile --version" 0 '^kiln [0-9]+\.[0-9]+\.[0-9]+: kiln-compile' -- \
+    "$bin/kiln-compile" --version
+  expect "kiln-compile --version lists backends" 0 'target backends: vmvx, llvm-cpu' -- \
+    "$bin/kiln-compile" --version
+  expect "--iree-llvmcpu-list-targets" 0 'aarch64-\*' -- \
+    "$bin/kiln-compile" --iree-llvmcpu-list-targets
+  expect "unknown --compile-to phase" 2 "unknown phase 'nonsense' for --compile-to \(input, structured" -- \
+    "$bin/kiln-compile" --compile-to=nonsense "$here/../e2e/stablehlo/$(ls "$here/../e2e/stablehlo" | head -1)"
+  # Control bytes in the input come back escaped, never raw.
+  printf 'func.func @f(\x01\x02) {\n' >"$work/binary.mlir"
+  out=$("$bin/kiln-compile" "$work/binary.mlir" -o "$work/x.kmod" 2>&1)
+  if [ $? -ne 1 ] || ! grep -q 'found .\\x01.' <<<"$out" ||
+     ! grep -qF 'func.func @f(\x01\x02) {' <<<"$out" ||
+     LC_ALL=C grep -q "$(printf '[\x01\x02]')" <<<"$out"; then
+    echo "FAILED: control bytes escaped in diagnostics: $out" | cat -A | head -5
+    failed=$((failed + 1))
+  else
+    passed=$((passed + 1))
+  fi
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

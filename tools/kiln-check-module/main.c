@@ -77,16 +77,19 @@ static kiln_status_t kiln_check_module_run(kiln_tools_run_context_t* context,
     }
     fflush(stdout);
   }
+  if (ran == 0) {
+    // As iree-check-module (gtest with no tests): said once, not a failure.
+    printf(
+        "[==========] 0 tests ran: module '%.*s' exports no test "
+        "functions (no-argument functions not starting with '__').\n",
+        KILN_SV_ARG(module_name));
+    *out_failed = 0;
+    return kiln_ok_status();
+  }
   printf("[==========] %d tests ran.\n", ran);
   printf("[  PASSED  ] %d tests.\n", ran - failed);
   if (failed) {
     printf("[  FAILED  ] %d tests, listed below:\n%s", failed, failed_names);
-  }
-  if (ran == 0) {
-    return kiln_make_status(KILN_STATUS_NOT_FOUND,
-                            "module '%.*s' exports no test functions (no-"
-                            "argument functions not starting with '__')",
-                            KILN_SV_ARG(module_name));
   }
   *out_failed = failed;
   return kiln_ok_status();

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "compiler/driver/driver.h"
+#include "compiler/targets/target_backend.h"
 
 // Nothing but whitespace: no program (kiln-opt accepts it, a compiler that
 // emitted an empty module for it would hide a wrong path or a failed pipe).
@@ -72,7 +73,29 @@ static void print_help(void) {
       "(alias\n"
       "                                   "
       "--iree-hal-benchmark-dispatch-repeat-count)\n"
+      "  --version                        kiln's version and target "
+      "backends\n"
+      "  --iree-llvmcpu-list-targets      The CPU targets llvm-cpu builds "
+      "for\n"
       "  --help                           This help\n");
+}
+
+static void print_version(void) {
+  printf("kiln %s: kiln-compile\n  target backends: %s\n", KILN_VERSION,
+         kiln_target_backend_names());
+}
+
+// IREE lists LLVM's registered targets; kiln's are the architectures its
+// cpu backend writes C for, with the CPU names each accepts.
+static void print_cpu_targets(void) {
+  printf(
+      "llvm-cpu targets (--iree-llvmcpu-target-triple):\n"
+      "  x86_64-*   --iree-llvmcpu-target-cpu=host|generic|x86-64-v2|"
+      "x86-64-v3|x86-64-v4|<-march name>\n"
+      "  aarch64-*  --iree-llvmcpu-target-cpu=host|generic|armv8.N-a|"
+      "<-mcpu core name>\n"
+      "             (with --cc=aarch64-linux-gnu-gcc or another cross "
+      "compiler)\n");
 }
 
 int main(int argc, char** argv) {
@@ -83,6 +106,14 @@ int main(int argc, char** argv) {
   bool have_output_format = false;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
+    if (!strcmp(a, "--version")) {
+      print_version();
+      return 0;
+    }
+    if (!strcmp(a, "--iree-llvmcpu-list-targets")) {
+      print_cpu_targets();
+      return 0;
+    }
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       print_help();
       return 0;

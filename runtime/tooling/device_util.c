@@ -18,6 +18,14 @@ KILN_FLAG(bool, allow_native_executables, true,
           "Allow modules' native (shared object) executables; native code is\n"
           "trusted code.");
 
+KILN_FLAG(bool, list_drivers, false,
+          "Lists the HAL drivers and exits (as IREE's tools).");
+KILN_FLAG(bool, list_devices, false,
+          "Lists the device URIs --device takes and exits.");
+KILN_FLAG(bool, dump_devices, false,
+          "Prints each device with the parameters the flags give it and "
+          "exits.");
+
 kiln_hal_device_params_t kiln_tooling_device_params_from_flags(void) {
   kiln_hal_device_params_t params;
   memset(&params, 0, sizeof(params));
@@ -49,4 +57,43 @@ kiln_status_t kiln_tooling_create_device_from_flags(
                              kiln_make_cstring_view(uri), &params,
                              host_allocator, out_device),
       "creating device '%s'", uri);
+}
+
+bool kiln_tooling_print_device_info_from_flags(FILE* file) {
+  if (!kiln_flag_list_drivers && !kiln_flag_list_devices &&
+      !kiln_flag_dump_devices) {
+    return false;
+  }
+  const kiln_hal_driver_registry_t* registry =
+      kiln_hal_driver_registry_default();
+  if (kiln_flag_list_drivers) {
+    fprintf(file, "# --list_drivers: the HAL drivers\n");
+    for (size_t i = 0; i < registry->driver_count; ++i) {
+      fprintf(file, "  %s: %s\n", registry->drivers[i].name,
+              registry->drivers[i].description);
+    }
+  }
+  if (kiln_flag_list_devices) {
+    for (size_t i = 0; i < registry->driver_count; ++i) {
+      fprintf(file, "%s://\n", registry->drivers[i].name);
+    }
+  }
+  if (kiln_flag_dump_devices) {
+    kiln_hal_device_params_t params = kiln_tooling_device_params_from_flags();
+    for (size_t i = 0; i < registry->driver_count; ++i) {
+      const char* name = registry->drivers[i].name;
+      bool task = strcmp(name, "local-task") == 0;
+      fprintf(file,
+              "# device %s://\n  driver: %s\n  description: %s\n"
+              "  workers: %u%s\n  native executables: %s\n",
+              name, name, registry->drivers[i].description,
+              task ? params.task_worker_count : 0u,
+              task ? " (--task_topology_group_count; 0 = one per CPU)"
+                   : " (runs on the calling thread)",
+              params.allow_native_executables
+                  ? "allowed (--allow_native_executables)"
+                  : "refused (--allow_native_executables=false)");
+    }
+  }
+  return true;
 }

@@ -4,6 +4,7 @@
 #ifndef KILN_RUNTIME_TOOLING_DEVICE_UTIL_H_
 #define KILN_RUNTIME_TOOLING_DEVICE_UTIL_H_
 
+#include <stdio.h>
 #include "runtime/base/allocator.h"
 #include "runtime/base/status.h"
 #include "runtime/hal/api.h"
@@ -25,6 +26,13 @@ const char* kiln_tooling_device_uri_from_flags(void);
 // params above. Errors name the URI: "creating device 'foo': unknown ...".
 kiln_status_t kiln_tooling_create_device_from_flags(
     kiln_allocator_t host_allocator, kiln_hal_device_t** out_device);
+
+// IREE's informational flags: --list_drivers (name and description of
+// each driver), --list_devices (one URI per device), --dump_devices (each
+// device with the parameters the flags give it). Prints what was asked to
+// |file| and returns true when any of them was given: the tool then exits 0
+// without running anything.
+bool kiln_tooling_print_device_info_from_flags(FILE* file);
 
 #ifdef __cplusplus
 }  // extern "C"

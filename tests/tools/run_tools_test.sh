@@ -118,6 +118,16 @@ printf '\x18\x00\x00\x00IREE\x00\x00\x00\x00\x00\x00\x00\x00' >"$work/model.vmfb
 expect "IREE vmfb is named" 1 'this is an IREE module \(\.vmfb\), not a kiln module; compile the program.s source with kiln-compile' -- \
   $run --module=$work/model.vmfb --function=main
 
+# IREE's device flags print and exit 0; a second --module is refused with
+# what to do instead (it must not silently replace the first).
+expect "--list_drivers" 0 '^  local-task: ' -- $run --list_drivers
+expect "--list_devices" 0 '^local-sync://$' -- $run --list_devices
+expect "--dump_devices" 0 'workers: 3 ' -- $run --dump_devices --task_topology_group_count=3
+expect "--list_devices on kiln-check-module" 0 '^local-task://$' -- \
+  "$bin/kiln-check-module" --list_devices
+expect "two --module flags" 1 '--module given 2 times .*does not link modules yet: compile the programs into one module' -- \
+  $run --module=$work/identity.kmod --module=$work/identity.kmod --function=identity --input=f32=1
+
 # kiln-compile: IREE's informational flags, and bad input.
 if [ -x "$bin/kiln-compile" ]; then
   expect "kiln-compile --version" 0 '^kiln [0-9]+\.[0-9]+\.[0-9]+: kiln-compile' -- \

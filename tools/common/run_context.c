@@ -7,9 +7,10 @@
 #include "runtime/tooling/flags.h"
 #include "runtime/tooling/function_io.h"
 
-KILN_FLAG(string, module, "",
-          "Path of the module to run (a .kmod file), or '-' for standard "
-          "input.");
+KILN_FLAG_LIST(module,
+               "Path of the module to run (a .kmod file), or '-' for "
+               "standard input. One per run: kiln does not link modules "
+               "yet (IREE's tools take several and link them in order).");
 KILN_FLAG(int64, allocation_limit_mb, 8192,
           "At most this many MiB live at once for the module (device "
           "buffers, VM buffers and lists, the context); past it an "
@@ -88,12 +89,23 @@ static kiln_status_t kiln_tools_run_context_initialize(
 static kiln_status_t kiln_tools_load_module_from_flags(
     kiln_runtime_session_t* session, const void* user_data) {
   (void)user_data;
-  if (!kiln_flag_module || !kiln_flag_module[0]) {
+  if (kiln_flag_module.count == 0 || !kiln_flag_module.values[0][0]) {
     return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
                             "no module given; pass --module=path.kmod (or "
                             "--module=- to read standard input)");
   }
-  return kiln_runtime_session_load_module_file(session, kiln_flag_module);
+  if (kiln_flag_module.count > 1) {
+    // A second module must not silently replace the first.
+    return kiln_make_status(
+        KILN_STATUS_UNIMPLEMENTED,
+        "--module given %zu times ('%s', '%s'%s); kiln runs one module per "
+        "context and does not link modules yet: compile the programs into "
+        "one module (one kiln-compile input) instead",
+        kiln_flag_module.count, kiln_flag_module.values[0],
+        kiln_flag_module.values[1], kiln_flag_module.count > 2 ? ", ..." : "");
+  }
+  return kiln_runtime_session_load_module_file(session,
+                                               kiln_flag_module.values[0]);
 }
 
 kiln_status_t kiln_tools_run_context_initialize_from_flags(

@@ -33,6 +33,7 @@
 
 extern "C" {
 #include "runtime/hal/replay/recorder.h"
+#include "runtime/tooling/device_util.h"
 #include "runtime/tooling/flags.h"
 #include "runtime/tooling/function_io.h"
 #include "tools/common/run_context.h"
@@ -909,6 +910,10 @@ int main(int argc, char** argv) {
   if (!status && kiln_argc > 1) {
     status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
                               "unexpected argument '%s'", kiln_argv[1]);
+  }
+  if (!status && kiln_tooling_print_device_info_from_flags(stdout)) {
+    kiln_flags_reset();
+    return 0;
   }
   bool unit_set = false;
   benchmark::TimeUnit unit = benchmark::kMillisecond;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runtime/tooling/device_util.h"
 #include "runtime/tooling/flags.h"
 #include "tools/common/run_context.h"
 
@@ -22,6 +23,9 @@ int main(int argc, char** argv) {
       "Usage: kiln-run-module --module=file.kmod --function=NAME "
       "[--device=local-task] [--input=2x2xf32=1 2 3 4 ...]\n",
       0, "the module is given with --module=FILE", &argc, &argv, &done);
+  if (!status && !done && kiln_tooling_print_device_info_from_flags(stdout)) {
+    done = true;
+  }
   kiln_tools_run_context_t context = {0};
   if (!status && !done) {
     status = kiln_tools_run_context_initialize_from_flags(

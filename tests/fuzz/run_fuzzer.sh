@@ -11,7 +11,13 @@ set -u
 fuzzer=$1 seeds=$2 dict=$3 seconds=$4 work=$5 fresh=${6:-}
 if [ "$fresh" = fresh ]; then rm -rf "$work/corpus"; fi
 mkdir -p "$work/corpus"
-args=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048
+# libFuzzer's -timeout is wall-clock time, and these runs are at nice 19:
+# on a busy machine (ctest -j2 beside the smoke runs) a normal input can
+# wait seconds for a CPU. The smoke runs only catch hangs (120 s); longer
+# runs flag inputs slower than 30 s.
+per_input=30
+if [ "$fresh" = fresh ]; then per_input=120; fi
+args=(-max_total_time="$seconds" -timeout="$per_input" -rss_limit_mb=2048
       -print_final_stats=1 -artifact_prefix="$work/" -close_fd_mask=1)
 if [ "$dict" != none ]; then args+=(-dict="$dict"); fi
 # allocator_may_return_null: a refused malloc is an error the code handles,

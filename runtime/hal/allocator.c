@@ -181,10 +181,14 @@ void kiln_hal_allocator_statistics_fprint(FILE* stream,
   kiln_hal_allocator_statistics_t s;
   kiln_hal_allocator_query_statistics(allocator, &s);
   fprintf(stream, "[[ kiln_hal_allocator_t memory statistics ]]\n");
+  // IREE's line first (scripts parse it), then kiln's call counts.
+  const char* name =
+      allocator->identifier[0] ? allocator->identifier : "HOST_LOCAL";
   fprintf(stream,
-          "  %s: %12" PRIu64 "B live / %12" PRIu64 "B peak / %12" PRIu64
-          "B allocated / %6" PRIu64 " allocs / %6" PRIu64 " frees\n",
-          allocator->identifier[0] ? allocator->identifier : "HOST_LOCAL",
-          s.bytes_live, s.bytes_peak, s.bytes_allocated, s.allocation_count,
-          s.free_count);
+          "  %s: %12" PRIu64 "B peak / %12" PRIu64 "B allocated / %12" PRIu64
+          "B freed / %12" PRIu64 "B live\n",
+          name, s.bytes_peak, s.bytes_allocated,
+          s.bytes_allocated - s.bytes_live, s.bytes_live);
+  fprintf(stream, "  %s: %6" PRIu64 " allocations / %6" PRIu64 " frees\n",
+          name, s.allocation_count, s.free_count);
 }

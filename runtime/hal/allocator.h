@@ -53,9 +53,11 @@ void kiln_hal_allocator_query_statistics(
     kiln_hal_allocator_t* allocator,
     kiln_hal_allocator_statistics_t* out_statistics);
 
-// Prints the statistics as a small block:
+// Prints the statistics as a small block, IREE's line and then the counts:
 //   [[ kiln_hal_allocator_t memory statistics ]]
-//     LOCAL:   <live> B live /   <peak> B peak / <n> allocs / <m> frees
+//     HOST_LOCAL: <peak>B peak / <total>B allocated / <freed>B freed /
+//                 <live>B live
+//     HOST_LOCAL: <n> allocations / <m> frees
 void kiln_hal_allocator_statistics_fprint(FILE* stream,
                                           kiln_hal_allocator_t* allocator);
 

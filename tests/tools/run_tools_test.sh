@@ -128,6 +128,10 @@ expect "--list_devices on kiln-check-module" 0 '^local-task://$' -- \
 expect "two --module flags" 1 '--module given 2 times .*does not link modules yet: compile the programs into one module' -- \
   $run --module=$work/identity.kmod --module=$work/identity.kmod --function=identity --input=f32=1
 
+# --print_statistics prints IREE's line (scripts parse it).
+expect "--print_statistics in IREE's format" 0 '^  HOST_LOCAL: +[0-9]+B peak / +[0-9]+B allocated / +[0-9]+B freed / +0B live$' -- \
+  $run --module=$work/identity.kmod --function=identity --input=4xf32=1 --print_statistics
+
 # kiln-compile: IREE's informational flags, and bad input.
 if [ -x "$bin/kiln-compile" ]; then
   expect "kiln-compile --version" 0 '^kiln [0-9]+\.[0-9]+\.[0-9]+: kiln-compile' -- \

@@ -311,7 +311,7 @@ def case_print_statistics():
   _, _, stderr = run("--module=" + abs_module, "--function=abs",
                      "--input=f32=-2", "--print_statistics", MIN_TIME)
   check("memory statistics" in stderr, stderr)
-  check("peak" in stderr and "allocs" in stderr and "frees" in stderr, stderr)
+  check("B peak /" in stderr and "B freed /" in stderr and "allocations /" in stderr and "frees" in stderr, stderr)
 
 
 def case_output_processing():

@@ -171,6 +171,9 @@ kiln_status_t kiln_compiler_compile_buffer(
   memset(&pm_options, 0, sizeof(pm_options));
   pm_options.verify_each = true;
   pm_options.print_ir_after_all = options->print_ir_after_all;
+  pm_options.print_ir_before = options->print_ir_before;
+  pm_options.print_ir_after = options->print_ir_after;
+  pm_options.print_options = options->print_options;
   pm_options.timing = options->timing;
   pm_options.print_stream = dump;
   pm_options.timing_stream = dump;
@@ -206,9 +209,8 @@ kiln_status_t kiln_compiler_compile_buffer(
   if (!status) {
     if (options->output_format == KILN_COMPILER_OUTPUT_MLIR) {
       char* printed = NULL;
-      kiln_ir_print_options_t print_options = {false, false};
-      status =
-          kiln_ir_print_op_to_string(context, module, &print_options, &printed);
+      status = kiln_ir_print_op_to_string(context, module,
+                                          &options->print_options, &printed);
       if (!status) {
         status = kiln_driver_copy_out(allocator, printed, strlen(printed),
                                       out_bytes, out_length);
@@ -446,6 +448,14 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
     options->compile_to = v;
   } else if (!strcmp(arg, "--mlir-print-ir-after-all")) {
     options->print_ir_after_all = true;
+  } else if (kiln_compiler_flag_value(arg, "--mlir-print-ir-before", &v)) {
+    options->print_ir_before = v;
+  } else if (kiln_compiler_flag_value(arg, "--mlir-print-ir-after", &v)) {
+    options->print_ir_after = v;
+  } else if (!strcmp(arg, "--mlir-print-debuginfo")) {
+    options->print_options.print_locations = true;
+  } else if (!strcmp(arg, "--mlir-print-op-generic")) {
+    options->print_options.generic = true;
   } else if (!strcmp(arg, "--timing") || !strcmp(arg, "--mlir-timing")) {
     options->timing = true;
   } else {

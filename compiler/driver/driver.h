@@ -53,8 +53,15 @@ typedef struct kiln_compiler_options_t {
   // "form-dispatch-regions", "vmvx-codegen", "schedule"); NULL: schedule.
   const char* compile_to;
   bool print_ir_after_all;  // IR after each pass to |dump_stream|
-  bool timing;              // per-pass timing table to |dump_stream|
-  FILE* dump_stream;        // NULL: stderr
+  // --mlir-print-ir-before= / --mlir-print-ir-after=: comma-separated pass
+  // names (kiln-compile --timing lists them); NULL: none.
+  const char* print_ir_before;
+  const char* print_ir_after;
+  // --mlir-print-debuginfo (locations) and --mlir-print-op-generic, for
+  // MLIR output and IR dumps.
+  kiln_ir_print_options_t print_options;
+  bool timing;        // per-pass timing table to |dump_stream|
+  FILE* dump_stream;  // NULL: stderr
   // Where diagnostics ("file:line:col: error: ...") are printed; NULL:
   // stderr.
   FILE* diagnostic_stream;

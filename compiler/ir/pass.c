@@ -139,6 +139,19 @@ static double kiln_ir_now_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+// Whether |name| is one of the comma-separated names in |list|.
+static bool kiln_ir_pass_name_listed(const char* list, const char* name) {
+  size_t n = strlen(name);
+  for (const char* p = list; p && *p;) {
+    const char* end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len == n && strncmp(p, name, n) == 0) return true;
+    if (!end) break;
+    p = end + 1;
+  }
+  return false;
+}
+
 kiln_status_t kiln_ir_pass_manager_run(kiln_ir_pass_manager_t* pm,
                                        kiln_ir_context_t* context,
                                        kiln_ir_op_t* module) {
@@ -155,6 +168,14 @@ kiln_status_t kiln_ir_pass_manager_run(kiln_ir_pass_manager_t* pm,
   kiln_status_t status = kiln_ok_status();
   for (size_t i = 0; i < pm->count && !status; ++i) {
     const kiln_ir_pass_t* pass = &pm->passes[i];
+    if (kiln_ir_pass_name_listed(pm->options.print_ir_before, pass->name)) {
+      fprintf(print_stream, "// -----// IR Dump Before %s //----- //\n",
+              pass->name);
+      status = kiln_ir_print_op(context, module, &pm->options.print_options,
+                                print_stream);
+      fputc('\n', print_stream);
+      if (status) break;
+    }
     double start = kiln_ir_now_seconds();
     status = pass->run(context, module, pass->user_data);
     if (!status) status = kiln_ir_context_take_error(context);
@@ -168,7 +189,8 @@ kiln_status_t kiln_ir_pass_manager_run(kiln_ir_pass_manager_t* pm,
       status = kiln_status_annotate_f(status, "in pass '%s'", pass->name);
       break;
     }
-    if (pm->options.print_ir_after_all) {
+    if (pm->options.print_ir_after_all ||
+        kiln_ir_pass_name_listed(pm->options.print_ir_after, pass->name)) {
       fprintf(print_stream, "// -----// IR Dump After %s //----- //\n",
               pass->name);
       status = kiln_ir_print_op(context, module, &pm->options.print_options,

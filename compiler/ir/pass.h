@@ -52,6 +52,10 @@ const kiln_ir_pass_t* kiln_ir_pass_registry_get(
 typedef struct kiln_ir_pass_manager_options_t {
   bool verify_each;         // verify after every pass (default true)
   bool print_ir_after_all;  // print "// -----// IR Dump After X //----- //"
+  // Comma-separated pass names (MLIR's --mlir-print-ir-before= / -after=):
+  // the IR is printed before / after each of them. NULL: none.
+  const char* print_ir_before;
+  const char* print_ir_after;
   bool timing;              // per-pass wall time report
   FILE* print_stream;       // where IR dumps go (NULL: stderr)
   FILE* timing_stream;      // where the timing report goes (NULL: stderr)

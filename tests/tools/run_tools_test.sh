@@ -142,6 +142,13 @@ if [ -x "$bin/kiln-compile" ]; then
     "$bin/kiln-compile" --iree-llvmcpu-list-targets
   expect "unknown --compile-to phase" 2 "unknown phase 'nonsense' for --compile-to \(input, structured" -- \
     "$bin/kiln-compile" --compile-to=nonsense "$here/../e2e/stablehlo/$(ls "$here/../e2e/stablehlo" | head -1)"
+  abs_src="$here/../../samples/simple_abs.mlir"
+  expect "--mlir-print-ir-before names one pass" 0 '^// -----// IR Dump Before cse //----- //$' -- \
+    "$bin/kiln-compile" "$abs_src" --mlir-print-ir-before=cse -o "$work/x.kmod"
+  expect "--mlir-print-ir-after takes a list" 0 'IR Dump After dce ' -- \
+    "$bin/kiln-compile" "$abs_src" --mlir-print-ir-after=canonicalize,dce -o "$work/x.kmod"
+  expect "--mlir-print-debuginfo prints locations" 0 'loc\(".*simple_abs.mlir":3:3\)' -- \
+    "$bin/kiln-compile" "$abs_src" --compile-to=input --output-format=mlir --mlir-print-debuginfo
   # Control bytes in the input come back escaped, never raw.
   printf 'func.func @f(\x01\x02) {\n' >"$work/binary.mlir"
   out=$("$bin/kiln-compile" "$work/binary.mlir" -o "$work/x.kmod" 2>&1)

@@ -150,6 +150,21 @@ kiln_status_t kiln_vm_bytecode_module_global_at(kiln_vm_module_t* module,
 kiln_status_t kiln_vm_bytecode_module_dump(kiln_vm_module_t* module,
                                            FILE* stream);
 
+// What kiln_vm_bytecode_module_dump_with_options prints (kiln-dump-module's
+// --output= and --function=, as iree-dump-module's).
+typedef struct kiln_vm_bytecode_dump_options_t {
+  // false: metadata only (sections, imports, exports, signatures, register
+  // counts, executables), no instructions.
+  bool function_bodies;
+  // Non-NULL: only this function (its own name or an export's); NOT_FOUND
+  // naming the exports when there is none.
+  const char* function;
+} kiln_vm_bytecode_dump_options_t;
+
+kiln_status_t kiln_vm_bytecode_module_dump_with_options(
+    kiln_vm_module_t* module, const kiln_vm_bytecode_dump_options_t* options,
+    FILE* stream);
+
 // Register counts per bank (i32, i64, f32, f64, ref) of internal function
 // |ordinal|.
 kiln_status_t kiln_vm_bytecode_module_function_registers(

@@ -199,7 +199,8 @@ static void kiln_vm_print_instruction(FILE* s,
 
 static kiln_status_t kiln_vm_print_function(FILE* s,
                                             const kiln_vm_bytecode_module_t* m,
-                                            uint32_t ordinal, int indent) {
+                                            uint32_t ordinal, int indent,
+                                            bool bodies) {
   const kiln_vm_bc_function_t* f = &m->functions[ordinal];
   const kiln_vm_bc_export_t* self_export = NULL;
   for (uint32_t i = 0; i < m->export_count; ++i) {
@@ -228,6 +229,11 @@ static kiln_status_t kiln_vm_print_function(FILE* s,
       kiln_vm_print_quoted(s, attr->value);
       fputc('\n', s);
     }
+  }
+  if (!bodies) {  // --output=metadata: the signature and attributes only
+    kiln_vm_indent(s, indent);
+    fputs("}\n", s);
+    return kiln_ok_status();
   }
   // Mark branch targets to print labels.
   uint8_t* labels = (uint8_t*)calloc(f->code_length, 1);
@@ -321,7 +327,7 @@ static void kiln_vm_print_hex(FILE* s, const uint8_t* data, size_t length) {
 }
 
 static kiln_status_t kiln_vm_dump_module(const kiln_vm_bytecode_module_t* m,
-                                         FILE* s, int indent) {
+                                         FILE* s, int indent, bool bodies) {
   kiln_vm_indent(s, indent);
   fputs("module ", s);
   kiln_vm_print_symbol(s, m->name);
@@ -408,8 +414,8 @@ static kiln_status_t kiln_vm_dump_module(const kiln_vm_bytecode_module_t* m,
                 kiln_status_message(status));
         kiln_status_free(status);
       } else {
-        status =
-            kiln_vm_dump_module((kiln_vm_bytecode_module_t*)inner, s, in + 1);
+        status = kiln_vm_dump_module((kiln_vm_bytecode_module_t*)inner, s,
+                                     in + 1, bodies);
         kiln_vm_module_release(inner);
         KILN_RETURN_IF_ERROR(status);
       }
@@ -425,7 +431,7 @@ static kiln_status_t kiln_vm_dump_module(const kiln_vm_bytecode_module_t* m,
     fputs("}\n", s);
   }
   for (uint32_t i = 0; i < m->function_count; ++i) {
-    KILN_RETURN_IF_ERROR(kiln_vm_print_function(s, m, i, in));
+    KILN_RETURN_IF_ERROR(kiln_vm_print_function(s, m, i, in, bodies));
   }
   for (uint32_t i = 0; i < m->export_count; ++i) {
     const kiln_vm_bc_export_t* x = &m->exports[i];
@@ -468,5 +474,42 @@ kiln_status_t kiln_vm_bytecode_module_dump(kiln_vm_module_t* module,
     return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
                             "not a bytecode module");
   }
-  return kiln_vm_dump_module((kiln_vm_bytecode_module_t*)module, stream, 0);
+  return kiln_vm_dump_module((kiln_vm_bytecode_module_t*)module, stream, 0,
+                             true);
+}
+
+kiln_status_t kiln_vm_bytecode_module_dump_with_options(
+    kiln_vm_module_t* module, const kiln_vm_bytecode_dump_options_t* options,
+    FILE* stream) {
+  if (!kiln_vm_module_is_bytecode(module)) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "not a bytecode module");
+  }
+  const kiln_vm_bytecode_module_t* m = (kiln_vm_bytecode_module_t*)module;
+  if (!options->function) {
+    return kiln_vm_dump_module(m, stream, 0, options->function_bodies);
+  }
+  // One function, by its own name or an export's.
+  kiln_string_view_t want = kiln_make_cstring_view(options->function);
+  for (uint32_t i = 0; i < m->function_count; ++i) {
+    if (kiln_string_view_equal(m->functions[i].name, want)) {
+      return kiln_vm_print_function(stream, m, i, 0, options->function_bodies);
+    }
+  }
+  for (uint32_t i = 0; i < m->export_count; ++i) {
+    if (kiln_string_view_equal(m->exports[i].name, want)) {
+      return kiln_vm_print_function(stream, m, m->exports[i].function, 0,
+                                    options->function_bodies);
+    }
+  }
+  char names[512];
+  size_t used = 0;
+  names[0] = 0;
+  for (uint32_t i = 0; i < m->export_count && used < sizeof(names); ++i) {
+    used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%.*s",
+                             i ? ", " : "", KILN_SV_ARG(m->exports[i].name));
+  }
+  return kiln_make_status(KILN_STATUS_NOT_FOUND,
+                          "module has no function '%s' (exports: %s)",
+                          options->function, used ? names : "none");
 }

@@ -132,6 +132,22 @@ expect "two --module flags" 1 '--module given 2 times .*does not link modules ye
 expect "--print_statistics in IREE's format" 0 '^  HOST_LOCAL: +[0-9]+B peak / +[0-9]+B allocated / +[0-9]+B freed / +0B live$' -- \
   $run --module=$work/identity.kmod --function=identity --input=4xf32=1 --print_statistics
 
+# kiln-dump-module: iree-dump-module's --output= and --function=.
+dump="$bin/kiln-dump-module"
+expect "dump --output=metadata has no instructions" 0 '^func @identity : ' -- \
+  "$dump" --output=metadata "$work/identity.kmod"
+if "$dump" --output=metadata "$work/identity.kmod" | grep -q '^  ret'; then
+  echo "FAILED: --output=metadata prints instructions"; failed=$((failed + 1))
+else
+  passed=$((passed + 1))
+fi
+expect "dump --function prints one function" 0 '^  ret' -- \
+  "$dump" --function=identity "$work/identity.kmod"
+expect "dump --function unknown" 1 "module has no function 'nope' \(exports: identity, " -- \
+  "$dump" --function=nope "$work/identity.kmod"
+expect "dump --output=flatbuffer-json" 1 "unknown --output='flatbuffer-json' \(metadata, disassembly" -- \
+  "$dump" --output=flatbuffer-json "$work/identity.kmod"
+
 # kiln-compile: IREE's informational flags, and bad input.
 if [ -x "$bin/kiln-compile" ]; then
   expect "kiln-compile --version" 0 '^kiln [0-9]+\.[0-9]+\.[0-9]+: kiln-compile' -- \

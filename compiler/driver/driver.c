@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "compiler/codegen/vmvx/vmvx_codegen.h"
 #include "compiler/dispatch/dispatch_ops.h"
@@ -78,12 +79,63 @@ static const kiln_ir_pass_t kiln_driver_serialize_pass = {
     .user_data = NULL,
 };
 
+// --dump-compilation-phases-to=DIR: after each phase, the IR as
+// DIR/<stem>.<n>.<phase>.mlir (IREE's flag and naming).
+#define KILN_DRIVER_PHASE_COUNT 5
+typedef struct kiln_driver_phase_dump_t {
+  const char* dir;
+  const char* stem;
+  int index;
+  const char* phase;
+} kiln_driver_phase_dump_t;
+
+static kiln_status_t kiln_driver_phase_dump_run(kiln_ir_context_t* context,
+                                                kiln_ir_op_t* module,
+                                                void* user_data) {
+  const kiln_driver_phase_dump_t* d =
+      (const kiln_driver_phase_dump_t*)user_data;
+  char path[4096];
+  int n = snprintf(path, sizeof(path), "%s/%s.%d.%s.mlir", d->dir, d->stem,
+                   d->index, d->phase);
+  if (n < 0 || (size_t)n >= sizeof(path)) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "--dump-compilation-phases-to: path too long");
+  }
+  FILE* f = fopen(path, "w");
+  if (!f) {
+    return kiln_make_status(KILN_STATUS_UNAVAILABLE,
+                            "--dump-compilation-phases-to: cannot write '%s'",
+                            path);
+  }
+  kiln_ir_print_options_t print_options = {false, false};
+  kiln_status_t status = kiln_ir_print_op(context, module, &print_options, f);
+  if (fclose(f) != 0 && !status) {
+    status =
+        kiln_make_status(KILN_STATUS_DATA_LOSS,
+                         "--dump-compilation-phases-to: writing '%s'", path);
+  }
+  return status;
+}
+
+// Adds the dump of phase |k| (when dumping).
+static kiln_status_t kiln_driver_add_phase_dump(kiln_ir_pass_manager_t* pm,
+                                                kiln_driver_phase_dump_t* dumps,
+                                                int k) {
+  if (!dumps) return kiln_ok_status();
+  kiln_ir_pass_t pass = {.name = "dump-compilation-phase",
+                         .description = "writes the IR after a phase",
+                         .run = kiln_driver_phase_dump_run,
+                         .user_data = &dumps[k]};
+  return kiln_ir_pass_manager_add(pm, &pass);
+}
+
 static kiln_status_t kiln_driver_build_pipeline(
     const kiln_compiler_options_t* o, kiln_ir_pass_registry_t* registry,
     kiln_ir_pass_manager_t* pm, kiln_ir_pass_t* form_pass,
     kiln_ir_pass_t* serialize_pass, kiln_ir_pass_t* emission_pass,
-    bool* out_done) {
+    kiln_driver_phase_dump_t* dumps, bool* out_done) {
   *out_done = false;
+  KILN_RETURN_IF_ERROR(kiln_driver_add_phase_dump(pm, dumps, 0));
   if (kiln_driver_stop_after(o, "input")) {
     *out_done = true;
     return kiln_ok_status();
@@ -96,6 +148,7 @@ static kiln_status_t kiln_driver_build_pipeline(
 #else
   (void)registry;
 #endif
+  KILN_RETURN_IF_ERROR(kiln_driver_add_phase_dump(pm, dumps, 1));
   if (kiln_driver_stop_after(o, "structured")) {
     *out_done = true;
     return kiln_ok_status();
@@ -104,6 +157,7 @@ static kiln_status_t kiln_driver_build_pipeline(
                                      &kiln_schedule_pass};
   for (size_t i = 0; i < 3; ++i) {
     KILN_RETURN_IF_ERROR(kiln_ir_pass_manager_add(pm, backend[i]));
+    KILN_RETURN_IF_ERROR(kiln_driver_add_phase_dump(pm, dumps, 2 + (int)i));
     if (kiln_driver_stop_after(o, backend[i]->name)) {
       *out_done = true;
       return kiln_ok_status();
@@ -189,10 +243,29 @@ kiln_status_t kiln_compiler_compile_buffer(
   kiln_ir_pass_t emission_pass = kiln_vm_emission_pass;
   emission_pass.user_data = &emission_options;
   bool stop_early = false;
+  kiln_driver_phase_dump_t dumps[KILN_DRIVER_PHASE_COUNT];
+  char stem[256] = "module";
+  if (options->dump_compilation_phases_to) {
+    mkdir(options->dump_compilation_phases_to, 0777);  // may exist
+    const char* base = filename ? strrchr(filename, '/') : NULL;
+    base = base ? base + 1 : (filename ? filename : "module");
+    size_t n = strcspn(base, ".");
+    if (n > 0 && n < sizeof(stem)) {
+      memcpy(stem, base, n);
+      stem[n] = 0;
+    }
+    static const char* const kPhaseNames[KILN_DRIVER_PHASE_COUNT] = {
+        "input", "structured", "form-dispatch-regions", "vmvx-codegen",
+        "schedule"};
+    for (int k = 0; k < KILN_DRIVER_PHASE_COUNT; ++k) {
+      dumps[k] = (kiln_driver_phase_dump_t){options->dump_compilation_phases_to,
+                                            stem, k + 1, kPhaseNames[k]};
+    }
+  }
   if (!status) {
-    status = kiln_driver_build_pipeline(options, registry, pm, &form_pass,
-                                        &serialize_pass, &emission_pass,
-                                        &stop_early);
+    status = kiln_driver_build_pipeline(
+        options, registry, pm, &form_pass, &serialize_pass, &emission_pass,
+        options->dump_compilation_phases_to ? dumps : NULL, &stop_early);
   }
   if (!status) {
 #if defined(KILN_HAVE_ONNX)
@@ -430,6 +503,9 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
                               "mlir)",
                               v);
     }
+  } else if (kiln_compiler_flag_value(arg, "--dump-compilation-phases-to",
+                                      &v)) {
+    options->dump_compilation_phases_to = v;
   } else if (kiln_compiler_flag_value(arg, "--compile-to", &v)) {
     static const char* const kPhases[] = {"input", "structured",
                                           "form-dispatch-regions",

@@ -60,6 +60,9 @@ typedef struct kiln_compiler_options_t {
   // --mlir-print-debuginfo (locations) and --mlir-print-op-generic, for
   // MLIR output and IR dumps.
   kiln_ir_print_options_t print_options;
+  // --dump-compilation-phases-to=DIR: the IR after each phase as
+  // DIR/<input stem>.<n>.<phase>.mlir (NULL: none).
+  const char* dump_compilation_phases_to;
   bool timing;        // per-pass timing table to |dump_stream|
   FILE* dump_stream;  // NULL: stderr
   // Where diagnostics ("file:line:col: error: ...") are printed; NULL:

@@ -165,6 +165,15 @@ if [ -x "$bin/kiln-compile" ]; then
     "$bin/kiln-compile" "$abs_src" --mlir-print-ir-after=canonicalize,dce -o "$work/x.kmod"
   expect "--mlir-print-debuginfo prints locations" 0 'loc\(".*simple_abs.mlir":3:3\)' -- \
     "$bin/kiln-compile" "$abs_src" --compile-to=input --output-format=mlir --mlir-print-debuginfo
+  "$bin/kiln-compile" "$abs_src" --dump-compilation-phases-to="$work/phases" -o "$work/x.kmod"
+  got=$(ls "$work/phases" 2>/dev/null | tr '\n' ' ')
+  want="simple_abs.1.input.mlir simple_abs.2.structured.mlir simple_abs.3.form-dispatch-regions.mlir simple_abs.4.vmvx-codegen.mlir simple_abs.5.schedule.mlir "
+  if [ "$got" != "$want" ] || ! grep -q 'math.absf' "$work/phases/simple_abs.1.input.mlir" ||
+     ! grep -q 'linalg.generic' "$work/phases/simple_abs.2.structured.mlir"; then
+    echo "FAILED: --dump-compilation-phases-to wrote: $got"; failed=$((failed + 1))
+  else
+    passed=$((passed + 1))
+  fi
   # Control bytes in the input come back escaped, never raw.
   printf 'func.func @f(\x01\x02) {\n' >"$work/binary.mlir"
   out=$("$bin/kiln-compile" "$work/binary.mlir" -o "$work/x.kmod" 2>&1)

@@ -63,6 +63,8 @@ static void print_help(void) {
       "  --mlir-print-debuginfo           Print locations (loc(...)) in MLIR "
       "output and dumps\n"
       "  --mlir-print-op-generic          Print ops in the generic form\n"
+      "  --dump-compilation-phases-to=DIR The IR after each phase: "
+      "DIR/<stem>.<n>.<phase>.mlir\n"
       "  --timing                         Per-pass timing table (stderr; "
       "alias --mlir-timing)\n"
       "  --export-benchmark-funcs         Add a no-argument <fn>_benchmark "

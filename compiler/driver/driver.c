@@ -79,6 +79,18 @@ static const kiln_ir_pass_t kiln_driver_serialize_pass = {
     .user_data = NULL,
 };
 
+// The phases in order (--compile-to, --compile-from,
+// --dump-compilation-phases-to), or -1.
+static int kiln_driver_phase_index(const char* phase) {
+  static const char* const kPhases[] = {"input", "structured",
+                                        "form-dispatch-regions", "vmvx-codegen",
+                                        "schedule"};
+  for (int i = 0; i < 5; ++i) {
+    if (phase && strcmp(phase, kPhases[i]) == 0) return i;
+  }
+  return -1;
+}
+
 // --dump-compilation-phases-to=DIR: after each phase, the IR as
 // DIR/<stem>.<n>.<phase>.mlir (IREE's flag and naming).
 #define KILN_DRIVER_PHASE_COUNT 5
@@ -140,11 +152,14 @@ static kiln_status_t kiln_driver_build_pipeline(
     *out_done = true;
     return kiln_ok_status();
   }
+  // --compile-from=PHASE: the input is that phase's output (a dump), so
+  // the passes up to it are skipped.
+  int from = o->compile_from ? kiln_driver_phase_index(o->compile_from) : 0;
 #if defined(KILN_HAVE_PIPELINE)
   // The dialect engineer's default input pipeline (lower-to-structured,
   // canonicalize, cse, const-eval, dce).
   (void)registry;
-  KILN_RETURN_IF_ERROR(kiln_compiler_build_default_pipeline(pm));
+  if (from < 1) KILN_RETURN_IF_ERROR(kiln_compiler_build_default_pipeline(pm));
 #else
   (void)registry;
 #endif
@@ -156,6 +171,7 @@ static kiln_status_t kiln_driver_build_pipeline(
   const kiln_ir_pass_t* backend[] = {form_pass, &kiln_vmvx_codegen_pass,
                                      &kiln_schedule_pass};
   for (size_t i = 0; i < 3; ++i) {
+    if ((int)i + 2 <= from) continue;
     KILN_RETURN_IF_ERROR(kiln_ir_pass_manager_add(pm, backend[i]));
     KILN_RETURN_IF_ERROR(kiln_driver_add_phase_dump(pm, dumps, 2 + (int)i));
     if (kiln_driver_stop_after(o, backend[i]->name)) {
@@ -506,22 +522,21 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
   } else if (kiln_compiler_flag_value(arg, "--dump-compilation-phases-to",
                                       &v)) {
     options->dump_compilation_phases_to = v;
-  } else if (kiln_compiler_flag_value(arg, "--compile-to", &v)) {
-    static const char* const kPhases[] = {"input", "structured",
-                                          "form-dispatch-regions",
-                                          "vmvx-codegen", "schedule"};
-    bool known = false;
-    for (size_t i = 0; i < sizeof(kPhases) / sizeof(kPhases[0]); ++i) {
-      known = known || strcmp(v, kPhases[i]) == 0;
-    }
-    if (!known) {
+  } else if (kiln_compiler_flag_value(arg, "--compile-to", &v) ||
+             kiln_compiler_flag_value(arg, "--compile-from", &v)) {
+    bool to = strncmp(arg, "--compile-to", 12) == 0;
+    if (kiln_driver_phase_index(v) < 0) {
       return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                              "unknown phase '%s' for --compile-to (input, "
+                              "unknown phase '%s' for %s (input, "
                               "structured, form-dispatch-regions, "
                               "vmvx-codegen, schedule)",
-                              v);
+                              v, to ? "--compile-to" : "--compile-from");
     }
-    options->compile_to = v;
+    if (to) {
+      options->compile_to = v;
+    } else {
+      options->compile_from = v;
+    }
   } else if (!strcmp(arg, "--mlir-print-ir-after-all")) {
     options->print_ir_after_all = true;
   } else if (kiln_compiler_flag_value(arg, "--mlir-print-ir-before", &v)) {

@@ -52,6 +52,10 @@ typedef struct kiln_compiler_options_t {
   // With OUTPUT_MLIR: the last pass to run ("input", "structured",
   // "form-dispatch-regions", "vmvx-codegen", "schedule"); NULL: schedule.
   const char* compile_to;
+  // --compile-from=PHASE: the input is the IR a phase wrote (a --compile-to
+  // or --dump-compilation-phases-to dump); the passes before it are skipped.
+  // NULL: "input".
+  const char* compile_from;
   bool print_ir_after_all;  // IR after each pass to |dump_stream|
   // --mlir-print-ir-before= / --mlir-print-ir-after=: comma-separated pass
   // names (kiln-compile --timing lists them); NULL: none.

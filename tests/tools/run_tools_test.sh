@@ -174,6 +174,11 @@ if [ -x "$bin/kiln-compile" ]; then
   else
     passed=$((passed + 1))
   fi
+  # --compile-from a dumped phase gives the same program.
+  expect "--compile-from=structured" 0 '^f32=2$' -- bash -c \
+    "'$bin/kiln-compile' --compile-from=structured '$work/phases/simple_abs.2.structured.mlir' -o '$work/from.kmod' && $run --module='$work/from.kmod' --function=abs --input=f32=-2"
+  expect "unknown --compile-from phase" 2 "unknown phase 'flow' for --compile-from" -- \
+    "$bin/kiln-compile" --compile-from=flow "$abs_src"
   # Control bytes in the input come back escaped, never raw.
   printf 'func.func @f(\x01\x02) {\n' >"$work/binary.mlir"
   out=$("$bin/kiln-compile" "$work/binary.mlir" -o "$work/x.kmod" 2>&1)

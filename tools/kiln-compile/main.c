@@ -65,6 +65,8 @@ static void print_help(void) {
       "  --mlir-print-op-generic          Print ops in the generic form\n"
       "  --dump-compilation-phases-to=DIR The IR after each phase: "
       "DIR/<stem>.<n>.<phase>.mlir\n"
+      "  --compile-from=PHASE             The input is that phase's IR (a "
+      "dump); start after it\n"
       "  --timing                         Per-pass timing table (stderr; "
       "alias --mlir-timing)\n"
       "  --export-benchmark-funcs         Add a no-argument <fn>_benchmark "

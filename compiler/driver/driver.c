@@ -223,6 +223,8 @@ kiln_status_t kiln_compiler_compile_buffer(
 
   kiln_ir_context_t* context = NULL;
   KILN_RETURN_IF_ERROR(kiln_ir_context_create(allocator, &context));
+  kiln_ir_context_set_allow_unregistered_ops(
+      context, options->allow_unregistered_dialect);
   kiln_ir_context_set_diagnostic_handler(context, kiln_driver_print_diag, diag);
   kiln_ir_pass_registry_t* registry = NULL;
   kiln_ir_pass_manager_t* pm = NULL;
@@ -543,6 +545,8 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
     options->print_ir_before = v;
   } else if (kiln_compiler_flag_value(arg, "--mlir-print-ir-after", &v)) {
     options->print_ir_after = v;
+  } else if (!strcmp(arg, "--allow-unregistered-dialect")) {
+    options->allow_unregistered_dialect = true;
   } else if (!strcmp(arg, "--mlir-print-debuginfo")) {
     options->print_options.print_locations = true;
   } else if (!strcmp(arg, "--mlir-print-op-generic")) {

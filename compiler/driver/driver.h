@@ -67,6 +67,9 @@ typedef struct kiln_compiler_options_t {
   // --dump-compilation-phases-to=DIR: the IR after each phase as
   // DIR/<input stem>.<n>.<phase>.mlir (NULL: none).
   const char* dump_compilation_phases_to;
+  // --allow-unregistered-dialect: parse ops kiln does not know (generic
+  // form); a pass that meets one still fails, naming it.
+  bool allow_unregistered_dialect;
   bool timing;        // per-pass timing table to |dump_stream|
   FILE* dump_stream;  // NULL: stderr
   // Where diagnostics ("file:line:col: error: ...") are printed; NULL:

@@ -179,6 +179,15 @@ if [ -x "$bin/kiln-compile" ]; then
     "'$bin/kiln-compile' --compile-from=structured '$work/phases/simple_abs.2.structured.mlir' -o '$work/from.kmod' && $run --module='$work/from.kmod' --function=abs --input=f32=-2"
   expect "unknown --compile-from phase" 2 "unknown phase 'flow' for --compile-from" -- \
     "$bin/kiln-compile" --compile-from=flow "$abs_src"
+  # The flag the parser's error recommends exists: the op parses, and the
+  # pass that cannot handle it names it.
+  printf 'func.func @f() {\n  "foo.bar"() : () -> ()\n  return\n}\n' >"$work/unregistered.mlir"
+  expect "unregistered op: the error names the flag" 1 'use --allow-unregistered-dialect' -- \
+    "$bin/kiln-compile" "$work/unregistered.mlir" -o "$work/x.kmod"
+  expect "--allow-unregistered-dialect parses it" 0 '"foo.bar"\(\) : \(\) -> \(\)' -- \
+    "$bin/kiln-compile" --allow-unregistered-dialect --compile-to=input --output-format=mlir "$work/unregistered.mlir"
+  expect "--allow-unregistered-dialect: a pass names the op" 1 "'foo.bar' op vm-emission: unsupported op" -- \
+    "$bin/kiln-compile" --allow-unregistered-dialect "$work/unregistered.mlir" -o "$work/x.kmod"
   # Control bytes in the input come back escaped, never raw.
   printf 'func.func @f(\x01\x02) {\n' >"$work/binary.mlir"
   out=$("$bin/kiln-compile" "$work/binary.mlir" -o "$work/x.kmod" 2>&1)

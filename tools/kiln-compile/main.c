@@ -63,6 +63,8 @@ static void print_help(void) {
       "  --mlir-print-debuginfo           Print locations (loc(...)) in MLIR "
       "output and dumps\n"
       "  --mlir-print-op-generic          Print ops in the generic form\n"
+      "  --allow-unregistered-dialect     Parse unknown ops (passes that "
+      "meet one still fail)\n"
       "  --dump-compilation-phases-to=DIR The IR after each phase: "
       "DIR/<stem>.<n>.<phase>.mlir\n"
       "  --compile-from=PHASE             The input is that phase's IR (a "

@@ -119,7 +119,7 @@ static kiln_status_t kiln_driver_phase_dump_run(kiln_ir_context_t* context,
                             "--dump-compilation-phases-to: cannot write '%s'",
                             path);
   }
-  kiln_ir_print_options_t print_options = {false, false};
+  kiln_ir_print_options_t print_options = {false, false, 0};
   kiln_status_t status = kiln_ir_print_op(context, module, &print_options, f);
   if (fclose(f) != 0 && !status) {
     status =
@@ -547,6 +547,17 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
     options->print_ir_after = v;
   } else if (!strcmp(arg, "--allow-unregistered-dialect")) {
     options->allow_unregistered_dialect = true;
+  } else if (kiln_compiler_flag_value(
+                 arg, "--mlir-elide-elementsattrs-if-larger", &v)) {
+    char* end = NULL;
+    long long n = strtoll(v, &end, 10);
+    if (!v[0] || *end || n < 0) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "--mlir-elide-elementsattrs-if-larger='%s' is "
+                              "not a non-negative element count",
+                              v);
+    }
+    options->print_options.elide_elements_larger_than = n;
   } else if (!strcmp(arg, "--mlir-print-debuginfo")) {
     options->print_options.print_locations = true;
   } else if (!strcmp(arg, "--mlir-print-op-generic")) {

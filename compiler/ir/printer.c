@@ -420,8 +420,18 @@ void kiln_ir_sb_print_attribute(kiln_ir_string_builder_t* sb,
       }
       return;
     case KILN_IR_ATTR_DENSE_ELEMENTS: {
-      kiln_ir_sb_puts(sb, "dense<");
       int64_t n = kiln_ir_type_num_elements(a->type);
+      if (sb->elide_elements_larger_than > 0 && !a->dense.splat &&
+          n > sb->elide_elements_larger_than) {
+        // MLIR's spelling, which its parser and ours refuse to compile.
+        kiln_ir_sb_puts(sb, "dense_resource<__elided__>");
+        if (with_type) {
+          kiln_ir_sb_puts(sb, " : ");
+          kiln_ir_sb_print_type(sb, a->type);
+        }
+        return;
+      }
+      kiln_ir_sb_puts(sb, "dense<");
       if (a->dense.splat || a->type->shaped.rank == 0) {
         kiln_ir_sb_print_dense_element(sb, a, 0);
       } else if (n > 4096) {
@@ -927,6 +937,7 @@ kiln_status_t kiln_ir_print_op_to_string(kiln_ir_context_t* context,
   memset(&p, 0, sizeof(p));
   p.context = context;
   if (options) p.options = *options;
+  p.sb.elide_elements_larger_than = p.options.elide_elements_larger_than;
   if (op->num_results) kiln_ir_printer_map_put(&p, op, p.next_value++);
   if (!kiln_ir_op_is_isolated(op)) kiln_ir_printer_number_regions(&p, op);
   kiln_ir_printer_print_op_inner(&p, op);

@@ -15,6 +15,9 @@ extern "C" {
 typedef struct kiln_ir_print_options_t {
   bool generic;          // --mlir-print-op-generic: never use print hooks
   bool print_locations;  // --mlir-print-debuginfo: append loc(...)
+  // --mlir-elide-elementsattrs-if-larger=N: dense constants of more than N
+  // elements print as dense_resource<__elided__> (0: never).
+  int64_t elide_elements_larger_than;
 } kiln_ir_print_options_t;
 
 //===----------------------------------------------------------------------===//
@@ -97,6 +100,9 @@ typedef struct kiln_ir_string_builder_t {
   size_t size;
   size_t capacity;
   bool failed;  // allocation failed at some point
+  // Dense constants above this many elements print elided (0: never); set
+  // by the IR printer from kiln_ir_print_options_t.
+  int64_t elide_elements_larger_than;
 } kiln_ir_string_builder_t;
 void kiln_ir_sb_printf(kiln_ir_string_builder_t* sb, const char* format, ...)
     __attribute__((format(printf, 2, 3)));

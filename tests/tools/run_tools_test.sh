@@ -188,6 +188,8 @@ if [ -x "$bin/kiln-compile" ]; then
     "$bin/kiln-compile" --allow-unregistered-dialect --compile-to=input --output-format=mlir "$work/unregistered.mlir"
   expect "--allow-unregistered-dialect: a pass names the op" 1 "'foo.bar' op vm-emission: unsupported op" -- \
     "$bin/kiln-compile" --allow-unregistered-dialect "$work/unregistered.mlir" -o "$work/x.kmod"
+  expect "--mlir-elide-elementsattrs-if-larger" 0 'stablehlo.constant dense_resource<__elided__> : tensor<8x16xf32>' -- \
+    "$bin/kiln-compile" "$here/../../samples/mlp.mlir" --compile-to=input --output-format=mlir --mlir-elide-elementsattrs-if-larger=8
   # Control bytes in the input come back escaped, never raw.
   printf 'func.func @f(\x01\x02) {\n' >"$work/binary.mlir"
   out=$("$bin/kiln-compile" "$work/binary.mlir" -o "$work/x.kmod" 2>&1)

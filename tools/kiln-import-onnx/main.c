@@ -85,7 +85,7 @@ static kiln_status_t import_and_print(const char* path, const char* data,
   if (!status) status = kiln_ir_verify(context, module);
   char* text = NULL;
   if (!status) {
-    kiln_ir_print_options_t options = {false, debuginfo};
+    kiln_ir_print_options_t options = {false, debuginfo, 0};
     status = kiln_ir_print_op_to_string(context, module, &options, &text);
   }
   if (!status && fputs(text, out) < 0) {

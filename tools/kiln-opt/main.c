@@ -151,7 +151,7 @@ static int process(const options_t* o, kiln_ir_pass_registry_t* registry,
   }
   if (!st) st = kiln_ir_pass_manager_run(pm, context, module);
   if (!st) {
-    kiln_ir_print_options_t popts = {o->generic, o->debuginfo};
+    kiln_ir_print_options_t popts = {o->generic, o->debuginfo, 0};
     st = kiln_ir_print_op(context, module, &popts, out);
   }
   int rc = 0;

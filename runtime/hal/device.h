@@ -39,6 +39,10 @@ extern const kiln_ref_type_t kiln_hal_device_type;
 typedef struct kiln_hal_device_params_t {
   // local-task: number of workers (0 = one per CPU). Ignored by local-sync.
   uint32_t task_worker_count;
+  // local-task: non-NULL pins worker i to CPU task_cpu_ids[i]
+  // (task_worker_count entries; --task_topology_cpu_ids). Not retained: read
+  // at creation.
+  const uint32_t* task_cpu_ids;
   // Allow loading native shared objects ("native-elf-*"); native code is
   // trusted code, so this is off unless the user opts in.
   bool allow_native_executables;

@@ -12,6 +12,8 @@
 // returns.
 #include "runtime/task/executor.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +63,7 @@ typedef struct kiln_task_worker_t {
   kiln_task_executor_t* executor;
   uint32_t id;
   kiln_thread_t* thread;
+  int32_t cpu;  // the CPU the worker is pinned to, or -1
 } kiln_task_worker_t;
 
 struct kiln_task_executor_t {
@@ -192,9 +195,27 @@ static bool kiln_task_worker_try_run(kiln_task_executor_t* executor,
   return ran != 0;
 }
 
+// Whether the process's affinity mask allows |cpu|.
+static bool kiln_task_cpu_usable(uint32_t cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(set), &set) != 0) {
+    return false;
+  }
+  return CPU_ISSET((int)cpu, &set) != 0;
+}
+
 static int kiln_task_worker_main(void* arg) {
   kiln_task_worker_t* worker = (kiln_task_worker_t*)arg;
   kiln_task_executor_t* executor = worker->executor;
+  if (worker->cpu >= 0) {
+    // Checked by the creator (kiln_task_cpu_usable); a failure here leaves
+    // the worker unpinned, which changes only where it runs.
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(worker->cpu, &set);
+    (void)pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+  }
   kiln_task_frame_t frame = {executor, NULL};
   kiln_task_current_frame = &frame;
   for (;;) {
@@ -311,10 +332,19 @@ kiln_status_t kiln_task_executor_create(
         kiln_allocator_calloc(allocator, (worker_count + 1) * sizeof(uint32_t),
                               (void**)&executor->worker_indices);
   }
+  for (uint32_t i = 0; !status && options->cpu_ids && i < worker_count; ++i) {
+    if (!kiln_task_cpu_usable(options->cpu_ids[i])) {
+      status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                                "CPU %u (worker %u) is not one this process "
+                                "may run on",
+                                options->cpu_ids[i], i);
+    }
+  }
   for (uint32_t i = 0; !status && i < worker_count; ++i) {
     kiln_task_worker_t* worker = &executor->workers[i];
     worker->executor = executor;
     worker->id = i;
+    worker->cpu = options->cpu_ids ? (int32_t)options->cpu_ids[i] : -1;
     char name[64];
     snprintf(name, sizeof(name), "%s-%u", prefix, i);
     status = kiln_thread_create(name, kiln_task_worker_main, worker, allocator,

@@ -45,6 +45,10 @@ typedef struct kiln_task_executor_options_t {
   // Thread name prefix ("kiln-worker" when NULL); threads are named
   // "<prefix>-<id>", truncated to 15 characters by the OS.
   const char* name;
+  // Non-NULL: worker i runs only on CPU cpu_ids[i] (worker_count entries;
+  // the tooling layer's --task_topology_cpu_ids). A CPU the process may not
+  // use fails creation, naming it.
+  const uint32_t* cpu_ids;
 } kiln_task_executor_options_t;
 
 // Upper bound on worker_count, to catch nonsense values from flags.

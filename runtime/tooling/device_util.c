@@ -1,8 +1,10 @@
 #include "runtime/tooling/device_util.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/task/executor.h"
 #include "runtime/tooling/flags.h"
 
 KILN_FLAG(string, device, "local-task",
@@ -14,6 +16,9 @@ KILN_FLAG(int32, task_topology_group_count, 0,
 KILN_FLAG(int32, task_topology_max_group_count, 0,
           "Upper bound on local-task workers when the count is automatic;\n"
           "0 = no bound.");
+KILN_FLAG(string, task_topology_cpu_ids, "",
+          "Comma-separated CPU ids, one local-task worker pinned to each\n"
+          "(e.g. 0,1); sets the worker count. Empty: unpinned.");
 KILN_FLAG(bool, allow_native_executables, true,
           "Allow modules' native (shared object) executables; native code is\n"
           "trusted code.");
@@ -26,9 +31,46 @@ KILN_FLAG(bool, dump_devices, false,
           "Prints each device with the parameters the flags give it and "
           "exits.");
 
+// The parsed --task_topology_cpu_ids (process lifetime: the flags are
+// parsed once per tool run).
+static uint32_t kiln_tooling_cpu_ids[KILN_TASK_EXECUTOR_MAX_WORKERS];
+
+kiln_status_t kiln_tooling_parse_cpu_ids_from_flags(uint32_t* out_count) {
+  *out_count = 0;
+  const char* p = kiln_flag_task_topology_cpu_ids;
+  if (!p || !p[0]) return kiln_ok_status();
+  uint32_t n = 0;
+  while (*p) {
+    char* end = NULL;
+    unsigned long v = strtoul(p, &end, 10);
+    if (end == p || (*end && *end != ',') || v >= 65536 ||
+        n == KILN_TASK_EXECUTOR_MAX_WORKERS) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "--task_topology_cpu_ids='%s' is not a "
+                              "comma-separated list of CPU ids",
+                              kiln_flag_task_topology_cpu_ids);
+    }
+    kiln_tooling_cpu_ids[n++] = (uint32_t)v;
+    p = *end ? end + 1 : end;
+  }
+  *out_count = n;
+  return kiln_ok_status();
+}
+
 kiln_hal_device_params_t kiln_tooling_device_params_from_flags(void) {
   kiln_hal_device_params_t params;
   memset(&params, 0, sizeof(params));
+  uint32_t cpu_count = 0;
+  kiln_status_t status = kiln_tooling_parse_cpu_ids_from_flags(&cpu_count);
+  // A bad list is reported by the callers that create devices (they parse
+  // it first); here it means no pinning.
+  kiln_status_free(status);
+  if (cpu_count) {
+    params.task_worker_count = cpu_count;
+    params.task_cpu_ids = kiln_tooling_cpu_ids;
+    params.allow_native_executables = kiln_flag_allow_native_executables;
+    return params;
+  }
   int32_t count = kiln_flag_task_topology_group_count;
   if (count <= 0) {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -50,6 +92,8 @@ const char* kiln_tooling_device_uri_from_flags(void) {
 
 kiln_status_t kiln_tooling_create_device_from_flags(
     kiln_allocator_t host_allocator, kiln_hal_device_t** out_device) {
+  uint32_t cpu_count = 0;
+  KILN_RETURN_IF_ERROR(kiln_tooling_parse_cpu_ids_from_flags(&cpu_count));
   kiln_hal_device_params_t params = kiln_tooling_device_params_from_flags();
   const char* uri = kiln_tooling_device_uri_from_flags();
   return kiln_status_annotate_f(

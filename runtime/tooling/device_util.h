@@ -19,6 +19,10 @@ extern "C" {
 // --allow_native_executables.
 kiln_hal_device_params_t kiln_tooling_device_params_from_flags(void);
 
+// Parses --task_topology_cpu_ids (INVALID_ARGUMENT naming the value when
+// it is not a list of CPU ids); |*out_count| ids, 0 when not given.
+kiln_status_t kiln_tooling_parse_cpu_ids_from_flags(uint32_t* out_count);
+
 // The --device URI ("local-task" by default).
 const char* kiln_tooling_device_uri_from_flags(void);
 

@@ -132,6 +132,17 @@ expect "two --module flags" 1 '--module given 2 times .*does not link modules ye
 expect "--print_statistics in IREE's format" 0 '^  HOST_LOCAL: +[0-9]+B peak / +[0-9]+B allocated / +[0-9]+B freed / +0B live$' -- \
   $run --module=$work/identity.kmod --function=identity --input=4xf32=1 --print_statistics
 
+# --task_topology_cpu_ids pins one worker per listed CPU (and sets the
+# count); a CPU the process may not use, or a bad list, is a clear error.
+expect "--task_topology_cpu_ids=0 runs" 0 '^4xf32=1 1 1 1$' -- \
+  $run --module=$work/identity.kmod --function=identity --input=4xf32=1 --device=local-task --task_topology_cpu_ids=0
+expect "--task_topology_cpu_ids sets the worker count" 0 'workers: 1 ' -- \
+  $run --dump_devices --task_topology_cpu_ids=0
+expect "--task_topology_cpu_ids with a CPU out of reach" 1 'CPU 4095 \(worker 0\) is not one this process may run on' -- \
+  $run --module=$work/identity.kmod --function=identity --input=4xf32=1 --device=local-task --task_topology_cpu_ids=4095
+expect "--task_topology_cpu_ids not a list" 1 "task_topology_cpu_ids='0,x' is not a comma-separated list of CPU ids" -- \
+  $run --module=$work/identity.kmod --function=identity --input=4xf32=1 --task_topology_cpu_ids=0,x
+
 # kiln-dump-module: iree-dump-module's --output= and --function=.
 dump="$bin/kiln-dump-module"
 expect "dump --output=metadata has no instructions" 0 '^func @identity : ' -- \

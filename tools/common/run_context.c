@@ -51,6 +51,8 @@ static kiln_status_t kiln_tools_run_context_initialize_wrapped(
   kiln_runtime_session_options_t options =
       kiln_runtime_session_options_default();
   options.device_uri = kiln_tooling_device_uri_from_flags();
+  uint32_t cpu_count = 0;
+  KILN_RETURN_IF_ERROR(kiln_tooling_parse_cpu_ids_from_flags(&cpu_count));
   options.device_params = kiln_tooling_device_params_from_flags();
   if (kiln_flag_allocation_limit_mb < 0 ||
       kiln_flag_allocation_limit_mb > INT64_MAX / (1024 * 1024)) {

@@ -30,6 +30,7 @@ kiln_status_t kiln_hal_local_task_driver_create_device(
   kiln_task_executor_options_t executor_options =
       kiln_task_executor_options_default();
   executor_options.worker_count = params ? params->task_worker_count : 0;
+  executor_options.cpu_ids = params ? params->task_cpu_ids : NULL;
   executor_options.name = "kiln-hal-worker";
   kiln_task_executor_t* executor = NULL;
   KILN_RETURN_IF_ERROR(

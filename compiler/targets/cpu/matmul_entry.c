@@ -23,13 +23,11 @@ static bool kiln_cpu_is_f32(const kiln_ir_type_t* t) {
          t->shaped.element->flt.kind == KILN_IR_F32;
 }
 
-// True when |v| is a zero-filled tensor: a splat 0.0 constant or a
-// linalg.fill of a 0.0 constant.
-static bool kiln_cpu_is_zero(kiln_ir_value_t* v) {
+bool kiln_cpu_value_is_zero(kiln_ir_value_t* v) {
   kiln_ir_op_t* def = v->defining_op;
   if (!def) return false;
   if (kiln_ir_op_is(def, "linalg.fill") && def->num_operands >= 1) {
-    return kiln_cpu_is_zero(kiln_ir_op_operand(def, 0));
+    return kiln_cpu_value_is_zero(kiln_ir_op_operand(def, 0));
   }
   if (!kiln_ir_op_is(def, "arith.constant")) return false;
   const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");
@@ -71,7 +69,7 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
     return false;
   }
   if (!kiln_cpu_is_f32(lhs->type) || !kiln_cpu_is_f32(rhs->type) ||
-      !kiln_cpu_is_f32(init->type) || !kiln_cpu_is_zero(init)) {
+      !kiln_cpu_is_f32(init->type) || !kiln_cpu_value_is_zero(init)) {
     return false;
   }
   const int64_t* a = lhs->type->shaped.dims;
@@ -94,28 +92,167 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
   return true;
 }
 
-void kiln_cpu_matmul_workgroups(const kiln_cpu_matmul_t* mm,
-                                int64_t out_count[3]) {
-  out_count[0] = (mm->m + KILN_CPU_MATMUL_MB - 1) / KILN_CPU_MATMUL_MB;
-  out_count[1] = (mm->n + KILN_CPU_MATMUL_NB - 1) / KILN_CPU_MATMUL_NB;
-  out_count[2] = mm->batch;
+void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out) {
+  memset(out, 0, sizeof(*out));
+  out->batch = mm->batch;
+  out->m = mm->m, out->n = mm->n, out->k = mm->k;
+  out->lhs.binding = mm->lhs_binding;
+  out->lhs.batch_stride = mm->m * mm->k;
+  out->lhs.stride = mm->k;
+  // B is K x N row-major: element (n, k) of the N x K RHS is at k * N + n.
+  out->rhs.binding = mm->rhs_binding;
+  out->rhs.batch_stride = mm->k * mm->n;
+  out->rhs.stride = mm->n;
+  out->rhs.transposed = true;
+  out->out.binding = mm->out_binding;
+  out->out.batch_stride = mm->m * mm->n;
+  out->out.stride = mm->n;
+  out->what = "f32 matmul";
 }
 
-uint32_t kiln_cpu_matmul_local_memory(const kiln_cpu_matmul_t* mm) {
-  (void)mm;
-  // Packed LHS block, packed RHS block, accumulator tiles; rows and columns
-  // rounded up to the largest tile.
+void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]) {
+  out_count[0] = (g->m + KILN_CPU_MATMUL_MB - 1) / KILN_CPU_MATMUL_MB;
+  out_count[1] = (g->n + KILN_CPU_MATMUL_NB - 1) / KILN_CPU_MATMUL_NB;
+  out_count[2] = g->batch;
+}
+
+uint32_t kiln_cpu_gemm_local_memory(const kiln_cpu_gemm_t* g) {
+  // Packed LHS block, packed RHS block, accumulator tiles (rows and columns
+  // rounded up to the largest tile), and a window's tap offsets.
   uint32_t rows = KILN_CPU_MATMUL_MB, cols = KILN_CPU_MATMUL_NB;
   uint32_t kb = KILN_CPU_MATMUL_KB;
-  return 4u * (rows * kb + cols * kb + rows * cols) + 64u;
+  bool window = g->lhs.window || g->rhs.window;
+  return 4u * (rows * kb + cols * kb + rows * cols) + (window ? 8u * kb : 0) +
+         64u;
 }
 
-void kiln_cpu_emit_matmul_entry(const kiln_cpu_matmul_t* mm, const char* c_name,
-                                kiln_ir_string_builder_t* out) {
+static void kiln_cpu_emit_operand_pointer(const char* name,
+                                          const kiln_cpu_gemm_operand_t* o,
+                                          bool writable,
+                                          kiln_ir_string_builder_t* out) {
+  kiln_ir_sb_printf(out,
+                    "  %sfloat* %s = (%sfloat*)ds->binding_ptrs[%u] + %" PRId64
+                    " + b * %" PRId64 ";\n",
+                    writable ? "" : "const ", name, writable ? "" : "const ",
+                    o->binding, o->offset, o->batch_stride);
+}
+
+// Packs K block [k0, k0 + kc) of the rows [r0, r0 + count) of operand |o|
+// into |dst| (|tiles| tiles of T0 x K0 rows).
+static void kiln_cpu_emit_operand_pack(const char* src,
+                                       const kiln_cpu_gemm_operand_t* o,
+                                       const char* dst, const char* r0,
+                                       const char* count, const char* tiles,
+                                       const char* t0, bool rhs,
+                                       kiln_ir_string_builder_t* out) {
+  if (o->window) {
+    kiln_ir_sb_printf(
+        out,
+        "    for (int64_t kk = 0; kk < kc; ++kk) {\n"
+        "      int64_t k = k0 + kk;\n"
+        "      koff[kk] = (k / %" PRId64 ") * %" PRId64 " + ((k / %" PRId64
+        ") %% %" PRId64 ") * %" PRId64 " + (k %% %" PRId64 ") * %" PRId64
+        ";\n"
+        "    }\n"
+        "    kiln_cpu_im2col_f32(%s, K1 * %s * t.K0, %s, %s, %s, %s, %s, kc, "
+        "koff, %" PRId64 ", %" PRId64 ", %" PRId64 ");\n",
+        o->ext[1] * o->ext[2], o->step[0], o->ext[2], o->ext[1], o->step[1],
+        o->ext[2], o->step[2], dst, t0, src, r0, count, tiles, t0, o->ow,
+        o->pix_h, o->pix_w);
+    return;
+  }
   kiln_ir_sb_printf(
       out,
-      "// f32 matmul %" PRId64 " x %" PRId64 " x %" PRId64 " (batch %" PRId64
-      "): packed tiles through the runtime's mmt4d micro-kernel.\n"
+      "    memset(&pp, 0, sizeof(pp));\n"
+      "    pp.in = %s + %s; pp.out = %s; pp.in_stride0 = %" PRId64
+      ";\n"
+      "    pp.out_stride0 = K1 * %s * t.K0; pp.in_size0 = %s; pp.in_size1 = "
+      "kc;\n"
+      "    pp.out_size0 = %s; pp.out_size1 = K1; pp.tile_size0 = %s; "
+      "pp.tile_size1 = t.K0;\n"
+      "    pp.elem_type = KILN_UKERNEL_ELEM_F32; pp.cpu_features = features;\n"
+      "    pp.flags = %s;\n"
+      "    if (env->import_funcs[0](env->import_contexts[0], &pp, 0)) return "
+      "KILN_CPU_FAIL_PROGRAM;\n",
+      src,
+      o->transposed ? (rhs ? "k0 * S + n0" : "k0 * S + m0")
+                    : (rhs ? "n0 * S + k0" : "m0 * S + k0"),
+      dst, o->stride, t0, count, tiles, t0,
+      o->transposed ? "KILN_UKERNEL_PACK_FLAG_TRANSPOSE_SOURCE" : "0");
+}
+
+void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
+                              kiln_ir_string_builder_t* out) {
+  bool window = g->lhs.window || g->rhs.window;
+  uint32_t max_binding = g->out.binding;
+  if (g->lhs.binding > max_binding) max_binding = g->lhs.binding;
+  if (g->rhs.binding > max_binding) max_binding = g->rhs.binding;
+  if (g->has_init && g->init.binding > max_binding) {
+    max_binding = g->init.binding;
+  }
+  if (window) {
+    // One copy per translation unit, whichever entry comes first.
+    kiln_ir_sb_printf(
+        out,
+        "#ifndef KILN_CPU_IM2COL_F32\n"
+        "#define KILN_CPU_IM2COL_F32\n"
+        "// Gathers rows [r0, r0 + rows) x the kc columns at koff of an "
+        "im2col\n"
+        "// view (row r at (r / ow) * pix_h + (r %% ow) * pix_w) into T1 "
+        "packed\n"
+        "// [K1][T0][1] tiles dst_stride apart; rows past |rows| are zero.\n"
+        "static void kiln_cpu_im2col_f32(float* dst, int64_t dst_stride,\n"
+        "    const float* src, int64_t r0, int64_t rows, int64_t T1, int64_t "
+        "T0,\n"
+        "    int64_t kc, const int64_t* koff, int64_t ow, int64_t pix_h,\n"
+        "    int64_t pix_w) {\n"
+        "  for (int64_t t1 = 0; t1 < T1; ++t1) {\n"
+        "    float* d = dst + t1 * dst_stride;\n"
+        "    int64_t first = t1 * T0;\n"
+        "    int64_t nv = rows - first < T0 ? rows - first : T0;\n"
+        "    int64_t poff[%d];\n"
+        "    for (int64_t i = 0; i < nv; ++i) {\n"
+        "      int64_t r = r0 + first + i;\n"
+        "      poff[i] = (r / ow) * pix_h + (r %% ow) * pix_w;\n"
+        "    }\n"
+        "    int contiguous = nv == T0;\n"
+        "    for (int64_t i = 1; i < nv && contiguous; ++i) {\n"
+        "      contiguous = poff[i] == poff[0] + i;\n"
+        "    }\n"
+        "    if (contiguous) {\n"
+        "      // Consecutive pixels of one image row: plain copies.\n"
+        "      const float* s = src + poff[0];\n"
+        "      for (int64_t kk = 0; kk < kc; ++kk) {\n"
+        "        memcpy(d + kk * T0, s + koff[kk], (size_t)T0 * 4);\n"
+        "      }\n"
+        "    } else if (nv == 16 && T0 == 16) {\n"
+        "      // Fixed trip counts so that the compiler unrolls the gather.\n"
+        "      for (int64_t kk = 0; kk < kc; ++kk) {\n"
+        "        const float* s = src + koff[kk];\n"
+        "        for (int i = 0; i < 16; ++i) d[kk * 16 + i] = s[poff[i]];\n"
+        "      }\n"
+        "    } else if (nv == 8 && T0 == 8) {\n"
+        "      for (int64_t kk = 0; kk < kc; ++kk) {\n"
+        "        const float* s = src + koff[kk];\n"
+        "        for (int i = 0; i < 8; ++i) d[kk * 8 + i] = s[poff[i]];\n"
+        "      }\n"
+        "    } else {\n"
+        "      for (int64_t kk = 0; kk < kc; ++kk) {\n"
+        "        const float* s = src + koff[kk];\n"
+        "        for (int64_t i = 0; i < nv; ++i) d[kk * T0 + i] = "
+        "s[poff[i]];\n"
+        "        for (int64_t i = nv; i < T0; ++i) d[kk * T0 + i] = 0.0f;\n"
+        "      }\n"
+        "    }\n"
+        "  }\n"
+        "}\n"
+        "#endif\n",
+        KILN_CPU_MATMUL_MAX_TILE);
+  }
+  kiln_ir_sb_printf(
+      out,
+      "// %s %" PRId64 " x %" PRId64 " x %" PRId64 " (batch %" PRId64
+      "%s): packed tiles through the runtime's mmt4d micro-kernel.\n"
       "int %s(const kiln_hal_executable_environment_v1_t* env,\n"
       "    const kiln_hal_executable_dispatch_state_v1_t* ds,\n"
       "    const kiln_hal_executable_workgroup_state_v1_t* wg) {\n"
@@ -129,48 +266,94 @@ void kiln_cpu_emit_matmul_entry(const kiln_cpu_matmul_t* mm, const char* c_name,
       "      KILN_UKERNEL_MMT4D_F32F32F32, features, KILN_UKERNEL_ISA_NATIVE, "
       "M);\n"
       "  if (t.M0 <= 0 || t.M0 > %d || t.N0 <= 0 || t.N0 > %d || t.K0 <= 0 "
-      "|| KB %% t.K0) return KILN_CPU_FAIL_PROGRAM;\n"
+      "|| KB %% t.K0%s) return KILN_CPU_FAIL_PROGRAM;\n"
       "  int64_t m0 = (int64_t)wg->workgroup_id_x * MB;\n"
       "  int64_t n0 = (int64_t)wg->workgroup_id_y * NB;\n"
       "  int64_t b = wg->workgroup_id_z;\n"
       "  if (m0 >= M || n0 >= N) return 0;\n"
       "  int64_t rows = M - m0 < MB ? M - m0 : MB;\n"
-      "  int64_t cols = N - n0 < NB ? N - n0 : NB;\n"
-      "  const float* lhs = (const float*)ds->binding_ptrs[%u] + b * M * K;\n"
-      "  const float* rhs = (const float*)ds->binding_ptrs[%u] + b * K * N;\n"
-      "  float* out = (float*)ds->binding_ptrs[%u] + b * M * N;\n"
+      "  int64_t cols = N - n0 < NB ? N - n0 : NB;\n",
+      g->what, g->m, g->k, g->n, g->batch, window ? ", im2col" : "", c_name,
+      g->m, g->n, g->k, KILN_CPU_MATMUL_MB, KILN_CPU_MATMUL_NB,
+      KILN_CPU_MATMUL_KB, max_binding, KILN_CPU_MATMUL_MAX_TILE,
+      KILN_CPU_MATMUL_MAX_TILE, window ? " || t.K0 != 1" : "");
+  kiln_cpu_emit_operand_pointer("lhs", &g->lhs, false, out);
+  kiln_cpu_emit_operand_pointer("rhs", &g->rhs, false, out);
+  kiln_cpu_emit_operand_pointer("out", &g->out, true, out);
+  if (g->has_init) kiln_cpu_emit_operand_pointer("init", &g->init, false, out);
+  kiln_ir_sb_printf(
+      out,
       "  int64_t M1 = (rows + t.M0 - 1) / t.M0, N1 = (cols + t.N0 - 1) / "
       "t.N0;\n"
       "  uint8_t* scratch = (uint8_t*)wg->local_memory;\n"
       "  size_t need = 4 * (size_t)(M1 * t.M0 * KB + N1 * t.N0 * KB + M1 * "
-      "t.M0 * N1 * t.N0);\n"
+      "t.M0 * N1 * t.N0)%s;\n"
       "  if (!scratch || wg->local_memory_size < need) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
       "  float* lhs_p = (float*)scratch;\n"
       "  float* rhs_p = lhs_p + M1 * t.M0 * KB;\n"
       "  float* acc = rhs_p + N1 * t.N0 * KB;\n"
-      "  for (int64_t k0 = 0; k0 < K; k0 += KB) {\n"
-      "    int64_t kc = K - k0 < KB ? K - k0 : KB;\n"
-      "    int64_t K1 = (kc + t.K0 - 1) / t.K0;\n"
-      "    kiln_ukernel_pack_params_t pl;\n"
-      "    memset(&pl, 0, sizeof(pl));\n"
-      "    pl.in = lhs + m0 * K + k0; pl.out = lhs_p; pl.in_stride0 = K;\n"
-      "    pl.out_stride0 = K1 * t.M0 * t.K0; pl.in_size0 = rows; "
-      "pl.in_size1 = kc;\n"
-      "    pl.out_size0 = M1; pl.out_size1 = K1; pl.tile_size0 = t.M0; "
-      "pl.tile_size1 = t.K0;\n"
-      "    pl.elem_type = KILN_UKERNEL_ELEM_F32; pl.cpu_features = features;\n"
-      "    if (env->import_funcs[0](env->import_contexts[0], &pl, 0)) return "
-      "KILN_CPU_FAIL_PROGRAM;\n"
-      "    kiln_ukernel_pack_params_t pr = pl;\n"
-      "    pr.in = rhs + k0 * N + n0; pr.out = rhs_p; pr.in_stride0 = N;\n"
-      "    pr.out_stride0 = K1 * t.N0 * t.K0; pr.in_size0 = cols; "
-      "pr.in_size1 = kc;\n"
-      "    pr.out_size0 = N1; pr.out_size1 = K1; pr.tile_size0 = t.N0; "
-      "pr.tile_size1 = t.K0;\n"
-      "    pr.flags = KILN_UKERNEL_PACK_FLAG_TRANSPOSE_SOURCE;\n"
-      "    if (env->import_funcs[0](env->import_contexts[0], &pr, 0)) return "
-      "KILN_CPU_FAIL_PROGRAM;\n"
+      "%s"
+      "  kiln_ukernel_pack_params_t pp;\n",
+      window ? " + 8 * (size_t)KB" : "",
+      window ? "  int64_t* koff = (int64_t*)(acc + M1 * t.M0 * N1 * t.N0);\n"
+             : "");
+  if (g->has_init && (g->init_per_column || g->init_per_row)) {
+    // The broadcast vector fills the accumulator tiles (padding lanes get
+    // 0: unpack never writes them).
+    kiln_ir_sb_printf(
+        out,
+        "  for (int64_t m1 = 0; m1 < M1; ++m1) {\n"
+        "    for (int64_t n1 = 0; n1 < N1; ++n1) {\n"
+        "      float* tile = acc + (m1 * N1 + n1) * t.M0 * t.N0;\n"
+        "      for (int64_t i = 0; i < t.M0; ++i) {\n"
+        "        for (int64_t j = 0; j < t.N0; ++j) {\n"
+        "          int64_t r = m1 * t.M0 + i, c = n1 * t.N0 + j;\n"
+        "          tile[i * t.N0 + j] = r < rows && c < cols ? init[%s] : "
+        "0.0f;\n"
+        "        }\n"
+        "      }\n"
+        "    }\n"
+        "  }\n",
+        g->init_per_column ? "n0 + c" : "m0 + r");
+  } else if (g->has_init) {
+    // The init block becomes the accumulator tiles; every K block adds.
+    kiln_ir_sb_printf(
+        out,
+        "  memset(&pp, 0, sizeof(pp));\n"
+        "  pp.in = init + m0 * %" PRId64
+        " + n0; pp.out = acc; pp.in_stride0 = %" PRId64
+        ";\n"
+        "  pp.out_stride0 = N1 * t.M0 * t.N0; pp.in_size0 = rows; "
+        "pp.in_size1 = cols;\n"
+        "  pp.out_size0 = M1; pp.out_size1 = N1; pp.tile_size0 = t.M0; "
+        "pp.tile_size1 = t.N0;\n"
+        "  pp.elem_type = KILN_UKERNEL_ELEM_F32; pp.cpu_features = features;\n"
+        "  if (env->import_funcs[0](env->import_contexts[0], &pp, 0)) return "
+        "KILN_CPU_FAIL_PROGRAM;\n",
+        g->init.stride, g->init.stride);
+  }
+  kiln_ir_sb_printf(out,
+                    "  for (int64_t k0 = 0; k0 < K; k0 += KB) {\n"
+                    "    int64_t kc = K - k0 < KB ? K - k0 : KB;\n"
+                    "    int64_t K1 = (kc + t.K0 - 1) / t.K0;\n");
+  if (!g->lhs.window) {
+    kiln_ir_sb_printf(out, "    const int64_t S = %" PRId64 ";\n",
+                      g->lhs.stride);
+  }
+  kiln_ir_sb_printf(out, "    {\n");
+  kiln_cpu_emit_operand_pack("lhs", &g->lhs, "lhs_p", "m0", "rows", "M1",
+                             "t.M0", false, out);
+  kiln_ir_sb_printf(out, "    }\n    {\n");
+  if (!g->rhs.window) {
+    kiln_ir_sb_printf(out, "    const int64_t S = %" PRId64 ";\n",
+                      g->rhs.stride);
+  }
+  kiln_cpu_emit_operand_pack("rhs", &g->rhs, "rhs_p", "n0", "cols", "N1",
+                             "t.N0", true, out);
+  kiln_ir_sb_printf(
+      out,
+      "    }\n"
       "    kiln_ukernel_mmt4d_params_t mp;\n"
       "    memset(&mp, 0, sizeof(mp));\n"
       "    mp.lhs = lhs_p; mp.rhs = rhs_p; mp.out = acc;\n"
@@ -180,16 +363,17 @@ void kiln_cpu_emit_matmul_entry(const kiln_cpu_matmul_t* mm, const char* c_name,
       "K1;\n"
       "    mp.M0 = t.M0; mp.N0 = t.N0; mp.K0 = t.K0;\n"
       "    mp.type = KILN_UKERNEL_MMT4D_F32F32F32;\n"
-      "    mp.flags = k0 ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0;\n"
+      "    mp.flags = %s ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0;\n"
       "    mp.cpu_features = features;\n"
       "    if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
       "  }\n"
       "  kiln_ukernel_unpack_params_t up;\n"
       "  memset(&up, 0, sizeof(up));\n"
-      "  up.in = acc; up.out = out + m0 * N + n0; up.in_stride0 = N1 * t.M0 * "
-      "t.N0;\n"
-      "  up.out_stride0 = N; up.out_size0 = rows; up.out_size1 = cols;\n"
+      "  up.in = acc; up.out = out + m0 * %" PRId64
+      " + n0; up.in_stride0 = N1 * t.M0 * t.N0;\n"
+      "  up.out_stride0 = %" PRId64
+      "; up.out_size0 = rows; up.out_size1 = cols;\n"
       "  up.tile_size0 = t.M0; up.tile_size1 = t.N0; up.elem_type = "
       "KILN_UKERNEL_ELEM_F32;\n"
       "  up.cpu_features = features;\n"
@@ -197,8 +381,5 @@ void kiln_cpu_emit_matmul_entry(const kiln_cpu_matmul_t* mm, const char* c_name,
       "KILN_CPU_FAIL_PROGRAM;\n"
       "  return 0;\n"
       "}\n\n",
-      mm->m, mm->k, mm->n, mm->batch, c_name, mm->m, mm->n, mm->k,
-      KILN_CPU_MATMUL_MB, KILN_CPU_MATMUL_NB, KILN_CPU_MATMUL_KB,
-      mm->out_binding, KILN_CPU_MATMUL_MAX_TILE, KILN_CPU_MATMUL_MAX_TILE,
-      mm->lhs_binding, mm->rhs_binding, mm->out_binding);
+      g->has_init ? "1" : "k0", g->out.stride, g->out.stride);
 }

@@ -7,13 +7,18 @@
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/types.h"
 
-// A workgroup computes a KILN_CPU_MATMUL_MB x KILN_CPU_MATMUL_NB block of
-// the output, packing KILN_CPU_MATMUL_KB columns of K at a time so that the
-// packed panels stay in the L2 cache; K is never split across workgroups,
-// so results do not depend on the worker count.
+// A workgroup computes a KILN_CPU_MATMUL_WM x KILN_CPU_MATMUL_NB block of
+// the output, accumulated in packed tiles. Per block of KILN_CPU_MATMUL_KB
+// columns of K it packs its RHS panel once (kept in the L2 cache) and then
+// packs and multiplies KILN_CPU_MATMUL_MB rows of the LHS at a time: every
+// RHS element is packed once per WM rows, every LHS element once per NB
+// columns (packing a large weight once per 64 rows cost as much as the
+// FMAs). K is never split across workgroups, so results do not depend on
+// the worker count.
+#define KILN_CPU_MATMUL_WM 256
 #define KILN_CPU_MATMUL_MB 64
-#define KILN_CPU_MATMUL_NB 256
-#define KILN_CPU_MATMUL_KB 512
+#define KILN_CPU_MATMUL_NB 128
+#define KILN_CPU_MATMUL_KB 256
 // The largest M0/N0 of any tile (ukernel_abi.h's tile table).
 #define KILN_CPU_MATMUL_MAX_TILE 16
 
@@ -111,18 +116,18 @@ void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out) {
 }
 
 void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]) {
-  out_count[0] = (g->m + KILN_CPU_MATMUL_MB - 1) / KILN_CPU_MATMUL_MB;
+  out_count[0] = (g->m + KILN_CPU_MATMUL_WM - 1) / KILN_CPU_MATMUL_WM;
   out_count[1] = (g->n + KILN_CPU_MATMUL_NB - 1) / KILN_CPU_MATMUL_NB;
   out_count[2] = g->batch;
 }
 
 uint32_t kiln_cpu_gemm_local_memory(const kiln_cpu_gemm_t* g) {
-  // Packed LHS block, packed RHS block, accumulator tiles (rows and columns
+  // Packed LHS rows, packed RHS panel, accumulator tiles (rows and columns
   // rounded up to the largest tile), and a window's tap offsets.
   uint32_t rows = KILN_CPU_MATMUL_MB, cols = KILN_CPU_MATMUL_NB;
-  uint32_t kb = KILN_CPU_MATMUL_KB;
+  uint32_t kb = KILN_CPU_MATMUL_KB, wm = KILN_CPU_MATMUL_WM;
   bool window = g->lhs.window || g->rhs.window;
-  return 4u * (rows * kb + cols * kb + rows * cols) + (window ? 8u * kb : 0) +
+  return 4u * (rows * kb + cols * kb + wm * cols) + (window ? 8u * kb : 0) +
          64u;
 }
 
@@ -138,33 +143,26 @@ static void kiln_cpu_emit_operand_pointer(const char* name,
 }
 
 // Packs K block [k0, k0 + kc) of the rows [r0, r0 + count) of operand |o|
-// into |dst| (|tiles| tiles of T0 x K0 rows).
+// into |dst| (|tiles| tiles of T0 x K0 rows); a window reads the block's
+// tap offsets from koff.
 static void kiln_cpu_emit_operand_pack(const char* src,
                                        const kiln_cpu_gemm_operand_t* o,
                                        const char* dst, const char* r0,
                                        const char* count, const char* tiles,
-                                       const char* t0, bool rhs,
+                                       const char* t0,
                                        kiln_ir_string_builder_t* out) {
   if (o->window) {
     kiln_ir_sb_printf(
         out,
-        "    for (int64_t kk = 0; kk < kc; ++kk) {\n"
-        "      int64_t k = k0 + kk;\n"
-        "      koff[kk] = (k / %" PRId64 ") * %" PRId64 " + ((k / %" PRId64
-        ") %% %" PRId64 ") * %" PRId64 " + (k %% %" PRId64 ") * %" PRId64
-        ";\n"
-        "    }\n"
         "    kiln_cpu_im2col_f32(%s, K1 * %s * t.K0, %s, %s, %s, %s, %s, kc, "
         "koff, %" PRId64 ", %" PRId64 ", %" PRId64 ");\n",
-        o->ext[1] * o->ext[2], o->step[0], o->ext[2], o->ext[1], o->step[1],
-        o->ext[2], o->step[2], dst, t0, src, r0, count, tiles, t0, o->ow,
-        o->pix_h, o->pix_w);
+        dst, t0, src, r0, count, tiles, t0, o->ow, o->pix_h, o->pix_w);
     return;
   }
   kiln_ir_sb_printf(
       out,
       "    memset(&pp, 0, sizeof(pp));\n"
-      "    pp.in = %s + %s; pp.out = %s; pp.in_stride0 = %" PRId64
+      "    pp.in = %s + %s(%s); pp.out = %s; pp.in_stride0 = %" PRId64
       ";\n"
       "    pp.out_stride0 = K1 * %s * t.K0; pp.in_size0 = %s; pp.in_size1 = "
       "kc;\n"
@@ -174,10 +172,8 @@ static void kiln_cpu_emit_operand_pack(const char* src,
       "    pp.flags = %s;\n"
       "    if (env->import_funcs[0](env->import_contexts[0], &pp, 0)) return "
       "KILN_CPU_FAIL_PROGRAM;\n",
-      src,
-      o->transposed ? (rhs ? "k0 * S + n0" : "k0 * S + m0")
-                    : (rhs ? "n0 * S + k0" : "m0 * S + k0"),
-      dst, o->stride, t0, count, tiles, t0,
+      src, o->transposed ? "k0 * S + " : "k0 + S * ", r0, dst, o->stride, t0,
+      count, tiles, t0,
       o->transposed ? "KILN_UKERNEL_PACK_FLAG_TRANSPOSE_SOURCE" : "0");
 }
 
@@ -258,7 +254,7 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "    const kiln_hal_executable_workgroup_state_v1_t* wg) {\n"
       "  const int64_t M = %" PRId64 ", N = %" PRId64 ", K = %" PRId64
       ";\n"
-      "  const int64_t MB = %d, NB = %d, KB = %d;\n"
+      "  const int64_t WM = %d, MB = %d, NB = %d, KB = %d;\n"
       "  if (env->import_count < 3 || ds->binding_count <= %u) return "
       "KILN_CPU_FAIL_BINDING;\n"
       "  uint64_t features = env->cpu_features;\n"
@@ -267,16 +263,17 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "M);\n"
       "  if (t.M0 <= 0 || t.M0 > %d || t.N0 <= 0 || t.N0 > %d || t.K0 <= 0 "
       "|| KB %% t.K0%s) return KILN_CPU_FAIL_PROGRAM;\n"
-      "  int64_t m0 = (int64_t)wg->workgroup_id_x * MB;\n"
+      "  int64_t m0 = (int64_t)wg->workgroup_id_x * WM;\n"
       "  int64_t n0 = (int64_t)wg->workgroup_id_y * NB;\n"
       "  int64_t b = wg->workgroup_id_z;\n"
       "  if (m0 >= M || n0 >= N) return 0;\n"
-      "  int64_t rows = M - m0 < MB ? M - m0 : MB;\n"
+      "  int64_t rows = M - m0 < WM ? M - m0 : WM;\n"
       "  int64_t cols = N - n0 < NB ? N - n0 : NB;\n",
       g->what, g->m, g->k, g->n, g->batch, window ? ", im2col" : "", c_name,
-      g->m, g->n, g->k, KILN_CPU_MATMUL_MB, KILN_CPU_MATMUL_NB,
-      KILN_CPU_MATMUL_KB, max_binding, KILN_CPU_MATMUL_MAX_TILE,
-      KILN_CPU_MATMUL_MAX_TILE, window ? " || t.K0 != 1" : "");
+      g->m, g->n, g->k, KILN_CPU_MATMUL_WM, KILN_CPU_MATMUL_MB,
+      KILN_CPU_MATMUL_NB, KILN_CPU_MATMUL_KB, max_binding,
+      KILN_CPU_MATMUL_MAX_TILE, KILN_CPU_MATMUL_MAX_TILE,
+      window ? " || t.K0 != 1" : "");
   kiln_cpu_emit_operand_pointer("lhs", &g->lhs, false, out);
   kiln_cpu_emit_operand_pointer("rhs", &g->rhs, false, out);
   kiln_cpu_emit_operand_pointer("out", &g->out, true, out);
@@ -286,12 +283,12 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "  int64_t M1 = (rows + t.M0 - 1) / t.M0, N1 = (cols + t.N0 - 1) / "
       "t.N0;\n"
       "  uint8_t* scratch = (uint8_t*)wg->local_memory;\n"
-      "  size_t need = 4 * (size_t)(M1 * t.M0 * KB + N1 * t.N0 * KB + M1 * "
+      "  size_t need = 4 * (size_t)(MB * KB + N1 * t.N0 * KB + M1 * "
       "t.M0 * N1 * t.N0)%s;\n"
       "  if (!scratch || wg->local_memory_size < need) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
       "  float* lhs_p = (float*)scratch;\n"
-      "  float* rhs_p = lhs_p + M1 * t.M0 * KB;\n"
+      "  float* rhs_p = lhs_p + MB * KB;\n"
       "  float* acc = rhs_p + N1 * t.N0 * KB;\n"
       "%s"
       "  kiln_ukernel_pack_params_t pp;\n",
@@ -334,32 +331,52 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
         g->init.stride, g->init.stride);
   }
   kiln_ir_sb_printf(out,
+                    "  if (MB %% t.M0) return KILN_CPU_FAIL_PROGRAM;\n"
                     "  for (int64_t k0 = 0; k0 < K; k0 += KB) {\n"
                     "    int64_t kc = K - k0 < KB ? K - k0 : KB;\n"
                     "    int64_t K1 = (kc + t.K0 - 1) / t.K0;\n");
-  if (!g->lhs.window) {
-    kiln_ir_sb_printf(out, "    const int64_t S = %" PRId64 ";\n",
-                      g->lhs.stride);
+  const kiln_cpu_gemm_operand_t* w = g->lhs.window ? &g->lhs : &g->rhs;
+  if (window) {
+    kiln_ir_sb_printf(out,
+                      "    for (int64_t kk = 0; kk < kc; ++kk) {\n"
+                      "      int64_t k = k0 + kk;\n"
+                      "      koff[kk] = (k / %" PRId64 ") * %" PRId64
+                      " + ((k / %" PRId64 ") %% %" PRId64 ") * %" PRId64
+                      " + (k %% %" PRId64 ") * %" PRId64
+                      ";\n"
+                      "    }\n",
+                      w->ext[1] * w->ext[2], w->step[0], w->ext[2], w->ext[1],
+                      w->step[1], w->ext[2], w->step[2]);
   }
+  // The RHS panel of this K block, once.
   kiln_ir_sb_printf(out, "    {\n");
-  kiln_cpu_emit_operand_pack("lhs", &g->lhs, "lhs_p", "m0", "rows", "M1",
-                             "t.M0", false, out);
-  kiln_ir_sb_printf(out, "    }\n    {\n");
   if (!g->rhs.window) {
     kiln_ir_sb_printf(out, "    const int64_t S = %" PRId64 ";\n",
                       g->rhs.stride);
   }
   kiln_cpu_emit_operand_pack("rhs", &g->rhs, "rhs_p", "n0", "cols", "N1",
-                             "t.N0", true, out);
+                             "t.N0", out);
+  kiln_ir_sb_printf(out,
+                    "    }\n"
+                    "    for (int64_t ms = 0; ms < rows; ms += MB) {\n"
+                    "    int64_t mrows = rows - ms < MB ? rows - ms : MB;\n"
+                    "    int64_t mt = (mrows + t.M0 - 1) / t.M0;\n"
+                    "    int64_t r0 = m0 + ms;\n");
+  if (!g->lhs.window) {
+    kiln_ir_sb_printf(out, "    const int64_t S = %" PRId64 ";\n",
+                      g->lhs.stride);
+  }
+  kiln_cpu_emit_operand_pack("lhs", &g->lhs, "lhs_p", "r0", "mrows", "mt",
+                             "t.M0", out);
   kiln_ir_sb_printf(
       out,
-      "    }\n"
       "    kiln_ukernel_mmt4d_params_t mp;\n"
       "    memset(&mp, 0, sizeof(mp));\n"
-      "    mp.lhs = lhs_p; mp.rhs = rhs_p; mp.out = acc;\n"
+      "    mp.lhs = lhs_p; mp.rhs = rhs_p;\n"
+      "    mp.out = acc + (ms / t.M0) * N1 * t.M0 * t.N0;\n"
       "    mp.lhs_stride0 = K1 * t.M0 * t.K0; mp.rhs_stride0 = K1 * t.N0 * "
       "t.K0;\n"
-      "    mp.out_stride0 = N1 * t.M0 * t.N0; mp.M1 = M1; mp.N1 = N1; mp.K1 = "
+      "    mp.out_stride0 = N1 * t.M0 * t.N0; mp.M1 = mt; mp.N1 = N1; mp.K1 = "
       "K1;\n"
       "    mp.M0 = t.M0; mp.N0 = t.N0; mp.K0 = t.K0;\n"
       "    mp.type = KILN_UKERNEL_MMT4D_F32F32F32;\n"
@@ -367,7 +384,11 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "    mp.cpu_features = features;\n"
       "    if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
-      "  }\n"
+      "    }\n"
+      "  }\n",
+      g->has_init ? "1" : "k0");
+  kiln_ir_sb_printf(
+      out,
       "  kiln_ukernel_unpack_params_t up;\n"
       "  memset(&up, 0, sizeof(up));\n"
       "  up.in = acc; up.out = out + m0 * %" PRId64
@@ -381,5 +402,5 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "KILN_CPU_FAIL_PROGRAM;\n"
       "  return 0;\n"
       "}\n\n",
-      g->has_init ? "1" : "k0", g->out.stride, g->out.stride);
+      g->out.stride, g->out.stride);
 }

@@ -123,12 +123,11 @@ void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]) {
 
 uint32_t kiln_cpu_gemm_local_memory(const kiln_cpu_gemm_t* g) {
   // Packed LHS rows, packed RHS panel, accumulator tiles (rows and columns
-  // rounded up to the largest tile), and a window's tap offsets.
+  // rounded up to the largest tile).
   uint32_t rows = KILN_CPU_MATMUL_MB, cols = KILN_CPU_MATMUL_NB;
   uint32_t kb = KILN_CPU_MATMUL_KB, wm = KILN_CPU_MATMUL_WM;
-  bool window = g->lhs.window || g->rhs.window;
-  return 4u * (rows * kb + cols * kb + wm * cols) + (window ? 8u * kb : 0) +
-         64u;
+  (void)g;
+  return 4u * (rows * kb + cols * kb + wm * cols) + 64u;
 }
 
 static void kiln_cpu_emit_operand_pointer(const char* name,
@@ -143,8 +142,8 @@ static void kiln_cpu_emit_operand_pointer(const char* name,
 }
 
 // Packs K block [k0, k0 + kc) of the rows [r0, r0 + count) of operand |o|
-// into |dst| (|tiles| tiles of T0 x K0 rows); a window reads the block's
-// tap offsets from koff.
+// into |dst| (|tiles| tiles of T0 x K0 rows): the pack micro-kernel for a
+// strided matrix, pack_window (import 3) for an im2col window.
 static void kiln_cpu_emit_operand_pack(const char* src,
                                        const kiln_cpu_gemm_operand_t* o,
                                        const char* dst, const char* r0,
@@ -154,9 +153,24 @@ static void kiln_cpu_emit_operand_pack(const char* src,
   if (o->window) {
     kiln_ir_sb_printf(
         out,
-        "    kiln_cpu_im2col_f32(%s, K1 * %s * t.K0, %s, %s, %s, %s, %s, kc, "
-        "koff, %" PRId64 ", %" PRId64 ", %" PRId64 ");\n",
-        dst, t0, src, r0, count, tiles, t0, o->ow, o->pix_h, o->pix_w);
+        "    memset(&pw, 0, sizeof(pw));\n"
+        "    pw.in = %s; pw.out = %s; pw.out_stride0 = K1 * %s;\n"
+        "    pw.out_size0 = %s; pw.r0 = %s; pw.rows = %s; pw.k0 = k0; pw.kc = "
+        "kc;\n"
+        "    pw.ow = %" PRId64 "; pw.pix_h = %" PRId64 "; pw.pix_w = %" PRId64
+        ";\n"
+        "    pw.ext[0] = %" PRId64 "; pw.ext[1] = %" PRId64
+        "; pw.ext[2] = %" PRId64
+        ";\n"
+        "    pw.step[0] = %" PRId64 "; pw.step[1] = %" PRId64
+        "; pw.step[2] = %" PRId64
+        ";\n"
+        "    pw.tile_size0 = %s; pw.elem_type = KILN_UKERNEL_ELEM_F32;\n"
+        "    pw.cpu_features = features;\n"
+        "    if (env->import_funcs[3](env->import_contexts[3], &pw, 0)) return "
+        "KILN_CPU_FAIL_PROGRAM;\n",
+        src, dst, t0, tiles, r0, count, o->ow, o->pix_h, o->pix_w, o->ext[0],
+        o->ext[1], o->ext[2], o->step[0], o->step[1], o->step[2], t0);
     return;
   }
   kiln_ir_sb_printf(
@@ -186,65 +200,6 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
   if (g->has_init && g->init.binding > max_binding) {
     max_binding = g->init.binding;
   }
-  if (window) {
-    // One copy per translation unit, whichever entry comes first.
-    kiln_ir_sb_printf(
-        out,
-        "#ifndef KILN_CPU_IM2COL_F32\n"
-        "#define KILN_CPU_IM2COL_F32\n"
-        "// Gathers rows [r0, r0 + rows) x the kc columns at koff of an "
-        "im2col\n"
-        "// view (row r at (r / ow) * pix_h + (r %% ow) * pix_w) into T1 "
-        "packed\n"
-        "// [K1][T0][1] tiles dst_stride apart; rows past |rows| are zero.\n"
-        "static void kiln_cpu_im2col_f32(float* dst, int64_t dst_stride,\n"
-        "    const float* src, int64_t r0, int64_t rows, int64_t T1, int64_t "
-        "T0,\n"
-        "    int64_t kc, const int64_t* koff, int64_t ow, int64_t pix_h,\n"
-        "    int64_t pix_w) {\n"
-        "  for (int64_t t1 = 0; t1 < T1; ++t1) {\n"
-        "    float* d = dst + t1 * dst_stride;\n"
-        "    int64_t first = t1 * T0;\n"
-        "    int64_t nv = rows - first < T0 ? rows - first : T0;\n"
-        "    int64_t poff[%d];\n"
-        "    for (int64_t i = 0; i < nv; ++i) {\n"
-        "      int64_t r = r0 + first + i;\n"
-        "      poff[i] = (r / ow) * pix_h + (r %% ow) * pix_w;\n"
-        "    }\n"
-        "    int contiguous = nv == T0;\n"
-        "    for (int64_t i = 1; i < nv && contiguous; ++i) {\n"
-        "      contiguous = poff[i] == poff[0] + i;\n"
-        "    }\n"
-        "    if (contiguous) {\n"
-        "      // Consecutive pixels of one image row: plain copies.\n"
-        "      const float* s = src + poff[0];\n"
-        "      for (int64_t kk = 0; kk < kc; ++kk) {\n"
-        "        memcpy(d + kk * T0, s + koff[kk], (size_t)T0 * 4);\n"
-        "      }\n"
-        "    } else if (nv == 16 && T0 == 16) {\n"
-        "      // Fixed trip counts so that the compiler unrolls the gather.\n"
-        "      for (int64_t kk = 0; kk < kc; ++kk) {\n"
-        "        const float* s = src + koff[kk];\n"
-        "        for (int i = 0; i < 16; ++i) d[kk * 16 + i] = s[poff[i]];\n"
-        "      }\n"
-        "    } else if (nv == 8 && T0 == 8) {\n"
-        "      for (int64_t kk = 0; kk < kc; ++kk) {\n"
-        "        const float* s = src + koff[kk];\n"
-        "        for (int i = 0; i < 8; ++i) d[kk * 8 + i] = s[poff[i]];\n"
-        "      }\n"
-        "    } else {\n"
-        "      for (int64_t kk = 0; kk < kc; ++kk) {\n"
-        "        const float* s = src + koff[kk];\n"
-        "        for (int64_t i = 0; i < nv; ++i) d[kk * T0 + i] = "
-        "s[poff[i]];\n"
-        "        for (int64_t i = nv; i < T0; ++i) d[kk * T0 + i] = 0.0f;\n"
-        "      }\n"
-        "    }\n"
-        "  }\n"
-        "}\n"
-        "#endif\n",
-        KILN_CPU_MATMUL_MAX_TILE);
-  }
   kiln_ir_sb_printf(
       out,
       "// %s %" PRId64 " x %" PRId64 " x %" PRId64 " (batch %" PRId64
@@ -255,7 +210,7 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "  const int64_t M = %" PRId64 ", N = %" PRId64 ", K = %" PRId64
       ";\n"
       "  const int64_t WM = %d, MB = %d, NB = %d, KB = %d;\n"
-      "  if (env->import_count < 3 || ds->binding_count <= %u) return "
+      "  if (env->import_count < %d || ds->binding_count <= %u) return "
       "KILN_CPU_FAIL_BINDING;\n"
       "  uint64_t features = env->cpu_features;\n"
       "  kiln_ukernel_tile_sizes_t t = kiln_ukernel_mmt4d_tile_sizes(\n"
@@ -271,7 +226,7 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "  int64_t cols = N - n0 < NB ? N - n0 : NB;\n",
       g->what, g->m, g->k, g->n, g->batch, window ? ", im2col" : "", c_name,
       g->m, g->n, g->k, KILN_CPU_MATMUL_WM, KILN_CPU_MATMUL_MB,
-      KILN_CPU_MATMUL_NB, KILN_CPU_MATMUL_KB, max_binding,
+      KILN_CPU_MATMUL_NB, KILN_CPU_MATMUL_KB, window ? 4 : 3, max_binding,
       KILN_CPU_MATMUL_MAX_TILE, KILN_CPU_MATMUL_MAX_TILE,
       window ? " || t.K0 != 1" : "");
   kiln_cpu_emit_operand_pointer("lhs", &g->lhs, false, out);
@@ -284,7 +239,7 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "t.N0;\n"
       "  uint8_t* scratch = (uint8_t*)wg->local_memory;\n"
       "  size_t need = 4 * (size_t)(MB * KB + N1 * t.N0 * KB + M1 * "
-      "t.M0 * N1 * t.N0)%s;\n"
+      "t.M0 * N1 * t.N0);\n"
       "  if (!scratch || wg->local_memory_size < need) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
       "  float* lhs_p = (float*)scratch;\n"
@@ -292,9 +247,7 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "  float* acc = rhs_p + N1 * t.N0 * KB;\n"
       "%s"
       "  kiln_ukernel_pack_params_t pp;\n",
-      window ? " + 8 * (size_t)KB" : "",
-      window ? "  int64_t* koff = (int64_t*)(acc + M1 * t.M0 * N1 * t.N0);\n"
-             : "");
+      window ? "  kiln_ukernel_pack_window_params_t pw;\n" : "");
   if (g->has_init && (g->init_per_column || g->init_per_row)) {
     // The broadcast vector fills the accumulator tiles (padding lanes get
     // 0: unpack never writes them).
@@ -335,19 +288,6 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
                     "  for (int64_t k0 = 0; k0 < K; k0 += KB) {\n"
                     "    int64_t kc = K - k0 < KB ? K - k0 : KB;\n"
                     "    int64_t K1 = (kc + t.K0 - 1) / t.K0;\n");
-  const kiln_cpu_gemm_operand_t* w = g->lhs.window ? &g->lhs : &g->rhs;
-  if (window) {
-    kiln_ir_sb_printf(out,
-                      "    for (int64_t kk = 0; kk < kc; ++kk) {\n"
-                      "      int64_t k = k0 + kk;\n"
-                      "      koff[kk] = (k / %" PRId64 ") * %" PRId64
-                      " + ((k / %" PRId64 ") %% %" PRId64 ") * %" PRId64
-                      " + (k %% %" PRId64 ") * %" PRId64
-                      ";\n"
-                      "    }\n",
-                      w->ext[1] * w->ext[2], w->step[0], w->ext[2], w->ext[1],
-                      w->step[1], w->ext[2], w->step[2]);
-  }
   // The RHS panel of this K block, once.
   kiln_ir_sb_printf(out, "    {\n");
   if (!g->rhs.window) {

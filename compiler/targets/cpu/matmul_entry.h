@@ -19,9 +19,12 @@ extern "C" {
 #endif
 
 // The imports matmul entries call, in the library's import table order.
-#define KILN_CPU_MATMUL_IMPORTS \
-  { "kiln_ukernel_pack", "kiln_ukernel_mmt4d", "kiln_ukernel_unpack" }
-#define KILN_CPU_MATMUL_IMPORT_COUNT 3
+#define KILN_CPU_MATMUL_IMPORTS                                       \
+  {                                                                   \
+    "kiln_ukernel_pack", "kiln_ukernel_mmt4d", "kiln_ukernel_unpack", \
+        "kiln_ukernel_pack_window"                                    \
+  }
+#define KILN_CPU_MATMUL_IMPORT_COUNT 4
 
 typedef struct kiln_cpu_matmul_t {
   int64_t batch;  // 1 for linalg.matmul

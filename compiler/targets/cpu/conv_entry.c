@@ -90,12 +90,24 @@ static void kiln_cpu_conv_image_operand(const kiln_conv2d_t* cv,
     return;
   }
   o->window = true;
+  // Merge the two inner taps when they are one run in the image (NHWC with
+  // unit column dilation: window column x channel is contiguous), so that
+  // pack_window transposes runs of KW * C elements, not of C (3 in a stem).
+  kiln_cpu_conv_tap_t t[3] = {taps[0], taps[1], taps[2]};
+  if (t[1].image_step == t[2].extent * t[2].image_step) {
+    t[2].extent *= t[1].extent;
+    t[1].extent = 1;
+  }
+  if (t[1].extent == 1 && t[0].image_step == t[2].extent * t[2].image_step) {
+    t[2].extent *= t[0].extent;
+    t[0].extent = 1;
+  }
   o->ow = cv->ow;
   o->pix_h = cv->sh * cv->img_h;
   o->pix_w = cv->sw * cv->img_w;
   for (int i = 0; i < 3; ++i) {
-    o->ext[i] = taps[i].extent;
-    o->step[i] = taps[i].image_step;
+    o->ext[i] = t[i].extent;
+    o->step[i] = t[i].image_step;
   }
 }
 

@@ -726,6 +726,127 @@ KILN_TEST(bad_arguments_are_rejected) {
                      kiln_ukernel_matmul_run(&plan, &args));
 }
 
+// pack_window against a direct evaluation of the im2col view: NHWC-like
+// taps with unit-step runs (AVX-512 transposes, masked short runs, runs
+// split by k0 and kc), a non-unit inner step, wrapping pixel rows, partial
+// last tiles, tile sizes 16 (the AVX-512 path) and 8 and 3 (portable), on
+// every supported ISA; then the argument checks.
+KILN_TEST(pack_window_matches_the_im2col_view) {
+  enum { kImage = 4096, kOut = 8192 };
+  static float image[kImage];
+  static float out[kOut];
+  for (int i = 0; i < kImage; ++i) image[i] = (float)(i % 977) - 300.0f;
+  // ow, pix_h, pix_w, ext, step, rows (from pixel 2), k0, kc
+  struct {
+    int64_t ow, pix_h, pix_w, ext[3], step[3], rows, k0, kc;
+  } cs[] = {
+      // 3x3 taps over an NHWC image 9 wide with 4 channels, stride 1.
+      {7, 36, 4, {3, 3, 4}, {36, 4, 1}, 33, 0, 36},
+      // Window column x channel merged into runs of 21 (a stem), stride 2.
+      {5, 2 * 11 * 3, 2 * 3, {7, 1, 21}, {11 * 3, 0, 1}, 17, 0, 147},
+      // Runs of 40 split by k0 = 13 and kc = 50; 2 columns per pixel.
+      {3, 400, 80, {2, 1, 40}, {200, 0, 1}, 16, 13, 50},
+      // A non-unit inner step (NCHW taps: channel, row, column).
+      {6, 12, 1, {2, 3, 3}, {400, 12, 2}, 40, 5, 11},
+  };
+  kiln_test_isa_t isas[8];
+  int isa_count = kiln_test_supported_isas(isas);
+  static const int32_t tiles[] = {16, 8, 3};
+  for (int c = 0; c < (int)(sizeof(cs) / sizeof(cs[0])); ++c) {
+    for (int t = 0; t < 3; ++t) {
+      for (int i = 0; i < isa_count; ++i) {
+        int32_t t0 = tiles[t];
+        int64_t tile_count = (cs[c].rows + t0 - 1) / t0 + 1;  // + one empty
+        kiln_ukernel_pack_window_params_t p = {
+            .in = image,
+            .out = out,
+            .out_stride0 = cs[c].kc * t0 + 5,
+            .out_size0 = tile_count,
+            .r0 = 2,
+            .rows = cs[c].rows,
+            .k0 = cs[c].k0,
+            .kc = cs[c].kc,
+            .ow = cs[c].ow,
+            .pix_h = cs[c].pix_h,
+            .pix_w = cs[c].pix_w,
+            .ext = {cs[c].ext[0], cs[c].ext[1], cs[c].ext[2]},
+            .step = {cs[c].step[0], cs[c].step[1], cs[c].step[2]},
+            .tile_size0 = t0,
+            .elem_type = KILN_UKERNEL_ELEM_F32,
+            .cpu_features = isas[i].features,
+        };
+        KILN_ASSERT_TRUE(tile_count * p.out_stride0 <= kOut);
+        for (int j = 0; j < kOut; ++j) out[j] = -1.0f;
+        KILN_ASSERT_TRUE(kiln_ukernel_pack_window(&p) == KILN_UKERNEL_OK);
+        int bad = 0;
+        for (int64_t i1 = 0; i1 < tile_count && !bad; ++i1) {
+          for (int64_t j = 0; j < p.kc; ++j) {
+            int64_t k = p.k0 + j;
+            int64_t c2 = k % p.ext[2], c1 = (k / p.ext[2]) % p.ext[1];
+            int64_t c0 = k / (p.ext[2] * p.ext[1]);
+            int64_t koff = c0 * p.step[0] + c1 * p.step[1] + c2 * p.step[2];
+            for (int64_t i0 = 0; i0 < t0; ++i0) {
+              int64_t r = i1 * t0 + i0;
+              float want = 0.0f;
+              if (r < p.rows) {
+                int64_t pix = p.r0 + r;
+                int64_t off = (pix / p.ow) * p.pix_h + (pix % p.ow) * p.pix_w;
+                KILN_ASSERT_TRUE(off + koff >= 0 && off + koff < kImage);
+                want = image[off + koff];
+              }
+              float got = out[i1 * p.out_stride0 + j * t0 + i0];
+              if (got != want) {
+                fprintf(stderr,
+                        "case %d tile %d isa %s: (%lld, %lld, %lld) is %g, "
+                        "want %g\n",
+                        c, t0, kiln_ukernel_isa_name(isas[i].isa),
+                        (long long)i1, (long long)j, (long long)i0, got, want);
+                bad = 1;
+                break;
+              }
+            }
+            if (bad) break;
+          }
+        }
+        KILN_EXPECT_EQ_INT(bad, 0);
+      }
+    }
+  }
+  kiln_ukernel_pack_window_params_t p = {
+      .in = image,
+      .out = out,
+      .out_stride0 = 16,
+      .out_size0 = 1,
+      .rows = 16,
+      .kc = 1,
+      .ow = 1,
+      .ext = {1, 1, 1},
+      .tile_size0 = 16,
+      .elem_type = KILN_UKERNEL_ELEM_F32,
+  };
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window_import(NULL, &p, NULL),
+                     KILN_UKERNEL_OK);
+  p.rows = 17;  // more rows than the tiles hold
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.rows = 16;
+  p.out_stride0 = 15;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.out_stride0 = 16;
+  p.ext[1] = 0;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.ext[1] = 1;
+  p.elem_type = KILN_UKERNEL_ELEM_F16;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.elem_type = KILN_UKERNEL_ELEM_F32;
+  p.ow = 0;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+}
+
 KILN_TEST_MAIN(KILN_TEST_CASE(tile_sizes_follow_the_isa),
                KILN_TEST_CASE(isa_names_parse),
                KILN_TEST_CASE(isa_env_var_caps_features),
@@ -733,6 +854,7 @@ KILN_TEST_MAIN(KILN_TEST_CASE(tile_sizes_follow_the_isa),
                KILN_TEST_CASE(generic_kernel_runs_simd_tiles),
                KILN_TEST_CASE(f16_conversion_of_every_value),
                KILN_TEST_CASE(pack_unpack_round_trips_with_padding),
+               KILN_TEST_CASE(pack_window_matches_the_im2col_view),
                KILN_TEST_CASE(matmul_small_shapes_every_isa),
                KILN_TEST_CASE(matmul_large_shapes_every_isa),
                KILN_TEST_CASE(every_supported_kernel_ran))

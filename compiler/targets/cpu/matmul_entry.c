@@ -288,20 +288,40 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
                     "  for (int64_t k0 = 0; k0 < K; k0 += KB) {\n"
                     "    int64_t kc = K - k0 < KB ? K - k0 : KB;\n"
                     "    int64_t K1 = (kc + t.K0 - 1) / t.K0;\n");
-  // The RHS panel of this K block, once.
-  kiln_ir_sb_printf(out, "    {\n");
-  if (!g->rhs.window) {
-    kiln_ir_sb_printf(out, "    const int64_t S = %" PRId64 ";\n",
+  // A row-major K x N RHS (a matmul's B, an HWCF filter) is read in place
+  // by mmt4d (rhs_stride1) for its full column tiles; only a partial last
+  // tile is packed. Otherwise the RHS panel of this K block is packed once.
+  bool direct = !g->rhs.window && g->rhs.transposed &&
+                g->rhs.stride <= (int64_t)UINT32_MAX;
+  if (direct) {
+    kiln_ir_sb_printf(out,
+                      "    const int64_t S = %" PRId64
+                      ";\n"
+                      "    int64_t nfull = t.K0 == 1 ? cols / t.N0 : 0;\n"
+                      "    if (nfull < N1) {\n"
+                      "    int64_t tail0 = n0 + nfull * t.N0;\n"
+                      "    int64_t tail_cols = cols - nfull * t.N0;\n"
+                      "    int64_t tail_tiles = N1 - nfull;\n",
                       g->rhs.stride);
+    kiln_cpu_emit_operand_pack("rhs", &g->rhs, "rhs_p", "tail0", "tail_cols",
+                               "tail_tiles", "t.N0", out);
+    kiln_ir_sb_printf(out, "    }\n");
+  } else {
+    kiln_ir_sb_printf(out, "    const int64_t nfull = 0;\n    {\n");
+    if (!g->rhs.window) {
+      kiln_ir_sb_printf(out, "    const int64_t S = %" PRId64 ";\n",
+                        g->rhs.stride);
+    }
+    kiln_cpu_emit_operand_pack("rhs", &g->rhs, "rhs_p", "n0", "cols", "N1",
+                               "t.N0", out);
+    kiln_ir_sb_printf(out, "    }\n");
   }
-  kiln_cpu_emit_operand_pack("rhs", &g->rhs, "rhs_p", "n0", "cols", "N1",
-                             "t.N0", out);
   kiln_ir_sb_printf(out,
-                    "    }\n"
                     "    for (int64_t ms = 0; ms < rows; ms += MB) {\n"
                     "    int64_t mrows = rows - ms < MB ? rows - ms : MB;\n"
                     "    int64_t mt = (mrows + t.M0 - 1) / t.M0;\n"
-                    "    int64_t r0 = m0 + ms;\n");
+                    "    int64_t r0 = m0 + ms;\n"
+                    "    {\n");
   if (!g->lhs.window) {
     kiln_ir_sb_printf(out, "    const int64_t S = %" PRId64 ";\n",
                       g->lhs.stride);
@@ -310,23 +330,39 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
                              "t.M0", out);
   kiln_ir_sb_printf(
       out,
+      "    }\n"
       "    kiln_ukernel_mmt4d_params_t mp;\n"
       "    memset(&mp, 0, sizeof(mp));\n"
-      "    mp.lhs = lhs_p; mp.rhs = rhs_p;\n"
-      "    mp.out = acc + (ms / t.M0) * N1 * t.M0 * t.N0;\n"
-      "    mp.lhs_stride0 = K1 * t.M0 * t.K0; mp.rhs_stride0 = K1 * t.N0 * "
-      "t.K0;\n"
-      "    mp.out_stride0 = N1 * t.M0 * t.N0; mp.M1 = mt; mp.N1 = N1; mp.K1 = "
-      "K1;\n"
+      "    mp.lhs = lhs_p; mp.lhs_stride0 = K1 * t.M0 * t.K0;\n"
+      "    mp.out_stride0 = N1 * t.M0 * t.N0; mp.M1 = mt; mp.K1 = K1;\n"
       "    mp.M0 = t.M0; mp.N0 = t.N0; mp.K0 = t.K0;\n"
       "    mp.type = KILN_UKERNEL_MMT4D_F32F32F32;\n"
       "    mp.flags = %s ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0;\n"
       "    mp.cpu_features = features;\n"
-      "    if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) return "
+      "    float* acc_row = acc + (ms / t.M0) * N1 * t.M0 * t.N0;\n",
+      g->has_init ? "1" : "k0");
+  if (direct) {
+    kiln_ir_sb_printf(
+        out,
+        "    if (nfull) {\n"
+        "      mp.rhs = rhs + k0 * S + n0; mp.rhs_stride0 = t.N0;\n"
+        "      mp.rhs_stride1 = (uint32_t)S; mp.N1 = nfull; mp.out = "
+        "acc_row;\n"
+        "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) "
+        "return KILN_CPU_FAIL_PROGRAM;\n"
+        "    }\n");
+  }
+  kiln_ir_sb_printf(
+      out,
+      "    if (nfull < N1) {\n"
+      "      mp.rhs = rhs_p; mp.rhs_stride0 = K1 * t.N0 * t.K0; mp.rhs_stride1 "
+      "= 0;\n"
+      "      mp.N1 = N1 - nfull; mp.out = acc_row + nfull * t.M0 * t.N0;\n"
+      "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
       "    }\n"
-      "  }\n",
-      g->has_init ? "1" : "k0");
+      "    }\n"
+      "  }\n");
   kiln_ir_sb_printf(
       out,
       "  kiln_ukernel_unpack_params_t up;\n"

@@ -124,9 +124,13 @@ typedef struct kiln_ukernel_mmt4d_params_t {
   int32_t M0;
   int32_t N0;
   int32_t K0;
-  uint32_t type;      // kiln_ukernel_mmt4d_type_t
-  uint32_t flags;     // KILN_UKERNEL_MMT4D_FLAG_*
-  uint32_t reserved;  // 0
+  uint32_t type;   // kiln_ukernel_mmt4d_type_t
+  uint32_t flags;  // KILN_UKERNEL_MMT4D_FLAG_*
+  // Elements between consecutive K1 steps of an RHS panel; 0 means packed
+  // (N0 * K0). f32 only: with K0 = 1, rhs_stride0 = N0 and rhs_stride1 = N
+  // the kernel reads full column tiles of a row-major K x N RHS in place,
+  // without packing it (rhs_stride0 then only has to be >= N0 * K0).
+  uint32_t rhs_stride1;
   // The KILN_HAL_CPU_FEATURE_* bits the kernel may use (the environment's
   // cpu_features; mask bits off to force an older ISA).
   uint64_t cpu_features;

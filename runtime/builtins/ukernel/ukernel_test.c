@@ -1,9 +1,11 @@
 // Tests of the micro-kernels: every type and every ISA variant this CPU
 // supports (forced with ISA caps) through pack + mmt4d + unpack against a
 // naive reference, accumulate and overwrite, the f16 conversion of every
-// value, pack/unpack round trips with padding, and argument checks.
+// value, pack/unpack round trips with padding, pack_window, an RHS read in
+// place, and argument checks.
 #include <float.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "runtime/builtins/ukernel/matmul.h"
 #include "runtime/testing/test.h"
@@ -628,10 +630,12 @@ KILN_TEST(bad_arguments_are_rejected) {
   KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
   p.flags = 0;
-  p.reserved = 1;
+  p.N0 = 2;  // K steps of 1 element would overlap rows of 2
+  p.rhs_stride1 = 1;
   KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
-  p.reserved = 0;
+  p.N0 = 1;
+  p.rhs_stride1 = 0;
   p.M0 = 0;
   KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
@@ -847,11 +851,87 @@ KILN_TEST(pack_window_matches_the_im2col_view) {
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
 }
 
+// mmt4d reading full column tiles of a row-major K x N f32 RHS in place
+// (rhs_stride0 = N0, rhs_stride1 = row stride) gives the same bits as the
+// packed RHS, for every supported ISA's f32 tiles (skinny ones included)
+// and accumulate and overwrite.
+KILN_TEST(mmt4d_reads_a_row_major_rhs_in_place) {
+  enum { K = 37, N = 48, S = 53, M = 16 };
+  static float a[M * K], b[K * S], lhs[M * K], rhs[N * K];
+  static float want[M * N], got[M * N];
+  for (int i = 0; i < M * K; ++i) a[i] = (float)kiln_test_rand_int(-9, 9) / 4;
+  for (int i = 0; i < K * S; ++i) b[i] = (float)kiln_test_rand_int(-9, 9) / 8;
+  kiln_test_isa_t isas[8];
+  int isa_count = kiln_test_supported_isas(isas);
+  for (int i = 0; i < isa_count; ++i) {
+    for (int64_t m = 1; m <= M; m *= 2) {
+      kiln_ukernel_tile_sizes_t t = kiln_ukernel_mmt4d_tile_sizes(
+          KILN_UKERNEL_MMT4D_F32F32F32, isas[i].features,
+          KILN_UKERNEL_ISA_NATIVE, m);
+      int64_t M1 = M / t.M0, N1 = N / t.N0;
+      // Packed operands: lhs[m1][k][m0], rhs[n1][k][n0].
+      for (int64_t r = 0; r < M; ++r)
+        for (int64_t k = 0; k < K; ++k)
+          lhs[((r / t.M0) * K + k) * t.M0 + r % t.M0] = a[r * K + k];
+      for (int64_t c = 0; c < N; ++c)
+        for (int64_t k = 0; k < K; ++k)
+          rhs[((c / t.N0) * K + k) * t.N0 + c % t.N0] = b[k * S + c];
+      for (int pass = 0; pass < 2; ++pass) {
+        kiln_ukernel_mmt4d_params_t p = {
+            .lhs = lhs,
+            .rhs = rhs,
+            .out = want,
+            .lhs_stride0 = K * t.M0,
+            .rhs_stride0 = K * t.N0,
+            .out_stride0 = N1 * t.M0 * t.N0,
+            .M1 = M1,
+            .N1 = N1,
+            .K1 = K,
+            .M0 = t.M0,
+            .N0 = t.N0,
+            .K0 = 1,
+            .type = KILN_UKERNEL_MMT4D_F32F32F32,
+            .flags = pass ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0,
+            .cpu_features = isas[i].features,
+        };
+        for (int j = 0; j < M * N; ++j) want[j] = got[j] = 0.5f;
+        KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+        p.rhs = b;
+        p.rhs_stride0 = t.N0;
+        p.rhs_stride1 = S;
+        p.out = got;
+        KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+        KILN_EXPECT_TRUE(memcmp(want, got, sizeof(got)) == 0);
+      }
+    }
+  }
+  // Only f32 may read in place.
+  kiln_ukernel_mmt4d_params_t p = {
+      .lhs = lhs,
+      .rhs = b,
+      .out = got,
+      .lhs_stride0 = 16,
+      .rhs_stride0 = 16,
+      .out_stride0 = 256,
+      .M1 = 1,
+      .N1 = 1,
+      .K1 = 1,
+      .M0 = 16,
+      .N0 = 16,
+      .K0 = 1,
+      .type = KILN_UKERNEL_MMT4D_F16F16F32,
+      .rhs_stride1 = S,
+  };
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+}
+
 KILN_TEST_MAIN(KILN_TEST_CASE(tile_sizes_follow_the_isa),
                KILN_TEST_CASE(isa_names_parse),
                KILN_TEST_CASE(isa_env_var_caps_features),
                KILN_TEST_CASE(bad_arguments_are_rejected),
                KILN_TEST_CASE(generic_kernel_runs_simd_tiles),
+               KILN_TEST_CASE(mmt4d_reads_a_row_major_rhs_in_place),
                KILN_TEST_CASE(f16_conversion_of_every_value),
                KILN_TEST_CASE(pack_unpack_round_trips_with_padding),
                KILN_TEST_CASE(pack_window_matches_the_im2col_view),

@@ -9,7 +9,7 @@ K above the entry's K block (256), more output channels than its column
 block (128) and more pixels than its row block (256). Each runs on local-sync and local-task with the CPU features
 capped to each ISA variant in turn (KILN_HAL_CPU_ISA_CAP), from one module
 with three ISA variants; every convolution must compile to a micro-kernel
-entry. Tolerance: the f32 bound of a length-K dot product, K * 2^-23 *
+entry, and local-task must give local-sync's bits. Tolerance: the f32 bound of a length-K dot product, K * 2^-23 *
 sum |x||w|, against a float64 reference.
 
 Usage: conv_test.py BIN_DIR
@@ -196,6 +196,7 @@ def main():
                 inputs.append("--input=@" + path)
             ref, bound = reference(case, x, w, b)
             for cap in ("host", "x86-64-v3", "generic"):
+                first = None
                 for device in ("local-sync", "local-task"):
                     out = os.path.join(work, "out.npy")
                     env = dict(os.environ, KILN_HAL_CPU_ISA_CAP=cap)
@@ -213,6 +214,13 @@ def main():
                         fail("%s %s (%s, %s): element %s is %r, want %r "
                              "(bound %g)" % (name, case, cap, device, i,
                                              got[i], ref[i], bound[i]))
+                    # Workers split pixels and channels, never K: the same
+                    # bits on one thread and on the worker pool.
+                    if first is None:
+                        first = got
+                    elif not np.array_equal(first, got):
+                        fail("%s %s (%s): local-task differs from local-sync" %
+                             (name, case, cap))
                     checked += 1
         print("conv_test: %d convolutions x 3 ISA caps x 2 devices = %d runs "
               "match numpy" % (len(cases), checked))

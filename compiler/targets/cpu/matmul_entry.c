@@ -127,7 +127,9 @@ uint32_t kiln_cpu_gemm_local_memory(const kiln_cpu_gemm_t* g) {
   uint32_t rows = KILN_CPU_MATMUL_MB, cols = KILN_CPU_MATMUL_NB;
   uint32_t kb = KILN_CPU_MATMUL_KB, wm = KILN_CPU_MATMUL_WM;
   (void)g;
-  return 4u * (rows * kb + cols * kb + wm * cols) + 64u;
+  // The skinny tail tile row is at most 8 rows (the next power of two
+  // below a 16-row tile).
+  return 4u * (rows * kb + cols * kb + (wm + 8u) * cols) + 64u;
 }
 
 static void kiln_cpu_emit_operand_pointer(const char* name,
@@ -235,54 +237,79 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
   if (g->has_init) kiln_cpu_emit_operand_pointer("init", &g->init, false, out);
   kiln_ir_sb_printf(
       out,
-      "  int64_t M1 = (rows + t.M0 - 1) / t.M0, N1 = (cols + t.N0 - 1) / "
+      // Rows past the last full tile get a skinny tile (same N0 and K0) of
+      // their own, multiplied against the same RHS panels: 49 pixels compute
+      // 48 + 1 rows, not 64.
+      "  kiln_ukernel_tile_sizes_t tt = t;\n"
+      "  int64_t tail_rows = 0;\n"
+      "  if (rows > t.M0 && rows %% t.M0) {\n"
+      "    tt = kiln_ukernel_mmt4d_tile_sizes(KILN_UKERNEL_MMT4D_F32F32F32, "
+      "features,\n"
+      "        KILN_UKERNEL_ISA_NATIVE, rows %% t.M0);\n"
+      "    if (tt.M0 < t.M0 && tt.N0 == t.N0 && tt.K0 == t.K0) tail_rows = "
+      "rows %% t.M0;\n"
+      "  }\n"
+      "  const int64_t main_rows = rows - tail_rows;\n"
+      "  int64_t M1 = (main_rows + t.M0 - 1) / t.M0, N1 = (cols + t.N0 - 1) / "
       "t.N0;\n"
       "  uint8_t* scratch = (uint8_t*)wg->local_memory;\n"
-      "  size_t need = 4 * (size_t)(MB * KB + N1 * t.N0 * KB + M1 * "
-      "t.M0 * N1 * t.N0);\n"
+      "  size_t need = 4 * (size_t)(MB * KB + N1 * t.N0 * KB + (M1 * "
+      "t.M0 + (tail_rows ? tt.M0 : 0)) * N1 * t.N0);\n"
       "  if (!scratch || wg->local_memory_size < need) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
       "  float* lhs_p = (float*)scratch;\n"
       "  float* rhs_p = lhs_p + MB * KB;\n"
       "  float* acc = rhs_p + N1 * t.N0 * KB;\n"
+      "  float* acc_tail = acc + M1 * t.M0 * N1 * t.N0;\n"
       "%s"
       "  kiln_ukernel_pack_params_t pp;\n",
       window ? "  kiln_ukernel_pack_window_params_t pw;\n" : "");
+  if (g->has_init) {
+    kiln_ir_sb_printf(out,
+                      "  for (int part = 0; part < 2; ++part) {\n"
+                      "  const kiln_ukernel_tile_sizes_t pt = part ? tt : t;\n"
+                      "  const int64_t prow0 = part ? main_rows : 0;\n"
+                      "  const int64_t pcount = part ? tail_rows : main_rows;\n"
+                      "  const int64_t pm1 = part ? 1 : M1;\n"
+                      "  float* pacc = part ? acc_tail : acc;\n"
+                      "  if (!pcount) continue;\n");
+  }
   if (g->has_init && (g->init_per_column || g->init_per_row)) {
     // The broadcast vector fills the accumulator tiles (padding lanes get
     // 0: unpack never writes them).
     kiln_ir_sb_printf(
         out,
-        "  for (int64_t m1 = 0; m1 < M1; ++m1) {\n"
+        "  for (int64_t m1 = 0; m1 < pm1; ++m1) {\n"
         "    for (int64_t n1 = 0; n1 < N1; ++n1) {\n"
-        "      float* tile = acc + (m1 * N1 + n1) * t.M0 * t.N0;\n"
-        "      for (int64_t i = 0; i < t.M0; ++i) {\n"
+        "      float* tile = pacc + (m1 * N1 + n1) * pt.M0 * t.N0;\n"
+        "      for (int64_t i = 0; i < pt.M0; ++i) {\n"
         "        for (int64_t j = 0; j < t.N0; ++j) {\n"
-        "          int64_t r = m1 * t.M0 + i, c = n1 * t.N0 + j;\n"
-        "          tile[i * t.N0 + j] = r < rows && c < cols ? init[%s] : "
+        "          int64_t r = m1 * pt.M0 + i, c = n1 * t.N0 + j;\n"
+        "          tile[i * t.N0 + j] = r < pcount && c < cols ? init[%s] : "
         "0.0f;\n"
         "        }\n"
         "      }\n"
         "    }\n"
         "  }\n",
-        g->init_per_column ? "n0 + c" : "m0 + r");
+        g->init_per_column ? "n0 + c" : "m0 + prow0 + r");
   } else if (g->has_init) {
     // The init block becomes the accumulator tiles; every K block adds.
     kiln_ir_sb_printf(
         out,
         "  memset(&pp, 0, sizeof(pp));\n"
-        "  pp.in = init + m0 * %" PRId64
-        " + n0; pp.out = acc; pp.in_stride0 = %" PRId64
+        "  pp.in = init + (m0 + prow0) * %" PRId64
+        " + n0; pp.out = pacc; pp.in_stride0 = %" PRId64
         ";\n"
-        "  pp.out_stride0 = N1 * t.M0 * t.N0; pp.in_size0 = rows; "
+        "  pp.out_stride0 = N1 * pt.M0 * t.N0; pp.in_size0 = pcount; "
         "pp.in_size1 = cols;\n"
-        "  pp.out_size0 = M1; pp.out_size1 = N1; pp.tile_size0 = t.M0; "
+        "  pp.out_size0 = pm1; pp.out_size1 = N1; pp.tile_size0 = pt.M0; "
         "pp.tile_size1 = t.N0;\n"
         "  pp.elem_type = KILN_UKERNEL_ELEM_F32; pp.cpu_features = features;\n"
         "  if (env->import_funcs[0](env->import_contexts[0], &pp, 0)) return "
         "KILN_CPU_FAIL_PROGRAM;\n",
         g->init.stride, g->init.stride);
   }
+  if (g->has_init) kiln_ir_sb_printf(out, "  }\n");
   kiln_ir_sb_printf(out,
                     "  if (MB %% t.M0) return KILN_CPU_FAIL_PROGRAM;\n"
                     "  for (int64_t k0 = 0; k0 < K; k0 += KB) {\n"
@@ -317,29 +344,35 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
     kiln_ir_sb_printf(out, "    }\n");
   }
   kiln_ir_sb_printf(out,
-                    "    for (int64_t ms = 0; ms < rows; ms += MB) {\n"
-                    "    int64_t mrows = rows - ms < MB ? rows - ms : MB;\n"
-                    "    int64_t mt = (mrows + t.M0 - 1) / t.M0;\n"
+                    "    for (int64_t ms = 0; ms < rows;) {\n"
+                    "    const int is_tail = ms >= main_rows;\n"
+                    "    const kiln_ukernel_tile_sizes_t tm = is_tail ? tt : "
+                    "t;\n"
+                    "    int64_t mrows = is_tail ? tail_rows : main_rows - ms "
+                    "< MB ? main_rows - ms : MB;\n"
+                    "    int64_t mt = (mrows + tm.M0 - 1) / tm.M0;\n"
                     "    int64_t r0 = m0 + ms;\n"
+                    "    float* acc_row = is_tail ? acc_tail : acc + (ms / "
+                    "t.M0) * N1 * t.M0 * t.N0;\n"
+                    "    ms += mrows;\n"
                     "    {\n");
   if (!g->lhs.window) {
     kiln_ir_sb_printf(out, "    const int64_t S = %" PRId64 ";\n",
                       g->lhs.stride);
   }
   kiln_cpu_emit_operand_pack("lhs", &g->lhs, "lhs_p", "r0", "mrows", "mt",
-                             "t.M0", out);
+                             "tm.M0", out);
   kiln_ir_sb_printf(
       out,
       "    }\n"
       "    kiln_ukernel_mmt4d_params_t mp;\n"
       "    memset(&mp, 0, sizeof(mp));\n"
-      "    mp.lhs = lhs_p; mp.lhs_stride0 = K1 * t.M0 * t.K0;\n"
-      "    mp.out_stride0 = N1 * t.M0 * t.N0; mp.M1 = mt; mp.K1 = K1;\n"
-      "    mp.M0 = t.M0; mp.N0 = t.N0; mp.K0 = t.K0;\n"
+      "    mp.lhs = lhs_p; mp.lhs_stride0 = K1 * tm.M0 * t.K0;\n"
+      "    mp.out_stride0 = N1 * tm.M0 * t.N0; mp.M1 = mt; mp.K1 = K1;\n"
+      "    mp.M0 = tm.M0; mp.N0 = t.N0; mp.K0 = t.K0;\n"
       "    mp.type = KILN_UKERNEL_MMT4D_F32F32F32;\n"
       "    mp.flags = %s ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0;\n"
-      "    mp.cpu_features = features;\n"
-      "    float* acc_row = acc + (ms / t.M0) * N1 * t.M0 * t.N0;\n",
+      "    mp.cpu_features = features;\n",
       g->has_init ? "1" : "k0");
   if (direct) {
     kiln_ir_sb_printf(
@@ -357,7 +390,7 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "    if (nfull < N1) {\n"
       "      mp.rhs = rhs_p; mp.rhs_stride0 = K1 * t.N0 * t.K0; mp.rhs_stride1 "
       "= 0;\n"
-      "      mp.N1 = N1 - nfull; mp.out = acc_row + nfull * t.M0 * t.N0;\n"
+      "      mp.N1 = N1 - nfull; mp.out = acc_row + nfull * tm.M0 * t.N0;\n"
       "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
       "    }\n"
@@ -365,17 +398,24 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "  }\n");
   kiln_ir_sb_printf(
       out,
+      "  for (int part = 0; part < 2; ++part) {\n"
+      "  const kiln_ukernel_tile_sizes_t pt = part ? tt : t;\n"
+      "  const int64_t prow0 = part ? main_rows : 0;\n"
+      "  const int64_t pcount = part ? tail_rows : main_rows;\n"
+      "  if (!pcount) continue;\n"
       "  kiln_ukernel_unpack_params_t up;\n"
       "  memset(&up, 0, sizeof(up));\n"
-      "  up.in = acc; up.out = out + m0 * %" PRId64
-      " + n0; up.in_stride0 = N1 * t.M0 * t.N0;\n"
+      "  up.in = part ? acc_tail : acc; up.out = out + (m0 + prow0) * %" PRId64
+      " + n0;\n"
+      "  up.in_stride0 = N1 * pt.M0 * t.N0;\n"
       "  up.out_stride0 = %" PRId64
-      "; up.out_size0 = rows; up.out_size1 = cols;\n"
-      "  up.tile_size0 = t.M0; up.tile_size1 = t.N0; up.elem_type = "
+      "; up.out_size0 = pcount; up.out_size1 = cols;\n"
+      "  up.tile_size0 = pt.M0; up.tile_size1 = t.N0; up.elem_type = "
       "KILN_UKERNEL_ELEM_F32;\n"
       "  up.cpu_features = features;\n"
       "  if (env->import_funcs[2](env->import_contexts[2], &up, 0)) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
+      "  }\n"
       "  return 0;\n"
       "}\n\n",
       g->out.stride, g->out.stride);

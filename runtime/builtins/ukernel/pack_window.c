@@ -48,10 +48,13 @@ int kiln_ukernel_pack_window(const kiln_ukernel_pack_window_params_t* params) {
     int64_t valid = p->rows - first;
     if (valid > t0) valid = t0;
     if (valid < 0) valid = 0;
+    // Pixel offsets, stepping (row, column) instead of dividing per pixel.
     int64_t poff[64];
+    int64_t r = p->r0 + first;
+    int64_t oy = r / p->ow, ox = r % p->ow;
     for (int64_t i = 0; i < valid; ++i) {
-      int64_t r = p->r0 + first + i;
-      poff[i] = (r / p->ow) * p->pix_h + (r % p->ow) * p->pix_w;
+      poff[i] = oy * p->pix_h + ox * p->pix_w;
+      if (++ox == p->ow) ox = 0, ++oy;
     }
 #if defined(__x86_64__)
     if (t0 == 16 && valid == 16 &&

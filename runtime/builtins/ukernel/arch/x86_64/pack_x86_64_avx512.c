@@ -108,8 +108,12 @@ void kiln_ukernel_pack_window_x32_16_avx512(
           r[i] = _mm512_maskz_loadu_ps(mask, in + poff[i] + koff + b);
         }
         kiln_ukernel_transpose16(r);
-        for (int64_t t = 0; t < len; ++t) {
-          _mm512_storeu_ps(out + (j + b + t) * 16, r[t]);
+        // Unrolled with constant indices so that r stays in registers (a
+        // variable index spilled it and copied it with rep movs).
+        float* dst = out + (j + b) * 16;
+#pragma GCC unroll 16
+        for (int t = 0; t < 16; ++t) {
+          if (t < len) _mm512_storeu_ps(dst + t * 16, r[t]);
         }
       }
     } else {

@@ -14,18 +14,29 @@ static double kiln_peak_now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-#define KILN_PEAK_FMA12(r)                                               \
-  "vfmadd231ps %%" r "14, %%" r "15, %%" r "0\n"                         \
-  "vfmadd231ps %%" r "14, %%" r "15, %%" r "1\n"                         \
-  "vfmadd231ps %%" r "14, %%" r "15, %%" r "2\n"                         \
-  "vfmadd231ps %%" r "14, %%" r "15, %%" r "3\n"                         \
-  "vfmadd231ps %%" r "14, %%" r "15, %%" r "4\n"                         \
-  "vfmadd231ps %%" r "14, %%" r "15, %%" r "5\n"                         \
-  "vfmadd231ps %%" r "14, %%" r "15, %%" r "6\n"                         \
-  "vfmadd231ps %%" r "14, %%" r "15, %%" r "7\n"                         \
-  "vfmadd231ps %%" r "14, %%" r "15, %%" r "8\n"                         \
-  "vfmadd231ps %%" r "14, %%" r "15, %%" r "9\n"                         \
-  "vfmadd231ps %%" r "14, %%" r "15, %%" r "10\n"                        \
+#define KILN_PEAK_FMA12(r)                 \
+  "vfmadd231ps %%" r "14, %%" r "15, %%" r \
+  "0\n"                                    \
+  "vfmadd231ps %%" r "14, %%" r "15, %%" r \
+  "1\n"                                    \
+  "vfmadd231ps %%" r "14, %%" r "15, %%" r \
+  "2\n"                                    \
+  "vfmadd231ps %%" r "14, %%" r "15, %%" r \
+  "3\n"                                    \
+  "vfmadd231ps %%" r "14, %%" r "15, %%" r \
+  "4\n"                                    \
+  "vfmadd231ps %%" r "14, %%" r "15, %%" r \
+  "5\n"                                    \
+  "vfmadd231ps %%" r "14, %%" r "15, %%" r \
+  "6\n"                                    \
+  "vfmadd231ps %%" r "14, %%" r "15, %%" r \
+  "7\n"                                    \
+  "vfmadd231ps %%" r "14, %%" r "15, %%" r \
+  "8\n"                                    \
+  "vfmadd231ps %%" r "14, %%" r "15, %%" r \
+  "9\n"                                    \
+  "vfmadd231ps %%" r "14, %%" r "15, %%" r \
+  "10\n"                                   \
   "vfmadd231ps %%" r "14, %%" r "15, %%" r "11\n"
 
 #define KILN_PEAK_CLOBBERS                                                \

@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
 .PHONY: all deps build test test-main test-asan test-tsan demo clean format \
-        docs-deps docs serve-docs test-docs bench fuzz
+        docs-deps docs serve-docs test-docs bench bench-conv fuzz
 
 all: build
 
@@ -80,6 +80,10 @@ demo: build
 BENCH_ARGS ?=
 bench: build
 	@bench/matmul/run.sh $(BUILD_DIR) $(BENCH_ARGS)
+
+# ResNet-50's convolution shapes on llvm-cpu vs the FMA peak (bench/conv).
+bench-conv: build
+	@bench/conv/run.sh $(BUILD_DIR)/bin $(BENCH_ARGS)
 
 format:
 	@git ls-files '*.c' '*.h' '*.cc' | xargs clang-format -i

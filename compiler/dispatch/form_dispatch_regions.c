@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "compiler/dispatch/conv2d.h"
 #include "compiler/dispatch/dispatch_ops.h"
 #include "compiler/dispatch/ptr_map.h"
 #include "compiler/dispatch/structured.h"
@@ -127,7 +128,8 @@ static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
     // A reduction/matmul joins as the root of an elementwise region.
     if (g->root) return kiln_ok_status();
     if (g->options && g->options->matmuls_alone &&
-        kiln_is_kernel_matmul(producer)) {
+        (kiln_is_kernel_matmul(producer) ||
+         kiln_conv2d_match(context, producer, NULL))) {
       return kiln_ok_status();
     }
     for (uint32_t i = 0; i < p.num_outs; ++i) {

@@ -31,7 +31,8 @@ typedef struct kiln_form_dispatch_regions_options_t {
   // A linalg.matmul / batch_matmul of static f32 tensors joins no
   // elementwise region: its consumers (bias, activation) get a dispatch of
   // their own. For backends that run such matmuls as micro-kernels, which
-  // cannot evaluate an epilogue.
+  // cannot evaluate an epilogue. The same holds for f32 2-D convolutions
+  // (conv2d.h), which such backends run as im2col matmuls.
   bool matmuls_alone;
 } kiln_form_dispatch_regions_options_t;
 

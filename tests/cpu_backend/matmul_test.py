@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """llvm-cpu matmuls through the micro-kernels against numpy (float64).
 
-Shapes cover 1, 3, 15, 17, 513 and non-multiples of every tile (16x16,
-8x8, skinny M), batch matmuls, and K longer than the entry's K block (512);
+Shapes cover 1, 3, 15, 17, 300, 513 and non-multiples of every tile (16x16,
+8x8, skinny M), batch matmuls, K longer than the entry's K block (256) and
+M and N beyond its row and column blocks (256, 128);
 each runs on local-sync and local-task with the CPU features capped to each
 ISA variant in turn (KILN_HAL_CPU_ISA_CAP: the micro-kernel ISA follows the
 executable's environment), from one module with three ISA variants. The
@@ -20,7 +21,7 @@ import numpy as np
 
 BIN = sys.argv[1]
 SHAPES = [(1, 1, 1), (3, 15, 17), (17, 513, 31), (15, 17, 3), (1, 600, 1000),
-          (33, 1030, 17), (64, 64, 256), (65, 7, 257)]
+          (33, 1030, 17), (64, 64, 256), (65, 7, 257), (300, 70, 140)]
 BATCHED = [(3, 5, 7, 300), (2, 17, 33, 9)]
 
 

@@ -15,6 +15,7 @@
 #include "compiler/ir/builtin.h"
 #include "compiler/ir/printer.h"
 #include "compiler/targets/cpu/c_emitter.h"
+#include "compiler/targets/cpu/conv_entry.h"
 #include "compiler/targets/cpu/embedded_headers.h"
 #include "compiler/targets/cpu/matmul_entry.h"
 #include "runtime/hal/local/executable_library.h"
@@ -849,13 +850,16 @@ kiln_status_t kiln_cpu_target_serialize(
         module,
         kiln_make_string_view(e->old_executable, e->old_executable_length));
     kiln_cpu_matmul_t mm;
-    if (region && kiln_cpu_match_matmul(context, region, &mm)) {
+    kiln_cpu_gemm_t gemm;
+    bool is_matmul = region && kiln_cpu_match_matmul(context, region, &mm);
+    if (is_matmul) kiln_cpu_matmul_gemm(&mm, &gemm);
+    if (is_matmul || (region && kiln_cpu_match_conv(context, region, &gemm))) {
       // Micro-kernel entry: its own grid and scratch.
-      kiln_cpu_emit_matmul_entry(&mm, c_name, &tu);
+      kiln_cpu_emit_gemm_entry(&gemm, c_name, &tu);
       e->is_matmul = true;
-      e->local_memory = kiln_cpu_matmul_local_memory(&mm);
+      e->local_memory = kiln_cpu_gemm_local_memory(&gemm);
       int64_t wg[3];
-      kiln_cpu_matmul_workgroups(&mm, wg);
+      kiln_cpu_gemm_workgroups(&gemm, wg);
       status = kiln_ir_op_set_attr(
           context, region, "workgroup_count",
           kiln_ir_dense_i64_array_attr_get(

@@ -7,13 +7,18 @@
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/types.h"
 
-// A workgroup computes a KILN_CPU_MATMUL_MB x KILN_CPU_MATMUL_NB block of
-// the output, packing KILN_CPU_MATMUL_KB columns of K at a time so that the
-// packed panels stay in the L2 cache; K is never split across workgroups,
-// so results do not depend on the worker count.
+// A workgroup computes a KILN_CPU_MATMUL_WM x KILN_CPU_MATMUL_NB block of
+// the output, accumulated in packed tiles. Per block of KILN_CPU_MATMUL_KB
+// columns of K it packs its RHS panel once (kept in the L2 cache) and then
+// packs and multiplies KILN_CPU_MATMUL_MB rows of the LHS at a time: every
+// RHS element is packed once per WM rows, every LHS element once per NB
+// columns (packing a large weight once per 64 rows cost as much as the
+// FMAs). K is never split across workgroups, so results do not depend on
+// the worker count.
+#define KILN_CPU_MATMUL_WM 256
 #define KILN_CPU_MATMUL_MB 64
-#define KILN_CPU_MATMUL_NB 256
-#define KILN_CPU_MATMUL_KB 512
+#define KILN_CPU_MATMUL_NB 128
+#define KILN_CPU_MATMUL_KB 256
 // The largest M0/N0 of any tile (ukernel_abi.h's tile table).
 #define KILN_CPU_MATMUL_MAX_TILE 16
 
@@ -23,13 +28,11 @@ static bool kiln_cpu_is_f32(const kiln_ir_type_t* t) {
          t->shaped.element->flt.kind == KILN_IR_F32;
 }
 
-// True when |v| is a zero-filled tensor: a splat 0.0 constant or a
-// linalg.fill of a 0.0 constant.
-static bool kiln_cpu_is_zero(kiln_ir_value_t* v) {
+bool kiln_cpu_value_is_zero(kiln_ir_value_t* v) {
   kiln_ir_op_t* def = v->defining_op;
   if (!def) return false;
   if (kiln_ir_op_is(def, "linalg.fill") && def->num_operands >= 1) {
-    return kiln_cpu_is_zero(kiln_ir_op_operand(def, 0));
+    return kiln_cpu_value_is_zero(kiln_ir_op_operand(def, 0));
   }
   if (!kiln_ir_op_is(def, "arith.constant")) return false;
   const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");
@@ -71,7 +74,7 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
     return false;
   }
   if (!kiln_cpu_is_f32(lhs->type) || !kiln_cpu_is_f32(rhs->type) ||
-      !kiln_cpu_is_f32(init->type) || !kiln_cpu_is_zero(init)) {
+      !kiln_cpu_is_f32(init->type) || !kiln_cpu_value_is_zero(init)) {
     return false;
   }
   const int64_t* a = lhs->type->shaped.dims;
@@ -94,111 +97,326 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
   return true;
 }
 
-void kiln_cpu_matmul_workgroups(const kiln_cpu_matmul_t* mm,
-                                int64_t out_count[3]) {
-  out_count[0] = (mm->m + KILN_CPU_MATMUL_MB - 1) / KILN_CPU_MATMUL_MB;
-  out_count[1] = (mm->n + KILN_CPU_MATMUL_NB - 1) / KILN_CPU_MATMUL_NB;
-  out_count[2] = mm->batch;
+void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out) {
+  memset(out, 0, sizeof(*out));
+  out->batch = mm->batch;
+  out->m = mm->m, out->n = mm->n, out->k = mm->k;
+  out->lhs.binding = mm->lhs_binding;
+  out->lhs.batch_stride = mm->m * mm->k;
+  out->lhs.stride = mm->k;
+  // B is K x N row-major: element (n, k) of the N x K RHS is at k * N + n.
+  out->rhs.binding = mm->rhs_binding;
+  out->rhs.batch_stride = mm->k * mm->n;
+  out->rhs.stride = mm->n;
+  out->rhs.transposed = true;
+  out->out.binding = mm->out_binding;
+  out->out.batch_stride = mm->m * mm->n;
+  out->out.stride = mm->n;
+  out->what = "f32 matmul";
 }
 
-uint32_t kiln_cpu_matmul_local_memory(const kiln_cpu_matmul_t* mm) {
-  (void)mm;
-  // Packed LHS block, packed RHS block, accumulator tiles; rows and columns
-  // rounded up to the largest tile.
+void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]) {
+  out_count[0] = (g->m + KILN_CPU_MATMUL_WM - 1) / KILN_CPU_MATMUL_WM;
+  out_count[1] = (g->n + KILN_CPU_MATMUL_NB - 1) / KILN_CPU_MATMUL_NB;
+  out_count[2] = g->batch;
+}
+
+uint32_t kiln_cpu_gemm_local_memory(const kiln_cpu_gemm_t* g) {
+  // Packed LHS rows, packed RHS panel, accumulator tiles (rows and columns
+  // rounded up to the largest tile).
   uint32_t rows = KILN_CPU_MATMUL_MB, cols = KILN_CPU_MATMUL_NB;
-  uint32_t kb = KILN_CPU_MATMUL_KB;
-  return 4u * (rows * kb + cols * kb + rows * cols) + 64u;
+  uint32_t kb = KILN_CPU_MATMUL_KB, wm = KILN_CPU_MATMUL_WM;
+  (void)g;
+  // The skinny tail tile row is at most 8 rows (the next power of two
+  // below a 16-row tile).
+  return 4u * (rows * kb + cols * kb + (wm + 8u) * cols) + 64u;
 }
 
-void kiln_cpu_emit_matmul_entry(const kiln_cpu_matmul_t* mm, const char* c_name,
-                                kiln_ir_string_builder_t* out) {
+static void kiln_cpu_emit_operand_pointer(const char* name,
+                                          const kiln_cpu_gemm_operand_t* o,
+                                          bool writable,
+                                          kiln_ir_string_builder_t* out) {
+  kiln_ir_sb_printf(out,
+                    "  %sfloat* %s = (%sfloat*)ds->binding_ptrs[%u] + %" PRId64
+                    " + b * %" PRId64 ";\n",
+                    writable ? "" : "const ", name, writable ? "" : "const ",
+                    o->binding, o->offset, o->batch_stride);
+}
+
+// Packs K block [k0, k0 + kc) of the rows [r0, r0 + count) of operand |o|
+// into |dst| (|tiles| tiles of T0 x K0 rows): the pack micro-kernel for a
+// strided matrix, pack_window (import 3) for an im2col window.
+static void kiln_cpu_emit_operand_pack(const char* src,
+                                       const kiln_cpu_gemm_operand_t* o,
+                                       const char* dst, const char* r0,
+                                       const char* count, const char* tiles,
+                                       const char* t0,
+                                       kiln_ir_string_builder_t* out) {
+  if (o->window) {
+    kiln_ir_sb_printf(
+        out,
+        "    memset(&pw, 0, sizeof(pw));\n"
+        "    pw.in = %s; pw.out = %s; pw.out_stride0 = K1 * %s;\n"
+        "    pw.out_size0 = %s; pw.r0 = %s; pw.rows = %s; pw.k0 = k0; pw.kc = "
+        "kc;\n"
+        "    pw.ow = %" PRId64 "; pw.pix_h = %" PRId64 "; pw.pix_w = %" PRId64
+        ";\n"
+        "    pw.ext[0] = %" PRId64 "; pw.ext[1] = %" PRId64
+        "; pw.ext[2] = %" PRId64
+        ";\n"
+        "    pw.step[0] = %" PRId64 "; pw.step[1] = %" PRId64
+        "; pw.step[2] = %" PRId64
+        ";\n"
+        "    pw.tile_size0 = %s; pw.elem_type = KILN_UKERNEL_ELEM_F32;\n"
+        "    pw.cpu_features = features;\n"
+        "    if (env->import_funcs[3](env->import_contexts[3], &pw, 0)) return "
+        "KILN_CPU_FAIL_PROGRAM;\n",
+        src, dst, t0, tiles, r0, count, o->ow, o->pix_h, o->pix_w, o->ext[0],
+        o->ext[1], o->ext[2], o->step[0], o->step[1], o->step[2], t0);
+    return;
+  }
   kiln_ir_sb_printf(
       out,
-      "// f32 matmul %" PRId64 " x %" PRId64 " x %" PRId64 " (batch %" PRId64
-      "): packed tiles through the runtime's mmt4d micro-kernel.\n"
+      "    memset(&pp, 0, sizeof(pp));\n"
+      "    pp.in = %s + %s(%s); pp.out = %s; pp.in_stride0 = %" PRId64
+      ";\n"
+      "    pp.out_stride0 = K1 * %s * t.K0; pp.in_size0 = %s; pp.in_size1 = "
+      "kc;\n"
+      "    pp.out_size0 = %s; pp.out_size1 = K1; pp.tile_size0 = %s; "
+      "pp.tile_size1 = t.K0;\n"
+      "    pp.elem_type = KILN_UKERNEL_ELEM_F32; pp.cpu_features = features;\n"
+      "    pp.flags = %s;\n"
+      "    if (env->import_funcs[0](env->import_contexts[0], &pp, 0)) return "
+      "KILN_CPU_FAIL_PROGRAM;\n",
+      src, o->transposed ? "k0 * S + " : "k0 + S * ", r0, dst, o->stride, t0,
+      count, tiles, t0,
+      o->transposed ? "KILN_UKERNEL_PACK_FLAG_TRANSPOSE_SOURCE" : "0");
+}
+
+void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
+                              kiln_ir_string_builder_t* out) {
+  bool window = g->lhs.window || g->rhs.window;
+  uint32_t max_binding = g->out.binding;
+  if (g->lhs.binding > max_binding) max_binding = g->lhs.binding;
+  if (g->rhs.binding > max_binding) max_binding = g->rhs.binding;
+  if (g->has_init && g->init.binding > max_binding) {
+    max_binding = g->init.binding;
+  }
+  kiln_ir_sb_printf(
+      out,
+      "// %s %" PRId64 " x %" PRId64 " x %" PRId64 " (batch %" PRId64
+      "%s): packed tiles through the runtime's mmt4d micro-kernel.\n"
       "int %s(const kiln_hal_executable_environment_v1_t* env,\n"
       "    const kiln_hal_executable_dispatch_state_v1_t* ds,\n"
       "    const kiln_hal_executable_workgroup_state_v1_t* wg) {\n"
       "  const int64_t M = %" PRId64 ", N = %" PRId64 ", K = %" PRId64
       ";\n"
-      "  const int64_t MB = %d, NB = %d, KB = %d;\n"
-      "  if (env->import_count < 3 || ds->binding_count <= %u) return "
+      "  const int64_t WM = %d, MB = %d, NB = %d, KB = %d;\n"
+      "  if (env->import_count < %d || ds->binding_count <= %u) return "
       "KILN_CPU_FAIL_BINDING;\n"
       "  uint64_t features = env->cpu_features;\n"
       "  kiln_ukernel_tile_sizes_t t = kiln_ukernel_mmt4d_tile_sizes(\n"
       "      KILN_UKERNEL_MMT4D_F32F32F32, features, KILN_UKERNEL_ISA_NATIVE, "
       "M);\n"
       "  if (t.M0 <= 0 || t.M0 > %d || t.N0 <= 0 || t.N0 > %d || t.K0 <= 0 "
-      "|| KB %% t.K0) return KILN_CPU_FAIL_PROGRAM;\n"
-      "  int64_t m0 = (int64_t)wg->workgroup_id_x * MB;\n"
+      "|| KB %% t.K0%s) return KILN_CPU_FAIL_PROGRAM;\n"
+      "  int64_t m0 = (int64_t)wg->workgroup_id_x * WM;\n"
       "  int64_t n0 = (int64_t)wg->workgroup_id_y * NB;\n"
       "  int64_t b = wg->workgroup_id_z;\n"
       "  if (m0 >= M || n0 >= N) return 0;\n"
-      "  int64_t rows = M - m0 < MB ? M - m0 : MB;\n"
-      "  int64_t cols = N - n0 < NB ? N - n0 : NB;\n"
-      "  const float* lhs = (const float*)ds->binding_ptrs[%u] + b * M * K;\n"
-      "  const float* rhs = (const float*)ds->binding_ptrs[%u] + b * K * N;\n"
-      "  float* out = (float*)ds->binding_ptrs[%u] + b * M * N;\n"
-      "  int64_t M1 = (rows + t.M0 - 1) / t.M0, N1 = (cols + t.N0 - 1) / "
+      "  int64_t rows = M - m0 < WM ? M - m0 : WM;\n"
+      "  int64_t cols = N - n0 < NB ? N - n0 : NB;\n",
+      g->what, g->m, g->k, g->n, g->batch, window ? ", im2col" : "", c_name,
+      g->m, g->n, g->k, KILN_CPU_MATMUL_WM, KILN_CPU_MATMUL_MB,
+      KILN_CPU_MATMUL_NB, KILN_CPU_MATMUL_KB, window ? 4 : 3, max_binding,
+      KILN_CPU_MATMUL_MAX_TILE, KILN_CPU_MATMUL_MAX_TILE,
+      window ? " || t.K0 != 1" : "");
+  kiln_cpu_emit_operand_pointer("lhs", &g->lhs, false, out);
+  kiln_cpu_emit_operand_pointer("rhs", &g->rhs, false, out);
+  kiln_cpu_emit_operand_pointer("out", &g->out, true, out);
+  if (g->has_init) kiln_cpu_emit_operand_pointer("init", &g->init, false, out);
+  kiln_ir_sb_printf(
+      out,
+      // Rows past the last full tile get a skinny tile (same N0 and K0) of
+      // their own, multiplied against the same RHS panels: 49 pixels compute
+      // 48 + 1 rows, not 64.
+      "  kiln_ukernel_tile_sizes_t tt = t;\n"
+      "  int64_t tail_rows = 0;\n"
+      "  if (rows > t.M0 && rows %% t.M0) {\n"
+      "    tt = kiln_ukernel_mmt4d_tile_sizes(KILN_UKERNEL_MMT4D_F32F32F32, "
+      "features,\n"
+      "        KILN_UKERNEL_ISA_NATIVE, rows %% t.M0);\n"
+      "    if (tt.M0 < t.M0 && tt.N0 == t.N0 && tt.K0 == t.K0) tail_rows = "
+      "rows %% t.M0;\n"
+      "  }\n"
+      "  const int64_t main_rows = rows - tail_rows;\n"
+      "  int64_t M1 = (main_rows + t.M0 - 1) / t.M0, N1 = (cols + t.N0 - 1) / "
       "t.N0;\n"
       "  uint8_t* scratch = (uint8_t*)wg->local_memory;\n"
-      "  size_t need = 4 * (size_t)(M1 * t.M0 * KB + N1 * t.N0 * KB + M1 * "
-      "t.M0 * N1 * t.N0);\n"
+      "  size_t need = 4 * (size_t)(MB * KB + N1 * t.N0 * KB + (M1 * "
+      "t.M0 + (tail_rows ? tt.M0 : 0)) * N1 * t.N0);\n"
       "  if (!scratch || wg->local_memory_size < need) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
       "  float* lhs_p = (float*)scratch;\n"
-      "  float* rhs_p = lhs_p + M1 * t.M0 * KB;\n"
+      "  float* rhs_p = lhs_p + MB * KB;\n"
       "  float* acc = rhs_p + N1 * t.N0 * KB;\n"
-      "  for (int64_t k0 = 0; k0 < K; k0 += KB) {\n"
-      "    int64_t kc = K - k0 < KB ? K - k0 : KB;\n"
-      "    int64_t K1 = (kc + t.K0 - 1) / t.K0;\n"
-      "    kiln_ukernel_pack_params_t pl;\n"
-      "    memset(&pl, 0, sizeof(pl));\n"
-      "    pl.in = lhs + m0 * K + k0; pl.out = lhs_p; pl.in_stride0 = K;\n"
-      "    pl.out_stride0 = K1 * t.M0 * t.K0; pl.in_size0 = rows; "
-      "pl.in_size1 = kc;\n"
-      "    pl.out_size0 = M1; pl.out_size1 = K1; pl.tile_size0 = t.M0; "
-      "pl.tile_size1 = t.K0;\n"
-      "    pl.elem_type = KILN_UKERNEL_ELEM_F32; pl.cpu_features = features;\n"
-      "    if (env->import_funcs[0](env->import_contexts[0], &pl, 0)) return "
-      "KILN_CPU_FAIL_PROGRAM;\n"
-      "    kiln_ukernel_pack_params_t pr = pl;\n"
-      "    pr.in = rhs + k0 * N + n0; pr.out = rhs_p; pr.in_stride0 = N;\n"
-      "    pr.out_stride0 = K1 * t.N0 * t.K0; pr.in_size0 = cols; "
-      "pr.in_size1 = kc;\n"
-      "    pr.out_size0 = N1; pr.out_size1 = K1; pr.tile_size0 = t.N0; "
-      "pr.tile_size1 = t.K0;\n"
-      "    pr.flags = KILN_UKERNEL_PACK_FLAG_TRANSPOSE_SOURCE;\n"
-      "    if (env->import_funcs[0](env->import_contexts[0], &pr, 0)) return "
-      "KILN_CPU_FAIL_PROGRAM;\n"
+      "  float* acc_tail = acc + M1 * t.M0 * N1 * t.N0;\n"
+      "%s"
+      "  kiln_ukernel_pack_params_t pp;\n",
+      window ? "  kiln_ukernel_pack_window_params_t pw;\n" : "");
+  if (g->has_init) {
+    kiln_ir_sb_printf(out,
+                      "  for (int part = 0; part < 2; ++part) {\n"
+                      "  const kiln_ukernel_tile_sizes_t pt = part ? tt : t;\n"
+                      "  const int64_t prow0 = part ? main_rows : 0;\n"
+                      "  const int64_t pcount = part ? tail_rows : main_rows;\n"
+                      "  const int64_t pm1 = part ? 1 : M1;\n"
+                      "  float* pacc = part ? acc_tail : acc;\n"
+                      "  if (!pcount) continue;\n");
+  }
+  if (g->has_init && (g->init_per_column || g->init_per_row)) {
+    // The broadcast vector fills the accumulator tiles (padding lanes get
+    // 0: unpack never writes them).
+    kiln_ir_sb_printf(
+        out,
+        "  for (int64_t m1 = 0; m1 < pm1; ++m1) {\n"
+        "    for (int64_t n1 = 0; n1 < N1; ++n1) {\n"
+        "      float* tile = pacc + (m1 * N1 + n1) * pt.M0 * t.N0;\n"
+        "      for (int64_t i = 0; i < pt.M0; ++i) {\n"
+        "        for (int64_t j = 0; j < t.N0; ++j) {\n"
+        "          int64_t r = m1 * pt.M0 + i, c = n1 * t.N0 + j;\n"
+        "          tile[i * t.N0 + j] = r < pcount && c < cols ? init[%s] : "
+        "0.0f;\n"
+        "        }\n"
+        "      }\n"
+        "    }\n"
+        "  }\n",
+        g->init_per_column ? "n0 + c" : "m0 + prow0 + r");
+  } else if (g->has_init) {
+    // The init block becomes the accumulator tiles; every K block adds.
+    kiln_ir_sb_printf(
+        out,
+        "  memset(&pp, 0, sizeof(pp));\n"
+        "  pp.in = init + (m0 + prow0) * %" PRId64
+        " + n0; pp.out = pacc; pp.in_stride0 = %" PRId64
+        ";\n"
+        "  pp.out_stride0 = N1 * pt.M0 * t.N0; pp.in_size0 = pcount; "
+        "pp.in_size1 = cols;\n"
+        "  pp.out_size0 = pm1; pp.out_size1 = N1; pp.tile_size0 = pt.M0; "
+        "pp.tile_size1 = t.N0;\n"
+        "  pp.elem_type = KILN_UKERNEL_ELEM_F32; pp.cpu_features = features;\n"
+        "  if (env->import_funcs[0](env->import_contexts[0], &pp, 0)) return "
+        "KILN_CPU_FAIL_PROGRAM;\n",
+        g->init.stride, g->init.stride);
+  }
+  if (g->has_init) kiln_ir_sb_printf(out, "  }\n");
+  kiln_ir_sb_printf(out,
+                    "  if (MB %% t.M0) return KILN_CPU_FAIL_PROGRAM;\n"
+                    "  for (int64_t k0 = 0; k0 < K; k0 += KB) {\n"
+                    "    int64_t kc = K - k0 < KB ? K - k0 : KB;\n"
+                    "    int64_t K1 = (kc + t.K0 - 1) / t.K0;\n");
+  // A row-major K x N RHS (a matmul's B, an HWCF filter) is read in place
+  // by mmt4d (rhs_stride1) for its full column tiles; only a partial last
+  // tile is packed. Otherwise the RHS panel of this K block is packed once.
+  bool direct = !g->rhs.window && g->rhs.transposed &&
+                g->rhs.stride <= (int64_t)UINT32_MAX;
+  if (direct) {
+    kiln_ir_sb_printf(out,
+                      "    const int64_t S = %" PRId64
+                      ";\n"
+                      "    int64_t nfull = t.K0 == 1 ? cols / t.N0 : 0;\n"
+                      "    if (nfull < N1) {\n"
+                      "    int64_t tail0 = n0 + nfull * t.N0;\n"
+                      "    int64_t tail_cols = cols - nfull * t.N0;\n"
+                      "    int64_t tail_tiles = N1 - nfull;\n",
+                      g->rhs.stride);
+    kiln_cpu_emit_operand_pack("rhs", &g->rhs, "rhs_p", "tail0", "tail_cols",
+                               "tail_tiles", "t.N0", out);
+    kiln_ir_sb_printf(out, "    }\n");
+  } else {
+    kiln_ir_sb_printf(out, "    const int64_t nfull = 0;\n    {\n");
+    if (!g->rhs.window) {
+      kiln_ir_sb_printf(out, "    const int64_t S = %" PRId64 ";\n",
+                        g->rhs.stride);
+    }
+    kiln_cpu_emit_operand_pack("rhs", &g->rhs, "rhs_p", "n0", "cols", "N1",
+                               "t.N0", out);
+    kiln_ir_sb_printf(out, "    }\n");
+  }
+  kiln_ir_sb_printf(out,
+                    "    for (int64_t ms = 0; ms < rows;) {\n"
+                    "    const int is_tail = ms >= main_rows;\n"
+                    "    const kiln_ukernel_tile_sizes_t tm = is_tail ? tt : "
+                    "t;\n"
+                    "    int64_t mrows = is_tail ? tail_rows : main_rows - ms "
+                    "< MB ? main_rows - ms : MB;\n"
+                    "    int64_t mt = (mrows + tm.M0 - 1) / tm.M0;\n"
+                    "    int64_t r0 = m0 + ms;\n"
+                    "    float* acc_row = is_tail ? acc_tail : acc + (ms / "
+                    "t.M0) * N1 * t.M0 * t.N0;\n"
+                    "    ms += mrows;\n"
+                    "    {\n");
+  if (!g->lhs.window) {
+    kiln_ir_sb_printf(out, "    const int64_t S = %" PRId64 ";\n",
+                      g->lhs.stride);
+  }
+  kiln_cpu_emit_operand_pack("lhs", &g->lhs, "lhs_p", "r0", "mrows", "mt",
+                             "tm.M0", out);
+  kiln_ir_sb_printf(
+      out,
+      "    }\n"
       "    kiln_ukernel_mmt4d_params_t mp;\n"
       "    memset(&mp, 0, sizeof(mp));\n"
-      "    mp.lhs = lhs_p; mp.rhs = rhs_p; mp.out = acc;\n"
-      "    mp.lhs_stride0 = K1 * t.M0 * t.K0; mp.rhs_stride0 = K1 * t.N0 * "
-      "t.K0;\n"
-      "    mp.out_stride0 = N1 * t.M0 * t.N0; mp.M1 = M1; mp.N1 = N1; mp.K1 = "
-      "K1;\n"
-      "    mp.M0 = t.M0; mp.N0 = t.N0; mp.K0 = t.K0;\n"
+      "    mp.lhs = lhs_p; mp.lhs_stride0 = K1 * tm.M0 * t.K0;\n"
+      "    mp.out_stride0 = N1 * tm.M0 * t.N0; mp.M1 = mt; mp.K1 = K1;\n"
+      "    mp.M0 = tm.M0; mp.N0 = t.N0; mp.K0 = t.K0;\n"
       "    mp.type = KILN_UKERNEL_MMT4D_F32F32F32;\n"
-      "    mp.flags = k0 ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0;\n"
-      "    mp.cpu_features = features;\n"
-      "    if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) return "
+      "    mp.flags = %s ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0;\n"
+      "    mp.cpu_features = features;\n",
+      g->has_init ? "1" : "k0");
+  if (direct) {
+    kiln_ir_sb_printf(
+        out,
+        "    if (nfull) {\n"
+        "      mp.rhs = rhs + k0 * S + n0; mp.rhs_stride0 = t.N0;\n"
+        "      mp.rhs_stride1 = (uint32_t)S; mp.N1 = nfull; mp.out = "
+        "acc_row;\n"
+        "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) "
+        "return KILN_CPU_FAIL_PROGRAM;\n"
+        "    }\n");
+  }
+  kiln_ir_sb_printf(
+      out,
+      "    if (nfull < N1) {\n"
+      "      mp.rhs = rhs_p; mp.rhs_stride0 = K1 * t.N0 * t.K0; mp.rhs_stride1 "
+      "= 0;\n"
+      "      mp.N1 = N1 - nfull; mp.out = acc_row + nfull * tm.M0 * t.N0;\n"
+      "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
-      "  }\n"
+      "    }\n"
+      "    }\n"
+      "  }\n");
+  kiln_ir_sb_printf(
+      out,
+      "  for (int part = 0; part < 2; ++part) {\n"
+      "  const kiln_ukernel_tile_sizes_t pt = part ? tt : t;\n"
+      "  const int64_t prow0 = part ? main_rows : 0;\n"
+      "  const int64_t pcount = part ? tail_rows : main_rows;\n"
+      "  if (!pcount) continue;\n"
       "  kiln_ukernel_unpack_params_t up;\n"
       "  memset(&up, 0, sizeof(up));\n"
-      "  up.in = acc; up.out = out + m0 * N + n0; up.in_stride0 = N1 * t.M0 * "
-      "t.N0;\n"
-      "  up.out_stride0 = N; up.out_size0 = rows; up.out_size1 = cols;\n"
-      "  up.tile_size0 = t.M0; up.tile_size1 = t.N0; up.elem_type = "
+      "  up.in = part ? acc_tail : acc; up.out = out + (m0 + prow0) * %" PRId64
+      " + n0;\n"
+      "  up.in_stride0 = N1 * pt.M0 * t.N0;\n"
+      "  up.out_stride0 = %" PRId64
+      "; up.out_size0 = pcount; up.out_size1 = cols;\n"
+      "  up.tile_size0 = pt.M0; up.tile_size1 = t.N0; up.elem_type = "
       "KILN_UKERNEL_ELEM_F32;\n"
       "  up.cpu_features = features;\n"
       "  if (env->import_funcs[2](env->import_contexts[2], &up, 0)) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
+      "  }\n"
       "  return 0;\n"
       "}\n\n",
-      mm->m, mm->k, mm->n, mm->batch, c_name, mm->m, mm->n, mm->k,
-      KILN_CPU_MATMUL_MB, KILN_CPU_MATMUL_NB, KILN_CPU_MATMUL_KB,
-      mm->out_binding, KILN_CPU_MATMUL_MAX_TILE, KILN_CPU_MATMUL_MAX_TILE,
-      mm->lhs_binding, mm->rhs_binding, mm->out_binding);
+      g->out.stride, g->out.stride);
 }

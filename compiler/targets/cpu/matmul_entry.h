@@ -19,9 +19,12 @@ extern "C" {
 #endif
 
 // The imports matmul entries call, in the library's import table order.
-#define KILN_CPU_MATMUL_IMPORTS \
-  { "kiln_ukernel_pack", "kiln_ukernel_mmt4d", "kiln_ukernel_unpack" }
-#define KILN_CPU_MATMUL_IMPORT_COUNT 3
+#define KILN_CPU_MATMUL_IMPORTS                                       \
+  {                                                                   \
+    "kiln_ukernel_pack", "kiln_ukernel_mmt4d", "kiln_ukernel_unpack", \
+        "kiln_ukernel_pack_window"                                    \
+  }
+#define KILN_CPU_MATMUL_IMPORT_COUNT 4
 
 typedef struct kiln_cpu_matmul_t {
   int64_t batch;  // 1 for linalg.matmul
@@ -29,19 +32,60 @@ typedef struct kiln_cpu_matmul_t {
   uint32_t lhs_binding, rhs_binding, out_binding;
 } kiln_cpu_matmul_t;
 
+// One operand of a packed matmul problem, as stored in its binding (all
+// sizes and strides in f32 elements). A plain operand is a strided matrix:
+// logical element (r, c) lies at r * stride + c, or at c * stride + r when
+// |transposed|. A window operand is the im2col view of a convolution image:
+// row r is output pixel r (at image offset (r / ow) * pix_h + (r % ow) *
+// pix_w) and column c = (c0 * ext[1] + c1) * ext[2] + c2 is a window tap at
+// offset c0 * step[0] + c1 * step[1] + c2 * step[2]; nothing is materialized:
+// the entry gathers it straight into the packed tile layout.
+typedef struct kiln_cpu_gemm_operand_t {
+  uint32_t binding;
+  int64_t offset;        // elements before the operand in its binding
+  int64_t batch_stride;  // elements between batches
+  int64_t stride;
+  bool transposed;
+  bool window;
+  int64_t ow, pix_h, pix_w;
+  int64_t ext[3], step[3];
+} kiln_cpu_gemm_operand_t;
+
+// out = init + lhs x rhs^T, batched: LHS is M x K, RHS is N x K (the
+// transposed B of out = A * B, as the packed layout stores it), OUT and INIT
+// are M x N and never transposed or windows.
+typedef struct kiln_cpu_gemm_t {
+  int64_t batch, m, n, k;
+  kiln_cpu_gemm_operand_t lhs, rhs, out;
+  bool has_init;  // else the result starts from zero
+  kiln_cpu_gemm_operand_t init;
+  // With has_init: init is a vector broadcast along the rows (element (r, c)
+  // is init[c]) or along the columns (init[r]), e.g. a per-channel bias.
+  bool init_per_column, init_per_row;
+  const char* what;  // one line for the entry's comment
+} kiln_cpu_gemm_t;
+
+// True when |v| is a zero-filled tensor: a splat 0.0 constant or a
+// linalg.fill of a 0.0 constant.
+bool kiln_cpu_value_is_zero(kiln_ir_value_t* v);
+
 // True when |region| is such a matmul; fills |out|.
 bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
                            kiln_cpu_matmul_t* out);
 
-// The dispatch grid of |mm| (row blocks x column blocks x batch) and the
-// per-worker local memory its entry point needs.
-void kiln_cpu_matmul_workgroups(const kiln_cpu_matmul_t* mm,
-                                int64_t out_count[3]);
-uint32_t kiln_cpu_matmul_local_memory(const kiln_cpu_matmul_t* mm);
+// The packed problem of |mm|.
+void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out);
 
-// Appends the entry point |c_name| for |mm| to |out|.
-void kiln_cpu_emit_matmul_entry(const kiln_cpu_matmul_t* mm, const char* c_name,
-                                kiln_ir_string_builder_t* out);
+// The dispatch grid of |g| (row blocks x column blocks x batch) and the
+// per-worker local memory its entry point needs.
+void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]);
+uint32_t kiln_cpu_gemm_local_memory(const kiln_cpu_gemm_t* g);
+
+// Appends the entry point |c_name| for |g| to |out|: it packs its tiles
+// (gathering window operands) and runs the runtime's mmt4d micro-kernel
+// through the imports KILN_CPU_MATMUL_IMPORTS.
+void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
+                              kiln_ir_string_builder_t* out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -93,6 +93,8 @@ void kiln_ukernel_mmt4d_tile_generic(void* out_tile, const void* lhs_panel,
   }
   float acc[1024];
   float* out = (float*)out_tile;
+  const int64_t rhs_step =
+      p->rhs_stride1 ? (int64_t)p->rhs_stride1 : (int64_t)N0 * K0;
   for (int32_t i = 0; i < count; ++i) acc[i] = accumulate ? out[i] : 0.0f;
     // One loop per type so that the element conversion is not a branch in
     // the innermost loop.
@@ -111,7 +113,7 @@ void kiln_ukernel_mmt4d_tile_generic(void* out_tile, const void* lhs_panel,
         }                                                                   \
       }                                                                     \
       lhs += M0 * K0;                                                       \
-      rhs += N0 * K0;                                                       \
+      rhs += rhs_step;                                                      \
     }                                                                       \
   } while (0)
 #define KILN_UKERNEL_IDENTITY(x) (x)
@@ -232,7 +234,9 @@ static int kiln_ukernel_mmt4d_check(const kiln_ukernel_mmt4d_params_t* p) {
       p->K0 > 64 || p->M0 * p->N0 > 1024) {
     return 0;
   }
-  if ((p->flags & ~KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) || p->reserved != 0) {
+  if (p->flags & ~KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) return 0;
+  if (p->rhs_stride1 && (p->type != KILN_UKERNEL_MMT4D_F32F32F32 ||
+                         p->rhs_stride1 < (uint32_t)(p->N0 * p->K0))) {
     return 0;
   }
   if (p->M1 < 0 || p->N1 < 0 || p->K1 < 0) return 0;
@@ -250,7 +254,7 @@ static int kiln_ukernel_mmt4d_check(const kiln_ukernel_mmt4d_params_t* p) {
   if (p->K1 == 0) return 1;
   if (!p->lhs || !p->rhs) return 0;
   if (p->lhs_stride0 < p->K1 * p->M0 * p->K0) return 0;
-  if (p->rhs_stride0 < p->K1 * p->N0 * p->K0) return 0;
+  if (p->rhs_stride0 < (p->rhs_stride1 ? 1 : p->K1) * p->N0 * p->K0) return 0;
   return 1;
 }
 

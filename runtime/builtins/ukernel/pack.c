@@ -60,7 +60,11 @@ static int kiln_ukernel_pack_check(const kiln_ukernel_pack_params_t* p) {
         const int64_t c0 = j1 * t1;                                          \
         if (r0 + t0 <= p->in_size0 && c0 + t1 <= p->in_size1) {              \
           const elem_t* src = in + r0 * rs + c0 * cs;                        \
-          if (t1 == 1) {                                                     \
+          if (t1 == 1 && transpose) {                                        \
+            /* A column of the stored matrix: a contiguous copy (rs == 1     \
+               spelled out so that the compiler vectorizes it). */           \
+            for (int64_t i0 = 0; i0 < t0; ++i0) out[i0] = src[i0];           \
+          } else if (t1 == 1) {                                              \
             for (int64_t i0 = 0; i0 < t0; ++i0) out[i0] = src[i0 * rs];      \
           } else if (transpose) {                                            \
             for (int64_t j0 = 0; j0 < t1; ++j0) {                            \
@@ -93,6 +97,42 @@ KILN_UKERNEL_DEFINE_PACK(uint16_t)
 KILN_UKERNEL_DEFINE_PACK(uint32_t)
 #undef KILN_UKERNEL_DEFINE_PACK
 
+// Full tiles [0, full_i1) x [0, full_j1) of 4-byte elements from a
+// transposed source with tile_size1 == 1 (the RHS of a row-major K x N
+// matrix): each tile row is a run of t0 consecutive elements of one stored
+// row. Walking the stored rows in order (every tile's run of a row, then
+// the next row) reads the source sequentially; tile by tile it jumps a
+// whole stored row per run, which made packing large weights
+// latency-bound.
+static void kiln_ukernel_pack_x32_columns(const kiln_ukernel_pack_params_t* p,
+                                          int64_t full_i1, int64_t full_j1) {
+  const uint32_t* in = (const uint32_t*)p->in;
+  uint32_t* out = (uint32_t*)p->out;
+  const int64_t t0 = p->tile_size0, s = p->in_stride0;
+  const int64_t os = p->out_stride0;
+  for (int64_t j1 = 0; j1 < full_j1; ++j1) {
+    const uint32_t* src = in + j1 * s;
+    uint32_t* dst = out + j1 * t0;
+    if (t0 == 16) {
+      // Constant-size copies: the compiler inlines them as vector moves
+      // (no libc call: the object imports no memcpy).
+      for (int64_t i1 = 0; i1 < full_i1; ++i1) {
+        __builtin_memcpy(dst + i1 * os, src + i1 * 16, 64);
+      }
+    } else if (t0 == 8) {
+      for (int64_t i1 = 0; i1 < full_i1; ++i1) {
+        __builtin_memcpy(dst + i1 * os, src + i1 * 8, 32);
+      }
+    } else {
+      for (int64_t i1 = 0; i1 < full_i1; ++i1) {
+        for (int64_t i0 = 0; i0 < t0; ++i0) {
+          dst[i1 * os + i0] = src[i1 * t0 + i0];
+        }
+      }
+    }
+  }
+}
+
 int kiln_ukernel_pack(const kiln_ukernel_pack_params_t* params) {
   if (!kiln_ukernel_pack_check(params)) {
     return KILN_UKERNEL_ERROR_INVALID_ARGUMENT;
@@ -100,11 +140,11 @@ int kiln_ukernel_pack(const kiln_ukernel_pack_params_t* params) {
   const kiln_ukernel_pack_params_t* p = params;
   if (p->out_size0 == 0 || p->out_size1 == 0) return KILN_UKERNEL_OK;
   int64_t full_i1 = 0, full_j1 = 0;
+  const size_t es = kiln_ukernel_elem_size(p->elem_type);
 #if defined(__x86_64__)
   // LHS tiles of 16 rows whose row segment is 4 bytes (f32 16x1, bf16/f16
   // 16x2, s8 16x4) are a 16 x 1 pack of 4-byte elements: the AVX-512
   // transpose packs their full 16 x 16 blocks.
-  const size_t es = kiln_ukernel_elem_size(p->elem_type);
   if (p->tile_size0 == 16 && es * (size_t)p->tile_size1 == 4 &&
       !(p->flags & KILN_UKERNEL_PACK_FLAG_TRANSPOSE_SOURCE) &&
       (p->in_stride0 * (int64_t)es) % 4 == 0 &&
@@ -122,6 +162,13 @@ int kiln_ukernel_pack(const kiln_ukernel_pack_params_t* params) {
     full_j1 = kiln_ukernel_pack_f32_16x1_avx512(&words, full_i1);
   }
 #endif
+  if (p->tile_size1 == 1 && es == 4 &&
+      (p->flags & KILN_UKERNEL_PACK_FLAG_TRANSPOSE_SOURCE)) {
+    full_i1 = p->in_size0 / p->tile_size0;
+    if (full_i1 > p->out_size0) full_i1 = p->out_size0;
+    full_j1 = p->in_size1 < p->out_size1 ? p->in_size1 : p->out_size1;
+    kiln_ukernel_pack_x32_columns(p, full_i1, full_j1);
+  }
   switch (kiln_ukernel_elem_size(p->elem_type)) {
     case 1:
       kiln_ukernel_pack_uint8_t(p, 0, p->out_size0, full_j1, full_i1);

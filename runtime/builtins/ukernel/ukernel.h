@@ -21,12 +21,17 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params);
 // Packs / unpacks (see the structs in ukernel_abi.h); same return values.
 int kiln_ukernel_pack(const kiln_ukernel_pack_params_t* params);
 int kiln_ukernel_unpack(const kiln_ukernel_unpack_params_t* params);
+// Packs im2col tiles of a convolution window (see the struct); same return
+// values (negative offsets are the caller's to keep inside the image).
+int kiln_ukernel_pack_window(const kiln_ukernel_pack_window_params_t* params);
 
 // The import adapters (kiln_hal_executable_import_fn_t): |params| points at
 // the kernel's params struct; |context| and |reserved| are unused.
 int kiln_ukernel_mmt4d_import(void* context, void* params, void* reserved);
 int kiln_ukernel_pack_import(void* context, void* params, void* reserved);
 int kiln_ukernel_unpack_import(void* context, void* params, void* reserved);
+int kiln_ukernel_pack_window_import(void* context, void* params,
+                                    void* reserved);
 
 // Computes one M0 x N0 OUT tile from one LHS M1 row (K1 x M0 x K0) and one
 // RHS N1 row (K1 x N0 x K0); K1, flags and the tile sizes come from |params|.

@@ -31,6 +31,7 @@ extern "C" {
 #define KILN_UKERNEL_IMPORT_MMT4D "kiln_ukernel_mmt4d"
 #define KILN_UKERNEL_IMPORT_PACK "kiln_ukernel_pack"
 #define KILN_UKERNEL_IMPORT_UNPACK "kiln_ukernel_unpack"
+#define KILN_UKERNEL_IMPORT_PACK_WINDOW "kiln_ukernel_pack_window"
 
 // Return values of the kernels (and of the imports).
 #define KILN_UKERNEL_OK 0
@@ -123,9 +124,13 @@ typedef struct kiln_ukernel_mmt4d_params_t {
   int32_t M0;
   int32_t N0;
   int32_t K0;
-  uint32_t type;      // kiln_ukernel_mmt4d_type_t
-  uint32_t flags;     // KILN_UKERNEL_MMT4D_FLAG_*
-  uint32_t reserved;  // 0
+  uint32_t type;   // kiln_ukernel_mmt4d_type_t
+  uint32_t flags;  // KILN_UKERNEL_MMT4D_FLAG_*
+  // Elements between consecutive K1 steps of an RHS panel; 0 means packed
+  // (N0 * K0). f32 only: with K0 = 1, rhs_stride0 = N0 and rhs_stride1 = N
+  // the kernel reads full column tiles of a row-major K x N RHS in place,
+  // without packing it (rhs_stride0 then only has to be >= N0 * K0).
+  uint32_t rhs_stride1;
   // The KILN_HAL_CPU_FEATURE_* bits the kernel may use (the environment's
   // cpu_features; mask bits off to force an older ISA).
   uint64_t cpu_features;
@@ -178,6 +183,34 @@ typedef struct kiln_ukernel_unpack_params_t {
   uint32_t flags;  // 0
   uint64_t cpu_features;
 } kiln_ukernel_unpack_params_t;
+
+// Packs a block of the im2col view of a convolution image straight into
+// LHS/RHS tiles of K0 = 1 ([out_size0][kc][tile_size0][1], 4-byte elements):
+// out[i1][j][i0] = element (r, k) of the view for r = r0 + i1 * tile_size0 +
+// i0 and k = k0 + j, or 0 where r >= r0 + rows. Row r is an output pixel at
+// image offset (r / ow) * pix_h + (r % ow) * pix_w; column k = (c0 * ext[1] +
+// c1) * ext[2] + c2 is a window tap at offset c0 * step[0] + c1 * step[1] +
+// c2 * step[2] (e.g. (kh, kw, c) over an NHWC image: steps dh * W * C,
+// dw * C, 1). The view is never materialized.
+typedef struct kiln_ukernel_pack_window_params_t {
+  const void* in;  // the image (batch already applied)
+  void* out;
+  int64_t out_stride0;  // elements between i1 tiles, >= kc * tile_size0
+  int64_t out_size0;    // i1 tiles to write
+  int64_t r0;           // first row (pixel)
+  int64_t rows;         // rows to read, <= out_size0 * tile_size0
+  int64_t k0;           // first column (tap)
+  int64_t kc;           // columns to write
+  int64_t ow;           // pixels per output row, >= 1
+  int64_t pix_h, pix_w;
+  int64_t ext[3];  // >= 1 each
+  int64_t step[3];
+  int32_t tile_size0;  // 1..64
+  uint32_t elem_type;  // KILN_UKERNEL_ELEM_F32 or _S32
+  uint32_t flags;      // 0
+  uint32_t reserved;   // 0
+  uint64_t cpu_features;
+} kiln_ukernel_pack_window_params_t;
 
 //===----------------------------------------------------------------------===//
 // Tile sizes (shared by the compiler and the runtime)

@@ -50,6 +50,12 @@ int64_t kiln_ukernel_pack_f32_16x1_avx512(
 void kiln_ukernel_unpack_x32_16x16_avx512(
     const kiln_ukernel_unpack_params_t* params, int64_t tile_rows,
     int64_t tile_cols);
+// arch/x86_64/pack_x86_64_avx512.c: one full 16-row tile of
+// kiln_ukernel_pack_window for 4-byte elements, |poff| the 16 rows' image
+// offsets: runs of unit-step taps go through 16 x 16 register transposes.
+void kiln_ukernel_pack_window_x32_16_avx512(
+    const kiln_ukernel_pack_window_params_t* params, const int64_t* poff,
+    void* out_tile);
 #endif  // __x86_64__
 
 #endif  // KILN_RUNTIME_BUILTINS_UKERNEL_UKERNEL_INTERNAL_H_

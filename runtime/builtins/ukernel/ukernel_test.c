@@ -1,9 +1,11 @@
 // Tests of the micro-kernels: every type and every ISA variant this CPU
 // supports (forced with ISA caps) through pack + mmt4d + unpack against a
 // naive reference, accumulate and overwrite, the f16 conversion of every
-// value, pack/unpack round trips with padding, and argument checks.
+// value, pack/unpack round trips with padding, pack_window, an RHS read in
+// place, and argument checks.
 #include <float.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "runtime/builtins/ukernel/matmul.h"
 #include "runtime/testing/test.h"
@@ -643,10 +645,12 @@ KILN_TEST(bad_arguments_are_rejected) {
   KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
   p.flags = 0;
-  p.reserved = 1;
+  p.N0 = 2;  // K steps of 1 element would overlap rows of 2
+  p.rhs_stride1 = 1;
   KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
-  p.reserved = 0;
+  p.N0 = 1;
+  p.rhs_stride1 = 0;
   p.M0 = 0;
   KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
@@ -741,13 +745,211 @@ KILN_TEST(bad_arguments_are_rejected) {
                      kiln_ukernel_matmul_run(&plan, &args));
 }
 
+// pack_window against a direct evaluation of the im2col view: NHWC-like
+// taps with unit-step runs (AVX-512 transposes, masked short runs, runs
+// split by k0 and kc), a non-unit inner step, wrapping pixel rows, partial
+// last tiles, tile sizes 16 (the AVX-512 path) and 8 and 3 (portable), on
+// every supported ISA; then the argument checks.
+KILN_TEST(pack_window_matches_the_im2col_view) {
+  enum { kImage = 4096, kOut = 8192 };
+  static float image[kImage];
+  static float out[kOut];
+  for (int i = 0; i < kImage; ++i) image[i] = (float)(i % 977) - 300.0f;
+  // ow, pix_h, pix_w, ext, step, rows (from pixel 2), k0, kc
+  struct {
+    int64_t ow, pix_h, pix_w, ext[3], step[3], rows, k0, kc;
+  } cs[] = {
+      // 3x3 taps over an NHWC image 9 wide with 4 channels, stride 1.
+      {7, 36, 4, {3, 3, 4}, {36, 4, 1}, 33, 0, 36},
+      // Window column x channel merged into runs of 21 (a stem), stride 2.
+      {5, 2 * 11 * 3, 2 * 3, {7, 1, 21}, {11 * 3, 0, 1}, 17, 0, 147},
+      // Runs of 40 split by k0 = 13 and kc = 50; 2 columns per pixel.
+      {3, 400, 80, {2, 1, 40}, {200, 0, 1}, 16, 13, 50},
+      // A non-unit inner step (NCHW taps: channel, row, column).
+      {6, 12, 1, {2, 3, 3}, {400, 12, 2}, 40, 5, 11},
+  };
+  kiln_test_isa_t isas[8];
+  int isa_count = kiln_test_supported_isas(isas);
+  static const int32_t tiles[] = {16, 8, 3};
+  for (int c = 0; c < (int)(sizeof(cs) / sizeof(cs[0])); ++c) {
+    for (int t = 0; t < 3; ++t) {
+      for (int i = 0; i < isa_count; ++i) {
+        int32_t t0 = tiles[t];
+        int64_t tile_count = (cs[c].rows + t0 - 1) / t0 + 1;  // + one empty
+        kiln_ukernel_pack_window_params_t p = {
+            .in = image,
+            .out = out,
+            .out_stride0 = cs[c].kc * t0 + 5,
+            .out_size0 = tile_count,
+            .r0 = 2,
+            .rows = cs[c].rows,
+            .k0 = cs[c].k0,
+            .kc = cs[c].kc,
+            .ow = cs[c].ow,
+            .pix_h = cs[c].pix_h,
+            .pix_w = cs[c].pix_w,
+            .ext = {cs[c].ext[0], cs[c].ext[1], cs[c].ext[2]},
+            .step = {cs[c].step[0], cs[c].step[1], cs[c].step[2]},
+            .tile_size0 = t0,
+            .elem_type = KILN_UKERNEL_ELEM_F32,
+            .cpu_features = isas[i].features,
+        };
+        KILN_ASSERT_TRUE(tile_count * p.out_stride0 <= kOut);
+        for (int j = 0; j < kOut; ++j) out[j] = -1.0f;
+        KILN_ASSERT_TRUE(kiln_ukernel_pack_window(&p) == KILN_UKERNEL_OK);
+        int bad = 0;
+        for (int64_t i1 = 0; i1 < tile_count && !bad; ++i1) {
+          for (int64_t j = 0; j < p.kc; ++j) {
+            int64_t k = p.k0 + j;
+            int64_t c2 = k % p.ext[2], c1 = (k / p.ext[2]) % p.ext[1];
+            int64_t c0 = k / (p.ext[2] * p.ext[1]);
+            int64_t koff = c0 * p.step[0] + c1 * p.step[1] + c2 * p.step[2];
+            for (int64_t i0 = 0; i0 < t0; ++i0) {
+              int64_t r = i1 * t0 + i0;
+              float want = 0.0f;
+              if (r < p.rows) {
+                int64_t pix = p.r0 + r;
+                int64_t off = (pix / p.ow) * p.pix_h + (pix % p.ow) * p.pix_w;
+                KILN_ASSERT_TRUE(off + koff >= 0 && off + koff < kImage);
+                want = image[off + koff];
+              }
+              float got = out[i1 * p.out_stride0 + j * t0 + i0];
+              if (got != want) {
+                fprintf(stderr,
+                        "case %d tile %d isa %s: (%lld, %lld, %lld) is %g, "
+                        "want %g\n",
+                        c, t0, kiln_ukernel_isa_name(isas[i].isa),
+                        (long long)i1, (long long)j, (long long)i0, got, want);
+                bad = 1;
+                break;
+              }
+            }
+            if (bad) break;
+          }
+        }
+        KILN_EXPECT_EQ_INT(bad, 0);
+      }
+    }
+  }
+  kiln_ukernel_pack_window_params_t p = {
+      .in = image,
+      .out = out,
+      .out_stride0 = 16,
+      .out_size0 = 1,
+      .rows = 16,
+      .kc = 1,
+      .ow = 1,
+      .ext = {1, 1, 1},
+      .tile_size0 = 16,
+      .elem_type = KILN_UKERNEL_ELEM_F32,
+  };
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window_import(NULL, &p, NULL),
+                     KILN_UKERNEL_OK);
+  p.rows = 17;  // more rows than the tiles hold
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.rows = 16;
+  p.out_stride0 = 15;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.out_stride0 = 16;
+  p.ext[1] = 0;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.ext[1] = 1;
+  p.elem_type = KILN_UKERNEL_ELEM_F16;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.elem_type = KILN_UKERNEL_ELEM_F32;
+  p.ow = 0;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+}
+
+// mmt4d reading full column tiles of a row-major K x N f32 RHS in place
+// (rhs_stride0 = N0, rhs_stride1 = row stride) gives the same bits as the
+// packed RHS, for every supported ISA's f32 tiles (skinny ones included)
+// and accumulate and overwrite.
+KILN_TEST(mmt4d_reads_a_row_major_rhs_in_place) {
+  enum { K = 37, N = 48, S = 53, M = 16 };
+  static float a[M * K], b[K * S], lhs[M * K], rhs[N * K];
+  static float want[M * N], got[M * N];
+  for (int i = 0; i < M * K; ++i) a[i] = (float)kiln_test_rand_int(-9, 9) / 4;
+  for (int i = 0; i < K * S; ++i) b[i] = (float)kiln_test_rand_int(-9, 9) / 8;
+  kiln_test_isa_t isas[8];
+  int isa_count = kiln_test_supported_isas(isas);
+  for (int i = 0; i < isa_count; ++i) {
+    for (int64_t m = 1; m <= M; m *= 2) {
+      kiln_ukernel_tile_sizes_t t = kiln_ukernel_mmt4d_tile_sizes(
+          KILN_UKERNEL_MMT4D_F32F32F32, isas[i].features,
+          KILN_UKERNEL_ISA_NATIVE, m);
+      int64_t M1 = M / t.M0, N1 = N / t.N0;
+      // Packed operands: lhs[m1][k][m0], rhs[n1][k][n0].
+      for (int64_t r = 0; r < M; ++r)
+        for (int64_t k = 0; k < K; ++k)
+          lhs[((r / t.M0) * K + k) * t.M0 + r % t.M0] = a[r * K + k];
+      for (int64_t c = 0; c < N; ++c)
+        for (int64_t k = 0; k < K; ++k)
+          rhs[((c / t.N0) * K + k) * t.N0 + c % t.N0] = b[k * S + c];
+      for (int pass = 0; pass < 2; ++pass) {
+        kiln_ukernel_mmt4d_params_t p = {
+            .lhs = lhs,
+            .rhs = rhs,
+            .out = want,
+            .lhs_stride0 = K * t.M0,
+            .rhs_stride0 = K * t.N0,
+            .out_stride0 = N1 * t.M0 * t.N0,
+            .M1 = M1,
+            .N1 = N1,
+            .K1 = K,
+            .M0 = t.M0,
+            .N0 = t.N0,
+            .K0 = 1,
+            .type = KILN_UKERNEL_MMT4D_F32F32F32,
+            .flags = pass ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0,
+            .cpu_features = isas[i].features,
+        };
+        for (int j = 0; j < M * N; ++j) want[j] = got[j] = 0.5f;
+        KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+        p.rhs = b;
+        p.rhs_stride0 = t.N0;
+        p.rhs_stride1 = S;
+        p.out = got;
+        KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+        KILN_EXPECT_TRUE(memcmp(want, got, sizeof(got)) == 0);
+      }
+    }
+  }
+  // Only f32 may read in place.
+  kiln_ukernel_mmt4d_params_t p = {
+      .lhs = lhs,
+      .rhs = b,
+      .out = got,
+      .lhs_stride0 = 16,
+      .rhs_stride0 = 16,
+      .out_stride0 = 256,
+      .M1 = 1,
+      .N1 = 1,
+      .K1 = 1,
+      .M0 = 16,
+      .N0 = 16,
+      .K0 = 1,
+      .type = KILN_UKERNEL_MMT4D_F16F16F32,
+      .rhs_stride1 = S,
+  };
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+}
+
 KILN_TEST_MAIN(KILN_TEST_CASE(tile_sizes_follow_the_isa),
                KILN_TEST_CASE(isa_names_parse),
                KILN_TEST_CASE(isa_env_var_caps_features),
                KILN_TEST_CASE(bad_arguments_are_rejected),
                KILN_TEST_CASE(generic_kernel_runs_simd_tiles),
+               KILN_TEST_CASE(mmt4d_reads_a_row_major_rhs_in_place),
                KILN_TEST_CASE(f16_conversion_of_every_value),
                KILN_TEST_CASE(pack_unpack_round_trips_with_padding),
+               KILN_TEST_CASE(pack_window_matches_the_im2col_view),
                KILN_TEST_CASE(matmul_small_shapes_every_isa),
                KILN_TEST_CASE(matmul_large_shapes_every_isa),
                KILN_TEST_CASE(every_supported_kernel_ran))

@@ -5,9 +5,10 @@
 
 #include "runtime/builtins/ukernel/ukernel_internal.h"
 
+// |rs|: elements between the K steps of the RHS panel (8 when packed).
 static inline __attribute__((always_inline)) void kiln_ukernel_f32_x8x1(
     void* out_tile, const void* lhs_panel, const void* rhs_panel,
-    const kiln_ukernel_mmt4d_params_t* params, const int M0) {
+    const kiln_ukernel_mmt4d_params_t* params, const int M0, const int64_t rs) {
   float* out = (float*)out_tile;
   const float* restrict lhs = (const float*)lhs_panel;
   const float* restrict rhs = (const float*)rhs_panel;
@@ -22,14 +23,14 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x8x1(
   for (; k >= 4; k -= 4) {
 #pragma GCC unroll 4
     for (int u = 0; u < 4; ++u) {
-      __m256 r = _mm256_loadu_ps(rhs + 8 * u);
+      __m256 r = _mm256_loadu_ps(rhs + rs * u);
 #pragma GCC unroll 8
       for (int m = 0; m < M0; ++m) {
         acc[m] = _mm256_fmadd_ps(_mm256_set1_ps(lhs[M0 * u + m]), r, acc[m]);
       }
     }
     lhs += 4 * M0;
-    rhs += 32;
+    rhs += 4 * rs;
   }
   for (; k > 0; --k) {
     __m256 r = _mm256_loadu_ps(rhs);
@@ -38,7 +39,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x8x1(
       acc[m] = _mm256_fmadd_ps(_mm256_set1_ps(lhs[m]), r, acc[m]);
     }
     lhs += M0;
-    rhs += 8;
+    rhs += rs;
   }
 #pragma GCC unroll 8
   for (int m = 0; m < M0; ++m) _mm256_storeu_ps(out + 8 * m, acc[m]);
@@ -78,15 +79,20 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f16_x8x1(
   for (int m = 0; m < M0; ++m) _mm256_storeu_ps(out + 8 * m, acc[m]);
 }
 
-#define KILN_UKERNEL_DEFINE_AVX2(M0)                                   \
-  void kiln_ukernel_mmt4d_f32_##M0##x8x1_avx2(                         \
-      void* out_tile, const void* lhs_panel, const void* rhs_panel,    \
-      const kiln_ukernel_mmt4d_params_t* params) {                     \
-    kiln_ukernel_f32_x8x1(out_tile, lhs_panel, rhs_panel, params, M0); \
-  }                                                                    \
-  void kiln_ukernel_mmt4d_f16_##M0##x8x1_avx2(                         \
-      void* out_tile, const void* lhs_panel, const void* rhs_panel,    \
-      const kiln_ukernel_mmt4d_params_t* params) {                     \
-    kiln_ukernel_f16_x8x1(out_tile, lhs_panel, rhs_panel, params, M0); \
+#define KILN_UKERNEL_DEFINE_AVX2(M0)                                        \
+  void kiln_ukernel_mmt4d_f32_##M0##x8x1_avx2(                              \
+      void* out_tile, const void* lhs_panel, const void* rhs_panel,         \
+      const kiln_ukernel_mmt4d_params_t* params) {                          \
+    if (params->rhs_stride1) {                                              \
+      kiln_ukernel_f32_x8x1(out_tile, lhs_panel, rhs_panel, params, M0,     \
+                            params->rhs_stride1);                           \
+    } else {                                                                \
+      kiln_ukernel_f32_x8x1(out_tile, lhs_panel, rhs_panel, params, M0, 8); \
+    }                                                                       \
+  }                                                                         \
+  void kiln_ukernel_mmt4d_f16_##M0##x8x1_avx2(                              \
+      void* out_tile, const void* lhs_panel, const void* rhs_panel,         \
+      const kiln_ukernel_mmt4d_params_t* params) {                          \
+    kiln_ukernel_f16_x8x1(out_tile, lhs_panel, rhs_panel, params, M0);      \
   }
 KILN_UKERNEL_X86_64_AVX2_M0S(KILN_UKERNEL_DEFINE_AVX2)

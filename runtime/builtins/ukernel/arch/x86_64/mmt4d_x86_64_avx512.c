@@ -25,9 +25,11 @@ static inline __attribute__((always_inline)) void kiln_ukernel_store_acc16(
   for (int m = 0; m < M0; ++m) _mm512_storeu_ps(out + 16 * m, acc[m]);
 }
 
+// |rs|: elements between the K steps of the RHS panel (16 when packed; a
+// constant there, so the packed case keeps immediate offsets).
 static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1(
     void* out_tile, const void* lhs_panel, const void* rhs_panel,
-    const kiln_ukernel_mmt4d_params_t* params, const int M0) {
+    const kiln_ukernel_mmt4d_params_t* params, const int M0, const int64_t rs) {
   float* out = (float*)out_tile;
   const float* restrict lhs = (const float*)lhs_panel;
   const float* restrict rhs = (const float*)rhs_panel;
@@ -51,7 +53,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1(
   for (; k >= 4; k -= 4) {
 #pragma GCC unroll 4
     for (int u = 0; u < 4; ++u) {
-      __m512 r = _mm512_loadu_ps(rhs + 16 * u);
+      __m512 r = _mm512_loadu_ps(rhs + rs * u);
       __m512 l = M0 == 16 ? _mm512_loadu_ps(lhs + 16 * u) : r;
 #pragma GCC unroll 16
       for (int m = 0; m < first_reg; ++m) {
@@ -64,7 +66,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1(
       }
     }
     lhs += 4 * M0;
-    rhs += 64;
+    rhs += 4 * rs;
   }
   for (; k > 0; --k) {
     __m512 r = _mm512_loadu_ps(rhs);
@@ -79,7 +81,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1(
                                acc[m]);
     }
     lhs += M0;
-    rhs += 16;
+    rhs += rs;
   }
   kiln_ukernel_store_acc16(acc, out, M0);
 }
@@ -114,15 +116,20 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f16_x16x1(
   kiln_ukernel_store_acc16(acc, out, M0);
 }
 
-#define KILN_UKERNEL_DEFINE_AVX512(M0)                                  \
-  void kiln_ukernel_mmt4d_f32_##M0##x16x1_avx512(                       \
-      void* out_tile, const void* lhs_panel, const void* rhs_panel,     \
-      const kiln_ukernel_mmt4d_params_t* params) {                      \
-    kiln_ukernel_f32_x16x1(out_tile, lhs_panel, rhs_panel, params, M0); \
-  }                                                                     \
-  void kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512(                       \
-      void* out_tile, const void* lhs_panel, const void* rhs_panel,     \
-      const kiln_ukernel_mmt4d_params_t* params) {                      \
-    kiln_ukernel_f16_x16x1(out_tile, lhs_panel, rhs_panel, params, M0); \
+#define KILN_UKERNEL_DEFINE_AVX512(M0)                                        \
+  void kiln_ukernel_mmt4d_f32_##M0##x16x1_avx512(                             \
+      void* out_tile, const void* lhs_panel, const void* rhs_panel,           \
+      const kiln_ukernel_mmt4d_params_t* params) {                            \
+    if (params->rhs_stride1) {                                                \
+      kiln_ukernel_f32_x16x1(out_tile, lhs_panel, rhs_panel, params, M0,      \
+                             params->rhs_stride1);                            \
+    } else {                                                                  \
+      kiln_ukernel_f32_x16x1(out_tile, lhs_panel, rhs_panel, params, M0, 16); \
+    }                                                                         \
+  }                                                                           \
+  void kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512(                             \
+      void* out_tile, const void* lhs_panel, const void* rhs_panel,           \
+      const kiln_ukernel_mmt4d_params_t* params) {                            \
+    kiln_ukernel_f16_x16x1(out_tile, lhs_panel, rhs_panel, params, M0);       \
   }
 KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_DEFINE_AVX512)

@@ -81,3 +81,53 @@ void kiln_ukernel_unpack_x32_16x16_avx512(const kiln_ukernel_unpack_params_t* p,
     }
   }
 }
+
+void kiln_ukernel_pack_window_x32_16_avx512(
+    const kiln_ukernel_pack_window_params_t* p, const int64_t* poff,
+    void* out_tile) {
+  const float* in = (const float*)p->in;
+  float* out = (float*)out_tile;
+  int64_t c2 = p->k0 % p->ext[2];
+  int64_t c1 = (p->k0 / p->ext[2]) % p->ext[1];
+  int64_t c0 = p->k0 / (p->ext[2] * p->ext[1]);
+  int64_t j = 0;
+  while (j < p->kc) {
+    const int64_t koff = c0 * p->step[0] + c1 * p->step[1] + c2 * p->step[2];
+    // The taps left in this innermost run (consecutive c2).
+    int64_t run = p->ext[2] - c2;
+    if (run > p->kc - j) run = p->kc - j;
+    if (p->step[2] == 1) {
+      // 16 rows x up to 16 consecutive elements: transpose into up to 16
+      // tile rows (masked loads for a short run read nothing past it).
+      for (int64_t b = 0; b < run; b += 16) {
+        int64_t len = run - b < 16 ? run - b : 16;
+        __mmask16 mask = (__mmask16)((1u << len) - 1u);
+        __m512 r[16];
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; ++i) {
+          r[i] = _mm512_maskz_loadu_ps(mask, in + poff[i] + koff + b);
+        }
+        kiln_ukernel_transpose16(r);
+        // Unrolled with constant indices so that r stays in registers (a
+        // variable index spilled it and copied it with rep movs).
+        float* dst = out + (j + b) * 16;
+#pragma GCC unroll 16
+        for (int t = 0; t < 16; ++t) {
+          if (t < len) _mm512_storeu_ps(dst + t * 16, r[t]);
+        }
+      }
+    } else {
+      for (int64_t t = 0; t < run; ++t) {
+        float* dst = out + (j + t) * 16;
+        const float* src = in + koff + t * p->step[2];
+        for (int i = 0; i < 16; ++i) dst[i] = src[poff[i]];
+      }
+    }
+    j += run;
+    c2 += run;
+    if (c2 == p->ext[2]) {
+      c2 = 0;
+      if (++c1 == p->ext[1]) c1 = 0, ++c0;
+    }
+  }
+}

@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""llvm-cpu f32 convolutions through the micro-kernels against numpy.
+
+Convolutions (stablehlo.convolution in NHWC/HWIO and NCHW/OIHW, the named
+linalg convs, tosa.conv2d with a bias) over odd sizes: 1, 3, 15, 17
+channels and pixels, non-multiples of every tile, strides 2, padding,
+dilation 2, batch 2, 1x1 (plain matmul packing) and KxK (im2col packing),
+K above the entry's K block (256), more output channels than its column
+block (128) and more pixels than its row block (256). Each runs on local-sync and local-task with the CPU features
+capped to each ISA variant in turn (KILN_HAL_CPU_ISA_CAP), from one module
+with three ISA variants; every convolution must compile to a micro-kernel
+entry, and local-task must give local-sync's bits. Tolerance: the f32 bound of a length-K dot product, K * 2^-23 *
+sum |x||w|, against a float64 reference.
+
+Usage: conv_test.py BIN_DIR
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+BIN = sys.argv[1]
+# (batch, H, W, C, F, kernel, stride, pad, dilation, layout)
+CASES = [
+    (1, 1, 1, 1, 1, 1, 1, 0, 1, "nhwc"),
+    (1, 17, 19, 3, 17, 3, 1, 1, 1, "nhwc"),
+    (2, 17, 15, 17, 15, 3, 2, 1, 1, "nhwc"),
+    (1, 16, 16, 15, 3, 3, 1, 2, 2, "nhwc"),
+    (1, 9, 9, 17, 33, 1, 1, 0, 1, "nhwc"),
+    (2, 9, 9, 17, 33, 1, 2, 0, 1, "nhwc"),
+    (1, 23, 23, 3, 16, 7, 2, 3, 1, "nhwc"),
+    (1, 7, 7, 64, 17, 3, 1, 1, 1, "nhwc"),
+    (1, 5, 5, 4, 300, 3, 1, 1, 1, "nhwc"),
+    (1, 1, 1, 3, 1, 1, 1, 0, 1, "nchw"),
+    (2, 17, 19, 3, 17, 3, 1, 1, 1, "nchw"),
+    (1, 17, 15, 17, 15, 3, 2, 0, 2, "nchw"),
+    (2, 9, 9, 17, 33, 1, 1, 0, 1, "nchw"),
+    (1, 9, 11, 60, 5, 3, 2, 1, 1, "nchw"),
+    (2, 15, 17, 15, 3, 3, 1, 1, 1, "linalg_nhwc_fhwc"),
+    (1, 15, 17, 3, 17, 3, 2, 0, 1, "linalg_nchw_fchw"),
+    (2, 15, 17, 5, 17, 3, 1, 1, 2, "tosa"),
+]
+
+
+def fail(message):
+    print("FAILED: " + message)
+    sys.exit(1)
+
+
+def run(cmd, env=None):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        fail("%s\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
+    return p.stdout
+
+
+def ty(shape):
+    return "tensor<%sxf32>" % "x".join(str(d) for d in shape)
+
+
+def out_size(size, k, s, p, d):
+    return (size + 2 * p - d * (k - 1) - 1) // s + 1
+
+
+def conv_nhwc(x, w, s, p, d):
+    """x: N H W C, w: KH KW C F (float64) -> N OH OW F."""
+    n, h, wd, c = x.shape
+    kh, kw, _, f = w.shape
+    xp = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0)))
+    oh, ow = out_size(h, kh, s, p, d), out_size(wd, kw, s, p, d)
+    out = np.zeros((n, oh, ow, f))
+    for i in range(kh):
+        for j in range(kw):
+            patch = xp[:, i * d:i * d + (oh - 1) * s + 1:s,
+                       j * d:j * d + (ow - 1) * s + 1:s, :]
+            out += np.einsum("nhwc,cf->nhwf", patch, w[i, j])
+    return out
+
+
+def case_source(i, case):
+    """Returns (MLIR function, image shape, filter shape, extra input, to
+    NHWC/HWCF converters)."""
+    n, h, w, c, f, k, s, p, d, layout = case
+    oh, ow = out_size(h, k, s, p, d), out_size(w, k, s, p, d)
+    name = "conv%d" % i
+    if layout in ("nhwc", "nchw"):
+        if layout == "nhwc":
+            xs, ws, os_ = (n, h, w, c), (k, k, c, f), (n, oh, ow, f)
+            dims = "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
+        else:
+            xs, ws, os_ = (n, c, h, w), (f, c, k, k), (n, f, oh, ow)
+            dims = "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]"
+        src = ("func.func @%s(%%x: %s, %%w: %s) -> %s {\n"
+               "  %%0 = stablehlo.convolution(%%x, %%w) dim_numbers = %s,"
+               " window = {stride = [%d, %d], pad = [[%d, %d], [%d, %d]],"
+               " rhs_dilate = [%d, %d]} {batch_group_count = 1 : i64,"
+               " feature_group_count = 1 : i64} : (%s, %s) -> %s\n"
+               "  return %%0 : %s\n}\n" %
+               (name, ty(xs), ty(ws), ty(os_), dims, s, s, p, p, p, p, d, d,
+                ty(xs), ty(ws), ty(os_), ty(os_)))
+        return name, src, xs, ws, None, layout
+    if layout.startswith("linalg"):
+        assert p == 0 or layout == "linalg_nhwc_fhwc"
+        # The named ops take the padded image.
+        hp, wp = h + 2 * p, w + 2 * p
+        if layout == "linalg_nhwc_fhwc":
+            xs, ws, os_ = (n, hp, wp, c), (f, k, k, c), (n, oh, ow, f)
+            op = "linalg.conv_2d_nhwc_fhwc"
+        else:
+            xs, ws, os_ = (n, c, hp, wp), (f, c, k, k), (n, f, oh, ow)
+            op = "linalg.conv_2d_nchw_fchw"
+        src = ("func.func @%s(%%x: %s, %%w: %s) -> %s {\n"
+               "  %%z = arith.constant dense<0.0> : %s\n"
+               "  %%0 = %s {dilations = dense<%d> : tensor<2xi64>, strides ="
+               " dense<%d> : tensor<2xi64>} ins(%%x, %%w : %s, %s) outs(%%z :"
+               " %s) -> %s\n  return %%0 : %s\n}\n" %
+               (name, ty(xs), ty(ws), ty(os_), ty(os_), op, d, s, ty(xs),
+                ty(ws), ty(os_), ty(os_), ty(os_)))
+        return name, src, xs, ws, None, layout
+    # tosa.conv2d: NHWC image, FHWC filter, a bias per output channel.
+    xs, ws, os_ = (n, h, w, c), (f, k, k, c), (n, oh, ow, f)
+    src = ("func.func @%s(%%x: %s, %%w: %s, %%b: tensor<%dxf32>) -> %s {\n"
+           "  %%zp = \"tosa.const\"() <{values = dense<[0.0]> :"
+           " tensor<1xf32>}> : () -> tensor<1xf32>\n"
+           "  %%0 = tosa.conv2d %%x, %%w, %%b, %%zp, %%zp {acc_type = f32,"
+           " dilation = array<i64: %d, %d>, pad = array<i64: %d, %d, %d, %d>,"
+           " stride = array<i64: %d, %d>} : (%s, %s, tensor<%dxf32>,"
+           " tensor<1xf32>, tensor<1xf32>) -> %s\n  return %%0 : %s\n}\n" %
+           (name, ty(xs), ty(ws), f, ty(os_), d, d, p, p, p, p, s, s, ty(xs),
+            ty(ws), f, ty(os_), ty(os_)))
+    return name, src, xs, ws, (f,), layout
+
+
+def reference(case, x, w, b):
+    """float64 result and error bound in the case's output layout."""
+    n, h, wd, c, f, k, s, p, d, layout = case
+    x = x.astype(np.float64)
+    w = w.astype(np.float64)
+    if layout == "nhwc":
+        xn, wn, pad = x, w, p
+    elif layout == "nchw":
+        xn, wn, pad = x.transpose(0, 2, 3, 1), w.transpose(2, 3, 1, 0), p
+    elif layout == "linalg_nhwc_fhwc":
+        xn, wn, pad = x, w.transpose(1, 2, 3, 0), 0
+    elif layout == "linalg_nchw_fchw":
+        xn, wn, pad = x.transpose(0, 2, 3, 1), w.transpose(2, 3, 1, 0), 0
+    else:
+        xn, wn, pad = x, w.transpose(1, 2, 3, 0), p
+    ref = conv_nhwc(xn, wn, s, pad, d)
+    bound = conv_nhwc(np.abs(xn), np.abs(wn), s, pad, d)
+    bound *= c * k * k * 2.0 ** -23
+    if b is not None:
+        ref += b.astype(np.float64)
+        bound += np.abs(ref) * 2.0 ** -23
+    if layout in ("nchw", "linalg_nchw_fchw"):
+        ref, bound = ref.transpose(0, 3, 1, 2), bound.transpose(0, 3, 1, 2)
+    return ref, bound
+
+
+def main():
+    rng = np.random.default_rng(5)
+    with tempfile.TemporaryDirectory() as work:
+        src_path = os.path.join(work, "conv.mlir")
+        cases = []
+        with open(src_path, "w") as f:
+            for i, case in enumerate(CASES):
+                name, src, xs, ws, bs, layout = case_source(i, case)
+                f.write(src)
+                cases.append((name, case, xs, ws, bs))
+        kmod = os.path.join(work, "conv.kmod")
+        dump = os.path.join(work, "dump")
+        run([os.path.join(BIN, "kiln-compile"),
+             "--iree-hal-target-backends=llvm-cpu",
+             "--iree-llvmcpu-target-cpu=x86-64-v4,x86-64-v3,generic",
+             "--iree-hal-dump-executable-sources-to=" + dump, src_path, "-o",
+             kmod])
+        c = open(os.path.join(dump, "dispatches.c")).read()
+        kernels = (c.count("// f32 convolution ") +
+                   c.count("// f32 1x1 convolution ")) // 3
+        if kernels != len(cases):
+            fail("%d of %d convolutions use the micro-kernel" %
+                 (kernels, len(cases)))
+        if c.count("// f32 1x1 convolution ") // 3 != 4:
+            fail("the 1x1 stride-1 convolutions should pack as matmuls")
+        checked = 0
+        for name, case, xs, ws, bs in cases:
+            x = rng.standard_normal(xs).astype(np.float32)
+            w = rng.standard_normal(ws).astype(np.float32)
+            b = rng.standard_normal(bs).astype(np.float32) if bs else None
+            inputs = []
+            for j, a in enumerate([x, w] + ([b] if b is not None else [])):
+                path = os.path.join(work, "in%d.npy" % j)
+                np.save(path, a)
+                inputs.append("--input=@" + path)
+            ref, bound = reference(case, x, w, b)
+            for cap in ("host", "x86-64-v3", "generic"):
+                first = None
+                for device in ("local-sync", "local-task"):
+                    out = os.path.join(work, "out.npy")
+                    env = dict(os.environ, KILN_HAL_CPU_ISA_CAP=cap)
+                    run([os.path.join(BIN, "kiln-run-module"),
+                         "--module=" + kmod, "--device=" + device,
+                         "--function=" + name] + inputs +
+                        ["--output=@" + out], env=env)
+                    got = np.load(out).astype(np.float64)
+                    if got.shape != ref.shape:
+                        fail("%s %s: shape %s, want %s" %
+                             (name, case, got.shape, ref.shape))
+                    err = np.abs(got - ref)
+                    if np.any(err > bound + 1e-30):
+                        i = np.unravel_index(np.argmax(err - bound), err.shape)
+                        fail("%s %s (%s, %s): element %s is %r, want %r "
+                             "(bound %g)" % (name, case, cap, device, i,
+                                             got[i], ref[i], bound[i]))
+                    # Workers split pixels and channels, never K: the same
+                    # bits on one thread and on the worker pool.
+                    if first is None:
+                        first = got
+                    elif not np.array_equal(first, got):
+                        fail("%s %s (%s): local-task differs from local-sync" %
+                             (name, case, cap))
+                    checked += 1
+        print("conv_test: %d convolutions x 3 ISA caps x 2 devices = %d runs "
+              "match numpy" % (len(cases), checked))
+
+
+main()

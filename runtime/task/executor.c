@@ -255,8 +255,10 @@ static int kiln_task_worker_main(void* arg) {
 
 kiln_task_executor_options_t kiln_task_executor_options_default(void) {
   kiln_task_executor_options_t options;
+  memset(&options, 0, sizeof(options));
   options.worker_count = 0;
   options.name = "kiln-worker";
+  options.cpu_ids = NULL;
   return options;
 }
 

@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
 .PHONY: all deps build test test-main test-asan test-tsan demo clean format \
-        docs-deps docs serve-docs test-docs bench fuzz
+        docs-deps docs serve-docs test-docs bench bench-models fuzz
 
 all: build
 
@@ -80,6 +80,14 @@ demo: build
 BENCH_ARGS ?=
 bench: build
 	@bench/matmul/run.sh $(BUILD_DIR) $(BENCH_ARGS)
+
+# bench/models/run.sh: seven ONNX models (generated, seeded weights) on kiln
+# (llvm-cpu) against ONNX Runtime, 1 and 2 threads; about 15 minutes. Writes
+# build/bench/models/results.{json,md,png} and the website's benchmark page.
+# BENCH_MODELS_ARGS are passed on (e.g. --models mlp,squeezenet --rounds 1).
+BENCH_MODELS_ARGS ?=
+bench-models: build
+	@bench/models/run.sh $(BUILD_DIR) $(BENCH_MODELS_ARGS)
 
 format:
 	@git ls-files '*.c' '*.h' '*.cc' | xargs clang-format -i

@@ -16,6 +16,10 @@ fi
 if [ "${1:-}" = "--bench" ]; then
   packages+=(libopenblas-dev python3-matplotlib)
 fi
+# bench/models/run.sh: ONNX models, the chart, node for onnxruntime-node.
+if [ "${1:-}" = "--bench-models" ]; then
+  packages+=(python3-onnx python3-matplotlib nodejs)
+fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then

@@ -1,5 +1,6 @@
 // Runs one ONNX model with ONNX Runtime (onnxruntime-node) and prints one
-// JSON line: session creation time and per-run latencies in milliseconds.
+// JSON line: session creation time, per-run latencies and per-run process
+// CPU time (all threads) in milliseconds.
 //
 // Usage: node ort_bench.js MODEL.onnx INPUT.npy THREADS RUNS [OUTPUT.npy]
 //   THREADS: intra-op threads (inter-op 1, sequential execution, all graph
@@ -60,16 +61,20 @@ async function main() {
   feeds[session.inputNames[0]] = new ort.Tensor('float32', x.data, x.shape);
   let result = await session.run(feeds);  // warm-up
   const times = [];
+  const cpu = [];
   for (let i = 0; i < runs; ++i) {
+    const c = process.cpuUsage();
     const t = process.hrtime.bigint();
     result = await session.run(feeds);
     times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    const dc = process.cpuUsage(c);
+    cpu.push((dc.user + dc.system) / 1e3);
   }
   if (output) {
     const y = result[session.outputNames[0]];
     writeNpy(output, y.dims, y.data);
   }
-  console.log(JSON.stringify({load_ms: loadMs, times_ms: times,
+  console.log(JSON.stringify({load_ms: loadMs, times_ms: times, cpu_ms: cpu,
                               version: ort.env.versions ? ort.env.versions.common : undefined}));
 }
 

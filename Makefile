@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
 .PHONY: all deps build test test-main test-asan test-tsan demo clean format \
-        docs-deps docs serve-docs test-docs bench bench-conv fuzz
+        docs-deps docs serve-docs test-docs bench bench-conv bench-models fuzz
 
 all: build
 
@@ -84,6 +84,14 @@ bench: build
 # ResNet-50's convolution shapes on llvm-cpu vs the FMA peak (bench/conv).
 bench-conv: build
 	@bench/conv/run.sh $(BUILD_DIR)/bin $(BENCH_ARGS)
+
+# bench/models/run.sh: seven ONNX models (generated, seeded weights) on kiln
+# (llvm-cpu) against ONNX Runtime, 1 and 2 threads; about 15 minutes. Writes
+# build/bench/models/results.{json,md,png} and the website's benchmark page.
+# BENCH_MODELS_ARGS are passed on (e.g. --models mlp,squeezenet --rounds 1).
+BENCH_MODELS_ARGS ?=
+bench-models: build
+	@bench/models/run.sh $(BUILD_DIR) $(BENCH_MODELS_ARGS)
 
 format:
 	@git ls-files '*.c' '*.h' '*.cc' | xargs clang-format -i

@@ -12,6 +12,10 @@ packages=(
 if [ "${1:-}" = "--docs" ]; then
   packages+=(mkdocs mkdocs-material chromium)
 fi
+# bench/models/run.sh: ONNX models, the chart, node for onnxruntime-node.
+if [ "${1:-}" = "--bench-models" ]; then
+  packages+=(python3-onnx python3-matplotlib nodejs)
+fi
 # bench/matmul/run.sh: OpenBLAS as the reference, matplotlib for the plot.
 if [ "${1:-}" = "--bench" ]; then
   packages+=(libopenblas-dev python3-matplotlib)

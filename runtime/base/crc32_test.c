@@ -44,6 +44,20 @@ KILN_TEST(incremental_matches_one_shot_and_reference) {
   }
 }
 
+// The 8-bytes-per-step loop against the bitwise definition at every start
+// offset (alignment) and length up to 40 (the loop plus every tail).
+KILN_TEST(slicing_all_offsets_and_lengths) {
+  uint8_t data[64];
+  for (int i = 0; i < 64; ++i) data[i] = (uint8_t)(i * 197 + 89);
+  for (size_t offset = 0; offset < 8; ++offset) {
+    for (size_t size = 0; size <= 40; ++size) {
+      KILN_EXPECT_EQ_INT(kiln_crc32(data + offset, size),
+                         reference_crc32(data + offset, size));
+    }
+  }
+}
+
 KILN_TEST_MAIN(KILN_TEST_CASE(standard_check_value),
+               KILN_TEST_CASE(slicing_all_offsets_and_lengths),
                KILN_TEST_CASE(empty_and_known_strings),
                KILN_TEST_CASE(incremental_matches_one_shot_and_reference))

@@ -1029,6 +1029,10 @@ static kiln_status_t kiln_asm_parse_function(kiln_asm_parser_t* p,
 static kiln_status_t kiln_asm_hex(kiln_asm_parser_t* p,
                                   const kiln_asm_token_t* t,
                                   kiln_asm_bytes_t* out) {
+  // Decoded through a chunk, appended per 4 KB rather than per byte (a
+  // model's weights are hundreds of MB of hex).
+  uint8_t chunk[4096];
+  size_t used = 0;
   int nibble = -1;
   for (size_t i = 0; i < t->length; ++i) {
     char c = t->start[i];
@@ -1041,12 +1045,16 @@ static kiln_status_t kiln_asm_hex(kiln_asm_parser_t* p,
     if (nibble < 0) {
       nibble = v;
     } else {
-      uint8_t byte = (uint8_t)(nibble * 16 + v);
-      KILN_RETURN_IF_ERROR(kiln_asm_append(p, out, &byte, 1));
+      chunk[used++] = (uint8_t)(nibble * 16 + v);
       nibble = -1;
+      if (used == sizeof(chunk)) {
+        KILN_RETURN_IF_ERROR(kiln_asm_append(p, out, chunk, used));
+        used = 0;
+      }
     }
   }
   if (nibble >= 0) return kiln_asm_error(p, t, "odd number of hex digits");
+  if (used) KILN_RETURN_IF_ERROR(kiln_asm_append(p, out, chunk, used));
   return kiln_ok_status();
 }
 

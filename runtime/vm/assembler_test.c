@@ -76,6 +76,30 @@ KILN_TEST(good_program_with_everything) {
   kiln_vm_test_teardown(&env);
 }
 
+// Hex rodata longer than the decoder's 4 KB chunk, with separators: every
+// byte lands in order across the chunk boundaries.
+KILN_TEST(long_hex_rodata) {
+  enum { kBytes = 10000 };
+  static char source[64 + 3 * kBytes];
+  int n = snprintf(source, sizeof(source), "module @h\nrodata @r : hex \"");
+  for (int i = 0; i < kBytes; ++i) {
+    n += snprintf(source + n, sizeof(source) - (size_t)n, "%02x%s",
+                  (unsigned)((i * 7 + i / 256) & 0xff), i % 3 ? "" : "_");
+  }
+  snprintf(source + n, sizeof(source) - (size_t)n, "\"\n");
+  kiln_vm_test_env_t env;
+  KILN_ASSERT_OK(kiln_vm_test_load(source, &env));
+  kiln_vm_rodata_info_t info;
+  KILN_ASSERT_OK(kiln_vm_bytecode_module_rodata_at(env.module, 0, &info));
+  KILN_EXPECT_EQ_INT(info.length, kBytes);
+  int mismatches = 0;
+  for (int i = 0; i < kBytes; ++i) {
+    mismatches += info.data[i] != (uint8_t)((i * 7 + i / 256) & 0xff);
+  }
+  KILN_EXPECT_EQ_INT(mismatches, 0);
+  kiln_vm_test_teardown(&env);
+}
+
 // A splat is stored as its pattern and length, expanded per context: a
 // function reads the expanded bytes.
 KILN_TEST(splat_rodata) {
@@ -142,5 +166,5 @@ KILN_TEST(errors_have_line_and_column) {
 }
 
 KILN_TEST_MAIN(KILN_TEST_CASE(good_program_with_everything),
-               KILN_TEST_CASE(splat_rodata),
+               KILN_TEST_CASE(long_hex_rodata), KILN_TEST_CASE(splat_rodata),
                KILN_TEST_CASE(errors_have_line_and_column))

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void kiln_asm_function_init(kiln_asm_function_t* f, const char* args) {
@@ -27,16 +28,31 @@ uint32_t kiln_asm_label(kiln_asm_function_t* f) {
 }
 
 void kiln_asm_emit(kiln_asm_function_t* f, const char* format, ...) {
+  // Most lines fit |line|; a longer one (a queue.execute with a large
+  // binding table) is formatted again into a heap buffer of its length.
   char line[1024];
   va_list args;
   va_start(args, format);
   int n = vsnprintf(line, sizeof(line), format, args);
   va_end(args);
   if (n < 0) return;
+  const char* text = line;
+  char* big = NULL;
+  if ((size_t)n >= sizeof(line)) {
+    big = (char*)malloc((size_t)n + 1);
+    if (!big) {
+      f->body.failed = true;
+      return;
+    }
+    va_start(args, format);
+    vsnprintf(big, (size_t)n + 1, format, args);
+    va_end(args);
+    text = big;
+  }
   kiln_ir_sb_append(&f->body, "  ", 2);
-  kiln_ir_sb_append(&f->body, line,
-                    (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+  kiln_ir_sb_append(&f->body, text, (size_t)n);
   kiln_ir_sb_append(&f->body, "\n", 1);
+  free(big);
 }
 
 void kiln_asm_place_label(kiln_asm_function_t* f, uint32_t label) {

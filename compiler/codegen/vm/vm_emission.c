@@ -248,11 +248,24 @@ static kiln_status_t kiln_em_constant_rodata(kiln_em_module_t* m,
   }
   kiln_ir_sb_printf(&m->rodata, "rodata @__rodata_%u align 64 : hex \"",
                     ordinal);
+  // Hex digits through a table in chunks: one printf per byte took seconds
+  // on a model's weights (tens to hundreds of MB).
+  static const char kDigits[] = "0123456789abcdef";
+  char chunk[4096];
+  size_t used = 0;
   for (int64_t i = 0; i < count; ++i) {
     const uint8_t* p = attr->dense.splat ? attr->dense.data
                                          : attr->dense.data + (size_t)i * eb;
-    for (size_t b = 0; b < eb; ++b) kiln_ir_sb_printf(&m->rodata, "%02x", p[b]);
+    for (size_t b = 0; b < eb; ++b) {
+      if (used + 2 > sizeof(chunk)) {
+        kiln_ir_sb_append(&m->rodata, chunk, used);
+        used = 0;
+      }
+      chunk[used++] = kDigits[p[b] >> 4];
+      chunk[used++] = kDigits[p[b] & 15];
+    }
   }
+  if (used) kiln_ir_sb_append(&m->rodata, chunk, used);
   if (count == 0) {
     // An empty entry still needs a byte.
     kiln_ir_sb_printf(&m->rodata, "00");

@@ -1756,8 +1756,17 @@ static kiln_status_t kiln_onnx_slice(node_t* n, value_t* x,
   return kiln_onnx_emit(n, "stablehlo.slice", 1, &x, t, 3, attrs, out);
 }
 
+static kiln_status_t kiln_onnx_lower_slice_runtime(node_t* n);
+
 static kiln_status_t kiln_onnx_lower_slice(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  if (n->opset >= 10) {
+    for (size_t i = 1; i <= 4; ++i) {
+      if (kiln_onnx_use_declared(n, i, 0)) {
+        return kiln_onnx_lower_slice_runtime(n);
+      }
+    }
+  }
   const type_t* t = n->inputs[0]->type;
   size_t r = kiln_onnx_rank(t);
   int64_t starts[MAXR], ends[MAXR], axes[MAXR], steps[MAXR];
@@ -2014,6 +2023,8 @@ static kiln_status_t kiln_onnx_lower_tile(node_t* n) {
   return kiln_ok_status();
 }
 
+static kiln_status_t kiln_onnx_lower_pad_runtime(node_t* n);
+
 static kiln_status_t kiln_onnx_lower_pad(node_t* n) {
   value_t* x = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
@@ -2035,6 +2046,7 @@ static kiln_status_t kiln_onnx_lower_pad(node_t* n) {
                              2 * MAXR);
     value = kiln_onnx_attr_float(n, "value", 0.0);
   } else {
+    if (kiln_onnx_use_declared(n, 1, 0)) return kiln_onnx_lower_pad_runtime(n);
     KILN_RETURN_IF_ERROR(
         kiln_onnx_known_ints(n, 1, "pads", pads, 2 * MAXR, &np));
     KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 3, "axes", axes, MAXR, &na));
@@ -3374,12 +3386,11 @@ static kiln_status_t kiln_onnx_lower_global_pool(node_t* n) {
   return kiln_ok_status();
 }
 
-static kiln_status_t kiln_onnx_lower_conv(node_t* n) {
+// The stablehlo.convolution of a Conv-like node's |x| and |wt| (its group,
+// kernel, strides, pads, dilations attributes), in their element type.
+static kiln_status_t kiln_onnx_conv(node_t* n, value_t* x, value_t* wt,
+                                    value_t** out) {
   kiln_ir_context_t* ctx = n->context;
-  value_t *x = NULL, *wt = NULL;
-  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
-  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &wt));
-  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
   size_t r = kiln_onnx_rank(x->type);
   if (kiln_onnx_rank(wt->type) != r || r < 3) {
     return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
@@ -3429,13 +3440,19 @@ static kiln_status_t kiln_onnx_lower_conv(node_t* n) {
       kiln_onnx_named(n, "batch_group_count", kiln_onnx_i64(n, 1)),
   };
   value_t* ops[2] = {x, wt};
-  value_t* y = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_onnx_emit(n, "stablehlo.convolution", 2, ops, rt, 7, attrs, &y));
+  return kiln_onnx_emit(n, "stablehlo.convolution", 2, ops, rt, 7, attrs, out);
+}
+
+static kiln_status_t kiln_onnx_lower_conv(node_t* n) {
+  value_t *x = NULL, *wt = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &wt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_conv(n, x, wt, &y));
   if (kiln_onnx_input(n, 2)) {
     value_t* bias = NULL;
     KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
-    KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, rt, &bias));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, y->type, &bias));
     KILN_RETURN_IF_ERROR(
         kiln_onnx_binary_same(n, "stablehlo.add", y, bias, &y));
   }
@@ -4971,6 +4988,918 @@ static kiln_status_t kiln_onnx_lower_rnn(node_t* n) {
 }
 
 //===----------------------------------------------------------------------===//
+// Index-tuple gathers and scatters, runtime-shaped slices and pads, Einsum,
+// integer contractions
+//===----------------------------------------------------------------------===//
+
+// A structured #stablehlo.<name><...> attribute of integer-list params
+// (|lists[i]| of |counts[i]|) and one integer param, index_vector_dim.
+static const kiln_ir_attribute_t* kiln_onnx_index_dims_attr(
+    node_t* n, const char* name, size_t num_lists, const char* const* keys,
+    const int64_t* const* lists, const size_t* counts, int64_t ivd) {
+  kiln_ir_context_t* ctx = n->context;
+  kiln_ir_named_attribute_t params[8];
+  char text[1024];
+  int len = snprintf(text, sizeof(text), "#stablehlo.%s<", name);
+  size_t np = 0;
+  for (size_t i = 0; i < num_lists && np < 7; ++i) {
+    if (!counts[i]) continue;
+    len += snprintf(text + len, sizeof(text) - (size_t)len, "%s = [", keys[i]);
+    for (size_t k = 0; k < counts[i]; ++k) {
+      len += snprintf(text + len, sizeof(text) - (size_t)len, "%s%lld",
+                      k ? ", " : "", (long long)lists[i][k]);
+    }
+    len += snprintf(text + len, sizeof(text) - (size_t)len, "], ");
+    params[np++] = kiln_onnx_named(
+        n, keys[i], kiln_onnx_int_list_attr(n, counts[i], lists[i]));
+  }
+  snprintf(text + len, sizeof(text) - (size_t)len, "index_vector_dim = %lld>",
+           (long long)ivd);
+  params[np++] = kiln_onnx_named(n, "index_vector_dim", kiln_onnx_i64(n, ivd));
+  return kiln_ir_dialect_attr_get(
+      ctx, kiln_ir_intern_cstr(ctx, "stablehlo"),
+      kiln_ir_intern_cstr(ctx, name),
+      kiln_make_cstring_view(kiln_ir_arena_printf(ctx, "%s", text)), true, np,
+      params);
+}
+
+// A known i64 vector materialized as a constant.
+static kiln_status_t kiln_onnx_i64_vector(node_t* n, size_t count,
+                                          const int64_t* values,
+                                          value_t** out) {
+  int64_t c64 = (int64_t)count;
+  const type_t* t =
+      kiln_onnx_tensor(n, 1, &c64, kiln_ir_int_type(n->context, 64));
+  kiln_onnx_const_t* c =
+      kiln_onnx_make_const(n->context, t, values, count * sizeof(int64_t));
+  if (!c) return KILN_ONNX_OOM();
+  kiln_onnx_value_t tmp = {"constant", t, NULL, c};
+  return kiln_onnx_materialize(n, &tmp, out);
+}
+
+// Index tuples [..., q] (any integer type) as i64 with negative components
+// wrapped by the sizes of the data dims [first, first + q) they address.
+static kiln_status_t kiln_onnx_wrap_tuples(node_t* n, value_t* idx,
+                                           const type_t* data, size_t first,
+                                           value_t** out) {
+  size_t ir = kiln_onnx_rank(idx->type);
+  size_t q = (size_t)idx->type->shaped.dims[ir - 1];
+  value_t *sizes = NULL, *zero = NULL, *neg = NULL, *wrapped = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, idx, kiln_ir_int_type(n->context, 64), &idx));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_i64_vector(n, q, data->shaped.dims + first, &sizes));
+  int64_t last = (int64_t)ir - 1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(
+      n, sizes, ir, idx->type->shaped.dims, &last, &sizes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, idx, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", idx, zero, &neg));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", idx, sizes, &wrapped));
+  return kiln_onnx_select(n, neg, wrapped, idx, out);
+}
+
+static void kiln_onnx_seq(int64_t* out, int64_t from, int64_t count) {
+  for (int64_t i = 0; i < count; ++i) out[i] = from + i;
+}
+
+// GatherND: stablehlo.gather with the index tuples' last dim as the index
+// vector, the leading batch_dims paired as batching dims.
+static kiln_status_t kiln_onnx_lower_gather_nd(node_t* n) {
+  value_t *x = NULL, *idx = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
+  size_t r = kiln_onnx_rank(x->type), ir = kiln_onnx_rank(idx->type);
+  int64_t b = kiln_onnx_attr_int(n, "batch_dims", 0);
+  int64_t q = ir ? idx->type->shaped.dims[ir - 1] : -1;
+  if (ir < 1 || b < 0 || (size_t)b >= ir || q < 1 || b + q > (int64_t)r) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "indices [..., q] must address at most rank - batch_dims dims");
+  }
+  for (int64_t d = 0; d < b; ++d) {
+    if (x->type->shaped.dims[d] != idx->type->shaped.dims[d]) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "batch dim %lld differs between data and "
+                                  "indices",
+                                  (long long)d);
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_wrap_tuples(n, idx, x->type, (size_t)b, &idx));
+  int64_t dims[MAXR], sizes[MAXR], offset[MAXR], collapsed[MAXR],
+      batching[MAXR], map[MAXR];
+  size_t rank = 0, no = 0;
+  for (size_t d = 0; d + 1 < ir; ++d) dims[rank++] = idx->type->shaped.dims[d];
+  for (size_t d = 0; d < r; ++d) {
+    bool sliced = (int64_t)d < b + q;
+    sizes[d] = sliced ? 1 : x->type->shaped.dims[d];
+    if (!sliced) {
+      offset[no++] = (int64_t)rank;
+      dims[rank++] = x->type->shaped.dims[d];
+    }
+  }
+  kiln_onnx_seq(batching, 0, b);
+  kiln_onnx_seq(collapsed, b, q);
+  kiln_onnx_seq(map, b, q);
+  const char* keys[5] = {"offset_dims", "collapsed_slice_dims",
+                         "operand_batching_dims", "start_indices_batching_dims",
+                         "start_index_map"};
+  const int64_t* lists[5] = {offset, collapsed, batching, batching, map};
+  size_t counts[5] = {no, (size_t)q, (size_t)b, (size_t)b, (size_t)q};
+  const kiln_ir_attribute_t* dn = kiln_onnx_index_dims_attr(
+      n, "gather", 5, keys, lists, counts, (int64_t)ir - 1);
+  if (!dn) return KILN_ONNX_OOM();
+  kiln_ir_named_attribute_t attrs[2] = {
+      kiln_onnx_named(n, "dimension_numbers", dn),
+      kiln_onnx_named(n, "slice_sizes", kiln_onnx_i64_array(n, r, sizes)),
+  };
+  value_t* ops[2] = {x, idx};
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+      n, "stablehlo.gather", 2, ops,
+      kiln_onnx_tensor(n, rank, dims, kiln_onnx_elem(x->type)), 2, attrs, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// ScatterND: stablehlo.scatter whose update computation is the reduction
+// (none: the update replaces the element; the last duplicate wins).
+static kiln_status_t kiln_onnx_lower_scatter_nd(node_t* n) {
+  kiln_ir_context_t* ctx = n->context;
+  value_t *x = NULL, *idx = NULL, *upd = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &upd));
+  size_t r = kiln_onnx_rank(x->type), ir = kiln_onnx_rank(idx->type);
+  int64_t q = ir ? idx->type->shaped.dims[ir - 1] : -1;
+  if (ir < 1 || q < 1 || q > (int64_t)r ||
+      kiln_onnx_rank(upd->type) != ir - 1 + r - (size_t)q) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "updates must be indices.shape[:-1] + data.shape[q:]");
+  }
+  const char* combiner = NULL;
+  if (kiln_onnx_attr_string_is(n, "reduction", "none", "add")) {
+    combiner = "stablehlo.add";
+  } else if (kiln_onnx_attr_string_is(n, "reduction", "none", "mul")) {
+    combiner = "stablehlo.multiply";
+  } else if (kiln_onnx_attr_string_is(n, "reduction", "none", "max")) {
+    combiner = "stablehlo.maximum";
+  } else if (kiln_onnx_attr_string_is(n, "reduction", "none", "min")) {
+    combiner = "stablehlo.minimum";
+  } else if (!kiln_onnx_attr_string_is(n, "reduction", "none", "none")) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "reduction must be none, add, mul, max or min");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_wrap_tuples(n, idx, x->type, 0, &idx));
+  int64_t window[MAXR], inserted[MAXR];
+  size_t nw = r - (size_t)q;
+  kiln_onnx_seq(window, (int64_t)ir - 1, (int64_t)nw);
+  kiln_onnx_seq(inserted, 0, q);
+  const char* keys[3] = {"update_window_dims", "inserted_window_dims",
+                         "scatter_dims_to_operand_dims"};
+  const int64_t* lists[3] = {window, inserted, inserted};
+  size_t counts[3] = {nw, (size_t)q, (size_t)q};
+  const kiln_ir_attribute_t* dn = kiln_onnx_index_dims_attr(
+      n, "scatter", 3, keys, lists, counts, (int64_t)ir - 1);
+  if (!dn) return KILN_ONNX_OOM();
+  // The update computation (old, new) -> combined.
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, kiln_onnx_elem(x->type));
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &region));
+  kiln_ir_builder_t rb = kiln_ir_builder_make(ctx);
+  rb.location = n->b->location;
+  const type_t* arg_types[2] = {scalar, scalar};
+  kiln_ir_block_t* block = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_block(&rb, region, 2, arg_types, &block));
+  kiln_ir_value_t* result = block->args[1];
+  if (combiner) {
+    kiln_ir_op_t* combine = NULL;
+    kiln_ir_value_t* args[2] = {block->args[0], block->args[1]};
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        &rb, combiner, 2, args, 1, &scalar, 0, NULL, &combine));
+    result = kiln_ir_op_result(combine, 0);
+  }
+  kiln_ir_op_t* ret = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.return", 1, &result, 0, NULL, 0, NULL, &ret));
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.scatter", n->b->location);
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, x));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, idx));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, upd));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(ctx, &state, x->type));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "scatter_dimension_numbers", dn));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, region));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  kiln_onnx_set(n, 0, kiln_ir_op_result(op, 0));
+  return kiln_ok_status();
+}
+
+// Element [coords[0][o], ..., coords[r-1][o]] of |x| for every o of the
+// coordinates' (common, i64) shape: one point gather.
+static kiln_status_t kiln_onnx_gather_points(node_t* n, value_t* x,
+                                             value_t* const* coords,
+                                             value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  const type_t* ct = coords[0]->type;
+  size_t cr = kiln_onnx_rank(ct);
+  int64_t dims[MAXR];
+  memcpy(dims, ct->shaped.dims, cr * sizeof(int64_t));
+  dims[cr] = 1;
+  value_t* parts[MAXR] = {NULL};
+  for (size_t d = 0; d < r; ++d) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reshape_to(n, coords[d], cr + 1, dims, &parts[d]));
+  }
+  value_t* idx = parts[0];
+  if (r > 1) {
+    dims[cr] = (int64_t)r;
+    kiln_ir_named_attribute_t attr =
+        kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, (int64_t)cr));
+    KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+        n, "stablehlo.concatenate", r, parts,
+        kiln_onnx_tensor(n, cr + 1, dims, kiln_ir_int_type(n->context, 64)), 1,
+        &attr, &idx));
+  }
+  int64_t ones[MAXR], all[MAXR];
+  for (size_t d = 0; d < r; ++d) ones[d] = 1;
+  kiln_onnx_seq(all, 0, (int64_t)r);
+  const char* keys[2] = {"collapsed_slice_dims", "start_index_map"};
+  const int64_t* lists[2] = {all, all};
+  size_t counts[2] = {r, r};
+  const kiln_ir_attribute_t* dn = kiln_onnx_index_dims_attr(
+      n, "gather", 2, keys, lists, counts, (int64_t)cr);
+  if (!dn) return KILN_ONNX_OOM();
+  kiln_ir_named_attribute_t attrs[2] = {
+      kiln_onnx_named(n, "dimension_numbers", dn),
+      kiln_onnx_named(n, "slice_sizes", kiln_onnx_i64_array(n, r, ones)),
+  };
+  value_t* ops[2] = {x, idx};
+  return kiln_onnx_emit(
+      n, "stablehlo.gather", 2, ops,
+      kiln_onnx_tensor(n, cr, ct->shaped.dims, kiln_onnx_elem(x->type)), 2,
+      attrs, out);
+}
+
+// Element |d| of a 1-D value, as a rank-0 value.
+static kiln_status_t kiln_onnx_element(node_t* n, value_t* v, int64_t d,
+                                       value_t** out) {
+  int64_t lo = d, hi = d + 1, st = 1;
+  value_t* s = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, v, &lo, &hi, &st, &s));
+  return kiln_onnx_reshape_to(n, s, 0, NULL, out);
+}
+
+// |a| (rank 0) broadcast to |like|'s shape, then |a| op |b|.
+static kiln_status_t kiln_onnx_scalar_op(node_t* n, const char* name,
+                                         value_t* b, value_t* a,
+                                         value_t** out) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, a, kiln_onnx_rank(b->type),
+                                              b->type->shaped.dims, &a));
+  return kiln_onnx_binary_same(n, name, b, a, out);
+}
+
+// Per data dim d: the entry of |values| (runtime 1-D, i64) whose axis is d,
+// or |fill| where no axis is d. |axes| is the normalized axes (i64 [m]).
+static kiln_status_t kiln_onnx_per_dim(node_t* n, value_t* values,
+                                       value_t* axes, size_t r, int64_t fill,
+                                       value_t** out) {
+  int64_t m = axes->type->shaped.dims[0];
+  int64_t rm[2] = {(int64_t)r, m};
+  const type_t* i64 = kiln_ir_int_type(n->context, 64);
+  value_t *ab = NULL, *vb = NULL, *io = NULL, *eq = NULL, *zero = NULL,
+          *sel = NULL, *sum = NULL, *hit = NULL, *fv = NULL;
+  int64_t one = 1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, axes, 2, rm, &one, &ab));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, values, 2, rm, &one, &vb));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_iota(n, kiln_onnx_tensor(n, 2, rm, i64), 0, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, ab, &eq));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, vb, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, eq, vb, zero, &sel));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, sel, 1, &one, "stablehlo.add", 0, &sum));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, eq, 1, &one, "stablehlo.or", 0, &hit));
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, sum->type, fill, &fv));
+  return kiln_onnx_select(n, hit, sum, fv, out);
+}
+
+// A runtime 1-D integer input as i64, or |def| (count entries) when absent.
+static kiln_status_t kiln_onnx_i64_input(node_t* n, size_t i, int64_t count,
+                                         int64_t def_from, int64_t def_step,
+                                         value_t** out) {
+  if (kiln_onnx_input(n, i)) {
+    value_t* v = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, i, &v));
+    return kiln_onnx_convert(n, v, kiln_ir_int_type(n->context, 64), out);
+  }
+  int64_t values[MAXR];
+  for (int64_t k = 0; k < count && k < MAXR; ++k) {
+    values[k] = def_from + k * def_step;
+  }
+  return kiln_onnx_i64_vector(n, (size_t)count, values, out);
+}
+
+// Slice (opset 10+) whose starts/ends/axes/steps are runtime values: the
+// graph's declared output type gives the result shape and each result
+// element reads x[start + i * step] per dim (ends only decide the length,
+// which the declared type already fixes).
+static kiln_status_t kiln_onnx_lower_slice_runtime(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 3));
+  const type_t* rt = n->declared[0];
+  size_t r = kiln_onnx_rank(x->type);
+  const type_t* st = n->inputs[1]->type;
+  if (kiln_onnx_rank(rt) != r || kiln_onnx_rank(st) != 1 ||
+      kiln_onnx_elem(rt) != kiln_onnx_elem(x->type)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "the declared result does not fit the input");
+  }
+  int64_t m = st->shaped.dims[0];
+  value_t *starts = NULL, *axes = NULL, *steps = NULL, *zero = NULL,
+          *neg = NULL, *wrapped = NULL, *dv = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_i64_input(n, 1, m, 0, 0, &starts));
+  KILN_RETURN_IF_ERROR(kiln_onnx_i64_input(n, 3, m, 0, 1, &axes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_i64_input(n, 4, m, 1, 0, &steps));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, axes, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, axes, (double)r, &dv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", axes, zero, &neg));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", axes, dv, &wrapped));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, neg, wrapped, axes, &axes));
+  value_t *start_d = NULL, *step_d = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_dim(n, starts, axes, r, 0, &start_d));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_dim(n, steps, axes, r, 1, &step_d));
+  value_t* coords[MAXR];
+  const type_t* it =
+      kiln_onnx_tensor(n, r, rt->shaped.dims, kiln_ir_int_type(n->context, 64));
+  for (size_t d = 0; d < r; ++d) {
+    int64_t dim = x->type->shaped.dims[d];
+    value_t *s = NULL, *k = NULL, *z = NULL, *lt = NULL, *sw = NULL,
+            *pos = NULL, *hi = NULL, *lo = NULL, *io = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_element(n, start_d, (int64_t)d, &s));
+    KILN_RETURN_IF_ERROR(kiln_onnx_element(n, step_d, (int64_t)d, &k));
+    // Negative starts count from the end; then clamp to [0, dim] for
+    // positive steps and [0, dim - 1] for negative ones.
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, s, 0, &z));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", s, z, &lt));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, s, (double)dim, &hi));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", s, hi, &sw));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, lt, sw, s, &s));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", k, z, &pos));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, s, (double)(dim - 1), &lo));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pos, hi, lo, &hi));
+    value_t* ops[3] = {z, s, hi};
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.clamp", 3, ops, s->type, 0, NULL, &s));
+    KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)d, &io));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_scalar_op(n, "stablehlo.multiply", io, k, &io));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_scalar_op(n, "stablehlo.add", io, s, &coords[d]));
+  }
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, x, coords, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// Pad (opset 11+) whose pads are a runtime value: the declared output type
+// gives the result shape; result index o reads x[o - pad_begin] (constant:
+// the value outside, edge: clamped, reflect: mirrored about the ends).
+static kiln_status_t kiln_onnx_lower_pad_runtime(node_t* n) {
+  value_t *x = NULL, *pads = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  const type_t* rt = n->declared[0];
+  size_t r = kiln_onnx_rank(x->type);
+  if (kiln_onnx_input(n, 3)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "runtime pads with axes are not supported");
+  }
+  if (kiln_onnx_rank(rt) != r ||
+      kiln_onnx_elem(rt) != kiln_onnx_elem(x->type) ||
+      kiln_onnx_num_elements(n->inputs[1]->type) != 2 * (int64_t)r) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "the declared result does not fit the input");
+  }
+  int mode = kiln_onnx_attr_string_is(n, "mode", "constant", "constant")  ? 0
+             : kiln_onnx_attr_string_is(n, "mode", "constant", "edge")    ? 1
+             : kiln_onnx_attr_string_is(n, "mode", "constant", "reflect") ? 2
+                                                                          : -1;
+  if (mode < 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "mode must be constant, edge or reflect");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &pads));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, pads, kiln_ir_int_type(n->context, 64), &pads));
+  const type_t* it =
+      kiln_onnx_tensor(n, r, rt->shaped.dims, kiln_ir_int_type(n->context, 64));
+  value_t* coords[MAXR];
+  value_t* inside = NULL;
+  for (size_t d = 0; d < r; ++d) {
+    int64_t dim = x->type->shaped.dims[d];
+    value_t *lo = NULL, *i = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_element(n, pads, (int64_t)d, &lo));
+    KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)d, &i));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_scalar_op(n, "stablehlo.subtract", i, lo, &i));
+    if (mode == 0) {
+      value_t *z = NULL, *hi = NULL, *ge = NULL, *lt = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, i, 0, &z));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, i, (double)dim, &hi));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", i, z, &ge));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", i, hi, &lt));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", ge, lt, &ge));
+      if (inside) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.and", inside, ge, &inside));
+      } else {
+        inside = ge;
+      }
+    } else if (mode == 2 && dim > 1) {
+      // |i| folded into the period 2 (dim - 1), then mirrored.
+      value_t *p = NULL, *top = NULL, *gt = NULL, *m = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.abs", i, &i));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, i, (double)(2 * (dim - 1)), &p));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.remainder", i, p, &i));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, i, (double)(dim - 1), &top));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", i, top, &gt));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", p, i, &m));
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, gt, m, i, &i));
+    }
+    // The gather clamps out-of-range indices: that is edge padding.
+    coords[d] = i;
+  }
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, x, coords, &y));
+  if (mode == 0) {
+    value_t* v = NULL;
+    if (kiln_onnx_input(n, 2)) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &v));
+      KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, v, 0, NULL, &v));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_broadcast_to(n, v, r, rt->shaped.dims, &v));
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, y, 0, &v));
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, inside, y, v, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// One Einsum operand: its value and one label per dim.
+typedef struct kiln_onnx_einsum_term_t {
+  value_t* v;
+  size_t rank;
+  char labels[MAXR];
+} kiln_onnx_einsum_term_t;
+
+static bool kiln_onnx_has_label(const char* labels, size_t count, char c) {
+  return memchr(labels, c, count) != NULL;
+}
+
+// Parses one comma-separated term of |eq| at |*p| into |labels|; '...'
+// becomes |ell| labels from '0' up (ellipsis dims, counted from |rank|).
+static kiln_status_t kiln_onnx_einsum_parse(node_t* n, const char** p,
+                                            const char* end, size_t rank,
+                                            bool rank_known, char* labels,
+                                            size_t* out_count, size_t* io_ell) {
+  size_t count = 0, letters = 0;
+  const char* s = *p;
+  for (const char* q = s; q < end && *q != ',' && *q != '-'; ++q) {
+    if ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z')) ++letters;
+  }
+  while (s < end && *s != ',' && *s != '-') {
+    char c = *s;
+    if (c == ' ') {
+      ++s;
+      continue;
+    }
+    if (c == '.') {
+      if (end - s < 3 || s[1] != '.' || s[2] != '.') break;
+      size_t ell = rank_known ? rank - letters : *io_ell;
+      if (rank_known && rank < letters) break;
+      if (rank_known && *io_ell != SIZE_MAX && ell > *io_ell) {
+        // Broadcast ellipses align to the right: keep the longest.
+        *io_ell = ell;
+      } else if (*io_ell == SIZE_MAX) {
+        *io_ell = ell;
+      }
+      for (size_t k = 0; k < ell && count < MAXR; ++k) {
+        labels[count++] = (char)('0' + (*io_ell - ell) + k);
+      }
+      s += 3;
+      continue;
+    }
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) || count >= MAXR) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "bad einsum equation");
+    }
+    labels[count++] = c;
+    ++s;
+  }
+  if (rank_known && count != rank) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "einsum term does not match an input's rank");
+  }
+  *p = s;
+  *out_count = count;
+  return kiln_ok_status();
+}
+
+// Takes the diagonal of repeated labels and sums labels not in |keep|.
+static kiln_status_t kiln_onnx_einsum_reduce(node_t* n,
+                                             kiln_onnx_einsum_term_t* t,
+                                             const char* keep,
+                                             size_t keep_count) {
+  for (size_t i = 0; i < t->rank; ++i) {
+    for (size_t j = i + 1; j < t->rank; ++j) {
+      if (t->labels[i] != t->labels[j]) continue;
+      // x * (i == j), summed over j.
+      value_t *a = NULL, *b = NULL, *eq = NULL, *z = NULL;
+      const type_t* it = kiln_onnx_tensor(n, t->rank, t->v->type->shaped.dims,
+                                          kiln_ir_int_type(n->context, 64));
+      KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)i, &a));
+      KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)j, &b));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", a, b, &eq));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t->v, 0, &z));
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, eq, t->v, z, &t->v));
+      int64_t axis = (int64_t)j;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_reduce(n, t->v, 1, &axis, "stablehlo.add", 0, &t->v));
+      memmove(t->labels + j, t->labels + j + 1, t->rank - j - 1);
+      --t->rank;
+      --j;
+    }
+  }
+  int64_t axes[MAXR];
+  size_t na = 0, kept = 0;
+  for (size_t i = 0; i < t->rank; ++i) {
+    if (kiln_onnx_has_label(keep, keep_count, t->labels[i])) {
+      t->labels[kept++] = t->labels[i];
+    } else {
+      axes[na++] = (int64_t)i;
+    }
+  }
+  if (na) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reduce(n, t->v, na, axes, "stablehlo.add", 0, &t->v));
+  }
+  t->rank = kept;
+  return kiln_ok_status();
+}
+
+// Transposes |t| to the label order |order| (a permutation of its labels).
+static kiln_status_t kiln_onnx_einsum_order(node_t* n,
+                                            kiln_onnx_einsum_term_t* t,
+                                            const char* order) {
+  int64_t perm[MAXR];
+  for (size_t i = 0; i < t->rank; ++i) {
+    perm[i] = (const char*)memchr(t->labels, order[i], t->rank) - t->labels;
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, t->v, perm, &t->v));
+  memcpy(t->labels, order, t->rank);
+  return kiln_ok_status();
+}
+
+static int64_t kiln_onnx_einsum_dim(const kiln_onnx_einsum_term_t* t, char c) {
+  const char* p = (const char*)memchr(t->labels, c, t->rank);
+  return p ? t->v->type->shaped.dims[p - t->labels] : 1;
+}
+
+// a x b contracted over their common labels not in |keep|, as one batched
+// dot_general of [B, M, K] x [B, K, N]; the result's labels are batch,
+// a's free, b's free.
+static kiln_status_t kiln_onnx_einsum_pair(node_t* n,
+                                           kiln_onnx_einsum_term_t* a,
+                                           kiln_onnx_einsum_term_t* b,
+                                           const char* keep,
+                                           size_t keep_count) {
+  char batch[MAXR], ka[MAXR], fa[MAXR], fb[MAXR];
+  size_t nb = 0, nk = 0, nfa = 0, nfb = 0;
+  for (size_t i = 0; i < a->rank; ++i) {
+    char c = a->labels[i];
+    bool in_b = kiln_onnx_has_label(b->labels, b->rank, c);
+    if (in_b && kiln_onnx_has_label(keep, keep_count, c)) {
+      batch[nb++] = c;
+    } else if (in_b) {
+      ka[nk++] = c;
+    } else {
+      fa[nfa++] = c;
+    }
+  }
+  for (size_t i = 0; i < b->rank; ++i) {
+    if (!kiln_onnx_has_label(a->labels, a->rank, b->labels[i])) {
+      fb[nfb++] = b->labels[i];
+    }
+  }
+  int64_t B = 1, M = 1, K = 1, N = 1;
+  for (size_t i = 0; i < nb; ++i) {
+    if (kiln_onnx_einsum_dim(a, batch[i]) != kiln_onnx_einsum_dim(b, batch[i]))
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "einsum broadcasting of label '%c' is not "
+                                  "supported",
+                                  batch[i]);
+    B *= kiln_onnx_einsum_dim(a, batch[i]);
+  }
+  for (size_t i = 0; i < nk; ++i) {
+    if (kiln_onnx_einsum_dim(a, ka[i]) != kiln_onnx_einsum_dim(b, ka[i]))
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "einsum label '%c' has two sizes", ka[i]);
+    K *= kiln_onnx_einsum_dim(a, ka[i]);
+  }
+  for (size_t i = 0; i < nfa; ++i) M *= kiln_onnx_einsum_dim(a, fa[i]);
+  for (size_t i = 0; i < nfb; ++i) N *= kiln_onnx_einsum_dim(b, fb[i]);
+  char oa[MAXR], ob[MAXR], out[MAXR];
+  memcpy(oa, batch, nb);
+  memcpy(oa + nb, fa, nfa);
+  memcpy(oa + nb + nfa, ka, nk);
+  memcpy(ob, batch, nb);
+  memcpy(ob + nb, ka, nk);
+  memcpy(ob + nb + nk, fb, nfb);
+  KILN_RETURN_IF_ERROR(kiln_onnx_einsum_order(n, a, oa));
+  KILN_RETURN_IF_ERROR(kiln_onnx_einsum_order(n, b, ob));
+  int64_t da[3] = {B, M, K}, db[3] = {B, K, N}, dr[3] = {B, M, N};
+  value_t *x = NULL, *y = NULL, *z = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, a->v, 3, da, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, b->v, 3, db, &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_dot(n, x, y, 1, 2, 1,
+                    kiln_onnx_tensor(n, 3, dr, kiln_onnx_elem(x->type)), &z));
+  int64_t dims[MAXR];
+  size_t rank = 0;
+  for (size_t i = 0; i < nb; ++i) {
+    out[rank] = batch[i];
+    dims[rank++] = kiln_onnx_einsum_dim(a, batch[i]);
+  }
+  for (size_t i = 0; i < nfa; ++i) {
+    out[rank] = fa[i];
+    dims[rank++] = kiln_onnx_einsum_dim(a, fa[i]);
+  }
+  for (size_t i = 0; i < nfb; ++i) {
+    out[rank] = fb[i];
+    dims[rank++] = kiln_onnx_einsum_dim(b, fb[i]);
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, z, rank, dims, &a->v));
+  a->rank = rank;
+  memcpy(a->labels, out, rank);
+  return kiln_ok_status();
+}
+
+// Einsum: diagonals and sums per operand, then pairwise batched matmuls
+// left to right, then the output's label order.
+static kiln_status_t kiln_onnx_lower_einsum(node_t* n) {
+  const Onnx__AttributeProto* a = kiln_onnx_attr(n, "equation");
+  if (!a || !a->has_s || n->num_inputs < 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "equation and one input are required");
+  }
+  if (n->num_inputs > 8) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "at most 8 operands are supported");
+  }
+  const char* p = (const char*)a->s.data;
+  const char* end = p + a->s.len;
+  kiln_onnx_einsum_term_t terms[8];
+  size_t ell = SIZE_MAX;
+  // Two passes over the inputs: the first finds the widest ellipsis.
+  for (int pass = 0; pass < 2; ++pass) {
+    p = (const char*)a->s.data;
+    for (size_t i = 0; i < n->num_inputs; ++i) {
+      kiln_onnx_einsum_term_t* t = &terms[i];
+      KILN_RETURN_IF_ERROR(kiln_onnx_in(n, i, &t->v));
+      size_t rank = kiln_onnx_rank(t->v->type);
+      if (pass == 0) {
+        char scratch[MAXR];
+        size_t count = 0, e = SIZE_MAX;
+        KILN_RETURN_IF_ERROR(kiln_onnx_einsum_parse(n, &p, end, rank, true,
+                                                    scratch, &count, &e));
+        if (e != SIZE_MAX && (ell == SIZE_MAX || e > ell)) ell = e;
+      } else {
+        size_t e = ell;
+        KILN_RETURN_IF_ERROR(kiln_onnx_einsum_parse(n, &p, end, rank, true,
+                                                    t->labels, &t->rank, &e));
+      }
+      while (p < end && *p == ' ') ++p;
+      if (i + 1 < n->num_inputs) {
+        if (p >= end || *p != ',') {
+          return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                      "equation has fewer terms than inputs");
+        }
+        ++p;
+      }
+    }
+  }
+  // Output labels: explicit after '->', else the labels seen once, sorted,
+  // after the ellipsis dims.
+  char out[MAXR];
+  size_t nout = 0;
+  if (p + 1 < end && p[0] == '-' && p[1] == '>') {
+    p += 2;
+    size_t e = ell == SIZE_MAX ? 0 : ell;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_einsum_parse(n, &p, end, 0, false, out, &nout, &e));
+  } else {
+    if (ell != SIZE_MAX) {
+      for (size_t k = 0; k < ell; ++k) out[nout++] = (char)('0' + k);
+    }
+    for (int c = 'A'; c <= 'z'; ++c) {
+      size_t seen = 0;
+      for (size_t i = 0; i < n->num_inputs; ++i) {
+        for (size_t k = 0; k < terms[i].rank; ++k) {
+          seen += terms[i].labels[k] == c;
+        }
+      }
+      if (seen == 1 && nout < MAXR) out[nout++] = (char)c;
+    }
+  }
+  // Per operand: keep the labels the output or another operand needs.
+  for (size_t i = 0; i < n->num_inputs; ++i) {
+    char keep[MAXR * 9];
+    size_t nk = 0;
+    memcpy(keep, out, nout);
+    nk = nout;
+    for (size_t j = 0; j < n->num_inputs; ++j) {
+      if (j == i) continue;
+      memcpy(keep + nk, terms[j].labels, terms[j].rank);
+      nk += terms[j].rank;
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_einsum_reduce(n, &terms[i], keep, nk));
+  }
+  kiln_onnx_einsum_term_t* acc = &terms[0];
+  for (size_t i = 1; i < n->num_inputs; ++i) {
+    char keep[MAXR * 9];
+    memcpy(keep, out, nout);
+    size_t nk = nout;
+    for (size_t j = i + 1; j < n->num_inputs; ++j) {
+      memcpy(keep + nk, terms[j].labels, terms[j].rank);
+      nk += terms[j].rank;
+    }
+    if (kiln_onnx_elem(acc->v->type) != kiln_onnx_elem(terms[i].v->type)) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "operand element types differ");
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_einsum_pair(n, acc, &terms[i], keep, nk));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_einsum_reduce(n, acc, out, nout));
+  if (acc->rank != nout) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "an output label is not in any input");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_einsum_order(n, acc, out));
+  kiln_onnx_set(n, 0, acc->v);
+  return kiln_ok_status();
+}
+
+// |v| as i32 minus its zero point (input |zp_index| when given: a scalar,
+// or 1-D along |axis| of |v|).
+static kiln_status_t kiln_onnx_zero_shift(node_t* n, value_t* v,
+                                          size_t zp_index, int64_t axis,
+                                          value_t** out) {
+  const type_t* i32 = kiln_ir_int_type(n->context, 32);
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, v, i32, &v));
+  if (kiln_onnx_input(n, zp_index)) {
+    value_t* zp = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, zp_index, &zp));
+    KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, zp, i32, &zp));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, zp, v->type, axis, &zp));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", v, zp, &v));
+  }
+  *out = v;
+  return kiln_ok_status();
+}
+
+// |acc| (i32) as f32 times scale input |index| (scalar or 1-D along |axis|).
+static kiln_status_t kiln_onnx_rescale(node_t* n, value_t* acc, size_t index,
+                                       int64_t axis, value_t** out) {
+  value_t* s = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, index, &s));
+  if (!kiln_onnx_is_float(kiln_onnx_elem(s->type))) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "scales must be floating point");
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, acc, kiln_onnx_elem(s->type), &acc));
+  KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, s, acc->type, axis, &s));
+  return kiln_onnx_binary_same(n, "stablehlo.multiply", acc, s, out);
+}
+
+// The quantized result of a QLinear* op: |f| (the real-valued result)
+// quantized with y_scale (input |index|) and y_zero_point (|index| + 1),
+// whose type is the result's.
+static kiln_status_t kiln_onnx_requantize(node_t* n, value_t* f, size_t index,
+                                          value_t** out) {
+  value_t *ys = NULL, *yz = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, index, &ys));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, index + 1, &yz));
+  const type_t* qe = kiln_onnx_elem(yz->type);
+  size_t r = kiln_onnx_rank(f->type);
+  int64_t axis = r >= 2 ? (int64_t)r - 1 : 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, ys, f->type, axis, &ys));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, yz, kiln_onnx_elem(f->type), &yz));
+  KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, yz, f->type, axis, &yz));
+  return kiln_onnx_quantize(n, f, ys, yz, qe, out);
+}
+
+static kiln_status_t kiln_onnx_require_8bit(node_t* n, value_t* v) {
+  const type_t* e = kiln_onnx_elem(v->type);
+  if (e->kind != KILN_IR_TYPE_INTEGER || e->integer.width != 8) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "operands must be 8-bit integers");
+  }
+  return kiln_ok_status();
+}
+
+// MatMulInteger and QLinearMatMul: (a - a_zp) x (b - b_zp) in i32 (a's zero
+// point per row, b's per column); QLinearMatMul rescales and requantizes.
+static kiln_status_t kiln_onnx_lower_matmul_integer(node_t* n) {
+  bool qlinear = !strcmp(n->proto->op_type, "QLinearMatMul");
+  size_t ia = 0, ib = qlinear ? 3 : 1;
+  value_t *a = NULL, *b = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, ia, &a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, ib, &b));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_8bit(n, a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_8bit(n, b));
+  size_t ra = kiln_onnx_rank(a->type), rb = kiln_onnx_rank(b->type);
+  int64_t row = ra >= 2 ? (int64_t)ra - 2 : 0;
+  int64_t col = (int64_t)rb - 1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_zero_shift(n, a, 2, row, &a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_zero_shift(n, b, qlinear ? 5 : 3, col, &b));
+  KILN_RETURN_IF_ERROR(kiln_onnx_matmul(n, a, b, &y));
+  if (qlinear) {
+    size_t r = kiln_onnx_rank(y->type);
+    int64_t yrow = r >= 2 ? (int64_t)r - 2 : 0, ycol = (int64_t)r - 1;
+    if (ra < 2) yrow = 0;
+    KILN_RETURN_IF_ERROR(kiln_onnx_rescale(n, y, 1, yrow, &y));
+    value_t* bs = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 4, &bs));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, bs, y->type, ycol, &bs));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", y, bs, &y));
+    KILN_RETURN_IF_ERROR(kiln_onnx_requantize(n, y, 6, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// ConvInteger and QLinearConv: the convolution of (x - x_zp) and
+// (w - w_zp, per output channel) in i32; QLinearConv adds the i32 bias,
+// rescales by x_scale * w_scale (per output channel) and requantizes.
+static kiln_status_t kiln_onnx_lower_conv_integer(node_t* n) {
+  bool qlinear = !strcmp(n->proto->op_type, "QLinearConv");
+  size_t ix = 0, iw = qlinear ? 3 : 1;
+  value_t *x = NULL, *wt = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, ix, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, iw, &wt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_8bit(n, x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_8bit(n, wt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_zero_shift(n, x, 2, 1, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_zero_shift(n, wt, qlinear ? 5 : 3, 0, &wt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_conv(n, x, wt, &y));
+  if (qlinear) {
+    if (kiln_onnx_input(n, 8)) {
+      value_t* bias = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 8, &bias));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_convert(n, bias, kiln_ir_int_type(n->context, 32), &bias));
+      KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, y->type, &bias));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", y, bias, &y));
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_rescale(n, y, 1, 1, &y));
+    value_t* ws = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 4, &ws));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, ws, y->type, 1, &ws));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", y, ws, &y));
+    // y_scale and y_zero_point are per tensor here.
+    value_t *ys = NULL, *yz = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 6, &ys));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 7, &yz));
+    const type_t* qe = kiln_onnx_elem(yz->type);
+    KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, ys, y->type, 1, &ys));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, yz, kiln_onnx_elem(y->type), &yz));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, yz, y->type, 1, &yz));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quantize(n, y, ys, yz, qe, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
 
@@ -5164,5 +6093,16 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"GatherElements", 11, kiln_onnx_lower_gather_elements},
     {"NegativeLogLikelihoodLoss", 12, kiln_onnx_lower_nll},
     {"SoftmaxCrossEntropyLoss", 12, kiln_onnx_lower_sce},
+    // Index-tuple gathers and scatters, Einsum, integer contractions.
+    {"GatherND", 11, kiln_onnx_lower_gather_nd},
+    {"GatherND", 12, kiln_onnx_lower_gather_nd},
+    {"ScatterND", 11, kiln_onnx_lower_scatter_nd},
+    {"ScatterND", 16, kiln_onnx_lower_scatter_nd},
+    {"ScatterND", 18, kiln_onnx_lower_scatter_nd},
+    {"Einsum", 12, kiln_onnx_lower_einsum},
+    {"MatMulInteger", 10, kiln_onnx_lower_matmul_integer},
+    {"QLinearMatMul", 10, kiln_onnx_lower_matmul_integer},
+    {"ConvInteger", 10, kiln_onnx_lower_conv_integer},
+    {"QLinearConv", 10, kiln_onnx_lower_conv_integer},
     {NULL, 0, NULL},
 };

@@ -5899,6 +5899,238 @@ static kiln_status_t kiln_onnx_lower_conv_integer(node_t* n) {
   return kiln_ok_status();
 }
 
+// For each j < |count|: the position of the (j+1)-th true element of the
+// 1-D i1 |cond| (the number of positions whose inclusive running count of
+// trues is <= j), as i64 [count]. Past the last true it is cond's length.
+static kiln_status_t kiln_onnx_true_positions(node_t* n, value_t* cond,
+                                              int64_t count, value_t** out) {
+  const type_t* i64 = kiln_ir_int_type(n->context, 64);
+  int64_t c = cond->type->shaped.dims[0];
+  int64_t lc[2] = {count, c};
+  int64_t one = 1;
+  value_t *cs = NULL, *io = NULL, *le = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, cond, i64, &cs));
+  KILN_RETURN_IF_ERROR(kiln_onnx_prefix_sum(n, cs, 0, false, false, &cs));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, cs, 2, lc, &one, &cs));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_iota(n, kiln_onnx_tensor(n, 2, lc, i64), 0, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LE", cs, io, &le));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, le, i64, &le));
+  return kiln_onnx_reduce(n, le, 1, &one, "stablehlo.add", 0, out);
+}
+
+// The number of results of a data-dependent op: the declared size of
+// output 0's dim |dim|, or a count from a known |cond| (nonzero entries).
+static kiln_status_t kiln_onnx_result_count(node_t* n, size_t dim,
+                                            const kiln_onnx_const_t* cond,
+                                            int64_t* out) {
+  if (n->declared[0] && dim < kiln_onnx_rank(n->declared[0])) {
+    *out = n->declared[0]->shaped.dims[dim];
+    return kiln_ok_status();
+  }
+  if (cond) {
+    int64_t count = 0;
+    for (int64_t i = 0; i < kiln_onnx_num_elements(cond->type); ++i) {
+      count += kiln_onnx_known_double(cond, i) != 0;
+    }
+    *out = count;
+    return kiln_ok_status();
+  }
+  return kiln_onnx_node_error(
+      n, KILN_STATUS_UNIMPLEMENTED,
+      "the result size depends on run-time values and the graph declares no "
+      "static result shape");
+}
+
+// Compress: the selected slices gathered at the positions of the trues
+// (the declared result fixes how many there are).
+static kiln_status_t kiln_onnx_lower_compress(node_t* n) {
+  value_t *x = NULL, *cond = NULL, *src = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &cond));
+  if (kiln_onnx_rank(cond->type) != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "condition must be 1-D");
+  }
+  int64_t axis = 0;
+  size_t r = kiln_onnx_rank(x->type);
+  bool has_axis = kiln_onnx_attr(n, "axis") != NULL;
+  if (has_axis) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 0), r, &axis));
+  } else {
+    int64_t total = kiln_onnx_num_elements(x->type);
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 1, &total, &x));
+    r = 1;
+  }
+  if (cond->type->shaped.dims[0] > x->type->shaped.dims[axis]) {
+    int64_t lo = 0, hi = x->type->shaped.dims[axis], st = 1;
+    KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, cond, &lo, &hi, &st, &cond));
+  }
+  int64_t count = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_result_count(n, has_axis ? (size_t)axis : 0,
+                                              n->inputs[1]->known, &count));
+  KILN_RETURN_IF_ERROR(kiln_onnx_true_positions(n, cond, count, &src));
+  int64_t dims[MAXR];
+  memcpy(dims, x->type->shaped.dims, r * sizeof(int64_t));
+  dims[axis] = count;
+  kiln_ir_named_attribute_t attrs[2] = {
+      kiln_onnx_named(n, "dim", kiln_onnx_i64(n, axis)),
+      kiln_onnx_named(n, "batch_dims", kiln_onnx_i64(n, 0)),
+  };
+  value_t* ops[2] = {x, src};
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+      n, "stablehlo.torch_index_select", 2, ops,
+      kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(x->type)), 2, attrs, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// NonZero: the row-major positions of the nonzero elements, unravelled
+// into [rank, count] coordinates (count from the declared result).
+static kiln_status_t kiln_onnx_lower_nonzero(node_t* n) {
+  value_t *x = NULL, *z = NULL, *nz = NULL, *src = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t count = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_result_count(n, 1, n->inputs[0]->known, &count));
+  int64_t total = kiln_onnx_num_elements(x->type);
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 1, &total, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &z));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "NE", x, z, &nz));
+  KILN_RETURN_IF_ERROR(kiln_onnx_true_positions(n, nz, count, &src));
+  value_t* rows[MAXR];
+  int64_t row_dims[2] = {1, count}, stride = total;
+  const type_t* shape_t = n->inputs[0]->type;
+  for (size_t d = 0; d < r; ++d) {
+    int64_t dim = shape_t->shaped.dims[d];
+    stride = dim ? stride / dim : 0;
+    value_t *s = NULL, *m = NULL, *q = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, src, (double)stride, &s));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, src, (double)dim, &m));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", src, s, &q));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.remainder", q, m, &q));
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, q, 2, row_dims, &rows[d]));
+  }
+  int64_t dims[2] = {(int64_t)r, count};
+  value_t* y = rows[0];
+  if (r > 1) {
+    kiln_ir_named_attribute_t attr =
+        kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 0));
+    KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+        n, "stablehlo.concatenate", r, rows,
+        kiln_onnx_tensor(n, 2, dims, kiln_ir_int_type(n->context, 64)), 1,
+        &attr, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// ReverseSequence: along time_axis, index t < len[b] reads len[b] - 1 - t.
+static kiln_status_t kiln_onnx_lower_reverse_sequence(node_t* n) {
+  value_t *x = NULL, *lens = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &lens));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t ba = kiln_onnx_attr_int(n, "batch_axis", 1);
+  int64_t ta = kiln_onnx_attr_int(n, "time_axis", 0);
+  if (r < 2 || ba == ta || ba < 0 || ba > 1 || ta < 0 || ta > 1 ||
+      kiln_onnx_rank(lens->type) != 1 ||
+      lens->type->shaped.dims[0] != x->type->shaped.dims[ba]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "batch_axis and time_axis must be 0 and 1 "
+                                "and sequence_lens [batch]");
+  }
+  const type_t* it = kiln_onnx_tensor(n, r, x->type->shaped.dims,
+                                      kiln_ir_int_type(n->context, 64));
+  value_t* coords[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)d, &coords[d]));
+  }
+  value_t *l = NULL, *one = NULL, *rev = NULL, *lt = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, lens, kiln_ir_int_type(n->context, 64), &l));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_dims(n, l, r, x->type->shaped.dims, &ba, &l));
+  value_t* t = coords[ta];
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, 1, &one));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", l, one, &rev));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", rev, t, &rev));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", t, l, &lt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, lt, rev, t, &coords[ta]));
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, x, coords, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// Det of [..., k, k] for k <= 3 in closed form (cofactor expansion).
+static kiln_status_t kiln_onnx_lower_det(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t k = r >= 2 ? x->type->shaped.dims[r - 1] : 0;
+  if (r < 2 || x->type->shaped.dims[r - 2] != k || k < 1 || k > 3) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "only [..., k, k] with k <= 3 is supported");
+  }
+  value_t* a[3][3];
+  for (int64_t i = 0; i < k; ++i) {
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t lo[MAXR] = {0}, hi[MAXR], st[MAXR];
+      for (size_t d = 0; d < r; ++d) {
+        hi[d] = x->type->shaped.dims[d];
+        st[d] = 1;
+      }
+      lo[r - 2] = i;
+      hi[r - 2] = i + 1;
+      lo[r - 1] = j;
+      hi[r - 1] = j + 1;
+      KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &a[i][j]));
+      KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(
+          n, a[i][j], r - 2, x->type->shaped.dims, &a[i][j]));
+    }
+  }
+  const char* mul = "stablehlo.multiply";
+  value_t* y = a[0][0];
+  if (k == 2) {
+    value_t *p = NULL, *q = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, a[0][0], a[1][1], &p));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, a[0][1], a[1][0], &q));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", p, q, &y));
+  } else if (k == 3) {
+    y = NULL;
+    for (int j = 0; j < 3; ++j) {
+      int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      // a0j * (a1j1 a2j2 - a1j2 a2j1): cyclic cofactors carry the sign.
+      value_t *p = NULL, *q = NULL, *m = NULL, *t = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, mul, a[1][j1], a[2][j2], &p));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, mul, a[1][j2], a[2][j1], &q));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", p, q, &m));
+      KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, a[0][j], m, &t));
+      if (y) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", y, t, &y));
+      } else {
+        y = t;
+      }
+    }
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -6104,5 +6336,12 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"QLinearMatMul", 10, kiln_onnx_lower_matmul_integer},
     {"ConvInteger", 10, kiln_onnx_lower_conv_integer},
     {"QLinearConv", 10, kiln_onnx_lower_conv_integer},
+    // Data-dependent selections (sized by the declared result), Det.
+    {"Compress", 9, kiln_onnx_lower_compress},
+    {"Compress", 11, kiln_onnx_lower_compress},
+    {"NonZero", 9, kiln_onnx_lower_nonzero},
+    {"NonZero", 13, kiln_onnx_lower_nonzero},
+    {"ReverseSequence", 10, kiln_onnx_lower_reverse_sequence},
+    {"Det", 11, kiln_onnx_lower_det},
     {NULL, 0, NULL},
 };

@@ -6131,6 +6131,238 @@ static kiln_status_t kiln_onnx_lower_det(node_t* n) {
   return kiln_ok_status();
 }
 
+// A [rows, cols] constant of element |e| with entry (j, k) = f(2 pi j k / L)
+// (cos, or sin when |sine|).
+static kiln_status_t kiln_onnx_dft_matrix(node_t* n, const type_t* e,
+                                          int64_t rows, int64_t cols,
+                                          int64_t length, bool sine,
+                                          value_t** out) {
+  int64_t dims[2] = {rows, cols};
+  const type_t* t = kiln_onnx_tensor(n, 2, dims, e);
+  kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, t);
+  if (!c) return KILN_ONNX_OOM();
+  for (int64_t j = 0; j < rows; ++j) {
+    for (int64_t k = 0; k < cols; ++k) {
+      // (j * k) mod L keeps the angle small, so it is accurate.
+      double angle = 2.0 * M_PI * (double)((j * k) % length) / (double)length;
+      kiln_onnx_store((uint8_t*)c->data, e, j * cols + k,
+                      sine ? sin(angle) : cos(angle), 0, true);
+    }
+  }
+  kiln_onnx_value_t tmp = {"dft_matrix", t, NULL, c};
+  return kiln_onnx_materialize(n, &tmp, out);
+}
+
+// The DFT along the last dim of |xr| (+ i |xi|, NULL: real) of length
+// |length| (the input is cut or zero-extended to it), bins [0, |bins|):
+// Y = X (C -/+ i S), scaled by 1 / length when |inverse|.
+static kiln_status_t kiln_onnx_dft_last(node_t* n, value_t* xr, value_t* xi,
+                                        int64_t length, int64_t bins,
+                                        bool inverse, value_t** out_r,
+                                        value_t** out_i) {
+  size_t r = kiln_onnx_rank(xr->type);
+  int64_t len = xr->type->shaped.dims[r - 1];
+  if (len > length) {
+    int64_t lo[MAXR] = {0}, hi[MAXR], st[MAXR];
+    for (size_t d = 0; d < r; ++d) {
+      hi[d] = xr->type->shaped.dims[d];
+      st[d] = 1;
+    }
+    hi[r - 1] = length;
+    KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, xr, lo, hi, st, &xr));
+    if (xi) KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, xi, lo, hi, st, &xi));
+    len = length;
+  }
+  const type_t* e = kiln_onnx_elem(xr->type);
+  value_t *c = NULL, *s = NULL, *yr = NULL, *yi = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_dft_matrix(n, e, len, bins, length, false, &c));
+  KILN_RETURN_IF_ERROR(kiln_onnx_dft_matrix(n, e, len, bins, length, true, &s));
+  // Forward: yr = xr C + xi S, yi = xi C - xr S; inverse flips S's sign.
+  KILN_RETURN_IF_ERROR(kiln_onnx_matmul(n, xr, c, &yr));
+  KILN_RETURN_IF_ERROR(kiln_onnx_matmul(n, xr, s, &yi));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.negate", yi, &yi));
+  if (inverse)
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.negate", yi, &yi));
+  if (xi) {
+    value_t *ic = NULL, *is = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_matmul(n, xi, c, &ic));
+    KILN_RETURN_IF_ERROR(kiln_onnx_matmul(n, xi, s, &is));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(
+        n, inverse ? "stablehlo.subtract" : "stablehlo.add", yr, is, &yr));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", yi, ic, &yi));
+  }
+  if (inverse) {
+    value_t* scale = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, yr, 1.0 / (double)length, &scale));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", yr, scale, &yr));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", yi, scale, &yi));
+  }
+  *out_r = yr;
+  *out_i = yi;
+  return kiln_ok_status();
+}
+
+// Component |k| of a [..., 1|2] complex-or-real tensor (without the dim).
+static kiln_status_t kiln_onnx_component(node_t* n, value_t* x, int64_t k,
+                                         value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t lo[MAXR] = {0}, hi[MAXR], st[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    hi[d] = x->type->shaped.dims[d];
+    st[d] = 1;
+  }
+  lo[r - 1] = k;
+  hi[r - 1] = k + 1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &x));
+  return kiln_onnx_reshape_to(n, x, r - 1, x->type->shaped.dims, out);
+}
+
+// [..., 2] from the real and imaginary parts.
+static kiln_status_t kiln_onnx_complex(node_t* n, value_t* re, value_t* im,
+                                       value_t** out) {
+  size_t r = kiln_onnx_rank(re->type);
+  int64_t dims[MAXR];
+  memcpy(dims, re->type->shaped.dims, r * sizeof(int64_t));
+  dims[r] = 1;
+  value_t* parts[2];
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, re, r + 1, dims, &parts[0]));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, im, r + 1, dims, &parts[1]));
+  dims[r] = 2;
+  kiln_ir_named_attribute_t attr =
+      kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, (int64_t)r));
+  return kiln_onnx_emit(
+      n, "stablehlo.concatenate", 2, parts,
+      kiln_onnx_tensor(n, r + 1, dims, kiln_onnx_elem(re->type)), 1, &attr,
+      out);
+}
+
+// DFT (opset 17: axis attribute; 20: axis input) as matmuls with constant
+// cos/sin matrices along the (moved-last) axis.
+static kiln_status_t kiln_onnx_lower_dft(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t parts = r ? x->type->shaped.dims[r - 1] : 0;
+  if (r < 2 || (parts != 1 && parts != 2)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "input must be [..., 1] or [..., 2]");
+  }
+  int64_t axis = kiln_onnx_attr_int(n, "axis", 1);
+  if (n->opset >= 20) {
+    int64_t v[1], count = -1;
+    axis = -2;
+    KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 2, "axis", v, 1, &count));
+    if (count == 1) axis = v[0];
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(n, axis, r, &axis));
+  if (axis == (int64_t)r - 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "axis must not be the complex dim");
+  }
+  int64_t length = x->type->shaped.dims[axis], v[1], count = -1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 1, "dft_length", v, 1, &count));
+  if (count == 1) length = v[0];
+  if (length < 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "dft_length must be positive");
+  }
+  bool inverse = kiln_onnx_attr_int(n, "inverse", 0) != 0;
+  bool onesided = kiln_onnx_attr_int(n, "onesided", 0) != 0;
+  if (onesided && (inverse || parts == 2)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "onesided is supported for forward real "
+                                "transforms only");
+  }
+  int64_t bins = onesided ? length / 2 + 1 : length;
+  value_t *xr = NULL, *xi = NULL, *yr = NULL, *yi = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_component(n, x, 0, &xr));
+  if (parts == 2) KILN_RETURN_IF_ERROR(kiln_onnx_component(n, x, 1, &xi));
+  // Move the axis last (swap with the last of the r - 1 dims).
+  int64_t perm[MAXR];
+  kiln_onnx_seq(perm, 0, (int64_t)r - 1);
+  perm[axis] = (int64_t)r - 2;
+  perm[r - 2] = axis;
+  KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, xr, perm, &xr));
+  if (xi) KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, xi, perm, &xi));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_dft_last(n, xr, xi, length, bins, inverse, &yr, &yi));
+  KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, yr, perm, &yr));
+  KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, yi, perm, &yi));
+  KILN_RETURN_IF_ERROR(kiln_onnx_complex(n, yr, yi, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// STFT (opset 17) of a real signal [batch, length, 1]: frames read at
+// f * frame_step (a runtime value is fine: the declared result fixes the
+// frame count), times the window, then the onesided DFT of each frame.
+static kiln_status_t kiln_onnx_lower_stft(node_t* n) {
+  value_t *x = NULL, *step = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &step));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  if (r != 3 || x->type->shaped.dims[2] != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "only real signals [batch, length, 1] are "
+                                "supported");
+  }
+  kiln_onnx_value_t* win = kiln_onnx_input(n, 2);
+  int64_t flen = -1, v[1], count = -1;
+  if (kiln_onnx_input(n, 3) && kiln_onnx_input(n, 3)->known) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_known_ints(n, 3, "frame_length", v, 1, &count));
+    flen = v[0];
+  } else if (win && kiln_onnx_rank(win->type) == 1) {
+    flen = win->type->shaped.dims[0];
+  }
+  const type_t* rt = n->declared[0];
+  if (flen < 1 || !rt || kiln_onnx_rank(rt) != 4) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_UNIMPLEMENTED,
+        "the frame length must be known at import (a known frame_length or "
+        "a window) and the graph must declare the result shape");
+  }
+  bool onesided = kiln_onnx_attr_int(n, "onesided", 1) != 0;
+  int64_t batch = x->type->shaped.dims[0], frames = rt->shaped.dims[1];
+  int64_t bins = onesided ? flen / 2 + 1 : flen;
+  // Frame samples: signal[b, f * step + j].
+  int64_t fd[3] = {batch, frames, flen};
+  const type_t* it =
+      kiln_onnx_tensor(n, 3, fd, kiln_ir_int_type(n->context, 64));
+  value_t *b = NULL, *f = NULL, *j = NULL, *s = NULL, *zero = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 0, &b));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 1, &f));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 2, &j));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, step, kiln_ir_int_type(n->context, 64), &s));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, s, 0, NULL, &s));
+  KILN_RETURN_IF_ERROR(kiln_onnx_scalar_op(n, "stablehlo.multiply", f, s, &f));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", f, j, &f));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, b, 0, &zero));
+  value_t* coords[3] = {b, f, zero};
+  value_t *frames_v = NULL, *yr = NULL, *yi = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, x, coords, &frames_v));
+  if (win) {
+    value_t* w = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &w));
+    KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, w, kiln_onnx_elem(x->type), &w));
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, w, 3, fd, &w));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", frames_v, w, &frames_v));
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_dft_last(n, frames_v, NULL, flen, bins, false, &yr, &yi));
+  KILN_RETURN_IF_ERROR(kiln_onnx_complex(n, yr, yi, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -6343,5 +6575,8 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"NonZero", 13, kiln_onnx_lower_nonzero},
     {"ReverseSequence", 10, kiln_onnx_lower_reverse_sequence},
     {"Det", 11, kiln_onnx_lower_det},
+    {"DFT", 17, kiln_onnx_lower_dft},
+    {"DFT", 20, kiln_onnx_lower_dft},
+    {"STFT", 17, kiln_onnx_lower_stft},
     {NULL, 0, NULL},
 };

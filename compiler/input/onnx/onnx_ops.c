@@ -6363,6 +6363,270 @@ static kiln_status_t kiln_onnx_lower_stft(node_t* n) {
   return kiln_ok_status();
 }
 
+// |x| op constant |c|.
+static kiln_status_t kiln_onnx_op_const(node_t* n, const char* name, value_t* x,
+                                        double c, value_t** out) {
+  value_t* k = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, c, &k));
+  return kiln_onnx_binary_same(n, name, x, k, out);
+}
+
+// GridSample's coordinate padding (PyTorch's grid_sample semantics, which
+// ONNX follows): border clamps to [0, size - 1]; reflection mirrors about
+// the edges (align_corners: the extreme pixel centres, else the image
+// borders) and then clamps.
+static kiln_status_t kiln_onnx_grid_pad(node_t* n, value_t* x, int64_t size,
+                                        int padding, bool align,
+                                        value_t** out) {
+  if (padding == 0) {
+    *out = x;
+    return kiln_ok_status();
+  }
+  if (padding == 2) {
+    double lo = align ? 0.0 : -0.5;
+    double span = align ? (double)(size - 1) : (double)size;
+    if (span <= 0) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &x));
+    } else {
+      value_t *extra = NULL, *flips = NULL, *odd = NULL, *z = NULL,
+              *back = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.subtract", x, lo, &x));
+      KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.abs", x, &x));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.remainder", x, span, &extra));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.divide", x, span, &flips));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_unary(n, "stablehlo.floor", flips, &flips));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.remainder", flips, 2, &odd));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, odd, 0, &z));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "NE", odd, z, &odd));
+      // Even flips: lo + extra; odd: lo + span - extra.
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, extra, span, &back));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", back, extra, &back));
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, odd, back, extra, &x));
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", x, lo, &x));
+    }
+  }
+  value_t *lo = NULL, *hi = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &lo));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, (double)(size - 1), &hi));
+  value_t* ops[3] = {lo, x, hi};
+  return kiln_onnx_emit(n, "stablehlo.clamp", 3, ops, x->type, 0, NULL, out);
+}
+
+// X[n, c, y, x] at integer-valued float coordinates, 0 outside the image.
+static kiln_status_t kiln_onnx_grid_tap(node_t* n, value_t* image,
+                                        value_t* const* nc, value_t* fy,
+                                        value_t* fx, value_t** out) {
+  int64_t h = image->type->shaped.dims[2], w = image->type->shaped.dims[3];
+  const type_t* i64 = kiln_ir_int_type(n->context, 64);
+  value_t *inside = NULL, *t = NULL, *v = NULL, *z = NULL, *coords[4];
+  value_t* f[2] = {fy, fx};
+  int64_t sizes[2] = {h, w};
+  for (int k = 0; k < 2; ++k) {
+    value_t *lo = NULL, *hi = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, f[k], 0, &lo));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, f[k], (double)(sizes[k] - 1), &hi));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", f[k], lo, &lo));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LE", f[k], hi, &hi));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.and", lo, hi, &t));
+    if (inside) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", inside, t, &inside));
+    } else {
+      inside = t;
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, f[k], i64, &coords[2 + k]));
+  }
+  coords[0] = nc[0];
+  coords[1] = nc[1];
+  KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, image, coords, &v));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, v, 0, &z));
+  return kiln_onnx_select(n, inside, v, z, out);
+}
+
+// The 4 cubic convolution weights (A = -0.75) of fraction |t|.
+static kiln_status_t kiln_onnx_cubic_weights(node_t* n, value_t* t,
+                                             value_t** w) {
+  const double A = -0.75;
+  const char* mul = "stablehlo.multiply";
+  for (int k = 0; k < 4; ++k) {
+    // Distance of tap k (at -1, 0, 1, 2) from the sample point.
+    value_t* d = NULL;
+    if (k == 0) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", t, 1, &d));
+    } else if (k == 1) {
+      d = t;
+    } else {
+      value_t* c = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, (double)(k - 1), &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", c, t, &d));
+    }
+    value_t* y = NULL;
+    if (k == 0 || k == 3) {
+      // ((A d - 5A) d + 8A) d - 4A for 1 <= d < 2.
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, mul, d, A, &y));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.subtract", y, 5 * A, &y));
+      KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, y, d, &y));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.add", y, 8 * A, &y));
+      KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, y, d, &y));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.subtract", y, 4 * A, &y));
+    } else {
+      // ((A + 2) d - (A + 3)) d d + 1 for d < 1.
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, mul, d, A + 2, &y));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.subtract", y, A + 3, &y));
+      KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, y, d, &y));
+      KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, y, d, &y));
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", y, 1, &y));
+    }
+    w[k] = y;
+  }
+  return kiln_ok_status();
+}
+
+// GridSample (opset 16, 4-D): grid coordinates in [-1, 1] unnormalized to
+// pixels, padded as padding_mode says, then sampled (nearest: round half
+// to even; bilinear: 4 taps; bicubic: 16 taps, each tap padded) by point
+// gathers, out-of-image taps reading 0.
+static kiln_status_t kiln_onnx_lower_grid_sample(node_t* n) {
+  value_t *x = NULL, *grid = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &grid));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  const type_t* xt = x->type;
+  const type_t* gt = grid->type;
+  if (kiln_onnx_rank(xt) != 4 || kiln_onnx_rank(gt) != 4 ||
+      gt->shaped.dims[3] != 2 || gt->shaped.dims[0] != xt->shaped.dims[0]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "only X [N, C, H, W] and grid [N, H', W', 2] "
+                                "are supported");
+  }
+  int mode = kiln_onnx_attr_string_is(n, "mode", "bilinear", "nearest") ? 0
+             : kiln_onnx_attr_string_is(n, "mode", "bilinear", "bilinear") ||
+                     kiln_onnx_attr_string_is(n, "mode", "bilinear", "linear")
+                 ? 1
+             : kiln_onnx_attr_string_is(n, "mode", "bilinear", "bicubic") ||
+                     kiln_onnx_attr_string_is(n, "mode", "bilinear", "cubic")
+                 ? 2
+                 : -1;
+  int padding =
+      kiln_onnx_attr_string_is(n, "padding_mode", "zeros", "zeros")        ? 0
+      : kiln_onnx_attr_string_is(n, "padding_mode", "zeros", "border")     ? 1
+      : kiln_onnx_attr_string_is(n, "padding_mode", "zeros", "reflection") ? 2
+                                                                           : -1;
+  if (mode < 0 || padding < 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "unknown mode or padding_mode");
+  }
+  bool align = kiln_onnx_attr_int(n, "align_corners", 0) != 0;
+  const type_t* e = kiln_onnx_elem(xt);
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, grid, e, &grid));
+  int64_t od[4] = {xt->shaped.dims[0], xt->shaped.dims[1], gt->shaped.dims[1],
+                   gt->shaped.dims[2]};
+  int64_t bd[3] = {0, 2, 3};
+  value_t* nc[2];
+  const type_t* it =
+      kiln_onnx_tensor(n, 4, od, kiln_ir_int_type(n->context, 64));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 0, &nc[0]));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 1, &nc[1]));
+  // f[0] = y (from grid[..., 1]), f[1] = x (grid[..., 0]), unnormalized.
+  value_t* f[2];
+  int64_t sizes[2] = {xt->shaped.dims[2], xt->shaped.dims[3]};
+  for (int k = 0; k < 2; ++k) {
+    value_t* g = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_component(n, grid, 1 - k, &g));
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, g, 4, od, bd, &g));
+    KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", g, 1, &g));
+    if (align) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(
+          n, "stablehlo.multiply", g, (double)(sizes[k] - 1) / 2.0, &g));
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.multiply", g, (double)sizes[k], &g));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.subtract", g, 1, &g));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.multiply", g, 0.5, &g));
+    }
+    if (mode != 2) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_grid_pad(n, g, sizes[k], padding, align, &g));
+    }
+    f[k] = g;
+  }
+  value_t* y = NULL;
+  if (mode == 0) {
+    value_t *ry = NULL, *rx = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_unary(n, "stablehlo.round_nearest_even", f[0], &ry));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_unary(n, "stablehlo.round_nearest_even", f[1], &rx));
+    KILN_RETURN_IF_ERROR(kiln_onnx_grid_tap(n, x, nc, ry, rx, &y));
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
+  // Per axis: the first tap (floor, minus 1 for bicubic) and the weights.
+  int taps = mode == 1 ? 2 : 4;
+  value_t *base[2], *w[2][4];
+  for (int k = 0; k < 2; ++k) {
+    value_t *fl = NULL, *t = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.floor", f[k], &fl));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", f[k], fl, &t));
+    if (mode == 1) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, 1, &w[k][0]));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", w[k][0], t, &w[k][0]));
+      w[k][1] = t;
+      base[k] = fl;
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_onnx_cubic_weights(n, t, w[k]));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.subtract", fl, 1, &base[k]));
+    }
+  }
+  for (int a = 0; a < taps; ++a) {
+    value_t* ty = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.add", base[0], (double)a, &ty));
+    if (mode == 2) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_grid_pad(n, ty, sizes[0], padding, align, &ty));
+    }
+    for (int b = 0; b < taps; ++b) {
+      value_t *tx = NULL, *v = NULL, *wt = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.add", base[1], (double)b, &tx));
+      if (mode == 2) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_grid_pad(n, tx, sizes[1], padding, align, &tx));
+      }
+      KILN_RETURN_IF_ERROR(kiln_onnx_grid_tap(n, x, nc, ty, tx, &v));
+      KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.multiply",
+                                                 w[0][a], w[1][b], &wt));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", v, wt, &v));
+      if (y) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", y, v, &y));
+      } else {
+        y = v;
+      }
+    }
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -6578,5 +6842,6 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"DFT", 17, kiln_onnx_lower_dft},
     {"DFT", 20, kiln_onnx_lower_dft},
     {"STFT", 17, kiln_onnx_lower_stft},
+    {"GridSample", 16, kiln_onnx_lower_grid_sample},
     {NULL, 0, NULL},
 };

@@ -2467,6 +2467,8 @@ static kiln_status_t kiln_onnx_per_channel(node_t* n, value_t* v,
                         out);
 }
 
+static kiln_status_t kiln_onnx_lower_batch_norm_training(node_t* n);
+
 static kiln_status_t kiln_onnx_lower_batch_norm(node_t* n) {
   if (n->opset < 9 && !kiln_onnx_attr_int(n, "spatial", 1)) {
     return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
@@ -2477,8 +2479,7 @@ static kiln_status_t kiln_onnx_lower_batch_norm(node_t* n) {
                                 "training (is_test=0) is not supported");
   }
   if (kiln_onnx_attr_int(n, "training_mode", 0)) {
-    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
-                                "training_mode is not supported");
+    return kiln_onnx_lower_batch_norm_training(n);
   }
   value_t *x, *scale, *bias, *mean, *var;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
@@ -6627,6 +6628,284 @@ static kiln_status_t kiln_onnx_lower_grid_sample(node_t* n) {
   return kiln_ok_status();
 }
 
+// BatchNormalization with training_mode=1 (opset 14+): normalized with the
+// batch's mean and (biased) variance over all dims but 1; the running
+// statistics outputs blend the inputs' with them by momentum.
+static kiln_status_t kiln_onnx_lower_batch_norm_training(node_t* n) {
+  value_t *x = NULL, *scale = NULL, *bias = NULL, *mean = NULL, *var = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  if (r < 2) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "rank < 2");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &scale));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 3, &mean));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 4, &var));
+  int64_t axes[MAXR], count = 1;
+  size_t na = 0;
+  for (size_t d = 0; d < r; ++d) {
+    if (d == 1) continue;
+    axes[na++] = (int64_t)d;
+    count *= x->type->shaped.dims[d];
+  }
+  value_t *bm = NULL, *bv = NULL, *c = NULL, *sq = NULL, *t = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, x, na, axes, "stablehlo.add", 0, &bm));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_op_const(n, "stablehlo.divide", bm, (double)count, &bm));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bm, x->type, &t));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", x, t, &c));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", c, c, &sq));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, sq, na, axes, "stablehlo.add", 0, &bv));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_op_const(n, "stablehlo.divide", bv, (double)count, &bv));
+  value_t *inv = NULL, *y = NULL, *s = NULL, *b = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_op_const(
+      n, "stablehlo.add", bv, kiln_onnx_attr_float(n, "epsilon", 1e-5), &inv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.rsqrt", inv, &inv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, inv, x->type, &inv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, scale, x->type, &s));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, x->type, &b));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", c, inv, &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", y, s, &y));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", y, b, &y));
+  kiln_onnx_set(n, 0, y);
+  double momentum = kiln_onnx_attr_float(n, "momentum", 0.9);
+  value_t* stats[2] = {mean, var};
+  value_t* batch[2] = {bm, bv};
+  for (int k = 0; k < 2; ++k) {
+    if (n->num_outputs <= (size_t)k + 1 || !n->outputs[k + 1].name[0]) continue;
+    value_t *old = NULL, *cur = NULL, *out = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, batch[k], kiln_onnx_elem(stats[k]->type), &cur));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", stats[k], momentum, &old));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", cur, 1.0 - momentum, &cur));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", old, cur, &out));
+    kiln_onnx_set(n, (size_t)k + 1, out);
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// ai.onnx.preview.training optimizers (Adagrad, Momentum, Adam)
+//===----------------------------------------------------------------------===//
+
+// A rank-0 input (R or T) as |e|, broadcast to |like|'s shape.
+static kiln_status_t kiln_onnx_scalar_input(node_t* n, size_t i,
+                                            const type_t* e, value_t* like,
+                                            value_t** out) {
+  value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, i, &v));
+  if (kiln_onnx_num_elements(v->type) != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "R and T must be scalars");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, v, 0, NULL, &v));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, v, e, &v));
+  return kiln_onnx_broadcast_to(n, v, kiln_onnx_rank(like->type),
+                                like->type->shaped.dims, out);
+}
+
+// The number of optimized tensors: inputs are R, T, then |groups| lists of
+// that many (X, G, and the optimizer's states).
+static kiln_status_t kiln_onnx_optimizer_count(node_t* n, size_t groups,
+                                               size_t* out) {
+  if (n->num_inputs < 2 + groups || (n->num_inputs - 2) % groups ||
+      n->num_outputs != (n->num_inputs - 2) / groups * (groups - 1)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "expected R, T and %zu lists of inputs",
+                                groups);
+  }
+  *out = (n->num_inputs - 2) / groups;
+  return kiln_ok_status();
+}
+
+// G + norm_coefficient * X.
+static kiln_status_t kiln_onnx_regularized(node_t* n, value_t* x, value_t* g,
+                                           value_t** out) {
+  double c = kiln_onnx_attr_float(n, "norm_coefficient", 0.0);
+  value_t* t = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.multiply", x, c, &t));
+  return kiln_onnx_binary_same(n, "stablehlo.add", t, g, out);
+}
+
+static kiln_status_t kiln_onnx_lower_adagrad(node_t* n) {
+  size_t count = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_optimizer_count(n, 3, &count));
+  double decay = kiln_onnx_attr_float(n, "decay_factor", 0.0);
+  double eps = kiln_onnx_attr_float(n, "epsilon", 0.0);
+  for (size_t i = 0; i < count; ++i) {
+    value_t *x = NULL, *g = NULL, *h = NULL, *r = NULL, *t = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + i, &x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + count + i, &g));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + 2 * count + i, &h));
+    const type_t* e = kiln_onnx_elem(x->type);
+    KILN_RETURN_IF_ERROR(kiln_onnx_scalar_input(n, 0, e, x, &r));
+    KILN_RETURN_IF_ERROR(kiln_onnx_scalar_input(n, 1, e, x, &t));
+    // r / (1 + T * decay) * G_reg / (sqrt(H_new) + epsilon).
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", t, decay, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", t, 1, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", r, t, &r));
+    value_t *gr = NULL, *h2 = NULL, *sq = NULL, *step = NULL, *xn = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_regularized(n, x, g, &gr));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", gr, gr, &h2));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", h, h2, &h2));
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.sqrt", h2, &sq));
+    KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", sq, eps, &sq));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", r, gr, &step));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", step, sq, &step));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", x, step, &xn));
+    kiln_onnx_set(n, i, xn);
+    kiln_onnx_set(n, count + i, h2);
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_momentum(node_t* n) {
+  size_t count = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_optimizer_count(n, 3, &count));
+  bool nesterov = kiln_onnx_attr_string_is(n, "mode", "standard", "nesterov");
+  if (!nesterov &&
+      !kiln_onnx_attr_string_is(n, "mode", "standard", "standard")) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "mode must be standard or nesterov");
+  }
+  double alpha = kiln_onnx_attr_float(n, "alpha", 0.0);
+  double beta = kiln_onnx_attr_float(n, "beta", 0.0);
+  for (size_t i = 0; i < count; ++i) {
+    value_t *x = NULL, *g = NULL, *v = NULL, *r = NULL, *t = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + i, &x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + count + i, &g));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + 2 * count + i, &v));
+    const type_t* e = kiln_onnx_elem(x->type);
+    KILN_RETURN_IF_ERROR(kiln_onnx_scalar_input(n, 0, e, x, &r));
+    KILN_RETURN_IF_ERROR(kiln_onnx_scalar_input(n, 1, e, x, &t));
+    // The gradient's coefficient is 1 on the first step (T == 0).
+    value_t *z = NULL, *pos = NULL, *bb = NULL, *one = NULL, *gr = NULL,
+            *vn = NULL, *dg = NULL, *xn = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, 0, &z));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", t, z, &pos));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, beta, &bb));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, 1, &one));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pos, bb, one, &bb));
+    KILN_RETURN_IF_ERROR(kiln_onnx_regularized(n, x, g, &gr));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", v, alpha, &vn));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", bb, gr, &dg));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", vn, dg, &vn));
+    if (nesterov) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.multiply", vn, alpha, &dg));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", gr, dg, &dg));
+    } else {
+      dg = vn;
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", r, dg, &dg));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", x, dg, &xn));
+    kiln_onnx_set(n, i, xn);
+    kiln_onnx_set(n, count + i, vn);
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_adam(node_t* n) {
+  size_t count = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_optimizer_count(n, 4, &count));
+  double alpha = kiln_onnx_attr_float(n, "alpha", 0.9);
+  double beta = kiln_onnx_attr_float(n, "beta", 0.999);
+  double eps = kiln_onnx_attr_float(n, "epsilon", 1e-6);
+  double post = kiln_onnx_attr_float(n, "norm_coefficient_post", 0.0);
+  for (size_t i = 0; i < count; ++i) {
+    value_t *x = NULL, *g = NULL, *v = NULL, *h = NULL, *r = NULL, *t = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + i, &x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + count + i, &g));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + 2 * count + i, &v));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + 3 * count + i, &h));
+    const type_t* e = kiln_onnx_elem(x->type);
+    KILN_RETURN_IF_ERROR(kiln_onnx_scalar_input(n, 0, e, x, &r));
+    KILN_RETURN_IF_ERROR(kiln_onnx_scalar_input(n, 1, e, x, &t));
+    value_t *gr = NULL, *vn = NULL, *hn = NULL, *tmp = NULL, *sq = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_regularized(n, x, g, &gr));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", v, alpha, &vn));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", gr, 1 - alpha, &tmp));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", vn, tmp, &vn));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", h, beta, &hn));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", gr, gr, &tmp));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", tmp, 1 - beta, &tmp));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", hn, tmp, &hn));
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.sqrt", hn, &sq));
+    KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", sq, eps, &sq));
+    // After the first step (T > 0) the rate is bias-corrected:
+    // R sqrt(1 - beta^T) / (1 - alpha^T).
+    value_t *z = NULL, *pos = NULL, *ba = NULL, *aa = NULL, *ra = NULL,
+            *one = NULL, *step = NULL, *xn = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, 0, &z));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", t, z, &pos));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, beta, &ba));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.power", ba, t, &ba));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, alpha, &aa));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.power", aa, t, &aa));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, 1, &one));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", one, ba, &ba));
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.sqrt", ba, &ba));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", one, aa, &aa));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", r, ba, &ra));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", ra, aa, &ra));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pos, ra, r, &ra));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", vn, sq, &step));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", ra, step, &step));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", x, step, &xn));
+    if (post != 0) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.multiply", xn, 1 - post, &xn));
+    }
+    kiln_onnx_set(n, i, xn);
+    kiln_onnx_set(n, count + i, vn);
+    kiln_onnx_set(n, 2 * count + i, hn);
+  }
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
@@ -6843,5 +7122,9 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"DFT", 20, kiln_onnx_lower_dft},
     {"STFT", 17, kiln_onnx_lower_stft},
     {"GridSample", 16, kiln_onnx_lower_grid_sample},
+    // Domain ai.onnx.preview.training, by "<domain>.<op>" and its version.
+    {"ai.onnx.preview.training.Adagrad", 1, kiln_onnx_lower_adagrad},
+    {"ai.onnx.preview.training.Momentum", 1, kiln_onnx_lower_momentum},
+    {"ai.onnx.preview.training.Adam", 1, kiln_onnx_lower_adam},
     {NULL, 0, NULL},
 };

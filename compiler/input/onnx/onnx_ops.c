@@ -6696,6 +6696,281 @@ static kiln_status_t kiln_onnx_lower_batch_norm_training(node_t* n) {
   return kiln_ok_status();
 }
 
+// Slice [.., k, ..] of |x| along |axis|, without that dim.
+static kiln_status_t kiln_onnx_take(node_t* n, value_t* x, size_t axis,
+                                    int64_t k, value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t lo[MAXR] = {0}, hi[MAXR], st[MAXR], dims[MAXR];
+  size_t nd = 0;
+  for (size_t d = 0; d < r; ++d) {
+    hi[d] = x->type->shaped.dims[d];
+    st[d] = 1;
+    if (d != axis) dims[nd++] = x->type->shaped.dims[d];
+  }
+  lo[axis] = k;
+  hi[axis] = k + 1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &x));
+  return kiln_onnx_reshape_to(n, x, nd, dims, out);
+}
+
+// sum over the last dim of select(mask, v, 0): the one selected entry.
+static kiln_status_t kiln_onnx_pick(node_t* n, value_t* mask, value_t* v,
+                                    value_t** out) {
+  value_t* z = NULL;
+  int64_t last = (int64_t)kiln_onnx_rank(v->type) - 1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, v, 0, &z));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, mask, v, z, &v));
+  return kiln_onnx_reduce(n, v, 1, &last, "stablehlo.add", 0, out);
+}
+
+// An optional rank-0/[1] input as a rank-0 value of |e| (|def| if absent).
+static kiln_status_t kiln_onnx_opt_scalar(node_t* n, size_t i, const type_t* e,
+                                          double def, value_t** out) {
+  if (!kiln_onnx_input(n, i)) {
+    return kiln_onnx_splat(n, kiln_onnx_tensor(n, 0, NULL, e), def, out);
+  }
+  value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, i, &v));
+  if (kiln_onnx_num_elements(v->type) != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "input %zu must hold one value", i);
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, v, 0, NULL, &v));
+  return kiln_onnx_convert(n, v, e, out);
+}
+
+#define KILN_ONNX_NMS_MAX_BOXES 64
+
+// NonMaxSuppression with the selected count from the declared result
+// [K, 3]. Per (batch, class): boxes ordered by score (descending, ties by
+// index) through ranks, pairwise IoU of the ordered boxes, then the greedy
+// pass unrolled over the (static, small) box count: a box is kept when its
+// score passes score_threshold, fewer than max_output_boxes_per_class are
+// kept, and no kept higher-ranked box overlaps it by more than
+// iou_threshold. The kept (batch, class, rank) triples, in that order, are
+// the result's rows.
+static kiln_status_t kiln_onnx_lower_nms(node_t* n) {
+  value_t *boxes = NULL, *scores = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &boxes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &scores));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, scores));
+  const type_t* bt = boxes->type;
+  const type_t* st = scores->type;
+  if (kiln_onnx_rank(bt) != 3 || bt->shaped.dims[2] != 4 ||
+      kiln_onnx_rank(st) != 3 || st->shaped.dims[0] != bt->shaped.dims[0] ||
+      st->shaped.dims[2] != bt->shaped.dims[1]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "boxes must be [B, N, 4] and scores [B, C, N]");
+  }
+  int64_t B = bt->shaped.dims[0], N = bt->shaped.dims[1],
+          C = st->shaped.dims[1];
+  if (N > KILN_ONNX_NMS_MAX_BOXES) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "%lld boxes (at most %d supported)",
+                                (long long)N, KILN_ONNX_NMS_MAX_BOXES);
+  }
+  int64_t K = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_result_count(n, 0, NULL, &K));
+  const type_t* e = kiln_onnx_elem(st);
+  const type_t* i64 = kiln_ir_int_type(n->context, 64);
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, boxes, e, &boxes));
+  value_t *max_out = NULL, *iou_thr = NULL, *score_thr = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_opt_scalar(n, 2, i64, 0, &max_out));
+  KILN_RETURN_IF_ERROR(kiln_onnx_opt_scalar(n, 3, e, 0, &iou_thr));
+  KILN_RETURN_IF_ERROR(kiln_onnx_opt_scalar(n, 4, e, -INFINITY, &score_thr));
+  // Ranks: rank[b, c, i] = #{j : s_j > s_i or (s_j == s_i and j < i)}.
+  int64_t d4[4] = {B, C, N, N};
+  int64_t si[3] = {0, 1, 2}, sj[3] = {0, 1, 3};
+  const type_t* t4 = kiln_onnx_tensor(n, 4, d4, i64);
+  value_t *s_i = NULL, *s_j = NULL, *ii = NULL, *jj = NULL, *gt = NULL,
+          *eq = NULL, *lt = NULL, *before = NULL, *rank = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, scores, 4, d4, si, &s_i));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, scores, 4, d4, sj, &s_j));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, t4, 2, &ii));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, t4, 3, &jj));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", s_j, s_i, &gt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", s_j, s_i, &eq));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", jj, ii, &lt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.and", eq, lt, &eq));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.or", gt, eq, &before));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, before, i64, &before));
+  int64_t three = 3;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, before, 1, &three, "stablehlo.add", 0, &rank));
+  // at[b, c, t, i] = (rank[b, c, i] == t): ordered position t holds box i.
+  value_t *rb = NULL, *at = NULL, *perm = NULL, *sorted = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, rank, 4, d4, sj, &rb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", rb, ii, &at));
+  KILN_RETURN_IF_ERROR(kiln_onnx_pick(n, at, jj, &perm));
+  KILN_RETURN_IF_ERROR(kiln_onnx_pick(n, at, s_j, &sorted));
+  // The ordered boxes' corners (ymin, xmin, ymax, xmax), [B, C, N] each.
+  value_t* cb[4];
+  int64_t bj[2] = {0, 3};
+  for (int k = 0; k < 4; ++k) {
+    value_t* c = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_take(n, boxes, 2, k, &c));
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, c, 4, d4, bj, &c));
+    KILN_RETURN_IF_ERROR(kiln_onnx_pick(n, at, c, &cb[k]));
+  }
+  value_t *y0 = NULL, *x0 = NULL, *y1 = NULL, *x1 = NULL;
+  if (kiln_onnx_attr_int(n, "center_point_box", 0)) {
+    // [x_center, y_center, width, height].
+    value_t *hw = NULL, *hh = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", cb[2], 0.5, &hw));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", cb[3], 0.5, &hh));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", cb[0], hw, &x0));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", cb[0], hw, &x1));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", cb[1], hh, &y0));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", cb[1], hh, &y1));
+  } else {
+    // [y1, x1, y2, x2], either diagonal.
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.minimum", cb[0], cb[2], &y0));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", cb[0], cb[2], &y1));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.minimum", cb[1], cb[3], &x0));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", cb[1], cb[3], &x1));
+  }
+  // IoU of ordered boxes u (dim 2) and t (dim 3); 0 when the union is 0.
+  value_t* corner[4] = {y0, x0, y1, x1};
+  value_t *cu[4], *ct[4];
+  for (int k = 0; k < 4; ++k) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_dims(n, corner[k], 4, d4, si, &cu[k]));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_dims(n, corner[k], 4, d4, sj, &ct[k]));
+  }
+  value_t *area_u = NULL, *area_t = NULL, *inter = NULL, *iou = NULL;
+  value_t *ext[2], *tmp = NULL, *lo = NULL, *hi = NULL, *z = NULL;
+  for (int k = 0; k < 2; ++k) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.minimum",
+                                               cu[k + 2], ct[k + 2], &hi));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", cu[k], ct[k], &lo));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", hi, lo, &tmp));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, tmp, 0, &z));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", tmp, z, &ext[k]));
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", ext[0], ext[1], &inter));
+  value_t* sides[2];
+  for (int k = 0; k < 2; ++k) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.subtract",
+                                               cu[k + 2], cu[k], &sides[k]));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.multiply", sides[0],
+                                             sides[1], &area_u));
+  for (int k = 0; k < 2; ++k) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.subtract",
+                                               ct[k + 2], ct[k], &sides[k]));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.multiply", sides[0],
+                                             sides[1], &area_t));
+  value_t *uni = NULL, *pos = NULL, *over = NULL, *thr = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", area_u, area_t, &uni));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", uni, inter, &uni));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, uni, 0, &z));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", uni, z, &pos));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, uni, 1, &tmp));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pos, uni, tmp, &uni));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", inter, uni, &iou));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pos, iou, z, &iou));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, iou_thr, 4, d4, &thr));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", iou, thr, &over));
+  // The greedy pass over ordered positions.
+  int64_t bc[2] = {B, C};
+  value_t *valid = NULL, *cnt = NULL, *cap = NULL, *one = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, score_thr, 3, sorted->type->shaped.dims, &thr));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", sorted, thr, &valid));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_splat_int(n, kiln_onnx_tensor(n, 2, bc, i64), 0, &cnt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, max_out, 2, bc, &cap));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, cnt, 1, &one));
+  value_t* keep[KILN_ONNX_NMS_MAX_BOXES];
+  int64_t bc1[3] = {B, C, 1};
+  for (int64_t t = 0; t < N; ++t) {
+    value_t *k = NULL, *room = NULL, *col = NULL, *inc = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_take(n, valid, 2, t, &k));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", cnt, cap, &room));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.and", k, room, &k));
+    if (t > 0) KILN_RETURN_IF_ERROR(kiln_onnx_take(n, over, 3, t, &col));
+    for (int64_t u = 0; u < t; ++u) {
+      value_t *hit = NULL, *no = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_take(n, col, 2, u, &hit));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", hit, keep[u], &hit));
+      KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.not", hit, &no));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", k, no, &k));
+    }
+    keep[t] = k;
+    KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, k, i64, &inc));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", cnt, inc, &cnt));
+  }
+  value_t* cols[KILN_ONNX_NMS_MAX_BOXES];
+  for (int64_t t = 0; t < N; ++t) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, keep[t], 3, bc1, &cols[t]));
+  }
+  value_t *kept = cols[0], *p = NULL, *flat_perm = NULL;
+  int64_t bcn[3] = {B, C, N}, total = B * C * N;
+  if (N > 1) {
+    kiln_ir_named_attribute_t attr =
+        kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 2));
+    KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+        n, "stablehlo.concatenate", (size_t)N, cols,
+        kiln_onnx_tensor(n, 3, bcn, kiln_ir_int_type(n->context, 1)), 1, &attr,
+        &kept));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, kept, 1, &total, &kept));
+  KILN_RETURN_IF_ERROR(kiln_onnx_true_positions(n, kept, K, &p));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, perm, 1, &total, &flat_perm));
+  // Rows: (p / (C N), p / N % C, perm[p]).
+  value_t *bi = NULL, *ci = NULL, *box = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_op_const(n, "stablehlo.divide", p, (double)(C * N), &bi));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_op_const(n, "stablehlo.divide", p, (double)N, &ci));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_op_const(n, "stablehlo.remainder", ci, (double)C, &ci));
+  kiln_ir_named_attribute_t attrs[2] = {
+      kiln_onnx_named(n, "dim", kiln_onnx_i64(n, 0)),
+      kiln_onnx_named(n, "batch_dims", kiln_onnx_i64(n, 0)),
+  };
+  value_t* ops[2] = {flat_perm, p};
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.torch_index_select", 2, ops,
+                                      p->type, 2, attrs, &box));
+  int64_t k1[2] = {K, 1}, k3[2] = {K, 3};
+  value_t* parts[3] = {bi, ci, box};
+  for (int k = 0; k < 3; ++k) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, parts[k], 2, k1, &parts[k]));
+  }
+  value_t* y = NULL;
+  kiln_ir_named_attribute_t attr =
+      kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 1));
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.concatenate", 3, parts,
+                                      kiln_onnx_tensor(n, 2, k3, i64), 1, &attr,
+                                      &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // ai.onnx.preview.training optimizers (Adagrad, Momentum, Adam)
 //===----------------------------------------------------------------------===//
@@ -7122,6 +7397,8 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"DFT", 20, kiln_onnx_lower_dft},
     {"STFT", 17, kiln_onnx_lower_stft},
     {"GridSample", 16, kiln_onnx_lower_grid_sample},
+    {"NonMaxSuppression", 10, kiln_onnx_lower_nms},
+    {"NonMaxSuppression", 11, kiln_onnx_lower_nms},
     // Domain ai.onnx.preview.training, by "<domain>.<op>" and its version.
     {"ai.onnx.preview.training.Adagrad", 1, kiln_onnx_lower_adagrad},
     {"ai.onnx.preview.training.Momentum", 1, kiln_onnx_lower_momentum},

@@ -6971,6 +6971,153 @@ static kiln_status_t kiln_onnx_lower_nms(node_t* n) {
   return kiln_ok_status();
 }
 
+// TfIdfVectorizer over integer tokens: each pool n-gram (lengths in
+// [min_gram_length, max_gram_length]) is counted at every start position
+// and every skip 0..max_skip_count (unigrams once) by comparing shifted
+// slices; the counts (TF), weights of the present n-grams (IDF) or both
+// (TFIDF) go to the n-gram's ngram_indexes column.
+static kiln_status_t kiln_onnx_lower_tfidf(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  const type_t* xe = kiln_onnx_elem(x->type);
+  size_t r = kiln_onnx_rank(x->type);
+  if (xe->kind != KILN_IR_TYPE_INTEGER || r < 1 || r > 2) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "only integer tokens [L] or [N, L] are "
+                                "supported");
+  }
+  const Onnx__AttributeProto* pool = kiln_onnx_attr(n, "pool_int64s");
+  const Onnx__AttributeProto* counts = kiln_onnx_attr(n, "ngram_counts");
+  const Onnx__AttributeProto* indexes = kiln_onnx_attr(n, "ngram_indexes");
+  const Onnx__AttributeProto* weights = kiln_onnx_attr(n, "weights");
+  if (!pool || !counts || !indexes) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "pool_int64s, ngram_counts and ngram_indexes "
+                                "are required (pool_strings is not "
+                                "supported)");
+  }
+  int mode = kiln_onnx_attr_string_is(n, "mode", "TF", "TF")      ? 0
+             : kiln_onnx_attr_string_is(n, "mode", "TF", "IDF")   ? 1
+             : kiln_onnx_attr_string_is(n, "mode", "TF", "TFIDF") ? 2
+                                                                  : -1;
+  int64_t min_g = kiln_onnx_attr_int(n, "min_gram_length", 1);
+  int64_t max_g = kiln_onnx_attr_int(n, "max_gram_length", 1);
+  int64_t max_skip = kiln_onnx_attr_int(n, "max_skip_count", 0);
+  if (mode < 0 || min_g < 1 || max_g < min_g || max_skip < 0 ||
+      (int64_t)counts->n_ints < max_g ||
+      (weights && weights->n_floats != indexes->n_ints)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "bad mode, gram lengths or n-gram tables");
+  }
+  int64_t features = 0;
+  for (size_t k = 0; k < indexes->n_ints; ++k) {
+    if (indexes->ints[k] < 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "negative ngram_indexes entry");
+    }
+    if (indexes->ints[k] + 1 > features) features = indexes->ints[k] + 1;
+  }
+  if (features > 4096) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "%lld features (at most 4096 supported)",
+                                (long long)features);
+  }
+  const type_t* f32 = kiln_ir_float_type_get(n->context, KILN_IR_F32);
+  int64_t L = x->type->shaped.dims[r - 1];
+  int64_t nl[2] = {r == 2 ? x->type->shaped.dims[0] : 1, L};
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 2, nl, &x));
+  int64_t one = 1;
+  const type_t* col_t = kiln_onnx_tensor(n, 1, nl, f32);
+  value_t** cols = (value_t**)kiln_ir_arena_alloc(
+      n->context, (size_t)features * sizeof(value_t*));
+  if (!cols) return KILN_ONNX_OOM();
+  memset(cols, 0, (size_t)features * sizeof(value_t*));
+  // N-grams of length g are pool[counts[g-1] .. counts[g]) in groups of g.
+  size_t k = 0;
+  for (int64_t g = 1; g <= (int64_t)counts->n_ints; ++g) {
+    int64_t from = counts->ints[g - 1];
+    int64_t to =
+        g < (int64_t)counts->n_ints ? counts->ints[g] : (int64_t)pool->n_ints;
+    if (from < 0 || to > (int64_t)pool->n_ints || to < from ||
+        (to - from) % g) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "ngram_counts does not split the pool");
+    }
+    for (int64_t at = from; at < to; at += g, ++k) {
+      if (k >= indexes->n_ints) {
+        return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                    "fewer ngram_indexes than n-grams");
+      }
+      if (g < min_g || g > max_g) continue;
+      value_t* total = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, col_t, 0, &total));
+      int64_t skips = g == 1 ? 0 : max_skip;
+      for (int64_t s = 0; s <= skips; ++s) {
+        int64_t span = (g - 1) * (s + 1);
+        if (span >= L) break;
+        value_t* match = NULL;
+        for (int64_t j = 0; j < g; ++j) {
+          int64_t lo[2] = {0, j * (s + 1)},
+                  hi[2] = {nl[0], j * (s + 1) + L - span}, st[2] = {1, 1};
+          value_t *part = NULL, *v = NULL, *eq = NULL;
+          KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &part));
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_splat_int(n, part->type, pool->ints[at + j], &v));
+          KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", part, v, &eq));
+          if (match) {
+            KILN_RETURN_IF_ERROR(
+                kiln_onnx_binary_same(n, "stablehlo.and", match, eq, &match));
+          } else {
+            match = eq;
+          }
+        }
+        value_t* c = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, match, f32, &c));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_reduce(n, c, 1, &one, "stablehlo.add", 0, &c));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", total, c, &total));
+      }
+      double w = weights ? (double)weights->floats[k] : 1.0;
+      if (mode == 1) {
+        value_t *z = NULL, *present = NULL, *wv = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_like(n, total, 0, &z));
+        KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", total, z, &present));
+        KILN_RETURN_IF_ERROR(kiln_onnx_like(n, total, w, &wv));
+        KILN_RETURN_IF_ERROR(kiln_onnx_select(n, present, wv, z, &total));
+      } else if (mode == 2 && w != 1.0) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_op_const(n, "stablehlo.multiply", total, w, &total));
+      }
+      value_t** slot = &cols[indexes->ints[k]];
+      if (*slot) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", *slot, total, slot));
+      } else {
+        *slot = total;
+      }
+    }
+  }
+  int64_t n1[2] = {nl[0], 1};
+  for (int64_t f = 0; f < features; ++f) {
+    if (!cols[f]) KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, col_t, 0, &cols[f]));
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, cols[f], 2, n1, &cols[f]));
+  }
+  int64_t yd[2] = {nl[0], features};
+  value_t* y = cols[0];
+  if (features > 1) {
+    kiln_ir_named_attribute_t attr =
+        kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 1));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.concatenate", (size_t)features, cols,
+                       kiln_onnx_tensor(n, 2, yd, f32), 1, &attr, &y));
+  }
+  if (r == 1)
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, y, 1, &features, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // ai.onnx.preview.training optimizers (Adagrad, Momentum, Adam)
 //===----------------------------------------------------------------------===//
@@ -7399,6 +7546,7 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"GridSample", 16, kiln_onnx_lower_grid_sample},
     {"NonMaxSuppression", 10, kiln_onnx_lower_nms},
     {"NonMaxSuppression", 11, kiln_onnx_lower_nms},
+    {"TfIdfVectorizer", 9, kiln_onnx_lower_tfidf},
     // Domain ai.onnx.preview.training, by "<domain>.<op>" and its version.
     {"ai.onnx.preview.training.Adagrad", 1, kiln_onnx_lower_adagrad},
     {"ai.onnx.preview.training.Momentum", 1, kiln_onnx_lower_momentum},

@@ -7118,6 +7118,161 @@ static kiln_status_t kiln_onnx_lower_tfidf(node_t* n) {
   return kiln_ok_status();
 }
 
+#define KILN_ONNX_UNIQUE_MAX_ROW 64
+
+// Unique, its result count from the declared Y. The items (elements, or
+// slices along axis) become the rows of [M, R]; pairwise row equality and
+// (sorted) lexicographic order are [M, M] matrices. An item is a first
+// occurrence when no earlier row equals it; its unique position is the
+// number of first occurrences before it (in index or value order). The
+// outputs gather from that: Y and indices at each position's first
+// occurrence, inverse_indices and counts from the equality with them.
+static kiln_status_t kiln_onnx_lower_unique(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  size_t r = kiln_onnx_rank(x->type);
+  bool sorted = kiln_onnx_attr_int(n, "sorted", 1) != 0;
+  bool has_axis = kiln_onnx_attr(n, "axis") != NULL;
+  int64_t axis = 0;
+  if (has_axis) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 0), r, &axis));
+  }
+  int64_t K = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_result_count(n, has_axis ? (size_t)axis : 0, NULL, &K));
+  // Rows: the axis moved first, the rest flattened.
+  int64_t perm[MAXR], M = 1, R = 1;
+  value_t* rows = x;
+  if (has_axis) {
+    perm[0] = axis;
+    for (size_t d = 0, k = 1; d < r; ++d) {
+      if ((int64_t)d != axis) perm[k++] = (int64_t)d;
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, x, perm, &rows));
+    M = x->type->shaped.dims[axis];
+    R = kiln_onnx_num_elements(x->type) / (M ? M : 1);
+  } else {
+    M = kiln_onnx_num_elements(x->type);
+  }
+  if (R > KILN_ONNX_UNIQUE_MAX_ROW || M > 4096 || K > M) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "too many items or too long slices");
+  }
+  int64_t mr[2] = {M, R}, mm[3] = {M, M, R};
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, rows, 2, mr, &rows));
+  const type_t* i64 = kiln_ir_int_type(n->context, 64);
+  int64_t bi[2] = {0, 2}, bj[2] = {1, 2}, two = 2;
+  value_t *a = NULL, *b = NULL, *eq = NULL, *ne = NULL, *less = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, rows, 3, mm, bi, &a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, rows, 3, mm, bj, &b));
+  // eq[i, j]: rows i and j are equal (no column differs).
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "NE", a, b, &ne));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, ne, 1, &two, "stablehlo.or", 0, &eq));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.not", eq, &eq));
+  const type_t* mt = kiln_onnx_tensor(n, 2, mm, i64);
+  value_t *ii = NULL, *jj = NULL, *earlier = NULL, *dup = NULL, *first = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, mt, 0, &ii));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, mt, 1, &jj));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", jj, ii, &earlier));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.and", eq, earlier, &dup));
+  int64_t one = 1;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, dup, 1, &one, "stablehlo.or", 0, &first));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.not", first, &first));
+  // before[i, j]: row j comes before row i in the output order.
+  value_t* before = earlier;
+  if (sorted) {
+    // Lexicographic row j < row i, from the last column to the first.
+    for (int64_t c = R - 1; c >= 0; --c) {
+      value_t *ac = NULL, *bc = NULL, *lt = NULL, *ceq = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_take(n, a, 2, c, &ac));
+      KILN_RETURN_IF_ERROR(kiln_onnx_take(n, b, 2, c, &bc));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", bc, ac, &lt));
+      if (less) {
+        KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", bc, ac, &ceq));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.and", ceq, less, &ceq));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.or", lt, ceq, &less));
+      } else {
+        less = lt;
+      }
+    }
+    before = less;
+  }
+  int64_t mm2[2] = {M, M};
+  value_t *fj = NULL, *cnt = NULL, *pos = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, first, 2, mm2, &one, &fj));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.and", before, fj, &cnt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, cnt, i64, &cnt));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, cnt, 1, &one, "stablehlo.add", 0, &pos));
+  // src[u]: the first occurrence at position u ([K, M] masks).
+  int64_t km[2] = {K, M};
+  const type_t* kt = kiln_onnx_tensor(n, 2, km, i64);
+  value_t *pb = NULL, *fb = NULL, *uu = NULL, *mi = NULL, *hit = NULL,
+          *src = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, pos, 2, km, &one, &pb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, first, 2, km, &one, &fb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, kt, 0, &uu));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, kt, 1, &mi));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", pb, uu, &hit));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.and", hit, fb, &hit));
+  KILN_RETURN_IF_ERROR(kiln_onnx_pick(n, hit, mi, &src));
+  // Y: rows at src, back in the input's layout.
+  kiln_ir_named_attribute_t attrs[2] = {
+      kiln_onnx_named(n, "dim", kiln_onnx_i64(n, 0)),
+      kiln_onnx_named(n, "batch_dims", kiln_onnx_i64(n, 0)),
+  };
+  value_t* ops[2] = {rows, src};
+  int64_t kr[2] = {K, R};
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+      n, "stablehlo.torch_index_select", 2, ops,
+      kiln_onnx_tensor(n, 2, kr, kiln_onnx_elem(x->type)), 2, attrs, &y));
+  if (has_axis) {
+    int64_t td[MAXR], inv_perm[MAXR];
+    td[0] = K;
+    for (size_t d = 1; d < r; ++d) td[d] = x->type->shaped.dims[perm[d]];
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, y, r, td, &y));
+    for (size_t d = 0; d < r; ++d) inv_perm[perm[d]] = (int64_t)d;
+    KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, y, inv_perm, &y));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, y, 1, &K, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  kiln_onnx_set(n, 1, src);
+  // match[i, u] = eq[i, src[u]].
+  value_t *eqi = NULL, *match = NULL, *uvals = NULL, *inv = NULL,
+          *counts = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, eq, i64, &eqi));
+  value_t* mops[2] = {eqi, src};
+  int64_t mk[2] = {M, K};
+  kiln_ir_named_attribute_t mattrs[2] = {
+      kiln_onnx_named(n, "dim", kiln_onnx_i64(n, 1)),
+      kiln_onnx_named(n, "batch_dims", kiln_onnx_i64(n, 0)),
+  };
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.torch_index_select", 2,
+                                      mops, kiln_onnx_tensor(n, 2, mk, i64), 2,
+                                      mattrs, &match));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, match->type, 1, &uvals));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", match, uvals, &uvals));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, uvals, 1, &one, "stablehlo.add", 0, &inv));
+  int64_t zero_axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, match, 1, &zero_axis, "stablehlo.add", 0, &counts));
+  kiln_onnx_set(n, 2, inv);
+  kiln_onnx_set(n, 3, counts);
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // ai.onnx.preview.training optimizers (Adagrad, Momentum, Adam)
 //===----------------------------------------------------------------------===//
@@ -7547,6 +7702,7 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"NonMaxSuppression", 10, kiln_onnx_lower_nms},
     {"NonMaxSuppression", 11, kiln_onnx_lower_nms},
     {"TfIdfVectorizer", 9, kiln_onnx_lower_tfidf},
+    {"Unique", 11, kiln_onnx_lower_unique},
     // Domain ai.onnx.preview.training, by "<domain>.<op>" and its version.
     {"ai.onnx.preview.training.Adagrad", 1, kiln_onnx_lower_adagrad},
     {"ai.onnx.preview.training.Momentum", 1, kiln_onnx_lower_momentum},

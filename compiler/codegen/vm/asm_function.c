@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void kiln_asm_function_init(kiln_asm_function_t* f, const char* args) {
@@ -28,14 +29,29 @@ uint32_t kiln_asm_label(kiln_asm_function_t* f) {
 
 void kiln_asm_emit(kiln_asm_function_t* f, const char* format, ...) {
   char line[1024];
-  va_list args;
+  va_list args, again;
   va_start(args, format);
+  va_copy(again, args);
   int n = vsnprintf(line, sizeof(line), format, args);
   va_end(args);
-  if (n < 0) return;
+  if (n < 0) {
+    va_end(again);
+    return;
+  }
   kiln_ir_sb_append(&f->body, "  ", 2);
-  kiln_ir_sb_append(&f->body, line,
-                    (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+  if ((size_t)n < sizeof(line)) {
+    kiln_ir_sb_append(&f->body, line, (size_t)n);
+  } else {
+    // Long lines (dispatches with many bindings) must not be cut: a cut
+    // line no longer assembles.
+    char* big = (char*)malloc((size_t)n + 1);
+    if (big) {
+      vsnprintf(big, (size_t)n + 1, format, again);
+      kiln_ir_sb_append(&f->body, big, (size_t)n);
+      free(big);
+    }
+  }
+  va_end(again);
   kiln_ir_sb_append(&f->body, "\n", 1);
 }
 

@@ -3299,14 +3299,15 @@ static kiln_status_t kiln_onnx_reduce_window(
   return kiln_ok_status();
 }
 
+static kiln_status_t kiln_onnx_lower_max_pool_indices(node_t* n);
+
 static kiln_status_t kiln_onnx_lower_pool(node_t* n) {
   bool is_max = !strcmp(n->proto->op_type, "MaxPool");
   value_t* x = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
   if (!is_max) KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
   if (n->num_outputs > 1 && n->outputs[1].name[0]) {
-    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
-                                "the Indices output is not supported");
+    return kiln_onnx_lower_max_pool_indices(n);
   }
   kiln_onnx_window_t w;
   KILN_RETURN_IF_ERROR(kiln_onnx_window(n, x->type, NULL, &w));
@@ -5123,36 +5124,15 @@ static kiln_status_t kiln_onnx_lower_gather_nd(node_t* n) {
   return kiln_ok_status();
 }
 
-// ScatterND: stablehlo.scatter whose update computation is the reduction
-// (none: the update replaces the element; the last duplicate wins).
-static kiln_status_t kiln_onnx_lower_scatter_nd(node_t* n) {
+// stablehlo.scatter of |upd| into |x| at the index tuples |idx| ([..., q],
+// i64, in range) addressing |x|'s first q dims; |combiner| NULL: the update
+// replaces the element (the last duplicate wins).
+static kiln_status_t kiln_onnx_scatter(node_t* n, value_t* x, value_t* idx,
+                                       value_t* upd, const char* combiner,
+                                       value_t** out) {
   kiln_ir_context_t* ctx = n->context;
-  value_t *x = NULL, *idx = NULL, *upd = NULL;
-  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
-  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
-  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &upd));
   size_t r = kiln_onnx_rank(x->type), ir = kiln_onnx_rank(idx->type);
-  int64_t q = ir ? idx->type->shaped.dims[ir - 1] : -1;
-  if (ir < 1 || q < 1 || q > (int64_t)r ||
-      kiln_onnx_rank(upd->type) != ir - 1 + r - (size_t)q) {
-    return kiln_onnx_node_error(
-        n, KILN_STATUS_INVALID_ARGUMENT,
-        "updates must be indices.shape[:-1] + data.shape[q:]");
-  }
-  const char* combiner = NULL;
-  if (kiln_onnx_attr_string_is(n, "reduction", "none", "add")) {
-    combiner = "stablehlo.add";
-  } else if (kiln_onnx_attr_string_is(n, "reduction", "none", "mul")) {
-    combiner = "stablehlo.multiply";
-  } else if (kiln_onnx_attr_string_is(n, "reduction", "none", "max")) {
-    combiner = "stablehlo.maximum";
-  } else if (kiln_onnx_attr_string_is(n, "reduction", "none", "min")) {
-    combiner = "stablehlo.minimum";
-  } else if (!kiln_onnx_attr_string_is(n, "reduction", "none", "none")) {
-    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
-                                "reduction must be none, add, mul, max or min");
-  }
-  KILN_RETURN_IF_ERROR(kiln_onnx_wrap_tuples(n, idx, x->type, 0, &idx));
+  int64_t q = idx->type->shaped.dims[ir - 1];
   int64_t window[MAXR], inserted[MAXR];
   size_t nw = r - (size_t)q;
   kiln_onnx_seq(window, (int64_t)ir - 1, (int64_t)nw);
@@ -5196,7 +5176,42 @@ static kiln_status_t kiln_onnx_lower_scatter_nd(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, region));
   kiln_ir_op_t* op = NULL;
   KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
-  kiln_onnx_set(n, 0, kiln_ir_op_result(op, 0));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+// ScatterND: stablehlo.scatter whose update computation is the reduction
+// (none: the update replaces the element; the last duplicate wins).
+static kiln_status_t kiln_onnx_lower_scatter_nd(node_t* n) {
+  value_t *x = NULL, *idx = NULL, *upd = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &upd));
+  size_t r = kiln_onnx_rank(x->type), ir = kiln_onnx_rank(idx->type);
+  int64_t q = ir ? idx->type->shaped.dims[ir - 1] : -1;
+  if (ir < 1 || q < 1 || q > (int64_t)r ||
+      kiln_onnx_rank(upd->type) != ir - 1 + r - (size_t)q) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "updates must be indices.shape[:-1] + data.shape[q:]");
+  }
+  const char* combiner = NULL;
+  if (kiln_onnx_attr_string_is(n, "reduction", "none", "add")) {
+    combiner = "stablehlo.add";
+  } else if (kiln_onnx_attr_string_is(n, "reduction", "none", "mul")) {
+    combiner = "stablehlo.multiply";
+  } else if (kiln_onnx_attr_string_is(n, "reduction", "none", "max")) {
+    combiner = "stablehlo.maximum";
+  } else if (kiln_onnx_attr_string_is(n, "reduction", "none", "min")) {
+    combiner = "stablehlo.minimum";
+  } else if (!kiln_onnx_attr_string_is(n, "reduction", "none", "none")) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "reduction must be none, add, mul, max or min");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_wrap_tuples(n, idx, x->type, 0, &idx));
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_scatter(n, x, idx, upd, combiner, &y));
+  kiln_onnx_set(n, 0, y);
   return kiln_ok_status();
 }
 
@@ -7273,6 +7288,188 @@ static kiln_status_t kiln_onnx_lower_unique(node_t* n) {
   return kiln_ok_status();
 }
 
+// MaxUnpool: the values scattered into zeros at their flat indices into
+// the default result shape, (in - 1) * stride - pads + kernel (MaxPool's
+// Indices address that shape); a larger output_shape (the declared type
+// when output_shape is a runtime value) pads it at the end of each dim.
+static kiln_status_t kiln_onnx_lower_max_unpool(node_t* n) {
+  value_t *x = NULL, *idx = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
+  size_t r = kiln_onnx_rank(x->type), s = r - 2;
+  if (r < 3 || idx->type->shaped.rank != r) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "X and I must be [N, C, D...]");
+  }
+  int64_t kernel[MAXR], strides[MAXR], pads[2 * MAXR], dims[MAXR], out[MAXR];
+  if (kiln_onnx_attr_ints(n, "kernel_shape", kernel, MAXR) != (int64_t)s) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "kernel_shape must have one entry per "
+                                "spatial dim");
+  }
+  int64_t ns = kiln_onnx_attr_ints(n, "strides", strides, MAXR);
+  int64_t np = kiln_onnx_attr_ints(n, "pads", pads, 2 * MAXR);
+  dims[0] = x->type->shaped.dims[0];
+  dims[1] = x->type->shaped.dims[1];
+  for (size_t d = 0; d < s; ++d) {
+    int64_t stride = ns == (int64_t)s ? strides[d] : 1;
+    int64_t pad = np == (int64_t)(2 * s) ? pads[d] + pads[s + d] : 0;
+    dims[d + 2] = (x->type->shaped.dims[d + 2] - 1) * stride - pad + kernel[d];
+  }
+  memcpy(out, dims, r * sizeof(int64_t));
+  if (kiln_onnx_input(n, 2)) {
+    int64_t count = (int64_t)r;
+    if (kiln_onnx_use_declared(n, 2, 0)) {
+      if (kiln_onnx_rank(n->declared[0]) != r) count = -1;
+      memcpy(out, n->declared[0]->shaped.dims, r * sizeof(int64_t));
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_known_ints(n, 2, "output_shape", out, MAXR, &count));
+    }
+    if (count != (int64_t)r) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "output_shape must have rank entries");
+    }
+  }
+  int64_t total = 1, numel = kiln_onnx_num_elements(x->type);
+  int64_t lo[MAXR] = {0}, hi[MAXR] = {0}, in[MAXR] = {0};
+  bool pad = false;
+  for (size_t d = 0; d < r; ++d) {
+    total *= dims[d];
+    hi[d] = out[d] - dims[d];
+    if (hi[d] < 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "output_shape is smaller than the "
+                                  "unpooled shape");
+    }
+    pad = pad || hi[d];
+  }
+  int64_t idx_dims[2] = {numel, 1};
+  value_t *flat = NULL, *vals = NULL, *zeros = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, idx, kiln_ir_int_type(n->context, 64), &flat));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, flat, 2, idx_dims, &flat));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 1, &numel, &vals));
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(
+      n, kiln_onnx_tensor(n, 1, &total, kiln_onnx_elem(x->type)), 0, &zeros));
+  KILN_RETURN_IF_ERROR(kiln_onnx_scatter(n, zeros, flat, vals, NULL, &y));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, y, r, dims, &y));
+  if (pad) {
+    value_t* z = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat(
+        n, kiln_onnx_tensor(n, 0, NULL, kiln_onnx_elem(x->type)), 0, &z));
+    value_t* ops[2] = {y, z};
+    kiln_ir_named_attribute_t attrs[3] = {
+        kiln_onnx_named(n, "edge_padding_low", kiln_onnx_i64_array(n, r, lo)),
+        kiln_onnx_named(n, "edge_padding_high", kiln_onnx_i64_array(n, r, hi)),
+        kiln_onnx_named(n, "interior_padding", kiln_onnx_i64_array(n, r, in)),
+    };
+    KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+        n, "stablehlo.pad", 2, ops,
+        kiln_onnx_tensor(n, r, out, kiln_onnx_elem(x->type)), 3, attrs, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// MaxPool with its Indices output: the window's taps unrolled, each a point
+// gather (padding reads the lowest value), keeping the first maximum and
+// its flat index into X (storage_order 1: spatial dims column-major).
+static kiln_status_t kiln_onnx_lower_max_pool_indices(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  kiln_onnx_window_t w;
+  KILN_RETURN_IF_ERROR(kiln_onnx_window(n, x->type, NULL, &w));
+  size_t r = kiln_onnx_rank(x->type), s = w.spatial;
+  int64_t taps = 1;
+  for (size_t d = 0; d < s; ++d) taps *= w.kernel[d];
+  if (taps > 1024) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "windows of more than 1024 elements with "
+                                "Indices are not supported");
+  }
+  bool column_major = kiln_onnx_attr_int(n, "storage_order", 0) != 0;
+  int64_t od[MAXR];
+  od[0] = x->type->shaped.dims[0];
+  od[1] = x->type->shaped.dims[1];
+  for (size_t d = 0; d < s; ++d) od[d + 2] = w.out[d];
+  const type_t* it =
+      kiln_onnx_tensor(n, r, od, kiln_ir_int_type(n->context, 64));
+  value_t *coords[MAXR], *base[MAXR], *ch = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 0, &coords[0]));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 1, &coords[1]));
+  // (n C + c) * prod(D): the batch and channel part of the flat index.
+  int64_t plane = 1;
+  for (size_t d = 0; d < s; ++d) plane *= x->type->shaped.dims[d + 2];
+  KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.multiply", coords[0],
+                                          (double)od[1], &ch));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", ch, coords[1], &ch));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_op_const(n, "stablehlo.multiply", ch, (double)plane, &ch));
+  for (size_t d = 0; d < s; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)d + 2, &base[d]));
+    KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.multiply", base[d],
+                                            (double)w.strides[d], &base[d]));
+    KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.subtract", base[d],
+                                            (double)w.pad_lo[d], &base[d]));
+  }
+  value_t *best = NULL, *best_idx = NULL;
+  for (int64_t t = 0; t < taps; ++t) {
+    value_t *inside = NULL, *flat = ch, *v = NULL, *low = NULL;
+    int64_t rem = t;
+    for (size_t d = s; d-- > 0;) {
+      int64_t k = rem % w.kernel[d];
+      rem /= w.kernel[d];
+      int64_t dim = x->type->shaped.dims[d + 2];
+      value_t *c = NULL, *lo = NULL, *hi = NULL, *ok = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(
+          n, "stablehlo.add", base[d], (double)(k * w.dilations[d]), &c));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, c, 0, &lo));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, c, (double)dim, &hi));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", c, lo, &lo));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", c, hi, &hi));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", lo, hi, &ok));
+      if (inside) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.and", inside, ok, &inside));
+      } else {
+        inside = ok;
+      }
+      coords[d + 2] = c;
+    }
+    // Spatial flat offset, row- or column-major.
+    int64_t stride = 1;
+    for (size_t e = 0; e < s; ++e) {
+      size_t d = column_major ? e : s - 1 - e;
+      value_t* term = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(
+          n, "stablehlo.multiply", coords[d + 2], (double)stride, &term));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", flat, term, &flat));
+      stride *= x->type->shaped.dims[d + 2];
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, x, coords, &v));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_like(n, v, kiln_onnx_lowest(kiln_onnx_elem(v->type)), &low));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, inside, v, low, &v));
+    if (!best) {
+      best = v;
+      best_idx = flat;
+      continue;
+    }
+    value_t* better = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", v, best, &better));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, better, v, best, &best));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_select(n, better, flat, best_idx, &best_idx));
+  }
+  kiln_onnx_set(n, 0, best);
+  kiln_onnx_set(n, 1, best_idx);
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // ai.onnx.preview.training optimizers (Adagrad, Momentum, Adam)
 //===----------------------------------------------------------------------===//
@@ -7703,6 +7900,8 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"NonMaxSuppression", 11, kiln_onnx_lower_nms},
     {"TfIdfVectorizer", 9, kiln_onnx_lower_tfidf},
     {"Unique", 11, kiln_onnx_lower_unique},
+    {"MaxUnpool", 9, kiln_onnx_lower_max_unpool},
+    {"MaxUnpool", 11, kiln_onnx_lower_max_unpool},
     // Domain ai.onnx.preview.training, by "<domain>.<op>" and its version.
     {"ai.onnx.preview.training.Adagrad", 1, kiln_onnx_lower_adagrad},
     {"ai.onnx.preview.training.Momentum", 1, kiln_onnx_lower_momentum},

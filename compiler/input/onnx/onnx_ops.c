@@ -7470,6 +7470,187 @@ static kiln_status_t kiln_onnx_lower_max_pool_indices(node_t* n) {
   return kiln_ok_status();
 }
 
+// |v| (1-D [R]) broadcast along dim 0 of |shape| (rank 4).
+static kiln_status_t kiln_onnx_per_roi(node_t* n, value_t* v,
+                                       const int64_t* shape, value_t** out) {
+  int64_t zero = 0;
+  return kiln_onnx_broadcast_dims(n, v, 4, shape, &zero, out);
+}
+
+// RoiAlign (avg mode, static sampling_ratio): per output bin, the mean of
+// sampling_ratio^2 bilinear samples; a sample more than one pixel outside
+// the image counts 0, one within it is clamped to the edge.
+static kiln_status_t kiln_onnx_lower_roi_align(node_t* n) {
+  value_t *x = NULL, *rois = NULL, *bidx = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &rois));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bidx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  const type_t* xt = x->type;
+  if (kiln_onnx_rank(xt) != 4 || kiln_onnx_rank(rois->type) != 2 ||
+      rois->type->shaped.dims[1] != 4 || kiln_onnx_rank(bidx->type) != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "X must be [N, C, H, W], rois [R, 4] and "
+                                "batch_indices [R]");
+  }
+  if (!kiln_onnx_attr_string_is(n, "mode", "avg", "avg")) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "only mode 'avg' is supported");
+  }
+  int64_t grid = kiln_onnx_attr_int(n, "sampling_ratio", 0);
+  if (grid <= 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "sampling_ratio 0 (sample counts from the "
+                                "roi sizes at run time) is not supported");
+  }
+  bool half_pixel = n->opset < 16 ? false
+                                  : kiln_onnx_attr_string_is(
+                                        n, "coordinate_transformation_mode",
+                                        "half_pixel", "half_pixel");
+  double scale = kiln_onnx_attr_float(n, "spatial_scale", 1.0);
+  int64_t oh = kiln_onnx_attr_int(n, "output_height", 1);
+  int64_t ow = kiln_onnx_attr_int(n, "output_width", 1);
+  int64_t R = rois->type->shaped.dims[0], H = xt->shaped.dims[2],
+          W = xt->shaped.dims[3];
+  int64_t od[4] = {R, xt->shaped.dims[1], oh, ow};
+  const type_t* e = kiln_onnx_elem(xt);
+  const type_t* ft = kiln_onnx_tensor(n, 4, od, e);
+  const type_t* it =
+      kiln_onnx_tensor(n, 4, od, kiln_ir_int_type(n->context, 64));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, rois, e, &rois));
+  // Per axis (0: y from rois[:, 1], 1: x from rois[:, 0]): start and bin.
+  value_t *start[2], *bin[2], *pos[2];
+  int64_t size[2] = {H, W}, outs[2] = {oh, ow};
+  for (int k = 0; k < 2; ++k) {
+    value_t *lo = NULL, *hi = NULL, *len = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_take(n, rois, 1, 1 - k, &lo));
+    KILN_RETURN_IF_ERROR(kiln_onnx_take(n, rois, 1, 3 - k, &hi));
+    double off = half_pixel ? 0.5 : 0.0;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", lo, scale, &lo));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.subtract", lo, off, &lo));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", hi, scale, &hi));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.subtract", hi, off, &hi));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", hi, lo, &len));
+    if (!half_pixel) {
+      // The legacy mode keeps rois at least one pixel wide.
+      value_t* one = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, len, 1, &one));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.maximum", len, one, &len));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.divide", len, (double)outs[k], &len));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_roi(n, lo, od, &start[k]));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_roi(n, len, od, &bin[k]));
+    value_t* p = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, ft, 2 + k, &p));
+    pos[k] = p;
+  }
+  value_t *nc[2], *b = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, bidx, kiln_ir_int_type(n->context, 64), &b));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_roi(n, b, od, &nc[0]));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 1, &nc[1]));
+  value_t* sum = NULL;
+  for (int64_t s = 0; s < grid * grid; ++s) {
+    int64_t g[2] = {s / grid, s % grid};
+    value_t *lo_c[2], *hi_c[2], *frac[2], *valid = NULL;
+    for (int k = 0; k < 2; ++k) {
+      // start + (p + (g + 0.5) / grid) * bin.
+      value_t *c = NULL, *a = NULL, *b2 = NULL, *ok = NULL, *z = NULL,
+              *fl = NULL, *top = NULL, *at_top = NULL, *up = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(
+          n, "stablehlo.add", pos[k], ((double)g[k] + 0.5) / (double)grid, &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", c, bin[k], &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", c, start[k], &c));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, c, -1, &a));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, c, (double)size[k], &b2));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", c, a, &a));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LE", c, b2, &b2));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", a, b2, &ok));
+      if (valid) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.and", valid, ok, &valid));
+      } else {
+        valid = ok;
+      }
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, c, 0, &z));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.maximum", c, z, &c));
+      KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.floor", c, &fl));
+      // At or past the last pixel: both taps on it, no fraction.
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, c, (double)(size[k] - 1), &top));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", fl, top, &at_top));
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, at_top, top, fl, &fl));
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, at_top, top, c, &c));
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", fl, 1, &up));
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, at_top, top, up, &up));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", c, fl, &frac[k]));
+      lo_c[k] = fl;
+      hi_c[k] = up;
+    }
+    value_t* sample = NULL;
+    for (int t = 0; t < 4; ++t) {
+      value_t *cy = (t & 2) ? hi_c[0] : lo_c[0],
+              *cx = (t & 1) ? hi_c[1] : lo_c[1];
+      value_t *wy = NULL, *wx = NULL, *v = NULL, *coords[4];
+      if (t & 2) {
+        wy = frac[0];
+      } else {
+        KILN_RETURN_IF_ERROR(kiln_onnx_like(n, frac[0], 1, &wy));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.subtract", wy, frac[0], &wy));
+      }
+      if (t & 1) {
+        wx = frac[1];
+      } else {
+        KILN_RETURN_IF_ERROR(kiln_onnx_like(n, frac[1], 1, &wx));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.subtract", wx, frac[1], &wx));
+      }
+      coords[0] = nc[0];
+      coords[1] = nc[1];
+      KILN_RETURN_IF_ERROR(kiln_onnx_convert(
+          n, cy, kiln_ir_int_type(n->context, 64), &coords[2]));
+      KILN_RETURN_IF_ERROR(kiln_onnx_convert(
+          n, cx, kiln_ir_int_type(n->context, 64), &coords[3]));
+      KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, x, coords, &v));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", wy, wx, &wy));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", v, wy, &v));
+      if (sample) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", sample, v, &sample));
+      } else {
+        sample = v;
+      }
+    }
+    value_t* z = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, sample, 0, &z));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, valid, sample, z, &sample));
+    if (sum) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", sum, sample, &sum));
+    } else {
+      sum = sample;
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.divide", sum,
+                                          (double)(grid * grid), &sum));
+  kiln_onnx_set(n, 0, sum);
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // ai.onnx.preview.training optimizers (Adagrad, Momentum, Adam)
 //===----------------------------------------------------------------------===//
@@ -7902,6 +8083,8 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"Unique", 11, kiln_onnx_lower_unique},
     {"MaxUnpool", 9, kiln_onnx_lower_max_unpool},
     {"MaxUnpool", 11, kiln_onnx_lower_max_unpool},
+    {"RoiAlign", 10, kiln_onnx_lower_roi_align},
+    {"RoiAlign", 16, kiln_onnx_lower_roi_align},
     // Domain ai.onnx.preview.training, by "<domain>.<op>" and its version.
     {"ai.onnx.preview.training.Adagrad", 1, kiln_onnx_lower_adagrad},
     {"ai.onnx.preview.training.Momentum", 1, kiln_onnx_lower_momentum},

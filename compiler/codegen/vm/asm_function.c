@@ -28,27 +28,32 @@ uint32_t kiln_asm_label(kiln_asm_function_t* f) {
 }
 
 void kiln_asm_emit(kiln_asm_function_t* f, const char* format, ...) {
-  // Most lines fit |line|; a longer one (a queue.execute with a large
-  // binding table) is formatted again into a heap buffer of its length.
+  // Most lines fit |line|; a longer one (a dispatch with many bindings, a
+  // queue.execute with a large binding table) is formatted again into a
+  // heap buffer of its length: a cut line would no longer assemble.
   char line[1024];
-  va_list args;
+  va_list args, again;
   va_start(args, format);
+  va_copy(again, args);
   int n = vsnprintf(line, sizeof(line), format, args);
   va_end(args);
-  if (n < 0) return;
+  if (n < 0) {
+    va_end(again);
+    return;
+  }
   const char* text = line;
   char* big = NULL;
   if ((size_t)n >= sizeof(line)) {
     big = (char*)malloc((size_t)n + 1);
     if (!big) {
+      va_end(again);
       f->body.failed = true;
       return;
     }
-    va_start(args, format);
-    vsnprintf(big, (size_t)n + 1, format, args);
-    va_end(args);
+    vsnprintf(big, (size_t)n + 1, format, again);
     text = big;
   }
+  va_end(again);
   kiln_ir_sb_append(&f->body, "  ", 2);
   kiln_ir_sb_append(&f->body, text, (size_t)n);
   kiln_ir_sb_append(&f->body, "\n", 1);

@@ -91,6 +91,8 @@ struct kiln_onnx_importer_t {
   const char* filename;
   char* model_dir;  // malloc'd; "" for the current folder
   int64_t opset;
+  // The ai.onnx.preview.training opset the model imports (-1: none).
+  int64_t training_opset;
   kiln_ir_builder_t builder;
   // Open-addressing table of values by name (arena entries).
   kiln_onnx_value_t** table;
@@ -705,14 +707,26 @@ static kiln_status_t kiln_onnx_lower_node(kiln_onnx_importer_t* im,
     return kiln_onnx_error(im, KILN_STATUS_INVALID_ARGUMENT,
                            "node has no op type");
   }
-  if (node->domain && node->domain[0] && strcmp(node->domain, "ai.onnx")) {
+  // Ops of ai.onnx.preview.training are listed as "<domain>.<op>" so that
+  // they never shadow (or are shadowed by) ai.onnx ops of the same name.
+  const char* op_key = node->op_type;
+  int64_t op_opset = im->opset;
+  if (node->domain && !strcmp(node->domain, "ai.onnx.preview.training") &&
+      im->training_opset >= 0) {
+    op_key = kiln_ir_arena_printf(ctx, "%s.%s", node->domain, node->op_type);
+    if (!op_key) {
+      return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    }
+    op_opset = im->training_opset;
+  } else if (node->domain && node->domain[0] &&
+             strcmp(node->domain, "ai.onnx")) {
     return kiln_onnx_error(im, KILN_STATUS_UNIMPLEMENTED,
                            "ops of domain '%s' are not supported",
                            node->domain);
   }
   int min_since = 0;
   const kiln_onnx_op_entry_t* entry =
-      kiln_onnx_find_op(node->op_type, im->opset, &min_since);
+      kiln_onnx_find_op(op_key, op_opset, &min_since);
   if (!entry) {
     if (min_since) {
       return kiln_onnx_error(im, KILN_STATUS_UNIMPLEMENTED,
@@ -981,10 +995,13 @@ kiln_status_t kiln_onnx_import(kiln_ir_context_t* context, const char* filename,
   }
   if (!status) {
     im.opset = -1;
+    im.training_opset = -1;
     for (size_t i = 0; i < model->n_opset_import; ++i) {
       const Onnx__OperatorSetIdProto* o = model->opset_import[i];
       if (!o->domain || !o->domain[0] || !strcmp(o->domain, "ai.onnx")) {
         im.opset = o->has_version ? o->version : 0;
+      } else if (!strcmp(o->domain, "ai.onnx.preview.training")) {
+        im.training_opset = o->has_version ? o->version : 0;
       }
     }
     if (im.opset < 0 && model->has_ir_version && model->ir_version <= 2) {

@@ -1756,8 +1756,17 @@ static kiln_status_t kiln_onnx_slice(node_t* n, value_t* x,
   return kiln_onnx_emit(n, "stablehlo.slice", 1, &x, t, 3, attrs, out);
 }
 
+static kiln_status_t kiln_onnx_lower_slice_runtime(node_t* n);
+
 static kiln_status_t kiln_onnx_lower_slice(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  if (n->opset >= 10) {
+    for (size_t i = 1; i <= 4; ++i) {
+      if (kiln_onnx_use_declared(n, i, 0)) {
+        return kiln_onnx_lower_slice_runtime(n);
+      }
+    }
+  }
   const type_t* t = n->inputs[0]->type;
   size_t r = kiln_onnx_rank(t);
   int64_t starts[MAXR], ends[MAXR], axes[MAXR], steps[MAXR];
@@ -2014,6 +2023,8 @@ static kiln_status_t kiln_onnx_lower_tile(node_t* n) {
   return kiln_ok_status();
 }
 
+static kiln_status_t kiln_onnx_lower_pad_runtime(node_t* n);
+
 static kiln_status_t kiln_onnx_lower_pad(node_t* n) {
   value_t* x = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
@@ -2035,6 +2046,7 @@ static kiln_status_t kiln_onnx_lower_pad(node_t* n) {
                              2 * MAXR);
     value = kiln_onnx_attr_float(n, "value", 0.0);
   } else {
+    if (kiln_onnx_use_declared(n, 1, 0)) return kiln_onnx_lower_pad_runtime(n);
     KILN_RETURN_IF_ERROR(
         kiln_onnx_known_ints(n, 1, "pads", pads, 2 * MAXR, &np));
     KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 3, "axes", axes, MAXR, &na));
@@ -2455,6 +2467,8 @@ static kiln_status_t kiln_onnx_per_channel(node_t* n, value_t* v,
                         out);
 }
 
+static kiln_status_t kiln_onnx_lower_batch_norm_training(node_t* n);
+
 static kiln_status_t kiln_onnx_lower_batch_norm(node_t* n) {
   if (n->opset < 9 && !kiln_onnx_attr_int(n, "spatial", 1)) {
     return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
@@ -2465,8 +2479,7 @@ static kiln_status_t kiln_onnx_lower_batch_norm(node_t* n) {
                                 "training (is_test=0) is not supported");
   }
   if (kiln_onnx_attr_int(n, "training_mode", 0)) {
-    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
-                                "training_mode is not supported");
+    return kiln_onnx_lower_batch_norm_training(n);
   }
   value_t *x, *scale, *bias, *mean, *var;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
@@ -3286,14 +3299,15 @@ static kiln_status_t kiln_onnx_reduce_window(
   return kiln_ok_status();
 }
 
+static kiln_status_t kiln_onnx_lower_max_pool_indices(node_t* n);
+
 static kiln_status_t kiln_onnx_lower_pool(node_t* n) {
   bool is_max = !strcmp(n->proto->op_type, "MaxPool");
   value_t* x = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
   if (!is_max) KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
   if (n->num_outputs > 1 && n->outputs[1].name[0]) {
-    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
-                                "the Indices output is not supported");
+    return kiln_onnx_lower_max_pool_indices(n);
   }
   kiln_onnx_window_t w;
   KILN_RETURN_IF_ERROR(kiln_onnx_window(n, x->type, NULL, &w));
@@ -3374,12 +3388,11 @@ static kiln_status_t kiln_onnx_lower_global_pool(node_t* n) {
   return kiln_ok_status();
 }
 
-static kiln_status_t kiln_onnx_lower_conv(node_t* n) {
+// The stablehlo.convolution of a Conv-like node's |x| and |wt| (its group,
+// kernel, strides, pads, dilations attributes), in their element type.
+static kiln_status_t kiln_onnx_conv(node_t* n, value_t* x, value_t* wt,
+                                    value_t** out) {
   kiln_ir_context_t* ctx = n->context;
-  value_t *x = NULL, *wt = NULL;
-  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
-  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &wt));
-  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
   size_t r = kiln_onnx_rank(x->type);
   if (kiln_onnx_rank(wt->type) != r || r < 3) {
     return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
@@ -3429,13 +3442,19 @@ static kiln_status_t kiln_onnx_lower_conv(node_t* n) {
       kiln_onnx_named(n, "batch_group_count", kiln_onnx_i64(n, 1)),
   };
   value_t* ops[2] = {x, wt};
-  value_t* y = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_onnx_emit(n, "stablehlo.convolution", 2, ops, rt, 7, attrs, &y));
+  return kiln_onnx_emit(n, "stablehlo.convolution", 2, ops, rt, 7, attrs, out);
+}
+
+static kiln_status_t kiln_onnx_lower_conv(node_t* n) {
+  value_t *x = NULL, *wt = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &wt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_conv(n, x, wt, &y));
   if (kiln_onnx_input(n, 2)) {
     value_t* bias = NULL;
     KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
-    KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, rt, &bias));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, y->type, &bias));
     KILN_RETURN_IF_ERROR(
         kiln_onnx_binary_same(n, "stablehlo.add", y, bias, &y));
   }
@@ -4971,6 +4990,2878 @@ static kiln_status_t kiln_onnx_lower_rnn(node_t* n) {
 }
 
 //===----------------------------------------------------------------------===//
+// Index-tuple gathers and scatters, runtime-shaped slices and pads, Einsum,
+// integer contractions
+//===----------------------------------------------------------------------===//
+
+// A structured #stablehlo.<name><...> attribute of integer-list params
+// (|lists[i]| of |counts[i]|) and one integer param, index_vector_dim.
+static const kiln_ir_attribute_t* kiln_onnx_index_dims_attr(
+    node_t* n, const char* name, size_t num_lists, const char* const* keys,
+    const int64_t* const* lists, const size_t* counts, int64_t ivd) {
+  kiln_ir_context_t* ctx = n->context;
+  kiln_ir_named_attribute_t params[8];
+  char text[1024];
+  int len = snprintf(text, sizeof(text), "#stablehlo.%s<", name);
+  size_t np = 0;
+  for (size_t i = 0; i < num_lists && np < 7; ++i) {
+    if (!counts[i]) continue;
+    len += snprintf(text + len, sizeof(text) - (size_t)len, "%s = [", keys[i]);
+    for (size_t k = 0; k < counts[i]; ++k) {
+      len += snprintf(text + len, sizeof(text) - (size_t)len, "%s%lld",
+                      k ? ", " : "", (long long)lists[i][k]);
+    }
+    len += snprintf(text + len, sizeof(text) - (size_t)len, "], ");
+    params[np++] = kiln_onnx_named(
+        n, keys[i], kiln_onnx_int_list_attr(n, counts[i], lists[i]));
+  }
+  snprintf(text + len, sizeof(text) - (size_t)len, "index_vector_dim = %lld>",
+           (long long)ivd);
+  params[np++] = kiln_onnx_named(n, "index_vector_dim", kiln_onnx_i64(n, ivd));
+  return kiln_ir_dialect_attr_get(
+      ctx, kiln_ir_intern_cstr(ctx, "stablehlo"),
+      kiln_ir_intern_cstr(ctx, name),
+      kiln_make_cstring_view(kiln_ir_arena_printf(ctx, "%s", text)), true, np,
+      params);
+}
+
+// A known i64 vector materialized as a constant.
+static kiln_status_t kiln_onnx_i64_vector(node_t* n, size_t count,
+                                          const int64_t* values,
+                                          value_t** out) {
+  int64_t c64 = (int64_t)count;
+  const type_t* t =
+      kiln_onnx_tensor(n, 1, &c64, kiln_ir_int_type(n->context, 64));
+  kiln_onnx_const_t* c =
+      kiln_onnx_make_const(n->context, t, values, count * sizeof(int64_t));
+  if (!c) return KILN_ONNX_OOM();
+  kiln_onnx_value_t tmp = {"constant", t, NULL, c};
+  return kiln_onnx_materialize(n, &tmp, out);
+}
+
+// Index tuples [..., q] (any integer type) as i64 with negative components
+// wrapped by the sizes of the data dims [first, first + q) they address.
+static kiln_status_t kiln_onnx_wrap_tuples(node_t* n, value_t* idx,
+                                           const type_t* data, size_t first,
+                                           value_t** out) {
+  size_t ir = kiln_onnx_rank(idx->type);
+  size_t q = (size_t)idx->type->shaped.dims[ir - 1];
+  value_t *sizes = NULL, *zero = NULL, *neg = NULL, *wrapped = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, idx, kiln_ir_int_type(n->context, 64), &idx));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_i64_vector(n, q, data->shaped.dims + first, &sizes));
+  int64_t last = (int64_t)ir - 1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(
+      n, sizes, ir, idx->type->shaped.dims, &last, &sizes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, idx, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", idx, zero, &neg));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", idx, sizes, &wrapped));
+  return kiln_onnx_select(n, neg, wrapped, idx, out);
+}
+
+static void kiln_onnx_seq(int64_t* out, int64_t from, int64_t count) {
+  for (int64_t i = 0; i < count; ++i) out[i] = from + i;
+}
+
+// GatherND: stablehlo.gather with the index tuples' last dim as the index
+// vector, the leading batch_dims paired as batching dims.
+static kiln_status_t kiln_onnx_lower_gather_nd(node_t* n) {
+  value_t *x = NULL, *idx = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
+  size_t r = kiln_onnx_rank(x->type), ir = kiln_onnx_rank(idx->type);
+  int64_t b = kiln_onnx_attr_int(n, "batch_dims", 0);
+  int64_t q = ir ? idx->type->shaped.dims[ir - 1] : -1;
+  if (ir < 1 || b < 0 || (size_t)b >= ir || q < 1 || b + q > (int64_t)r) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "indices [..., q] must address at most rank - batch_dims dims");
+  }
+  for (int64_t d = 0; d < b; ++d) {
+    if (x->type->shaped.dims[d] != idx->type->shaped.dims[d]) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "batch dim %lld differs between data and "
+                                  "indices",
+                                  (long long)d);
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_wrap_tuples(n, idx, x->type, (size_t)b, &idx));
+  int64_t dims[MAXR], sizes[MAXR], offset[MAXR], collapsed[MAXR],
+      batching[MAXR], map[MAXR];
+  size_t rank = 0, no = 0;
+  for (size_t d = 0; d + 1 < ir; ++d) dims[rank++] = idx->type->shaped.dims[d];
+  for (size_t d = 0; d < r; ++d) {
+    bool sliced = (int64_t)d < b + q;
+    sizes[d] = sliced ? 1 : x->type->shaped.dims[d];
+    if (!sliced) {
+      offset[no++] = (int64_t)rank;
+      dims[rank++] = x->type->shaped.dims[d];
+    }
+  }
+  kiln_onnx_seq(batching, 0, b);
+  kiln_onnx_seq(collapsed, b, q);
+  kiln_onnx_seq(map, b, q);
+  const char* keys[5] = {"offset_dims", "collapsed_slice_dims",
+                         "operand_batching_dims", "start_indices_batching_dims",
+                         "start_index_map"};
+  const int64_t* lists[5] = {offset, collapsed, batching, batching, map};
+  size_t counts[5] = {no, (size_t)q, (size_t)b, (size_t)b, (size_t)q};
+  const kiln_ir_attribute_t* dn = kiln_onnx_index_dims_attr(
+      n, "gather", 5, keys, lists, counts, (int64_t)ir - 1);
+  if (!dn) return KILN_ONNX_OOM();
+  kiln_ir_named_attribute_t attrs[2] = {
+      kiln_onnx_named(n, "dimension_numbers", dn),
+      kiln_onnx_named(n, "slice_sizes", kiln_onnx_i64_array(n, r, sizes)),
+  };
+  value_t* ops[2] = {x, idx};
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+      n, "stablehlo.gather", 2, ops,
+      kiln_onnx_tensor(n, rank, dims, kiln_onnx_elem(x->type)), 2, attrs, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// stablehlo.scatter of |upd| into |x| at the index tuples |idx| ([..., q],
+// i64, in range) addressing |x|'s first q dims; |combiner| NULL: the update
+// replaces the element (the last duplicate wins).
+static kiln_status_t kiln_onnx_scatter(node_t* n, value_t* x, value_t* idx,
+                                       value_t* upd, const char* combiner,
+                                       value_t** out) {
+  kiln_ir_context_t* ctx = n->context;
+  size_t r = kiln_onnx_rank(x->type), ir = kiln_onnx_rank(idx->type);
+  int64_t q = idx->type->shaped.dims[ir - 1];
+  int64_t window[MAXR], inserted[MAXR];
+  size_t nw = r - (size_t)q;
+  kiln_onnx_seq(window, (int64_t)ir - 1, (int64_t)nw);
+  kiln_onnx_seq(inserted, 0, q);
+  const char* keys[3] = {"update_window_dims", "inserted_window_dims",
+                         "scatter_dims_to_operand_dims"};
+  const int64_t* lists[3] = {window, inserted, inserted};
+  size_t counts[3] = {nw, (size_t)q, (size_t)q};
+  const kiln_ir_attribute_t* dn = kiln_onnx_index_dims_attr(
+      n, "scatter", 3, keys, lists, counts, (int64_t)ir - 1);
+  if (!dn) return KILN_ONNX_OOM();
+  // The update computation (old, new) -> combined.
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, kiln_onnx_elem(x->type));
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &region));
+  kiln_ir_builder_t rb = kiln_ir_builder_make(ctx);
+  rb.location = n->b->location;
+  const type_t* arg_types[2] = {scalar, scalar};
+  kiln_ir_block_t* block = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_block(&rb, region, 2, arg_types, &block));
+  kiln_ir_value_t* result = block->args[1];
+  if (combiner) {
+    kiln_ir_op_t* combine = NULL;
+    kiln_ir_value_t* args[2] = {block->args[0], block->args[1]};
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        &rb, combiner, 2, args, 1, &scalar, 0, NULL, &combine));
+    result = kiln_ir_op_result(combine, 0);
+  }
+  kiln_ir_op_t* ret = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.return", 1, &result, 0, NULL, 0, NULL, &ret));
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.scatter", n->b->location);
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, x));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, idx));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &state, upd));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(ctx, &state, x->type));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_attribute(
+      ctx, &state, "scatter_dimension_numbers", dn));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, region));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+// ScatterND: stablehlo.scatter whose update computation is the reduction
+// (none: the update replaces the element; the last duplicate wins).
+static kiln_status_t kiln_onnx_lower_scatter_nd(node_t* n) {
+  value_t *x = NULL, *idx = NULL, *upd = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &upd));
+  size_t r = kiln_onnx_rank(x->type), ir = kiln_onnx_rank(idx->type);
+  int64_t q = ir ? idx->type->shaped.dims[ir - 1] : -1;
+  if (ir < 1 || q < 1 || q > (int64_t)r ||
+      kiln_onnx_rank(upd->type) != ir - 1 + r - (size_t)q) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "updates must be indices.shape[:-1] + data.shape[q:]");
+  }
+  const char* combiner = NULL;
+  if (kiln_onnx_attr_string_is(n, "reduction", "none", "add")) {
+    combiner = "stablehlo.add";
+  } else if (kiln_onnx_attr_string_is(n, "reduction", "none", "mul")) {
+    combiner = "stablehlo.multiply";
+  } else if (kiln_onnx_attr_string_is(n, "reduction", "none", "max")) {
+    combiner = "stablehlo.maximum";
+  } else if (kiln_onnx_attr_string_is(n, "reduction", "none", "min")) {
+    combiner = "stablehlo.minimum";
+  } else if (!kiln_onnx_attr_string_is(n, "reduction", "none", "none")) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "reduction must be none, add, mul, max or min");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_wrap_tuples(n, idx, x->type, 0, &idx));
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_scatter(n, x, idx, upd, combiner, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// Element [coords[0][o], ..., coords[r-1][o]] of |x| for every o of the
+// coordinates' (common, i64) shape: one point gather.
+static kiln_status_t kiln_onnx_gather_points(node_t* n, value_t* x,
+                                             value_t* const* coords,
+                                             value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  const type_t* ct = coords[0]->type;
+  size_t cr = kiln_onnx_rank(ct);
+  int64_t dims[MAXR];
+  memcpy(dims, ct->shaped.dims, cr * sizeof(int64_t));
+  dims[cr] = 1;
+  value_t* parts[MAXR] = {NULL};
+  for (size_t d = 0; d < r; ++d) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reshape_to(n, coords[d], cr + 1, dims, &parts[d]));
+  }
+  value_t* idx = parts[0];
+  if (r > 1) {
+    dims[cr] = (int64_t)r;
+    kiln_ir_named_attribute_t attr =
+        kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, (int64_t)cr));
+    KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+        n, "stablehlo.concatenate", r, parts,
+        kiln_onnx_tensor(n, cr + 1, dims, kiln_ir_int_type(n->context, 64)), 1,
+        &attr, &idx));
+  }
+  int64_t ones[MAXR], all[MAXR];
+  for (size_t d = 0; d < r; ++d) ones[d] = 1;
+  kiln_onnx_seq(all, 0, (int64_t)r);
+  const char* keys[2] = {"collapsed_slice_dims", "start_index_map"};
+  const int64_t* lists[2] = {all, all};
+  size_t counts[2] = {r, r};
+  const kiln_ir_attribute_t* dn = kiln_onnx_index_dims_attr(
+      n, "gather", 2, keys, lists, counts, (int64_t)cr);
+  if (!dn) return KILN_ONNX_OOM();
+  kiln_ir_named_attribute_t attrs[2] = {
+      kiln_onnx_named(n, "dimension_numbers", dn),
+      kiln_onnx_named(n, "slice_sizes", kiln_onnx_i64_array(n, r, ones)),
+  };
+  value_t* ops[2] = {x, idx};
+  return kiln_onnx_emit(
+      n, "stablehlo.gather", 2, ops,
+      kiln_onnx_tensor(n, cr, ct->shaped.dims, kiln_onnx_elem(x->type)), 2,
+      attrs, out);
+}
+
+// Element |d| of a 1-D value, as a rank-0 value.
+static kiln_status_t kiln_onnx_element(node_t* n, value_t* v, int64_t d,
+                                       value_t** out) {
+  int64_t lo = d, hi = d + 1, st = 1;
+  value_t* s = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, v, &lo, &hi, &st, &s));
+  return kiln_onnx_reshape_to(n, s, 0, NULL, out);
+}
+
+// |a| (rank 0) broadcast to |like|'s shape, then |a| op |b|.
+static kiln_status_t kiln_onnx_scalar_op(node_t* n, const char* name,
+                                         value_t* b, value_t* a,
+                                         value_t** out) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, a, kiln_onnx_rank(b->type),
+                                              b->type->shaped.dims, &a));
+  return kiln_onnx_binary_same(n, name, b, a, out);
+}
+
+// Per data dim d: the entry of |values| (runtime 1-D, i64) whose axis is d,
+// or |fill| where no axis is d. |axes| is the normalized axes (i64 [m]).
+static kiln_status_t kiln_onnx_per_dim(node_t* n, value_t* values,
+                                       value_t* axes, size_t r, int64_t fill,
+                                       value_t** out) {
+  int64_t m = axes->type->shaped.dims[0];
+  int64_t rm[2] = {(int64_t)r, m};
+  const type_t* i64 = kiln_ir_int_type(n->context, 64);
+  value_t *ab = NULL, *vb = NULL, *io = NULL, *eq = NULL, *zero = NULL,
+          *sel = NULL, *sum = NULL, *hit = NULL, *fv = NULL;
+  int64_t one = 1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, axes, 2, rm, &one, &ab));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, values, 2, rm, &one, &vb));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_iota(n, kiln_onnx_tensor(n, 2, rm, i64), 0, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, ab, &eq));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, vb, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, eq, vb, zero, &sel));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, sel, 1, &one, "stablehlo.add", 0, &sum));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, eq, 1, &one, "stablehlo.or", 0, &hit));
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, sum->type, fill, &fv));
+  return kiln_onnx_select(n, hit, sum, fv, out);
+}
+
+// A runtime 1-D integer input as i64, or |def| (count entries) when absent.
+static kiln_status_t kiln_onnx_i64_input(node_t* n, size_t i, int64_t count,
+                                         int64_t def_from, int64_t def_step,
+                                         value_t** out) {
+  if (kiln_onnx_input(n, i)) {
+    value_t* v = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, i, &v));
+    return kiln_onnx_convert(n, v, kiln_ir_int_type(n->context, 64), out);
+  }
+  int64_t values[MAXR];
+  for (int64_t k = 0; k < count && k < MAXR; ++k) {
+    values[k] = def_from + k * def_step;
+  }
+  return kiln_onnx_i64_vector(n, (size_t)count, values, out);
+}
+
+// Slice (opset 10+) whose starts/ends/axes/steps are runtime values: the
+// graph's declared output type gives the result shape and each result
+// element reads x[start + i * step] per dim (ends only decide the length,
+// which the declared type already fixes).
+static kiln_status_t kiln_onnx_lower_slice_runtime(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 3));
+  const type_t* rt = n->declared[0];
+  size_t r = kiln_onnx_rank(x->type);
+  const type_t* st = n->inputs[1]->type;
+  if (kiln_onnx_rank(rt) != r || kiln_onnx_rank(st) != 1 ||
+      kiln_onnx_elem(rt) != kiln_onnx_elem(x->type)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "the declared result does not fit the input");
+  }
+  int64_t m = st->shaped.dims[0];
+  value_t *starts = NULL, *axes = NULL, *steps = NULL, *zero = NULL,
+          *neg = NULL, *wrapped = NULL, *dv = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_i64_input(n, 1, m, 0, 0, &starts));
+  KILN_RETURN_IF_ERROR(kiln_onnx_i64_input(n, 3, m, 0, 1, &axes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_i64_input(n, 4, m, 1, 0, &steps));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, axes, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, axes, (double)r, &dv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", axes, zero, &neg));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", axes, dv, &wrapped));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, neg, wrapped, axes, &axes));
+  value_t *start_d = NULL, *step_d = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_dim(n, starts, axes, r, 0, &start_d));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_dim(n, steps, axes, r, 1, &step_d));
+  value_t* coords[MAXR];
+  const type_t* it =
+      kiln_onnx_tensor(n, r, rt->shaped.dims, kiln_ir_int_type(n->context, 64));
+  for (size_t d = 0; d < r; ++d) {
+    int64_t dim = x->type->shaped.dims[d];
+    value_t *s = NULL, *k = NULL, *z = NULL, *lt = NULL, *sw = NULL,
+            *pos = NULL, *hi = NULL, *lo = NULL, *io = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_element(n, start_d, (int64_t)d, &s));
+    KILN_RETURN_IF_ERROR(kiln_onnx_element(n, step_d, (int64_t)d, &k));
+    // Negative starts count from the end; then clamp to [0, dim] for
+    // positive steps and [0, dim - 1] for negative ones.
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, s, 0, &z));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", s, z, &lt));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, s, (double)dim, &hi));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", s, hi, &sw));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, lt, sw, s, &s));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", k, z, &pos));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, s, (double)(dim - 1), &lo));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pos, hi, lo, &hi));
+    value_t* ops[3] = {z, s, hi};
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.clamp", 3, ops, s->type, 0, NULL, &s));
+    KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)d, &io));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_scalar_op(n, "stablehlo.multiply", io, k, &io));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_scalar_op(n, "stablehlo.add", io, s, &coords[d]));
+  }
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, x, coords, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// Pad (opset 11+) whose pads are a runtime value: the declared output type
+// gives the result shape; result index o reads x[o - pad_begin] (constant:
+// the value outside, edge: clamped, reflect: mirrored about the ends).
+static kiln_status_t kiln_onnx_lower_pad_runtime(node_t* n) {
+  value_t *x = NULL, *pads = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  const type_t* rt = n->declared[0];
+  size_t r = kiln_onnx_rank(x->type);
+  if (kiln_onnx_input(n, 3)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "runtime pads with axes are not supported");
+  }
+  if (kiln_onnx_rank(rt) != r ||
+      kiln_onnx_elem(rt) != kiln_onnx_elem(x->type) ||
+      kiln_onnx_num_elements(n->inputs[1]->type) != 2 * (int64_t)r) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "the declared result does not fit the input");
+  }
+  int mode = kiln_onnx_attr_string_is(n, "mode", "constant", "constant")  ? 0
+             : kiln_onnx_attr_string_is(n, "mode", "constant", "edge")    ? 1
+             : kiln_onnx_attr_string_is(n, "mode", "constant", "reflect") ? 2
+                                                                          : -1;
+  if (mode < 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "mode must be constant, edge or reflect");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &pads));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, pads, kiln_ir_int_type(n->context, 64), &pads));
+  const type_t* it =
+      kiln_onnx_tensor(n, r, rt->shaped.dims, kiln_ir_int_type(n->context, 64));
+  value_t* coords[MAXR];
+  value_t* inside = NULL;
+  for (size_t d = 0; d < r; ++d) {
+    int64_t dim = x->type->shaped.dims[d];
+    value_t *lo = NULL, *i = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_element(n, pads, (int64_t)d, &lo));
+    KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)d, &i));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_scalar_op(n, "stablehlo.subtract", i, lo, &i));
+    if (mode == 0) {
+      value_t *z = NULL, *hi = NULL, *ge = NULL, *lt = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, i, 0, &z));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, i, (double)dim, &hi));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", i, z, &ge));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", i, hi, &lt));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", ge, lt, &ge));
+      if (inside) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.and", inside, ge, &inside));
+      } else {
+        inside = ge;
+      }
+    } else if (mode == 2 && dim > 1) {
+      // |i| folded into the period 2 (dim - 1), then mirrored.
+      value_t *p = NULL, *top = NULL, *gt = NULL, *m = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.abs", i, &i));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, i, (double)(2 * (dim - 1)), &p));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.remainder", i, p, &i));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, i, (double)(dim - 1), &top));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", i, top, &gt));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", p, i, &m));
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, gt, m, i, &i));
+    }
+    // The gather clamps out-of-range indices: that is edge padding.
+    coords[d] = i;
+  }
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, x, coords, &y));
+  if (mode == 0) {
+    value_t* v = NULL;
+    if (kiln_onnx_input(n, 2)) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &v));
+      KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, v, 0, NULL, &v));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_broadcast_to(n, v, r, rt->shaped.dims, &v));
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, y, 0, &v));
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, inside, y, v, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// One Einsum operand: its value and one label per dim.
+typedef struct kiln_onnx_einsum_term_t {
+  value_t* v;
+  size_t rank;
+  char labels[MAXR];
+} kiln_onnx_einsum_term_t;
+
+static bool kiln_onnx_has_label(const char* labels, size_t count, char c) {
+  return memchr(labels, c, count) != NULL;
+}
+
+// Parses one comma-separated term of |eq| at |*p| into |labels|; '...'
+// becomes |ell| labels from '0' up (ellipsis dims, counted from |rank|).
+static kiln_status_t kiln_onnx_einsum_parse(node_t* n, const char** p,
+                                            const char* end, size_t rank,
+                                            bool rank_known, char* labels,
+                                            size_t* out_count, size_t* io_ell) {
+  size_t count = 0, letters = 0;
+  const char* s = *p;
+  for (const char* q = s; q < end && *q != ',' && *q != '-'; ++q) {
+    if ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z')) ++letters;
+  }
+  while (s < end && *s != ',' && *s != '-') {
+    char c = *s;
+    if (c == ' ') {
+      ++s;
+      continue;
+    }
+    if (c == '.') {
+      if (end - s < 3 || s[1] != '.' || s[2] != '.') break;
+      size_t ell = rank_known ? rank - letters : *io_ell;
+      if (rank_known && rank < letters) break;
+      if (rank_known && *io_ell != SIZE_MAX && ell > *io_ell) {
+        // Broadcast ellipses align to the right: keep the longest.
+        *io_ell = ell;
+      } else if (*io_ell == SIZE_MAX) {
+        *io_ell = ell;
+      }
+      for (size_t k = 0; k < ell && count < MAXR; ++k) {
+        labels[count++] = (char)('0' + (*io_ell - ell) + k);
+      }
+      s += 3;
+      continue;
+    }
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) || count >= MAXR) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "bad einsum equation");
+    }
+    labels[count++] = c;
+    ++s;
+  }
+  if (rank_known && count != rank) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "einsum term does not match an input's rank");
+  }
+  *p = s;
+  *out_count = count;
+  return kiln_ok_status();
+}
+
+// Takes the diagonal of repeated labels and sums labels not in |keep|.
+static kiln_status_t kiln_onnx_einsum_reduce(node_t* n,
+                                             kiln_onnx_einsum_term_t* t,
+                                             const char* keep,
+                                             size_t keep_count) {
+  for (size_t i = 0; i < t->rank; ++i) {
+    for (size_t j = i + 1; j < t->rank; ++j) {
+      if (t->labels[i] != t->labels[j]) continue;
+      // x * (i == j), summed over j.
+      value_t *a = NULL, *b = NULL, *eq = NULL, *z = NULL;
+      const type_t* it = kiln_onnx_tensor(n, t->rank, t->v->type->shaped.dims,
+                                          kiln_ir_int_type(n->context, 64));
+      KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)i, &a));
+      KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)j, &b));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", a, b, &eq));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t->v, 0, &z));
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, eq, t->v, z, &t->v));
+      int64_t axis = (int64_t)j;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_reduce(n, t->v, 1, &axis, "stablehlo.add", 0, &t->v));
+      memmove(t->labels + j, t->labels + j + 1, t->rank - j - 1);
+      --t->rank;
+      --j;
+    }
+  }
+  int64_t axes[MAXR];
+  size_t na = 0, kept = 0;
+  for (size_t i = 0; i < t->rank; ++i) {
+    if (kiln_onnx_has_label(keep, keep_count, t->labels[i])) {
+      t->labels[kept++] = t->labels[i];
+    } else {
+      axes[na++] = (int64_t)i;
+    }
+  }
+  if (na) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reduce(n, t->v, na, axes, "stablehlo.add", 0, &t->v));
+  }
+  t->rank = kept;
+  return kiln_ok_status();
+}
+
+// Transposes |t| to the label order |order| (a permutation of its labels).
+static kiln_status_t kiln_onnx_einsum_order(node_t* n,
+                                            kiln_onnx_einsum_term_t* t,
+                                            const char* order) {
+  int64_t perm[MAXR];
+  for (size_t i = 0; i < t->rank; ++i) {
+    perm[i] = (const char*)memchr(t->labels, order[i], t->rank) - t->labels;
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, t->v, perm, &t->v));
+  memcpy(t->labels, order, t->rank);
+  return kiln_ok_status();
+}
+
+static int64_t kiln_onnx_einsum_dim(const kiln_onnx_einsum_term_t* t, char c) {
+  const char* p = (const char*)memchr(t->labels, c, t->rank);
+  return p ? t->v->type->shaped.dims[p - t->labels] : 1;
+}
+
+// a x b contracted over their common labels not in |keep|, as one batched
+// dot_general of [B, M, K] x [B, K, N]; the result's labels are batch,
+// a's free, b's free.
+static kiln_status_t kiln_onnx_einsum_pair(node_t* n,
+                                           kiln_onnx_einsum_term_t* a,
+                                           kiln_onnx_einsum_term_t* b,
+                                           const char* keep,
+                                           size_t keep_count) {
+  char batch[MAXR], ka[MAXR], fa[MAXR], fb[MAXR];
+  size_t nb = 0, nk = 0, nfa = 0, nfb = 0;
+  for (size_t i = 0; i < a->rank; ++i) {
+    char c = a->labels[i];
+    bool in_b = kiln_onnx_has_label(b->labels, b->rank, c);
+    if (in_b && kiln_onnx_has_label(keep, keep_count, c)) {
+      batch[nb++] = c;
+    } else if (in_b) {
+      ka[nk++] = c;
+    } else {
+      fa[nfa++] = c;
+    }
+  }
+  for (size_t i = 0; i < b->rank; ++i) {
+    if (!kiln_onnx_has_label(a->labels, a->rank, b->labels[i])) {
+      fb[nfb++] = b->labels[i];
+    }
+  }
+  int64_t B = 1, M = 1, K = 1, N = 1;
+  for (size_t i = 0; i < nb; ++i) {
+    if (kiln_onnx_einsum_dim(a, batch[i]) != kiln_onnx_einsum_dim(b, batch[i]))
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "einsum broadcasting of label '%c' is not "
+                                  "supported",
+                                  batch[i]);
+    B *= kiln_onnx_einsum_dim(a, batch[i]);
+  }
+  for (size_t i = 0; i < nk; ++i) {
+    if (kiln_onnx_einsum_dim(a, ka[i]) != kiln_onnx_einsum_dim(b, ka[i]))
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "einsum label '%c' has two sizes", ka[i]);
+    K *= kiln_onnx_einsum_dim(a, ka[i]);
+  }
+  for (size_t i = 0; i < nfa; ++i) M *= kiln_onnx_einsum_dim(a, fa[i]);
+  for (size_t i = 0; i < nfb; ++i) N *= kiln_onnx_einsum_dim(b, fb[i]);
+  char oa[MAXR], ob[MAXR], out[MAXR];
+  memcpy(oa, batch, nb);
+  memcpy(oa + nb, fa, nfa);
+  memcpy(oa + nb + nfa, ka, nk);
+  memcpy(ob, batch, nb);
+  memcpy(ob + nb, ka, nk);
+  memcpy(ob + nb + nk, fb, nfb);
+  KILN_RETURN_IF_ERROR(kiln_onnx_einsum_order(n, a, oa));
+  KILN_RETURN_IF_ERROR(kiln_onnx_einsum_order(n, b, ob));
+  int64_t da[3] = {B, M, K}, db[3] = {B, K, N}, dr[3] = {B, M, N};
+  value_t *x = NULL, *y = NULL, *z = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, a->v, 3, da, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, b->v, 3, db, &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_dot(n, x, y, 1, 2, 1,
+                    kiln_onnx_tensor(n, 3, dr, kiln_onnx_elem(x->type)), &z));
+  int64_t dims[MAXR];
+  size_t rank = 0;
+  for (size_t i = 0; i < nb; ++i) {
+    out[rank] = batch[i];
+    dims[rank++] = kiln_onnx_einsum_dim(a, batch[i]);
+  }
+  for (size_t i = 0; i < nfa; ++i) {
+    out[rank] = fa[i];
+    dims[rank++] = kiln_onnx_einsum_dim(a, fa[i]);
+  }
+  for (size_t i = 0; i < nfb; ++i) {
+    out[rank] = fb[i];
+    dims[rank++] = kiln_onnx_einsum_dim(b, fb[i]);
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, z, rank, dims, &a->v));
+  a->rank = rank;
+  memcpy(a->labels, out, rank);
+  return kiln_ok_status();
+}
+
+// Einsum: diagonals and sums per operand, then pairwise batched matmuls
+// left to right, then the output's label order.
+static kiln_status_t kiln_onnx_lower_einsum(node_t* n) {
+  const Onnx__AttributeProto* a = kiln_onnx_attr(n, "equation");
+  if (!a || !a->has_s || n->num_inputs < 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "equation and one input are required");
+  }
+  if (n->num_inputs > 8) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "at most 8 operands are supported");
+  }
+  const char* p = (const char*)a->s.data;
+  const char* end = p + a->s.len;
+  kiln_onnx_einsum_term_t terms[8];
+  size_t ell = SIZE_MAX;
+  // Two passes over the inputs: the first finds the widest ellipsis.
+  for (int pass = 0; pass < 2; ++pass) {
+    p = (const char*)a->s.data;
+    for (size_t i = 0; i < n->num_inputs; ++i) {
+      kiln_onnx_einsum_term_t* t = &terms[i];
+      KILN_RETURN_IF_ERROR(kiln_onnx_in(n, i, &t->v));
+      size_t rank = kiln_onnx_rank(t->v->type);
+      if (pass == 0) {
+        char scratch[MAXR];
+        size_t count = 0, e = SIZE_MAX;
+        KILN_RETURN_IF_ERROR(kiln_onnx_einsum_parse(n, &p, end, rank, true,
+                                                    scratch, &count, &e));
+        if (e != SIZE_MAX && (ell == SIZE_MAX || e > ell)) ell = e;
+      } else {
+        size_t e = ell;
+        KILN_RETURN_IF_ERROR(kiln_onnx_einsum_parse(n, &p, end, rank, true,
+                                                    t->labels, &t->rank, &e));
+      }
+      while (p < end && *p == ' ') ++p;
+      if (i + 1 < n->num_inputs) {
+        if (p >= end || *p != ',') {
+          return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                      "equation has fewer terms than inputs");
+        }
+        ++p;
+      }
+    }
+  }
+  // Output labels: explicit after '->', else the labels seen once, sorted,
+  // after the ellipsis dims.
+  char out[MAXR];
+  size_t nout = 0;
+  if (p + 1 < end && p[0] == '-' && p[1] == '>') {
+    p += 2;
+    size_t e = ell == SIZE_MAX ? 0 : ell;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_einsum_parse(n, &p, end, 0, false, out, &nout, &e));
+  } else {
+    if (ell != SIZE_MAX) {
+      for (size_t k = 0; k < ell; ++k) out[nout++] = (char)('0' + k);
+    }
+    for (int c = 'A'; c <= 'z'; ++c) {
+      size_t seen = 0;
+      for (size_t i = 0; i < n->num_inputs; ++i) {
+        for (size_t k = 0; k < terms[i].rank; ++k) {
+          seen += terms[i].labels[k] == c;
+        }
+      }
+      if (seen == 1 && nout < MAXR) out[nout++] = (char)c;
+    }
+  }
+  // Per operand: keep the labels the output or another operand needs.
+  for (size_t i = 0; i < n->num_inputs; ++i) {
+    char keep[MAXR * 9];
+    size_t nk = 0;
+    memcpy(keep, out, nout);
+    nk = nout;
+    for (size_t j = 0; j < n->num_inputs; ++j) {
+      if (j == i) continue;
+      memcpy(keep + nk, terms[j].labels, terms[j].rank);
+      nk += terms[j].rank;
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_einsum_reduce(n, &terms[i], keep, nk));
+  }
+  kiln_onnx_einsum_term_t* acc = &terms[0];
+  for (size_t i = 1; i < n->num_inputs; ++i) {
+    char keep[MAXR * 9];
+    memcpy(keep, out, nout);
+    size_t nk = nout;
+    for (size_t j = i + 1; j < n->num_inputs; ++j) {
+      memcpy(keep + nk, terms[j].labels, terms[j].rank);
+      nk += terms[j].rank;
+    }
+    if (kiln_onnx_elem(acc->v->type) != kiln_onnx_elem(terms[i].v->type)) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "operand element types differ");
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_einsum_pair(n, acc, &terms[i], keep, nk));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_einsum_reduce(n, acc, out, nout));
+  if (acc->rank != nout) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "an output label is not in any input");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_einsum_order(n, acc, out));
+  kiln_onnx_set(n, 0, acc->v);
+  return kiln_ok_status();
+}
+
+// |v| as i32 minus its zero point (input |zp_index| when given: a scalar,
+// or 1-D along |axis| of |v|).
+static kiln_status_t kiln_onnx_zero_shift(node_t* n, value_t* v,
+                                          size_t zp_index, int64_t axis,
+                                          value_t** out) {
+  const type_t* i32 = kiln_ir_int_type(n->context, 32);
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, v, i32, &v));
+  if (kiln_onnx_input(n, zp_index)) {
+    value_t* zp = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, zp_index, &zp));
+    KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, zp, i32, &zp));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, zp, v->type, axis, &zp));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", v, zp, &v));
+  }
+  *out = v;
+  return kiln_ok_status();
+}
+
+// |acc| (i32) as f32 times scale input |index| (scalar or 1-D along |axis|).
+static kiln_status_t kiln_onnx_rescale(node_t* n, value_t* acc, size_t index,
+                                       int64_t axis, value_t** out) {
+  value_t* s = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, index, &s));
+  if (!kiln_onnx_is_float(kiln_onnx_elem(s->type))) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "scales must be floating point");
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, acc, kiln_onnx_elem(s->type), &acc));
+  KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, s, acc->type, axis, &s));
+  return kiln_onnx_binary_same(n, "stablehlo.multiply", acc, s, out);
+}
+
+// The quantized result of a QLinear* op: |f| (the real-valued result)
+// quantized with y_scale (input |index|) and y_zero_point (|index| + 1),
+// whose type is the result's.
+static kiln_status_t kiln_onnx_requantize(node_t* n, value_t* f, size_t index,
+                                          value_t** out) {
+  value_t *ys = NULL, *yz = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, index, &ys));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, index + 1, &yz));
+  const type_t* qe = kiln_onnx_elem(yz->type);
+  size_t r = kiln_onnx_rank(f->type);
+  int64_t axis = r >= 2 ? (int64_t)r - 1 : 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, ys, f->type, axis, &ys));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, yz, kiln_onnx_elem(f->type), &yz));
+  KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, yz, f->type, axis, &yz));
+  return kiln_onnx_quantize(n, f, ys, yz, qe, out);
+}
+
+static kiln_status_t kiln_onnx_require_8bit(node_t* n, value_t* v) {
+  const type_t* e = kiln_onnx_elem(v->type);
+  if (e->kind != KILN_IR_TYPE_INTEGER || e->integer.width != 8) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "operands must be 8-bit integers");
+  }
+  return kiln_ok_status();
+}
+
+// MatMulInteger and QLinearMatMul: (a - a_zp) x (b - b_zp) in i32 (a's zero
+// point per row, b's per column); QLinearMatMul rescales and requantizes.
+static kiln_status_t kiln_onnx_lower_matmul_integer(node_t* n) {
+  bool qlinear = !strcmp(n->proto->op_type, "QLinearMatMul");
+  size_t ia = 0, ib = qlinear ? 3 : 1;
+  value_t *a = NULL, *b = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, ia, &a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, ib, &b));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_8bit(n, a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_8bit(n, b));
+  size_t ra = kiln_onnx_rank(a->type), rb = kiln_onnx_rank(b->type);
+  int64_t row = ra >= 2 ? (int64_t)ra - 2 : 0;
+  int64_t col = (int64_t)rb - 1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_zero_shift(n, a, 2, row, &a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_zero_shift(n, b, qlinear ? 5 : 3, col, &b));
+  KILN_RETURN_IF_ERROR(kiln_onnx_matmul(n, a, b, &y));
+  if (qlinear) {
+    size_t r = kiln_onnx_rank(y->type);
+    int64_t yrow = r >= 2 ? (int64_t)r - 2 : 0, ycol = (int64_t)r - 1;
+    if (ra < 2) yrow = 0;
+    KILN_RETURN_IF_ERROR(kiln_onnx_rescale(n, y, 1, yrow, &y));
+    value_t* bs = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 4, &bs));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, bs, y->type, ycol, &bs));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", y, bs, &y));
+    KILN_RETURN_IF_ERROR(kiln_onnx_requantize(n, y, 6, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// ConvInteger and QLinearConv: the convolution of (x - x_zp) and
+// (w - w_zp, per output channel) in i32; QLinearConv adds the i32 bias,
+// rescales by x_scale * w_scale (per output channel) and requantizes.
+static kiln_status_t kiln_onnx_lower_conv_integer(node_t* n) {
+  bool qlinear = !strcmp(n->proto->op_type, "QLinearConv");
+  size_t ix = 0, iw = qlinear ? 3 : 1;
+  value_t *x = NULL, *wt = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, ix, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, iw, &wt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_8bit(n, x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_8bit(n, wt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_zero_shift(n, x, 2, 1, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_zero_shift(n, wt, qlinear ? 5 : 3, 0, &wt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_conv(n, x, wt, &y));
+  if (qlinear) {
+    if (kiln_onnx_input(n, 8)) {
+      value_t* bias = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 8, &bias));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_convert(n, bias, kiln_ir_int_type(n->context, 32), &bias));
+      KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, y->type, &bias));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", y, bias, &y));
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_rescale(n, y, 1, 1, &y));
+    value_t* ws = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 4, &ws));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, ws, y->type, 1, &ws));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", y, ws, &y));
+    // y_scale and y_zero_point are per tensor here.
+    value_t *ys = NULL, *yz = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 6, &ys));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 7, &yz));
+    const type_t* qe = kiln_onnx_elem(yz->type);
+    KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, ys, y->type, 1, &ys));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, yz, kiln_onnx_elem(y->type), &yz));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quant_param(n, yz, y->type, 1, &yz));
+    KILN_RETURN_IF_ERROR(kiln_onnx_quantize(n, y, ys, yz, qe, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// For each j < |count|: the position of the (j+1)-th true element of the
+// 1-D i1 |cond| (the number of positions whose inclusive running count of
+// trues is <= j), as i64 [count]. Past the last true it is cond's length.
+static kiln_status_t kiln_onnx_true_positions(node_t* n, value_t* cond,
+                                              int64_t count, value_t** out) {
+  const type_t* i64 = kiln_ir_int_type(n->context, 64);
+  int64_t c = cond->type->shaped.dims[0];
+  int64_t lc[2] = {count, c};
+  int64_t one = 1;
+  value_t *cs = NULL, *io = NULL, *le = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, cond, i64, &cs));
+  KILN_RETURN_IF_ERROR(kiln_onnx_prefix_sum(n, cs, 0, false, false, &cs));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, cs, 2, lc, &one, &cs));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_iota(n, kiln_onnx_tensor(n, 2, lc, i64), 0, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LE", cs, io, &le));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, le, i64, &le));
+  return kiln_onnx_reduce(n, le, 1, &one, "stablehlo.add", 0, out);
+}
+
+// The number of results of a data-dependent op: the declared size of
+// output 0's dim |dim|, or a count from a known |cond| (nonzero entries).
+static kiln_status_t kiln_onnx_result_count(node_t* n, size_t dim,
+                                            const kiln_onnx_const_t* cond,
+                                            int64_t* out) {
+  if (n->declared[0] && dim < kiln_onnx_rank(n->declared[0])) {
+    *out = n->declared[0]->shaped.dims[dim];
+    return kiln_ok_status();
+  }
+  if (cond) {
+    int64_t count = 0;
+    for (int64_t i = 0; i < kiln_onnx_num_elements(cond->type); ++i) {
+      count += kiln_onnx_known_double(cond, i) != 0;
+    }
+    *out = count;
+    return kiln_ok_status();
+  }
+  return kiln_onnx_node_error(
+      n, KILN_STATUS_UNIMPLEMENTED,
+      "the result size depends on run-time values and the graph declares no "
+      "static result shape");
+}
+
+// Compress: the selected slices gathered at the positions of the trues
+// (the declared result fixes how many there are).
+static kiln_status_t kiln_onnx_lower_compress(node_t* n) {
+  value_t *x = NULL, *cond = NULL, *src = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &cond));
+  if (kiln_onnx_rank(cond->type) != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "condition must be 1-D");
+  }
+  int64_t axis = 0;
+  size_t r = kiln_onnx_rank(x->type);
+  bool has_axis = kiln_onnx_attr(n, "axis") != NULL;
+  if (has_axis) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 0), r, &axis));
+  } else {
+    int64_t total = kiln_onnx_num_elements(x->type);
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 1, &total, &x));
+    r = 1;
+  }
+  if (cond->type->shaped.dims[0] > x->type->shaped.dims[axis]) {
+    int64_t lo = 0, hi = x->type->shaped.dims[axis], st = 1;
+    KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, cond, &lo, &hi, &st, &cond));
+  }
+  int64_t count = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_result_count(n, has_axis ? (size_t)axis : 0,
+                                              n->inputs[1]->known, &count));
+  KILN_RETURN_IF_ERROR(kiln_onnx_true_positions(n, cond, count, &src));
+  int64_t dims[MAXR];
+  memcpy(dims, x->type->shaped.dims, r * sizeof(int64_t));
+  dims[axis] = count;
+  kiln_ir_named_attribute_t attrs[2] = {
+      kiln_onnx_named(n, "dim", kiln_onnx_i64(n, axis)),
+      kiln_onnx_named(n, "batch_dims", kiln_onnx_i64(n, 0)),
+  };
+  value_t* ops[2] = {x, src};
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+      n, "stablehlo.torch_index_select", 2, ops,
+      kiln_onnx_tensor(n, r, dims, kiln_onnx_elem(x->type)), 2, attrs, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// NonZero: the row-major positions of the nonzero elements, unravelled
+// into [rank, count] coordinates (count from the declared result).
+static kiln_status_t kiln_onnx_lower_nonzero(node_t* n) {
+  value_t *x = NULL, *z = NULL, *nz = NULL, *src = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t count = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_result_count(n, 1, n->inputs[0]->known, &count));
+  int64_t total = kiln_onnx_num_elements(x->type);
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 1, &total, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &z));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "NE", x, z, &nz));
+  KILN_RETURN_IF_ERROR(kiln_onnx_true_positions(n, nz, count, &src));
+  value_t* rows[MAXR];
+  int64_t row_dims[2] = {1, count}, stride = total;
+  const type_t* shape_t = n->inputs[0]->type;
+  for (size_t d = 0; d < r; ++d) {
+    int64_t dim = shape_t->shaped.dims[d];
+    stride = dim ? stride / dim : 0;
+    value_t *s = NULL, *m = NULL, *q = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, src, (double)stride, &s));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, src, (double)dim, &m));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", src, s, &q));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.remainder", q, m, &q));
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, q, 2, row_dims, &rows[d]));
+  }
+  int64_t dims[2] = {(int64_t)r, count};
+  value_t* y = rows[0];
+  if (r > 1) {
+    kiln_ir_named_attribute_t attr =
+        kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 0));
+    KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+        n, "stablehlo.concatenate", r, rows,
+        kiln_onnx_tensor(n, 2, dims, kiln_ir_int_type(n->context, 64)), 1,
+        &attr, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// ReverseSequence: along time_axis, index t < len[b] reads len[b] - 1 - t.
+static kiln_status_t kiln_onnx_lower_reverse_sequence(node_t* n) {
+  value_t *x = NULL, *lens = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &lens));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t ba = kiln_onnx_attr_int(n, "batch_axis", 1);
+  int64_t ta = kiln_onnx_attr_int(n, "time_axis", 0);
+  if (r < 2 || ba == ta || ba < 0 || ba > 1 || ta < 0 || ta > 1 ||
+      kiln_onnx_rank(lens->type) != 1 ||
+      lens->type->shaped.dims[0] != x->type->shaped.dims[ba]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "batch_axis and time_axis must be 0 and 1 "
+                                "and sequence_lens [batch]");
+  }
+  const type_t* it = kiln_onnx_tensor(n, r, x->type->shaped.dims,
+                                      kiln_ir_int_type(n->context, 64));
+  value_t* coords[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)d, &coords[d]));
+  }
+  value_t *l = NULL, *one = NULL, *rev = NULL, *lt = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, lens, kiln_ir_int_type(n->context, 64), &l));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_dims(n, l, r, x->type->shaped.dims, &ba, &l));
+  value_t* t = coords[ta];
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, 1, &one));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", l, one, &rev));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", rev, t, &rev));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", t, l, &lt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, lt, rev, t, &coords[ta]));
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, x, coords, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// Det of [..., k, k] for k <= 3 in closed form (cofactor expansion).
+static kiln_status_t kiln_onnx_lower_det(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t k = r >= 2 ? x->type->shaped.dims[r - 1] : 0;
+  if (r < 2 || x->type->shaped.dims[r - 2] != k || k < 1 || k > 3) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "only [..., k, k] with k <= 3 is supported");
+  }
+  value_t* a[3][3];
+  for (int64_t i = 0; i < k; ++i) {
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t lo[MAXR] = {0}, hi[MAXR], st[MAXR];
+      for (size_t d = 0; d < r; ++d) {
+        hi[d] = x->type->shaped.dims[d];
+        st[d] = 1;
+      }
+      lo[r - 2] = i;
+      hi[r - 2] = i + 1;
+      lo[r - 1] = j;
+      hi[r - 1] = j + 1;
+      KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &a[i][j]));
+      KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(
+          n, a[i][j], r - 2, x->type->shaped.dims, &a[i][j]));
+    }
+  }
+  const char* mul = "stablehlo.multiply";
+  value_t* y = a[0][0];
+  if (k == 2) {
+    value_t *p = NULL, *q = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, a[0][0], a[1][1], &p));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, a[0][1], a[1][0], &q));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", p, q, &y));
+  } else if (k == 3) {
+    y = NULL;
+    for (int j = 0; j < 3; ++j) {
+      int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      // a0j * (a1j1 a2j2 - a1j2 a2j1): cyclic cofactors carry the sign.
+      value_t *p = NULL, *q = NULL, *m = NULL, *t = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, mul, a[1][j1], a[2][j2], &p));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, mul, a[1][j2], a[2][j1], &q));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", p, q, &m));
+      KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, a[0][j], m, &t));
+      if (y) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", y, t, &y));
+      } else {
+        y = t;
+      }
+    }
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// A [rows, cols] constant of element |e| with entry (j, k) = f(2 pi j k / L)
+// (cos, or sin when |sine|).
+static kiln_status_t kiln_onnx_dft_matrix(node_t* n, const type_t* e,
+                                          int64_t rows, int64_t cols,
+                                          int64_t length, bool sine,
+                                          value_t** out) {
+  int64_t dims[2] = {rows, cols};
+  const type_t* t = kiln_onnx_tensor(n, 2, dims, e);
+  kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, t);
+  if (!c) return KILN_ONNX_OOM();
+  for (int64_t j = 0; j < rows; ++j) {
+    for (int64_t k = 0; k < cols; ++k) {
+      // (j * k) mod L keeps the angle small, so it is accurate.
+      double angle = 2.0 * M_PI * (double)((j * k) % length) / (double)length;
+      kiln_onnx_store((uint8_t*)c->data, e, j * cols + k,
+                      sine ? sin(angle) : cos(angle), 0, true);
+    }
+  }
+  kiln_onnx_value_t tmp = {"dft_matrix", t, NULL, c};
+  return kiln_onnx_materialize(n, &tmp, out);
+}
+
+// The DFT along the last dim of |xr| (+ i |xi|, NULL: real) of length
+// |length| (the input is cut or zero-extended to it), bins [0, |bins|):
+// Y = X (C -/+ i S), scaled by 1 / length when |inverse|.
+static kiln_status_t kiln_onnx_dft_last(node_t* n, value_t* xr, value_t* xi,
+                                        int64_t length, int64_t bins,
+                                        bool inverse, value_t** out_r,
+                                        value_t** out_i) {
+  size_t r = kiln_onnx_rank(xr->type);
+  int64_t len = xr->type->shaped.dims[r - 1];
+  if (len > length) {
+    int64_t lo[MAXR] = {0}, hi[MAXR], st[MAXR];
+    for (size_t d = 0; d < r; ++d) {
+      hi[d] = xr->type->shaped.dims[d];
+      st[d] = 1;
+    }
+    hi[r - 1] = length;
+    KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, xr, lo, hi, st, &xr));
+    if (xi) KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, xi, lo, hi, st, &xi));
+    len = length;
+  }
+  const type_t* e = kiln_onnx_elem(xr->type);
+  value_t *c = NULL, *s = NULL, *yr = NULL, *yi = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_dft_matrix(n, e, len, bins, length, false, &c));
+  KILN_RETURN_IF_ERROR(kiln_onnx_dft_matrix(n, e, len, bins, length, true, &s));
+  // Forward: yr = xr C + xi S, yi = xi C - xr S; inverse flips S's sign.
+  KILN_RETURN_IF_ERROR(kiln_onnx_matmul(n, xr, c, &yr));
+  KILN_RETURN_IF_ERROR(kiln_onnx_matmul(n, xr, s, &yi));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.negate", yi, &yi));
+  if (inverse)
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.negate", yi, &yi));
+  if (xi) {
+    value_t *ic = NULL, *is = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_matmul(n, xi, c, &ic));
+    KILN_RETURN_IF_ERROR(kiln_onnx_matmul(n, xi, s, &is));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(
+        n, inverse ? "stablehlo.subtract" : "stablehlo.add", yr, is, &yr));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", yi, ic, &yi));
+  }
+  if (inverse) {
+    value_t* scale = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, yr, 1.0 / (double)length, &scale));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", yr, scale, &yr));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", yi, scale, &yi));
+  }
+  *out_r = yr;
+  *out_i = yi;
+  return kiln_ok_status();
+}
+
+// Component |k| of a [..., 1|2] complex-or-real tensor (without the dim).
+static kiln_status_t kiln_onnx_component(node_t* n, value_t* x, int64_t k,
+                                         value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t lo[MAXR] = {0}, hi[MAXR], st[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    hi[d] = x->type->shaped.dims[d];
+    st[d] = 1;
+  }
+  lo[r - 1] = k;
+  hi[r - 1] = k + 1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &x));
+  return kiln_onnx_reshape_to(n, x, r - 1, x->type->shaped.dims, out);
+}
+
+// [..., 2] from the real and imaginary parts.
+static kiln_status_t kiln_onnx_complex(node_t* n, value_t* re, value_t* im,
+                                       value_t** out) {
+  size_t r = kiln_onnx_rank(re->type);
+  int64_t dims[MAXR];
+  memcpy(dims, re->type->shaped.dims, r * sizeof(int64_t));
+  dims[r] = 1;
+  value_t* parts[2];
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, re, r + 1, dims, &parts[0]));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, im, r + 1, dims, &parts[1]));
+  dims[r] = 2;
+  kiln_ir_named_attribute_t attr =
+      kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, (int64_t)r));
+  return kiln_onnx_emit(
+      n, "stablehlo.concatenate", 2, parts,
+      kiln_onnx_tensor(n, r + 1, dims, kiln_onnx_elem(re->type)), 1, &attr,
+      out);
+}
+
+// DFT (opset 17: axis attribute; 20: axis input) as matmuls with constant
+// cos/sin matrices along the (moved-last) axis.
+static kiln_status_t kiln_onnx_lower_dft(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t parts = r ? x->type->shaped.dims[r - 1] : 0;
+  if (r < 2 || (parts != 1 && parts != 2)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "input must be [..., 1] or [..., 2]");
+  }
+  int64_t axis = kiln_onnx_attr_int(n, "axis", 1);
+  if (n->opset >= 20) {
+    int64_t v[1], count = -1;
+    axis = -2;
+    KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 2, "axis", v, 1, &count));
+    if (count == 1) axis = v[0];
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_norm_axis(n, axis, r, &axis));
+  if (axis == (int64_t)r - 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "axis must not be the complex dim");
+  }
+  int64_t length = x->type->shaped.dims[axis], v[1], count = -1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 1, "dft_length", v, 1, &count));
+  if (count == 1) length = v[0];
+  if (length < 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "dft_length must be positive");
+  }
+  bool inverse = kiln_onnx_attr_int(n, "inverse", 0) != 0;
+  bool onesided = kiln_onnx_attr_int(n, "onesided", 0) != 0;
+  if (onesided && (inverse || parts == 2)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "onesided is supported for forward real "
+                                "transforms only");
+  }
+  int64_t bins = onesided ? length / 2 + 1 : length;
+  value_t *xr = NULL, *xi = NULL, *yr = NULL, *yi = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_component(n, x, 0, &xr));
+  if (parts == 2) KILN_RETURN_IF_ERROR(kiln_onnx_component(n, x, 1, &xi));
+  // Move the axis last (swap with the last of the r - 1 dims).
+  int64_t perm[MAXR];
+  kiln_onnx_seq(perm, 0, (int64_t)r - 1);
+  perm[axis] = (int64_t)r - 2;
+  perm[r - 2] = axis;
+  KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, xr, perm, &xr));
+  if (xi) KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, xi, perm, &xi));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_dft_last(n, xr, xi, length, bins, inverse, &yr, &yi));
+  KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, yr, perm, &yr));
+  KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, yi, perm, &yi));
+  KILN_RETURN_IF_ERROR(kiln_onnx_complex(n, yr, yi, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// STFT (opset 17) of a real signal [batch, length, 1]: frames read at
+// f * frame_step (a runtime value is fine: the declared result fixes the
+// frame count), times the window, then the onesided DFT of each frame.
+static kiln_status_t kiln_onnx_lower_stft(node_t* n) {
+  value_t *x = NULL, *step = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &step));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  if (r != 3 || x->type->shaped.dims[2] != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "only real signals [batch, length, 1] are "
+                                "supported");
+  }
+  kiln_onnx_value_t* win = kiln_onnx_input(n, 2);
+  int64_t flen = -1, v[1], count = -1;
+  if (kiln_onnx_input(n, 3) && kiln_onnx_input(n, 3)->known) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_known_ints(n, 3, "frame_length", v, 1, &count));
+    flen = v[0];
+  } else if (win && kiln_onnx_rank(win->type) == 1) {
+    flen = win->type->shaped.dims[0];
+  }
+  const type_t* rt = n->declared[0];
+  if (flen < 1 || !rt || kiln_onnx_rank(rt) != 4) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_UNIMPLEMENTED,
+        "the frame length must be known at import (a known frame_length or "
+        "a window) and the graph must declare the result shape");
+  }
+  bool onesided = kiln_onnx_attr_int(n, "onesided", 1) != 0;
+  int64_t batch = x->type->shaped.dims[0], frames = rt->shaped.dims[1];
+  int64_t bins = onesided ? flen / 2 + 1 : flen;
+  // Frame samples: signal[b, f * step + j].
+  int64_t fd[3] = {batch, frames, flen};
+  const type_t* it =
+      kiln_onnx_tensor(n, 3, fd, kiln_ir_int_type(n->context, 64));
+  value_t *b = NULL, *f = NULL, *j = NULL, *s = NULL, *zero = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 0, &b));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 1, &f));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 2, &j));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, step, kiln_ir_int_type(n->context, 64), &s));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, s, 0, NULL, &s));
+  KILN_RETURN_IF_ERROR(kiln_onnx_scalar_op(n, "stablehlo.multiply", f, s, &f));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", f, j, &f));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, b, 0, &zero));
+  value_t* coords[3] = {b, f, zero};
+  value_t *frames_v = NULL, *yr = NULL, *yi = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, x, coords, &frames_v));
+  if (win) {
+    value_t* w = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &w));
+    KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, w, kiln_onnx_elem(x->type), &w));
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, w, 3, fd, &w));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", frames_v, w, &frames_v));
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_dft_last(n, frames_v, NULL, flen, bins, false, &yr, &yi));
+  KILN_RETURN_IF_ERROR(kiln_onnx_complex(n, yr, yi, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// |x| op constant |c|.
+static kiln_status_t kiln_onnx_op_const(node_t* n, const char* name, value_t* x,
+                                        double c, value_t** out) {
+  value_t* k = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, c, &k));
+  return kiln_onnx_binary_same(n, name, x, k, out);
+}
+
+// GridSample's coordinate padding (PyTorch's grid_sample semantics, which
+// ONNX follows): border clamps to [0, size - 1]; reflection mirrors about
+// the edges (align_corners: the extreme pixel centres, else the image
+// borders) and then clamps.
+static kiln_status_t kiln_onnx_grid_pad(node_t* n, value_t* x, int64_t size,
+                                        int padding, bool align,
+                                        value_t** out) {
+  if (padding == 0) {
+    *out = x;
+    return kiln_ok_status();
+  }
+  if (padding == 2) {
+    double lo = align ? 0.0 : -0.5;
+    double span = align ? (double)(size - 1) : (double)size;
+    if (span <= 0) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &x));
+    } else {
+      value_t *extra = NULL, *flips = NULL, *odd = NULL, *z = NULL,
+              *back = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.subtract", x, lo, &x));
+      KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.abs", x, &x));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.remainder", x, span, &extra));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.divide", x, span, &flips));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_unary(n, "stablehlo.floor", flips, &flips));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.remainder", flips, 2, &odd));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, odd, 0, &z));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "NE", odd, z, &odd));
+      // Even flips: lo + extra; odd: lo + span - extra.
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, extra, span, &back));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", back, extra, &back));
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, odd, back, extra, &x));
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", x, lo, &x));
+    }
+  }
+  value_t *lo = NULL, *hi = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &lo));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, (double)(size - 1), &hi));
+  value_t* ops[3] = {lo, x, hi};
+  return kiln_onnx_emit(n, "stablehlo.clamp", 3, ops, x->type, 0, NULL, out);
+}
+
+// X[n, c, y, x] at integer-valued float coordinates, 0 outside the image.
+static kiln_status_t kiln_onnx_grid_tap(node_t* n, value_t* image,
+                                        value_t* const* nc, value_t* fy,
+                                        value_t* fx, value_t** out) {
+  int64_t h = image->type->shaped.dims[2], w = image->type->shaped.dims[3];
+  const type_t* i64 = kiln_ir_int_type(n->context, 64);
+  value_t *inside = NULL, *t = NULL, *v = NULL, *z = NULL, *coords[4];
+  value_t* f[2] = {fy, fx};
+  int64_t sizes[2] = {h, w};
+  for (int k = 0; k < 2; ++k) {
+    value_t *lo = NULL, *hi = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, f[k], 0, &lo));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, f[k], (double)(sizes[k] - 1), &hi));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", f[k], lo, &lo));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LE", f[k], hi, &hi));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.and", lo, hi, &t));
+    if (inside) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", inside, t, &inside));
+    } else {
+      inside = t;
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, f[k], i64, &coords[2 + k]));
+  }
+  coords[0] = nc[0];
+  coords[1] = nc[1];
+  KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, image, coords, &v));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, v, 0, &z));
+  return kiln_onnx_select(n, inside, v, z, out);
+}
+
+// The 4 cubic convolution weights (A = -0.75) of fraction |t|.
+static kiln_status_t kiln_onnx_cubic_weights(node_t* n, value_t* t,
+                                             value_t** w) {
+  const double A = -0.75;
+  const char* mul = "stablehlo.multiply";
+  for (int k = 0; k < 4; ++k) {
+    // Distance of tap k (at -1, 0, 1, 2) from the sample point.
+    value_t* d = NULL;
+    if (k == 0) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", t, 1, &d));
+    } else if (k == 1) {
+      d = t;
+    } else {
+      value_t* c = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, (double)(k - 1), &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", c, t, &d));
+    }
+    value_t* y = NULL;
+    if (k == 0 || k == 3) {
+      // ((A d - 5A) d + 8A) d - 4A for 1 <= d < 2.
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, mul, d, A, &y));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.subtract", y, 5 * A, &y));
+      KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, y, d, &y));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.add", y, 8 * A, &y));
+      KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, y, d, &y));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.subtract", y, 4 * A, &y));
+    } else {
+      // ((A + 2) d - (A + 3)) d d + 1 for d < 1.
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, mul, d, A + 2, &y));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.subtract", y, A + 3, &y));
+      KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, y, d, &y));
+      KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, mul, y, d, &y));
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", y, 1, &y));
+    }
+    w[k] = y;
+  }
+  return kiln_ok_status();
+}
+
+// GridSample (opset 16, 4-D): grid coordinates in [-1, 1] unnormalized to
+// pixels, padded as padding_mode says, then sampled (nearest: round half
+// to even; bilinear: 4 taps; bicubic: 16 taps, each tap padded) by point
+// gathers, out-of-image taps reading 0.
+static kiln_status_t kiln_onnx_lower_grid_sample(node_t* n) {
+  value_t *x = NULL, *grid = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &grid));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  const type_t* xt = x->type;
+  const type_t* gt = grid->type;
+  if (kiln_onnx_rank(xt) != 4 || kiln_onnx_rank(gt) != 4 ||
+      gt->shaped.dims[3] != 2 || gt->shaped.dims[0] != xt->shaped.dims[0]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "only X [N, C, H, W] and grid [N, H', W', 2] "
+                                "are supported");
+  }
+  int mode = kiln_onnx_attr_string_is(n, "mode", "bilinear", "nearest") ? 0
+             : kiln_onnx_attr_string_is(n, "mode", "bilinear", "bilinear") ||
+                     kiln_onnx_attr_string_is(n, "mode", "bilinear", "linear")
+                 ? 1
+             : kiln_onnx_attr_string_is(n, "mode", "bilinear", "bicubic") ||
+                     kiln_onnx_attr_string_is(n, "mode", "bilinear", "cubic")
+                 ? 2
+                 : -1;
+  int padding =
+      kiln_onnx_attr_string_is(n, "padding_mode", "zeros", "zeros")        ? 0
+      : kiln_onnx_attr_string_is(n, "padding_mode", "zeros", "border")     ? 1
+      : kiln_onnx_attr_string_is(n, "padding_mode", "zeros", "reflection") ? 2
+                                                                           : -1;
+  if (mode < 0 || padding < 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "unknown mode or padding_mode");
+  }
+  bool align = kiln_onnx_attr_int(n, "align_corners", 0) != 0;
+  const type_t* e = kiln_onnx_elem(xt);
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, grid, e, &grid));
+  int64_t od[4] = {xt->shaped.dims[0], xt->shaped.dims[1], gt->shaped.dims[1],
+                   gt->shaped.dims[2]};
+  int64_t bd[3] = {0, 2, 3};
+  value_t* nc[2];
+  const type_t* it =
+      kiln_onnx_tensor(n, 4, od, kiln_ir_int_type(n->context, 64));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 0, &nc[0]));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 1, &nc[1]));
+  // f[0] = y (from grid[..., 1]), f[1] = x (grid[..., 0]), unnormalized.
+  value_t* f[2];
+  int64_t sizes[2] = {xt->shaped.dims[2], xt->shaped.dims[3]};
+  for (int k = 0; k < 2; ++k) {
+    value_t* g = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_component(n, grid, 1 - k, &g));
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, g, 4, od, bd, &g));
+    KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", g, 1, &g));
+    if (align) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(
+          n, "stablehlo.multiply", g, (double)(sizes[k] - 1) / 2.0, &g));
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.multiply", g, (double)sizes[k], &g));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.subtract", g, 1, &g));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.multiply", g, 0.5, &g));
+    }
+    if (mode != 2) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_grid_pad(n, g, sizes[k], padding, align, &g));
+    }
+    f[k] = g;
+  }
+  value_t* y = NULL;
+  if (mode == 0) {
+    value_t *ry = NULL, *rx = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_unary(n, "stablehlo.round_nearest_even", f[0], &ry));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_unary(n, "stablehlo.round_nearest_even", f[1], &rx));
+    KILN_RETURN_IF_ERROR(kiln_onnx_grid_tap(n, x, nc, ry, rx, &y));
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
+  // Per axis: the first tap (floor, minus 1 for bicubic) and the weights.
+  int taps = mode == 1 ? 2 : 4;
+  value_t *base[2], *w[2][4];
+  for (int k = 0; k < 2; ++k) {
+    value_t *fl = NULL, *t = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.floor", f[k], &fl));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", f[k], fl, &t));
+    if (mode == 1) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, 1, &w[k][0]));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", w[k][0], t, &w[k][0]));
+      w[k][1] = t;
+      base[k] = fl;
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_onnx_cubic_weights(n, t, w[k]));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.subtract", fl, 1, &base[k]));
+    }
+  }
+  for (int a = 0; a < taps; ++a) {
+    value_t* ty = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.add", base[0], (double)a, &ty));
+    if (mode == 2) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_grid_pad(n, ty, sizes[0], padding, align, &ty));
+    }
+    for (int b = 0; b < taps; ++b) {
+      value_t *tx = NULL, *v = NULL, *wt = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.add", base[1], (double)b, &tx));
+      if (mode == 2) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_grid_pad(n, tx, sizes[1], padding, align, &tx));
+      }
+      KILN_RETURN_IF_ERROR(kiln_onnx_grid_tap(n, x, nc, ty, tx, &v));
+      KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.multiply",
+                                                 w[0][a], w[1][b], &wt));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", v, wt, &v));
+      if (y) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", y, v, &y));
+      } else {
+        y = v;
+      }
+    }
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// BatchNormalization with training_mode=1 (opset 14+): normalized with the
+// batch's mean and (biased) variance over all dims but 1; the running
+// statistics outputs blend the inputs' with them by momentum.
+static kiln_status_t kiln_onnx_lower_batch_norm_training(node_t* n) {
+  value_t *x = NULL, *scale = NULL, *bias = NULL, *mean = NULL, *var = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  size_t r = kiln_onnx_rank(x->type);
+  if (r < 2) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT, "rank < 2");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &scale));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 3, &mean));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 4, &var));
+  int64_t axes[MAXR], count = 1;
+  size_t na = 0;
+  for (size_t d = 0; d < r; ++d) {
+    if (d == 1) continue;
+    axes[na++] = (int64_t)d;
+    count *= x->type->shaped.dims[d];
+  }
+  value_t *bm = NULL, *bv = NULL, *c = NULL, *sq = NULL, *t = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, x, na, axes, "stablehlo.add", 0, &bm));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_op_const(n, "stablehlo.divide", bm, (double)count, &bm));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bm, x->type, &t));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", x, t, &c));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", c, c, &sq));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, sq, na, axes, "stablehlo.add", 0, &bv));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_op_const(n, "stablehlo.divide", bv, (double)count, &bv));
+  value_t *inv = NULL, *y = NULL, *s = NULL, *b = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_op_const(
+      n, "stablehlo.add", bv, kiln_onnx_attr_float(n, "epsilon", 1e-5), &inv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.rsqrt", inv, &inv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, inv, x->type, &inv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, scale, x->type, &s));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, x->type, &b));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", c, inv, &y));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", y, s, &y));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", y, b, &y));
+  kiln_onnx_set(n, 0, y);
+  double momentum = kiln_onnx_attr_float(n, "momentum", 0.9);
+  value_t* stats[2] = {mean, var};
+  value_t* batch[2] = {bm, bv};
+  for (int k = 0; k < 2; ++k) {
+    if (n->num_outputs <= (size_t)k + 1 || !n->outputs[k + 1].name[0]) continue;
+    value_t *old = NULL, *cur = NULL, *out = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, batch[k], kiln_onnx_elem(stats[k]->type), &cur));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", stats[k], momentum, &old));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", cur, 1.0 - momentum, &cur));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", old, cur, &out));
+    kiln_onnx_set(n, (size_t)k + 1, out);
+  }
+  return kiln_ok_status();
+}
+
+// Slice [.., k, ..] of |x| along |axis|, without that dim.
+static kiln_status_t kiln_onnx_take(node_t* n, value_t* x, size_t axis,
+                                    int64_t k, value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t lo[MAXR] = {0}, hi[MAXR], st[MAXR], dims[MAXR];
+  size_t nd = 0;
+  for (size_t d = 0; d < r; ++d) {
+    hi[d] = x->type->shaped.dims[d];
+    st[d] = 1;
+    if (d != axis) dims[nd++] = x->type->shaped.dims[d];
+  }
+  lo[axis] = k;
+  hi[axis] = k + 1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &x));
+  return kiln_onnx_reshape_to(n, x, nd, dims, out);
+}
+
+// sum over the last dim of select(mask, v, 0): the one selected entry.
+static kiln_status_t kiln_onnx_pick(node_t* n, value_t* mask, value_t* v,
+                                    value_t** out) {
+  value_t* z = NULL;
+  int64_t last = (int64_t)kiln_onnx_rank(v->type) - 1;
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, v, 0, &z));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, mask, v, z, &v));
+  return kiln_onnx_reduce(n, v, 1, &last, "stablehlo.add", 0, out);
+}
+
+// An optional rank-0/[1] input as a rank-0 value of |e| (|def| if absent).
+static kiln_status_t kiln_onnx_opt_scalar(node_t* n, size_t i, const type_t* e,
+                                          double def, value_t** out) {
+  if (!kiln_onnx_input(n, i)) {
+    return kiln_onnx_splat(n, kiln_onnx_tensor(n, 0, NULL, e), def, out);
+  }
+  value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, i, &v));
+  if (kiln_onnx_num_elements(v->type) != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "input %zu must hold one value", i);
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, v, 0, NULL, &v));
+  return kiln_onnx_convert(n, v, e, out);
+}
+
+#define KILN_ONNX_NMS_MAX_BOXES 64
+
+// NonMaxSuppression with the selected count from the declared result
+// [K, 3]. Per (batch, class): boxes ordered by score (descending, ties by
+// index) through ranks, pairwise IoU of the ordered boxes, then the greedy
+// pass unrolled over the (static, small) box count: a box is kept when its
+// score passes score_threshold, fewer than max_output_boxes_per_class are
+// kept, and no kept higher-ranked box overlaps it by more than
+// iou_threshold. The kept (batch, class, rank) triples, in that order, are
+// the result's rows.
+static kiln_status_t kiln_onnx_lower_nms(node_t* n) {
+  value_t *boxes = NULL, *scores = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &boxes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &scores));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, scores));
+  const type_t* bt = boxes->type;
+  const type_t* st = scores->type;
+  if (kiln_onnx_rank(bt) != 3 || bt->shaped.dims[2] != 4 ||
+      kiln_onnx_rank(st) != 3 || st->shaped.dims[0] != bt->shaped.dims[0] ||
+      st->shaped.dims[2] != bt->shaped.dims[1]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "boxes must be [B, N, 4] and scores [B, C, N]");
+  }
+  int64_t B = bt->shaped.dims[0], N = bt->shaped.dims[1],
+          C = st->shaped.dims[1];
+  if (N > KILN_ONNX_NMS_MAX_BOXES) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "%lld boxes (at most %d supported)",
+                                (long long)N, KILN_ONNX_NMS_MAX_BOXES);
+  }
+  int64_t K = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_result_count(n, 0, NULL, &K));
+  const type_t* e = kiln_onnx_elem(st);
+  const type_t* i64 = kiln_ir_int_type(n->context, 64);
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, boxes, e, &boxes));
+  value_t *max_out = NULL, *iou_thr = NULL, *score_thr = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_opt_scalar(n, 2, i64, 0, &max_out));
+  KILN_RETURN_IF_ERROR(kiln_onnx_opt_scalar(n, 3, e, 0, &iou_thr));
+  KILN_RETURN_IF_ERROR(kiln_onnx_opt_scalar(n, 4, e, -INFINITY, &score_thr));
+  // Ranks: rank[b, c, i] = #{j : s_j > s_i or (s_j == s_i and j < i)}.
+  int64_t d4[4] = {B, C, N, N};
+  int64_t si[3] = {0, 1, 2}, sj[3] = {0, 1, 3};
+  const type_t* t4 = kiln_onnx_tensor(n, 4, d4, i64);
+  value_t *s_i = NULL, *s_j = NULL, *ii = NULL, *jj = NULL, *gt = NULL,
+          *eq = NULL, *lt = NULL, *before = NULL, *rank = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, scores, 4, d4, si, &s_i));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, scores, 4, d4, sj, &s_j));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, t4, 2, &ii));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, t4, 3, &jj));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", s_j, s_i, &gt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", s_j, s_i, &eq));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", jj, ii, &lt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.and", eq, lt, &eq));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.or", gt, eq, &before));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, before, i64, &before));
+  int64_t three = 3;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, before, 1, &three, "stablehlo.add", 0, &rank));
+  // at[b, c, t, i] = (rank[b, c, i] == t): ordered position t holds box i.
+  value_t *rb = NULL, *at = NULL, *perm = NULL, *sorted = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, rank, 4, d4, sj, &rb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", rb, ii, &at));
+  KILN_RETURN_IF_ERROR(kiln_onnx_pick(n, at, jj, &perm));
+  KILN_RETURN_IF_ERROR(kiln_onnx_pick(n, at, s_j, &sorted));
+  // The ordered boxes' corners (ymin, xmin, ymax, xmax), [B, C, N] each.
+  value_t* cb[4];
+  int64_t bj[2] = {0, 3};
+  for (int k = 0; k < 4; ++k) {
+    value_t* c = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_take(n, boxes, 2, k, &c));
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, c, 4, d4, bj, &c));
+    KILN_RETURN_IF_ERROR(kiln_onnx_pick(n, at, c, &cb[k]));
+  }
+  value_t *y0 = NULL, *x0 = NULL, *y1 = NULL, *x1 = NULL;
+  if (kiln_onnx_attr_int(n, "center_point_box", 0)) {
+    // [x_center, y_center, width, height].
+    value_t *hw = NULL, *hh = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", cb[2], 0.5, &hw));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", cb[3], 0.5, &hh));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", cb[0], hw, &x0));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", cb[0], hw, &x1));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", cb[1], hh, &y0));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", cb[1], hh, &y1));
+  } else {
+    // [y1, x1, y2, x2], either diagonal.
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.minimum", cb[0], cb[2], &y0));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", cb[0], cb[2], &y1));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.minimum", cb[1], cb[3], &x0));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", cb[1], cb[3], &x1));
+  }
+  // IoU of ordered boxes u (dim 2) and t (dim 3); 0 when the union is 0.
+  value_t* corner[4] = {y0, x0, y1, x1};
+  value_t *cu[4], *ct[4];
+  for (int k = 0; k < 4; ++k) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_dims(n, corner[k], 4, d4, si, &cu[k]));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_dims(n, corner[k], 4, d4, sj, &ct[k]));
+  }
+  value_t *area_u = NULL, *area_t = NULL, *inter = NULL, *iou = NULL;
+  value_t *ext[2], *tmp = NULL, *lo = NULL, *hi = NULL, *z = NULL;
+  for (int k = 0; k < 2; ++k) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.minimum",
+                                               cu[k + 2], ct[k + 2], &hi));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", cu[k], ct[k], &lo));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", hi, lo, &tmp));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, tmp, 0, &z));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.maximum", tmp, z, &ext[k]));
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", ext[0], ext[1], &inter));
+  value_t* sides[2];
+  for (int k = 0; k < 2; ++k) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.subtract",
+                                               cu[k + 2], cu[k], &sides[k]));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.multiply", sides[0],
+                                             sides[1], &area_u));
+  for (int k = 0; k < 2; ++k) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.subtract",
+                                               ct[k + 2], ct[k], &sides[k]));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.multiply", sides[0],
+                                             sides[1], &area_t));
+  value_t *uni = NULL, *pos = NULL, *over = NULL, *thr = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", area_u, area_t, &uni));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", uni, inter, &uni));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, uni, 0, &z));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", uni, z, &pos));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, uni, 1, &tmp));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pos, uni, tmp, &uni));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", inter, uni, &iou));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pos, iou, z, &iou));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, iou_thr, 4, d4, &thr));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", iou, thr, &over));
+  // The greedy pass over ordered positions.
+  int64_t bc[2] = {B, C};
+  value_t *valid = NULL, *cnt = NULL, *cap = NULL, *one = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_broadcast_to(n, score_thr, 3, sorted->type->shaped.dims, &thr));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", sorted, thr, &valid));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_splat_int(n, kiln_onnx_tensor(n, 2, bc, i64), 0, &cnt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, max_out, 2, bc, &cap));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, cnt, 1, &one));
+  value_t* keep[KILN_ONNX_NMS_MAX_BOXES];
+  int64_t bc1[3] = {B, C, 1};
+  for (int64_t t = 0; t < N; ++t) {
+    value_t *k = NULL, *room = NULL, *col = NULL, *inc = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_take(n, valid, 2, t, &k));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", cnt, cap, &room));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.and", k, room, &k));
+    if (t > 0) KILN_RETURN_IF_ERROR(kiln_onnx_take(n, over, 3, t, &col));
+    for (int64_t u = 0; u < t; ++u) {
+      value_t *hit = NULL, *no = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_take(n, col, 2, u, &hit));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", hit, keep[u], &hit));
+      KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.not", hit, &no));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", k, no, &k));
+    }
+    keep[t] = k;
+    KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, k, i64, &inc));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", cnt, inc, &cnt));
+  }
+  value_t* cols[KILN_ONNX_NMS_MAX_BOXES];
+  for (int64_t t = 0; t < N; ++t) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, keep[t], 3, bc1, &cols[t]));
+  }
+  value_t *kept = cols[0], *p = NULL, *flat_perm = NULL;
+  int64_t bcn[3] = {B, C, N}, total = B * C * N;
+  if (N > 1) {
+    kiln_ir_named_attribute_t attr =
+        kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 2));
+    KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+        n, "stablehlo.concatenate", (size_t)N, cols,
+        kiln_onnx_tensor(n, 3, bcn, kiln_ir_int_type(n->context, 1)), 1, &attr,
+        &kept));
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, kept, 1, &total, &kept));
+  KILN_RETURN_IF_ERROR(kiln_onnx_true_positions(n, kept, K, &p));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, perm, 1, &total, &flat_perm));
+  // Rows: (p / (C N), p / N % C, perm[p]).
+  value_t *bi = NULL, *ci = NULL, *box = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_op_const(n, "stablehlo.divide", p, (double)(C * N), &bi));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_op_const(n, "stablehlo.divide", p, (double)N, &ci));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_op_const(n, "stablehlo.remainder", ci, (double)C, &ci));
+  kiln_ir_named_attribute_t attrs[2] = {
+      kiln_onnx_named(n, "dim", kiln_onnx_i64(n, 0)),
+      kiln_onnx_named(n, "batch_dims", kiln_onnx_i64(n, 0)),
+  };
+  value_t* ops[2] = {flat_perm, p};
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.torch_index_select", 2, ops,
+                                      p->type, 2, attrs, &box));
+  int64_t k1[2] = {K, 1}, k3[2] = {K, 3};
+  value_t* parts[3] = {bi, ci, box};
+  for (int k = 0; k < 3; ++k) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, parts[k], 2, k1, &parts[k]));
+  }
+  value_t* y = NULL;
+  kiln_ir_named_attribute_t attr =
+      kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 1));
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.concatenate", 3, parts,
+                                      kiln_onnx_tensor(n, 2, k3, i64), 1, &attr,
+                                      &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// TfIdfVectorizer over integer tokens: each pool n-gram (lengths in
+// [min_gram_length, max_gram_length]) is counted at every start position
+// and every skip 0..max_skip_count (unigrams once) by comparing shifted
+// slices; the counts (TF), weights of the present n-grams (IDF) or both
+// (TFIDF) go to the n-gram's ngram_indexes column.
+static kiln_status_t kiln_onnx_lower_tfidf(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  const type_t* xe = kiln_onnx_elem(x->type);
+  size_t r = kiln_onnx_rank(x->type);
+  if (xe->kind != KILN_IR_TYPE_INTEGER || r < 1 || r > 2) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "only integer tokens [L] or [N, L] are "
+                                "supported");
+  }
+  const Onnx__AttributeProto* pool = kiln_onnx_attr(n, "pool_int64s");
+  const Onnx__AttributeProto* counts = kiln_onnx_attr(n, "ngram_counts");
+  const Onnx__AttributeProto* indexes = kiln_onnx_attr(n, "ngram_indexes");
+  const Onnx__AttributeProto* weights = kiln_onnx_attr(n, "weights");
+  if (!pool || !counts || !indexes) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "pool_int64s, ngram_counts and ngram_indexes "
+                                "are required (pool_strings is not "
+                                "supported)");
+  }
+  int mode = kiln_onnx_attr_string_is(n, "mode", "TF", "TF")      ? 0
+             : kiln_onnx_attr_string_is(n, "mode", "TF", "IDF")   ? 1
+             : kiln_onnx_attr_string_is(n, "mode", "TF", "TFIDF") ? 2
+                                                                  : -1;
+  int64_t min_g = kiln_onnx_attr_int(n, "min_gram_length", 1);
+  int64_t max_g = kiln_onnx_attr_int(n, "max_gram_length", 1);
+  int64_t max_skip = kiln_onnx_attr_int(n, "max_skip_count", 0);
+  if (mode < 0 || min_g < 1 || max_g < min_g || max_skip < 0 ||
+      (int64_t)counts->n_ints < max_g ||
+      (weights && weights->n_floats != indexes->n_ints)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "bad mode, gram lengths or n-gram tables");
+  }
+  int64_t features = 0;
+  for (size_t k = 0; k < indexes->n_ints; ++k) {
+    if (indexes->ints[k] < 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "negative ngram_indexes entry");
+    }
+    if (indexes->ints[k] + 1 > features) features = indexes->ints[k] + 1;
+  }
+  if (features > 4096) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "%lld features (at most 4096 supported)",
+                                (long long)features);
+  }
+  const type_t* f32 = kiln_ir_float_type_get(n->context, KILN_IR_F32);
+  int64_t L = x->type->shaped.dims[r - 1];
+  int64_t nl[2] = {r == 2 ? x->type->shaped.dims[0] : 1, L};
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 2, nl, &x));
+  int64_t one = 1;
+  const type_t* col_t = kiln_onnx_tensor(n, 1, nl, f32);
+  value_t** cols = (value_t**)kiln_ir_arena_alloc(
+      n->context, (size_t)features * sizeof(value_t*));
+  if (!cols) return KILN_ONNX_OOM();
+  memset(cols, 0, (size_t)features * sizeof(value_t*));
+  // N-grams of length g are pool[counts[g-1] .. counts[g]) in groups of g.
+  size_t k = 0;
+  for (int64_t g = 1; g <= (int64_t)counts->n_ints; ++g) {
+    int64_t from = counts->ints[g - 1];
+    int64_t to =
+        g < (int64_t)counts->n_ints ? counts->ints[g] : (int64_t)pool->n_ints;
+    if (from < 0 || to > (int64_t)pool->n_ints || to < from ||
+        (to - from) % g) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "ngram_counts does not split the pool");
+    }
+    for (int64_t at = from; at < to; at += g, ++k) {
+      if (k >= indexes->n_ints) {
+        return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                    "fewer ngram_indexes than n-grams");
+      }
+      if (g < min_g || g > max_g) continue;
+      value_t* total = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, col_t, 0, &total));
+      int64_t skips = g == 1 ? 0 : max_skip;
+      for (int64_t s = 0; s <= skips; ++s) {
+        int64_t span = (g - 1) * (s + 1);
+        if (span >= L) break;
+        value_t* match = NULL;
+        for (int64_t j = 0; j < g; ++j) {
+          int64_t lo[2] = {0, j * (s + 1)},
+                  hi[2] = {nl[0], j * (s + 1) + L - span}, st[2] = {1, 1};
+          value_t *part = NULL, *v = NULL, *eq = NULL;
+          KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &part));
+          KILN_RETURN_IF_ERROR(
+              kiln_onnx_splat_int(n, part->type, pool->ints[at + j], &v));
+          KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", part, v, &eq));
+          if (match) {
+            KILN_RETURN_IF_ERROR(
+                kiln_onnx_binary_same(n, "stablehlo.and", match, eq, &match));
+          } else {
+            match = eq;
+          }
+        }
+        value_t* c = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, match, f32, &c));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_reduce(n, c, 1, &one, "stablehlo.add", 0, &c));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", total, c, &total));
+      }
+      double w = weights ? (double)weights->floats[k] : 1.0;
+      if (mode == 1) {
+        value_t *z = NULL, *present = NULL, *wv = NULL;
+        KILN_RETURN_IF_ERROR(kiln_onnx_like(n, total, 0, &z));
+        KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", total, z, &present));
+        KILN_RETURN_IF_ERROR(kiln_onnx_like(n, total, w, &wv));
+        KILN_RETURN_IF_ERROR(kiln_onnx_select(n, present, wv, z, &total));
+      } else if (mode == 2 && w != 1.0) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_op_const(n, "stablehlo.multiply", total, w, &total));
+      }
+      value_t** slot = &cols[indexes->ints[k]];
+      if (*slot) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", *slot, total, slot));
+      } else {
+        *slot = total;
+      }
+    }
+  }
+  int64_t n1[2] = {nl[0], 1};
+  for (int64_t f = 0; f < features; ++f) {
+    if (!cols[f]) KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, col_t, 0, &cols[f]));
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, cols[f], 2, n1, &cols[f]));
+  }
+  int64_t yd[2] = {nl[0], features};
+  value_t* y = cols[0];
+  if (features > 1) {
+    kiln_ir_named_attribute_t attr =
+        kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, 1));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_emit(n, "stablehlo.concatenate", (size_t)features, cols,
+                       kiln_onnx_tensor(n, 2, yd, f32), 1, &attr, &y));
+  }
+  if (r == 1)
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, y, 1, &features, &y));
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+#define KILN_ONNX_UNIQUE_MAX_ROW 64
+
+// Unique, its result count from the declared Y. The items (elements, or
+// slices along axis) become the rows of [M, R]; pairwise row equality and
+// (sorted) lexicographic order are [M, M] matrices. An item is a first
+// occurrence when no earlier row equals it; its unique position is the
+// number of first occurrences before it (in index or value order). The
+// outputs gather from that: Y and indices at each position's first
+// occurrence, inverse_indices and counts from the equality with them.
+static kiln_status_t kiln_onnx_lower_unique(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  size_t r = kiln_onnx_rank(x->type);
+  bool sorted = kiln_onnx_attr_int(n, "sorted", 1) != 0;
+  bool has_axis = kiln_onnx_attr(n, "axis") != NULL;
+  int64_t axis = 0;
+  if (has_axis) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 0), r, &axis));
+  }
+  int64_t K = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_result_count(n, has_axis ? (size_t)axis : 0, NULL, &K));
+  // Rows: the axis moved first, the rest flattened.
+  int64_t perm[MAXR], M = 1, R = 1;
+  value_t* rows = x;
+  if (has_axis) {
+    perm[0] = axis;
+    for (size_t d = 0, k = 1; d < r; ++d) {
+      if ((int64_t)d != axis) perm[k++] = (int64_t)d;
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, x, perm, &rows));
+    M = x->type->shaped.dims[axis];
+    R = kiln_onnx_num_elements(x->type) / (M ? M : 1);
+  } else {
+    M = kiln_onnx_num_elements(x->type);
+  }
+  if (R > KILN_ONNX_UNIQUE_MAX_ROW || M > 4096 || K > M) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "too many items or too long slices");
+  }
+  int64_t mr[2] = {M, R}, mm[3] = {M, M, R};
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, rows, 2, mr, &rows));
+  const type_t* i64 = kiln_ir_int_type(n->context, 64);
+  int64_t bi[2] = {0, 2}, bj[2] = {1, 2}, two = 2;
+  value_t *a = NULL, *b = NULL, *eq = NULL, *ne = NULL, *less = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, rows, 3, mm, bi, &a));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, rows, 3, mm, bj, &b));
+  // eq[i, j]: rows i and j are equal (no column differs).
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "NE", a, b, &ne));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, ne, 1, &two, "stablehlo.or", 0, &eq));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.not", eq, &eq));
+  const type_t* mt = kiln_onnx_tensor(n, 2, mm, i64);
+  value_t *ii = NULL, *jj = NULL, *earlier = NULL, *dup = NULL, *first = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, mt, 0, &ii));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, mt, 1, &jj));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", jj, ii, &earlier));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.and", eq, earlier, &dup));
+  int64_t one = 1;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, dup, 1, &one, "stablehlo.or", 0, &first));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.not", first, &first));
+  // before[i, j]: row j comes before row i in the output order.
+  value_t* before = earlier;
+  if (sorted) {
+    // Lexicographic row j < row i, from the last column to the first.
+    for (int64_t c = R - 1; c >= 0; --c) {
+      value_t *ac = NULL, *bc = NULL, *lt = NULL, *ceq = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_take(n, a, 2, c, &ac));
+      KILN_RETURN_IF_ERROR(kiln_onnx_take(n, b, 2, c, &bc));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", bc, ac, &lt));
+      if (less) {
+        KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", bc, ac, &ceq));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.and", ceq, less, &ceq));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.or", lt, ceq, &less));
+      } else {
+        less = lt;
+      }
+    }
+    before = less;
+  }
+  int64_t mm2[2] = {M, M};
+  value_t *fj = NULL, *cnt = NULL, *pos = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, first, 2, mm2, &one, &fj));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.and", before, fj, &cnt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, cnt, i64, &cnt));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, cnt, 1, &one, "stablehlo.add", 0, &pos));
+  // src[u]: the first occurrence at position u ([K, M] masks).
+  int64_t km[2] = {K, M};
+  const type_t* kt = kiln_onnx_tensor(n, 2, km, i64);
+  value_t *pb = NULL, *fb = NULL, *uu = NULL, *mi = NULL, *hit = NULL,
+          *src = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, pos, 2, km, &one, &pb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, first, 2, km, &one, &fb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, kt, 0, &uu));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, kt, 1, &mi));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", pb, uu, &hit));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.and", hit, fb, &hit));
+  KILN_RETURN_IF_ERROR(kiln_onnx_pick(n, hit, mi, &src));
+  // Y: rows at src, back in the input's layout.
+  kiln_ir_named_attribute_t attrs[2] = {
+      kiln_onnx_named(n, "dim", kiln_onnx_i64(n, 0)),
+      kiln_onnx_named(n, "batch_dims", kiln_onnx_i64(n, 0)),
+  };
+  value_t* ops[2] = {rows, src};
+  int64_t kr[2] = {K, R};
+  value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+      n, "stablehlo.torch_index_select", 2, ops,
+      kiln_onnx_tensor(n, 2, kr, kiln_onnx_elem(x->type)), 2, attrs, &y));
+  if (has_axis) {
+    int64_t td[MAXR], inv_perm[MAXR];
+    td[0] = K;
+    for (size_t d = 1; d < r; ++d) td[d] = x->type->shaped.dims[perm[d]];
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, y, r, td, &y));
+    for (size_t d = 0; d < r; ++d) inv_perm[perm[d]] = (int64_t)d;
+    KILN_RETURN_IF_ERROR(kiln_onnx_transpose(n, y, inv_perm, &y));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, y, 1, &K, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  kiln_onnx_set(n, 1, src);
+  // match[i, u] = eq[i, src[u]].
+  value_t *eqi = NULL, *match = NULL, *uvals = NULL, *inv = NULL,
+          *counts = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, eq, i64, &eqi));
+  value_t* mops[2] = {eqi, src};
+  int64_t mk[2] = {M, K};
+  kiln_ir_named_attribute_t mattrs[2] = {
+      kiln_onnx_named(n, "dim", kiln_onnx_i64(n, 1)),
+      kiln_onnx_named(n, "batch_dims", kiln_onnx_i64(n, 0)),
+  };
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.torch_index_select", 2,
+                                      mops, kiln_onnx_tensor(n, 2, mk, i64), 2,
+                                      mattrs, &match));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, match->type, 1, &uvals));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", match, uvals, &uvals));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, uvals, 1, &one, "stablehlo.add", 0, &inv));
+  int64_t zero_axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, match, 1, &zero_axis, "stablehlo.add", 0, &counts));
+  kiln_onnx_set(n, 2, inv);
+  kiln_onnx_set(n, 3, counts);
+  return kiln_ok_status();
+}
+
+// MaxUnpool: the values scattered into zeros at their flat indices into
+// the default result shape, (in - 1) * stride - pads + kernel (MaxPool's
+// Indices address that shape); a larger output_shape (the declared type
+// when output_shape is a runtime value) pads it at the end of each dim.
+static kiln_status_t kiln_onnx_lower_max_unpool(node_t* n) {
+  value_t *x = NULL, *idx = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
+  size_t r = kiln_onnx_rank(x->type), s = r - 2;
+  if (r < 3 || idx->type->shaped.rank != r) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "X and I must be [N, C, D...]");
+  }
+  int64_t kernel[MAXR], strides[MAXR], pads[2 * MAXR], dims[MAXR], out[MAXR];
+  if (kiln_onnx_attr_ints(n, "kernel_shape", kernel, MAXR) != (int64_t)s) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "kernel_shape must have one entry per "
+                                "spatial dim");
+  }
+  int64_t ns = kiln_onnx_attr_ints(n, "strides", strides, MAXR);
+  int64_t np = kiln_onnx_attr_ints(n, "pads", pads, 2 * MAXR);
+  dims[0] = x->type->shaped.dims[0];
+  dims[1] = x->type->shaped.dims[1];
+  for (size_t d = 0; d < s; ++d) {
+    int64_t stride = ns == (int64_t)s ? strides[d] : 1;
+    int64_t pad = np == (int64_t)(2 * s) ? pads[d] + pads[s + d] : 0;
+    dims[d + 2] = (x->type->shaped.dims[d + 2] - 1) * stride - pad + kernel[d];
+  }
+  memcpy(out, dims, r * sizeof(int64_t));
+  if (kiln_onnx_input(n, 2)) {
+    int64_t count = (int64_t)r;
+    if (kiln_onnx_use_declared(n, 2, 0)) {
+      if (kiln_onnx_rank(n->declared[0]) != r) count = -1;
+      memcpy(out, n->declared[0]->shaped.dims, r * sizeof(int64_t));
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_known_ints(n, 2, "output_shape", out, MAXR, &count));
+    }
+    if (count != (int64_t)r) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "output_shape must have rank entries");
+    }
+  }
+  int64_t total = 1, numel = kiln_onnx_num_elements(x->type);
+  int64_t lo[MAXR] = {0}, hi[MAXR] = {0}, in[MAXR] = {0};
+  bool pad = false;
+  for (size_t d = 0; d < r; ++d) {
+    total *= dims[d];
+    hi[d] = out[d] - dims[d];
+    if (hi[d] < 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "output_shape is smaller than the "
+                                  "unpooled shape");
+    }
+    pad = pad || hi[d];
+  }
+  int64_t idx_dims[2] = {numel, 1};
+  value_t *flat = NULL, *vals = NULL, *zeros = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, idx, kiln_ir_int_type(n->context, 64), &flat));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, flat, 2, idx_dims, &flat));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 1, &numel, &vals));
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(
+      n, kiln_onnx_tensor(n, 1, &total, kiln_onnx_elem(x->type)), 0, &zeros));
+  KILN_RETURN_IF_ERROR(kiln_onnx_scatter(n, zeros, flat, vals, NULL, &y));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, y, r, dims, &y));
+  if (pad) {
+    value_t* z = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat(
+        n, kiln_onnx_tensor(n, 0, NULL, kiln_onnx_elem(x->type)), 0, &z));
+    value_t* ops[2] = {y, z};
+    kiln_ir_named_attribute_t attrs[3] = {
+        kiln_onnx_named(n, "edge_padding_low", kiln_onnx_i64_array(n, r, lo)),
+        kiln_onnx_named(n, "edge_padding_high", kiln_onnx_i64_array(n, r, hi)),
+        kiln_onnx_named(n, "interior_padding", kiln_onnx_i64_array(n, r, in)),
+    };
+    KILN_RETURN_IF_ERROR(kiln_onnx_emit(
+        n, "stablehlo.pad", 2, ops,
+        kiln_onnx_tensor(n, r, out, kiln_onnx_elem(x->type)), 3, attrs, &y));
+  }
+  kiln_onnx_set(n, 0, y);
+  return kiln_ok_status();
+}
+
+// MaxPool with its Indices output: the window's taps unrolled, each a point
+// gather (padding reads the lowest value), keeping the first maximum and
+// its flat index into X (storage_order 1: spatial dims column-major).
+static kiln_status_t kiln_onnx_lower_max_pool_indices(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  kiln_onnx_window_t w;
+  KILN_RETURN_IF_ERROR(kiln_onnx_window(n, x->type, NULL, &w));
+  size_t r = kiln_onnx_rank(x->type), s = w.spatial;
+  int64_t taps = 1;
+  for (size_t d = 0; d < s; ++d) taps *= w.kernel[d];
+  if (taps > 1024) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "windows of more than 1024 elements with "
+                                "Indices are not supported");
+  }
+  bool column_major = kiln_onnx_attr_int(n, "storage_order", 0) != 0;
+  int64_t od[MAXR];
+  od[0] = x->type->shaped.dims[0];
+  od[1] = x->type->shaped.dims[1];
+  for (size_t d = 0; d < s; ++d) od[d + 2] = w.out[d];
+  const type_t* it =
+      kiln_onnx_tensor(n, r, od, kiln_ir_int_type(n->context, 64));
+  value_t *coords[MAXR], *base[MAXR], *ch = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 0, &coords[0]));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 1, &coords[1]));
+  // (n C + c) * prod(D): the batch and channel part of the flat index.
+  int64_t plane = 1;
+  for (size_t d = 0; d < s; ++d) plane *= x->type->shaped.dims[d + 2];
+  KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.multiply", coords[0],
+                                          (double)od[1], &ch));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", ch, coords[1], &ch));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_op_const(n, "stablehlo.multiply", ch, (double)plane, &ch));
+  for (size_t d = 0; d < s; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)d + 2, &base[d]));
+    KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.multiply", base[d],
+                                            (double)w.strides[d], &base[d]));
+    KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.subtract", base[d],
+                                            (double)w.pad_lo[d], &base[d]));
+  }
+  value_t *best = NULL, *best_idx = NULL;
+  for (int64_t t = 0; t < taps; ++t) {
+    value_t *inside = NULL, *flat = ch, *v = NULL, *low = NULL;
+    int64_t rem = t;
+    for (size_t d = s; d-- > 0;) {
+      int64_t k = rem % w.kernel[d];
+      rem /= w.kernel[d];
+      int64_t dim = x->type->shaped.dims[d + 2];
+      value_t *c = NULL, *lo = NULL, *hi = NULL, *ok = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(
+          n, "stablehlo.add", base[d], (double)(k * w.dilations[d]), &c));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, c, 0, &lo));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, c, (double)dim, &hi));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", c, lo, &lo));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", c, hi, &hi));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", lo, hi, &ok));
+      if (inside) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.and", inside, ok, &inside));
+      } else {
+        inside = ok;
+      }
+      coords[d + 2] = c;
+    }
+    // Spatial flat offset, row- or column-major.
+    int64_t stride = 1;
+    for (size_t e = 0; e < s; ++e) {
+      size_t d = column_major ? e : s - 1 - e;
+      value_t* term = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(
+          n, "stablehlo.multiply", coords[d + 2], (double)stride, &term));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", flat, term, &flat));
+      stride *= x->type->shaped.dims[d + 2];
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, x, coords, &v));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_like(n, v, kiln_onnx_lowest(kiln_onnx_elem(v->type)), &low));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, inside, v, low, &v));
+    if (!best) {
+      best = v;
+      best_idx = flat;
+      continue;
+    }
+    value_t* better = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", v, best, &better));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, better, v, best, &best));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_select(n, better, flat, best_idx, &best_idx));
+  }
+  kiln_onnx_set(n, 0, best);
+  kiln_onnx_set(n, 1, best_idx);
+  return kiln_ok_status();
+}
+
+// |v| (1-D [R]) broadcast along dim 0 of |shape| (rank 4).
+static kiln_status_t kiln_onnx_per_roi(node_t* n, value_t* v,
+                                       const int64_t* shape, value_t** out) {
+  int64_t zero = 0;
+  return kiln_onnx_broadcast_dims(n, v, 4, shape, &zero, out);
+}
+
+// RoiAlign (avg mode, static sampling_ratio): per output bin, the mean of
+// sampling_ratio^2 bilinear samples; a sample more than one pixel outside
+// the image counts 0, one within it is clamped to the edge.
+static kiln_status_t kiln_onnx_lower_roi_align(node_t* n) {
+  value_t *x = NULL, *rois = NULL, *bidx = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &rois));
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bidx));
+  KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  const type_t* xt = x->type;
+  if (kiln_onnx_rank(xt) != 4 || kiln_onnx_rank(rois->type) != 2 ||
+      rois->type->shaped.dims[1] != 4 || kiln_onnx_rank(bidx->type) != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "X must be [N, C, H, W], rois [R, 4] and "
+                                "batch_indices [R]");
+  }
+  if (!kiln_onnx_attr_string_is(n, "mode", "avg", "avg")) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "only mode 'avg' is supported");
+  }
+  int64_t grid = kiln_onnx_attr_int(n, "sampling_ratio", 0);
+  if (grid <= 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "sampling_ratio 0 (sample counts from the "
+                                "roi sizes at run time) is not supported");
+  }
+  bool half_pixel = n->opset < 16 ? false
+                                  : kiln_onnx_attr_string_is(
+                                        n, "coordinate_transformation_mode",
+                                        "half_pixel", "half_pixel");
+  double scale = kiln_onnx_attr_float(n, "spatial_scale", 1.0);
+  int64_t oh = kiln_onnx_attr_int(n, "output_height", 1);
+  int64_t ow = kiln_onnx_attr_int(n, "output_width", 1);
+  int64_t R = rois->type->shaped.dims[0], H = xt->shaped.dims[2],
+          W = xt->shaped.dims[3];
+  int64_t od[4] = {R, xt->shaped.dims[1], oh, ow};
+  const type_t* e = kiln_onnx_elem(xt);
+  const type_t* ft = kiln_onnx_tensor(n, 4, od, e);
+  const type_t* it =
+      kiln_onnx_tensor(n, 4, od, kiln_ir_int_type(n->context, 64));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, rois, e, &rois));
+  // Per axis (0: y from rois[:, 1], 1: x from rois[:, 0]): start and bin.
+  value_t *start[2], *bin[2], *pos[2];
+  int64_t size[2] = {H, W}, outs[2] = {oh, ow};
+  for (int k = 0; k < 2; ++k) {
+    value_t *lo = NULL, *hi = NULL, *len = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_take(n, rois, 1, 1 - k, &lo));
+    KILN_RETURN_IF_ERROR(kiln_onnx_take(n, rois, 1, 3 - k, &hi));
+    double off = half_pixel ? 0.5 : 0.0;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", lo, scale, &lo));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.subtract", lo, off, &lo));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", hi, scale, &hi));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.subtract", hi, off, &hi));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", hi, lo, &len));
+    if (!half_pixel) {
+      // The legacy mode keeps rois at least one pixel wide.
+      value_t* one = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, len, 1, &one));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.maximum", len, one, &len));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.divide", len, (double)outs[k], &len));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_roi(n, lo, od, &start[k]));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_roi(n, len, od, &bin[k]));
+    value_t* p = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, ft, 2 + k, &p));
+    pos[k] = p;
+  }
+  value_t *nc[2], *b = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, bidx, kiln_ir_int_type(n->context, 64), &b));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_roi(n, b, od, &nc[0]));
+  KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, 1, &nc[1]));
+  value_t* sum = NULL;
+  for (int64_t s = 0; s < grid * grid; ++s) {
+    int64_t g[2] = {s / grid, s % grid};
+    value_t *lo_c[2], *hi_c[2], *frac[2], *valid = NULL;
+    for (int k = 0; k < 2; ++k) {
+      // start + (p + (g + 0.5) / grid) * bin.
+      value_t *c = NULL, *a = NULL, *b2 = NULL, *ok = NULL, *z = NULL,
+              *fl = NULL, *top = NULL, *at_top = NULL, *up = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(
+          n, "stablehlo.add", pos[k], ((double)g[k] + 0.5) / (double)grid, &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", c, bin[k], &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", c, start[k], &c));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, c, -1, &a));
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, c, (double)size[k], &b2));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", c, a, &a));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LE", c, b2, &b2));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", a, b2, &ok));
+      if (valid) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.and", valid, ok, &valid));
+      } else {
+        valid = ok;
+      }
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, c, 0, &z));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.maximum", c, z, &c));
+      KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.floor", c, &fl));
+      // At or past the last pixel: both taps on it, no fraction.
+      KILN_RETURN_IF_ERROR(kiln_onnx_like(n, c, (double)(size[k] - 1), &top));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", fl, top, &at_top));
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, at_top, top, fl, &fl));
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, at_top, top, c, &c));
+      KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", fl, 1, &up));
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, at_top, top, up, &up));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.subtract", c, fl, &frac[k]));
+      lo_c[k] = fl;
+      hi_c[k] = up;
+    }
+    value_t* sample = NULL;
+    for (int t = 0; t < 4; ++t) {
+      value_t *cy = (t & 2) ? hi_c[0] : lo_c[0],
+              *cx = (t & 1) ? hi_c[1] : lo_c[1];
+      value_t *wy = NULL, *wx = NULL, *v = NULL, *coords[4];
+      if (t & 2) {
+        wy = frac[0];
+      } else {
+        KILN_RETURN_IF_ERROR(kiln_onnx_like(n, frac[0], 1, &wy));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.subtract", wy, frac[0], &wy));
+      }
+      if (t & 1) {
+        wx = frac[1];
+      } else {
+        KILN_RETURN_IF_ERROR(kiln_onnx_like(n, frac[1], 1, &wx));
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.subtract", wx, frac[1], &wx));
+      }
+      coords[0] = nc[0];
+      coords[1] = nc[1];
+      KILN_RETURN_IF_ERROR(kiln_onnx_convert(
+          n, cy, kiln_ir_int_type(n->context, 64), &coords[2]));
+      KILN_RETURN_IF_ERROR(kiln_onnx_convert(
+          n, cx, kiln_ir_int_type(n->context, 64), &coords[3]));
+      KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, x, coords, &v));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", wy, wx, &wy));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.multiply", v, wy, &v));
+      if (sample) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.add", sample, v, &sample));
+      } else {
+        sample = v;
+      }
+    }
+    value_t* z = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, sample, 0, &z));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, valid, sample, z, &sample));
+    if (sum) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", sum, sample, &sum));
+    } else {
+      sum = sample;
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.divide", sum,
+                                          (double)(grid * grid), &sum));
+  kiln_onnx_set(n, 0, sum);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// ai.onnx.preview.training optimizers (Adagrad, Momentum, Adam)
+//===----------------------------------------------------------------------===//
+
+// A rank-0 input (R or T) as |e|, broadcast to |like|'s shape.
+static kiln_status_t kiln_onnx_scalar_input(node_t* n, size_t i,
+                                            const type_t* e, value_t* like,
+                                            value_t** out) {
+  value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, i, &v));
+  if (kiln_onnx_num_elements(v->type) != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "R and T must be scalars");
+  }
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, v, 0, NULL, &v));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, v, e, &v));
+  return kiln_onnx_broadcast_to(n, v, kiln_onnx_rank(like->type),
+                                like->type->shaped.dims, out);
+}
+
+// The number of optimized tensors: inputs are R, T, then |groups| lists of
+// that many (X, G, and the optimizer's states).
+static kiln_status_t kiln_onnx_optimizer_count(node_t* n, size_t groups,
+                                               size_t* out) {
+  if (n->num_inputs < 2 + groups || (n->num_inputs - 2) % groups ||
+      n->num_outputs != (n->num_inputs - 2) / groups * (groups - 1)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "expected R, T and %zu lists of inputs",
+                                groups);
+  }
+  *out = (n->num_inputs - 2) / groups;
+  return kiln_ok_status();
+}
+
+// G + norm_coefficient * X.
+static kiln_status_t kiln_onnx_regularized(node_t* n, value_t* x, value_t* g,
+                                           value_t** out) {
+  double c = kiln_onnx_attr_float(n, "norm_coefficient", 0.0);
+  value_t* t = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.multiply", x, c, &t));
+  return kiln_onnx_binary_same(n, "stablehlo.add", t, g, out);
+}
+
+static kiln_status_t kiln_onnx_lower_adagrad(node_t* n) {
+  size_t count = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_optimizer_count(n, 3, &count));
+  double decay = kiln_onnx_attr_float(n, "decay_factor", 0.0);
+  double eps = kiln_onnx_attr_float(n, "epsilon", 0.0);
+  for (size_t i = 0; i < count; ++i) {
+    value_t *x = NULL, *g = NULL, *h = NULL, *r = NULL, *t = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + i, &x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + count + i, &g));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + 2 * count + i, &h));
+    const type_t* e = kiln_onnx_elem(x->type);
+    KILN_RETURN_IF_ERROR(kiln_onnx_scalar_input(n, 0, e, x, &r));
+    KILN_RETURN_IF_ERROR(kiln_onnx_scalar_input(n, 1, e, x, &t));
+    // r / (1 + T * decay) * G_reg / (sqrt(H_new) + epsilon).
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", t, decay, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", t, 1, &t));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", r, t, &r));
+    value_t *gr = NULL, *h2 = NULL, *sq = NULL, *step = NULL, *xn = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_regularized(n, x, g, &gr));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", gr, gr, &h2));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", h, h2, &h2));
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.sqrt", h2, &sq));
+    KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", sq, eps, &sq));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", r, gr, &step));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", step, sq, &step));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", x, step, &xn));
+    kiln_onnx_set(n, i, xn);
+    kiln_onnx_set(n, count + i, h2);
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_momentum(node_t* n) {
+  size_t count = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_optimizer_count(n, 3, &count));
+  bool nesterov = kiln_onnx_attr_string_is(n, "mode", "standard", "nesterov");
+  if (!nesterov &&
+      !kiln_onnx_attr_string_is(n, "mode", "standard", "standard")) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "mode must be standard or nesterov");
+  }
+  double alpha = kiln_onnx_attr_float(n, "alpha", 0.0);
+  double beta = kiln_onnx_attr_float(n, "beta", 0.0);
+  for (size_t i = 0; i < count; ++i) {
+    value_t *x = NULL, *g = NULL, *v = NULL, *r = NULL, *t = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + i, &x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + count + i, &g));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + 2 * count + i, &v));
+    const type_t* e = kiln_onnx_elem(x->type);
+    KILN_RETURN_IF_ERROR(kiln_onnx_scalar_input(n, 0, e, x, &r));
+    KILN_RETURN_IF_ERROR(kiln_onnx_scalar_input(n, 1, e, x, &t));
+    // The gradient's coefficient is 1 on the first step (T == 0).
+    value_t *z = NULL, *pos = NULL, *bb = NULL, *one = NULL, *gr = NULL,
+            *vn = NULL, *dg = NULL, *xn = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, 0, &z));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", t, z, &pos));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, beta, &bb));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, 1, &one));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pos, bb, one, &bb));
+    KILN_RETURN_IF_ERROR(kiln_onnx_regularized(n, x, g, &gr));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", v, alpha, &vn));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", bb, gr, &dg));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", vn, dg, &vn));
+    if (nesterov) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.multiply", vn, alpha, &dg));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.add", gr, dg, &dg));
+    } else {
+      dg = vn;
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", r, dg, &dg));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", x, dg, &xn));
+    kiln_onnx_set(n, i, xn);
+    kiln_onnx_set(n, count + i, vn);
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_adam(node_t* n) {
+  size_t count = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_optimizer_count(n, 4, &count));
+  double alpha = kiln_onnx_attr_float(n, "alpha", 0.9);
+  double beta = kiln_onnx_attr_float(n, "beta", 0.999);
+  double eps = kiln_onnx_attr_float(n, "epsilon", 1e-6);
+  double post = kiln_onnx_attr_float(n, "norm_coefficient_post", 0.0);
+  for (size_t i = 0; i < count; ++i) {
+    value_t *x = NULL, *g = NULL, *v = NULL, *h = NULL, *r = NULL, *t = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + i, &x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + count + i, &g));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + 2 * count + i, &v));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2 + 3 * count + i, &h));
+    const type_t* e = kiln_onnx_elem(x->type);
+    KILN_RETURN_IF_ERROR(kiln_onnx_scalar_input(n, 0, e, x, &r));
+    KILN_RETURN_IF_ERROR(kiln_onnx_scalar_input(n, 1, e, x, &t));
+    value_t *gr = NULL, *vn = NULL, *hn = NULL, *tmp = NULL, *sq = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_regularized(n, x, g, &gr));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", v, alpha, &vn));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", gr, 1 - alpha, &tmp));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", vn, tmp, &vn));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", h, beta, &hn));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", gr, gr, &tmp));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_op_const(n, "stablehlo.multiply", tmp, 1 - beta, &tmp));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", hn, tmp, &hn));
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.sqrt", hn, &sq));
+    KILN_RETURN_IF_ERROR(kiln_onnx_op_const(n, "stablehlo.add", sq, eps, &sq));
+    // After the first step (T > 0) the rate is bias-corrected:
+    // R sqrt(1 - beta^T) / (1 - alpha^T).
+    value_t *z = NULL, *pos = NULL, *ba = NULL, *aa = NULL, *ra = NULL,
+            *one = NULL, *step = NULL, *xn = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, 0, &z));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", t, z, &pos));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, beta, &ba));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.power", ba, t, &ba));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, alpha, &aa));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.power", aa, t, &aa));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, t, 1, &one));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", one, ba, &ba));
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.sqrt", ba, &ba));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", one, aa, &aa));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", r, ba, &ra));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", ra, aa, &ra));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pos, ra, r, &ra));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", vn, sq, &step));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", ra, step, &step));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.subtract", x, step, &xn));
+    if (post != 0) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_op_const(n, "stablehlo.multiply", xn, 1 - post, &xn));
+    }
+    kiln_onnx_set(n, i, xn);
+    kiln_onnx_set(n, count + i, vn);
+    kiln_onnx_set(n, 2 * count + i, hn);
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
 
@@ -5164,5 +8055,39 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"GatherElements", 11, kiln_onnx_lower_gather_elements},
     {"NegativeLogLikelihoodLoss", 12, kiln_onnx_lower_nll},
     {"SoftmaxCrossEntropyLoss", 12, kiln_onnx_lower_sce},
+    // Index-tuple gathers and scatters, Einsum, integer contractions.
+    {"GatherND", 11, kiln_onnx_lower_gather_nd},
+    {"GatherND", 12, kiln_onnx_lower_gather_nd},
+    {"ScatterND", 11, kiln_onnx_lower_scatter_nd},
+    {"ScatterND", 16, kiln_onnx_lower_scatter_nd},
+    {"ScatterND", 18, kiln_onnx_lower_scatter_nd},
+    {"Einsum", 12, kiln_onnx_lower_einsum},
+    {"MatMulInteger", 10, kiln_onnx_lower_matmul_integer},
+    {"QLinearMatMul", 10, kiln_onnx_lower_matmul_integer},
+    {"ConvInteger", 10, kiln_onnx_lower_conv_integer},
+    {"QLinearConv", 10, kiln_onnx_lower_conv_integer},
+    // Data-dependent selections (sized by the declared result), Det.
+    {"Compress", 9, kiln_onnx_lower_compress},
+    {"Compress", 11, kiln_onnx_lower_compress},
+    {"NonZero", 9, kiln_onnx_lower_nonzero},
+    {"NonZero", 13, kiln_onnx_lower_nonzero},
+    {"ReverseSequence", 10, kiln_onnx_lower_reverse_sequence},
+    {"Det", 11, kiln_onnx_lower_det},
+    {"DFT", 17, kiln_onnx_lower_dft},
+    {"DFT", 20, kiln_onnx_lower_dft},
+    {"STFT", 17, kiln_onnx_lower_stft},
+    {"GridSample", 16, kiln_onnx_lower_grid_sample},
+    {"NonMaxSuppression", 10, kiln_onnx_lower_nms},
+    {"NonMaxSuppression", 11, kiln_onnx_lower_nms},
+    {"TfIdfVectorizer", 9, kiln_onnx_lower_tfidf},
+    {"Unique", 11, kiln_onnx_lower_unique},
+    {"MaxUnpool", 9, kiln_onnx_lower_max_unpool},
+    {"MaxUnpool", 11, kiln_onnx_lower_max_unpool},
+    {"RoiAlign", 10, kiln_onnx_lower_roi_align},
+    {"RoiAlign", 16, kiln_onnx_lower_roi_align},
+    // Domain ai.onnx.preview.training, by "<domain>.<op>" and its version.
+    {"ai.onnx.preview.training.Adagrad", 1, kiln_onnx_lower_adagrad},
+    {"ai.onnx.preview.training.Momentum", 1, kiln_onnx_lower_momentum},
+    {"ai.onnx.preview.training.Adam", 1, kiln_onnx_lower_adam},
     {NULL, 0, NULL},
 };

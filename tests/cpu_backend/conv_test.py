@@ -34,6 +34,10 @@ CASES = [
     (1, 7, 7, 64, 17, 3, 1, 1, 1, "nhwc"),
     (1, 5, 5, 4, 300, 3, 1, 1, 1, "nhwc"),
     (1, 1, 1, 3, 1, 1, 1, 0, 1, "nchw"),
+    # One pixel, several channels (a squeeze-and-excitation 1x1 conv): the
+    # output's row stride is free and must still cover a row.
+    (1, 1, 1, 32, 8, 1, 1, 0, 1, "nchw"),
+    (1, 1, 1, 32, 8, 1, 1, 0, 1, "tosa"),
     (2, 17, 19, 3, 17, 3, 1, 1, 1, "nchw"),
     (1, 17, 15, 17, 15, 3, 2, 0, 2, "nchw"),
     (2, 9, 9, 17, 33, 1, 1, 0, 1, "nchw"),
@@ -182,7 +186,8 @@ def main():
         if kernels != len(cases):
             fail("%d of %d convolutions use the micro-kernel" %
                  (kernels, len(cases)))
-        if c.count("// f32 1x1 convolution ") // 3 != 4:
+        pointwise = sum(1 for _, cs, _, _, _ in cases if cs[5] == 1 and cs[6] == 1)
+        if c.count("// f32 1x1 convolution ") // 3 != pointwise:
             fail("the 1x1 stride-1 convolutions should pack as matmuls")
         checked = 0
         for name, case, xs, ws, bs in cases:

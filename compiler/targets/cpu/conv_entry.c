@@ -212,11 +212,13 @@ bool kiln_cpu_match_conv(kiln_ir_context_t* context, kiln_ir_op_t* region,
   if (pixel_rows) {
     out->m = pixels, out->n = cv.f;
     out->lhs = image, out->rhs = filter;
-    out->out.stride = cv.out_w;
+    // One pixel: the row stride is free (H = W = 1 makes NCHW and NHWC the
+    // same bytes), and unpack wants at least a row.
+    out->out.stride = pixels == 1 ? cv.f : cv.out_w;
   } else {
     out->m = cv.f, out->n = pixels;
     out->lhs = filter, out->rhs = image;
-    out->out.stride = cv.out_f;
+    out->out.stride = cv.f == 1 ? pixels : cv.out_f;
   }
   if (init_arg) {
     out->has_init = true;

@@ -48,16 +48,8 @@ CASES = [
 ]
 
 
-def fail(message):
-    print("FAILED: " + message)
-    sys.exit(1)
-
-
-def run(cmd, env=None):
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if p.returncode != 0:
-        fail("%s\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
-    return p.stdout
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cpu_test_util import fail, run  # noqa: E402
 
 
 def ty(shape):

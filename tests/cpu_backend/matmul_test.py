@@ -25,16 +25,8 @@ SHAPES = [(1, 1, 1), (3, 15, 17), (17, 513, 31), (15, 17, 3), (1, 600, 1000),
 BATCHED = [(3, 5, 7, 300), (2, 17, 33, 9)]
 
 
-def fail(message):
-    print("FAILED: " + message)
-    sys.exit(1)
-
-
-def run(cmd, env=None):
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
-    if p.returncode != 0:
-        fail("%s\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
-    return p.stdout
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cpu_test_util import fail, run  # noqa: E402
 
 
 def main():

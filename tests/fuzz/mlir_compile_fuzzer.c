@@ -7,12 +7,7 @@
 
 #include "compiler/driver/driver.h"
 #include "runtime/vm/api.h"
-
-static FILE* kiln_fuzz_null_stream(void) {
-  static FILE* stream = NULL;  // one per process: the fuzzer's lifetime
-  if (!stream) stream = fopen("/dev/null", "w");
-  return stream;
-}
+#include "tests/fuzz/fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Inputs past 64 KB only slow the search down.

@@ -9,12 +9,7 @@
 #include <stdio.h>
 
 #include "compiler/driver/driver.h"
-
-static FILE* kiln_fuzz_null_stream(void) {
-  static FILE* stream = NULL;  // one per process: the fuzzer's lifetime
-  if (!stream) stream = fopen("/dev/null", "w");
-  return stream;
-}
+#include "tests/fuzz/fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // Models past 256 KB only slow the search down.

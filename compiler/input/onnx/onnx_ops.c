@@ -130,7 +130,13 @@ static int64_t kiln_onnx_known_int(const kiln_onnx_const_t* c, int64_t i) {
   if (e->kind == KILN_IR_TYPE_FLOAT) {
     uint64_t bits = 0;
     memcpy(&bits, p, w);
-    return (int64_t)kiln_ir_float_from_bits(e->flt.kind, bits);
+    double v = kiln_ir_float_from_bits(e->flt.kind, bits);
+    // Saturating, NaN to 0: arith.fptosi's rule (scalar_eval), and no
+    // undefined conversion of an out-of-range float (the fuzzer's 3.4e33).
+    if (v != v) return 0;
+    if (v <= -9223372036854775808.0) return INT64_MIN;
+    if (v >= 9223372036854775808.0) return INT64_MAX;
+    return (int64_t)v;
   }
   if (e->kind != KILN_IR_TYPE_INTEGER) return 0;
   bool is_unsigned =

@@ -1,0 +1,57 @@
+#!/usr/bin/python3
+"""ONNX import edge cases found by onnx_import_fuzzer, each a small model
+written here with python3-onnx and compiled by kiln-compile (in the ASan
+build too, label "tools", so undefined behaviour fails the test):
+
+  * a float constant far outside int64's range cast to INT64 at import
+    (shape folding): saturates as arith.fptosi does (NaN -> 0), instead of
+    an undefined conversion.
+
+Usage: import_edge_test.py BIN_DIR
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+BIN = sys.argv[1]
+
+
+def main():
+    with tempfile.TemporaryDirectory() as work:
+        values = np.array([3.4e33, -3.4e33, np.nan, 7.9], np.float32)
+        nodes = [
+            helper.make_node("Constant", [], ["c"],
+                             value=numpy_helper.from_array(values, "v")),
+            helper.make_node("Cast", ["c"], ["y"], to=TensorProto.INT64),
+        ]
+        graph = helper.make_graph(
+            nodes, "cast_out_of_range", [],
+            [helper.make_tensor_value_info("y", TensorProto.INT64, [4])])
+        model = helper.make_model(graph,
+                                  opset_imports=[helper.make_opsetid("", 17)])
+        path = os.path.join(work, "m.onnx")
+        with open(path, "wb") as f:
+            f.write(model.SerializeToString())
+        kmod = os.path.join(work, "m.kmod")
+        p = subprocess.run([os.path.join(BIN, "kiln-compile"),
+                            "--iree-hal-target-backends=vmvx", path, "-o",
+                            kmod], capture_output=True, text=True)
+        if p.returncode:
+            sys.exit("FAILED: compile: " + p.stderr)
+        p = subprocess.run([os.path.join(BIN, "kiln-run-module"),
+                            "--module=" + kmod, "--device=local-sync",
+                            "--function=cast_out_of_range"],
+                           capture_output=True, text=True)
+        want = "4xi64=9223372036854775807 -9223372036854775808 0 7"
+        if p.returncode or want not in p.stdout:
+            sys.exit("FAILED: run: want %r in:\n%s%s" % (want, p.stdout,
+                                                         p.stderr))
+    print("import_edge_test: passed")
+
+
+if __name__ == "__main__":
+    main()

@@ -429,9 +429,11 @@ kiln_status_t kiln_task_executor_parallel_for_ex(
   job.count = params->count;
   job.grain = params->grain;
   if (job.grain == 0) {
-    // About four chunks per participating thread balances uneven work
-    // without claiming each index separately.
-    uint64_t target_chunks = 4ull * (worker_count + 1);
+    // About sixteen chunks per participating thread: uneven work and a
+    // thread preempted while it holds a chunk (the caller makes one more
+    // thread than there are workers) cost at most a small chunk at the
+    // end, and claiming a chunk is one atomic add.
+    uint64_t target_chunks = 16ull * (worker_count + 1);
     job.grain = (uint32_t)((job.count + target_chunks - 1) / target_chunks);
     if (job.grain == 0) job.grain = 1;
   }

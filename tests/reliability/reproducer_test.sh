@@ -2,17 +2,20 @@
 # Runs one reproducer of ../shared/reliability (inputs that once crashed,
 # hung or exhausted the tools) and checks that it now ends in a clean error
 # (or a normal result): the expected exit code (never a signal, >= 128),
-# output matching PATTERN, within 10 s and 1 GB of address space. With
+# output matching PATTERN, within 1 GB of address space, and not hung: each
+# command is killed after 60 s. (The 10 s is what these take on an
+# idle machine, about 2.5 s at most; a busy CI machine must not turn that
+# into a failure, so the kill limit only catches hangs.) With
 # --no-memory-limit (sanitizer builds: their shadow memory needs the address
 # space, and their code runs several times slower) there is no memory bound
-# and the time bound is 60 s.
+# and the kill limit is 120 s.
 # Usage: reproducer_test.sh BIN_DIR REPRO_DIR [--no-memory-limit] NAME
 set -u
 bin=$1 repro=$2
 shift 2
-limit_memory=1 time_limit=10
+limit_memory=1 time_limit=60
 if [ "${1:-}" = "--no-memory-limit" ]; then
-  limit_memory=0 time_limit=60
+  limit_memory=0 time_limit=120
   shift
 fi
 name=$1

@@ -83,7 +83,7 @@ data[24:28] = b"\0\0\0\0"
 struct.pack_into("<I", data, 24, zlib.crc32(bytes(data)) & 0xffffffff)
 open(sys.argv[2], "wb").write(bytes(data))
 PY
-  timeout 20 "$bin/kiln-run-module" --module="$work/flipped.kmod" --function=mlp \
+  timeout 60 "$bin/kiln-run-module" --module="$work/flipped.kmod" --function=mlp \
     --input=4x8xf32=1 >"$work/run.txt" 2>&1
   rc=$?
   if [ $rc -ge 124 ]; then cat "$work/run.txt"; fail "flip at $off: exit $rc"; fi

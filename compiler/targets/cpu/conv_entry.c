@@ -164,12 +164,7 @@ bool kiln_cpu_match_conv(kiln_ir_context_t* context, kiln_ir_op_t* region,
                          kiln_cpu_gemm_t* out) {
   memset(out, 0, sizeof(*out));
   kiln_ir_block_t* body = kiln_dispatch_region_body(region);
-  kiln_ir_op_t* ret = body ? body->last_op : NULL;
-  if (!ret || !kiln_ir_op_is(ret, KILN_DISPATCH_RETURN_OP) ||
-      ret->num_operands != 1 || region->num_results != 1) {
-    return false;
-  }
-  kiln_ir_op_t* op = kiln_ir_op_operand(ret, 0)->defining_op;
+  kiln_ir_op_t* op = kiln_cpu_region_root(region);
   kiln_conv2d_t cv;
   if (!op || !kiln_conv2d_match(context, op, &cv)) return false;
   kiln_ir_value_t* img = kiln_ir_op_operand(op, 0);

@@ -48,17 +48,22 @@ bool kiln_cpu_value_is_zero(kiln_ir_value_t* v) {
   return d == 0.0;
 }
 
+kiln_ir_op_t* kiln_cpu_region_root(kiln_ir_op_t* region) {
+  kiln_ir_block_t* body = kiln_dispatch_region_body(region);
+  kiln_ir_op_t* ret = body ? body->last_op : NULL;
+  if (!ret || !kiln_ir_op_is(ret, KILN_DISPATCH_RETURN_OP) ||
+      ret->num_operands != 1 || region->num_results != 1) {
+    return NULL;
+  }
+  return kiln_ir_op_operand(ret, 0)->defining_op;
+}
+
 bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
                            kiln_cpu_matmul_t* out) {
   (void)context;
   memset(out, 0, sizeof(*out));
   kiln_ir_block_t* body = kiln_dispatch_region_body(region);
-  kiln_ir_op_t* ret = body ? body->last_op : NULL;
-  if (!ret || !kiln_ir_op_is(ret, KILN_DISPATCH_RETURN_OP) ||
-      ret->num_operands != 1 || region->num_results != 1) {
-    return false;
-  }
-  kiln_ir_op_t* mm = kiln_ir_op_operand(ret, 0)->defining_op;
+  kiln_ir_op_t* mm = kiln_cpu_region_root(region);
   if (!mm) return false;
   bool batched = kiln_ir_op_is(mm, "linalg.batch_matmul");
   if (!batched && !kiln_ir_op_is(mm, "linalg.matmul")) return false;

@@ -69,6 +69,10 @@ typedef struct kiln_cpu_gemm_t {
 // linalg.fill of a 0.0 constant.
 bool kiln_cpu_value_is_zero(kiln_ir_value_t* v);
 
+// The op whose single result |region| returns (its one result), or NULL:
+// where the matmul and convolution matchers start.
+kiln_ir_op_t* kiln_cpu_region_root(kiln_ir_op_t* region);
+
 // True when |region| is such a matmul; fills |out|.
 bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
                            kiln_cpu_matmul_t* out);

@@ -80,20 +80,21 @@ static const kiln_ir_pass_t kiln_driver_serialize_pass = {
 };
 
 // The phases in order (--compile-to, --compile-from,
-// --dump-compilation-phases-to), or -1.
+// --dump-compilation-phases-to).
+#define KILN_DRIVER_PHASE_COUNT 5
+static const char* const kiln_driver_phases[KILN_DRIVER_PHASE_COUNT] = {
+    "input", "structured", "form-dispatch-regions", "vmvx-codegen", "schedule"};
+
+// The index of |phase| in kiln_driver_phases, or -1.
 static int kiln_driver_phase_index(const char* phase) {
-  static const char* const kPhases[] = {"input", "structured",
-                                        "form-dispatch-regions", "vmvx-codegen",
-                                        "schedule"};
-  for (int i = 0; i < 5; ++i) {
-    if (phase && strcmp(phase, kPhases[i]) == 0) return i;
+  for (int i = 0; i < KILN_DRIVER_PHASE_COUNT; ++i) {
+    if (phase && strcmp(phase, kiln_driver_phases[i]) == 0) return i;
   }
   return -1;
 }
 
 // --dump-compilation-phases-to=DIR: after each phase, the IR as
 // DIR/<stem>.<n>.<phase>.mlir (IREE's flag and naming).
-#define KILN_DRIVER_PHASE_COUNT 5
 typedef struct kiln_driver_phase_dump_t {
   const char* dir;
   const char* stem;
@@ -272,12 +273,9 @@ kiln_status_t kiln_compiler_compile_buffer(
       memcpy(stem, base, n);
       stem[n] = 0;
     }
-    static const char* const kPhaseNames[KILN_DRIVER_PHASE_COUNT] = {
-        "input", "structured", "form-dispatch-regions", "vmvx-codegen",
-        "schedule"};
     for (int k = 0; k < KILN_DRIVER_PHASE_COUNT; ++k) {
       dumps[k] = (kiln_driver_phase_dump_t){options->dump_compilation_phases_to,
-                                            stem, k + 1, kPhaseNames[k]};
+                                            stem, k + 1, kiln_driver_phases[k]};
     }
   }
   if (!status) {

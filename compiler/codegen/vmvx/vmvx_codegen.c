@@ -1522,6 +1522,22 @@ static uint32_t kiln_block_op_count(const kiln_ir_block_t* b) {
   return n;
 }
 
+// One term of a lane-split float sum: the body at index |index| (an i64
+// register) of loop |inner|, widened and added to the f64 lane |acc|.
+static kiln_status_t kiln_emit_sum_term(kiln_cg_t* cg, kiln_structured_op_t* rs,
+                                        uint32_t inner, uint32_t index,
+                                        kiln_idx_t* full, kiln_sval_t* body_acc,
+                                        uint32_t acc) {
+  full[inner].is_const = false;
+  full[inner].reg = index;
+  kiln_sval_t y[KILN_CG_MAX_RESULTS];
+  KILN_RETURN_IF_ERROR(kiln_emit_body(cg, rs, full, body_acc, y));
+  uint32_t x = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
+  kiln_asm_emit(cg->f, "ext.f32.f64 %%d%u, %%f%u", x, y[0].reg);
+  kiln_asm_emit(cg->f, "add.f64 %%d%u, %%d%u, %%d%u", acc, acc, x);
+  return kiln_ok_status();
+}
+
 // The innermost reduction loop |inner| of the float sum |rs| (one output),
 // split into KILN_VMVX_SUM_LANES interleaved f64 partial sums |acc|: a loop
 // over whole groups of lanes, then the remaining elements into lane 0.
@@ -1532,7 +1548,6 @@ static kiln_status_t kiln_emit_sum_lanes(kiln_cg_t* cg,
                                          const uint32_t* acc) {
   int64_t extent = rs->ranges[inner];
   int64_t groups = extent / KILN_VMVX_SUM_LANES;
-  kiln_sval_t y[KILN_CG_MAX_RESULTS];
   kiln_loop_t l = kiln_loop_begin(cg, kiln_asm_const_i64(cg->f, 0),
                                   kiln_asm_const_i64(cg->f, groups));
   uint32_t base = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
@@ -1542,24 +1557,16 @@ static kiln_status_t kiln_emit_sum_lanes(kiln_cg_t* cg,
     uint32_t i = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
     kiln_asm_emit(cg->f, "add.i64 %%l%u, %%l%u, %%l%u", i, base,
                   kiln_asm_const_i64(cg->f, k));
-    full[inner].is_const = false;
-    full[inner].reg = i;
-    KILN_RETURN_IF_ERROR(kiln_emit_body(cg, rs, full, body_acc, y));
-    uint32_t x = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
-    kiln_asm_emit(cg->f, "ext.f32.f64 %%d%u, %%f%u", x, y[0].reg);
-    kiln_asm_emit(cg->f, "add.f64 %%d%u, %%d%u, %%d%u", acc[k], acc[k], x);
+    KILN_RETURN_IF_ERROR(
+        kiln_emit_sum_term(cg, rs, inner, i, full, body_acc, acc[k]));
   }
   kiln_loop_end(cg, &l);
   if (extent % KILN_VMVX_SUM_LANES) {
     l = kiln_loop_begin(cg,
                         kiln_asm_const_i64(cg->f, groups * KILN_VMVX_SUM_LANES),
                         kiln_asm_const_i64(cg->f, extent));
-    full[inner].is_const = false;
-    full[inner].reg = l.iv;
-    KILN_RETURN_IF_ERROR(kiln_emit_body(cg, rs, full, body_acc, y));
-    uint32_t x = kiln_asm_reg(cg->f, KILN_VM_BANK_F64);
-    kiln_asm_emit(cg->f, "ext.f32.f64 %%d%u, %%f%u", x, y[0].reg);
-    kiln_asm_emit(cg->f, "add.f64 %%d%u, %%d%u, %%d%u", acc[0], acc[0], x);
+    KILN_RETURN_IF_ERROR(
+        kiln_emit_sum_term(cg, rs, inner, l.iv, full, body_acc, acc[0]));
     kiln_loop_end(cg, &l);
   }
   return kiln_ok_status();

@@ -202,6 +202,22 @@ if [ -x "$bin/kiln-compile" ]; then
     "$bin/kiln-compile" --allow-unregistered-dialect "$work/unregistered.mlir" -o "$work/x.kmod"
   expect "--mlir-elide-elementsattrs-if-larger" 0 'stablehlo.constant dense_resource<__elided__> : tensor<8x16xf32>' -- \
     "$bin/kiln-compile" "$here/../../samples/mlp.mlir" --compile-to=input --output-format=mlir --mlir-elide-elementsattrs-if-larger=8
+  # kiln-run-mlir routes flags as iree-run-mlir does: --Xruntime, and a
+  # `--` after which every flag is the compiler's.
+  rm_=("$bin/kiln-run-mlir" "$abs_src")
+  expect "run-mlir: compiler flags after --" 0 '^f32=5$' -- \
+    "${rm_[@]}" --input=f32=-5 -- --iree-hal-target-backends=vmvx
+  expect "run-mlir: --Xruntime, and --Xruntime ARG" 0 '^f32=3$' -- \
+    "${rm_[@]}" --Xruntime,input=f32=-3 --Xruntime --device=local-sync
+  expect "run-mlir: -Xcompiler ARG" 0 '^f32=4$' -- \
+    "${rm_[@]}" --input=f32=-4 -Xcompiler --iree-hal-target-backends=vmvx
+  expect "run-mlir: a bad compiler flag after -- is the compiler's error" 1 \
+    "unsupported target backend 'bogus'" -- "${rm_[@]}" --input=f32=1 -- --iree-hal-target-backends=bogus
+  expect "run-mlir: an unknown flag after --" 1 \
+    "unknown compiler flag '--bogus' \(given with --Xcompiler or after --\)" -- \
+    "${rm_[@]}" --input=f32=1 -- --bogus
+  expect "run-mlir: --Xruntime,bogus is a runtime flag" 1 "unknown flag '--bogus'" -- \
+    "${rm_[@]}" --input=f32=1 --Xruntime,bogus
   # Control bytes in the input come back escaped, never raw.
   printf 'func.func @f(\x01\x02) {\n' >"$work/binary.mlir"
   out=$("$bin/kiln-compile" "$work/binary.mlir" -o "$work/x.kmod" 2>&1)

@@ -1,7 +1,8 @@
 // kiln-run-mlir: compiles an MLIR file in memory and runs one of its
 // functions, as iree-run-mlir does. Takes kiln-run-module's flags; compiler
 // flags are passed as --Xcompiler,flag=value (e.g.
-// --Xcompiler,iree-hal-target-backends=vmvx).
+// --Xcompiler,iree-hal-target-backends=vmvx) or after a `--`; runtime flags
+// may also be written --Xruntime,flag=value (IREE's command-line forms).
 #include <stdio.h>
 #include <string.h>
 
@@ -29,9 +30,10 @@ static kiln_status_t kiln_run_mlir_compile(const char* path, uint8_t** bytes,
     KILN_RETURN_IF_ERROR(kiln_compiler_options_parse_flag(
         &options, kiln_flag_Xcompiler.values[i], &consumed));
     if (!consumed) {
-      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                              "unknown compiler flag '%s' (from --Xcompiler)",
-                              kiln_flag_Xcompiler.values[i]);
+      return kiln_make_status(
+          KILN_STATUS_INVALID_ARGUMENT,
+          "unknown compiler flag '%s' (given with --Xcompiler or after --)",
+          kiln_flag_Xcompiler.values[i]);
     }
   }
   options.output_format = KILN_COMPILER_OUTPUT_MODULE;
@@ -39,14 +41,109 @@ static kiln_status_t kiln_run_mlir_compile(const char* path, uint8_t** bytes,
                                     bytes, length);
 }
 
+// Rewrites IREE's routing forms into the flags kiln's parser knows, in a new
+// argv (|out_argv|, NULL-terminated; entries that are not argv's own are in
+// |out_owned|, released by kiln_run_mlir_release_args):
+//   --Xruntime,flag=v  -> --flag=v      --Xruntime ARG   -> ARG
+//   --Xcompiler ARG    -> --Xcompiler,ARG (without its leading dashes)
+//   -- then --flag=v   -> --Xcompiler,flag=v (everything after `--` that is a
+//                         flag goes to the compiler; other words stay
+//                         positional, e.g. the program's file name)
+static kiln_status_t kiln_run_mlir_route_args(int argc, char** argv,
+                                              char*** out_argv,
+                                              char*** out_owned) {
+  kiln_allocator_t allocator = kiln_allocator_system();
+  char** routed = NULL;
+  char** owned = NULL;
+  size_t bytes = sizeof(char*) * ((size_t)argc + 1);
+  KILN_RETURN_IF_ERROR(
+      kiln_allocator_malloc(allocator, bytes, (void**)&routed));
+  kiln_status_t status =
+      kiln_allocator_malloc(allocator, bytes, (void**)&owned);
+  if (status) {
+    kiln_allocator_free(allocator, routed);
+    return status;
+  }
+  memset(owned, 0, bytes);
+  int count = 0, owned_count = 0;
+  bool to_compiler = false;
+  for (int i = 0; i < argc && !status; ++i) {
+    const char* arg = argv[i];
+    const char* compiler_flag = NULL;  // a flag to forward, without dashes
+    if (i == 0) {
+      routed[count++] = argv[i];
+    } else if (strcmp(arg, "--") == 0 && !to_compiler) {
+      to_compiler = true;
+    } else if (strncmp(arg, "--Xruntime,", 11) == 0 ||
+               strncmp(arg, "-Xruntime,", 10) == 0) {
+      // Points into argv: "--Xruntime,device=x" -> "--device=x" by writing
+      // the dashes over the prefix's tail.
+      char* rest = strchr(argv[i], ',') + 1;
+      rest[-1] = '-';
+      rest[-2] = '-';
+      routed[count++] = rest - 2;
+    } else if ((strcmp(arg, "--Xruntime") == 0 ||
+                strcmp(arg, "-Xruntime") == 0) &&
+               i + 1 < argc) {
+      routed[count++] = argv[++i];
+    } else if ((strcmp(arg, "--Xcompiler") == 0 ||
+                strcmp(arg, "-Xcompiler") == 0) &&
+               i + 1 < argc) {
+      compiler_flag = argv[++i];
+    } else if (to_compiler && arg[0] == '-') {
+      compiler_flag = arg;
+    } else {
+      routed[count++] = argv[i];
+    }
+    if (compiler_flag) {
+      while (*compiler_flag == '-') ++compiler_flag;
+      size_t length = strlen(compiler_flag);
+      char* flag = NULL;
+      status = kiln_allocator_malloc(allocator, length + sizeof("--Xcompiler,"),
+                                     (void**)&flag);
+      if (!status) {
+        memcpy(flag, "--Xcompiler,", 12);
+        memcpy(flag + 12, compiler_flag, length + 1);
+        owned[owned_count++] = flag;
+        routed[count++] = flag;
+      }
+    }
+  }
+  routed[count] = NULL;
+  *out_argv = routed;
+  *out_owned = owned;
+  return status;
+}
+
+static void kiln_run_mlir_release_args(char** routed, char** owned) {
+  kiln_allocator_t allocator = kiln_allocator_system();
+  for (size_t i = 0; owned && owned[i]; ++i)
+    kiln_allocator_free(allocator, owned[i]);
+  kiln_allocator_free(allocator, owned);
+  kiln_allocator_free(allocator, routed);
+}
+
 int main(int argc, char** argv) {
   bool done = false;
-  kiln_status_t status = kiln_flags_parse_command_line(
-      "kiln-run-mlir",
-      "Compiles an MLIR program in memory and runs one of its functions.\n"
-      "Usage: kiln-run-mlir program.mlir [--function=NAME] "
-      "[--device=local-task] [--input=...] [--Xcompiler,flag=value]\n",
-      1, "one MLIR file to run", &argc, &argv, &done);
+  char** routed_argv = NULL;
+  char** owned_args = NULL;
+  kiln_status_t status =
+      kiln_run_mlir_route_args(argc, argv, &routed_argv, &owned_args);
+  if (!status) {
+    argv = routed_argv;
+    argc = 0;
+    while (routed_argv[argc]) ++argc;
+  }
+  if (!status)
+    status = kiln_flags_parse_command_line(
+        "kiln-run-mlir",
+        "Compiles an MLIR program in memory and runs one of its functions.\n"
+        "Usage: kiln-run-mlir program.mlir [--function=NAME] "
+        "[--device=local-task] [--input=...] [--Xcompiler,flag=value] "
+        "[-- compiler flags...]\n"
+        "Runtime flags may be written --Xruntime,flag=value, compiler flags "
+        "--Xcompiler,flag=value or after --.\n",
+        1, "one MLIR file to run", &argc, &argv, &done);
   uint8_t* bytes = NULL;
   size_t length = 0;
   if (!status && !done)
@@ -65,6 +162,7 @@ int main(int argc, char** argv) {
   fflush(stdout);
   kiln_tools_run_context_deinitialize(&context);
   kiln_flags_reset();
+  kiln_run_mlir_release_args(routed_argv, owned_args);
   if (status) return kiln_status_report_and_exit_code(status);
   return exit_code;
 }

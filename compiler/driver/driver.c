@@ -455,6 +455,15 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
                               v, kiln_target_backend_names());
     }
     options->target_backends = v;
+  } else if (kiln_compiler_flag_value(arg, "--iree-opt-level", &v) ||
+             kiln_compiler_flag_value(arg, "--opt-level", &v)) {
+    if (v[0] != 'O' || v[1] < '0' || v[1] > '3' || v[2]) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "unknown optimization level '%s' for "
+                              "--iree-opt-level (O0, O1, O2, O3)",
+                              v);
+    }
+    options->target.cpu.opt_level_plus_one = v[1] - '0' + 1;
   } else if (kiln_compiler_flag_value(arg, "--cc", &v)) {
     options->target.cpu.cc = v;
   } else if (kiln_compiler_flag_value(arg, "--iree-llvmcpu-target-cpu", &v) ||

@@ -700,7 +700,9 @@ static kiln_status_t kiln_cpu_build(
     memset(&a, 0, sizeof(a));
     kiln_cpu_arg(&a, cc);
     kiln_cpu_arg(&a, "-std=c11");
-    kiln_cpu_arg(&a, "-O3");
+    static const char* const kOptFlags[] = {"-O0", "-O1", "-O2", "-O3"};
+    kiln_cpu_arg(
+        &a, kOptFlags[o.opt_level_plus_one ? o.opt_level_plus_one - 1 : 3]);
     // Never -ffast-math: NaN, -0.0 and rounding follow the program, and
     // contracting a*b+c into an fma would change results.
     kiln_cpu_arg(&a, "-ffp-contract=off");

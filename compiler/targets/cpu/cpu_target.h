@@ -33,6 +33,11 @@ typedef struct kiln_cpu_target_options_t {
   // Where to write the generated C / the shared object (NULL: nowhere).
   const char* dump_sources_to;
   const char* dump_binaries_to;
+  // --iree-opt-level=O<n>: the C compiler's -O<n> (0-3). kiln's graph
+  // passes do the same at every level (they never change results), so the
+  // level trades compile time for the speed of the native code only; 0
+  // (the zero-initialized value) means kiln's default, 3.
+  int opt_level_plus_one;
 } kiln_cpu_target_options_t;
 
 // Replaces the module's vmvx-bytecode hal.executable ops (made by

@@ -309,7 +309,30 @@ kiln_status_t kiln_compiler_compile_buffer(
       size_t asm_length = 0;
       const char* asm_text = kiln_vm_emission_text(module, &asm_length);
       char* benchmark_text = NULL;  // owned when the benchmark flags apply
-      if (!asm_text) {
+      char* inlined_text = NULL;    // owned: the text with its blobs as hex
+      kiln_vm_asm_blob_t* blobs = NULL;
+      size_t blob_count = 0;
+      if (asm_text) {
+        status = kiln_vm_emission_blobs(module, allocator, &blobs, &blob_count);
+      }
+      // Text that leaves the process (vm-asm output) or that the benchmark
+      // rewrites stands alone: its constants are written out as hex.
+      bool standalone = options->output_format == KILN_COMPILER_OUTPUT_VM_ASM ||
+                        kiln_benchmark_options_active(&options->benchmark);
+      if (!status && asm_text && blob_count && standalone) {
+        size_t inlined_length = 0;
+        status =
+            kiln_vm_asm_inline_blobs(asm_text, asm_length, blobs, blob_count,
+                                     allocator, &inlined_text, &inlined_length);
+        if (!status) {
+          asm_text = inlined_text;
+          asm_length = inlined_length;
+          blob_count = 0;
+        }
+      }
+      if (status) {
+        // Reported below.
+      } else if (!asm_text) {
         status = kiln_make_status(KILN_STATUS_INTERNAL,
                                   "vm-emission produced no assembly");
       } else if (kiln_benchmark_options_active(&options->benchmark)) {
@@ -332,8 +355,9 @@ kiln_status_t kiln_compiler_compile_buffer(
         status = kiln_driver_copy_out(allocator, asm_text, asm_length,
                                       out_bytes, out_length);
       } else {
-        status = kiln_vm_assemble(asm_text, asm_length, "<vm-emission>",
-                                  allocator, out_bytes, out_length);
+        status = kiln_vm_assemble_with_blobs(asm_text, asm_length,
+                                             "<vm-emission>", blobs, blob_count,
+                                             allocator, out_bytes, out_length);
         if (status) {
           status = kiln_status_annotate_f(
               status,
@@ -342,6 +366,8 @@ kiln_status_t kiln_compiler_compile_buffer(
         }
       }
       if (benchmark_text) kiln_allocator_free(allocator, benchmark_text);
+      if (inlined_text) kiln_allocator_free(allocator, inlined_text);
+      if (blobs) kiln_allocator_free(allocator, blobs);
     }
   }
   (void)stop_early;

@@ -54,6 +54,8 @@ typedef struct kiln_asm_parser_t {
   kiln_allocator_t allocator;
   kiln_asm_token_t peeked;
   bool has_peeked;
+  const kiln_vm_asm_blob_t* blobs;
+  size_t blob_count;
 } kiln_asm_parser_t;
 
 static kiln_status_t kiln_asm_error(kiln_asm_parser_t* p,
@@ -1199,6 +1201,35 @@ static kiln_status_t kiln_asm_parse_rodata(kiln_asm_parser_t* p,
     }
   }
   kiln_asm_bytes_t data = {0};
+  kiln_asm_token_t blob;
+  KILN_RETURN_IF_ERROR(kiln_asm_peek(p, &blob));
+  if (kiln_asm_is(&blob, "blob")) {
+    // `blob N`: the caller's bytes, added without a copy into |data|.
+    kiln_asm_token_t n;
+    int64_t index = 0;
+    KILN_RETURN_IF_ERROR(kiln_asm_next(p, &blob));
+    KILN_RETURN_IF_ERROR(kiln_asm_next(p, &n));
+    if (splat_count >= 0) {
+      return kiln_asm_error(p, &blob, "a splat cannot take a blob");
+    }
+    if (p->blob_count == 0) {
+      return kiln_asm_error(p, &blob,
+                            "rodata 'blob' is only for in-process callers "
+                            "that pass the bytes (write hex \"..\" instead)");
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_asm_parse_int(p, &n, 0, (int64_t)p->blob_count - 1, &index));
+    status = kiln_vm_bytecode_writer_add_rodata(
+        m->writer, kiln_make_string_view(name, name_length),
+        p->blobs[index].data, p->blobs[index].length, alignment, &slot->value);
+    if (status) {
+      kiln_status_t error =
+          kiln_asm_error(p, &name_token, "%s", kiln_status_message(status));
+      kiln_status_free(status);
+      status = error;
+    }
+    return status;
+  }
   status = kiln_asm_rodata_data(p, &data);
   if (!status && splat_count >= 0) {
     status = kiln_vm_bytecode_writer_add_rodata_splat(
@@ -1650,10 +1681,99 @@ kiln_status_t kiln_vm_assemble(const char* text, size_t length,
                                const char* source_name,
                                kiln_allocator_t allocator, uint8_t** out_bytes,
                                size_t* out_length) {
+  return kiln_vm_assemble_with_blobs(text, length, source_name, NULL, 0,
+                                     allocator, out_bytes, out_length);
+}
+
+// If |line| (without its newline) is "rodata ... : blob N", returns true
+// with N and where the ':' is.
+static bool kiln_asm_blob_line(const char* line, size_t line_length,
+                               unsigned long long* out_index,
+                               size_t* out_colon) {
+  if (line_length <= 7 || memcmp(line, "rodata ", 7) != 0) return false;
+  size_t colon = line_length;
+  while (colon > 0 && line[colon - 1] != ':') --colon;
+  if (colon == 0) return false;
+  --colon;
+  if (line_length - colon < 8 || memcmp(line + colon, ": blob ", 7) != 0) {
+    return false;
+  }
+  unsigned long long index = 0;
+  for (size_t k = colon + 7; k < line_length; ++k) {
+    if (line[k] < '0' || line[k] > '9' || index > UINT32_MAX) return false;
+    index = index * 10 + (unsigned)(line[k] - '0');
+  }
+  *out_index = index;
+  *out_colon = colon;
+  return true;
+}
+
+kiln_status_t kiln_vm_asm_inline_blobs(const char* text, size_t length,
+                                       const kiln_vm_asm_blob_t* blobs,
+                                       size_t blob_count,
+                                       kiln_allocator_t allocator,
+                                       char** out_text, size_t* out_length) {
+  *out_text = NULL;
+  *out_length = 0;
+  // Strings never span lines (the syntax escapes control bytes), so a blob
+  // reference is a whole line. Pass 0 sizes the output, pass 1 writes it.
+  static const char kDigits[] = "0123456789abcdef";
+  char* out = NULL;
+  size_t used = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    used = 0;
+    for (size_t pos = 0; pos < length;) {
+      const char* nl = memchr(text + pos, '\n', length - pos);
+      size_t end = nl ? (size_t)(nl - text) : length;
+      const char* line = text + pos;
+      size_t line_length = end - pos, n = line_length + (nl ? 1 : 0);
+      unsigned long long index = 0;
+      size_t colon = 0;
+      if (!kiln_asm_blob_line(line, line_length, &index, &colon)) {
+        if (out) memcpy(out + used, line, n);
+        used += n;
+      } else if (index >= blob_count) {
+        kiln_allocator_free(allocator, out);
+        return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                                "rodata blob %llu of %zu", index, blob_count);
+      } else {
+        const kiln_vm_asm_blob_t* b = &blobs[index];
+        if (out) {
+          memcpy(out + used, line, colon);
+          memcpy(out + used + colon, ": hex \"", 7);
+          char* hex = out + used + colon + 7;
+          for (size_t i = 0; i < b->length; ++i) {
+            hex[2 * i] = kDigits[b->data[i] >> 4];
+            hex[2 * i + 1] = kDigits[b->data[i] & 15];
+          }
+          hex[2 * b->length] = '"';
+          if (nl) hex[2 * b->length + 1] = '\n';
+        }
+        used += colon + 7 + 2 * b->length + 1 + (nl ? 1 : 0);
+      }
+      pos = end + (nl ? 1 : 0);
+    }
+    if (pass == 0) {
+      KILN_RETURN_IF_ERROR(
+          kiln_allocator_malloc(allocator, used + 1, (void**)&out));
+    }
+  }
+  out[used] = 0;
+  *out_text = out;
+  *out_length = used;
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_vm_assemble_with_blobs(
+    const char* text, size_t length, const char* source_name,
+    const kiln_vm_asm_blob_t* blobs, size_t blob_count,
+    kiln_allocator_t allocator, uint8_t** out_bytes, size_t* out_length) {
   *out_bytes = NULL;
   *out_length = 0;
   kiln_asm_parser_t p;
   memset(&p, 0, sizeof(p));
+  p.blobs = blobs;
+  p.blob_count = blob_count;
   p.text = text;
   p.length = length;
   p.line = 1;

@@ -145,6 +145,67 @@ KILN_TEST(splat_rodata) {
                "needs a pattern of 1..64 bytes");
 }
 
+// `blob N` takes the caller's bytes; inlining them as hex gives text that
+// assembles to the very same module image on its own.
+KILN_TEST(blob_rodata) {
+  static const uint8_t kFirst[5] = {1, 2, 3, 0xfe, 0xff};
+  static const uint8_t kSecond[3] = {0x10, 0x00, 0xab};
+  const kiln_vm_asm_blob_t blobs[2] = {{kFirst, 5}, {kSecond, 3}};
+  // A string that looks like a blob line is not one (strings stay on their
+  // line: a quoted newline is written \0a).
+  const char* text =
+      "module @b\n"
+      "rodata @s : string \"\\0arodata @x : blob 1\"\n"
+      "rodata @r1 align 64 : blob 1\n"
+      "rodata @r0 align 16 : blob 0\n"
+      "rodata @again : blob 1";
+  kiln_allocator_t allocator = kiln_allocator_system();
+  uint8_t* direct = NULL;
+  size_t direct_length = 0;
+  KILN_ASSERT_OK(kiln_vm_assemble_with_blobs(text, strlen(text), "t.vmasm",
+                                             blobs, 2, allocator, &direct,
+                                             &direct_length));
+  char* inlined = NULL;
+  size_t inlined_length = 0;
+  KILN_ASSERT_OK(kiln_vm_asm_inline_blobs(
+      text, strlen(text), blobs, 2, allocator, &inlined, &inlined_length));
+  KILN_EXPECT_CONTAINS(inlined, "rodata @r1 align 64 : hex \"1000ab\"\n");
+  KILN_EXPECT_CONTAINS(inlined, "rodata @r0 align 16 : hex \"010203feff\"\n");
+  KILN_EXPECT_CONTAINS(inlined, "rodata @again : hex \"1000ab\"");
+  KILN_EXPECT_CONTAINS(inlined, "string \"\\0arodata @x : blob 1\"");
+  KILN_EXPECT_EQ_INT(inlined_length, strlen(inlined));
+  uint8_t* standalone = NULL;
+  size_t standalone_length = 0;
+  KILN_ASSERT_OK(kiln_vm_assemble(inlined, inlined_length, "t.vmasm", allocator,
+                                  &standalone, &standalone_length));
+  KILN_EXPECT_EQ_INT(standalone_length, direct_length);
+  KILN_EXPECT_TRUE(standalone_length == direct_length &&
+                   memcmp(standalone, direct, direct_length) == 0);
+  kiln_vm_test_env_t env;
+  KILN_ASSERT_OK(kiln_vm_test_load(inlined, &env));
+  kiln_vm_rodata_info_t info;
+  KILN_ASSERT_OK(kiln_vm_bytecode_module_rodata_at(env.module, 2, &info));
+  KILN_EXPECT_EQ_INT(info.length, 5);
+  KILN_EXPECT_TRUE(memcmp(info.data, kFirst, 5) == 0);
+  kiln_vm_test_teardown(&env);
+  kiln_allocator_free(allocator, direct);
+  kiln_allocator_free(allocator, standalone);
+  kiln_allocator_free(allocator, inlined);
+  // Without the bytes, or past the table: an error at the line.
+  expect_error("module @m\nrodata @r : blob 0\n",
+               "t.vmasm:2:13: rodata 'blob' is only for in-process callers");
+  kiln_status_t status = kiln_vm_assemble_with_blobs(
+      "module @m\nrodata @r : blob 2\n", 30, "t.vmasm", blobs, 2, allocator,
+      &direct, &direct_length);
+  KILN_EXPECT_EQ_INT(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  KILN_EXPECT_CONTAINS(kiln_status_message(status), "t.vmasm:2:18:");
+  kiln_status_free(status);
+  status = kiln_vm_asm_inline_blobs("rodata @r : blob 7", 18, blobs, 2,
+                                    allocator, &inlined, &inlined_length);
+  KILN_EXPECT_EQ_INT(kiln_status_code(status), KILN_STATUS_INVALID_ARGUMENT);
+  kiln_status_free(status);
+}
+
 KILN_TEST(errors_have_line_and_column) {
   expect_error("func @f : -> {\n  ret\n}\n",
                "t.vmasm:1:1: expected 'module @name' first");
@@ -167,4 +228,5 @@ KILN_TEST(errors_have_line_and_column) {
 
 KILN_TEST_MAIN(KILN_TEST_CASE(good_program_with_everything),
                KILN_TEST_CASE(long_hex_rodata), KILN_TEST_CASE(splat_rodata),
+               KILN_TEST_CASE(blob_rodata),
                KILN_TEST_CASE(errors_have_line_and_column))

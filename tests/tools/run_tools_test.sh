@@ -202,6 +202,23 @@ if [ -x "$bin/kiln-compile" ]; then
     "$bin/kiln-compile" --allow-unregistered-dialect "$work/unregistered.mlir" -o "$work/x.kmod"
   expect "--mlir-elide-elementsattrs-if-larger" 0 'stablehlo.constant dense_resource<__elided__> : tensor<8x16xf32>' -- \
     "$bin/kiln-compile" "$here/../../samples/mlp.mlir" --compile-to=input --output-format=mlir --mlir-elide-elementsattrs-if-larger=8
+  # The compiler hands constants to the assembler in place (`blob N`);
+  # --output-format=vm-asm writes them as hex, and that text assembles to
+  # the very same module.
+  for backend in vmvx llvm-cpu; do
+    "$bin/kiln-compile" --iree-hal-target-backends=$backend "$here/../../samples/mlp.mlir" \
+      -o "$work/direct.kmod" &&
+    "$bin/kiln-compile" --iree-hal-target-backends=$backend "$here/../../samples/mlp.mlir" \
+      --output-format=vm-asm -o "$work/mlp.vmasm" &&
+    "$bin/kiln-as-module" "$work/mlp.vmasm" -o "$work/reassembled.kmod"
+    if ! cmp -s "$work/direct.kmod" "$work/reassembled.kmod" ||
+       grep -q ': blob ' "$work/mlp.vmasm" || ! grep -q ': hex "' "$work/mlp.vmasm"; then
+      echo "FAILED: $backend: the module from vm-asm text differs from the direct one"
+      failed=$((failed + 1))
+    else
+      passed=$((passed + 1))
+    fi
+  done
   # kiln-run-mlir routes flags as iree-run-mlir does: --Xruntime, and a
   # `--` after which every flag is the compiler's.
   rm_=("$bin/kiln-run-mlir" "$abs_src")

@@ -81,6 +81,10 @@ typedef struct kiln_em_module_t {
   kiln_ptr_map_t exe_globals;        // interned executable name -> 1
   uint32_t next_rodata;
   kiln_ptr_map_t constant_rodata;  // attribute -> (ordinal + 1)
+  // Dense constants whose bytes the assembler takes in place (`blob N`),
+  // in N order; becomes the module's kiln.vm_rodata array.
+  const kiln_ir_attribute_t** blobs;
+  size_t blob_count, blob_capacity;
 } kiln_em_module_t;
 
 // Where a tensor lives on the host side of one function.
@@ -246,26 +250,43 @@ static kiln_status_t kiln_em_constant_rodata(kiln_em_module_t* m,
     *out_ordinal = ordinal;
     return kiln_ok_status();
   }
+  if (!attr->dense.splat && count > 0) {
+    // The bytes stay in the attribute: the assembler copies them from there
+    // (kiln_vm_emission_blobs) instead of from hex text, which took most of
+    // a large model's compile time (two hex digits per byte, written, copied
+    // and parsed back).
+    if (m->blob_count == m->blob_capacity) {
+      size_t cap = m->blob_capacity ? 2 * m->blob_capacity : 64;
+      const kiln_ir_attribute_t** grown =
+          (const kiln_ir_attribute_t**)kiln_ir_arena_alloc(
+              m->ctx, cap * sizeof(*grown));
+      if (!grown) return kiln_ir_context_take_error(m->ctx);
+      if (m->blob_count) {
+        memcpy(grown, m->blobs, m->blob_count * sizeof(*grown));
+      }
+      m->blobs = grown;
+      m->blob_capacity = cap;
+    }
+    kiln_ir_sb_printf(&m->rodata, "rodata @__rodata_%u align 64 : blob %zu\n",
+                      ordinal, m->blob_count);
+    m->blobs[m->blob_count++] = attr;
+    kiln_ptr_map_put(&m->constant_rodata, attr,
+                     (void*)(uintptr_t)(ordinal + 1));
+    *out_ordinal = ordinal;
+    return kiln_ok_status();
+  }
+  // Empty, or a splat too wide for a splat entry (or of one element): the
+  // elements as hex.
   kiln_ir_sb_printf(&m->rodata, "rodata @__rodata_%u align 64 : hex \"",
                     ordinal);
-  // Hex digits through a table in chunks: one printf per byte took seconds
-  // on a model's weights (tens to hundreds of MB).
   static const char kDigits[] = "0123456789abcdef";
-  char chunk[4096];
-  size_t used = 0;
   for (int64_t i = 0; i < count; ++i) {
-    const uint8_t* p = attr->dense.splat ? attr->dense.data
-                                         : attr->dense.data + (size_t)i * eb;
     for (size_t b = 0; b < eb; ++b) {
-      if (used + 2 > sizeof(chunk)) {
-        kiln_ir_sb_append(&m->rodata, chunk, used);
-        used = 0;
-      }
-      chunk[used++] = kDigits[p[b] >> 4];
-      chunk[used++] = kDigits[p[b] & 15];
+      uint8_t byte = attr->dense.data[b];
+      char digits[2] = {kDigits[byte >> 4], kDigits[byte & 15]};
+      kiln_ir_sb_append(&m->rodata, digits, 2);
     }
   }
-  if (used) kiln_ir_sb_append(&m->rodata, chunk, used);
   if (count == 0) {
     // An empty entry still needs a byte.
     kiln_ir_sb_printf(&m->rodata, "00");
@@ -1408,6 +1429,13 @@ kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
     }
   }
   if (!status) {
+    const kiln_ir_attribute_t* blobs =
+        kiln_ir_array_attr_get(context, m->blob_count, m->blobs);
+    status = blobs ? kiln_ir_op_set_attr(context, module, "kiln.vm_rodata",
+                                         blobs, false)
+                   : kiln_ir_context_take_error(context);
+  }
+  if (!status) {
     status = kiln_ir_op_set_attr(
         context, module, "kiln.vm_asm",
         kiln_ir_string_attr_get(context,
@@ -1430,6 +1458,30 @@ const char* kiln_vm_emission_text(kiln_ir_op_t* module, size_t* out_length) {
   }
   *out_length = a->str.size;
   return a->str.data;
+}
+
+kiln_status_t kiln_vm_emission_blobs(kiln_ir_op_t* module,
+                                     kiln_allocator_t allocator,
+                                     kiln_vm_asm_blob_t** out_blobs,
+                                     size_t* out_count) {
+  *out_blobs = NULL;
+  *out_count = 0;
+  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(module, "kiln.vm_rodata");
+  if (!a || a->kind != KILN_IR_ATTR_ARRAY || a->array.count == 0) {
+    return kiln_ok_status();
+  }
+  kiln_vm_asm_blob_t* blobs = NULL;
+  KILN_RETURN_IF_ERROR(kiln_allocator_malloc(
+      allocator, a->array.count * sizeof(*blobs), (void**)&blobs));
+  for (size_t i = 0; i < a->array.count; ++i) {
+    const kiln_ir_attribute_t* dense = a->array.elements[i];
+    size_t eb = kiln_ir_type_storage_bytes(kiln_ir_type_element(dense->type));
+    blobs[i].data = dense->dense.data;
+    blobs[i].length = (size_t)kiln_ir_dense_num_elements(dense) * eb;
+  }
+  *out_blobs = blobs;
+  *out_count = a->array.count;
+  return kiln_ok_status();
 }
 
 static kiln_status_t kiln_vm_emission_run(kiln_ir_context_t* context,

@@ -22,6 +22,7 @@
 #define KILN_COMPILER_CODEGEN_VM_VM_EMISSION_H_
 
 #include "compiler/ir/pass.h"
+#include "runtime/vm/assembler.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +47,16 @@ kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
 // The assembly produced by the pass (NULL before it ran); lives in the
 // context arena.
 const char* kiln_vm_emission_text(kiln_ir_op_t* module, size_t* out_length);
+
+// The bytes of the text's `rodata ... : blob N` entries (dense constants,
+// kept in their attributes rather than written as hex): pass them to
+// kiln_vm_assemble_with_blobs, or kiln_vm_asm_inline_blobs for standalone
+// text. |*out_blobs| (from |allocator|; NULL when there are none) points
+// into the context's attributes and lives no longer than the context.
+kiln_status_t kiln_vm_emission_blobs(kiln_ir_op_t* module,
+                                     kiln_allocator_t allocator,
+                                     kiln_vm_asm_blob_t** out_blobs,
+                                     size_t* out_count);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -81,6 +81,42 @@ grep -q -- "-std=c11 -O3 " "$work/cc-args.txt" || fail "the default level is not
 expect_compile_error "unknown optimization level 'O4' for --iree-opt-level \\(O0, O1, O2, O3\\)" \
   --iree-opt-level=O4
 
+# Dispatches whose C is the same share one function: two 8x8 matmuls and two
+# adds of the same shape (however the fill is dispatched) need two C
+# functions fewer than entries, and the result is numpy's.
+cat >"$work/twice.mlir" <<'MLIR'
+func.func @twice(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>, %v: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %z = tensor.empty() : tensor<8x8xf32>
+  %c = arith.constant 0.0 : f32
+  %zf = linalg.fill ins(%c : f32) outs(%z : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %a = linalg.matmul ins(%x, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%zf : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %b = linalg.add ins(%a, %v : tensor<8x8xf32>, tensor<8x8xf32>) outs(%z : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %d = linalg.matmul ins(%b, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%zf : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %e = linalg.add ins(%d, %v : tensor<8x8xf32>, tensor<8x8xf32>) outs(%z : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %e : tensor<8x8xf32>
+}
+MLIR
+"$bin/kiln-compile" --iree-hal-target-backends=llvm-cpu "$work/twice.mlir" -o "$work/twice.kmod" \
+  --iree-hal-dump-executable-sources-to="$work/twice-src" || fail "compiling twice.mlir"
+entries=$("$bin/kiln-dump-module" "$work/twice.kmod" | grep -c '  entry @')
+functions=$(grep -c '^int KILN_CPU_DISPATCH(' "$work/twice-src/dispatches.c")
+[ "$entries" -ge 4 ] && [ "$functions" -le $((entries - 2)) ] ||
+  fail "identical dispatches: $entries entries, $functions C functions (want 2 fewer)"
+/usr/bin/python3 - "$work" <<'PY' || fail "writing the twice inputs"
+import sys, numpy as np
+w = sys.argv[1]
+rng = np.random.default_rng(3)
+x, m, v = (rng.standard_normal((8, 8)).astype(np.float32) for _ in range(3))
+for name, a in (("x", x), ("m", m), ("v", v)):
+  np.save(f"{w}/twice_{name}.npy", a)
+b = (x.astype(np.float64) @ m + v)
+np.save(f"{w}/twice_ref.npy", (b @ m + v).astype(np.float32))
+PY
+"$bin/kiln-run-module" --module="$work/twice.kmod" --function=twice \
+  --input=@"$work/twice_x.npy" --input=@"$work/twice_m.npy" --input=@"$work/twice_v.npy" \
+  --expected_output=@"$work/twice_ref.npy" --expected_f32_threshold=1e-4 --expected_rtol=1e-4 \
+  >"$work/run.txt" 2>&1 || { cat "$work/run.txt"; fail "identical dispatches give wrong results"; }
+
 # Byte flips in the native executable: a clean error (or a normal run).
 /usr/bin/python3 - "$work/mlp.kmod" "$work/flipped.kmod" <<'PY' >"$work/offsets.txt"
 import random, sys, zlib

@@ -163,6 +163,102 @@ def flag_doc_html(doc_lines):
     return out
 
 
+# One example per kiln-compile flag for the reference page's table. Every
+# flag spelled in `kiln-compile --help` needs one: the generator fails on a
+# flag without an example, so the table cannot fall behind the tool.
+COMPILE_FLAG_EXAMPLES = {
+    "-o": "kiln-compile model.mlir -o model.kmod",
+    "--target-backends": "kiln-compile --iree-hal-target-backends=vmvx model.mlir -o model.kmod",
+    "--cc": "kiln-compile --cc=clang model.mlir -o model.kmod",
+    "--iree-opt-level": "kiln-compile --iree-opt-level=O0 model.mlir -o model.kmod",
+    "--iree-llvmcpu-target-cpu": "kiln-compile --iree-llvmcpu-target-cpu=x86-64-v4,x86-64-v3,generic model.mlir -o portable.kmod",
+    "--iree-llvmcpu-target-cpu-features": "kiln-compile --iree-llvmcpu-target-cpu-features=-avx512f model.mlir -o model.kmod",
+    "--iree-llvmcpu-target-triple": "kiln-compile --iree-llvmcpu-target-triple=aarch64-linux-gnu --cc=aarch64-linux-gnu-gcc model.mlir -o arm.kmod",
+    "--iree-hal-dump-executable-sources-to": "kiln-compile --iree-hal-dump-executable-sources-to=dump model.mlir -o model.kmod",
+    "--iree-hal-dump-executable-binaries-to": "kiln-compile --iree-hal-dump-executable-binaries-to=dump model.mlir -o model.kmod",
+    "--target-device": "kiln-compile --iree-hal-target-device=local model.mlir -o model.kmod",
+    "--input-type": "kiln-compile --iree-input-type=tosa model.mlir -o model.kmod",
+    "--execution-model": "kiln-compile --iree-execution-model=async-external model.mlir -o model.kmod",
+    "--output-format": "kiln-compile --output-format=vm-asm model.mlir -o model.vmasm",
+    "--compile-to": "kiln-compile --compile-to=structured model.mlir",
+    "--mlir-print-ir-after-all": "kiln-compile --mlir-print-ir-after-all model.mlir -o model.kmod 2>ir.txt",
+    "--mlir-print-ir-before": "kiln-compile --mlir-print-ir-before=form-dispatch-regions model.mlir -o model.kmod",
+    "--mlir-print-ir-after": "kiln-compile --mlir-print-ir-after=canonicalize,cse model.mlir -o model.kmod",
+    "--mlir-print-debuginfo": "kiln-compile --compile-to=input --mlir-print-debuginfo model.mlir",
+    "--mlir-print-op-generic": "kiln-compile --compile-to=input --mlir-print-op-generic model.mlir",
+    "--mlir-elide-elementsattrs-if-larger": "kiln-compile --compile-to=input --mlir-elide-elementsattrs-if-larger=16 model.mlir",
+    "--allow-unregistered-dialect": "kiln-compile --allow-unregistered-dialect --compile-to=input model.mlir",
+    "--dump-compilation-phases-to": "kiln-compile --dump-compilation-phases-to=phases model.mlir -o model.kmod",
+    "--compile-from": "kiln-compile --compile-from=structured phases/model.2.structured.mlir -o model.kmod",
+    "--timing": "kiln-compile --timing model.mlir -o model.kmod",
+    "--export-benchmark-funcs": "kiln-compile --iree-flow-export-benchmark-funcs model.mlir -o bench.kmod",
+    "--dump-executable-benchmarks-to": "kiln-compile --iree-hal-dump-executable-benchmarks-to=benchmarks model.mlir -o model.kmod",
+    "--benchmark-dispatch-repeat-count": "kiln-compile --iree-hal-benchmark-dispatch-repeat-count=10 model.mlir -o model.kmod",
+    "--trace_output": "kiln-compile --trace_output=compile.json model.mlir -o model.kmod",
+    "--version": "kiln-compile --version",
+    "--iree-llvmcpu-list-targets": "kiln-compile --iree-llvmcpu-list-targets",
+    "--help": "kiln-compile --help",
+}
+
+
+def parse_llvm_style_help(text):
+    """Parses an LLVM-style OPTIONS list ("  --flag=VALUE   description",
+    continuation lines indented further) into [(spellings, description)],
+    or None when |text| has no OPTIONS section. A line may spell several
+    flags before its description."""
+    lines = text.splitlines()
+    if "OPTIONS:" not in lines:
+        return None
+    entries = []
+    for line in lines[lines.index("OPTIONS:") + 1:]:
+        if not line.strip():
+            continue
+        if re.match(r"^  -", line):
+            parts = re.split(r"\s{2,}", line.strip())
+            flags = [p for p in parts if p.startswith("-")]
+            doc = " ".join(p for p in parts if not p.startswith("-"))
+            entries.append((flags, doc))
+        elif entries and line.startswith("    "):
+            flags, doc = entries[-1]
+            entries[-1] = (flags, (doc + " " + line.strip()).strip())
+    return entries
+
+
+def code_cell(text):
+    """Code in a table cell, as HTML: in a Markdown code span this version
+    of Python-Markdown would show the backslash of an escaped '|'."""
+    return "<code>%s</code>" % md_escape(text).replace("\\|", "&#124;")
+
+
+def compile_flags_table(tool, entries):
+    """The kiln-compile flag table: spelling, what it does, an example."""
+    out = ["## Flags\n\n",
+           "Every flag of `%s --help`, with an example. Flags take `=VALUE` "
+           "(`--flag VALUE` is not accepted); IREE's spellings "
+           "(`--iree-hal-target-backends`, `--iree-input-type`, ...) are the "
+           "aliases given in the description.\n\n" % tool,
+           "| Flag | Description | Example |\n", "|---|---|---|\n"]
+    missing = []
+    for flags, doc in entries:
+        names = [re.match(r"(-[-A-Za-z0-9_]+|-o)", f).group(1) for f in flags]
+        example = None
+        for name in names:
+            example = example or COMPILE_FLAG_EXAMPLES.get(name)
+        if example is None:
+            missing.append(names[0])
+            continue
+        spellings = "<br>".join(code_cell(f) for f in flags)
+        out.append("| %s | %s | %s |\n" % (spellings, md_escape(doc),
+                                             code_cell(example)))
+    if missing:
+        raise RuntimeError(
+            "gen_reference: no example for kiln-compile flag(s) %s: add them "
+            "to COMPILE_FLAG_EXAMPLES in scripts/docs/gen_reference.py"
+            % ", ".join(missing))
+    out.append("\n")
+    return "".join(out)
+
+
 def tool_page(tool, help_text):
     out = [GENERATED_NOTE, "# %s\n\n" % tool]
     parsed = parse_flagfile_help(help_text)
@@ -189,11 +285,15 @@ def tool_page(tool, help_text):
             out.append("|---|---|---|---|\n")
             for f in flags:
                 default = f["default"]
-                default = "`%s`" % default.replace("|", "\\|") if default else ""
-                out.append("| `%s` | %s | %s | %s |\n" % (
-                    f["name"], md_escape(f["type"]), default,
+                default = code_cell(default) if default else ""
+                out.append("| %s | %s | %s | %s |\n" % (
+                    code_cell(f["name"]), md_escape(f["type"]), default,
                     flag_doc_html(f["doc"])))
             out.append("\n")
+    elif tool == "kiln-compile":
+        entries = parse_llvm_style_help(help_text)
+        if entries:
+            out.append(compile_flags_table(tool, entries))
     out.append("## `--help` output\n\n")
     out.append("```text\n%s```\n" % help_text)
     return "".join(out)

@@ -5,7 +5,9 @@
 #   2. a search for "benchmark" (?q=benchmark; Material's search runs in a
 #      web worker) lists the benchmarking guide among its results,
 #   3. a page's code blocks get copy-to-clipboard buttons,
-# and saves a screenshot of the home page.
+#   4. at 1280 px, no flag or op name in the reference tables breaks across
+#      lines (kiln-compile's flag table, the run tool flags, the op lists),
+# and saves screenshots of the home page and of kiln-compile's flag table.
 #
 # Usage: test_site_browser.sh [SITE_DIR] [SCREENSHOT.png]
 #   SITE_DIR defaults to site/ (what `make docs` builds); the screenshot
@@ -107,6 +109,21 @@ else
   failures=$((failures + 1))
 fi
 
+# 4. Names in tables stay whole at 1280 px (the window chromium_eval.py
+#    opens): an inline code element broken over two lines has two client
+#    rectangles.
+for page in reference/tools/kiln-compile/ reference/tools/kiln-run-module/ \
+            reference/supported-ops/ reference/onnx-ops/; do
+  if python3 "$here/chromium_eval.py" "$browser" "$base/$page" \
+      "(() => { if (document.readyState !== 'complete') return 'loading'; const cs = [...document.querySelectorAll('.md-typeset table td code')]; const broken = cs.filter(c => c.getClientRects().length > 1).map(c => c.textContent); return cs.length + ' names, ' + broken.length + ' broken' + (broken.length ? ': ' + broken.slice(0, 3).join(' ') : ''); })()" \
+      '^[1-9][0-9]* names, 0 broken$' 30 >"$work/wrap.txt" 2>>"$work/chromium.log"; then
+    echo "test_site_browser: ok     $page: names in tables unbroken ($(cat "$work/wrap.txt"))"
+  else
+    echo "test_site_browser: FAILED $page: names broken across lines: $(head -c 300 "$work/wrap.txt")" >&2
+    failures=$((failures + 1))
+  fi
+done
+
 # Screenshot of the home page.
 mkdir -p "$(dirname "$shot")"
 chrome --screenshot="$shot" --window-size=1280,900 --virtual-time-budget=5000 "$base/" >/dev/null
@@ -114,6 +131,16 @@ if [ -s "$shot" ]; then
   echo "test_site_browser: ok     screenshot saved to $shot"
 else
   echo "test_site_browser: FAILED no screenshot written" >&2
+  failures=$((failures + 1))
+fi
+
+flags_shot="$(dirname "$shot")/docs-screenshot-kiln-compile.png"
+chrome --screenshot="$flags_shot" --window-size=1280,900 --virtual-time-budget=5000 \
+  "$base/reference/tools/kiln-compile/" >/dev/null
+if [ -s "$flags_shot" ]; then
+  echo "test_site_browser: ok     screenshot of kiln-compile's flag table saved to $flags_shot"
+else
+  echo "test_site_browser: FAILED no screenshot of the flag table written" >&2
   failures=$((failures + 1))
 fi
 

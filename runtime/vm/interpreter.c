@@ -8,6 +8,7 @@
 #include <string.h>
 #include <tgmath.h>
 
+#include "runtime/base/tracing.h"
 #include "runtime/vm/bytecode_module_impl.h"
 #include "runtime/vm/list.h"
 #include "runtime/vm/numerics.h"
@@ -250,8 +251,11 @@ static kiln_status_t kiln_vm_call_native(kiln_vm_stack_t* stack,
   call.deadline_ns = stack->deadline_ns;
   call.max_call_depth = stack->max_depth;
   kiln_vm_module_t* target = binding->target.module;
+  // Named after the import (e.g. hal.command_buffer.dispatch).
+  KILN_TRACE_ZONE_BEGIN_NAMED_DYNAMIC(z0, import->name.data, import->name.size);
   kiln_status_t status =
       target->vtable->call(target, binding->target_state, &call);
+  KILN_TRACE_ZONE_END(z0);
   if (!status) {
     status = kiln_vm_check_results(import->name, &import->sig, results,
                                    result_count);

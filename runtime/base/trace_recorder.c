@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -17,33 +18,58 @@
 
 typedef enum kiln_trace_record_kind_e {
   KILN_TRACE_RECORD_BEGIN = 1,     // name: static pointer
-  KILN_TRACE_RECORD_BEGIN_INLINE,  // name: |length| bytes in the records after
+  KILN_TRACE_RECORD_BEGIN_INLINE,  // name: |length| bytes inline
   KILN_TRACE_RECORD_END,
   KILN_TRACE_RECORD_ARG,      // name: key
   KILN_TRACE_RECORD_COUNTER,  // name, series
   KILN_TRACE_RECORD_MESSAGE,  // text inline like BEGIN_INLINE
 } kiln_trace_record_kind_t;
 
-// One fixed-size event; inline text takes whole records after it.
-typedef struct kiln_trace_record_t {
-  uint32_t kind;
-  uint32_t length;
-  int64_t time_ns;
-  const char* name;
-  const char* series;
-  int64_t value;
-} kiln_trace_record_t;
-
-#define KILN_TRACE_CHUNK_RECORDS 1024
+// Events are variable-length runs of 64-bit words (half the memory of
+// fixed-size records: writing fresh memory is most of what recording costs):
+//   BEGIN         header, time, name pointer
+//   BEGIN_INLINE  header, time, name bytes
+//   END           header, time
+//   ARG           header, key pointer, value
+//   COUNTER       header, time, name pointer, series pointer, value
+//   MESSAGE       header, time, text bytes
+// The header holds the kind (low 8 bits) and the text length (bits 16-31).
+#define KILN_TRACE_CHUNK_WORDS 8190
 // Longer dynamic names and messages are cut (they are labels, not data).
 #define KILN_TRACE_MAX_INLINE_TEXT 256
 
+static inline uint64_t kiln_trace_header(uint32_t kind, size_t length) {
+  return (uint64_t)kind | ((uint64_t)length << 16);
+}
+static inline uint32_t kiln_trace_header_kind(uint64_t header) {
+  return (uint32_t)(header & 0xFF);
+}
+static inline uint32_t kiln_trace_header_length(uint64_t header) {
+  return (uint32_t)((header >> 16) & 0xFFFF);
+}
+
+// Words taken by an event of |kind| with |length| text bytes.
+static uint32_t kiln_trace_event_words(uint32_t kind, size_t length) {
+  switch (kind) {
+    case KILN_TRACE_RECORD_BEGIN:
+    case KILN_TRACE_RECORD_ARG:
+      return 3;
+    case KILN_TRACE_RECORD_END:
+      return 2;
+    case KILN_TRACE_RECORD_COUNTER:
+      return 5;
+    default:  // BEGIN_INLINE, MESSAGE
+      return 2 + (uint32_t)((length + 7) / 8);
+  }
+}
+
 typedef struct kiln_trace_chunk_t {
   // Written by the owning thread, read by the writer: |next| is published
-  // only after |count| is final, and |count| only after its records.
+  // only after |count| (in words) is final, and |count| only after the
+  // words it covers.
   kiln_atomic_ptr(struct kiln_trace_chunk_t*) next;
   kiln_atomic_uint32_t count;
-  kiln_trace_record_t records[KILN_TRACE_CHUNK_RECORDS];
+  uint64_t words[KILN_TRACE_CHUNK_WORDS];
 } kiln_trace_chunk_t;
 
 // The events of one thread (for one recorder).
@@ -77,6 +103,21 @@ static kiln_atomic_uint64_t kiln_trace_next_serial = 1;
 static _Thread_local uint64_t kiln_trace_tls_serial = 0;
 static _Thread_local kiln_trace_thread_buffer_t* kiln_trace_tls_buffer = NULL;
 
+// Fresh buffer memory would otherwise fault one page at a time on the hot
+// path (on a VM several microseconds each, most of what recording costs);
+// one madvise maps the whole chunk at once. Failing (an older kernel) only
+// loses the speed-up.
+static void kiln_trace_chunk_prefault(void* data, size_t size) {
+#if defined(MADV_POPULATE_WRITE)
+  uintptr_t page = 4096;
+  uintptr_t begin = ((uintptr_t)data + page - 1) & ~(page - 1);
+  uintptr_t end = ((uintptr_t)data + size) & ~(page - 1);
+  if (end > begin) madvise((void*)begin, end - begin, MADV_POPULATE_WRITE);
+#else
+  (void)data, (void)size;
+#endif
+}
+
 static kiln_trace_chunk_t* kiln_trace_chunk_allocate(
     kiln_trace_recorder_t* recorder) {
   uint64_t used = kiln_atomic_fetch_add_relaxed(&recorder->buffer_bytes,
@@ -91,6 +132,7 @@ static kiln_trace_chunk_t* kiln_trace_chunk_allocate(
     kiln_status_free(status);
     return NULL;
   }
+  kiln_trace_chunk_prefault(chunk, sizeof(*chunk));
   kiln_atomic_init(&chunk->next, NULL);
   kiln_atomic_init(&chunk->count, 0);
   return chunk;
@@ -125,16 +167,16 @@ static kiln_trace_thread_buffer_t* kiln_trace_register_thread(
   return buffer;
 }
 
-// Room for |n| records in the calling thread's buffer, or NULL (dropped).
-static kiln_trace_record_t* kiln_trace_reserve(kiln_trace_recorder_t* recorder,
-                                               kiln_trace_thread_buffer_t** out,
-                                               uint32_t n) {
+// Room for |n| words in the calling thread's buffer, or NULL (dropped).
+static uint64_t* kiln_trace_reserve(kiln_trace_recorder_t* recorder,
+                                    kiln_trace_thread_buffer_t** out,
+                                    uint32_t n) {
   kiln_trace_thread_buffer_t* buffer =
       kiln_trace_tls_serial == recorder->serial
           ? kiln_trace_tls_buffer
           : kiln_trace_register_thread(recorder);
   if (buffer && !buffer->full &&
-      buffer->tail_count + n > KILN_TRACE_CHUNK_RECORDS) {
+      buffer->tail_count + n > KILN_TRACE_CHUNK_WORDS) {
     kiln_trace_chunk_t* chunk = kiln_trace_chunk_allocate(recorder);
     if (chunk) {
       kiln_atomic_store_release(&buffer->tail->next, chunk);
@@ -149,7 +191,7 @@ static kiln_trace_record_t* kiln_trace_reserve(kiln_trace_recorder_t* recorder,
     return NULL;
   }
   *out = buffer;
-  return &buffer->tail->records[buffer->tail_count];
+  return &buffer->tail->words[buffer->tail_count];
 }
 
 static void kiln_trace_commit(kiln_trace_thread_buffer_t* buffer, uint32_t n) {
@@ -157,24 +199,18 @@ static void kiln_trace_commit(kiln_trace_thread_buffer_t* buffer, uint32_t n) {
   kiln_atomic_store_release(&buffer->tail->count, buffer->tail_count);
 }
 
-static uint32_t kiln_trace_inline_records(size_t length) {
-  return (uint32_t)((length + sizeof(kiln_trace_record_t) - 1) /
-                    sizeof(kiln_trace_record_t));
-}
-
-// Appends an event whose text is copied into the records after it.
+// Appends an event whose text is copied into the words after its time.
 static void kiln_trace_append_inline(kiln_trace_recorder_t* recorder,
                                      uint32_t kind, const char* text,
                                      size_t length, int64_t time_ns) {
   if (length > KILN_TRACE_MAX_INLINE_TEXT) length = KILN_TRACE_MAX_INLINE_TEXT;
-  uint32_t n = 1 + kiln_trace_inline_records(length);
+  uint32_t n = kiln_trace_event_words(kind, length);
   kiln_trace_thread_buffer_t* buffer = NULL;
-  kiln_trace_record_t* r = kiln_trace_reserve(recorder, &buffer, n);
-  if (!r) return;
-  r->kind = kind;
-  r->length = (uint32_t)length;
-  r->time_ns = time_ns;
-  if (length) memcpy(r + 1, text, length);
+  uint64_t* w = kiln_trace_reserve(recorder, &buffer, n);
+  if (!w) return;
+  w[0] = kiln_trace_header(kind, length);
+  w[1] = (uint64_t)time_ns;
+  if (length) memcpy(&w[2], text, length);
   kiln_trace_commit(buffer, n);
 }
 
@@ -188,41 +224,40 @@ static void kiln_trace_recorder_zone_begin(void* user_data, const char* name,
                                            int line, int64_t time_ns) {
   kiln_trace_recorder_t* recorder = (kiln_trace_recorder_t*)user_data;
   (void)file, (void)line;
-  if (!name_is_static) {
+  if (!name_is_static || name_length > 0xFFFF) {
     kiln_trace_append_inline(recorder, KILN_TRACE_RECORD_BEGIN_INLINE, name,
                              name_length, time_ns);
     return;
   }
   kiln_trace_thread_buffer_t* buffer = NULL;
-  kiln_trace_record_t* r = kiln_trace_reserve(recorder, &buffer, 1);
-  if (!r) return;
-  r->kind = KILN_TRACE_RECORD_BEGIN;
-  r->length = (uint32_t)name_length;
-  r->time_ns = time_ns;
-  r->name = name;
-  kiln_trace_commit(buffer, 1);
+  uint64_t* w = kiln_trace_reserve(recorder, &buffer, 3);
+  if (!w) return;
+  w[0] = kiln_trace_header(KILN_TRACE_RECORD_BEGIN, name_length);
+  w[1] = (uint64_t)time_ns;
+  w[2] = (uint64_t)(uintptr_t)name;
+  kiln_trace_commit(buffer, 3);
 }
 
 static void kiln_trace_recorder_zone_end(void* user_data, int64_t time_ns) {
   kiln_trace_recorder_t* recorder = (kiln_trace_recorder_t*)user_data;
   kiln_trace_thread_buffer_t* buffer = NULL;
-  kiln_trace_record_t* r = kiln_trace_reserve(recorder, &buffer, 1);
-  if (!r) return;
-  r->kind = KILN_TRACE_RECORD_END;
-  r->time_ns = time_ns;
-  kiln_trace_commit(buffer, 1);
+  uint64_t* w = kiln_trace_reserve(recorder, &buffer, 2);
+  if (!w) return;
+  w[0] = kiln_trace_header(KILN_TRACE_RECORD_END, 0);
+  w[1] = (uint64_t)time_ns;
+  kiln_trace_commit(buffer, 2);
 }
 
 static void kiln_trace_recorder_zone_arg(void* user_data, const char* key,
                                          int64_t value) {
   kiln_trace_recorder_t* recorder = (kiln_trace_recorder_t*)user_data;
   kiln_trace_thread_buffer_t* buffer = NULL;
-  kiln_trace_record_t* r = kiln_trace_reserve(recorder, &buffer, 1);
-  if (!r) return;
-  r->kind = KILN_TRACE_RECORD_ARG;
-  r->name = key;
-  r->value = value;
-  kiln_trace_commit(buffer, 1);
+  uint64_t* w = kiln_trace_reserve(recorder, &buffer, 3);
+  if (!w) return;
+  w[0] = kiln_trace_header(KILN_TRACE_RECORD_ARG, 0);
+  w[1] = (uint64_t)(uintptr_t)key;
+  w[2] = (uint64_t)value;
+  kiln_trace_commit(buffer, 3);
 }
 
 static void kiln_trace_recorder_counter(void* user_data, const char* name,
@@ -230,14 +265,14 @@ static void kiln_trace_recorder_counter(void* user_data, const char* name,
                                         int64_t time_ns) {
   kiln_trace_recorder_t* recorder = (kiln_trace_recorder_t*)user_data;
   kiln_trace_thread_buffer_t* buffer = NULL;
-  kiln_trace_record_t* r = kiln_trace_reserve(recorder, &buffer, 1);
-  if (!r) return;
-  r->kind = KILN_TRACE_RECORD_COUNTER;
-  r->time_ns = time_ns;
-  r->name = name;
-  r->series = series;
-  r->value = value;
-  kiln_trace_commit(buffer, 1);
+  uint64_t* w = kiln_trace_reserve(recorder, &buffer, 5);
+  if (!w) return;
+  w[0] = kiln_trace_header(KILN_TRACE_RECORD_COUNTER, 0);
+  w[1] = (uint64_t)time_ns;
+  w[2] = (uint64_t)(uintptr_t)name;
+  w[3] = (uint64_t)(uintptr_t)series;
+  w[4] = (uint64_t)value;
+  kiln_trace_commit(buffer, 5);
 }
 
 static void kiln_trace_recorder_message(void* user_data, const char* text,
@@ -397,31 +432,30 @@ static void kiln_trace_write_thread(kiln_trace_writer_t* w,
     uint32_t count =
         kiln_atomic_load_acquire(&((kiln_trace_chunk_t*)chunk)->count);
     for (uint32_t i = 0; i < count;) {
-      const kiln_trace_record_t* r = &chunk->records[i];
-      uint32_t n = 1;
-      switch (r->kind) {
+      const uint64_t* r = &chunk->words[i];
+      uint32_t kind = kiln_trace_header_kind(r[0]);
+      uint32_t length = kiln_trace_header_length(r[0]);
+      int64_t time_ns = (int64_t)r[1];
+      switch (kind) {
         case KILN_TRACE_RECORD_BEGIN:
-        case KILN_TRACE_RECORD_BEGIN_INLINE: {
-          if (r->kind == KILN_TRACE_RECORD_BEGIN_INLINE) {
-            n += kiln_trace_inline_records(r->length);
-          }
+        case KILN_TRACE_RECORD_BEGIN_INLINE:
           if (depth < KILN_TRACE_MAX_DEPTH) {
             kiln_trace_open_zone_t* z = &w->stack[depth];
-            z->name = r->kind == KILN_TRACE_RECORD_BEGIN ? r->name
-                                                         : (const char*)(r + 1);
-            z->name_length = r->length;
-            z->begin_ns = r->time_ns;
+            z->name = kind == KILN_TRACE_RECORD_BEGIN
+                          ? (const char*)(uintptr_t)r[2]
+                          : (const char*)&r[2];
+            z->name_length = length;
+            z->begin_ns = time_ns;
             z->arg_count = 0;
           }
           ++depth;
           break;
-        }
         case KILN_TRACE_RECORD_ARG:
           if (depth && depth <= KILN_TRACE_MAX_DEPTH) {
             kiln_trace_open_zone_t* z = &w->stack[depth - 1];
             if (z->arg_count < KILN_TRACE_MAX_ARGS) {
-              z->keys[z->arg_count] = r->name;
-              z->values[z->arg_count++] = r->value;
+              z->keys[z->arg_count] = (const char*)(uintptr_t)r[1];
+              z->values[z->arg_count++] = (int64_t)r[2];
             }
           }
           break;
@@ -435,7 +469,7 @@ static void kiln_trace_write_thread(kiln_trace_writer_t* w,
             fputs(",\"ts\":", w->stream);
             kiln_trace_write_us(w->stream, z->begin_ns - base);
             fputs(",\"dur\":", w->stream);
-            kiln_trace_write_us(w->stream, r->time_ns - z->begin_ns);
+            kiln_trace_write_us(w->stream, time_ns - z->begin_ns);
             if (z->arg_count) {
               fputs(",\"args\":{", w->stream);
               for (uint32_t a = 0; a < z->arg_count; ++a) {
@@ -450,27 +484,29 @@ static void kiln_trace_write_thread(kiln_trace_writer_t* w,
           }
           --depth;
           break;
-        case KILN_TRACE_RECORD_COUNTER:
+        case KILN_TRACE_RECORD_COUNTER: {
+          const char* name = (const char*)(uintptr_t)r[2];
+          const char* series = (const char*)(uintptr_t)r[3];
           kiln_trace_write_event_head(w, "C", tid);
           fputs(",\"name\":", w->stream);
-          kiln_trace_write_string(w->stream, r->name, strlen(r->name));
+          kiln_trace_write_string(w->stream, name, strlen(name));
           fputs(",\"ts\":", w->stream);
-          kiln_trace_write_us(w->stream, r->time_ns - base);
+          kiln_trace_write_us(w->stream, time_ns - base);
           fputs(",\"args\":{", w->stream);
-          kiln_trace_write_string(w->stream, r->series, strlen(r->series));
-          fprintf(w->stream, ":%" PRId64 "}}", r->value);
+          kiln_trace_write_string(w->stream, series, strlen(series));
+          fprintf(w->stream, ":%" PRId64 "}}", (int64_t)r[4]);
           break;
+        }
         case KILN_TRACE_RECORD_MESSAGE:
-          n += kiln_trace_inline_records(r->length);
           kiln_trace_write_event_head(w, "i", tid);
           fputs(",\"s\":\"t\",\"name\":", w->stream);
-          kiln_trace_write_string(w->stream, (const char*)(r + 1), r->length);
+          kiln_trace_write_string(w->stream, (const char*)&r[2], length);
           fputs(",\"ts\":", w->stream);
-          kiln_trace_write_us(w->stream, r->time_ns - base);
+          kiln_trace_write_us(w->stream, time_ns - base);
           fputc('}', w->stream);
           break;
       }
-      i += n;
+      i += kiln_trace_event_words(kind, length);
     }
     chunk = next;
   }

@@ -354,6 +354,7 @@ kiln_status_t kiln_vm_invoke(kiln_vm_context_t* context,
   call.result_count = result_count;
   call.deadline_ns = options ? options->deadline_ns : 0;
   call.max_call_depth = options ? options->max_call_depth : 0;
+  call.trace_execution = options ? options->trace_execution : NULL;
   // Named after the function: the outermost zone of each invocation.
   KILN_TRACE_ZONE_BEGIN_NAMED_DYNAMIC(z0, name.data, name.size);
   kiln_status_t status =

@@ -121,7 +121,8 @@ def render(names, zones, counters, width, max_depth, title):
         parts.append(f'<polyline class="counter" fill="none" stroke="#c33" '
                      f'points="{" ".join(points)}"/>')
         y += COUNTER_HEIGHT + 8
-    axis = [f'<text class="bar" x="{x(t0 + span * i / 4):.2f}" y="{y + 12}">'
+    axis = [f'<text class="bar" x="{x(t0 + span * i / 4):.2f}" y="{y + 12}" '
+            f'text-anchor="{"end" if i == 4 else "start"}">'
             f'{span * i / 4 / 1000:.3f} ms</text>' for i in range(5)]
     height = y + 24
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" '

@@ -19,7 +19,8 @@ trap 'rm -rf "$work"' EXIT
 echo "== zone cost (thread CPU time per zone) =="
 cc -O2 -std=c11 -D_GNU_SOURCE -I"$root" "$here/zone_cost.c" \
   "$build/runtime/base/libkiln_base.a" -lpthread -lm -o "$work/zone_cost"
-"$work/zone_cost"
+"$work/zone_cost" | tee "$work/zone_cost.txt"
+no_sink_ns=$(awk '/no sink installed/ {print $(NF-1)}' "$work/zone_cost.txt")
 
 if [ ! -x "$notrace/bin/kiln-benchmark-module" ]; then
   cmake -S "$root" -B "$notrace" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -44,26 +45,32 @@ for r in $(seq "$rounds"); do
     --trace_output="$work/trace.$r.json"
 done
 echo "== one small dispatch per call, local-sync (best of $rounds rounds) =="
-/usr/bin/python3 - "$work" "$rounds" <<'PY'
+/usr/bin/python3 - "$work" "$rounds" "$no_sink_ns" <<'PY'
 import glob, json, os, sys
-work, rounds = sys.argv[1], int(sys.argv[2])
-def best(kind):
+work, rounds, no_sink_ns = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+def best(kind, field):
     times = []
     for path in glob.glob(os.path.join(work, f"{kind}.*.json")):
         rows = [b for b in json.load(open(path))["benchmarks"]
                 if b.get("run_type") != "aggregate"]
-        times.append(min(b["real_time"] for b in rows))
+        times.append(min(b[field] for b in rows))
     return min(times), rows[0]["time_unit"]
-off, unit = best("off")
-idle, _ = best("idle")
-on, _ = best("on")
-zones = 0
 trace = json.load(open(os.path.join(work, f"trace.{rounds}.json")))["traceEvents"]
-calls = sum(1 for e in trace if e.get("name") == "small_dispatch")
-zones = sum(1 for e in trace if e.get("ph") == "X")
-print(f"tracing compiled out:          {off:8.3f} {unit}/call")
-print(f"compiled in, no trace output:  {idle:8.3f} {unit}/call  "
-      f"({100 * (idle - off) / off:+.1f}%)")
-print(f"recording (--trace_output):    {on:8.3f} {unit}/call  "
-      f"({100 * (on - off) / off:+.1f}%, {zones / max(calls, 1):.0f} zones/call)")
+calls = max(1, sum(1 for e in trace if e.get("name") == "small_dispatch"))
+zones = sum(1 for e in trace if e.get("ph") == "X") / calls
+for field in ("real_time", "cpu_time"):
+    off, unit = best("off", field)
+    idle, _ = best("idle", field)
+    on, _ = best("on", field)
+    print(f"[{field}]")
+    print(f"  tracing compiled out:          {off:8.3f} {unit}/call")
+    print(f"  compiled in, no trace output:  {idle:8.3f} {unit}/call  "
+          f"({100 * (idle - off) / off:+.1f}%)")
+    print(f"  recording (--trace_output):    {on:8.3f} {unit}/call  "
+          f"({100 * (on - off) / off:+.1f}%)")
+scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[unit]
+bound = zones * no_sink_ns / (off * scale)
+print(f"{zones:.0f} zones per call; at {no_sink_ns:.1f} ns per zone without a "
+      f"sink that is {100 * bound:.4f}% of a call (the bound that machine "
+      "load cannot blur)")
 PY

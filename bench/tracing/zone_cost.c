@@ -69,8 +69,8 @@ int main(void) {
       fprintf(stderr, "recording failed or dropped events\n");
       return 1;
     }
-    printf("%-28s fresh memory %7.1f ns, reused memory %7.1f ns\n",
-           labels[k], first, best);
+    printf("%-28s fresh memory %7.1f ns, reused memory %7.1f ns\n", labels[k],
+           first, best);
   }
   return 0;
 }

@@ -7,7 +7,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
 .PHONY: all deps build test test-main test-asan test-tsan demo clean format \
-        docs-deps docs serve-docs test-docs bench bench-conv bench-models fuzz
+        docs-deps docs serve-docs test-docs bench bench-conv bench-models bench-tracing fuzz
 
 all: build
 
@@ -80,6 +80,11 @@ demo: build
 BENCH_ARGS ?=
 bench: build
 	@bench/matmul/run.sh $(BUILD_DIR) $(BENCH_ARGS)
+
+# Tracing overhead: a zone with and without a sink, and a small dispatch
+# with tracing compiled out, compiled in, and recording (bench/tracing).
+bench-tracing: build
+	@bench/tracing/run.sh $(BUILD_DIR)
 
 # ResNet-50's convolution shapes on llvm-cpu vs the FMA peak (bench/conv).
 bench-conv: build

@@ -12,6 +12,8 @@
 #include "compiler/ir/printer.h"
 #include "compiler/ir/verifier.h"
 #include "compiler/schedule/schedule.h"
+#include "runtime/base/trace_names.h"
+#include "runtime/base/tracing.h"
 #include "runtime/vm/assembler.h"
 #if defined(KILN_HAVE_DIALECTS)
 #include "compiler/dialects/registration.h"
@@ -198,7 +200,7 @@ static kiln_status_t kiln_driver_copy_out(kiln_allocator_t allocator,
   return kiln_ok_status();
 }
 
-kiln_status_t kiln_compiler_compile_buffer(
+static kiln_status_t kiln_compiler_compile_buffer_impl(
     const kiln_compiler_options_t* options, const char* filename,
     const char* text, size_t length, kiln_allocator_t allocator,
     uint8_t** out_bytes, size_t* out_length) {
@@ -283,6 +285,7 @@ kiln_status_t kiln_compiler_compile_buffer(
         options, registry, pm, &form_pass, &serialize_pass, &emission_pass,
         options->dump_compilation_phases_to ? dumps : NULL, &stop_early);
   }
+  KILN_TRACE_ZONE_BEGIN_NAMED(z0, KILN_TRACE_ZONE_PARSE);
   if (!status) {
 #if defined(KILN_HAVE_ONNX)
     if (kiln_onnx_should_import(filename, text, length)) {
@@ -293,6 +296,7 @@ kiln_status_t kiln_compiler_compile_buffer(
           context, kiln_make_cstring_view(filename ? filename : "<stdin>"),
           text, length, NULL, &module);
   }
+  KILN_TRACE_ZONE_END(z0);
   if (!status) status = kiln_ir_verify(context, module);
   if (!status) status = kiln_ir_pass_manager_run(pm, context, module);
   if (!status) {
@@ -383,6 +387,17 @@ kiln_status_t kiln_compiler_compile_buffer(
   kiln_ir_pass_manager_destroy(pm);
   kiln_ir_pass_registry_destroy(registry);
   kiln_ir_context_destroy(context);
+  return status;
+}
+
+kiln_status_t kiln_compiler_compile_buffer(
+    const kiln_compiler_options_t* options, const char* filename,
+    const char* text, size_t length, kiln_allocator_t allocator,
+    uint8_t** out_bytes, size_t* out_length) {
+  KILN_TRACE_ZONE_BEGIN_NAMED(z0, KILN_TRACE_ZONE_COMPILE);
+  kiln_status_t status = kiln_compiler_compile_buffer_impl(
+      options, filename, text, length, allocator, out_bytes, out_length);
+  KILN_TRACE_ZONE_END(z0);
   return status;
 }
 

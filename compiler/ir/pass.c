@@ -4,6 +4,8 @@
 #include <time.h>
 
 #include "compiler/ir/verifier.h"
+#include "runtime/base/trace_names.h"
+#include "runtime/base/tracing.h"
 
 struct kiln_ir_pass_registry_t {
   kiln_allocator_t allocator;
@@ -177,11 +179,15 @@ kiln_status_t kiln_ir_pass_manager_run(kiln_ir_pass_manager_t* pm,
       if (status) break;
     }
     double start = kiln_ir_now_seconds();
+    KILN_TRACE_ZONE_BEGIN_NAMED_DYNAMIC(z0, pass->name, strlen(pass->name));
     status = pass->run(context, module, pass->user_data);
     if (!status) status = kiln_ir_context_take_error(context);
     if (!status && pm->options.verify_each) {
+      KILN_TRACE_ZONE_BEGIN_NAMED(z1, KILN_TRACE_ZONE_VERIFY);
       status = kiln_ir_verify(context, module);
+      KILN_TRACE_ZONE_END(z1);
     }
+    KILN_TRACE_ZONE_END(z0);
     double elapsed = kiln_ir_now_seconds() - start;
     total += elapsed;
     if (times) times[i] = elapsed;

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/base/tracing.h"
+
 struct kiln_thread_t {
   kiln_allocator_t allocator;
   pthread_t handle;
@@ -14,11 +16,13 @@ struct kiln_thread_t {
   int result;
   bool joined;
   char name[16];
+  char trace_name[64];  // the untruncated name, for traces
 };
 
 static void* kiln_thread_start(void* opaque) {
   kiln_thread_t* thread = (kiln_thread_t*)opaque;
   if (thread->name[0]) kiln_thread_set_current_name(thread->name);
+  if (thread->trace_name[0]) kiln_trace_set_thread_name(thread->trace_name);
   thread->result = thread->entry(thread->arg);
   return NULL;
 }
@@ -38,6 +42,7 @@ kiln_status_t kiln_thread_create(const char* name, kiln_thread_entry_t entry,
   if (name) {
     strncpy(thread->name, name, sizeof(thread->name) - 1);
     thread->name[sizeof(thread->name) - 1] = 0;
+    strncpy(thread->trace_name, name, sizeof(thread->trace_name) - 1);
   }
   int rc = pthread_create(&thread->handle, NULL, kiln_thread_start, thread);
   if (rc != 0) {

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "runtime/base/trace_names.h"
+#include "runtime/base/tracing.h"
 #include "runtime/hal/buffer_internal.h"
 
 // Freed large blocks kept for reuse: a function that returns a 16 MB tensor
@@ -79,6 +81,16 @@ kiln_allocator_t kiln_hal_allocator_host_allocator(
   return allocator->host_allocator;
 }
 
+// Samples the memory counters; called under the allocator's mutex so that
+// samples are in the order of the changes.
+static void kiln_hal_allocator_trace_counters(
+    const kiln_hal_allocator_statistics_t* s) {
+  KILN_TRACE_COUNTER_I64(KILN_TRACE_COUNTER_ALLOCATOR, "live_bytes",
+                         s->bytes_live);
+  KILN_TRACE_COUNTER_I64(KILN_TRACE_COUNTER_ALLOCATOR, "peak_bytes",
+                         s->bytes_peak);
+}
+
 // Frees heap memory of a buffer allocated by kiln_hal_allocator_allocate_buffer
 // and updates the statistics. Called from the buffer's destroy.
 static void kiln_hal_allocator_free_heap(void* user_data, void* data,
@@ -90,6 +102,7 @@ static void kiln_hal_allocator_free_heap(void* user_data, void* data,
   pthread_mutex_lock(&allocator->mutex);
   allocator->statistics.bytes_live -= size;
   allocator->statistics.free_count++;
+  kiln_hal_allocator_trace_counters(&allocator->statistics);
   if (capacity >= KILN_HAL_CACHE_MIN_BYTES &&
       allocator->cache_count < KILN_HAL_CACHE_MAX_BLOCKS &&
       allocator->cache_bytes + capacity <= KILN_HAL_CACHE_MAX_BYTES) {
@@ -164,6 +177,7 @@ kiln_status_t kiln_hal_allocator_allocate_buffer(
   s->bytes_allocated += size;
   if (s->bytes_live > s->bytes_peak) s->bytes_peak = s->bytes_live;
   s->allocation_count++;
+  kiln_hal_allocator_trace_counters(s);
   pthread_mutex_unlock(&allocator->mutex);
   return kiln_ok_status();
 }
@@ -189,6 +203,6 @@ void kiln_hal_allocator_statistics_fprint(FILE* stream,
           "B freed / %12" PRIu64 "B live\n",
           name, s.bytes_peak, s.bytes_allocated,
           s.bytes_allocated - s.bytes_live, s.bytes_live);
-  fprintf(stream, "  %s: %6" PRIu64 " allocations / %6" PRIu64 " frees\n",
-          name, s.allocation_count, s.free_count);
+  fprintf(stream, "  %s: %6" PRIu64 " allocations / %6" PRIu64 " frees\n", name,
+          s.allocation_count, s.free_count);
 }

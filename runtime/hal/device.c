@@ -2,6 +2,9 @@
 
 #include <string.h>
 
+#include "runtime/base/trace_names.h"
+#include "runtime/base/tracing.h"
+
 static void kiln_hal_device_destroy(void* object) {
   kiln_hal_device_t* device = (kiln_hal_device_t*)object;
   device->vtable->destroy(device);
@@ -64,7 +67,7 @@ kiln_status_t kiln_hal_device_queue_execute(
     kiln_hal_fence_t* signal_fence, size_t command_buffer_count,
     kiln_hal_command_buffer_t* const* command_buffers,
     const kiln_hal_buffer_binding_table_t* binding_tables) {
-  return device->vtable->queue_execute(
+  return kiln_hal_device_queue_execute_with_deadline(
       device, wait_fence, signal_fence, command_buffer_count, command_buffers,
       binding_tables, KILN_HAL_INFINITE_DEADLINE);
 }
@@ -75,9 +78,13 @@ kiln_status_t kiln_hal_device_queue_execute_with_deadline(
     kiln_hal_command_buffer_t* const* command_buffers,
     const kiln_hal_buffer_binding_table_t* binding_tables,
     int64_t deadline_ns) {
-  return device->vtable->queue_execute(device, wait_fence, signal_fence,
-                                       command_buffer_count, command_buffers,
-                                       binding_tables, deadline_ns);
+  KILN_TRACE_ZONE_BEGIN_NAMED(z0, KILN_TRACE_ZONE_QUEUE_EXECUTE);
+  KILN_TRACE_ZONE_APPEND_ARG_I64(z0, "command_buffers", command_buffer_count);
+  kiln_status_t status = device->vtable->queue_execute(
+      device, wait_fence, signal_fence, command_buffer_count, command_buffers,
+      binding_tables, deadline_ns);
+  KILN_TRACE_ZONE_END(z0);
+  return status;
 }
 
 kiln_status_t kiln_hal_device_queue_alloca(

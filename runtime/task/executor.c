@@ -22,6 +22,7 @@
 #include "runtime/base/sync.h"
 #include "runtime/base/threads.h"
 #include "runtime/base/time.h"
+#include "runtime/base/trace_names.h"
 #include "runtime/base/tracing.h"
 
 // Bounded spins before sleeping on a futex: a worker that just finished a job
@@ -46,7 +47,9 @@ typedef struct kiln_task_job_t {
   void* user_data;
   uint32_t count;
   uint32_t grain;
-  bool measure;  // time each chunk (parallel_for_ex only)
+  bool measure;            // time each chunk (parallel_for_ex only)
+  const char* trace_name;  // names the chunk slices in traces
+  size_t trace_name_length;
   // The calling thread's frame chain: workers running the job adopt it, so a
   // parallel_for issued from fn sees every executor waiting on this job.
   const kiln_task_frame_t* caller_frame;
@@ -147,6 +150,10 @@ static uint32_t kiln_task_job_run_chunks(kiln_task_executor_t* executor,
     uint64_t end = begin + grain;
     if (end > count) end = count;
     kiln_time_t start_ns = job->measure ? kiln_time_now_ns() : 0;
+    KILN_TRACE_ZONE_BEGIN_NAMED_DYNAMIC(z0, job->trace_name,
+                                        job->trace_name_length);
+    KILN_TRACE_ZONE_APPEND_ARG_I64(z0, "begin", begin);
+    KILN_TRACE_ZONE_APPEND_ARG_I64(z0, "end", end);
     for (uint32_t i = (uint32_t)begin; i < (uint32_t)end; ++i) {
       if (i > kiln_atomic_load_relaxed(&job->error_index)) break;
       kiln_status_t status = job->fn(job->user_data, i, worker_id);
@@ -156,6 +163,7 @@ static uint32_t kiln_task_job_run_chunks(kiln_task_executor_t* executor,
         break;
       }
     }
+    KILN_TRACE_ZONE_END(z0);
     if (job->measure) busy_ns += kiln_time_now_ns() - start_ns;
   }
   if (ran) {
@@ -181,7 +189,7 @@ static bool kiln_task_worker_try_run(kiln_task_executor_t* executor,
   kiln_task_job_t* job = kiln_atomic_load_seq_cst(&executor->current_job);
   uint32_t ran = 0;
   if (job) {
-    KILN_TRACE_ZONE_BEGIN_NAMED(z0, "kiln_task_worker_run");
+    KILN_TRACE_ZONE_BEGIN_NAMED(z0, KILN_TRACE_ZONE_WORKER_RUN);
     const kiln_task_frame_t* idle_frame = kiln_task_current_frame;
     kiln_task_frame_t job_frame = {executor, job->caller_frame};
     kiln_task_current_frame = &job_frame;
@@ -420,8 +428,8 @@ kiln_status_t kiln_task_executor_parallel_for_ex(
       !kiln_task_thread_is_inside(executor), KILN_STATUS_FAILED_PRECONDITION,
       "kiln_task_executor_parallel_for: called from inside a parallel_for of "
       "the same executor (nested parallel_for would deadlock)");
-  KILN_TRACE_ZONE_BEGIN(z0);
-  KILN_TRACE_ZONE_APPEND_VALUE_I64(z0, params->count);
+  KILN_TRACE_ZONE_BEGIN_NAMED(z0, KILN_TRACE_ZONE_PARALLEL_FOR);
+  KILN_TRACE_ZONE_APPEND_ARG_I64(z0, "count", params->count);
 
   kiln_task_job_t job;
   job.fn = params->fn;
@@ -438,6 +446,9 @@ kiln_status_t kiln_task_executor_parallel_for_ex(
     if (job.grain == 0) job.grain = 1;
   }
   job.measure = out_stats != NULL || params->out_worker_ns != NULL;
+  job.trace_name = params->trace_name ? params->trace_name : "task.chunk";
+  job.trace_name_length =
+      params->trace_name ? params->trace_name_length : strlen("task.chunk");
   kiln_atomic_init(&job.next_index, 0);
   kiln_atomic_init(&job.error_index, KILN_TASK_NO_ERROR);
   job.error_status = NULL;

@@ -109,6 +109,12 @@ typedef struct kiln_task_parallel_for_params_t {
   // call, the nanoseconds each worker id spent running fn (0 for ids that
   // ran nothing). Overwritten, not accumulated.
   int64_t* out_worker_ns;
+  // Optional: names the trace slice of each chunk a thread runs (copied;
+  // |trace_name_length| bytes), e.g. the dispatch's entry point. NULL for
+  // "task.chunk". Each slice carries args "begin" and "end" (the index
+  // range).
+  const char* trace_name;
+  size_t trace_name_length;
 } kiln_task_parallel_for_params_t;
 
 // Statistics of one parallel_for, for profiling and dispatch statistics.

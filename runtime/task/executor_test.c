@@ -152,8 +152,8 @@ KILN_TEST(lowest_failing_index_is_returned) {
   for (int round = 0; round < 40; ++round) {
     for (uint32_t i = 0; i < count; ++i) kiln_atomic_init(&hits[i], 0);
     fail_state_t state = {hits};
-    kiln_task_parallel_for_params_t params = {count, grains[round % 4],
-                                              fail_some, &state, NULL};
+    kiln_task_parallel_for_params_t params = {
+        count, grains[round % 4], fail_some, &state, NULL, NULL, 0};
     kiln_task_parallel_for_stats_t stats;
     kiln_status_t status =
         kiln_task_executor_parallel_for_ex(executor, &params, &stats);
@@ -397,7 +397,8 @@ static kiln_status_t burn_cpu(void* user_data, uint32_t index,
 KILN_TEST(busy_workers_share_the_work) {
   kiln_task_executor_t* executor = make_executor(2);
   KILN_ASSERT_TRUE(executor != NULL);
-  kiln_task_parallel_for_params_t params = {400, 1, burn_cpu, NULL, NULL};
+  kiln_task_parallel_for_params_t params = {400,  1,    burn_cpu, NULL,
+                                            NULL, NULL, 0};
   int64_t worker_ns[3] = {0, 0, 0};
   params.out_worker_ns = worker_ns;
   kiln_task_parallel_for_stats_t stats;

@@ -911,7 +911,7 @@ static kiln_status_t kiln_vm_bc_call(kiln_vm_module_t* base, void* opaque,
   return kiln_vm_bytecode_run((kiln_vm_bc_state_t*)opaque, ordinal, call->args,
                               call->arg_count, call->results,
                               call->result_count, call->deadline_ns,
-                              call->max_call_depth);
+                              call->max_call_depth, call->trace_execution);
 }
 
 static const kiln_vm_module_vtable_t kiln_vm_bytecode_module_vtable = {

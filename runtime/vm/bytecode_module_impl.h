@@ -127,7 +127,14 @@ kiln_status_t kiln_vm_bytecode_run(kiln_vm_bc_state_t* state, uint32_t ordinal,
                                    const kiln_vm_value_t* args,
                                    size_t arg_count, kiln_vm_value_t* results,
                                    size_t result_count, int64_t deadline_ns,
-                                   uint32_t max_call_depth);
+                                   uint32_t max_call_depth,
+                                   FILE* trace_execution);
+
+// Prints the instruction at |ip| of |m| as the disassembler does
+// ("add.i32 %i2, %i0, %i1"), without a newline (disassembler.c).
+void kiln_vm_bytecode_print_instruction(FILE* s,
+                                        const kiln_vm_bytecode_module_t* m,
+                                        const uint8_t* ip);
 
 // Length of the register list at |p| (u8 count + 3 bytes per entry).
 static inline uint32_t kiln_vm_reglist_size(const uint8_t* p) {

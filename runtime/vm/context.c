@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "runtime/base/tracing.h"
 #include "runtime/vm/bytecode_module_impl.h"
 
 struct kiln_vm_context_t {
@@ -353,6 +354,9 @@ kiln_status_t kiln_vm_invoke(kiln_vm_context_t* context,
   call.result_count = result_count;
   call.deadline_ns = options ? options->deadline_ns : 0;
   call.max_call_depth = options ? options->max_call_depth : 0;
+  call.trace_execution = options ? options->trace_execution : NULL;
+  // Named after the function: the outermost zone of each invocation.
+  KILN_TRACE_ZONE_BEGIN_NAMED_DYNAMIC(z0, name.data, name.size);
   kiln_status_t status =
       function.module->vtable->call(function.module, state, &call);
   if (!status) {
@@ -362,6 +366,7 @@ kiln_status_t kiln_vm_invoke(kiln_vm_context_t* context,
     status = call.wait.wait(call.wait.object,
                             call.deadline_ns ? call.deadline_ns : INT64_MAX);
   }
+  KILN_TRACE_ZONE_END(z0);
   if (status) {
     kiln_vm_values_release(results, result_count);
     kiln_string_view_t module_name = kiln_vm_module_name(function.module);

@@ -60,6 +60,12 @@ typedef struct kiln_vm_invoke_options_t {
   // Maximum call depth (frames); 0 = default (1024). RESOURCE_EXHAUSTED
   // beyond it.
   uint32_t max_call_depth;
+  // When non-NULL, every bytecode instruction is printed here as it is about
+  // to execute (IREE's --trace_execution): "[module.function+pc]
+  // instruction" and the values its register operands hold. Calls into
+  // other bytecode modules are traced too; executables (vmvx workgroups)
+  // are not. Slow: for debugging only.
+  FILE* trace_execution;
 } kiln_vm_invoke_options_t;
 
 // Calls exported |function| of a module linked in |context|. |args| are

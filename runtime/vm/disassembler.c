@@ -99,9 +99,9 @@ static uint32_t kiln_vm_instruction_size(const uint8_t* ip) {
   return p;
 }
 
-static void kiln_vm_print_instruction(FILE* s,
-                                      const kiln_vm_bytecode_module_t* m,
-                                      const uint8_t* ip) {
+void kiln_vm_bytecode_print_instruction(FILE* s,
+                                        const kiln_vm_bytecode_module_t* m,
+                                        const uint8_t* ip) {
   uint32_t opcode = kiln_vm_rd16(ip);
   const kiln_vm_opcode_info_t* info = kiln_vm_opcode_info(opcode);
   fputs(info->mnemonic, s);
@@ -289,7 +289,7 @@ static kiln_status_t kiln_vm_print_function(FILE* s,
       fprintf(s, "^L%u:\n", pc);
     }
     kiln_vm_indent(s, indent + 1);
-    kiln_vm_print_instruction(s, m, ip);
+    kiln_vm_bytecode_print_instruction(s, m, ip);
     fputc('\n', s);
     pc += kiln_vm_instruction_size(ip);
   }

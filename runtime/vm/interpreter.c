@@ -8,6 +8,7 @@
 #include <string.h>
 #include <tgmath.h>
 
+#include "runtime/base/tracing.h"
 #include "runtime/vm/bytecode_module_impl.h"
 #include "runtime/vm/list.h"
 #include "runtime/vm/numerics.h"
@@ -36,6 +37,7 @@ typedef struct kiln_vm_stack_t {
   kiln_vm_wait_request_t wait;  // pending wait, if wait.wait != NULL
   kiln_vm_value_t* results;     // of the outermost call
   size_t result_count;
+  FILE* trace_execution;  // --trace_execution stream, or NULL
 } kiln_vm_stack_t;
 
 //===----------------------------------------------------------------------===//
@@ -249,9 +251,13 @@ static kiln_status_t kiln_vm_call_native(kiln_vm_stack_t* stack,
   call.result_count = result_count;
   call.deadline_ns = stack->deadline_ns;
   call.max_call_depth = stack->max_depth;
+  call.trace_execution = stack->trace_execution;
   kiln_vm_module_t* target = binding->target.module;
+  // Named after the import (e.g. hal.command_buffer.dispatch).
+  KILN_TRACE_ZONE_BEGIN_NAMED_DYNAMIC(z0, import->name.data, import->name.size);
   kiln_status_t status =
       target->vtable->call(target, binding->target_state, &call);
+  KILN_TRACE_ZONE_END(z0);
   if (!status) {
     status = kiln_vm_check_results(import->name, &import->sig, results,
                                    result_count);
@@ -603,6 +609,104 @@ static kiln_status_t kiln_vm_list_store(kiln_ref_object_t* ref, int32_t index,
     ip += 8;                                                           \
     break;
 
+// Prints one register's value for --trace_execution.
+static void kiln_vm_trace_register(FILE* s, const kiln_vm_regs_t* regs,
+                                   int bank, uint16_t index) {
+  static const char kBankChar[KILN_VM_BANK_COUNT] = {'i', 'l', 'f', 'd', 'r'};
+  fprintf(s, " %%%c%u=", kBankChar[bank], index);
+  switch (bank) {
+    case KILN_VM_BANK_I32:
+      fprintf(s, "%d", regs->i32[index]);
+      break;
+    case KILN_VM_BANK_I64:
+      fprintf(s, "%" PRId64, regs->i64[index]);
+      break;
+    case KILN_VM_BANK_F32:
+      fprintf(s, "%g", regs->f32[index]);
+      break;
+    case KILN_VM_BANK_F64:
+      fprintf(s, "%g", regs->f64[index]);
+      break;
+    default: {
+      const kiln_ref_object_t* ref = regs->ref[index];
+      fputs(ref ? ref->type->name : "null", s);
+      break;
+    }
+  }
+}
+
+// --trace_execution: "[module.function+pc] instruction ; operand values".
+// Register operands are shown as they are before the instruction runs
+// (results therefore show their previous value).
+static void kiln_vm_trace_instruction(FILE* s, const kiln_vm_frame_t* frame,
+                                      const uint8_t* ip,
+                                      const kiln_vm_regs_t* regs) {
+  const kiln_vm_bytecode_module_t* m = frame->state->module;
+  const kiln_vm_bc_function_t* fn = frame->function;
+  fprintf(s, "[%.*s.%.*s+0x%04x] ", KILN_SV_ARG(m->name), KILN_SV_ARG(fn->name),
+          (unsigned)(ip - fn->code));
+  kiln_vm_bytecode_print_instruction(s, m, ip);
+  const kiln_vm_opcode_info_t* info = kiln_vm_opcode_info(kiln_vm_rd16(ip));
+  bool first = true;
+  uint32_t p = 2;
+  for (const char* c = info->format; *c; ++c) {
+    int bank = -1;
+    switch (*c) {
+      case 'i':
+        bank = KILN_VM_BANK_I32;
+        break;
+      case 'l':
+        bank = KILN_VM_BANK_I64;
+        break;
+      case 'f':
+        bank = KILN_VM_BANK_F32;
+        break;
+      case 'd':
+        bank = KILN_VM_BANK_F64;
+        break;
+      case 'r':
+        bank = KILN_VM_BANK_REF;
+        break;
+      case 'I':
+      case 'F':
+      case 'B':
+      case 'R':
+      case 'E':
+      case 'G':
+      case 'S':
+      case 'C':
+      case 'M':
+        p += 4;
+        continue;
+      case 'L':
+      case 'D':
+        p += 8;
+        continue;
+      case 'W':
+        p += 2 + 4 * kiln_vm_rd16(ip + p);
+        continue;
+      case 'A': {
+        const uint8_t* list = ip + p;
+        for (uint32_t k = 0; k < list[0]; ++k) {
+          if (first) fputs("  ;", s);
+          first = false;
+          kiln_vm_trace_register(s, regs, list[1 + 3 * k],
+                                 kiln_vm_rd16(list + 2 + 3 * k));
+        }
+        p += kiln_vm_reglist_size(list);
+        continue;
+      }
+      default:
+        continue;
+    }
+    if (first) fputs("  ;", s);
+    first = false;
+    kiln_vm_trace_register(s, regs, bank, kiln_vm_rd16(ip + p));
+    p += 2;
+  }
+  fputc('\n', s);
+}
+
 static kiln_status_t kiln_vm_run_loop(kiln_vm_stack_t* stack) {
   kiln_status_t status = kiln_ok_status();
   kiln_vm_frame_t* frame;
@@ -619,6 +723,10 @@ reload:
   regs = kiln_vm_frame_regs(stack, frame);
 
   for (;;) {
+    // One predictable branch per instruction when not tracing.
+    if (__builtin_expect(stack->trace_execution != NULL, 0)) {
+      kiln_vm_trace_instruction(stack->trace_execution, frame, ip, &regs);
+    }
     switch (kiln_vm_rd16(ip)) {
       //===------------------------------------------------------------===//
       // Constants, moves, select
@@ -1111,7 +1219,8 @@ kiln_status_t kiln_vm_bytecode_run(kiln_vm_bc_state_t* state, uint32_t ordinal,
                                    const kiln_vm_value_t* args,
                                    size_t arg_count, kiln_vm_value_t* results,
                                    size_t result_count, int64_t deadline_ns,
-                                   uint32_t max_call_depth) {
+                                   uint32_t max_call_depth,
+                                   FILE* trace_execution) {
   kiln_vm_stack_t stack;
   memset(&stack, 0, sizeof(stack));
   stack.allocator = state->allocator;
@@ -1119,6 +1228,7 @@ kiln_status_t kiln_vm_bytecode_run(kiln_vm_bc_state_t* state, uint32_t ordinal,
   stack.deadline_ns = deadline_ns;
   stack.results = results;
   stack.result_count = result_count;
+  stack.trace_execution = trace_execution;
   KILN_RETURN_IF_ERROR(kiln_allocator_malloc(
       state->allocator, sizeof(kiln_vm_frame_t) * stack.max_depth,
       (void**)&stack.frames));

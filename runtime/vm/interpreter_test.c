@@ -179,7 +179,7 @@ KILN_TEST(control_flow) {
   kiln_vm_function_t fn;
   KILN_ASSERT_OK(kiln_vm_context_lookup_function_by_name(
       env.context, kiln_make_cstring_view("prog.forever"), &fn));
-  kiln_vm_invoke_options_t options = {kiln_vm_now_ns() + 50000000, 0};
+  kiln_vm_invoke_options_t options = {kiln_vm_now_ns() + 50000000, 0, NULL};
   KILN_EXPECT_STATUS(
       KILN_STATUS_DEADLINE_EXCEEDED,
       kiln_vm_invoke(env.context, fn, NULL, 0, NULL, 0, &options));

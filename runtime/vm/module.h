@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "runtime/base/allocator.h"
 #include "runtime/base/ref.h"
@@ -119,6 +120,9 @@ typedef struct kiln_vm_native_call_t {
   int64_t deadline_ns;
   // Maximum call depth for bytecode callees (0 = default).
   uint32_t max_call_depth;
+  // When non-NULL, bytecode callees print each instruction they execute
+  // here (kiln_vm_invoke_options_t.trace_execution).
+  FILE* trace_execution;
   // Private to the native-module helper (import table of the callee module).
   void* reserved;
 } kiln_vm_native_call_t;

@@ -279,6 +279,7 @@ kiln_status_t kiln_vm_native_call_import(kiln_vm_native_call_t* call,
   inner.result_count = result_count;
   inner.deadline_ns = call->deadline_ns;
   inner.max_call_depth = call->max_call_depth;
+  inner.trace_execution = call->trace_execution;
   kiln_vm_module_t* target = binding->target.module;
   kiln_status_t status =
       target->vtable->call(target, binding->target_state, &inner);

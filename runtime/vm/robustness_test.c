@@ -67,7 +67,7 @@ static kiln_status_t load_and_run(const uint8_t* bytes, size_t length,
       args[k].i64 = 10;
       if (args[k].type == KILN_VM_VALUE_TYPE_REF) args[k].ref = NULL;
     }
-    kiln_vm_invoke_options_t options = {kiln_vm_now_ns() + 20000000, 64};
+    kiln_vm_invoke_options_t options = {kiln_vm_now_ns() + 20000000, 64, NULL};
     status = kiln_vm_invoke(context, fn, args, arg_count, results, result_count,
                             &options);
     if (!status) kiln_vm_values_release(results, result_count);

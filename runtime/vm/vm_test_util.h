@@ -57,7 +57,8 @@ static inline kiln_status_t kiln_vm_test_call(
   kiln_vm_function_t fn;
   KILN_RETURN_IF_ERROR(kiln_vm_context_lookup_function_by_name(
       env->context, kiln_make_cstring_view(name), &fn));
-  kiln_vm_invoke_options_t options = {kiln_vm_now_ns() + 10000000000ll, 0};
+  kiln_vm_invoke_options_t options = {kiln_vm_now_ns() + 10000000000ll, 0,
+                                      NULL};
   return kiln_vm_invoke(env->context, fn, args, arg_count, results,
                         result_count, &options);
 }

@@ -6,8 +6,10 @@
 #   2. generates the reference pages from the built tools
 #      (scripts/docs/gen_reference.py: tool flags from --help, ops from
 #      kiln-opt --list-ops);
-#   3. mkdocs build --strict;
-#   4. fails on any page missing from the nav (scripts/docs/check_nav.py).
+#   3. draws the profiling guide's timeline from a real trace
+#      (scripts/docs/gen_trace_timeline.sh);
+#   4. mkdocs build --strict;
+#   5. fails on any page missing from the nav (scripts/docs/check_nav.py).
 # Usage: build_docs.sh [BUILD_DIR]   (default build)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +24,8 @@ if [ -x "$build/bin/kiln-compile" ] && [ -d "$root/../shared/conformance/iree-e2
   tail -1 "$build/conformance.log" | sed 's/^/docs: conformance: /'
 fi
 python3 "$here/gen_reference.py" --bin="$build/bin" --conformance="$results"
+"$here/gen_trace_timeline.sh" "$build/bin" \
+  "$root/docs/website/docs/guides/generated/trace-timeline.svg"
 cd "$root/docs/website"
 mkdocs build --strict --quiet
 python3 "$here/check_nav.py" "$root/docs/website/mkdocs.yml"

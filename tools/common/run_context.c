@@ -15,6 +15,10 @@ KILN_FLAG(int64, allocation_limit_mb, 8192,
           "At most this many MiB live at once for the module (device "
           "buffers, VM buffers and lists, the context); past it an "
           "allocation fails with RESOURCE_EXHAUSTED. 0 = no limit.");
+KILN_FLAG(bool, trace_execution, false,
+          "Prints each VM bytecode instruction to stderr as it executes: "
+          "[module.function+pc], the instruction, and the values of its "
+          "register operands (as IREE's --trace_execution). Slow.");
 KILN_FLAG(int64, function_timeout_ms, 0,
           "Fails a function call still running after this many milliseconds "
           "with DEADLINE_EXCEEDED (also inside its dispatches); 0 = no "
@@ -211,6 +215,7 @@ kiln_status_t kiln_tools_run_function(kiln_tools_run_context_t* context,
   if (!status) {
     kiln_tooling_print_exec_header(stream, kiln_vm_function_name(&function));
     options.deadline_ns = kiln_tools_function_deadline_ns();
+    options.trace_execution = kiln_flag_trace_execution ? stderr : NULL;
     status = kiln_vm_invoke_list(context->context, function, inputs, outputs,
                                  &options);
   }

@@ -36,6 +36,7 @@ extern "C" {
 #include "runtime/tooling/device_util.h"
 #include "runtime/tooling/flags.h"
 #include "runtime/tooling/function_io.h"
+#include "runtime/tooling/trace_output.h"
 #include "tools/common/run_context.h"
 }
 
@@ -919,6 +920,9 @@ int main(int argc, char** argv) {
   benchmark::TimeUnit unit = benchmark::kMillisecond;
   if (!status) status = ParseTimeUnit(kiln_flag_time_unit, &unit_set, &unit);
   if (!status) status = ValidateFlags();
+  if (!status) {
+    status = kiln_tooling_trace_start_from_flags("kiln-benchmark-module");
+  }
   Reporter reporter;
   if (!status) {
     reporter_options.buffer = kiln_flag_dispatch_statistics;
@@ -1002,6 +1006,13 @@ int main(int argc, char** argv) {
       context.device ? kiln_hal_device_allocator(context.device) : nullptr;
   if (device_allocator) kiln_hal_allocator_retain(device_allocator);
   kiln_tools_run_context_deinitialize(&context);
+  // After the device is gone: its worker threads have finished their zones.
+  kiln_status_t trace_status = kiln_tooling_trace_finish();
+  if (!status) {
+    status = trace_status;
+  } else {
+    kiln_status_free(trace_status);
+  }
   if (g_recorder) kiln_hal_replay_recorder_release(g_recorder);
   g_recorder = nullptr;
   if (device_allocator) {

@@ -6,6 +6,7 @@
 
 #include "runtime/tooling/device_util.h"
 #include "runtime/tooling/flags.h"
+#include "runtime/tooling/trace_output.h"
 #include "tools/common/run_context.h"
 
 // True for exports that are not tests: internal helpers ("__init") and
@@ -103,6 +104,8 @@ int main(int argc, char** argv) {
       "Runs every exported no-argument function of a module as a test.\n"
       "Usage: kiln-check-module --module=test.kmod [--device=local-task]\n",
       0, "the module is given with --module=FILE", &argc, &argv, &done);
+  if (!status && !done)
+    status = kiln_tooling_trace_start_from_flags("kiln-check-module");
   if (!status && !done && kiln_tooling_print_device_info_from_flags(stdout)) {
     done = true;
   }
@@ -115,6 +118,13 @@ int main(int argc, char** argv) {
   if (!status && !done) status = kiln_check_module_run(&context, &failed);
   fflush(stdout);
   kiln_tools_run_context_deinitialize(&context);
+  // After the device is gone: its worker threads have finished their zones.
+  kiln_status_t trace_status = kiln_tooling_trace_finish();
+  if (!status) {
+    status = trace_status;
+  } else {
+    kiln_status_free(trace_status);
+  }
   kiln_flags_reset();
   if (status) return kiln_status_report_and_exit_code(status);
   return failed ? 1 : 0;

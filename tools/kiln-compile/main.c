@@ -7,6 +7,7 @@
 
 #include "compiler/driver/driver.h"
 #include "compiler/targets/target_backend.h"
+#include "runtime/tooling/trace_output.h"
 
 // Nothing but whitespace: no program (kiln-opt accepts it, a compiler that
 // emitted an empty module for it would hide a wrong path or a failed pipe).
@@ -87,6 +88,10 @@ static void print_help(void) {
       "dump); start after it\n"
       "  --timing                         Per-pass timing table (stderr; "
       "alias --mlir-timing)\n"
+      "  --trace_output=FILE              Chrome trace-event JSON of the "
+      "compilation\n"
+      "                                   (phases, passes; open in "
+      "ui.perfetto.dev)\n"
       "  --export-benchmark-funcs         Add a no-argument <fn>_benchmark "
       "wrapper per function\n"
       "                                   (alias "
@@ -131,6 +136,7 @@ int main(int argc, char** argv) {
   kiln_compiler_options_initialize(&options);
   const char* input = NULL;
   const char* output = "-";
+  const char* trace_output = NULL;
   bool have_output_format = false;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
@@ -151,6 +157,8 @@ int main(int argc, char** argv) {
         return 2;
       }
       output = argv[i];
+    } else if (!strncmp(a, "--trace_output=", 15)) {
+      trace_output = a + 15;
     } else if (!strncmp(a, "-o", 2) && a[2] && a[1] == 'o') {
       output = a + 2;
     } else if (a[0] == '-' && a[1] == '-') {
@@ -198,8 +206,10 @@ int main(int argc, char** argv) {
   char* text = NULL;
   size_t text_size = 0;
   const char* filename = strcmp(input, "-") == 0 ? "<stdin>" : input;
-  kiln_status_t status =
-      kiln_compiler_read_file(input, allocator, &text, &text_size);
+  kiln_status_t status = kiln_tooling_trace_start(trace_output, "kiln-compile");
+  if (!status) {
+    status = kiln_compiler_read_file(input, allocator, &text, &text_size);
+  }
   if (!status && kiln_compile_is_blank(text, text_size)) {
     status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
                               "input '%s' is empty", filename);
@@ -209,6 +219,12 @@ int main(int argc, char** argv) {
                                           allocator, &bytes, &length);
   }
   kiln_allocator_free(allocator, text);
+  kiln_status_t trace_status = kiln_tooling_trace_finish();
+  if (!status) {
+    status = trace_status;
+  } else {
+    kiln_status_free(trace_status);
+  }
   if (status) {
     // Diagnostics with file:line:col were already printed; the status says
     // which phase failed.

@@ -8,6 +8,7 @@
 
 #include "compiler/driver/driver.h"
 #include "runtime/tooling/flags.h"
+#include "runtime/tooling/trace_output.h"
 #include "tools/common/run_context.h"
 
 KILN_FLAG(string, function, "",
@@ -144,6 +145,8 @@ int main(int argc, char** argv) {
         "Runtime flags may be written --Xruntime,flag=value, compiler flags "
         "--Xcompiler,flag=value or after --.\n",
         1, "one MLIR file to run", &argc, &argv, &done);
+  if (!status && !done)
+    status = kiln_tooling_trace_start_from_flags("kiln-run-mlir");
   uint8_t* bytes = NULL;
   size_t length = 0;
   if (!status && !done)
@@ -161,6 +164,13 @@ int main(int argc, char** argv) {
   }
   fflush(stdout);
   kiln_tools_run_context_deinitialize(&context);
+  // After the device is gone: its worker threads have finished their zones.
+  kiln_status_t trace_status = kiln_tooling_trace_finish();
+  if (!status) {
+    status = trace_status;
+  } else {
+    kiln_status_free(trace_status);
+  }
   kiln_flags_reset();
   kiln_run_mlir_release_args(routed_argv, owned_args);
   if (status) return kiln_status_report_and_exit_code(status);

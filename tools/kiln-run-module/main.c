@@ -6,6 +6,7 @@
 
 #include "runtime/tooling/device_util.h"
 #include "runtime/tooling/flags.h"
+#include "runtime/tooling/trace_output.h"
 #include "tools/common/run_context.h"
 
 KILN_FLAG(string, function, "",
@@ -23,6 +24,8 @@ int main(int argc, char** argv) {
       "Usage: kiln-run-module --module=file.kmod --function=NAME "
       "[--device=local-task] [--input=2x2xf32=1 2 3 4 ...]\n",
       0, "the module is given with --module=FILE", &argc, &argv, &done);
+  if (!status && !done)
+    status = kiln_tooling_trace_start_from_flags("kiln-run-module");
   if (!status && !done && kiln_tooling_print_device_info_from_flags(stdout)) {
     done = true;
   }
@@ -38,6 +41,13 @@ int main(int argc, char** argv) {
   }
   fflush(stdout);
   kiln_tools_run_context_deinitialize(&context);
+  // After the device is gone: its worker threads have finished their zones.
+  kiln_status_t trace_status = kiln_tooling_trace_finish();
+  if (!status) {
+    status = trace_status;
+  } else {
+    kiln_status_free(trace_status);
+  }
   kiln_flags_reset();
   if (status) return kiln_status_report_and_exit_code(status);
   return exit_code;

@@ -10,6 +10,7 @@
 #include "runtime/tooling/device_util.h"
 #include "runtime/tooling/flags.h"
 #include "runtime/tooling/function_io.h"
+#include "runtime/tooling/trace_output.h"
 
 KILN_FLAG(int32, repeat, 1, "Replays the file this many times.");
 KILN_FLAG_LIST_DECLARE(output);
@@ -79,8 +80,16 @@ int main(int argc, char** argv) {
     return 0;
   }
   int exit_code = 0;
+  if (!status) status = kiln_tooling_trace_start_from_flags("kiln-run-replay");
+  // kiln_run_replay releases its device before returning.
   if (!status) status = kiln_run_replay(argv[1], &exit_code);
   fflush(stdout);
+  kiln_status_t trace_status = kiln_tooling_trace_finish();
+  if (!status) {
+    status = trace_status;
+  } else {
+    kiln_status_free(trace_status);
+  }
   kiln_flags_reset();
   if (status) return kiln_status_report_and_exit_code(status);
   return exit_code;

@@ -2,9 +2,11 @@
 // transfers, reusable command buffers with binding tables, fence ordering
 // and failure propagation, and dispatches of a native executable loaded from
 // memory on local-sync and local-task with several worker counts.
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/base/trace_recorder.h"
 #include "runtime/hal/api.h"
 #include "runtime/testing/test.h"
 
@@ -655,6 +657,40 @@ KILN_TEST(native_dispatch_large_two_workers) {
   free(rhs);
 }
 
+// With a trace recorder installed, a dispatch on local-task records its
+// zones from the queue thread and the workers into per-thread buffers (run
+// under TSan by the tsan label); the JSON names them.
+KILN_TEST(native_dispatch_traced) {
+  const uint32_t n = 1u << 20;
+  float* lhs = (float*)malloc((size_t)n * 4);
+  float* rhs = (float*)malloc((size_t)n * 4);
+  fill_inputs(n, lhs, rhs);
+  kiln_trace_recorder_t* recorder = NULL;
+  KILN_ASSERT_OK(kiln_trace_recorder_create(NULL, host(), &recorder));
+  kiln_trace_recorder_start(recorder);
+  float* result = run_elementwise("local-task", 2, n, lhs, rhs, 2.0f, NULL);
+  kiln_trace_recorder_stop(recorder);
+  KILN_ASSERT_TRUE(result);
+  char* text = NULL;
+  size_t size = 0;
+  FILE* stream = open_memstream(&text, &size);
+  KILN_ASSERT_TRUE(stream != NULL);
+  KILN_EXPECT_OK(kiln_trace_recorder_write_json(recorder, stream));
+  fclose(stream);
+#if defined(KILN_ENABLE_TRACING)
+  KILN_EXPECT_CONTAINS(text, "\"name\":\"scale\"");
+  KILN_EXPECT_CONTAINS(text, "\"name\":\"hal.command_buffer.execute\"");
+  KILN_EXPECT_CONTAINS(text, "\"name\":\"kiln-hal-queue\"");
+  KILN_EXPECT_CONTAINS(text, "\"name\":\"hal.allocator\"");
+  KILN_EXPECT_CONTAINS(text, "\"workgroup_count_y\":2");
+#endif
+  free(text);
+  kiln_trace_recorder_release(recorder);
+  free(result);
+  free(lhs);
+  free(rhs);
+}
+
 KILN_TEST(native_dispatch_failure) {
   for (int d = 0; d < 2; ++d) {
     kiln_hal_device_t* device = make_device(kDrivers[d], 2, true);
@@ -745,5 +781,6 @@ KILN_TEST_MAIN(KILN_TEST_CASE(device_creation), KILN_TEST_CASE(transfers),
                KILN_TEST_CASE(native_two_libraries),
                KILN_TEST_CASE(native_dispatch_all_drivers),
                KILN_TEST_CASE(native_dispatch_large_two_workers),
+               KILN_TEST_CASE(native_dispatch_traced),
                KILN_TEST_CASE(native_dispatch_failure),
                KILN_TEST_CASE(native_dispatch_past_deadline))

@@ -3,6 +3,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "runtime/base/trace_names.h"
+#include "runtime/base/tracing.h"
 #include "runtime/hal/local/local_executable.h"
 #include "runtime/hal/semaphore.h"
 
@@ -146,6 +148,12 @@ static kiln_status_t kiln_hal_local_execute_dispatch(
   state.binding_ptrs = binding_ptrs;
   state.binding_lengths = binding_lengths;
 
+  // The whole dispatch on the executing thread; the slices of its
+  // workgroups (per thread, named alike) nest in it in time.
+  KILN_TRACE_ZONE_BEGIN_NAMED_DYNAMIC(z0, info.name.data, info.name.size);
+  KILN_TRACE_ZONE_APPEND_ARG_I64(z0, "workgroup_count_x", count[0]);
+  KILN_TRACE_ZONE_APPEND_ARG_I64(z0, "workgroup_count_y", count[1]);
+  KILN_TRACE_ZONE_APPEND_ARG_I64(z0, "workgroup_count_z", count[2]);
   int64_t start_ns = executor->profiling ? kiln_hal_now_ns() : 0;
   kiln_hal_local_run_stats_t run_stats = {0, 0};
   kiln_status_t status = kiln_ok_status();
@@ -162,7 +170,7 @@ static kiln_status_t kiln_hal_local_execute_dispatch(
     if (!status) {
       status = executor->runner.run(executor->runner.self, (uint32_t)total,
                                     kiln_hal_local_run_workgroup, &dispatch,
-                                    &run_stats);
+                                    info.name, &run_stats);
       if (vtable->end_dispatch) {
         vtable->end_dispatch(executable, entry_point, dispatch.dispatch_data);
       }
@@ -180,6 +188,7 @@ static kiln_status_t kiln_hal_local_execute_dispatch(
     record.workers_used = run_stats.workers_used;
     executor->sink.record_dispatch(executor->sink.user_data, &record);
   }
+  KILN_TRACE_ZONE_END(z0);
   if (status) {
     return kiln_status_annotate_f(status, "in dispatch of '%.*s'",
                                   KILN_SV_ARG(info.name));
@@ -273,12 +282,18 @@ kiln_status_t kiln_hal_local_command_executor_execute(
     kiln_hal_command_buffer_t* command_buffer,
     const kiln_hal_buffer_binding_table_t* binding_table, int64_t deadline_ns) {
   size_t count = kiln_hal_command_buffer_command_count(command_buffer);
-  for (size_t i = 0; i < count; ++i) {
-    KILN_RETURN_AND_ANNOTATE_IF_ERROR(
-        kiln_hal_local_execute_command(
-            executor, kiln_hal_command_buffer_command(command_buffer, i),
-            binding_table, deadline_ns),
-        "command %zu of the command buffer", i);
+  KILN_TRACE_ZONE_BEGIN_NAMED(z0, KILN_TRACE_ZONE_COMMAND_BUFFER);
+  KILN_TRACE_ZONE_APPEND_ARG_I64(z0, "commands", count);
+  kiln_status_t status = kiln_ok_status();
+  for (size_t i = 0; i < count && !status; ++i) {
+    status = kiln_hal_local_execute_command(
+        executor, kiln_hal_command_buffer_command(command_buffer, i),
+        binding_table, deadline_ns);
+    if (status) {
+      status = kiln_status_annotate_f(status,
+                                      "command %zu of the command buffer", i);
+    }
   }
-  return kiln_ok_status();
+  KILN_TRACE_ZONE_END(z0);
+  return status;
 }

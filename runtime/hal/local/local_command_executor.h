@@ -9,6 +9,7 @@
 
 #include "runtime/base/allocator.h"
 #include "runtime/base/status.h"
+#include "runtime/base/string_view.h"
 #include "runtime/hal/command_buffer.h"
 #include "runtime/hal/profiling.h"
 
@@ -35,9 +36,11 @@ typedef struct kiln_hal_local_workgroup_runner_t {
   // Number of distinct worker ids run() may pass (ids are < this).
   uint32_t worker_slots;
   // Runs every index, returns the status of the lowest failing index, and
-  // fills |*out_stats|.
+  // fills |*out_stats|. |name| (the entry point) names the trace slices of
+  // the workgroups each thread runs.
   kiln_status_t (*run)(void* self, uint32_t count,
                        kiln_hal_local_workgroup_fn_t fn, void* user_data,
+                       kiln_string_view_t name,
                        kiln_hal_local_run_stats_t* out_stats);
   // Releases |self| (may be NULL).
   void (*destroy)(void* self);

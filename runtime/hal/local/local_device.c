@@ -4,6 +4,9 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "runtime/base/threads.h"
+#include "runtime/base/trace_names.h"
+#include "runtime/base/tracing.h"
 #include "runtime/hal/buffer_internal.h"
 #include "runtime/hal/local/executable_loader.h"
 
@@ -184,6 +187,8 @@ static void kiln_hal_queue_op_free(kiln_allocator_t allocator,
 // Returns the failure (also delivered to the signal fence).
 static kiln_status_t kiln_hal_local_device_run_op(
     kiln_hal_local_device_t* device, kiln_hal_queue_op_t* op) {
+  KILN_TRACE_ZONE_BEGIN_NAMED(z0, KILN_TRACE_ZONE_QUEUE_OPERATION);
+  KILN_TRACE_ZONE_APPEND_ARG_I64(z0, "type", op->type);
   kiln_status_t status = kiln_hal_fence_wait(op->wait_fence, op->deadline_ns);
   if (!status && op->type == KILN_HAL_QUEUE_OP_EXECUTE) {
     pthread_mutex_lock(&device->execute_mutex);
@@ -199,11 +204,14 @@ static kiln_status_t kiln_hal_local_device_run_op(
   } else {
     status = kiln_hal_fence_signal(op->signal_fence);
   }
+  KILN_TRACE_ZONE_END(z0);
   return status;
 }
 
 static void* kiln_hal_local_device_queue_main(void* arg) {
   kiln_hal_local_device_t* device = (kiln_hal_local_device_t*)arg;
+  kiln_thread_set_current_name("kiln-hal-queue");
+  kiln_trace_set_thread_name("kiln-hal-queue");
   pthread_mutex_lock(&device->queue_mutex);
   for (;;) {
     while (!device->head && !device->exit_requested) {

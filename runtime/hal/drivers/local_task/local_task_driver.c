@@ -5,13 +5,16 @@
 
 static kiln_status_t kiln_hal_local_task_run(
     void* self, uint32_t count, kiln_hal_local_workgroup_fn_t fn,
-    void* user_data, kiln_hal_local_run_stats_t* out_stats) {
+    void* user_data, kiln_string_view_t name,
+    kiln_hal_local_run_stats_t* out_stats) {
   kiln_task_executor_t* executor = (kiln_task_executor_t*)self;
   kiln_task_parallel_for_params_t params = {0};
   params.count = count;
   params.grain = 0;
   params.fn = fn;
   params.user_data = user_data;
+  params.trace_name = name.data;
+  params.trace_name_length = name.size;
   kiln_task_parallel_for_stats_t stats = {0};
   kiln_status_t status =
       kiln_task_executor_parallel_for_ex(executor, &params, &stats);

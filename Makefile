@@ -7,7 +7,8 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
 .PHONY: all deps build test test-main test-asan test-tsan demo clean format \
-        docs-deps docs serve-docs test-docs bench bench-conv bench-models fuzz
+        docs-deps docs serve-docs test-docs bench bench-conv bench-models fuzz \
+        install
 
 all: build
 
@@ -17,6 +18,12 @@ deps:
 build: deps
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# Installs the tools, the runtime libraries and headers, the CMake package,
+# kiln-runtime.pc and the Python package under PREFIX (default /usr/local).
+PREFIX ?= /usr/local
+install: build
+	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 # Sanitizer builds: ASan+UBSan+LSan over the unit and tool tests, TSan over
 # the task system and the drivers. The main ctest runs last so that its

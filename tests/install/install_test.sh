@@ -3,10 +3,12 @@
 # of tree against it twice, with CMake (find_package(kiln), static library)
 # and with pkg-config (shared library), then runs both on a module the
 # installed kiln-as-module assembles.
-#   install_test.sh BUILD_DIR SOURCE_DIR
+# With PYTHON, the installed Python package compiles and runs a model too.
+#   install_test.sh BUILD_DIR SOURCE_DIR [PYTHON]
 set -eu
 build=$1
 src=$2
+python=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
@@ -32,4 +34,20 @@ cc -std=c11 -o "$tmp/pc-sample" "$src/samples/embedding/main.c" \
   $(pkg-config --cflags --libs kiln-runtime) \
   -Wl,-rpath,"$(pkg-config --variable=libdir kiln-runtime)"
 "$tmp/pc-sample" "$tmp/identity.kmod" local-sync identity
+
+if [ -n "$python" ]; then
+  site=$(dirname "$(find "$prefix/lib" -path '*-packages/kiln/runtime.py')")
+  PYTHONPATH=$(dirname "$site") KILN_TOOLS_DIR= "$python" - <<'PY'
+import numpy as np
+import kiln.compiler, kiln.runtime
+src = """func.func @neg(%a: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = stablehlo.negate %a : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}"""
+m = kiln.runtime.load_vm_flatbuffer(
+    kiln.compiler.compile_str(src, target_backends=["vmvx"]))
+assert "/prefix/" in kiln.runtime.__file__, kiln.runtime.__file__
+print("python: neg =", m.neg(np.array([1, -2, 3], np.float32)).tolist())
+PY
+fi
 echo "install_test: ok"

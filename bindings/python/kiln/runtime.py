@@ -198,7 +198,8 @@ class DeviceArray:
         return self.to_host().tolist()
 
     def __repr__(self):
-        return f"<kiln.runtime.DeviceArray {self.shape}x{self.element_type}>"
+        dims = "".join(f"{d}x" for d in self.shape)
+        return f"<kiln.runtime.DeviceArray {dims}{self.element_type}>"
 
     def __str__(self):
         return str(self.to_host())
@@ -231,8 +232,10 @@ class VmFunction:
             array = np.asarray(value)
         if array.dtype.byteorder == ">":
             array = array.astype(array.dtype.newbyteorder("<"))
-        # Strided views and Fortran order are copied, never refused.
-        array = np.ascontiguousarray(array)
+        # Strided views and Fortran order are copied, never refused
+        # (np.ascontiguousarray would also turn 0-d arrays into 1-d ones).
+        if not array.flags.c_contiguous:
+            array = array.copy(order="C")
         element_type = _ELEMENT_TYPES.get(array.dtype)
         if element_type is None:
             raise TypeError(
@@ -391,7 +394,7 @@ def _find_tool(name):
 
 
 def _input_flag(value):
-    array = np.ascontiguousarray(np.asarray(value))
+    array = np.asarray(value)
     name = _ELEMENT_TYPE_NAMES.get(array.dtype)
     if name is None:
         raise TypeError(f"kiln: benchmark inputs of dtype {array.dtype} are "

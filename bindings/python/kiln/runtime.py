@@ -222,8 +222,8 @@ class VmFunction:
         if expected in ("i", "I", "f", "F") and isinstance(
                 value, (bool, int, float, np.number)) and np.ndim(value) == 0:
             return value.item() if isinstance(value, np.number) else value
-        if isinstance(value, bool):
-            array = np.asarray(value)
+        if isinstance(value, (bool, np.generic)):
+            array = np.asarray(value)  # numpy scalars keep their dtype
         elif isinstance(value, int):
             array = np.asarray(value, dtype=np.int32)
         elif isinstance(value, float):

@@ -4,9 +4,11 @@
 //   Module(data)               a validated module image; keeps |data| (any
 //                              object with the buffer protocol) alive
 //   Session(uri, workers, native)
-//     .load(module)            links the module (borrowed image)
-//     .lookup(name)            -> (ordinal, signature)
-//     .invoke(ordinal, args)   args: BufferView | int | float |
+//     .load(module)            links the module after the loaded ones
+//                              (borrowed image); returns its index
+//     .lookup(name)            "module.function" or a bare name ->
+//                              (module index, ordinal, signature)
+//     .invoke(index, ordinal, args)  args: BufferView | int | float |
 //                              (array, element_type); returns a tuple
 //   BufferView                 a HAL buffer view: shape, element_type,
 //                              element_type_name, the buffer protocol
@@ -133,8 +135,8 @@ static PyTypeObject kiln_py_module_type = {
 
 typedef struct {
   PyObject_HEAD kiln_runtime_session_t* session;
-  PyThread_type_lock lock;  // one call at a time on the session
-  PyObject* module;         // the loaded kiln_py_module_t (or NULL)
+  PyThread_type_lock lock;  // one call or load at a time on the session
+  PyObject* modules;        // list of the loaded kiln_py_module_t
 } kiln_py_session_t;
 
 static void kiln_py_session_dealloc(kiln_py_session_t* self) {
@@ -145,7 +147,7 @@ static void kiln_py_session_dealloc(kiln_py_session_t* self) {
     Py_END_ALLOW_THREADS
   }
   if (self->lock) PyThread_free_lock(self->lock);
-  Py_XDECREF(self->module);
+  Py_XDECREF(self->modules);
   Py_TYPE(self)->tp_free((PyObject*)self);
 }
 
@@ -165,7 +167,8 @@ static int kiln_py_session_init(kiln_py_session_t* self, PyObject* args,
     return -1;
   }
   self->lock = PyThread_allocate_lock();
-  if (!self->lock) {
+  self->modules = PyList_New(0);
+  if (!self->lock || !self->modules) {
     PyErr_NoMemory();
     return -1;
   }
@@ -190,13 +193,27 @@ static PyObject* kiln_py_session_load(kiln_py_session_t* self, PyObject* arg) {
     return NULL;
   }
   kiln_py_module_t* module = (kiln_py_module_t*)arg;
-  kiln_status_t status = kiln_runtime_session_load_module_memory(
+  // Relinking replaces the context that calls use: not during a call.
+  kiln_status_t status;
+  Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(self->lock, WAIT_LOCK);
+  status = kiln_runtime_session_load_module_memory(
       self->session, module->image.buf, (size_t)module->image.len,
       KILN_VM_BYTECODE_LOAD_FLAG_BORROW);
-  if (status) return kiln_py_raise(status);
-  Py_INCREF(arg);
-  self->module = arg;  // the session borrows its bytes
-  Py_RETURN_NONE;
+  PyThread_release_lock(self->lock);
+  Py_END_ALLOW_THREADS if (status) return kiln_py_raise(status);
+  // The session borrows the module's bytes: hold the module.
+  if (PyList_Append(self->modules, arg) != 0) return NULL;
+  return PyLong_FromSsize_t(PyList_GET_SIZE(self->modules) - 1);
+}
+
+// The index of |module| among the session's user modules.
+static size_t kiln_py_session_module_index(kiln_py_session_t* self,
+                                           kiln_vm_module_t* module) {
+  size_t count = kiln_runtime_session_module_count(self->session);
+  for (size_t i = 0; i < count; ++i) {
+    if (kiln_runtime_session_module_at(self->session, i) == module) return i;
+  }
+  return count;
 }
 
 static PyObject* kiln_py_session_lookup(kiln_py_session_t* self,
@@ -208,8 +225,9 @@ static PyObject* kiln_py_session_lookup(kiln_py_session_t* self,
       kiln_runtime_session_lookup_function(self->session, name, &function);
   if (status) return kiln_py_raise(status);
   kiln_string_view_t signature = kiln_vm_function_signature(&function);
-  return Py_BuildValue("Is#", function.ordinal, signature.data,
-                       (Py_ssize_t)signature.size);
+  return Py_BuildValue(
+      "nIs#", (Py_ssize_t)kiln_py_session_module_index(self, function.module),
+      function.ordinal, signature.data, (Py_ssize_t)signature.size);
 }
 
 //===----------------------------------------------------------------------===//
@@ -565,14 +583,19 @@ static PyObject* kiln_py_convert_result(kiln_py_session_t* self,
 
 static PyObject* kiln_py_session_invoke(kiln_py_session_t* self,
                                         PyObject* args) {
+  Py_ssize_t module_index = 0;
   unsigned int ordinal = 0;
   PyObject* items = NULL;
-  if (!PyArg_ParseTuple(args, "IO!", &ordinal, &PyTuple_Type, &items)) {
+  if (!PyArg_ParseTuple(args, "nIO!", &module_index, &ordinal, &PyTuple_Type,
+                        &items)) {
     return NULL;
   }
-  kiln_vm_module_t* module = kiln_runtime_session_module(self->session);
+  kiln_vm_module_t* module =
+      module_index < 0
+          ? NULL
+          : kiln_runtime_session_module_at(self->session, (size_t)module_index);
   if (!module) {
-    PyErr_SetString(kiln_py_error, "FAILED_PRECONDITION: no module loaded");
+    PyErr_SetString(kiln_py_error, "FAILED_PRECONDITION: no such module");
     return NULL;
   }
   kiln_vm_function_t function = {module, ordinal,
@@ -627,11 +650,11 @@ static PyObject* kiln_py_session_device_uri_bytes_in_use(
 
 static PyMethodDef kiln_py_session_methods[] = {
     {"load", (PyCFunction)kiln_py_session_load, METH_O,
-     "load(module): links a Module into the session"},
+     "load(module) -> index: links a Module after the loaded ones"},
     {"lookup", (PyCFunction)kiln_py_session_lookup, METH_VARARGS,
-     "lookup(name) -> (ordinal, signature)"},
+     "lookup(name) -> (module index, ordinal, signature)"},
     {"invoke", (PyCFunction)kiln_py_session_invoke, METH_VARARGS,
-     "invoke(ordinal, args) -> tuple of results"},
+     "invoke(module index, ordinal, args) -> tuple of results"},
     {"bytes_in_use", (PyCFunction)kiln_py_session_device_uri_bytes_in_use,
      METH_NOARGS, "bytes live through the session's allocator"},
     {NULL},
@@ -641,7 +664,7 @@ static PyTypeObject kiln_py_session_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "kiln._runtime.Session",
     .tp_basicsize = sizeof(kiln_py_session_t),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A kiln runtime session: one device and one module.",
+    .tp_doc = "A kiln runtime session: one device and its modules.",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)kiln_py_session_init,
     .tp_dealloc = (destructor)kiln_py_session_dealloc,

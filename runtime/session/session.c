@@ -122,15 +122,15 @@ void kiln_runtime_session_release(kiln_runtime_session_t* session) {
   kiln_allocator_free(session->parent_allocator, session);
 }
 
-static kiln_vm_module_t* kiln_runtime_session_find_module(
-    kiln_runtime_session_t* session, kiln_string_view_t name) {
+static bool kiln_runtime_session_has_module(kiln_runtime_session_t* session,
+                                            kiln_string_view_t name) {
   for (size_t i = 0; i < session->user_module_count; ++i) {
     if (kiln_string_view_equal(kiln_vm_module_name(session->user_modules[i]),
                                name)) {
-      return session->user_modules[i];
+      return true;
     }
   }
-  return NULL;
+  return false;
 }
 
 // Links the loaded |module| (ownership taken) after the session's modules:
@@ -144,7 +144,7 @@ static kiln_status_t kiln_runtime_session_link(kiln_runtime_session_t* session,
     status = kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
                               "a session holds at most %d modules",
                               KILN_RUNTIME_SESSION_MAX_MODULES);
-  } else if (kiln_runtime_session_find_module(session, name) ||
+  } else if (kiln_runtime_session_has_module(session, name) ||
              kiln_string_view_equal_cstr(name, "hal") ||
              kiln_string_view_equal_cstr(name, "check")) {
     // Imports and qualified lookups name modules: names must be unique.
@@ -239,23 +239,22 @@ kiln_status_t kiln_runtime_session_lookup_function(
     kiln_vm_function_t* out_function) {
   KILN_RETURN_IF_ERROR(kiln_runtime_session_check_loaded(session));
   kiln_string_view_t full = kiln_make_cstring_view(name);
-  // "module.function" picks the module; a bare name (or a prefix that is
-  // no module's name) is searched from the last loaded module back.
+  // "module.function" searches only that module; a bare name (or a prefix
+  // that is no module's name) the modules from the last loaded back.
+  size_t first = 0, end = session->user_module_count;
+  kiln_string_view_t function_name = full;
   size_t dot = kiln_string_view_find_char(full, '.', 0);
-  if (dot != SIZE_MAX) {
-    kiln_vm_module_t* module = kiln_runtime_session_find_module(
-        session, kiln_string_view_substr(full, 0, dot));
-    if (module) {
-      kiln_status_t status = kiln_vm_module_lookup_function_by_name(
-          module, kiln_string_view_substr(full, dot + 1, SIZE_MAX),
-          out_function);
-      if (!status) return status;
-      kiln_status_free(status);
+  for (size_t i = 0; dot != SIZE_MAX && i < session->user_module_count; ++i) {
+    if (kiln_string_view_equal(kiln_vm_module_name(session->user_modules[i]),
+                               kiln_string_view_substr(full, 0, dot))) {
+      first = i;
+      end = i + 1;
+      function_name = kiln_string_view_substr(full, dot + 1, SIZE_MAX);
     }
   }
-  for (size_t i = session->user_module_count; i-- > 0;) {
+  for (size_t i = end; i-- > first;) {
     kiln_status_t status = kiln_vm_module_lookup_function_by_name(
-        session->user_modules[i], full, out_function);
+        session->user_modules[i], function_name, out_function);
     if (!status) return status;
     kiln_status_free(status);
   }
@@ -264,8 +263,8 @@ kiln_status_t kiln_runtime_session_lookup_function(
   char modules[256];
   size_t used = 0, modules_used = 0;
   exports[0] = modules[0] = 0;
-  bool several = session->user_module_count > 1;
-  for (size_t i = 0; i < session->user_module_count; ++i) {
+  bool several = end - first > 1;
+  for (size_t i = first; i < end; ++i) {
     kiln_vm_module_t* module = session->user_modules[i];
     used = kiln_runtime_session_list_exports(module, several, exports,
                                              sizeof(exports), used);

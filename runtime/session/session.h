@@ -83,9 +83,9 @@ kiln_status_t kiln_runtime_session_load_module_memory(
     kiln_runtime_session_t* session, const void* bytes, size_t length,
     kiln_vm_bytecode_load_flags_t flags);
 
-// Finds exported function |name|: "module.function" in that module, a bare
-// name in the last loaded module that exports it. NOT_FOUND names the
-// function and lists the modules' exports.
+// Finds exported function |name|: "module.function" only in that module, a
+// bare name in the last loaded module that exports it. NOT_FOUND names the
+// function and lists the exports of the modules searched.
 kiln_status_t kiln_runtime_session_lookup_function(
     kiln_runtime_session_t* session, const char* name,
     kiln_vm_function_t* out_function);

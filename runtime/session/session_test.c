@@ -180,6 +180,11 @@ KILN_TEST(later_modules_import_earlier_ones) {
                        "function 'add3' not found in modules 'inc', 'twice'; "
                        "exported functions: inc.add1, twice.add2");
   kiln_status_free(status);
+  status = kiln_runtime_session_lookup_function(session, "inc.add2", &function);
+  KILN_EXPECT_CONTAINS(kiln_status_message(status),
+                       "function 'inc.add2' not found in module 'inc'; "
+                       "exported functions: add1");
+  kiln_status_free(status);
   kiln_runtime_session_release(session);
 }
 

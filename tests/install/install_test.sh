@@ -25,6 +25,9 @@ cmake -S "$src/samples/embedding" -B "$tmp/cmake-build" -G Ninja \
   -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$tmp/cmake-build" >"$tmp/build.log" || { cat "$tmp/build.log"; exit 1; }
 "$tmp/cmake-build/embedding-sample" "$tmp/identity.kmod" local-task identity
+# Two modules on the session's one device (the second imports the first).
+"$prefix/bin/kiln-as-module" "$src/samples/embedding/wrapper.vmasm" -o "$tmp/wrapper.kmod"
+"$tmp/cmake-build/embedding-sample" "$tmp/identity.kmod,$tmp/wrapper.kmod" local-task wrapped
 
 # pkg-config: one compiler line; the shared library is found at run time
 # through the rpath the line sets.

@@ -209,9 +209,10 @@ class VmFunction:
     """An exported function bound to a context: call it with the function's
     arguments, get its results (one value, a tuple of several, or None)."""
 
-    def __init__(self, session, name, ordinal, signature):
+    def __init__(self, session, name, module_index, ordinal, signature):
         self._session = session
         self.name = name
+        self._module_index = module_index
         self._ordinal = ordinal
         self.signature = signature
         self._arg_types = signature.split("->")[0]
@@ -248,7 +249,8 @@ class VmFunction:
             self._convert(a, self._arg_types[i] if i < len(self._arg_types)
                           else "")
             for i, a in enumerate(args))
-        results = self._session.invoke(self._ordinal, converted)
+        results = self._session.invoke(self._module_index, self._ordinal,
+                                       converted)
         results = tuple(
             DeviceArray(r) if isinstance(r, _runtime.BufferView) else r
             for r in results)
@@ -276,9 +278,11 @@ class BoundModule:
     def __getitem__(self, name):
         function = self._functions.get(name)
         if function is None:
-            ordinal, signature = self._context._session.lookup(name)
-            function = VmFunction(self._context._session, name, ordinal,
-                                  signature)
+            # Qualified: only this module, even where others export |name|.
+            index, ordinal, signature = self._context._session.lookup(
+                f"{self.name}.{name}")
+            function = VmFunction(self._context._session, name, index,
+                                  ordinal, signature)
             self._functions[name] = function
         return function
 
@@ -308,9 +312,11 @@ class _Modules(dict):
 
 
 class SystemContext:
-    """A device plus the modules linked on it; ctx.modules.<name> gives the
-    BoundModule. kiln's sessions hold one user module per context today;
-    a second add_vm_module raises KilnError."""
+    """A device plus the modules linked on it, in order: a later module's
+    imports resolve against earlier modules' exports, and all of them share
+    the device. ctx.modules.<name> gives a module's BoundModule. Module names
+    must differ (`module @name` in the source). Adding a module relinks the
+    context, so earlier modules' state (their globals) starts afresh."""
 
     def __init__(self, vm_modules=None, config=None):
         self.config = config or Config()
@@ -342,9 +348,10 @@ def load_vm_module(vm_module, config=None):
 
 
 def load_vm_modules(*vm_modules, config=None):
-    """As load_vm_module, one BoundModule per module (one context each
-    until kiln contexts hold several modules)."""
-    return [load_vm_module(m, config) for m in vm_modules]
+    """Links |vm_modules| in order into one new context; returns their
+    BoundModules."""
+    context = SystemContext(config=config)
+    return [context.add_vm_module(m) for m in vm_modules]
 
 
 def load_vm_flatbuffer(buffer, *, driver=None, backend=None):

@@ -1,6 +1,8 @@
 # kiln.runtime: calls checked against numpy, on both backends and devices;
 # bad input raises kiln's message; memory handed to kiln stays alive.
 import gc
+import os
+import subprocess
 import sys
 import threading
 
@@ -8,6 +10,7 @@ import numpy as np
 import pytest
 
 import kiln.runtime as rt
+from conftest import TOOLS_DIR
 
 
 def test_add_matches_numpy(module):
@@ -97,7 +100,7 @@ def test_argument_count(module):
 
 def test_unknown_function_lists_exports(module):
     with pytest.raises(rt.KilnError,
-                       match="function 'nope' not found.*add, addi"):
+                       match="function 'module.nope' not found.*add, addi"):
         module["nope"]
     with pytest.raises(AttributeError, match="not found"):
         module.nope
@@ -133,9 +136,64 @@ def test_mmap_module_and_system_context(tmp_path, vmvx_bytes):
                            config=rt.Config("local-sync"))
     a = np.arange(4, dtype=np.float32)
     np.testing.assert_array_equal(ctx.modules.module.add(a, a), a * 2)
-    # One user module per context today.
-    with pytest.raises(rt.KilnError, match="already holds module"):
+    with pytest.raises(rt.KilnError, match="already holds a module named"):
         ctx.add_vm_module(rt.VmModule.copy_buffer(None, vmvx_bytes))
+
+
+TWO_MODELS = ["""
+module @double {
+func.func @run(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.add %a, %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}""", """
+module @square {
+func.func @run(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = stablehlo.multiply %a, %a : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}"""]
+
+
+@pytest.mark.parametrize("device", ["local-sync", "local-task"])
+def test_two_models_share_one_device(device):
+    import kiln.compiler
+    modules = [rt.VmModule.copy_buffer(None, kiln.compiler.compile_str(
+        src, target_backends=["vmvx"])) for src in TWO_MODELS]
+    double, square = rt.load_vm_modules(*modules, config=rt.Config(device))
+    a = np.array([1, -2, 3, 0.5], np.float32)
+    # Same function name in both: each BoundModule calls its own.
+    np.testing.assert_array_equal(square.run(double.run(a)), (a * 2) ** 2)
+    np.testing.assert_array_equal(double.run(square.run(a)), a * a * 2)
+    with pytest.raises(rt.KilnError,
+                       match="'square.nope' not found in module 'square'; "
+                             "exported functions: run"):
+        square["nope"]
+
+
+def test_later_module_imports_earlier_one(tmp_path):
+    # VM assembly: @twice calls @inc's export through an import.
+    inc = "module @inc\nfunc @add1 : i->i export {\n  const.i32 %i1, 1\n" \
+          "  add.i32 %i0, %i0, %i1\n  ret %i0\n}\n"
+    twice = "module @twice\nimport @inc.add1 : i->i\n" \
+            "func @add2 : i->i export {\n" \
+            "  call.import @inc.add1 (%i0) -> (%i1)\n" \
+            "  call.import @inc.add1 (%i1) -> (%i2)\n  ret %i2\n}\n"
+    paths = []
+    for name, text in [("inc", inc), ("twice", twice)]:
+        (tmp_path / f"{name}.vmasm").write_text(text)
+        subprocess.run([os.path.join(TOOLS_DIR, "kiln-as-module"),
+                        str(tmp_path / f"{name}.vmasm"), "-o",
+                        str(tmp_path / f"{name}.kmod")], check=True)
+        paths.append(str(tmp_path / f"{name}.kmod"))
+    ctx = rt.SystemContext(config=rt.Config("local-sync"))
+    # Alone, @twice's import is missing.
+    with pytest.raises(rt.KilnError, match="inc.add1"):
+        ctx.add_vm_module(rt.VmModule.mmap(None, paths[1]))
+    for p in paths:
+        ctx.add_vm_module(rt.VmModule.mmap(None, p))
+    assert ctx.modules.twice.add2(40) == 42
+    assert ctx.modules.inc.add1(1) == 2
 
 
 def test_unknown_device():

@@ -1,15 +1,17 @@
 // kiln._compiler: the compiler driver (compiler/driver) in-process, under
 // kiln.compiler (compiler.py holds the iree.compiler-shaped API).
 //
-//   compile(source: bytes, filename: str, flags: list[str]) -> bytes
+//   compile(source: bytes, filename: str, flags: list[str])
+//       -> (output bytes, log str)
 //
 // |flags| are kiln-compile's compiler flags ("--iree-hal-target-backends=
 // vmvx", "--output-format=vm-asm", ...), applied with
 // kiln_compiler_options_parse_flag so that both accept the same set. On
 // failure raises CompilerError(message, diagnostics): the status and the
 // "file:line:col: error: ..." lines the driver printed, captured from a
-// memory stream instead of stderr. The GIL is released while compiling;
-// concurrent compiles share nothing.
+// memory stream instead of stderr; on success |log| holds what the driver
+// printed (warnings, --timing, --mlir-print-ir-*). The GIL is released
+// while compiling; concurrent compiles share nothing.
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdio.h>
@@ -35,18 +37,26 @@ static PyObject* kiln_py_compiler_raise(kiln_status_t status,
 static PyObject* kiln_py_compile(PyObject* unused, PyObject* args) {
   Py_buffer source;
   const char* filename = NULL;
-  PyObject* flags = NULL;
+  PyObject* flag_list = NULL;
   if (!PyArg_ParseTuple(args, "y*sO!", &source, &filename, &PyList_Type,
-                        &flags)) {
+                        &flag_list)) {
+    return NULL;
+  }
+  // Options point into the flag strings: a tuple holds them for the whole
+  // compile, whatever happens to the caller's list meanwhile.
+  PyObject* flags = PyList_AsTuple(flag_list);
+  if (!flags) {
+    PyBuffer_Release(&source);
     return NULL;
   }
   kiln_compiler_options_t options;
   kiln_compiler_options_initialize(&options);
   kiln_status_t status = kiln_ok_status();
-  for (Py_ssize_t i = 0; !status && i < PyList_GET_SIZE(flags); ++i) {
-    const char* flag = PyUnicode_AsUTF8(PyList_GET_ITEM(flags, i));
+  for (Py_ssize_t i = 0; !status && i < PyTuple_GET_SIZE(flags); ++i) {
+    const char* flag = PyUnicode_AsUTF8(PyTuple_GET_ITEM(flags, i));
     if (!flag) {
       PyBuffer_Release(&source);
+      Py_DECREF(flags);
       return NULL;
     }
     bool consumed = false;
@@ -58,6 +68,7 @@ static PyObject* kiln_py_compile(PyObject* unused, PyObject* args) {
   }
   if (status) {
     PyBuffer_Release(&source);
+    Py_DECREF(flags);
     return kiln_py_compiler_raise(status, NULL);
   }
   // Diagnostics and dumps (--mlir-print-ir-*, --timing) go to one memory
@@ -67,6 +78,7 @@ static PyObject* kiln_py_compile(PyObject* unused, PyObject* args) {
   FILE* log_stream = open_memstream(&log, &log_size);
   if (!log_stream) {
     PyBuffer_Release(&source);
+    Py_DECREF(flags);
     return PyErr_SetFromErrno(PyExc_OSError);
   }
   options.diagnostic_stream = log_stream;
@@ -74,16 +86,20 @@ static PyObject* kiln_py_compile(PyObject* unused, PyObject* args) {
   uint8_t* bytes = NULL;
   size_t length = 0;
   kiln_allocator_t allocator = kiln_allocator_system();
-  Py_BEGIN_ALLOW_THREADS status = kiln_compiler_compile_buffer(
+  PyThreadState* thread = PyEval_SaveThread();
+  status = kiln_compiler_compile_buffer(
       &options, filename, (const char*)source.buf, (size_t)source.len,
       allocator, &bytes, &length);
-  Py_END_ALLOW_THREADS PyBuffer_Release(&source);
+  PyEval_RestoreThread(thread);
+  PyBuffer_Release(&source);
+  Py_DECREF(flags);
   fclose(log_stream);
   PyObject* result = NULL;
   if (status) {
     kiln_py_compiler_raise(status, log);
   } else {
-    result = PyBytes_FromStringAndSize((const char*)bytes, (Py_ssize_t)length);
+    result = Py_BuildValue("(y#s)", (const char*)bytes, (Py_ssize_t)length,
+                           log ? log : "");
   }
   kiln_allocator_free(allocator, bytes);
   free(log);  // open_memstream's buffer is malloc'd
@@ -92,7 +108,7 @@ static PyObject* kiln_py_compile(PyObject* unused, PyObject* args) {
 
 static PyMethodDef kiln_py_compiler_methods[] = {
     {"compile", kiln_py_compile, METH_VARARGS,
-     "compile(source, filename, flags) -> bytes"},
+     "compile(source, filename, flags) -> (bytes, log)"},
     {NULL},
 };
 

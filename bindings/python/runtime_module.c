@@ -84,13 +84,22 @@ static int kiln_py_module_init(kiln_py_module_t* self, PyObject* args,
   return 0;
 }
 
+// Objects made with __new__ alone hold nothing: refuse them.
+static bool kiln_py_check_initialized(const void* handle, const char* type) {
+  if (handle) return true;
+  PyErr_Format(PyExc_RuntimeError, "%s is not initialized", type);
+  return false;
+}
+
 static PyObject* kiln_py_module_name(kiln_py_module_t* self, void* closure) {
+  if (!kiln_py_check_initialized(self->module, "Module")) return NULL;
   kiln_string_view_t name = kiln_vm_module_name(self->module);
   return PyUnicode_FromStringAndSize(name.data, (Py_ssize_t)name.size);
 }
 
 static PyObject* kiln_py_module_function_names(kiln_py_module_t* self,
                                                void* closure) {
+  if (!kiln_py_check_initialized(self->module, "Module")) return NULL;
   size_t count = kiln_vm_module_function_count(self->module,
                                                KILN_VM_FUNCTION_LINKAGE_EXPORT);
   PyObject* names = PyList_New(0);
@@ -143,8 +152,9 @@ static void kiln_py_session_dealloc(kiln_py_session_t* self) {
   if (self->session) {
     // Releasing waits for submitted work, whose completion may release
     // wrapped numpy memory (which takes the GIL).
-    Py_BEGIN_ALLOW_THREADS kiln_runtime_session_release(self->session);
-    Py_END_ALLOW_THREADS
+    PyThreadState* thread = PyEval_SaveThread();
+    kiln_runtime_session_release(self->session);
+    PyEval_RestoreThread(thread);
   }
   if (self->lock) PyThread_free_lock(self->lock);
   Py_XDECREF(self->modules);
@@ -195,12 +205,14 @@ static PyObject* kiln_py_session_load(kiln_py_session_t* self, PyObject* arg) {
   kiln_py_module_t* module = (kiln_py_module_t*)arg;
   // Relinking replaces the context that calls use: not during a call.
   kiln_status_t status;
-  Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(self->lock, WAIT_LOCK);
+  PyThreadState* thread = PyEval_SaveThread();
+  PyThread_acquire_lock(self->lock, WAIT_LOCK);
   status = kiln_runtime_session_load_module_memory(
       self->session, module->image.buf, (size_t)module->image.len,
       KILN_VM_BYTECODE_LOAD_FLAG_BORROW);
   PyThread_release_lock(self->lock);
-  Py_END_ALLOW_THREADS if (status) return kiln_py_raise(status);
+  PyEval_RestoreThread(thread);
+  if (status) return kiln_py_raise(status);
   // The session borrows the module's bytes: hold the module.
   if (PyList_Append(self->modules, arg) != 0) return NULL;
   return PyLong_FromSsize_t(PyList_GET_SIZE(self->modules) - 1);
@@ -219,6 +231,7 @@ static size_t kiln_py_session_module_index(kiln_py_session_t* self,
 static PyObject* kiln_py_session_lookup(kiln_py_session_t* self,
                                         PyObject* args) {
   const char* name = NULL;
+  if (!kiln_py_check_initialized(self->session, "Session")) return NULL;
   if (!PyArg_ParseTuple(args, "s", &name)) return NULL;
   kiln_vm_function_t function;
   kiln_status_t status =
@@ -586,6 +599,7 @@ static PyObject* kiln_py_session_invoke(kiln_py_session_t* self,
   Py_ssize_t module_index = 0;
   unsigned int ordinal = 0;
   PyObject* items = NULL;
+  if (!kiln_py_check_initialized(self->session, "Session")) return NULL;
   if (!PyArg_ParseTuple(args, "nIO!", &module_index, &ordinal, &PyTuple_Type,
                         &items)) {
     return NULL;
@@ -617,11 +631,12 @@ static PyObject* kiln_py_session_invoke(kiln_py_session_t* self,
                                  &values[i]);
   }
   if (!status) {
-    Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    PyThreadState* thread = PyEval_SaveThread();
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
     status = kiln_runtime_session_call(self->session, function, values,
                                        arg_count, results, result_count);
     PyThread_release_lock(self->lock);
-    Py_END_ALLOW_THREADS
+    PyEval_RestoreThread(thread);
   }
   PyObject* out = NULL;
   if (status) {
@@ -644,6 +659,7 @@ static PyObject* kiln_py_session_invoke(kiln_py_session_t* self,
 
 static PyObject* kiln_py_session_device_uri_bytes_in_use(
     kiln_py_session_t* self, PyObject* unused) {
+  if (!kiln_py_check_initialized(self->session, "Session")) return NULL;
   return PyLong_FromUnsignedLongLong(
       kiln_runtime_session_bytes_in_use(self->session));
 }

@@ -8,6 +8,7 @@ driver's diagnostics ("file:line:col: error: ...").
 """
 
 import os
+import sys
 
 from . import _compiler
 
@@ -74,9 +75,13 @@ def _flags(target_backends, input_type, output_format, extra_args):
 
 def _compile(source, filename, output_file, **options):
     try:
-        result = _compiler.compile(source, filename, _flags(**options))
+        result, log = _compiler.compile(source, filename, _flags(**options))
     except _compiler.CompilerError as e:
         raise CompilerToolError(*e.args) from None
+    if log:
+        # Warnings and requested dumps (--timing, --mlir-print-ir-*), where
+        # kiln-compile prints them.
+        sys.stderr.write(log)
     if output_file is not None:
         with open(output_file, "wb") as f:
             f.write(result)

@@ -81,3 +81,8 @@ def test_bad_inputs(tmp_path):
         kc.compile_file(str(empty))
     with pytest.raises(kc.CompilerToolError, match="not a valid ONNX model"):
         kc.compile_str(b"\x08\x07garbage", filename="x.onnx")
+
+
+def test_dumps_go_to_stderr(capsys):
+    kc.compile_str(MLIR, target_backends=["vmvx"], extra_args=["--timing"])
+    assert "Total" in capsys.readouterr().err

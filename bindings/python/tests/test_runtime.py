@@ -234,3 +234,25 @@ def test_benchmark_module(vmvx_bytes):
         device="local-sync", benchmark_min_time="1x")
     assert results and results[0].iterations >= 1
     assert "add" in results[0].benchmark_name
+
+
+def test_empty_array():
+    import kiln.compiler
+    src = """func.func @neg(%a: tensor<0xf32>) -> tensor<0xf32> {
+  %0 = stablehlo.negate %a : tensor<0xf32>
+  return %0 : tensor<0xf32>
+}"""
+    m = rt.load_vm_flatbuffer(kiln.compiler.compile_str(
+        src, target_backends=["vmvx"]))
+    result = m.neg(np.zeros(0, np.float32))
+    assert result.shape == (0,) and result.to_host().size == 0
+
+
+def test_uninitialized_objects_raise():
+    from kiln import _runtime
+    with pytest.raises(RuntimeError, match="Session is not initialized"):
+        _runtime.Session.__new__(_runtime.Session).lookup("f")
+    with pytest.raises(RuntimeError, match="Module is not initialized"):
+        _runtime.Module.__new__(_runtime.Module).function_names
+    with pytest.raises(TypeError, match="expects a kiln._runtime.Module"):
+        _runtime.Session("local-sync").load(b"bytes")

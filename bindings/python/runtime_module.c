@@ -492,12 +492,13 @@ static kiln_status_t kiln_py_array_to_view(kiln_py_session_t* self,
           kiln_hal_buffer_map_write(buffer, 0, buf->buf, (uint64_t)buf->len);
     }
   }
-  if (!wrapped) {
+  size_t rank = (size_t)buf->ndim;
+  if (!wrapped) {  // copied (or failed): the array is no longer needed
     PyBuffer_Release(buf);
     PyMem_RawFree(buf);
   }
   if (!status) {
-    status = kiln_hal_buffer_view_create(buffer, (size_t)buf->ndim, dims, type,
+    status = kiln_hal_buffer_view_create(buffer, rank, dims, type,
                                          KILN_HAL_ENCODING_TYPE_DENSE_ROW_MAJOR,
                                          kiln_allocator_system(), out_view);
   }

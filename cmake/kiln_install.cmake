@@ -57,7 +57,11 @@ set_target_properties(kiln_runtime_shared PROPERTIES EXPORT_NAME runtime_shared
                       VERSION ${PROJECT_VERSION}
                       SOVERSION ${PROJECT_VERSION_MAJOR})
 # A layer missing from the closure above fails here, not in the user's link.
-target_link_options(kiln_runtime_shared PRIVATE -Wl,--no-undefined)
+# Not in sanitizer builds: their runtimes are linked into executables only,
+# so an instrumented shared library has undefined sanitizer symbols.
+if(NOT KILN_SANITIZER AND NOT KILN_BUILD_FUZZERS)
+  target_link_options(kiln_runtime_shared PRIVATE -Wl,--no-undefined)
+endif()
 # In-tree users (add_subdirectory) get the same names as installed ones.
 add_library(kiln::runtime ALIAS kiln_runtime)
 add_library(kiln::runtime_shared ALIAS kiln_runtime_shared)

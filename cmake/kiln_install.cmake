@@ -94,6 +94,8 @@ endforeach()
 # yields a correct file.
 file(RELATIVE_PATH KILN_PC_PREFIX_FROM_PCFILEDIR
      /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+string(REGEX REPLACE "/$" "" KILN_PC_PREFIX_FROM_PCFILEDIR
+       "${KILN_PC_PREFIX_FROM_PCFILEDIR}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/kiln-runtime.pc.in
                ${CMAKE_BINARY_DIR}/kiln-runtime.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/kiln-runtime.pc

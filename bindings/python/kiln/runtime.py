@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import weakref
 
 import numpy as np
 
@@ -102,7 +103,8 @@ class VmModule:
 
     @staticmethod
     def mmap(instance, path, destroy_callback=None):
-        """Maps |path| read-only; the mapping lives as long as the module."""
+        """Maps |path| read-only; the mapping lives as long as the module.
+        |destroy_callback| (no arguments) runs once the module is gone."""
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             if size == 0:
@@ -110,9 +112,12 @@ class VmModule:
             else:
                 data = _mmap.mmap(f.fileno(), 0, access=_mmap.ACCESS_READ)
         try:
-            return VmModule(_runtime.Module(data), data)
+            module = VmModule(_runtime.Module(data), data)
         except KilnError as e:
             raise KilnError(f"{e} (module file '{path}')") from None
+        if destroy_callback is not None:
+            weakref.finalize(module, destroy_callback)
+        return module
 
     @staticmethod
     def copy_buffer(instance, buffer):

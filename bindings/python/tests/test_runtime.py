@@ -129,6 +129,11 @@ def test_not_a_module(tmp_path):
 def test_mmap_module_and_system_context(tmp_path, vmvx_bytes):
     path = tmp_path / "m.kmod"
     path.write_bytes(vmvx_bytes)
+    destroyed = []
+    unused = rt.VmModule.mmap(None, str(path), lambda: destroyed.append(1))
+    del unused
+    gc.collect()
+    assert destroyed == [1]
     vm_module = rt.VmModule.mmap(rt.VmInstance(), str(path))
     assert vm_module.name == "module"
     assert {"add", "addi", "scale"} <= set(vm_module.function_names)

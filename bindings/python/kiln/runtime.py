@@ -24,8 +24,25 @@ from . import _runtime
 
 KilnError = _runtime.KilnError
 
+
+class FunctionNotFoundError(KilnError, KeyError):
+    """module["name"] of a function the module does not export: a KilnError
+    with kiln's message, and a KeyError as in iree.runtime."""
+    __str__ = BaseException.__str__
+
+
+class BenchmarkToolError(KilnError):
+    """kiln-benchmark-module failed; the message holds its output."""
+
+
+class BenchmarkTimeoutError(KilnError):
+    """kiln-benchmark-module ran past benchmark_module's timeout."""
+
 __all__ = [
     "BenchmarkResult",
+    "BenchmarkTimeoutError",
+    "BenchmarkToolError",
+    "FunctionNotFoundError",
     "BoundModule",
     "Config",
     "DeviceArray",
@@ -284,8 +301,13 @@ class BoundModule:
         function = self._functions.get(name)
         if function is None:
             # Qualified: only this module, even where others export |name|.
-            index, ordinal, signature = self._context._session.lookup(
-                f"{self.name}.{name}")
+            try:
+                index, ordinal, signature = self._context._session.lookup(
+                    f"{self.name}.{name}")
+            except KilnError as e:
+                if not str(e).startswith("NOT_FOUND"):
+                    raise
+                raise FunctionNotFoundError(str(e)) from None
             function = VmFunction(self._context._session, name, index,
                                   ordinal, signature)
             self._functions[name] = function
@@ -296,7 +318,7 @@ class BoundModule:
             raise AttributeError(name)
         try:
             return self[name]
-        except KilnError as e:
+        except FunctionNotFoundError as e:
             raise AttributeError(str(e)) from None
 
     def __dir__(self):
@@ -420,25 +442,36 @@ def _input_flag(value):
 
 def benchmark_module(module, entry_function=None, inputs=(), timeout=None,
                      device="local-task", **kwargs):
-    """Benchmarks |entry_function| of |module| (a VmModule) with
-    kiln-benchmark-module; returns a list of BenchmarkResult. |inputs| are
-    arrays or scalars; further keyword arguments become --key=value flags."""
+    """Benchmarks |entry_function| of |module| (a VmModule or a .kmod path)
+    with kiln-benchmark-module; returns a list of BenchmarkResult. |inputs|
+    are arrays, scalars or kiln's input strings ("4xf32=1 2 3 4"); further
+    keyword arguments become --key=value flags."""
     tool = _find_tool("kiln-benchmark-module")
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "module.kmod")
-        with open(path, "wb") as f:
-            f.write(memoryview(module._image))
+        if isinstance(module, VmModule):
+            path = os.path.join(tmp, "module.kmod")
+            with open(path, "wb") as f:
+                f.write(memoryview(module._image))
+        else:
+            path = os.fspath(module)
         args = [tool, f"--module={path}", f"--device={device}",
                 "--benchmark_format=json"]
         if entry_function:
             args.append(f"--function={entry_function}")
-        args += [_input_flag(v) for v in inputs]
+        args += [f"--input={v}" if isinstance(v, str) else _input_flag(v)
+                 for v in inputs or ()]
         args += [f"--{k}={v}" for k, v in kwargs.items()]
-        run = subprocess.run(args, capture_output=True, text=True,
-                             timeout=timeout)
+        try:
+            run = subprocess.run(args, capture_output=True, text=True,
+                                 timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise BenchmarkTimeoutError(
+                f"DEADLINE_EXCEEDED: kiln-benchmark-module ran past "
+                f"{timeout} s") from None
     if run.returncode != 0:
-        raise KilnError(f"kiln-benchmark-module failed: "
-                        f"{run.stderr.strip() or run.stdout.strip()}")
+        raise BenchmarkToolError(
+            f"kiln-benchmark-module failed: "
+            f"{run.stderr.strip() or run.stdout.strip()}")
     report = json.loads(run.stdout[run.stdout.index("{"):])
     return [
         BenchmarkResult(b["name"], f"{b['real_time']} {b['time_unit']}",

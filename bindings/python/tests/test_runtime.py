@@ -102,6 +102,8 @@ def test_unknown_function_lists_exports(module):
     with pytest.raises(rt.KilnError,
                        match="function 'module.nope' not found.*add, addi"):
         module["nope"]
+    with pytest.raises(KeyError):  # as iree.runtime raises
+        module["nope"]
     with pytest.raises(AttributeError, match="not found"):
         module.nope
 
@@ -231,7 +233,7 @@ def test_calls_from_threads(vmvx_bytes):
         np.testing.assert_array_equal(r, np.full(4, 2 * i, np.float32))
 
 
-def test_benchmark_module(vmvx_bytes):
+def test_benchmark_module(tmp_path, vmvx_bytes):
     vm_module = rt.VmModule.copy_buffer(None, vmvx_bytes)
     results = rt.benchmark_module(
         vm_module, entry_function="add",
@@ -239,6 +241,17 @@ def test_benchmark_module(vmvx_bytes):
         device="local-sync", benchmark_min_time="1x")
     assert results and results[0].iterations >= 1
     assert "add" in results[0].benchmark_name
+    # A path and kiln's input strings work too; failures raise.
+    path = tmp_path / "m.kmod"
+    path.write_bytes(vmvx_bytes)
+    results = rt.benchmark_module(str(path), entry_function="add",
+                                  inputs=["4xf32=1 2 3 4", "4xf32=1"],
+                                  device="local-sync",
+                                  benchmark_min_time="1x")
+    assert results[0].iterations == 1
+    with pytest.raises(rt.BenchmarkToolError, match="nope"):
+        rt.benchmark_module(str(path), entry_function="nope",
+                            device="local-sync")
 
 
 def test_empty_array():

@@ -93,8 +93,12 @@ class Config:
 
     def __init__(self, driver_name=None, *, device=None, worker_count=0,
                  allow_native_executables=True):
+        if device is not None and driver_name is not None:
+            raise ValueError("give driver_name or device, not both")
         uri = device if device is not None else driver_name
-        self.device_uri = uri or "local-task"
+        # iree.runtime takes "a,b" meaning the first available: every kiln
+        # driver is, so the first one.
+        self.device_uri = (uri or "local-task").split(",")[0].strip()
         self.driver_name = self.device_uri
         self.worker_count = int(worker_count)
         self.allow_native_executables = bool(allow_native_executables)

@@ -203,6 +203,14 @@ def test_later_module_imports_earlier_one(tmp_path):
     assert ctx.modules.inc.add1(1) == 2
 
 
+def test_config():
+    assert rt.Config().device_uri == "local-task"
+    assert rt.Config("local-sync,local-task").device_uri == "local-sync"
+    assert rt.Config(device="local-sync").device_uri == "local-sync"
+    with pytest.raises(ValueError):
+        rt.Config("local-sync", device="local-task")
+
+
 def test_unknown_device():
     with pytest.raises(rt.KilnError, match="no-such-device"):
         rt.SystemContext(config=rt.Config("no-such-device"))

@@ -63,6 +63,15 @@ def test_syntax_error_carries_diagnostics():
     assert "bad.mlir:1:15" in str(info.value)
 
 
+def test_input_type():
+    module = kc.compile_str(MLIR, target_backends=["vmvx"],
+                            input_type=kc.InputType.STABLEHLO)
+    a = np.ones(4, np.float32)
+    np.testing.assert_array_equal(run(module, "add", a, a), a * 2)
+    with pytest.raises(kc.CompilerToolError, match="unknown input type 'onnx'"):
+        kc.compile_str(MLIR, input_type="onnx")
+
+
 def test_bad_options():
     with pytest.raises(kc.CompilerToolError, match="unsupported target backend 'nope'"):
         kc.compile_str(MLIR, target_backends=["nope"])

@@ -207,9 +207,12 @@ class DeviceArray:
         """A numpy array viewing the result's memory (kept alive by it)."""
         return np.asarray(self._raw)
 
-    def __array__(self, dtype=None):
+    def __array__(self, dtype=None, copy=None):
+        # |copy| is numpy 2's keyword: True asks for an array of its own.
         host = self.to_host()
-        return host if dtype is None else host.astype(dtype, copy=False)
+        if dtype is not None:
+            host = host.astype(dtype, copy=False)
+        return host.copy() if copy else host
 
     def __len__(self):
         return self._raw.shape[0] if self._raw.shape else 0

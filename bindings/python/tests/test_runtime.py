@@ -21,6 +21,9 @@ def test_add_matches_numpy(module):
     assert result.shape == (4,) and result.dtype == np.float32
     np.testing.assert_array_equal(result.to_host(), a + b)
     np.testing.assert_array_equal(np.asarray(result), a + b)
+    assert np.asarray(result, dtype=np.float64).dtype == np.float64
+    assert np.shares_memory(np.asarray(result), result.to_host())
+    assert not np.shares_memory(result.__array__(copy=True), result.to_host())
 
 
 def test_int32_and_noncontiguous_inputs_are_copied(module):

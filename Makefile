@@ -7,8 +7,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
 .PHONY: all deps build test test-main test-asan test-tsan demo clean format \
-        docs-deps docs serve-docs test-docs bench bench-conv bench-models fuzz \
-        install
+        docs-deps docs serve-docs test-docs bench bench-conv bench-models fuzz
 
 all: build
 
@@ -22,6 +21,7 @@ build: deps
 # Installs the tools, the runtime libraries and headers, the CMake package,
 # kiln-runtime.pc and the Python package under PREFIX (default /usr/local).
 PREFIX ?= /usr/local
+.PHONY: install
 install: build
 	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 

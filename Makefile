@@ -18,6 +18,13 @@ build: deps
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# Installs the tools, the runtime libraries and headers, the CMake package,
+# kiln-runtime.pc and the Python package under PREFIX (default /usr/local).
+PREFIX ?= /usr/local
+.PHONY: install
+install: build
+	@cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
 # Sanitizer builds: ASan+UBSan+LSan over the unit and tool tests, TSan over
 # the task system and the drivers. The main ctest runs last so that its
 # summary line closes the output.

@@ -3,8 +3,10 @@
 # those that are missing, so that a second run costs nothing.
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build clang clang-format libclang-rt-14-dev
+  build-essential cmake ninja-build pkgconf clang clang-format libclang-rt-14-dev
   llvm-14-tools python3 python3-numpy libbenchmark-dev
+  # The Python bindings (bindings/python) and their pytest tests.
+  python3-dev python3-pytest
   # The ONNX importer (protobuf-c reader generated from Debian's onnx.proto)
   # and ONNX's backend test data (tests/onnx).
   libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata

@@ -9,6 +9,8 @@
 
 // Arguments of one call are gathered on the stack up to this count.
 #define KILN_RUNTIME_SESSION_MAX_INLINE_ARGS 32
+// hal and check come before the user modules in the context.
+#define KILN_RUNTIME_SESSION_NATIVE_MODULES 2
 
 struct kiln_runtime_session_t {
   kiln_allocator_t parent_allocator;  // the caller's: holds the session
@@ -18,8 +20,10 @@ struct kiln_runtime_session_t {
   kiln_hal_device_t* device;
   kiln_vm_module_t* hal_module;
   kiln_vm_module_t* check_module;
-  kiln_vm_module_t* user_module;  // NULL until loaded
-  kiln_vm_context_t* context;     // NULL until loaded
+  // User modules in load (= link) order; the context links all of them.
+  kiln_vm_module_t* user_modules[KILN_RUNTIME_SESSION_MAX_MODULES];
+  size_t user_module_count;
+  kiln_vm_context_t* context;  // NULL until a module is loaded
 };
 
 kiln_runtime_session_options_t kiln_runtime_session_options_default(void) {
@@ -106,7 +110,9 @@ kiln_status_t kiln_runtime_session_create(
 void kiln_runtime_session_release(kiln_runtime_session_t* session) {
   if (!session) return;
   if (session->context) kiln_vm_context_release(session->context);
-  kiln_ref_release(session->user_module);
+  for (size_t i = 0; i < session->user_module_count; ++i) {
+    kiln_ref_release(session->user_modules[i]);
+  }
   kiln_ref_release(session->check_module);
   kiln_ref_release(session->hal_module);
   if (session->device) kiln_hal_device_release(session->device);
@@ -116,35 +122,64 @@ void kiln_runtime_session_release(kiln_runtime_session_t* session) {
   kiln_allocator_free(session->parent_allocator, session);
 }
 
-// Links the loaded |module| (ownership taken) into the session's context.
+static bool kiln_runtime_session_has_module(kiln_runtime_session_t* session,
+                                            kiln_string_view_t name) {
+  for (size_t i = 0; i < session->user_module_count; ++i) {
+    if (kiln_string_view_equal(kiln_vm_module_name(session->user_modules[i]),
+                               name)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Links the loaded |module| (ownership taken) after the session's modules:
+// contexts are immutable, so a new context links them all and replaces the
+// old one only once it exists (on failure the session is unchanged).
 static kiln_status_t kiln_runtime_session_link(kiln_runtime_session_t* session,
                                                kiln_vm_module_t* module) {
-  kiln_vm_module_t* modules[3] = {session->hal_module, session->check_module,
-                                  module};
-  kiln_status_t status = kiln_vm_context_create(
-      session->instance, modules, 3, session->allocator, &session->context);
+  kiln_string_view_t name = kiln_vm_module_name(module);
+  kiln_status_t status = kiln_ok_status();
+  if (session->user_module_count == KILN_RUNTIME_SESSION_MAX_MODULES) {
+    status = kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                              "a session holds at most %d modules",
+                              KILN_RUNTIME_SESSION_MAX_MODULES);
+  } else if (kiln_runtime_session_has_module(session, name) ||
+             kiln_string_view_equal_cstr(name, "hal") ||
+             kiln_string_view_equal_cstr(name, "check")) {
+    // Imports and qualified lookups name modules: names must be unique.
+    status = kiln_make_status(
+        KILN_STATUS_ALREADY_EXISTS,
+        "the session already holds a module named '%.*s' (name each model "
+        "apart: `module @name` in its source)",
+        KILN_SV_ARG(name));
+  }
+  kiln_vm_module_t* modules[KILN_RUNTIME_SESSION_NATIVE_MODULES +
+                            KILN_RUNTIME_SESSION_MAX_MODULES];
+  size_t count = 0;
+  modules[count++] = session->hal_module;
+  modules[count++] = session->check_module;
+  for (size_t i = 0; i < session->user_module_count; ++i) {
+    modules[count++] = session->user_modules[i];
+  }
+  kiln_vm_context_t* context = NULL;
+  if (!status) {
+    modules[count++] = module;
+    status = kiln_vm_context_create(session->instance, modules, count,
+                                    session->allocator, &context);
+  }
   if (status) {
     kiln_ref_release(module);
     return status;
   }
-  session->user_module = module;
-  return kiln_ok_status();
-}
-
-static kiln_status_t kiln_runtime_session_check_unloaded(
-    kiln_runtime_session_t* session) {
-  if (session->user_module) {
-    return kiln_make_status(
-        KILN_STATUS_FAILED_PRECONDITION,
-        "the session already holds module '%.*s'",
-        KILN_SV_ARG(kiln_vm_module_name(session->user_module)));
-  }
+  if (session->context) kiln_vm_context_release(session->context);
+  session->context = context;
+  session->user_modules[session->user_module_count++] = module;
   return kiln_ok_status();
 }
 
 kiln_status_t kiln_runtime_session_load_module_file(
     kiln_runtime_session_t* session, const char* path) {
-  KILN_RETURN_IF_ERROR(kiln_runtime_session_check_unloaded(session));
   kiln_vm_module_t* module = NULL;
   kiln_status_t status = kiln_vm_bytecode_module_load_file(
       session->instance, path, KILN_VM_BYTECODE_LOAD_FLAG_NONE,
@@ -161,7 +196,6 @@ kiln_status_t kiln_runtime_session_load_module_file(
 kiln_status_t kiln_runtime_session_load_module_memory(
     kiln_runtime_session_t* session, const void* bytes, size_t length,
     kiln_vm_bytecode_load_flags_t flags) {
-  KILN_RETURN_IF_ERROR(kiln_runtime_session_check_unloaded(session));
   kiln_vm_module_t* module = NULL;
   KILN_RETURN_IF_ERROR(kiln_vm_bytecode_module_load_memory(
       session->instance, bytes, length, flags, session->allocator, &module));
@@ -170,29 +204,20 @@ kiln_status_t kiln_runtime_session_load_module_memory(
 
 static kiln_status_t kiln_runtime_session_check_loaded(
     kiln_runtime_session_t* session) {
-  if (!session->user_module) {
+  if (!session->user_module_count) {
     return kiln_make_status(KILN_STATUS_FAILED_PRECONDITION,
                             "no module is loaded in the session");
   }
   return kiln_ok_status();
 }
 
-kiln_status_t kiln_runtime_session_lookup_function(
-    kiln_runtime_session_t* session, const char* name,
-    kiln_vm_function_t* out_function) {
-  KILN_RETURN_IF_ERROR(kiln_runtime_session_check_loaded(session));
-  kiln_vm_module_t* module = session->user_module;
-  kiln_status_t status = kiln_vm_module_lookup_function_by_name(
-      module, kiln_make_cstring_view(name), out_function);
-  if (!status) return status;
-  kiln_status_free(status);
-  // Name what exists: the caller most likely mistyped one of these.
-  char exports[512];
-  size_t used = 0;
-  exports[0] = 0;
+// Appends "f, g" (|qualified|: "m.f, m.g") for |module|'s exports.
+static size_t kiln_runtime_session_list_exports(kiln_vm_module_t* module,
+                                                bool qualified, char* out,
+                                                size_t capacity, size_t used) {
   size_t count =
       kiln_vm_module_function_count(module, KILN_VM_FUNCTION_LINKAGE_EXPORT);
-  for (size_t i = 0; i < count && used < sizeof(exports); ++i) {
+  for (size_t i = 0; i < count && used < capacity; ++i) {
     kiln_vm_function_t function;
     kiln_status_t info = kiln_vm_module_function_at(
         module, KILN_VM_FUNCTION_LINKAGE_EXPORT, (uint32_t)i, &function);
@@ -200,14 +225,59 @@ kiln_status_t kiln_runtime_session_lookup_function(
       kiln_status_free(info);
       continue;
     }
-    used += (size_t)snprintf(exports + used, sizeof(exports) - used, "%s%.*s",
-                             used ? ", " : "",
-                             KILN_SV_ARG(kiln_vm_function_name(&function)));
+    kiln_string_view_t module_name = kiln_vm_module_name(module);
+    used += (size_t)snprintf(
+        out + used, capacity - used, "%s%.*s%s%.*s", used ? ", " : "",
+        qualified ? (int)module_name.size : 0, module_name.data,
+        qualified ? "." : "", KILN_SV_ARG(kiln_vm_function_name(&function)));
+  }
+  return used;
+}
+
+kiln_status_t kiln_runtime_session_lookup_function(
+    kiln_runtime_session_t* session, const char* name,
+    kiln_vm_function_t* out_function) {
+  KILN_RETURN_IF_ERROR(kiln_runtime_session_check_loaded(session));
+  kiln_string_view_t full = kiln_make_cstring_view(name);
+  // "module.function" searches only that module; a bare name (or a prefix
+  // that is no module's name) the modules from the last loaded back.
+  size_t first = 0, end = session->user_module_count;
+  kiln_string_view_t function_name = full;
+  size_t dot = kiln_string_view_find_char(full, '.', 0);
+  for (size_t i = 0; dot != SIZE_MAX && i < session->user_module_count; ++i) {
+    if (kiln_string_view_equal(kiln_vm_module_name(session->user_modules[i]),
+                               kiln_string_view_substr(full, 0, dot))) {
+      first = i;
+      end = i + 1;
+      function_name = kiln_string_view_substr(full, dot + 1, SIZE_MAX);
+    }
+  }
+  for (size_t i = end; i-- > first;) {
+    kiln_status_t status = kiln_vm_module_lookup_function_by_name(
+        session->user_modules[i], function_name, out_function);
+    if (!status) return status;
+    kiln_status_free(status);
+  }
+  // Name what exists: the caller most likely mistyped one of these.
+  char exports[512];
+  char modules[256];
+  size_t used = 0, modules_used = 0;
+  exports[0] = modules[0] = 0;
+  bool several = end - first > 1;
+  for (size_t i = first; i < end; ++i) {
+    kiln_vm_module_t* module = session->user_modules[i];
+    used = kiln_runtime_session_list_exports(module, several, exports,
+                                             sizeof(exports), used);
+    if (modules_used < sizeof(modules)) {
+      modules_used += (size_t)snprintf(
+          modules + modules_used, sizeof(modules) - modules_used, "%s'%.*s'",
+          modules_used ? ", " : "", KILN_SV_ARG(kiln_vm_module_name(module)));
+    }
   }
   return kiln_make_status(KILN_STATUS_NOT_FOUND,
-                          "function '%s' not found in module '%.*s'; "
+                          "function '%s' not found in module%s %s; "
                           "exported functions: %s",
-                          name, KILN_SV_ARG(kiln_vm_module_name(module)),
+                          name, several ? "s" : "", modules,
                           used ? exports : "(none)");
 }
 
@@ -264,7 +334,15 @@ kiln_hal_device_t* kiln_runtime_session_device(kiln_runtime_session_t* s) {
   return s->device;
 }
 kiln_vm_module_t* kiln_runtime_session_module(kiln_runtime_session_t* s) {
-  return s->user_module;
+  return s->user_module_count ? s->user_modules[s->user_module_count - 1]
+                              : NULL;
+}
+size_t kiln_runtime_session_module_count(kiln_runtime_session_t* s) {
+  return s->user_module_count;
+}
+kiln_vm_module_t* kiln_runtime_session_module_at(kiln_runtime_session_t* s,
+                                                 size_t index) {
+  return index < s->user_module_count ? s->user_modules[index] : NULL;
 }
 kiln_vm_context_t* kiln_runtime_session_context(kiln_runtime_session_t* s) {
   return s->context;

@@ -14,8 +14,10 @@
 //
 // A session owns a VM instance, one HAL device (with the vmvx executable
 // loader registered), the hal and check native modules, and, once a module
-// is loaded, the context linking them. Sessions are independent: there is no
-// global state.
+// is loaded, the context linking them (one or several user modules).
+// Sessions are independent: there is no global state. Threading: calls may
+// run concurrently; create, load and release must not overlap other calls
+// on the same session.
 #ifndef KILN_RUNTIME_SESSION_SESSION_H_
 #define KILN_RUNTIME_SESSION_SESSION_H_
 
@@ -27,6 +29,9 @@ extern "C" {
 #endif
 
 typedef struct kiln_runtime_session_t kiln_runtime_session_t;
+
+// User modules one session links at most.
+#define KILN_RUNTIME_SESSION_MAX_MODULES 16
 
 typedef struct kiln_runtime_session_options_t {
   // Device URI: "local-sync" or "local-task" (IREE's names).
@@ -61,9 +66,14 @@ kiln_status_t kiln_runtime_session_create(
 // Releases the session and everything it owns.
 void kiln_runtime_session_release(kiln_runtime_session_t* session);
 
-// Loads a module from |path| ("-" reads standard input) and links it with
-// the hal and check modules into the session's context. A session holds one
-// user module: loading a second one is FAILED_PRECONDITION.
+// Loads a module from |path| ("-" reads standard input) and links it after
+// the hal and check modules and the modules loaded before it, so that its
+// imports resolve against their exports ("model_a.encode"): several models
+// share the session's device. Contexts are immutable, so each load links a
+// new context (earlier modules' state, e.g. their globals, starts afresh);
+// on failure the session is unchanged. Module names must be unique
+// (ALREADY_EXISTS); at most KILN_RUNTIME_SESSION_MAX_MODULES. Not safe
+// concurrently with calls on the same session.
 kiln_status_t kiln_runtime_session_load_module_file(
     kiln_runtime_session_t* session, const char* path);
 
@@ -73,8 +83,9 @@ kiln_status_t kiln_runtime_session_load_module_memory(
     kiln_runtime_session_t* session, const void* bytes, size_t length,
     kiln_vm_bytecode_load_flags_t flags);
 
-// Finds exported function |name| of the loaded module. NOT_FOUND names the
-// function and lists the module's exports.
+// Finds exported function |name|: "module.function" only in that module, a
+// bare name in the last loaded module that exports it. NOT_FOUND names the
+// function and lists the exports of the modules searched.
 kiln_status_t kiln_runtime_session_lookup_function(
     kiln_runtime_session_t* session, const char* name,
     kiln_vm_function_t* out_function);
@@ -119,12 +130,17 @@ bool kiln_runtime_function_is_async(const kiln_vm_function_t* function);
 // Bytes live through the session's allocator now (what the limit counts).
 uint64_t kiln_runtime_session_bytes_in_use(kiln_runtime_session_t* s);
 
-// Accessors (borrowed; valid while the session lives). module and context
-// are NULL until a module is loaded. The allocator is the session's limited
-// one; values allocated through it may outlive the session.
+// Accessors (borrowed; valid while the session lives). module (the last
+// loaded one) and context are NULL until a module is loaded; a context is
+// valid until the next load. The allocator is the session's limited one;
+// values allocated through it may outlive the session.
 kiln_vm_instance_t* kiln_runtime_session_instance(kiln_runtime_session_t* s);
 kiln_hal_device_t* kiln_runtime_session_device(kiln_runtime_session_t* s);
 kiln_vm_module_t* kiln_runtime_session_module(kiln_runtime_session_t* s);
+// User modules in load order (module_at: NULL past the count).
+size_t kiln_runtime_session_module_count(kiln_runtime_session_t* s);
+kiln_vm_module_t* kiln_runtime_session_module_at(kiln_runtime_session_t* s,
+                                                 size_t index);
 kiln_vm_context_t* kiln_runtime_session_context(kiln_runtime_session_t* s);
 kiln_allocator_t kiln_runtime_session_allocator(kiln_runtime_session_t* s);
 

@@ -1,15 +1,36 @@
-// Embedding kiln in an application: load a compiled module, create a
+// Embedding kiln in an application: load compiled modules, create a
 // session on a CPU device, call a function with a buffer view and read the
-// result back. Build: see samples/CMakeLists.txt; run:
-//   embedding-sample model.kmod [local-sync|local-task]
-// The module must export `identity_or_abs(tensor<4xf32>) -> tensor<4xf32>`
-// style functions named by the second argument (default "abs").
+// result back. Build: see samples/CMakeLists.txt (in tree) or
+// samples/embedding/CMakeLists.txt (against an install); run:
+//   embedding-sample model.kmod[,more.kmod...] [local-sync|local-task [FN]]
+// Several modules load in order into the one session, so they share its
+// device, and a later module may import an earlier one's exports. FN
+// (default "abs") must be `(tensor<4xf32>) -> tensor<4xf32>`-like.
 #include <stdio.h>
 #include <string.h>
 
 #include "runtime/session/session.h"
 
-static kiln_status_t run(const char* module_path, const char* device,
+// Loads each path of the comma-separated |module_paths|, in order.
+static kiln_status_t load_modules(kiln_runtime_session_t* session,
+                                  const char* module_paths) {
+  kiln_status_t status = kiln_ok_status();
+  for (const char* p = module_paths; !status && *p;) {
+    size_t length = strcspn(p, ",");
+    char path[4096];
+    if (length >= sizeof(path)) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "module path too long");
+    }
+    memcpy(path, p, length);
+    path[length] = 0;
+    if (length) status = kiln_runtime_session_load_module_file(session, path);
+    p += length + (p[length] == ',');
+  }
+  return status;
+}
+
+static kiln_status_t run(const char* module_paths, const char* device,
                          const char* function_name) {
   kiln_runtime_session_options_t options =
       kiln_runtime_session_options_default();
@@ -21,8 +42,7 @@ static kiln_status_t run(const char* module_path, const char* device,
   kiln_vm_function_t function;
   kiln_hal_buffer_view_t* input = NULL;
   kiln_vm_value_t result = kiln_vm_value_make_none();
-  kiln_status_t status =
-      kiln_runtime_session_load_module_file(session, module_path);
+  kiln_status_t status = load_modules(session, module_paths);
   if (!status) {
     status =
         kiln_runtime_session_lookup_function(session, function_name, &function);
@@ -77,7 +97,8 @@ static kiln_status_t run(const char* module_path, const char* device,
 int main(int argc, char** argv) {
   if (argc < 2 || argc > 4) {
     fprintf(stderr,
-            "usage: embedding-sample MODULE.kmod [DEVICE [FUNCTION]]\n");
+            "usage: embedding-sample MODULE.kmod[,MODULE.kmod...] "
+            "[DEVICE [FUNCTION]]\n");
     return 2;
   }
   kiln_status_t status = run(argv[1], argc > 2 ? argv[2] : "local-task",

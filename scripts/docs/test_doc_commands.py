@@ -4,9 +4,13 @@
 The convention (stated in developers/general/testing-guide.md):
 
 * Every fenced block tagged `shell` on the home page (index.md) and the
-  pages under building-from-source/ and guides/ is executed: the blocks of one page run in order, in one fresh
+  pages under building-from-source/ and guides/, and reference/python-api.md,
+  is executed: the blocks of one page run in order, in one fresh
   temporary directory holding a copy of the repository's samples/ folder,
-  with the build's bin/ and samples/ folders first on PATH, each block by
+  with the build's bin/ and samples/ folders first on PATH (then the
+  folder of the interpreter the Python bindings were built for) and the
+  build's python/ folder on PYTHONPATH, as the Python guide tells users
+  to set it, each block by
   `bash -e -o pipefail` with standard error merged into standard output.
   A block fails the test when it exits non-zero.
 * A `text` block that directly follows a `shell` block (nothing but blank
@@ -31,7 +35,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SECTIONS = ("index.md", "building-from-source", "guides")
+SECTIONS = ("index.md", "building-from-source", "guides",
+            "reference/python-api.md")
 
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})\s*(?P<lang>[\w+-]*)(?P<attrs>.*)$")
 
@@ -117,6 +122,20 @@ def pages_to_test(docs_dir, explicit):
     return sorted(pages)
 
 
+def python_dirs(build):
+    """The folder of the interpreter the bindings were built for
+    (KILN_PYTHON_EXECUTABLE in the build's cache), so that `python3` in a
+    page is one that has numpy and can load them."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            for line in f:
+                if line.startswith("KILN_PYTHON_EXECUTABLE:"):
+                    return [os.path.dirname(line.split("=", 1)[1].strip())]
+    except OSError:
+        pass
+    return []
+
+
 def run_page(page, build, docs_dir):
     with open(page) as f:
         blocks = list(code_blocks(f.read()))
@@ -128,8 +147,12 @@ def run_page(page, build, docs_dir):
         shutil.copytree(os.path.join(ROOT, "samples"), os.path.join(work, "samples"))
         env = dict(os.environ)
         env["PATH"] = os.pathsep.join([os.path.join(build, "bin"),
-                                       os.path.join(build, "samples"),
-                                       env.get("PATH", "")])
+                                       os.path.join(build, "samples")] +
+                                      python_dirs(build) +
+                                      [env.get("PATH", "")])
+        env["PYTHONPATH"] = os.pathsep.join(
+            [os.path.join(build, "python")] +
+            ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
         env.setdefault("LC_ALL", "C.UTF-8")
         for index, block in enumerate(blocks):
             if block["lang"] != "shell":

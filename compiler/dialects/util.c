@@ -254,6 +254,54 @@ static kiln_status_t kiln_util_verify_global_ref(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// `flow.tensor.tie_shape %t : tensor<?x4xf32>{%d0}`: ties run-time dims to
+// a tensor (IREE's shape annotation). The dims are those of %t already, so
+// the op folds to its operand.
+static kiln_status_t kiln_flow_parse_tie_shape(kiln_mlir_op_parser_t* p,
+                                               kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t value;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &value));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &value, type, state));
+  kiln_mlir_operand_list_t dims = {0};
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_LBRACE)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &dims));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE));
+  }
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operands(p, &dims, 1, &index, state));
+  return kiln_mlir_add_result_type(p, state, type);
+}
+
+static kiln_status_t kiln_flow_verify_tie_shape(kiln_ir_context_t* context,
+                                                kiln_ir_op_t* op) {
+  const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
+  int64_t dynamic = 0;
+  for (size_t d = 0; kiln_ir_type_is_shaped(t) && d < t->shaped.rank; ++d) {
+    dynamic += t->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
+  }
+  if (op->results[0].type != t || (int64_t)op->num_operands - 1 != dynamic) {
+    return kiln_ir_op_emit_error(
+        op, context, "takes one index per dynamic dim of its tensor type");
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_flow_fold_tie_shape(
+    kiln_ir_context_t* context, kiln_ir_op_t* op,
+    const kiln_ir_attribute_t* const* operand_constants,
+    kiln_ir_fold_result_t* results, bool* out_folded) {
+  (void)context;
+  (void)operand_constants;
+  results[0].value = kiln_ir_op_operand(op, 0);
+  *out_folded = true;
+  return kiln_ok_status();
+}
+
 static const kiln_ir_op_def_t kiln_util_defs[] = {
     {"util.unfoldable_constant", "a constant opaque to folding",
      KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_unfoldable,
@@ -281,6 +329,9 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
      1, 0, 0, kiln_flow_verify_dynamic_constant,
      kiln_flow_parse_dynamic_constant, kiln_flow_print_dynamic_constant, NULL,
      NULL},
+    {"flow.tensor.tie_shape", "ties run-time dims to a tensor",
+     KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_tie_shape,
+     kiln_flow_parse_tie_shape, NULL, kiln_flow_fold_tie_shape, NULL},
 };
 
 kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context) {

@@ -148,8 +148,10 @@ static kiln_status_t kiln_util_add_symbol_ref(kiln_mlir_op_parser_t* p,
   return kiln_mlir_add_attribute(p, state, "global", ref);
 }
 
-static kiln_status_t kiln_util_parse_global(kiln_mlir_op_parser_t* p,
-                                            kiln_ir_op_state_t* state) {
+// `[private|public|nested] [mutable] @name`, shared by util.global and
+// ml_program.global.
+static kiln_status_t kiln_util_parse_global_head(kiln_mlir_op_parser_t* p,
+                                                 kiln_ir_op_state_t* state) {
   kiln_ir_context_t* context = kiln_mlir_parser_context(p);
   static const char* const visibilities[] = {"private", "public", "nested"};
   for (size_t i = 0; i < 3; ++i) {
@@ -167,8 +169,14 @@ static kiln_status_t kiln_util_parse_global(kiln_mlir_op_parser_t* p,
   }
   kiln_string_view_t name;
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_symbol_name(p, &name));
-  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
-      p, state, "sym_name", kiln_ir_string_attr_get(context, name)));
+  return kiln_mlir_add_attribute(p, state, "sym_name",
+                                 kiln_ir_string_attr_get(context, name));
+}
+
+static kiln_status_t kiln_util_parse_global(kiln_mlir_op_parser_t* p,
+                                            kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  KILN_RETURN_IF_ERROR(kiln_util_parse_global_head(p, state));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   const kiln_ir_type_t* type = NULL;
   if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_EQUAL)) {
@@ -218,6 +226,52 @@ static kiln_status_t kiln_util_parse_global_store(kiln_mlir_op_parser_t* p,
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &value));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
   KILN_RETURN_IF_ERROR(kiln_util_add_symbol_ref(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  return kiln_mlir_resolve_operand(p, &value, type, state);
+}
+
+// ml_program's globals are util's under another syntax: they parse into
+// util.global / util.global.load / util.global.store, so that one lowering
+// (compiler/pipeline/lower_globals.c) and one emission serve both.
+// `ml_program.global private mutable @g(dense<...> : T) : T`
+static kiln_status_t kiln_ml_program_parse_global(kiln_mlir_op_parser_t* p,
+                                                  kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  state->name = kiln_ir_intern_cstr(context, "util.global");
+  KILN_RETURN_IF_ERROR(kiln_util_parse_global_head(p, state));
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_LPAREN)) {
+    const kiln_ir_attribute_t* init = NULL;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &init));
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_add_attribute(p, state, "initial_value", init));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+  }
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  return kiln_mlir_add_attribute(p, state, "type",
+                                 kiln_ir_type_attr_get(context, type));
+}
+
+// `ml_program.global_load[_const] @g : T`
+static kiln_status_t kiln_ml_program_parse_load(kiln_mlir_op_parser_t* p,
+                                                kiln_ir_op_state_t* state) {
+  state->name =
+      kiln_ir_intern_cstr(kiln_mlir_parser_context(p), "util.global.load");
+  return kiln_util_parse_global_ref(p, state);
+}
+
+// `ml_program.global_store @g = %v : T`
+static kiln_status_t kiln_ml_program_parse_store(kiln_mlir_op_parser_t* p,
+                                                 kiln_ir_op_state_t* state) {
+  state->name =
+      kiln_ir_intern_cstr(kiln_mlir_parser_context(p), "util.global.store");
+  KILN_RETURN_IF_ERROR(kiln_util_add_symbol_ref(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
+  kiln_mlir_operand_t value;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &value));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   const kiln_ir_type_t* type = NULL;
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
@@ -313,8 +367,9 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
     {"util.global", "a module-level variable (model weights)",
      KILN_IR_TRAIT_SYMBOL, 0, 0, 0, 0, kiln_util_verify_global,
      kiln_util_parse_global, NULL, NULL, NULL},
-    {"util.global.load", "reads a global", KILN_IR_TRAIT_PURE, 0, 1, 0, 0,
-     kiln_util_verify_global_ref, kiln_util_parse_global_ref, NULL, NULL, NULL},
+    {"util.global.load", "reads a global", KILN_IR_TRAIT_SIDE_EFFECTING, 0, 1,
+     0, 0, kiln_util_verify_global_ref, kiln_util_parse_global_ref, NULL, NULL,
+     NULL},
     {"util.global.address", "a global's address (!util.ptr)",
      KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_global_ref,
      kiln_util_parse_global_ref, NULL, NULL, NULL},
@@ -329,6 +384,18 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
      1, 0, 0, kiln_flow_verify_dynamic_constant,
      kiln_flow_parse_dynamic_constant, kiln_flow_print_dynamic_constant, NULL,
      NULL},
+    {"ml_program.global", "parses into util.global", KILN_IR_TRAIT_SYMBOL, 0, 0,
+     0, 0, kiln_util_verify_global, kiln_ml_program_parse_global, NULL, NULL,
+     NULL},
+    {"ml_program.global_load", "parses into util.global.load",
+     KILN_IR_TRAIT_SIDE_EFFECTING, 0, 1, 0, 0, kiln_util_verify_global_ref,
+     kiln_ml_program_parse_load, NULL, NULL, NULL},
+    {"ml_program.global_load_const", "parses into util.global.load",
+     KILN_IR_TRAIT_SIDE_EFFECTING, 0, 1, 0, 0, kiln_util_verify_global_ref,
+     kiln_ml_program_parse_load, NULL, NULL, NULL},
+    {"ml_program.global_store", "parses into util.global.store",
+     KILN_IR_TRAIT_SIDE_EFFECTING, 1, 0, 0, 0, kiln_util_verify_global_ref,
+     kiln_ml_program_parse_store, NULL, NULL, NULL},
     {"flow.tensor.tie_shape", "ties run-time dims to a tensor",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_tie_shape,
      kiln_flow_parse_tie_shape, NULL, kiln_flow_fold_tie_shape, NULL},

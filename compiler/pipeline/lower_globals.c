@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "compiler/dispatch/ptr_map.h"
 #include "compiler/ir/builder.h"
 #include "compiler/pipeline/lowering_util.h"
 
@@ -76,13 +77,35 @@ kiln_status_t kiln_lower_util_globals(kiln_ir_context_t* context,
   KILN_RETURN_IF_ERROR(
       kiln_ir_collect_ops(context, module, KILN_IR_WALK_PRE_ORDER,
                           kiln_globals_is_access, NULL, &ops, &count));
+  // Globals that are stored to stay globals (module state in the VM); the
+  // others' loads become constants.
+  kiln_ptr_map_t stored = kiln_ptr_map_make(context);
+  for (size_t i = 0; i < count; ++i) {
+    kiln_ir_op_t* op = ops[i];
+    if (!kiln_ir_op_is(op, "util.global.store")) continue;
+    kiln_ir_op_t* global = NULL;
+    KILN_RETURN_IF_ERROR(kiln_globals_find(context, module, op, &global));
+    if (!kiln_ir_op_get_attr(global, "is_mutable")) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "stores to an immutable global");
+    }
+    const kiln_ir_type_t* type = kiln_ir_op_get_attr(global, "type")->type;
+    if (kiln_ir_op_operand(op, 0)->type != type ||
+        !kiln_ir_type_is_ranked_tensor(type) ||
+        !kiln_ir_type_has_static_shape(type)) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "stores %s to a global of type %s (mutable globals are statically "
+          "shaped tensors)",
+          kiln_ir_type_to_string(context, kiln_ir_op_operand(op, 0)->type),
+          kiln_ir_type_to_string(context, type));
+    }
+    kiln_ptr_map_put(&stored, global, global);
+  }
   for (size_t i = 0; i < count; ++i) {
     kiln_ir_op_t* op = ops[i];
     if (kiln_ir_op_is(op, "util.global.address")) continue;
-    if (kiln_ir_op_is(op, "util.global.store")) {
-      return kiln_ir_op_emit_error(op, context,
-                                   "mutable globals are not supported yet");
-    }
+    if (kiln_ir_op_is(op, "util.global.store")) continue;
     kiln_ir_op_t* ref_op = op;
     if (kiln_ir_op_is(op, "util.global.load.indirect")) {
       ref_op = kiln_ir_op_operand(op, 0)->defining_op;
@@ -102,6 +125,19 @@ kiln_status_t kiln_lower_util_globals(kiln_ir_context_t* context,
     }
     const kiln_ir_attribute_t* value = NULL;
     KILN_RETURN_IF_ERROR(kiln_globals_value(context, global, &value));
+    if (kiln_ptr_map_get(&stored, global)) {
+      // A load before any store reads the initial value (IREE's
+      // semantics): vm-emission initializes the VM global from it.
+      if (ref_op != op) {
+        return kiln_ir_op_emit_error(
+            op, context,
+            "indirect loads of a mutable global are not "
+            "supported");
+      }
+      KILN_RETURN_IF_ERROR(
+          kiln_ir_op_set_attr(context, op, "kiln.initial_value", value, false));
+      continue;
+    }
     kiln_ir_builder_t b = kiln_ir_builder_make(context);
     kiln_ir_builder_set_before(&b, op);
     b.location = op->location;

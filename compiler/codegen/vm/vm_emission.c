@@ -449,6 +449,31 @@ static kiln_status_t kiln_em_storage(kiln_em_function_t* e, kiln_ir_op_t* user,
   return kiln_em_error(e, user, "operand has no buffer (unsupported producer)");
 }
 
+// A buffer view over |length| bytes of static tensor type |t| at |s|.
+static kiln_status_t kiln_em_view_of_store(kiln_em_function_t* e,
+                                           kiln_ir_op_t* user,
+                                           const kiln_hstore_t* s,
+                                           const kiln_ir_type_t* t,
+                                           uint32_t* out_view) {
+  uint32_t et = kiln_hal_element_type(kiln_ir_type_element(t));
+  if (!et) return kiln_em_error(e, user, "unsupported element type");
+  kiln_ir_string_builder_t args = {0};
+  kiln_ir_sb_printf(&args, "%%r%u, %%l%u, %%l%u, %%i%u, %%i%u", s->buffer,
+                    s->offset, kiln_asm_const_i64(e->f, s->length),
+                    kiln_asm_const_i32(e->f, (int32_t)et),
+                    kiln_asm_const_i32(e->f, 1));
+  for (size_t d = 0; d < t->shaped.rank; ++d) {
+    kiln_ir_sb_printf(&args, ", %%l%u",
+                      kiln_asm_const_i64(e->f, t->shaped.dims[d]));
+  }
+  *out_view = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "call.import @%s(%.*s) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_VIEW_CREATE), (int)args.size,
+                args.data ? args.data : "", *out_view);
+  kiln_ir_sb_free(&args);
+  return kiln_ok_status();
+}
+
 // A buffer view over |v| (for results and check ops).
 static kiln_status_t kiln_em_view(kiln_em_function_t* e, kiln_ir_op_t* user,
                                   kiln_ir_value_t* v, uint32_t* out_view) {
@@ -1106,6 +1131,121 @@ static kiln_status_t kiln_em_from_elements(kiln_em_function_t* e,
   return kiln_ok_status();
 }
 
+// The VM global holding mutable util.global |op|'s current value (a buffer
+// view, null until first used), declared on first use.
+static const char* kiln_em_state_global(kiln_em_function_t* e,
+                                        kiln_ir_op_t* op) {
+  kiln_em_module_t* m = e->m;
+  const kiln_ir_attribute_t* ref = kiln_ir_op_get_attr(op, "global");
+  kiln_string_view_t name = ref->symbol.root;
+  char* g =
+      kiln_ir_arena_printf(m->ctx, "__state_%.*s", (int)name.size, name.data);
+  if (!g) return NULL;
+  // VM symbols are identifiers: other characters become '_' (a suffix keeps
+  // two such names apart: the name's length).
+  bool changed = false;
+  for (char* c = g; *c; ++c) {
+    bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              (*c >= '0' && *c <= '9') || *c == '_';
+    if (!ok) *c = '_', changed = true;
+  }
+  if (changed) {
+    g = kiln_ir_arena_printf(m->ctx, "%s_%zu", g, name.size);
+    if (!g) return NULL;
+  }
+  char* line = kiln_ir_arena_printf(m->ctx, "global @%s : ref\n", g);
+  if (!line) return NULL;
+  if (!m->globals.data || !strstr(m->globals.data, line)) {
+    kiln_ir_sb_printf(&m->globals, "%s", line);
+  }
+  return g;
+}
+
+// `util.global.load @g` of a mutable global: the VM global's view,
+// initialized from the initial value (rodata) when still null, used like a
+// function argument (its buffer and offset are only known at run time).
+static kiln_status_t kiln_em_global_load(kiln_em_function_t* e,
+                                         kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = e->m->ctx;
+  const char* g = kiln_em_state_global(e, op);
+  if (!g) return kiln_ir_context_take_error(ctx);
+  const kiln_ir_type_t* t = op->results[0].type;
+  const kiln_ir_attribute_t* init =
+      kiln_ir_op_get_attr(op, "kiln.initial_value");
+  uint32_t ordinal = 0;
+  KILN_RETURN_IF_ERROR(kiln_em_constant_rodata(e->m, op, init, &ordinal));
+  uint32_t ro = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  uint32_t ro_buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "rodata.ref %%r%u, @__rodata_%u", ro, ordinal);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%r%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_BUFFER_WRAP_RODATA),
+                e->device, ro, ro_buffer);
+  kiln_hstore_t ro_store = {0};
+  ro_store.buffer = ro_buffer;
+  ro_store.offset = kiln_asm_const_i64(e->f, 0);
+  ro_store.length = kiln_tensor_bytes(t);
+  uint32_t init_view = 0;
+  KILN_RETURN_IF_ERROR(kiln_em_view_of_store(e, op, &ro_store, t, &init_view));
+  uint32_t view = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "global.store_if_null.ref %%r%u, @%s, %%r%u", view, g,
+                init_view);
+  kiln_hstore_t* s = kiln_em_new_store(e);
+  if (!s) return kiln_ir_context_take_error(ctx);
+  s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  s->offset = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  s->offset_known = false;
+  s->length = kiln_tensor_bytes(t);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_VIEW_BUFFER), view,
+                s->buffer);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%l%u)",
+                kiln_import_name(e->m, KILN_IMPORT_VIEW_BYTE_OFFSET), view,
+                s->offset);
+  kiln_ptr_map_put(&e->storage, &op->results[0], s);
+  return kiln_ok_status();
+}
+
+static void kiln_em_execute_one_shot(kiln_em_function_t* e, uint32_t cb);
+static void kiln_em_copy(kiln_em_function_t* e, uint32_t cb,
+                         const kiln_hstore_t* src, uint32_t dst_buffer,
+                         uint32_t dst_offset);
+
+// `util.global.store %v, @g`: the pending work is submitted and awaited,
+// %v is copied into a buffer of its own (its storage may be transient
+// memory of this invocation) and the VM global takes a view of the copy.
+static kiln_status_t kiln_em_global_store(kiln_em_function_t* e,
+                                          kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = e->m->ctx;
+  const char* g = kiln_em_state_global(e, op);
+  if (!g) return kiln_ir_context_take_error(ctx);
+  kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
+  kiln_hstore_t* src = NULL;
+  KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, v, &src));
+  kiln_em_submit(e, false);
+  kiln_hstore_t copy = {0};
+  copy.length = kiln_tensor_bytes(v->type);
+  copy.buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  copy.offset = kiln_asm_const_i64(e->f, 0);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
+                kiln_asm_const_i64(e->f, copy.length > 0 ? copy.length : 1),
+                copy.buffer);
+  if (copy.length > 0) {
+    uint32_t cb = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_CB_CREATE), e->device,
+                  kiln_asm_const_i32(e->f, 1), kiln_asm_const_i32(e->f, 0), cb);
+    kiln_hstore_t from = *src;
+    from.length = copy.length;
+    kiln_em_copy(e, cb, &from, copy.buffer, copy.offset);
+    kiln_em_execute_one_shot(e, cb);
+  }
+  uint32_t view = 0;
+  KILN_RETURN_IF_ERROR(kiln_em_view_of_store(e, op, &copy, v->type, &view));
+  kiln_asm_emit(e->f, "global.store.ref @%s, %%r%u", g, view);
+  return kiln_ok_status();
+}
+
 // Executes a one-shot command buffer of copies and waits for it.
 static void kiln_em_execute_one_shot(kiln_em_function_t* e, uint32_t cb) {
   kiln_em_module_t* m = e->m;
@@ -1405,6 +1545,10 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
         KILN_RETURN_IF_ERROR(kiln_em_host_extract(e, op));
       } else if (kiln_ir_op_is(op, "tensor.from_elements")) {
         KILN_RETURN_IF_ERROR(kiln_em_from_elements(e, op));
+      } else if (kiln_ir_op_is(op, "util.global.load")) {
+        KILN_RETURN_IF_ERROR(kiln_em_global_load(e, op));
+      } else if (kiln_ir_op_is(op, "util.global.store")) {
+        KILN_RETURN_IF_ERROR(kiln_em_global_store(e, op));
       } else if (kiln_ir_op_is(op, "cf.br") ||
                  kiln_ir_op_is(op, "cf.cond_br")) {
         KILN_RETURN_IF_ERROR(kiln_em_branch(e, op));

@@ -406,6 +406,13 @@ kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context) {
       kiln_ir_register_ops(context, kiln_util_defs,
                            sizeof(kiln_util_defs) / sizeof(kiln_util_defs[0])));
   // IREE's older spelling of the same op (the static form is a constant).
-  return kiln_ir_register_op_alias(context, "flow.tensor.constant",
-                                   "flow.tensor.dynamic_constant");
+  KILN_RETURN_IF_ERROR(kiln_ir_register_op_alias(
+      context, "flow.tensor.constant", "flow.tensor.dynamic_constant"));
+  // util's functions are func's with the same syntax and semantics (IREE
+  // converts func to util early): parsed as func.func/return/call.
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_register_op_alias(context, "util.func", "func.func"));
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_register_op_alias(context, "util.return", "func.return"));
+  return kiln_ir_register_op_alias(context, "util.call", "func.call");
 }

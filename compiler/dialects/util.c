@@ -278,6 +278,18 @@ static kiln_status_t kiln_ml_program_parse_store(kiln_mlir_op_parser_t* p,
   return kiln_mlir_resolve_operand(p, &value, type, state);
 }
 
+// `util.initializer { ... util.return }`: module initialization code
+// (lower_globals.c evaluates the constant stores it holds).
+static kiln_status_t kiln_util_parse_initializer(kiln_mlir_op_parser_t* p,
+                                                 kiln_ir_op_state_t* state) {
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_parse_optional_attr_dict_with_keyword(p, state));
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_region(p, 0, NULL, true, &region));
+  return kiln_ir_op_state_add_region(kiln_mlir_parser_context(p), state,
+                                     region);
+}
+
 static kiln_status_t kiln_util_verify_global(kiln_ir_context_t* context,
                                              kiln_ir_op_t* op) {
   const kiln_ir_attribute_t* name = kiln_ir_op_get_attr(op, "sym_name");
@@ -384,6 +396,9 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
      1, 0, 0, kiln_flow_verify_dynamic_constant,
      kiln_flow_parse_dynamic_constant, kiln_flow_print_dynamic_constant, NULL,
      NULL},
+    {"util.initializer", "module initialization (constant stores)",
+     KILN_IR_TRAIT_SIDE_EFFECTING, 0, 0, 1, 0, NULL,
+     kiln_util_parse_initializer, NULL, NULL, NULL},
     {"ml_program.global", "parses into util.global", KILN_IR_TRAIT_SYMBOL, 0, 0,
      0, 0, kiln_util_verify_global, kiln_ml_program_parse_global, NULL, NULL,
      NULL},

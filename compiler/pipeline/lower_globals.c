@@ -70,8 +70,60 @@ static kiln_status_t kiln_globals_value(kiln_ir_context_t* ctx,
                                "not supported yet)");
 }
 
+// util.initializer bodies that store constants: each stored constant
+// becomes its global's initial value (what running the initializer when
+// the context is created would leave there), and the initializer goes.
+// Initializers doing other work are reported.
+static kiln_status_t kiln_globals_fold_initializers(kiln_ir_context_t* ctx,
+                                                    kiln_ir_op_t* module) {
+  kiln_ir_block_t* body =
+      module->num_regions ? module->regions[0].first_block : NULL;
+  kiln_ir_op_t* next = NULL;
+  for (kiln_ir_op_t* init = body ? body->first_op : NULL; init; init = next) {
+    next = init->next;
+    if (!kiln_ir_op_is(init, "util.initializer")) continue;
+    kiln_ir_block_t* b = init->regions[0].first_block;
+    if (b && b->next) {
+      return kiln_ir_op_emit_error(init, ctx,
+                                   "initializers with control flow are not "
+                                   "supported");
+    }
+    for (kiln_ir_op_t* op = b ? b->first_op : NULL; op; op = op->next) {
+      if (kiln_ir_op_is(op, "arith.constant") ||
+          kiln_ir_op_is(op, "util.unfoldable_constant") ||
+          kiln_ir_op_is(op, "func.return")) {
+        continue;
+      }
+      kiln_ir_value_t* v = kiln_ir_op_is(op, "util.global.store")
+                               ? kiln_ir_op_operand(op, 0)
+                               : NULL;
+      kiln_ir_op_t* def =
+          v && v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+      if (!def || !(kiln_ir_op_is(def, "arith.constant") ||
+                    kiln_ir_op_is(def, "util.unfoldable_constant"))) {
+        return kiln_ir_op_emit_error(
+            op, ctx,
+            "util.initializer: only stores of constants are supported");
+      }
+      kiln_ir_op_t* global = NULL;
+      KILN_RETURN_IF_ERROR(kiln_globals_find(ctx, module, op, &global));
+      const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");
+      if (!value || value->type != kiln_ir_op_get_attr(global, "type")->type) {
+        return kiln_ir_op_emit_error(op, ctx,
+                                     "stores a value of another type than "
+                                     "the global's");
+      }
+      KILN_RETURN_IF_ERROR(
+          kiln_ir_op_set_attr(ctx, global, "initial_value", value, false));
+    }
+    kiln_ir_op_erase(init);
+  }
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_lower_util_globals(kiln_ir_context_t* context,
                                       kiln_ir_op_t* module) {
+  KILN_RETURN_IF_ERROR(kiln_globals_fold_initializers(context, module));
   kiln_ir_op_t** ops = NULL;
   size_t count = 0;
   KILN_RETURN_IF_ERROR(

@@ -180,7 +180,7 @@ static void kiln_arith_print_same(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_print_type(p, op->results[0].type);
 }
 
-// `arith.cmpi slt, %a, %b : T`
+// `arith.cmpi slt, %a, %b : T` (or `"slt"`)
 static kiln_status_t kiln_arith_parse_cmp(kiln_mlir_op_parser_t* p,
                                           kiln_ir_op_state_t* state) {
   kiln_ir_context_t* context = kiln_mlir_parser_context(p);
@@ -189,7 +189,16 @@ static kiln_status_t kiln_arith_parse_cmp(kiln_mlir_op_parser_t* p,
   const kiln_mlir_token_t* tok = kiln_mlir_peek(p);
   uint32_t line = tok->line, column = tok->column;
   int64_t predicate = -1;
-  if (kiln_mlir_parse_optional_any_keyword(p, &word)) {
+  // MLIR accepts the predicate bare or quoted (`"sgt"`, the enum
+  // attribute's string form).
+  bool found = false;
+  if (tok->kind == KILN_MLIR_TOK_STRING) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_string(p, &word));
+    found = true;
+  } else {
+    found = kiln_mlir_parse_optional_any_keyword(p, &word);
+  }
+  if (found) {
     predicate = is_int ? kiln_cmpi_predicate_lookup(word)
                        : kiln_cmpf_predicate_lookup(word);
   }

@@ -259,6 +259,8 @@ const kiln_ir_attribute_t* kiln_dialect_eval_elementwise(
   const kiln_ir_type_t* arg_types[3] = {oe, oe, oe};
   if (kind == KILN_SCALAR_SELECT) {
     arg_types[0] = kiln_ir_int_type(context, 1);
+  } else if (kind == KILN_SCALAR_FPOWI && num_operands == 2) {
+    arg_types[1] = kiln_ir_type_element(operands[1]->type);
   }
   kiln_scalar_t* values = NULL;
   kiln_scalar_t single;

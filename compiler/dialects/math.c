@@ -72,6 +72,46 @@ static kiln_status_t kiln_math_parse_class(kiln_mlir_op_parser_t* p,
       kiln_dialect_with_element(context, type, kiln_ir_int_type(context, 1)));
 }
 
+// fpowi: a float base and an integer exponent of the same shape; the result
+// has the base's type.
+static kiln_status_t kiln_math_verify_fpowi(kiln_ir_context_t* context,
+                                            kiln_ir_op_t* op) {
+  const kiln_ir_type_t* a = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* b = kiln_ir_op_operand(op, 1)->type;
+  if (!kiln_dialect_is_float_like(a) || !kiln_dialect_is_int_like(b) ||
+      !kiln_dialect_same_shape(a, b) || op->results[0].type != a) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "expects a floating-point base, an integer exponent of the same "
+        "shape and a result of the base's type");
+  }
+  return kiln_ok_status();
+}
+
+// `math.fpowi %a, %b : f32, i32`
+static kiln_status_t kiln_math_parse_fpowi(kiln_mlir_op_parser_t* p,
+                                           kiln_ir_op_state_t* state) {
+  kiln_mlir_operand_t base, exponent;
+  const kiln_ir_type_t *base_type = NULL, *exponent_type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &base));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &exponent));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &base_type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &exponent_type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &base, base_type, state));
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_resolve_operand(p, &exponent, exponent_type, state));
+  return kiln_mlir_add_result_type(p, state, base_type);
+}
+
+static void kiln_math_print_fpowi(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_math_print_same(p, op);
+  kiln_ir_printer_printf(p, ", ");
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 1)->type);
+}
+
 #define KILN_UD(k) ((void*)(intptr_t)(k))
 #define KILN_MATH_F(NAME, KIND, N)                                          \
   {                                                                         \
@@ -114,6 +154,10 @@ static const kiln_ir_op_def_t kiln_math_defs[] = {
     KILN_MATH_F("math.cosh", KILN_SCALAR_COSH, 1),
     KILN_MATH_F("math.tanh", KILN_SCALAR_TANH, 1),
     KILN_MATH_F("math.erf", KILN_SCALAR_ERF, 1),
+    KILN_MATH_F("math.erfc", KILN_SCALAR_ERFC, 1),
+    KILN_MATH_F("math.asinh", KILN_SCALAR_ASINH, 1),
+    KILN_MATH_F("math.acosh", KILN_SCALAR_ACOSH, 1),
+    KILN_MATH_F("math.atanh", KILN_SCALAR_ATANH, 1),
     KILN_MATH_F("math.floor", KILN_SCALAR_FLOOR, 1),
     KILN_MATH_F("math.ceil", KILN_SCALAR_CEIL, 1),
     KILN_MATH_F("math.round", KILN_SCALAR_ROUND, 1),
@@ -131,6 +175,10 @@ static const kiln_ir_op_def_t kiln_math_defs[] = {
     KILN_MATH_CLASS("math.isfinite", KILN_SCALAR_ISFINITE),
     KILN_MATH_CLASS("math.isinf", KILN_SCALAR_ISINF),
     KILN_MATH_CLASS("math.isnan", KILN_SCALAR_ISNAN),
+    KILN_MATH_CLASS("math.isnormal", KILN_SCALAR_ISNORMAL),
+    {"math.fpowi", "float to an integer power", KILN_IR_TRAIT_PURE, 2, 1, 0, 0,
+     kiln_math_verify_fpowi, kiln_math_parse_fpowi, kiln_math_print_fpowi,
+     kiln_dialect_fold_scalar_op, KILN_UD(KILN_SCALAR_FPOWI)},
 };
 
 kiln_status_t kiln_dialect_register_math(kiln_ir_context_t* context) {

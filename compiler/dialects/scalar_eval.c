@@ -51,6 +51,18 @@ double kiln_scalar_round_float(const kiln_ir_type_t* type, double value) {
   }
 }
 
+// The smallest positive normal value of float |type|.
+static double kiln_scalar_min_normal(const kiln_ir_type_t* type) {
+  switch (type->flt.kind) {
+    case KILN_IR_F16:
+      return 0x1p-14;
+    case KILN_IR_F64:
+      return 0x1p-1022;
+    default:  // f32 and bf16 share f32's exponent range
+      return 0x1p-126;
+  }
+}
+
 static bool kiln_is_int(const kiln_ir_type_t* t) {
   return t &&
          (t->kind == KILN_IR_TYPE_INTEGER || t->kind == KILN_IR_TYPE_INDEX);
@@ -100,7 +112,7 @@ int64_t kiln_cmpf_predicate_lookup(kiln_string_view_t name) {
 }
 
 int kiln_scalar_op_arity(kiln_scalar_op_t op) {
-  if (op >= KILN_SCALAR_ADDI && op <= KILN_SCALAR_COPYSIGN) return 2;
+  if (op >= KILN_SCALAR_ADDI && op <= KILN_SCALAR_FPOWI) return 2;
   if (op == KILN_SCALAR_FMA || op == KILN_SCALAR_SELECT) return 3;
   if (op == KILN_SCALAR_CMPI || op == KILN_SCALAR_CMPF) return 2;
   return 1;
@@ -503,6 +515,18 @@ static bool kiln_eval_float(kiln_scalar_op_t op, double a, double b, double c,
     case KILN_SCALAR_ERF:
       r = erf(a);
       break;
+    case KILN_SCALAR_ERFC:
+      r = erfc(a);
+      break;
+    case KILN_SCALAR_ASINH:
+      r = asinh(a);
+      break;
+    case KILN_SCALAR_ACOSH:
+      r = acosh(a);
+      break;
+    case KILN_SCALAR_ATANH:
+      r = atanh(a);
+      break;
     case KILN_SCALAR_FLOOR:
       r = floor(a);
       break;
@@ -566,6 +590,19 @@ bool kiln_scalar_eval(kiln_scalar_op_t op, int64_t predicate,
       out_result->i = op == KILN_SCALAR_ISFINITE ? isfinite(args[0].f) != 0
                       : op == KILN_SCALAR_ISINF  ? isinf(args[0].f) != 0
                                                  : isnan(args[0].f) != 0;
+      return true;
+    case KILN_SCALAR_ISNORMAL:
+      // Normal in the operand's own type: |x| at least its smallest normal
+      // (the value is kept as a double, where an f32 subnormal is normal).
+      if (!kiln_is_float(ot)) return false;
+      out_result->i =
+          isfinite(args[0].f) && fabs(args[0].f) >= kiln_scalar_min_normal(ot);
+      return true;
+    case KILN_SCALAR_FPOWI:
+      // The exponent is an integer of its own type, canonical in |i|.
+      if (!kiln_is_float(ot) || !kiln_is_float(rt)) return false;
+      out_result->f =
+          kiln_scalar_round_float(rt, pow(args[0].f, (double)args[1].i));
       return true;
     case KILN_SCALAR_EXTSI:
     case KILN_SCALAR_INDEX_CAST:

@@ -86,6 +86,7 @@ typedef enum kiln_scalar_op_e {
   KILN_SCALAR_POWF,
   KILN_SCALAR_ATAN2,
   KILN_SCALAR_COPYSIGN,
+  KILN_SCALAR_FPOWI,  // float base, integer exponent (its own type)
   // Float unary.
   KILN_SCALAR_NEGF,
   KILN_SCALAR_ABSF,
@@ -109,6 +110,10 @@ typedef enum kiln_scalar_op_e {
   KILN_SCALAR_COSH,
   KILN_SCALAR_TANH,
   KILN_SCALAR_ERF,
+  KILN_SCALAR_ERFC,
+  KILN_SCALAR_ASINH,
+  KILN_SCALAR_ACOSH,
+  KILN_SCALAR_ATANH,
   KILN_SCALAR_FLOOR,
   KILN_SCALAR_CEIL,
   KILN_SCALAR_ROUND,      // half away from zero
@@ -125,6 +130,7 @@ typedef enum kiln_scalar_op_e {
   KILN_SCALAR_ISFINITE,
   KILN_SCALAR_ISINF,
   KILN_SCALAR_ISNAN,
+  KILN_SCALAR_ISNORMAL,
   // Comparisons (predicate given separately) and select.
   KILN_SCALAR_CMPI,
   KILN_SCALAR_CMPF,

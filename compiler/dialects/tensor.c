@@ -975,6 +975,53 @@ static kiln_status_t kiln_tensor_fold_dim(
   }
 }
 
+// `tensor.from_elements %a, %b : tensor<2xi32>`: one operand per element,
+// row-major, of the element type. (vm-emission writes it at host level from
+// scalar arguments and constants; lower-host-ops creates the rank-0 ones.)
+static kiln_status_t kiln_tensor_verify_from_elements(
+    kiln_ir_context_t* context, kiln_ir_op_t* op) {
+  const kiln_ir_type_t* t = op->results[0].type;
+  if (!kiln_ir_type_is_ranked_tensor(t) || !kiln_ir_type_has_static_shape(t) ||
+      kiln_ir_type_num_elements(t) != (int64_t)op->num_operands) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "result must be a static tensor of as many elements as operands");
+  }
+  for (uint32_t i = 0; i < op->num_operands; ++i) {
+    if (kiln_ir_op_operand(op, i)->type != t->shaped.element) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "operand #%u is not of the element type", i);
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tensor_parse_from_elements(
+    kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state) {
+  kiln_mlir_operand_list_t operands = {0};
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &operands));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  if (!kiln_ir_type_is_shaped(type)) {
+    return kiln_mlir_emit_error(p, "expected a tensor type");
+  }
+  const kiln_ir_type_t* element = type->shaped.element;
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_resolve_operands(p, &operands, 1, &element, state));
+  return kiln_mlir_add_result_type(p, state, type);
+}
+
+static void kiln_tensor_print_from_elements(kiln_ir_printer_t* p,
+                                            kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_operands(p, op);
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
 static const kiln_ir_op_def_t kiln_tensor_defs[] = {
     {"tensor.empty", "a tensor with no initial contents", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_empty,
@@ -1014,6 +1061,10 @@ static const kiln_ir_op_def_t kiln_tensor_defs[] = {
     {"tensor.insert", "writes one element", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_insert,
      kiln_tensor_parse_insert, kiln_tensor_print_insert, NULL, NULL},
+    {"tensor.from_elements", "a tensor of scalars", KILN_IR_TRAIT_PURE,
+     KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_from_elements,
+     kiln_tensor_parse_from_elements, kiln_tensor_print_from_elements, NULL,
+     NULL},
 };
 
 kiln_status_t kiln_dialect_register_tensor(kiln_ir_context_t* context) {

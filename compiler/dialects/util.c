@@ -148,8 +148,10 @@ static kiln_status_t kiln_util_add_symbol_ref(kiln_mlir_op_parser_t* p,
   return kiln_mlir_add_attribute(p, state, "global", ref);
 }
 
-static kiln_status_t kiln_util_parse_global(kiln_mlir_op_parser_t* p,
-                                            kiln_ir_op_state_t* state) {
+// `[private|public|nested] [mutable] @name`, shared by util.global and
+// ml_program.global.
+static kiln_status_t kiln_util_parse_global_head(kiln_mlir_op_parser_t* p,
+                                                 kiln_ir_op_state_t* state) {
   kiln_ir_context_t* context = kiln_mlir_parser_context(p);
   static const char* const visibilities[] = {"private", "public", "nested"};
   for (size_t i = 0; i < 3; ++i) {
@@ -167,8 +169,14 @@ static kiln_status_t kiln_util_parse_global(kiln_mlir_op_parser_t* p,
   }
   kiln_string_view_t name;
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_symbol_name(p, &name));
-  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
-      p, state, "sym_name", kiln_ir_string_attr_get(context, name)));
+  return kiln_mlir_add_attribute(p, state, "sym_name",
+                                 kiln_ir_string_attr_get(context, name));
+}
+
+static kiln_status_t kiln_util_parse_global(kiln_mlir_op_parser_t* p,
+                                            kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  KILN_RETURN_IF_ERROR(kiln_util_parse_global_head(p, state));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   const kiln_ir_type_t* type = NULL;
   if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_EQUAL)) {
@@ -224,6 +232,64 @@ static kiln_status_t kiln_util_parse_global_store(kiln_mlir_op_parser_t* p,
   return kiln_mlir_resolve_operand(p, &value, type, state);
 }
 
+// ml_program's globals are util's under another syntax: they parse into
+// util.global / util.global.load / util.global.store, so that one lowering
+// (compiler/pipeline/lower_globals.c) and one emission serve both.
+// `ml_program.global private mutable @g(dense<...> : T) : T`
+static kiln_status_t kiln_ml_program_parse_global(kiln_mlir_op_parser_t* p,
+                                                  kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  state->name = kiln_ir_intern_cstr(context, "util.global");
+  KILN_RETURN_IF_ERROR(kiln_util_parse_global_head(p, state));
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_LPAREN)) {
+    const kiln_ir_attribute_t* init = NULL;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &init));
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_add_attribute(p, state, "initial_value", init));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+  }
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  return kiln_mlir_add_attribute(p, state, "type",
+                                 kiln_ir_type_attr_get(context, type));
+}
+
+// `ml_program.global_load[_const] @g : T`
+static kiln_status_t kiln_ml_program_parse_load(kiln_mlir_op_parser_t* p,
+                                                kiln_ir_op_state_t* state) {
+  state->name =
+      kiln_ir_intern_cstr(kiln_mlir_parser_context(p), "util.global.load");
+  return kiln_util_parse_global_ref(p, state);
+}
+
+// `ml_program.global_store @g = %v : T`
+static kiln_status_t kiln_ml_program_parse_store(kiln_mlir_op_parser_t* p,
+                                                 kiln_ir_op_state_t* state) {
+  state->name =
+      kiln_ir_intern_cstr(kiln_mlir_parser_context(p), "util.global.store");
+  KILN_RETURN_IF_ERROR(kiln_util_add_symbol_ref(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
+  kiln_mlir_operand_t value;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &value));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  return kiln_mlir_resolve_operand(p, &value, type, state);
+}
+
+// `util.initializer { ... util.return }`: module initialization code
+// (lower_globals.c evaluates the constant stores it holds).
+static kiln_status_t kiln_util_parse_initializer(kiln_mlir_op_parser_t* p,
+                                                 kiln_ir_op_state_t* state) {
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_parse_optional_attr_dict_with_keyword(p, state));
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_region(p, 0, NULL, true, &region));
+  return kiln_ir_op_state_add_region(kiln_mlir_parser_context(p), state,
+                                     region);
+}
+
 static kiln_status_t kiln_util_verify_global(kiln_ir_context_t* context,
                                              kiln_ir_op_t* op) {
   const kiln_ir_attribute_t* name = kiln_ir_op_get_attr(op, "sym_name");
@@ -254,6 +320,54 @@ static kiln_status_t kiln_util_verify_global_ref(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// `flow.tensor.tie_shape %t : tensor<?x4xf32>{%d0}`: ties run-time dims to
+// a tensor (IREE's shape annotation). The dims are those of %t already, so
+// the op folds to its operand.
+static kiln_status_t kiln_flow_parse_tie_shape(kiln_mlir_op_parser_t* p,
+                                               kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t value;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &value));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &value, type, state));
+  kiln_mlir_operand_list_t dims = {0};
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_LBRACE)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &dims));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE));
+  }
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operands(p, &dims, 1, &index, state));
+  return kiln_mlir_add_result_type(p, state, type);
+}
+
+static kiln_status_t kiln_flow_verify_tie_shape(kiln_ir_context_t* context,
+                                                kiln_ir_op_t* op) {
+  const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
+  int64_t dynamic = 0;
+  for (size_t d = 0; kiln_ir_type_is_shaped(t) && d < t->shaped.rank; ++d) {
+    dynamic += t->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
+  }
+  if (op->results[0].type != t || (int64_t)op->num_operands - 1 != dynamic) {
+    return kiln_ir_op_emit_error(
+        op, context, "takes one index per dynamic dim of its tensor type");
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_flow_fold_tie_shape(
+    kiln_ir_context_t* context, kiln_ir_op_t* op,
+    const kiln_ir_attribute_t* const* operand_constants,
+    kiln_ir_fold_result_t* results, bool* out_folded) {
+  (void)context;
+  (void)operand_constants;
+  results[0].value = kiln_ir_op_operand(op, 0);
+  *out_folded = true;
+  return kiln_ok_status();
+}
+
 static const kiln_ir_op_def_t kiln_util_defs[] = {
     {"util.unfoldable_constant", "a constant opaque to folding",
      KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_unfoldable,
@@ -265,8 +379,9 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
     {"util.global", "a module-level variable (model weights)",
      KILN_IR_TRAIT_SYMBOL, 0, 0, 0, 0, kiln_util_verify_global,
      kiln_util_parse_global, NULL, NULL, NULL},
-    {"util.global.load", "reads a global", KILN_IR_TRAIT_PURE, 0, 1, 0, 0,
-     kiln_util_verify_global_ref, kiln_util_parse_global_ref, NULL, NULL, NULL},
+    {"util.global.load", "reads a global", KILN_IR_TRAIT_SIDE_EFFECTING, 0, 1,
+     0, 0, kiln_util_verify_global_ref, kiln_util_parse_global_ref, NULL, NULL,
+     NULL},
     {"util.global.address", "a global's address (!util.ptr)",
      KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_global_ref,
      kiln_util_parse_global_ref, NULL, NULL, NULL},
@@ -281,6 +396,24 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
      1, 0, 0, kiln_flow_verify_dynamic_constant,
      kiln_flow_parse_dynamic_constant, kiln_flow_print_dynamic_constant, NULL,
      NULL},
+    {"util.initializer", "module initialization (constant stores)",
+     KILN_IR_TRAIT_SIDE_EFFECTING, 0, 0, 1, 0, NULL,
+     kiln_util_parse_initializer, NULL, NULL, NULL},
+    {"ml_program.global", "parses into util.global", KILN_IR_TRAIT_SYMBOL, 0, 0,
+     0, 0, kiln_util_verify_global, kiln_ml_program_parse_global, NULL, NULL,
+     NULL},
+    {"ml_program.global_load", "parses into util.global.load",
+     KILN_IR_TRAIT_SIDE_EFFECTING, 0, 1, 0, 0, kiln_util_verify_global_ref,
+     kiln_ml_program_parse_load, NULL, NULL, NULL},
+    {"ml_program.global_load_const", "parses into util.global.load",
+     KILN_IR_TRAIT_SIDE_EFFECTING, 0, 1, 0, 0, kiln_util_verify_global_ref,
+     kiln_ml_program_parse_load, NULL, NULL, NULL},
+    {"ml_program.global_store", "parses into util.global.store",
+     KILN_IR_TRAIT_SIDE_EFFECTING, 1, 0, 0, 0, kiln_util_verify_global_ref,
+     kiln_ml_program_parse_store, NULL, NULL, NULL},
+    {"flow.tensor.tie_shape", "ties run-time dims to a tensor",
+     KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_tie_shape,
+     kiln_flow_parse_tie_shape, NULL, kiln_flow_fold_tie_shape, NULL},
 };
 
 kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context) {
@@ -288,6 +421,13 @@ kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context) {
       kiln_ir_register_ops(context, kiln_util_defs,
                            sizeof(kiln_util_defs) / sizeof(kiln_util_defs[0])));
   // IREE's older spelling of the same op (the static form is a constant).
-  return kiln_ir_register_op_alias(context, "flow.tensor.constant",
-                                   "flow.tensor.dynamic_constant");
+  KILN_RETURN_IF_ERROR(kiln_ir_register_op_alias(
+      context, "flow.tensor.constant", "flow.tensor.dynamic_constant"));
+  // util's functions are func's with the same syntax and semantics (IREE
+  // converts func to util early): parsed as func.func/return/call.
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_register_op_alias(context, "util.func", "func.func"));
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_register_op_alias(context, "util.return", "func.return"));
+  return kiln_ir_register_op_alias(context, "util.call", "func.call");
 }

@@ -161,6 +161,14 @@ static kiln_status_t kiln_ir_verify_func(kiln_ir_context_t* c,
 static kiln_status_t kiln_ir_verify_return(kiln_ir_context_t* c,
                                            kiln_ir_op_t* op) {
   kiln_ir_op_t* func = kiln_ir_op_parent_op(op);
+  // util.return (parsed as func.return) also ends a util.initializer, which
+  // returns nothing.
+  if (func && kiln_ir_op_is(func, "util.initializer")) {
+    return op->num_operands == 0
+               ? kiln_ok_status()
+               : kiln_ir_op_emit_error(op, c,
+                                       "an initializer returns no values");
+  }
   if (!func || !kiln_ir_op_is(func, "func.func")) {
     return kiln_ir_op_emit_error(op, c, "expects parent op 'func.func'");
   }

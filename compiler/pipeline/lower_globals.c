@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "compiler/dispatch/ptr_map.h"
 #include "compiler/ir/builder.h"
 #include "compiler/pipeline/lowering_util.h"
 
@@ -69,20 +70,94 @@ static kiln_status_t kiln_globals_value(kiln_ir_context_t* ctx,
                                "not supported yet)");
 }
 
+// util.initializer bodies that store constants: each stored constant
+// becomes its global's initial value (what running the initializer when
+// the context is created would leave there), and the initializer goes.
+// Initializers doing other work are reported.
+static kiln_status_t kiln_globals_fold_initializers(kiln_ir_context_t* ctx,
+                                                    kiln_ir_op_t* module) {
+  kiln_ir_block_t* body =
+      module->num_regions ? module->regions[0].first_block : NULL;
+  kiln_ir_op_t* next = NULL;
+  for (kiln_ir_op_t* init = body ? body->first_op : NULL; init; init = next) {
+    next = init->next;
+    if (!kiln_ir_op_is(init, "util.initializer")) continue;
+    kiln_ir_block_t* b = init->regions[0].first_block;
+    if (b && b->next) {
+      return kiln_ir_op_emit_error(init, ctx,
+                                   "initializers with control flow are not "
+                                   "supported");
+    }
+    for (kiln_ir_op_t* op = b ? b->first_op : NULL; op; op = op->next) {
+      if (kiln_ir_op_is(op, "arith.constant") ||
+          kiln_ir_op_is(op, "util.unfoldable_constant") ||
+          kiln_ir_op_is(op, "func.return")) {
+        continue;
+      }
+      kiln_ir_value_t* v = kiln_ir_op_is(op, "util.global.store")
+                               ? kiln_ir_op_operand(op, 0)
+                               : NULL;
+      kiln_ir_op_t* def =
+          v && v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+      if (!def || !(kiln_ir_op_is(def, "arith.constant") ||
+                    kiln_ir_op_is(def, "util.unfoldable_constant"))) {
+        return kiln_ir_op_emit_error(
+            op, ctx,
+            "util.initializer: only stores of constants are supported");
+      }
+      kiln_ir_op_t* global = NULL;
+      KILN_RETURN_IF_ERROR(kiln_globals_find(ctx, module, op, &global));
+      const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");
+      if (!value || value->type != kiln_ir_op_get_attr(global, "type")->type) {
+        return kiln_ir_op_emit_error(op, ctx,
+                                     "stores a value of another type than "
+                                     "the global's");
+      }
+      KILN_RETURN_IF_ERROR(
+          kiln_ir_op_set_attr(ctx, global, "initial_value", value, false));
+    }
+    kiln_ir_op_erase(init);
+  }
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_lower_util_globals(kiln_ir_context_t* context,
                                       kiln_ir_op_t* module) {
+  KILN_RETURN_IF_ERROR(kiln_globals_fold_initializers(context, module));
   kiln_ir_op_t** ops = NULL;
   size_t count = 0;
   KILN_RETURN_IF_ERROR(
       kiln_ir_collect_ops(context, module, KILN_IR_WALK_PRE_ORDER,
                           kiln_globals_is_access, NULL, &ops, &count));
+  // Globals that are stored to stay globals (module state in the VM); the
+  // others' loads become constants.
+  kiln_ptr_map_t stored = kiln_ptr_map_make(context);
+  for (size_t i = 0; i < count; ++i) {
+    kiln_ir_op_t* op = ops[i];
+    if (!kiln_ir_op_is(op, "util.global.store")) continue;
+    kiln_ir_op_t* global = NULL;
+    KILN_RETURN_IF_ERROR(kiln_globals_find(context, module, op, &global));
+    if (!kiln_ir_op_get_attr(global, "is_mutable")) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "stores to an immutable global");
+    }
+    const kiln_ir_type_t* type = kiln_ir_op_get_attr(global, "type")->type;
+    if (kiln_ir_op_operand(op, 0)->type != type ||
+        !kiln_ir_type_is_ranked_tensor(type) ||
+        !kiln_ir_type_has_static_shape(type)) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "stores %s to a global of type %s (mutable globals are statically "
+          "shaped tensors)",
+          kiln_ir_type_to_string(context, kiln_ir_op_operand(op, 0)->type),
+          kiln_ir_type_to_string(context, type));
+    }
+    kiln_ptr_map_put(&stored, global, global);
+  }
   for (size_t i = 0; i < count; ++i) {
     kiln_ir_op_t* op = ops[i];
     if (kiln_ir_op_is(op, "util.global.address")) continue;
-    if (kiln_ir_op_is(op, "util.global.store")) {
-      return kiln_ir_op_emit_error(op, context,
-                                   "mutable globals are not supported yet");
-    }
+    if (kiln_ir_op_is(op, "util.global.store")) continue;
     kiln_ir_op_t* ref_op = op;
     if (kiln_ir_op_is(op, "util.global.load.indirect")) {
       ref_op = kiln_ir_op_operand(op, 0)->defining_op;
@@ -102,6 +177,19 @@ kiln_status_t kiln_lower_util_globals(kiln_ir_context_t* context,
     }
     const kiln_ir_attribute_t* value = NULL;
     KILN_RETURN_IF_ERROR(kiln_globals_value(context, global, &value));
+    if (kiln_ptr_map_get(&stored, global)) {
+      // A load before any store reads the initial value (IREE's
+      // semantics): vm-emission initializes the VM global from it.
+      if (ref_op != op) {
+        return kiln_ir_op_emit_error(
+            op, context,
+            "indirect loads of a mutable global are not "
+            "supported");
+      }
+      KILN_RETURN_IF_ERROR(
+          kiln_ir_op_set_attr(context, op, "kiln.initial_value", value, false));
+      continue;
+    }
     kiln_ir_builder_t b = kiln_ir_builder_make(context);
     kiln_ir_builder_set_before(&b, op);
     b.location = op->location;

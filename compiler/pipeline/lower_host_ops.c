@@ -189,8 +189,9 @@ static bool kiln_host_is_scalar_op(kiln_ir_op_t* op) {
     // level: vm-emission awaits the producer and loads the scalar.
     bool host_only = op->results[0].first_use != NULL;
     for (kiln_ir_use_t* u = op->results[0].first_use; u; u = u->next_use) {
-      host_only = host_only && kiln_string_view_equal_cstr(
-                                   kiln_ir_op_dialect(u->owner), "cf");
+      host_only = host_only && (kiln_string_view_equal_cstr(
+                                    kiln_ir_op_dialect(u->owner), "cf") ||
+                                kiln_ir_op_is(u->owner, "func.return"));
     }
     return !host_only;
   }
@@ -267,9 +268,10 @@ static kiln_status_t kiln_host_redirect_uses(kiln_host_t* h, kiln_ir_value_t* v,
     uint32_t index = u->index;
     if (owner->parent_block == h->block) {
       if (kiln_host_is_lowered_op(h, owner)) continue;
-      if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(owner), "cf")) {
-        // A host branch on a computed scalar: read it back from its
-        // rank-0 tensor (vm-emission awaits, then loads).
+      if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(owner), "cf") ||
+          kiln_ir_op_is(owner, "func.return")) {
+        // A host branch on a computed scalar, or a scalar result: read it
+        // back from its rank-0 tensor (vm-emission awaits, then loads).
         kiln_ir_builder_t rb = kiln_ir_builder_make(ctx);
         kiln_ir_builder_set_before(&rb, owner);
         rb.location = owner->location;
@@ -308,9 +310,33 @@ static kiln_status_t kiln_host_redirect_uses(kiln_host_t* h, kiln_ir_value_t* v,
 }
 
 static kiln_status_t kiln_host_lower_block(kiln_ir_context_t* ctx,
-                                           kiln_ir_block_t* block) {
+                                           kiln_ir_block_t* block,
+                                           bool is_entry) {
   kiln_host_t h = {ctx, block, 0, 0, NULL, NULL, NULL};
   kiln_ir_op_t* next = NULL;
+  // Scalar arguments: rank-0 tensors written by the host on entry
+  // (tensor.from_elements), so that device work reads them like any other
+  // computed scalar.
+  for (uint32_t i = 0; is_entry && i < block->num_args; ++i) {
+    kiln_ir_value_t* arg = block->args[i];
+    if (!kiln_is_scalar_type(arg->type) || kiln_ir_value_use_empty(arg)) {
+      continue;
+    }
+    kiln_ir_builder_t b = kiln_ir_builder_make(ctx);
+    if (block->first_op) {
+      kiln_ir_builder_set_before(&b, block->first_op);
+      b.location = block->first_op->location;
+    } else {
+      kiln_ir_builder_set_to_end(&b, block);
+    }
+    const kiln_ir_type_t* type =
+        kiln_ir_tensor_type_get(ctx, 0, NULL, arg->type, NULL);
+    kiln_ir_op_t* from = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        &b, "tensor.from_elements", 1, &arg, 1, &type, 0, NULL, &from));
+    KILN_RETURN_IF_ERROR(
+        kiln_host_record(&h, from, arg, kiln_ir_op_result(from, 0)));
+  }
   for (kiln_ir_op_t* op = block->first_op; op; op = next) {
     next = op->next;
     if (kiln_ir_op_is(op, "util.unfoldable_constant")) {
@@ -371,7 +397,8 @@ kiln_status_t kiln_pass_lower_host_ops(kiln_ir_context_t* context,
       continue;
     }
     for (kiln_ir_block_t* b = op->regions[0].first_block; b; b = b->next) {
-      KILN_RETURN_IF_ERROR(kiln_host_lower_block(context, b));
+      KILN_RETURN_IF_ERROR(
+          kiln_host_lower_block(context, b, b == op->regions[0].first_block));
     }
   }
   return kiln_ok_status();

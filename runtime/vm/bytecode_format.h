@@ -386,6 +386,9 @@ typedef enum kiln_vm_bank_e {
   /* store_if_null: if the global is null store the source in it; either */ \
   /* way the destination gets the global's (winning) value. */              \
   X(GLOBAL_STORE_IF_NULL_REF, "global.store_if_null.ref", "rGr") /* 274 */  \
+  /* Appended after the globals so that existing opcode numbers stay. */    \
+  X(ERFC_F32, "erfc.f32", "ff") /* 275 */                                   \
+  X(ERFC_F64, "erfc.f64", "dd") /* 276 */                                   \
   /* end */
 
 typedef enum kiln_vm_opcode_e {

@@ -592,7 +592,8 @@ static inline float kiln_vm_pow_f32(float x, float y) {
   X(ROUND, round(a), __VA_ARGS__)                \
   X(ROUNDEVEN, rint(a), __VA_ARGS__)             \
   X(TRUNC, trunc(a), __VA_ARGS__)                \
-  X(ERF, KILN_VM_ERF(a), __VA_ARGS__)
+  X(ERF, KILN_VM_ERF(a), __VA_ARGS__)            \
+  X(ERFC, erfc(a), __VA_ARGS__)
 // fma over three operands.
 #define KILN_VM_FLOAT_TERNARY_OPS(X, ...) X(FMA, fma(a, b, c), __VA_ARGS__)
 // Predicates: an i32 0 or 1. (ISNAN/ISINF are unary; the others compare.)

@@ -520,6 +520,56 @@ def arith_math_ops():
     r = fn.op("math.isfinite %s : %s" % (q, t))
     fn.expect(r, np.isfinite(special), "i1")
     fns.append(fn)
+
+    # The math ops MLIR has beyond the ones above: inverse hyperbolics, erfc,
+    # fpowi (integer exponent of its own type) and isnormal, in f32, f64 and
+    # f16 (computed in f32, rounded to f16).
+    fn = Fn("math_inverse_hyperbolic_erfc_fpowi_isnormal")
+    x = f32([0.25, -0.5, 0.75, 1.5, -2.5, 4.0])
+    g = f32([1.0, 1.25, 2.0, 3.5, 10.0, 100.0])
+    u = f32([-0.9, -0.3, 0.0, 0.2, 0.6, 0.95])
+    e = f32([-3.0, -0.5, 0.0, 0.5, 2.0, 5.0])
+    t = "tensor<6xf32>"
+    erfc = lambda a: np.array([math.erfc(float(v)) for v in a])
+    for name, inp, ref in [("asinh", x, np.arcsinh), ("acosh", g, np.arccosh),
+                           ("atanh", u, np.arctanh), ("erfc", e, erfc)]:
+        v, _, _ = fn.input(inp, "f32")
+        r = fn.op("math.%s %s : %s" % (name, v, t))
+        fn.expect(r, ref(inp.astype(np.float64)).astype(np.float32), "f32")
+    base = f32([2.0, -2.0, 0.5, -1.5, 3.0, 10.0])
+    expo = np.array([3, 3, -2, 0, -1, 7], dtype=np.int32)
+    vb, _, _ = fn.input(base, "f32")
+    ve, _, _ = fn.input(expo, "i32")
+    r = fn.op("math.fpowi %s, %s : %s, tensor<6xi32>" % (vb, ve, t))
+    fn.expect(r, np.power(base.astype(np.float64), expo).astype(np.float32),
+              "f32")
+    ve64, _, _ = fn.input(expo.astype(np.int64), "i64")
+    r = fn.op("math.fpowi %s, %s : %s, tensor<6xi64>" % (vb, ve64, t))
+    fn.expect(r, np.power(base.astype(np.float64), expo).astype(np.float32),
+              "f32")
+    # 1e-40 is an f32 subnormal; 1e-30 is normal. nan and inf come from 0/0
+    # and 1/0 (an unfoldable constant cannot spell them).
+    num, _, _ = fn.input(f32([0.0, 1.0, 1e-40, 1e-30, -2.0, 0.0]), "f32")
+    den, _, _ = fn.input(f32([0.0, 0.0, 1.0, 1.0, 1.0, 1.0]), "f32")
+    q = fn.op("arith.divf %s, %s : %s" % (num, den, t))
+    r = fn.op("math.isnormal %s : %s" % (q, t))
+    fn.expect(r, [False, False, False, True, True, False], "i1")
+    d = np.array([0.5, -3.0, 0.125, 1e-300], dtype=np.float64)
+    vd, _, _ = fn.input(d, "f64")
+    r = fn.op("math.asinh %s : tensor<4xf64>" % vd)
+    fn.expect(r, np.arcsinh(d), "f64")
+    r = fn.op("math.erfc %s : tensor<4xf64>" % vd)
+    fn.expect(r, erfc(d), "f64")
+    r = fn.op("math.isnormal %s : tensor<4xf64>" % vd)
+    fn.expect(r, [True, True, True, True], "i1")
+    h = np.array([0.5, 2.0, 1e-6, 0.25], dtype=np.float16)
+    vh, _, _ = fn.input(h, "f16")
+    r = fn.op("math.asinh %s : tensor<4xf16>" % vh)
+    fn.expect(r, np.arcsinh(h.astype(np.float64)).astype(np.float16), "f16")
+    # 1e-6 is an f16 subnormal (f16's smallest normal is 2^-14).
+    r = fn.op("math.isnormal %s : tensor<4xf16>" % vh)
+    fn.expect(r, [True, True, False, True], "i1")
+    fns.append(fn)
     write("arith_math/gen_arith_math.mlir", "arith and math ops on tensors", fns)
 
 

@@ -132,6 +132,10 @@ def _erf(x):
     return np.frompyfunc(math.erf, 1, 1)(x).astype(np.float64)
 
 
+def _erfc(x):
+    return np.frompyfunc(math.erfc, 1, 1)(x).astype(np.float64)
+
+
 # name -> (arity, op template, reference). Templates: {x} {y} operands,
 # {t} the tensor type.
 FUNCTIONS = {
@@ -157,6 +161,10 @@ FUNCTIONS = {
     "logistic": (1, "stablehlo.logistic {x} : {t}", _logistic),
     "sigmoid_tosa": (1, "tosa.sigmoid {x} : ({t}) -> {t}", _logistic),
     "erf": (1, "math.erf {x} : {t}", _erf),
+    "erfc": (1, "math.erfc {x} : {t}", _erfc),
+    "asinh": (1, "math.asinh {x} : {t}", np.arcsinh),
+    "acosh": (1, "math.acosh {x} : {t}", np.arccosh),
+    "atanh": (1, "math.atanh {x} : {t}", np.arctanh),
     "floor": (1, "stablehlo.floor {x} : {t}", np.floor),
     "ceil": (1, "stablehlo.ceil {x} : {t}", np.ceil),
     "round_afz": (1, "stablehlo.round_nearest_afz {x} : {t}", _round_afz),
@@ -485,7 +493,8 @@ def main():
                  bound))
     if args.write_bounds:
         worst_at = recorded.get("worst_at", {})
-        new_bounds = {}
+        # With --only, the functions not measured keep their bounds.
+        new_bounds = dict(bounds) if only else {}
         for k, r in sorted(results.items()):
             b = ceil_bound(r["max_ulp"])
             if args.keep_higher and k in bounds and bounds[k] >= b:

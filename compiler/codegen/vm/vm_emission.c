@@ -36,6 +36,7 @@ typedef enum kiln_import_e {
   KILN_IMPORT_CHECK_EXPECT_ALMOST_EQ,
   KILN_IMPORT_CHECK_EXPECT_ALL_TRUE,
   KILN_IMPORT_VIEW_DIM,
+  KILN_IMPORT_BUFFER_STORE,
   KILN_IMPORT_COUNT,
 } kiln_import_t;
 
@@ -64,6 +65,7 @@ static const struct {
     {"check.expect_almost_eq", "rrrff->"},
     {"check.expect_all_true", "rr->"},
     {"hal.buffer_view.dim", "ri->I"},
+    {"hal.buffer.store", "irIi->"},
 };
 
 //===----------------------------------------------------------------------===//
@@ -146,6 +148,9 @@ typedef struct kiln_em_function_t {
   // constants materialized in the current block (forgotten at the next
   // block: a block does not dominate its successors' siblings).
   kiln_ptr_map_t scalars;
+  // Scalar values in VM registers of any bank (function arguments, scalars
+  // read back for results): value -> kiln_em_pack(bank, reg).
+  kiln_ptr_map_t host_scalars;
   kiln_ptr_map_t block_labels;
   size_t num_block_consts, block_consts_capacity;
   kiln_ir_value_t** block_consts;
@@ -209,6 +214,57 @@ static kiln_status_t kiln_em_error(kiln_em_function_t* e, kiln_ir_op_t* op,
 
 // A string rodata entry (for hal.buffer_view.assert names); returns its
 // ordinal.
+// VM signature char of a function argument or result: i/I/f/F for scalars
+// (i32, i64 and index, f32, f64), 'r' for tensors.
+static char kiln_em_abi_char(const kiln_ir_type_t* t) {
+  if (kiln_ir_type_is_float(t)) {
+    // 16-bit floats have no VM register type: '?' (rejected).
+    return t->flt.kind == KILN_IR_F64   ? 'F'
+           : t->flt.kind == KILN_IR_F32 ? 'f'
+                                        : '?';
+  }
+  if (kiln_ir_type_is_index(t)) return 'I';
+  if (kiln_ir_type_is_integer(t)) return t->integer.width > 32 ? 'I' : 'i';
+  return 'r';
+}
+
+static void* kiln_em_pack(int bank, uint32_t reg) {
+  return (void*)(uintptr_t)(((uintptr_t)reg << 3 | (uintptr_t)bank) + 1);
+}
+
+// The register of host scalar |v| (a packed map entry or a constant
+// materialized here) in |*bank|/|*reg|; false when |v| is neither.
+static bool kiln_em_host_scalar(kiln_em_function_t* e, kiln_ir_value_t* v,
+                                int* bank, uint32_t* reg) {
+  uintptr_t packed = (uintptr_t)kiln_ptr_map_get(&e->host_scalars, v);
+  if (packed) {
+    *bank = (int)((packed - 1) & 7);
+    *reg = (uint32_t)((packed - 1) >> 3);
+    return true;
+  }
+  const kiln_ir_attribute_t* c =
+      v->kind == KILN_IR_VALUE_RESULT && v->defining_op &&
+              kiln_ir_op_is(v->defining_op, "arith.constant")
+          ? kiln_ir_op_get_attr(v->defining_op, "value")
+          : NULL;
+  if (!c) return false;
+  char k = kiln_em_abi_char(v->type);
+  if ((c->kind == KILN_IR_ATTR_INTEGER || c->kind == KILN_IR_ATTR_BOOL) &&
+      (k == 'i' || k == 'I')) {
+    *bank = k == 'i' ? KILN_VM_BANK_I32 : KILN_VM_BANK_I64;
+    *reg = k == 'i' ? kiln_asm_const_i32(e->f, (int32_t)c->i)
+                    : kiln_asm_const_i64(e->f, c->i);
+    return true;
+  }
+  if (c->kind == KILN_IR_ATTR_FLOAT && (k == 'f' || k == 'F')) {
+    *bank = k == 'f' ? KILN_VM_BANK_F32 : KILN_VM_BANK_F64;
+    *reg = k == 'f' ? kiln_asm_const_f32(e->f, (float)c->f.value)
+                    : kiln_asm_const_f64(e->f, c->f.value);
+    return true;
+  }
+  return false;
+}
+
 static uint32_t kiln_em_string_rodata(kiln_em_module_t* m, const char* text) {
   uint32_t ordinal = m->next_rodata++;
   kiln_ir_sb_printf(&m->rodata, "rodata @__rodata_%u : string ", ordinal);
@@ -412,6 +468,31 @@ static kiln_status_t kiln_em_storage(kiln_em_function_t* e, kiln_ir_op_t* user,
     return kiln_ok_status();
   }
   return kiln_em_error(e, user, "operand has no buffer (unsupported producer)");
+}
+
+// A buffer view over |length| bytes of static tensor type |t| at |s|.
+static kiln_status_t kiln_em_view_of_store(kiln_em_function_t* e,
+                                           kiln_ir_op_t* user,
+                                           const kiln_hstore_t* s,
+                                           const kiln_ir_type_t* t,
+                                           uint32_t* out_view) {
+  uint32_t et = kiln_hal_element_type(kiln_ir_type_element(t));
+  if (!et) return kiln_em_error(e, user, "unsupported element type");
+  kiln_ir_string_builder_t args = {0};
+  kiln_ir_sb_printf(&args, "%%r%u, %%l%u, %%l%u, %%i%u, %%i%u", s->buffer,
+                    s->offset, kiln_asm_const_i64(e->f, s->length),
+                    kiln_asm_const_i32(e->f, (int32_t)et),
+                    kiln_asm_const_i32(e->f, 1));
+  for (size_t d = 0; d < t->shaped.rank; ++d) {
+    kiln_ir_sb_printf(&args, ", %%l%u",
+                      kiln_asm_const_i64(e->f, t->shaped.dims[d]));
+  }
+  *out_view = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "call.import @%s(%.*s) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_VIEW_CREATE), (int)args.size,
+                args.data ? args.data : "", *out_view);
+  kiln_ir_sb_free(&args);
+  return kiln_ok_status();
 }
 
 // A buffer view over |v| (for results and check ops).
@@ -926,18 +1007,21 @@ static kiln_status_t kiln_em_check(kiln_em_function_t* e, kiln_ir_op_t* op) {
 //===----------------------------------------------------------------------===//
 
 // `%x = tensor.extract %t[...]` at host level: awaits the work producing
-// %t, then reads the scalar back (hal.buffer.load) into an i32 register.
+// %t, then reads the scalar back (hal.buffer.load, 4 bytes at a time) into
+// a register of its bank (i1..i32 and f32 in 4 bytes, i64/index/f64 in 8).
 static kiln_status_t kiln_em_host_extract(kiln_em_function_t* e,
                                           kiln_ir_op_t* op) {
   kiln_ir_value_t* t = kiln_ir_op_operand(op, 0);
   const kiln_ir_type_t* tt = t->type;
   const kiln_ir_type_t* et = op->results[0].type;
   size_t width = kiln_ir_type_storage_bytes(et);
-  if (!(kiln_ir_type_is_integer(et) || kiln_ir_type_is_index(et)) ||
-      (width != 1 && width != 2 && width != 4)) {
+  char abi = kiln_em_abi_char(et);
+  bool is_int = kiln_ir_type_is_integer(et) || kiln_ir_type_is_index(et);
+  if (!(is_int && (width == 1 || width == 2 || width == 4 || width == 8)) &&
+      !(kiln_ir_type_is_float(et) && (width == 4 || width == 8))) {
     return kiln_em_error(e, op,
                          "reading back a scalar at host level supports "
-                         "i1/i8/i16/i32 elements only");
+                         "i1..i64, index, f32 and f64 elements only");
   }
   int64_t linear = 0;
   uint32_t num_indices = kiln_ir_op_num_regular_operands(op) - 1;
@@ -961,10 +1045,225 @@ static kiln_status_t kiln_em_host_extract(kiln_em_function_t* e,
   kiln_asm_emit(e->f, "add.i64 %%l%u, %%l%u, %%l%u", offset, s->offset,
                 kiln_asm_const_i64(e->f, linear * (int64_t)width));
   uint32_t value = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
-  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u, %%i%u) -> (%%i%u)",
-                kiln_import_name(e->m, KILN_IMPORT_BUFFER_LOAD), s->buffer,
-                offset, kiln_asm_const_i32(e->f, (int32_t)width), value);
-  kiln_ptr_map_put(&e->scalars, &op->results[0], (void*)(uintptr_t)(value + 1));
+  kiln_asm_emit(
+      e->f, "call.import @%s(%%r%u, %%l%u, %%i%u) -> (%%i%u)",
+      kiln_import_name(e->m, KILN_IMPORT_BUFFER_LOAD), s->buffer, offset,
+      kiln_asm_const_i32(e->f, (int32_t)(width < 4 ? width : 4)), value);
+  int bank = KILN_VM_BANK_I32;
+  uint32_t reg = value;
+  if (width == 8) {
+    // Little-endian: the high word follows.
+    uint32_t hi_off = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    uint32_t hi = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+    kiln_asm_emit(e->f, "add.i64 %%l%u, %%l%u, %%l%u", hi_off, offset,
+                  kiln_asm_const_i64(e->f, 4));
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u, %%i%u) -> (%%i%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_BUFFER_LOAD), s->buffer,
+                  hi_off, kiln_asm_const_i32(e->f, 4), hi);
+    uint32_t lo64 = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    uint32_t hi64 = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(e->f, "ext.i32.i64.u %%l%u, %%i%u", lo64, value);
+    kiln_asm_emit(e->f, "ext.i32.i64.u %%l%u, %%i%u", hi64, hi);
+    kiln_asm_emit(e->f, "shl.i64 %%l%u, %%l%u, %%l%u", hi64, hi64,
+                  kiln_asm_const_i64(e->f, 32));
+    kiln_asm_emit(e->f, "or.i64 %%l%u, %%l%u, %%l%u", lo64, lo64, hi64);
+    bank = KILN_VM_BANK_I64;
+    reg = lo64;
+    if (abi == 'F') {
+      bank = KILN_VM_BANK_F64;
+      reg = kiln_asm_reg(e->f, bank);
+      kiln_asm_emit(e->f, "bitcast.i64.f64 %%d%u, %%l%u", reg, lo64);
+    }
+  } else if (abi == 'f') {
+    bank = KILN_VM_BANK_F32;
+    reg = kiln_asm_reg(e->f, bank);
+    kiln_asm_emit(e->f, "bitcast.i32.f32 %%f%u, %%i%u", reg, value);
+  }
+  if (bank == KILN_VM_BANK_I32) {
+    kiln_ptr_map_put(&e->scalars, &op->results[0],
+                     (void*)(uintptr_t)(value + 1));
+  }
+  kiln_ptr_map_put(&e->host_scalars, &op->results[0], kiln_em_pack(bank, reg));
+  return kiln_ok_status();
+}
+
+// `%t = tensor.from_elements %a, ... : tensor<...>` at host level (scalar
+// arguments, constants): a per-invocation buffer written by the host
+// (hal.buffer.store, 4 bytes at a time) before any work that reads it.
+static kiln_status_t kiln_em_from_elements(kiln_em_function_t* e,
+                                           kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = e->m->ctx;
+  const kiln_ir_type_t* tt = op->results[0].type;
+  const kiln_ir_type_t* et = tt->shaped.element;
+  int64_t width = (int64_t)kiln_ir_type_storage_bytes(et);
+  if (!kiln_ir_type_has_static_shape(tt) ||
+      (width != 1 && width != 2 && width != 4 && width != 8)) {
+    return kiln_em_error(e, op,
+                         "tensor.from_elements at host level needs a static "
+                         "shape of 1..8-byte elements");
+  }
+  kiln_hstore_t* s = kiln_em_new_store(e);
+  if (!s) return kiln_ir_context_take_error(ctx);
+  s->length = kiln_tensor_bytes(tt);
+  s->slot_length = s->length > 0 ? s->length : 1;
+  s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
+                kiln_asm_const_i64(e->f, s->slot_length), s->buffer);
+  s->offset = kiln_asm_const_i64(e->f, 0);
+  s->offset_known = true;
+  s->const_offset = 0;
+  for (uint32_t i = 0; i < op->num_operands; ++i) {
+    int bank = 0;
+    uint32_t reg = 0;
+    if (!kiln_em_host_scalar(e, kiln_ir_op_operand(op, i), &bank, &reg)) {
+      return kiln_em_error(e, op,
+                           "tensor.from_elements at host level takes "
+                           "arguments and constants only");
+    }
+    // The element's bits in one or two i32 words.
+    uint32_t words[2] = {reg, 0};
+    if (bank == KILN_VM_BANK_F32) {
+      words[0] = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+      kiln_asm_emit(e->f, "bitcast.f32.i32 %%i%u, %%f%u", words[0], reg);
+    } else if (bank == KILN_VM_BANK_I64 || bank == KILN_VM_BANK_F64) {
+      uint32_t bits = reg;
+      if (bank == KILN_VM_BANK_F64) {
+        bits = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+        kiln_asm_emit(e->f, "bitcast.f64.i64 %%l%u, %%d%u", bits, reg);
+      }
+      uint32_t hi64 = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+      words[0] = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+      words[1] = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+      kiln_asm_emit(e->f, "trunc.i64.i32 %%i%u, %%l%u", words[0], bits);
+      kiln_asm_emit(e->f, "shr.u.i64 %%l%u, %%l%u, %%l%u", hi64, bits,
+                    kiln_asm_const_i64(e->f, 32));
+      kiln_asm_emit(e->f, "trunc.i64.i32 %%i%u, %%l%u", words[1], hi64);
+    }
+    for (int w = 0; w < (width == 8 ? 2 : 1); ++w) {
+      kiln_asm_emit(e->f, "call.import @%s(%%i%u, %%r%u, %%l%u, %%i%u) -> ()",
+                    kiln_import_name(e->m, KILN_IMPORT_BUFFER_STORE), words[w],
+                    s->buffer,
+                    kiln_asm_const_i64(e->f, (int64_t)i * width + 4 * w),
+                    kiln_asm_const_i32(e->f, (int32_t)(width < 4 ? width : 4)));
+    }
+  }
+  kiln_ptr_map_put(&e->storage, &op->results[0], s);
+  return kiln_ok_status();
+}
+
+// The VM global holding mutable util.global |op|'s current value (a buffer
+// view, null until first used), declared on first use.
+static const char* kiln_em_state_global(kiln_em_function_t* e,
+                                        kiln_ir_op_t* op) {
+  kiln_em_module_t* m = e->m;
+  const kiln_ir_attribute_t* ref = kiln_ir_op_get_attr(op, "global");
+  kiln_string_view_t name = ref->symbol.root;
+  char* g =
+      kiln_ir_arena_printf(m->ctx, "__state_%.*s", (int)name.size, name.data);
+  if (!g) return NULL;
+  // VM symbols are identifiers: other characters become '_' (a suffix keeps
+  // two such names apart: the name's length).
+  bool changed = false;
+  for (char* c = g; *c; ++c) {
+    bool ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+              (*c >= '0' && *c <= '9') || *c == '_';
+    if (!ok) *c = '_', changed = true;
+  }
+  if (changed) {
+    g = kiln_ir_arena_printf(m->ctx, "%s_%zu", g, name.size);
+    if (!g) return NULL;
+  }
+  char* line = kiln_ir_arena_printf(m->ctx, "global @%s : ref\n", g);
+  if (!line) return NULL;
+  if (!m->globals.data || !strstr(m->globals.data, line)) {
+    kiln_ir_sb_printf(&m->globals, "%s", line);
+  }
+  return g;
+}
+
+// `util.global.load @g` of a mutable global: the VM global's view,
+// initialized from the initial value (rodata) when still null, used like a
+// function argument (its buffer and offset are only known at run time).
+static kiln_status_t kiln_em_global_load(kiln_em_function_t* e,
+                                         kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = e->m->ctx;
+  const char* g = kiln_em_state_global(e, op);
+  if (!g) return kiln_ir_context_take_error(ctx);
+  const kiln_ir_type_t* t = op->results[0].type;
+  const kiln_ir_attribute_t* init =
+      kiln_ir_op_get_attr(op, "kiln.initial_value");
+  uint32_t ordinal = 0;
+  KILN_RETURN_IF_ERROR(kiln_em_constant_rodata(e->m, op, init, &ordinal));
+  uint32_t ro = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  uint32_t ro_buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "rodata.ref %%r%u, @__rodata_%u", ro, ordinal);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%r%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_BUFFER_WRAP_RODATA),
+                e->device, ro, ro_buffer);
+  kiln_hstore_t ro_store = {0};
+  ro_store.buffer = ro_buffer;
+  ro_store.offset = kiln_asm_const_i64(e->f, 0);
+  ro_store.length = kiln_tensor_bytes(t);
+  uint32_t init_view = 0;
+  KILN_RETURN_IF_ERROR(kiln_em_view_of_store(e, op, &ro_store, t, &init_view));
+  uint32_t view = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "global.store_if_null.ref %%r%u, @%s, %%r%u", view, g,
+                init_view);
+  kiln_hstore_t* s = kiln_em_new_store(e);
+  if (!s) return kiln_ir_context_take_error(ctx);
+  s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  s->offset = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  s->offset_known = false;
+  s->length = kiln_tensor_bytes(t);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_VIEW_BUFFER), view,
+                s->buffer);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%l%u)",
+                kiln_import_name(e->m, KILN_IMPORT_VIEW_BYTE_OFFSET), view,
+                s->offset);
+  kiln_ptr_map_put(&e->storage, &op->results[0], s);
+  return kiln_ok_status();
+}
+
+static void kiln_em_execute_one_shot(kiln_em_function_t* e, uint32_t cb);
+static void kiln_em_copy(kiln_em_function_t* e, uint32_t cb,
+                         const kiln_hstore_t* src, uint32_t dst_buffer,
+                         uint32_t dst_offset);
+
+// `util.global.store %v, @g`: the pending work is submitted and awaited,
+// %v is copied into a buffer of its own (its storage may be transient
+// memory of this invocation) and the VM global takes a view of the copy.
+static kiln_status_t kiln_em_global_store(kiln_em_function_t* e,
+                                          kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = e->m->ctx;
+  const char* g = kiln_em_state_global(e, op);
+  if (!g) return kiln_ir_context_take_error(ctx);
+  kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
+  kiln_hstore_t* src = NULL;
+  KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, v, &src));
+  kiln_em_submit(e, false);
+  kiln_hstore_t copy = {0};
+  copy.length = kiln_tensor_bytes(v->type);
+  copy.buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  copy.offset = kiln_asm_const_i64(e->f, 0);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
+                kiln_asm_const_i64(e->f, copy.length > 0 ? copy.length : 1),
+                copy.buffer);
+  if (copy.length > 0) {
+    uint32_t cb = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_CB_CREATE), e->device,
+                  kiln_asm_const_i32(e->f, 1), kiln_asm_const_i32(e->f, 0), cb);
+    kiln_hstore_t from = *src;
+    from.length = copy.length;
+    kiln_em_copy(e, cb, &from, copy.buffer, copy.offset);
+    kiln_em_execute_one_shot(e, cb);
+  }
+  uint32_t view = 0;
+  KILN_RETURN_IF_ERROR(kiln_em_view_of_store(e, op, &copy, v->type, &view));
+  kiln_asm_emit(e->f, "global.store.ref @%s, %%r%u", g, view);
   return kiln_ok_status();
 }
 
@@ -1103,18 +1402,34 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
   e->device = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
   kiln_asm_emit(e->f, "call.import @%s() -> (%%r%u)",
                 kiln_import_name(e->m, KILN_IMPORT_DEVICE_DEFAULT), e->device);
-  // Arguments.
-  for (uint32_t i = 0; i < entry->num_args; ++i) {
-    kiln_ir_value_t* arg = entry->args[i];
+  // Arguments: registers numbered per bank in argument order (scalars in
+  // i32/i64/f32/f64 registers, tensors as buffer views in refs).
+  uint32_t next_arg_reg[KILN_VM_BANK_COUNT] = {0};
+  for (uint32_t ai = 0; ai < entry->num_args; ++ai) {
+    kiln_ir_value_t* arg = entry->args[ai];
     const kiln_ir_type_t* t = arg->type;
+    char abi = kiln_em_abi_char(t);
+    if (abi == '?') {
+      return kiln_em_error(e, func,
+                           "only ranked tensor and i1..i64/index/f32/f64 "
+                           "arguments are supported");
+    }
+    if (abi != 'r' && !kiln_ir_type_is_shaped(t)) {
+      int bank = kiln_vm_bank_of_type_char(abi);
+      kiln_ptr_map_put(&e->host_scalars, arg,
+                       kiln_em_pack(bank, next_arg_reg[bank]++));
+      continue;
+    }
+    uint32_t i = next_arg_reg[KILN_VM_BANK_REF]++;
     if (!kiln_ir_type_is_ranked_tensor(t)) {
       return kiln_em_error(e, func,
-                           "only ranked tensor arguments are supported yet");
+                           "only ranked tensor and i1..i64/index/f32/f64 "
+                           "arguments are supported");
     }
     uint32_t et = kiln_hal_element_type(t->shaped.element);
     if (!et) return kiln_em_error(e, func, "unsupported argument element type");
     char label[32];
-    snprintf(label, sizeof(label), "input %u", i);
+    snprintf(label, sizeof(label), "input %u", ai);
     uint32_t name_ro = kiln_em_string_rodata(e->m, label);
     uint32_t name = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
     kiln_asm_emit(e->f, "rodata.ref %%r%u, @__rodata_%u", name, name_ro);
@@ -1249,6 +1564,12 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
         // Materialized on first use.
       } else if (kiln_ir_op_is(op, "tensor.extract")) {
         KILN_RETURN_IF_ERROR(kiln_em_host_extract(e, op));
+      } else if (kiln_ir_op_is(op, "tensor.from_elements")) {
+        KILN_RETURN_IF_ERROR(kiln_em_from_elements(e, op));
+      } else if (kiln_ir_op_is(op, "util.global.load")) {
+        KILN_RETURN_IF_ERROR(kiln_em_global_load(e, op));
+      } else if (kiln_ir_op_is(op, "util.global.store")) {
+        KILN_RETURN_IF_ERROR(kiln_em_global_store(e, op));
       } else if (kiln_ir_op_is(op, "cf.br") ||
                  kiln_ir_op_is(op, "cf.cond_br")) {
         KILN_RETURN_IF_ERROR(kiln_em_branch(e, op));
@@ -1257,18 +1578,30 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
         KILN_RETURN_IF_ERROR(kiln_em_check(e, op));
       } else if (kiln_ir_op_is(op, "func.return")) {
         uint32_t views[64];
+        int banks[64];
         if (op->num_operands > 64)
           return kiln_em_error(e, op, "too many results");
         // Views first (they may materialize constants), then submit.
+        // Scalar results are in registers (read back by tensor.extract).
         for (uint32_t i = 0; i < op->num_operands; ++i) {
-          KILN_RETURN_IF_ERROR(
-              kiln_em_view(e, op, kiln_ir_op_operand(op, i), &views[i]));
+          kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
+          banks[i] = KILN_VM_BANK_REF;
+          if (!kiln_ir_type_is_shaped(v->type)) {
+            if (!kiln_em_host_scalar(e, v, &banks[i], &views[i])) {
+              return kiln_em_error(e, op,
+                                   "a scalar result must be a constant or "
+                                   "read back at host level");
+            }
+            continue;
+          }
+          KILN_RETURN_IF_ERROR(kiln_em_view(e, op, v, &views[i]));
         }
         kiln_em_submit(e, e->is_async);
         kiln_ir_string_builder_t line = {0};
         kiln_ir_sb_printf(&line, "ret");
         for (uint32_t i = 0; i < op->num_operands; ++i) {
-          kiln_ir_sb_printf(&line, "%s %%r%u", i ? "," : "", views[i]);
+          kiln_ir_sb_printf(&line, "%s %%%c%u", i ? "," : "", "ilfdr"[banks[i]],
+                            views[i]);
         }
         kiln_asm_emit(e->f, "%.*s", (int)line.size,
                       line.data ? line.data : "ret");
@@ -1291,22 +1624,24 @@ static kiln_status_t kiln_em_function(kiln_em_module_t* m, kiln_ir_op_t* func) {
   if (!ft) return kiln_ir_op_emit_error(func, ctx, "vm-emission: no type");
   bool is_async = m->options && m->options->execution_model ==
                                     KILN_EXECUTION_MODEL_ASYNC_EXTERNAL;
-  char args[300], sig[700];
-  size_t na = 0;
-  for (size_t i = 0; i < ft->function.num_inputs && na < 250; ++i)
-    args[na++] = 'r';
+  // Signature: one type char per argument and result ('r' for tensors, as
+  // buffer views; i/l/f/d for scalars), then the async fences.
+  char args[300], results[300], sig[700];
+  size_t na = 0, nr = 0, num_ref_args = 0;
+  for (size_t i = 0; i < ft->function.num_inputs && na < 250; ++i) {
+    args[na] = kiln_em_abi_char(ft->function.inputs[i]);
+    num_ref_args += args[na++] == 'r';
+  }
   if (is_async) {
     args[na++] = 'r';
     args[na++] = 'r';
   }
   args[na] = 0;
-  size_t nr = ft->function.num_results < 250 ? ft->function.num_results : 250;
-  snprintf(
-      sig, sizeof(sig), "%s->%.*s", args, (int)nr,
-      "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr"
-      "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr"
-      "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr"
-      "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr");
+  for (size_t i = 0; i < ft->function.num_results && nr < 250; ++i) {
+    results[nr++] = kiln_em_abi_char(ft->function.results[i]);
+  }
+  results[nr] = 0;
+  snprintf(sig, sizeof(sig), "%s->%s", args, results);
   kiln_asm_function_t* f =
       (kiln_asm_function_t*)kiln_ir_arena_alloc(ctx, sizeof(*f));
   kiln_em_function_t* e =
@@ -1321,9 +1656,10 @@ static kiln_status_t kiln_em_function(kiln_em_module_t* m, kiln_ir_op_t* func) {
   e->dims = kiln_ptr_map_make(ctx);
   e->executables = kiln_ptr_map_make(ctx);
   e->scalars = kiln_ptr_map_make(ctx);
+  e->host_scalars = kiln_ptr_map_make(ctx);
   e->block_labels = kiln_ptr_map_make(ctx);
   if (is_async) {
-    e->wait_fence = (uint32_t)ft->function.num_inputs;
+    e->wait_fence = (uint32_t)num_ref_args;
     e->signal_fence = e->wait_fence + 1;
   }
   kiln_status_t status = kiln_em_function_body(e);

@@ -1,6 +1,7 @@
 #include "compiler/codegen/vmvx/vmvx_codegen.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "compiler/codegen/vm/asm_function.h"
@@ -570,6 +571,7 @@ static const kiln_name_pair_t kFloatUnary[] = {
     {"math.roundeven", "roundeven"},
     {"math.trunc", "trunc"},
     {"math.erf", "erf"},
+    {"math.erfc", "erfc"},
 };
 static const kiln_name_pair_t kIntBinary[] = {
     {"arith.addi", "add"},    {"arith.subi", "sub"},
@@ -1006,6 +1008,21 @@ static bool kiln_emit_float_special(kiln_cg_t* cg, kiln_ir_op_t* op,
                   nan_a, p, a[1].reg, p, t);
     return true;
   }
+  if (kiln_ir_op_is(op, "math.fpowi") && n == 2) {
+    // pow with the exponent converted exactly (|e| < 2^24 in f32; beyond
+    // that the result is 0, 1 or inf whatever the rounding, save the
+    // parity of a -1 base).
+    const kiln_ir_type_t* et = kiln_ir_op_operand(op, 1)->type;
+    bool wide = a[1].bank == KILN_VM_BANK_I64;
+    uint32_t e = kiln_asm_reg(cg->f, b);
+    kiln_asm_emit(cg->f, "cast.si%s.%s %%%c%u, %%%c%u", wide ? "64" : "32", S,
+                  p, e, wide ? 'l' : 'i',
+                  wide ? a[1].reg : kiln_sext_narrow(cg, et, a[1].reg));
+    kiln_asm_emit(cg->f, "pow.%s %%%c%u, %%%c%u, %%%c%u", S, p, r.reg, p,
+                  a[0].reg, p, e);
+    kiln_round_narrow_float(cg, rt, r.reg);
+    return true;
+  }
   if (kiln_ir_op_is(op, "math.cbrt") && n == 1) {
     // In f64: y = copysign(pow(|x|, 1/3), x), then one Newton step
     // y -= (y^3 - x) / (3 y^2) (kept only when finite: x = 0, inf, nan).
@@ -1166,6 +1183,30 @@ static kiln_status_t kiln_emit_scalar_op(kiln_cg_t* cg, kiln_body_env_t* env,
     kiln_asm_emit(cg->f, "or.i32 %%i%u, %%i%u, %%i%u", t1, t1, t2);
     kiln_asm_emit(cg->f, "xor.i32 %%i%u, %%i%u, %%i%u", r.reg, t1,
                   kiln_asm_const_i32(cg->f, 1));
+  } else if (kiln_ir_op_is(op, "math.isnormal") && n == 1) {
+    // min_normal <= |x| < inf; NaN fails both ordered compares.
+    const kiln_ir_type_t* ft = at;
+    int ab = a[0].bank;
+    const char* s = kiln_bank_suffix(ab);
+    char p = kiln_p(ab);
+    uint32_t m = kiln_asm_reg(cg->f, ab);
+    uint32_t lo = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    uint32_t hi = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    double min_normal = ft->flt.kind == KILN_IR_F16   ? 0x1p-14
+                        : ft->flt.kind == KILN_IR_F64 ? 0x1p-1022
+                                                      : 0x1p-126;
+    uint32_t cmin = ab == KILN_VM_BANK_F64
+                        ? kiln_asm_const_f64(cg->f, min_normal)
+                        : kiln_asm_const_f32(cg->f, (float)min_normal);
+    uint32_t cinf = ab == KILN_VM_BANK_F64
+                        ? kiln_asm_const_f64(cg->f, (double)INFINITY)
+                        : kiln_asm_const_f32(cg->f, INFINITY);
+    kiln_asm_emit(cg->f, "abs.%s %%%c%u, %%%c%u", s, p, m, p, a[0].reg);
+    kiln_asm_emit(cg->f, "cmp.oge.%s %%i%u, %%%c%u, %%%c%u", s, lo, p, m, p,
+                  cmin);
+    kiln_asm_emit(cg->f, "cmp.olt.%s %%i%u, %%%c%u, %%%c%u", s, hi, p, m, p,
+                  cinf);
+    kiln_asm_emit(cg->f, "and.i32 %%i%u, %%i%u, %%i%u", r.reg, lo, hi);
   } else if ((name = KILN_LOOKUP(kIntBinary, op)) != NULL && n == 2) {
     uint32_t x = a[0].reg, y = a[1].reg;
     if (strstr(name, ".u")) {

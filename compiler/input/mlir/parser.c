@@ -128,12 +128,30 @@ kiln_status_t kiln_mlir_emit_error_at(P* p, uint32_t line, uint32_t column,
   return st;
 }
 
+// A missing token is reported where it belongs, as MLIR does: when the
+// current token starts a later line than the one that ends the previous
+// token, at the end of that previous token (e.g. a missing `: type` at the
+// end of a line is not the next line's fault).
 static kiln_status_t kiln_mlir_expected(P* p, const char* what) {
-  if (p->tok.kind == KILN_MLIR_TOK_EOF) {
-    return kiln_mlir_emit_error(p, "expected %s, found end of file", what);
+  uint32_t line = p->tok.line, column = p->tok.column;
+  const char* text = p->lexer.text;
+  size_t end = p->prev_end;
+  if (end > 0 && end <= p->tok.offset) {
+    uint32_t newlines = 0;
+    for (size_t i = end; i < p->tok.offset; ++i) newlines += text[i] == '\n';
+    if (newlines > 0 && newlines < line) {
+      size_t start = end;
+      while (start > 0 && text[start - 1] != '\n') --start;
+      line -= newlines;
+      column = (uint32_t)(end - start) + 1;
+    }
   }
-  return kiln_mlir_emit_error(p, "expected %s, found '%.*s'", what,
-                              KILN_SV_ARG(p->tok.spelling));
+  if (p->tok.kind == KILN_MLIR_TOK_EOF) {
+    return kiln_mlir_emit_error_at(p, line, column,
+                                   "expected %s, found end of file", what);
+  }
+  return kiln_mlir_emit_error_at(p, line, column, "expected %s, found '%.*s'",
+                                 what, KILN_SV_ARG(p->tok.spelling));
 }
 
 //===----------------------------------------------------------------------===//

@@ -15,6 +15,7 @@ import sys
 import tempfile
 
 import numpy as np
+import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 BIN = sys.argv[1]
@@ -53,5 +54,32 @@ def main():
     print("import_edge_test: passed")
 
 
+def empty_attribute_lists():
+    """An ints attribute present but empty (Transpose perm=[], found by
+    onnx_import_fuzzer: its copy read a NULL array) is an error naming it."""
+    with tempfile.TemporaryDirectory() as work:
+        node = helper.make_node("Transpose", ["X"], ["Y"])
+        node.attribute.append(
+            helper.make_attribute("perm", [], attr_type=onnx.AttributeProto.INTS))
+        graph = helper.make_graph(
+            [node], "empty_perm",
+            [helper.make_tensor_value_info("X", TensorProto.FLOAT, [2, 3])],
+            [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [3, 2])])
+        model = helper.make_model(graph,
+                                  opset_imports=[helper.make_opsetid("", 17)])
+        path = os.path.join(work, "m.onnx")
+        with open(path, "wb") as f:
+            f.write(model.SerializeToString())
+        p = subprocess.run([os.path.join(BIN, "kiln-compile"),
+                            "--iree-hal-target-backends=vmvx", path, "-o",
+                            os.path.join(work, "m.kmod")],
+                           capture_output=True, text=True)
+        want = "perm has 0 entries for rank 2"
+        if p.returncode != 1 or want not in p.stderr:
+            sys.exit("FAILED: empty perm: want exit 1 and %r, got %d:\n%s"
+                     % (want, p.returncode, p.stderr))
+
+
 if __name__ == "__main__":
+    empty_attribute_lists()
     main()

@@ -47,7 +47,8 @@ static int64_t kiln_onnx_attr_ints(node_t* n, const char* name, int64_t* out,
   const Onnx__AttributeProto* a = kiln_onnx_attr(n, name);
   if (!a) return -1;
   size_t count = a->n_ints < capacity ? a->n_ints : capacity;
-  memcpy(out, a->ints, count * sizeof(int64_t));
+  // An empty list has no array (protobuf-c leaves it NULL).
+  if (count) memcpy(out, a->ints, count * sizeof(int64_t));
   return (int64_t)a->n_ints;
 }
 

@@ -2564,9 +2564,8 @@ static kiln_status_t kiln_onnx_lower_batch_norm(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 3, &mean));
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 4, &var));
-  kiln_onnx_value_t* params[4] = {
-      kiln_onnx_input(n, 1), kiln_onnx_input(n, 2), kiln_onnx_input(n, 3),
-      kiln_onnx_input(n, 4)};
+  kiln_onnx_value_t* params[4] = {kiln_onnx_input(n, 1), kiln_onnx_input(n, 2),
+                                  kiln_onnx_input(n, 3), kiln_onnx_input(n, 4)};
   double *fa = NULL, *fb = NULL;
   if (kiln_onnx_is_float(kiln_onnx_elem(x->type)) &&
       kiln_onnx_elem(x->type)->flt.kind == KILN_IR_F32 &&
@@ -3547,12 +3546,12 @@ static kiln_status_t kiln_onnx_conv_fold_bn(node_t* n, value_t** out_wt,
   *out_wt = *out_bias = NULL;
   kiln_onnx_value_t* w = kiln_onnx_input(n, 1);
   kiln_onnx_value_t* bv = kiln_onnx_input(n, 2);
-  if (n->num_outputs != 1 || !w || !w->known ||
-      kiln_onnx_rank(w->type) < 3 ||
+  if (n->num_outputs != 1 || !w || !w->known || kiln_onnx_rank(w->type) < 3 ||
       !kiln_onnx_is_float(kiln_onnx_elem(w->type)) ||
       kiln_onnx_elem(w->type)->flt.kind != KILN_IR_F32 ||
-      (bv && (!bv->known || bv->type->shaped.element != w->type->shaped.element ||
-              kiln_onnx_rank(bv->type) != 1))) {
+      (bv &&
+       (!bv->known || bv->type->shaped.element != w->type->shaped.element ||
+        kiln_onnx_rank(bv->type) != 1))) {
     return kiln_ok_status();
   }
   const Onnx__NodeProto* bn =
@@ -3574,8 +3573,8 @@ static kiln_status_t kiln_onnx_conv_fold_bn(node_t* n, value_t** out_wt,
   }
   int64_t count = kiln_onnx_num_elements(w->type);
   int64_t per = count / channels;
-  double* wd = (double*)kiln_ir_arena_alloc(n->context,
-                                            (size_t)count * sizeof(double));
+  double* wd =
+      (double*)kiln_ir_arena_alloc(n->context, (size_t)count * sizeof(double));
   if (!wd) return KILN_ONNX_OOM();
   for (int64_t i = 0; i < count; ++i) {
     wd[i] = kiln_onnx_known_double(w->known, i) * a[i / per];

@@ -17,6 +17,7 @@
 #include "compiler/targets/cpu/c_emitter.h"
 #include "compiler/targets/cpu/conv_entry.h"
 #include "compiler/targets/cpu/embedded_headers.h"
+#include "compiler/targets/cpu/epilogue.h"
 #include "compiler/targets/cpu/matmul_entry.h"
 #include "runtime/hal/local/executable_library.h"
 #include "runtime/vm/assembler.h"
@@ -1052,6 +1053,7 @@ const kiln_target_backend_t kiln_cpu_target_backend = {
     .aliases = kiln_cpu_target_aliases,
     .summary = "native code: C per dispatch, built by the system C compiler",
     .matmuls_alone = true,
+    .epilogue_op_ok = kiln_cpu_epilogue_op_ok,
     .serialize = kiln_cpu_target_backend_serialize,
     .available = kiln_cpu_target_available,
     .host_default = true,

@@ -16,6 +16,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/targets/cpu/c_emitter.h"
 #include "compiler/targets/cpu/conv_entry.h"
+#include "compiler/targets/cpu/depthwise_entry.h"
 #include "compiler/targets/cpu/embedded_headers.h"
 #include "compiler/targets/cpu/epilogue.h"
 #include "compiler/targets/cpu/matmul_entry.h"
@@ -861,6 +862,19 @@ kiln_status_t kiln_cpu_target_serialize(
       e->local_memory = kiln_cpu_gemm_local_memory(&gemm);
       int64_t wg[3];
       kiln_cpu_gemm_workgroups(&gemm, wg);
+      status = kiln_ir_op_set_attr(
+          context, region, "workgroup_count",
+          kiln_ir_dense_i64_array_attr_get(
+              context, kiln_ir_int_type(context, 64), 3, wg),
+          false);
+      ++n;
+      continue;
+    }
+    kiln_cpu_depthwise_t dw;
+    if (region && kiln_cpu_match_depthwise(context, region, &dw)) {
+      kiln_cpu_emit_depthwise_entry(&dw, c_name, &tu);
+      int64_t wg[3];
+      kiln_cpu_depthwise_workgroups(&dw, wg);
       status = kiln_ir_op_set_attr(
           context, region, "workgroup_count",
           kiln_ir_dense_i64_array_attr_get(

@@ -229,5 +229,6 @@ bool kiln_cpu_match_conv(kiln_ir_context_t* context, kiln_ir_op_t* region,
   out->what = image.window ? "f32 convolution" : "f32 1x1 convolution";
   bool ok = false;
   out->epilogue = kiln_cpu_epilogue_build(context, region, op, &ok);
+  out->epilogue_type = op->results[0].type;
   return ok;
 }

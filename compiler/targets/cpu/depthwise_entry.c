@@ -167,6 +167,8 @@ void kiln_cpu_emit_depthwise_entry(const kiln_cpu_depthwise_t* d,
                       "    for (int64_t x = 0; x < OW; ++x) {\n"
                       "      const int64_t o = ((b * C + f) * OH + y) * OW + "
                       "x;\n"
+                      "      const int64_t d0 = b, d1 = f, d2 = y, d3 = x;\n"
+                      "      (void)d0, (void)d1, (void)d2, (void)d3;\n"
                       "%s"
                       "    }\n",
                       d->epilogue);

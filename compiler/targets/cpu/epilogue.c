@@ -247,16 +247,7 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
   size_t rank = rt->shaped.rank;
   const int64_t* dims = rt->shaped.dims;
   kiln_ir_string_builder_t sb = {0};
-  kiln_ir_sb_printf(&sb, "        {\n");
-  int64_t suffix = 1;
-  for (size_t d = rank; d-- > 0;) {
-    kiln_ir_sb_printf(&sb,
-                      "        const int64_t d%zu = (o / %" PRId64
-                      ") %% %" PRId64 "; (void)d%zu;\n",
-                      d, suffix, dims[d], d);
-    suffix *= dims[d];
-  }
-  kiln_ir_sb_printf(&sb, "        const float v1 = eo[o];\n");
+  kiln_ir_sb_printf(&sb, "        {\n        const float v1 = eo[o];\n");
   // Value -> its C name (v<N> in the element scope).
   kiln_ptr_map_t names = kiln_ptr_map_make(context);
   uintptr_t next = 1;
@@ -383,4 +374,29 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
   }
   kiln_ir_sb_free(&sb);
   return text;
+}
+
+void kiln_cpu_epilogue_emit_gemm_dims(const kiln_ir_type_t* result,
+                                      int64_t batch_stride, int64_t row_stride,
+                                      kiln_ir_string_builder_t* out) {
+  // o = b * BS_ + r * RS_ + c with 0 <= c < RS_ and BS_ a multiple of RS_:
+  // a dim whose element stride is a multiple of RS_ depends on (b, r) only
+  // (the C compiler hoists it out of the c loop); one whose extent times
+  // stride divides RS_ on c only.
+  int64_t suffix = 1;
+  for (size_t d = result->shaped.rank; d-- > 0;) {
+    int64_t extent = result->shaped.dims[d];
+    const char* of = "o";
+    bool aligned = row_stride > 0 && batch_stride % row_stride == 0;
+    if (aligned && suffix % row_stride == 0) {
+      of = "(b * BS_ + r * RS_)";
+    } else if (aligned && row_stride % (suffix * extent) == 0) {
+      of = "c";
+    }
+    kiln_ir_sb_printf(out,
+                      "        const int64_t d%zu = (%s / %" PRId64
+                      ") %% %" PRId64 "; (void)d%zu;\n",
+                      d, of, suffix, extent, d);
+    suffix *= extent;
+  }
 }

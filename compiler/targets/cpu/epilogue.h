@@ -12,6 +12,8 @@
 
 #include "compiler/ir/context.h"
 #include "compiler/ir/operation.h"
+#include "compiler/ir/printer.h"
+#include "compiler/ir/types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,12 +29,21 @@ bool kiln_cpu_epilogue_op_ok(kiln_ir_context_t* context, kiln_ir_op_t* op);
 // |root|) for one output element: they read the kernel's value from
 // `eo[o]` (eo: the output binding, o: the element's row-major offset in
 // the result tensor), read captured operands from their bindings
-// (ds->binding_ptrs) and store the result to `eo[o]`. NULL when the
-// region has no epilogue (the root's result is returned) or on out of
+// (ds->binding_ptrs) at indices d0..dN (the element's coordinates in the
+// result tensor, declared by the caller) and store the result to `eo[o]`. NULL
+// when the region has no epilogue (the root's result is returned) or on out of
 // memory; sets *out_ok false when the region holds anything else.
 const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
                                     kiln_ir_op_t* region, kiln_ir_op_t* root,
                                     bool* out_ok);
+
+// Declares d0..dN of kiln_cpu_epilogue_build for a gemm entry's element
+// (b, r, c) of |result| at o = b * BS_ + r * RS_ + c (BS_ = |batch_stride|
+// and RS_ = |row_stride|, constants the caller defines), each from the
+// fewest loop variables.
+void kiln_cpu_epilogue_emit_gemm_dims(const kiln_ir_type_t* result,
+                                      int64_t batch_stride, int64_t row_stride,
+                                      kiln_ir_string_builder_t* out);
 
 // The kernel op of |region|: the op whose result the region returns, or
 // the op it reaches through an epilogue chain; NULL when neither is a

@@ -91,6 +91,7 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
   out->out_binding = kiln_ir_op_num_regular_operands(region);
   bool ok = false;
   out->epilogue = kiln_cpu_epilogue_build(context, region, mm, &ok);
+  out->epilogue_type = mm->results[0].type;
   return ok;
 }
 
@@ -111,6 +112,7 @@ void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out) {
   out->out.stride = mm->n;
   out->what = "f32 matmul";
   out->epilogue = mm->epilogue;
+  out->epilogue_type = mm->epilogue_type;
 }
 
 void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]) {
@@ -420,15 +422,19 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
         out,
         "  float* const eo = (float*)ds->binding_ptrs[%u] + %" PRId64
         ";\n"
+        "  const int64_t BS_ = %" PRId64 ", RS_ = %" PRId64
+        ";\n"
         "  for (int64_t r = m0 + prow0; r < m0 + prow0 + pcount; ++r) {\n"
         "    for (int64_t c = n0; c < n0 + cols; ++c) {\n"
-        "      const int64_t o = b * %" PRId64 " + r * %" PRId64
-        " + c;\n"
-        "%s"
-        "    }\n"
-        "  }\n",
-        g->out.binding, g->out.offset, g->out.batch_stride, g->out.stride,
-        g->epilogue);
+        "      const int64_t o = b * BS_ + r * RS_ + c;\n",
+        g->out.binding, g->out.offset, g->out.batch_stride, g->out.stride);
+    kiln_cpu_epilogue_emit_gemm_dims(g->epilogue_type, g->out.batch_stride,
+                                     g->out.stride, out);
+    kiln_ir_sb_printf(out,
+                      "%s"
+                      "    }\n"
+                      "  }\n",
+                      g->epilogue);
   }
   kiln_ir_sb_printf(out,
                     "  }\n"

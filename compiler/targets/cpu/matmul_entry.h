@@ -31,6 +31,7 @@ typedef struct kiln_cpu_matmul_t {
   int64_t m, n, k;
   uint32_t lhs_binding, rhs_binding, out_binding;
   const char* epilogue;  // kiln_cpu_epilogue_build's statements, or NULL
+  const kiln_ir_type_t* epilogue_type;  // the kernel's result type
 } kiln_cpu_matmul_t;
 
 // One operand of a packed matmul problem, as stored in its binding (all
@@ -67,6 +68,7 @@ typedef struct kiln_cpu_gemm_t {
   // Elementwise consumers run on each unpacked output block (epilogue.h),
   // or NULL.
   const char* epilogue;
+  const kiln_ir_type_t* epilogue_type;  // the kernel's result type
 } kiln_cpu_gemm_t;
 
 // True when |v| is a zero-filled tensor: a splat 0.0 constant or a

@@ -40,8 +40,9 @@ typedef struct kiln_target_backend_t {
   const char* const* aliases;
   // One line for --help and error messages.
   const char* summary;
-  // Dispatch f32 matmuls alone (no fused consumers), for a backend that
-  // runs them as micro-kernels (form-dispatch-regions' matmuls_alone).
+  // Dispatch f32 matmuls without fused consumers other than epilogues
+  // (below), for a backend that runs them as micro-kernels
+  // (form-dispatch-regions' matmuls_alone).
   bool matmuls_alone;
   // The elementwise consumers such a matmul still takes as an epilogue
   // (form-dispatch-regions' epilogue_op_ok; NULL: none).

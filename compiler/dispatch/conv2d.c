@@ -26,6 +26,11 @@ static bool kiln_conv2d_add_terms(const kiln_ir_affine_expr_t* e,
     case KILN_IR_AFFINE_ADD:
       return kiln_conv2d_add_terms(e->lhs, t) &&
              kiln_conv2d_add_terms(e->rhs, t);
+    case KILN_IR_AFFINE_FLOORDIV:
+      // A grouped convolution's channel (d floordiv 1 with one channel per
+      // group) is the plain dim.
+      return e->rhs && e->rhs->kind == KILN_IR_AFFINE_CONSTANT &&
+             e->rhs->value == 1 && kiln_conv2d_add_terms(e->lhs, t);
     case KILN_IR_AFFINE_MUL: {
       const kiln_ir_affine_expr_t* d = e->lhs;
       const kiln_ir_affine_expr_t* c = e->rhs;
@@ -62,8 +67,16 @@ static void kiln_conv2d_strides(const kiln_ir_type_t* t, int64_t out[4]) {
   }
 }
 
-// The body is (a, b, acc) -> acc + a * b in any operand order.
-static bool kiln_conv2d_body_is_mul_add(kiln_ir_block_t* body) {
+bool kiln_conv2d_map_terms(const kiln_ir_affine_expr_t* e, int* count,
+                           int64_t dim[2], int64_t coeff[2]) {
+  kiln_conv2d_terms_t t = {0, {0, 0}, {0, 0}};
+  if (!kiln_conv2d_add_terms(e, &t)) return false;
+  *count = t.count;
+  for (int i = 0; i < 2; ++i) dim[i] = t.dim[i], coeff[i] = t.coeff[i];
+  return true;
+}
+
+bool kiln_conv2d_body_is_mul_add(kiln_ir_block_t* body) {
   if (!body || body->num_args != 3) return false;
   kiln_ir_op_t* mul = body->first_op;
   kiln_ir_op_t* add = mul ? mul->next : NULL;

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "compiler/ir/attributes.h"
 #include "compiler/ir/context.h"
 #include "compiler/ir/operation.h"
 
@@ -38,6 +39,14 @@ typedef struct kiln_conv2d_t {
 // records diagnostics.
 bool kiln_conv2d_match(kiln_ir_context_t* context, kiln_ir_op_t* op,
                        kiln_conv2d_t* out);
+
+// True when |body| is (a, b, acc) -> acc + a * b in any operand order.
+bool kiln_conv2d_body_is_mul_add(kiln_ir_block_t* body);
+
+// Splits affine expression |e| into at most two coefficient * dim terms
+// (a convolution's stride * out + dilation * window); false otherwise.
+bool kiln_conv2d_map_terms(const kiln_ir_affine_expr_t* e, int* count,
+                           int64_t dim[2], int64_t coeff[2]);
 
 #ifdef __cplusplus
 }  // extern "C"

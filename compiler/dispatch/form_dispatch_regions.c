@@ -20,6 +20,7 @@ typedef struct kiln_group_t {
   size_t count;
   kiln_ir_op_t* ops[KILN_MAX_GROUP_OPS];  // ops[0] is the sink
   kiln_ir_op_t* root;                     // reduction/matmul, or NULL
+  bool kernel_root;  // root is a micro-kernel matmul/conv (matmuls_alone)
   uint32_t loop_rank;
   int64_t loop_ranges[KILN_STRUCTURED_MAX_DIMS];
   kiln_ptr_map_t at_loop_point;  // op -> (void*)1 when evaluated at loop pt
@@ -35,7 +36,8 @@ static bool kiln_is_kernel_matmul(kiln_ir_op_t* op) {
   }
   for (uint32_t i = 0; i < op->num_operands; ++i) {
     const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
-    if (!kiln_ir_type_is_ranked_tensor(t) || !kiln_ir_type_has_static_shape(t) ||
+    if (!kiln_ir_type_is_ranked_tensor(t) ||
+        !kiln_ir_type_has_static_shape(t) ||
         !kiln_ir_type_is_float(t->shaped.element) ||
         t->shaped.element->flt.kind != KILN_IR_F32) {
       return false;
@@ -123,14 +125,29 @@ static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
     for (uint32_t i = 0; i < p.num_outs && at_loop; ++i) {
       at_loop = kiln_map_is_identity_on(p.maps[p.num_ins + i]);
     }
+    // Besides the kernel's init, a micro-kernel region takes only ops its
+    // epilogue can evaluate per output element.
+    bool kernel_init = consumer == g->root && index >= c.num_ins;
+    if (g->kernel_root && !kernel_init &&
+        (!at_loop || !g->options->epilogue_op_ok(context, producer))) {
+      return kiln_ok_status();
+    }
     if (at_loop) kiln_ptr_map_put(&g->at_loop_point, producer, (void*)1);
   } else {
     // A reduction/matmul joins as the root of an elementwise region.
     if (g->root) return kiln_ok_status();
-    if (g->options && g->options->matmuls_alone &&
-        (kiln_is_kernel_matmul(producer) ||
-         kiln_conv2d_match(context, producer, NULL))) {
-      return kiln_ok_status();
+    bool kernel = g->options && g->options->matmuls_alone &&
+                  (kiln_is_kernel_matmul(producer) ||
+                   kiln_conv2d_match(context, producer, NULL));
+    if (kernel) {
+      // It joins only consumers that all run as its epilogue.
+      if (!g->options->epilogue_op_ok) return kiln_ok_status();
+      for (size_t i = 0; i < g->count; ++i) {
+        if (!kiln_ptr_map_contains(&g->at_loop_point, g->ops[i]) ||
+            !g->options->epilogue_op_ok(context, g->ops[i])) {
+          return kiln_ok_status();
+        }
+      }
     }
     for (uint32_t i = 0; i < p.num_outs; ++i) {
       if (!kiln_structured_map_is_parallel_projection(&p,
@@ -161,6 +178,7 @@ static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
       }
     }
     g->root = producer;
+    g->kernel_root = kernel;
   }
   g->ops[g->count++] = producer;
   kiln_ptr_map_put(assigned, producer, (void*)1);
@@ -471,8 +489,7 @@ static kiln_status_t kiln_form_dispatch_regions_run(kiln_ir_context_t* context,
                                                     kiln_ir_op_t* module,
                                                     void* user_data) {
   return kiln_form_dispatch_regions_with_options(
-      context, module,
-      (const kiln_form_dispatch_regions_options_t*)user_data);
+      context, module, (const kiln_form_dispatch_regions_options_t*)user_data);
 }
 
 const kiln_ir_pass_t kiln_form_dispatch_regions_pass = {

@@ -28,12 +28,17 @@ extern "C" {
 #endif
 
 typedef struct kiln_form_dispatch_regions_options_t {
-  // A linalg.matmul / batch_matmul of static f32 tensors joins no
-  // elementwise region: its consumers (bias, activation) get a dispatch of
-  // their own. For backends that run such matmuls as micro-kernels, which
-  // cannot evaluate an epilogue. The same holds for f32 2-D convolutions
-  // (conv2d.h), which such backends run as im2col matmuls.
+  // A linalg.matmul / batch_matmul of static f32 tensors joins an
+  // elementwise region only through epilogue_op_ok below: its other
+  // consumers get a dispatch of their own. For backends that run such
+  // matmuls as micro-kernels, which evaluate only the epilogues they know.
+  // The same holds for f32 2-D convolutions (conv2d.h), which such
+  // backends run as im2col matmuls.
   bool matmuls_alone;
+  // With matmuls_alone: the elementwise consumers for which this returns
+  // true still join such a matmul or convolution, as an epilogue that the
+  // backend evaluates on each output tile (NULL: none do).
+  bool (*epilogue_op_ok)(kiln_ir_context_t* context, kiln_ir_op_t* op);
 } kiln_form_dispatch_regions_options_t;
 
 // The pass (name "form-dispatch-regions"); its user_data may point at a

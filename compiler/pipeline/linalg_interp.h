@@ -11,8 +11,10 @@ extern "C" {
 #endif
 
 // Limits: results above this many elements and iteration spaces above
-// this many points are not evaluated.
-#define KILN_INTERP_MAX_RESULT_ELEMENTS (1 << 20)
+// this many points are not evaluated. 8M elements covers the transposed
+// weights of a classifier (ResNet-50's 2048 x 1000 Gemm with transB), which
+// otherwise are transposed again on every call.
+#define KILN_INTERP_MAX_RESULT_ELEMENTS (1 << 23)
 #define KILN_INTERP_MAX_ITERATIONS (1 << 24)
 
 // Evaluates |generic| (a linalg.generic on static shapes). Each regular

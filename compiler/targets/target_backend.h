@@ -40,9 +40,13 @@ typedef struct kiln_target_backend_t {
   const char* const* aliases;
   // One line for --help and error messages.
   const char* summary;
-  // Dispatch f32 matmuls alone (no fused consumers), for a backend that
-  // runs them as micro-kernels (form-dispatch-regions' matmuls_alone).
+  // Dispatch f32 matmuls without fused consumers other than epilogues
+  // (below), for a backend that runs them as micro-kernels
+  // (form-dispatch-regions' matmuls_alone).
   bool matmuls_alone;
+  // The elementwise consumers such a matmul still takes as an epilogue
+  // (form-dispatch-regions' epilogue_op_ok; NULL: none).
+  bool (*epilogue_op_ok)(kiln_ir_context_t* context, kiln_ir_op_t* op);
   // Turns the module's translated executables into this backend's format
   // (NULL: the shared step's vmvx bytecode is already it).
   kiln_status_t (*serialize)(kiln_ir_context_t* context, kiln_ir_op_t* module,

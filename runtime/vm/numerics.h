@@ -37,16 +37,32 @@ static inline double kiln_vm_bits_to_f64(uint64_t x) {
   return f;
 }
 
-// NaN-propagating min/max; -0 < +0.
+// NaN-propagating min/max; -0 < +0. Written as selects, without branches,
+// so that the C compiler vectorizes loops of them (the cpu backend's
+// epilogues): equal operands differ at most in the sign of a zero, so the
+// OR (min) / AND (max) of their bits picks -0 / +0 and is the value
+// otherwise; a NaN operand gives a + b (a NaN).
 static inline float kiln_vm_min_f32(float a, float b) {
-  if (isnan(a) || isnan(b)) return a + b;
-  if (a == b) return signbit(a) ? a : b;
-  return a < b ? a : b;
+  uint32_t ua, ub;
+  memcpy(&ua, &a, 4);
+  memcpy(&ub, &b, 4);
+  uint32_t ue = ua | ub;
+  float eq;
+  memcpy(&eq, &ue, 4);
+  float r = a < b ? a : b;
+  r = a == b ? eq : r;
+  return a != a || b != b ? a + b : r;
 }
 static inline float kiln_vm_max_f32(float a, float b) {
-  if (isnan(a) || isnan(b)) return a + b;
-  if (a == b) return signbit(a) ? b : a;
-  return a > b ? a : b;
+  uint32_t ua, ub;
+  memcpy(&ua, &a, 4);
+  memcpy(&ub, &b, 4);
+  uint32_t ue = ua & ub;
+  float eq;
+  memcpy(&eq, &ue, 4);
+  float r = a > b ? a : b;
+  r = a == b ? eq : r;
+  return a != a || b != b ? a + b : r;
 }
 static inline double kiln_vm_min_f64(double a, double b) {
   if (isnan(a) || isnan(b)) return a + b;

@@ -106,6 +106,7 @@ struct kiln_onnx_importer_t {
   // The node being lowered (for error messages).
   const Onnx__NodeProto* node;
   size_t node_index;
+  const Onnx__GraphProto* graph;  // the graph being imported
 };
 
 static uint64_t kiln_onnx_hash(const char* s) {
@@ -152,6 +153,30 @@ static kiln_status_t kiln_onnx_insert(kiln_onnx_importer_t* im,
   im->table[i] = value;
   ++im->table_count;
   return kiln_ok_status();
+}
+
+kiln_onnx_value_t* kiln_onnx_find_value(kiln_onnx_importer_t* im,
+                                        const char* name) {
+  return kiln_onnx_lookup(im, name);
+}
+
+const Onnx__NodeProto* kiln_onnx_sole_consumer(kiln_onnx_importer_t* im,
+                                               const char* name) {
+  const Onnx__GraphProto* g = im->graph;
+  if (!g || !name || !name[0]) return NULL;
+  for (size_t i = 0; i < g->n_output; ++i) {
+    if (g->output[i]->name && !strcmp(g->output[i]->name, name)) return NULL;
+  }
+  const Onnx__NodeProto* found = NULL;
+  for (size_t i = 0; i < g->n_node; ++i) {
+    const Onnx__NodeProto* node = g->node[i];
+    for (size_t j = 0; j < node->n_input; ++j) {
+      if (!node->input[j] || strcmp(node->input[j], name)) continue;
+      if (found) return NULL;
+      found = node;
+    }
+  }
+  return found;
 }
 
 // A node's name for messages: its name, else its first output's name
@@ -808,6 +833,7 @@ static kiln_status_t kiln_onnx_lower_node(kiln_onnx_importer_t* im,
     v->type = out->type;
     v->ir = out->ir;
     v->known = out->known;
+    v->absorbed = out->absorbed;
     KILN_RETURN_IF_ERROR(kiln_onnx_insert(im, v));
   }
   im->node = NULL;
@@ -824,6 +850,7 @@ static kiln_status_t kiln_onnx_import_graph(kiln_onnx_importer_t* im,
                                             const Onnx__GraphProto* graph,
                                             kiln_ir_op_t** out_module) {
   kiln_ir_context_t* ctx = im->context;
+  im->graph = graph;
   // Initializers are known constants (IR version 3 also lists them among
   // the inputs: those inputs are not function arguments).
   for (size_t i = 0; i < graph->n_initializer; ++i) {

@@ -33,6 +33,10 @@ typedef struct kiln_onnx_value_t {
   const kiln_ir_type_t* type;      // ranked tensor
   kiln_ir_value_t* ir;             // NULL until materialized (constants)
   const kiln_onnx_const_t* known;  // non-NULL when known at import
+  // A consumer node whose computation the producer already applied (a Conv
+  // that folded the BatchNormalization after it into its weights): that
+  // node lowers to the identity.
+  const Onnx__NodeProto* absorbed;
 } kiln_onnx_value_t;
 
 typedef struct kiln_onnx_importer_t kiln_onnx_importer_t;
@@ -91,6 +95,15 @@ kiln_status_t kiln_onnx_read_tensor(kiln_onnx_importer_t* importer,
 // stablehlo.constant at the insertion point on first use.
 kiln_status_t kiln_onnx_materialize(kiln_onnx_node_t* n, kiln_onnx_value_t* v,
                                     kiln_ir_value_t** out_value);
+
+// The value named |name| defined so far (NULL if none).
+kiln_onnx_value_t* kiln_onnx_find_value(kiln_onnx_importer_t* importer,
+                                        const char* name);
+
+// The one node of the graph that reads value |name|, or NULL when none or
+// several do or it is a graph output.
+const Onnx__NodeProto* kiln_onnx_sole_consumer(kiln_onnx_importer_t* importer,
+                                               const char* name);
 
 // A known constant of |type| from |data| (copied).
 kiln_onnx_const_t* kiln_onnx_make_const(kiln_ir_context_t* context,

@@ -23,12 +23,17 @@ typedef kiln_ir_type_t type_t;
 // Attributes
 //===----------------------------------------------------------------------===//
 
-static const Onnx__AttributeProto* kiln_onnx_attr(node_t* n, const char* name) {
-  for (size_t i = 0; i < n->proto->n_attribute; ++i) {
-    const Onnx__AttributeProto* a = n->proto->attribute[i];
+static const Onnx__AttributeProto* kiln_onnx_proto_attr(
+    const Onnx__NodeProto* proto, const char* name) {
+  for (size_t i = 0; i < proto->n_attribute; ++i) {
+    const Onnx__AttributeProto* a = proto->attribute[i];
     if (a->name && !strcmp(a->name, name)) return a;
   }
   return NULL;
+}
+
+static const Onnx__AttributeProto* kiln_onnx_attr(node_t* n, const char* name) {
+  return kiln_onnx_proto_attr(n->proto, name);
 }
 
 static int64_t kiln_onnx_attr_int(node_t* n, const char* name, int64_t def) {
@@ -1944,7 +1949,7 @@ static kiln_status_t kiln_onnx_lower_gather(node_t* n) {
       }
       memcpy((uint8_t*)c->data + j * 8, &v, 8);
     }
-    kiln_onnx_value_t tmp = {"indices", i64t, NULL, c};
+    kiln_onnx_value_t tmp = {"indices", i64t, NULL, c, NULL};
     KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &tmp, &idx));
   } else {
     KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
@@ -2476,7 +2481,69 @@ static kiln_status_t kiln_onnx_per_channel(node_t* n, value_t* v,
 
 static kiln_status_t kiln_onnx_lower_batch_norm_training(node_t* n);
 
+// Inference BatchNormalization |bn| as the per-channel affine y = x * a + b
+// (a = scale / sqrt(var + eps), b = bias - mean * a), computed on the host
+// in double when its parameters |params| (scale, bias, mean, var) are known
+// f32 vectors of |channels|: no per-element rsqrt, and a Conv before it can
+// fold it into its weights. Fills arena arrays |out_a|, |out_b|; false when
+// the node does not qualify (it is then lowered as written).
+static bool kiln_onnx_bn_affine(node_t* n, const Onnx__NodeProto* bn,
+                                kiln_onnx_value_t* const params[4],
+                                int64_t channels, double** out_a,
+                                double** out_b) {
+  if (n->opset < 9 || bn->n_output != 1 || channels <= 0) return false;
+  const Onnx__AttributeProto* mode = kiln_onnx_proto_attr(bn, "training_mode");
+  if (mode && mode->has_i && mode->i) return false;
+  for (int i = 0; i < 4; ++i) {
+    const kiln_onnx_value_t* v = params[i];
+    if (!v || !v->known || kiln_onnx_rank(v->type) != 1 ||
+        v->type->shaped.dims[0] != channels ||
+        !kiln_onnx_is_float(kiln_onnx_elem(v->type)) ||
+        kiln_onnx_elem(v->type)->flt.kind != KILN_IR_F32) {
+      return false;
+    }
+  }
+  const Onnx__AttributeProto* e = kiln_onnx_proto_attr(bn, "epsilon");
+  double eps = e && e->has_f ? (double)e->f : 1e-5;
+  double* a = (double*)kiln_ir_arena_alloc(n->context,
+                                           (size_t)channels * sizeof(double));
+  double* b = (double*)kiln_ir_arena_alloc(n->context,
+                                           (size_t)channels * sizeof(double));
+  if (!a || !b) return false;
+  for (int64_t c = 0; c < channels; ++c) {
+    double scale = kiln_onnx_known_double(params[0]->known, c);
+    double bias = kiln_onnx_known_double(params[1]->known, c);
+    double mean = kiln_onnx_known_double(params[2]->known, c);
+    double var = kiln_onnx_known_double(params[3]->known, c);
+    a[c] = scale / sqrt(var + eps);
+    b[c] = bias - mean * a[c];
+  }
+  *out_a = a;
+  *out_b = b;
+  return true;
+}
+
+// An f32 constant of |type| from |count| doubles, as an IR value.
+static kiln_status_t kiln_onnx_f32_constant(node_t* n, const type_t* type,
+                                            const double* values,
+                                            value_t** out) {
+  kiln_onnx_const_t* c = kiln_onnx_alloc_const(n, type);
+  if (!c) return KILN_ONNX_OOM();
+  const type_t* e = kiln_onnx_elem(type);
+  for (int64_t i = 0; i < kiln_onnx_num_elements(type); ++i) {
+    kiln_onnx_store((uint8_t*)c->data, e, i, values[i], 0, true);
+  }
+  kiln_onnx_value_t tmp = {"folded constant", type, NULL, c, NULL};
+  return kiln_onnx_materialize(n, &tmp, out);
+}
+
 static kiln_status_t kiln_onnx_lower_batch_norm(node_t* n) {
+  if (kiln_onnx_input(n, 0) && kiln_onnx_input(n, 0)->absorbed == n->proto) {
+    value_t* x = NULL;  // the Conv before it applied it
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+    kiln_onnx_set(n, 0, x);
+    return kiln_ok_status();
+  }
   if (n->opset < 9 && !kiln_onnx_attr_int(n, "spatial", 1)) {
     return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
                                 "spatial=0 is not supported");
@@ -2498,6 +2565,24 @@ static kiln_status_t kiln_onnx_lower_batch_norm(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 3, &mean));
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 4, &var));
+  kiln_onnx_value_t* params[4] = {kiln_onnx_input(n, 1), kiln_onnx_input(n, 2),
+                                  kiln_onnx_input(n, 3), kiln_onnx_input(n, 4)};
+  double *fa = NULL, *fb = NULL;
+  if (kiln_onnx_is_float(kiln_onnx_elem(x->type)) &&
+      kiln_onnx_elem(x->type)->flt.kind == KILN_IR_F32 &&
+      kiln_onnx_bn_affine(n, n->proto, params, x->type->shaped.dims[1], &fa,
+                          &fb)) {
+    value_t *a = NULL, *b = NULL, *y = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_f32_constant(n, scale->type, fa, &a));
+    KILN_RETURN_IF_ERROR(kiln_onnx_f32_constant(n, scale->type, fb, &b));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, a, x->type, &a));
+    KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, b, x->type, &b));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", x, a, &y));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", y, b, &y));
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
   value_t* per[4] = {scale, bias, mean, var};
   for (int i = 0; i < 4; ++i) {
     KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, per[i], x->type, &per[i]));
@@ -3452,13 +3537,75 @@ static kiln_status_t kiln_onnx_conv(node_t* n, value_t* x, value_t* wt,
   return kiln_onnx_emit(n, "stablehlo.convolution", 2, ops, rt, 7, attrs, out);
 }
 
+// When the only consumer of f32 Conv |n|'s output is an inference
+// BatchNormalization with known parameters and the weights (and bias) are
+// known, the normalization folds into them: W' = W * a per output channel,
+// B' = B * a + b (what ONNX Runtime's graph optimizer does too). Fills the
+// folded weights and bias and marks the normalization absorbed.
+static kiln_status_t kiln_onnx_conv_fold_bn(node_t* n, value_t** out_wt,
+                                            value_t** out_bias) {
+  *out_wt = *out_bias = NULL;
+  kiln_onnx_value_t* w = kiln_onnx_input(n, 1);
+  kiln_onnx_value_t* bv = kiln_onnx_input(n, 2);
+  if (n->num_outputs != 1 || !w || !w->known || kiln_onnx_rank(w->type) < 3 ||
+      !kiln_onnx_is_float(kiln_onnx_elem(w->type)) ||
+      kiln_onnx_elem(w->type)->flt.kind != KILN_IR_F32 ||
+      (bv &&
+       (!bv->known || bv->type->shaped.element != w->type->shaped.element ||
+        kiln_onnx_rank(bv->type) != 1))) {
+    return kiln_ok_status();
+  }
+  const Onnx__NodeProto* bn =
+      kiln_onnx_sole_consumer(n->importer, n->proto->output[0]);
+  if (!bn || !bn->op_type || strcmp(bn->op_type, "BatchNormalization") ||
+      (bn->domain && bn->domain[0] && strcmp(bn->domain, "ai.onnx")) ||
+      bn->n_input < 5 || strcmp(bn->input[0], n->proto->output[0])) {
+    return kiln_ok_status();
+  }
+  int64_t channels = w->type->shaped.dims[0];
+  if (bv && bv->type->shaped.dims[0] != channels) return kiln_ok_status();
+  kiln_onnx_value_t* params[4];
+  for (int i = 0; i < 4; ++i) {
+    params[i] = kiln_onnx_find_value(n->importer, bn->input[i + 1]);
+  }
+  double *a = NULL, *b = NULL;
+  if (!kiln_onnx_bn_affine(n, bn, params, channels, &a, &b)) {
+    return kiln_ok_status();
+  }
+  int64_t count = kiln_onnx_num_elements(w->type);
+  int64_t per = count / channels;
+  double* wd =
+      (double*)kiln_ir_arena_alloc(n->context, (size_t)count * sizeof(double));
+  if (!wd) return KILN_ONNX_OOM();
+  for (int64_t i = 0; i < count; ++i) {
+    wd[i] = kiln_onnx_known_double(w->known, i) * a[i / per];
+  }
+  for (int64_t c = 0; c < channels; ++c) {
+    b[c] += bv ? kiln_onnx_known_double(bv->known, c) * a[c] : 0.0;
+  }
+  int64_t dims[1] = {channels};
+  const type_t* bt = kiln_onnx_tensor(n, 1, dims, kiln_onnx_elem(w->type));
+  KILN_RETURN_IF_ERROR(kiln_onnx_f32_constant(n, w->type, wd, out_wt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_f32_constant(n, bt, b, out_bias));
+  n->outputs[0].absorbed = bn;
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_onnx_lower_conv(node_t* n) {
-  value_t *x = NULL, *wt = NULL, *y = NULL;
+  value_t *x = NULL, *wt = NULL, *y = NULL, *folded_bias = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
-  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &wt));
   KILN_RETURN_IF_ERROR(kiln_onnx_require_float(n, x));
+  if (kiln_onnx_elem(x->type)->flt.kind == KILN_IR_F32) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_conv_fold_bn(n, &wt, &folded_bias));
+  }
+  if (!wt) KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &wt));
   KILN_RETURN_IF_ERROR(kiln_onnx_conv(n, x, wt, &y));
-  if (kiln_onnx_input(n, 2)) {
+  if (folded_bias) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_per_channel(n, folded_bias, y->type, &folded_bias));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.add", y, folded_bias, &y));
+  } else if (kiln_onnx_input(n, 2)) {
     value_t* bias = NULL;
     KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &bias));
     KILN_RETURN_IF_ERROR(kiln_onnx_per_channel(n, bias, y->type, &bias));
@@ -5042,7 +5189,7 @@ static kiln_status_t kiln_onnx_i64_vector(node_t* n, size_t count,
   kiln_onnx_const_t* c =
       kiln_onnx_make_const(n->context, t, values, count * sizeof(int64_t));
   if (!c) return KILN_ONNX_OOM();
-  kiln_onnx_value_t tmp = {"constant", t, NULL, c};
+  kiln_onnx_value_t tmp = {"constant", t, NULL, c, NULL};
   return kiln_onnx_materialize(n, &tmp, out);
 }
 
@@ -6172,7 +6319,7 @@ static kiln_status_t kiln_onnx_dft_matrix(node_t* n, const type_t* e,
                       sine ? sin(angle) : cos(angle), 0, true);
     }
   }
-  kiln_onnx_value_t tmp = {"dft_matrix", t, NULL, c};
+  kiln_onnx_value_t tmp = {"dft_matrix", t, NULL, c, NULL};
   return kiln_onnx_materialize(n, &tmp, out);
 }
 

@@ -7,6 +7,7 @@
 #include "compiler/dispatch/structured.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/types.h"
+#include "compiler/targets/cpu/epilogue.h"
 
 // A reduction role of the convolution: one of the three K sub-dims.
 typedef struct kiln_cpu_conv_tap_t {
@@ -164,7 +165,7 @@ bool kiln_cpu_match_conv(kiln_ir_context_t* context, kiln_ir_op_t* region,
                          kiln_cpu_gemm_t* out) {
   memset(out, 0, sizeof(*out));
   kiln_ir_block_t* body = kiln_dispatch_region_body(region);
-  kiln_ir_op_t* op = kiln_cpu_region_root(region);
+  kiln_ir_op_t* op = kiln_cpu_epilogue_root(context, region);
   kiln_conv2d_t cv;
   if (!op || !kiln_conv2d_match(context, op, &cv)) return false;
   kiln_ir_value_t* img = kiln_ir_op_operand(op, 0);
@@ -226,5 +227,8 @@ bool kiln_cpu_match_conv(kiln_ir_context_t* context, kiln_ir_op_t* region,
     out->init_per_row = !pixel_rows;
   }
   out->what = image.window ? "f32 convolution" : "f32 1x1 convolution";
-  return true;
+  bool ok = false;
+  out->epilogue = kiln_cpu_epilogue_build(context, region, op, &ok);
+  out->epilogue_type = op->results[0].type;
+  return ok;
 }

@@ -1,6 +1,6 @@
-// Convolution dispatches of the cpu backend: a dispatch region that is
-// exactly an f32 2-D convolution (compiler/dispatch/conv2d.h; kept alone by
-// form-dispatch-regions' matmuls_alone) becomes a matmul entry
+// Convolution dispatches of the cpu backend: a dispatch region that is an
+// f32 2-D convolution (compiler/dispatch/conv2d.h), alone or followed by an
+// elementwise epilogue (epilogue.h), becomes a matmul entry
 // (matmul_entry.h) over output pixels x output channels x window taps. The
 // image is an im2col window operand, gathered per K block straight into the
 // packed tile layout (never materialized); a 1x1 stride-1 convolution over

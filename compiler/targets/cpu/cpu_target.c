@@ -16,7 +16,9 @@
 #include "compiler/ir/printer.h"
 #include "compiler/targets/cpu/c_emitter.h"
 #include "compiler/targets/cpu/conv_entry.h"
+#include "compiler/targets/cpu/depthwise_entry.h"
 #include "compiler/targets/cpu/embedded_headers.h"
+#include "compiler/targets/cpu/epilogue.h"
 #include "compiler/targets/cpu/matmul_entry.h"
 #include "runtime/hal/local/executable_library.h"
 #include "runtime/vm/assembler.h"
@@ -955,6 +957,19 @@ kiln_status_t kiln_cpu_target_serialize(
       ++n;
       continue;
     }
+    kiln_cpu_depthwise_t dw;
+    if (region && kiln_cpu_match_depthwise(context, region, &dw)) {
+      kiln_cpu_emit_depthwise_entry(&dw, c_name, &tu);
+      int64_t wg[3];
+      kiln_cpu_depthwise_workgroups(&dw, wg);
+      status = kiln_ir_op_set_attr(
+          context, region, "workgroup_count",
+          kiln_ir_dense_i64_array_attr_get(
+              context, kiln_ir_int_type(context, 64), 3, wg),
+          false);
+      ++n;
+      continue;
+    }
     status = kiln_cpu_translate(instance, text, al, e->name, e->name_length,
                                 c_name, &fn);
     if (!status) {
@@ -1145,6 +1160,7 @@ const kiln_target_backend_t kiln_cpu_target_backend = {
     .aliases = kiln_cpu_target_aliases,
     .summary = "native code: C per dispatch, built by the system C compiler",
     .matmuls_alone = true,
+    .epilogue_op_ok = kiln_cpu_epilogue_op_ok,
     .serialize = kiln_cpu_target_backend_serialize,
     .available = kiln_cpu_target_available,
     .host_default = true,

@@ -6,6 +6,7 @@
 #include "compiler/dispatch/dispatch_ops.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/types.h"
+#include "compiler/targets/cpu/epilogue.h"
 
 // A workgroup computes a KILN_CPU_MATMUL_WM x KILN_CPU_MATMUL_NB block of
 // the output, accumulated in packed tiles. Per block of KILN_CPU_MATMUL_KB
@@ -48,22 +49,11 @@ bool kiln_cpu_value_is_zero(kiln_ir_value_t* v) {
   return d == 0.0;
 }
 
-kiln_ir_op_t* kiln_cpu_region_root(kiln_ir_op_t* region) {
-  kiln_ir_block_t* body = kiln_dispatch_region_body(region);
-  kiln_ir_op_t* ret = body ? body->last_op : NULL;
-  if (!ret || !kiln_ir_op_is(ret, KILN_DISPATCH_RETURN_OP) ||
-      ret->num_operands != 1 || region->num_results != 1) {
-    return NULL;
-  }
-  return kiln_ir_op_operand(ret, 0)->defining_op;
-}
-
 bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
                            kiln_cpu_matmul_t* out) {
-  (void)context;
   memset(out, 0, sizeof(*out));
   kiln_ir_block_t* body = kiln_dispatch_region_body(region);
-  kiln_ir_op_t* mm = kiln_cpu_region_root(region);
+  kiln_ir_op_t* mm = kiln_cpu_epilogue_root(context, region);
   if (!mm) return false;
   bool batched = kiln_ir_op_is(mm, "linalg.batch_matmul");
   if (!batched && !kiln_ir_op_is(mm, "linalg.matmul")) return false;
@@ -99,7 +89,10 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
   out->lhs_binding = lhs->index;
   out->rhs_binding = rhs->index;
   out->out_binding = kiln_ir_op_num_regular_operands(region);
-  return true;
+  bool ok = false;
+  out->epilogue = kiln_cpu_epilogue_build(context, region, mm, &ok);
+  out->epilogue_type = mm->results[0].type;
+  return ok;
 }
 
 void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out) {
@@ -118,6 +111,8 @@ void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out) {
   out->out.batch_stride = mm->m * mm->n;
   out->out.stride = mm->n;
   out->what = "f32 matmul";
+  out->epilogue = mm->epilogue;
+  out->epilogue_type = mm->epilogue_type;
 }
 
 void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]) {
@@ -419,9 +414,30 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "KILN_UKERNEL_ELEM_F32;\n"
       "  up.cpu_features = features;\n"
       "  if (env->import_funcs[2](env->import_contexts[2], &up, 0)) return "
-      "KILN_CPU_FAIL_PROGRAM;\n"
-      "  }\n"
-      "  return 0;\n"
-      "}\n\n",
+      "KILN_CPU_FAIL_PROGRAM;\n",
       g->out.stride, g->out.stride);
+  if (g->epilogue) {
+    // The block's elementwise consumers, while it is in cache.
+    kiln_ir_sb_printf(
+        out,
+        "  float* const eo = (float*)ds->binding_ptrs[%u] + %" PRId64
+        ";\n"
+        "  const int64_t BS_ = %" PRId64 ", RS_ = %" PRId64
+        ";\n"
+        "  for (int64_t r = m0 + prow0; r < m0 + prow0 + pcount; ++r) {\n"
+        "    for (int64_t c = n0; c < n0 + cols; ++c) {\n"
+        "      const int64_t o = b * BS_ + r * RS_ + c;\n",
+        g->out.binding, g->out.offset, g->out.batch_stride, g->out.stride);
+    kiln_cpu_epilogue_emit_gemm_dims(g->epilogue_type, g->out.batch_stride,
+                                     g->out.stride, out);
+    kiln_ir_sb_printf(out,
+                      "%s"
+                      "    }\n"
+                      "  }\n",
+                      g->epilogue);
+  }
+  kiln_ir_sb_printf(out,
+                    "  }\n"
+                    "  return 0;\n"
+                    "}\n\n");
 }

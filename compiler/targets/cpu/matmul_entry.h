@@ -1,9 +1,9 @@
-// Matmul dispatches of the cpu backend: a dispatch region that is exactly
-// an f32 linalg.matmul / batch_matmul of its operands (zero-initialized,
-// consumers left to other dispatches: form-dispatch-regions'
-// matmuls_alone) becomes a C entry point that packs its tiles and runs the
-// runtime's mmt4d micro-kernel (runtime/builtins/ukernel) through the
-// executable's import table, instead of the scalar loop program.
+// Matmul dispatches of the cpu backend: a dispatch region that is an f32
+// linalg.matmul / batch_matmul of its operands (zero-initialized), possibly
+// followed by an elementwise epilogue (epilogue.h), becomes a C entry point
+// that packs its tiles and runs the runtime's mmt4d micro-kernel
+// (runtime/builtins/ukernel) through the executable's import table, instead of
+// the scalar loop program.
 #ifndef KILN_COMPILER_TARGETS_CPU_MATMUL_ENTRY_H_
 #define KILN_COMPILER_TARGETS_CPU_MATMUL_ENTRY_H_
 
@@ -30,6 +30,8 @@ typedef struct kiln_cpu_matmul_t {
   int64_t batch;  // 1 for linalg.matmul
   int64_t m, n, k;
   uint32_t lhs_binding, rhs_binding, out_binding;
+  const char* epilogue;  // kiln_cpu_epilogue_build's statements, or NULL
+  const kiln_ir_type_t* epilogue_type;  // the kernel's result type
 } kiln_cpu_matmul_t;
 
 // One operand of a packed matmul problem, as stored in its binding (all
@@ -63,15 +65,15 @@ typedef struct kiln_cpu_gemm_t {
   // is init[c]) or along the columns (init[r]), e.g. a per-channel bias.
   bool init_per_column, init_per_row;
   const char* what;  // one line for the entry's comment
+  // Elementwise consumers run on each unpacked output block (epilogue.h),
+  // or NULL.
+  const char* epilogue;
+  const kiln_ir_type_t* epilogue_type;  // the kernel's result type
 } kiln_cpu_gemm_t;
 
 // True when |v| is a zero-filled tensor: a splat 0.0 constant or a
 // linalg.fill of a 0.0 constant.
 bool kiln_cpu_value_is_zero(kiln_ir_value_t* v);
-
-// The op whose single result |region| returns (its one result), or NULL:
-// where the matmul and convolution matchers start.
-kiln_ir_op_t* kiln_cpu_region_root(kiln_ir_op_t* region);
 
 // True when |region| is such a matmul; fills |out|.
 bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,

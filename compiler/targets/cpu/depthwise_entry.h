@@ -1,0 +1,50 @@
+// Depthwise convolution dispatches of the cpu backend: a region whose
+// kernel op is an f32 NCHW depthwise convolution (one input channel per
+// group, filter [C, 1, KH, KW], zero-initialized), possibly followed by an
+// elementwise epilogue (epilogue.h), becomes a direct C entry point: one
+// workgroup per channel plane, each output row accumulated tap by tap in
+// place (a loop over the row that the C compiler vectorizes), then the
+// epilogue on that row. The generic loop nest it replaces walked the taps
+// innermost, one scalar at a time. Taps are summed in the generic op's
+// order (window row, then column, from zero), so results are the same.
+#ifndef KILN_COMPILER_TARGETS_CPU_DEPTHWISE_ENTRY_H_
+#define KILN_COMPILER_TARGETS_CPU_DEPTHWISE_ENTRY_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compiler/ir/context.h"
+#include "compiler/ir/operation.h"
+#include "compiler/ir/printer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct kiln_cpu_depthwise_t {
+  int64_t n, c;    // batch, channels
+  int64_t h, w;    // image extents
+  int64_t oh, ow;  // output extents
+  int64_t kh, kw, sh, sw, dh, dw;
+  uint32_t img_binding, flt_binding, out_binding;
+  const char* epilogue;  // kiln_cpu_epilogue_build's statements, or NULL
+} kiln_cpu_depthwise_t;
+
+// True when |region| is such a depthwise convolution; fills |out|.
+bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
+                              kiln_cpu_depthwise_t* out);
+
+// The dispatch grid of |d|: channels x 1 x batch.
+void kiln_cpu_depthwise_workgroups(const kiln_cpu_depthwise_t* d,
+                                   int64_t out_count[3]);
+
+// Appends the entry point |c_name| for |d| to |out|.
+void kiln_cpu_emit_depthwise_entry(const kiln_cpu_depthwise_t* d,
+                                   const char* c_name,
+                                   kiln_ir_string_builder_t* out);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_COMPILER_TARGETS_CPU_DEPTHWISE_ENTRY_H_

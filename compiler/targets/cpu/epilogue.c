@@ -1,0 +1,402 @@
+#include "compiler/targets/cpu/epilogue.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "compiler/dialects/scalar_eval.h"
+#include "compiler/dispatch/dispatch_ops.h"
+#include "compiler/dispatch/ptr_map.h"
+#include "compiler/dispatch/structured.h"
+#include "compiler/ir/attributes.h"
+#include "compiler/ir/printer.h"
+#include "compiler/ir/types.h"
+
+// The scalar ops an epilogue may hold, as C over operands a, b, c with the
+// semantics of numerics.h (what the vmvx program and the generic C path
+// compute for the same ops).
+typedef struct kiln_cpu_epilogue_row_t {
+  const char* name;
+  int arity;
+  const char* expr;
+} kiln_cpu_epilogue_row_t;
+
+static const kiln_cpu_epilogue_row_t kiln_cpu_epilogue_rows[] = {
+    {"arith.addf", 2, "a + b"},
+    {"arith.subf", 2, "a - b"},
+    {"arith.mulf", 2, "a * b"},
+    {"arith.divf", 2, "a / b"},
+    {"arith.maximumf", 2, "KILN_VM_FMAX(a, b)"},
+    {"arith.minimumf", 2, "KILN_VM_FMIN(a, b)"},
+    {"arith.negf", 1, "-a"},
+    {"math.absf", 1, "fabs(a)"},
+    {"math.exp", 1, "KILN_VM_EXP(a)"},
+    {"math.tanh", 1, "KILN_VM_TANH(a)"},
+    {"math.erf", 1, "KILN_VM_ERF(a)"},
+    {"math.sqrt", 1, "sqrt(a)"},
+    {"arith.select", 3, "a ? b : c"},
+};
+
+// arith.cmpf predicates by name (numerics.h's KILN_VM_FLOAT_COMPARE_OPS).
+static const char* const kiln_cpu_epilogue_cmpf[][2] = {
+    {"oeq", "a == b"},
+    {"one", "a < b || a > b"},
+    {"olt", "a < b"},
+    {"ole", "a <= b"},
+    {"ogt", "a > b"},
+    {"oge", "a >= b"},
+    {"ueq", "isunordered(a, b) || a == b"},
+    {"une", "!(a == b)"},
+    {"ult", "!(a >= b)"},
+    {"ule", "!(a > b)"},
+    {"ugt", "!(a <= b)"},
+    {"uge", "!(a < b)"},
+    {"ord", "!isunordered(a, b)"},
+    {"uno", "isunordered(a, b)"},
+};
+
+static bool kiln_cpu_is_f32_type(const kiln_ir_type_t* t) {
+  return kiln_ir_type_is_float(t) && t->flt.kind == KILN_IR_F32;
+}
+
+static bool kiln_cpu_is_i1_type(const kiln_ir_type_t* t) {
+  return t->kind == KILN_IR_TYPE_INTEGER && t->integer.width == 1;
+}
+
+static bool kiln_cpu_is_f32_tensor(const kiln_ir_type_t* t) {
+  return kiln_ir_type_is_ranked_tensor(t) && kiln_ir_type_has_static_shape(t) &&
+         kiln_cpu_is_f32_type(t->shaped.element);
+}
+
+// The C expression of scalar body op |op| over a, b, c, or NULL.
+static const char* kiln_cpu_epilogue_expr(kiln_ir_op_t* op, int* out_arity) {
+  if (kiln_ir_op_is(op, "arith.cmpf")) {
+    const kiln_ir_attribute_t* pred = kiln_ir_op_get_attr(op, "predicate");
+    const char* name = pred && pred->kind == KILN_IR_ATTR_INTEGER
+                           ? kiln_cmpf_predicate_name(pred->i)
+                           : NULL;
+    for (size_t i = 0; name && i < sizeof(kiln_cpu_epilogue_cmpf) /
+                                       sizeof(kiln_cpu_epilogue_cmpf[0]);
+         ++i) {
+      if (!strcmp(name, kiln_cpu_epilogue_cmpf[i][0])) {
+        *out_arity = 2;
+        return kiln_cpu_epilogue_cmpf[i][1];
+      }
+    }
+    return NULL;
+  }
+  for (size_t i = 0;
+       i < sizeof(kiln_cpu_epilogue_rows) / sizeof(kiln_cpu_epilogue_rows[0]);
+       ++i) {
+    if (kiln_ir_op_is(op, kiln_cpu_epilogue_rows[i].name)) {
+      *out_arity = kiln_cpu_epilogue_rows[i].arity;
+      return kiln_cpu_epilogue_rows[i].expr;
+    }
+  }
+  return NULL;
+}
+
+// The f32 value of a scalar arith.constant (or a splat tensor constant).
+static bool kiln_cpu_constant_value(kiln_ir_op_t* op, float* out) {
+  if (!op || !kiln_ir_op_is(op, "arith.constant") || op->num_results != 1) {
+    return false;
+  }
+  const kiln_ir_type_t* t = op->results[0].type;
+  const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(op, "value");
+  if (!value) return false;
+  double d = 0;
+  if (kiln_cpu_is_f32_type(t) && value->kind == KILN_IR_ATTR_FLOAT) {
+    d = value->f.value;
+  } else if (kiln_ir_type_is_shaped(t) &&
+             kiln_cpu_is_f32_type(t->shaped.element) &&
+             value->kind == KILN_IR_ATTR_DENSE_ELEMENTS && value->dense.splat) {
+    if (!kiln_ir_dense_get_double(value, 0, &d)) return false;
+  } else {
+    return false;
+  }
+  *out = (float)d;
+  return true;
+}
+
+static bool kiln_cpu_epilogue_body_ok(const kiln_structured_op_t* s) {
+  kiln_ir_block_t* body = s->body;
+  if (!body || body->num_args != s->num_ins + 1 ||
+      !kiln_ir_value_use_empty(body->args[s->num_ins])) {
+    return false;
+  }
+  for (kiln_ir_op_t* op = body->first_op; op; op = op->next) {
+    if (op->num_regions) return false;
+    if (kiln_ir_op_is(op, "linalg.yield")) {
+      if (op->num_operands != 1 || op != body->last_op) return false;
+      continue;
+    }
+    if (op->num_results != 1) return false;
+    const kiln_ir_type_t* rt = op->results[0].type;
+    if (!kiln_cpu_is_f32_type(rt) && !kiln_cpu_is_i1_type(rt)) return false;
+    if (kiln_ir_op_is(op, "arith.constant")) {
+      float f;
+      if (!kiln_cpu_constant_value(op, &f)) return false;
+      continue;
+    }
+    int arity = 0;
+    if (!kiln_cpu_epilogue_expr(op, &arity) ||
+        op->num_operands != (uint32_t)arity) {
+      return false;
+    }
+    for (uint32_t i = 0; i < op->num_operands; ++i) {
+      const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+      if (!kiln_cpu_is_f32_type(t) && !kiln_cpu_is_i1_type(t)) return false;
+    }
+  }
+  return body->last_op && kiln_ir_op_is(body->last_op, "linalg.yield");
+}
+
+bool kiln_cpu_epilogue_op_ok(kiln_ir_context_t* context, kiln_ir_op_t* op) {
+  if (!kiln_ir_op_is(op, "linalg.generic") || op->num_results != 1 ||
+      !kiln_cpu_is_f32_tensor(op->results[0].type)) {
+    return false;
+  }
+  kiln_structured_op_t s;
+  kiln_status_t status = kiln_structured_op_get(context, op, &s);
+  if (status) {
+    kiln_status_free(status);
+    return false;
+  }
+  if (s.kind != KILN_STRUCTURED_GENERIC || s.num_outs != 1 ||
+      !kiln_structured_op_all_parallel(&s)) {
+    return false;
+  }
+  const kiln_ir_affine_map_t* out_map = s.maps[s.num_ins];
+  if (out_map->num_results != s.num_dims ||
+      !kiln_ir_affine_map_is_identity(out_map)) {
+    return false;
+  }
+  for (uint32_t i = 0; i < s.num_ins; ++i) {
+    if (!kiln_cpu_is_f32_tensor(kiln_ir_op_operand(op, i)->type)) return false;
+    for (size_t r = 0; r < s.maps[i]->num_results; ++r) {
+      int64_t pos;
+      if (!kiln_ir_affine_map_result_is_dim(s.maps[i], r, &pos)) return false;
+    }
+  }
+  return kiln_cpu_epilogue_body_ok(&s);
+}
+
+kiln_ir_op_t* kiln_cpu_epilogue_root(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* region) {
+  kiln_ir_block_t* body = kiln_dispatch_region_body(region);
+  kiln_ir_op_t* ret = body ? body->last_op : NULL;
+  if (!ret || !kiln_ir_op_is(ret, KILN_DISPATCH_RETURN_OP) ||
+      ret->num_operands != 1 || region->num_results != 1) {
+    return NULL;
+  }
+  kiln_ir_op_t* returned = kiln_ir_op_operand(ret, 0)->defining_op;
+  if (!returned || !kiln_structured_op_is(returned)) return NULL;
+  // The one structured op that is not elementwise (a matmul or a
+  // convolution) is the kernel; the returned op is the kernel when the
+  // region has no epilogue.
+  kiln_ir_op_t* root = NULL;
+  for (kiln_ir_op_t* op = body->first_op; op; op = op->next) {
+    if (!kiln_structured_op_is(op)) continue;
+    kiln_structured_op_t s;
+    kiln_status_t status = kiln_structured_op_get(context, op, &s);
+    if (status) {
+      kiln_status_free(status);
+      return NULL;
+    }
+    if (s.kind == KILN_STRUCTURED_FILL || kiln_structured_is_elementwise(&s)) {
+      continue;
+    }
+    if (root) return NULL;
+    root = op;
+  }
+  return root ? root : returned;
+}
+
+// Marks the ops of |body| that produce |v| (transitively): the kernel's
+// operands, which the matchers read, not the epilogue.
+static void kiln_cpu_mark_producers(kiln_ptr_map_t* marked,
+                                    kiln_ir_block_t* body, kiln_ir_value_t* v) {
+  kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+  if (!def || def->parent_block != body || kiln_ptr_map_contains(marked, def)) {
+    return;
+  }
+  kiln_ptr_map_put(marked, def, (void*)1);
+  for (uint32_t i = 0; i < def->num_operands; ++i) {
+    kiln_cpu_mark_producers(marked, body, kiln_ir_op_operand(def, i));
+  }
+}
+
+const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
+                                    kiln_ir_op_t* region, kiln_ir_op_t* root,
+                                    bool* out_ok) {
+  *out_ok = false;
+  kiln_ir_block_t* body = kiln_dispatch_region_body(region);
+  kiln_ir_op_t* ret = body ? body->last_op : NULL;
+  if (!ret || root->num_results != 1 || ret->num_operands != 1) return NULL;
+  kiln_ir_value_t* returned = kiln_ir_op_operand(ret, 0);
+  if (returned == &root->results[0]) {
+    *out_ok = true;
+    return NULL;  // no epilogue
+  }
+  const kiln_ir_type_t* rt = root->results[0].type;
+  if (!kiln_cpu_is_f32_tensor(rt) || returned->type != rt) return NULL;
+  kiln_ptr_map_t kernel_ops = kiln_ptr_map_make(context);
+  kiln_ptr_map_put(&kernel_ops, root, (void*)1);
+  for (uint32_t i = 0; i < root->num_operands; ++i) {
+    kiln_cpu_mark_producers(&kernel_ops, body, kiln_ir_op_operand(root, i));
+  }
+  size_t rank = rt->shaped.rank;
+  const int64_t* dims = rt->shaped.dims;
+  kiln_ir_string_builder_t sb = {0};
+  kiln_ir_sb_printf(&sb, "        {\n        const float v1 = eo[o];\n");
+  // Value -> its C name (v<N> in the element scope).
+  kiln_ptr_map_t names = kiln_ptr_map_make(context);
+  uintptr_t next = 1;
+  kiln_ptr_map_put(&names, &root->results[0], (void*)(uintptr_t)1);
+  bool ok = true;
+  for (kiln_ir_op_t* op = body->first_op; op && op != ret && ok;
+       op = op->next) {
+    if (kiln_ptr_map_contains(&kernel_ops, op) ||
+        kiln_ir_op_is(op, "tensor.empty") ||
+        kiln_ir_op_is(op, "arith.constant")) {
+      continue;
+    }
+    if (!kiln_cpu_epilogue_op_ok(context, op)) {
+      ok = false;
+      break;
+    }
+    kiln_structured_op_t s;
+    kiln_status_t status = kiln_structured_op_get(context, op, &s);
+    if (status) {
+      kiln_status_free(status);
+      ok = false;
+      break;
+    }
+    if (s.num_dims != rank) {
+      ok = false;
+      break;
+    }
+    for (size_t d = 0; d < rank; ++d) ok = ok && s.ranges[d] == dims[d];
+    // Inputs: earlier epilogue values (identity maps), captured tensors
+    // (loaded at the element's projected offset) and splat constants.
+    for (uint32_t i = 0; i < s.num_ins && ok; ++i) {
+      kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
+      // Only results name earlier values: a captured tensor is loaded per
+      // use, at that use's map.
+      uintptr_t name = v->kind == KILN_IR_VALUE_RESULT
+                           ? (uintptr_t)kiln_ptr_map_get(&names, v)
+                           : 0;
+      float f;
+      if (name) {
+        ok = kiln_ir_affine_map_is_identity(s.maps[i]) &&
+             s.maps[i]->num_results == rank;
+      } else if (kiln_cpu_constant_value(v->defining_op, &f)) {
+        name = ++next;
+        uint32_t bits;
+        memcpy(&bits, &f, sizeof(bits));
+        kiln_ir_sb_printf(&sb,
+                          "        const float v%" PRIuPTR
+                          " = kiln_vm_bits_to_f32(0x%08" PRIx32 "u);\n",
+                          name, bits);
+      } else if (v->kind == KILN_IR_VALUE_BLOCK_ARG && v->owner_block == body) {
+        name = ++next;
+        const kiln_ir_type_t* t = v->type;
+        kiln_ir_sb_printf(&sb,
+                          "        const float v%" PRIuPTR
+                          " = ((const float*)ds->binding_ptrs[%u])[0",
+                          name, v->index);
+        int64_t stride = 1;
+        for (size_t r = t->shaped.rank; r-- > 0;) {
+          int64_t pos = 0;
+          kiln_ir_affine_map_result_is_dim(s.maps[i], r, &pos);
+          if (t->shaped.dims[r] != 1) {
+            kiln_ir_sb_printf(&sb, " + d%" PRId64 " * %" PRId64, pos, stride);
+          }
+          stride *= t->shaped.dims[r];
+        }
+        kiln_ir_sb_printf(&sb, "];\n");
+      } else {
+        ok = false;
+      }
+      if (ok) kiln_ptr_map_put(&names, s.body->args[i], (void*)name);
+    }
+    // The body, one temporary per op.
+    for (kiln_ir_op_t* b = s.body->first_op; b && ok; b = b->next) {
+      if (kiln_ir_op_is(b, "linalg.yield")) {
+        uintptr_t y =
+            (uintptr_t)kiln_ptr_map_get(&names, kiln_ir_op_operand(b, 0));
+        ok = y != 0;
+        if (ok) kiln_ptr_map_put(&names, &op->results[0], (void*)y);
+        continue;
+      }
+      uintptr_t name = ++next;
+      const char* ctype =
+          kiln_cpu_is_i1_type(b->results[0].type) ? "int" : "float";
+      float f;
+      if (kiln_cpu_constant_value(b, &f)) {
+        uint32_t bits;
+        memcpy(&bits, &f, sizeof(bits));
+        kiln_ir_sb_printf(&sb,
+                          "        const float v%" PRIuPTR
+                          " = kiln_vm_bits_to_f32(0x%08" PRIx32 "u);\n",
+                          name, bits);
+        kiln_ptr_map_put(&names, &b->results[0], (void*)name);
+        continue;
+      }
+      int arity = 0;
+      const char* expr = kiln_cpu_epilogue_expr(b, &arity);
+      kiln_ir_sb_printf(&sb, "        %s v%" PRIuPTR "; {", ctype, name);
+      static const char kArg[3] = {'a', 'b', 'c'};
+      for (int a = 0; a < arity && ok; ++a) {
+        kiln_ir_value_t* operand = kiln_ir_op_operand(b, (uint32_t)a);
+        uintptr_t on = (uintptr_t)kiln_ptr_map_get(&names, operand);
+        ok = on != 0;
+        kiln_ir_sb_printf(&sb, " const %s %c = v%" PRIuPTR ";",
+                          kiln_cpu_is_i1_type(operand->type) ? "int" : "float",
+                          kArg[a], on);
+      }
+      kiln_ir_sb_printf(&sb, " v%" PRIuPTR " = (%s)(%s); }\n", name, ctype,
+                        expr ? expr : "0");
+      kiln_ptr_map_put(&names, &b->results[0], (void*)name);
+    }
+  }
+  uintptr_t result = (uintptr_t)kiln_ptr_map_get(&names, returned);
+  if (!ok || !result || sb.failed) {
+    kiln_ir_sb_free(&sb);
+    return NULL;
+  }
+  kiln_ir_sb_printf(&sb, "        eo[o] = v%" PRIuPTR ";\n        }\n", result);
+  char* text =
+      sb.failed ? NULL : (char*)kiln_ir_arena_alloc(context, sb.size + 1);
+  if (text) {
+    memcpy(text, sb.data, sb.size);
+    text[sb.size] = 0;
+    *out_ok = true;
+  }
+  kiln_ir_sb_free(&sb);
+  return text;
+}
+
+void kiln_cpu_epilogue_emit_gemm_dims(const kiln_ir_type_t* result,
+                                      int64_t batch_stride, int64_t row_stride,
+                                      kiln_ir_string_builder_t* out) {
+  // o = b * BS_ + r * RS_ + c with 0 <= c < RS_ and BS_ a multiple of RS_:
+  // a dim whose element stride is a multiple of RS_ depends on (b, r) only
+  // (the C compiler hoists it out of the c loop); one whose extent times
+  // stride divides RS_ on c only.
+  int64_t suffix = 1;
+  for (size_t d = result->shaped.rank; d-- > 0;) {
+    int64_t extent = result->shaped.dims[d];
+    const char* of = "o";
+    bool aligned = row_stride > 0 && batch_stride % row_stride == 0;
+    if (aligned && suffix % row_stride == 0) {
+      of = "(b * BS_ + r * RS_)";
+    } else if (aligned && row_stride % (suffix * extent) == 0) {
+      of = "c";
+    }
+    kiln_ir_sb_printf(out,
+                      "        const int64_t d%zu = (%s / %" PRId64
+                      ") %% %" PRId64 "; (void)d%zu;\n",
+                      d, of, suffix, extent, d);
+    suffix *= extent;
+  }
+}

@@ -1,0 +1,58 @@
+// Epilogues of the cpu backend's matmul and convolution entries: the f32
+// elementwise consumers of the kernel op (bias add, batchnorm affine,
+// relu/clip, sigmoid/SiLU, residual add) that form-dispatch-regions placed
+// in its dispatch (epilogue_op_ok). The entry evaluates them on each output
+// block right after unpacking it, while it is in cache, instead of in a
+// separate dispatch over the whole tensor.
+#ifndef KILN_COMPILER_TARGETS_CPU_EPILOGUE_H_
+#define KILN_COMPILER_TARGETS_CPU_EPILOGUE_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compiler/ir/context.h"
+#include "compiler/ir/operation.h"
+#include "compiler/ir/printer.h"
+#include "compiler/ir/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// True when linalg op |op| can run in an epilogue: an f32 linalg.generic
+// with all loops parallel, one output indexed by the identity (its init
+// never read), inputs indexed by projections (each result a loop dim), and
+// a body of the scalar ops the entry emits.
+bool kiln_cpu_epilogue_op_ok(kiln_ir_context_t* context, kiln_ir_op_t* op);
+
+// C statements computing the epilogue of |region| (whose kernel op is
+// |root|) for one output element: they read the kernel's value from
+// `eo[o]` (eo: the output binding, o: the element's row-major offset in
+// the result tensor), read captured operands from their bindings
+// (ds->binding_ptrs) at indices d0..dN (the element's coordinates in the
+// result tensor, declared by the caller) and store the result to `eo[o]`. NULL
+// when the region has no epilogue (the root's result is returned) or on out of
+// memory; sets *out_ok false when the region holds anything else.
+const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
+                                    kiln_ir_op_t* region, kiln_ir_op_t* root,
+                                    bool* out_ok);
+
+// Declares d0..dN of kiln_cpu_epilogue_build for a gemm entry's element
+// (b, r, c) of |result| at o = b * BS_ + r * RS_ + c (BS_ = |batch_stride|
+// and RS_ = |row_stride|, constants the caller defines), each from the
+// fewest loop variables.
+void kiln_cpu_epilogue_emit_gemm_dims(const kiln_ir_type_t* result,
+                                      int64_t batch_stride, int64_t row_stride,
+                                      kiln_ir_string_builder_t* out);
+
+// The kernel op of |region|: the op whose result the region returns, or
+// the op it reaches through an epilogue chain; NULL when neither is a
+// structured op.
+kiln_ir_op_t* kiln_cpu_epilogue_root(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* region);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_COMPILER_TARGETS_CPU_EPILOGUE_H_

@@ -911,9 +911,31 @@ static kiln_status_t kiln_onnx_import_graph(kiln_onnx_importer_t* im,
       ctx, module, kiln_make_cstring_view(kiln_onnx_function_name(graph)),
       initial_type, file_loc, &func));
   kiln_ir_block_t* entry = kiln_ir_func_entry_block(func);
+  // Each argument carries its graph input's name (kiln.name), which the
+  // run-time shape check names.
+  const kiln_ir_attribute_t** arg_attrs =
+      (const kiln_ir_attribute_t**)kiln_ir_arena_alloc(
+          ctx, (num_args + 1) * sizeof(*arg_attrs));
+  if (!arg_attrs) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
   for (size_t i = 0; i < num_args; ++i) {
     kiln_onnx_value_t* v = kiln_onnx_lookup(im, arg_infos[i]->name);
     v->ir = entry->args[i];
+    kiln_ir_named_attribute_t entry_name = {
+        kiln_ir_intern_cstr(ctx, "kiln.name"),
+        kiln_ir_string_attr_get(ctx,
+                                kiln_make_cstring_view(arg_infos[i]->name)),
+        false};
+    arg_attrs[i] = kiln_ir_dictionary_attr_get(ctx, 1, &entry_name);
+    if (!entry_name.value || !arg_attrs[i]) {
+      return kiln_ir_context_take_error(ctx);
+    }
+  }
+  if (num_args) {
+    KILN_RETURN_IF_ERROR(kiln_ir_op_set_attr(
+        ctx, func, "arg_attrs",
+        kiln_ir_array_attr_get(ctx, num_args, arg_attrs), false));
   }
   im->builder = kiln_ir_builder_make(ctx);
   kiln_ir_builder_set_to_end(&im->builder, entry);

@@ -224,6 +224,17 @@ if [ -x "$bin/kiln-compile" ]; then
     expect "ONNX input named in the shape error" 1 "^error: @test_abs input 0 'x': expected 3x4x5xf32 but got 3x4x6xf32; .*\(INVALID_ARGUMENT\)" -- \
       "$bin/kiln-run-mlir" "$onnx_abs" --input=3x4x6xf32=1
   fi
+  # TYPE=@file.pb takes a TensorProto's data as TYPE (ONNX stores bf16 test
+  # data as uint16); the shape and the element width must match.
+  bf16_pb=/usr/share/libonnx-testdata/data/node/test_cast_BFLOAT16_to_FLOAT/test_data_set_0/input_0.pb
+  if [ -f "$bf16_pb" ]; then
+    expect "TYPE=@file.pb of another width" 1 "holds a rank-2 ui16 tensor; 3x4xf32 needs the same shape and element width" -- \
+      $run "$m" --function=identity --input=3x4xf32=@$bf16_pb
+    expect "TYPE=@file.pb of another shape" 1 "holds a rank-2 ui16 tensor; 12xbf16 needs the same shape" -- \
+      $run "$m" --function=identity --input=12xbf16=@$bf16_pb
+    expect "TYPE=@file.pb as bf16" 0 "^3x4xbf16=" -- \
+      $run "$m" --function=identity --input=3x4xbf16=@$bf16_pb
+  fi
   # Control bytes in the input come back escaped, never raw.
   printf 'func.func @f(\x01\x02) {\n' >"$work/binary.mlir"
   out=$("$bin/kiln-compile" "$work/binary.mlir" -o "$work/x.kmod" 2>&1)

@@ -1065,6 +1065,37 @@ kiln_status_t kiln_onnx_import(kiln_ir_context_t* context, const char* filename,
   return status;
 }
 
+// One "input"/"output" line of kiln_onnx_describe: the value's type in the
+// run tools' spelling (3x4xbf16), or "?" when it is not a static tensor.
+static void kiln_onnx_describe_value(kiln_ir_context_t* ctx, const char* kind,
+                                     const Onnx__ValueInfoProto* vi,
+                                     FILE* out) {
+  const Onnx__TypeProto* type = vi->type;
+  const Onnx__TypeProto__Tensor* tt =
+      type && type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE
+          ? type->tensor_type
+          : NULL;
+  const kiln_ir_type_t* element =
+      tt ? kiln_onnx_element_type(ctx, tt->elem_type) : NULL;
+  const char* element_name =
+      element ? kiln_ir_type_to_string(ctx, element) : NULL;
+  bool known = element_name && tt->shape;
+  for (size_t d = 0; known && d < tt->shape->n_dim; ++d) {
+    known = tt->shape->dim[d]->value_case ==
+                ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+            tt->shape->dim[d]->dim_value >= 0;
+  }
+  if (!known) {
+    fprintf(out, "%s ?\n", kind);
+    return;
+  }
+  fprintf(out, "%s ", kind);
+  for (size_t d = 0; d < tt->shape->n_dim; ++d) {
+    fprintf(out, "%lldx", (long long)tt->shape->dim[d]->dim_value);
+  }
+  fprintf(out, "%s\n", element_name);
+}
+
 kiln_status_t kiln_onnx_describe(const char* filename, const void* data,
                                  size_t length, FILE* out) {
   Onnx__ModelProto* model =
@@ -1084,6 +1115,26 @@ kiln_status_t kiln_onnx_describe(const char* filename, const void* data,
   const Onnx__GraphProto* graph = model->graph;
   fprintf(out, "function %s\nopset %lld\n", kiln_onnx_function_name(graph),
           (long long)opset);
+  kiln_ir_context_t* ctx = NULL;
+  kiln_status_t status = kiln_ir_context_create(kiln_allocator_system(), &ctx);
+  if (status) {
+    onnx__model_proto__free_unpacked(model, NULL);
+    return status;
+  }
+  for (size_t i = 0; i < graph->n_input; ++i) {
+    const char* name = graph->input[i]->name ? graph->input[i]->name : "";
+    bool initializer = false;
+    for (size_t j = 0; j < graph->n_initializer && !initializer; ++j) {
+      const char* other = graph->initializer[j]->name;
+      initializer = other && !strcmp(other, name);
+    }
+    if (!initializer)
+      kiln_onnx_describe_value(ctx, "input", graph->input[i], out);
+  }
+  for (size_t i = 0; i < graph->n_output; ++i) {
+    kiln_onnx_describe_value(ctx, "output", graph->output[i], out);
+  }
+  kiln_ir_context_destroy(ctx);
   for (size_t i = 0; i < graph->n_node; ++i) {
     const char* op = graph->node[i]->op_type ? graph->node[i]->op_type : "";
     bool seen = false;

@@ -814,6 +814,87 @@ static kiln_status_t kiln_onnx_lower_node(kiln_onnx_importer_t* im,
   return kiln_ok_status();
 }
 
+kiln_status_t kiln_onnx_import_subgraph(kiln_onnx_node_t* n,
+                                        const Onnx__GraphProto* graph,
+                                        size_t num_inputs,
+                                        const kiln_onnx_value_t* inputs,
+                                        size_t num_outputs,
+                                        kiln_onnx_value_t* outputs) {
+  kiln_onnx_importer_t* im = n->importer;
+  if (graph->n_input != num_inputs || graph->n_output != num_outputs) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "the body graph has %zu inputs and %zu outputs; the op needs %zu and "
+        "%zu",
+        graph->n_input, graph->n_output, num_inputs, num_outputs);
+  }
+  if (graph->n_initializer || graph->n_sparse_initializer) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "initializers in a body graph are not "
+                                "supported");
+  }
+  // The scope: a copy of the table whose entries are copies of the values,
+  // so that what the body defines, or materializes of an outer constant
+  // (at the body's insertion point), never leaks out.
+  kiln_onnx_value_t** saved_table = im->table;
+  size_t saved_capacity = im->table_capacity, saved_count = im->table_count;
+  const Onnx__NodeProto* saved_node = im->node;
+  size_t saved_index = im->node_index;
+  const kiln_ir_location_t* saved_location = im->builder.location;
+  size_t capacity = saved_capacity ? saved_capacity : 64;
+  kiln_onnx_value_t** table = (kiln_onnx_value_t**)kiln_ir_arena_alloc(
+      im->context, capacity * sizeof(*table));
+  if (!table)
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  memset(table, 0, capacity * sizeof(*table));
+  for (size_t i = 0; i < saved_capacity; ++i) {
+    if (!saved_table[i]) continue;
+    table[i] = kiln_onnx_new_value(im, saved_table[i]->name);
+    if (!table[i])
+      return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    *table[i] = *saved_table[i];
+  }
+  im->table = table;
+  im->table_capacity = capacity;
+  kiln_status_t status = kiln_ok_status();
+  for (size_t i = 0; i < num_inputs && !status; ++i) {
+    const char* name = graph->input[i]->name ? graph->input[i]->name : "";
+    kiln_onnx_value_t* v = kiln_onnx_lookup(im, name);
+    if (!v) {
+      v = kiln_onnx_new_value(im, name);
+      status =
+          v ? kiln_onnx_insert(im, v)
+            : kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    }
+    if (!status) {
+      v->type = inputs[i].type;
+      v->ir = inputs[i].ir;
+      v->known = inputs[i].known;
+    }
+  }
+  for (size_t i = 0; i < graph->n_node && !status; ++i) {
+    im->node_index = i;
+    status = kiln_onnx_lower_node(im, graph->node[i]);
+  }
+  for (size_t i = 0; i < num_outputs && !status; ++i) {
+    const char* name = graph->output[i]->name ? graph->output[i]->name : "";
+    kiln_onnx_value_t* v = kiln_onnx_lookup(im, name);
+    if (!v || !v->type) {
+      status = kiln_onnx_error(im, KILN_STATUS_INVALID_ARGUMENT,
+                               "body output '%s' is never defined", name);
+    } else {
+      outputs[i] = *v;
+    }
+  }
+  im->table = saved_table;
+  im->table_capacity = saved_capacity;
+  im->table_count = saved_count;
+  im->node = saved_node;
+  im->node_index = saved_index;
+  im->builder.location = saved_location;
+  return status;
+}
+
 // MLIR symbol names need no quoting for [A-Za-z_][A-Za-z0-9_$.]*; the
 // printer quotes the rest, so the graph name is used as is.
 static const char* kiln_onnx_function_name(const Onnx__GraphProto* graph) {

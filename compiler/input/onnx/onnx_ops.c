@@ -7868,6 +7868,246 @@ static kiln_status_t kiln_onnx_lower_adam(node_t* n) {
 }
 
 //===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+#define KILN_ONNX_MAX_SCAN 32
+
+static const Onnx__GraphProto* kiln_onnx_attr_graph(node_t* n,
+                                                    const char* name) {
+  const Onnx__AttributeProto* a = kiln_onnx_attr(n, name);
+  return a ? a->g : NULL;
+}
+
+// Stacks |count| values of one type along a new dim |axis|, in reverse
+// order when |reverse| (Scan's stacked outputs).
+static kiln_status_t kiln_onnx_stack(node_t* n, size_t count, value_t** parts,
+                                     size_t axis, bool reverse, value_t** out) {
+  const type_t* t = parts[0]->type;
+  size_t r = kiln_onnx_rank(t);
+  int64_t dims[MAXR];
+  for (size_t d = 0, s = 0; d <= r; ++d) {
+    dims[d] = d == axis ? 1 : t->shaped.dims[s++];
+  }
+  value_t** ops =
+      (value_t**)kiln_ir_arena_alloc(n->context, count * sizeof(*ops));
+  if (!ops) return KILN_ONNX_OOM();
+  for (size_t i = 0; i < count; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(
+        n, parts[reverse ? count - 1 - i : i], r + 1, dims, &ops[i]));
+  }
+  if (count == 1) {
+    *out = ops[0];
+    return kiln_ok_status();
+  }
+  dims[axis] = (int64_t)count;
+  kiln_ir_named_attribute_t attr =
+      kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, (int64_t)axis));
+  return kiln_onnx_emit(n, "stablehlo.concatenate", count, ops,
+                        kiln_onnx_tensor(n, r + 1, dims, kiln_onnx_elem(t)), 1,
+                        &attr, out);
+}
+
+// One Scan without a batch dim, unrolled: the trip count is the scan
+// inputs' static length, so the body is imported once per iteration.
+// |axes|/|dirs| hold the scan inputs' then the scan outputs' axes and
+// directions; |outs| receives the final states then the stacked outputs.
+typedef struct kiln_onnx_scan_t {
+  const Onnx__GraphProto* body;
+  size_t num_states, num_scans, num_outputs;  // num_outputs: body outputs
+  int64_t axes[2 * KILN_ONNX_MAX_SCAN], dirs[2 * KILN_ONNX_MAX_SCAN];
+} kiln_onnx_scan_t;
+
+static kiln_status_t kiln_onnx_scan_unrolled(node_t* n,
+                                             const kiln_onnx_scan_t* sc,
+                                             value_t** ins, value_t** outs) {
+  size_t ns = sc->num_states, nx = sc->num_scans;
+  size_t nk = sc->num_outputs - ns;
+  int64_t trip = -1;
+  for (size_t j = 0; j < nx; ++j) {
+    const type_t* t = ins[ns + j]->type;
+    int64_t axis = sc->axes[j];
+    size_t r = kiln_onnx_rank(t);
+    if (axis < 0) axis += (int64_t)r;
+    if (axis < 0 || axis >= (int64_t)r) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "scan input %zu has no axis %lld", j,
+                                  (long long)sc->axes[j]);
+    }
+    if (trip >= 0 && t->shaped.dims[axis] != trip) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "the scan inputs differ in length");
+    }
+    trip = t->shaped.dims[axis];
+  }
+  if (trip < 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "a Scan needs at least one scan input and one "
+                                "iteration");
+  }
+  size_t nb = ns + nx;
+  kiln_onnx_value_t* body_in = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, nb * sizeof(*body_in));
+  kiln_onnx_value_t* body_out = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, (sc->num_outputs + 1) * sizeof(*body_out));
+  value_t** parts = (value_t**)kiln_ir_arena_alloc(
+      n->context, (nk * (size_t)trip + 1) * sizeof(*parts));
+  if (!body_in || !body_out || !parts) return KILN_ONNX_OOM();
+  memset(body_in, 0, nb * sizeof(*body_in));
+  for (size_t i = 0; i < ns; ++i) outs[i] = ins[i];
+  for (int64_t t = 0; t < trip; ++t) {
+    for (size_t i = 0; i < ns; ++i) {
+      body_in[i].type = outs[i]->type;
+      body_in[i].ir = outs[i];
+    }
+    for (size_t j = 0; j < nx; ++j) {
+      value_t* x = ins[ns + j];
+      int64_t axis = sc->axes[j];
+      if (axis < 0) axis += (int64_t)kiln_onnx_rank(x->type);
+      value_t* slice = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_take(
+          n, x, (size_t)axis, sc->dirs[j] ? trip - 1 - t : t, &slice));
+      body_in[ns + j].type = slice->type;
+      body_in[ns + j].ir = slice;
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_import_subgraph(n, sc->body, nb, body_in,
+                                                   sc->num_outputs, body_out));
+    for (size_t i = 0; i < sc->num_outputs; ++i) {
+      value_t* v = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &body_out[i], &v));
+      if (i < ns) {
+        if (v->type != ins[i]->type) {
+          return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                      "the body changes state %zu's type", i);
+        }
+        outs[i] = v;
+      } else {
+        if (t > 0 && v->type != parts[(i - ns) * (size_t)trip]->type) {
+          return kiln_onnx_node_error(
+              n, KILN_STATUS_UNIMPLEMENTED,
+              "scan output %zu changes shape between iterations", i - ns);
+        }
+        parts[(i - ns) * (size_t)trip + (size_t)t] = v;
+      }
+    }
+  }
+  for (size_t k = 0; k < nk; ++k) {
+    value_t** p = &parts[k * (size_t)trip];
+    int64_t axis = sc->axes[nx + k];
+    if (axis < 0) axis += (int64_t)kiln_onnx_rank(p[0]->type) + 1;
+    if (axis < 0 || axis > (int64_t)kiln_onnx_rank(p[0]->type)) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "scan output %zu has no axis %lld", k,
+                                  (long long)sc->axes[nx + k]);
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_stack(n, (size_t)trip, p, (size_t)axis,
+                                         sc->dirs[nx + k] != 0, &outs[ns + k]));
+  }
+  return kiln_ok_status();
+}
+
+// Scan (opset 8: a leading batch dim on every operand, scanned along dim 1;
+// opset 9: no batch dim, per-input axes and directions).
+static kiln_status_t kiln_onnx_lower_scan(node_t* n) {
+  kiln_onnx_scan_t sc;
+  memset(&sc, 0, sizeof(sc));
+  sc.body = kiln_onnx_attr_graph(n, "body");
+  int64_t m = kiln_onnx_attr_int(n, "num_scan_inputs", -1);
+  bool batched = n->opset < 9;
+  size_t first = batched ? 1 : 0;  // opset 8's sequence_lens
+  if (!sc.body || m < 1 || (size_t)m + first > n->num_inputs) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "needs a body graph and num_scan_inputs");
+  }
+  if (batched && kiln_onnx_input(n, 0)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "sequence_lens is not supported");
+  }
+  sc.num_scans = (size_t)m;
+  sc.num_states = n->num_inputs - first - sc.num_scans;
+  sc.num_outputs = sc.body->n_output;
+  size_t nk =
+      sc.num_outputs >= sc.num_states ? sc.num_outputs - sc.num_states : 0;
+  size_t nin = sc.num_states + sc.num_scans;
+  if (sc.num_scans > KILN_ONNX_MAX_SCAN || nk > KILN_ONNX_MAX_SCAN ||
+      sc.num_outputs < sc.num_states || n->num_outputs != sc.num_outputs) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "unsupported numbers of states, scan inputs "
+                                "or scan outputs");
+  }
+  int64_t tmp[KILN_ONNX_MAX_SCAN];
+  int64_t c =
+      kiln_onnx_attr_ints(n, batched ? "directions" : "scan_input_directions",
+                          tmp, KILN_ONNX_MAX_SCAN);
+  for (size_t j = 0; j < sc.num_scans; ++j) {
+    sc.dirs[j] = (int64_t)j < c ? tmp[j] : 0;
+  }
+  if (!batched) {
+    c = kiln_onnx_attr_ints(n, "scan_input_axes", tmp, KILN_ONNX_MAX_SCAN);
+    for (size_t j = 0; j < sc.num_scans; ++j) {
+      sc.axes[j] = (int64_t)j < c ? tmp[j] : 0;
+    }
+    c = kiln_onnx_attr_ints(n, "scan_output_axes", tmp, KILN_ONNX_MAX_SCAN);
+    for (size_t k = 0; k < nk; ++k) {
+      sc.axes[sc.num_scans + k] = (int64_t)k < c ? tmp[k] : 0;
+    }
+    c = kiln_onnx_attr_ints(n, "scan_output_directions", tmp,
+                            KILN_ONNX_MAX_SCAN);
+    for (size_t k = 0; k < nk; ++k) {
+      sc.dirs[sc.num_scans + k] = (int64_t)k < c ? tmp[k] : 0;
+    }
+  }
+  value_t* ins[2 * KILN_ONNX_MAX_SCAN + 1];
+  value_t* outs[2 * KILN_ONNX_MAX_SCAN + 1];
+  if (nin > 2 * KILN_ONNX_MAX_SCAN) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "more than %d states", KILN_ONNX_MAX_SCAN);
+  }
+  for (size_t i = 0; i < nin; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, first + i, &ins[i]));
+  }
+  if (!batched) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_scan_unrolled(n, &sc, ins, outs));
+    for (size_t i = 0; i < sc.num_outputs; ++i) kiln_onnx_set(n, i, outs[i]);
+    return kiln_ok_status();
+  }
+  // Opset 8: one unrolled scan per batch entry, stacked back along dim 0.
+  int64_t batch =
+      kiln_onnx_rank(ins[0]->type) ? ins[0]->type->shaped.dims[0] : 0;
+  for (size_t i = 0; i < nin; ++i) {
+    if (kiln_onnx_rank(ins[i]->type) < (i < sc.num_states ? 1u : 2u) ||
+        ins[i]->type->shaped.dims[0] != batch) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "the operands differ in batch size");
+    }
+  }
+  if (batch < 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "an empty batch is not supported");
+  }
+  value_t** per = (value_t**)kiln_ir_arena_alloc(
+      n->context, (sc.num_outputs * (size_t)batch + 1) * sizeof(*per));
+  if (!per) return KILN_ONNX_OOM();
+  for (int64_t b = 0; b < batch; ++b) {
+    value_t* bins[2 * KILN_ONNX_MAX_SCAN + 1];
+    for (size_t i = 0; i < nin; ++i) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_take(n, ins[i], 0, b, &bins[i]));
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_scan_unrolled(n, &sc, bins, outs));
+    for (size_t i = 0; i < sc.num_outputs; ++i) {
+      per[i * (size_t)batch + (size_t)b] = outs[i];
+    }
+  }
+  for (size_t i = 0; i < sc.num_outputs; ++i) {
+    value_t* y = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_stack(
+        n, (size_t)batch, &per[i * (size_t)batch], 0, false, &y));
+    kiln_onnx_set(n, i, y);
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
 
@@ -7969,6 +8209,11 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"Range", 11, kiln_onnx_lower_range},
     {"EyeLike", 9, kiln_onnx_lower_eye_like},
     // Shape manipulation.
+    // Control flow (bodies imported as subgraphs).
+    {"Scan", 8, kiln_onnx_lower_scan},
+    {"Scan", 9, kiln_onnx_lower_scan},
+    {"Scan", 11, kiln_onnx_lower_scan},
+    {"Scan", 16, kiln_onnx_lower_scan},
     {"Reshape", 1, kiln_onnx_lower_reshape},
     {"Reshape", 5, kiln_onnx_lower_reshape},
     {"Flatten", 1, kiln_onnx_lower_flatten},

@@ -8006,6 +8006,99 @@ static kiln_status_t kiln_onnx_scan_unrolled(node_t* n,
   return kiln_ok_status();
 }
 
+// Imports one If branch into a new detached region ending in
+// stablehlo.return; |types| receives its result types.
+static kiln_status_t kiln_onnx_if_branch(node_t* n,
+                                         const Onnx__GraphProto* graph,
+                                         kiln_ir_region_t** out_region,
+                                         const type_t** types) {
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(n->context, out_region));
+  kiln_ir_builder_t saved = *n->b;
+  kiln_ir_block_t* block = NULL;
+  kiln_status_t status =
+      kiln_ir_builder_create_block(n->b, *out_region, 0, NULL, &block);
+  kiln_onnx_value_t* outs = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, (n->num_outputs + 1) * sizeof(*outs));
+  value_t** vals = (value_t**)kiln_ir_arena_alloc(
+      n->context, (n->num_outputs + 1) * sizeof(*vals));
+  if (!status && (!outs || !vals)) status = KILN_ONNX_OOM();
+  if (!status) {
+    status = kiln_onnx_import_subgraph(n, graph, 0, NULL, n->num_outputs, outs);
+  }
+  for (size_t i = 0; i < n->num_outputs && !status; ++i) {
+    status = kiln_onnx_materialize(n, &outs[i], &vals[i]);
+    if (!status) types[i] = vals[i]->type;
+  }
+  kiln_ir_op_t* ret = NULL;
+  if (!status) {
+    status = kiln_ir_builder_create_simple(
+        n->b, "stablehlo.return", n->num_outputs, vals, 0, NULL, 0, NULL, &ret);
+  }
+  *n->b = saved;
+  return status;
+}
+
+// If: a condition known at import imports the taken branch in place;
+// otherwise stablehlo.if (the device reads the condition back) with both
+// branches, which must give the same types.
+static kiln_status_t kiln_onnx_lower_if(node_t* n) {
+  const Onnx__GraphProto* then_g = kiln_onnx_attr_graph(n, "then_branch");
+  const Onnx__GraphProto* else_g = kiln_onnx_attr_graph(n, "else_branch");
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  if (!then_g || !else_g || n->num_outputs > 64) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "needs then_branch and else_branch graphs");
+  }
+  kiln_onnx_value_t* cond = n->inputs[0];
+  if (kiln_onnx_num_elements(cond->type) != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "the condition must hold one value");
+  }
+  if (cond->known) {
+    const Onnx__GraphProto* taken =
+        kiln_onnx_known_double(cond->known, 0) != 0 ? then_g : else_g;
+    KILN_RETURN_IF_ERROR(kiln_onnx_import_subgraph(n, taken, 0, NULL,
+                                                   n->num_outputs, n->outputs));
+    for (size_t i = 0; i < n->num_outputs; ++i) {
+      n->outputs[i].name = n->proto->output[i] ? n->proto->output[i] : "";
+    }
+    return kiln_ok_status();
+  }
+  value_t* pred = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &pred));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, pred, 0, NULL, &pred));
+  const type_t* then_types[65];
+  const type_t* else_types[65];
+  kiln_ir_region_t* regions[2] = {NULL, NULL};
+  KILN_RETURN_IF_ERROR(kiln_onnx_if_branch(n, then_g, &regions[0], then_types));
+  KILN_RETURN_IF_ERROR(kiln_onnx_if_branch(n, else_g, &regions[1], else_types));
+  for (size_t i = 0; i < n->num_outputs; ++i) {
+    if (then_types[i] != else_types[i]) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_UNIMPLEMENTED,
+          "output %zu is %s in then_branch but %s in else_branch", i,
+          kiln_ir_type_to_string(n->context, then_types[i]),
+          kiln_ir_type_to_string(n->context, else_types[i]));
+    }
+  }
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(n->context, &state, "stablehlo.if", NULL);
+  state.num_operands = 1;
+  state.operands = &pred;
+  state.num_result_types = n->num_outputs;
+  state.result_types = then_types;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_op_state_add_region(n->context, &state, regions[0]));
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_op_state_add_region(n->context, &state, regions[1]));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  for (size_t i = 0; i < n->num_outputs; ++i) {
+    kiln_onnx_set(n, i, kiln_ir_op_result(op, i));
+  }
+  return kiln_ok_status();
+}
+
 // Scan (opset 8: a leading batch dim on every operand, scanned along dim 1;
 // opset 9: no batch dim, per-input axes and directions).
 static kiln_status_t kiln_onnx_lower_scan(node_t* n) {
@@ -8210,6 +8303,10 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"EyeLike", 9, kiln_onnx_lower_eye_like},
     // Shape manipulation.
     // Control flow (bodies imported as subgraphs).
+    {"If", 1, kiln_onnx_lower_if},
+    {"If", 11, kiln_onnx_lower_if},
+    {"If", 13, kiln_onnx_lower_if},
+    {"If", 16, kiln_onnx_lower_if},
     {"Scan", 8, kiln_onnx_lower_scan},
     {"Scan", 9, kiln_onnx_lower_scan},
     {"Scan", 11, kiln_onnx_lower_scan},

@@ -388,6 +388,15 @@ static kiln_status_t kiln_onnx_reshape_to(node_t* n, value_t* x, size_t rank,
     *out = x;
     return kiln_ok_status();
   }
+  if (kiln_onnx_num_elements(t) == 0) {
+    // An empty result holds no data: a constant (the structured lowering
+    // cannot collapse 0x3x4 into 3x4x0).
+    const kiln_ir_attribute_t* a =
+        kiln_ir_dense_elements_attr_get(n->context, t, false, NULL, 0);
+    if (!a) return KILN_ONNX_OOM();
+    kiln_ir_named_attribute_t attr = kiln_onnx_named(n, "value", a);
+    return kiln_onnx_emit(n, "stablehlo.constant", 0, NULL, t, 1, &attr, out);
+  }
   return kiln_onnx_emit(n, "stablehlo.reshape", 1, &x, t, 0, NULL, out);
 }
 

@@ -2831,6 +2831,66 @@ static kiln_status_t kiln_onnx_lower_gemm(node_t* n) {
 // Other data movement
 //===----------------------------------------------------------------------===//
 
+// Dropout in training mode: keep = uniform[0, 1) >= ratio, y = keep ? x /
+// (1 - ratio) : 0, from stablehlo.rng (the seed attribute is not used: the
+// spec leaves the random sequence to the implementation). A run-time
+// training_mode selects between that and the identity.
+static kiln_status_t kiln_onnx_opt_scalar(node_t* n, size_t i, const type_t* e,
+                                          double def, value_t** out);
+
+static kiln_status_t kiln_onnx_dropout_train(node_t* n, value_t* x,
+                                             value_t* training) {
+  const type_t* e = kiln_onnx_elem(x->type);
+  size_t r = kiln_onnx_rank(x->type);
+  const int64_t* dims = x->type->shaped.dims;
+  if (!kiln_onnx_is_float(e)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "training mode needs a float input");
+  }
+  value_t* ratio = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_opt_scalar(n, 1, e, 0.5, &ratio));
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, e);
+  value_t *lo = NULL, *hi = NULL, *shape = NULL, *u = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, scalar, 0, &lo));
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, scalar, 1, &hi));
+  const type_t* shape_t = kiln_onnx_tensor(n, 1, (int64_t[]){(int64_t)r},
+                                           kiln_ir_int_type(n->context, 64));
+  const kiln_ir_attribute_t* dims_attr = kiln_ir_dense_elements_attr_get(
+      n->context, shape_t, false, dims, r * sizeof(int64_t));
+  if (!dims_attr) return KILN_ONNX_OOM();
+  kiln_ir_named_attribute_t attr = kiln_onnx_named(n, "value", dims_attr);
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.constant", 0, NULL, shape_t,
+                                      1, &attr, &shape));
+  value_t* rng_ops[3] = {lo, hi, shape};
+  kiln_ir_named_attribute_t dist = kiln_onnx_named(
+      n, "rng_distribution",
+      kiln_ir_string_attr_get(n->context, kiln_make_cstring_view("UNIFORM")));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_emit(n, "stablehlo.rng", 3, rng_ops, x->type, 1, &dist, &u));
+  value_t *ratio_b = NULL, *keep = NULL, *scale = NULL, *zero = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, ratio, r, dims, &ratio_b));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", u, ratio_b, &keep));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 1, &scale));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", scale, ratio_b, &scale));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", x, scale, &y));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, keep, y, zero, &y));
+  if (training) {
+    value_t* t = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, training, 0, NULL, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, t, r, dims, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, t, y, x, &y));
+    value_t* all = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, keep->type, 1, &all));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, t, keep, all, &keep));
+  }
+  kiln_onnx_set(n, 0, y);
+  kiln_onnx_set(n, 1, keep);
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_onnx_lower_dropout(node_t* n) {
   value_t* x = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
@@ -2842,9 +2902,9 @@ static kiln_status_t kiln_onnx_lower_dropout(node_t* n) {
                     kiln_onnx_known_double(ratio->known, 0) == 0.0;
   if (training && !zero_ratio &&
       (!training->known || kiln_onnx_known_int(training->known, 0))) {
-    return kiln_onnx_node_error(
-        n, KILN_STATUS_UNIMPLEMENTED,
-        "training mode (random dropout) is not supported");
+    value_t* t = NULL;
+    if (!training->known) KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &t));
+    return kiln_onnx_dropout_train(n, x, t);
   }
   kiln_onnx_set(n, 0, x);
   if (n->num_outputs > 1 && n->outputs[1].name[0]) {

@@ -2289,16 +2289,12 @@ static kiln_status_t kiln_onnx_reduce_axes(node_t* n, int since,
   return kiln_ok_status();
 }
 
-static kiln_status_t kiln_onnx_lower_reduce(node_t* n) {
+// The Reduce* node's value over |axes| (sorted), as the result type wants
+// it (kept dims when keepdims).
+static kiln_status_t kiln_onnx_reduce_over(node_t* n, value_t* x, size_t count,
+                                           const int64_t* axes, bool noop,
+                                           value_t** out) {
   const char* op = n->proto->op_type;
-  value_t* x = NULL;
-  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
-  int since = !strcmp(op, "ReduceSum") ? 13 : 18;
-  int64_t axes[MAXR];
-  size_t count = 0;
-  bool noop = false;
-  KILN_RETURN_IF_ERROR(
-      kiln_onnx_reduce_axes(n, since, x->type, axes, &count, &noop));
   const type_t* e = kiln_onnx_elem(x->type);
   value_t* y = x;
   int64_t reduced = 1;
@@ -2312,7 +2308,7 @@ static kiln_status_t kiln_onnx_lower_reduce(node_t* n) {
     KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.exponential", y, &y));
   }
   if (noop) {
-    kiln_onnx_set(n, 0, y);
+    *out = y;
     return kiln_ok_status();
   }
   const char* combiner = "stablehlo.add";
@@ -2341,6 +2337,110 @@ static kiln_status_t kiln_onnx_lower_reduce(node_t* n) {
   if (kiln_onnx_attr_int(n, "keepdims", 1)) {
     KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, y, x->type, count, axes, &y));
   }
+  *out = y;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_take(node_t* n, value_t* x, size_t axis,
+                                    int64_t k, value_t** out);
+
+// Run-time axes without keepdims and a declared result: every set of axes
+// whose removal gives the declared shape is reduced, and the run-time axes
+// select among them (axes may be negative, in any order).
+static kiln_status_t kiln_onnx_reduce_runtime_axes(node_t* n, value_t* x,
+                                                   value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  const type_t* dt = n->declared[0];
+  size_t dr = kiln_onnx_rank(dt);
+  value_t* a = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &a));
+  if (kiln_onnx_rank(a->type) != 1 || dr > r ||
+      a->type->shaped.dims[0] != (int64_t)(r - dr) || r > 16) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_UNIMPLEMENTED,
+        "input 'axes' is computed at run time and its length does not "
+        "match the declared result's rank");
+  }
+  const type_t* i64 = kiln_ir_int_type(n->context, 64);
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, a, i64, &a));
+  size_t k = r - dr;
+  value_t* given[MAXR];
+  for (size_t i = 0; i < k; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_take(n, a, 0, (int64_t)i, &given[i]));
+  }
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, i64);
+  value_t* result = NULL;
+  for (uint32_t mask = 0; mask < (1u << r); ++mask) {
+    int64_t axes[MAXR];
+    size_t count = 0, kept = 0;
+    bool fits = (size_t)__builtin_popcount(mask) == k;
+    for (size_t d = 0; d < r && fits; ++d) {
+      if (mask & (1u << d)) {
+        axes[count++] = (int64_t)d;
+      } else {
+        fits = dt->shaped.dims[kept++] == x->type->shaped.dims[d];
+      }
+    }
+    if (!fits) continue;
+    value_t* y = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_reduce_over(n, x, count, axes, false, &y));
+    if (!result) {
+      result = y;
+      continue;
+    }
+    // match: every given axis is one of |axes| (d or d - rank).
+    value_t* match = NULL;
+    for (size_t i = 0; i < k; ++i) {
+      value_t* any = NULL;
+      for (size_t j = 0; j < count; ++j) {
+        for (int neg = 0; neg < 2; ++neg) {
+          value_t *c = NULL, *eq = NULL;
+          KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(
+              n, scalar, axes[j] - (neg ? (int64_t)r : 0), &c));
+          KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", given[i], c, &eq));
+          if (any) {
+            KILN_RETURN_IF_ERROR(
+                kiln_onnx_binary_same(n, "stablehlo.or", any, eq, &eq));
+          }
+          any = eq;
+        }
+      }
+      if (match) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.and", match, any, &any));
+      }
+      match = any;
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_to(n, match, dr, dt->shaped.dims, &match));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, match, y, result, &result));
+  }
+  if (!result) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "no axes give the declared result shape");
+  }
+  *out = result;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_reduce(node_t* n) {
+  const char* op = n->proto->op_type;
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  int since = !strcmp(op, "ReduceSum") ? 13 : 18;
+  value_t* y = NULL;
+  if (n->opset >= since && kiln_onnx_use_declared(n, 1, 0) &&
+      !kiln_onnx_attr_int(n, "keepdims", 1)) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reduce_runtime_axes(n, x, &y));
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
+  int64_t axes[MAXR];
+  size_t count = 0;
+  bool noop = false;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce_axes(n, since, x->type, axes, &count, &noop));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reduce_over(n, x, count, axes, noop, &y));
   kiln_onnx_set(n, 0, y);
   return kiln_ok_status();
 }

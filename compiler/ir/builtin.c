@@ -29,6 +29,11 @@ static const kiln_ir_attribute_t* kiln_ir_array_at(
   return d && d->kind == KILN_IR_ATTR_DICTIONARY && d->dict.count ? d : NULL;
 }
 
+const kiln_ir_attribute_t* kiln_ir_func_arg_attrs(const kiln_ir_op_t* func,
+                                                  size_t index) {
+  return kiln_ir_array_at(kiln_ir_op_get_attr(func, "arg_attrs"), index);
+}
+
 static void kiln_ir_print_func(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   const kiln_ir_attribute_t* vis = kiln_ir_op_get_attr(op, "sym_visibility");
   if (vis && vis->kind == KILN_IR_ATTR_STRING) {

@@ -62,6 +62,10 @@ const kiln_ir_type_t* kiln_ir_func_type(const kiln_ir_op_t* func);
 kiln_ir_block_t* kiln_ir_func_entry_block(kiln_ir_op_t* func);
 // True for `func.func private` declarations without a body.
 bool kiln_ir_func_is_declaration(const kiln_ir_op_t* func);
+// The attribute dictionary of argument |index| (arg_attrs); NULL when it
+// has none or an empty one.
+const kiln_ir_attribute_t* kiln_ir_func_arg_attrs(const kiln_ir_op_t* func,
+                                                  size_t index);
 
 #ifdef __cplusplus
 }  // extern "C"

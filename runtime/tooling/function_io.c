@@ -20,6 +20,8 @@ KILN_FLAG_LIST(
     "  2x2xf32=@file.bin        raw bytes (size must match)\n"
     "  @file.npy / +file.npy    next array of a .npy file\n"
     "  @file.pb                 an ONNX TensorProto file (ONNX test data)\n"
+    "  3x4xbf16=@file.pb        its data as another type of that shape and\n"
+    "                           width (bf16 test data stored as uint16)\n"
     "  *file.npy                all remaining arrays of a .npy file\n"
     "  (null)                   null ref or zero");
 KILN_FLAG_LIST(output,
@@ -305,6 +307,54 @@ static kiln_status_t kiln_tooling_parse_binary_file(
                                   host_allocator, out_view);
 }
 
+// Reads "TYPE=@file.pb": the TensorProto's data taken as TYPE, which must
+// have the file's shape and element width. ONNX's test data stores bfloat16
+// tensors as uint16 (numpy has no bfloat16), so 3x4xbf16=@x.pb reads them as
+// the bf16 values they are.
+static kiln_status_t kiln_tooling_parse_typed_tensor_proto(
+    kiln_string_view_t metadata, kiln_string_view_t path,
+    kiln_hal_allocator_t* device_allocator, kiln_allocator_t host_allocator,
+    kiln_hal_buffer_view_t** out_view) {
+  kiln_tooling_tensor_type_t type;
+  KILN_RETURN_IF_ERROR(kiln_tooling_tensor_type_parse(metadata, &type));
+  char cpath[4096];
+  if (path.size >= sizeof(cpath)) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT, "path too long");
+  }
+  memcpy(cpath, path.data, path.size);
+  cpath[path.size] = 0;
+  kiln_hal_buffer_view_t* file_view = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tensor_proto_load_buffer_view(
+      cpath, device_allocator, host_allocator, &file_view));
+  size_t rank = kiln_hal_buffer_view_shape_rank(file_view);
+  const kiln_hal_dim_t* dims = kiln_hal_buffer_view_shape_dims(file_view);
+  kiln_hal_element_type_t file_type =
+      kiln_hal_buffer_view_element_type(file_view);
+  bool same =
+      rank == type.rank && kiln_hal_element_bit_count(file_type) ==
+                               kiln_hal_element_bit_count(type.element_type);
+  for (size_t i = 0; same && i < rank; ++i) same = dims[i] == type.dims[i];
+  kiln_status_t status = kiln_ok_status();
+  if (!same) {
+    char got[64];
+    kiln_hal_element_type_format(file_type, got, sizeof(got));
+    status = kiln_make_status(
+        KILN_STATUS_INVALID_ARGUMENT,
+        "'%.*s' holds a rank-%zu %s tensor; %.*s needs the same shape and "
+        "element width",
+        KILN_SV_ARG(path), rank, got,
+        KILN_SV_ARG(kiln_string_view_trim(metadata)));
+  } else {
+    status = kiln_hal_buffer_view_create_at(
+        kiln_hal_buffer_view_buffer(file_view),
+        kiln_hal_buffer_view_byte_offset(file_view), KILN_HAL_WHOLE_BUFFER,
+        rank, dims, type.element_type, KILN_HAL_ENCODING_TYPE_DENSE_ROW_MAJOR,
+        host_allocator, out_view);
+  }
+  kiln_hal_buffer_view_release(file_view);
+  return status;
+}
+
 // Parses one spec, appending zero or more values; advances |*type_index|.
 static kiln_status_t kiln_tooling_parse_one(
     kiln_string_view_t types, size_t* type_index, kiln_string_view_t spec,
@@ -404,7 +454,13 @@ static kiln_status_t kiln_tooling_parse_one(
     kiln_string_view_split(spec, '=', &metadata, &contents);
     contents = kiln_string_view_trim(contents);
     kiln_hal_buffer_view_t* view = NULL;
-    if (contents.size && (contents.data[0] == '@' || contents.data[0] == '+')) {
+    if (contents.size && contents.data[0] == '@' &&
+        kiln_string_view_ends_with(contents, kiln_make_cstring_view(".pb"))) {
+      KILN_RETURN_IF_ERROR(kiln_tooling_parse_typed_tensor_proto(
+          metadata, kiln_string_view_substr(contents, 1, SIZE_MAX),
+          device_allocator, host_allocator, &view));
+    } else if (contents.size &&
+               (contents.data[0] == '@' || contents.data[0] == '+')) {
       KILN_RETURN_IF_ERROR(kiln_tooling_parse_binary_file(
           metadata, contents, spec_index, streams, device_allocator,
           host_allocator, &view));

@@ -6,6 +6,9 @@ build too, label "tools", so undefined behaviour fails the test):
   * a float constant far outside int64's range cast to INT64 at import
     (shape folding): saturates as arith.fptosi does (NaN -> 0), instead of
     an undefined conversion.
+  * a graph input with a symbolic (dim_param) or unknown dimension: kiln
+    compiles static shapes only, so the import fails (exit 1) with one line
+    naming the input and the dimension.
 
 Usage: import_edge_test.py BIN_DIR
 """
@@ -51,6 +54,22 @@ def main():
         if p.returncode or want not in p.stdout:
             sys.exit("FAILED: run: want %r in:\n%s%s" % (want, p.stdout,
                                                          p.stderr))
+        for dims, want in (
+            (["n", 3], "'X': symbolic dimension 'n' (dim 0) is not supported yet"),
+            ([2, None], "'X': unknown dimension 1 is not supported yet")):
+            graph = helper.make_graph(
+                [helper.make_node("Abs", ["X"], ["Y"])], "symbolic",
+                [helper.make_tensor_value_info("X", TensorProto.FLOAT, dims)],
+                [helper.make_tensor_value_info("Y", TensorProto.FLOAT, dims)])
+            model = helper.make_model(
+                graph, opset_imports=[helper.make_opsetid("", 17)])
+            with open(path, "wb") as f:
+                f.write(model.SerializeToString())
+            p = subprocess.run([os.path.join(BIN, "kiln-compile"), path, "-o",
+                                kmod], capture_output=True, text=True)
+            if p.returncode != 1 or want not in p.stderr:
+                sys.exit("FAILED: dims %r: want exit 1 and %r, got %d:\n%s" %
+                         (dims, want, p.returncode, p.stderr))
     print("import_edge_test: passed")
 
 

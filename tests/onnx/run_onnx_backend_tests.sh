@@ -101,6 +101,13 @@ first_error() {
   printf '%s' "${line:0:300}"
 }
 
+# ONNX's test data stores bfloat16 tensors as UINT16 (numpy has no
+# bfloat16): a bf16 argument or result reads its .pb as the model's type
+# (TYPE=@file.pb takes the data as TYPE, same shape and width).
+typed_pb() {
+  [[ "$1" == *xbf16 || "$1" == bf16 ]] && printf '%s=' "$1"
+}
+
 declare -A op_cases=() op_passed=()
 ops_order=()
 passed=0 failed=0 unexpected=0 index=0
@@ -120,13 +127,15 @@ for suite in "${suite_list[@]}"; do
     index=$((index + 1))
     [ $((this % shard_count)) -eq "$shard_index" ] || continue
     model="$case_dir/model.onnx"
-    function="" opset="" ops=()
+    function="" opset="" ops=() input_types=() output_types=()
     if "$bin/kiln-import-onnx" --describe "$model" > "$work/describe" 2>/dev/null; then
       while read -r kind value; do
         case "$kind" in
           function) function=$value ;;
           opset) opset=$value ;;
           op) ops+=("$value") ;;
+          input) input_types+=("$value") ;;
+          output) output_types+=("$value") ;;
         esac
       done < "$work/describe"
     fi
@@ -146,11 +155,11 @@ for suite in "${suite_list[@]}"; do
         args=()
         for k in $(seq 0 1000); do
           [ -f "$set_dir/input_$k.pb" ] || break
-          args+=("--input=@$set_dir/input_$k.pb")
+          args+=("--input=$(typed_pb "${input_types[$k]:-}")@$set_dir/input_$k.pb")
         done
         for k in $(seq 0 1000); do
           [ -f "$set_dir/output_$k.pb" ] || break
-          args+=("--expected_output=@$set_dir/output_$k.pb")
+          args+=("--expected_output=$(typed_pb "${output_types[$k]:-}")@$set_dir/output_$k.pb")
         done
         for device in "${device_list[@]}"; do
           if ! timeout "$timeout_s" "$bin/kiln-run-module" --module="$module" \

@@ -235,6 +235,39 @@ if [ -x "$bin/kiln-compile" ]; then
     "${rm_[@]}" --input=f32=1 -- --bogus
   expect "run-mlir: --Xruntime,bogus is a runtime flag" 1 "unknown flag '--bogus'" -- \
     "${rm_[@]}" --input=f32=1 --Xruntime,bogus
+  # A caller's input must have the function's declared shape and element
+  # type: otherwise INVALID_ARGUMENT naming the function, the argument and
+  # both types (never a silent truncation or padding), from every tool.
+  printf 'func.func @add(%%a: tensor<2x3xf32>, %%b: tensor<3xi32>) -> tensor<2x3xf32> {\n  %%0 = stablehlo.add %%a, %%a : tensor<2x3xf32>\n  return %%0 : tensor<2x3xf32>\n}\n' >"$work/add.mlir"
+  "$bin/kiln-compile" "$work/add.mlir" -o "$work/add.kmod" || exit 1
+  for shape_case in "3x2xf32=1|3xi32=1|@add input 0: expected 2x3xf32 but got 3x2xf32" \
+                    "2x3xf32=1|4xi32=1|@add input 1: expected 3xi32 but got 4xi32" \
+                    "2x3xf32=1|3xf32=1|@add input 1: expected 3xi32 but got 3xf32" \
+                    "2x3xi32=1|3xi32=1|@add input 0: expected 2x3xf32 but got 2x3xi32" \
+                    "6xf32=1|3xi32=1|@add input 0: expected 2x3xf32 but got 6xf32"; do
+    IFS='|' read -r in0 in1 want <<<"$shape_case"
+    expect "run-module: $want" 1 "^error: $want; .*\(INVALID_ARGUMENT\)" -- \
+      $run --module="$work/add.kmod" --function=add --input="$in0" --input="$in1"
+    expect "run-mlir: $want" 1 "^error: $want; .*\(INVALID_ARGUMENT\)" -- \
+      "$bin/kiln-run-mlir" "$work/add.mlir" --input="$in0" --input="$in1"
+  done
+  # An ONNX model's argument is named after its graph input.
+  onnx_abs=/usr/share/libonnx-testdata/data/node/test_abs/model.onnx
+  if [ -f "$onnx_abs" ]; then
+    expect "ONNX input named in the shape error" 1 "^error: @test_abs input 0 'x': expected 3x4x5xf32 but got 3x4x6xf32; .*\(INVALID_ARGUMENT\)" -- \
+      "$bin/kiln-run-mlir" "$onnx_abs" --input=3x4x6xf32=1
+  fi
+  # TYPE=@file.pb takes a TensorProto's data as TYPE (ONNX stores bf16 test
+  # data as uint16); the shape and the element width must match.
+  bf16_pb=/usr/share/libonnx-testdata/data/node/test_cast_BFLOAT16_to_FLOAT/test_data_set_0/input_0.pb
+  if [ -f "$bf16_pb" ]; then
+    expect "TYPE=@file.pb of another width" 1 "holds a rank-2 ui16 tensor; 3x4xf32 needs the same shape and element width" -- \
+      $run "$m" --function=identity --input=3x4xf32=@$bf16_pb
+    expect "TYPE=@file.pb of another shape" 1 "holds a rank-2 ui16 tensor; 12xbf16 needs the same shape" -- \
+      $run "$m" --function=identity --input=12xbf16=@$bf16_pb
+    expect "TYPE=@file.pb as bf16" 0 "^3x4xbf16=" -- \
+      $run "$m" --function=identity --input=3x4xbf16=@$bf16_pb
+  fi
   # Control bytes in the input come back escaped, never raw.
   printf 'func.func @f(\x01\x02) {\n' >"$work/binary.mlir"
   out=$("$bin/kiln-compile" "$work/binary.mlir" -o "$work/x.kmod" 2>&1)

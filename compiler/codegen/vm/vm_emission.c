@@ -1428,8 +1428,20 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
     }
     uint32_t et = kiln_hal_element_type(t->shaped.element);
     if (!et) return kiln_em_error(e, func, "unsupported argument element type");
-    char label[32];
-    snprintf(label, sizeof(label), "input %u", ai);
+    // The label names the function, the argument and, when the input gave
+    // one (arg attribute kiln.name: an ONNX graph input's name), its name, so
+    // that a caller's wrong shape or type is an error it can act on.
+    kiln_string_view_t fn = kiln_ir_symbol_name(func);
+    const kiln_ir_attribute_t* arg_name =
+        kiln_ir_dictionary_get(kiln_ir_func_arg_attrs(func, ai), "kiln.name");
+    char label[160];
+    if (arg_name && arg_name->kind == KILN_IR_ATTR_STRING) {
+      snprintf(label, sizeof(label), "@%.*s input %u '%.*s'", (int)fn.size,
+               fn.data, ai, (int)arg_name->str.size, arg_name->str.data);
+    } else {
+      snprintf(label, sizeof(label), "@%.*s input %u", (int)fn.size, fn.data,
+               ai);
+    }
     uint32_t name_ro = kiln_em_string_rodata(e->m, label);
     uint32_t name = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
     kiln_asm_emit(e->f, "rodata.ref %%r%u, @__rodata_%u", name, name_ro);

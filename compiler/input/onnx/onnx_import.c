@@ -840,6 +840,87 @@ static kiln_status_t kiln_onnx_lower_node(kiln_onnx_importer_t* im,
   return kiln_ok_status();
 }
 
+kiln_status_t kiln_onnx_import_subgraph(kiln_onnx_node_t* n,
+                                        const Onnx__GraphProto* graph,
+                                        size_t num_inputs,
+                                        const kiln_onnx_value_t* inputs,
+                                        size_t num_outputs,
+                                        kiln_onnx_value_t* outputs) {
+  kiln_onnx_importer_t* im = n->importer;
+  if (graph->n_input != num_inputs || graph->n_output != num_outputs) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "the body graph has %zu inputs and %zu outputs; the op needs %zu and "
+        "%zu",
+        graph->n_input, graph->n_output, num_inputs, num_outputs);
+  }
+  if (graph->n_initializer || graph->n_sparse_initializer) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "initializers in a body graph are not "
+                                "supported");
+  }
+  // The scope: a copy of the table whose entries are copies of the values,
+  // so that what the body defines, or materializes of an outer constant
+  // (at the body's insertion point), never leaks out.
+  kiln_onnx_value_t** saved_table = im->table;
+  size_t saved_capacity = im->table_capacity, saved_count = im->table_count;
+  const Onnx__NodeProto* saved_node = im->node;
+  size_t saved_index = im->node_index;
+  const kiln_ir_location_t* saved_location = im->builder.location;
+  size_t capacity = saved_capacity ? saved_capacity : 64;
+  kiln_onnx_value_t** table = (kiln_onnx_value_t**)kiln_ir_arena_alloc(
+      im->context, capacity * sizeof(*table));
+  if (!table)
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  memset(table, 0, capacity * sizeof(*table));
+  for (size_t i = 0; i < saved_capacity; ++i) {
+    if (!saved_table[i]) continue;
+    table[i] = kiln_onnx_new_value(im, saved_table[i]->name);
+    if (!table[i])
+      return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    *table[i] = *saved_table[i];
+  }
+  im->table = table;
+  im->table_capacity = capacity;
+  kiln_status_t status = kiln_ok_status();
+  for (size_t i = 0; i < num_inputs && !status; ++i) {
+    const char* name = graph->input[i]->name ? graph->input[i]->name : "";
+    kiln_onnx_value_t* v = kiln_onnx_lookup(im, name);
+    if (!v) {
+      v = kiln_onnx_new_value(im, name);
+      status =
+          v ? kiln_onnx_insert(im, v)
+            : kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    }
+    if (!status) {
+      v->type = inputs[i].type;
+      v->ir = inputs[i].ir;
+      v->known = inputs[i].known;
+    }
+  }
+  for (size_t i = 0; i < graph->n_node && !status; ++i) {
+    im->node_index = i;
+    status = kiln_onnx_lower_node(im, graph->node[i]);
+  }
+  for (size_t i = 0; i < num_outputs && !status; ++i) {
+    const char* name = graph->output[i]->name ? graph->output[i]->name : "";
+    kiln_onnx_value_t* v = kiln_onnx_lookup(im, name);
+    if (!v || !v->type) {
+      status = kiln_onnx_error(im, KILN_STATUS_INVALID_ARGUMENT,
+                               "body output '%s' is never defined", name);
+    } else {
+      outputs[i] = *v;
+    }
+  }
+  im->table = saved_table;
+  im->table_capacity = saved_capacity;
+  im->table_count = saved_count;
+  im->node = saved_node;
+  im->node_index = saved_index;
+  im->builder.location = saved_location;
+  return status;
+}
+
 // MLIR symbol names need no quoting for [A-Za-z_][A-Za-z0-9_$.]*; the
 // printer quotes the rest, so the graph name is used as is.
 static const char* kiln_onnx_function_name(const Onnx__GraphProto* graph) {
@@ -938,9 +1019,31 @@ static kiln_status_t kiln_onnx_import_graph(kiln_onnx_importer_t* im,
       ctx, module, kiln_make_cstring_view(kiln_onnx_function_name(graph)),
       initial_type, file_loc, &func));
   kiln_ir_block_t* entry = kiln_ir_func_entry_block(func);
+  // Each argument carries its graph input's name (kiln.name), which the
+  // run-time shape check names.
+  const kiln_ir_attribute_t** arg_attrs =
+      (const kiln_ir_attribute_t**)kiln_ir_arena_alloc(
+          ctx, (num_args + 1) * sizeof(*arg_attrs));
+  if (!arg_attrs) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
   for (size_t i = 0; i < num_args; ++i) {
     kiln_onnx_value_t* v = kiln_onnx_lookup(im, arg_infos[i]->name);
     v->ir = entry->args[i];
+    kiln_ir_named_attribute_t entry_name = {
+        kiln_ir_intern_cstr(ctx, "kiln.name"),
+        kiln_ir_string_attr_get(ctx,
+                                kiln_make_cstring_view(arg_infos[i]->name)),
+        false};
+    arg_attrs[i] = kiln_ir_dictionary_attr_get(ctx, 1, &entry_name);
+    if (!entry_name.value || !arg_attrs[i]) {
+      return kiln_ir_context_take_error(ctx);
+    }
+  }
+  if (num_args) {
+    KILN_RETURN_IF_ERROR(kiln_ir_op_set_attr(
+        ctx, func, "arg_attrs",
+        kiln_ir_array_attr_get(ctx, num_args, arg_attrs), false));
   }
   im->builder = kiln_ir_builder_make(ctx);
   kiln_ir_builder_set_to_end(&im->builder, entry);
@@ -1070,6 +1173,37 @@ kiln_status_t kiln_onnx_import(kiln_ir_context_t* context, const char* filename,
   return status;
 }
 
+// One "input"/"output" line of kiln_onnx_describe: the value's type in the
+// run tools' spelling (3x4xbf16), or "?" when it is not a static tensor.
+static void kiln_onnx_describe_value(kiln_ir_context_t* ctx, const char* kind,
+                                     const Onnx__ValueInfoProto* vi,
+                                     FILE* out) {
+  const Onnx__TypeProto* type = vi->type;
+  const Onnx__TypeProto__Tensor* tt =
+      type && type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE
+          ? type->tensor_type
+          : NULL;
+  const kiln_ir_type_t* element =
+      tt ? kiln_onnx_element_type(ctx, tt->elem_type) : NULL;
+  const char* element_name =
+      element ? kiln_ir_type_to_string(ctx, element) : NULL;
+  bool known = element_name && tt->shape;
+  for (size_t d = 0; known && d < tt->shape->n_dim; ++d) {
+    known = tt->shape->dim[d]->value_case ==
+                ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+            tt->shape->dim[d]->dim_value >= 0;
+  }
+  if (!known) {
+    fprintf(out, "%s ?\n", kind);
+    return;
+  }
+  fprintf(out, "%s ", kind);
+  for (size_t d = 0; d < tt->shape->n_dim; ++d) {
+    fprintf(out, "%lldx", (long long)tt->shape->dim[d]->dim_value);
+  }
+  fprintf(out, "%s\n", element_name);
+}
+
 kiln_status_t kiln_onnx_describe(const char* filename, const void* data,
                                  size_t length, FILE* out) {
   Onnx__ModelProto* model =
@@ -1089,6 +1223,26 @@ kiln_status_t kiln_onnx_describe(const char* filename, const void* data,
   const Onnx__GraphProto* graph = model->graph;
   fprintf(out, "function %s\nopset %lld\n", kiln_onnx_function_name(graph),
           (long long)opset);
+  kiln_ir_context_t* ctx = NULL;
+  kiln_status_t status = kiln_ir_context_create(kiln_allocator_system(), &ctx);
+  if (status) {
+    onnx__model_proto__free_unpacked(model, NULL);
+    return status;
+  }
+  for (size_t i = 0; i < graph->n_input; ++i) {
+    const char* name = graph->input[i]->name ? graph->input[i]->name : "";
+    bool initializer = false;
+    for (size_t j = 0; j < graph->n_initializer && !initializer; ++j) {
+      const char* other = graph->initializer[j]->name;
+      initializer = other && !strcmp(other, name);
+    }
+    if (!initializer)
+      kiln_onnx_describe_value(ctx, "input", graph->input[i], out);
+  }
+  for (size_t i = 0; i < graph->n_output; ++i) {
+    kiln_onnx_describe_value(ctx, "output", graph->output[i], out);
+  }
+  kiln_ir_context_destroy(ctx);
   for (size_t i = 0; i < graph->n_node; ++i) {
     const char* op = graph->node[i]->op_type ? graph->node[i]->op_type : "";
     bool seen = false;

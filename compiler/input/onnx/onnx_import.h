@@ -45,6 +45,8 @@ kiln_status_t kiln_onnx_import(kiln_ir_context_t* context, const char* filename,
 // Writes a summary of the model without importing it, one item a line:
 //   function <graph name>
 //   opset <ai.onnx opset>
+//   input <type>       (each argument, in order: 3x4xbf16, or ? when the
+//   output <type>       graph input/output is not a static tensor)
 //   op <OpType>        (each distinct op type of the main graph, in order)
 // For the backend-test runner's tables. Errors: a model that does not
 // decode.

@@ -105,6 +105,19 @@ kiln_onnx_value_t* kiln_onnx_find_value(kiln_onnx_importer_t* importer,
 const Onnx__NodeProto* kiln_onnx_sole_consumer(kiln_onnx_importer_t* importer,
                                                const char* name);
 
+// Imports |graph| (a control-flow op's body) at the insertion point, in a
+// scope of its own: its inputs are |inputs| (type plus IR value and/or known
+// constant, by position), the values of the enclosing graphs stay visible,
+// and nothing the body defines is visible after it. |outputs| receive its
+// outputs (|num_outputs| must be the graph's count). Import a body once per
+// iteration to unroll a loop whose trip count is known.
+kiln_status_t kiln_onnx_import_subgraph(kiln_onnx_node_t* n,
+                                        const Onnx__GraphProto* graph,
+                                        size_t num_inputs,
+                                        const kiln_onnx_value_t* inputs,
+                                        size_t num_outputs,
+                                        kiln_onnx_value_t* outputs);
+
 // A known constant of |type| from |data| (copied).
 kiln_onnx_const_t* kiln_onnx_make_const(kiln_ir_context_t* context,
                                         const kiln_ir_type_t* type,

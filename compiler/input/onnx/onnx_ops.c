@@ -394,6 +394,15 @@ static kiln_status_t kiln_onnx_reshape_to(node_t* n, value_t* x, size_t rank,
     *out = x;
     return kiln_ok_status();
   }
+  if (kiln_onnx_num_elements(t) == 0) {
+    // An empty result holds no data: a constant (the structured lowering
+    // cannot collapse 0x3x4 into 3x4x0).
+    const kiln_ir_attribute_t* a =
+        kiln_ir_dense_elements_attr_get(n->context, t, false, NULL, 0);
+    if (!a) return KILN_ONNX_OOM();
+    kiln_ir_named_attribute_t attr = kiln_onnx_named(n, "value", a);
+    return kiln_onnx_emit(n, "stablehlo.constant", 0, NULL, t, 1, &attr, out);
+  }
   return kiln_onnx_emit(n, "stablehlo.reshape", 1, &x, t, 0, NULL, out);
 }
 
@@ -2286,16 +2295,12 @@ static kiln_status_t kiln_onnx_reduce_axes(node_t* n, int since,
   return kiln_ok_status();
 }
 
-static kiln_status_t kiln_onnx_lower_reduce(node_t* n) {
+// The Reduce* node's value over |axes| (sorted), as the result type wants
+// it (kept dims when keepdims).
+static kiln_status_t kiln_onnx_reduce_over(node_t* n, value_t* x, size_t count,
+                                           const int64_t* axes, bool noop,
+                                           value_t** out) {
   const char* op = n->proto->op_type;
-  value_t* x = NULL;
-  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
-  int since = !strcmp(op, "ReduceSum") ? 13 : 18;
-  int64_t axes[MAXR];
-  size_t count = 0;
-  bool noop = false;
-  KILN_RETURN_IF_ERROR(
-      kiln_onnx_reduce_axes(n, since, x->type, axes, &count, &noop));
   const type_t* e = kiln_onnx_elem(x->type);
   value_t* y = x;
   int64_t reduced = 1;
@@ -2309,7 +2314,7 @@ static kiln_status_t kiln_onnx_lower_reduce(node_t* n) {
     KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.exponential", y, &y));
   }
   if (noop) {
-    kiln_onnx_set(n, 0, y);
+    *out = y;
     return kiln_ok_status();
   }
   const char* combiner = "stablehlo.add";
@@ -2338,6 +2343,110 @@ static kiln_status_t kiln_onnx_lower_reduce(node_t* n) {
   if (kiln_onnx_attr_int(n, "keepdims", 1)) {
     KILN_RETURN_IF_ERROR(kiln_onnx_keepdims(n, y, x->type, count, axes, &y));
   }
+  *out = y;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_take(node_t* n, value_t* x, size_t axis,
+                                    int64_t k, value_t** out);
+
+// Run-time axes without keepdims and a declared result: every set of axes
+// whose removal gives the declared shape is reduced, and the run-time axes
+// select among them (axes may be negative, in any order).
+static kiln_status_t kiln_onnx_reduce_runtime_axes(node_t* n, value_t* x,
+                                                   value_t** out) {
+  size_t r = kiln_onnx_rank(x->type);
+  const type_t* dt = n->declared[0];
+  size_t dr = kiln_onnx_rank(dt);
+  value_t* a = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &a));
+  if (kiln_onnx_rank(a->type) != 1 || dr > r ||
+      a->type->shaped.dims[0] != (int64_t)(r - dr) || r > 16) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_UNIMPLEMENTED,
+        "input 'axes' is computed at run time and its length does not "
+        "match the declared result's rank");
+  }
+  const type_t* i64 = kiln_ir_int_type(n->context, 64);
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, a, i64, &a));
+  size_t k = r - dr;
+  value_t* given[MAXR];
+  for (size_t i = 0; i < k; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_take(n, a, 0, (int64_t)i, &given[i]));
+  }
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, i64);
+  value_t* result = NULL;
+  for (uint32_t mask = 0; mask < (1u << r); ++mask) {
+    int64_t axes[MAXR];
+    size_t count = 0, kept = 0;
+    bool fits = (size_t)__builtin_popcount(mask) == k;
+    for (size_t d = 0; d < r && fits; ++d) {
+      if (mask & (1u << d)) {
+        axes[count++] = (int64_t)d;
+      } else {
+        fits = dt->shaped.dims[kept++] == x->type->shaped.dims[d];
+      }
+    }
+    if (!fits) continue;
+    value_t* y = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_reduce_over(n, x, count, axes, false, &y));
+    if (!result) {
+      result = y;
+      continue;
+    }
+    // match: every given axis is one of |axes| (d or d - rank).
+    value_t* match = NULL;
+    for (size_t i = 0; i < k; ++i) {
+      value_t* any = NULL;
+      for (size_t j = 0; j < count; ++j) {
+        for (int neg = 0; neg < 2; ++neg) {
+          value_t *c = NULL, *eq = NULL;
+          KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(
+              n, scalar, axes[j] - (neg ? (int64_t)r : 0), &c));
+          KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", given[i], c, &eq));
+          if (any) {
+            KILN_RETURN_IF_ERROR(
+                kiln_onnx_binary_same(n, "stablehlo.or", any, eq, &eq));
+          }
+          any = eq;
+        }
+      }
+      if (match) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_binary_same(n, "stablehlo.and", match, any, &any));
+      }
+      match = any;
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_broadcast_to(n, match, dr, dt->shaped.dims, &match));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, match, y, result, &result));
+  }
+  if (!result) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "no axes give the declared result shape");
+  }
+  *out = result;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_reduce(node_t* n) {
+  const char* op = n->proto->op_type;
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  int since = !strcmp(op, "ReduceSum") ? 13 : 18;
+  value_t* y = NULL;
+  if (n->opset >= since && kiln_onnx_use_declared(n, 1, 0) &&
+      !kiln_onnx_attr_int(n, "keepdims", 1)) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reduce_runtime_axes(n, x, &y));
+    kiln_onnx_set(n, 0, y);
+    return kiln_ok_status();
+  }
+  int64_t axes[MAXR];
+  size_t count = 0;
+  bool noop = false;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce_axes(n, since, x->type, axes, &count, &noop));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reduce_over(n, x, count, axes, noop, &y));
   kiln_onnx_set(n, 0, y);
   return kiln_ok_status();
 }
@@ -2908,6 +3017,66 @@ static kiln_status_t kiln_onnx_lower_gemm(node_t* n) {
 // Other data movement
 //===----------------------------------------------------------------------===//
 
+// Dropout in training mode: keep = uniform[0, 1) >= ratio, y = keep ? x /
+// (1 - ratio) : 0, from stablehlo.rng (the seed attribute is not used: the
+// spec leaves the random sequence to the implementation). A run-time
+// training_mode selects between that and the identity.
+static kiln_status_t kiln_onnx_opt_scalar(node_t* n, size_t i, const type_t* e,
+                                          double def, value_t** out);
+
+static kiln_status_t kiln_onnx_dropout_train(node_t* n, value_t* x,
+                                             value_t* training) {
+  const type_t* e = kiln_onnx_elem(x->type);
+  size_t r = kiln_onnx_rank(x->type);
+  const int64_t* dims = x->type->shaped.dims;
+  if (!kiln_onnx_is_float(e)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "training mode needs a float input");
+  }
+  value_t* ratio = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_opt_scalar(n, 1, e, 0.5, &ratio));
+  const type_t* scalar = kiln_onnx_tensor(n, 0, NULL, e);
+  value_t *lo = NULL, *hi = NULL, *shape = NULL, *u = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, scalar, 0, &lo));
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, scalar, 1, &hi));
+  const type_t* shape_t = kiln_onnx_tensor(n, 1, (int64_t[]){(int64_t)r},
+                                           kiln_ir_int_type(n->context, 64));
+  const kiln_ir_attribute_t* dims_attr = kiln_ir_dense_elements_attr_get(
+      n->context, shape_t, false, dims, r * sizeof(int64_t));
+  if (!dims_attr) return KILN_ONNX_OOM();
+  kiln_ir_named_attribute_t attr = kiln_onnx_named(n, "value", dims_attr);
+  KILN_RETURN_IF_ERROR(kiln_onnx_emit(n, "stablehlo.constant", 0, NULL, shape_t,
+                                      1, &attr, &shape));
+  value_t* rng_ops[3] = {lo, hi, shape};
+  kiln_ir_named_attribute_t dist = kiln_onnx_named(
+      n, "rng_distribution",
+      kiln_ir_string_attr_get(n->context, kiln_make_cstring_view("UNIFORM")));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_emit(n, "stablehlo.rng", 3, rng_ops, x->type, 1, &dist, &u));
+  value_t *ratio_b = NULL, *keep = NULL, *scale = NULL, *zero = NULL, *y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, ratio, r, dims, &ratio_b));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GE", u, ratio_b, &keep));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 1, &scale));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", scale, ratio_b, &scale));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", x, scale, &y));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, x, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, keep, y, zero, &y));
+  if (training) {
+    value_t* t = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, training, 0, NULL, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(n, t, r, dims, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, t, y, x, &y));
+    value_t* all = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, keep->type, 1, &all));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, t, keep, all, &keep));
+  }
+  kiln_onnx_set(n, 0, y);
+  kiln_onnx_set(n, 1, keep);
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_onnx_lower_dropout(node_t* n) {
   value_t* x = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
@@ -2919,9 +3088,9 @@ static kiln_status_t kiln_onnx_lower_dropout(node_t* n) {
                     kiln_onnx_known_double(ratio->known, 0) == 0.0;
   if (training && !zero_ratio &&
       (!training->known || kiln_onnx_known_int(training->known, 0))) {
-    return kiln_onnx_node_error(
-        n, KILN_STATUS_UNIMPLEMENTED,
-        "training mode (random dropout) is not supported");
+    value_t* t = NULL;
+    if (!training->known) KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &t));
+    return kiln_onnx_dropout_train(n, x, t);
   }
   kiln_onnx_set(n, 0, x);
   if (n->num_outputs > 1 && n->outputs[1].name[0]) {
@@ -8016,6 +8185,339 @@ static kiln_status_t kiln_onnx_lower_adam(node_t* n) {
 }
 
 //===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+#define KILN_ONNX_MAX_SCAN 32
+
+static const Onnx__GraphProto* kiln_onnx_attr_graph(node_t* n,
+                                                    const char* name) {
+  const Onnx__AttributeProto* a = kiln_onnx_attr(n, name);
+  return a ? a->g : NULL;
+}
+
+// Stacks |count| values of one type along a new dim |axis|, in reverse
+// order when |reverse| (Scan's stacked outputs).
+static kiln_status_t kiln_onnx_stack(node_t* n, size_t count, value_t** parts,
+                                     size_t axis, bool reverse, value_t** out) {
+  const type_t* t = parts[0]->type;
+  size_t r = kiln_onnx_rank(t);
+  int64_t dims[MAXR];
+  for (size_t d = 0, s = 0; d <= r; ++d) {
+    dims[d] = d == axis ? 1 : t->shaped.dims[s++];
+  }
+  value_t** ops =
+      (value_t**)kiln_ir_arena_alloc(n->context, count * sizeof(*ops));
+  if (!ops) return KILN_ONNX_OOM();
+  for (size_t i = 0; i < count; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(
+        n, parts[reverse ? count - 1 - i : i], r + 1, dims, &ops[i]));
+  }
+  if (count == 1) {
+    *out = ops[0];
+    return kiln_ok_status();
+  }
+  dims[axis] = (int64_t)count;
+  kiln_ir_named_attribute_t attr =
+      kiln_onnx_named(n, "dimension", kiln_onnx_i64(n, (int64_t)axis));
+  return kiln_onnx_emit(n, "stablehlo.concatenate", count, ops,
+                        kiln_onnx_tensor(n, r + 1, dims, kiln_onnx_elem(t)), 1,
+                        &attr, out);
+}
+
+// One Scan without a batch dim, unrolled: the trip count is the scan
+// inputs' static length, so the body is imported once per iteration.
+// |axes|/|dirs| hold the scan inputs' then the scan outputs' axes and
+// directions; |outs| receives the final states then the stacked outputs.
+typedef struct kiln_onnx_scan_t {
+  const Onnx__GraphProto* body;
+  size_t num_states, num_scans, num_outputs;  // num_outputs: body outputs
+  int64_t axes[2 * KILN_ONNX_MAX_SCAN], dirs[2 * KILN_ONNX_MAX_SCAN];
+} kiln_onnx_scan_t;
+
+static kiln_status_t kiln_onnx_scan_unrolled(node_t* n,
+                                             const kiln_onnx_scan_t* sc,
+                                             value_t** ins, value_t** outs) {
+  size_t ns = sc->num_states, nx = sc->num_scans;
+  size_t nk = sc->num_outputs - ns;
+  int64_t trip = -1;
+  for (size_t j = 0; j < nx; ++j) {
+    const type_t* t = ins[ns + j]->type;
+    int64_t axis = sc->axes[j];
+    size_t r = kiln_onnx_rank(t);
+    if (axis < 0) axis += (int64_t)r;
+    if (axis < 0 || axis >= (int64_t)r) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "scan input %zu has no axis %lld", j,
+                                  (long long)sc->axes[j]);
+    }
+    if (trip >= 0 && t->shaped.dims[axis] != trip) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "the scan inputs differ in length");
+    }
+    trip = t->shaped.dims[axis];
+  }
+  if (trip < 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "a Scan needs at least one scan input and one "
+                                "iteration");
+  }
+  size_t nb = ns + nx;
+  kiln_onnx_value_t* body_in = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, nb * sizeof(*body_in));
+  kiln_onnx_value_t* body_out = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, (sc->num_outputs + 1) * sizeof(*body_out));
+  value_t** parts = (value_t**)kiln_ir_arena_alloc(
+      n->context, (nk * (size_t)trip + 1) * sizeof(*parts));
+  if (!body_in || !body_out || !parts) return KILN_ONNX_OOM();
+  memset(body_in, 0, nb * sizeof(*body_in));
+  for (size_t i = 0; i < ns; ++i) outs[i] = ins[i];
+  for (int64_t t = 0; t < trip; ++t) {
+    for (size_t i = 0; i < ns; ++i) {
+      body_in[i].type = outs[i]->type;
+      body_in[i].ir = outs[i];
+    }
+    for (size_t j = 0; j < nx; ++j) {
+      value_t* x = ins[ns + j];
+      int64_t axis = sc->axes[j];
+      if (axis < 0) axis += (int64_t)kiln_onnx_rank(x->type);
+      value_t* slice = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_take(
+          n, x, (size_t)axis, sc->dirs[j] ? trip - 1 - t : t, &slice));
+      body_in[ns + j].type = slice->type;
+      body_in[ns + j].ir = slice;
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_import_subgraph(n, sc->body, nb, body_in,
+                                                   sc->num_outputs, body_out));
+    for (size_t i = 0; i < sc->num_outputs; ++i) {
+      value_t* v = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &body_out[i], &v));
+      if (i < ns) {
+        if (v->type != ins[i]->type) {
+          return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                      "the body changes state %zu's type", i);
+        }
+        outs[i] = v;
+      } else {
+        if (t > 0 && v->type != parts[(i - ns) * (size_t)trip]->type) {
+          return kiln_onnx_node_error(
+              n, KILN_STATUS_UNIMPLEMENTED,
+              "scan output %zu changes shape between iterations", i - ns);
+        }
+        parts[(i - ns) * (size_t)trip + (size_t)t] = v;
+      }
+    }
+  }
+  for (size_t k = 0; k < nk; ++k) {
+    value_t** p = &parts[k * (size_t)trip];
+    int64_t axis = sc->axes[nx + k];
+    if (axis < 0) axis += (int64_t)kiln_onnx_rank(p[0]->type) + 1;
+    if (axis < 0 || axis > (int64_t)kiln_onnx_rank(p[0]->type)) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "scan output %zu has no axis %lld", k,
+                                  (long long)sc->axes[nx + k]);
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_stack(n, (size_t)trip, p, (size_t)axis,
+                                         sc->dirs[nx + k] != 0, &outs[ns + k]));
+  }
+  return kiln_ok_status();
+}
+
+// Imports one If branch into a new detached region ending in
+// stablehlo.return; |types| receives its result types.
+static kiln_status_t kiln_onnx_if_branch(node_t* n,
+                                         const Onnx__GraphProto* graph,
+                                         kiln_ir_region_t** out_region,
+                                         const type_t** types) {
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(n->context, out_region));
+  kiln_ir_builder_t saved = *n->b;
+  kiln_ir_block_t* block = NULL;
+  kiln_status_t status =
+      kiln_ir_builder_create_block(n->b, *out_region, 0, NULL, &block);
+  kiln_onnx_value_t* outs = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, (n->num_outputs + 1) * sizeof(*outs));
+  value_t** vals = (value_t**)kiln_ir_arena_alloc(
+      n->context, (n->num_outputs + 1) * sizeof(*vals));
+  if (!status && (!outs || !vals)) status = KILN_ONNX_OOM();
+  if (!status) {
+    status = kiln_onnx_import_subgraph(n, graph, 0, NULL, n->num_outputs, outs);
+  }
+  for (size_t i = 0; i < n->num_outputs && !status; ++i) {
+    status = kiln_onnx_materialize(n, &outs[i], &vals[i]);
+    if (!status) types[i] = vals[i]->type;
+  }
+  kiln_ir_op_t* ret = NULL;
+  if (!status) {
+    status = kiln_ir_builder_create_simple(
+        n->b, "stablehlo.return", n->num_outputs, vals, 0, NULL, 0, NULL, &ret);
+  }
+  *n->b = saved;
+  return status;
+}
+
+// If: a condition known at import imports the taken branch in place;
+// otherwise stablehlo.if (the device reads the condition back) with both
+// branches, which must give the same types.
+static kiln_status_t kiln_onnx_lower_if(node_t* n) {
+  const Onnx__GraphProto* then_g = kiln_onnx_attr_graph(n, "then_branch");
+  const Onnx__GraphProto* else_g = kiln_onnx_attr_graph(n, "else_branch");
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  if (!then_g || !else_g || n->num_outputs > 64) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "needs then_branch and else_branch graphs");
+  }
+  kiln_onnx_value_t* cond = n->inputs[0];
+  if (kiln_onnx_num_elements(cond->type) != 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "the condition must hold one value");
+  }
+  if (cond->known) {
+    const Onnx__GraphProto* taken =
+        kiln_onnx_known_double(cond->known, 0) != 0 ? then_g : else_g;
+    KILN_RETURN_IF_ERROR(kiln_onnx_import_subgraph(n, taken, 0, NULL,
+                                                   n->num_outputs, n->outputs));
+    for (size_t i = 0; i < n->num_outputs; ++i) {
+      n->outputs[i].name = n->proto->output[i] ? n->proto->output[i] : "";
+    }
+    return kiln_ok_status();
+  }
+  value_t* pred = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &pred));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, pred, 0, NULL, &pred));
+  const type_t* then_types[65];
+  const type_t* else_types[65];
+  kiln_ir_region_t* regions[2] = {NULL, NULL};
+  KILN_RETURN_IF_ERROR(kiln_onnx_if_branch(n, then_g, &regions[0], then_types));
+  KILN_RETURN_IF_ERROR(kiln_onnx_if_branch(n, else_g, &regions[1], else_types));
+  for (size_t i = 0; i < n->num_outputs; ++i) {
+    if (then_types[i] != else_types[i]) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_UNIMPLEMENTED,
+          "output %zu is %s in then_branch but %s in else_branch", i,
+          kiln_ir_type_to_string(n->context, then_types[i]),
+          kiln_ir_type_to_string(n->context, else_types[i]));
+    }
+  }
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(n->context, &state, "stablehlo.if", NULL);
+  state.num_operands = 1;
+  state.operands = &pred;
+  state.num_result_types = n->num_outputs;
+  state.result_types = then_types;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_op_state_add_region(n->context, &state, regions[0]));
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_op_state_add_region(n->context, &state, regions[1]));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  for (size_t i = 0; i < n->num_outputs; ++i) {
+    kiln_onnx_set(n, i, kiln_ir_op_result(op, i));
+  }
+  return kiln_ok_status();
+}
+
+// Scan (opset 8: a leading batch dim on every operand, scanned along dim 1;
+// opset 9: no batch dim, per-input axes and directions).
+static kiln_status_t kiln_onnx_lower_scan(node_t* n) {
+  kiln_onnx_scan_t sc;
+  memset(&sc, 0, sizeof(sc));
+  sc.body = kiln_onnx_attr_graph(n, "body");
+  int64_t m = kiln_onnx_attr_int(n, "num_scan_inputs", -1);
+  bool batched = n->opset < 9;
+  size_t first = batched ? 1 : 0;  // opset 8's sequence_lens
+  if (!sc.body || m < 1 || (size_t)m + first > n->num_inputs) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "needs a body graph and num_scan_inputs");
+  }
+  if (batched && kiln_onnx_input(n, 0)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "sequence_lens is not supported");
+  }
+  sc.num_scans = (size_t)m;
+  sc.num_states = n->num_inputs - first - sc.num_scans;
+  sc.num_outputs = sc.body->n_output;
+  size_t nk =
+      sc.num_outputs >= sc.num_states ? sc.num_outputs - sc.num_states : 0;
+  size_t nin = sc.num_states + sc.num_scans;
+  if (sc.num_scans > KILN_ONNX_MAX_SCAN || nk > KILN_ONNX_MAX_SCAN ||
+      sc.num_outputs < sc.num_states || n->num_outputs != sc.num_outputs) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "unsupported numbers of states, scan inputs "
+                                "or scan outputs");
+  }
+  int64_t tmp[KILN_ONNX_MAX_SCAN];
+  int64_t c =
+      kiln_onnx_attr_ints(n, batched ? "directions" : "scan_input_directions",
+                          tmp, KILN_ONNX_MAX_SCAN);
+  for (size_t j = 0; j < sc.num_scans; ++j) {
+    sc.dirs[j] = (int64_t)j < c ? tmp[j] : 0;
+  }
+  if (!batched) {
+    c = kiln_onnx_attr_ints(n, "scan_input_axes", tmp, KILN_ONNX_MAX_SCAN);
+    for (size_t j = 0; j < sc.num_scans; ++j) {
+      sc.axes[j] = (int64_t)j < c ? tmp[j] : 0;
+    }
+    c = kiln_onnx_attr_ints(n, "scan_output_axes", tmp, KILN_ONNX_MAX_SCAN);
+    for (size_t k = 0; k < nk; ++k) {
+      sc.axes[sc.num_scans + k] = (int64_t)k < c ? tmp[k] : 0;
+    }
+    c = kiln_onnx_attr_ints(n, "scan_output_directions", tmp,
+                            KILN_ONNX_MAX_SCAN);
+    for (size_t k = 0; k < nk; ++k) {
+      sc.dirs[sc.num_scans + k] = (int64_t)k < c ? tmp[k] : 0;
+    }
+  }
+  value_t* ins[2 * KILN_ONNX_MAX_SCAN + 1];
+  value_t* outs[2 * KILN_ONNX_MAX_SCAN + 1];
+  if (nin > 2 * KILN_ONNX_MAX_SCAN) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "more than %d states", KILN_ONNX_MAX_SCAN);
+  }
+  for (size_t i = 0; i < nin; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, first + i, &ins[i]));
+  }
+  if (!batched) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_scan_unrolled(n, &sc, ins, outs));
+    for (size_t i = 0; i < sc.num_outputs; ++i) kiln_onnx_set(n, i, outs[i]);
+    return kiln_ok_status();
+  }
+  // Opset 8: one unrolled scan per batch entry, stacked back along dim 0.
+  int64_t batch =
+      kiln_onnx_rank(ins[0]->type) ? ins[0]->type->shaped.dims[0] : 0;
+  for (size_t i = 0; i < nin; ++i) {
+    if (kiln_onnx_rank(ins[i]->type) < (i < sc.num_states ? 1u : 2u) ||
+        ins[i]->type->shaped.dims[0] != batch) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "the operands differ in batch size");
+    }
+  }
+  if (batch < 1) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "an empty batch is not supported");
+  }
+  value_t** per = (value_t**)kiln_ir_arena_alloc(
+      n->context, (sc.num_outputs * (size_t)batch + 1) * sizeof(*per));
+  if (!per) return KILN_ONNX_OOM();
+  for (int64_t b = 0; b < batch; ++b) {
+    value_t* bins[2 * KILN_ONNX_MAX_SCAN + 1];
+    for (size_t i = 0; i < nin; ++i) {
+      KILN_RETURN_IF_ERROR(kiln_onnx_take(n, ins[i], 0, b, &bins[i]));
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_scan_unrolled(n, &sc, bins, outs));
+    for (size_t i = 0; i < sc.num_outputs; ++i) {
+      per[i * (size_t)batch + (size_t)b] = outs[i];
+    }
+  }
+  for (size_t i = 0; i < sc.num_outputs; ++i) {
+    value_t* y = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_stack(
+        n, (size_t)batch, &per[i * (size_t)batch], 0, false, &y));
+    kiln_onnx_set(n, i, y);
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // The table
 //===----------------------------------------------------------------------===//
 
@@ -8117,6 +8619,15 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"Range", 11, kiln_onnx_lower_range},
     {"EyeLike", 9, kiln_onnx_lower_eye_like},
     // Shape manipulation.
+    // Control flow (bodies imported as subgraphs).
+    {"If", 1, kiln_onnx_lower_if},
+    {"If", 11, kiln_onnx_lower_if},
+    {"If", 13, kiln_onnx_lower_if},
+    {"If", 16, kiln_onnx_lower_if},
+    {"Scan", 8, kiln_onnx_lower_scan},
+    {"Scan", 9, kiln_onnx_lower_scan},
+    {"Scan", 11, kiln_onnx_lower_scan},
+    {"Scan", 16, kiln_onnx_lower_scan},
     {"Reshape", 1, kiln_onnx_lower_reshape},
     {"Reshape", 5, kiln_onnx_lower_reshape},
     {"Flatten", 1, kiln_onnx_lower_flatten},

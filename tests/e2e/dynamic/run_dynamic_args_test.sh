@@ -84,7 +84,7 @@ for device in local-sync local-task; do
     --input="3x1xi32=1 4 1" --input="3x2xi32=10 20 5 6 30 40"
   # Static dims are still checked: 2x5 is not ?x4.
   expect mismatch "$device" \
-    "error: input 0: expected ?x4xf32 but got 2x5xf32" \
+    "error: @colsum input 0: expected ?x4xf32 but got 2x5xf32" \
     -- --function=colsum --input="2x5xf32=1 2 3 4 5 6 7 8 9 10"
 done
 if [ "$fail" != 0 ]; then exit 1; fi

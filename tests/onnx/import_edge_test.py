@@ -78,8 +78,9 @@ def empty_attribute_lists():
     onnx_import_fuzzer: its copy read a NULL array) is an error naming it."""
     with tempfile.TemporaryDirectory() as work:
         node = helper.make_node("Transpose", ["X"], ["Y"])
-        node.attribute.append(
-            helper.make_attribute("perm", [], attr_type=onnx.AttributeProto.INTS))
+        perm = node.attribute.add()
+        perm.name = "perm"
+        perm.type = onnx.AttributeProto.INTS
         graph = helper.make_graph(
             [node], "empty_perm",
             [helper.make_tensor_value_info("X", TensorProto.FLOAT, [2, 3])],

@@ -959,14 +959,17 @@ kiln_status_t kiln_cpu_target_serialize(
     }
     kiln_cpu_depthwise_t dw;
     if (region && kiln_cpu_match_depthwise(context, region, &dw)) {
-      kiln_cpu_emit_depthwise_entry(&dw, c_name, &tu);
+      kiln_cpu_emit_depthwise_entry(&dw, c_name, &fn);
+      status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);
       int64_t wg[3];
       kiln_cpu_depthwise_workgroups(&dw, wg);
-      status = kiln_ir_op_set_attr(
-          context, region, "workgroup_count",
-          kiln_ir_dense_i64_array_attr_get(
-              context, kiln_ir_int_type(context, 64), 3, wg),
-          false);
+      if (!status) {
+        status = kiln_ir_op_set_attr(
+            context, region, "workgroup_count",
+            kiln_ir_dense_i64_array_attr_get(
+                context, kiln_ir_int_type(context, 64), 3, wg),
+            false);
+      }
       ++n;
       continue;
     }

@@ -1182,6 +1182,27 @@ static const char* kiln_em_state_global(kiln_em_function_t* e,
   return g;
 }
 
+// The storage behind buffer view register |view| of type |t| (an argument,
+// a mutable global): its buffer and byte offset read at run time; NULL when
+// out of memory.
+static kiln_hstore_t* kiln_em_store_of_view(kiln_em_function_t* e,
+                                            uint32_t view,
+                                            const kiln_ir_type_t* t) {
+  kiln_hstore_t* s = kiln_em_new_store(e);
+  if (!s) return NULL;
+  s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  s->offset = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  s->offset_known = false;
+  s->length = kiln_tensor_bytes(t);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_VIEW_BUFFER), view,
+                s->buffer);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%l%u)",
+                kiln_import_name(e->m, KILN_IMPORT_VIEW_BYTE_OFFSET), view,
+                s->offset);
+  return s;
+}
+
 // `util.global.load @g` of a mutable global: the VM global's view,
 // initialized from the initial value (rodata) when still null, used like a
 // function argument (its buffer and offset are only known at run time).
@@ -1210,18 +1231,8 @@ static kiln_status_t kiln_em_global_load(kiln_em_function_t* e,
   uint32_t view = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
   kiln_asm_emit(e->f, "global.store_if_null.ref %%r%u, @%s, %%r%u", view, g,
                 init_view);
-  kiln_hstore_t* s = kiln_em_new_store(e);
+  kiln_hstore_t* s = kiln_em_store_of_view(e, view, t);
   if (!s) return kiln_ir_context_take_error(ctx);
-  s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-  s->offset = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
-  s->offset_known = false;
-  s->length = kiln_tensor_bytes(t);
-  kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%r%u)",
-                kiln_import_name(e->m, KILN_IMPORT_VIEW_BUFFER), view,
-                s->buffer);
-  kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%l%u)",
-                kiln_import_name(e->m, KILN_IMPORT_VIEW_BYTE_OFFSET), view,
-                s->offset);
   kiln_ptr_map_put(&e->storage, &op->results[0], s);
   return kiln_ok_status();
 }
@@ -1459,18 +1470,8 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
                   kiln_import_name(e->m, KILN_IMPORT_VIEW_ASSERT), i, name,
                   kiln_asm_const_i32(e->f, (int32_t)et),
                   kiln_asm_const_i32(e->f, 1), dims);
-    kiln_hstore_t* s = kiln_em_new_store(e);
+    kiln_hstore_t* s = kiln_em_store_of_view(e, i, t);
     if (!s) return kiln_ir_context_take_error(ctx);
-    s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-    s->offset = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
-    s->offset_known = false;
-    s->length = kiln_tensor_bytes(t);
-    kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%r%u)",
-                  kiln_import_name(e->m, KILN_IMPORT_VIEW_BUFFER), i,
-                  s->buffer);
-    kiln_asm_emit(e->f, "call.import @%s(%%r%u) -> (%%l%u)",
-                  kiln_import_name(e->m, KILN_IMPORT_VIEW_BYTE_OFFSET), i,
-                  s->offset);
     if (!kiln_ir_type_has_static_shape(t)) {
       uint32_t* regs = (uint32_t*)kiln_ir_arena_alloc(
           ctx, sizeof(uint32_t) * (t->shaped.rank + 1));

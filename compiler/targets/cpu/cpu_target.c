@@ -855,6 +855,16 @@ static const char* kiln_cpu_target_cc(const kiln_cpu_target_options_t* o) {
   return cc && cc[0] ? cc : "cc";
 }
 
+// A micro-kernel or direct entry sets its own grid on the dispatch region.
+static kiln_status_t kiln_cpu_set_workgroup_count(kiln_ir_context_t* context,
+                                                  kiln_ir_op_t* region,
+                                                  const int64_t wg[3]) {
+  return kiln_ir_op_set_attr(context, region, "workgroup_count",
+                             kiln_ir_dense_i64_array_attr_get(
+                                 context, kiln_ir_int_type(context, 64), 3, wg),
+                             false);
+}
+
 kiln_status_t kiln_cpu_target_serialize(
     kiln_ir_context_t* context, kiln_ir_op_t* module,
     const kiln_cpu_target_options_t* options) {
@@ -947,13 +957,7 @@ kiln_status_t kiln_cpu_target_serialize(
       e->local_memory = kiln_cpu_gemm_local_memory(&gemm);
       int64_t wg[3];
       kiln_cpu_gemm_workgroups(&gemm, wg);
-      if (!status) {
-        status = kiln_ir_op_set_attr(
-            context, region, "workgroup_count",
-            kiln_ir_dense_i64_array_attr_get(
-                context, kiln_ir_int_type(context, 64), 3, wg),
-            false);
-      }
+      if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
       ++n;
       continue;
     }
@@ -963,13 +967,7 @@ kiln_status_t kiln_cpu_target_serialize(
       status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);
       int64_t wg[3];
       kiln_cpu_depthwise_workgroups(&dw, wg);
-      if (!status) {
-        status = kiln_ir_op_set_attr(
-            context, region, "workgroup_count",
-            kiln_ir_dense_i64_array_attr_get(
-                context, kiln_ir_int_type(context, 64), 3, wg),
-            false);
-      }
+      if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
       ++n;
       continue;
     }

@@ -74,8 +74,10 @@ def main():
 
 
 def empty_attribute_lists():
-    """An ints attribute present but empty (Transpose perm=[], found by
-    onnx_import_fuzzer: its copy read a NULL array) is an error naming it."""
+    """Attribute lists of the wrong length, found by onnx_import_fuzzer: an
+    ints attribute present but empty (Transpose perm=[]: its copy read a
+    NULL array), a ConvTranspose output_shape shorter than the spatial rank.
+    Each is an error naming it."""
     with tempfile.TemporaryDirectory() as work:
         node = helper.make_node("Transpose", ["X"], ["Y"])
         perm = node.attribute.add()
@@ -98,6 +100,26 @@ def empty_attribute_lists():
         if p.returncode != 1 or want not in p.stderr:
             sys.exit("FAILED: empty perm: want exit 1 and %r, got %d:\n%s"
                      % (want, p.returncode, p.stderr))
+        # ConvTranspose output_shape shorter than the spatial rank (it was
+        # indexed at -1).
+        graph = helper.make_graph(
+            [helper.make_node("ConvTranspose", ["X", "W"], ["Y"],
+                              output_shape=[5])], "short_output_shape",
+            [helper.make_tensor_value_info("X", TensorProto.FLOAT, [1, 1, 3, 3]),
+             helper.make_tensor_value_info("W", TensorProto.FLOAT, [1, 1, 2, 2])],
+            [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [1, 1, 5, 5])])
+        model = helper.make_model(graph,
+                                  opset_imports=[helper.make_opsetid("", 17)])
+        with open(path, "wb") as f:
+            f.write(model.SerializeToString())
+        p = subprocess.run([os.path.join(BIN, "kiln-compile"),
+                            "--iree-hal-target-backends=vmvx", path, "-o",
+                            os.path.join(work, "m.kmod")],
+                           capture_output=True, text=True)
+        want = "output_shape has 1 entries for 2 spatial dims"
+        if p.returncode != 1 or want not in p.stderr:
+            sys.exit("FAILED: short output_shape: want exit 1 and %r, got "
+                     "%d:\n%s" % (want, p.returncode, p.stderr))
 
 
 if __name__ == "__main__":

@@ -3824,6 +3824,13 @@ static kiln_status_t kiln_onnx_lower_conv_transpose(node_t* n) {
     memcpy(pe, v + ns, ns * 8);
   }
   int64_t no = kiln_onnx_attr_ints(n, "output_shape", os, MAXR);
+  // The spatial sizes, optionally after N and C: its last |ns| entries.
+  if (no >= 0 && (no < (int64_t)ns || no > (int64_t)ns + 2)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "output_shape has %lld entries for %zu "
+                                "spatial dims",
+                                (long long)no, ns);
+  }
   bool same_upper =
       kiln_onnx_attr_string_is(n, "auto_pad", "NOTSET", "SAME_UPPER");
   bool same_lower =

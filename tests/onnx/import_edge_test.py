@@ -76,7 +76,8 @@ def main():
 def empty_attribute_lists():
     """Attribute lists of the wrong length, found by onnx_import_fuzzer: an
     ints attribute present but empty (Transpose perm=[]: its copy read a
-    NULL array), a ConvTranspose output_shape shorter than the spatial rank.
+    NULL array), a ConvTranspose output_shape shorter than the spatial rank,
+    a 2-D DequantizeLinear scale.
     Each is an error naming it."""
     with tempfile.TemporaryDirectory() as work:
         node = helper.make_node("Transpose", ["X"], ["Y"])
@@ -120,6 +121,27 @@ def empty_attribute_lists():
         if p.returncode != 1 or want not in p.stderr:
             sys.exit("FAILED: short output_shape: want exit 1 and %r, got "
                      "%d:\n%s" % (want, p.returncode, p.stderr))
+        # A 2-D dequantization scale (read past its one broadcast
+        # dimension before).
+        scale = numpy_helper.from_array(np.ones((2, 3), np.float32), "s")
+        graph = helper.make_graph(
+            [helper.make_node("DequantizeLinear", ["X", "s"], ["Y"])],
+            "scale_2d",
+            [helper.make_tensor_value_info("X", TensorProto.INT8, [2, 3])],
+            [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [2, 3])],
+            initializer=[scale])
+        model = helper.make_model(graph,
+                                  opset_imports=[helper.make_opsetid("", 17)])
+        with open(path, "wb") as f:
+            f.write(model.SerializeToString())
+        p = subprocess.run([os.path.join(BIN, "kiln-compile"),
+                            "--iree-hal-target-backends=vmvx", path, "-o",
+                            os.path.join(work, "m.kmod")],
+                           capture_output=True, text=True)
+        want = "must be a scalar or 1-D with one value per slice"
+        if p.returncode != 1 or want not in p.stderr:
+            sys.exit("FAILED: 2-D scale: want exit 1 and %r, got %d:\n%s"
+                     % (want, p.returncode, p.stderr))
 
 
 if __name__ == "__main__":

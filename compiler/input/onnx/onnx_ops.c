@@ -4597,9 +4597,16 @@ static kiln_status_t kiln_onnx_quant_param(node_t* n, value_t* p,
     KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, p, 0, NULL, &p));
     return kiln_onnx_broadcast_to(n, p, r, like->shaped.dims, out);
   }
-  const type_t* t =
-      kiln_onnx_tensor(n, r, like->shaped.dims, kiln_onnx_elem(p->type));
-  (void)t;
+  // Per-axis: one value per slice along |axis| (the only other form).
+  if (axis < 0) axis += (int64_t)r;
+  if (kiln_onnx_rank(p->type) != 1 || axis < 0 || axis >= (int64_t)r ||
+      p->type->shaped.dims[0] != like->shaped.dims[axis]) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "a quantization scale or zero point must be "
+                                "a scalar or 1-D with one value per slice "
+                                "along axis %lld",
+                                (long long)axis);
+  }
   return kiln_onnx_broadcast_dims(n, p, r, like->shaped.dims, &axis, out);
 }
 

@@ -73,75 +73,54 @@ def main():
     print("import_edge_test: passed")
 
 
+def expect_import_error(work, graph, label, want):
+    """Compiles |graph| (opset 17) and expects exit 1 with |want| in the
+    error."""
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 17)])
+    path = os.path.join(work, "m.onnx")
+    with open(path, "wb") as f:
+        f.write(model.SerializeToString())
+    p = subprocess.run([os.path.join(BIN, "kiln-compile"),
+                        "--iree-hal-target-backends=vmvx", path, "-o",
+                        os.path.join(work, "m.kmod")],
+                       capture_output=True, text=True)
+    if p.returncode != 1 or want not in p.stderr:
+        sys.exit("FAILED: %s: want exit 1 and %r, got %d:\n%s"
+                 % (label, want, p.returncode, p.stderr))
+
+
 def empty_attribute_lists():
     """Attribute lists of the wrong length, found by onnx_import_fuzzer: an
     ints attribute present but empty (Transpose perm=[]: its copy read a
-    NULL array), a ConvTranspose output_shape shorter than the spatial rank,
-    a 2-D DequantizeLinear scale.
-    Each is an error naming it."""
+    NULL array), a ConvTranspose output_shape shorter than the spatial rank
+    (indexed at -1), a 2-D DequantizeLinear scale (read past its one
+    broadcast dimension). Each is an error naming it."""
     with tempfile.TemporaryDirectory() as work:
         node = helper.make_node("Transpose", ["X"], ["Y"])
         perm = node.attribute.add()
         perm.name = "perm"
         perm.type = onnx.AttributeProto.INTS
-        graph = helper.make_graph(
+        expect_import_error(work, helper.make_graph(
             [node], "empty_perm",
             [helper.make_tensor_value_info("X", TensorProto.FLOAT, [2, 3])],
-            [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [3, 2])])
-        model = helper.make_model(graph,
-                                  opset_imports=[helper.make_opsetid("", 17)])
-        path = os.path.join(work, "m.onnx")
-        with open(path, "wb") as f:
-            f.write(model.SerializeToString())
-        p = subprocess.run([os.path.join(BIN, "kiln-compile"),
-                            "--iree-hal-target-backends=vmvx", path, "-o",
-                            os.path.join(work, "m.kmod")],
-                           capture_output=True, text=True)
-        want = "perm has 0 entries for rank 2"
-        if p.returncode != 1 or want not in p.stderr:
-            sys.exit("FAILED: empty perm: want exit 1 and %r, got %d:\n%s"
-                     % (want, p.returncode, p.stderr))
-        # ConvTranspose output_shape shorter than the spatial rank (it was
-        # indexed at -1).
-        graph = helper.make_graph(
+            [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [3, 2])]),
+            "empty perm", "perm has 0 entries for rank 2")
+        expect_import_error(work, helper.make_graph(
             [helper.make_node("ConvTranspose", ["X", "W"], ["Y"],
                               output_shape=[5])], "short_output_shape",
             [helper.make_tensor_value_info("X", TensorProto.FLOAT, [1, 1, 3, 3]),
              helper.make_tensor_value_info("W", TensorProto.FLOAT, [1, 1, 2, 2])],
-            [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [1, 1, 5, 5])])
-        model = helper.make_model(graph,
-                                  opset_imports=[helper.make_opsetid("", 17)])
-        with open(path, "wb") as f:
-            f.write(model.SerializeToString())
-        p = subprocess.run([os.path.join(BIN, "kiln-compile"),
-                            "--iree-hal-target-backends=vmvx", path, "-o",
-                            os.path.join(work, "m.kmod")],
-                           capture_output=True, text=True)
-        want = "output_shape has 1 entries for 2 spatial dims"
-        if p.returncode != 1 or want not in p.stderr:
-            sys.exit("FAILED: short output_shape: want exit 1 and %r, got "
-                     "%d:\n%s" % (want, p.returncode, p.stderr))
-        # A 2-D dequantization scale (read past its one broadcast
-        # dimension before).
+            [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [1, 1, 5, 5])]),
+            "short output_shape", "output_shape has 1 entries for 2 spatial dims")
         scale = numpy_helper.from_array(np.ones((2, 3), np.float32), "s")
-        graph = helper.make_graph(
+        expect_import_error(work, helper.make_graph(
             [helper.make_node("DequantizeLinear", ["X", "s"], ["Y"])],
             "scale_2d",
             [helper.make_tensor_value_info("X", TensorProto.INT8, [2, 3])],
             [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [2, 3])],
-            initializer=[scale])
-        model = helper.make_model(graph,
-                                  opset_imports=[helper.make_opsetid("", 17)])
-        with open(path, "wb") as f:
-            f.write(model.SerializeToString())
-        p = subprocess.run([os.path.join(BIN, "kiln-compile"),
-                            "--iree-hal-target-backends=vmvx", path, "-o",
-                            os.path.join(work, "m.kmod")],
-                           capture_output=True, text=True)
-        want = "must be a scalar or 1-D with one value per slice"
-        if p.returncode != 1 or want not in p.stderr:
-            sys.exit("FAILED: 2-D scale: want exit 1 and %r, got %d:\n%s"
-                     % (want, p.returncode, p.stderr))
+            initializer=[scale]),
+            "2-D scale", "must be a scalar or 1-D with one value per slice")
 
 
 if __name__ == "__main__":

@@ -482,6 +482,49 @@ static inline uint64_t kiln_vm_rd64(const uint8_t* p) {
   return v;
 }
 
+//===----------------------------------------------------------------------===//
+// Operand sizes: the one place that knows how many bytes each operand
+// character of a format string occupies (the verifier, the disassembler and
+// --trace_execution all walk instructions with these).
+//===----------------------------------------------------------------------===//
+
+// Bytes of an operand of kind |c| that can be read before its size is known:
+// the whole operand for fixed-size kinds, the count field for 'A' and 'W'.
+static inline uint32_t kiln_vm_operand_head_size(char c) {
+  switch (c) {
+    case 'L':
+    case 'D':
+      return 8;
+    case 'I':
+    case 'F':
+    case 'B':
+    case 'R':
+    case 'E':
+    case 'G':
+    case 'S':
+    case 'C':
+    case 'M':
+      return 4;
+    case 'A':
+      return 1;
+    default:  // registers, and the count of a 'W' branch table
+      return 2;
+  }
+}
+
+// Whole size of the operand of kind |c| at |at|; for 'A' and 'W' the count
+// field must be readable (the verifier checks the rest is in bounds).
+static inline uint32_t kiln_vm_operand_size(char c, const uint8_t* at) {
+  switch (c) {
+    case 'A':
+      return 1u + 3u * at[0];
+    case 'W':
+      return 2u + 4u * kiln_vm_rd16(at);
+    default:
+      return kiln_vm_operand_head_size(c);
+  }
+}
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

@@ -138,7 +138,7 @@ void kiln_vm_bytecode_print_instruction(FILE* s,
 
 // Length of the register list at |p| (u8 count + 3 bytes per entry).
 static inline uint32_t kiln_vm_reglist_size(const uint8_t* p) {
-  return 1u + 3u * p[0];
+  return kiln_vm_operand_size('A', p);
 }
 
 // Checks that |args| match the fixed arguments of |sig| (count exactly

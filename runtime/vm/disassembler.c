@@ -69,32 +69,7 @@ static uint32_t kiln_vm_instruction_size(const uint8_t* ip) {
   const kiln_vm_opcode_info_t* info = kiln_vm_opcode_info(kiln_vm_rd16(ip));
   uint32_t p = 2;
   for (const char* c = info->format; *c; ++c) {
-    switch (*c) {
-      case 'L':
-      case 'D':
-        p += 8;
-        break;
-      case 'I':
-      case 'F':
-      case 'B':
-      case 'R':
-      case 'E':
-      case 'G':
-      case 'S':
-      case 'C':
-      case 'M':
-        p += 4;
-        break;
-      case 'A':
-        p += kiln_vm_reglist_size(ip + p);
-        break;
-      case 'W':
-        p += 2 + 4 * kiln_vm_rd16(ip + p);
-        break;
-      default:
-        p += 2;
-        break;
-    }
+    p += kiln_vm_operand_size(*c, ip + p);
   }
   return p;
 }
@@ -245,40 +220,14 @@ static kiln_status_t kiln_vm_print_function(FILE* s,
     const kiln_vm_opcode_info_t* info = kiln_vm_opcode_info(kiln_vm_rd16(ip));
     uint32_t p = 2;
     for (const char* c = info->format; *c; ++c) {
-      switch (*c) {
-        case 'L':
-        case 'D':
-          p += 8;
-          break;
-        case 'I':
-        case 'F':
-        case 'R':
-        case 'E':
-        case 'G':
-        case 'S':
-        case 'C':
-        case 'M':
-          p += 4;
-          break;
-        case 'B':
-          labels[kiln_vm_rd32(ip + p)] = 1;
-          p += 4;
-          break;
-        case 'A':
-          p += kiln_vm_reglist_size(ip + p);
-          break;
-        case 'W': {
-          uint32_t count = kiln_vm_rd16(ip + p);
-          for (uint32_t k = 0; k < count; ++k) {
-            labels[kiln_vm_rd32(ip + p + 2 + 4 * k)] = 1;
-          }
-          p += 2 + 4 * count;
-          break;
+      if (*c == 'B') {
+        labels[kiln_vm_rd32(ip + p)] = 1;
+      } else if (*c == 'W') {
+        for (uint32_t k = 0; k < kiln_vm_rd16(ip + p); ++k) {
+          labels[kiln_vm_rd32(ip + p + 2 + 4 * k)] = 1;
         }
-        default:
-          p += 2;
-          break;
       }
+      p += kiln_vm_operand_size(*c, ip + p);
     }
     pc += p;
   }

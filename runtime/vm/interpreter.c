@@ -612,8 +612,7 @@ static kiln_status_t kiln_vm_list_store(kiln_ref_object_t* ref, int32_t index,
 // Prints one register's value for --trace_execution.
 static void kiln_vm_trace_register(FILE* s, const kiln_vm_regs_t* regs,
                                    int bank, uint16_t index) {
-  static const char kBankChar[KILN_VM_BANK_COUNT] = {'i', 'l', 'f', 'd', 'r'};
-  fprintf(s, " %%%c%u=", kBankChar[bank], index);
+  fprintf(s, " %%%c%u=", kiln_vm_bank_prefix(bank), index);
   switch (bank) {
     case KILN_VM_BANK_I32:
       fprintf(s, "%d", regs->i32[index]);
@@ -650,59 +649,21 @@ static void kiln_vm_trace_instruction(FILE* s, const kiln_vm_frame_t* frame,
   bool first = true;
   uint32_t p = 2;
   for (const char* c = info->format; *c; ++c) {
-    int bank = -1;
-    switch (*c) {
-      case 'i':
-        bank = KILN_VM_BANK_I32;
-        break;
-      case 'l':
-        bank = KILN_VM_BANK_I64;
-        break;
-      case 'f':
-        bank = KILN_VM_BANK_F32;
-        break;
-      case 'd':
-        bank = KILN_VM_BANK_F64;
-        break;
-      case 'r':
-        bank = KILN_VM_BANK_REF;
-        break;
-      case 'I':
-      case 'F':
-      case 'B':
-      case 'R':
-      case 'E':
-      case 'G':
-      case 'S':
-      case 'C':
-      case 'M':
-        p += 4;
-        continue;
-      case 'L':
-      case 'D':
-        p += 8;
-        continue;
-      case 'W':
-        p += 2 + 4 * kiln_vm_rd16(ip + p);
-        continue;
-      case 'A': {
-        const uint8_t* list = ip + p;
-        for (uint32_t k = 0; k < list[0]; ++k) {
-          if (first) fputs("  ;", s);
-          first = false;
-          kiln_vm_trace_register(s, regs, list[1 + 3 * k],
-                                 kiln_vm_rd16(list + 2 + 3 * k));
-        }
-        p += kiln_vm_reglist_size(list);
-        continue;
+    const uint8_t* at = ip + p;
+    int bank = kiln_vm_bank_of_operand(*c);
+    // A register shows its value; a register list shows each register's.
+    uint32_t count = bank >= 0 ? 1 : *c == 'A' ? at[0] : 0;
+    for (uint32_t k = 0; k < count; ++k) {
+      if (first) fputs("  ;", s);
+      first = false;
+      if (bank >= 0) {
+        kiln_vm_trace_register(s, regs, bank, kiln_vm_rd16(at));
+      } else {
+        kiln_vm_trace_register(s, regs, at[1 + 3 * k],
+                               kiln_vm_rd16(at + 2 + 3 * k));
       }
-      default:
-        continue;
     }
-    if (first) fputs("  ;", s);
-    first = false;
-    kiln_vm_trace_register(s, regs, bank, kiln_vm_rd16(ip + p));
-    p += 2;
+    p += kiln_vm_operand_size(*c, at);
   }
   fputc('\n', s);
 }

@@ -104,37 +104,7 @@ kiln_status_t kiln_vm_bytecode_verify_function(
     int list_index = 0;
     uint32_t callee = 0;
     for (const char* c = info->format; *c && !status; ++c) {
-      uint32_t need = 0;
-      switch (*c) {
-        case 'i':
-        case 'l':
-        case 'f':
-        case 'd':
-        case 'r':
-          need = 2;
-          break;
-        case 'I':
-        case 'F':
-        case 'B':
-        case 'R':
-        case 'E':
-        case 'G':
-        case 'S':
-        case 'C':
-        case 'M':
-          need = 4;
-          break;
-        case 'L':
-        case 'D':
-          need = 8;
-          break;
-        case 'A':
-          need = 1;
-          break;
-        case 'W':
-          need = 2;
-          break;
-      }
+      uint32_t need = kiln_vm_operand_head_size(*c);
       if (length - p < need) {
         status =
             KILN_VERIFY_ERROR(v, "truncated %s instruction", info->mnemonic);

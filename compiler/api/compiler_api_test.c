@@ -1,8 +1,8 @@
 // The embedding API end to end: sources from memory and files, outputs to
 // memory and files (the same bytes), diagnostics through the callback with
 // their file:line:col, flag errors, phases, and compilations on four
-// threads at once that must give the single-threaded bytes (run under ASan
-// and TSan builds too).
+// threads at once that must give the single-threaded bytes (the ASan build
+// runs it too; its tsan label runs it in a TSan build that has the compiler).
 #include "compiler/api/compiler_api.h"
 
 #include <pthread.h>

@@ -113,19 +113,22 @@ static kiln_status_t kiln_compiler_session_apply_flag(
     kiln_compiler_session_t* session, const char* flag) {
   char* copy = NULL;
   KILN_RETURN_IF_ERROR(kiln_compiler_session_keep_flag(session, flag, &copy));
+  // Parsed into a scratch copy: a rejected flag leaves the options as they
+  // were (and nothing pointing at its string, which is dropped).
+  kiln_compiler_options_t options = session->options;
   bool consumed = false;
   kiln_status_t status =
-      kiln_compiler_options_parse_flag(&session->options, copy, &consumed);
+      kiln_compiler_options_parse_flag(&options, copy, &consumed);
   if (!status && !consumed) {
     status = kiln_make_status(KILN_STATUS_NOT_FOUND,
                               "unknown compiler flag '%s'", flag);
   }
   if (status) {
-    // Not applied: not listed by get_flags either.
     kiln_allocator_free(session->allocator, copy);
     --session->flag_count;
     return status;
   }
+  session->options = options;
   if (!strncmp(flag, "--output-format=", 16)) {
     session->output_format_given = true;
   }
@@ -391,6 +394,12 @@ static void kiln_compiler_invocation_diagnostic(
   if (stream) kiln_ir_diagnostic_print(context, diagnostic, stream);
   if (!invocation->callback) return;
   // Both enums list error, warning, note, remark in that order.
+  _Static_assert(
+      (int)KILN_COMPILER_DIAGNOSTIC_REMARK == (int)KILN_IR_SEVERITY_REMARK &&
+          (int)KILN_COMPILER_DIAGNOSTIC_NOTE == (int)KILN_IR_SEVERITY_NOTE &&
+          (int)KILN_COMPILER_DIAGNOSTIC_WARNING ==
+              (int)KILN_IR_SEVERITY_WARNING,
+      "severity enums differ");
   kiln_compiler_diagnostic_t d = {
       .severity = (kiln_compiler_diagnostic_severity_t)diagnostic->severity,
       .file = "",

@@ -413,6 +413,56 @@ KILN_TEST(compile_to_a_phase_prints_ir) {
   end_session(session);
 }
 
+// Writes |invocation|'s output for |source| into a new memory output.
+static kiln_compiler_output_t* output_of(kiln_compiler_invocation_t* invocation,
+                                         kiln_compiler_source_t* source) {
+  kiln_compiler_output_t* output = NULL;
+  KILN_EXPECT_OK(
+      kiln_compiler_output_open_memory(kiln_allocator_system(), &output));
+  KILN_EXPECT_OK(kiln_compiler_invocation_parse_source(invocation, source));
+  KILN_EXPECT_OK(kiln_compiler_invocation_run_pipeline(invocation));
+  if (output) {
+    KILN_EXPECT_OK(kiln_compiler_invocation_output(invocation, output));
+  }
+  return output;
+}
+
+KILN_TEST(invocations_snapshot_the_session_flags) {
+  kiln_compiler_session_t* session = begin_session(1, kVmvx);
+  KILN_ASSERT_TRUE(session != NULL);
+  kiln_compiler_source_t* source = NULL;
+  KILN_EXPECT_OK(kiln_compiler_source_wrap_buffer(session, "abs.mlir", kAbs,
+                                                  strlen(kAbs), &source));
+  kiln_compiler_invocation_t* before = NULL;
+  KILN_EXPECT_OK(kiln_compiler_invocation_create(session, &before));
+  const char* vm_asm[] = {"--output-format=vm-asm"};
+  KILN_EXPECT_OK(kiln_compiler_session_set_flags(session, 1, vm_asm));
+  kiln_compiler_invocation_t* after = NULL;
+  KILN_EXPECT_OK(kiln_compiler_invocation_create(session, &after));
+  // One source parsed by both.
+  kiln_compiler_output_t* module = output_of(before, source);
+  kiln_compiler_output_t* text = output_of(after, source);
+  const void* module_bytes = NULL;
+  const void* text_bytes = NULL;
+  size_t module_length = 0, text_length = 0;
+  KILN_EXPECT_OK(
+      kiln_compiler_output_map_memory(module, &module_bytes, &module_length));
+  KILN_EXPECT_OK(
+      kiln_compiler_output_map_memory(text, &text_bytes, &text_length));
+  // The VM assembly text starts with its module header (vm-bytecode.md);
+  // the .kmod image does not.
+  KILN_EXPECT_TRUE(text_length > 0 &&
+                   strncmp((const char*)text_bytes, "module @", 8) == 0);
+  KILN_EXPECT_TRUE(module_length > 0 &&
+                   strncmp((const char*)module_bytes, "module @", 8) != 0);
+  kiln_compiler_output_destroy(module);
+  kiln_compiler_output_destroy(text);
+  kiln_compiler_invocation_destroy(before);
+  kiln_compiler_invocation_destroy(after);
+  kiln_compiler_source_destroy(source);
+  end_session(session);
+}
+
 //===----------------------------------------------------------------------===//
 // Threads
 //===----------------------------------------------------------------------===//
@@ -505,5 +555,6 @@ KILN_TEST_MAIN(
     KILN_TEST_CASE(diagnostics_reach_the_callback_with_their_location),
     KILN_TEST_CASE(invalid_flags_are_errors),
     KILN_TEST_CASE(compile_to_a_phase_prints_ir),
+    KILN_TEST_CASE(invocations_snapshot_the_session_flags),
     KILN_TEST_CASE(four_threads_give_the_single_threaded_bytes),
     KILN_TEST_CASE(four_threads_on_llvm_cpu_give_the_single_threaded_bytes))

@@ -43,18 +43,6 @@ kiln_status_t kiln_backend_register_passes(kiln_ir_pass_registry_t* registry) {
   return kiln_ir_pass_registry_add(registry, &kiln_vm_emission_pass);
 }
 
-static void kiln_driver_print_diag(void* user_data, kiln_ir_context_t* context,
-                                   const kiln_ir_diagnostic_t* diagnostic) {
-  kiln_ir_diagnostic_print(context, diagnostic, (FILE*)user_data);
-}
-
-static bool kiln_driver_stop_after(const kiln_compiler_options_t* o,
-                                   const char* phase) {
-  if (o->output_format != KILN_COMPILER_OUTPUT_MLIR) return false;
-  const char* target = o->compile_to ? o->compile_to : "schedule";
-  return strcmp(target, phase) == 0;
-}
-
 // The backend's serialize stage as a pass (user_data: kiln_driver_serialize_t).
 typedef struct kiln_driver_serialize_t {
   const kiln_target_backend_t* backend;
@@ -144,43 +132,47 @@ static kiln_status_t kiln_driver_add_phase_dump(kiln_ir_pass_manager_t* pm,
   return kiln_ir_pass_manager_add(pm, &pass);
 }
 
-static kiln_status_t kiln_driver_build_pipeline(
-    const kiln_compiler_options_t* o, kiln_ir_pass_registry_t* registry,
-    kiln_ir_pass_manager_t* pm, kiln_ir_pass_t* form_pass,
-    kiln_ir_pass_t* serialize_pass, kiln_ir_pass_t* emission_pass,
-    kiln_driver_phase_dump_t* dumps, bool* out_done) {
-  *out_done = false;
-  KILN_RETURN_IF_ERROR(kiln_driver_add_phase_dump(pm, dumps, 0));
-  if (kiln_driver_stop_after(o, "input")) {
-    *out_done = true;
-    return kiln_ok_status();
+int kiln_compiler_phase_lookup(const char* phase) {
+  if (phase && strcmp(phase, "end") == 0) return KILN_COMPILER_PHASE_END;
+  return kiln_driver_phase_index(phase);
+}
+
+int kiln_compiler_options_last_phase(const kiln_compiler_options_t* options) {
+  // MLIR output stops after --compile-to (default schedule); the other
+  // formats need the whole pipeline.
+  if (options->output_format != KILN_COMPILER_OUTPUT_MLIR) {
+    return KILN_COMPILER_PHASE_END;
   }
+  return kiln_driver_phase_index(options->compile_to ? options->compile_to
+                                                     : "schedule");
+}
+
+// Adds the passes from --compile-from up to phase |last| (an index into
+// kiln_driver_phases, or KILN_COMPILER_PHASE_END for serialize and
+// vm-emission too).
+static kiln_status_t kiln_driver_build_pipeline(
+    const kiln_compiler_options_t* o, int last, kiln_ir_pass_manager_t* pm,
+    kiln_ir_pass_t* form_pass, kiln_ir_pass_t* serialize_pass,
+    kiln_ir_pass_t* emission_pass, kiln_driver_phase_dump_t* dumps) {
+  KILN_RETURN_IF_ERROR(kiln_driver_add_phase_dump(pm, dumps, 0));
+  if (last == 0) return kiln_ok_status();
   // --compile-from=PHASE: the input is that phase's output (a dump), so
   // the passes up to it are skipped.
   int from = o->compile_from ? kiln_driver_phase_index(o->compile_from) : 0;
 #if defined(KILN_HAVE_PIPELINE)
   // The dialect engineer's default input pipeline (lower-to-structured,
   // canonicalize, cse, const-eval, dce).
-  (void)registry;
   if (from < 1) KILN_RETURN_IF_ERROR(kiln_compiler_build_default_pipeline(pm));
-#else
-  (void)registry;
 #endif
   KILN_RETURN_IF_ERROR(kiln_driver_add_phase_dump(pm, dumps, 1));
-  if (kiln_driver_stop_after(o, "structured")) {
-    *out_done = true;
-    return kiln_ok_status();
-  }
+  if (last == 1) return kiln_ok_status();
   const kiln_ir_pass_t* backend[] = {form_pass, &kiln_vmvx_codegen_pass,
                                      &kiln_schedule_pass};
-  for (size_t i = 0; i < 3; ++i) {
-    if ((int)i + 2 <= from) continue;
+  for (int i = 0; i < 3; ++i) {
+    if (i + 2 <= from) continue;
     KILN_RETURN_IF_ERROR(kiln_ir_pass_manager_add(pm, backend[i]));
-    KILN_RETURN_IF_ERROR(kiln_driver_add_phase_dump(pm, dumps, 2 + (int)i));
-    if (kiln_driver_stop_after(o, backend[i]->name)) {
-      *out_done = true;
-      return kiln_ok_status();
-    }
+    KILN_RETURN_IF_ERROR(kiln_driver_add_phase_dump(pm, dumps, 2 + i));
+    if (last == 2 + i) return kiln_ok_status();
   }
   KILN_RETURN_IF_ERROR(kiln_ir_pass_manager_add(pm, serialize_pass));
   return kiln_ir_pass_manager_add(pm, emission_pass);
@@ -200,12 +192,53 @@ static kiln_status_t kiln_driver_copy_out(kiln_allocator_t allocator,
   return kiln_ok_status();
 }
 
-static kiln_status_t kiln_compiler_compile_buffer_impl(
-    const kiln_compiler_options_t* options, const char* filename,
-    const char* text, size_t length, kiln_allocator_t allocator,
-    uint8_t** out_bytes, size_t* out_length) {
-  *out_bytes = NULL;
-  *out_length = 0;
+//===----------------------------------------------------------------------===//
+// kiln_compiler_job_t
+//===----------------------------------------------------------------------===//
+
+typedef enum kiln_driver_job_state_e {
+  KILN_DRIVER_JOB_CREATED = 0,
+  KILN_DRIVER_JOB_PARSED = 1,
+  KILN_DRIVER_JOB_RAN = 2,
+  KILN_DRIVER_JOB_FAILED = 3,
+} kiln_driver_job_state_t;
+
+struct kiln_compiler_job_t {
+  kiln_allocator_t allocator;
+  kiln_compiler_options_t options;
+  const kiln_target_backend_t* backend;
+  kiln_ir_context_t* context;
+  kiln_ir_op_t* module;
+  kiln_driver_job_state_t state;
+  int last_phase;  // the phase the pipeline ran to (after RAN)
+  kiln_ir_diagnostic_handler_t handler;
+  void* handler_data;
+  // What the pipeline's passes point at (user_data) while it runs.
+  kiln_form_dispatch_regions_options_t form_options;
+  kiln_driver_serialize_t serialize;
+  kiln_vm_emission_options_t emission_options;
+  kiln_driver_phase_dump_t dumps[KILN_DRIVER_PHASE_COUNT];
+  char stem[256];
+};
+
+static void kiln_driver_job_diagnostic(void* user_data,
+                                       kiln_ir_context_t* context,
+                                       const kiln_ir_diagnostic_t* diagnostic) {
+  kiln_compiler_job_t* job = (kiln_compiler_job_t*)user_data;
+  if (job->handler) {
+    job->handler(job->handler_data, context, diagnostic);
+  } else {
+    kiln_ir_diagnostic_print(context, diagnostic,
+                             job->options.diagnostic_stream
+                                 ? job->options.diagnostic_stream
+                                 : stderr);
+  }
+}
+
+kiln_status_t kiln_compiler_job_create(const kiln_compiler_options_t* options,
+                                       kiln_allocator_t allocator,
+                                       kiln_compiler_job_t** out_job) {
+  *out_job = NULL;
   kiln_compiler_options_t defaults;
   if (!options) {
     kiln_compiler_options_initialize(&defaults);
@@ -221,27 +254,127 @@ static kiln_status_t kiln_compiler_compile_buffer_impl(
                             options->target_backends,
                             kiln_target_backend_names());
   }
-  FILE* diag = options->diagnostic_stream ? options->diagnostic_stream : stderr;
-  FILE* dump = options->dump_stream ? options->dump_stream : stderr;
+  kiln_compiler_job_t* job = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_allocator_calloc(allocator, sizeof(*job), (void**)&job));
+  job->allocator = allocator;
+  job->options = *options;
+  job->backend = backend;
+  kiln_status_t status = kiln_ir_context_create(allocator, &job->context);
+  if (!status) {
+    kiln_ir_context_set_allow_unregistered_ops(
+        job->context, options->allow_unregistered_dialect);
+    kiln_ir_context_set_diagnostic_handler(job->context,
+                                           kiln_driver_job_diagnostic, job);
+    status = kiln_mlir_register_builtin_ops(job->context);
+  }
+  if (!status) status = kiln_mlir_register_example_ops(job->context);
+#if defined(KILN_HAVE_DIALECTS)
+  if (!status) status = kiln_dialects_register_all(job->context);
+#endif
+  if (!status) status = kiln_dispatch_register_ops(job->context);
+  if (status) {
+    kiln_compiler_job_destroy(job);
+    return status;
+  }
+  *out_job = job;
+  return kiln_ok_status();
+}
 
-  kiln_ir_context_t* context = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_context_create(allocator, &context));
-  kiln_ir_context_set_allow_unregistered_ops(
-      context, options->allow_unregistered_dialect);
-  kiln_ir_context_set_diagnostic_handler(context, kiln_driver_print_diag, diag);
+void kiln_compiler_job_destroy(kiln_compiler_job_t* job) {
+  if (!job) return;
+  kiln_ir_context_destroy(job->context);
+  kiln_allocator_free(job->allocator, job);
+}
+
+void kiln_compiler_job_set_diagnostic_handler(
+    kiln_compiler_job_t* job, kiln_ir_diagnostic_handler_t handler,
+    void* user_data) {
+  job->handler = handler;
+  job->handler_data = user_data;
+}
+
+void kiln_compiler_job_set_streams(kiln_compiler_job_t* job,
+                                   FILE* diagnostic_stream, FILE* dump_stream) {
+  job->options.diagnostic_stream = diagnostic_stream;
+  job->options.dump_stream = dump_stream;
+}
+
+// A failed stage leaves the job failed. Errors already reported as
+// diagnostics (file:line:col) are summarized so that tools do not print
+// them twice.
+static kiln_status_t kiln_driver_job_finish_stage(kiln_compiler_job_t* job,
+                                                  kiln_status_t status) {
+  if (!status) return status;
+  job->state = KILN_DRIVER_JOB_FAILED;
+  size_t error_count = kiln_ir_context_error_count(job->context);
+  if (error_count > 0) {
+    kiln_status_free(status);
+    status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "compilation failed (%zu error%s reported)",
+                              error_count, error_count == 1 ? "" : "s");
+  }
+  return status;
+}
+
+static kiln_status_t kiln_driver_job_expect(const kiln_compiler_job_t* job,
+                                            kiln_driver_job_state_t state,
+                                            const char* what) {
+  if (job->state == state) return kiln_ok_status();
+  return kiln_make_status(KILN_STATUS_FAILED_PRECONDITION, "%s: %s", what,
+                          job->state == KILN_DRIVER_JOB_FAILED
+                              ? "an earlier stage failed"
+                          : job->state < state ? "an earlier stage is missing"
+                                               : "already done");
+}
+
+kiln_status_t kiln_compiler_job_parse(kiln_compiler_job_t* job,
+                                      const char* filename, const char* text,
+                                      size_t length) {
+  KILN_RETURN_IF_ERROR(
+      kiln_driver_job_expect(job, KILN_DRIVER_JOB_CREATED, "parse"));
+  // The phase dumps are named after the input (--dump-compilation-phases-to).
+  snprintf(job->stem, sizeof(job->stem), "module");
+  const char* base = filename ? strrchr(filename, '/') : NULL;
+  base = base ? base + 1 : (filename ? filename : "module");
+  size_t n = strcspn(base, ".");
+  if (n > 0 && n < sizeof(job->stem)) {
+    memcpy(job->stem, base, n);
+    job->stem[n] = 0;
+  }
+  kiln_status_t status = kiln_ok_status();
+  KILN_TRACE_ZONE_BEGIN_NAMED(z0, KILN_TRACE_ZONE_PARSE);
+#if defined(KILN_HAVE_ONNX)
+  if (kiln_onnx_should_import(filename, text, length)) {
+    status =
+        kiln_onnx_import(job->context, filename, text, length, &job->module);
+  } else
+#endif
+    status = kiln_mlir_parse_source(
+        job->context, kiln_make_cstring_view(filename ? filename : "<stdin>"),
+        text, length, NULL, &job->module);
+  KILN_TRACE_ZONE_END(z0);
+  if (!status) status = kiln_ir_verify(job->context, job->module);
+  if (!status) job->state = KILN_DRIVER_JOB_PARSED;
+  return kiln_driver_job_finish_stage(job, status);
+}
+
+kiln_status_t kiln_compiler_job_run(kiln_compiler_job_t* job, int last_phase) {
+  KILN_RETURN_IF_ERROR(
+      kiln_driver_job_expect(job, KILN_DRIVER_JOB_PARSED, "run the pipeline"));
+  if (last_phase < 0 || last_phase > KILN_COMPILER_PHASE_END) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "phase %d out of range", last_phase);
+  }
+  const kiln_compiler_options_t* options = &job->options;
   kiln_ir_pass_registry_t* registry = NULL;
   kiln_ir_pass_manager_t* pm = NULL;
-  kiln_ir_op_t* module = NULL;
-  kiln_status_t status = kiln_mlir_register_builtin_ops(context);
-  if (!status) status = kiln_mlir_register_example_ops(context);
-#if defined(KILN_HAVE_DIALECTS)
-  if (!status) status = kiln_dialects_register_all(context);
-#endif
-  if (!status) status = kiln_dispatch_register_ops(context);
-  if (!status) status = kiln_ir_pass_registry_create(allocator, &registry);
+  kiln_status_t status =
+      kiln_ir_pass_registry_create(job->allocator, &registry);
 #if defined(KILN_HAVE_PIPELINE)
   if (!status) status = kiln_pipeline_register_passes(registry);
 #endif
+  FILE* dump = options->dump_stream ? options->dump_stream : stderr;
   kiln_ir_pass_manager_options_t pm_options;
   memset(&pm_options, 0, sizeof(pm_options));
   pm_options.verify_each = true;
@@ -252,142 +385,173 @@ static kiln_status_t kiln_compiler_compile_buffer_impl(
   pm_options.timing = options->timing;
   pm_options.print_stream = dump;
   pm_options.timing_stream = dump;
-  if (!status)
-    status = kiln_ir_pass_manager_create(allocator, &pm_options, &pm);
-  kiln_form_dispatch_regions_options_t form_options = {backend->matmuls_alone,
-                                                       backend->epilogue_op_ok};
+  if (!status) {
+    status = kiln_ir_pass_manager_create(job->allocator, &pm_options, &pm);
+  }
+  job->form_options = (kiln_form_dispatch_regions_options_t){
+      job->backend->matmuls_alone, job->backend->epilogue_op_ok};
   kiln_ir_pass_t form_pass = kiln_form_dispatch_regions_pass;
-  form_pass.user_data = &form_options;
-  kiln_driver_serialize_t serialize = {backend, &options->target};
+  form_pass.user_data = &job->form_options;
+  job->serialize = (kiln_driver_serialize_t){job->backend, &options->target};
   kiln_ir_pass_t serialize_pass = kiln_driver_serialize_pass;
-  serialize_pass.user_data = &serialize;
-  kiln_vm_emission_options_t emission_options = {options->execution_model};
+  serialize_pass.user_data = &job->serialize;
+  job->emission_options.execution_model = options->execution_model;
   kiln_ir_pass_t emission_pass = kiln_vm_emission_pass;
-  emission_pass.user_data = &emission_options;
-  bool stop_early = false;
-  kiln_driver_phase_dump_t dumps[KILN_DRIVER_PHASE_COUNT];
-  char stem[256] = "module";
+  emission_pass.user_data = &job->emission_options;
   if (options->dump_compilation_phases_to) {
     mkdir(options->dump_compilation_phases_to, 0777);  // may exist
-    const char* base = filename ? strrchr(filename, '/') : NULL;
-    base = base ? base + 1 : (filename ? filename : "module");
-    size_t n = strcspn(base, ".");
-    if (n > 0 && n < sizeof(stem)) {
-      memcpy(stem, base, n);
-      stem[n] = 0;
-    }
     for (int k = 0; k < KILN_DRIVER_PHASE_COUNT; ++k) {
-      dumps[k] = (kiln_driver_phase_dump_t){options->dump_compilation_phases_to,
-                                            stem, k + 1, kiln_driver_phases[k]};
+      job->dumps[k] =
+          (kiln_driver_phase_dump_t){options->dump_compilation_phases_to,
+                                     job->stem, k + 1, kiln_driver_phases[k]};
     }
   }
   if (!status) {
     status = kiln_driver_build_pipeline(
-        options, registry, pm, &form_pass, &serialize_pass, &emission_pass,
-        options->dump_compilation_phases_to ? dumps : NULL, &stop_early);
+        options, last_phase, pm, &form_pass, &serialize_pass, &emission_pass,
+        options->dump_compilation_phases_to ? job->dumps : NULL);
   }
-  KILN_TRACE_ZONE_BEGIN_NAMED(z0, KILN_TRACE_ZONE_PARSE);
-  if (!status) {
-#if defined(KILN_HAVE_ONNX)
-    if (kiln_onnx_should_import(filename, text, length)) {
-      status = kiln_onnx_import(context, filename, text, length, &module);
-    } else
-#endif
-      status = kiln_mlir_parse_source(
-          context, kiln_make_cstring_view(filename ? filename : "<stdin>"),
-          text, length, NULL, &module);
-  }
-  KILN_TRACE_ZONE_END(z0);
-  if (!status) status = kiln_ir_verify(context, module);
-  if (!status) status = kiln_ir_pass_manager_run(pm, context, module);
-  if (!status) {
-    if (options->output_format == KILN_COMPILER_OUTPUT_MLIR) {
-      char* printed = NULL;
-      status = kiln_ir_print_op_to_string(context, module,
-                                          &options->print_options, &printed);
-      if (!status) {
-        status = kiln_driver_copy_out(allocator, printed, strlen(printed),
-                                      out_bytes, out_length);
-      }
-      free(printed);
-    } else {
-      size_t asm_length = 0;
-      const char* asm_text = kiln_vm_emission_text(module, &asm_length);
-      char* benchmark_text = NULL;  // owned when the benchmark flags apply
-      char* inlined_text = NULL;    // owned: the text with its blobs as hex
-      kiln_vm_asm_blob_t* blobs = NULL;
-      size_t blob_count = 0;
-      if (asm_text) {
-        status = kiln_vm_emission_blobs(module, allocator, &blobs, &blob_count);
-      }
-      // Text that leaves the process (vm-asm output) or that the benchmark
-      // rewrites stands alone: its constants are written out as hex.
-      bool standalone = options->output_format == KILN_COMPILER_OUTPUT_VM_ASM ||
-                        kiln_benchmark_options_active(&options->benchmark);
-      if (!status && asm_text && blob_count && standalone) {
-        size_t inlined_length = 0;
-        status =
-            kiln_vm_asm_inline_blobs(asm_text, asm_length, blobs, blob_count,
-                                     allocator, &inlined_text, &inlined_length);
-        if (!status) {
-          asm_text = inlined_text;
-          asm_length = inlined_length;
-          blob_count = 0;
-        }
-      }
-      if (status) {
-        // Reported below.
-      } else if (!asm_text) {
-        status = kiln_make_status(KILN_STATUS_INTERNAL,
-                                  "vm-emission produced no assembly");
-      } else if (kiln_benchmark_options_active(&options->benchmark)) {
-        // Benchmark wrappers, repeated dispatches, dispatch modules.
-        kiln_benchmark_options_t benchmark = options->benchmark;
-        benchmark.async_external =
-            options->execution_model == KILN_EXECUTION_MODEL_ASYNC_EXTERNAL;
-        size_t text_length = 0;
-        status = kiln_benchmark_apply(&benchmark, context, module, asm_text,
-                                      asm_length, allocator, &benchmark_text,
-                                      &text_length);
-        if (!status) {
-          asm_text = benchmark_text;
-          asm_length = text_length;
-        }
-      }
-      if (status || !asm_text) {
-        // Reported above.
-      } else if (options->output_format == KILN_COMPILER_OUTPUT_VM_ASM) {
-        status = kiln_driver_copy_out(allocator, asm_text, asm_length,
-                                      out_bytes, out_length);
-      } else {
-        status = kiln_vm_assemble_with_blobs(asm_text, asm_length,
-                                             "<vm-emission>", blobs, blob_count,
-                                             allocator, out_bytes, out_length);
-        if (status) {
-          status = kiln_status_annotate_f(
-              status,
-              "internal error: the generated VM assembly does not "
-              "assemble (use --output-format=vm-asm to inspect it)");
-        }
-      }
-      if (benchmark_text) kiln_allocator_free(allocator, benchmark_text);
-      if (inlined_text) kiln_allocator_free(allocator, inlined_text);
-      if (blobs) kiln_allocator_free(allocator, blobs);
-    }
-  }
-  (void)stop_early;
-  // Errors already reported as diagnostics (file:line:col) are summarized
-  // so that tools do not print them twice.
-  size_t error_count = kiln_ir_context_error_count(context);
-  if (status && error_count > 0) {
-    kiln_status_free(status);
-    status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                              "compilation failed (%zu error%s reported)",
-                              error_count, error_count == 1 ? "" : "s");
-  }
+  if (!status) status = kiln_ir_pass_manager_run(pm, job->context, job->module);
   kiln_ir_pass_manager_destroy(pm);
   kiln_ir_pass_registry_destroy(registry);
-  kiln_ir_context_destroy(context);
+  if (!status) {
+    job->state = KILN_DRIVER_JOB_RAN;
+    job->last_phase = last_phase;
+  }
+  return kiln_driver_job_finish_stage(job, status);
+}
+
+// The host module's VM assembly as |format| wants it, then assembled for
+// OUTPUT_MODULE.
+static kiln_status_t kiln_driver_job_emit_vm(
+    kiln_compiler_job_t* job, kiln_compiler_output_format_t format,
+    kiln_allocator_t allocator, uint8_t** out_bytes, size_t* out_length) {
+  const kiln_compiler_options_t* options = &job->options;
+  kiln_status_t status = kiln_ok_status();
+  size_t asm_length = 0;
+  const char* asm_text = kiln_vm_emission_text(job->module, &asm_length);
+  char* benchmark_text = NULL;  // owned when the benchmark flags apply
+  char* inlined_text = NULL;    // owned: the text with its blobs as hex
+  kiln_vm_asm_blob_t* blobs = NULL;
+  size_t blob_count = 0;
+  if (asm_text) {
+    status =
+        kiln_vm_emission_blobs(job->module, allocator, &blobs, &blob_count);
+  }
+  // Text that leaves the process (vm-asm output) or that the benchmark
+  // rewrites stands alone: its constants are written out as hex.
+  bool standalone = format == KILN_COMPILER_OUTPUT_VM_ASM ||
+                    kiln_benchmark_options_active(&options->benchmark);
+  if (!status && asm_text && blob_count && standalone) {
+    size_t inlined_length = 0;
+    status =
+        kiln_vm_asm_inline_blobs(asm_text, asm_length, blobs, blob_count,
+                                 allocator, &inlined_text, &inlined_length);
+    if (!status) {
+      asm_text = inlined_text;
+      asm_length = inlined_length;
+      blob_count = 0;
+    }
+  }
+  if (status) {
+    // Reported below.
+  } else if (!asm_text) {
+    status = kiln_make_status(KILN_STATUS_INTERNAL,
+                              "vm-emission produced no assembly");
+  } else if (kiln_benchmark_options_active(&options->benchmark)) {
+    // Benchmark wrappers, repeated dispatches, dispatch modules.
+    kiln_benchmark_options_t benchmark = options->benchmark;
+    benchmark.async_external =
+        options->execution_model == KILN_EXECUTION_MODEL_ASYNC_EXTERNAL;
+    size_t text_length = 0;
+    status = kiln_benchmark_apply(&benchmark, job->context, job->module,
+                                  asm_text, asm_length, allocator,
+                                  &benchmark_text, &text_length);
+    if (!status) {
+      asm_text = benchmark_text;
+      asm_length = text_length;
+    }
+  }
+  if (status || !asm_text) {
+    // Reported above.
+  } else if (format == KILN_COMPILER_OUTPUT_VM_ASM) {
+    status = kiln_driver_copy_out(allocator, asm_text, asm_length, out_bytes,
+                                  out_length);
+  } else {
+    status = kiln_vm_assemble_with_blobs(asm_text, asm_length, "<vm-emission>",
+                                         blobs, blob_count, allocator,
+                                         out_bytes, out_length);
+    if (status) {
+      status = kiln_status_annotate_f(
+          status,
+          "internal error: the generated VM assembly does not "
+          "assemble (use --output-format=vm-asm to inspect it)");
+    }
+  }
+  if (benchmark_text) kiln_allocator_free(allocator, benchmark_text);
+  if (inlined_text) kiln_allocator_free(allocator, inlined_text);
+  if (blobs) kiln_allocator_free(allocator, blobs);
+  return status;
+}
+
+kiln_status_t kiln_compiler_job_emit(kiln_compiler_job_t* job,
+                                     kiln_compiler_output_format_t format,
+                                     kiln_allocator_t allocator,
+                                     uint8_t** out_bytes, size_t* out_length) {
+  *out_bytes = NULL;
+  *out_length = 0;
+  if (format == KILN_COMPILER_OUTPUT_MLIR) {
+    // The IR as it stands: after parsing or after the pipeline.
+    if (job->state != KILN_DRIVER_JOB_PARSED) {
+      KILN_RETURN_IF_ERROR(
+          kiln_driver_job_expect(job, KILN_DRIVER_JOB_RAN, "print the IR"));
+    }
+    char* printed = NULL;
+    kiln_status_t status = kiln_ir_print_op_to_string(
+        job->context, job->module, &job->options.print_options, &printed);
+    if (!status) {
+      status = kiln_driver_copy_out(allocator, printed, strlen(printed),
+                                    out_bytes, out_length);
+    }
+    free(printed);
+    return kiln_driver_job_finish_stage(job, status);
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_driver_job_expect(job, KILN_DRIVER_JOB_RAN, "emit the module"));
+  if (job->last_phase != KILN_COMPILER_PHASE_END) {
+    return kiln_make_status(KILN_STATUS_FAILED_PRECONDITION,
+                            "emit the module: the pipeline stopped after "
+                            "'%s' (a module needs the whole pipeline)",
+                            kiln_driver_phases[job->last_phase]);
+  }
+  return kiln_driver_job_finish_stage(
+      job,
+      kiln_driver_job_emit_vm(job, format, allocator, out_bytes, out_length));
+}
+
+static kiln_status_t kiln_compiler_compile_buffer_impl(
+    const kiln_compiler_options_t* options, const char* filename,
+    const char* text, size_t length, kiln_allocator_t allocator,
+    uint8_t** out_bytes, size_t* out_length) {
+  *out_bytes = NULL;
+  *out_length = 0;
+  kiln_compiler_options_t defaults;
+  if (!options) {
+    kiln_compiler_options_initialize(&defaults);
+    options = &defaults;
+  }
+  kiln_compiler_job_t* job = NULL;
+  KILN_RETURN_IF_ERROR(kiln_compiler_job_create(options, allocator, &job));
+  kiln_status_t status = kiln_compiler_job_parse(job, filename, text, length);
+  if (!status) {
+    status =
+        kiln_compiler_job_run(job, kiln_compiler_options_last_phase(options));
+  }
+  if (!status) {
+    status = kiln_compiler_job_emit(job, options->output_format, allocator,
+                                    out_bytes, out_length);
+  }
+  kiln_compiler_job_destroy(job);
   return status;
 }
 

@@ -102,6 +102,59 @@ kiln_status_t kiln_compiler_compile_buffer(
     const char* text, size_t length, kiln_allocator_t allocator,
     uint8_t** out_bytes, size_t* out_length);
 
+// The phases a compilation runs through, in order: "input", "structured",
+// "form-dispatch-regions", "vmvx-codegen", "schedule" (--compile-to), then
+// "end" (serialize and vm-emission: what a module or VM assembly needs).
+#define KILN_COMPILER_PHASE_END 5
+// The index of a phase name (0 for "input" .. KILN_COMPILER_PHASE_END for
+// "end"), or -1 when unknown.
+int kiln_compiler_phase_lookup(const char* phase);
+// The phase kiln-compile stops after for |options|: --compile-to (default
+// "schedule") for MLIR output, else the end.
+int kiln_compiler_options_last_phase(const kiln_compiler_options_t* options);
+
+// One compilation in stages: parse, run the pipeline to a phase, emit. The
+// embedding API (compiler/api) runs one job per invocation;
+// kiln_compiler_compile_buffer runs all three stages. A job holds its own IR
+// context and touches no mutable global state, so jobs on different
+// threads run concurrently; one job is used by one thread at a time.
+typedef struct kiln_compiler_job_t kiln_compiler_job_t;
+
+// Copies |*options| (NULL: defaults); the strings it points at must outlive
+// the job. UNIMPLEMENTED for an unknown target backend.
+kiln_status_t kiln_compiler_job_create(const kiln_compiler_options_t* options,
+                                       kiln_allocator_t allocator,
+                                       kiln_compiler_job_t** out_job);
+void kiln_compiler_job_destroy(kiln_compiler_job_t* job);
+// Diagnostics go to |handler| (called on the thread running the stage)
+// instead of being printed to the options' diagnostic stream; NULL restores
+// printing.
+void kiln_compiler_job_set_diagnostic_handler(
+    kiln_compiler_job_t* job, kiln_ir_diagnostic_handler_t handler,
+    void* user_data);
+// Replaces the options' diagnostic and dump streams (NULL: stderr).
+void kiln_compiler_job_set_streams(kiln_compiler_job_t* job,
+                                   FILE* diagnostic_stream, FILE* dump_stream);
+// Parses and verifies |length| bytes of MLIR (or ONNX) |text| named
+// |filename|; the text is not kept.
+kiln_status_t kiln_compiler_job_parse(kiln_compiler_job_t* job,
+                                      const char* filename, const char* text,
+                                      size_t length);
+// Runs the passes from --compile-from up to |last_phase| (see
+// kiln_compiler_phase_lookup) on the parsed module.
+kiln_status_t kiln_compiler_job_run(kiln_compiler_job_t* job, int last_phase);
+// Writes the result as |format| into |*out_bytes| (from |allocator|, one
+// NUL past |*out_length|; free with kiln_allocator_free). MLIR is the IR as
+// it stands (after parse or run); a module or VM assembly needs the run to
+// have reached the end. May be called more than once.
+kiln_status_t kiln_compiler_job_emit(kiln_compiler_job_t* job,
+                                     kiln_compiler_output_format_t format,
+                                     kiln_allocator_t allocator,
+                                     uint8_t** out_bytes, size_t* out_length);
+// A stage that fails leaves the job failed (later stages are
+// FAILED_PRECONDITION); when diagnostics were reported its status is
+// "compilation failed (N errors reported)".
+
 // Reads all of |path| ("-" is stdin) into |*out_text| (owned by the caller,
 // released with |allocator|); NOT_FOUND when it cannot be opened.
 kiln_status_t kiln_compiler_read_file(const char* path,

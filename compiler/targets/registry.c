@@ -1,5 +1,6 @@
 // The list of target backends. Adding one: a folder under compiler/targets/
 // with its kiln_target_backend_t, and one line below.
+#include <pthread.h>
 #include <string.h>
 
 #include "compiler/targets/target_backend.h"
@@ -40,15 +41,18 @@ const kiln_target_backend_t* kiln_target_backend_default(
   return kiln_target_backend_list[0];
 }
 
-const char* kiln_target_backend_names(void) {
-  // Built once from the table; the table is constant, so racing first
-  // calls write the same bytes.
-  static char names[256];
+// "vmvx, llvm-cpu": built once from the constant table (pthread_once, so
+// that first calls on several threads do not race on the buffer).
+static char kiln_target_backend_names_text[256];
+static pthread_once_t kiln_target_backend_names_once = PTHREAD_ONCE_INIT;
+
+static void kiln_target_backend_names_build(void) {
+  char* names = kiln_target_backend_names_text;
   size_t n = 0;
   for (size_t i = 0; i < KILN_TARGET_BACKEND_COUNT; ++i) {
     const char* name = kiln_target_backend_list[i]->name;
     size_t len = strlen(name);
-    if (n + len + 3 >= sizeof(names)) break;
+    if (n + len + 3 >= sizeof(kiln_target_backend_names_text)) break;
     if (i) {
       memcpy(names + n, ", ", 2);
       n += 2;
@@ -57,5 +61,10 @@ const char* kiln_target_backend_names(void) {
     n += len;
   }
   names[n] = 0;
-  return names;
+}
+
+const char* kiln_target_backend_names(void) {
+  pthread_once(&kiln_target_backend_names_once,
+               kiln_target_backend_names_build);
+  return kiln_target_backend_names_text;
 }

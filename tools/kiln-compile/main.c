@@ -1,22 +1,11 @@
 // kiln-compile: MLIR (StableHLO / linalg) -> .kmod module, like
-// iree-compile. A thin main over kiln_compiler_driver.
-#include <ctype.h>
+// iree-compile. A thin main over the embedding API (compiler/api).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/driver/driver.h"
-#include "compiler/targets/target_backend.h"
+#include "compiler/api/compiler_api.h"
 #include "runtime/tooling/trace_output.h"
-
-// Nothing but whitespace: no program (kiln-opt accepts it, a compiler that
-// emitted an empty module for it would hide a wrong path or a failed pipe).
-static bool kiln_compile_is_blank(const char* text, size_t size) {
-  for (size_t i = 0; i < size; ++i) {
-    if (!isspace((unsigned char)text[i])) return false;
-  }
-  return true;
-}
 
 static void print_help(void) {
   printf(
@@ -113,9 +102,16 @@ static void print_help(void) {
       "  --help                           This help\n");
 }
 
+static void print_backend_name(void* user_data, const char* name) {
+  int* count = (int*)user_data;
+  printf("%s%s", (*count)++ ? ", " : "", name);
+}
+
 static void print_version(void) {
-  printf("kiln %s: kiln-compile\n  target backends: %s\n", KILN_VERSION,
-         kiln_target_backend_names());
+  printf("kiln %s: kiln-compile\n  target backends: ", KILN_VERSION);
+  int count = 0;
+  kiln_compiler_enumerate_target_backends(print_backend_name, &count);
+  printf("\n");
 }
 
 // IREE lists LLVM's registered targets; kiln's are the architectures its
@@ -131,13 +127,13 @@ static void print_cpu_targets(void) {
       "compiler)\n");
 }
 
-int main(int argc, char** argv) {
-  kiln_compiler_options_t options;
-  kiln_compiler_options_initialize(&options);
-  const char* input = NULL;
-  const char* output = "-";
-  const char* trace_output = NULL;
-  bool have_output_format = false;
+// Parses the command line into |session|, |*input|, |*output| and
+// |*trace_output|. Returns the exit code for a bad command line (2) or a
+// finished one (--help: 0), or -1 to go on compiling.
+static int kiln_compile_parse_args(int argc, char** argv,
+                                   kiln_compiler_session_t* session,
+                                   const char** input, const char** output,
+                                   const char** trace_output) {
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
     if (!strcmp(a, "--version")) {
@@ -156,98 +152,126 @@ int main(int argc, char** argv) {
         fprintf(stderr, "kiln-compile: -o needs a file name\n");
         return 2;
       }
-      output = argv[i];
+      *output = argv[i];
     } else if (!strncmp(a, "--trace_output=", 15)) {
-      trace_output = a + 15;
+      *trace_output = a + 15;
     } else if (!strncmp(a, "-o", 2) && a[2] && a[1] == 'o') {
-      output = a + 2;
+      *output = a + 2;
     } else if (a[0] == '-' && a[1] == '-') {
-      bool consumed = false;
-      kiln_status_t status =
-          kiln_compiler_options_parse_flag(&options, a, &consumed);
+      kiln_status_t status = kiln_compiler_session_set_flags(session, 1, &a);
       if (status) {
-        fprintf(stderr, "kiln-compile: %s\n", kiln_status_message(status));
+        if (kiln_status_code(status) == KILN_STATUS_NOT_FOUND) {
+          fprintf(stderr, "kiln-compile: unknown flag '%s' (see --help)\n", a);
+        } else {
+          fprintf(stderr, "kiln-compile: %s\n", kiln_status_message(status));
+        }
         kiln_status_free(status);
         return 2;
       }
-      if (!consumed) {
-        fprintf(stderr, "kiln-compile: unknown flag '%s' (see --help)\n", a);
-        return 2;
-      }
-      if (!strncmp(a, "--output-format=", 16)) have_output_format = true;
     } else if (a[0] == '-' && a[1] != 0) {
       fprintf(stderr, "kiln-compile: unknown flag '%s' (see --help)\n", a);
       return 2;
-    } else if (!input) {
-      input = a;
+    } else if (!*input) {
+      *input = a;
     } else {
-      fprintf(stderr, "kiln-compile: more than one input ('%s', '%s')\n", input,
-              a);
+      fprintf(stderr, "kiln-compile: more than one input ('%s', '%s')\n",
+              *input, a);
       return 2;
     }
   }
-  if (!input) {
+  if (!*input) {
     fprintf(stderr, "kiln-compile: no input file (see --help)\n");
     return 2;
   }
-  if (options.compile_to && !have_output_format) {
-    options.output_format = KILN_COMPILER_OUTPUT_MLIR;
+  return -1;
+}
+
+// Parses |input| and runs the pipeline into |module| (memory), so that a
+// failed compilation never touches the output file.
+static kiln_status_t kiln_compile(kiln_compiler_session_t* session,
+                                  const char* input,
+                                  kiln_compiler_output_t* module) {
+  kiln_compiler_source_t* source = NULL;
+  kiln_compiler_invocation_t* invocation = NULL;
+  kiln_status_t status =
+      kiln_compiler_source_open_file(session, input, &source);
+  if (!status) status = kiln_compiler_invocation_create(session, &invocation);
+  if (!status) {
+    status = kiln_compiler_invocation_parse_source(invocation, source);
   }
-  if (options.compile_to &&
-      options.output_format != KILN_COMPILER_OUTPUT_MLIR) {
-    fprintf(stderr,
-            "kiln-compile: --compile-to prints MLIR "
-            "(--output-format=mlir)\n");
-    return 2;
-  }
-  uint8_t* bytes = NULL;
+  if (!status) status = kiln_compiler_invocation_run_pipeline(invocation);
+  if (!status) status = kiln_compiler_invocation_output(invocation, module);
+  kiln_compiler_invocation_destroy(invocation);
+  kiln_compiler_source_destroy(source);
+  return status;
+}
+
+// Writes the compiled bytes to |path| ("-": stdout).
+static kiln_status_t kiln_compile_write(const char* path,
+                                        kiln_compiler_output_t* module) {
+  const void* data = NULL;
   size_t length = 0;
-  kiln_allocator_t allocator = kiln_allocator_system();
-  char* text = NULL;
-  size_t text_size = 0;
-  const char* filename = strcmp(input, "-") == 0 ? "<stdin>" : input;
-  kiln_status_t status = kiln_tooling_trace_start(trace_output, "kiln-compile");
+  KILN_RETURN_IF_ERROR(kiln_compiler_output_map_memory(module, &data, &length));
+  kiln_compiler_output_t* file = NULL;
+  KILN_RETURN_IF_ERROR(kiln_compiler_output_open_file(path, &file));
+  kiln_status_t status = kiln_compiler_output_write(file, data, length);
+  kiln_status_t close_status = kiln_compiler_output_close(file);
   if (!status) {
-    status = kiln_compiler_read_file(input, allocator, &text, &text_size);
-  }
-  if (!status && kiln_compile_is_blank(text, text_size)) {
-    status = kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
-                              "input '%s' is empty", filename);
-  }
-  if (!status) {
-    status = kiln_compiler_compile_buffer(&options, filename, text, text_size,
-                                          allocator, &bytes, &length);
-  }
-  kiln_allocator_free(allocator, text);
-  kiln_status_t trace_status = kiln_tooling_trace_finish();
-  if (!status) {
-    status = trace_status;
+    status = close_status;
   } else {
-    kiln_status_free(trace_status);
+    kiln_status_free(close_status);
   }
+  kiln_compiler_output_destroy(file);
+  return status;
+}
+
+int main(int argc, char** argv) {
+  kiln_allocator_t allocator = kiln_allocator_system();
+  kiln_compiler_session_t* session = NULL;
+  kiln_status_t status = kiln_compiler_global_initialize();
+  if (!status) status = kiln_compiler_session_create(allocator, &session);
   if (status) {
-    // Diagnostics with file:line:col were already printed; the status says
-    // which phase failed.
     fprintf(stderr, "kiln-compile: error: %s\n", kiln_status_message(status));
     kiln_status_free(status);
+    kiln_compiler_global_shutdown();
     return 1;
   }
-  FILE* out = strcmp(output, "-") == 0 ? stdout : fopen(output, "wb");
-  if (!out) {
-    fprintf(stderr, "kiln-compile: cannot open '%s' for writing\n", output);
-    kiln_allocator_free(allocator, bytes);
-    return 1;
+  const char* input = NULL;
+  const char* output = "-";
+  const char* trace_output = NULL;
+  int exit_code = kiln_compile_parse_args(argc, argv, session, &input, &output,
+                                          &trace_output);
+  kiln_compiler_output_t* module = NULL;
+  if (exit_code < 0) {
+    status = kiln_tooling_trace_start(trace_output, "kiln-compile");
+    if (!status) status = kiln_compiler_output_open_memory(allocator, &module);
+    if (!status) status = kiln_compile(session, input, module);
+    kiln_status_t trace_status = kiln_tooling_trace_finish();
+    if (!status) {
+      status = trace_status;
+    } else {
+      kiln_status_free(trace_status);
+    }
+    if (status) {
+      // Diagnostics with file:line:col were already printed; the status
+      // says which phase failed.
+      fprintf(stderr, "kiln-compile: error: %s\n", kiln_status_message(status));
+      kiln_status_free(status);
+      exit_code = 1;
+    }
   }
-  bool ok = fwrite(bytes, 1, length, out) == length;
-  if (out != stdout) {
-    ok = fclose(out) == 0 && ok;
-  } else {
-    ok = fflush(out) == 0 && ok;
+  if (exit_code < 0) {
+    status = kiln_compile_write(output, module);
+    if (status) {
+      fprintf(stderr, "kiln-compile: %s\n", kiln_status_message(status));
+      kiln_status_free(status);
+      exit_code = 1;
+    } else {
+      exit_code = 0;
+    }
   }
-  kiln_allocator_free(allocator, bytes);
-  if (!ok) {
-    fprintf(stderr, "kiln-compile: error writing '%s'\n", output);
-    return 1;
-  }
-  return 0;
+  kiln_compiler_output_destroy(module);
+  kiln_compiler_session_destroy(session);
+  kiln_compiler_global_shutdown();
+  return exit_code;
 }

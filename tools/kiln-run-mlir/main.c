@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compiler/driver/driver.h"
+#include "compiler/api/compiler_api.h"
 #include "runtime/tooling/flags.h"
 #include "runtime/tooling/trace_output.h"
 #include "tools/common/run_context.h"
@@ -21,25 +21,43 @@ KILN_FLAG_FORWARD_LIST(Xcompiler,
                        "--Xcompiler,iree-hal-target-backends=vmvx or "
                        "--Xcompiler,execution-model=sync.");
 
-// Compiles |path| with the --Xcompiler flags into a module image.
-static kiln_status_t kiln_run_mlir_compile(const char* path, uint8_t** bytes,
-                                           size_t* length) {
-  kiln_compiler_options_t options;
-  kiln_compiler_options_initialize(&options);
-  for (size_t i = 0; i < kiln_flag_Xcompiler.count; ++i) {
-    bool consumed = false;
-    KILN_RETURN_IF_ERROR(kiln_compiler_options_parse_flag(
-        &options, kiln_flag_Xcompiler.values[i], &consumed));
-    if (!consumed) {
-      return kiln_make_status(
+// Compiles |path| with the --Xcompiler flags into |module| (memory), with
+// the embedding API.
+static kiln_status_t kiln_run_mlir_compile(const char* path,
+                                           kiln_compiler_output_t* module) {
+  kiln_compiler_session_t* session = NULL;
+  kiln_compiler_source_t* source = NULL;
+  kiln_compiler_invocation_t* invocation = NULL;
+  kiln_status_t status =
+      kiln_compiler_session_create(kiln_allocator_system(), &session);
+  for (size_t i = 0; !status && i < kiln_flag_Xcompiler.count; ++i) {
+    const char* flag = kiln_flag_Xcompiler.values[i];
+    status = kiln_compiler_session_set_flags(session, 1, &flag);
+    if (status && kiln_status_code(status) == KILN_STATUS_NOT_FOUND) {
+      kiln_status_free(status);
+      status = kiln_make_status(
           KILN_STATUS_INVALID_ARGUMENT,
           "unknown compiler flag '%s' (given with --Xcompiler or after --)",
-          kiln_flag_Xcompiler.values[i]);
+          flag);
     }
   }
-  options.output_format = KILN_COMPILER_OUTPUT_MODULE;
-  return kiln_compiler_compile_file(&options, path, kiln_allocator_system(),
-                                    bytes, length);
+  if (!status) status = kiln_compiler_source_open_file(session, path, &source);
+  if (!status) status = kiln_compiler_invocation_create(session, &invocation);
+  // A module to run, whatever --compile-to or --output-format say.
+  if (!status) {
+    status = kiln_compiler_invocation_set_compile_to_phase(invocation, "end");
+  }
+  if (!status) {
+    status = kiln_compiler_invocation_parse_source(invocation, source);
+  }
+  if (!status) status = kiln_compiler_invocation_run_pipeline(invocation);
+  if (!status) {
+    status = kiln_compiler_invocation_output_module(invocation, module);
+  }
+  kiln_compiler_invocation_destroy(invocation);
+  kiln_compiler_source_destroy(source);
+  kiln_compiler_session_destroy(session);
+  return status;
 }
 
 // Rewrites IREE's routing forms into the flags kiln's parser knows, in a new
@@ -147,16 +165,28 @@ int main(int argc, char** argv) {
         1, "one MLIR file to run", &argc, &argv, &done);
   if (!status && !done)
     status = kiln_tooling_trace_start_from_flags("kiln-run-mlir");
-  uint8_t* bytes = NULL;
-  size_t length = 0;
-  if (!status && !done)
-    status = kiln_run_mlir_compile(argv[1], &bytes, &length);
+  kiln_compiler_output_t* module = NULL;
+  bool compiler_initialized = false;
+  if (!status && !done) {
+    status = kiln_compiler_global_initialize();
+    compiler_initialized = !status;
+  }
+  if (!status && !done) {
+    status = kiln_compiler_output_open_memory(kiln_allocator_system(), &module);
+  }
+  if (!status && !done) status = kiln_run_mlir_compile(argv[1], module);
   kiln_tools_run_context_t context = {0};
   if (!status && !done) {
-    status = kiln_tools_run_context_initialize_from_memory(
-        kiln_allocator_system(), bytes, length, &context);
+    const void* bytes = NULL;
+    size_t length = 0;
+    status = kiln_compiler_output_map_memory(module, &bytes, &length);
+    if (!status) {
+      status = kiln_tools_run_context_initialize_from_memory(
+          kiln_allocator_system(), (const uint8_t*)bytes, length, &context);
+    }
   }
-  kiln_allocator_free(kiln_allocator_system(), bytes);
+  kiln_compiler_output_destroy(module);
+  if (compiler_initialized) kiln_compiler_global_shutdown();
   int exit_code = 0;
   if (!status && !done) {
     status = kiln_tools_run_context_run_named(

@@ -95,3 +95,20 @@ def test_bad_inputs(tmp_path):
 def test_dumps_go_to_stderr(capsys):
     kc.compile_str(MLIR, target_backends=["vmvx"], extra_args=["--timing"])
     assert "Total" in capsys.readouterr().err
+
+
+def test_blank_source_is_an_error():
+    # As in kiln-compile: an empty module would hide a wrong path.
+    with pytest.raises(kc.CompilerToolError, match="input '<string>' is empty"):
+        kc.compile_str(" \n\t")
+
+
+def test_threads_compile_the_same_bytes():
+    # The GIL is released while compiling: four threads compile at once and
+    # each gets the module a lone compile gives.
+    from concurrent.futures import ThreadPoolExecutor
+    expected = kc.compile_str(MLIR, target_backends=["vmvx"])
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        modules = list(pool.map(
+            lambda _: kc.compile_str(MLIR, target_backends=["vmvx"]), range(8)))
+    assert all(m == expected for m in modules)

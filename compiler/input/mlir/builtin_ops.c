@@ -1,6 +1,7 @@
 // Custom-form parse hooks for builtin.module and the func dialect, plus
 // example custom forms (arith.constant, arith.addf, stablehlo.add,
 // stablehlo.constant) that show the dialect engineer the pattern.
+#include <pthread.h>
 #include <string.h>
 
 #include "compiler/input/mlir/op_parser.h"
@@ -199,12 +200,13 @@ static kiln_status_t parse_call(kiln_mlir_op_parser_t* p,
   return kiln_ok_status();
 }
 
+// The IR's definitions with the parse hooks added: static data shared by
+// every context, filled exactly once (pthread_once) so that contexts created
+// on several threads at once never write them, and read-only afterwards.
 static kiln_ir_op_def_t g_module_def, g_func_def, g_return_def, g_call_def;
+static pthread_once_t g_builtin_defs_once = PTHREAD_ONCE_INIT;
 
-kiln_status_t kiln_mlir_register_builtin_ops(kiln_ir_context_t* context) {
-  KILN_RETURN_IF_ERROR(kiln_ir_register_builtin_ops(context));
-  // The definitions are static data shared by every context; filling them
-  // is idempotent.
+static void kiln_mlir_fill_builtin_defs(void) {
   g_module_def = kiln_ir_builtin_module_def;
   g_module_def.parse = parse_module;
   g_func_def = kiln_ir_func_func_def;
@@ -213,6 +215,11 @@ kiln_status_t kiln_mlir_register_builtin_ops(kiln_ir_context_t* context) {
   g_return_def.parse = parse_return;
   g_call_def = kiln_ir_func_call_def;
   g_call_def.parse = parse_call;
+}
+
+kiln_status_t kiln_mlir_register_builtin_ops(kiln_ir_context_t* context) {
+  KILN_RETURN_IF_ERROR(kiln_ir_register_builtin_ops(context));
+  pthread_once(&g_builtin_defs_once, kiln_mlir_fill_builtin_defs);
   KILN_RETURN_IF_ERROR(kiln_ir_register_op(context, &g_module_def));
   KILN_RETURN_IF_ERROR(kiln_ir_register_op(context, &g_func_def));
   KILN_RETURN_IF_ERROR(kiln_ir_register_op(context, &g_return_def));

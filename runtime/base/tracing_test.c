@@ -136,7 +136,7 @@ static int emit_zones(void* arg) {
 // while the main thread writes snapshots: under TSan this checks that the
 // buffers are published safely.
 KILN_TEST(recorder_writes_every_thread) {
-  kiln_trace_recorder_options_t options = {"tracing_test", 0};
+  kiln_trace_recorder_options_t options = {"tracing_test", 0, 0};
   kiln_trace_recorder_t* recorder = NULL;
   KILN_ASSERT_OK(
       kiln_trace_recorder_create(&options, kiln_allocator_system(), &recorder));
@@ -182,7 +182,7 @@ KILN_TEST(recorder_writes_every_thread) {
 
 // With a tiny buffer cap the recorder keeps a prefix and counts the rest.
 KILN_TEST(recorder_drops_past_its_cap) {
-  kiln_trace_recorder_options_t options = {NULL, 1};
+  kiln_trace_recorder_options_t options = {NULL, 1, 0};
   kiln_trace_recorder_t* recorder = NULL;
   KILN_ASSERT_OK(
       kiln_trace_recorder_create(&options, kiln_allocator_system(), &recorder));

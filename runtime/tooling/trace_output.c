@@ -32,7 +32,7 @@ kiln_status_t kiln_tooling_trace_start(const char* path,
   KILN_RETURN_IF_ERROR(kiln_allocator_malloc(allocator, n + 1,
                                              (void**)&kiln_tooling_trace_path));
   memcpy(kiln_tooling_trace_path, path, n + 1);
-  kiln_trace_recorder_options_t options = {process_name, 0};
+  kiln_trace_recorder_options_t options = {process_name, 0, 0};
   kiln_status_t status = kiln_trace_recorder_create(
       &options, allocator, &kiln_tooling_trace_recorder);
   if (status) {

@@ -7,9 +7,17 @@
 //     .load(module)            links the module after the loaded ones
 //                              (borrowed image); returns its index
 //     .lookup(name)            "module.function" or a bare name ->
-//                              (module index, ordinal, signature)
+//                              (module index, ordinal, signature, is_async)
 //     .invoke(index, ordinal, args)  args: BufferView | int | float |
 //                              (array, element_type); returns a tuple
+//     .invoke(index, ordinal, args, wait_fence=None, signal_fence=None)
+//                              a coarse-fences function with no fences
+//                              runs to completion (a signal fence is made
+//                              and waited on); with a signal fence it
+//                              returns once the work is scheduled
+//     .create_fence()          a Fence on a new semaphore of the device
+//   Fence                      a HAL fence: .wait(timeout_s=None),
+//                              .signal(), .reached
 //   BufferView                 a HAL buffer view: shape, element_type,
 //                              element_type_name, the buffer protocol
 //   KilnError                  every kiln status, "CODE: message"
@@ -23,6 +31,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "runtime/base/time.h"
 #include "runtime/session/session.h"
 
 static PyObject* kiln_py_error;  // kiln._runtime.KilnError
@@ -239,8 +248,9 @@ static PyObject* kiln_py_session_lookup(kiln_py_session_t* self,
   if (status) return kiln_py_raise(status);
   kiln_string_view_t signature = kiln_vm_function_signature(&function);
   return Py_BuildValue(
-      "nIs#", (Py_ssize_t)kiln_py_session_module_index(self, function.module),
-      function.ordinal, signature.data, (Py_ssize_t)signature.size);
+      "nIs#N", (Py_ssize_t)kiln_py_session_module_index(self, function.module),
+      function.ordinal, signature.data, (Py_ssize_t)signature.size,
+      PyBool_FromLong(kiln_runtime_function_is_async(&function)));
 }
 
 //===----------------------------------------------------------------------===//
@@ -595,15 +605,129 @@ static PyObject* kiln_py_convert_result(kiln_py_session_t* self,
   return NULL;
 }
 
-static PyObject* kiln_py_session_invoke(kiln_py_session_t* self,
-                                        PyObject* args) {
+//===----------------------------------------------------------------------===//
+// Fence
+//===----------------------------------------------------------------------===//
+
+typedef struct {
+  PyObject_HEAD kiln_hal_fence_t* fence;
+  PyObject* session;  // keeps the device (and its semaphores' owner) alive
+} kiln_py_fence_t;
+
+static void kiln_py_fence_dealloc(kiln_py_fence_t* self) {
+  if (self->fence) kiln_hal_fence_release(self->fence);
+  Py_XDECREF(self->session);
+  Py_TYPE(self)->tp_free((PyObject*)self);
+}
+
+static PyTypeObject kiln_py_fence_type;
+
+// Takes ownership of |fence|.
+static PyObject* kiln_py_fence_wrap(kiln_hal_fence_t* fence,
+                                    PyObject* session) {
+  kiln_py_fence_t* self = PyObject_New(kiln_py_fence_t, &kiln_py_fence_type);
+  if (!self) {
+    kiln_hal_fence_release(fence);
+    return NULL;
+  }
+  self->fence = fence;
+  self->session = Py_NewRef(session);
+  return (PyObject*)self;
+}
+
+static PyObject* kiln_py_fence_wait(kiln_py_fence_t* self, PyObject* args,
+                                    PyObject* kwargs) {
+  PyObject* timeout = Py_None;
+  static char* keywords[] = {"timeout_s", NULL};
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", keywords, &timeout)) {
+    return NULL;
+  }
+  int64_t deadline_ns = KILN_HAL_INFINITE_DEADLINE;
+  if (timeout != Py_None) {
+    double seconds = PyFloat_AsDouble(timeout);
+    if (seconds == -1.0 && PyErr_Occurred()) return NULL;
+    if (seconds < 0) seconds = 0;
+    deadline_ns = kiln_time_now_ns() + (int64_t)(seconds * 1e9);
+  }
+  PyThreadState* thread = PyEval_SaveThread();
+  kiln_status_t status = kiln_hal_fence_wait(self->fence, deadline_ns);
+  PyEval_RestoreThread(thread);
+  if (status) return kiln_py_raise(status);
+  Py_RETURN_NONE;
+}
+
+static PyObject* kiln_py_fence_signal(kiln_py_fence_t* self, PyObject* unused) {
+  kiln_status_t status = kiln_hal_fence_signal(self->fence);
+  if (status) return kiln_py_raise(status);
+  Py_RETURN_NONE;
+}
+
+static PyObject* kiln_py_fence_reached(kiln_py_fence_t* self, void* closure) {
+  bool reached = false;
+  kiln_status_t status = kiln_hal_fence_query(self->fence, &reached);
+  if (status) return kiln_py_raise(status);
+  return PyBool_FromLong(reached);
+}
+
+static PyMethodDef kiln_py_fence_methods[] = {
+    {"wait", (PyCFunction)(void (*)(void))kiln_py_fence_wait,
+     METH_VARARGS | METH_KEYWORDS,
+     "wait(timeout_s=None): until reached; KilnError DEADLINE_EXCEEDED past "
+     "the timeout, or the failure of the work that was to signal it"},
+    {"signal", (PyCFunction)kiln_py_fence_signal, METH_NOARGS,
+     "signal(): marks every timepoint of the fence reached"},
+    {NULL},
+};
+
+static PyGetSetDef kiln_py_fence_getset[] = {
+    {"reached", (getter)kiln_py_fence_reached, NULL,
+     "whether every timepoint is reached (raises if the work failed)", NULL},
+    {NULL},
+};
+
+static PyTypeObject kiln_py_fence_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "kiln._runtime.Fence",
+    .tp_basicsize = sizeof(kiln_py_fence_t),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A HAL fence (made by Session.create_fence or an async call).",
+    .tp_dealloc = (destructor)kiln_py_fence_dealloc,
+    .tp_methods = kiln_py_fence_methods,
+    .tp_getset = kiln_py_fence_getset,
+};
+
+// A fence at value 1 of a new semaphore (at 0) of |session|'s device.
+static kiln_status_t kiln_py_session_make_fence(kiln_runtime_session_t* session,
+                                                kiln_hal_fence_t** out_fence) {
+  kiln_hal_semaphore_t* semaphore = NULL;
+  KILN_RETURN_IF_ERROR(kiln_hal_device_create_semaphore(
+      kiln_runtime_session_device(session), 0, &semaphore));
+  kiln_status_t status = kiln_hal_fence_create_at(
+      semaphore, 1, kiln_runtime_session_allocator(session), out_fence);
+  kiln_hal_semaphore_release(semaphore);  // the fence retains it
+  return status;
+}
+
+static PyObject* kiln_py_session_invoke(kiln_py_session_t* self, PyObject* args,
+                                        PyObject* kwargs) {
   Py_ssize_t module_index = 0;
   unsigned int ordinal = 0;
   PyObject* items = NULL;
+  PyObject* wait_object = Py_None;
+  PyObject* signal_object = Py_None;
+  static char* keywords[] = {"", "", "", "wait_fence", "signal_fence", NULL};
   if (!kiln_py_check_initialized(self->session, "Session")) return NULL;
-  if (!PyArg_ParseTuple(args, "nIO!", &module_index, &ordinal, &PyTuple_Type,
-                        &items)) {
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "nIO!|OO", keywords,
+                                   &module_index, &ordinal, &PyTuple_Type,
+                                   &items, &wait_object, &signal_object)) {
     return NULL;
+  }
+  for (int i = 0; i < 2; ++i) {
+    PyObject* object = i ? signal_object : wait_object;
+    if (object != Py_None && !PyObject_TypeCheck(object, &kiln_py_fence_type)) {
+      PyErr_Format(PyExc_TypeError, "%s must be a Fence or None",
+                   i ? "signal_fence" : "wait_fence");
+      return NULL;
+    }
   }
   kiln_vm_module_t* module =
       module_index < 0
@@ -619,12 +743,36 @@ static PyObject* kiln_py_session_invoke(kiln_py_session_t* self,
   kiln_status_t status = kiln_vm_signature_parse(
       kiln_vm_function_signature(&function), &signature);
   if (status) return kiln_py_raise(status);
+  bool is_async = kiln_runtime_function_is_async(&function);
+  if (!is_async && (wait_object != Py_None || signal_object != Py_None)) {
+    PyErr_SetString(kiln_py_error,
+                    "INVALID_ARGUMENT: fences are given, but the function "
+                    "does not use the coarse-fences ABI");
+    return NULL;
+  }
+  kiln_hal_fence_t* wait_fence =
+      wait_object == Py_None ? NULL : ((kiln_py_fence_t*)wait_object)->fence;
+  kiln_hal_fence_t* signal_fence =
+      signal_object == Py_None ? NULL
+                               : ((kiln_py_fence_t*)signal_object)->fence;
+  // Without a signal fence an async function runs to completion here.
+  kiln_hal_fence_t* own_fence = NULL;
+  if (is_async && !signal_fence) {
+    status = kiln_py_session_make_fence(self->session, &own_fence);
+    if (status) return kiln_py_raise(status);
+    signal_fence = own_fence;
+  }
+  // The fences are the signature's last two arguments, not the caller's.
+  if (is_async && signature.args.size >= 2) signature.args.size -= 2;
 
   size_t arg_count = (size_t)PyTuple_GET_SIZE(items);
   size_t result_count = signature.results.size;
   kiln_vm_value_t* values =
       PyMem_Calloc(arg_count + result_count + 1, sizeof(kiln_vm_value_t));
-  if (!values) return PyErr_NoMemory();
+  if (!values) {
+    if (own_fence) kiln_hal_fence_release(own_fence);
+    return PyErr_NoMemory();
+  }
   kiln_vm_value_t* results = values + arg_count;
   for (size_t i = 0; !status && i < arg_count; ++i) {
     char expected = i < signature.args.size ? signature.args.data[i] : 0;
@@ -634,11 +782,21 @@ static PyObject* kiln_py_session_invoke(kiln_py_session_t* self,
   if (!status) {
     PyThreadState* thread = PyEval_SaveThread();
     PyThread_acquire_lock(self->lock, WAIT_LOCK);
-    status = kiln_runtime_session_call(self->session, function, values,
-                                       arg_count, results, result_count);
+    if (is_async) {
+      status = kiln_runtime_session_call_async(
+          self->session, function, values, arg_count, wait_fence, signal_fence,
+          results, result_count);
+    } else {
+      status = kiln_runtime_session_call(self->session, function, values,
+                                         arg_count, results, result_count);
+    }
     PyThread_release_lock(self->lock);
+    if (!status && own_fence) {
+      status = kiln_hal_fence_wait(own_fence, KILN_HAL_INFINITE_DEADLINE);
+    }
     PyEval_RestoreThread(thread);
   }
+  if (own_fence) kiln_hal_fence_release(own_fence);
   PyObject* out = NULL;
   if (status) {
     kiln_py_raise(status);
@@ -665,13 +823,26 @@ static PyObject* kiln_py_session_device_uri_bytes_in_use(
       kiln_runtime_session_bytes_in_use(self->session));
 }
 
+static PyObject* kiln_py_session_create_fence(kiln_py_session_t* self,
+                                              PyObject* unused) {
+  if (!kiln_py_check_initialized(self->session, "Session")) return NULL;
+  kiln_hal_fence_t* fence = NULL;
+  kiln_status_t status = kiln_py_session_make_fence(self->session, &fence);
+  if (status) return kiln_py_raise(status);
+  return kiln_py_fence_wrap(fence, (PyObject*)self);
+}
+
 static PyMethodDef kiln_py_session_methods[] = {
     {"load", (PyCFunction)kiln_py_session_load, METH_O,
      "load(module) -> index: links a Module after the loaded ones"},
     {"lookup", (PyCFunction)kiln_py_session_lookup, METH_VARARGS,
-     "lookup(name) -> (module index, ordinal, signature)"},
-    {"invoke", (PyCFunction)kiln_py_session_invoke, METH_VARARGS,
-     "invoke(module index, ordinal, args) -> tuple of results"},
+     "lookup(name) -> (module index, ordinal, signature, is_async)"},
+    {"invoke", (PyCFunction)(void (*)(void))kiln_py_session_invoke,
+     METH_VARARGS | METH_KEYWORDS,
+     "invoke(module index, ordinal, args, wait_fence=None, signal_fence=None)"
+     " -> tuple of results"},
+    {"create_fence", (PyCFunction)kiln_py_session_create_fence, METH_NOARGS,
+     "create_fence() -> Fence on a new semaphore of the session's device"},
     {"bytes_in_use", (PyCFunction)kiln_py_session_device_uri_bytes_in_use,
      METH_NOARGS, "bytes live through the session's allocator"},
     {NULL},
@@ -740,7 +911,8 @@ PyMODINIT_FUNC PyInit__runtime(void) {
       PyModule_AddObject(module, "KilnError", Py_NewRef(kiln_py_error)) < 0 ||
       kiln_py_add_type(module, "Module", &kiln_py_module_type) < 0 ||
       kiln_py_add_type(module, "Session", &kiln_py_session_type) < 0 ||
-      kiln_py_add_type(module, "BufferView", &kiln_py_buffer_view_type) < 0) {
+      kiln_py_add_type(module, "BufferView", &kiln_py_buffer_view_type) < 0 ||
+      kiln_py_add_type(module, "Fence", &kiln_py_fence_type) < 0) {
     Py_DECREF(module);
     return NULL;
   }

@@ -44,6 +44,7 @@ __all__ = [
     "BenchmarkToolError",
     "FunctionNotFoundError",
     "BoundModule",
+    "HalFence",
     "Config",
     "DeviceArray",
     "KilnError",
@@ -174,13 +175,41 @@ def _dtype_of(element_type):
     return None
 
 
-class DeviceArray:
-    """An array result in device memory. numpy.asarray(a), a.to_host() and
-    numpy operations on it read the device memory in place (kiln's devices
-    are CPU devices), so no copy happens until numpy makes one."""
+class HalFence:
+    """A HAL fence: a set of semaphore timepoints, the unit in which async
+    (coarse-fences) functions wait and signal. Made by
+    SystemContext.create_fence() or returned by VmFunction.call_async."""
 
     def __init__(self, raw):
         self._raw = raw
+
+    def wait(self, timeout=None):
+        """Blocks until the fence is reached (the GIL is released). Raises
+        KilnError DEADLINE_EXCEEDED after |timeout| seconds, or the error of
+        the work that was to signal it."""
+        self._raw.wait(timeout)
+
+    def signal(self):
+        """Marks the fence reached (e.g. a wait fence handed to a call)."""
+        self._raw.signal()
+
+    @property
+    def reached(self):
+        return self._raw.reached
+
+    def __repr__(self):
+        return f"<kiln.runtime.HalFence reached={self.reached}>"
+
+
+class DeviceArray:
+    """An array result in device memory. numpy.asarray(a), a.to_host() and
+    numpy operations on it read the device memory in place (kiln's devices
+    are CPU devices), so no copy happens until numpy makes one. A result of
+    VmFunction.call_async waits for its call's fence before it is read."""
+
+    def __init__(self, raw, ready_fence=None):
+        self._raw = raw
+        self._ready_fence = ready_fence
 
     @property
     def shape(self):
@@ -205,6 +234,9 @@ class DeviceArray:
 
     def to_host(self):
         """A numpy array viewing the result's memory (kept alive by it)."""
+        if self._ready_fence is not None:
+            self._ready_fence.wait()
+            self._ready_fence = None
         return np.asarray(self._raw)
 
     def __array__(self, dtype=None, copy=None):
@@ -238,13 +270,15 @@ class VmFunction:
     """An exported function bound to a context: call it with the function's
     arguments, get its results (one value, a tuple of several, or None)."""
 
-    def __init__(self, session, name, module_index, ordinal, signature):
+    def __init__(self, session, name, module_index, ordinal, signature,
+                 is_async=False):
         self._session = session
         self.name = name
         self._module_index = module_index
         self._ordinal = ordinal
         self.signature = signature
         self._arg_types = signature.split("->")[0]
+        self._is_async = is_async
 
     def _convert(self, value, expected):
         if isinstance(value, DeviceArray):
@@ -273,19 +307,50 @@ class VmFunction:
                 f"(supported: {', '.join(str(d) for d in _ELEMENT_TYPES)})")
         return (array, element_type)
 
-    def __call__(self, *args):
+    @property
+    def is_async(self):
+        """True for a coarse-fences function (iree.abi.model = "coarse-fences",
+        e.g. compiled with --iree-execution-model=async-external): its last
+        two arguments are a wait and a signal fence, which calls supply."""
+        return self._is_async
+
+    def _invoke(self, args, **fences):
         converted = tuple(
             self._convert(a, self._arg_types[i] if i < len(self._arg_types)
                           else "")
             for i, a in enumerate(args))
-        results = self._session.invoke(self._module_index, self._ordinal,
-                                       converted)
+        return self._session.invoke(self._module_index, self._ordinal,
+                                    converted, **fences)
+
+    @staticmethod
+    def _pack(results, ready_fence=None):
         results = tuple(
-            DeviceArray(r) if isinstance(r, _runtime.BufferView) else r
-            for r in results)
+            DeviceArray(r, ready_fence) if isinstance(r, _runtime.BufferView)
+            else r for r in results)
         if not results:
             return None
         return results[0] if len(results) == 1 else results
+
+    def __call__(self, *args):
+        """Calls the function and returns once its results are ready (an
+        async function gets the fences it needs and is waited for)."""
+        return self._pack(self._invoke(args))
+
+    def call_async(self, *args, wait_fence=None):
+        """Calls a coarse-fences function without waiting: the work starts
+        once |wait_fence| (a HalFence, or None for now) is reached. Returns
+        (results, done): |done| is the HalFence the work signals; the
+        results' DeviceArrays wait for it when they are first read."""
+        if not self._is_async:
+            raise KilnError(
+                f"INVALID_ARGUMENT: '{self.name}' does not use the "
+                "coarse-fences ABI (compile with "
+                "--iree-execution-model=async-external); call it directly")
+        done = HalFence(self._session.create_fence())
+        results = self._invoke(
+            args, wait_fence=wait_fence._raw if wait_fence else None,
+            signal_fence=done._raw)
+        return self._pack(results, done), done
 
     def __repr__(self):
         return f"<kiln.runtime.VmFunction {self.name}({self.signature})>"
@@ -309,14 +374,14 @@ class BoundModule:
         if function is None:
             # Qualified: only this module, even where others export |name|.
             try:
-                index, ordinal, signature = self._context._session.lookup(
-                    f"{self.name}.{name}")
+                index, ordinal, signature, is_async = (
+                    self._context._session.lookup(f"{self.name}.{name}"))
             except KilnError as e:
                 if not str(e).startswith("NOT_FOUND"):
                     raise
                 raise FunctionNotFoundError(str(e)) from None
             function = VmFunction(self._context._session, name, index,
-                                  ordinal, signature)
+                                  ordinal, signature, is_async)
             self._functions[name] = function
         return function
 
@@ -370,6 +435,11 @@ class SystemContext:
     def add_vm_modules(self, vm_modules):
         for m in vm_modules:
             self.add_vm_module(m)
+
+    def create_fence(self):
+        """A HalFence on a new semaphore of the context's device: hand it to
+        VmFunction.call_async as a wait fence and signal() it to start."""
+        return HalFence(self._session.create_fence())
 
     def __repr__(self):
         return (f"<kiln.runtime.SystemContext {self.config.device_uri} "

@@ -2,7 +2,8 @@
 """llvm-cpu matmuls through the micro-kernels against numpy (float64).
 
 Shapes cover 1, 3, 15, 17, 300, 513 and non-multiples of every tile (16x16,
-8x8, skinny M), batch matmuls, K longer than the entry's K block (256) and
+8x8, skinny M), batch matmuls, dot_generals that become linalg.generic
+(rank-4 batches, transposed LHS and/or RHS), K longer than the entry's K block (256) and
 M and N beyond its row and column blocks (256, 128);
 each runs on local-sync and local-task with the CPU features capped to each
 ISA variant in turn (KILN_HAL_CPU_ISA_CAP: the micro-kernel ISA follows the
@@ -23,6 +24,37 @@ BIN = sys.argv[1]
 SHAPES = [(1, 1, 1), (3, 15, 17), (17, 513, 31), (15, 17, 3), (1, 600, 1000),
           (33, 1030, 17), (64, 64, 256), (65, 7, 257), (300, 70, 140)]
 BATCHED = [(3, 5, 7, 300), (2, 17, 33, 9)]
+# dot_generals that lower to linalg.generic, not a named matmul: (lhs shape,
+# rhs shape, batching dims, contracting dims). Rank-4 batches (an attention
+# block's [1, heads, seq, d] matmuls), a transposed RHS (Q x K^T), a
+# transposed LHS, and both.
+GENERAL = [((1, 3, 17, 9), (1, 3, 9, 33), ([0, 1], [0, 1]), ([3], [2])),
+           ((2, 3, 5, 513), (2, 3, 513, 1), ([0, 1], [0, 1]), ([3], [2])),
+           ((3, 17, 9), (3, 20, 9), ([0], [0]), ([2], [2])),
+           ((1, 2, 33, 7), (1, 2, 15, 7), ([0, 1], [0, 1]), ([3], [3])),
+           ((3, 9, 17), (3, 9, 20), ([0], [0]), ([1], [1])),
+           ((9, 17), (20, 9), ([], []), ([0], [1]))]
+
+
+def ty(shape):
+    return "tensor<%sxf32>" % "x".join(str(d) for d in shape)
+
+
+def dot_general_ref(a, b, batch, contract):
+    """float64 result of stablehlo.dot_general: batch, lhs free, rhs free."""
+    lb, rb = batch
+    lc, rc = contract
+    lf = [d for d in range(a.ndim) if d not in lb + lc]
+    rf = [d for d in range(b.ndim) if d not in rb + rc]
+    at = np.transpose(a, lb + lf + lc).reshape(
+        [a.shape[d] for d in lb] + [int(np.prod([a.shape[d] for d in lf]))] +
+        [int(np.prod([a.shape[d] for d in lc]))])
+    bt = np.transpose(b, rb + rc + rf).reshape(
+        [b.shape[d] for d in rb] + [int(np.prod([b.shape[d] for d in rc]))] +
+        [int(np.prod([b.shape[d] for d in rf]))])
+    out = np.matmul(at, bt)
+    return out.reshape([a.shape[d] for d in lb] + [a.shape[d] for d in lf] +
+                       [b.shape[d] for d in rf])
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -55,6 +87,18 @@ def main():
                     (i, b, m, k, b, k, n, b, m, n, b, m, k, b, k, n, b, m, n, b,
                      m, n))
                 cases.append(("bmm%d" % i, (b, m, k), (b, k, n)))
+            for i, (sa, sb, batch, contract) in enumerate(GENERAL):
+                a = np.zeros(sa)
+                b = np.zeros(sb)
+                so = dot_general_ref(a, b, batch, contract).shape
+                f.write(
+                    "func.func @gmm%d(%%a: %s, %%b: %s) -> %s {\n  %%0 ="
+                    " stablehlo.dot_general %%a, %%b, batching_dims = %s x %s,"
+                    " contracting_dims = %s x %s : (%s, %s) -> %s\n  return"
+                    " %%0 : %s\n}\n" %
+                    (i, ty(sa), ty(sb), ty(so), batch[0], batch[1], contract[0],
+                     contract[1], ty(sa), ty(sb), ty(so), ty(so)))
+                cases.append(("gmm%d" % i, sa, sb, batch, contract))
         kmod = os.path.join(work, "mm.kmod")
         dump = os.path.join(work, "dump")
         run([os.path.join(BIN, "kiln-compile"), "--iree-hal-target-backends=llvm-cpu",
@@ -65,16 +109,26 @@ def main():
         if kernels != len(cases):
             fail("%d of %d matmuls use the micro-kernel" % (kernels, len(cases)))
         checked = 0
-        for name, sa, sb in cases:
+        for case in cases:
+            name, sa, sb = case[:3]
             a = rng.standard_normal(sa).astype(np.float32)
             b = rng.standard_normal(sb).astype(np.float32)
             pa, pb = os.path.join(work, "a.npy"), os.path.join(work, "b.npy")
             np.save(pa, a)
             np.save(pb, b)
-            ref = np.matmul(a.astype(np.float64), b.astype(np.float64))
-            bound = np.matmul(np.abs(a).astype(np.float64),
-                              np.abs(b).astype(np.float64))
-            bound *= a.shape[-1] * 2.0 ** -23
+            if len(case) > 3:
+                batch, contract = case[3:]
+                ref = dot_general_ref(a.astype(np.float64), b.astype(np.float64),
+                                      batch, contract)
+                bound = dot_general_ref(np.abs(a).astype(np.float64),
+                                        np.abs(b).astype(np.float64), batch,
+                                        contract)
+                bound *= a.shape[contract[0][0]] * 2.0 ** -23
+            else:
+                ref = np.matmul(a.astype(np.float64), b.astype(np.float64))
+                bound = np.matmul(np.abs(a).astype(np.float64),
+                                  np.abs(b).astype(np.float64))
+                bound *= a.shape[-1] * 2.0 ** -23
             for cap in ("host", "x86-64-v3", "generic"):
                 for device in ("local-sync", "local-task"):
                     out = os.path.join(work, "out.npy")

@@ -3,7 +3,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "compiler/dispatch/conv2d.h"
 #include "compiler/dispatch/dispatch_ops.h"
+#include "compiler/dispatch/structured.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/types.h"
 #include "compiler/targets/cpu/epilogue.h"
@@ -49,6 +51,133 @@ bool kiln_cpu_value_is_zero(kiln_ir_value_t* v) {
   return d == 0.0;
 }
 
+// Element strides, per loop dim, of the row-major operand |t| indexed by
+// |map| (0 for dims the map does not use). False unless every result is a
+// distinct plain loop dim.
+static bool kiln_cpu_map_strides(const kiln_ir_affine_map_t* map,
+                                 const kiln_ir_type_t* t, uint32_t num_dims,
+                                 int64_t strides[KILN_STRUCTURED_MAX_DIMS]) {
+  if (map->num_symbols || map->num_results != t->shaped.rank) return false;
+  for (uint32_t d = 0; d < num_dims; ++d) strides[d] = 0;
+  int64_t stride = 1;
+  for (size_t r = map->num_results; r-- > 0;) {
+    int64_t d;
+    if (!kiln_ir_affine_map_result_is_dim(map, r, &d) || d < 0 ||
+        d >= (int64_t)num_dims || strides[d]) {
+      return false;
+    }
+    strides[d] = stride;
+    stride *= t->shaped.dims[r];
+  }
+  return true;
+}
+
+// The stride of the flat batch index in an operand whose batch loop
+// |batch_dims[i]| (extent |extents[i]|) has element stride |strides[..]|:
+// the loops of extent > 1 must step it by batch_stride * (extent of the
+// later batch loops), so that batch b sits at b * batch_stride.
+static bool kiln_cpu_flat_batch_stride(const int64_t* strides,
+                                       const int64_t* batch_dims,
+                                       const int64_t* extents, size_t count,
+                                       int64_t* out_stride) {
+  int64_t stride = -1, weight = 1;
+  for (size_t i = count; i-- > 0;) {
+    if (extents[i] > 1) {
+      int64_t s = strides[batch_dims[i]];
+      if (stride < 0) stride = s / weight;
+      if (s != stride * weight) return false;
+    }
+    weight *= extents[i];
+  }
+  *out_stride = stride < 0 ? 0 : stride;
+  return true;
+}
+
+// A linalg.generic computing out[b.., m, n] += lhs[.., m, k] * rhs[.., k, n]
+// with plain dims in any operand order (rank-4 ONNX MatMuls, transposed
+// operands): one reduction loop, f32 mul-add body, batch loops that fold
+// into one flat batch index for every operand.
+static bool kiln_cpu_match_generic_matmul(kiln_ir_context_t* context,
+                                          kiln_ir_op_t* op,
+                                          kiln_cpu_matmul_t* out) {
+  if (!kiln_ir_op_is(op, "linalg.generic")) return false;
+  kiln_structured_op_t s;
+  kiln_status_t status = kiln_structured_op_get(context, op, &s);
+  if (status) {
+    kiln_status_free(status);
+    return false;
+  }
+  if (s.num_ins != 2 || s.num_outs != 1 || s.num_dims < 3 ||
+      kiln_structured_num_reductions(&s) != 1 ||
+      !kiln_conv2d_body_is_mul_add(s.body)) {
+    return false;
+  }
+  const kiln_ir_type_t* types[3];
+  int64_t strides[3][KILN_STRUCTURED_MAX_DIMS];
+  for (int i = 0; i < 3; ++i) {
+    types[i] = kiln_ir_op_operand(op, (uint32_t)i)->type;
+    if (!kiln_cpu_is_f32(types[i]) ||
+        !kiln_cpu_map_strides(s.maps[i], types[i], s.num_dims, strides[i])) {
+      return false;
+    }
+  }
+  // The output holds every parallel loop: (batch.., m, n).
+  const kiln_ir_affine_map_t* om = s.maps[2];
+  if (om->num_results != s.num_dims - 1 || om->num_results < 2) return false;
+  int64_t dk = -1, dm, dn;
+  for (uint32_t d = 0; d < s.num_dims; ++d) {
+    if (s.is_reduction[d]) dk = d;
+  }
+  if (dk < 0 ||
+      !kiln_ir_affine_map_result_is_dim(om, om->num_results - 2, &dm) ||
+      !kiln_ir_affine_map_result_is_dim(om, om->num_results - 1, &dn)) {
+    return false;
+  }
+  const int64_t* ls = strides[0];
+  const int64_t* rs = strides[1];
+  if (ls[dn] || rs[dm] || !ls[dk] || !rs[dk] || !ls[dm] || !rs[dn]) {
+    return false;
+  }
+  int64_t batch_dims[KILN_STRUCTURED_MAX_DIMS],
+      extents[KILN_STRUCTURED_MAX_DIMS];
+  size_t nb = om->num_results - 2;
+  out->batch = 1;
+  for (size_t i = 0; i < nb; ++i) {
+    if (!kiln_ir_affine_map_result_is_dim(om, i, &batch_dims[i])) return false;
+    extents[i] = s.ranges[batch_dims[i]];
+    out->batch *= extents[i];
+  }
+  int64_t out_batch_stride;
+  if (!kiln_cpu_flat_batch_stride(ls, batch_dims, extents, nb,
+                                  &out->lhs_batch_stride) ||
+      !kiln_cpu_flat_batch_stride(rs, batch_dims, extents, nb,
+                                  &out->rhs_batch_stride) ||
+      !kiln_cpu_flat_batch_stride(strides[2], batch_dims, extents, nb,
+                                  &out_batch_stride)) {
+    return false;
+  }
+  out->m = s.ranges[dm], out->n = s.ranges[dn], out->k = s.ranges[dk];
+  if (out->batch > 1 && out_batch_stride != out->m * out->n) return false;
+  // Unit-extent dims may have any stride: pick the plain layout then.
+  if (ls[dk] == 1 || out->k == 1) {
+    out->lhs_stride = out->m == 1 ? out->k : ls[dm];
+  } else if (ls[dm] == 1 || out->m == 1) {
+    out->lhs_transposed = true;
+    out->lhs_stride = ls[dk];
+  } else {
+    return false;
+  }
+  if (rs[dn] == 1 || out->n == 1) {
+    out->rhs_stride = out->k == 1 ? out->n : rs[dk];
+  } else if (rs[dk] == 1 || out->k == 1) {
+    out->rhs_transposed = true;
+    out->rhs_stride = rs[dn];
+  } else {
+    return false;
+  }
+  return true;
+}
+
 bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
                            kiln_cpu_matmul_t* out) {
   memset(out, 0, sizeof(*out));
@@ -56,10 +185,9 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
   kiln_ir_op_t* mm = kiln_cpu_epilogue_root(context, region);
   if (!mm) return false;
   bool batched = kiln_ir_op_is(mm, "linalg.batch_matmul");
-  if (!batched && !kiln_ir_op_is(mm, "linalg.matmul")) return false;
-  // Plain named matmuls only (no indexing_maps: transposed forms are
-  // generics or carry maps).
-  if (kiln_ir_op_get_attr(mm, "indexing_maps")) return false;
+  bool named = batched || kiln_ir_op_is(mm, "linalg.matmul");
+  // Plain named matmuls (transposed forms carry indexing_maps) or generics.
+  if (named && kiln_ir_op_get_attr(mm, "indexing_maps")) return false;
   if (mm->num_operands != 3 || mm->num_results != 1) return false;
   kiln_ir_value_t* lhs = kiln_ir_op_operand(mm, 0);
   kiln_ir_value_t* rhs = kiln_ir_op_operand(mm, 1);
@@ -72,17 +200,25 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
       !kiln_cpu_is_f32(init->type) || !kiln_cpu_value_is_zero(init)) {
     return false;
   }
-  const int64_t* a = lhs->type->shaped.dims;
-  const int64_t* b = rhs->type->shaped.dims;
-  size_t rank = batched ? 3 : 2;
-  if (lhs->type->shaped.rank != rank || rhs->type->shaped.rank != rank) {
+  if (named) {
+    const int64_t* a = lhs->type->shaped.dims;
+    const int64_t* b = rhs->type->shaped.dims;
+    size_t rank = batched ? 3 : 2;
+    if (lhs->type->shaped.rank != rank || rhs->type->shaped.rank != rank) {
+      return false;
+    }
+    out->batch = batched ? a[0] : 1;
+    out->m = a[rank - 2];
+    out->k = a[rank - 1];
+    out->n = b[rank - 1];
+    if (b[rank - 2] != out->k || (batched && b[0] != a[0])) return false;
+    out->lhs_stride = out->k;
+    out->lhs_batch_stride = out->m * out->k;
+    out->rhs_stride = out->n;
+    out->rhs_batch_stride = out->k * out->n;
+  } else if (!kiln_cpu_match_generic_matmul(context, mm, out)) {
     return false;
   }
-  out->batch = batched ? a[0] : 1;
-  out->m = a[rank - 2];
-  out->k = a[rank - 1];
-  out->n = b[rank - 1];
-  if (b[rank - 2] != out->k || (batched && b[0] != a[0])) return false;
   if (out->m <= 0 || out->n <= 0 || out->k <= 0 || out->batch <= 0) {
     return false;
   }
@@ -100,13 +236,15 @@ void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out) {
   out->batch = mm->batch;
   out->m = mm->m, out->n = mm->n, out->k = mm->k;
   out->lhs.binding = mm->lhs_binding;
-  out->lhs.batch_stride = mm->m * mm->k;
-  out->lhs.stride = mm->k;
-  // B is K x N row-major: element (n, k) of the N x K RHS is at k * N + n.
+  out->lhs.batch_stride = mm->lhs_batch_stride;
+  out->lhs.stride = mm->lhs_stride;
+  out->lhs.transposed = mm->lhs_transposed;
+  // A plain B is K x N row-major: element (n, k) of the N x K RHS is at
+  // k * stride + n, the gemm's transposed RHS.
   out->rhs.binding = mm->rhs_binding;
-  out->rhs.batch_stride = mm->k * mm->n;
-  out->rhs.stride = mm->n;
-  out->rhs.transposed = true;
+  out->rhs.batch_stride = mm->rhs_batch_stride;
+  out->rhs.stride = mm->rhs_stride;
+  out->rhs.transposed = !mm->rhs_transposed;
   out->out.binding = mm->out_binding;
   out->out.batch_stride = mm->m * mm->n;
   out->out.stride = mm->n;

@@ -1,5 +1,7 @@
 // Matmul dispatches of the cpu backend: a dispatch region that is an f32
-// linalg.matmul / batch_matmul of its operands (zero-initialized), possibly
+// linalg.matmul / batch_matmul of its operands (zero-initialized), or a
+// linalg.generic computing one (any number of batch loops, either operand
+// transposed: what a rank-4 ONNX MatMul becomes), possibly
 // followed by an elementwise epilogue (epilogue.h), becomes a C entry point
 // that packs its tiles and runs the runtime's mmt4d micro-kernel
 // (runtime/builtins/ukernel) through the executable's import table, instead of
@@ -27,9 +29,15 @@ extern "C" {
 #define KILN_CPU_MATMUL_IMPORT_COUNT 4
 
 typedef struct kiln_cpu_matmul_t {
-  int64_t batch;  // 1 for linalg.matmul
+  int64_t batch;  // 1 for linalg.matmul; all batch loops of a generic, flat
   int64_t m, n, k;
   uint32_t lhs_binding, rhs_binding, out_binding;
+  // Element strides in the bindings (f32 elements): LHS (m, k) at
+  // m * lhs_stride + k, or k * lhs_stride + m when lhs_transposed; RHS (k, n)
+  // at k * rhs_stride + n, or n * rhs_stride + k when rhs_transposed; batch
+  // b at b * batch stride.
+  int64_t lhs_stride, lhs_batch_stride, rhs_stride, rhs_batch_stride;
+  bool lhs_transposed, rhs_transposed;
   const char* epilogue;  // kiln_cpu_epilogue_build's statements, or NULL
   const kiln_ir_type_t* epilogue_type;  // the kernel's result type
 } kiln_cpu_matmul_t;

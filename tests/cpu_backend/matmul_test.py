@@ -3,7 +3,8 @@
 
 Shapes cover 1, 3, 15, 17, 300, 513 and non-multiples of every tile (16x16,
 8x8, skinny M), batch matmuls, dot_generals that become linalg.generic
-(rank-4 batches, transposed LHS and/or RHS), K longer than the entry's K block (256) and
+(rank-4 batches, transposed LHS and/or RHS), constant RHS weights (packed
+at compile time: their entries must not pack the RHS), K longer than the entry's K block (256) and
 M and N beyond its row and column blocks (256, 128);
 each runs on local-sync and local-task with the CPU features capped to each
 ISA variant in turn (KILN_HAL_CPU_ISA_CAP: the micro-kernel ISA follows the
@@ -34,6 +35,24 @@ GENERAL = [((1, 3, 17, 9), (1, 3, 9, 33), ([0, 1], [0, 1]), ([3], [2])),
            ((1, 2, 33, 7), (1, 2, 15, 7), ([0, 1], [0, 1]), ([3], [3])),
            ((3, 9, 17), (3, 9, 20), ([0], [0]), ([1], [1])),
            ((9, 17), (20, 9), ([], []), ([0], [1]))]
+
+# Constant RHS (a weight), packed at compile time into 16-column panels:
+# (lhs shape, rhs shape, batching dims, contracting dims) as above.
+CONSTANT = [((1, 3), (3, 17), ([], []), ([1], [0])),
+            ((3, 513), (513, 1), ([], []), ([1], [0])),
+            ((17, 17), (17, 513), ([], []), ([1], [0])),
+            ((2, 1), (1, 3), ([], []), ([1], [0])),
+            ((33, 300), (300, 40), ([], []), ([1], [0])),
+            ((5, 9), (17, 9), ([], []), ([1], [1])),
+            ((2, 5, 7), (2, 7, 19), ([0], [0]), ([2], [1])),
+            ((3, 5, 7), (7, 17), ([], []), ([2], [0]))]
+
+
+def dense(x):
+    """An MLIR dense literal of float32 |x| (exact: 9 significant digits)."""
+    if x.ndim == 0:
+        return "%.9g" % x
+    return "[" + ", ".join(dense(v) for v in x) + "]"
 
 
 def ty(shape):
@@ -99,6 +118,18 @@ def main():
                     (i, ty(sa), ty(sb), ty(so), batch[0], batch[1], contract[0],
                      contract[1], ty(sa), ty(sb), ty(so), ty(so)))
                 cases.append(("gmm%d" % i, sa, sb, batch, contract))
+            for i, (sa, sb, batch, contract) in enumerate(CONSTANT):
+                w = rng.standard_normal(sb).astype(np.float32)
+                so = dot_general_ref(np.zeros(sa), w, batch, contract).shape
+                f.write(
+                    "func.func @cmm%d(%%a: %s) -> %s {\n  %%w ="
+                    " stablehlo.constant dense<%s> : %s\n  %%0 ="
+                    " stablehlo.dot_general %%a, %%w, batching_dims = %s x %s,"
+                    " contracting_dims = %s x %s : (%s, %s) -> %s\n  return"
+                    " %%0 : %s\n}\n" %
+                    (i, ty(sa), ty(so), dense(w), ty(sb), batch[0], batch[1],
+                     contract[0], contract[1], ty(sa), ty(sb), ty(so), ty(so)))
+                cases.append(("cmm%d" % i, sa, w, batch, contract))
         kmod = os.path.join(work, "mm.kmod")
         dump = os.path.join(work, "dump")
         run([os.path.join(BIN, "kiln-compile"), "--iree-hal-target-backends=llvm-cpu",
@@ -108,14 +139,27 @@ def main():
         kernels = c.count("through the runtime's mmt4d micro-kernel") // 3
         if kernels != len(cases):
             fail("%d of %d matmuls use the micro-kernel" % (kernels, len(cases)))
+        # Every constant RHS is packed at compile time: its entry packs only
+        # the LHS (no pack reads the rhs binding), and no other is.
+        entries = c.split("\n// f32 matmul ")[1:]
+        packed = [e for e in entries if "RHS packed at compile time" in e]
+        if len(packed) != 3 * len(CONSTANT):
+            fail("%d of %d constant-RHS entries read a compile-time packed RHS"
+                 % (len(packed) // 3, len(CONSTANT)))
+        for e in packed:
+            if "pp.in = rhs" in e:
+                fail("an entry with a compile-time packed RHS packs it again:\n"
+                     + e[:200])
         checked = 0
         for case in cases:
             name, sa, sb = case[:3]
             a = rng.standard_normal(sa).astype(np.float32)
-            b = rng.standard_normal(sb).astype(np.float32)
+            constant = isinstance(sb, np.ndarray)
+            b = sb if constant else rng.standard_normal(sb).astype(np.float32)
             pa, pb = os.path.join(work, "a.npy"), os.path.join(work, "b.npy")
             np.save(pa, a)
             np.save(pb, b)
+            inputs = ["--input=@" + pa] + ([] if constant else ["--input=@" + pb])
             if len(case) > 3:
                 batch, contract = case[3:]
                 ref = dot_general_ref(a.astype(np.float64), b.astype(np.float64),
@@ -135,7 +179,7 @@ def main():
                     env = dict(os.environ, KILN_HAL_CPU_ISA_CAP=cap)
                     run([os.path.join(BIN, "kiln-run-module"), "--module=" + kmod,
                          "--device=" + device, "--function=" + name,
-                         "--input=@" + pa, "--input=@" + pb, "--output=@" + out],
+                         "--output=@" + out] + inputs,
                         env=env)
                     got = np.load(out).astype(np.float64)
                     if got.shape != ref.shape:

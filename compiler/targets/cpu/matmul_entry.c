@@ -1,12 +1,14 @@
 #include "compiler/targets/cpu/matmul_entry.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/dispatch/conv2d.h"
 #include "compiler/dispatch/dispatch_ops.h"
 #include "compiler/dispatch/structured.h"
 #include "compiler/ir/attributes.h"
+#include "compiler/ir/builder.h"
 #include "compiler/ir/types.h"
 #include "compiler/targets/cpu/epilogue.h"
 
@@ -253,6 +255,86 @@ void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out) {
   out->epilogue_type = mm->epilogue_type;
 }
 
+kiln_status_t kiln_cpu_matmul_pack_constant_rhs(kiln_ir_context_t* context,
+                                                kiln_ir_op_t* region,
+                                                const kiln_cpu_matmul_t* mm,
+                                                kiln_cpu_gemm_t* g) {
+  if (mm->rhs_binding >= kiln_ir_op_num_regular_operands(region)) {
+    return kiln_ok_status();
+  }
+  kiln_ir_value_t* weight = kiln_ir_op_operand(region, mm->rhs_binding);
+  kiln_ir_op_t* def = weight->defining_op;
+  kiln_ir_block_t* body = kiln_dispatch_region_body(region);
+  if (!def || !kiln_ir_op_is(def, "arith.constant") ||
+      kiln_ir_value_num_uses(weight) != 1 || !body ||
+      kiln_ir_value_num_uses(body->args[mm->rhs_binding]) != 1) {
+    return kiln_ok_status();
+  }
+  const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");
+  if (!value || value->kind != KILN_IR_ATTR_DENSE_ELEMENTS ||
+      value->dense.splat || !kiln_cpu_is_f32(weight->type)) {
+    return kiln_ok_status();
+  }
+  const int64_t P = KILN_CPU_MATMUL_PANEL;
+  const int64_t K = mm->k, N = mm->n;
+  const int64_t batches = mm->rhs_batch_stride ? mm->batch : 1;
+  const int64_t np = (N + P - 1) / P * P;
+  const int64_t count = kiln_ir_dense_num_elements(value);
+  if (value->dense.size != (size_t)count * 4 ||
+      batches * np * K > (1ll << 36)) {
+    return kiln_ok_status();
+  }
+  // The last element the logical view reads must lie inside the data.
+  const int64_t last = (batches - 1) * mm->rhs_batch_stride +
+                       (mm->rhs_transposed ? (N - 1) * mm->rhs_stride + K - 1
+                                           : (K - 1) * mm->rhs_stride + N - 1);
+  if (last >= count) return kiln_ok_status();
+  float* packed = (float*)calloc((size_t)(batches * np * K), sizeof(float));
+  if (!packed) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                            "out of memory packing a %" PRId64 " x %" PRId64
+                            " matmul weight",
+                            K, N);
+  }
+  const uint8_t* src = value->dense.data;
+  for (int64_t b = 0; b < batches; ++b) {
+    for (int64_t k = 0; k < K; ++k) {
+      for (int64_t n = 0; n < N; ++n) {
+        int64_t from = b * mm->rhs_batch_stride +
+                       (mm->rhs_transposed ? n * mm->rhs_stride + k
+                                           : k * mm->rhs_stride + n);
+        memcpy(&packed[b * np * K + (n / P) * K * P + k * P + n % P],
+               src + 4 * from, 4);
+      }
+    }
+  }
+  int64_t dims[1] = {batches * np * K};
+  const kiln_ir_type_t* type = kiln_ir_tensor_type_get(
+      context, 1, dims, weight->type->shaped.element, NULL);
+  const kiln_ir_attribute_t* attr = kiln_ir_dense_elements_attr_get(
+      context, type, false, packed, (size_t)dims[0] * 4);
+  free(packed);
+  if (!attr) {
+    return kiln_make_status(KILN_STATUS_INTERNAL,
+                            "packed matmul weight: bad dense size");
+  }
+  kiln_ir_builder_t b = kiln_ir_builder_make(context);
+  kiln_ir_builder_set_before(&b, def);
+  kiln_ir_named_attribute_t named = kiln_ir_named_attr(context, "value", attr);
+  kiln_ir_op_t* constant = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &b, "arith.constant", 0, NULL, 1, &type, 1, &named, &constant));
+  kiln_ir_op_set_operand(region, mm->rhs_binding,
+                         kiln_ir_op_result(constant, 0));
+  kiln_ir_op_erase(def);
+  g->rhs.panels = true;
+  g->rhs.transposed = false;
+  g->rhs.offset = 0;
+  g->rhs.stride = K * P;
+  g->rhs.batch_stride = batches > 1 ? np * K : 0;
+  return kiln_ok_status();
+}
+
 void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]) {
   out_count[0] = (g->m + KILN_CPU_MATMUL_WM - 1) / KILN_CPU_MATMUL_WM;
   out_count[1] = (g->n + KILN_CPU_MATMUL_NB - 1) / KILN_CPU_MATMUL_NB;
@@ -343,7 +425,7 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
   kiln_ir_sb_printf(
       out,
       "// %s %" PRId64 " x %" PRId64 " x %" PRId64 " (batch %" PRId64
-      "%s): packed tiles through the runtime's mmt4d micro-kernel.\n"
+      "%s%s): packed tiles through the runtime's mmt4d micro-kernel.\n"
       "int %s(const kiln_hal_executable_environment_v1_t* env,\n"
       "    const kiln_hal_executable_dispatch_state_v1_t* ds,\n"
       "    const kiln_hal_executable_workgroup_state_v1_t* wg) {\n"
@@ -357,18 +439,19 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "      KILN_UKERNEL_MMT4D_F32F32F32, features, KILN_UKERNEL_ISA_NATIVE, "
       "M);\n"
       "  if (t.M0 <= 0 || t.M0 > %d || t.N0 <= 0 || t.N0 > %d || t.K0 <= 0 "
-      "|| KB %% t.K0%s) return KILN_CPU_FAIL_PROGRAM;\n"
+      "|| KB %% t.K0%s%s) return KILN_CPU_FAIL_PROGRAM;\n"
       "  int64_t m0 = (int64_t)wg->workgroup_id_x * WM;\n"
       "  int64_t n0 = (int64_t)wg->workgroup_id_y * NB;\n"
       "  int64_t b = wg->workgroup_id_z;\n"
       "  if (m0 >= M || n0 >= N) return 0;\n"
       "  int64_t rows = M - m0 < WM ? M - m0 : WM;\n"
       "  int64_t cols = N - n0 < NB ? N - n0 : NB;\n",
-      g->what, g->m, g->k, g->n, g->batch, window ? ", im2col" : "", c_name,
-      g->m, g->n, g->k, KILN_CPU_MATMUL_WM, KILN_CPU_MATMUL_MB,
-      KILN_CPU_MATMUL_NB, KILN_CPU_MATMUL_KB, window ? 4 : 3, max_binding,
-      KILN_CPU_MATMUL_MAX_TILE, KILN_CPU_MATMUL_MAX_TILE,
-      window ? " || t.K0 != 1" : "");
+      g->what, g->m, g->k, g->n, g->batch, window ? ", im2col" : "",
+      g->rhs.panels ? ", RHS packed at compile time" : "", c_name, g->m, g->n,
+      g->k, KILN_CPU_MATMUL_WM, KILN_CPU_MATMUL_MB, KILN_CPU_MATMUL_NB,
+      KILN_CPU_MATMUL_KB, window ? 4 : 3, max_binding, KILN_CPU_MATMUL_MAX_TILE,
+      KILN_CPU_MATMUL_MAX_TILE, window ? " || t.K0 != 1" : "",
+      g->rhs.panels ? " || t.K0 != 1 || 16 % t.N0" : "");
   kiln_cpu_emit_operand_pointer("lhs", &g->lhs, false, out);
   kiln_cpu_emit_operand_pointer("rhs", &g->rhs, false, out);
   kiln_cpu_emit_operand_pointer("out", &g->out, true, out);
@@ -456,9 +539,11 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
   // A row-major K x N RHS (a matmul's B, an HWCF filter) is read in place
   // by mmt4d (rhs_stride1) for its full column tiles; only a partial last
   // tile is packed. Otherwise the RHS panel of this K block is packed once.
-  bool direct = !g->rhs.window && g->rhs.transposed &&
+  bool direct = !g->rhs.window && !g->rhs.panels && g->rhs.transposed &&
                 g->rhs.stride <= (int64_t)UINT32_MAX;
-  if (direct) {
+  if (g->rhs.panels) {
+    // Packed at compile time: nothing to pack.
+  } else if (direct) {
     kiln_ir_sb_printf(out,
                       "    const int64_t S = %" PRId64
                       ";\n"
@@ -523,17 +608,40 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
         "return KILN_CPU_FAIL_PROGRAM;\n"
         "    }\n");
   }
-  kiln_ir_sb_printf(
-      out,
-      "    if (nfull < N1) {\n"
-      "      mp.rhs = rhs_p; mp.rhs_stride0 = K1 * t.N0 * t.K0; mp.rhs_stride1 "
-      "= 0;\n"
-      "      mp.N1 = N1 - nfull; mp.out = acc_row + nfull * tm.M0 * t.N0;\n"
-      "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) return "
-      "KILN_CPU_FAIL_PROGRAM;\n"
-      "    }\n"
-      "    }\n"
-      "  }\n");
+  if (g->rhs.panels) {
+    // A 16-column panel holds 16 / N0 tiles: one call for all tiles when
+    // N0 is 16 (panels K * 16 apart), else one per panel (tiles N0 apart,
+    // K steps 16 apart).
+    kiln_ir_sb_printf(
+        out,
+        "    const int64_t tpp = 16 / t.N0;\n"
+        "    for (int64_t j = 0; j < N1; j += tpp) {\n"
+        "      mp.rhs = rhs + ((n0 + j * t.N0) / 16) * (K * 16) + k0 * 16;\n"
+        "      mp.rhs_stride0 = tpp == 1 ? K * 16 : t.N0;\n"
+        "      mp.rhs_stride1 = tpp == 1 ? 0 : 16;\n"
+        "      mp.N1 = tpp == 1 ? N1 : N1 - j < tpp ? N1 - j : tpp;\n"
+        "      mp.out = acc_row + j * tm.M0 * t.N0;\n"
+        "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) "
+        "return KILN_CPU_FAIL_PROGRAM;\n"
+        "      if (tpp == 1) break;\n"
+        "    }\n"
+        "    }\n"
+        "  }\n");
+  } else {
+    kiln_ir_sb_printf(
+        out,
+        "    if (nfull < N1) {\n"
+        "      mp.rhs = rhs_p; mp.rhs_stride0 = K1 * t.N0 * t.K0; "
+        "mp.rhs_stride1 "
+        "= 0;\n"
+        "      mp.N1 = N1 - nfull; mp.out = acc_row + nfull * tm.M0 * t.N0;\n"
+        "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) "
+        "return "
+        "KILN_CPU_FAIL_PROGRAM;\n"
+        "    }\n"
+        "    }\n"
+        "  }\n");
+  }
   kiln_ir_sb_printf(
       out,
       "  for (int part = 0; part < 2; ++part) {\n"

@@ -6,7 +6,9 @@ Shapes cover 1, 3, 15, 17, 300, 513 and non-multiples of every tile (16x16,
 (rank-4 batches, transposed LHS and/or RHS), constant RHS weights (packed
 at compile time: their entries must not pack the RHS), K longer than the entry's K block (256) and
 M and N beyond its row and column blocks (256, 128);
-each runs on local-sync and local-task with the CPU features capped to each
+each runs on local-sync and on local-task with 2 and 1 workers (whose bits
+must equal local-sync's: tiles are spread, K never split) with the CPU
+features capped to each
 ISA variant in turn (KILN_HAL_CPU_ISA_CAP: the micro-kernel ISA follows the
 executable's environment), from one module with three ISA variants. The
 module must run the micro-kernel (its C names mmt4d). Tolerance: the f32
@@ -174,14 +176,27 @@ def main():
                                   np.abs(b).astype(np.float64))
                 bound *= a.shape[-1] * 2.0 ** -23
             for cap in ("host", "x86-64-v3", "generic"):
-                for device in ("local-sync", "local-task"):
+                sync_bits = None
+                for device in ("local-sync", "local-task", "local-task-1"):
                     out = os.path.join(work, "out.npy")
                     env = dict(os.environ, KILN_HAL_CPU_ISA_CAP=cap)
+                    flags = ["--device=" + device]
+                    if device.startswith("local-task"):
+                        # 1 or 2 workers: tiles spread over them, K never
+                        # split, so the bits are local-sync's.
+                        flags = ["--device=local-task",
+                                 "--task_topology_group_count=" +
+                                 ("1" if device.endswith("-1") else "2")]
                     run([os.path.join(BIN, "kiln-run-module"), "--module=" + kmod,
-                         "--device=" + device, "--function=" + name,
-                         "--output=@" + out] + inputs,
-                        env=env)
-                    got = np.load(out).astype(np.float64)
+                         "--function=" + name, "--output=@" + out] + flags +
+                        inputs, env=env)
+                    raw = np.load(out)
+                    if sync_bits is None:
+                        sync_bits = raw.tobytes()
+                    elif raw.tobytes() != sync_bits:
+                        fail("%s (%s): %s differs from local-sync in its bits" %
+                             (name, cap, device))
+                    got = raw.astype(np.float64)
                     if got.shape != ref.shape:
                         fail("%s: shape %s, want %s" % (name, got.shape, ref.shape))
                     err = np.abs(got - ref)
@@ -190,7 +205,8 @@ def main():
                         fail("%s (%s, %s): element %s is %r, want %r (bound %g)" %
                              (name, cap, device, i, got[i], ref[i], bound[i]))
                     checked += 1
-        print("matmul_test: %d matmuls x 3 ISA caps x 2 devices = %d runs "
+        print("matmul_test: %d matmuls x 3 ISA caps x 3 devices (local-sync, "
+              "local-task with 2 and 1 workers, bit-identical) = %d runs "
               "match numpy" % (len(cases), checked))
 
 

@@ -284,8 +284,12 @@ def case_dispatch_statistics():
   dispatch = rows[1]
   check(dispatch["calls"] == 1.0, "one dispatch per call: %s" % dispatch)
   check(dispatch["percent"] == 100.0, dispatch)
-  check(0 < dispatch["real_time"] <= rows[0]["real_time"],
-        "dispatch time must be within the call time: %s" % rows)
+  # Only positive: a timing bound is no test. (The dispatch row comes from
+  # separate profiled iterations, which read the clock around each
+  # dispatch; unprofiled calls no longer do, so a 1 us dispatch can take
+  # longer profiled than a whole unprofiled call where a clock read is a
+  # system call.)
+  check(0 < dispatch["real_time"], "dispatch time must be positive: %s" % rows)
   check(dispatch["time_unit"] == rows[0]["time_unit"], dispatch)
   # Several dispatch functions: sorted by time, percentages add up to 100.
   mlp = compile_mlir(os.path.join(SAMPLES, "mlp.mlir"), "mlp")

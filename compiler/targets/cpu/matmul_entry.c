@@ -1,10 +1,14 @@
 #include "compiler/targets/cpu/matmul_entry.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "compiler/dispatch/conv2d.h"
 #include "compiler/dispatch/dispatch_ops.h"
+#include "compiler/dispatch/structured.h"
 #include "compiler/ir/attributes.h"
+#include "compiler/ir/builder.h"
 #include "compiler/ir/types.h"
 #include "compiler/targets/cpu/epilogue.h"
 
@@ -49,6 +53,133 @@ bool kiln_cpu_value_is_zero(kiln_ir_value_t* v) {
   return d == 0.0;
 }
 
+// Element strides, per loop dim, of the row-major operand |t| indexed by
+// |map| (0 for dims the map does not use). False unless every result is a
+// distinct plain loop dim.
+static bool kiln_cpu_map_strides(const kiln_ir_affine_map_t* map,
+                                 const kiln_ir_type_t* t, uint32_t num_dims,
+                                 int64_t strides[KILN_STRUCTURED_MAX_DIMS]) {
+  if (map->num_symbols || map->num_results != t->shaped.rank) return false;
+  for (uint32_t d = 0; d < num_dims; ++d) strides[d] = 0;
+  int64_t stride = 1;
+  for (size_t r = map->num_results; r-- > 0;) {
+    int64_t d;
+    if (!kiln_ir_affine_map_result_is_dim(map, r, &d) || d < 0 ||
+        d >= (int64_t)num_dims || strides[d]) {
+      return false;
+    }
+    strides[d] = stride;
+    stride *= t->shaped.dims[r];
+  }
+  return true;
+}
+
+// The stride of the flat batch index in an operand whose batch loop
+// |batch_dims[i]| (extent |extents[i]|) has element stride |strides[..]|:
+// the loops of extent > 1 must step it by batch_stride * (extent of the
+// later batch loops), so that batch b sits at b * batch_stride.
+static bool kiln_cpu_flat_batch_stride(const int64_t* strides,
+                                       const int64_t* batch_dims,
+                                       const int64_t* extents, size_t count,
+                                       int64_t* out_stride) {
+  int64_t stride = -1, weight = 1;
+  for (size_t i = count; i-- > 0;) {
+    if (extents[i] > 1) {
+      int64_t s = strides[batch_dims[i]];
+      if (stride < 0) stride = s / weight;
+      if (s != stride * weight) return false;
+    }
+    weight *= extents[i];
+  }
+  *out_stride = stride < 0 ? 0 : stride;
+  return true;
+}
+
+// A linalg.generic computing out[b.., m, n] += lhs[.., m, k] * rhs[.., k, n]
+// with plain dims in any operand order (rank-4 ONNX MatMuls, transposed
+// operands): one reduction loop, f32 mul-add body, batch loops that fold
+// into one flat batch index for every operand.
+static bool kiln_cpu_match_generic_matmul(kiln_ir_context_t* context,
+                                          kiln_ir_op_t* op,
+                                          kiln_cpu_matmul_t* out) {
+  if (!kiln_ir_op_is(op, "linalg.generic")) return false;
+  kiln_structured_op_t s;
+  kiln_status_t status = kiln_structured_op_get(context, op, &s);
+  if (status) {
+    kiln_status_free(status);
+    return false;
+  }
+  if (s.num_ins != 2 || s.num_outs != 1 || s.num_dims < 3 ||
+      kiln_structured_num_reductions(&s) != 1 ||
+      !kiln_conv2d_body_is_mul_add(s.body)) {
+    return false;
+  }
+  const kiln_ir_type_t* types[3];
+  int64_t strides[3][KILN_STRUCTURED_MAX_DIMS];
+  for (int i = 0; i < 3; ++i) {
+    types[i] = kiln_ir_op_operand(op, (uint32_t)i)->type;
+    if (!kiln_cpu_is_f32(types[i]) ||
+        !kiln_cpu_map_strides(s.maps[i], types[i], s.num_dims, strides[i])) {
+      return false;
+    }
+  }
+  // The output holds every parallel loop: (batch.., m, n).
+  const kiln_ir_affine_map_t* om = s.maps[2];
+  if (om->num_results != s.num_dims - 1 || om->num_results < 2) return false;
+  int64_t dk = -1, dm, dn;
+  for (uint32_t d = 0; d < s.num_dims; ++d) {
+    if (s.is_reduction[d]) dk = d;
+  }
+  if (dk < 0 ||
+      !kiln_ir_affine_map_result_is_dim(om, om->num_results - 2, &dm) ||
+      !kiln_ir_affine_map_result_is_dim(om, om->num_results - 1, &dn)) {
+    return false;
+  }
+  const int64_t* ls = strides[0];
+  const int64_t* rs = strides[1];
+  if (ls[dn] || rs[dm] || !ls[dk] || !rs[dk] || !ls[dm] || !rs[dn]) {
+    return false;
+  }
+  int64_t batch_dims[KILN_STRUCTURED_MAX_DIMS],
+      extents[KILN_STRUCTURED_MAX_DIMS];
+  size_t nb = om->num_results - 2;
+  out->batch = 1;
+  for (size_t i = 0; i < nb; ++i) {
+    if (!kiln_ir_affine_map_result_is_dim(om, i, &batch_dims[i])) return false;
+    extents[i] = s.ranges[batch_dims[i]];
+    out->batch *= extents[i];
+  }
+  int64_t out_batch_stride;
+  if (!kiln_cpu_flat_batch_stride(ls, batch_dims, extents, nb,
+                                  &out->lhs_batch_stride) ||
+      !kiln_cpu_flat_batch_stride(rs, batch_dims, extents, nb,
+                                  &out->rhs_batch_stride) ||
+      !kiln_cpu_flat_batch_stride(strides[2], batch_dims, extents, nb,
+                                  &out_batch_stride)) {
+    return false;
+  }
+  out->m = s.ranges[dm], out->n = s.ranges[dn], out->k = s.ranges[dk];
+  if (out->batch > 1 && out_batch_stride != out->m * out->n) return false;
+  // Unit-extent dims may have any stride: pick the plain layout then.
+  if (ls[dk] == 1 || out->k == 1) {
+    out->lhs_stride = out->m == 1 ? out->k : ls[dm];
+  } else if (ls[dm] == 1 || out->m == 1) {
+    out->lhs_transposed = true;
+    out->lhs_stride = ls[dk];
+  } else {
+    return false;
+  }
+  if (rs[dn] == 1 || out->n == 1) {
+    out->rhs_stride = out->k == 1 ? out->n : rs[dk];
+  } else if (rs[dk] == 1 || out->k == 1) {
+    out->rhs_transposed = true;
+    out->rhs_stride = rs[dn];
+  } else {
+    return false;
+  }
+  return true;
+}
+
 bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
                            kiln_cpu_matmul_t* out) {
   memset(out, 0, sizeof(*out));
@@ -56,10 +187,9 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
   kiln_ir_op_t* mm = kiln_cpu_epilogue_root(context, region);
   if (!mm) return false;
   bool batched = kiln_ir_op_is(mm, "linalg.batch_matmul");
-  if (!batched && !kiln_ir_op_is(mm, "linalg.matmul")) return false;
-  // Plain named matmuls only (no indexing_maps: transposed forms are
-  // generics or carry maps).
-  if (kiln_ir_op_get_attr(mm, "indexing_maps")) return false;
+  bool named = batched || kiln_ir_op_is(mm, "linalg.matmul");
+  // Plain named matmuls (transposed forms carry indexing_maps) or generics.
+  if (named && kiln_ir_op_get_attr(mm, "indexing_maps")) return false;
   if (mm->num_operands != 3 || mm->num_results != 1) return false;
   kiln_ir_value_t* lhs = kiln_ir_op_operand(mm, 0);
   kiln_ir_value_t* rhs = kiln_ir_op_operand(mm, 1);
@@ -72,17 +202,25 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
       !kiln_cpu_is_f32(init->type) || !kiln_cpu_value_is_zero(init)) {
     return false;
   }
-  const int64_t* a = lhs->type->shaped.dims;
-  const int64_t* b = rhs->type->shaped.dims;
-  size_t rank = batched ? 3 : 2;
-  if (lhs->type->shaped.rank != rank || rhs->type->shaped.rank != rank) {
+  if (named) {
+    const int64_t* a = lhs->type->shaped.dims;
+    const int64_t* b = rhs->type->shaped.dims;
+    size_t rank = batched ? 3 : 2;
+    if (lhs->type->shaped.rank != rank || rhs->type->shaped.rank != rank) {
+      return false;
+    }
+    out->batch = batched ? a[0] : 1;
+    out->m = a[rank - 2];
+    out->k = a[rank - 1];
+    out->n = b[rank - 1];
+    if (b[rank - 2] != out->k || (batched && b[0] != a[0])) return false;
+    out->lhs_stride = out->k;
+    out->lhs_batch_stride = out->m * out->k;
+    out->rhs_stride = out->n;
+    out->rhs_batch_stride = out->k * out->n;
+  } else if (!kiln_cpu_match_generic_matmul(context, mm, out)) {
     return false;
   }
-  out->batch = batched ? a[0] : 1;
-  out->m = a[rank - 2];
-  out->k = a[rank - 1];
-  out->n = b[rank - 1];
-  if (b[rank - 2] != out->k || (batched && b[0] != a[0])) return false;
   if (out->m <= 0 || out->n <= 0 || out->k <= 0 || out->batch <= 0) {
     return false;
   }
@@ -100,19 +238,101 @@ void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out) {
   out->batch = mm->batch;
   out->m = mm->m, out->n = mm->n, out->k = mm->k;
   out->lhs.binding = mm->lhs_binding;
-  out->lhs.batch_stride = mm->m * mm->k;
-  out->lhs.stride = mm->k;
-  // B is K x N row-major: element (n, k) of the N x K RHS is at k * N + n.
+  out->lhs.batch_stride = mm->lhs_batch_stride;
+  out->lhs.stride = mm->lhs_stride;
+  out->lhs.transposed = mm->lhs_transposed;
+  // A plain B is K x N row-major: element (n, k) of the N x K RHS is at
+  // k * stride + n, the gemm's transposed RHS.
   out->rhs.binding = mm->rhs_binding;
-  out->rhs.batch_stride = mm->k * mm->n;
-  out->rhs.stride = mm->n;
-  out->rhs.transposed = true;
+  out->rhs.batch_stride = mm->rhs_batch_stride;
+  out->rhs.stride = mm->rhs_stride;
+  out->rhs.transposed = !mm->rhs_transposed;
   out->out.binding = mm->out_binding;
   out->out.batch_stride = mm->m * mm->n;
   out->out.stride = mm->n;
   out->what = "f32 matmul";
   out->epilogue = mm->epilogue;
   out->epilogue_type = mm->epilogue_type;
+}
+
+kiln_status_t kiln_cpu_matmul_pack_constant_rhs(kiln_ir_context_t* context,
+                                                kiln_ir_op_t* region,
+                                                const kiln_cpu_matmul_t* mm,
+                                                kiln_cpu_gemm_t* g) {
+  if (mm->rhs_binding >= kiln_ir_op_num_regular_operands(region)) {
+    return kiln_ok_status();
+  }
+  kiln_ir_value_t* weight = kiln_ir_op_operand(region, mm->rhs_binding);
+  kiln_ir_op_t* def = weight->defining_op;
+  kiln_ir_block_t* body = kiln_dispatch_region_body(region);
+  if (!def || !kiln_ir_op_is(def, "arith.constant") ||
+      kiln_ir_value_num_uses(weight) != 1 || !body ||
+      kiln_ir_value_num_uses(body->args[mm->rhs_binding]) != 1) {
+    return kiln_ok_status();
+  }
+  const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");
+  if (!value || value->kind != KILN_IR_ATTR_DENSE_ELEMENTS ||
+      value->dense.splat || !kiln_cpu_is_f32(weight->type)) {
+    return kiln_ok_status();
+  }
+  const int64_t P = KILN_CPU_MATMUL_PANEL;
+  const int64_t K = mm->k, N = mm->n;
+  const int64_t batches = mm->rhs_batch_stride ? mm->batch : 1;
+  const int64_t np = (N + P - 1) / P * P;
+  const int64_t count = kiln_ir_dense_num_elements(value);
+  if (value->dense.size != (size_t)count * 4 ||
+      batches * np * K > (1ll << 36)) {
+    return kiln_ok_status();
+  }
+  // The last element the logical view reads must lie inside the data.
+  const int64_t last = (batches - 1) * mm->rhs_batch_stride +
+                       (mm->rhs_transposed ? (N - 1) * mm->rhs_stride + K - 1
+                                           : (K - 1) * mm->rhs_stride + N - 1);
+  if (last >= count) return kiln_ok_status();
+  float* packed = (float*)calloc((size_t)(batches * np * K), sizeof(float));
+  if (!packed) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                            "out of memory packing a %" PRId64 " x %" PRId64
+                            " matmul weight",
+                            K, N);
+  }
+  const uint8_t* src = value->dense.data;
+  for (int64_t b = 0; b < batches; ++b) {
+    for (int64_t k = 0; k < K; ++k) {
+      for (int64_t n = 0; n < N; ++n) {
+        int64_t from = b * mm->rhs_batch_stride +
+                       (mm->rhs_transposed ? n * mm->rhs_stride + k
+                                           : k * mm->rhs_stride + n);
+        memcpy(&packed[b * np * K + (n / P) * K * P + k * P + n % P],
+               src + 4 * from, 4);
+      }
+    }
+  }
+  int64_t dims[1] = {batches * np * K};
+  const kiln_ir_type_t* type = kiln_ir_tensor_type_get(
+      context, 1, dims, weight->type->shaped.element, NULL);
+  const kiln_ir_attribute_t* attr = kiln_ir_dense_elements_attr_get(
+      context, type, false, packed, (size_t)dims[0] * 4);
+  free(packed);
+  if (!attr) {
+    return kiln_make_status(KILN_STATUS_INTERNAL,
+                            "packed matmul weight: bad dense size");
+  }
+  kiln_ir_builder_t b = kiln_ir_builder_make(context);
+  kiln_ir_builder_set_before(&b, def);
+  kiln_ir_named_attribute_t named = kiln_ir_named_attr(context, "value", attr);
+  kiln_ir_op_t* constant = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &b, "arith.constant", 0, NULL, 1, &type, 1, &named, &constant));
+  kiln_ir_op_set_operand(region, mm->rhs_binding,
+                         kiln_ir_op_result(constant, 0));
+  kiln_ir_op_erase(def);
+  g->rhs.panels = true;
+  g->rhs.transposed = false;
+  g->rhs.offset = 0;
+  g->rhs.stride = K * P;
+  g->rhs.batch_stride = batches > 1 ? np * K : 0;
+  return kiln_ok_status();
 }
 
 void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]) {
@@ -205,7 +425,7 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
   kiln_ir_sb_printf(
       out,
       "// %s %" PRId64 " x %" PRId64 " x %" PRId64 " (batch %" PRId64
-      "%s): packed tiles through the runtime's mmt4d micro-kernel.\n"
+      "%s%s): packed tiles through the runtime's mmt4d micro-kernel.\n"
       "int %s(const kiln_hal_executable_environment_v1_t* env,\n"
       "    const kiln_hal_executable_dispatch_state_v1_t* ds,\n"
       "    const kiln_hal_executable_workgroup_state_v1_t* wg) {\n"
@@ -219,18 +439,19 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "      KILN_UKERNEL_MMT4D_F32F32F32, features, KILN_UKERNEL_ISA_NATIVE, "
       "M);\n"
       "  if (t.M0 <= 0 || t.M0 > %d || t.N0 <= 0 || t.N0 > %d || t.K0 <= 0 "
-      "|| KB %% t.K0%s) return KILN_CPU_FAIL_PROGRAM;\n"
+      "|| KB %% t.K0%s%s) return KILN_CPU_FAIL_PROGRAM;\n"
       "  int64_t m0 = (int64_t)wg->workgroup_id_x * WM;\n"
       "  int64_t n0 = (int64_t)wg->workgroup_id_y * NB;\n"
       "  int64_t b = wg->workgroup_id_z;\n"
       "  if (m0 >= M || n0 >= N) return 0;\n"
       "  int64_t rows = M - m0 < WM ? M - m0 : WM;\n"
       "  int64_t cols = N - n0 < NB ? N - n0 : NB;\n",
-      g->what, g->m, g->k, g->n, g->batch, window ? ", im2col" : "", c_name,
-      g->m, g->n, g->k, KILN_CPU_MATMUL_WM, KILN_CPU_MATMUL_MB,
-      KILN_CPU_MATMUL_NB, KILN_CPU_MATMUL_KB, window ? 4 : 3, max_binding,
-      KILN_CPU_MATMUL_MAX_TILE, KILN_CPU_MATMUL_MAX_TILE,
-      window ? " || t.K0 != 1" : "");
+      g->what, g->m, g->k, g->n, g->batch, window ? ", im2col" : "",
+      g->rhs.panels ? ", RHS packed at compile time" : "", c_name, g->m, g->n,
+      g->k, KILN_CPU_MATMUL_WM, KILN_CPU_MATMUL_MB, KILN_CPU_MATMUL_NB,
+      KILN_CPU_MATMUL_KB, window ? 4 : 3, max_binding, KILN_CPU_MATMUL_MAX_TILE,
+      KILN_CPU_MATMUL_MAX_TILE, window ? " || t.K0 != 1" : "",
+      g->rhs.panels ? " || t.K0 != 1 || 16 % t.N0" : "");
   kiln_cpu_emit_operand_pointer("lhs", &g->lhs, false, out);
   kiln_cpu_emit_operand_pointer("rhs", &g->rhs, false, out);
   kiln_cpu_emit_operand_pointer("out", &g->out, true, out);
@@ -318,9 +539,11 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
   // A row-major K x N RHS (a matmul's B, an HWCF filter) is read in place
   // by mmt4d (rhs_stride1) for its full column tiles; only a partial last
   // tile is packed. Otherwise the RHS panel of this K block is packed once.
-  bool direct = !g->rhs.window && g->rhs.transposed &&
+  bool direct = !g->rhs.window && !g->rhs.panels && g->rhs.transposed &&
                 g->rhs.stride <= (int64_t)UINT32_MAX;
-  if (direct) {
+  if (g->rhs.panels) {
+    // Packed at compile time: nothing to pack.
+  } else if (direct) {
     kiln_ir_sb_printf(out,
                       "    const int64_t S = %" PRId64
                       ";\n"
@@ -385,17 +608,40 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
         "return KILN_CPU_FAIL_PROGRAM;\n"
         "    }\n");
   }
-  kiln_ir_sb_printf(
-      out,
-      "    if (nfull < N1) {\n"
-      "      mp.rhs = rhs_p; mp.rhs_stride0 = K1 * t.N0 * t.K0; mp.rhs_stride1 "
-      "= 0;\n"
-      "      mp.N1 = N1 - nfull; mp.out = acc_row + nfull * tm.M0 * t.N0;\n"
-      "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) return "
-      "KILN_CPU_FAIL_PROGRAM;\n"
-      "    }\n"
-      "    }\n"
-      "  }\n");
+  if (g->rhs.panels) {
+    // A 16-column panel holds 16 / N0 tiles: one call for all tiles when
+    // N0 is 16 (panels K * 16 apart), else one per panel (tiles N0 apart,
+    // K steps 16 apart).
+    kiln_ir_sb_printf(
+        out,
+        "    const int64_t tpp = 16 / t.N0;\n"
+        "    for (int64_t j = 0; j < N1; j += tpp) {\n"
+        "      mp.rhs = rhs + ((n0 + j * t.N0) / 16) * (K * 16) + k0 * 16;\n"
+        "      mp.rhs_stride0 = tpp == 1 ? K * 16 : t.N0;\n"
+        "      mp.rhs_stride1 = tpp == 1 ? 0 : 16;\n"
+        "      mp.N1 = tpp == 1 ? N1 : N1 - j < tpp ? N1 - j : tpp;\n"
+        "      mp.out = acc_row + j * tm.M0 * t.N0;\n"
+        "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) "
+        "return KILN_CPU_FAIL_PROGRAM;\n"
+        "      if (tpp == 1) break;\n"
+        "    }\n"
+        "    }\n"
+        "  }\n");
+  } else {
+    kiln_ir_sb_printf(
+        out,
+        "    if (nfull < N1) {\n"
+        "      mp.rhs = rhs_p; mp.rhs_stride0 = K1 * t.N0 * t.K0; "
+        "mp.rhs_stride1 "
+        "= 0;\n"
+        "      mp.N1 = N1 - nfull; mp.out = acc_row + nfull * tm.M0 * t.N0;\n"
+        "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) "
+        "return "
+        "KILN_CPU_FAIL_PROGRAM;\n"
+        "    }\n"
+        "    }\n"
+        "  }\n");
+  }
   kiln_ir_sb_printf(
       out,
       "  for (int part = 0; part < 2; ++part) {\n"

@@ -1,5 +1,7 @@
 // Matmul dispatches of the cpu backend: a dispatch region that is an f32
-// linalg.matmul / batch_matmul of its operands (zero-initialized), possibly
+// linalg.matmul / batch_matmul of its operands (zero-initialized), or a
+// linalg.generic computing one (any number of batch loops, either operand
+// transposed: what a rank-4 ONNX MatMul becomes), possibly
 // followed by an elementwise epilogue (epilogue.h), becomes a C entry point
 // that packs its tiles and runs the runtime's mmt4d micro-kernel
 // (runtime/builtins/ukernel) through the executable's import table, instead of
@@ -27,9 +29,15 @@ extern "C" {
 #define KILN_CPU_MATMUL_IMPORT_COUNT 4
 
 typedef struct kiln_cpu_matmul_t {
-  int64_t batch;  // 1 for linalg.matmul
+  int64_t batch;  // 1 for linalg.matmul; all batch loops of a generic, flat
   int64_t m, n, k;
   uint32_t lhs_binding, rhs_binding, out_binding;
+  // Element strides in the bindings (f32 elements): LHS (m, k) at
+  // m * lhs_stride + k, or k * lhs_stride + m when lhs_transposed; RHS (k, n)
+  // at k * rhs_stride + n, or n * rhs_stride + k when rhs_transposed; batch
+  // b at b * batch stride.
+  int64_t lhs_stride, lhs_batch_stride, rhs_stride, rhs_batch_stride;
+  bool lhs_transposed, rhs_transposed;
   const char* epilogue;  // kiln_cpu_epilogue_build's statements, or NULL
   const kiln_ir_type_t* epilogue_type;  // the kernel's result type
 } kiln_cpu_matmul_t;
@@ -49,6 +57,11 @@ typedef struct kiln_cpu_gemm_operand_t {
   int64_t stride;
   bool transposed;
   bool window;
+  // An RHS packed at compile time (kiln_cpu_matmul_pack_constant_rhs): 16
+  // columns per panel, element (n, k) at (n / 16) * K * 16 + k * 16 + n % 16,
+  // zero past N (the mmt4d RHS layout of a 16x1 tile; 8-column tiles read
+  // it with a row stride of 16), batches |batch_stride| apart.
+  bool panels;
   int64_t ow, pix_h, pix_w;
   int64_t ext[3], step[3];
 } kiln_cpu_gemm_operand_t;
@@ -81,6 +94,20 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
 
 // The packed problem of |mm|.
 void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out);
+
+// The RHS panel width of kiln_cpu_gemm_operand_t.panels.
+#define KILN_CPU_MATMUL_PANEL 16
+
+// When the RHS of |region| (matched as |mm|, problem |g|) is an f32 constant
+// used by this region alone, replaces it by a constant holding its panels
+// (the panel layout of kiln_cpu_gemm_operand_t) and sets g->rhs to read
+// them: the weight is packed once, here, instead of on every call. The
+// region's body keeps its logical types: only the native entry reads the
+// operand. Leaves |g| alone otherwise.
+kiln_status_t kiln_cpu_matmul_pack_constant_rhs(kiln_ir_context_t* context,
+                                                kiln_ir_op_t* region,
+                                                const kiln_cpu_matmul_t* mm,
+                                                kiln_cpu_gemm_t* g);
 
 // The dispatch grid of |g| (row blocks x column blocks x batch) and the
 // per-worker local memory its entry point needs.

@@ -168,9 +168,9 @@ static kiln_status_t kiln_hal_local_execute_dispatch(
                                       deadline_ns, &dispatch.dispatch_data);
     }
     if (!status) {
-      status = executor->runner.run(executor->runner.self, (uint32_t)total,
-                                    kiln_hal_local_run_workgroup, &dispatch,
-                                    info.name, &run_stats);
+      status = executor->runner.run(
+          executor->runner.self, (uint32_t)total, kiln_hal_local_run_workgroup,
+          &dispatch, info.name, executor->profiling ? &run_stats : NULL);
       if (vtable->end_dispatch) {
         vtable->end_dispatch(executable, entry_point, dispatch.dispatch_data);
       }

@@ -38,6 +38,8 @@ typedef struct kiln_hal_local_workgroup_runner_t {
   // Runs every index, returns the status of the lowest failing index, and
   // fills |*out_stats|. |name| (the entry point) names the trace slices of
   // the workgroups each thread runs.
+  // |out_stats| is NULL unless a profiling session wants them (timing each
+  // workgroup run costs clock reads, system calls on some VMs).
   kiln_status_t (*run)(void* self, uint32_t count,
                        kiln_hal_local_workgroup_fn_t fn, void* user_data,
                        kiln_string_view_t name,

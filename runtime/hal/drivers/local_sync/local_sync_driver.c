@@ -7,7 +7,7 @@ static kiln_status_t kiln_hal_local_sync_run(
     void* self, uint32_t count, kiln_hal_local_workgroup_fn_t fn,
     void* user_data, kiln_string_view_t name,
     kiln_hal_local_run_stats_t* out_stats) {
-  int64_t start = kiln_hal_now_ns();
+  int64_t start = out_stats ? kiln_hal_now_ns() : 0;
   kiln_status_t status = kiln_ok_status();
   // One slice for the whole range: every workgroup runs on this thread.
   KILN_TRACE_ZONE_BEGIN_NAMED_DYNAMIC(z0, name.data, name.size);
@@ -17,8 +17,10 @@ static kiln_status_t kiln_hal_local_sync_run(
     status = fn(user_data, i, 0);
   }
   KILN_TRACE_ZONE_END(z0);
-  out_stats->worker_ns = kiln_hal_now_ns() - start;
-  out_stats->workers_used = count ? 1 : 0;
+  if (out_stats) {
+    out_stats->worker_ns = kiln_hal_now_ns() - start;
+    out_stats->workers_used = count ? 1 : 0;
+  }
   return status;
 }
 

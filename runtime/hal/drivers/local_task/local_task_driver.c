@@ -16,10 +16,12 @@ static kiln_status_t kiln_hal_local_task_run(
   params.trace_name = name.data;
   params.trace_name_length = name.size;
   kiln_task_parallel_for_stats_t stats = {0};
-  kiln_status_t status =
-      kiln_task_executor_parallel_for_ex(executor, &params, &stats);
-  out_stats->worker_ns = stats.total_worker_ns;
-  out_stats->workers_used = stats.workers_used;
+  kiln_status_t status = kiln_task_executor_parallel_for_ex(
+      executor, &params, out_stats ? &stats : NULL);
+  if (out_stats) {
+    out_stats->worker_ns = stats.total_worker_ns;
+    out_stats->workers_used = stats.workers_used;
+  }
   return status;
 }
 

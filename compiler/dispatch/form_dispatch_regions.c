@@ -6,6 +6,7 @@
 #include "compiler/dispatch/dispatch_ops.h"
 #include "compiler/dispatch/ptr_map.h"
 #include "compiler/dispatch/structured.h"
+#include "compiler/dispatch/window_pad.h"
 #include "compiler/ir/builder.h"
 #include "compiler/ir/builtin.h"
 
@@ -108,7 +109,12 @@ static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
   bool consumer_at_loop = kiln_ptr_map_contains(&g->at_loop_point, consumer);
   const kiln_ir_affine_map_t* use_map = c.maps[index];
 
-  if (p.kind == KILN_STRUCTURED_FILL) {
+  if (consumer == g->root && index == 0 && g->options &&
+      g->options->window_pad_ok &&
+      kiln_window_pad_match(context, producer, NULL) &&
+      g->options->window_pad_ok(context, consumer, producer)) {
+    // Folded into the root's window bounds (never at the loop point).
+  } else if (p.kind == KILN_STRUCTURED_FILL) {
     // A fill joins as the (constant) init of an output.
     if (index < c.num_ins) return kiln_ok_status();
   } else if (kiln_structured_is_elementwise(&p)) {

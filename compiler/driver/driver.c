@@ -254,8 +254,8 @@ static kiln_status_t kiln_compiler_compile_buffer_impl(
   pm_options.timing_stream = dump;
   if (!status)
     status = kiln_ir_pass_manager_create(allocator, &pm_options, &pm);
-  kiln_form_dispatch_regions_options_t form_options = {backend->matmuls_alone,
-                                                       backend->epilogue_op_ok};
+  kiln_form_dispatch_regions_options_t form_options = {
+      backend->matmuls_alone, backend->epilogue_op_ok, backend->window_pad_ok};
   kiln_ir_pass_t form_pass = kiln_form_dispatch_regions_pass;
   form_pass.user_data = &form_options;
   kiln_driver_serialize_t serialize = {backend, &options->target};

@@ -120,8 +120,16 @@ def make_cases():
         ("AveragePool", (1, 3, 9, 9), (3, 3), (2, 2), (0, 0, 0, 0), (1, 1), 1,
          0),
     ]
+    # Signed zeros and a NaN (where maximumf differs from a plain compare:
+    # the entry's exact path).
+    pools.append(("MaxPool", (1, 4, 9, 10), (3, 3), (2, 2), (1, 1, 1, 1),
+                  (1, 1), 0, 0))
     for i, (kind, xs, k, s, pads, d, ceil_mode, incl) in enumerate(pools):
         x = rng.standard_normal(xs).astype(np.float32)
+        if i == len(pools) - 1:
+            x[:, :2] = np.where(x[:, :2] > 0, np.float32(0.0),
+                                np.float32(-0.0))
+            x[0, 1, 4, 5] = np.nan
         attrs = dict(kernel_shape=list(k), strides=list(s), pads=[
             pads[0], pads[1], pads[2], pads[3]], ceil_mode=ceil_mode)
         if kind == "MaxPool":
@@ -200,17 +208,21 @@ def main():
             got = outs[0].astype(np.float64)
             if got.shape != ref.shape:
                 fail("%s: shape %s, want %s" % (name, got.shape, ref.shape))
-            err = np.abs(got - ref)
+            if not np.array_equal(np.isnan(got), np.isnan(ref)):
+                fail("%s: NaN at %s, want at %s" %
+                     (name, np.argwhere(np.isnan(got)).tolist(),
+                      np.argwhere(np.isnan(ref)).tolist()))
+            err = np.nan_to_num(np.abs(got - ref))
             limit = np.zeros_like(bound) if exact else bound + 1e-30
             if np.any(err > limit):
                 i = np.unravel_index(np.argmax(err - limit), err.shape)
                 fail("%s: element %s is %r, want %r (bound %g)" %
                      (name, i, got[i], ref[i], limit[i]))
-            if not np.array_equal(outs[0], outs[1]):
+            bits = [o.view(np.uint32) for o in outs]
+            if not np.array_equal(bits[0], bits[1]):
                 fail("%s: local-task differs from local-sync" % name)
-            if not np.array_equal(outs[0], outs[2]):
-                i = np.unravel_index(np.argmax(np.abs(outs[0] - outs[2])),
-                                     got.shape)
+            if not np.array_equal(bits[0], bits[2]):
+                i = np.unravel_index(np.argmax(bits[0] != bits[2]), got.shape)
                 fail("%s: element %s is %r, the generic (vmvx) path gives %r"
                      % (name, i, outs[0][i], outs[2][i]))
             checked += 1

@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/dispatch/conv2d.h"
@@ -203,6 +204,45 @@ void kiln_cpu_emit_pool_entry(const kiln_cpu_pool_t* p, const char* c_name,
       p->is_max ? (p->acc_first ? "KILN_VM_FMAX(acc[x], ip[(x - xa) * SW])"
                                 : "KILN_VM_FMAX(ip[(x - xa) * SW], acc[x])")
                 : "acc[x] + (double)ip[(x - xa) * SW]";
+  // maximumf differs from a plain compare only on NaN and on -0 against
+  // +0. When the rows a workgroup reads hold neither (and the start is
+  // neither), the plain compare, which vectorizes, gives its bits;
+  // otherwise the block takes KILN_VM_FMAX.
+  uint32_t start_abs = p->init_bits & 0x7fffffffu;
+  bool start_special = p->init_bits == 0x80000000u || start_abs > 0x7f800000u;
+  char check[512];
+  snprintf(
+      check, sizeof(check),
+      "  int exact = %d;\n"
+      "  {\n"
+      "    int64_t ra = y0 * SH - PT, rb = (y1 - 1) * SH + (KH - 1) * DH - PT "
+      "+ 1;\n"
+      "    if (ra < 0) ra = 0;\n"
+      "    if (rb > H) rb = H;\n"
+      "    for (int64_t k = ra * W; k < rb * W; ++k) {\n"
+      "      uint32_t u;\n"
+      "      memcpy(&u, &img[k], 4);\n"
+      "      exact |= (u == 0x80000000u) | ((u & 0x7fffffffu) > 0x7f800000u);\n"
+      "    }\n"
+      "  }\n",
+      start_special ? 1 : 0);
+  char inner[640];
+  if (p->is_max) {
+    snprintf(inner, sizeof(inner),
+             "        if (exact) {\n"
+             "          for (int64_t x = xa; x < xb; ++x) acc[x] = %s;\n"
+             "        } else {\n"
+             "          for (int64_t x = xa; x < xb; ++x) {\n"
+             "            const float v = ip[(x - xa) * SW];\n"
+             "            acc[x] = acc[x] > v ? acc[x] : v;\n"
+             "          }\n"
+             "        }\n",
+             combine);
+  } else {
+    snprintf(inner, sizeof(inner),
+             "        for (int64_t x = xa; x < xb; ++x) acc[x] = %s;\n",
+             combine);
+  }
   kiln_ir_sb_printf(
       out,
       "// f32 %s pooling %" PRId64 " x %" PRId64 "x%" PRId64 " -> %" PRId64
@@ -233,6 +273,7 @@ void kiln_cpu_emit_pool_entry(const kiln_cpu_pool_t* p, const char* c_name,
       "C + f) * H * W;\n"
       "  float* const eo = (float*)ds->binding_ptrs[%u];\n"
       "  float* const plane = eo + (b * C + f) * OH * OW;\n"
+      "%s"
       "  for (int64_t y = y0; y < y1; ++y) {\n"
       "    float* restrict orow = plane + y * OW;\n"
       "    %s acc[%" PRId64
@@ -249,7 +290,7 @@ void kiln_cpu_emit_pool_entry(const kiln_cpu_pool_t* p, const char* c_name,
       "        if (xb > OW) xb = OW;\n"
       "        if (xa >= xb) continue;\n"
       "        const float* restrict ip = img + r * W + xa * SW + c0;\n"
-      "        for (int64_t x = xa; x < xb; ++x) acc[x] = %s;\n"
+      "%s"
       "      }\n"
       "    }\n"
       "    for (int64_t x = 0; x < OW; ++x) orow[x] = (float)acc[x];\n",
@@ -257,8 +298,8 @@ void kiln_cpu_emit_pool_entry(const kiln_cpu_pool_t* p, const char* c_name,
       p->kw, im->pad_top, im->pad_left, im->n, c_name, im->c, im->h, im->w,
       p->oh, p->ow, p->kh, p->kw, p->sh, p->sw, p->dh, p->dw, im->pad_top,
       im->pad_left, p->rows_per_group, max_binding, im->n, p->init_bits,
-      im->binding, p->out_binding, p->is_max ? "float" : "double", p->ow,
-      combine);
+      im->binding, p->out_binding, p->is_max ? check : "",
+      p->is_max ? "float" : "double", p->ow, inner);
   if (p->epilogue) {
     kiln_ir_sb_printf(out,
                       "    for (int64_t x = 0; x < OW; ++x) {\n"

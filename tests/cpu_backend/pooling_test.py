@@ -5,16 +5,17 @@ ONNX MaxPool / AveragePool (kernel, strides, pads, dilations, ceil_mode,
 count_include_pad) and depthwise Conv models with odd sizes, stride 2,
 asymmetric padding and batch 2, compiled for llvm-cpu. Each pooling must
 run in the direct pooling entry and each padding must be folded into the
-pooling or depthwise entry (no dispatch of its own). Results against
-numpy: max pooling exactly; average pooling and depthwise within the f32
-bound of their sums (k * 2^-23 * sum |x|, plus the divide's rounding).
+pooling or depthwise entry (no dispatch of its own; with a consumer no
+epilogue takes, the generic path evaluates it in the same dispatch).
+Results against numpy: max pooling exactly (signed zeros and NaN
+included); average pooling and depthwise within the f32 bound of their
+sums (k * 2^-23 * sum |x|, plus the divide's rounding).
 Every case runs on local-sync and local-task (the same bits), and must give
 the vmvx backend's bits (the generic path, which sums the window in the same
 order).
 
 Usage: pooling_test.py BIN_DIR
 """
-import math
 import os
 import sys
 import tempfile
@@ -87,7 +88,7 @@ def depthwise_ref(x, wt, s, pads):
 
 def make_model(path, name, node, xs, ys, initializers=()):
     graph = helper.make_graph(
-        [node], name,
+        node if isinstance(node, list) else [node], name,
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(xs))],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(ys))],
         initializer=list(initializers))
@@ -141,6 +142,18 @@ def make_cases():
                               ceil_mode, incl)
         cases.append(("%s_%d" % (kind.lower(), i), node, x, [], ref, bound,
                       kind == "MaxPool", "pool"))
+    # A consumer no epilogue takes (log): the region keeps the folded
+    # padding and runs the generic path, which evaluates it per tap.
+    xs = (1, 3, 9, 9)
+    x = (np.abs(rng.standard_normal(xs)) + 0.1).astype(np.float32)
+    nodes = [helper.make_node("MaxPool", ["x"], ["p"], kernel_shape=[3, 3],
+                              strides=[2, 2], pads=[1, 1, 1, 1]),
+             helper.make_node("Log", ["p"], ["y"])]
+    ref, _ = pool_ref(x.astype(np.float64), "MaxPool", (3, 3), (2, 2),
+                      (1, 1, 1, 1), (1, 1), 0, 0)
+    cases.append(("maxpool_log", nodes, x, [], np.log(ref),
+                  np.abs(np.log(ref)) * 2.0 ** -21 + 2.0 ** -23, False,
+                  "generic"))
     # Depthwise convolutions with (asymmetric) zero padding.
     for i, (xs, k, s, pads) in enumerate([((1, 7, 15, 13), 3, 1, (1, 1, 1, 1)),
                                           ((2, 5, 12, 11), 3, 2, (0, 1, 2, 1)),
@@ -175,15 +188,14 @@ def main():
                  "--iree-hal-dump-executable-sources-to=" + dump, model, "-o",
                  kmod])
             c = open(os.path.join(dump, "dispatches.c")).read()
-            marker = ("pooling " if what == "pool" else
-                      "// f32 depthwise convolution ")
-            entries = c.count(marker)
-            if what == "pool":
+            entries = c.count("// f32 depthwise convolution ")
+            if what != "depthwise":
                 entries = sum(1 for line in c.splitlines()
                               if line.startswith("// f32 ") and
                               "pooling" in line and "direct" in line)
-            if entries != 1:
-                fail("%s: %d %s entries, want 1" % (name, entries, what))
+            want = 0 if what == "generic" else 1
+            if entries != want:
+                fail("%s: %d %s entries, want %d" % (name, entries, what, want))
             regions = run([os.path.join(BIN, "kiln-compile"),
                            "--iree-hal-target-backends=llvm-cpu",
                            "--compile-to=form-dispatch-regions", model])

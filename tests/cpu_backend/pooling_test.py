@@ -157,7 +157,9 @@ def make_cases():
     # Depthwise convolutions with (asymmetric) zero padding.
     for i, (xs, k, s, pads) in enumerate([((1, 7, 15, 13), 3, 1, (1, 1, 1, 1)),
                                           ((2, 5, 12, 11), 3, 2, (0, 1, 2, 1)),
-                                          ((1, 3, 9, 9), 5, 2, (2, 2, 2, 2))]):
+                                          ((1, 3, 9, 9), 5, 2, (2, 2, 2, 2)),
+                                          ((1, 4, 2, 3), 3, 2, (1, 1, 1, 1)),
+                                          ((1, 6, 1, 7), 3, 1, (1, 1, 1, 1))]):
         c = xs[1]
         x = rng.standard_normal(xs).astype(np.float32)
         wt = rng.standard_normal((c, 1, k, k)).astype(np.float32)

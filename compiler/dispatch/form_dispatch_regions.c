@@ -79,6 +79,31 @@ static bool kiln_map_uses_all_dims(const kiln_ir_affine_map_t* m) {
   return true;
 }
 
+// Number of iterations of |s| (its loop ranges' product; 0 when dynamic).
+static int64_t kiln_structured_iterations(const kiln_structured_op_t* s) {
+  int64_t n = 1;
+  for (uint32_t d = 0; d < s->num_dims; ++d) {
+    if (s->ranges[d] == KILN_IR_DYNAMIC_DIM) return 0;
+    n *= s->ranges[d];
+  }
+  return n;
+}
+
+// True when the body of |s| holds a transcendental (math.* but absf) or a
+// divide:
+// work worth doing once per element, not once per broadcast copy.
+static bool kiln_structured_body_is_costly(const kiln_structured_op_t* s) {
+  for (kiln_ir_op_t* op = s->body ? s->body->first_op : NULL; op;
+       op = op->next) {
+    if (kiln_ir_op_is(op, "arith.divf") ||
+        (op->name.size > 5 && !memcmp(op->name.data, "math.", 5) &&
+         !kiln_ir_op_is(op, "math.absf"))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Tries to add the producer of operand |index| of group member |consumer|.
 static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
                                      kiln_group_t* g, kiln_ir_op_t* consumer,
@@ -126,6 +151,16 @@ static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
                    kiln_structured_map_is_parallel_projection(&c, use_map);
     if (consumer_is_reduction && !is_init && !kiln_map_uses_all_dims(use_map)) {
       return kiln_ok_status();  // would recompute the producer per reuse
+    }
+    // A costly producer broadcast into a much larger consumer (a
+    // squeeze-excitation's sigmoid of C values read at every pixel) runs
+    // once per element in a dispatch of its own (or as its producer's
+    // epilogue) instead of once per consumer element.
+    int64_t produced = kiln_structured_iterations(&p);
+    int64_t consumed = kiln_structured_iterations(&c);
+    if (!kiln_map_uses_all_dims(use_map) && produced > 0 &&
+        consumed >= 16 * produced && kiln_structured_body_is_costly(&p)) {
+      return kiln_ok_status();
     }
     bool at_loop = consumer_at_loop && kiln_map_is_identity_on(use_map);
     for (uint32_t i = 0; i < p.num_outs && at_loop; ++i) {

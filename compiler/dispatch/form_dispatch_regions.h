@@ -6,7 +6,9 @@
 //   - an elementwise producer (all loops parallel, outputs indexed by a
 //     permutation) whose results are used only inside the region joins it
 //     and is recomputed at the consumer's point; into a reduction it joins
-//     only when the consumer's map reads each producer element once;
+//     only when the consumer's map reads each producer element once, and
+//     one with a transcendental or a divide joins a broadcast only when the
+//     consumer has fewer than 16x its iterations;
 //   - at most one reduction or matmul (the "root") per region: it joins an
 //     elementwise region when every use of its results is at the region's
 //     loop point through an identity map (epilogue fusion);

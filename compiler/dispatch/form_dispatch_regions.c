@@ -6,6 +6,7 @@
 #include "compiler/dispatch/dispatch_ops.h"
 #include "compiler/dispatch/ptr_map.h"
 #include "compiler/dispatch/structured.h"
+#include "compiler/dispatch/window_pad.h"
 #include "compiler/ir/builder.h"
 #include "compiler/ir/builtin.h"
 
@@ -78,6 +79,31 @@ static bool kiln_map_uses_all_dims(const kiln_ir_affine_map_t* m) {
   return true;
 }
 
+// Number of iterations of |s| (its loop ranges' product; 0 when dynamic).
+static int64_t kiln_structured_iterations(const kiln_structured_op_t* s) {
+  int64_t n = 1;
+  for (uint32_t d = 0; d < s->num_dims; ++d) {
+    if (s->ranges[d] == KILN_IR_DYNAMIC_DIM) return 0;
+    n *= s->ranges[d];
+  }
+  return n;
+}
+
+// True when the body of |s| holds a transcendental (math.* but absf) or a
+// divide:
+// work worth doing once per element, not once per broadcast copy.
+static bool kiln_structured_body_is_costly(const kiln_structured_op_t* s) {
+  for (kiln_ir_op_t* op = s->body ? s->body->first_op : NULL; op;
+       op = op->next) {
+    if (kiln_ir_op_is(op, "arith.divf") ||
+        (op->name.size > 5 && !memcmp(op->name.data, "math.", 5) &&
+         !kiln_ir_op_is(op, "math.absf"))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Tries to add the producer of operand |index| of group member |consumer|.
 static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
                                      kiln_group_t* g, kiln_ir_op_t* consumer,
@@ -108,7 +134,12 @@ static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
   bool consumer_at_loop = kiln_ptr_map_contains(&g->at_loop_point, consumer);
   const kiln_ir_affine_map_t* use_map = c.maps[index];
 
-  if (p.kind == KILN_STRUCTURED_FILL) {
+  if (consumer == g->root && index == 0 && g->options &&
+      g->options->window_pad_ok &&
+      kiln_window_pad_match(context, producer, NULL) &&
+      g->options->window_pad_ok(context, consumer, producer)) {
+    // Folded into the root's window bounds (never at the loop point).
+  } else if (p.kind == KILN_STRUCTURED_FILL) {
     // A fill joins as the (constant) init of an output.
     if (index < c.num_ins) return kiln_ok_status();
   } else if (kiln_structured_is_elementwise(&p)) {
@@ -120,6 +151,16 @@ static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
                    kiln_structured_map_is_parallel_projection(&c, use_map);
     if (consumer_is_reduction && !is_init && !kiln_map_uses_all_dims(use_map)) {
       return kiln_ok_status();  // would recompute the producer per reuse
+    }
+    // A costly producer broadcast into a much larger consumer (a
+    // squeeze-excitation's sigmoid of C values read at every pixel) runs
+    // once per element in a dispatch of its own (or as its producer's
+    // epilogue) instead of once per consumer element.
+    int64_t produced = kiln_structured_iterations(&p);
+    int64_t consumed = kiln_structured_iterations(&c);
+    if (!kiln_map_uses_all_dims(use_map) && produced > 0 &&
+        consumed >= 16 * produced && kiln_structured_body_is_costly(&p)) {
+      return kiln_ok_status();
     }
     bool at_loop = consumer_at_loop && kiln_map_is_identity_on(use_map);
     for (uint32_t i = 0; i < p.num_outs && at_loop; ++i) {

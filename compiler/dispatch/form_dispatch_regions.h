@@ -6,11 +6,15 @@
 //   - an elementwise producer (all loops parallel, outputs indexed by a
 //     permutation) whose results are used only inside the region joins it
 //     and is recomputed at the consumer's point; into a reduction it joins
-//     only when the consumer's map reads each producer element once;
+//     only when the consumer's map reads each producer element once, and
+//     one with a transcendental or a divide joins a broadcast only when the
+//     consumer has fewer than 16x its iterations;
 //   - at most one reduction or matmul (the "root") per region: it joins an
 //     elementwise region when every use of its results is at the region's
 //     loop point through an identity map (epilogue fusion);
 //   - linalg.fill producing a root's init joins it;
+//   - with window_pad_ok, a constant padding feeding a root's image joins
+//     it (the backend reads the unpadded source with window bounds);
 //   - tensor.empty, scalar constants and splat tensor constants are cloned
 //     into the region; other captured values (arguments, dense constants,
 //     results of other regions) become the region's operands.
@@ -39,6 +43,13 @@ typedef struct kiln_form_dispatch_regions_options_t {
   // true still join such a matmul or convolution, as an epilogue that the
   // backend evaluates on each output tile (NULL: none do).
   bool (*epilogue_op_ok)(kiln_ir_context_t* context, kiln_ir_op_t* op);
+  // A constant padding (window_pad.h) whose only use is operand 0 (the
+  // image) of a region's root joins that region when this returns true for
+  // (root, pad): the backend's window entry folds it into its bounds, so no
+  // padded tensor is materialized (NULL: paddings get dispatches of their
+  // own, as any elementwise producer of a window reduction does).
+  bool (*window_pad_ok)(kiln_ir_context_t* context, kiln_ir_op_t* root,
+                        kiln_ir_op_t* pad);
 } kiln_form_dispatch_regions_options_t;
 
 // The pass (name "form-dispatch-regions"); its user_data may point at a

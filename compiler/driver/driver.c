@@ -389,7 +389,8 @@ kiln_status_t kiln_compiler_job_run(kiln_compiler_job_t* job, int last_phase) {
     status = kiln_ir_pass_manager_create(job->allocator, &pm_options, &pm);
   }
   job->form_options = (kiln_form_dispatch_regions_options_t){
-      job->backend->matmuls_alone, job->backend->epilogue_op_ok};
+      job->backend->matmuls_alone, job->backend->epilogue_op_ok,
+      job->backend->window_pad_ok};
   kiln_ir_pass_t form_pass = kiln_form_dispatch_regions_pass;
   form_pass.user_data = &job->form_options;
   job->serialize = (kiln_driver_serialize_t){job->backend, &options->target};

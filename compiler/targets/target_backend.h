@@ -47,6 +47,10 @@ typedef struct kiln_target_backend_t {
   // The elementwise consumers such a matmul still takes as an epilogue
   // (form-dispatch-regions' epilogue_op_ok; NULL: none).
   bool (*epilogue_op_ok)(kiln_ir_context_t* context, kiln_ir_op_t* op);
+  // The paddings a window op (convolution, pooling) takes into its
+  // dispatch (form-dispatch-regions' window_pad_ok; NULL: none).
+  bool (*window_pad_ok)(kiln_ir_context_t* context, kiln_ir_op_t* root,
+                        kiln_ir_op_t* pad);
   // Turns the module's translated executables into this backend's format
   // (NULL: the shared step's vmvx bytecode is already it).
   kiln_status_t (*serialize)(kiln_ir_context_t* context, kiln_ir_op_t* module,

@@ -20,6 +20,7 @@
 #include "compiler/targets/cpu/embedded_headers.h"
 #include "compiler/targets/cpu/epilogue.h"
 #include "compiler/targets/cpu/matmul_entry.h"
+#include "compiler/targets/cpu/pooling_entry.h"
 #include "runtime/hal/local/executable_library.h"
 #include "runtime/vm/assembler.h"
 #include "runtime/vm/bytecode_module.h"
@@ -975,6 +976,16 @@ kiln_status_t kiln_cpu_target_serialize(
       ++n;
       continue;
     }
+    kiln_cpu_pool_t pool;
+    if (region && kiln_cpu_match_pool(context, region, &pool)) {
+      kiln_cpu_emit_pool_entry(&pool, c_name, &fn);
+      status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);
+      int64_t wg[3];
+      kiln_cpu_pool_workgroups(&pool, wg);
+      if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
+      ++n;
+      continue;
+    }
     status = kiln_cpu_translate(instance, text, al, e->name, e->name_length,
                                 c_name, &fn);
     if (!status) {
@@ -1166,6 +1177,7 @@ const kiln_target_backend_t kiln_cpu_target_backend = {
     .summary = "native code: C per dispatch, built by the system C compiler",
     .matmuls_alone = true,
     .epilogue_op_ok = kiln_cpu_epilogue_op_ok,
+    .window_pad_ok = kiln_cpu_window_pad_ok,
     .serialize = kiln_cpu_target_backend_serialize,
     .available = kiln_cpu_target_available,
     .host_default = true,

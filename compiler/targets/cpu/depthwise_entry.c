@@ -10,6 +10,7 @@
 #include "compiler/ir/types.h"
 #include "compiler/targets/cpu/epilogue.h"
 #include "compiler/targets/cpu/matmul_entry.h"
+#include "compiler/targets/cpu/pooling_entry.h"
 
 static bool kiln_cpu_is_f32_4d(const kiln_ir_type_t* t) {
   return kiln_ir_type_is_ranked_tensor(t) && kiln_ir_type_has_static_shape(t) &&
@@ -35,11 +36,11 @@ static bool kiln_cpu_dw_terms(const kiln_ir_affine_map_t* map, size_t r,
   return true;
 }
 
-bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
-                              kiln_cpu_depthwise_t* out) {
-  memset(out, 0, sizeof(*out));
-  kiln_ir_block_t* body = kiln_dispatch_region_body(region);
-  kiln_ir_op_t* op = kiln_cpu_epilogue_root(context, region);
+bool kiln_cpu_match_depthwise_op(kiln_ir_context_t* context, kiln_ir_op_t* op,
+                                 kiln_cpu_depthwise_t* out) {
+  kiln_cpu_depthwise_t dw;
+  memset(&dw, 0, sizeof(dw));
+  if (out) memset(out, 0, sizeof(*out));
   if (!op || !kiln_ir_op_is(op, "linalg.generic") || op->num_results != 1 ||
       kiln_ir_op_num_regular_operands(op) != 3) {
     return false;
@@ -75,38 +76,50 @@ bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
       return false;
     }
   }
-  int64_t d0, one_c, one_g, sh, dh, sw, dw;
+  int64_t d0, one_c, one_g, sh, dh, sw, dw_;
   if (!kiln_ir_affine_map_result_is_dim(img, 0, &d0) || d0 != 0 ||
       !kiln_cpu_dw_terms(img, 1, 1, 4, &one_c, &one_g) || one_c != 1 ||
       one_g != 1 || !kiln_cpu_dw_terms(img, 2, 2, 5, &sh, &dh) ||
-      !kiln_cpu_dw_terms(img, 3, 3, 6, &sw, &dw) || s.ranges[4] != 1) {
+      !kiln_cpu_dw_terms(img, 3, 3, 6, &sw, &dw_) || s.ranges[4] != 1 ||
+      !kiln_cpu_value_is_zero(kiln_ir_op_operand(op, 2))) {
     return false;
   }
-  kiln_ir_value_t* image = kiln_ir_op_operand(op, 0);
+  dw.n = s.ranges[0], dw.c = s.ranges[1];
+  dw.oh = s.ranges[2], dw.ow = s.ranges[3];
+  dw.kh = s.ranges[5], dw.kw = s.ranges[6];
+  dw.sh = sh, dw.sw = sw, dw.dh = dh, dw.dw = dw_;
+  if (out) *out = dw;
+  return true;
+}
+
+bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
+                              kiln_cpu_depthwise_t* out) {
+  memset(out, 0, sizeof(*out));
+  kiln_ir_block_t* body = kiln_dispatch_region_body(region);
+  kiln_ir_op_t* op = kiln_cpu_epilogue_root(context, region);
+  kiln_cpu_depthwise_t d;
+  kiln_cpu_window_image_t im;
+  if (!kiln_cpu_match_depthwise_op(context, op, &d) ||
+      !kiln_cpu_window_image(context, body, op, 0.0, &im)) {
+    return false;
+  }
   kiln_ir_value_t* filter = kiln_ir_op_operand(op, 1);
-  kiln_ir_value_t* init = kiln_ir_op_operand(op, 2);
-  if (image->kind != KILN_IR_VALUE_BLOCK_ARG || image->owner_block != body ||
-      filter->kind != KILN_IR_VALUE_BLOCK_ARG || filter->owner_block != body ||
-      !kiln_cpu_value_is_zero(init)) {
+  if (filter->kind != KILN_IR_VALUE_BLOCK_ARG || filter->owner_block != body ||
+      im.n != d.n || im.c != d.c ||
+      (d.oh - 1) * d.sh + (d.kh - 1) * d.dh >= im.padded_h ||
+      (d.ow - 1) * d.sw + (d.kw - 1) * d.dw >= im.padded_w) {
     return false;
   }
-  const int64_t* id = image->type->shaped.dims;
-  out->n = s.ranges[0], out->c = s.ranges[1];
-  out->oh = s.ranges[2], out->ow = s.ranges[3];
-  out->kh = s.ranges[5], out->kw = s.ranges[6];
-  out->h = id[2], out->w = id[3];
-  out->sh = sh, out->sw = sw, out->dh = dh, out->dw = dw;
-  if (id[0] != out->n || id[1] != out->c ||
-      (out->oh - 1) * sh + (out->kh - 1) * dh >= out->h ||
-      (out->ow - 1) * sw + (out->kw - 1) * dw >= out->w) {
-    return false;
-  }
-  out->img_binding = image->index;
-  out->flt_binding = filter->index;
-  out->out_binding = kiln_ir_op_num_regular_operands(region);
+  d.h = im.h, d.w = im.w;
+  d.pad_top = im.pad_top, d.pad_left = im.pad_left;
+  d.img_binding = im.binding;
+  d.flt_binding = filter->index;
+  d.out_binding = kiln_ir_op_num_regular_operands(region);
   bool ok = false;
-  out->epilogue = kiln_cpu_epilogue_build(context, region, op, &ok);
-  return ok;
+  d.epilogue = kiln_cpu_epilogue_build(context, region, op, &ok);
+  if (!ok) return false;
+  *out = d;
+  return true;
 }
 
 void kiln_cpu_depthwise_workgroups(const kiln_cpu_depthwise_t* d,
@@ -136,7 +149,8 @@ void kiln_cpu_emit_depthwise_entry(const kiln_cpu_depthwise_t* d,
       ", OH = %" PRId64 ", OW = %" PRId64
       ";\n"
       "  const int64_t KH = %" PRId64 ", KW = %" PRId64 ", SH = %" PRId64
-      ", SW = %" PRId64 ", DH = %" PRId64 ", DW = %" PRId64
+      ", SW = %" PRId64 ", DH = %" PRId64 ", DW = %" PRId64 ", PT = %" PRId64
+      ", PL = %" PRId64
       ";\n"
       "  if (ds->binding_count <= %u) return KILN_CPU_FAIL_BINDING;\n"
       "  const int64_t f = wg->workgroup_id_x, b = wg->workgroup_id_z;\n"
@@ -148,20 +162,64 @@ void kiln_cpu_emit_depthwise_entry(const kiln_cpu_depthwise_t* d,
       "KH * KW;\n"
       "  float* const eo = (float*)ds->binding_ptrs[%u];\n"
       "  float* const plane = eo + (b * C + f) * OH * OW;\n"
+      "  // Interior outputs (every tap inside the image): all taps summed in\n"
+      "  // a register per output, a loop over the row the C compiler\n"
+      "  // vectorizes with the taps unrolled; the row's border columns\n"
+      "  // check each tap. Rows with a tap row outside the image accumulate\n"
+      "  // the row tap by tap. Both sum the taps in the generic op's order.\n"
+      "  const int64_t yi0 = (PT + SH - 1) / SH, xi0 = (PL + SW - 1) / SW;\n"
+      "  const int64_t yn = H - 1 - (KH - 1) * DH + PT;\n"
+      "  const int64_t xn = W - 1 - (KW - 1) * DW + PL;\n"
+      "  int64_t yi1 = yn < 0 ? 0 : yn / SH + 1;\n"
+      "  int64_t xi1 = xn < 0 ? 0 : xn / SW + 1;\n"
+      "  if (yi1 > OH) yi1 = OH;\n"
+      "  if (xi1 > OW) xi1 = OW;\n"
       "  for (int64_t y = 0; y < OH; ++y) {\n"
       "    float* restrict orow = plane + y * OW;\n"
+      "    if (y >= yi0 && y < yi1 && xi0 < xi1) {\n"
+      "      const int64_t rb = (y * SH - PT) * W;\n"
+      "      for (int64_t x = xi0; x < xi1; ++x) {\n"
+      "        float s = 0.0f;\n"
+      "        for (int64_t i = 0; i < KH; ++i)\n"
+      "          for (int64_t j = 0; j < KW; ++j)\n"
+      "            s += flt[i * KW + j] *\n"
+      "                 img[rb + i * DH * W + x * SW + j * DW - PL];\n"
+      "        orow[x] = s;\n"
+      "      }\n"
+      "      for (int64_t x = 0; x < OW; ++x) {\n"
+      "        if (x == xi0) x = xi1;\n"
+      "        if (x >= OW) break;\n"
+      "        float s = 0.0f;\n"
+      "        for (int64_t i = 0; i < KH; ++i)\n"
+      "          for (int64_t j = 0; j < KW; ++j) {\n"
+      "            const int64_t c = x * SW + j * DW - PL;\n"
+      "            if (c >= 0 && c < W) s += flt[i * KW + j] * img[rb + i * DH "
+      "* W + c];\n"
+      "          }\n"
+      "        orow[x] = s;\n"
+      "      }\n"
+      "    } else {\n"
       "    for (int64_t x = 0; x < OW; ++x) orow[x] = 0.0f;\n"
       "    for (int64_t i = 0; i < KH; ++i) {\n"
+      "      const int64_t r = y * SH + i * DH - PT;\n"
+      "      if (r < 0 || r >= H) continue;  // zero padding\n"
       "      for (int64_t j = 0; j < KW; ++j) {\n"
       "        const float wv = flt[i * KW + j];\n"
-      "        const float* restrict ip = img + (y * SH + i * DH) * W + j * "
-      "DW;\n"
-      "        for (int64_t x = 0; x < OW; ++x) orow[x] += wv * ip[x * SW];\n"
+      "        // Columns x whose tap x * SW + c0 is inside the row.\n"
+      "        const int64_t c0 = j * DW - PL;\n"
+      "        const int64_t xa = c0 >= 0 ? 0 : (SW - 1 - c0) / SW;\n"
+      "        int64_t xb = c0 >= W ? 0 : (W - c0 + SW - 1) / SW;\n"
+      "        if (xb > OW) xb = OW;\n"
+      "        const float* restrict ip = img + r * W + xa * SW + c0;\n"
+      "        for (int64_t x = xa; x < xb; ++x)\n"
+      "          orow[x] += wv * ip[(x - xa) * SW];\n"
       "      }\n"
+      "    }\n"
       "    }\n",
       d->c, d->h, d->w, d->oh, d->ow, d->kh, d->kw, d->n, c_name, d->c, d->h,
-      d->w, d->oh, d->ow, d->kh, d->kw, d->sh, d->sw, d->dh, d->dw, max_binding,
-      d->n, d->img_binding, d->flt_binding, d->out_binding);
+      d->w, d->oh, d->ow, d->kh, d->kw, d->sh, d->sw, d->dh, d->dw, d->pad_top,
+      d->pad_left, max_binding, d->n, d->img_binding, d->flt_binding,
+      d->out_binding);
   if (d->epilogue) {
     kiln_ir_sb_printf(out,
                       "    for (int64_t x = 0; x < OW; ++x) {\n"

@@ -7,6 +7,7 @@
 // epilogue on that row. The generic loop nest it replaces walked the taps
 // innermost, one scalar at a time. Taps are summed in the generic op's
 // order (window row, then column, from zero), so results are the same.
+// A zero padding of the image in the region is folded into the bounds.
 #ifndef KILN_COMPILER_TARGETS_CPU_DEPTHWISE_ENTRY_H_
 #define KILN_COMPILER_TARGETS_CPU_DEPTHWISE_ENTRY_H_
 
@@ -26,11 +27,20 @@ typedef struct kiln_cpu_depthwise_t {
   int64_t h, w;    // image extents
   int64_t oh, ow;  // output extents
   int64_t kh, kw, sh, sw, dh, dw;
+  int64_t pad_top, pad_left;  // a folded zero padding (pooling_entry.h)
   uint32_t img_binding, flt_binding, out_binding;
   const char* epilogue;  // kiln_cpu_epilogue_build's statements, or NULL
 } kiln_cpu_depthwise_t;
 
-// True when |region| is such a depthwise convolution; fills |out|.
+// True when linalg op |op| is such a depthwise convolution, whatever its
+// image and filter are (the geometry only); fills |out| (may be NULL).
+bool kiln_cpu_match_depthwise_op(kiln_ir_context_t* context, kiln_ir_op_t* op,
+                                 kiln_cpu_depthwise_t* out);
+
+// True when |region| is such a depthwise convolution of a binding (or of a
+// zero padding of one, read with the window shifted: taps in the padding
+// are skipped, which adds exactly what the generic op adds, w * 0, unless
+// a weight is inf or NaN); fills |out|.
 bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
                               kiln_cpu_depthwise_t* out);
 

@@ -1571,6 +1571,14 @@ static void kiln_onnx_describe_value(kiln_ir_context_t* ctx, const char* kind,
                                      const Onnx__ValueInfoProto* vi,
                                      FILE* out) {
   const Onnx__TypeProto* type = vi->type;
+  if (type && (type->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE ||
+               type->value_case == ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE)) {
+    fprintf(out, "%s %s\n", kind,
+            type->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE
+                ? "sequence"
+                : "optional");
+    return;
+  }
   const Onnx__TypeProto__Tensor* tt =
       type && type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE
           ? type->tensor_type

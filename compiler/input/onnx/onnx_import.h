@@ -65,8 +65,10 @@ kiln_status_t kiln_onnx_import_with_options(
 // Writes a summary of the model without importing it, one item a line:
 //   function <graph name>
 //   opset <ai.onnx opset>
-//   input <type>       (each argument, in order: 3x4xbf16, or ? when the
-//   output <type>       graph input/output is not a static tensor)
+//   input <type>       (each graph input that is not an initializer, in
+//   output <type>       order: 3x4xbf16; "sequence" or "optional" for
+//                       those types; ? for another type that is not a
+//                       static tensor)
 //   op <OpType>        (each distinct op type of the main graph, in order)
 // For the backend-test runner's tables. Errors: a model that does not
 // decode.

@@ -9023,6 +9023,212 @@ static kiln_status_t kiln_onnx_lower_optional_get_element(node_t* n) {
   return kiln_ok_status();
 }
 
+// Loop as stablehlo.while, for a trip count or condition computed at run
+// time. The while carries (iteration, condition, trip count, the
+// loop-carried tensors, one buffer per scan output); the condition region
+// tests iteration < trip count and the condition; the body imports the
+// ONNX body once and writes each scan output into row <iteration> of its
+// buffer (stablehlo.dynamic_update_slice). Scan outputs need the graph to
+// declare their static type: the buffer is that type, as for Range with
+// run-time operands (rows past the iterations run stay zero; iterations
+// past the declared rows overwrite the last one, the clamped index).
+static kiln_status_t kiln_onnx_loop_while(node_t* n,
+                                          const Onnx__GraphProto* body,
+                                          size_t nc, size_t nk) {
+  kiln_ir_context_t* ctx = n->context;
+  const type_t* e64 = kiln_ir_int_type(ctx, 64);
+  const type_t* i64 = kiln_onnx_tensor(n, 0, NULL, e64);
+  const type_t* i1 = kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(ctx, 1));
+  size_t na = 3 + nc + nk;
+  if (na > 3 + 2 * KILN_ONNX_MAX_SCAN) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "more than %d loop-carried values or scan "
+                                "outputs",
+                                KILN_ONNX_MAX_SCAN);
+  }
+  value_t* init[3 + 2 * KILN_ONNX_MAX_SCAN];
+  const type_t* types[3 + 2 * KILN_ONNX_MAX_SCAN];
+  // Iteration 0, the condition (true when absent), the trip count (the
+  // largest int64 when absent).
+  int64_t zero = 0, forever = INT64_MAX;
+  uint8_t yes = 1;
+  kiln_onnx_value_t tmp[3];
+  memset(tmp, 0, sizeof(tmp));
+  tmp[0].name = "iteration";
+  tmp[0].type = i64;
+  tmp[0].known = kiln_onnx_make_const(ctx, i64, &zero, 8);
+  tmp[1].name = "condition";
+  tmp[1].type = i1;
+  tmp[1].known = kiln_onnx_make_const(ctx, i1, &yes, 1);
+  tmp[2].name = "trip count";
+  tmp[2].type = i64;
+  tmp[2].known = kiln_onnx_make_const(ctx, i64, &forever, 8);
+  if (!tmp[0].known || !tmp[1].known || !tmp[2].known) return KILN_ONNX_OOM();
+  KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &tmp[0], &init[0]));
+  for (size_t j = 0; j < 2; ++j) {
+    kiln_onnx_value_t* v = kiln_onnx_input(n, j);
+    value_t* x = NULL;
+    if (v) {
+      if (v->kind != KILN_ONNX_KIND_TENSOR ||
+          kiln_onnx_num_elements(v->type) != 1) {
+        return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                    "%s must hold one value", j ? "cond" : "M");
+      }
+      KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, v, &x));
+      KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 0, NULL, &x));
+      if (kiln_onnx_elem(x->type) != kiln_onnx_elem(j ? i1 : i64)) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_convert(n, x, kiln_onnx_elem(j ? i1 : i64), &x));
+      }
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &tmp[2 - j], &x));
+    }
+    init[j ? 1 : 2] = x;
+  }
+  for (size_t i = 0; i < nc; ++i) {
+    kiln_onnx_value_t* v = kiln_onnx_input(n, 2 + i);
+    if (!v || v->kind != KILN_ONNX_KIND_TENSOR) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_UNIMPLEMENTED,
+          "loop-carried value %zu is %s; a Loop whose trip count or "
+          "condition is computed at run time carries tensors only",
+          i, v ? kiln_onnx_kind_name(v->kind) : "missing");
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, v, &init[3 + i]));
+  }
+  for (size_t k = 0; k < nk; ++k) {
+    const type_t* d = n->declared[nc + k];
+    if (!d || kiln_onnx_rank(d) < 1) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_UNIMPLEMENTED,
+          "scan output %zu: the trip count or condition is computed at run "
+          "time and the graph declares no static type for '%s'",
+          k, n->outputs[nc + k].name);
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, d, 0, &init[3 + nc + k]));
+  }
+  for (size_t i = 0; i < na; ++i) types[i] = init[i]->type;
+  // Condition region.
+  kiln_ir_region_t *cond_region = NULL, *body_region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &cond_region));
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &body_region));
+  kiln_ir_builder_t saved = *n->b;
+  kiln_ir_block_t* block = NULL;
+  kiln_status_t status =
+      kiln_ir_builder_create_block(n->b, cond_region, na, types, &block);
+  value_t* c = NULL;
+  if (!status) {
+    status = kiln_onnx_compare(n, "LT", block->args[0], block->args[2], &c);
+  }
+  if (!status) {
+    status = kiln_onnx_binary_same(n, "stablehlo.and", c, block->args[1], &c);
+  }
+  kiln_ir_op_t* ret = NULL;
+  if (!status) {
+    status = kiln_ir_builder_create_simple(n->b, "stablehlo.return", 1, &c, 0,
+                                           NULL, 0, NULL, &ret);
+  }
+  // Body region.
+  kiln_onnx_value_t* body_in =
+      (kiln_onnx_value_t*)kiln_ir_arena_alloc(ctx, (nc + 2) * sizeof(*body_in));
+  kiln_onnx_value_t* body_out = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      ctx, (body->n_output + 1) * sizeof(*body_out));
+  if (!status && (!body_in || !body_out)) status = KILN_ONNX_OOM();
+  if (!status) {
+    status = kiln_ir_builder_create_block(n->b, body_region, na, types, &block);
+  }
+  if (!status) {
+    memset(body_in, 0, (nc + 2) * sizeof(*body_in));
+    body_in[0].type = i64;
+    body_in[0].ir = block->args[0];
+    body_in[1].type = i1;
+    body_in[1].ir = block->args[1];
+    for (size_t i = 0; i < nc; ++i) {
+      body_in[2 + i].type = types[3 + i];
+      body_in[2 + i].ir = block->args[3 + i];
+    }
+    status = kiln_onnx_import_subgraph(n, body, nc + 2, body_in, body->n_output,
+                                       body_out);
+  }
+  value_t* next[3 + 2 * KILN_ONNX_MAX_SCAN];
+  value_t* one = NULL;
+  if (!status) {
+    status = kiln_onnx_splat_int(n, i64, 1, &one);
+  }
+  if (!status) {
+    status = kiln_onnx_binary_same(n, "stablehlo.add", block->args[0], one,
+                                   &next[0]);
+  }
+  if (!status) status = kiln_onnx_materialize(n, &body_out[0], &next[1]);
+  if (!status) status = kiln_onnx_reshape_to(n, next[1], 0, NULL, &next[1]);
+  if (!status && next[1]->type != i1) {
+    status = kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "the body's condition is not a bool");
+  }
+  next[2] = block ? block->args[2] : NULL;
+  for (size_t i = 0; i < nc && !status; ++i) {
+    status = kiln_onnx_materialize(n, &body_out[1 + i], &next[3 + i]);
+    if (!status && next[3 + i]->type != types[3 + i]) {
+      status = kiln_onnx_node_error(
+          n, KILN_STATUS_UNIMPLEMENTED,
+          "the body changes loop-carried value %zu from %s to %s", i,
+          kiln_ir_type_to_string(ctx, types[3 + i]),
+          kiln_ir_type_to_string(ctx, next[3 + i]->type));
+    }
+  }
+  for (size_t k = 0; k < nk && !status; ++k) {
+    const type_t* d = types[3 + nc + k];
+    size_t r = kiln_onnx_rank(d);
+    value_t* y = NULL;
+    status = kiln_onnx_materialize(n, &body_out[1 + nc + k], &y);
+    bool fits = !status && kiln_onnx_rank(y->type) + 1 == r &&
+                kiln_onnx_elem(y->type) == kiln_onnx_elem(d);
+    for (size_t j = 1; fits && j < r; ++j) {
+      fits = y->type->shaped.dims[j - 1] == d->shaped.dims[j];
+    }
+    if (!status && !fits) {
+      status = kiln_onnx_node_error(
+          n, KILN_STATUS_INVALID_ARGUMENT,
+          "scan output %zu is %s per iteration but the graph declares %s", k,
+          kiln_ir_type_to_string(ctx, y->type), kiln_ir_type_to_string(ctx, d));
+    }
+    int64_t dims[MAXR];
+    for (size_t j = 0; j < r; ++j) dims[j] = j ? d->shaped.dims[j] : 1;
+    if (!status) status = kiln_onnx_reshape_to(n, y, r, dims, &y);
+    value_t* zero_index = NULL;
+    if (!status) status = kiln_onnx_splat_int(n, i64, 0, &zero_index);
+    value_t* ops[2 + MAXR];
+    ops[0] = block->args[3 + nc + k];
+    ops[1] = y;
+    ops[2] = block->args[0];
+    for (size_t j = 1; j < r; ++j) ops[2 + j] = zero_index;
+    if (!status) {
+      status = kiln_onnx_emit(n, "stablehlo.dynamic_update_slice", 2 + r, ops,
+                              d, 0, NULL, &next[3 + nc + k]);
+    }
+  }
+  if (!status) {
+    status = kiln_ir_builder_create_simple(n->b, "stablehlo.return", na, next,
+                                           0, NULL, 0, NULL, &ret);
+  }
+  *n->b = saved;
+  KILN_RETURN_IF_ERROR(status);
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.while", NULL);
+  state.num_operands = na;
+  state.operands = init;
+  state.num_result_types = na;
+  state.result_types = types;
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, cond_region));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, body_region));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  for (size_t i = 0; i < nc + nk; ++i) {
+    kiln_onnx_set(n, i, kiln_ir_op_result(op, 3 + i));
+  }
+  return kiln_ok_status();
+}
+
 // Loop, unrolled: the trip count and the condition must be known at import
 // (each iteration's condition too), so that the body is imported once per
 // iteration; loop-carried values may be tensors, sequences or optionals,
@@ -9045,6 +9251,13 @@ static kiln_status_t kiln_onnx_lower_loop(node_t* n) {
         body->n_input, body->n_output, nc);
   }
   size_t nk = body->n_output - 1 - nc;  // scan outputs
+  bool runtime_trip =
+      trip_in && (trip_in->kind != KILN_ONNX_KIND_TENSOR || !trip_in->known);
+  bool runtime_cond =
+      cond_in && (cond_in->kind != KILN_ONNX_KIND_TENSOR || !cond_in->known);
+  if (runtime_trip || runtime_cond) {
+    return kiln_onnx_loop_while(n, body, nc, nk);
+  }
   int64_t trip = INT64_MAX;
   if (trip_in) {
     if (trip_in->kind != KILN_ONNX_KIND_TENSOR || !trip_in->known ||

@@ -76,13 +76,26 @@ static bool kiln_onnx_wire_next(const uint8_t** p, const uint8_t* end,
 }
 
 // True when |p| is a sequence of well-formed protobuf fields that ends
-// exactly at |end| and holds a length-delimited field 7 (ModelProto.graph).
+// exactly at |end|.
+static bool kiln_onnx_walks_as_fields(const uint8_t* p, const uint8_t* end) {
+  while (p < end) {
+    kiln_onnx_wire_field_t f;
+    if (!kiln_onnx_wire_next(&p, end, &f)) return false;
+  }
+  return true;
+}
+
+// True when |p| walks as protobuf fields and holds a length-delimited field
+// 7 (ModelProto.graph) that itself walks as fields (text seldom does both).
 static bool kiln_onnx_walks_as_model(const uint8_t* p, const uint8_t* end) {
   bool has_graph = false;
   while (p < end) {
     kiln_onnx_wire_field_t f;
     if (!kiln_onnx_wire_next(&p, end, &f)) return false;
-    if (f.number == 7 && f.wire == 2) has_graph = true;
+    if (f.number == 7 && f.wire == 2 &&
+        kiln_onnx_walks_as_fields(f.bytes, f.bytes + f.length)) {
+      has_graph = true;
+    }
   }
   return has_graph;
 }
@@ -101,8 +114,10 @@ bool kiln_onnx_is_model(const void* data, size_t length) {
 
 bool kiln_onnx_should_import(const char* filename, const void* data,
                              size_t length) {
-  if (kiln_onnx_is_model(data, length)) return true;
   size_t n = filename ? strlen(filename) : 0;
+  // A .mlir file is text, whatever its bytes happen to walk as.
+  if (n >= 5 && strcmp(filename + n - 5, ".mlir") == 0) return false;
+  if (kiln_onnx_is_model(data, length)) return true;
   return n >= 5 && strcmp(filename + n - 5, ".onnx") == 0;
 }
 

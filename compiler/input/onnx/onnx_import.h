@@ -29,9 +29,10 @@ extern "C" {
 // whole buffer reads as protobuf fields that include a graph.
 bool kiln_onnx_is_model(const void* data, size_t length);
 
-// The driver's test: kiln_onnx_is_model, or a |filename| ending in ".onnx"
-// (so that a damaged model gets the importer's error, not the MLIR
-// parser's). |filename| may be NULL.
+// The driver's test: never for a |filename| ending in ".mlir"; else
+// kiln_onnx_is_model, or a |filename| ending in ".onnx" (so that a damaged
+// model gets the importer's error, not the MLIR parser's). |filename| may
+// be NULL.
 bool kiln_onnx_should_import(const char* filename, const void* data,
                              size_t length);
 

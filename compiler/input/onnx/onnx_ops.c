@@ -8446,8 +8446,8 @@ static kiln_status_t kiln_onnx_lower_if(node_t* n) {
       if (!kiln_onnx_same_structure(&then_outs[i], &else_outs[i])) {
         return kiln_onnx_node_error(
             n, KILN_STATUS_UNIMPLEMENTED,
-            "output %zu (a %s in then_branch, a %s in else_branch) differs "
-            "between the branches in kind, length, presence or types (a "
+            "output %zu differs between the branches (then_branch: %s, "
+            "else_branch: %s) in kind, length, presence or types (a "
             "condition computed at run time needs them to agree)",
             i, kiln_onnx_kind_name(then_outs[i].kind),
             kiln_onnx_kind_name(else_outs[i].kind));

@@ -511,8 +511,9 @@ kiln_status_t kiln_tensor_proto_load_container(
                              host_allocator, fn, user_data, &count);
   kiln_allocator_free(host_allocator, bytes);
   if (status) {
-    return kiln_status_annotate_f(status, "reading '%s' as a %s", path,
-                                  optional ? "OptionalProto" : "SequenceProto");
+    return kiln_status_annotate_f(
+        status, "reading '%s' as %s", path,
+        optional ? "an OptionalProto" : "a SequenceProto");
   }
   return kiln_ok_status();
 }

@@ -8,9 +8,10 @@
     SplitToSequence (scalar split);
   * an optional graph input (OptionalProto) read by OptionalHasElement and
     OptionalGetElement;
-  * Loop unrolled (a constant trip count) carrying a sequence, and Loop
-    with a run-time trip count as stablehlo.while (a loop-carried tensor
-    and a scan output of the declared type);
+  * Loop unrolled (a constant trip count) carrying a sequence, Loop with a
+    run-time trip count as stablehlo.while (a loop-carried tensor and a
+    scan output of the declared type), and as predicated iterations over
+    the declared scan length when the body slices at the iteration number;
   * clean import errors: a constant position out of range, a sequence input
     without sample data, a run-time Loop with an undeclared scan output and
     one that carries a sequence.
@@ -221,6 +222,40 @@ def loops(work, rng):
                ("", numpy_helper.from_array(y0, "y0"))], [ys[-1], ys])
     expect_import_error(work, while_model(None), "while_undeclared_scan",
                         "declares no static type for 'ys'")
+
+    # The body slices a constant at the iteration number, which stablehlo.
+    # while cannot know at import: T = 4 predicated iterations for the
+    # declared 4x1 scan output, of which M = 3 run (the last row stays 0).
+    table = np.array([1, 2, 4, 8, 16], np.float32)
+    body = loop_body(helper.make_tensor_value_info("y", F, [1]), [
+        helper.make_node("Identity", ["c"], ["c_out"]),
+        helper.make_node("Constant", [], ["table"],
+                         value=numpy_helper.from_array(table, "table_v")),
+        const_i64("one", 1),
+        helper.make_node("Add", ["i", "one"], ["end"]),
+        helper.make_node("Unsqueeze", ["i"], ["lo"], axes=[0]),
+        helper.make_node("Unsqueeze", ["end"], ["hi"], axes=[0]),
+        helper.make_node("Slice", ["table", "lo", "hi"], ["entry"]),
+        helper.make_node("Add", ["y", "entry"], ["y_out"]),
+        helper.make_node("Identity", ["y_out"], ["scan"]),
+    ], [helper.make_tensor_value_info("c_out", TensorProto.BOOL, []),
+        helper.make_tensor_value_info("y_out", F, [1]),
+        helper.make_tensor_value_info("scan", F, [1])])
+    graph = helper.make_graph(
+        [helper.make_node("Loop", ["m", "", "y0"], ["y", "ys"], body=body)],
+        "predicated",
+        [helper.make_tensor_value_info("m", TensorProto.INT64, []),
+         helper.make_tensor_value_info("y0", F, [1])],
+        [helper.make_tensor_value_info("y", F, [1]),
+         helper.make_tensor_value_info("ys", F, [4, 1])])
+    y1 = np.array([0.5], np.float32)
+    sums = y1[0] + np.cumsum(table[:3])
+    ys = np.array([[sums[0]], [sums[1]], [sums[2]], [0]], np.float32)
+    run_model(work, helper.make_model(graph, opset_imports=[
+        helper.make_opsetid("", 11)]), "predicated",
+        [("", numpy_helper.from_array(np.array(3, np.int64), "m")),
+         ("", numpy_helper.from_array(y1, "y0"))],
+        [np.array([sums[2]], np.float32), ys])
 
     # A run-time trip count cannot grow a sequence (its length would be
     # known only at run time).

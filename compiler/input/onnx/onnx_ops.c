@@ -9229,6 +9229,143 @@ static kiln_status_t kiln_onnx_loop_while(node_t* n,
   return kiln_ok_status();
 }
 
+// Loop with a run-time trip count or condition whose scan outputs declare
+// their length T, as T predicated iterations: the body is imported per
+// iteration with its iteration number known (so that shape operands built
+// from it fold), and a run-time flag (iteration < M, and every condition
+// so far) selects between the body's loop-carried values and the previous
+// ones, and between its scan values and zero rows. Used when the
+// stablehlo.while form cannot import the body. At most T iterations run.
+static kiln_status_t kiln_onnx_loop_predicated(node_t* n,
+                                               const Onnx__GraphProto* body,
+                                               size_t nc, size_t nk) {
+  kiln_ir_context_t* ctx = n->context;
+  int64_t rows = -1;
+  for (size_t k = 0; k < nk; ++k) {
+    const type_t* d = n->declared[nc + k];
+    if (!d || kiln_onnx_rank(d) < 1 ||
+        (rows >= 0 && d->shaped.dims[0] != rows)) {
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "the scan outputs declare no common length");
+    }
+    rows = d->shaped.dims[0];
+  }
+  if (nk == 0 || rows < 1 || rows > 256) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "no declared scan length to unroll for");
+  }
+  const type_t* i64 = kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(ctx, 64));
+  const type_t* i1 = kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(ctx, 1));
+  value_t *trip = NULL, *cond = NULL, *active = NULL;
+  for (size_t j = 0; j < 2; ++j) {
+    kiln_onnx_value_t* v = kiln_onnx_input(n, j);
+    if (!v) continue;
+    value_t* x = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, v, &x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 0, NULL, &x));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, x, kiln_onnx_elem(j ? i1 : i64), &x));
+    *(j ? &cond : &trip) = x;
+  }
+  if (!cond) KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, i1, 1, &cond));
+  kiln_onnx_value_t* carried =
+      (kiln_onnx_value_t*)kiln_ir_arena_alloc(ctx, (nc + 2) * sizeof(*carried));
+  kiln_onnx_value_t* body_out = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      ctx, (body->n_output + 1) * sizeof(*body_out));
+  value_t** parts = (value_t**)kiln_ir_arena_alloc(
+      ctx, ((size_t)rows * nk + 1) * sizeof(*parts));
+  if (!carried || !body_out || !parts) return KILN_ONNX_OOM();
+  for (size_t i = 0; i < nc; ++i) {
+    kiln_onnx_value_t* v = kiln_onnx_input(n, 2 + i);
+    if (!v || v->kind != KILN_ONNX_KIND_TENSOR) {
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "loop-carried value %zu is not a tensor", i);
+    }
+    carried[2 + i] = *v;
+  }
+  for (int64_t t = 0; t < rows; ++t) {
+    // active = every condition so far, and t < M.
+    value_t* flag = cond;
+    if (active) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", active, cond, &flag));
+    }
+    if (trip) {
+      value_t *tv = NULL, *below = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, i64, t, &tv));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", tv, trip, &below));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", flag, below, &flag));
+    }
+    active = flag;
+    memset(&carried[0], 0, 2 * sizeof(*carried));
+    carried[0].type = i64;
+    carried[0].known = kiln_onnx_make_const(ctx, i64, &t, 8);
+    if (!carried[0].known) return KILN_ONNX_OOM();
+    carried[1].type = i1;
+    carried[1].ir = cond;
+    KILN_RETURN_IF_ERROR(kiln_onnx_import_subgraph(n, body, nc + 2, carried,
+                                                   body->n_output, body_out));
+    value_t* next_cond = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &body_out[0], &next_cond));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reshape_to(n, next_cond, 0, NULL, &next_cond));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, next_cond, kiln_onnx_elem(i1), &next_cond));
+    for (size_t i = 0; i < nc + nk; ++i) {
+      value_t *now = NULL, *before = NULL, *pred = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &body_out[1 + i], &now));
+      if (i < nc) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_materialize(n, &carried[2 + i], &before));
+        if (now->type != before->type) {
+          return kiln_onnx_node_error(
+              n, KILN_STATUS_UNIMPLEMENTED,
+              "the body changes loop-carried value %zu's type", i);
+        }
+      } else {
+        KILN_RETURN_IF_ERROR(kiln_onnx_like(n, now, 0, &before));
+      }
+      KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(
+          n, active, kiln_onnx_rank(now->type), now->type->shaped.dims, &pred));
+      value_t* picked = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pred, now, before, &picked));
+      if (i < nc) {
+        memset(&carried[2 + i], 0, sizeof(carried[2 + i]));
+        carried[2 + i].name = body_out[1 + i].name;
+        carried[2 + i].type = picked->type;
+        carried[2 + i].ir = picked;
+      } else {
+        if (t > 0 && picked->type != parts[i - nc]->type) {
+          return kiln_onnx_node_error(
+              n, KILN_STATUS_UNIMPLEMENTED,
+              "scan output %zu changes shape between iterations", i - nc);
+        }
+        parts[(size_t)t * nk + (i - nc)] = picked;
+      }
+    }
+    cond = next_cond;
+  }
+  for (size_t i = 0; i < nc; ++i) kiln_onnx_set_value(n, i, &carried[2 + i]);
+  for (size_t k = 0; k < nk; ++k) {
+    value_t** p =
+        (value_t**)kiln_ir_arena_alloc(ctx, (size_t)rows * sizeof(*p));
+    if (!p) return KILN_ONNX_OOM();
+    for (int64_t j = 0; j < rows; ++j) p[j] = parts[(size_t)j * nk + k];
+    value_t* y = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_stack(n, (size_t)rows, p, 0, false, &y));
+    if (y->type != n->declared[nc + k]) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_INVALID_ARGUMENT,
+          "scan output %zu is %s but the graph declares %s", k,
+          kiln_ir_type_to_string(ctx, y->type),
+          kiln_ir_type_to_string(ctx, n->declared[nc + k]));
+    }
+    kiln_onnx_set(n, nc + k, y);
+  }
+  return kiln_ok_status();
+}
+
 // Loop, unrolled: the trip count and the condition must be known at import
 // (each iteration's condition too), so that the body is imported once per
 // iteration; loop-carried values may be tensors, sequences or optionals,
@@ -9256,7 +9393,18 @@ static kiln_status_t kiln_onnx_lower_loop(node_t* n) {
   bool runtime_cond =
       cond_in && (cond_in->kind != KILN_ONNX_KIND_TENSOR || !cond_in->known);
   if (runtime_trip || runtime_cond) {
-    return kiln_onnx_loop_while(n, body, nc, nk);
+    kiln_status_t status = kiln_onnx_loop_while(n, body, nc, nk);
+    if (status && nk) {
+      // A body that needs its iteration number at import (a Slice at the
+      // iteration) may still unroll over the declared scan length.
+      kiln_status_t unrolled = kiln_onnx_loop_predicated(n, body, nc, nk);
+      if (!unrolled) {
+        kiln_status_free(status);
+        return kiln_ok_status();
+      }
+      kiln_status_free(unrolled);
+    }
+    return status;
   }
   int64_t trip = INT64_MAX;
   if (trip_in) {

@@ -20,6 +20,8 @@ KILN_FLAG_LIST(
     "  2x2xf32=@file.bin        raw bytes (size must match)\n"
     "  @file.npy / +file.npy    next array of a .npy file\n"
     "  @file.pb                 an ONNX TensorProto file (ONNX test data)\n"
+    "  sequence=@file.pb        an ONNX SequenceProto: one value per element\n"
+    "  optional=@file.pb        an ONNX OptionalProto: its tensor(s), or none\n"
     "  3x4xbf16=@file.pb        its data as another type of that shape and\n"
     "                           width (bf16 test data stored as uint16)\n"
     "  *file.npy                all remaining arrays of a .npy file\n"
@@ -355,6 +357,51 @@ static kiln_status_t kiln_tooling_parse_typed_tensor_proto(
   return status;
 }
 
+typedef struct kiln_tooling_container_push_t {
+  kiln_string_view_t types;
+  size_t* type_index;
+  kiln_string_view_t path;
+  kiln_vm_list_t* list;
+} kiln_tooling_container_push_t;
+
+static kiln_status_t kiln_tooling_push_container_view(
+    void* user_data, kiln_hal_buffer_view_t* view) {
+  kiln_tooling_container_push_t* push =
+      (kiln_tooling_container_push_t*)user_data;
+  char type = *push->type_index < push->types.size
+                  ? push->types.data[*push->type_index]
+                  : 0;
+  if (type != 'r') {
+    kiln_hal_buffer_view_release(view);
+    return kiln_make_status(
+        KILN_STATUS_INVALID_ARGUMENT,
+        "'%.*s': element %zu gives a buffer view but the argument is %s",
+        KILN_SV_ARG(push->path), *push->type_index,
+        type ? kiln_tooling_type_char_name(type) : "missing (too many values)");
+  }
+  ++*push->type_index;
+  return kiln_tooling_push_move(push->list, kiln_vm_value_make_ref(view));
+}
+
+// "sequence=@f.pb" / "optional=@f.pb": an ONNX SequenceProto or
+// OptionalProto, one value per tensor it holds (the ONNX importer passes a
+// sequence or optional as its tensors).
+static kiln_status_t kiln_tooling_parse_container(
+    kiln_string_view_t types, size_t* type_index, kiln_string_view_t path,
+    bool optional, kiln_hal_allocator_t* device_allocator,
+    kiln_allocator_t host_allocator, kiln_vm_list_t* list) {
+  char cpath[4096];
+  if (path.size >= sizeof(cpath)) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT, "path too long");
+  }
+  memcpy(cpath, path.data, path.size);
+  cpath[path.size] = 0;
+  kiln_tooling_container_push_t push = {types, type_index, path, list};
+  return kiln_tensor_proto_load_container(
+      cpath, optional, device_allocator, host_allocator,
+      kiln_tooling_push_container_view, &push);
+}
+
 // Parses one spec, appending zero or more values; advances |*type_index|.
 static kiln_status_t kiln_tooling_parse_one(
     kiln_string_view_t types, size_t* type_index, kiln_string_view_t spec,
@@ -442,6 +489,21 @@ static kiln_status_t kiln_tooling_parse_one(
   }
   bool has_equal = kiln_string_view_find_char(spec, '=', 0) != SIZE_MAX;
   bool has_x = kiln_string_view_find_char(spec, 'x', 0) != SIZE_MAX;
+  if (has_equal) {
+    kiln_string_view_t metadata, contents;
+    kiln_string_view_split(spec, '=', &metadata, &contents);
+    metadata = kiln_string_view_trim(metadata);
+    contents = kiln_string_view_trim(contents);
+    bool sequence = kiln_string_view_equal_cstr(metadata, "sequence");
+    bool optional = kiln_string_view_equal_cstr(metadata, "optional");
+    if ((sequence || optional) && contents.size > 1 &&
+        contents.data[0] == '@' &&
+        kiln_string_view_ends_with(contents, kiln_make_cstring_view(".pb"))) {
+      return kiln_tooling_parse_container(
+          types, type_index, kiln_string_view_substr(contents, 1, SIZE_MAX),
+          optional, device_allocator, host_allocator, list);
+    }
+  }
   if (type == 'r') {
     if (!has_equal && !has_x) {
       return kiln_make_status(
@@ -498,7 +560,12 @@ kiln_status_t kiln_tooling_parse_values(
   for (size_t i = 0; i < spec_count; ++i) {
     kiln_string_view_t s =
         kiln_string_view_trim(kiln_make_cstring_view(specs[i]));
+    // *f.npy and ONNX sequences/optionals give any number of values.
     if (s.size && s.data[0] == '*') expands = true;
+    if (kiln_string_view_starts_with(s, kiln_make_cstring_view("sequence=")) ||
+        kiln_string_view_starts_with(s, kiln_make_cstring_view("optional="))) {
+      expands = true;
+    }
   }
   if (!expands && spec_count != types.size) {
     return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,

@@ -45,6 +45,9 @@ kiln_status_t kiln_tooling_parse_buffer_view(
 //   2x2xf32=+f.bin       raw bytes following the previous read of f.bin
 //   @f.npy, +f.npy       the next array of f.npy (the first on first use)
 //   *f.npy               every remaining array of f.npy
+//   sequence=@f.pb       an ONNX SequenceProto: one buffer view per element
+//   optional=@f.pb       an ONNX OptionalProto: its tensor (or a sequence's
+//                        elements), nothing when absent
 //   (null), (ignored)    a null ref / zero (an ignored value for expected
 //                        outputs when |allow_ignored|)
 // Every raw binary file must be consumed exactly (its size must match).

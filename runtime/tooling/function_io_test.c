@@ -312,14 +312,80 @@ KILN_TEST(write_outputs) {
   kiln_vm_list_release(list);
 }
 
+// Writes |n| bytes to a new temporary .pb file named into |path|.
+static void write_pb(char* path, const uint8_t* bytes, size_t n) {
+  int fd = mkstemps(path, 3);
+  KILN_ASSERT_TRUE(fd >= 0);
+  KILN_ASSERT_TRUE(write(fd, bytes, n) == (ssize_t)n);
+  close(fd);
+}
+
+// ONNX SequenceProto and OptionalProto files: one value per tensor they
+// hold (wire bytes written by hand from onnx-data.proto's field numbers).
+KILN_TEST(onnx_sequences_and_optionals) {
+  // TensorProto: dims [2] (packed), FLOAT, raw_data.
+  const float a[2] = {1, 2}, b[2] = {3, 4};
+  uint8_t ta[15] = {0x0a, 0x01, 0x02, 0x10, 0x01, 0x4a, 0x08};
+  uint8_t tb[15] = {0x0a, 0x01, 0x02, 0x10, 0x01, 0x4a, 0x08};
+  memcpy(ta + 7, a, 8);
+  memcpy(tb + 7, b, 8);
+  // SequenceProto {name "s", elem_type TENSOR, tensor_values [a, b]}.
+  uint8_t seq[64] = {0x0a, 0x01, 's', 0x10, 0x01, 0x1a, 15};
+  size_t n = 7;
+  memcpy(seq + n, ta, 15);
+  n += 15;
+  seq[n++] = 0x1a;
+  seq[n++] = 15;
+  memcpy(seq + n, tb, 15);
+  n += 15;
+  char seq_path[] = "/tmp/kiln_fio_seq_XXXXXX.pb";
+  write_pb(seq_path, seq, n);
+  // OptionalProto {name "o", elem_type UNDEFINED}: absent.
+  const uint8_t none[] = {0x0a, 0x01, 'o', 0x10, 0x00};
+  char none_path[] = "/tmp/kiln_fio_none_XXXXXX.pb";
+  write_pb(none_path, none, sizeof(none));
+  // OptionalProto {elem_type SEQUENCE, sequence_value {tensor_values [b]}}.
+  uint8_t opt[64] = {0x10, 0x03, 0x2a, 19, 0x10, 0x01, 0x1a, 15};
+  memcpy(opt + 8, tb, 15);
+  char opt_path[] = "/tmp/kiln_fio_opt_XXXXXX.pb";
+  write_pb(opt_path, opt, 8 + 15);
+  char s0[64], s1[64], s2[64];
+  snprintf(s0, sizeof(s0), "sequence=@%s", seq_path);
+  snprintf(s1, sizeof(s1), "optional=@%s", none_path);
+  snprintf(s2, sizeof(s2), "optional=@%s", opt_path);
+  const char* specs[] = {s0, s1, s2};
+  kiln_vm_list_t* list = NULL;
+  KILN_ASSERT_OK(parse("rrr", specs, 3, &list));
+  KILN_EXPECT_EQ_INT(kiln_vm_list_size(list), 3);
+  expect_view(list, 0, "2xf32", a, 8);
+  expect_view(list, 1, "2xf32", b, 8);
+  expect_view(list, 2, "2xf32", b, 8);
+  kiln_vm_list_release(list);
+  // Two elements for one argument; a sequence read as an optional holds
+  // more than one value.
+  expect_error("r", specs, 1,
+               "element 1 gives a buffer view but the "
+               "argument is missing");
+  char s3[64];
+  snprintf(s3, sizeof(s3), "optional=@%s", seq_path);
+  const char* as_optional[] = {s3};
+  expect_error("rr", as_optional, 1, "at most one value");
+  remove(seq_path);
+  remove(none_path);
+  remove(opt_path);
+}
+
 int main(void) {
   kiln_status_t status = kiln_hal_allocator_create_heap(
       kiln_make_cstring_view("test"), kiln_allocator_system(), &heap);
   if (status) return kiln_status_report_and_exit_code(status);
   static const kiln_test_case_t cases[] = {
-      KILN_TEST_CASE(inputs_all_forms), KILN_TEST_CASE(input_errors),
-      KILN_TEST_CASE(printing), KILN_TEST_CASE(expected_outputs),
-      KILN_TEST_CASE(write_outputs)};
+      KILN_TEST_CASE(inputs_all_forms),
+      KILN_TEST_CASE(input_errors),
+      KILN_TEST_CASE(printing),
+      KILN_TEST_CASE(expected_outputs),
+      KILN_TEST_CASE(write_outputs),
+      KILN_TEST_CASE(onnx_sequences_and_optionals)};
   int rc = kiln_test_run_all(cases, sizeof(cases) / sizeof(cases[0]));
   kiln_hal_allocator_release(heap);
   return rc;

@@ -351,10 +351,12 @@ kiln_status_t kiln_tensor_proto_decode(const uint8_t* data, size_t length,
   return kiln_ok_status();
 }
 
-kiln_status_t kiln_tensor_proto_load_buffer_view(
-    const char* path, kiln_hal_allocator_t* device_allocator,
-    kiln_allocator_t host_allocator, kiln_hal_buffer_view_t** out_view) {
-  *out_view = NULL;
+// Reads the whole file |path| into |*out_bytes| (from |host_allocator|).
+static kiln_status_t kiln_pb_read_file(const char* path,
+                                       kiln_allocator_t host_allocator,
+                                       uint8_t** out_bytes, size_t* out_size) {
+  *out_bytes = NULL;
+  *out_size = 0;
   FILE* file = fopen(path, "rb");
   if (!file) {
     return kiln_make_status(KILN_STATUS_NOT_FOUND, "'%s': cannot open: %s",
@@ -378,14 +380,25 @@ kiln_status_t kiln_tensor_proto_load_buffer_view(
     status = kiln_make_status(KILN_STATUS_DATA_LOSS, "'%s': read error", path);
   }
   fclose(file);
+  if (status) {
+    kiln_allocator_free(host_allocator, bytes);
+    return status;
+  }
+  *out_bytes = bytes;
+  *out_size = size;
+  return kiln_ok_status();
+}
+
+// A new buffer view holding the TensorProto |bytes|.
+static kiln_status_t kiln_pb_make_view(const uint8_t* bytes, size_t size,
+                                       kiln_hal_allocator_t* device_allocator,
+                                       kiln_allocator_t host_allocator,
+                                       kiln_hal_buffer_view_t** out_view) {
   kiln_tooling_tensor_type_t type;
   void* data = NULL;
   size_t length = 0;
-  if (!status) {
-    status = kiln_tensor_proto_decode(bytes, size, host_allocator, &type, &data,
-                                      &length);
-  }
-  kiln_allocator_free(host_allocator, bytes);
+  kiln_status_t status = kiln_tensor_proto_decode(bytes, size, host_allocator,
+                                                  &type, &data, &length);
   kiln_hal_buffer_t* buffer = NULL;
   if (!status) {
     status = kiln_hal_allocator_allocate_buffer(device_allocator, NULL, length,
@@ -409,8 +422,98 @@ kiln_status_t kiln_tensor_proto_load_buffer_view(
   }
   if (buffer) kiln_hal_buffer_release(buffer);
   kiln_allocator_free(host_allocator, data);
+  return status;
+}
+
+kiln_status_t kiln_tensor_proto_load_buffer_view(
+    const char* path, kiln_hal_allocator_t* device_allocator,
+    kiln_allocator_t host_allocator, kiln_hal_buffer_view_t** out_view) {
+  *out_view = NULL;
+  uint8_t* bytes = NULL;
+  size_t size = 0;
+  KILN_RETURN_IF_ERROR(kiln_pb_read_file(path, host_allocator, &bytes, &size));
+  kiln_status_t status = kiln_pb_make_view(bytes, size, device_allocator,
+                                           host_allocator, out_view);
+  kiln_allocator_free(host_allocator, bytes);
   if (status) {
     return kiln_status_annotate_f(status, "reading '%s'", path);
+  }
+  return kiln_ok_status();
+}
+
+// Walks a SequenceProto (tensor_values: field 3) or OptionalProto
+// (tensor_value: field 3, sequence_value: field 5), handing each tensor to
+// |fn|; other fields (name, elem_type) are skipped.
+static kiln_status_t kiln_pb_walk_container(
+    const uint8_t* bytes, size_t size, bool optional,
+    kiln_hal_allocator_t* device_allocator, kiln_allocator_t host_allocator,
+    kiln_tensor_proto_view_fn_t fn, void* user_data, size_t* count) {
+  kiln_pb_reader_t r = {bytes, bytes + size};
+  while (r.p < r.end) {
+    uint64_t key = 0;
+    if (!kiln_pb_varint(&r, &key)) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "malformed field key");
+    }
+    uint32_t number = (uint32_t)(key >> 3), wt = (uint32_t)(key & 7);
+    bool tensor = number == 3 && wt == 2;
+    bool sequence = optional && number == 5 && wt == 2;
+    if (!tensor && !sequence) {
+      if (number >= 4 && wt == 2) {
+        return kiln_make_status(KILN_STATUS_UNIMPLEMENTED,
+                                "sparse tensors, maps and nested optionals "
+                                "are not supported");
+      }
+      if (!kiln_pb_skip(&r, wt)) {
+        return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                                "malformed field %u", number);
+      }
+      continue;
+    }
+    uint64_t n = 0;
+    if (!kiln_pb_varint(&r, &n) || n > (uint64_t)(r.end - r.p)) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "field %u runs past the end", number);
+    }
+    const uint8_t* item = r.p;
+    r.p += n;
+    if (optional && *count) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "an OptionalProto holds at most one value");
+    }
+    if (sequence) {
+      size_t inner = 0;
+      KILN_RETURN_IF_ERROR(
+          kiln_pb_walk_container(item, (size_t)n, false, device_allocator,
+                                 host_allocator, fn, user_data, &inner));
+      *count += inner ? inner : 1;  // an empty sequence is still the value
+      continue;
+    }
+    kiln_hal_buffer_view_t* view = NULL;
+    KILN_RETURN_IF_ERROR(kiln_pb_make_view(item, (size_t)n, device_allocator,
+                                           host_allocator, &view));
+    ++*count;
+    KILN_RETURN_IF_ERROR(fn(user_data, view));
+  }
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_tensor_proto_load_container(
+    const char* path, bool optional, kiln_hal_allocator_t* device_allocator,
+    kiln_allocator_t host_allocator, kiln_tensor_proto_view_fn_t fn,
+    void* user_data) {
+  uint8_t* bytes = NULL;
+  size_t size = 0;
+  KILN_RETURN_IF_ERROR(kiln_pb_read_file(path, host_allocator, &bytes, &size));
+  size_t count = 0;
+  kiln_status_t status =
+      kiln_pb_walk_container(bytes, size, optional, device_allocator,
+                             host_allocator, fn, user_data, &count);
+  kiln_allocator_free(host_allocator, bytes);
+  if (status) {
+    return kiln_status_annotate_f(
+        status, "reading '%s' as %s", path,
+        optional ? "an OptionalProto" : "a SequenceProto");
   }
   return kiln_ok_status();
 }

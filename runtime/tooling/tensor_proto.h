@@ -14,6 +14,7 @@
 #ifndef KILN_RUNTIME_TOOLING_TENSOR_PROTO_H_
 #define KILN_RUNTIME_TOOLING_TENSOR_PROTO_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,22 @@ kiln_status_t kiln_tensor_proto_decode(const uint8_t* data, size_t length,
 kiln_status_t kiln_tensor_proto_load_buffer_view(
     const char* path, kiln_hal_allocator_t* device_allocator,
     kiln_allocator_t host_allocator, kiln_hal_buffer_view_t** out_view);
+
+// Receives one view of a container (takes ownership of |view|).
+typedef kiln_status_t (*kiln_tensor_proto_view_fn_t)(
+    void* user_data, kiln_hal_buffer_view_t* view);
+
+// Reads the file |path| as an ONNX SequenceProto (|optional| false) or
+// OptionalProto (true), the test-data form of sequence and optional
+// values, calling |fn| with a new buffer view for each tensor it holds, in
+// order: a sequence's elements (none when empty); an optional's tensor, or
+// the elements of the sequence it holds, or nothing when it is absent.
+// Maps, sparse tensors and nested optionals are refused. Errors name the
+// file.
+kiln_status_t kiln_tensor_proto_load_container(
+    const char* path, bool optional, kiln_hal_allocator_t* device_allocator,
+    kiln_allocator_t host_allocator, kiln_tensor_proto_view_fn_t fn,
+    void* user_data);
 
 #ifdef __cplusplus
 }  // extern "C"

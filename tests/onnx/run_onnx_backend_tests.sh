@@ -99,6 +99,7 @@ first_error() {
   line=${line//"$dir"\//}
   line=${line//"$work"\//}
   line=${line#kiln-compile: error: }
+  line=${line#kiln-import-onnx: error: }
   line=${line#Error: }
   printf '%s' "${line:0:300}"
 }
@@ -106,10 +107,14 @@ first_error() {
 # ONNX's test data stores bfloat16 tensors as UINT16 (numpy has no
 # bfloat16): a bf16 argument or result reads its .pb as the model's type
 # (TYPE=@file.pb takes the data as TYPE, same shape and width).
+# Sequence and optional values are SequenceProto / OptionalProto files,
+# passed as their tensors (sequence=@file.pb, optional=@file.pb).
 # Sets $type_prefix to "TYPE=" for such a type, else to "".
 typed_pb() {
   type_prefix=""
-  if [[ "$1" == *xbf16 || "$1" == bf16 ]]; then type_prefix="$1="; fi
+  if [[ "$1" == *xbf16 || "$1" == bf16 || "$1" == sequence || "$1" == optional ]]; then
+    type_prefix="$1="
+  fi
 }
 
 declare -A op_cases=() op_passed=()
@@ -144,10 +149,26 @@ for suite in "${suite_list[@]}"; do
       done < "$work/describe"
     fi
     status=passed stage="" reason=""
+    # A graph input that is not a static tensor (symbolic dims, a sequence,
+    # an optional) is specialized to the first data set's: the model is
+    # imported with --inputs-like and the MLIR compiled.
+    source="$model"
+    for t in "${input_types[@]}"; do
+      [[ "$t" == "?" || "$t" == sequence || "$t" == optional ]] || continue
+      source="$work/model.mlir"
+      if ! timeout "$timeout_s" "$bin/kiln-import-onnx" \
+          --inputs-like="$case_dir/test_data_set_0" "$model" -o "$source" \
+          > "$work/out" 2>&1; then
+        status=failed stage=import
+        reason=$(first_error "$work/out" "$case_dir")
+      fi
+      break
+    done
     for backend in "${backend_list[@]}"; do
+      [ "$status" = passed ] || break
       module="$work/model.kmod"
       if ! timeout "$timeout_s" "$bin/kiln-compile" --target-backends="$backend" \
-          "$model" -o "$module" > "$work/out" 2>&1; then
+          "$source" -o "$module" > "$work/out" 2>&1; then
         status=failed
         reason=$(first_error "$work/out" "$case_dir")
         # Importer errors read "model.onnx: ..."; later phases add line:col.

@@ -25,6 +25,10 @@ static void print_help(void) {
       "                           importing\n"
       "  --list-ops               List the ONNX ops the importer lowers\n"
       "                           (op type and the opsets of its lowerings)\n"
+      "  --inputs-like=DIR        Specialize graph inputs whose type is not\n"
+      "                           a static tensor (symbolic dims, sequences,\n"
+      "                           optionals) to the sample inputs\n"
+      "                           DIR/input_<k>.pb (ONNX test data form)\n"
       "  --mlir-print-debuginfo   Print locations (the ONNX node names)\n"
       "  --help                   This help\n");
 }
@@ -72,7 +76,8 @@ static void print_diagnostic(void* user_data, kiln_ir_context_t* context,
 }
 
 static kiln_status_t import_and_print(const char* path, const char* data,
-                                      size_t size, bool debuginfo, FILE* out) {
+                                      size_t size, bool debuginfo,
+                                      const char* inputs_like, FILE* out) {
   kiln_ir_context_t* context = NULL;
   KILN_RETURN_IF_ERROR(
       kiln_ir_context_create(kiln_allocator_system(), &context));
@@ -82,7 +87,11 @@ static kiln_status_t import_and_print(const char* path, const char* data,
   if (!status) status = kiln_dialects_register_all(context);
 #endif
   kiln_ir_op_t* module = NULL;
-  if (!status) status = kiln_onnx_import(context, path, data, size, &module);
+  kiln_onnx_import_options_t import_options = {inputs_like};
+  if (!status) {
+    status = kiln_onnx_import_with_options(context, path, data, size,
+                                           &import_options, &module);
+  }
   if (!status) status = kiln_ir_verify(context, module);
   char* text = NULL;
   if (!status) {
@@ -100,6 +109,7 @@ static kiln_status_t import_and_print(const char* path, const char* data,
 int main(int argc, char** argv) {
   const char* input = NULL;
   const char* output = "-";
+  const char* inputs_like = NULL;
   bool describe = false, debuginfo = false;
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
@@ -117,6 +127,8 @@ int main(int argc, char** argv) {
       return fflush(stdout) == 0 ? 0 : 1;
     } else if (!strcmp(a, "--describe")) {
       describe = true;
+    } else if (!strncmp(a, "--inputs-like=", 14) && a[14]) {
+      inputs_like = a + 14;
     } else if (!strcmp(a, "--mlir-print-debuginfo")) {
       debuginfo = true;
     } else if (a[0] == '-' && a[1] != 0) {
@@ -144,8 +156,9 @@ int main(int argc, char** argv) {
   }
   const char* name = strcmp(input, "-") == 0 ? "<stdin>" : input;
   kiln_status_t status =
-      describe ? kiln_onnx_describe(name, data, size, out)
-               : import_and_print(name, data, size, debuginfo, out);
+      describe
+          ? kiln_onnx_describe(name, data, size, out)
+          : import_and_print(name, data, size, debuginfo, inputs_like, out);
   free(data);
   bool ok = out == stdout ? fflush(out) == 0 : fclose(out) == 0;
   if (status) {

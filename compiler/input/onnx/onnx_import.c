@@ -20,38 +20,81 @@
 // Recognizing a model
 //===----------------------------------------------------------------------===//
 
+// One protobuf wire field: |varint| for wire types 0, 1 and 5 (fixed
+// widths read little endian), |bytes|/|length| for wire type 2.
+typedef struct kiln_onnx_wire_field_t {
+  uint32_t number;
+  uint32_t wire;
+  uint64_t varint;
+  const uint8_t* bytes;
+  size_t length;
+} kiln_onnx_wire_field_t;
+
+static bool kiln_onnx_read_varint(const uint8_t** p, const uint8_t* end,
+                                  uint64_t* out) {
+  uint64_t v = 0;
+  int shift = 0;
+  do {
+    if (*p >= end || shift > 63) return false;
+    v |= (uint64_t)(**p & 0x7f) << shift;
+    shift += 7;
+  } while (*(*p)++ & 0x80);
+  *out = v;
+  return true;
+}
+
+// Reads the field at |*p| and advances past it; false when malformed.
+static bool kiln_onnx_wire_next(const uint8_t** p, const uint8_t* end,
+                                kiln_onnx_wire_field_t* f) {
+  uint64_t key = 0;
+  if (!kiln_onnx_read_varint(p, end, &key) || (key >> 3) == 0 ||
+      (key >> 3) > UINT32_MAX) {
+    return false;
+  }
+  memset(f, 0, sizeof(*f));
+  f->number = (uint32_t)(key >> 3);
+  f->wire = (uint32_t)(key & 7);
+  if (f->wire == 0) return kiln_onnx_read_varint(p, end, &f->varint);
+  if (f->wire == 2) {
+    uint64_t n = 0;
+    if (!kiln_onnx_read_varint(p, end, &n) || n > (uint64_t)(end - *p)) {
+      return false;
+    }
+    f->bytes = *p;
+    f->length = (size_t)n;
+    *p += n;
+    return true;
+  }
+  if (f->wire == 1 || f->wire == 5) {
+    size_t width = f->wire == 1 ? 8 : 4;
+    if ((size_t)(end - *p) < width) return false;
+    memcpy(&f->varint, *p, width);
+    *p += width;
+    return true;
+  }
+  return false;
+}
+
 // True when |p| is a sequence of well-formed protobuf fields that ends
-// exactly at |end| and holds a length-delimited field 7 (ModelProto.graph).
+// exactly at |end|.
+static bool kiln_onnx_walks_as_fields(const uint8_t* p, const uint8_t* end) {
+  while (p < end) {
+    kiln_onnx_wire_field_t f;
+    if (!kiln_onnx_wire_next(&p, end, &f)) return false;
+  }
+  return true;
+}
+
+// True when |p| walks as protobuf fields and holds a length-delimited field
+// 7 (ModelProto.graph) that itself walks as fields (text seldom does both).
 static bool kiln_onnx_walks_as_model(const uint8_t* p, const uint8_t* end) {
   bool has_graph = false;
   while (p < end) {
-    uint64_t key = 0, v = 0;
-    int shift = 0;
-    do {
-      if (p >= end || shift > 63) return false;
-      key |= (uint64_t)(*p & 0x7f) << shift;
-      shift += 7;
-    } while (*p++ & 0x80);
-    uint32_t wire = (uint32_t)(key & 7);
-    if ((key >> 3) == 0) return false;
-    if (wire == 0 || wire == 2) {
-      shift = 0;
-      do {
-        if (p >= end || shift > 63) return false;
-        v |= (uint64_t)(*p & 0x7f) << shift;
-        shift += 7;
-      } while (*p++ & 0x80);
-      if (wire == 2) {
-        if (v > (uint64_t)(end - p)) return false;
-        p += v;
-        if ((key >> 3) == 7) has_graph = true;
-      }
-    } else if (wire == 1 || wire == 5) {
-      size_t width = wire == 1 ? 8 : 4;
-      if ((size_t)(end - p) < width) return false;
-      p += width;
-    } else {
-      return false;
+    kiln_onnx_wire_field_t f;
+    if (!kiln_onnx_wire_next(&p, end, &f)) return false;
+    if (f.number == 7 && f.wire == 2 &&
+        kiln_onnx_walks_as_fields(f.bytes, f.bytes + f.length)) {
+      has_graph = true;
     }
   }
   return has_graph;
@@ -71,8 +114,10 @@ bool kiln_onnx_is_model(const void* data, size_t length) {
 
 bool kiln_onnx_should_import(const char* filename, const void* data,
                              size_t length) {
-  if (kiln_onnx_is_model(data, length)) return true;
   size_t n = filename ? strlen(filename) : 0;
+  // A .mlir file is text, whatever its bytes happen to walk as.
+  if (n >= 5 && strcmp(filename + n - 5, ".mlir") == 0) return false;
+  if (kiln_onnx_is_model(data, length)) return true;
   return n >= 5 && strcmp(filename + n - 5, ".onnx") == 0;
 }
 
@@ -107,6 +152,7 @@ struct kiln_onnx_importer_t {
   const Onnx__NodeProto* node;
   size_t node_index;
   const Onnx__GraphProto* graph;  // the graph being imported
+  const char* inputs_like;        // options->inputs_like (NULL: none)
 };
 
 static uint64_t kiln_onnx_hash(const char* s) {
@@ -595,6 +641,14 @@ static kiln_status_t kiln_onnx_value_info_type(
           break;
       }
     }
+    if (tp && (tp->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE ||
+               tp->value_case == ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE)) {
+      return kiln_onnx_error(im, KILN_STATUS_UNIMPLEMENTED,
+                             "'%s': %s graph inputs need a sample input to "
+                             "give their length or presence "
+                             "(kiln-import-onnx --inputs-like=DIR)",
+                             name, kind);
+    }
     return kiln_onnx_error(im, KILN_STATUS_UNIMPLEMENTED,
                            "'%s': %s values are not supported", name, kind);
   }
@@ -643,8 +697,76 @@ static kiln_status_t kiln_onnx_value_info_type(
   return kiln_ok_status();
 }
 
+const char* kiln_onnx_kind_name(kiln_onnx_kind_t kind) {
+  switch (kind) {
+    case KILN_ONNX_KIND_SEQUENCE:
+      return "sequence";
+    case KILN_ONNX_KIND_OPTIONAL:
+      return "optional";
+    default:
+      return "tensor";
+  }
+}
+
+void kiln_onnx_flatten(kiln_onnx_value_t* v, kiln_onnx_value_t** out,
+                       size_t* count) {
+  if (v->kind == KILN_ONNX_KIND_TENSOR) {
+    if (out) out[*count] = v;
+    ++*count;
+    return;
+  }
+  for (size_t i = 0; i < v->num_items; ++i) {
+    kiln_onnx_flatten(&v->items[i], out, count);
+  }
+}
+
+bool kiln_onnx_same_structure(const kiln_onnx_value_t* a,
+                              const kiln_onnx_value_t* b) {
+  if (a->kind != b->kind) return false;
+  if (a->kind == KILN_ONNX_KIND_TENSOR) return a->type == b->type;
+  if (a->num_items != b->num_items) return false;
+  for (size_t i = 0; i < a->num_items; ++i) {
+    if (!kiln_onnx_same_structure(&a->items[i], &b->items[i])) return false;
+  }
+  return true;
+}
+
+kiln_status_t kiln_onnx_unflatten(kiln_ir_context_t* context,
+                                  const kiln_onnx_value_t* like,
+                                  kiln_onnx_value_t* const* tensors,
+                                  size_t* next, kiln_onnx_value_t* out) {
+  const char* name = out->name;
+  if (like->kind == KILN_ONNX_KIND_TENSOR) {
+    *out = *tensors[(*next)++];
+    out->name = name;
+    return kiln_ok_status();
+  }
+  *out = *like;
+  out->name = name;
+  out->items = NULL;
+  if (like->num_items) {
+    out->items = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+        context, like->num_items * sizeof(*out->items));
+    if (!out->items) {
+      return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    }
+    memset(out->items, 0, like->num_items * sizeof(*out->items));
+  }
+  for (size_t i = 0; i < like->num_items; ++i) {
+    out->items[i].name = like->items[i].name;
+    KILN_RETURN_IF_ERROR(kiln_onnx_unflatten(context, &like->items[i], tensors,
+                                             next, &out->items[i]));
+  }
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_onnx_materialize(kiln_onnx_node_t* n, kiln_onnx_value_t* v,
                                     kiln_ir_value_t** out_value) {
+  if (v->kind != KILN_ONNX_KIND_TENSOR) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "'%s' is a %s where a tensor is needed",
+                                v->name, kiln_onnx_kind_name(v->kind));
+  }
   if (v->ir) {
     *out_value = v->ir;
     return kiln_ok_status();
@@ -667,6 +789,237 @@ kiln_status_t kiln_onnx_materialize(kiln_onnx_node_t* n, kiln_onnx_value_t* v,
   v->ir = kiln_ir_op_result(op, 0);
   *out_value = v->ir;
   return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Graph inputs specialized on sample data (options->inputs_like)
+//===----------------------------------------------------------------------===//
+
+// The type of the TensorProto |bytes| (a sample input: its data is not
+// read), checked against the declared tensor type |tt| where it states one.
+static kiln_status_t kiln_onnx_sample_tensor(kiln_onnx_importer_t* im,
+                                             const Onnx__TypeProto__Tensor* tt,
+                                             const char* name, const char* path,
+                                             const uint8_t* bytes,
+                                             size_t length,
+                                             kiln_onnx_value_t* v) {
+  Onnx__TensorProto* t = onnx__tensor_proto__unpack(NULL, length, bytes);
+  if (!t) {
+    return kiln_onnx_error(im, KILN_STATUS_INVALID_ARGUMENT,
+                           "'%s': '%s' is not a valid TensorProto", name, path);
+  }
+  kiln_status_t status = kiln_ok_status();
+  int32_t dtype = t->has_data_type ? t->data_type : 0;
+  const kiln_ir_type_t* element = kiln_onnx_element_type(im->context, dtype);
+  if (!element) {
+    status = kiln_onnx_error(im, KILN_STATUS_UNIMPLEMENTED,
+                             "'%s': element type %d (%s) is not supported",
+                             name, (int)dtype, kiln_onnx_dtype_name(dtype));
+  } else if (tt && tt->has_elem_type && tt->elem_type != dtype) {
+    status = kiln_onnx_error(
+        im, KILN_STATUS_INVALID_ARGUMENT,
+        "'%s': '%s' holds %s data but the graph declares %s", name, path,
+        kiln_onnx_dtype_name(dtype), kiln_onnx_dtype_name(tt->elem_type));
+  } else if (t->n_dims > KILN_ONNX_MAX_RANK ||
+             (tt && tt->shape && tt->shape->n_dim != t->n_dims)) {
+    status = kiln_onnx_error(
+        im, KILN_STATUS_INVALID_ARGUMENT,
+        "'%s': '%s' holds a rank-%zu tensor, not the declared rank", name, path,
+        t->n_dims);
+  }
+  for (size_t d = 0; !status && d < t->n_dims; ++d) {
+    const Onnx__TensorShapeProto__Dimension* dim =
+        tt && tt->shape ? tt->shape->dim[d] : NULL;
+    bool fixed =
+        dim &&
+        dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+    if (t->dims[d] < 0 || (fixed && dim->dim_value != t->dims[d])) {
+      status = kiln_onnx_error(
+          im, KILN_STATUS_INVALID_ARGUMENT,
+          "'%s': '%s' has %lld in dim %zu where the graph declares %lld", name,
+          path, (long long)t->dims[d], d,
+          (long long)(fixed ? dim->dim_value : -1));
+    }
+  }
+  if (!status) {
+    v->kind = KILN_ONNX_KIND_TENSOR;
+    v->type =
+        kiln_ir_tensor_type_get(im->context, t->n_dims, t->dims, element, NULL);
+  }
+  onnx__tensor_proto__free_unpacked(t, NULL);
+  return status;
+}
+
+static kiln_status_t kiln_onnx_sample_value(kiln_onnx_importer_t* im,
+                                            const Onnx__TypeProto* tp,
+                                            const char* name, const char* path,
+                                            const uint8_t* bytes, size_t length,
+                                            kiln_onnx_value_t* v);
+
+// A SequenceProto (tensor_values: field 3) or OptionalProto (tensor_value:
+// field 3, sequence_value: field 5) sample: its elements' types.
+static kiln_status_t kiln_onnx_sample_container(
+    kiln_onnx_importer_t* im, const Onnx__TypeProto* tp, const char* name,
+    const char* path, const uint8_t* bytes, size_t length,
+    kiln_onnx_value_t* v) {
+  bool sequence = tp->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
+  const Onnx__TypeProto* elem =
+      sequence ? tp->sequence_type->elem_type : tp->optional_type->elem_type;
+  size_t count = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    const uint8_t* p = bytes;
+    size_t k = 0;
+    while (p < bytes + length) {
+      kiln_onnx_wire_field_t f;
+      if (!kiln_onnx_wire_next(&p, bytes + length, &f)) {
+        return kiln_onnx_error(im, KILN_STATUS_INVALID_ARGUMENT,
+                               "'%s': '%s' is not a valid %s", name, path,
+                               sequence ? "SequenceProto" : "OptionalProto");
+      }
+      if (f.wire != 2 || f.number < 3) continue;  // name, elem_type
+      bool item = f.number == 3 || (!sequence && f.number == 5);
+      if (!item) {
+        return kiln_onnx_error(
+            im, KILN_STATUS_UNIMPLEMENTED,
+            "'%s': '%s' holds sparse tensors, maps or nested optionals", name,
+            path);
+      }
+      if (pass == 0) {
+        ++count;
+        continue;
+      }
+      Onnx__TypeProto tensor_type;
+      const Onnx__TypeProto* item_type = elem;
+      if (!item_type ||
+          (f.number == 3 &&
+           item_type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)) {
+        // Untyped element: any tensor.
+        onnx__type_proto__init(&tensor_type);
+        tensor_type.value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+        tensor_type.tensor_type = NULL;
+        item_type = f.number == 3 ? &tensor_type : item_type;
+      }
+      const char* item_name =
+          sequence ? kiln_ir_arena_printf(im->context, "%s[%zu]", name, k)
+                   : name;
+      if (!item_name) {
+        return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory");
+      }
+      v->items[k].name = item_name;
+      if (f.number == 3) {
+        KILN_RETURN_IF_ERROR(kiln_onnx_sample_tensor(im, item_type->tensor_type,
+                                                     item_name, path, f.bytes,
+                                                     f.length, &v->items[k]));
+      } else {
+        if (!item_type ||
+            item_type->value_case != ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE) {
+          return kiln_onnx_error(im, KILN_STATUS_INVALID_ARGUMENT,
+                                 "'%s': '%s' holds a sequence; the graph "
+                                 "declares another type",
+                                 name, path);
+        }
+        KILN_RETURN_IF_ERROR(kiln_onnx_sample_value(
+            im, item_type, item_name, path, f.bytes, f.length, &v->items[k]));
+      }
+      ++k;
+    }
+    if (pass == 0) {
+      if (!sequence && count > 1) {
+        return kiln_onnx_error(im, KILN_STATUS_INVALID_ARGUMENT,
+                               "'%s': '%s' holds %zu values, an optional one",
+                               name, path, count);
+      }
+      v->kind = sequence ? KILN_ONNX_KIND_SEQUENCE : KILN_ONNX_KIND_OPTIONAL;
+      v->num_items = count;
+      v->items = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+          im->context, (count + 1) * sizeof(*v->items));
+      if (!v->items) {
+        return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                                "out of memory");
+      }
+      memset(v->items, 0, (count + 1) * sizeof(*v->items));
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_sample_value(kiln_onnx_importer_t* im,
+                                            const Onnx__TypeProto* tp,
+                                            const char* name, const char* path,
+                                            const uint8_t* bytes, size_t length,
+                                            kiln_onnx_value_t* v) {
+  switch (tp->value_case) {
+    case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
+      return kiln_onnx_sample_tensor(im, tp->tensor_type, name, path, bytes,
+                                     length, v);
+    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
+    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
+      return kiln_onnx_sample_container(im, tp, name, path, bytes, length, v);
+    default:
+      return kiln_onnx_error(im, KILN_STATUS_UNIMPLEMENTED,
+                             "'%s': map and sparse-tensor values are not "
+                             "supported",
+                             name);
+  }
+}
+
+// Graph input |index| (counting those that are not initializers) as a
+// value: its declared static tensor type, else (symbolic dims, sequences,
+// optionals) the type, length or presence of the sample file
+// <inputs_like>/input_<index>.pb.
+static kiln_status_t kiln_onnx_input_value(kiln_onnx_importer_t* im,
+                                           const Onnx__ValueInfoProto* vi,
+                                           size_t index, kiln_onnx_value_t* v) {
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_value_info_type(im, vi, false, &type));
+  if (type) {
+    v->type = type;
+    return kiln_ok_status();
+  }
+  const Onnx__TypeProto* tp = vi->type;
+  if (!im->inputs_like || !tp ||
+      (tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
+       tp->value_case != ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE &&
+       tp->value_case != ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE)) {
+    // The declared type's own error.
+    return kiln_onnx_value_info_type(im, vi, true, &type);
+  }
+  char* path = kiln_ir_arena_printf(im->context, "%s/input_%zu.pb",
+                                    im->inputs_like, index);
+  if (!path)
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  FILE* file = fopen(path, "rb");
+  if (!file) {
+    return kiln_onnx_error(im, KILN_STATUS_NOT_FOUND,
+                           "'%s': no sample input '%s' (the graph does not "
+                           "state its type, length or presence)",
+                           vi->name, path);
+  }
+  uint8_t* bytes = NULL;
+  size_t length = 0, capacity = 0;
+  kiln_status_t status = kiln_ok_status();
+  for (;;) {
+    if (length == capacity) {
+      capacity = capacity ? capacity * 2 : 4096;
+      uint8_t* grown = (uint8_t*)realloc(bytes, capacity);
+      if (!grown) {
+        status =
+            kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+        break;
+      }
+      bytes = grown;
+    }
+    size_t got = fread(bytes + length, 1, capacity - length, file);
+    length += got;
+    if (got == 0) break;
+  }
+  fclose(file);
+  if (!status) {
+    status = kiln_onnx_sample_value(im, tp, vi->name, path, bytes, length, v);
+  }
+  free(bytes);
+  return status;
 }
 
 //===----------------------------------------------------------------------===//
@@ -722,6 +1075,27 @@ static bool kiln_onnx_type_matches(const kiln_ir_type_t* computed,
     }
   }
   return true;
+}
+
+// Ops that read sequence or optional inputs; every other op is given
+// tensors only.
+static bool kiln_onnx_takes_containers(const char* op_type) {
+  static const char* const ops[] = {"Identity",
+                                    "If",
+                                    "Loop",
+                                    "SequenceAt",
+                                    "SequenceErase",
+                                    "SequenceInsert",
+                                    "SequenceLength",
+                                    "SequenceMap",
+                                    "ConcatFromSequence",
+                                    "Optional",
+                                    "OptionalGetElement",
+                                    "OptionalHasElement"};
+  for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); ++i) {
+    if (!strcmp(ops[i], op_type)) return true;
+  }
+  return false;
 }
 
 static kiln_status_t kiln_onnx_lower_node(kiln_onnx_importer_t* im,
@@ -794,6 +1168,12 @@ static kiln_status_t kiln_onnx_lower_node(kiln_onnx_importer_t* im,
           "graph has a cycle or is not topologically sorted)",
           name);
     }
+    if (n.inputs[i]->kind != KILN_ONNX_KIND_TENSOR &&
+        !kiln_onnx_takes_containers(node->op_type)) {
+      return kiln_onnx_error(im, KILN_STATUS_INVALID_ARGUMENT,
+                             "input '%s' is a %s; the op takes tensors", name,
+                             kiln_onnx_kind_name(n.inputs[i]->kind));
+    }
   }
   for (size_t i = 0; i < node->n_output; ++i) {
     memset(&n.outputs[i], 0, sizeof(n.outputs[i]));
@@ -811,12 +1191,14 @@ static kiln_status_t kiln_onnx_lower_node(kiln_onnx_importer_t* im,
   for (size_t i = 0; i < node->n_output; ++i) {
     kiln_onnx_value_t* out = &n.outputs[i];
     if (!out->name[0]) continue;
-    if (!out->type || (!out->ir && !out->known)) {
+    if (out->kind == KILN_ONNX_KIND_TENSOR &&
+        (!out->type || (!out->ir && !out->known))) {
       // Optional outputs the lowering does not produce (Dropout's mask,
       // ...) are an error only if something uses them (reported there).
       continue;
     }
-    if (n.declared[i] && !kiln_onnx_type_matches(out->type, n.declared[i])) {
+    if (n.declared[i] && out->kind == KILN_ONNX_KIND_TENSOR &&
+        !kiln_onnx_type_matches(out->type, n.declared[i])) {
       return kiln_onnx_error(
           im, KILN_STATUS_INTERNAL,
           "output '%s' was computed as %s but the graph declares %s", out->name,
@@ -830,10 +1212,9 @@ static kiln_status_t kiln_onnx_lower_node(kiln_onnx_importer_t* im,
     kiln_onnx_value_t* v = kiln_onnx_new_value(im, out->name);
     if (!v)
       return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-    v->type = out->type;
-    v->ir = out->ir;
-    v->known = out->known;
-    v->absorbed = out->absorbed;
+    const char* stored_name = v->name;
+    *v = *out;
+    v->name = stored_name;
     KILN_RETURN_IF_ERROR(kiln_onnx_insert(im, v));
   }
   im->node = NULL;
@@ -893,9 +1274,10 @@ kiln_status_t kiln_onnx_import_subgraph(kiln_onnx_node_t* n,
             : kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     }
     if (!status) {
-      v->type = inputs[i].type;
-      v->ir = inputs[i].ir;
-      v->known = inputs[i].known;
+      const char* stored_name = v->name;
+      *v = inputs[i];
+      v->name = stored_name;
+      v->absorbed = NULL;
     }
   }
   for (size_t i = 0; i < graph->n_node && !status; ++i) {
@@ -905,7 +1287,7 @@ kiln_status_t kiln_onnx_import_subgraph(kiln_onnx_node_t* n,
   for (size_t i = 0; i < num_outputs && !status; ++i) {
     const char* name = graph->output[i]->name ? graph->output[i]->name : "";
     kiln_onnx_value_t* v = kiln_onnx_lookup(im, name);
-    if (!v || !v->type) {
+    if (!v || (v->kind == KILN_ONNX_KIND_TENSOR && !v->type)) {
       status = kiln_onnx_error(im, KILN_STATUS_INVALID_ARGUMENT,
                                "body output '%s' is never defined", name);
     } else {
@@ -976,15 +1358,11 @@ static kiln_status_t kiln_onnx_import_graph(kiln_onnx_importer_t* im,
     im->declared_types[im->num_declared] = type;
     ++im->num_declared;
   }
-  // Arguments.
-  size_t num_args = 0;
-  const kiln_ir_type_t** arg_types =
-      (const kiln_ir_type_t**)kiln_ir_arena_alloc(
-          ctx, (graph->n_input + 1) * sizeof(kiln_ir_type_t*));
-  const Onnx__ValueInfoProto** arg_infos =
-      (const Onnx__ValueInfoProto**)kiln_ir_arena_alloc(
-          ctx, (graph->n_input + 1) * sizeof(void*));
-  if (!arg_types || !arg_infos) {
+  // Arguments: one per tensor that each graph input flattens to.
+  size_t num_inputs = 0, num_args = 0;
+  kiln_onnx_value_t** input_values = (kiln_onnx_value_t**)kiln_ir_arena_alloc(
+      ctx, (graph->n_input + 1) * sizeof(kiln_onnx_value_t*));
+  if (!input_values) {
     return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
   for (size_t i = 0; i < graph->n_input; ++i) {
@@ -997,17 +1375,27 @@ static kiln_status_t kiln_onnx_import_graph(kiln_onnx_importer_t* im,
                              "graph input '%s' is listed twice or unnamed",
                              name);
     }
-    const kiln_ir_type_t* type = NULL;
-    KILN_RETURN_IF_ERROR(kiln_onnx_value_info_type(im, vi, true, &type));
-    arg_types[num_args] = type;
-    arg_infos[num_args] = vi;
-    ++num_args;
     kiln_onnx_value_t* v = kiln_onnx_new_value(im, name);
     if (!v)
       return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-    v->type = type;
+    KILN_RETURN_IF_ERROR(kiln_onnx_input_value(im, vi, num_inputs, v));
+    kiln_onnx_flatten(v, NULL, &num_args);
+    input_values[num_inputs++] = v;
     KILN_RETURN_IF_ERROR(kiln_onnx_insert(im, v));
   }
+  kiln_onnx_value_t** arg_values = (kiln_onnx_value_t**)kiln_ir_arena_alloc(
+      ctx, (num_args + 1) * sizeof(kiln_onnx_value_t*));
+  const kiln_ir_type_t** arg_types =
+      (const kiln_ir_type_t**)kiln_ir_arena_alloc(
+          ctx, (num_args + 1) * sizeof(kiln_ir_type_t*));
+  if (!arg_values || !arg_types) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  num_args = 0;
+  for (size_t i = 0; i < num_inputs; ++i) {
+    kiln_onnx_flatten(input_values[i], arg_values, &num_args);
+  }
+  for (size_t i = 0; i < num_args; ++i) arg_types[i] = arg_values[i]->type;
   const kiln_ir_location_t* file_loc =
       kiln_ir_location_file(ctx, kiln_make_cstring_view(im->filename), 0, 0);
   kiln_ir_op_t* module = NULL;
@@ -1028,13 +1416,11 @@ static kiln_status_t kiln_onnx_import_graph(kiln_onnx_importer_t* im,
     return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
   for (size_t i = 0; i < num_args; ++i) {
-    kiln_onnx_value_t* v = kiln_onnx_lookup(im, arg_infos[i]->name);
+    kiln_onnx_value_t* v = arg_values[i];
     v->ir = entry->args[i];
     kiln_ir_named_attribute_t entry_name = {
         kiln_ir_intern_cstr(ctx, "kiln.name"),
-        kiln_ir_string_attr_get(ctx,
-                                kiln_make_cstring_view(arg_infos[i]->name)),
-        false};
+        kiln_ir_string_attr_get(ctx, kiln_make_cstring_view(v->name)), false};
     arg_attrs[i] = kiln_ir_dictionary_attr_get(ctx, 1, &entry_name);
     if (!entry_name.value || !arg_attrs[i]) {
       return kiln_ir_context_take_error(ctx);
@@ -1052,15 +1438,7 @@ static kiln_status_t kiln_onnx_import_graph(kiln_onnx_importer_t* im,
     im->node_index = i;
     KILN_RETURN_IF_ERROR(kiln_onnx_lower_node(im, graph->node[i]));
   }
-  // Results.
-  kiln_ir_value_t** results = (kiln_ir_value_t**)kiln_ir_arena_alloc(
-      ctx, (graph->n_output + 1) * sizeof(kiln_ir_value_t*));
-  const kiln_ir_type_t** result_types =
-      (const kiln_ir_type_t**)kiln_ir_arena_alloc(
-          ctx, (graph->n_output + 1) * sizeof(kiln_ir_type_t*));
-  if (!results || !result_types) {
-    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  }
+  // Results: one per tensor that each graph output flattens to.
   im->builder.location = file_loc;
   kiln_onnx_node_t tail;
   memset(&tail, 0, sizeof(tail));
@@ -1068,6 +1446,7 @@ static kiln_status_t kiln_onnx_import_graph(kiln_onnx_importer_t* im,
   tail.context = ctx;
   tail.b = &im->builder;
   tail.opset = im->opset;
+  size_t num_results = 0;
   for (size_t i = 0; i < graph->n_output; ++i) {
     const char* name = graph->output[i]->name ? graph->output[i]->name : "";
     kiln_onnx_value_t* v = kiln_onnx_lookup(im, name);
@@ -1075,15 +1454,34 @@ static kiln_status_t kiln_onnx_import_graph(kiln_onnx_importer_t* im,
       return kiln_onnx_error(im, KILN_STATUS_INVALID_ARGUMENT,
                              "graph output '%s' is never defined", name);
     }
-    KILN_RETURN_IF_ERROR(kiln_onnx_materialize(&tail, v, &results[i]));
-    result_types[i] = v->type;
+    kiln_onnx_flatten(v, NULL, &num_results);
+  }
+  kiln_onnx_value_t** result_values = (kiln_onnx_value_t**)kiln_ir_arena_alloc(
+      ctx, (num_results + 1) * sizeof(kiln_onnx_value_t*));
+  kiln_ir_value_t** results = (kiln_ir_value_t**)kiln_ir_arena_alloc(
+      ctx, (num_results + 1) * sizeof(kiln_ir_value_t*));
+  const kiln_ir_type_t** result_types =
+      (const kiln_ir_type_t**)kiln_ir_arena_alloc(
+          ctx, (num_results + 1) * sizeof(kiln_ir_type_t*));
+  if (!result_values || !results || !result_types) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  num_results = 0;
+  for (size_t i = 0; i < graph->n_output; ++i) {
+    const char* name = graph->output[i]->name ? graph->output[i]->name : "";
+    kiln_onnx_flatten(kiln_onnx_lookup(im, name), result_values, &num_results);
+  }
+  for (size_t i = 0; i < num_results; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_materialize(&tail, result_values[i], &results[i]));
+    result_types[i] = result_values[i]->type;
   }
   kiln_ir_op_t* ret = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      &im->builder, "func.return", graph->n_output, results, 0, NULL, 0, NULL,
-      &ret));
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_simple(&im->builder, "func.return", num_results,
+                                    results, 0, NULL, 0, NULL, &ret));
   const kiln_ir_type_t* function_type = kiln_ir_function_type_get(
-      ctx, num_args, arg_types, graph->n_output, result_types);
+      ctx, num_args, arg_types, num_results, result_types);
   KILN_RETURN_IF_ERROR(
       kiln_ir_op_set_attr(ctx, func, "function_type",
                           kiln_ir_type_attr_get(ctx, function_type), false));
@@ -1094,12 +1492,21 @@ static kiln_status_t kiln_onnx_import_graph(kiln_onnx_importer_t* im,
 kiln_status_t kiln_onnx_import(kiln_ir_context_t* context, const char* filename,
                                const void* data, size_t length,
                                kiln_ir_op_t** out_module) {
+  return kiln_onnx_import_with_options(context, filename, data, length, NULL,
+                                       out_module);
+}
+
+kiln_status_t kiln_onnx_import_with_options(
+    kiln_ir_context_t* context, const char* filename, const void* data,
+    size_t length, const kiln_onnx_import_options_t* options,
+    kiln_ir_op_t** out_module) {
   *out_module = NULL;
   if (!filename) filename = "<stdin>";
   kiln_onnx_importer_t im;
   memset(&im, 0, sizeof(im));
   im.context = context;
   im.filename = filename;
+  im.inputs_like = options ? options->inputs_like : NULL;
   const char* slash = strrchr(filename, '/');
   size_t dir_length =
       slash && strcmp(filename, "<stdin>") ? (size_t)(slash - filename) + 1 : 0;
@@ -1179,6 +1586,14 @@ static void kiln_onnx_describe_value(kiln_ir_context_t* ctx, const char* kind,
                                      const Onnx__ValueInfoProto* vi,
                                      FILE* out) {
   const Onnx__TypeProto* type = vi->type;
+  if (type && (type->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE ||
+               type->value_case == ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE)) {
+    fprintf(out, "%s %s\n", kind,
+            type->value_case == ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE
+                ? "sequence"
+                : "optional");
+    return;
+  }
   const Onnx__TypeProto__Tensor* tt =
       type && type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE
           ? type->tensor_type

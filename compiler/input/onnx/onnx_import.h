@@ -4,7 +4,10 @@
 //
 // Calling convention: the function is named after the graph; its arguments
 // are the graph inputs that are not initializers, in order; its results are
-// the graph outputs, in order.
+// the graph outputs, in order. A sequence input or output is passed as one
+// tensor per element, in order (none for an empty sequence); an optional
+// one as its contents (nothing when absent). Their lengths and presence
+// are fixed at import (see kiln_onnx_import_options_t.inputs_like).
 //
 // Threading: no global state; one import per context at a time.
 #ifndef KILN_COMPILER_INPUT_ONNX_ONNX_IMPORT_H_
@@ -26,9 +29,10 @@ extern "C" {
 // whole buffer reads as protobuf fields that include a graph.
 bool kiln_onnx_is_model(const void* data, size_t length);
 
-// The driver's test: kiln_onnx_is_model, or a |filename| ending in ".onnx"
-// (so that a damaged model gets the importer's error, not the MLIR
-// parser's). |filename| may be NULL.
+// The driver's test: never for a |filename| ending in ".mlir"; else
+// kiln_onnx_is_model, or a |filename| ending in ".onnx" (so that a damaged
+// model gets the importer's error, not the MLIR parser's). |filename| may
+// be NULL.
 bool kiln_onnx_should_import(const char* filename, const void* data,
                              size_t length);
 
@@ -42,11 +46,30 @@ kiln_status_t kiln_onnx_import(kiln_ir_context_t* context, const char* filename,
                                const void* data, size_t length,
                                kiln_ir_op_t** out_module);
 
+// Import options (zero-initialize; NULL means all defaults).
+typedef struct kiln_onnx_import_options_t {
+  // A folder of sample inputs in ONNX test-data form: input_<k>.pb for the
+  // k-th graph input that is not an initializer (a TensorProto,
+  // SequenceProto or OptionalProto file). A graph input whose declared
+  // type is not a static tensor (symbolic dims, sequence, optional) takes
+  // the shape, length or presence of its sample; the module is then
+  // specialized to it. NULL: no samples (such inputs are refused).
+  const char* inputs_like;
+} kiln_onnx_import_options_t;
+
+// kiln_onnx_import with |options| (may be NULL).
+kiln_status_t kiln_onnx_import_with_options(
+    kiln_ir_context_t* context, const char* filename, const void* data,
+    size_t length, const kiln_onnx_import_options_t* options,
+    kiln_ir_op_t** out_module);
+
 // Writes a summary of the model without importing it, one item a line:
 //   function <graph name>
 //   opset <ai.onnx opset>
-//   input <type>       (each argument, in order: 3x4xbf16, or ? when the
-//   output <type>       graph input/output is not a static tensor)
+//   input <type>       (each graph input that is not an initializer, in
+//   output <type>       order: 3x4xbf16; "sequence" or "optional" for
+//                       those types; ? for another type that is not a
+//                       static tensor)
 //   op <OpType>        (each distinct op type of the main graph, in order)
 // For the backend-test runner's tables. Errors: a model that does not
 // decode.

@@ -202,6 +202,20 @@ KILN_TEST(good_model_calling_convention) {
   KILN_EXPECT_FALSE(kiln_onnx_should_import("m.mlir", "garbage", 7));
   KILN_EXPECT_FALSE(kiln_onnx_should_import(NULL, "garbage", 7));
   KILN_EXPECT_FALSE(kiln_onnx_is_model("\"builtin.module\"() ({", 20));
+  // MLIR text that walks as protobuf fields with a field 7 (it passed for a
+  // model before the graph field itself had to walk as fields); a .mlir
+  // file is never imported, whatever it holds.
+  static const char kWalks[] =
+      "builtin.module {\n"
+      "  func.func @opt(%arg0: tensor<4xf32> {kiln.name = \"o\"}) -> "
+      "(tensor<i1>, tensor<4xf32>) {\n"
+      "    %0 = stablehlo.negate %arg0 : tensor<4xf32>\n"
+      "    %1 = stablehlo.constant dense<true> : tensor<i1>\n"
+      "    func.return %1, %0 : tensor<i1>, tensor<4xf32>\n"
+      "  }\n"
+      "}\n";
+  KILN_EXPECT_FALSE(kiln_onnx_is_model(kWalks, sizeof(kWalks) - 1));
+  KILN_EXPECT_FALSE(kiln_onnx_should_import("opt.mlir", data, size));
   // Fields in another order (ir_version last) are recognized by content.
   uint8_t* moved = (uint8_t*)malloc(size);
   KILN_ASSERT_TRUE(moved != NULL && data[0] == 0x08 && data[1] < 0x80);

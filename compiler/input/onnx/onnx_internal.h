@@ -3,6 +3,7 @@
 #ifndef KILN_COMPILER_INPUT_ONNX_ONNX_INTERNAL_H_
 #define KILN_COMPILER_INPUT_ONNX_ONNX_INTERNAL_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "compiler/ir/attributes.h"
@@ -27,16 +28,34 @@ typedef struct kiln_onnx_const_t {
   size_t size;
 } kiln_onnx_const_t;
 
+// What an ONNX value is. Sequences and optionals exist only at import:
+// their lengths and presence must be known there, and they hold tensor
+// values (an optional may hold a sequence).
+typedef enum kiln_onnx_kind_e {
+  KILN_ONNX_KIND_TENSOR = 0,
+  KILN_ONNX_KIND_SEQUENCE,
+  KILN_ONNX_KIND_OPTIONAL,
+} kiln_onnx_kind_t;
+
 // One named ONNX value.
 typedef struct kiln_onnx_value_t {
   const char* name;
-  const kiln_ir_type_t* type;      // ranked tensor
+  const kiln_ir_type_t* type;      // ranked tensor (NULL for containers)
   kiln_ir_value_t* ir;             // NULL until materialized (constants)
   const kiln_onnx_const_t* known;  // non-NULL when known at import
   // A consumer node whose computation the producer already applied (a Conv
   // that folded the BatchNormalization after it into its weights): that
   // node lowers to the identity.
   const Onnx__NodeProto* absorbed;
+  kiln_onnx_kind_t kind;
+  // A sequence's elements (tensors), or an optional's contents (none when
+  // absent, else one tensor or sequence); arena-allocated and never changed
+  // in place (values may share them).
+  size_t num_items;
+  struct kiln_onnx_value_t* items;
+  // A sequence's element type when the graph states it (SequenceEmpty's
+  // dtype): NULL when unknown. Unused for tensors.
+  const kiln_ir_type_t* item_element;
 } kiln_onnx_value_t;
 
 typedef struct kiln_onnx_importer_t kiln_onnx_importer_t;
@@ -117,6 +136,29 @@ kiln_status_t kiln_onnx_import_subgraph(kiln_onnx_node_t* n,
                                         const kiln_onnx_value_t* inputs,
                                         size_t num_outputs,
                                         kiln_onnx_value_t* outputs);
+
+// "tensor", "sequence" or "optional" (for messages).
+const char* kiln_onnx_kind_name(kiln_onnx_kind_t kind);
+
+// The tensors a value flattens to, in order (a tensor: itself; a sequence:
+// its elements; an optional: its contents' tensors, none when absent):
+// |*count| is incremented and, when |out| is non-NULL, the tensors are
+// stored from out[*count]. Graph inputs and outputs, If results and Loop
+// carried values are passed as these tensors.
+void kiln_onnx_flatten(kiln_onnx_value_t* v, kiln_onnx_value_t** out,
+                       size_t* count);
+
+// True when |a| and |b| have the same structure (kind, lengths, presence)
+// and their tensors the same types.
+bool kiln_onnx_same_structure(const kiln_onnx_value_t* a,
+                              const kiln_onnx_value_t* b);
+
+// Rebuilds a value of |like|'s structure from |tensors| (consumed from
+// tensors[*next], *next advanced): the inverse of kiln_onnx_flatten.
+kiln_status_t kiln_onnx_unflatten(kiln_ir_context_t* context,
+                                  const kiln_onnx_value_t* like,
+                                  kiln_onnx_value_t* const* tensors,
+                                  size_t* next, kiln_onnx_value_t* out);
 
 // A known constant of |type| from |data| (copied).
 kiln_onnx_const_t* kiln_onnx_make_const(kiln_ir_context_t* context,

@@ -822,12 +822,19 @@ static kiln_status_t kiln_onnx_lower_unary(node_t* n) {
   return kiln_ok_status();
 }
 
+// Output |i| becomes |v| (any kind), under the output's own name.
+static void kiln_onnx_set_value(node_t* n, size_t i,
+                                const kiln_onnx_value_t* v) {
+  if (i >= n->num_outputs) return;
+  const char* name = n->outputs[i].name;
+  n->outputs[i] = *v;
+  n->outputs[i].name = name;
+  n->outputs[i].absorbed = NULL;
+}
+
 static kiln_status_t kiln_onnx_lower_identity(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
-  kiln_onnx_value_t* in = n->inputs[0];
-  n->outputs[0].type = in->type;
-  n->outputs[0].ir = in->ir;
-  n->outputs[0].known = in->known;
+  kiln_onnx_set_value(n, 0, n->inputs[0]);
   return kiln_ok_status();
 }
 
@@ -1958,7 +1965,8 @@ static kiln_status_t kiln_onnx_lower_gather(node_t* n) {
       }
       memcpy((uint8_t*)c->data + j * 8, &v, 8);
     }
-    kiln_onnx_value_t tmp = {"indices", i64t, NULL, c, NULL};
+    kiln_onnx_value_t tmp = {
+        "indices", i64t, NULL, c, NULL, KILN_ONNX_KIND_TENSOR, 0, NULL, NULL};
     KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &tmp, &idx));
   } else {
     KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &idx));
@@ -2642,7 +2650,8 @@ static kiln_status_t kiln_onnx_f32_constant(node_t* n, const type_t* type,
   for (int64_t i = 0; i < kiln_onnx_num_elements(type); ++i) {
     kiln_onnx_store((uint8_t*)c->data, e, i, values[i], 0, true);
   }
-  kiln_onnx_value_t tmp = {"folded constant", type, NULL, c, NULL};
+  kiln_onnx_value_t tmp = {"folded constant",     type, NULL, c,   NULL,
+                           KILN_ONNX_KIND_TENSOR, 0,    NULL, NULL};
   return kiln_onnx_materialize(n, &tmp, out);
 }
 
@@ -5372,7 +5381,8 @@ static kiln_status_t kiln_onnx_i64_vector(node_t* n, size_t count,
   kiln_onnx_const_t* c =
       kiln_onnx_make_const(n->context, t, values, count * sizeof(int64_t));
   if (!c) return KILN_ONNX_OOM();
-  kiln_onnx_value_t tmp = {"constant", t, NULL, c, NULL};
+  kiln_onnx_value_t tmp = {
+      "constant", t, NULL, c, NULL, KILN_ONNX_KIND_TENSOR, 0, NULL, NULL};
   return kiln_onnx_materialize(n, &tmp, out);
 }
 
@@ -6502,7 +6512,8 @@ static kiln_status_t kiln_onnx_dft_matrix(node_t* n, const type_t* e,
                       sine ? sin(angle) : cos(angle), 0, true);
     }
   }
-  kiln_onnx_value_t tmp = {"dft_matrix", t, NULL, c, NULL};
+  kiln_onnx_value_t tmp = {"dft_matrix",          t, NULL, c,   NULL,
+                           KILN_ONNX_KIND_TENSOR, 0, NULL, NULL};
   return kiln_onnx_materialize(n, &tmp, out);
 }
 
@@ -8338,32 +8349,51 @@ static kiln_status_t kiln_onnx_scan_unrolled(node_t* n,
 }
 
 // Imports one If branch into a new detached region ending in
-// stablehlo.return; |types| receives its result types.
+// stablehlo.return of the tensors its outputs flatten to; |outs| receives
+// the outputs (their structure), |types|/|*count| the returned types.
 static kiln_status_t kiln_onnx_if_branch(node_t* n,
                                          const Onnx__GraphProto* graph,
                                          kiln_ir_region_t** out_region,
-                                         const type_t** types) {
+                                         kiln_onnx_value_t* outs,
+                                         const type_t** types, size_t capacity,
+                                         size_t* count) {
   KILN_RETURN_IF_ERROR(kiln_ir_region_create(n->context, out_region));
   kiln_ir_builder_t saved = *n->b;
   kiln_ir_block_t* block = NULL;
   kiln_status_t status =
       kiln_ir_builder_create_block(n->b, *out_region, 0, NULL, &block);
-  kiln_onnx_value_t* outs = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
-      n->context, (n->num_outputs + 1) * sizeof(*outs));
-  value_t** vals = (value_t**)kiln_ir_arena_alloc(
-      n->context, (n->num_outputs + 1) * sizeof(*vals));
-  if (!status && (!outs || !vals)) status = KILN_ONNX_OOM();
   if (!status) {
     status = kiln_onnx_import_subgraph(n, graph, 0, NULL, n->num_outputs, outs);
   }
+  *count = 0;
   for (size_t i = 0; i < n->num_outputs && !status; ++i) {
-    status = kiln_onnx_materialize(n, &outs[i], &vals[i]);
+    kiln_onnx_flatten(&outs[i], NULL, count);
+  }
+  kiln_onnx_value_t** flat = NULL;
+  value_t** vals = NULL;
+  if (!status && *count > capacity) {
+    status = kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "more than %zu results", capacity);
+  }
+  if (!status) {
+    flat = (kiln_onnx_value_t**)kiln_ir_arena_alloc(
+        n->context, (*count + 1) * sizeof(*flat));
+    vals = (value_t**)kiln_ir_arena_alloc(n->context,
+                                          (*count + 1) * sizeof(*vals));
+    if (!flat || !vals) status = KILN_ONNX_OOM();
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < n->num_outputs && !status; ++i) {
+    kiln_onnx_flatten(&outs[i], flat, &k);
+  }
+  for (size_t i = 0; i < k && !status; ++i) {
+    status = kiln_onnx_materialize(n, flat[i], &vals[i]);
     if (!status) types[i] = vals[i]->type;
   }
   kiln_ir_op_t* ret = NULL;
   if (!status) {
-    status = kiln_ir_builder_create_simple(
-        n->b, "stablehlo.return", n->num_outputs, vals, 0, NULL, 0, NULL, &ret);
+    status = kiln_ir_builder_create_simple(n->b, "stablehlo.return", k, vals, 0,
+                                           NULL, 0, NULL, &ret);
   }
   *n->b = saved;
   return status;
@@ -8371,7 +8401,8 @@ static kiln_status_t kiln_onnx_if_branch(node_t* n,
 
 // If: a condition known at import imports the taken branch in place;
 // otherwise stablehlo.if (the device reads the condition back) with both
-// branches, which must give the same types.
+// branches, which must give the same types (sequences and optionals: the
+// same lengths and presence, passed as their tensors).
 static kiln_status_t kiln_onnx_lower_if(node_t* n) {
   const Onnx__GraphProto* then_g = kiln_onnx_attr_graph(n, "then_branch");
   const Onnx__GraphProto* else_g = kiln_onnx_attr_graph(n, "else_branch");
@@ -8381,7 +8412,8 @@ static kiln_status_t kiln_onnx_lower_if(node_t* n) {
                                 "needs then_branch and else_branch graphs");
   }
   kiln_onnx_value_t* cond = n->inputs[0];
-  if (kiln_onnx_num_elements(cond->type) != 1) {
+  if (cond->kind != KILN_ONNX_KIND_TENSOR ||
+      kiln_onnx_num_elements(cond->type) != 1) {
     return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
                                 "the condition must hold one value");
   }
@@ -8398,25 +8430,41 @@ static kiln_status_t kiln_onnx_lower_if(node_t* n) {
   value_t* pred = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &pred));
   KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, pred, 0, NULL, &pred));
-  const type_t* then_types[65];
-  const type_t* else_types[65];
+  enum { kMaxResults = 256 };
+  const type_t* then_types[kMaxResults];
+  const type_t* else_types[kMaxResults];
+  kiln_onnx_value_t then_outs[65], else_outs[65];
+  size_t then_count = 0, else_count = 0;
   kiln_ir_region_t* regions[2] = {NULL, NULL};
-  KILN_RETURN_IF_ERROR(kiln_onnx_if_branch(n, then_g, &regions[0], then_types));
-  KILN_RETURN_IF_ERROR(kiln_onnx_if_branch(n, else_g, &regions[1], else_types));
+  KILN_RETURN_IF_ERROR(kiln_onnx_if_branch(
+      n, then_g, &regions[0], then_outs, then_types, kMaxResults, &then_count));
+  KILN_RETURN_IF_ERROR(kiln_onnx_if_branch(
+      n, else_g, &regions[1], else_outs, else_types, kMaxResults, &else_count));
   for (size_t i = 0; i < n->num_outputs; ++i) {
-    if (then_types[i] != else_types[i]) {
+    if (then_outs[i].kind != KILN_ONNX_KIND_TENSOR ||
+        else_outs[i].kind != KILN_ONNX_KIND_TENSOR) {
+      if (!kiln_onnx_same_structure(&then_outs[i], &else_outs[i])) {
+        return kiln_onnx_node_error(
+            n, KILN_STATUS_UNIMPLEMENTED,
+            "output %zu differs between the branches (then_branch: %s, "
+            "else_branch: %s) in kind, length, presence or types (a "
+            "condition computed at run time needs them to agree)",
+            i, kiln_onnx_kind_name(then_outs[i].kind),
+            kiln_onnx_kind_name(else_outs[i].kind));
+      }
+    } else if (then_outs[i].type != else_outs[i].type) {
       return kiln_onnx_node_error(
           n, KILN_STATUS_UNIMPLEMENTED,
           "output %zu is %s in then_branch but %s in else_branch", i,
-          kiln_ir_type_to_string(n->context, then_types[i]),
-          kiln_ir_type_to_string(n->context, else_types[i]));
+          kiln_ir_type_to_string(n->context, then_outs[i].type),
+          kiln_ir_type_to_string(n->context, else_outs[i].type));
     }
   }
   kiln_ir_op_state_t state;
   kiln_ir_op_state_init(n->context, &state, "stablehlo.if", NULL);
   state.num_operands = 1;
   state.operands = &pred;
-  state.num_result_types = n->num_outputs;
+  state.num_result_types = then_count;
   state.result_types = then_types;
   KILN_RETURN_IF_ERROR(
       kiln_ir_op_state_add_region(n->context, &state, regions[0]));
@@ -8424,8 +8472,22 @@ static kiln_status_t kiln_onnx_lower_if(node_t* n) {
       kiln_ir_op_state_add_region(n->context, &state, regions[1]));
   kiln_ir_op_t* op = NULL;
   KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  kiln_onnx_value_t* results = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, (then_count + 1) * sizeof(*results));
+  kiln_onnx_value_t** ptrs = (kiln_onnx_value_t**)kiln_ir_arena_alloc(
+      n->context, (then_count + 1) * sizeof(*ptrs));
+  if (!results || !ptrs) return KILN_ONNX_OOM();
+  memset(results, 0, (then_count + 1) * sizeof(*results));
+  for (size_t i = 0; i < then_count; ++i) {
+    results[i].name = n->outputs[0].name;
+    results[i].ir = kiln_ir_op_result(op, i);
+    results[i].type = then_types[i];
+    ptrs[i] = &results[i];
+  }
+  size_t next = 0;
   for (size_t i = 0; i < n->num_outputs; ++i) {
-    kiln_onnx_set(n, i, kiln_ir_op_result(op, i));
+    KILN_RETURN_IF_ERROR(kiln_onnx_unflatten(n->context, &then_outs[i], ptrs,
+                                             &next, &n->outputs[i]));
   }
   return kiln_ok_status();
 }
@@ -8527,6 +8589,926 @@ static kiln_status_t kiln_onnx_lower_scan(node_t* n) {
     KILN_RETURN_IF_ERROR(kiln_onnx_stack(
         n, (size_t)batch, &per[i * (size_t)batch], 0, false, &y));
     kiln_onnx_set(n, i, y);
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Sequences and optionals (import-time lists)
+//===----------------------------------------------------------------------===//
+
+// Input |i| as a value of |kind| (an error names the kind found).
+static kiln_status_t kiln_onnx_kind_in(node_t* n, size_t i,
+                                       kiln_onnx_kind_t kind,
+                                       kiln_onnx_value_t** out) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, i + 1));
+  kiln_onnx_value_t* v = n->inputs[i];
+  if (v->kind != kind) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "input '%s' is a %s; the op needs a %s here",
+                                v->name, kiln_onnx_kind_name(v->kind),
+                                kiln_onnx_kind_name(kind));
+  }
+  *out = v;
+  return kiln_ok_status();
+}
+
+// A new sequence value with room for |count| items.
+static kiln_status_t kiln_onnx_new_sequence(node_t* n, size_t count,
+                                            const type_t* element,
+                                            kiln_onnx_value_t* out) {
+  memset(out, 0, sizeof(*out));
+  out->kind = KILN_ONNX_KIND_SEQUENCE;
+  out->num_items = count;
+  out->item_element = element;
+  out->items = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, (count + 1) * sizeof(*out->items));
+  if (!out->items) return KILN_ONNX_OOM();
+  memset(out->items, 0, (count + 1) * sizeof(*out->items));
+  return kiln_ok_status();
+}
+
+// The element type a sequence holds (its items', else its declared one).
+static const type_t* kiln_onnx_sequence_element(const kiln_onnx_value_t* seq) {
+  if (seq->item_element || !seq->num_items || !seq->items[0].type) {
+    return seq->item_element;
+  }
+  return kiln_onnx_elem(seq->items[0].type);
+}
+
+// A position input (SequenceAt, SequenceInsert, SequenceErase): known at
+// import, in [-length, length) (or up to length inclusive when |at_end|);
+// absent: |absent|. Negative positions count from the back.
+static kiln_status_t kiln_onnx_sequence_position(node_t* n, size_t i,
+                                                 size_t length, bool at_end,
+                                                 int64_t absent, int64_t* out) {
+  kiln_onnx_value_t* v = kiln_onnx_input(n, i);
+  if (!v) {
+    *out = absent;
+    return kiln_ok_status();
+  }
+  if (v->kind != KILN_ONNX_KIND_TENSOR || !v->known ||
+      kiln_onnx_num_elements(v->type) != 1 ||
+      kiln_onnx_is_float(kiln_onnx_elem(v->type))) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_UNIMPLEMENTED,
+        "the position '%s' must be an integer known at import (sequences "
+        "are lists of the importer)",
+        v->name);
+  }
+  int64_t p = kiln_onnx_known_int(v->known, 0);
+  int64_t len = (int64_t)length;
+  if (p < -len || p > (at_end ? len : len - 1)) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_OUT_OF_RANGE,
+        "position %lld is out of range for a sequence of length %lld",
+        (long long)p, (long long)len);
+  }
+  *out = p < 0 ? p + len : p;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_check_element(node_t* n,
+                                             const kiln_onnx_value_t* seq,
+                                             const kiln_onnx_value_t* t) {
+  const type_t* e = kiln_onnx_sequence_element(seq);
+  if (t->kind != KILN_ONNX_KIND_TENSOR) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "'%s' is a %s; sequences hold tensors", t->name,
+                                kiln_onnx_kind_name(t->kind));
+  }
+  if (e && e != kiln_onnx_elem(t->type)) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "'%s' is %s but the sequence holds %s", t->name,
+                                kiln_ir_type_to_string(n->context, t->type),
+                                kiln_ir_type_to_string(n->context, e));
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_sequence_empty(node_t* n) {
+  int64_t dtype = kiln_onnx_attr_int(n, "dtype", 1);
+  const type_t* e = kiln_onnx_element_type(n->context, (int32_t)dtype);
+  if (!e) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_UNIMPLEMENTED, "dtype %lld (%s) is not supported",
+        (long long)dtype, kiln_onnx_dtype_name((int32_t)dtype));
+  }
+  kiln_onnx_value_t seq;
+  KILN_RETURN_IF_ERROR(kiln_onnx_new_sequence(n, 0, e, &seq));
+  kiln_onnx_set_value(n, 0, &seq);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_sequence_construct(node_t* n) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, n->num_inputs));
+  if (n->num_inputs == 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "needs at least one input");
+  }
+  kiln_onnx_value_t seq;
+  KILN_RETURN_IF_ERROR(kiln_onnx_new_sequence(n, n->num_inputs, NULL, &seq));
+  KILN_RETURN_IF_ERROR(kiln_onnx_check_element(n, &seq, n->inputs[0]));
+  seq.item_element = kiln_onnx_elem(n->inputs[0]->type);
+  for (size_t i = 0; i < n->num_inputs; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_check_element(n, &seq, n->inputs[i]));
+    seq.items[i] = *n->inputs[i];
+  }
+  kiln_onnx_set_value(n, 0, &seq);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_sequence_insert(node_t* n) {
+  kiln_onnx_value_t *in = NULL, *t = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_kind_in(n, 0, KILN_ONNX_KIND_SEQUENCE, &in));
+  KILN_RETURN_IF_ERROR(kiln_onnx_kind_in(n, 1, KILN_ONNX_KIND_TENSOR, &t));
+  KILN_RETURN_IF_ERROR(kiln_onnx_check_element(n, in, t));
+  int64_t p = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_sequence_position(n, 2, in->num_items, true,
+                                                   (int64_t)in->num_items, &p));
+  kiln_onnx_value_t seq;
+  KILN_RETURN_IF_ERROR(kiln_onnx_new_sequence(n, in->num_items + 1,
+                                              kiln_onnx_elem(t->type), &seq));
+  for (size_t i = 0, j = 0; i <= in->num_items; ++i) {
+    seq.items[i] = (int64_t)i == p ? *t : in->items[j++];
+  }
+  kiln_onnx_set_value(n, 0, &seq);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_sequence_erase(node_t* n) {
+  kiln_onnx_value_t* in = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_kind_in(n, 0, KILN_ONNX_KIND_SEQUENCE, &in));
+  if (in->num_items == 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_OUT_OF_RANGE,
+                                "the sequence is empty");
+  }
+  int64_t p = 0;
+  KILN_RETURN_IF_ERROR(kiln_onnx_sequence_position(
+      n, 1, in->num_items, false, (int64_t)in->num_items - 1, &p));
+  kiln_onnx_value_t seq;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_new_sequence(n, in->num_items - 1, in->item_element, &seq));
+  if (!seq.item_element) seq.item_element = kiln_onnx_sequence_element(in);
+  for (size_t i = 0, j = 0; i < in->num_items; ++i) {
+    if ((int64_t)i != p) seq.items[j++] = in->items[i];
+  }
+  kiln_onnx_set_value(n, 0, &seq);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_sequence_at(node_t* n) {
+  kiln_onnx_value_t* in = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_kind_in(n, 0, KILN_ONNX_KIND_SEQUENCE, &in));
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 2));
+  int64_t p = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_sequence_position(n, 1, in->num_items, false, 0, &p));
+  kiln_onnx_set_value(n, 0, &in->items[p]);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_sequence_length(node_t* n) {
+  kiln_onnx_value_t* in = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_kind_in(n, 0, KILN_ONNX_KIND_SEQUENCE, &in));
+  int64_t length = (int64_t)in->num_items;
+  const type_t* t =
+      kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(n->context, 64));
+  kiln_onnx_const_t* c = kiln_onnx_make_const(n->context, t, &length, 8);
+  if (!c) return KILN_ONNX_OOM();
+  kiln_onnx_set_known(n, 0, c);
+  return kiln_ok_status();
+}
+
+// ConcatFromSequence: Concat of the elements (new_axis: each first gains a
+// dim of 1 at |axis|, so that they stack).
+static kiln_status_t kiln_onnx_lower_concat_from_sequence(node_t* n) {
+  kiln_onnx_value_t* in = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_kind_in(n, 0, KILN_ONNX_KIND_SEQUENCE, &in));
+  if (in->num_items == 0) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "the sequence is empty");
+  }
+  bool new_axis = kiln_onnx_attr_int(n, "new_axis", 0) != 0;
+  kiln_onnx_value_t* parts = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, in->num_items * sizeof(*parts));
+  kiln_onnx_value_t** ptrs = (kiln_onnx_value_t**)kiln_ir_arena_alloc(
+      n->context, in->num_items * sizeof(*ptrs));
+  if (!parts || !ptrs) return KILN_ONNX_OOM();
+  for (size_t i = 0; i < in->num_items; ++i) {
+    parts[i] = in->items[i];
+    ptrs[i] = &parts[i];
+    if (!new_axis) continue;
+    const type_t* t = parts[i].type;
+    size_t r = kiln_onnx_rank(t);
+    int64_t axis = kiln_onnx_attr_int(n, "axis", 0);
+    if (axis < -(int64_t)r - 1 || axis > (int64_t)r) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "axis %lld is out of range for rank %zu "
+                                  "with new_axis",
+                                  (long long)axis, r);
+    }
+    if (axis < 0) axis += (int64_t)r + 1;
+    int64_t dims[MAXR];
+    for (size_t d = 0, k = 0; d <= r; ++d) {
+      dims[d] = (int64_t)d == axis ? 1 : t->shaped.dims[k++];
+    }
+    value_t* x = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &parts[i], &x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, r + 1, dims, &x));
+    parts[i].ir = x;
+    parts[i].type = x->type;
+    parts[i].known = NULL;
+  }
+  node_t concat = *n;
+  concat.inputs = ptrs;
+  concat.num_inputs = in->num_items;
+  return kiln_onnx_lower_concat(&concat);
+}
+
+// SplitToSequence: chunks of a known split (a scalar: equal chunks, the
+// last smaller; a list: the sizes), or slices of one without split
+// (squeezed unless keepdims).
+static kiln_status_t kiln_onnx_lower_split_to_sequence(node_t* n) {
+  value_t* x = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
+  size_t r = kiln_onnx_rank(x->type);
+  int64_t axis = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_norm_axis(n, kiln_onnx_attr_int(n, "axis", 0), r, &axis));
+  int64_t dim = x->type->shaped.dims[axis];
+  enum { kMaxParts = 4096 };
+  int64_t* sizes =
+      (int64_t*)kiln_ir_arena_alloc(n->context, kMaxParts * sizeof(int64_t));
+  if (!sizes) return KILN_ONNX_OOM();
+  int64_t count = -1;
+  kiln_onnx_value_t* split = kiln_onnx_input(n, 1);
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_known_ints(n, 1, "split", sizes, kMaxParts, &count));
+  bool squeeze = false;
+  if (count < 0) {
+    if (dim > kMaxParts) {
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "more than %d parts", kMaxParts);
+    }
+    count = dim;
+    for (int64_t i = 0; i < dim; ++i) sizes[i] = 1;
+    squeeze = kiln_onnx_attr_int(n, "keepdims", 1) == 0;
+  } else if (kiln_onnx_rank(split->type) == 0) {
+    int64_t each = sizes[0];
+    if (each <= 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "split %lld is not positive",
+                                  (long long)each);
+    }
+    count = (dim + each - 1) / each;
+    if (count > kMaxParts) {
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "more than %d parts", kMaxParts);
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      sizes[i] = dim - i * each < each ? dim - i * each : each;
+    }
+  }
+  int64_t total = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    if (sizes[i] < 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "split sizes must not be negative");
+    }
+    total += sizes[i];
+  }
+  if (total != dim) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "split sizes add up to %lld, not the dim %lld",
+                                (long long)total, (long long)dim);
+  }
+  kiln_onnx_value_t seq;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_new_sequence(n, (size_t)count, kiln_onnx_elem(x->type), &seq));
+  int64_t offset = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t lo[MAXR], hi[MAXR], st[MAXR];
+    for (size_t d = 0; d < r; ++d) {
+      lo[d] = 0;
+      hi[d] = x->type->shaped.dims[d];
+      st[d] = 1;
+    }
+    lo[axis] = offset;
+    hi[axis] = offset + sizes[i];
+    offset += sizes[i];
+    value_t* y = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, x, lo, hi, st, &y));
+    if (squeeze) {
+      int64_t dims[MAXR];
+      for (size_t d = 0, k = 0; d < r; ++d) {
+        if ((int64_t)d != axis) dims[k++] = x->type->shaped.dims[d];
+      }
+      KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, y, r - 1, dims, &y));
+    }
+    seq.items[i].name = n->outputs[0].name;
+    seq.items[i].type = y->type;
+    seq.items[i].ir = y;
+  }
+  kiln_onnx_set_value(n, 0, &seq);
+  return kiln_ok_status();
+}
+
+// SequenceMap: the body imported once per element (the first input's
+// length); sequence inputs give their i-th element, others pass whole.
+static kiln_status_t kiln_onnx_lower_sequence_map(node_t* n) {
+  const Onnx__GraphProto* body = kiln_onnx_attr_graph(n, "body");
+  kiln_onnx_value_t* first = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_kind_in(n, 0, KILN_ONNX_KIND_SEQUENCE, &first));
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, n->num_inputs));
+  if (!body) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "needs a body graph");
+  }
+  size_t length = first->num_items;
+  for (size_t j = 1; j < n->num_inputs; ++j) {
+    const kiln_onnx_value_t* v = n->inputs[j];
+    if (v->kind == KILN_ONNX_KIND_SEQUENCE && v->num_items != length) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_INVALID_ARGUMENT,
+          "sequence '%s' has %zu elements; '%s' has %zu", v->name, v->num_items,
+          first->name, length);
+    }
+    if (v->kind == KILN_ONNX_KIND_OPTIONAL) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "input '%s' is an optional", v->name);
+    }
+  }
+  kiln_onnx_value_t* body_in = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, (n->num_inputs + 1) * sizeof(*body_in));
+  kiln_onnx_value_t* body_out = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, (n->num_outputs + 1) * sizeof(*body_out));
+  kiln_onnx_value_t* seqs = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, (n->num_outputs + 1) * sizeof(*seqs));
+  if (!body_in || !body_out || !seqs) return KILN_ONNX_OOM();
+  for (size_t k = 0; k < n->num_outputs; ++k) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_new_sequence(n, length, NULL, &seqs[k]));
+  }
+  for (size_t i = 0; i < length; ++i) {
+    for (size_t j = 0; j < n->num_inputs; ++j) {
+      const kiln_onnx_value_t* v = n->inputs[j];
+      body_in[j] = v->kind == KILN_ONNX_KIND_SEQUENCE ? v->items[i] : *v;
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_import_subgraph(
+        n, body, n->num_inputs, body_in, n->num_outputs, body_out));
+    for (size_t k = 0; k < n->num_outputs; ++k) {
+      if (body_out[k].kind != KILN_ONNX_KIND_TENSOR) {
+        return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                    "body output %zu is a %s, not a tensor", k,
+                                    kiln_onnx_kind_name(body_out[k].kind));
+      }
+      seqs[k].items[i] = body_out[k];
+    }
+  }
+  for (size_t k = 0; k < n->num_outputs; ++k) {
+    if (length) seqs[k].item_element = kiln_onnx_sequence_element(&seqs[k]);
+    kiln_onnx_set_value(n, k, &seqs[k]);
+  }
+  return kiln_ok_status();
+}
+
+// Optional: present with the input, else absent (of the type attribute).
+static kiln_status_t kiln_onnx_lower_optional(node_t* n) {
+  kiln_onnx_value_t opt;
+  memset(&opt, 0, sizeof(opt));
+  opt.kind = KILN_ONNX_KIND_OPTIONAL;
+  kiln_onnx_value_t* in = kiln_onnx_input(n, 0);
+  if (in) {
+    if (in->kind == KILN_ONNX_KIND_OPTIONAL) {
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "optionals of optionals are not supported");
+    }
+    opt.num_items = 1;
+    opt.items =
+        (kiln_onnx_value_t*)kiln_ir_arena_alloc(n->context, sizeof(*opt.items));
+    if (!opt.items) return KILN_ONNX_OOM();
+    opt.items[0] = *in;
+  } else if (!kiln_onnx_attr(n, "type")) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "an empty Optional needs the type attribute");
+  }
+  kiln_onnx_set_value(n, 0, &opt);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_optional_has_element(node_t* n) {
+  kiln_onnx_value_t* in = kiln_onnx_input(n, 0);
+  uint8_t has = in && (in->kind != KILN_ONNX_KIND_OPTIONAL || in->num_items);
+  const type_t* t =
+      kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(n->context, 1));
+  kiln_onnx_const_t* c = kiln_onnx_make_const(n->context, t, &has, 1);
+  if (!c) return KILN_ONNX_OOM();
+  kiln_onnx_set_known(n, 0, c);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_onnx_lower_optional_get_element(node_t* n) {
+  KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
+  kiln_onnx_value_t* in = n->inputs[0];
+  if (in->kind != KILN_ONNX_KIND_OPTIONAL) {
+    kiln_onnx_set_value(n, 0, in);  // opset 18: a tensor or sequence passes
+    return kiln_ok_status();
+  }
+  if (!in->num_items) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "optional '%s' is empty", in->name);
+  }
+  kiln_onnx_set_value(n, 0, &in->items[0]);
+  return kiln_ok_status();
+}
+
+// Loop as stablehlo.while, for a trip count or condition computed at run
+// time. The while carries (iteration, condition, trip count, the
+// loop-carried tensors, one buffer per scan output); the condition region
+// tests iteration < trip count and the condition; the body imports the
+// ONNX body once and writes each scan output into row <iteration> of its
+// buffer (stablehlo.dynamic_update_slice). Scan outputs need the graph to
+// declare their static type: the buffer is that type, as for Range with
+// run-time operands (rows past the iterations run stay zero; iterations
+// past the declared rows overwrite the last one, the clamped index).
+static kiln_status_t kiln_onnx_loop_while(node_t* n,
+                                          const Onnx__GraphProto* body,
+                                          size_t nc, size_t nk) {
+  kiln_ir_context_t* ctx = n->context;
+  const type_t* e64 = kiln_ir_int_type(ctx, 64);
+  const type_t* i64 = kiln_onnx_tensor(n, 0, NULL, e64);
+  const type_t* i1 = kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(ctx, 1));
+  size_t na = 3 + nc + nk;
+  if (na > 3 + 2 * KILN_ONNX_MAX_SCAN) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "more than %d loop-carried values or scan "
+                                "outputs",
+                                KILN_ONNX_MAX_SCAN);
+  }
+  value_t* init[3 + 2 * KILN_ONNX_MAX_SCAN];
+  const type_t* types[3 + 2 * KILN_ONNX_MAX_SCAN];
+  // Iteration 0, the condition (true when absent), the trip count (the
+  // largest int64 when absent).
+  int64_t zero = 0, forever = INT64_MAX;
+  uint8_t yes = 1;
+  kiln_onnx_value_t tmp[3];
+  memset(tmp, 0, sizeof(tmp));
+  tmp[0].name = "iteration";
+  tmp[0].type = i64;
+  tmp[0].known = kiln_onnx_make_const(ctx, i64, &zero, 8);
+  tmp[1].name = "condition";
+  tmp[1].type = i1;
+  tmp[1].known = kiln_onnx_make_const(ctx, i1, &yes, 1);
+  tmp[2].name = "trip count";
+  tmp[2].type = i64;
+  tmp[2].known = kiln_onnx_make_const(ctx, i64, &forever, 8);
+  if (!tmp[0].known || !tmp[1].known || !tmp[2].known) return KILN_ONNX_OOM();
+  KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &tmp[0], &init[0]));
+  for (size_t j = 0; j < 2; ++j) {
+    kiln_onnx_value_t* v = kiln_onnx_input(n, j);
+    value_t* x = NULL;
+    if (v) {
+      if (v->kind != KILN_ONNX_KIND_TENSOR ||
+          kiln_onnx_num_elements(v->type) != 1) {
+        return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                    "%s must hold one value", j ? "cond" : "M");
+      }
+      KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, v, &x));
+      KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 0, NULL, &x));
+      if (kiln_onnx_elem(x->type) != kiln_onnx_elem(j ? i1 : i64)) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_convert(n, x, kiln_onnx_elem(j ? i1 : i64), &x));
+      }
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &tmp[2 - j], &x));
+    }
+    init[j ? 1 : 2] = x;
+  }
+  for (size_t i = 0; i < nc; ++i) {
+    kiln_onnx_value_t* v = kiln_onnx_input(n, 2 + i);
+    if (!v || v->kind != KILN_ONNX_KIND_TENSOR) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_UNIMPLEMENTED,
+          "loop-carried value %zu is %s; a Loop whose trip count or "
+          "condition is computed at run time carries tensors only",
+          i, v ? kiln_onnx_kind_name(v->kind) : "missing");
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, v, &init[3 + i]));
+  }
+  for (size_t k = 0; k < nk; ++k) {
+    const type_t* d = n->declared[nc + k];
+    if (!d || kiln_onnx_rank(d) < 1) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_UNIMPLEMENTED,
+          "scan output %zu: the trip count or condition is computed at run "
+          "time and the graph declares no static type for '%s'",
+          k, n->outputs[nc + k].name);
+    }
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat(n, d, 0, &init[3 + nc + k]));
+  }
+  for (size_t i = 0; i < na; ++i) types[i] = init[i]->type;
+  // Condition region.
+  kiln_ir_region_t *cond_region = NULL, *body_region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &cond_region));
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &body_region));
+  kiln_ir_builder_t saved = *n->b;
+  kiln_ir_block_t* block = NULL;
+  kiln_status_t status =
+      kiln_ir_builder_create_block(n->b, cond_region, na, types, &block);
+  value_t* c = NULL;
+  if (!status) {
+    status = kiln_onnx_compare(n, "LT", block->args[0], block->args[2], &c);
+  }
+  if (!status) {
+    status = kiln_onnx_binary_same(n, "stablehlo.and", c, block->args[1], &c);
+  }
+  kiln_ir_op_t* ret = NULL;
+  if (!status) {
+    status = kiln_ir_builder_create_simple(n->b, "stablehlo.return", 1, &c, 0,
+                                           NULL, 0, NULL, &ret);
+  }
+  // Body region.
+  kiln_onnx_value_t* body_in =
+      (kiln_onnx_value_t*)kiln_ir_arena_alloc(ctx, (nc + 2) * sizeof(*body_in));
+  kiln_onnx_value_t* body_out = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      ctx, (body->n_output + 1) * sizeof(*body_out));
+  if (!status && (!body_in || !body_out)) status = KILN_ONNX_OOM();
+  if (!status) {
+    status = kiln_ir_builder_create_block(n->b, body_region, na, types, &block);
+  }
+  if (!status) {
+    memset(body_in, 0, (nc + 2) * sizeof(*body_in));
+    body_in[0].type = i64;
+    body_in[0].ir = block->args[0];
+    body_in[1].type = i1;
+    body_in[1].ir = block->args[1];
+    for (size_t i = 0; i < nc; ++i) {
+      body_in[2 + i].type = types[3 + i];
+      body_in[2 + i].ir = block->args[3 + i];
+    }
+    status = kiln_onnx_import_subgraph(n, body, nc + 2, body_in, body->n_output,
+                                       body_out);
+  }
+  value_t* next[3 + 2 * KILN_ONNX_MAX_SCAN];
+  value_t* one = NULL;
+  if (!status) {
+    status = kiln_onnx_splat_int(n, i64, 1, &one);
+  }
+  if (!status) {
+    status = kiln_onnx_binary_same(n, "stablehlo.add", block->args[0], one,
+                                   &next[0]);
+  }
+  if (!status) status = kiln_onnx_materialize(n, &body_out[0], &next[1]);
+  if (!status) status = kiln_onnx_reshape_to(n, next[1], 0, NULL, &next[1]);
+  if (!status && next[1]->type != i1) {
+    status = kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "the body's condition is not a bool");
+  }
+  next[2] = block ? block->args[2] : NULL;
+  for (size_t i = 0; i < nc && !status; ++i) {
+    status = kiln_onnx_materialize(n, &body_out[1 + i], &next[3 + i]);
+    if (!status && next[3 + i]->type != types[3 + i]) {
+      status = kiln_onnx_node_error(
+          n, KILN_STATUS_UNIMPLEMENTED,
+          "the body changes loop-carried value %zu from %s to %s", i,
+          kiln_ir_type_to_string(ctx, types[3 + i]),
+          kiln_ir_type_to_string(ctx, next[3 + i]->type));
+    }
+  }
+  for (size_t k = 0; k < nk && !status; ++k) {
+    const type_t* d = types[3 + nc + k];
+    size_t r = kiln_onnx_rank(d);
+    value_t* y = NULL;
+    status = kiln_onnx_materialize(n, &body_out[1 + nc + k], &y);
+    bool fits = !status && kiln_onnx_rank(y->type) + 1 == r &&
+                kiln_onnx_elem(y->type) == kiln_onnx_elem(d);
+    for (size_t j = 1; fits && j < r; ++j) {
+      fits = y->type->shaped.dims[j - 1] == d->shaped.dims[j];
+    }
+    if (!status && !fits) {
+      status = kiln_onnx_node_error(
+          n, KILN_STATUS_INVALID_ARGUMENT,
+          "scan output %zu is %s per iteration but the graph declares %s", k,
+          kiln_ir_type_to_string(ctx, y->type), kiln_ir_type_to_string(ctx, d));
+    }
+    int64_t dims[MAXR];
+    for (size_t j = 0; j < r; ++j) dims[j] = j ? d->shaped.dims[j] : 1;
+    if (!status) status = kiln_onnx_reshape_to(n, y, r, dims, &y);
+    value_t* zero_index = NULL;
+    if (!status) status = kiln_onnx_splat_int(n, i64, 0, &zero_index);
+    value_t* ops[2 + MAXR];
+    ops[0] = block->args[3 + nc + k];
+    ops[1] = y;
+    ops[2] = block->args[0];
+    for (size_t j = 1; j < r; ++j) ops[2 + j] = zero_index;
+    if (!status) {
+      status = kiln_onnx_emit(n, "stablehlo.dynamic_update_slice", 2 + r, ops,
+                              d, 0, NULL, &next[3 + nc + k]);
+    }
+  }
+  if (!status) {
+    status = kiln_ir_builder_create_simple(n->b, "stablehlo.return", na, next,
+                                           0, NULL, 0, NULL, &ret);
+  }
+  *n->b = saved;
+  KILN_RETURN_IF_ERROR(status);
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.while", NULL);
+  state.num_operands = na;
+  state.operands = init;
+  state.num_result_types = na;
+  state.result_types = types;
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, cond_region));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, body_region));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(n->b, &state, &op));
+  for (size_t i = 0; i < nc + nk; ++i) {
+    kiln_onnx_set(n, i, kiln_ir_op_result(op, 3 + i));
+  }
+  return kiln_ok_status();
+}
+
+// Loop with a run-time trip count or condition whose scan outputs declare
+// their length T, as T predicated iterations: the body is imported per
+// iteration with its iteration number known (so that shape operands built
+// from it fold), and a run-time flag (iteration < M, and every condition
+// so far) selects between the body's loop-carried values and the previous
+// ones, and between its scan values and zero rows. Used when the
+// stablehlo.while form cannot import the body. At most T iterations run.
+static kiln_status_t kiln_onnx_loop_predicated(node_t* n,
+                                               const Onnx__GraphProto* body,
+                                               size_t nc, size_t nk) {
+  kiln_ir_context_t* ctx = n->context;
+  int64_t rows = -1;
+  for (size_t k = 0; k < nk; ++k) {
+    const type_t* d = n->declared[nc + k];
+    if (!d || kiln_onnx_rank(d) < 1 ||
+        (rows >= 0 && d->shaped.dims[0] != rows)) {
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "the scan outputs declare no common length");
+    }
+    rows = d->shaped.dims[0];
+  }
+  if (nk == 0 || rows < 1 || rows > 256) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "no declared scan length to unroll for");
+  }
+  const type_t* i64 = kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(ctx, 64));
+  const type_t* i1 = kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(ctx, 1));
+  value_t *trip = NULL, *cond = NULL, *active = NULL;
+  for (size_t j = 0; j < 2; ++j) {
+    kiln_onnx_value_t* v = kiln_onnx_input(n, j);
+    if (!v) continue;
+    value_t* x = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, v, &x));
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, x, 0, NULL, &x));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, x, kiln_onnx_elem(j ? i1 : i64), &x));
+    *(j ? &cond : &trip) = x;
+  }
+  if (!cond) KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, i1, 1, &cond));
+  kiln_onnx_value_t* carried =
+      (kiln_onnx_value_t*)kiln_ir_arena_alloc(ctx, (nc + 2) * sizeof(*carried));
+  kiln_onnx_value_t* body_out = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      ctx, (body->n_output + 1) * sizeof(*body_out));
+  value_t** parts = (value_t**)kiln_ir_arena_alloc(
+      ctx, ((size_t)rows * nk + 1) * sizeof(*parts));
+  if (!carried || !body_out || !parts) return KILN_ONNX_OOM();
+  for (size_t i = 0; i < nc; ++i) {
+    kiln_onnx_value_t* v = kiln_onnx_input(n, 2 + i);
+    if (!v || v->kind != KILN_ONNX_KIND_TENSOR) {
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "loop-carried value %zu is not a tensor", i);
+    }
+    carried[2 + i] = *v;
+  }
+  for (int64_t t = 0; t < rows; ++t) {
+    // active = every condition so far, and t < M.
+    value_t* flag = cond;
+    if (active) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", active, cond, &flag));
+    }
+    if (trip) {
+      value_t *tv = NULL, *below = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, i64, t, &tv));
+      KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", tv, trip, &below));
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", flag, below, &flag));
+    }
+    active = flag;
+    memset(&carried[0], 0, 2 * sizeof(*carried));
+    carried[0].type = i64;
+    carried[0].known = kiln_onnx_make_const(ctx, i64, &t, 8);
+    if (!carried[0].known) return KILN_ONNX_OOM();
+    carried[1].type = i1;
+    carried[1].ir = cond;
+    KILN_RETURN_IF_ERROR(kiln_onnx_import_subgraph(n, body, nc + 2, carried,
+                                                   body->n_output, body_out));
+    value_t* next_cond = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &body_out[0], &next_cond));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reshape_to(n, next_cond, 0, NULL, &next_cond));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_convert(n, next_cond, kiln_onnx_elem(i1), &next_cond));
+    for (size_t i = 0; i < nc + nk; ++i) {
+      value_t *now = NULL, *before = NULL, *pred = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &body_out[1 + i], &now));
+      if (i < nc) {
+        KILN_RETURN_IF_ERROR(
+            kiln_onnx_materialize(n, &carried[2 + i], &before));
+        if (now->type != before->type) {
+          return kiln_onnx_node_error(
+              n, KILN_STATUS_UNIMPLEMENTED,
+              "the body changes loop-carried value %zu's type", i);
+        }
+      } else {
+        KILN_RETURN_IF_ERROR(kiln_onnx_like(n, now, 0, &before));
+      }
+      KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_to(
+          n, active, kiln_onnx_rank(now->type), now->type->shaped.dims, &pred));
+      value_t* picked = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pred, now, before, &picked));
+      if (i < nc) {
+        memset(&carried[2 + i], 0, sizeof(carried[2 + i]));
+        carried[2 + i].name = body_out[1 + i].name;
+        carried[2 + i].type = picked->type;
+        carried[2 + i].ir = picked;
+      } else {
+        if (t > 0 && picked->type != parts[i - nc]->type) {
+          return kiln_onnx_node_error(
+              n, KILN_STATUS_UNIMPLEMENTED,
+              "scan output %zu changes shape between iterations", i - nc);
+        }
+        parts[(size_t)t * nk + (i - nc)] = picked;
+      }
+    }
+    cond = next_cond;
+  }
+  for (size_t i = 0; i < nc; ++i) kiln_onnx_set_value(n, i, &carried[2 + i]);
+  for (size_t k = 0; k < nk; ++k) {
+    value_t** p =
+        (value_t**)kiln_ir_arena_alloc(ctx, (size_t)rows * sizeof(*p));
+    if (!p) return KILN_ONNX_OOM();
+    for (int64_t j = 0; j < rows; ++j) p[j] = parts[(size_t)j * nk + k];
+    value_t* y = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_stack(n, (size_t)rows, p, 0, false, &y));
+    if (y->type != n->declared[nc + k]) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_INVALID_ARGUMENT,
+          "scan output %zu is %s but the graph declares %s", k,
+          kiln_ir_type_to_string(ctx, y->type),
+          kiln_ir_type_to_string(ctx, n->declared[nc + k]));
+    }
+    kiln_onnx_set(n, nc + k, y);
+  }
+  return kiln_ok_status();
+}
+
+// Loop, unrolled: the trip count and the condition must be known at import
+// (each iteration's condition too), so that the body is imported once per
+// iteration; loop-carried values may be tensors, sequences or optionals,
+// and scan outputs are stacked along a new first dim.
+#define KILN_ONNX_MAX_UNROLL 4096
+static kiln_status_t kiln_onnx_lower_loop(node_t* n) {
+  const Onnx__GraphProto* body = kiln_onnx_attr_graph(n, "body");
+  if (!body || n->num_inputs < 2) {
+    return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                "needs a body graph, M and cond");
+  }
+  kiln_onnx_value_t* trip_in = kiln_onnx_input(n, 0);
+  kiln_onnx_value_t* cond_in = kiln_onnx_input(n, 1);
+  size_t nc = n->num_inputs - 2;  // loop-carried values
+  if (body->n_input != nc + 2 || body->n_output < nc + 1 ||
+      n->num_outputs != body->n_output - 1) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "the body has %zu inputs and %zu outputs for %zu loop-carried values",
+        body->n_input, body->n_output, nc);
+  }
+  size_t nk = body->n_output - 1 - nc;  // scan outputs
+  bool runtime_trip =
+      trip_in && (trip_in->kind != KILN_ONNX_KIND_TENSOR || !trip_in->known);
+  bool runtime_cond =
+      cond_in && (cond_in->kind != KILN_ONNX_KIND_TENSOR || !cond_in->known);
+  if (runtime_trip || runtime_cond) {
+    kiln_status_t status = kiln_onnx_loop_while(n, body, nc, nk);
+    if (status && nk) {
+      // A body that needs its iteration number at import (a Slice at the
+      // iteration) may still unroll over the declared scan length.
+      kiln_status_t unrolled = kiln_onnx_loop_predicated(n, body, nc, nk);
+      if (!unrolled) {
+        kiln_status_free(status);
+        return kiln_ok_status();
+      }
+      kiln_status_free(unrolled);
+    }
+    return status;
+  }
+  int64_t trip = INT64_MAX;
+  if (trip_in) {
+    if (trip_in->kind != KILN_ONNX_KIND_TENSOR || !trip_in->known ||
+        kiln_onnx_num_elements(trip_in->type) != 1) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_UNIMPLEMENTED,
+          "the trip count '%s' is computed at run time; Loop is unrolled and "
+          "needs it known at import",
+          trip_in->name);
+    }
+    trip = kiln_onnx_known_int(trip_in->known, 0);
+  }
+  bool cond = true;
+  if (cond_in) {
+    if (cond_in->kind != KILN_ONNX_KIND_TENSOR || !cond_in->known ||
+        kiln_onnx_num_elements(cond_in->type) != 1) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_UNIMPLEMENTED,
+          "the condition '%s' is computed at run time; Loop is unrolled and "
+          "needs it known at import",
+          cond_in->name);
+    }
+    cond = kiln_onnx_known_double(cond_in->known, 0) != 0;
+  }
+  if (!trip_in && !cond_in) {
+    return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                "a Loop with neither M nor cond never ends");
+  }
+  kiln_onnx_value_t* carried = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, (nc + 2) * sizeof(*carried));
+  kiln_onnx_value_t* body_out = (kiln_onnx_value_t*)kiln_ir_arena_alloc(
+      n->context, (body->n_output + 1) * sizeof(*body_out));
+  if (!carried || !body_out) return KILN_ONNX_OOM();
+  for (size_t i = 0; i < nc; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, i + 3));
+    carried[i + 2] = *n->inputs[i + 2];
+  }
+  value_t** parts = NULL;
+  size_t capacity = 0;
+  int64_t t = 0;
+  const type_t* i64 =
+      kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(n->context, 64));
+  const type_t* i1 =
+      kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(n->context, 1));
+  for (; t < trip && cond; ++t) {
+    if (t >= KILN_ONNX_MAX_UNROLL) {
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "more than %d iterations to unroll",
+                                  KILN_ONNX_MAX_UNROLL);
+    }
+    uint8_t one = 1;
+    memset(&carried[0], 0, 2 * sizeof(*carried));
+    carried[0].type = i64;
+    carried[0].known = kiln_onnx_make_const(n->context, i64, &t, 8);
+    carried[1].type = i1;
+    carried[1].known = kiln_onnx_make_const(n->context, i1, &one, 1);
+    if (!carried[0].known || !carried[1].known) return KILN_ONNX_OOM();
+    KILN_RETURN_IF_ERROR(kiln_onnx_import_subgraph(n, body, nc + 2, carried,
+                                                   body->n_output, body_out));
+    kiln_onnx_value_t* c = &body_out[0];
+    if (c->kind != KILN_ONNX_KIND_TENSOR || !c->known ||
+        kiln_onnx_num_elements(c->type) != 1) {
+      return kiln_onnx_node_error(
+          n, KILN_STATUS_UNIMPLEMENTED,
+          "the body's condition is computed at run time; Loop is unrolled "
+          "and needs it known at import");
+    }
+    cond = kiln_onnx_known_double(c->known, 0) != 0;
+    for (size_t i = 0; i < nc; ++i) carried[i + 2] = body_out[1 + i];
+    if ((size_t)(t + 1) * nk > capacity) {
+      size_t grown = capacity ? capacity * 2 : 16 * (nk ? nk : 1);
+      value_t** p =
+          (value_t**)kiln_ir_arena_alloc(n->context, grown * sizeof(*p));
+      if (!p) return KILN_ONNX_OOM();
+      if (capacity) memcpy(p, parts, capacity * sizeof(*p));
+      parts = p;
+      capacity = grown;
+    }
+    for (size_t k = 0; k < nk; ++k) {
+      value_t* v = NULL;
+      KILN_RETURN_IF_ERROR(kiln_onnx_materialize(n, &body_out[1 + nc + k], &v));
+      if (t > 0 && v->type != parts[k]->type) {
+        return kiln_onnx_node_error(
+            n, KILN_STATUS_UNIMPLEMENTED,
+            "scan output %zu changes shape between iterations", k);
+      }
+      parts[(size_t)t * nk + k] = v;
+    }
+  }
+  for (size_t i = 0; i < nc; ++i) kiln_onnx_set_value(n, i, &carried[i + 2]);
+  for (size_t k = 0; k < nk; ++k) {
+    if (t == 0) {
+      return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
+                                  "a Loop with scan outputs that runs no "
+                                  "iteration");
+    }
+    value_t** p =
+        (value_t**)kiln_ir_arena_alloc(n->context, (size_t)t * sizeof(*p));
+    if (!p) return KILN_ONNX_OOM();
+    for (int64_t j = 0; j < t; ++j) p[j] = parts[(size_t)j * nk + k];
+    value_t* y = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_stack(n, (size_t)t, p, 0, false, &y));
+    kiln_onnx_set(n, nc + k, y);
   }
   return kiln_ok_status();
 }
@@ -8638,6 +9620,24 @@ const kiln_onnx_op_entry_t kiln_onnx_op_table[] = {
     {"If", 11, kiln_onnx_lower_if},
     {"If", 13, kiln_onnx_lower_if},
     {"If", 16, kiln_onnx_lower_if},
+    {"Loop", 1, kiln_onnx_lower_loop},
+    {"Loop", 11, kiln_onnx_lower_loop},
+    {"Loop", 13, kiln_onnx_lower_loop},
+    {"Loop", 16, kiln_onnx_lower_loop},
+    {"SequenceEmpty", 11, kiln_onnx_lower_sequence_empty},
+    {"SequenceConstruct", 11, kiln_onnx_lower_sequence_construct},
+    {"SequenceInsert", 11, kiln_onnx_lower_sequence_insert},
+    {"SequenceErase", 11, kiln_onnx_lower_sequence_erase},
+    {"SequenceAt", 11, kiln_onnx_lower_sequence_at},
+    {"SequenceLength", 11, kiln_onnx_lower_sequence_length},
+    {"ConcatFromSequence", 11, kiln_onnx_lower_concat_from_sequence},
+    {"SplitToSequence", 11, kiln_onnx_lower_split_to_sequence},
+    {"SequenceMap", 17, kiln_onnx_lower_sequence_map},
+    {"Optional", 15, kiln_onnx_lower_optional},
+    {"OptionalHasElement", 15, kiln_onnx_lower_optional_has_element},
+    {"OptionalHasElement", 18, kiln_onnx_lower_optional_has_element},
+    {"OptionalGetElement", 15, kiln_onnx_lower_optional_get_element},
+    {"OptionalGetElement", 18, kiln_onnx_lower_optional_get_element},
     {"Scan", 8, kiln_onnx_lower_scan},
     {"Scan", 9, kiln_onnx_lower_scan},
     {"Scan", 11, kiln_onnx_lower_scan},

@@ -1,0 +1,544 @@
+// iree_linalg_ext ops (dialects/linalg_ext.c) -> linalg.generic. See
+// lower_linalg_ext.h. Like the StableHLO sort/scatter lowerings, none of
+// these writes at data-dependent positions: every output element is
+// computed by a generic over its own coordinates, with reduction loops run
+// in order, so results are deterministic for any thread count.
+//   - sort: the comparator sort of lower_stablehlo_compute.c (ranks, then a
+//     gather by rank).
+//   - scan along d (size n): a generic over (dims..., k), k a reduction loop
+//     over d. Inclusive: out[j] = x[0], then f(out, x[k]) for 0 < k <= j.
+//     Exclusive: out[j] = acc, then f(out, x[k]) for k < j. (IREE's
+//     recurrence: out[j] = f(out[j-1], x[j]) resp. f(out[j-1], x[j-1]).)
+//     The accumulator result is out[n-1] (the initial one when n == 1).
+//   - topk: comparator ranks of the values (ties: the earlier position
+//     first), then output position p < K takes the element of rank p and
+//     its index (the input index, or its position). The initial output
+//     values do not take part (IREE lets them compete as if they were
+//     earlier elements; a fill with the comparator's worst value, as
+//     programs use, gives the same result).
+//   - arg_compare: a reduction generic over d whose accumulators start as
+//     the outputs; an element replaces the current pick when the
+//     comparator(element, pick) holds; its index is its position (+
+//     index_base) or its input index.
+//   - gather: a parallel generic over the output; the body reads the index
+//     vector of its batch coordinates (clamped into the source), extracts
+//     the source element; a false mask keeps the output's element.
+//   - scatter: a generic over (original dims, batch dims), the batch dims
+//     reduction loops run in order: each original element combines (the
+//     region, update first) every update whose slice covers it.
+#include "compiler/pipeline/lower_linalg_ext.h"
+
+#include <string.h>
+
+#include "compiler/dialects/dialect_util.h"
+#include "compiler/dialects/dialects.h"
+#include "compiler/dialects/linalg.h"
+#include "compiler/dialects/scalar_eval.h"
+#include "compiler/pipeline/lower_stablehlo_compute.h"
+#include "compiler/pipeline/lower_stablehlo_data.h"
+#include "compiler/pipeline/lowering_util.h"
+
+#define KILN_LX_MAX_RANK 12
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+// The maps over (d0..d<rank-1>, k): the point itself ("at j"), the point
+// with dim |d| replaced by the loop k ("at k"), and the point without dim
+// |d| ("reduced").
+typedef struct kiln_lx_maps_t {
+  const kiln_ir_attribute_t* at_j;
+  const kiln_ir_attribute_t* at_k;
+  const kiln_ir_attribute_t* reduced;
+  bool reduction[KILN_LX_MAX_RANK + 1];
+} kiln_lx_maps_t;
+
+static void kiln_lx_make_maps(kiln_ir_context_t* ctx, uint32_t rank, int64_t d,
+                              kiln_lx_maps_t* m) {
+  int64_t at_j[KILN_LX_MAX_RANK], at_k[KILN_LX_MAX_RANK],
+      reduced[KILN_LX_MAX_RANK];
+  size_t nr = 0;
+  for (uint32_t i = 0; i < rank; ++i) {
+    at_j[i] = at_k[i] = i;
+    if ((int64_t)i != d) reduced[nr++] = i;
+  }
+  at_k[d] = rank;
+  m->at_j = kiln_linalg_projection_map(ctx, rank + 1, rank, at_j);
+  m->at_k = kiln_linalg_projection_map(ctx, rank + 1, rank, at_k);
+  m->reduced = kiln_linalg_projection_map(ctx, rank + 1, nr, reduced);
+  memset(m->reduction, 0, sizeof(m->reduction));
+  m->reduction[rank] = true;
+}
+
+// Every operand and result of |op| statically shaped, of rank at most
+// KILN_LX_MAX_RANK.
+static kiln_status_t kiln_lx_expect_static(kiln_ir_context_t* ctx,
+                                           kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  for (uint32_t i = 0; i < n; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (!kiln_ir_type_is_shaped(t)) continue;
+    if (!kiln_ir_type_has_static_shape(t)) {
+      return kiln_ir_op_emit_error(op, ctx,
+                                   "dynamically shaped %s is not supported yet",
+                                   kiln_ir_type_to_string(ctx, t));
+    }
+    if (t->shaped.rank > KILN_LX_MAX_RANK) {
+      return kiln_ir_op_emit_error(op, ctx, "rank %lld is not supported",
+                                   (long long)t->shaped.rank);
+    }
+  }
+  return kiln_ok_status();
+}
+
+// |v| (an integer or index) converted to the integer type |to|.
+static kiln_status_t kiln_lx_to_int(kiln_ir_builder_t* b, kiln_ir_value_t* v,
+                                    const kiln_ir_type_t* to,
+                                    kiln_ir_value_t** out) {
+  if (v->type == to) {
+    *out = v;
+    return kiln_ok_status();
+  }
+  if (v->type->kind == KILN_IR_TYPE_INDEX || to->kind == KILN_IR_TYPE_INDEX) {
+    return kiln_lowering_emit(b, "arith.index_cast", to, 1, &v, out);
+  }
+  return kiln_lowering_convert(b, v, to, out);
+}
+
+static void kiln_lx_replace(kiln_ir_op_t* op, kiln_ir_op_t* generic,
+                            uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, i),
+                                        kiln_ir_op_result(generic, i));
+  }
+  kiln_ir_op_erase(op);
+}
+
+// The number of inputs (the `ins` group) of |op|.
+static uint32_t kiln_lx_num_ins(const kiln_ir_op_t* op) {
+  return kiln_linalg_num_inputs(op);
+}
+
+//===----------------------------------------------------------------------===//
+// scan
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_lx_lower_scan(kiln_ir_builder_t* b,
+                                        kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* out = kiln_ir_op_operand(op, 1);
+  kiln_ir_value_t* acc = kiln_ir_op_operand(op, 2);
+  uint32_t rank = (uint32_t)x->type->shaped.rank;
+  int64_t d = kiln_linalg_ext_dimension(op);
+  int64_t n = x->type->shaped.dims[d];
+  bool inclusive = kiln_linalg_ext_bool(op, "inclusive", true);
+  kiln_lx_maps_t m;
+  kiln_lx_make_maps(ctx, rank, d, &m);
+  kiln_ir_value_t* ins[2] = {x, acc};
+  const kiln_ir_attribute_t* maps[3] = {m.at_k, m.reduced, m.at_j};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 2, ins, 1, &out, maps, rank + 1, m.reduction, &generic, &body));
+  {
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t* xk = body->args[0];
+    kiln_ir_value_t* init = body->args[1];
+    kiln_ir_value_t* carried = body->args[2];
+    kiln_ir_value_t *j, *k, *zero, *is_first, *in_range, *base, *stepped,
+        *result;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &j));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank, &k));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, k, zero, &is_first));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(
+        &bb, inclusive ? KILN_CMPI_SLE : KILN_CMPI_SLT, k, j, &in_range));
+    if (inclusive) {
+      base = carried;
+      kiln_ir_value_t* args[2] = {carried, xk};
+      KILN_RETURN_IF_ERROR(
+          kiln_lower_stablehlo_region_inline(&bb, op, args, &stepped));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_select(&bb, is_first, xk, stepped, &stepped));
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_select(&bb, is_first, init, carried, &base));
+      kiln_ir_value_t* args[2] = {base, xk};
+      KILN_RETURN_IF_ERROR(
+          kiln_lower_stablehlo_region_inline(&bb, op, args, &stepped));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_select(&bb, in_range, stepped, base, &result));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
+  }
+  kiln_ir_value_t* scanned = kiln_ir_op_result(generic, 0);
+  // The accumulator result: the last scanned element along d.
+  kiln_ir_value_t* last = acc;
+  if (n > 1) {
+    const kiln_ir_affine_expr_t* exprs[KILN_LX_MAX_RANK];
+    for (uint32_t i = 0, r = 0; i < rank; ++i) {
+      exprs[i] = (int64_t)i == d ? kiln_ir_affine_constant(ctx, n - 1)
+                                 : kiln_ir_affine_dim(ctx, r++);
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+        b, scanned, kiln_ir_affine_map_attr_get(ctx, rank - 1, 0, rank, exprs),
+        acc->type, &last));
+  }
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), scanned);
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 1), last);
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// topk
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_lx_lower_topk(kiln_ir_builder_t* b,
+                                        kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t num_ins = kiln_lx_num_ins(op);
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* indices = num_ins == 2 ? kiln_ir_op_operand(op, 1) : NULL;
+  kiln_ir_value_t* outs[2] = {kiln_ir_op_operand(op, num_ins),
+                              kiln_ir_op_operand(op, num_ins + 1)};
+  uint32_t rank = (uint32_t)x->type->shaped.rank;
+  int64_t d = kiln_linalg_ext_dimension(op);
+  kiln_ir_value_t* ranks = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lower_sort_ranks(b, op, 1, &x, d, &ranks));
+  kiln_lx_maps_t m;
+  kiln_lx_make_maps(ctx, rank, d, &m);
+  kiln_ir_value_t* ins[3] = {ranks, x, indices};
+  const kiln_ir_attribute_t* maps[5] = {m.at_k, m.at_k, m.at_k, m.at_j, m.at_j};
+  size_t n_in = indices ? 3 : 2;
+  maps[n_in] = m.at_j;
+  maps[n_in + 1] = m.at_j;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, n_in, ins, 2, outs, maps, rank + 1, m.reduction, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  const kiln_ir_type_t* index_type = kiln_ir_type_element(outs[1]->type);
+  kiln_ir_value_t *p, *r, *sel, *idx, *results[2];
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &p));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "arith.index_cast",
+                                          kiln_ir_index_type_get(ctx), 1,
+                                          &body->args[0], &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, r, p, &sel));
+  if (indices) {
+    idx = body->args[2];
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank, &idx));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lx_to_int(&bb, idx, index_type, &idx));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, sel, body->args[1],
+                                            body->args[n_in], &results[0]));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_select(&bb, sel, idx, body->args[n_in + 1], &results[1]));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 2, results));
+  kiln_lx_replace(op, generic, 2);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// arg_compare
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_lx_lower_arg_compare(kiln_ir_builder_t* b,
+                                               kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t num_ins = kiln_lx_num_ins(op);
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* indices = num_ins == 2 ? kiln_ir_op_operand(op, 1) : NULL;
+  kiln_ir_value_t* outs[2] = {kiln_ir_op_operand(op, num_ins),
+                              kiln_ir_op_operand(op, num_ins + 1)};
+  uint32_t rank = (uint32_t)x->type->shaped.rank;
+  int64_t d = kiln_linalg_ext_dimension(op);
+  // index_base: a compile-time constant (IREE's tiling makes it one).
+  int64_t base = 0;
+  if (n > num_ins + 2) {
+    kiln_ir_value_t* v = kiln_ir_op_operand(op, num_ins + 2);
+    kiln_ir_op_t* def = v->defining_op;
+    const kiln_ir_attribute_t* value =
+        def && kiln_ir_op_is(def, "arith.constant")
+            ? kiln_ir_op_get_attr(def, "value")
+            : NULL;
+    if (!value || value->kind != KILN_IR_ATTR_INTEGER) {
+      return kiln_ir_op_emit_error(
+          op, ctx, "index_base must be an arith.constant index");
+    }
+    base = value->i;
+  }
+  int64_t all[KILN_LX_MAX_RANK], kept[KILN_LX_MAX_RANK];
+  size_t nk = 0;
+  for (uint32_t i = 0; i < rank; ++i) {
+    all[i] = i;
+    if ((int64_t)i != d) kept[nk++] = i;
+  }
+  const kiln_ir_attribute_t* full =
+      kiln_linalg_projection_map(ctx, rank, rank, all);
+  const kiln_ir_attribute_t* reduced =
+      kiln_linalg_projection_map(ctx, rank, nk, kept);
+  kiln_ir_value_t* ins[2] = {x, indices};
+  size_t n_in = indices ? 2 : 1;
+  const kiln_ir_attribute_t* maps[4] = {full, full, reduced, reduced};
+  maps[n_in] = reduced;
+  bool reduction[KILN_LX_MAX_RANK] = {false};
+  reduction[d] = true;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, n_in, ins, 2, outs, maps, rank, reduction, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  const kiln_ir_type_t* index_type = kiln_ir_type_element(outs[1]->type);
+  kiln_ir_value_t* value = body->args[0];
+  kiln_ir_value_t* pick = body->args[n_in];
+  kiln_ir_value_t* pick_index = body->args[n_in + 1];
+  kiln_ir_value_t *better, *idx, *results[2];
+  kiln_ir_value_t* args[2] = {value, pick};
+  KILN_RETURN_IF_ERROR(
+      kiln_lower_stablehlo_region_inline(&bb, op, args, &better));
+  if (indices) {
+    idx = body->args[1];
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &idx));
+    if (base != 0) {
+      kiln_ir_value_t* c = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, base, &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.addi", idx, c, &idx));
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_lx_to_int(&bb, idx, index_type, &idx));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_select(&bb, better, value, pick, &results[0]));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_select(&bb, better, idx, pick_index, &results[1]));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 2, results));
+  kiln_lx_replace(op, generic, 2);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// gather / scatter
+//===----------------------------------------------------------------------===//
+
+typedef struct kiln_lx_indexing_t {
+  kiln_ir_value_t* indices;
+  kiln_ir_value_t* mask;  // NULL when absent
+  int64_t depth;
+  int64_t map[KILN_LX_MAX_RANK];
+  int64_t batch_rank;
+  bool depth_dim;  // the indices have a trailing index-depth dim
+} kiln_lx_indexing_t;
+
+static void kiln_lx_indexing(const kiln_ir_op_t* op,
+                             const kiln_ir_type_t* batched,
+                             const kiln_ir_type_t* data,
+                             kiln_lx_indexing_t* x) {
+  x->indices = kiln_ir_op_operand((kiln_ir_op_t*)op, 1);
+  x->mask = kiln_lx_num_ins(op) == 3 ? kiln_ir_op_operand((kiln_ir_op_t*)op, 2)
+                                     : NULL;
+  x->depth = kiln_linalg_ext_dimension_map(op, x->map, KILN_LX_MAX_RANK);
+  int64_t slice_rank = data->shaped.rank - x->depth;
+  x->batch_rank = batched->shaped.rank - slice_rank;
+  x->depth_dim = (int64_t)x->indices->type->shaped.rank == x->batch_rank + 1;
+}
+
+// Index component |i| of the index vector at batch coordinates |batch|, as
+// an index.
+static kiln_status_t kiln_lx_index_component(kiln_ir_builder_t* bb,
+                                             const kiln_lx_indexing_t* x,
+                                             kiln_ir_value_t* const* batch,
+                                             int64_t i, kiln_ir_value_t** out) {
+  kiln_ir_value_t* coords[KILN_LX_MAX_RANK + 1];
+  for (int64_t j = 0; j < x->batch_rank; ++j) coords[j] = batch[j];
+  if (x->depth_dim) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_index_const(bb, i, &coords[x->batch_rank]));
+  }
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(bb, x->indices, coords, &v));
+  return kiln_lx_to_int(bb, v, kiln_ir_index_type_get(bb->context), out);
+}
+
+// *acc &= the mask at |batch| (nothing without a mask).
+static kiln_status_t kiln_lx_and_mask(kiln_ir_builder_t* bb,
+                                      const kiln_lx_indexing_t* x,
+                                      kiln_ir_value_t* const* batch,
+                                      kiln_ir_value_t** acc) {
+  if (!x->mask) return kiln_ok_status();
+  kiln_ir_value_t *v = NULL, *zero = NULL, *on = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(bb, x->mask, batch, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(bb, v->type, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(bb, KILN_CMPI_NE, v, zero, &on));
+  if (*acc) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.andi", *acc, on, &on));
+  }
+  *acc = on;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_lx_lower_gather(kiln_ir_builder_t* b,
+                                          kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* source = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* out = kiln_ir_op_operand(op, kiln_lx_num_ins(op));
+  const kiln_ir_type_t* st = source->type;
+  const kiln_ir_type_t* ot = out->type;
+  kiln_lx_indexing_t x;
+  kiln_lx_indexing(op, ot, st, &x);
+  uint32_t rank = (uint32_t)ot->shaped.rank;
+  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &out, &map,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t *r[KILN_LX_MAX_RANK], *coords[KILN_LX_MAX_RANK];
+  for (uint32_t i = 0; i < rank; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, i, &r[i]));
+  }
+  for (int64_t i = 0; i < x.depth; ++i) {
+    int64_t sd = x.map[i];
+    kiln_ir_value_t* s = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lx_index_component(&bb, &x, r, i, &s));
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+        &bb, s, 0, st->shaped.dims[sd] - 1, &coords[sd]));
+  }
+  for (int64_t i = x.depth; i < (int64_t)st->shaped.rank; ++i) {
+    coords[i] = r[x.batch_rank + i - x.depth];
+  }
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, source, coords, &v));
+  kiln_ir_value_t* on = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lx_and_mask(&bb, &x, r, &on));
+  if (on)
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, on, v, body->args[0], &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  kiln_lx_replace(op, generic, 1);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_lx_lower_scatter(kiln_ir_builder_t* b,
+                                           kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* updates = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* original = kiln_ir_op_operand(op, kiln_lx_num_ins(op));
+  const kiln_ir_type_t* ut = updates->type;
+  const kiln_ir_type_t* rt = original->type;
+  kiln_lx_indexing_t x;
+  kiln_lx_indexing(op, ut, rt, &x);
+  int64_t rank = (int64_t)rt->shaped.rank;
+  int64_t nb = x.batch_rank;
+  uint32_t num_loops = (uint32_t)(rank + nb);
+  kiln_ir_value_t* acc = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+      b, original, kiln_linalg_identity_map(ctx, (uint32_t)rank), rt, &acc));
+  // The batch loops take their extent from the updates (slice dims read at
+  // 0; the body reads updates with tensor.extract, not through this map).
+  kiln_ir_value_t* ins[1] = {updates};
+  const kiln_ir_attribute_t* maps[2];
+  size_t num_ins = 0;
+  if (nb > 0) {
+    const kiln_ir_affine_expr_t* exprs[KILN_LX_MAX_RANK];
+    for (int64_t i = 0; i < (int64_t)ut->shaped.rank; ++i) {
+      exprs[i] = i < nb ? kiln_ir_affine_dim(ctx, rank + i)
+                        : kiln_ir_affine_constant(ctx, 0);
+    }
+    maps[num_ins++] =
+        kiln_ir_affine_map_attr_get(ctx, num_loops, 0, ut->shaped.rank, exprs);
+  }
+  int64_t outs[KILN_LX_MAX_RANK];
+  for (int64_t i = 0; i < rank; ++i) outs[i] = i;
+  maps[num_ins] =
+      kiln_linalg_projection_map(ctx, num_loops, (size_t)rank, outs);
+  bool reduction[2 * KILN_LX_MAX_RANK] = {false};
+  for (int64_t i = 0; i < nb; ++i) reduction[rank + i] = true;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, num_ins, ins, 1, &acc, maps, num_loops, reduction, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t* acc_arg = body->args[num_ins];
+  kiln_ir_value_t *o[KILN_LX_MAX_RANK], *u[KILN_LX_MAX_RANK];
+  for (int64_t i = 0; i < rank; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, i, &o[i]));
+  }
+  for (int64_t i = 0; i < nb; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank + i, &u[i]));
+  }
+  // Hit: the indexed dims equal the index vector, the slice dims lie in
+  // the update slice.
+  kiln_ir_value_t* hit = NULL;
+  for (int64_t i = 0; i < x.depth; ++i) {
+    kiln_ir_value_t *s = NULL, *eq = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lx_index_component(&bb, &x, u, i, &s));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, o[x.map[i]], s, &eq));
+    if (hit) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.andi", hit, eq, &eq));
+    }
+    hit = eq;
+  }
+  kiln_ir_value_t* ucoords[KILN_LX_MAX_RANK];
+  for (int64_t i = 0; i < nb; ++i) ucoords[i] = u[i];
+  for (int64_t i = x.depth; i < rank; ++i) {
+    int64_t size = ut->shaped.dims[nb + i - x.depth];
+    if (size < rt->shaped.dims[i]) {
+      kiln_ir_value_t *limit = NULL, *lt = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, size, &limit));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, o[i], limit, &lt));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.andi", hit, lt, &hit));
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+          &bb, o[i], 0, size - 1, &ucoords[nb + i - x.depth]));
+    } else {
+      ucoords[nb + i - x.depth] = o[i];
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_lx_and_mask(&bb, &x, u, &hit));
+  kiln_ir_value_t *upd = NULL, *combined = NULL, *result = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, updates, ucoords, &upd));
+  kiln_ir_value_t* args[2] = {upd, acc_arg};
+  KILN_RETURN_IF_ERROR(
+      kiln_lower_stablehlo_region_inline(&bb, op, args, &combined));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_select(&bb, hit, combined, acc_arg, &result));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
+  kiln_lx_replace(op, generic, 1);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+kiln_status_t kiln_lower_linalg_ext_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_lx_expect_static(b->context, op));
+  if (kiln_ir_op_is(op, "iree_linalg_ext.sort")) {
+    return kiln_lower_comparator_sort(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.scan")) {
+    return kiln_lx_lower_scan(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.topk")) {
+    return kiln_lx_lower_topk(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.arg_compare")) {
+    return kiln_lx_lower_arg_compare(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.gather")) {
+    return kiln_lx_lower_gather(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.scatter")) {
+    return kiln_lx_lower_scatter(b, op);
+  }
+  return kiln_ir_op_emit_error(op, b->context, "is not supported");
+}

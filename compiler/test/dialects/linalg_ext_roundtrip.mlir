@@ -1,0 +1,45 @@
+// iree_linalg_ext ops print in the form they parse (IREE's custom form).
+// RUN: kiln-opt %s | FileCheck %s
+// RUN: kiln-opt %s | kiln-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @all
+// CHECK: iree_linalg_ext.sort dimension(1) outs(%{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<2x4xi32>) {
+// CHECK: iree_linalg_ext.yield %{{.*}} : i1
+// CHECK: } -> (tensor<2x4xf32>, tensor<2x4xi32>)
+// CHECK: iree_linalg_ext.scan dimension(1) inclusive(true) ins(%{{.*}} : tensor<2x4xf32>) outs(%{{.*}}, %{{.*}} : tensor<2x4xf32>, tensor<2xf32>) {
+// CHECK: iree_linalg_ext.topk dimension(1) ins(%{{.*}} : tensor<2x4xf32>) outs(%{{.*}}, %{{.*}} : tensor<2x2xf32>, tensor<2x2xi32>) {
+// CHECK: iree_linalg_ext.arg_compare dimension(1) ins(%{{.*}} : tensor<2x4xf32>) outs(%{{.*}}, %{{.*}} : tensor<2xf32>, tensor<2xi32>) index_base(%{{.*}} : index) {
+// CHECK: iree_linalg_ext.gather dimension_map = [1, 0] ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<3x4x2xf32>, tensor<2x2xi32>, tensor<2xi1>) outs(%{{.*}} : tensor<2x2xf32>) -> tensor<2x2xf32>
+// CHECK: iree_linalg_ext.scatter dimension_map = [0, 1] unique_indices(false) ins(%{{.*}}, %{{.*}} : tensor<2x2xf32>, tensor<2x2xi32>) outs(%{{.*}} : tensor<3x4x2xf32>) {
+// CHECK: } -> tensor<3x4x2xf32>
+func.func @all(%k: tensor<2x4xf32>, %v: tensor<2x4xi32>, %acc: tensor<2xf32>, %o2: tensor<2x2xf32>, %i2: tensor<2x2xi32>, %s: tensor<3x4x2xf32>, %ind: tensor<2x2xi32>, %m: tensor<2xi1>) -> (tensor<2x4xf32>, tensor<2x4xi32>, tensor<2x4xf32>, tensor<2xf32>, tensor<2x2xf32>, tensor<2x2xi32>, tensor<2xf32>, tensor<2xi32>, tensor<2x2xf32>, tensor<3x4x2xf32>) {
+  %0:2 = iree_linalg_ext.sort dimension(1) outs(%k, %v : tensor<2x4xf32>, tensor<2x4xi32>) {
+  ^bb0(%a: f32, %b: f32, %c: i32, %d: i32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<2x4xf32>, tensor<2x4xi32>
+  %1:2 = iree_linalg_ext.scan dimension(1) inclusive(true) ins(%k : tensor<2x4xf32>) outs(%k, %acc : tensor<2x4xf32>, tensor<2xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s0 = arith.addf %a, %b : f32
+    iree_linalg_ext.yield %s0 : f32
+  } -> tensor<2x4xf32>, tensor<2xf32>
+  %2:2 = iree_linalg_ext.topk dimension(1) ins(%k : tensor<2x4xf32>) outs(%o2, %i2 : tensor<2x2xf32>, tensor<2x2xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<2x2xf32>, tensor<2x2xi32>
+  %base = arith.constant 3 : index
+  %e = tensor.empty() : tensor<2xi32>
+  %3:2 = iree_linalg_ext.arg_compare dimension(1) ins(%k : tensor<2x4xf32>) outs(%acc, %e : tensor<2xf32>, tensor<2xi32>) index_base(%base : index) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<2xf32>, tensor<2xi32>
+  %4 = iree_linalg_ext.gather dimension_map = [1, 0] ins(%s, %ind, %m : tensor<3x4x2xf32>, tensor<2x2xi32>, tensor<2xi1>) outs(%o2 : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %5 = iree_linalg_ext.scatter dimension_map = [0, 1] unique_indices(false) ins(%o2, %ind : tensor<2x2xf32>, tensor<2x2xi32>) outs(%s : tensor<3x4x2xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s1 = arith.addf %x, %y : f32
+    iree_linalg_ext.yield %s1 : f32
+  } -> tensor<3x4x2xf32>
+  return %0#0, %0#1, %1#0, %1#1, %2#0, %2#1, %3#0, %3#1, %4, %5 : tensor<2x4xf32>, tensor<2x4xi32>, tensor<2x4xf32>, tensor<2xf32>, tensor<2x2xf32>, tensor<2x2xi32>, tensor<2xf32>, tensor<2xi32>, tensor<2x2xf32>, tensor<3x4x2xf32>
+}

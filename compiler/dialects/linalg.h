@@ -102,6 +102,34 @@ kiln_status_t kiln_linalg_generalize(kiln_ir_context_t* context,
                                      kiln_ir_op_t** out_generic);
 
 //===----------------------------------------------------------------------===//
+// linalg.pack / linalg.unpack (linalg_pack.c)
+//===----------------------------------------------------------------------===//
+
+#define KILN_LINALG_PACK_MAX_RANK 12
+
+// The relayout of a pack/unpack: the unpacked tensor has |rank| dims; dims
+// inner_dims_pos[t] are tiled by tiles[t] (tile_of[d] = t, or -1 for an
+// untiled dim); packed outer dim j holds unpacked dim outer_perm[j].
+typedef struct kiln_linalg_pack_layout_t {
+  bool is_pack;
+  bool has_padding;
+  int64_t rank;
+  int64_t num_tiled;
+  int64_t inner_dims_pos[KILN_LINALG_PACK_MAX_RANK];
+  int64_t tiles[KILN_LINALG_PACK_MAX_RANK];
+  int64_t outer_perm[KILN_LINALG_PACK_MAX_RANK];
+  int64_t tile_of[KILN_LINALG_PACK_MAX_RANK];
+} kiln_linalg_pack_layout_t;
+
+// Whether |op| is linalg.pack or linalg.unpack.
+bool kiln_linalg_is_pack_op(const kiln_ir_op_t* op);
+// Reads the layout of a pack/unpack; false when its attributes are
+// malformed (the verifier reports why).
+bool kiln_linalg_pack_layout(const kiln_ir_op_t* op,
+                             kiln_linalg_pack_layout_t* out);
+kiln_status_t kiln_dialect_register_linalg_pack(kiln_ir_context_t* context);
+
+//===----------------------------------------------------------------------===//
 // Custom-form pieces shared with other structured dialects (linalg_ext.c)
 //===----------------------------------------------------------------------===//
 

@@ -1,4 +1,5 @@
-// iree_linalg_ext ops (dialects/linalg_ext.c) -> linalg.generic. See
+// iree_linalg_ext ops (dialects/linalg_ext.c) and linalg.pack / unpack
+// (dialects/linalg_pack.c, see kiln_lx_lower_pack) -> linalg.generic. See
 // lower_linalg_ext.h. Like the StableHLO sort/scatter lowerings, none of
 // these writes at data-dependent positions: every output element is
 // computed by a generic over its own coordinates, with reduction loops run
@@ -517,11 +518,139 @@ static kiln_status_t kiln_lx_lower_scatter(kiln_ir_builder_t* b,
 }
 
 //===----------------------------------------------------------------------===//
+// linalg.pack / linalg.unpack
+//===----------------------------------------------------------------------===//
+
+// pack without padding and unpack are copies through an affine map from
+// the result's coordinates: pack reads source dim d at `o_j * tile + i_t`
+// (o_j the outer dim holding d, i_t its tile dim), unpack reads the outer
+// dim at `d floordiv tile` and the tile dim at `d mod tile`. A pack whose
+// last tiles hang over the source reads with tensor.extract at clamped
+// coordinates and selects the padding value outside.
+static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
+                                        kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_linalg_pack_layout_t l;
+  if (!kiln_linalg_pack_layout(op, &l)) {
+    return kiln_ir_op_emit_error(op, ctx, "malformed pack layout");
+  }
+  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* dst = kiln_ir_op_operand(op, 1);
+  const kiln_ir_type_t* st = src->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  int64_t n = l.rank;
+  int64_t outer_of[KILN_LINALG_PACK_MAX_RANK];  // unpacked dim -> outer pos
+  for (int64_t j = 0; j < n; ++j) outer_of[l.outer_perm[j]] = j;
+  const kiln_ir_affine_expr_t* exprs[2 * KILN_LINALG_PACK_MAX_RANK];
+  kiln_ir_value_t* out = NULL;
+  if (!l.is_pack) {
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t d = l.outer_perm[j];
+      int64_t t = l.tile_of[d];
+      const kiln_ir_affine_expr_t* e = kiln_ir_affine_dim(ctx, d);
+      exprs[j] = t < 0 ? e
+                       : kiln_ir_affine_binary(
+                             ctx, KILN_IR_AFFINE_FLOORDIV, e,
+                             kiln_ir_affine_constant(ctx, l.tiles[t]));
+    }
+    for (int64_t t = 0; t < l.num_tiled; ++t) {
+      exprs[n + t] = kiln_ir_affine_binary(
+          ctx, KILN_IR_AFFINE_MOD, kiln_ir_affine_dim(ctx, l.inner_dims_pos[t]),
+          kiln_ir_affine_constant(ctx, l.tiles[t]));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+        b, src,
+        kiln_ir_affine_map_attr_get(ctx, (uint32_t)n, 0,
+                                    (size_t)(n + l.num_tiled), exprs),
+        rt, &out));
+    kiln_lowering_replace(op, out);
+    return kiln_ok_status();
+  }
+  bool padded = false;
+  for (int64_t d = 0; d < n; ++d) {
+    int64_t t = l.tile_of[d];
+    if (t >= 0 && st->shaped.dims[d] % l.tiles[t] != 0) padded = true;
+  }
+  uint32_t num_loops = (uint32_t)(n + l.num_tiled);
+  if (!padded) {
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t t = l.tile_of[d];
+      const kiln_ir_affine_expr_t* o = kiln_ir_affine_dim(ctx, outer_of[d]);
+      exprs[d] = t < 0 ? o
+                       : kiln_ir_affine_binary(
+                             ctx, KILN_IR_AFFINE_ADD,
+                             kiln_ir_affine_binary(
+                                 ctx, KILN_IR_AFFINE_MUL, o,
+                                 kiln_ir_affine_constant(ctx, l.tiles[t])),
+                             kiln_ir_affine_dim(ctx, n + t));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+        b, src,
+        kiln_ir_affine_map_attr_get(ctx, num_loops, 0, (size_t)n, exprs), rt,
+        &out));
+    kiln_lowering_replace(op, out);
+    return kiln_ok_status();
+  }
+  // The padding value: a constant, materialized inside the body.
+  kiln_ir_op_t* pad_def = kiln_ir_op_operand(op, 2)->defining_op;
+  const kiln_ir_attribute_t* pad_value =
+      pad_def && kiln_ir_op_is(pad_def, "arith.constant")
+          ? kiln_ir_op_get_attr(pad_def, "value")
+          : NULL;
+  if (!pad_value) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        "a padding_value that is not an arith.constant is not "
+        "supported");
+  }
+  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, num_loops);
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 0, NULL, 1, &dst, &map, num_loops, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t *coords[KILN_LINALG_PACK_MAX_RANK], *inside = NULL;
+  for (int64_t d = 0; d < n; ++d) {
+    int64_t t = l.tile_of[d];
+    kiln_ir_value_t* o = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, outer_of[d], &o));
+    if (t < 0) {
+      coords[d] = o;
+      continue;
+    }
+    kiln_ir_value_t *tile, *i, *c, *size, *lt;
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, l.tiles[t], &tile));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, n + t, &i));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.muli", o, tile, &c));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", c, i, &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_index_const(&bb, st->shaped.dims[d], &size));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, c, size, &lt));
+    if (inside) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.andi", inside, lt, &lt));
+    }
+    inside = lt;
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+        &bb, c, 0, st->shaped.dims[d] - 1, &coords[d]));
+  }
+  kiln_ir_value_t *v = NULL, *pad = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, src, coords, &v));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_constant(&bb, pad_value, kiln_ir_type_element(rt), &pad));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, inside, v, pad, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  kiln_lx_replace(op, generic, 1);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // Entry point
 //===----------------------------------------------------------------------===//
 
 kiln_status_t kiln_lower_linalg_ext_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_lx_expect_static(b->context, op));
+  if (kiln_linalg_is_pack_op(op)) return kiln_lx_lower_pack(b, op);
   if (kiln_ir_op_is(op, "iree_linalg_ext.sort")) {
     return kiln_lower_comparator_sort(b, op);
   }

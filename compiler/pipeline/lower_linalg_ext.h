@@ -1,5 +1,6 @@
 // Lowering of the iree_linalg_ext ops (dialects/linalg_ext.c: sort, scan,
-// topk, arg_compare, gather, scatter) to the structured form, called from
+// topk, arg_compare, gather, scatter) and of linalg.pack / linalg.unpack
+// (dialects/linalg_pack.c) to the structured form, called from
 // lower-to-structured. How each op becomes linalg.generic is described at
 // the top of lower_linalg_ext.c.
 #ifndef KILN_COMPILER_PIPELINE_LOWER_LINALG_EXT_H_
@@ -12,7 +13,8 @@
 extern "C" {
 #endif
 
-// Lowers the iree_linalg_ext op |op| (kiln_linalg_ext_is_op; uses replaced,
+// Lowers the iree_linalg_ext op or pack/unpack |op| (kiln_linalg_ext_is_op,
+// kiln_linalg_is_pack_op; uses replaced,
 // |op| erased) with |b| placed before it. Operands must be statically
 // shaped.
 kiln_status_t kiln_lower_linalg_ext_op(kiln_ir_builder_t* b, kiln_ir_op_t* op);

@@ -965,7 +965,8 @@ static kiln_status_t kiln_lower_op(kiln_lower_t* l, kiln_ir_op_t* op) {
   if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(op), "tosa")) {
     return kiln_lower_tosa_op(&l->b, op);  // lower_tosa.c
   }
-  if (kiln_linalg_ext_is_op(op)) {  // lower_linalg_ext.c
+  if (kiln_linalg_ext_is_op(op) ||
+      kiln_linalg_is_pack_op(op)) {  // lower_linalg_ext.c
     return kiln_lower_linalg_ext_op(&l->b, op);
   }
   if (kiln_linalg_is_named_op(op)) {  // linalg.c

@@ -1,4 +1,5 @@
-// lower-to-structured turns every iree_linalg_ext op into linalg.generic
+// lower-to-structured turns every iree_linalg_ext op (and linalg.pack /
+// unpack) into linalg.generic
 // with the region inlined as scalar ops (e2e values:
 // tests/e2e/linalg_ext/linalg_ext.mlir).
 // RUN: kiln-opt --lower-to-structured %s | FileCheck %s
@@ -46,4 +47,17 @@ func.func @arg_compare(%x: tensor<2x4xf32>, %v: tensor<2xf32>, %i: tensor<2xi32>
 func.func @gather(%s: tensor<3x4xf32>, %i: tensor<2xi32>, %o: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %0 = iree_linalg_ext.gather dimension_map = [0] ins(%s, %i : tensor<3x4xf32>, tensor<2xi32>) outs(%o : tensor<2x4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
+}
+
+// unpack: a copy through `floordiv` / `mod` maps; an unpadded pack: a copy
+// through `o * tile + i`.
+// CHECK-LABEL: func.func @pack_unpack
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> ((d0 * 2) + d2, (d1 * 4) + d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0 floordiv 2, d1 floordiv 4, d0 mod 2, d1 mod 4)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK-NOT: linalg.pack
+// CHECK-NOT: linalg.unpack
+func.func @pack_unpack(%a: tensor<4x8xf32>, %p: tensor<2x2x2x4xf32>) -> tensor<4x8xf32> {
+  %0 = linalg.pack %a inner_dims_pos = [0, 1] inner_tiles = [2, 4] into %p : tensor<4x8xf32> -> tensor<2x2x2x4xf32>
+  %1 = linalg.unpack %0 inner_dims_pos = [0, 1] inner_tiles = [2, 4] into %a : tensor<2x2x2x4xf32> -> tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
 }

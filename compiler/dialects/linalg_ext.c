@@ -266,13 +266,20 @@ static kiln_status_t kiln_lx_verify_scan(kiln_ir_context_t* ctx,
 static kiln_status_t kiln_lx_verify_selection(kiln_ir_context_t* ctx,
                                               kiln_ir_op_t* op, bool reduce) {
   kiln_lx_operands_t c = kiln_lx_operands(op);
-  KILN_RETURN_IF_ERROR(kiln_lx_expect_counts(ctx, op, c, 1, 2, 2));
+  // topk_v2: the output indices are optional (then no input indices).
+  bool v2 = kiln_ir_op_is(op, "iree_linalg_ext.topk_v2");
+  uint32_t outs = v2 && c.outs == 1 ? 1 : 2;
+  KILN_RETURN_IF_ERROR(kiln_lx_expect_counts(ctx, op, c, 1, outs, outs));
   const kiln_ir_type_t* values = kiln_lx_type(op, 0);
   const kiln_ir_type_t* out_values = kiln_lx_type(op, c.ins);
-  const kiln_ir_type_t* out_indices = kiln_lx_type(op, c.ins + 1);
+  const kiln_ir_type_t* out_indices =
+      kiln_lx_type(op, c.ins + (outs == 2 ? 1 : 0));
   int64_t d = 0;
   KILN_RETURN_IF_ERROR(
       kiln_lx_expect_dimension(ctx, op, kiln_lx_rank(values), &d));
+  if (c.ins == 2 && outs == 1) {
+    return kiln_ir_op_emit_error(op, ctx, "input indices need output indices");
+  }
   if (c.ins == 2) {
     const kiln_ir_type_t* indices = kiln_lx_type(op, 1);
     if (!kiln_dialect_same_shape(values, indices) ||
@@ -286,7 +293,8 @@ static kiln_status_t kiln_lx_verify_selection(kiln_ir_context_t* ctx,
                    kiln_lx_is_reduced(values, out_indices, d)
              : kiln_lx_same_but(values, out_values, d) &&
                    kiln_lx_same_but(values, out_indices, d) &&
-                   out_values->shaped.dims[d] <= values->shaped.dims[d];
+                   (values->shaped.dims[d] == KILN_IR_DYNAMIC_DIM ||
+                    out_values->shaped.dims[d] <= values->shaped.dims[d]);
   if (!shape_ok) {
     return kiln_ir_op_emit_error(
         op, ctx,
@@ -299,7 +307,7 @@ static kiln_status_t kiln_lx_verify_selection(kiln_ir_context_t* ctx,
     return kiln_ir_op_emit_error(
         op, ctx, "output values must have the input element type");
   }
-  if (!kiln_lx_is_int(kiln_ir_type_element(out_indices))) {
+  if (outs == 2 && !kiln_lx_is_int(kiln_ir_type_element(out_indices))) {
     return kiln_ir_op_emit_error(op, ctx, "output indices must be integers");
   }
   if (c.extra > 1 || (c.extra == 1 && kiln_lx_type(op, c.ins + c.outs)->kind !=
@@ -480,6 +488,10 @@ static kiln_status_t kiln_lx_parse(kiln_mlir_op_parser_t* p,
         kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), dim)));
   }
   KILN_RETURN_IF_ERROR(kiln_lx_parse_optional_bool(p, state, "inclusive"));
+  if (kiln_mlir_parse_optional_keyword(p, "is_sorted")) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "is_sorted",
+                                                 kiln_ir_unit_attr_get(ctx)));
+  }
   int64_t ins = 0, outs = 0;
   kiln_mlir_type_list_t out_types = {0};
   KILN_RETURN_IF_ERROR(
@@ -514,9 +526,9 @@ static kiln_status_t kiln_lx_parse(kiln_mlir_op_parser_t* p,
 
 static void kiln_lx_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   static const char* const elided[] = {"operandSegmentSizes", "dimension",
-                                       "inclusive", "dimension_map",
-                                       "unique_indices"};
-  kiln_ir_printer_print_attr_dict(p, op, elided, 5);
+                                       "inclusive",           "dimension_map",
+                                       "unique_indices",      "is_sorted"};
+  kiln_ir_printer_print_attr_dict(p, op, elided, 6);
   const kiln_ir_attribute_t* map = kiln_ir_op_get_attr(op, "dimension_map");
   if (map) {
     int64_t v[KILN_LINALG_EXT_MAX_RANK];
@@ -540,6 +552,9 @@ static void kiln_lx_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
     kiln_ir_printer_printf(
         p, " inclusive(%s)",
         kiln_linalg_ext_bool(op, "inclusive", true) ? "true" : "false");
+  }
+  if (kiln_ir_op_get_attr(op, "is_sorted")) {
+    kiln_ir_printer_printf(p, " is_sorted");
   }
   kiln_lx_operands_t c = kiln_lx_operands(op);
   kiln_linalg_print_group(p, op, "ins", 0, c.ins);
@@ -574,6 +589,10 @@ static const kiln_ir_op_def_t kiln_linalg_ext_defs[] = {
     KILN_LX_DEF("iree_linalg_ext.topk",
                 "the K first elements (and their indices) along a dimension "
                 "by a comparator",
+                1, kiln_lx_verify_topk),
+    KILN_LX_DEF("iree_linalg_ext.topk_v2",
+                "topk with optional output indices and a pure ordering "
+                "comparator (is_sorted: kiln always returns them sorted)",
                 1, kiln_lx_verify_topk),
     KILN_LX_DEF("iree_linalg_ext.arg_compare",
                 "value and index selected by a comparator along a dimension", 1,

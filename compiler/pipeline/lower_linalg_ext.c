@@ -204,8 +204,11 @@ static kiln_status_t kiln_lx_lower_topk(kiln_ir_builder_t* b,
   uint32_t num_ins = kiln_lx_num_ins(op);
   kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
   kiln_ir_value_t* indices = num_ins == 2 ? kiln_ir_op_operand(op, 1) : NULL;
-  kiln_ir_value_t* outs[2] = {kiln_ir_op_operand(op, num_ins),
-                              kiln_ir_op_operand(op, num_ins + 1)};
+  // topk_v2 may have no output indices.
+  uint32_t num_outs = op->num_results;
+  kiln_ir_value_t* outs[2] = {
+      kiln_ir_op_operand(op, num_ins),
+      num_outs == 2 ? kiln_ir_op_operand(op, num_ins + 1) : NULL};
   uint32_t rank = (uint32_t)x->type->shaped.rank;
   int64_t d = kiln_linalg_ext_dimension(op);
   kiln_ir_value_t* ranks = NULL;
@@ -219,28 +222,31 @@ static kiln_status_t kiln_lx_lower_topk(kiln_ir_builder_t* b,
   maps[n_in + 1] = m.at_j;
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
-      b, n_in, ins, 2, outs, maps, rank + 1, m.reduction, &generic, &body));
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, n_in, ins, num_outs, outs,
+                                                  maps, rank + 1, m.reduction,
+                                                  &generic, &body));
   kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-  const kiln_ir_type_t* index_type = kiln_ir_type_element(outs[1]->type);
   kiln_ir_value_t *p, *r, *sel, *idx, *results[2];
   KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &p));
   KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "arith.index_cast",
                                           kiln_ir_index_type_get(ctx), 1,
                                           &body->args[0], &r));
   KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, r, p, &sel));
-  if (indices) {
-    idx = body->args[2];
-  } else {
-    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank, &idx));
-  }
-  KILN_RETURN_IF_ERROR(kiln_lx_to_int(&bb, idx, index_type, &idx));
   KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, sel, body->args[1],
                                             body->args[n_in], &results[0]));
-  KILN_RETURN_IF_ERROR(
-      kiln_lowering_select(&bb, sel, idx, body->args[n_in + 1], &results[1]));
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 2, results));
-  kiln_lx_replace(op, generic, 2);
+  if (num_outs == 2) {
+    if (indices) {
+      idx = body->args[2];
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank, &idx));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lx_to_int(&bb, idx, kiln_ir_type_element(outs[1]->type), &idx));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_select(&bb, sel, idx, body->args[n_in + 1], &results[1]));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, num_outs, results));
+  kiln_lx_replace(op, generic, num_outs);
   return kiln_ok_status();
 }
 
@@ -657,7 +663,8 @@ kiln_status_t kiln_lower_linalg_ext_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   if (kiln_ir_op_is(op, "iree_linalg_ext.scan")) {
     return kiln_lx_lower_scan(b, op);
   }
-  if (kiln_ir_op_is(op, "iree_linalg_ext.topk")) {
+  if (kiln_ir_op_is(op, "iree_linalg_ext.topk") ||
+      kiln_ir_op_is(op, "iree_linalg_ext.topk_v2")) {
     return kiln_lx_lower_topk(b, op);
   }
   if (kiln_ir_op_is(op, "iree_linalg_ext.arg_compare")) {

@@ -97,6 +97,21 @@ func.func @topk_min2_with_indices() {{
   return
 }}
 ''')
+tv2=np.array([[0.5,7.0,-1.0,7.5,3.0,2.0],[9.0,-9.0,4.0,4.5,0.0,1.0]],dtype=np.float32)
+top3=-np.sort(-tv2,axis=1)[:,:3]
+P(f'''// topk_v2 without output indices: the 3 largest values per row, sorted.
+func.func @topk_v2_values_only_sorted() {{
+  %v = util.unfoldable_constant {fmt(tv2,'f32')}
+  %e = tensor.empty() : tensor<2x3xf32>
+  %0 = iree_linalg_ext.topk_v2 dimension(1) is_sorted ins(%v : tensor<2x6xf32>) outs(%e : tensor<2x3xf32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<2x3xf32>
+  check.expect_almost_eq_const(%0, {fmt(top3,'f32')}) : tensor<2x3xf32>
+  return
+}}
+''')
 # arg_compare argmin along dim 0 with index_base; explicit index mode
 av=np.array([[4.0,-1.0,2.0],[3.0,5.0,2.0],[3.0,-2.0,7.0]],dtype=np.float32)
 am=np.argmin(av,axis=0)

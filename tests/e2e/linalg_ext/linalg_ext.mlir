@@ -68,6 +68,19 @@ func.func @topk_min2_with_indices() {
   return
 }
 
+// topk_v2 without output indices: the 3 largest values per row, sorted.
+func.func @topk_v2_values_only_sorted() {
+  %v = util.unfoldable_constant dense<[[0.5, 7.0, -1.0, 7.5, 3.0, 2.0], [9.0, -9.0, 4.0, 4.5, 0.0, 1.0]]> : tensor<2x6xf32>
+  %e = tensor.empty() : tensor<2x3xf32>
+  %0 = iree_linalg_ext.topk_v2 dimension(1) is_sorted ins(%v : tensor<2x6xf32>) outs(%e : tensor<2x3xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<2x3xf32>
+  check.expect_almost_eq_const(%0, dense<[[7.5, 7.0, 3.0], [9.0, 4.5, 4.0]]> : tensor<2x3xf32>) : tensor<2x3xf32>
+  return
+}
+
 // argmin along dim 0 (the first of equal minima) with index_base 7.
 func.func @arg_compare_argmin_dim0_base() {
   %v = util.unfoldable_constant dense<[[4.0, -1.0, 2.0], [3.0, 5.0, 2.0], [3.0, -2.0, 7.0]]> : tensor<3x3xf32>

@@ -47,6 +47,10 @@ kiln_status_t kiln_dialect_register_stablehlo_data(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_chlo(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_tosa(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context);
+// The bits one element of |tensor_type| takes in flow.tensor.bitcast: its
+// bit width, except i1 without an encoding (a byte, as IREE stores it;
+// `#iree_encoding.packed_storage` i1 is one bit).
+int64_t kiln_flow_bitcast_element_bits(const kiln_ir_type_t* tensor_type);
 kiln_status_t kiln_dialect_register_check(kiln_ir_context_t* context);
 // cf.br / cf.cond_br: host control flow (compiler/dialects/cf.c).
 kiln_status_t kiln_dialect_register_cf(kiln_ir_context_t* context);

@@ -444,6 +444,74 @@ static kiln_status_t kiln_lx_verify_scatter(kiln_ir_context_t* ctx,
   return kiln_lx_expect_region(ctx, op, 2, types, e);
 }
 
+// attention: ins(query, key, value, scale[, mask]) outs(output), one
+// indexing map per operand (projections of one iteration space), and a
+// score region (one f32 argument, yields f32).
+static kiln_status_t kiln_lx_verify_attention(kiln_ir_context_t* ctx,
+                                              kiln_ir_op_t* op) {
+  kiln_lx_operands_t c = kiln_lx_operands(op);
+  // online_attention: outs(output, max, sum).
+  uint32_t outs = kiln_ir_op_is(op, "iree_linalg_ext.online_attention") ? 3 : 1;
+  if (c.ins < 4 || c.ins > 5 || c.outs != outs || op->num_results != outs) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        outs == 1
+            ? "expects ins(query, key, value, scale[, mask]) and one output"
+            : "expects ins(query, key, value, scale[, mask]) and outs(output, "
+              "max, sum)");
+  }
+  const kiln_ir_type_t* scale = kiln_lx_type(op, 3);
+  if (scale->kind != KILN_IR_TYPE_FLOAT) {
+    return kiln_ir_op_emit_error(op, ctx, "scale must be a float scalar");
+  }
+  const kiln_ir_attribute_t* maps = kiln_ir_op_get_attr(op, "indexing_maps");
+  if (!maps || maps->kind != KILN_IR_ATTR_ARRAY ||
+      maps->array.count != c.ins + outs) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "expects %u indexing_maps, one per operand", c.ins + outs);
+  }
+  uint32_t num_dims = 0;
+  for (uint32_t i = 0; i < c.ins + outs; ++i) {
+    const kiln_ir_attribute_t* m = maps->array.elements[i];
+    if (m->kind != KILN_IR_ATTR_AFFINE_MAP) {
+      return kiln_ir_op_emit_error(op, ctx, "indexing_maps[%u] is not a map",
+                                   i);
+    }
+    if (i == 0) num_dims = m->affine_map->num_dims;
+    const kiln_ir_type_t* t = kiln_lx_type(op, i);
+    size_t rank = i == 3 ? 0 : t->shaped.rank;
+    if (m->affine_map->num_dims != num_dims ||
+        m->affine_map->num_results != rank ||
+        num_dims > KILN_LINALG_EXT_MAX_RANK) {
+      return kiln_ir_op_emit_error(
+          op, ctx, "indexing_maps[%u] must map the same %u dims to %zu results",
+          i, num_dims, rank);
+    }
+    for (size_t r = 0; r < rank; ++r) {
+      int64_t d = 0;
+      if (!kiln_ir_affine_map_result_is_dim(m->affine_map, r, &d)) {
+        return kiln_ir_op_emit_error(
+            op, ctx, "indexing_maps[%u] result %zu must be a dim", i, r);
+      }
+    }
+  }
+  for (uint32_t i = 0; i < outs; ++i) {
+    if (op->results[i].type != kiln_lx_type(op, c.ins + i)) {
+      return kiln_ir_op_emit_error(op, ctx,
+                                   "result %u type must be the output type", i);
+    }
+  }
+  kiln_ir_block_t* body =
+      op->num_regions == 1 ? op->regions[0].first_block : NULL;
+  if (!body || body->num_args != 1 ||
+      body->args[0]->type->kind != KILN_IR_TYPE_FLOAT) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "expects a score region of one float argument");
+  }
+  const kiln_ir_type_t* score = body->args[0]->type;
+  return kiln_lx_expect_region(ctx, op, 1, &score, score);
+}
+
 //===----------------------------------------------------------------------===//
 // Custom form
 //===----------------------------------------------------------------------===//
@@ -597,6 +665,13 @@ static const kiln_ir_op_def_t kiln_linalg_ext_defs[] = {
     KILN_LX_DEF("iree_linalg_ext.arg_compare",
                 "value and index selected by a comparator along a dimension", 1,
                 kiln_lx_verify_arg_compare),
+    KILN_LX_DEF("iree_linalg_ext.attention",
+                "softmax(score(Q K * scale) + mask) V over indexing maps", 1,
+                kiln_lx_verify_attention),
+    KILN_LX_DEF("iree_linalg_ext.online_attention",
+                "one step of attention with running max and sum (output not "
+                "normalized)",
+                1, kiln_lx_verify_attention),
     KILN_LX_DEF("iree_linalg_ext.gather",
                 "gathers slices of the source at a tensor of indices", 0,
                 kiln_lx_verify_gather),

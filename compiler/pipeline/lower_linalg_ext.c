@@ -29,6 +29,7 @@
 //     region, update first) every update whose slice covers it.
 #include "compiler/pipeline/lower_linalg_ext.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "compiler/dialects/dialect_util.h"
@@ -524,6 +525,385 @@ static kiln_status_t kiln_lx_lower_scatter(kiln_ir_builder_t* b,
 }
 
 //===----------------------------------------------------------------------===//
+// attention
+//===----------------------------------------------------------------------===//
+
+// IREE's decomposition, in f32 with exp2 (so a score region sees the scores
+// scaled by log2(e), as in IREE): over the dims of its indexing maps,
+// K1 = query & key dims not in the output (the QK reduction), K2 = key &
+// value dims not in the query (the softmax / PV reduction),
+//   S = (Q * scale * log2 e) . K          reduce K1
+//   S = region(S) [+ mask: i1 -> 0 / -inf, float -> m * log2 e]
+//   mx = max_K2 S,  sum = sum_K2 exp2(S - mx)
+//   out = sum_K2 exp2(S - mx) / sum * V
+// Each step is a generic over a subset of the dims (a "space"); the maps
+// are the op's maps renumbered into it.
+typedef struct kiln_lx_space_t {
+  uint32_t count;
+  int64_t dims[KILN_LX_MAX_RANK];  // original dim of each loop
+} kiln_lx_space_t;
+
+static void kiln_lx_space_add(kiln_lx_space_t* s, const bool* in_set,
+                              uint32_t num_dims) {
+  for (uint32_t d = 0; d < num_dims; ++d) {
+    if (in_set[d]) s->dims[s->count++] = d;
+  }
+}
+
+// The original map |map| (results: dims) as a map over |space|.
+static const kiln_ir_attribute_t* kiln_lx_map_in(
+    kiln_ir_context_t* ctx, const kiln_ir_affine_map_t* map,
+    const kiln_lx_space_t* space) {
+  int64_t dims[KILN_LX_MAX_RANK];
+  for (size_t r = 0; r < map->num_results; ++r) {
+    int64_t d = 0;
+    kiln_ir_affine_map_result_is_dim(map, r, &d);
+    dims[r] = 0;
+    for (uint32_t i = 0; i < space->count; ++i) {
+      if (space->dims[i] == d) dims[r] = i;
+    }
+  }
+  return kiln_linalg_projection_map(ctx, space->count, map->num_results, dims);
+}
+
+// A map over |space| onto the dims of |set| (ascending).
+static const kiln_ir_affine_map_t* kiln_lx_set_map(kiln_ir_context_t* ctx,
+                                                   const bool* set,
+                                                   uint32_t num_dims) {
+  int64_t dims[KILN_LX_MAX_RANK];
+  size_t n = 0;
+  for (uint32_t d = 0; d < num_dims; ++d) {
+    if (set[d]) dims[n++] = d;
+  }
+  return kiln_linalg_projection_map(ctx, num_dims, n, dims)->affine_map;
+}
+
+// A tensor over the dims of |set| (sizes from |sizes|), filled with |v|.
+static kiln_status_t kiln_lx_filled(kiln_ir_builder_t* b, const bool* set,
+                                    uint32_t num_dims, const int64_t* sizes,
+                                    const kiln_ir_type_t* e, double v,
+                                    kiln_ir_value_t** out) {
+  int64_t shape[KILN_LX_MAX_RANK];
+  size_t n = 0;
+  for (uint32_t d = 0; d < num_dims; ++d) {
+    if (set[d]) shape[n++] = sizes[d];
+  }
+  const kiln_ir_type_t* t =
+      kiln_ir_tensor_type_get(b->context, n, shape, e, NULL);
+  kiln_scalar_t s;
+  memset(&s, 0, sizeof(s));
+  s.f = v;
+  return kiln_lowering_constant(b, kiln_scalar_splat_attr(b->context, t, s), t,
+                                out);
+}
+
+// x * exp2(old_max - new_max), elementwise over the dims of |set|: |x| is
+// read through |xmap| (and written in its layout), the maxima through
+// |max_map| (online attention's rescaling of its running sum and output).
+static kiln_status_t kiln_lx_rescale(kiln_ir_builder_t* b, kiln_ir_value_t* x,
+                                     const kiln_ir_affine_map_t* xmap,
+                                     kiln_ir_value_t* old_max,
+                                     kiln_ir_value_t* new_max,
+                                     const kiln_ir_affine_map_t* max_map,
+                                     const bool* set, uint32_t num_dims,
+                                     kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_lx_space_t space = {0, {0}};
+  kiln_lx_space_add(&space, set, num_dims);
+  kiln_ir_value_t* ins[3] = {x, old_max, new_max};
+  const kiln_ir_attribute_t* m[4] = {
+      kiln_lx_map_in(ctx, xmap, &space), kiln_lx_map_in(ctx, max_map, &space),
+      kiln_lx_map_in(ctx, max_map, &space), kiln_lx_map_in(ctx, xmap, &space)};
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, x->type, &init));
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 3, ins, 1, &init, m, space.count, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t *d, *r;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.subf", body->args[1], body->args[2], &d));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit1(&bb, "math.exp2", d, &d));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.mulf", body->args[0], d, &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
+                                             kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t num_ins = kiln_lx_num_ins(op);
+  bool has_mask = num_ins == 5;
+  bool online = kiln_ir_op_is(op, "iree_linalg_ext.online_attention");
+  const kiln_ir_attribute_t* maps_attr =
+      kiln_ir_op_get_attr(op, "indexing_maps");
+  const kiln_ir_affine_map_t* maps[8];
+  for (uint32_t i = 0; i < num_ins + (online ? 3u : 1u); ++i) {
+    maps[i] = maps_attr->array.elements[i]->affine_map;
+  }
+  const kiln_ir_affine_map_t* omap = maps[num_ins];
+  kiln_ir_value_t* q = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* k = kiln_ir_op_operand(op, 1);
+  kiln_ir_value_t* v = kiln_ir_op_operand(op, 2);
+  kiln_ir_value_t* mask = has_mask ? kiln_ir_op_operand(op, 4) : NULL;
+  kiln_ir_value_t* out = kiln_ir_op_operand(op, num_ins);
+  const kiln_ir_type_t* rt = op->results[0].type;
+  if (!kiln_lowering_is_float(kiln_ir_type_element(rt))) {
+    return kiln_ir_op_emit_error(op, ctx, "expects a float output");
+  }
+  const kiln_ir_type_t* f32 = kiln_ir_float_type_get(ctx, KILN_IR_F32);
+  for (uint32_t i = 0; online && i < 3; ++i) {
+    if (kiln_ir_type_element(op->results[i].type) != f32) {
+      return kiln_ir_op_emit_error(
+          op, ctx, "online_attention with non-f32 outputs is not supported");
+    }
+  }
+  // The scale: a constant, materialized in the first body.
+  kiln_ir_op_t* scale_def = kiln_ir_op_operand(op, 3)->defining_op;
+  const kiln_ir_attribute_t* scale_attr =
+      scale_def && kiln_ir_op_is(scale_def, "arith.constant")
+          ? kiln_ir_op_get_attr(scale_def, "value")
+          : NULL;
+  if (!scale_attr || scale_attr->kind != KILN_IR_ATTR_FLOAT) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "a scale that is not an arith.constant is not supported");
+  }
+  uint32_t nd = omap->num_dims;
+  bool in[4][KILN_LX_MAX_RANK];  // q, k, v, out
+  const kiln_ir_affine_map_t* qkvo[4] = {maps[0], maps[1], maps[2], omap};
+  kiln_ir_value_t* qkvo_values[4] = {q, k, v, out};
+  int64_t sizes[KILN_LX_MAX_RANK];
+  for (uint32_t d = 0; d < nd; ++d) sizes[d] = 1;
+  for (int t = 0; t < 4; ++t) {
+    memset(in[t], 0, sizeof(in[t]));
+    for (size_t r = 0; r < qkvo[t]->num_results; ++r) {
+      int64_t d = 0;
+      kiln_ir_affine_map_result_is_dim(qkvo[t], r, &d);
+      in[t][d] = true;
+      sizes[d] = qkvo_values[t]->type->shaped.dims[r];
+    }
+  }
+  bool k1[KILN_LX_MAX_RANK], k2[KILN_LX_MAX_RANK], s_dims[KILN_LX_MAX_RANK],
+      row[KILN_LX_MAX_RANK];
+  for (uint32_t d = 0; d < nd; ++d) {
+    k1[d] = in[0][d] && in[1][d] && !in[3][d];
+    k2[d] = in[1][d] && in[2][d] && !in[0][d];
+    s_dims[d] = (in[0][d] || in[1][d]) && !k1[d];
+    row[d] = s_dims[d] && !k2[d];
+  }
+  const kiln_ir_affine_map_t* smap = kiln_lx_set_map(ctx, s_dims, nd);
+  const kiln_ir_affine_map_t* rmap = kiln_lx_set_map(ctx, row, nd);
+  const double log2e = 1.4426950408889634;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  bool reduction[KILN_LX_MAX_RANK];
+
+  // S = (Q * scale * log2 e) . K over (S dims, K1).
+  kiln_lx_space_t space = {0, {0}};
+  kiln_lx_space_add(&space, s_dims, nd);
+  uint32_t first_k1 = space.count;
+  kiln_lx_space_add(&space, k1, nd);
+  memset(reduction, 0, sizeof(reduction));
+  for (uint32_t i = first_k1; i < space.count; ++i) reduction[i] = true;
+  kiln_ir_value_t* s = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lx_filled(b, s_dims, nd, sizes, f32, 0.0, &s));
+  {
+    kiln_ir_value_t* ins[2] = {q, k};
+    const kiln_ir_attribute_t* m[3] = {kiln_lx_map_in(ctx, maps[0], &space),
+                                       kiln_lx_map_in(ctx, maps[1], &space),
+                                       kiln_lx_map_in(ctx, smap, &space)};
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 2, ins, 1, &s, m, space.count, reduction, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t *a, *c, *scale, *prod, *sum;
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[0], f32, &a));
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[1], f32, &c));
+    KILN_RETURN_IF_ERROR(kiln_lowering_float_const(
+        &bb, f32, scale_attr->f.value * log2e, &scale));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", a, scale, &a));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", a, c, &prod));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addf", body->args[2], prod, &sum));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &sum));
+    s = kiln_ir_op_result(generic, 0);
+  }
+  // S = region(S) [+ mask], over the S dims.
+  space.count = 0;
+  kiln_lx_space_add(&space, s_dims, nd);
+  {
+    kiln_ir_value_t* ins[2] = {s, mask};
+    const kiln_ir_attribute_t* m[3] = {
+        kiln_lx_map_in(ctx, smap, &space),
+        has_mask ? kiln_lx_map_in(ctx, maps[4], &space) : NULL,
+        kiln_lx_map_in(ctx, smap, &space)};
+    if (!has_mask) m[1] = m[2];
+    kiln_ir_value_t* init = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, s->type, &init));
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, has_mask ? 2 : 1, ins, 1,
+                                                    &init, m, space.count, NULL,
+                                                    &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_block_t* region = op->regions[0].first_block;
+    kiln_ir_value_t *x = NULL, *score = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_convert(&bb, body->args[0], region->args[0]->type, &x));
+    KILN_RETURN_IF_ERROR(
+        kiln_lower_stablehlo_region_inline(&bb, op, &x, &score));
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, score, f32, &score));
+    if (has_mask) {
+      kiln_ir_value_t* mv = body->args[1];
+      kiln_ir_value_t* add = NULL;
+      if (mv->type->kind == KILN_IR_TYPE_INTEGER) {
+        kiln_ir_value_t *zero, *ninf, *izero, *on;
+        KILN_RETURN_IF_ERROR(kiln_lowering_float_const(&bb, f32, 0.0, &zero));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_float_const(&bb, f32, -INFINITY, &ninf));
+        KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, mv->type, 0, &izero));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_cmpi(&bb, KILN_CMPI_NE, mv, izero, &on));
+        KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, on, zero, ninf, &add));
+      } else {
+        kiln_ir_value_t* c = NULL;
+        KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, mv, f32, &add));
+        KILN_RETURN_IF_ERROR(kiln_lowering_float_const(&bb, f32, log2e, &c));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(&bb, "arith.mulf", add, c, &add));
+      }
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.addf", score, add, &score));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &score));
+    s = kiln_ir_op_result(generic, 0);
+  }
+  // mx = max_K2 S (online: starting from the old max) and sum = sum_K2
+  // exp2(S - mx) (online: starting from old sum * exp2(old mx - mx)), over
+  // the S dims with K2 reductions. Row statistics use the op's max/sum maps
+  // when online, else the S map without K2.
+  const kiln_ir_affine_map_t* max_map = online ? maps[num_ins + 1] : rmap;
+  const kiln_ir_affine_map_t* sum_map = online ? maps[num_ins + 2] : rmap;
+  kiln_ir_value_t* old_max =
+      online ? kiln_ir_op_operand(op, num_ins + 1) : NULL;
+  kiln_ir_value_t* old_sum =
+      online ? kiln_ir_op_operand(op, num_ins + 2) : NULL;
+  memset(reduction, 0, sizeof(reduction));
+  for (uint32_t i = 0; i < space.count; ++i) {
+    reduction[i] = k2[space.dims[i]];
+  }
+  kiln_ir_value_t *mx = old_max, *sum = old_sum;
+  if (!online) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lx_filled(b, row, nd, sizes, f32, -3.4028234663852886e38, &mx));
+    KILN_RETURN_IF_ERROR(kiln_lx_filled(b, row, nd, sizes, f32, 0.0, &sum));
+  }
+  {
+    const kiln_ir_attribute_t* m[2] = {kiln_lx_map_in(ctx, smap, &space),
+                                       kiln_lx_map_in(ctx, max_map, &space)};
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 1, &s, 1, &mx, m, space.count, reduction, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t* r = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.maximumf",
+                                             body->args[1], body->args[0], &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+    mx = kiln_ir_op_result(generic, 0);
+  }
+  if (online) {
+    KILN_RETURN_IF_ERROR(kiln_lx_rescale(b, old_sum, sum_map, old_max, mx,
+                                         max_map, row, nd, &sum));
+  }
+  {
+    kiln_ir_value_t* ins[2] = {s, mx};
+    const kiln_ir_attribute_t* m[3] = {kiln_lx_map_in(ctx, smap, &space),
+                                       kiln_lx_map_in(ctx, max_map, &space),
+                                       kiln_lx_map_in(ctx, sum_map, &space)};
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 2, ins, 1, &sum, m, space.count, reduction, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t* r = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subf", body->args[0],
+                                             body->args[1], &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit1(&bb, "math.exp2", r, &r));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addf", body->args[2], r, &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+    sum = kiln_ir_op_result(generic, 0);
+  }
+  // out = sum_K2 exp2(S - mx) [/ sum] * V over (output dims, K2); online:
+  // starting from the old output * exp2(old mx - mx), not normalized.
+  kiln_ir_value_t* acc = NULL;
+  if (online) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lx_rescale(b, out, omap, old_max, mx, max_map, in[3], nd, &acc));
+  } else {
+    // The accumulator has the output's shape (its map may permute dims).
+    const kiln_ir_type_t* acc_type = kiln_dialect_with_element(ctx, rt, f32);
+    kiln_scalar_t zero;
+    memset(&zero, 0, sizeof(zero));
+    zero.f = 0.0;
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+        b, kiln_scalar_splat_attr(ctx, acc_type, zero), acc_type, &acc));
+  }
+  space.count = 0;
+  kiln_lx_space_add(&space, in[3], nd);
+  uint32_t first_k2 = space.count;
+  kiln_lx_space_add(&space, k2, nd);
+  memset(reduction, 0, sizeof(reduction));
+  for (uint32_t i = first_k2; i < space.count; ++i) reduction[i] = true;
+  {
+    kiln_ir_value_t* ins[4] = {s, mx, sum, v};
+    const kiln_ir_attribute_t* m[5] = {kiln_lx_map_in(ctx, smap, &space),
+                                       kiln_lx_map_in(ctx, max_map, &space),
+                                       kiln_lx_map_in(ctx, sum_map, &space),
+                                       kiln_lx_map_in(ctx, maps[2], &space),
+                                       kiln_lx_map_in(ctx, omap, &space)};
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 4, ins, 1, &acc, m, space.count, reduction, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t *p, *vv, *r;
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subf", body->args[0],
+                                             body->args[1], &p));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit1(&bb, "math.exp2", p, &p));
+    if (!online) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.divf", p, body->args[2], &p));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[3], f32, &vv));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", p, vv, &p));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addf", body->args[4], p, &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  }
+  kiln_ir_value_t* result = kiln_ir_op_result(generic, 0);
+  if (online) {
+    kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), result);
+    kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 1), mx);
+    kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 2), sum);
+    kiln_ir_op_erase(op);
+    return kiln_ok_status();
+  }
+  if (kiln_ir_type_element(rt) != f32) {
+    const kiln_ir_type_t* e = kiln_ir_type_element(rt);
+    uint32_t rank = (uint32_t)rt->shaped.rank;
+    const kiln_ir_attribute_t* id = kiln_linalg_identity_map(ctx, rank);
+    const kiln_ir_attribute_t* m2[2] = {id, id};
+    kiln_ir_value_t* init = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 1, &result, 1, &init, m2, rank, NULL, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t* c = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[0], e, &c));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &c));
+    result = kiln_ir_op_result(generic, 0);
+  }
+  kiln_lowering_replace(op, result);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // linalg.pack / linalg.unpack
 //===----------------------------------------------------------------------===//
 
@@ -669,6 +1049,10 @@ kiln_status_t kiln_lower_linalg_ext_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   }
   if (kiln_ir_op_is(op, "iree_linalg_ext.arg_compare")) {
     return kiln_lx_lower_arg_compare(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.attention") ||
+      kiln_ir_op_is(op, "iree_linalg_ext.online_attention")) {
+    return kiln_lx_lower_attention(b, op);
   }
   if (kiln_ir_op_is(op, "iree_linalg_ext.gather")) {
     return kiln_lx_lower_gather(b, op);

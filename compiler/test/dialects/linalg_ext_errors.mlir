@@ -143,3 +143,27 @@ func.func @scatter_mask(%u: tensor<2x4xf32>, %i: tensor<2x1xi32>, %m: tensor<2xf
   } -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
+
+// -----
+
+func.func @attention_maps(%q: tensor<1x3x4xf32>, %o: tensor<1x3x4xf32>) -> tensor<1x3x4xf32> {
+  %s = arith.constant 0.5 : f32
+  // CHECK: linalg_ext_errors.mlir:[[@LINE+1]]:3: error: 'iree_linalg_ext.attention' op expects 5 indexing_maps, one per operand
+  %0 = iree_linalg_ext.attention {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>]} ins(%q, %q, %q, %s : tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>, f32) outs(%o : tensor<1x3x4xf32>) {
+  ^bb0(%x: f32):
+    iree_linalg_ext.yield %x : f32
+  } -> tensor<1x3x4xf32>
+  return %0 : tensor<1x3x4xf32>
+}
+
+// -----
+
+func.func @online_attention_outs(%q: tensor<1x3x4xf32>, %o: tensor<1x3x4xf32>) -> tensor<1x3x4xf32> {
+  %s = arith.constant 0.5 : f32
+  // CHECK: linalg_ext_errors.mlir:[[@LINE+1]]:3: error: 'iree_linalg_ext.online_attention' op expects ins(query, key, value, scale[, mask]) and outs(output, max, sum)
+  %0 = iree_linalg_ext.online_attention {indexing_maps = []} ins(%q, %q, %q, %s : tensor<1x3x4xf32>, tensor<1x3x4xf32>, tensor<1x3x4xf32>, f32) outs(%o : tensor<1x3x4xf32>) {
+  ^bb0(%x: f32):
+    iree_linalg_ext.yield %x : f32
+  } -> tensor<1x3x4xf32>
+  return %0 : tensor<1x3x4xf32>
+}

@@ -112,6 +112,72 @@ func.func @topk_v2_values_only_sorted() {{
   return
 }}
 ''')
+rng=np.random.default_rng(7)
+Q=rng.uniform(-1,1,(2,3,4)).astype(np.float32)
+Kt=rng.uniform(-1,1,(2,4,5)).astype(np.float32)   # key stored transposed: (batch, k1, k2)
+V=rng.uniform(-1,1,(2,5,2)).astype(np.float32)
+M=rng.uniform(-1,0,(2,3,5)).astype(np.float32)
+sc=0.75
+S=np.einsum('bmk,bkn->bmn',Q,Kt)*sc+M
+Pr=np.exp(S-S.max(-1,keepdims=True)); Pr/=Pr.sum(-1,keepdims=True)
+O=np.einsum('bmn,bnd->bmd',Pr,V)
+P(f'''// attention with a float mask and the key stored transposed (the maps say
+// where each dim is): softmax(Q K * 0.75 + M) V.
+func.func @attention_float_mask_transposed_key() {{
+  %q = util.unfoldable_constant {fmt(Q,'f32')}
+  %k = util.unfoldable_constant {fmt(Kt,'f32')}
+  %v = util.unfoldable_constant {fmt(V,'f32')}
+  %m = util.unfoldable_constant {fmt(M,'f32')}
+  %scale = arith.constant 0.75 : f32
+  %e = tensor.empty() : tensor<2x3x2xf32>
+  %0 = iree_linalg_ext.attention {{indexing_maps = [affine_map<(b, m, k1, k2, n) -> (b, m, k1)>, affine_map<(b, m, k1, k2, n) -> (b, k1, k2)>, affine_map<(b, m, k1, k2, n) -> (b, k2, n)>, affine_map<(b, m, k1, k2, n) -> ()>, affine_map<(b, m, k1, k2, n) -> (b, m, k2)>, affine_map<(b, m, k1, k2, n) -> (b, m, n)>]}} ins(%q, %k, %v, %scale, %m : tensor<2x3x4xf32>, tensor<2x4x5xf32>, tensor<2x5x2xf32>, f32, tensor<2x3x5xf32>) outs(%e : tensor<2x3x2xf32>) {{
+  ^bb0(%s: f32):
+    iree_linalg_ext.yield %s : f32
+  }} -> tensor<2x3x2xf32>
+  check.expect_almost_eq_const(%0, {fmt(O,'f32')}, atol 1.0e-05) : tensor<2x3x2xf32>
+  return
+}}
+''')
+# online attention in two steps over halves of k2 equals full attention (no mask)
+S2=np.einsum('bmk,bkn->bmn',Q,Kt)*sc
+P2=np.exp(S2-S2.max(-1,keepdims=True)); P2/=P2.sum(-1,keepdims=True)
+O2=np.einsum('bmn,bnd->bmd',P2,V)
+P(f'''// online_attention over key/value columns 0-2 then 3-4, then the
+// running output divided by the running sum: the same as attention.
+func.func @online_attention_two_steps() {{
+  %q = util.unfoldable_constant {fmt(Q,'f32')}
+  %k = util.unfoldable_constant {fmt(Kt,'f32')}
+  %v = util.unfoldable_constant {fmt(V,'f32')}
+  %scale = arith.constant 0.75 : f32
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %ea = tensor.empty() : tensor<2x3x2xf32>
+  %er = tensor.empty() : tensor<2x3xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%ea : tensor<2x3x2xf32>) -> tensor<2x3x2xf32>
+  %max = linalg.fill ins(%ninf : f32) outs(%er : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %sum = linalg.fill ins(%zero : f32) outs(%er : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %k0 = tensor.extract_slice %k[0, 0, 0] [2, 4, 3] [1, 1, 1] : tensor<2x4x5xf32> to tensor<2x4x3xf32>
+  %v0 = tensor.extract_slice %v[0, 0, 0] [2, 3, 2] [1, 1, 1] : tensor<2x5x2xf32> to tensor<2x3x2xf32>
+  %k1 = tensor.extract_slice %k[0, 0, 3] [2, 4, 2] [1, 1, 1] : tensor<2x4x5xf32> to tensor<2x4x2xf32>
+  %v1 = tensor.extract_slice %v[0, 3, 0] [2, 2, 2] [1, 1, 1] : tensor<2x5x2xf32> to tensor<2x2x2xf32>
+  %r0:3 = iree_linalg_ext.online_attention {{indexing_maps = [affine_map<(b, m, k1, k2, n) -> (b, m, k1)>, affine_map<(b, m, k1, k2, n) -> (b, k1, k2)>, affine_map<(b, m, k1, k2, n) -> (b, k2, n)>, affine_map<(b, m, k1, k2, n) -> ()>, affine_map<(b, m, k1, k2, n) -> (b, m, n)>, affine_map<(b, m, k1, k2, n) -> (b, m)>, affine_map<(b, m, k1, k2, n) -> (b, m)>]}} ins(%q, %k0, %v0, %scale : tensor<2x3x4xf32>, tensor<2x4x3xf32>, tensor<2x3x2xf32>, f32) outs(%acc, %max, %sum : tensor<2x3x2xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {{
+  ^bb0(%s: f32):
+    iree_linalg_ext.yield %s : f32
+  }} -> tensor<2x3x2xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+  %r1:3 = iree_linalg_ext.online_attention {{indexing_maps = [affine_map<(b, m, k1, k2, n) -> (b, m, k1)>, affine_map<(b, m, k1, k2, n) -> (b, k1, k2)>, affine_map<(b, m, k1, k2, n) -> (b, k2, n)>, affine_map<(b, m, k1, k2, n) -> ()>, affine_map<(b, m, k1, k2, n) -> (b, m, n)>, affine_map<(b, m, k1, k2, n) -> (b, m)>, affine_map<(b, m, k1, k2, n) -> (b, m)>]}} ins(%q, %k1, %v1, %scale : tensor<2x3x4xf32>, tensor<2x4x2xf32>, tensor<2x2x2xf32>, f32) outs(%r0#0, %r0#1, %r0#2 : tensor<2x3x2xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {{
+  ^bb0(%s: f32):
+    iree_linalg_ext.yield %s : f32
+  }} -> tensor<2x3x2xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+  %o = tensor.empty() : tensor<2x3x2xf32>
+  %n = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]}} ins(%r1#0, %r1#2 : tensor<2x3x2xf32>, tensor<2x3xf32>) outs(%o : tensor<2x3x2xf32>) {{
+  ^bb0(%a: f32, %s: f32, %unused: f32):
+    %d = arith.divf %a, %s : f32
+    linalg.yield %d : f32
+  }} -> tensor<2x3x2xf32>
+  check.expect_almost_eq_const(%n, {fmt(O2,'f32')}, atol 1.0e-05) : tensor<2x3x2xf32>
+  return
+}}
+''')
 # arg_compare argmin along dim 0 with index_base; explicit index mode
 av=np.array([[4.0,-1.0,2.0],[3.0,5.0,2.0],[3.0,-2.0,7.0]],dtype=np.float32)
 am=np.argmin(av,axis=0)

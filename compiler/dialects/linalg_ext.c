@@ -1,6 +1,6 @@
 // IREE's iree_linalg_ext dialect, the ops IREE's own programs use that
-// linalg has no form for: sort, scan, topk, arg_compare, gather, scatter
-// (and their terminator, yield). Semantics follow IREE's LinalgExt op
+// linalg has no form for: sort, scan, topk, topk_v2, arg_compare, gather,
+// scatter, attention, online_attention (and their terminator, yield). Semantics follow IREE's LinalgExt op
 // definitions; lower_linalg_ext.c turns each into linalg.generic.
 //
 // One custom form covers all of them (each op takes the clauses it has):

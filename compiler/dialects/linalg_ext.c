@@ -1,7 +1,10 @@
 // IREE's iree_linalg_ext dialect, the ops IREE's own programs use that
 // linalg has no form for: sort, scan, topk, topk_v2, arg_compare, gather,
-// scatter, attention, online_attention (and their terminator, yield). Semantics follow IREE's LinalgExt op
-// definitions; lower_linalg_ext.c turns each into linalg.generic.
+// scatter, attention, online_attention, map_load, map_store (and their
+// terminator, yield), plus affine.linearize_index / delinearize_index for
+// map_load/map_store regions. Semantics
+// follow IREE's LinalgExt op definitions; lower_linalg_ext.c turns each into
+// linalg.generic.
 //
 // One custom form covers all of them (each op takes the clauses it has):
 //   iree_linalg_ext.OP [attr-dict]
@@ -637,6 +640,187 @@ static void kiln_lx_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 }
 
 //===----------------------------------------------------------------------===//
+// map_load / map_store and the affine index ops their regions use
+//===----------------------------------------------------------------------===//
+
+// `iree_linalg_ext.map_load %src into %out { ^bb0(%i: index, ...): ...
+//   iree_linalg_ext.yield %j..., %pad : index..., T } : S into O -> O`
+// (map_store: the region yields output indices and an i1 mask).
+static kiln_status_t kiln_lx_parse_map(kiln_mlir_op_parser_t* p,
+                                       kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* ctx = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t src, dst;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &src));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "into"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &dst));
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_region(p, 0, NULL, false, &region));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, state, region));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t *st = NULL, *dt = NULL, *rt = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &st));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "into"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &dt));
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_ARROW)) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &rt));
+  }
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &src, st, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &dst, dt, state));
+  if (rt) KILN_RETURN_IF_ERROR(kiln_mlir_add_result_type(p, state, rt));
+  return kiln_ok_status();
+}
+
+static void kiln_lx_print_map(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  kiln_ir_printer_printf(p, " into ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_region(p, &op->regions[0], true);
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
+  kiln_ir_printer_printf(p, " into ");
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 1)->type);
+  if (op->num_results == 1) {
+    kiln_ir_printer_printf(p, " -> ");
+    kiln_ir_printer_print_type(p, op->results[0].type);
+  }
+}
+
+static kiln_status_t kiln_lx_verify_map(kiln_ir_context_t* ctx,
+                                        kiln_ir_op_t* op) {
+  bool load = kiln_ir_op_is(op, "iree_linalg_ext.map_load");
+  if (kiln_ir_op_num_regular_operands(op) != 2 || op->num_results != 1) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "expects a source, an output and a result");
+  }
+  const kiln_ir_type_t* st = kiln_lx_type(op, 0);
+  const kiln_ir_type_t* ot = kiln_lx_type(op, 1);
+  if (!kiln_ir_type_is_ranked_tensor(st) ||
+      !kiln_ir_type_is_ranked_tensor(ot) || op->results[0].type != ot ||
+      kiln_ir_type_element(st) != kiln_ir_type_element(ot)) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        "expects ranked tensors of one element type, the result typed as "
+        "the output");
+  }
+  // The region: an index per dim of the iterated tensor (map_load: the
+  // output; map_store: the input); it yields an index per dim of the other
+  // and the padding value (map_load) or an i1 mask (map_store).
+  const kiln_ir_type_t* iterated = load ? ot : st;
+  const kiln_ir_type_t* addressed = load ? st : ot;
+  kiln_ir_block_t* body = op->regions[0].first_block;
+  kiln_ir_op_t* yield = body ? body->last_op : NULL;
+  if (!body || body->num_args != iterated->shaped.rank || !yield ||
+      !kiln_ir_op_is(yield, "iree_linalg_ext.yield") ||
+      kiln_ir_op_num_regular_operands(yield) != addressed->shaped.rank + 1) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "region takes %zu indices and yields %zu indices and %s",
+        iterated->shaped.rank, addressed->shaped.rank,
+        load ? "a padding value" : "an i1 mask");
+  }
+  for (uint32_t i = 0; i < body->num_args; ++i) {
+    if (body->args[i]->type->kind != KILN_IR_TYPE_INDEX) {
+      return kiln_ir_op_emit_error(op, ctx, "region arguments must be index");
+    }
+  }
+  for (uint32_t i = 0; i < kiln_ir_op_num_regular_operands(yield); ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(yield, i)->type;
+    bool last = i + 1 == kiln_ir_op_num_regular_operands(yield);
+    const kiln_ir_type_t* want = !last  ? kiln_ir_index_type_get(ctx)
+                                 : load ? kiln_ir_type_element(st)
+                                        : kiln_ir_int_type(ctx, 1);
+    if (t != want) {
+      return kiln_ir_op_emit_error(op, ctx, "region yield %u must be %s", i,
+                                   kiln_ir_type_to_string(ctx, want));
+    }
+  }
+  return kiln_ok_status();
+}
+
+// `affine.linearize_index [disjoint] [%a, %b] by (B0, B1) : index` and
+// `affine.delinearize_index %x into (B0, B1) : index, index`, static bases.
+static kiln_status_t kiln_affine_parse_basis(kiln_mlir_op_parser_t* p,
+                                             kiln_ir_op_state_t* state) {
+  int64_t basis[KILN_LINALG_EXT_MAX_RANK];
+  size_t n = 0;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LPAREN));
+  do {
+    if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_PERCENT_ID) {
+      return kiln_mlir_emit_error(p, "dynamic bases are not supported");
+    }
+    if (n == KILN_LINALG_EXT_MAX_RANK) {
+      return kiln_mlir_emit_error(p, "too many basis entries");
+    }
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &basis[n++]));
+  } while (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+  return kiln_mlir_add_attribute(
+      p, state, "static_basis",
+      kiln_dialect_i64_array(kiln_mlir_parser_context(p), n, basis));
+}
+
+static kiln_status_t kiln_affine_parse_linearize(kiln_mlir_op_parser_t* p,
+                                                 kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* ctx = kiln_mlir_parser_context(p);
+  if (kiln_mlir_parse_optional_keyword(p, "disjoint")) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "disjoint",
+                                                 kiln_ir_unit_attr_get(ctx)));
+  }
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
+  kiln_mlir_operand_list_t ops = {0};
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &ops));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "by"));
+  KILN_RETURN_IF_ERROR(kiln_affine_parse_basis(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* t = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &t));
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operands(p, &ops, 1, &index, state));
+  return kiln_mlir_add_result_type(p, state, t);
+}
+
+static kiln_status_t kiln_affine_parse_delinearize(kiln_mlir_op_parser_t* p,
+                                                   kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* ctx = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t x;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &x));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "into"));
+  KILN_RETURN_IF_ERROR(kiln_affine_parse_basis(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  kiln_mlir_type_list_t types = {0};
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type_list(p, &types));
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_resolve_operand(p, &x, kiln_ir_index_type_get(ctx), state));
+  return kiln_mlir_add_result_types(p, state, &types);
+}
+
+static kiln_status_t kiln_affine_verify_basis(kiln_ir_context_t* ctx,
+                                              kiln_ir_op_t* op) {
+  int64_t basis[KILN_LINALG_EXT_MAX_RANK];
+  int64_t n = kiln_dialect_int_list(kiln_ir_op_get_attr(op, "static_basis"),
+                                    basis, KILN_LINALG_EXT_MAX_RANK);
+  bool linearize = kiln_ir_op_is(op, "affine.linearize_index");
+  int64_t count = linearize ? (int64_t)kiln_ir_op_num_regular_operands(op)
+                            : (int64_t)op->num_results;
+  // The outermost basis entry may be left out.
+  if (n != count && n != count - 1) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "basis has %lld entries for %lld indices",
+                                 (long long)n, (long long)count);
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (basis[i] < 1) {
+      return kiln_ir_op_emit_error(op, ctx, "basis entries must be positive");
+    }
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // Registration
 //===----------------------------------------------------------------------===//
 
@@ -679,6 +863,24 @@ static const kiln_ir_op_def_t kiln_linalg_ext_defs[] = {
                 "combines updates into slices of the original at a tensor of "
                 "indices",
                 1, kiln_lx_verify_scatter),
+    {"iree_linalg_ext.map_load",
+     "reads the source at indices computed from each output index (padding "
+     "outside)",
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, 2, 1, 1, 0,
+     kiln_lx_verify_map, kiln_lx_parse_map, kiln_lx_print_map, NULL, NULL},
+    {"iree_linalg_ext.map_store",
+     "writes each input element at the output index its region computes "
+     "(where its mask holds)",
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, 2, 1, 1, 0,
+     kiln_lx_verify_map, kiln_lx_parse_map, kiln_lx_print_map, NULL, NULL},
+    {"affine.linearize_index",
+     "row-major linear index of indices in a static basis", KILN_IR_TRAIT_PURE,
+     KILN_IR_VARIADIC, 1, 0, 0, kiln_affine_verify_basis,
+     kiln_affine_parse_linearize, NULL, NULL, NULL},
+    {"affine.delinearize_index",
+     "indices of a row-major linear index in a static basis",
+     KILN_IR_TRAIT_PURE, 1, KILN_IR_VARIADIC, 0, 0, kiln_affine_verify_basis,
+     kiln_affine_parse_delinearize, NULL, NULL, NULL},
     {"iree_linalg_ext.yield", "yields the value of an iree_linalg_ext region",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_TERMINATOR | KILN_IR_TRAIT_RETURN_LIKE,
      KILN_IR_VARIADIC, 0, 0, 0, NULL, kiln_dialect_parse_return_like,

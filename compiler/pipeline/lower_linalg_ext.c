@@ -904,6 +904,195 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
 }
 
 //===----------------------------------------------------------------------===//
+// map_load / map_store
+//===----------------------------------------------------------------------===//
+
+// Emits the index region of |op| at |bb| with its arguments bound to
+// |args|: affine.linearize/delinearize_index become arith on index, other
+// scalar ops are cloned, constants defined outside the region are cloned in
+// (a generic body captures nothing). *results receive the yielded values.
+static kiln_status_t kiln_lx_inline_index_region(kiln_ir_builder_t* bb,
+                                                 kiln_ir_op_t* op,
+                                                 kiln_ir_value_t** args,
+                                                 kiln_ir_value_t** results) {
+  kiln_ir_context_t* ctx = bb->context;
+  kiln_ir_block_t* region = op->regions[0].first_block;
+  kiln_ir_mapping_t* mapping = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_mapping_create(ctx, &mapping));
+  for (uint32_t i = 0; i < region->num_args; ++i) {
+    kiln_ir_mapping_map_value(mapping, region->args[i], args[i]);
+  }
+  for (kiln_ir_op_t* inner = region->first_op; inner; inner = inner->next) {
+    uint32_t n = kiln_ir_op_num_regular_operands(inner);
+    kiln_ir_value_t* mapped[KILN_LX_MAX_RANK + 1];
+    if (n > KILN_LX_MAX_RANK + 1) {
+      return kiln_ir_op_emit_error(inner, ctx, "has too many operands");
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      kiln_ir_value_t* v = kiln_ir_op_operand(inner, i);
+      kiln_ir_value_t* m = kiln_ir_mapping_lookup_value(mapping, v);
+      if (m == v && v->defining_op &&
+          kiln_ir_op_parent_op(v->defining_op) != op) {
+        // A value from outside the region: only constants can come in.
+        kiln_ir_op_t* def = v->defining_op;
+        if (!kiln_ir_op_is(def, "arith.constant")) {
+          return kiln_ir_op_emit_error(
+              op, ctx,
+              "its region uses a value defined outside that is not an "
+              "arith.constant");
+        }
+        KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+            bb, kiln_ir_op_get_attr(def, "value"), v->type, &m));
+        kiln_ir_mapping_map_value(mapping, v, m);
+      }
+      mapped[i] = m;
+    }
+    if (kiln_ir_op_is(inner, "iree_linalg_ext.yield")) {
+      for (uint32_t i = 0; i < n; ++i) results[i] = mapped[i];
+      return kiln_ok_status();
+    }
+    bool linearize = kiln_ir_op_is(inner, "affine.linearize_index");
+    if (linearize || kiln_ir_op_is(inner, "affine.delinearize_index")) {
+      int64_t basis[KILN_LX_MAX_RANK];
+      int64_t nb = kiln_dialect_int_list(
+          kiln_ir_op_get_attr(inner, "static_basis"), basis, KILN_LX_MAX_RANK);
+      int64_t count = linearize ? (int64_t)n : (int64_t)inner->num_results;
+      int64_t skip = count - nb;  // 1 when the outer bound is left out
+      kiln_ir_value_t* c = NULL;
+      if (linearize) {
+        kiln_ir_value_t* acc = mapped[0];
+        for (int64_t i = 1; i < count; ++i) {
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_index_const(bb, basis[i - skip], &c));
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_emit2(bb, "arith.muli", acc, c, &acc));
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_emit2(bb, "arith.addi", acc, mapped[i], &acc));
+        }
+        kiln_ir_mapping_map_value(mapping, kiln_ir_op_result(inner, 0), acc);
+      } else {
+        kiln_ir_value_t* rest = mapped[0];
+        for (int64_t i = count - 1; i > 0; --i) {
+          kiln_ir_value_t* r = NULL;
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_index_const(bb, basis[i - skip], &c));
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_emit2(bb, "arith.remui", rest, c, &r));
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_emit2(bb, "arith.divui", rest, c, &rest));
+          kiln_ir_mapping_map_value(mapping,
+                                    kiln_ir_op_result(inner, (uint32_t)i), r);
+        }
+        kiln_ir_mapping_map_value(mapping, kiln_ir_op_result(inner, 0), rest);
+      }
+      continue;
+    }
+    kiln_string_view_t d = kiln_ir_op_dialect(inner);
+    if (inner->num_regions != 0 || (!kiln_string_view_equal_cstr(d, "arith") &&
+                                    !kiln_string_view_equal_cstr(d, "math"))) {
+      return kiln_ir_op_emit_error(inner, ctx,
+                                   "is not supported in a map_load / "
+                                   "map_store region");
+    }
+    kiln_ir_op_t* clone = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_op_clone(ctx, inner, mapping, &clone));
+    kiln_ir_block_append_op(bb->block, clone);
+  }
+  return kiln_ir_op_emit_error(op, ctx, "region has no iree_linalg_ext.yield");
+}
+
+// map_load: a parallel generic over the output; map_store: a generic over
+// (output dims, input dims), the input dims reduction loops in order, where
+// an output element takes every input element mapped onto it (the last
+// one wins; unmapped elements keep the output's value).
+static kiln_status_t kiln_lx_lower_map(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  bool load = kiln_ir_op_is(op, "iree_linalg_ext.map_load");
+  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* out = kiln_ir_op_operand(op, 1);
+  const kiln_ir_type_t* st = src->type;
+  const kiln_ir_type_t* ot = out->type;
+  uint32_t out_rank = (uint32_t)ot->shaped.rank;
+  uint32_t src_rank = (uint32_t)st->shaped.rank;
+  kiln_ir_value_t *idx[KILN_LX_MAX_RANK], *yielded[KILN_LX_MAX_RANK + 1];
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  if (load) {
+    const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, out_rank);
+    kiln_ir_value_t* init = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, ot, &init));
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 0, NULL, 1, &init, &map, out_rank, NULL, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    for (uint32_t i = 0; i < out_rank; ++i) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, i, &idx[i]));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lx_inline_index_region(&bb, op, idx, yielded));
+    kiln_ir_value_t *inside = NULL, *coords[KILN_LX_MAX_RANK], *v = NULL;
+    for (uint32_t i = 0; i < src_rank; ++i) {
+      kiln_ir_value_t *lo, *hi, *ge, *lt;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &lo));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(&bb, st->shaped.dims[i], &hi));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, yielded[i], lo, &ge));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, yielded[i], hi, &lt));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", ge, lt, &ge));
+      if (inside) {
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(&bb, "arith.andi", inside, ge, &ge));
+      }
+      inside = ge;
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+          &bb, yielded[i], 0, st->shaped.dims[i] - 1, &coords[i]));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, src, coords, &v));
+    if (inside) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_select(&bb, inside, v, yielded[src_rank], &v));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+    kiln_lx_replace(op, generic, 1);
+    return kiln_ok_status();
+  }
+  uint32_t num_loops = out_rank + src_rank;
+  int64_t in_dims[KILN_LX_MAX_RANK], out_dims[KILN_LX_MAX_RANK];
+  for (uint32_t i = 0; i < src_rank; ++i) in_dims[i] = out_rank + i;
+  for (uint32_t i = 0; i < out_rank; ++i) out_dims[i] = i;
+  const kiln_ir_attribute_t* maps[2] = {
+      kiln_linalg_projection_map(ctx, num_loops, src_rank, in_dims),
+      kiln_linalg_projection_map(ctx, num_loops, out_rank, out_dims)};
+  bool reduction[2 * KILN_LX_MAX_RANK] = {false};
+  for (uint32_t i = out_rank; i < num_loops; ++i) reduction[i] = true;
+  kiln_ir_value_t* acc = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+      b, out, kiln_linalg_identity_map(ctx, out_rank), ot, &acc));
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 1, &src, 1, &acc, maps, num_loops, reduction, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  for (uint32_t i = 0; i < src_rank; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_linalg_index(&bb, out_rank + i, &idx[i]));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lx_inline_index_region(&bb, op, idx, yielded));
+  kiln_ir_value_t* hit = yielded[out_rank];  // the mask
+  for (uint32_t i = 0; i < out_rank; ++i) {
+    kiln_ir_value_t *o = NULL, *eq = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, i, &o));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, o, yielded[i], &eq));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", hit, eq, &hit));
+  }
+  kiln_ir_value_t* r = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_select(&bb, hit, body->args[0], body->args[1], &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  kiln_lx_replace(op, generic, 1);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // linalg.pack / linalg.unpack
 //===----------------------------------------------------------------------===//
 
@@ -1053,6 +1242,10 @@ kiln_status_t kiln_lower_linalg_ext_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   if (kiln_ir_op_is(op, "iree_linalg_ext.attention") ||
       kiln_ir_op_is(op, "iree_linalg_ext.online_attention")) {
     return kiln_lx_lower_attention(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.map_load") ||
+      kiln_ir_op_is(op, "iree_linalg_ext.map_store")) {
+    return kiln_lx_lower_map(b, op);
   }
   if (kiln_ir_op_is(op, "iree_linalg_ext.gather")) {
     return kiln_lx_lower_gather(b, op);

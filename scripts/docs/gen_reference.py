@@ -68,7 +68,8 @@ DIALECT_INFO = {
     "tosa": "TOSA input ops.",
     "util": "Constants opaque to folding and optimization barriers (IREE's util dialect).",
     "iree_linalg_ext": "IREE's LinalgExt ops (sort, scan, topk, arg_compare, "
-    "gather, scatter, attention), each lowered to linalg.generic; see the "
+    "gather, scatter, attention, map_load/store), each lowered to "
+    "linalg.generic; see the "
     "[inputs guide](../guides/inputs.md#iree-linalgext-ops).",
     "flow": "IREE's flow tensor ops that programs keep at the input level: "
     "dynamic constants, shape ties and bitcasts.",

@@ -167,3 +167,14 @@ func.func @online_attention_outs(%q: tensor<1x3x4xf32>, %o: tensor<1x3x4xf32>) -
   } -> tensor<1x3x4xf32>
   return %0 : tensor<1x3x4xf32>
 }
+
+// -----
+
+func.func @map_load_yield(%s: tensor<16xf32>, %o: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // CHECK: linalg_ext_errors.mlir:[[@LINE+1]]:3: error: 'iree_linalg_ext.map_load' op region takes 2 indices and yields 1 indices and a padding value
+  %0 = iree_linalg_ext.map_load %s into %o {
+  ^bb0(%i: index, %j: index):
+    iree_linalg_ext.yield %i : index
+  } : tensor<16xf32> into tensor<4x4xf32> -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}

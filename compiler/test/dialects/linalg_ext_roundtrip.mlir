@@ -43,3 +43,27 @@ func.func @all(%k: tensor<2x4xf32>, %v: tensor<2x4xi32>, %acc: tensor<2xf32>, %o
   } -> tensor<3x4x2xf32>
   return %0#0, %0#1, %1#0, %1#1, %2#0, %2#1, %3#0, %3#1, %4, %5 : tensor<2x4xf32>, tensor<2x4xi32>, tensor<2x4xf32>, tensor<2xf32>, tensor<2x2xf32>, tensor<2x2xi32>, tensor<2xf32>, tensor<2xi32>, tensor<2x2xf32>, tensor<3x4x2xf32>
 }
+
+// CHECK-LABEL: func.func @maps
+// CHECK: iree_linalg_ext.map_load %{{.*}} into %{{.*}} {
+// CHECK: affine.linearize_index
+// CHECK: iree_linalg_ext.yield %{{.*}}, %{{.*}} : index, f32
+// CHECK: } : tensor<16xf32> into tensor<4x4xf32> -> tensor<4x4xf32>
+// CHECK: iree_linalg_ext.map_store %{{.*}} into %{{.*}} {
+// CHECK: affine.delinearize_index
+// CHECK: } : tensor<16xf32> into tensor<4x4xf32> -> tensor<4x4xf32>
+func.func @maps(%s: tensor<16xf32>, %o: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %pad = arith.constant 0.0 : f32
+  %0 = iree_linalg_ext.map_load %s into %o {
+  ^bb0(%i: index, %j: index):
+    %l = affine.linearize_index disjoint [%i, %j] by (4, 4) : index
+    iree_linalg_ext.yield %l, %pad : index, f32
+  } : tensor<16xf32> into tensor<4x4xf32> -> tensor<4x4xf32>
+  %1 = iree_linalg_ext.map_store %s into %o {
+  ^bb0(%i: index):
+    %r:2 = affine.delinearize_index %i into (4, 4) : index, index
+    %t = arith.constant true
+    iree_linalg_ext.yield %r#0, %r#1, %t : index, index, i1
+  } : tensor<16xf32> into tensor<4x4xf32> -> tensor<4x4xf32>
+  return %0, %1 : tensor<4x4xf32>, tensor<4x4xf32>
+}

@@ -178,6 +178,44 @@ func.func @online_attention_two_steps() {{
   return
 }}
 ''')
+ml=np.arange(6,dtype=np.float32).reshape(2,3)+0.5
+mlo=np.full((4,2),-1.0,dtype=np.float32); mlo[:3,:]=ml.T
+P(f'''// map_load: out[i, j] = src[j, i] (a transpose), -1 where i is past the
+// source (the padding value, a constant defined outside the region).
+func.func @map_load_transpose_padded() {{
+  %s = util.unfoldable_constant {fmt(ml,'f32')}
+  %pad = arith.constant -1.0 : f32
+  %o = tensor.empty() : tensor<4x2xf32>
+  %0 = iree_linalg_ext.map_load %s into %o {{
+  ^bb0(%i: index, %j: index):
+    iree_linalg_ext.yield %j, %i, %pad : index, index, f32
+  }} : tensor<2x3xf32> into tensor<4x2xf32> -> tensor<4x2xf32>
+  check.expect_almost_eq_const(%0, {fmt(mlo,'f32')}) : tensor<4x2xf32>
+  return
+}}
+''')
+ms=np.array([10,11,12,13,14,15],dtype=np.int32); mso=np.zeros((3,2),dtype=np.int32)
+for i in range(6):
+    if i % 2 == 0: mso[(i//2)][1]=ms[i]
+    # odd elements masked off
+P(f'''// map_store: element i goes to [i / 2, 1] (delinearized with basis
+// (3, 2), then column forced to 1) only for even i; the rest of the output
+// keeps its zeros.
+func.func @map_store_masked_delinearize() {{
+  %x = util.unfoldable_constant {fmt(ms,'i32')}
+  %o = util.unfoldable_constant dense<0> : tensor<3x2xi32>
+  %0 = iree_linalg_ext.map_store %x into %o {{
+  ^bb0(%i: index):
+    %r:2 = affine.delinearize_index %i into (3, 2) : index, index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %even = arith.cmpi eq, %r#1, %c0 : index
+    iree_linalg_ext.yield %r#0, %c1, %even : index, index, i1
+  }} : tensor<6xi32> into tensor<3x2xi32> -> tensor<3x2xi32>
+  check.expect_eq_const(%0, {fmt(mso,'i32')}) : tensor<3x2xi32>
+  return
+}}
+''')
 # arg_compare argmin along dim 0 with index_base; explicit index mode
 av=np.array([[4.0,-1.0,2.0],[3.0,5.0,2.0],[3.0,-2.0,7.0]],dtype=np.float32)
 am=np.argmin(av,axis=0)

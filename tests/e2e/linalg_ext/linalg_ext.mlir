@@ -134,6 +134,38 @@ func.func @online_attention_two_steps() {
   return
 }
 
+// map_load: out[i, j] = src[j, i] (a transpose), -1 where i is past the
+// source (the padding value, a constant defined outside the region).
+func.func @map_load_transpose_padded() {
+  %s = util.unfoldable_constant dense<[[0.5, 1.5, 2.5], [3.5, 4.5, 5.5]]> : tensor<2x3xf32>
+  %pad = arith.constant -1.0 : f32
+  %o = tensor.empty() : tensor<4x2xf32>
+  %0 = iree_linalg_ext.map_load %s into %o {
+  ^bb0(%i: index, %j: index):
+    iree_linalg_ext.yield %j, %i, %pad : index, index, f32
+  } : tensor<2x3xf32> into tensor<4x2xf32> -> tensor<4x2xf32>
+  check.expect_almost_eq_const(%0, dense<[[0.5, 3.5], [1.5, 4.5], [2.5, 5.5], [-1.0, -1.0]]> : tensor<4x2xf32>) : tensor<4x2xf32>
+  return
+}
+
+// map_store: element i goes to [i / 2, 1] (delinearized with basis
+// (3, 2), then column forced to 1) only for even i; the rest of the output
+// keeps its zeros.
+func.func @map_store_masked_delinearize() {
+  %x = util.unfoldable_constant dense<[10, 11, 12, 13, 14, 15]> : tensor<6xi32>
+  %o = util.unfoldable_constant dense<0> : tensor<3x2xi32>
+  %0 = iree_linalg_ext.map_store %x into %o {
+  ^bb0(%i: index):
+    %r:2 = affine.delinearize_index %i into (3, 2) : index, index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %even = arith.cmpi eq, %r#1, %c0 : index
+    iree_linalg_ext.yield %r#0, %c1, %even : index, index, i1
+  } : tensor<6xi32> into tensor<3x2xi32> -> tensor<3x2xi32>
+  check.expect_eq_const(%0, dense<[[ 0, 10], [ 0, 12], [ 0, 14]]> : tensor<3x2xi32>) : tensor<3x2xi32>
+  return
+}
+
 // argmin along dim 0 (the first of equal minima) with index_base 7.
 func.func @arg_compare_argmin_dim0_base() {
   %v = util.unfoldable_constant dense<[[4.0, -1.0, 2.0], [3.0, 5.0, 2.0], [3.0, -2.0, 7.0]]> : tensor<3x3xf32>

@@ -1,6 +1,7 @@
 // IREE's iree_linalg_ext dialect, the ops IREE's own programs use that
 // linalg has no form for: sort, scan, topk, topk_v2, arg_compare, gather,
-// scatter, attention, online_attention, map_load, map_store (and their
+// scatter, attention, online_attention, map_load, map_store,
+// winograd.input_transform / output_transform (and their
 // terminator, yield), plus affine.linearize_index / delinearize_index for
 // map_load/map_store regions. Semantics
 // follow IREE's LinalgExt op definitions; lower_linalg_ext.c turns each into
@@ -559,6 +560,32 @@ static kiln_status_t kiln_lx_parse(kiln_mlir_op_parser_t* p,
         kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), dim)));
   }
   KILN_RETURN_IF_ERROR(kiln_lx_parse_optional_bool(p, state, "inclusive"));
+  // winograd: output_tile_size(6) kernel_size(3) image_dimensions([1, 2]).
+  static const char* const int_clauses[] = {"output_tile_size", "kernel_size"};
+  for (int i = 0; i < 2; ++i) {
+    if (!kiln_mlir_parse_optional_keyword(p, int_clauses[i])) continue;
+    int64_t v = 0;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LPAREN));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &v));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+        p, state, int_clauses[i],
+        kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), v)));
+  }
+  if (kiln_mlir_parse_optional_keyword(p, "image_dimensions")) {
+    int64_t v[4];
+    size_t n = 0;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LPAREN));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
+    do {
+      if (n == 4) return kiln_mlir_emit_error(p, "too many image dimensions");
+      KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &v[n++]));
+    } while (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_COMMA));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+        p, state, "image_dimensions", kiln_dialect_i64_array(ctx, n, v)));
+  }
   if (kiln_mlir_parse_optional_keyword(p, "is_sorted")) {
     KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "is_sorted",
                                                  kiln_ir_unit_attr_get(ctx)));
@@ -637,6 +664,42 @@ static void kiln_lx_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
     kiln_ir_printer_print_region(p, &op->regions[0], true);
   }
   kiln_linalg_print_results(p, op);
+}
+
+//===----------------------------------------------------------------------===//
+// winograd.input_transform / output_transform
+//===----------------------------------------------------------------------===//
+
+// F(6x6, 3x3) only (IREE's too): image (N, H, W, C) with image_dimensions
+// [1, 2] or (N, C, H, W) with [2, 3]; the transformed tensor is
+// (8, 8, N, H', W', C).
+static kiln_status_t kiln_lx_verify_winograd(kiln_ir_context_t* ctx,
+                                             kiln_ir_op_t* op) {
+  kiln_lx_operands_t c = kiln_lx_operands(op);
+  KILN_RETURN_IF_ERROR(kiln_lx_expect_counts(ctx, op, c, 1, 1, 1));
+  const kiln_ir_attribute_t* m = kiln_ir_op_get_attr(op, "output_tile_size");
+  const kiln_ir_attribute_t* r = kiln_ir_op_get_attr(op, "kernel_size");
+  if (!m || !r || m->kind != KILN_IR_ATTR_INTEGER ||
+      r->kind != KILN_IR_ATTR_INTEGER || m->i != 6 || r->i != 3) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "supports output_tile_size(6) kernel_size(3) only");
+  }
+  int64_t dims[2];
+  if (kiln_dialect_int_list(kiln_ir_op_get_attr(op, "image_dimensions"), dims,
+                            2) != 2 ||
+      !((dims[0] == 1 && dims[1] == 2) || (dims[0] == 2 && dims[1] == 3))) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "image_dimensions must be [1, 2] (NHWC) or [2, 3] (NCHW)");
+  }
+  bool input = kiln_ir_op_is(op, "iree_linalg_ext.winograd.input_transform");
+  const kiln_ir_type_t* image = kiln_lx_type(op, input ? 0 : 1);
+  const kiln_ir_type_t* tiles = kiln_lx_type(op, input ? 1 : 0);
+  if (kiln_lx_rank(image) != 4 || kiln_lx_rank(tiles) != 6 ||
+      tiles->shaped.dims[0] != 8 || tiles->shaped.dims[1] != 8) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "expects a rank-4 image and an 8x8xNxH'xW'xC tile tensor");
+  }
+  return kiln_ok_status();
 }
 
 //===----------------------------------------------------------------------===//
@@ -856,6 +919,13 @@ static const kiln_ir_op_def_t kiln_linalg_ext_defs[] = {
                 "one step of attention with running max and sum (output not "
                 "normalized)",
                 1, kiln_lx_verify_attention),
+    KILN_LX_DEF("iree_linalg_ext.winograd.input_transform",
+                "B^T X B of each 8x8 input tile (Winograd F(6x6, 3x3))", 0,
+                kiln_lx_verify_winograd),
+    KILN_LX_DEF("iree_linalg_ext.winograd.output_transform",
+                "A^T Y A of each 8x8 tile into a 6x6 output tile (Winograd "
+                "F(6x6, 3x3))",
+                0, kiln_lx_verify_winograd),
     KILN_LX_DEF("iree_linalg_ext.gather",
                 "gathers slices of the source at a tensor of indices", 0,
                 kiln_lx_verify_gather),

@@ -448,6 +448,10 @@ static kiln_status_t kiln_flow_verify_bitcast(kiln_ir_context_t* context,
       !kiln_ir_type_is_ranked_tensor(dst)) {
     return kiln_ir_op_emit_error(op, context, "casts between ranked tensors");
   }
+  if (kiln_ir_op_is(op, "flow.tensor.reshape") &&
+      kiln_ir_type_element(src) != kiln_ir_type_element(dst)) {
+    return kiln_ir_op_emit_error(op, context, "reshape keeps the element type");
+  }
   if ((int64_t)op->num_operands - 1 !=
       kiln_flow_dynamic_dims(src) + kiln_flow_dynamic_dims(dst)) {
     return kiln_ir_op_emit_error(
@@ -515,6 +519,10 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
      kiln_ml_program_parse_store, NULL, NULL, NULL},
     {"flow.tensor.bitcast",
      "reinterprets a tensor's bits as another shape and element type",
+     KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_bitcast,
+     kiln_flow_parse_bitcast, kiln_flow_print_bitcast, NULL, NULL},
+    {"flow.tensor.reshape",
+     "the same elements in row-major order as another shape",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_bitcast,
      kiln_flow_parse_bitcast, kiln_flow_print_bitcast, NULL, NULL},
     {"flow.tensor.tie_shape", "ties run-time dims to a tensor",

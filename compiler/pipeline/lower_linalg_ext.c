@@ -117,6 +117,34 @@ static void kiln_lx_replace(kiln_ir_op_t* op, kiln_ir_op_t* generic,
   kiln_ir_op_erase(op);
 }
 
+// |v| converted elementwise to the element type of |rt| (same shape); |v|
+// itself when it already has it.
+static kiln_status_t kiln_lx_convert_tensor(kiln_ir_builder_t* b,
+                                            kiln_ir_value_t* v,
+                                            const kiln_ir_type_t* rt,
+                                            kiln_ir_value_t** out) {
+  const kiln_ir_type_t* e = kiln_ir_type_element(rt);
+  if (kiln_ir_type_element(v->type) == e) {
+    *out = v;
+    return kiln_ok_status();
+  }
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  const kiln_ir_attribute_t* id = kiln_linalg_identity_map(b->context, rank);
+  const kiln_ir_attribute_t* maps[2] = {id, id};
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &v, 1, &init, maps,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t* c = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[0], e, &c));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &c));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
+}
+
 // The number of inputs (the `ins` group) of |op|.
 static uint32_t kiln_lx_num_ins(const kiln_ir_op_t* op) {
   return kiln_linalg_num_inputs(op);
@@ -884,21 +912,171 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
     kiln_ir_op_erase(op);
     return kiln_ok_status();
   }
-  if (kiln_ir_type_element(rt) != f32) {
-    const kiln_ir_type_t* e = kiln_ir_type_element(rt);
-    uint32_t rank = (uint32_t)rt->shaped.rank;
-    const kiln_ir_attribute_t* id = kiln_linalg_identity_map(ctx, rank);
-    const kiln_ir_attribute_t* m2[2] = {id, id};
-    kiln_ir_value_t* init = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lx_convert_tensor(b, result, rt, &result));
+  kiln_lowering_replace(op, result);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// winograd.input_transform / output_transform
+//===----------------------------------------------------------------------===//
+
+// Winograd F(6x6, 3x3) with the interpolation points 0, 1, -1, 2, -2, 1/2,
+// -1/2 and infinity (Lavin and Gray): B^T (8x8) and A^T (6x8).
+static const float kiln_lx_winograd_bt[8][8] = {
+    {1, 0, -21.f / 4, 0, 21.f / 4, 0, -1, 0},
+    {0, 1, 1, -17.f / 4, -17.f / 4, 1, 1, 0},
+    {0, -1, 1, 17.f / 4, -17.f / 4, -1, 1, 0},
+    {0, 0.5f, 0.25f, -2.5f, -1.25f, 2, 1, 0},
+    {0, -0.5f, 0.25f, 2.5f, -1.25f, -2, 1, 0},
+    {0, 2, 4, -2.5f, -5, 0.5f, 1, 0},
+    {0, -2, 4, 2.5f, -5, -0.5f, 1, 0},
+    {0, -1, 0, 21.f / 4, 0, -21.f / 4, 0, 1}};
+static const float kiln_lx_winograd_at[6][8] = {
+    {1, 1, 1, 1, 1, 1, 1, 0},
+    {0, 1, -1, 2, -2, 0.5f, -0.5f, 0},
+    {0, 1, 1, 4, 4, 0.25f, 0.25f, 0},
+    {0, 1, -1, 8, -8, 0.125f, -0.125f, 0},
+    {0, 1, 1, 16, 16, 0.0625f, 0.0625f, 0},
+    {0, 1, -1, 32, -32, 0.03125f, -0.03125f, 1}};
+
+// input: out[i, j, n, h, w, c] = sum_{a, b} BT[i, a] X[n, 6h + a, 6w + b, c]
+//   BT[j, b] (X read as 0 past the image), a generic over (i, j, n, h, w, c,
+//   a, b) with a, b reductions;
+// output: out[n, 6h + i, 6w + j, c] = sum_{a, b} AT[i, a] Y[a, b, n, h, w,
+//   c] AT[j, b], a generic over (n, H, W, c, a, b) reading Y and AT through
+//   `floordiv 6` / `mod 6` maps.
+// NCHW images swap the roles of their dims 1..3.
+static kiln_status_t kiln_lx_lower_winograd(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  bool input = kiln_ir_op_is(op, "iree_linalg_ext.winograd.input_transform");
+  int64_t image_dims[2];
+  kiln_dialect_int_list(kiln_ir_op_get_attr(op, "image_dimensions"), image_dims,
+                        2);
+  bool nchw = image_dims[0] == 2;
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_type_t* f32 = kiln_ir_float_type_get(ctx, KILN_IR_F32);
+  // The matrix as an f32 constant.
+  int64_t rows = input ? 8 : 6;
+  int64_t mshape[2] = {rows, 8};
+  const kiln_ir_type_t* mt = kiln_ir_tensor_type_get(ctx, 2, mshape, f32, NULL);
+  const kiln_ir_attribute_t* mattr =
+      kiln_ir_dense_elements_attr_get(ctx, mt, false,
+                                      input ? (const void*)kiln_lx_winograd_bt
+                                            : (const void*)kiln_lx_winograd_at,
+                                      (size_t)(rows * 8) * sizeof(float));
+  kiln_ir_value_t* mat = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(b, mattr, mt, &mat));
+  // Image dims: batch, channel, height, width positions.
+  int64_t in_n = 0, in_c = nchw ? 1 : 3, in_h = nchw ? 2 : 1,
+          in_w = nchw ? 3 : 2;
+  kiln_scalar_t zero;
+  memset(&zero, 0, sizeof(zero));
+  zero.f = 0.0;
+  const kiln_ir_type_t* acc_type = kiln_dialect_with_element(ctx, rt, f32);
+  kiln_ir_value_t* acc = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+      b, kiln_scalar_splat_attr(ctx, acc_type, zero), acc_type, &acc));
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  const kiln_ir_affine_expr_t* (*dim)(kiln_ir_context_t*, int64_t) =
+      kiln_ir_affine_dim;
+  if (input) {
+    // Loops: i j n h w c a b (the output's dims, then a, b).
+    const kiln_ir_affine_expr_t* ia[2] = {dim(ctx, 0), dim(ctx, 6)};
+    const kiln_ir_affine_expr_t* jb[2] = {dim(ctx, 1), dim(ctx, 7)};
+    int64_t out_dims[6] = {0, 1, 2, 3, 4, 5};
+    const kiln_ir_attribute_t* maps[3] = {
+        kiln_ir_affine_map_attr_get(ctx, 8, 0, 2, ia),
+        kiln_ir_affine_map_attr_get(ctx, 8, 0, 2, jb),
+        kiln_linalg_projection_map(ctx, 8, 6, out_dims)};
+    kiln_ir_value_t* ins[2] = {mat, mat};
+    bool reduction[8] = {false, false, false, false, false, false, true, true};
     KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
-        b, 1, &result, 1, &init, m2, rank, NULL, &generic, &body));
+        b, 2, ins, 1, &acc, maps, 8, reduction, &generic, &body));
     kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-    kiln_ir_value_t* c = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[0], e, &c));
-    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &c));
-    result = kiln_ir_op_result(generic, 0);
+    kiln_ir_value_t *l[8], *six, *coords[4], *inside = NULL, *v, *p, *r;
+    for (int i = 0; i < 8; ++i) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, i, &l[i]));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 6, &six));
+    coords[in_n] = l[2];
+    coords[in_c] = l[5];
+    // Row 6h + a and column 6w + b, zero past the image.
+    int64_t spatial[2] = {in_h, in_w};
+    kiln_ir_value_t* tile[2] = {l[3], l[4]};
+    kiln_ir_value_t* off[2] = {l[6], l[7]};
+    for (int s = 0; s < 2; ++s) {
+      kiln_ir_value_t *pos, *size, *lt;
+      int64_t extent = x->type->shaped.dims[spatial[s]];
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.muli", tile[s], six, &pos));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.addi", pos, off[s], &pos));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, extent, &size));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, pos, size, &lt));
+      if (inside) {
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(&bb, "arith.andi", inside, lt, &lt));
+      }
+      inside = lt;
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(&bb, pos, 0, extent - 1,
+                                                     &coords[spatial[s]]));
+    }
+    kiln_ir_value_t* fzero = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, x, coords, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, v, f32, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_float_const(&bb, f32, 0.0, &fzero));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, inside, v, fzero, &v));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.mulf", body->args[0], v, &p));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.mulf", p, body->args[1], &p));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addf", body->args[2], p, &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  } else {
+    // Loops: the output image's dims (positions as in the image), then a, b.
+    const kiln_ir_affine_expr_t* c6 = kiln_ir_affine_constant(ctx, 6);
+    const kiln_ir_affine_expr_t* hh = dim(ctx, in_h);
+    const kiln_ir_affine_expr_t* ww = dim(ctx, in_w);
+    const kiln_ir_affine_expr_t* y[6] = {
+        dim(ctx, 4),
+        dim(ctx, 5),
+        dim(ctx, in_n),
+        kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_FLOORDIV, hh, c6),
+        kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_FLOORDIV, ww, c6),
+        dim(ctx, in_c)};
+    const kiln_ir_affine_expr_t* ia[2] = {
+        kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_MOD, hh, c6), dim(ctx, 4)};
+    const kiln_ir_affine_expr_t* jb[2] = {
+        kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_MOD, ww, c6), dim(ctx, 5)};
+    int64_t out_dims[4] = {0, 1, 2, 3};
+    const kiln_ir_attribute_t* maps[4] = {
+        kiln_ir_affine_map_attr_get(ctx, 6, 0, 6, y),
+        kiln_ir_affine_map_attr_get(ctx, 6, 0, 2, ia),
+        kiln_ir_affine_map_attr_get(ctx, 6, 0, 2, jb),
+        kiln_linalg_projection_map(ctx, 6, 4, out_dims)};
+    kiln_ir_value_t* ins[3] = {x, mat, mat};
+    bool reduction[6] = {false, false, false, false, true, true};
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 3, ins, 1, &acc, maps, 6, reduction, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t *v, *p, *r;
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[0], f32, &v));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.mulf", body->args[1], v, &p));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.mulf", p, body->args[2], &p));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addf", body->args[3], p, &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
   }
+  kiln_ir_value_t* result = kiln_ir_op_result(generic, 0);
+  KILN_RETURN_IF_ERROR(kiln_lx_convert_tensor(b, result, rt, &result));
   kiln_lowering_replace(op, result);
   return kiln_ok_status();
 }
@@ -1246,6 +1424,10 @@ kiln_status_t kiln_lower_linalg_ext_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   if (kiln_ir_op_is(op, "iree_linalg_ext.map_load") ||
       kiln_ir_op_is(op, "iree_linalg_ext.map_store")) {
     return kiln_lx_lower_map(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.winograd.input_transform") ||
+      kiln_ir_op_is(op, "iree_linalg_ext.winograd.output_transform")) {
+    return kiln_lx_lower_winograd(b, op);
   }
   if (kiln_ir_op_is(op, "iree_linalg_ext.gather")) {
     return kiln_lx_lower_gather(b, op);

@@ -1,6 +1,6 @@
 // Lowering of the iree_linalg_ext ops (dialects/linalg_ext.c: sort, scan,
 // topk, arg_compare, gather, scatter, attention, online_attention, map_load,
-// map_store) and of
+// map_store, winograd input/output transforms) and of
 // linalg.pack / linalg.unpack (dialects/linalg_pack.c) to the structured form,
 // called from lower-to-structured. How each op becomes linalg.generic is
 // described at the top of lower_linalg_ext.c.

@@ -542,7 +542,8 @@ bool kiln_lower_tensor_handles(const kiln_ir_op_t* op) {
          kiln_ir_op_is(op, "tensor.insert_slice") ||
          kiln_ir_op_is(op, "tensor.concat") ||
          kiln_ir_op_is(op, "tensor.insert") ||
-         kiln_ir_op_is(op, "flow.tensor.bitcast");
+         kiln_ir_op_is(op, "flow.tensor.bitcast") ||
+         kiln_ir_op_is(op, "flow.tensor.reshape");
 }
 
 kiln_status_t kiln_lower_tensor_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
@@ -554,7 +555,9 @@ kiln_status_t kiln_lower_tensor_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   }
   if (kiln_ir_op_is(op, "tensor.concat")) return kiln_lt_lower_concat(b, op);
   if (kiln_ir_op_is(op, "tensor.insert")) return kiln_lt_lower_insert(b, op);
-  if (kiln_ir_op_is(op, "flow.tensor.bitcast")) {
+  // A reshape is a bitcast between equal element types.
+  if (kiln_ir_op_is(op, "flow.tensor.bitcast") ||
+      kiln_ir_op_is(op, "flow.tensor.reshape")) {
     return kiln_lt_lower_bitcast(b, op);
   }
   return kiln_ir_op_emit_error(op, b->context, "is not supported");

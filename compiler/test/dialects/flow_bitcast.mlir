@@ -16,3 +16,10 @@ func.func @dynamic(%x: tensor<?xi32>, %n: index) -> tensor<?xf32> {
   %0 = flow.tensor.bitcast %x : tensor<?xi32>{%n} -> tensor<?xf32>{%n}
   return %0 : tensor<?xf32>
 }
+
+// PRINT-LABEL: func.func @reshape
+// PRINT: flow.tensor.reshape %{{.*}} : tensor<8x8x1x1xf32> -> tensor<64xf32>
+func.func @reshape(%x: tensor<8x8x1x1xf32>) -> tensor<64xf32> {
+  %0 = flow.tensor.reshape %x : tensor<8x8x1x1xf32> -> tensor<64xf32>
+  return %0 : tensor<64xf32>
+}

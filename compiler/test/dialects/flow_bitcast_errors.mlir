@@ -14,3 +14,11 @@ func.func @dims(%x: tensor<?xi32>) -> tensor<?xf32> {
   return %0 : tensor<?xf32>
 }
 
+
+// -----
+
+func.func @reshape_type(%x: tensor<4xi32>) -> tensor<4xf32> {
+  // CHECK: flow_bitcast_errors.mlir:[[@LINE+1]]:3: error: 'flow.tensor.reshape' op reshape keeps the element type
+  %0 = flow.tensor.reshape %x : tensor<4xi32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -178,3 +178,11 @@ func.func @map_load_yield(%s: tensor<16xf32>, %o: tensor<4x4xf32>) -> tensor<4x4
   } : tensor<16xf32> into tensor<4x4xf32> -> tensor<4x4xf32>
   return %0 : tensor<4x4xf32>
 }
+
+// -----
+
+func.func @winograd_tile(%x: tensor<1x6x6x1xf32>, %o: tensor<6x6x1x1x1x1xf32>) -> tensor<6x6x1x1x1x1xf32> {
+  // CHECK: linalg_ext_errors.mlir:[[@LINE+1]]:3: error: 'iree_linalg_ext.winograd.input_transform' op supports output_tile_size(6) kernel_size(3) only
+  %0 = iree_linalg_ext.winograd.input_transform output_tile_size(4) kernel_size(3) image_dimensions([1, 2]) ins(%x : tensor<1x6x6x1xf32>) outs(%o : tensor<6x6x1x1x1x1xf32>) -> tensor<6x6x1x1x1x1xf32>
+  return %0 : tensor<6x6x1x1x1x1xf32>
+}

@@ -1,20 +1,22 @@
 // IREE's iree_linalg_ext dialect, the ops IREE's own programs use that
 // linalg has no form for: sort, scan, topk, topk_v2, arg_compare, gather,
-// scatter, attention, online_attention, map_load, map_store,
-// winograd.input_transform / output_transform (and their
-// terminator, yield), plus affine.linearize_index / delinearize_index for
-// map_load/map_store regions. Semantics
-// follow IREE's LinalgExt op definitions; lower_linalg_ext.c turns each into
-// linalg.generic.
+// scatter, attention, online_attention, map_load, map_store and
+// winograd.input_transform / output_transform (and their terminator,
+// yield), plus affine.linearize_index / delinearize_index for the map_load /
+// map_store regions. Semantics follow IREE's LinalgExt op definitions;
+// lower_linalg_ext.c turns each into linalg.generic.
 //
-// One custom form covers all of them (each op takes the clauses it has):
+// One custom form covers all but map_load/map_store (each op takes the
+// clauses it has):
 //   iree_linalg_ext.OP [attr-dict]
 //       [dimension_map = [i, ...]] [unique_indices(true|false)]
-//       [dimension(N)] [inclusive(true|false)]
+//       [dimension(N)] [inclusive(true|false)] [is_sorted]
+//       [output_tile_size(M)] [kernel_size(R)] [image_dimensions([h, w])]
 //       [ins(%a, ... : T, ...)] outs(%b, ... : U, ...)
 //       [index_base(%i : index)] [{ region }] [-> types]
 // `operandSegmentSizes = array<i32: #ins, #outs>` is kept as a property
-// (linalg's layout); an index_base operand follows the outputs.
+// (linalg's layout); an index_base operand follows the outputs. map_load /
+// map_store: `OP %src into %out { region } [attr-dict] : S into O -> O`.
 #include <string.h>
 
 #include "compiler/dialects/dialect_util.h"

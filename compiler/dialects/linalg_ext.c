@@ -625,10 +625,11 @@ static kiln_status_t kiln_lx_parse(kiln_mlir_op_parser_t* p,
 }
 
 static void kiln_lx_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
-  static const char* const elided[] = {"operandSegmentSizes", "dimension",
-                                       "inclusive",           "dimension_map",
-                                       "unique_indices",      "is_sorted"};
-  kiln_ir_printer_print_attr_dict(p, op, elided, 6);
+  static const char* const elided[] = {
+      "operandSegmentSizes", "dimension",      "inclusive",
+      "dimension_map",       "unique_indices", "is_sorted",
+      "output_tile_size",    "kernel_size",    "image_dimensions"};
+  kiln_ir_printer_print_attr_dict(p, op, elided, 9);
   const kiln_ir_attribute_t* map = kiln_ir_op_get_attr(op, "dimension_map");
   if (map) {
     int64_t v[KILN_LINALG_EXT_MAX_RANK];
@@ -655,6 +656,24 @@ static void kiln_lx_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   }
   if (kiln_ir_op_get_attr(op, "is_sorted")) {
     kiln_ir_printer_printf(p, " is_sorted");
+  }
+  static const char* const int_clauses[] = {"output_tile_size", "kernel_size"};
+  for (int i = 0; i < 2; ++i) {
+    const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, int_clauses[i]);
+    if (a && a->kind == KILN_IR_ATTR_INTEGER) {
+      kiln_ir_printer_printf(p, " %s(%lld)", int_clauses[i], (long long)a->i);
+    }
+  }
+  const kiln_ir_attribute_t* image =
+      kiln_ir_op_get_attr(op, "image_dimensions");
+  if (image) {
+    int64_t v[4];
+    int64_t n = kiln_dialect_int_list(image, v, 4);
+    kiln_ir_printer_printf(p, " image_dimensions([");
+    for (int64_t i = 0; i < n; ++i) {
+      kiln_ir_printer_printf(p, "%s%lld", i ? ", " : "", (long long)v[i]);
+    }
+    kiln_ir_printer_printf(p, "])");
   }
   kiln_lx_operands_t c = kiln_lx_operands(op);
   kiln_linalg_print_group(p, op, "ins", 0, c.ins);

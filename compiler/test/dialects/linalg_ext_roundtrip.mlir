@@ -67,3 +67,12 @@ func.func @maps(%s: tensor<16xf32>, %o: tensor<4x4xf32>) -> (tensor<4x4xf32>, te
   } : tensor<16xf32> into tensor<4x4xf32> -> tensor<4x4xf32>
   return %0, %1 : tensor<4x4xf32>, tensor<4x4xf32>
 }
+
+// CHECK-LABEL: func.func @winograd
+// CHECK: iree_linalg_ext.winograd.input_transform output_tile_size(6) kernel_size(3) image_dimensions([1, 2]) ins(%{{.*}} : tensor<1x6x6x1xf32>) outs(%{{.*}} : tensor<8x8x1x1x1x1xf32>) -> tensor<8x8x1x1x1x1xf32>
+// CHECK: iree_linalg_ext.winograd.output_transform output_tile_size(6) kernel_size(3) image_dimensions([2, 3]) ins(%{{.*}} : tensor<8x8x1x1x1x1xf32>) outs(%{{.*}} : tensor<1x1x6x6xf32>) -> tensor<1x1x6x6xf32>
+func.func @winograd(%x: tensor<1x6x6x1xf32>, %t: tensor<8x8x1x1x1x1xf32>, %y: tensor<1x1x6x6xf32>) -> (tensor<8x8x1x1x1x1xf32>, tensor<1x1x6x6xf32>) {
+  %0 = iree_linalg_ext.winograd.input_transform output_tile_size(6) kernel_size(3) image_dimensions([1, 2]) ins(%x : tensor<1x6x6x1xf32>) outs(%t : tensor<8x8x1x1x1x1xf32>) -> tensor<8x8x1x1x1x1xf32>
+  %1 = iree_linalg_ext.winograd.output_transform output_tile_size(6) kernel_size(3) image_dimensions([2, 3]) ins(%t : tensor<8x8x1x1x1x1xf32>) outs(%y : tensor<1x1x6x6xf32>) -> tensor<1x1x6x6xf32>
+  return %0, %1 : tensor<8x8x1x1x1x1xf32>, tensor<1x1x6x6xf32>
+}

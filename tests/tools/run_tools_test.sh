@@ -306,5 +306,21 @@ expect "the same module twice" 1 "already holds a module named 'module_a'.*#2 of
 expect "stdin twice" 1 "error: --module=- \(standard input\) given 2 times" -- \
   $run --module=- --module=- --function=add_one
 
+# A compiled module calling another module's functions (func.func
+# declarations become imports, as in IREE's samples/multiple_modules).
+if [ -x "$bin/kiln-compile" ]; then
+  for backend in vmvx llvm-cpu; do
+    "$bin/kiln-compile" --target-backends=$backend "$here/module_lib.mlir" -o "$work/lib.kmod" || exit 1
+    "$bin/kiln-compile" --target-backends=$backend "$here/module_app.mlir" -o "$work/app.kmod" || exit 1
+    # run(x) = 2x + (x + 1), by hand: 4 -5 2.5 10.
+    expect "compiled modules: app calls lib ($backend)" 0 '^4xf32=4 -5 2.5 10$' -- \
+      $run --module="$work/lib.kmod" --module="$work/app.kmod" --function=run "--input=4xf32=1 -2 0.5 3"
+  done
+  expect "compiled modules: app without lib names the import" 1 "error: import 'lib.scale' of module 'module' not found" -- \
+    $run --module="$work/app.kmod" --function=run --input=4xf32=1
+  expect "compiled modules: the import is listed by kiln-dump-module" 0 'import @lib.add : rrr->r' -- \
+    "$bin/kiln-dump-module" "$work/app.kmod"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

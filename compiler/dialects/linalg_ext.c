@@ -29,6 +29,14 @@
 // Queries
 //===----------------------------------------------------------------------===//
 
+// kiln_dialect_int_list, -1 when the list does not fit in |capacity| (it
+// returns the full count and writes only |capacity| entries).
+static int64_t kiln_lx_int_list(const kiln_ir_attribute_t* attr, int64_t* out,
+                                int64_t capacity) {
+  int64_t n = kiln_dialect_int_list(attr, out, (size_t)capacity);
+  return n > capacity ? -1 : n;
+}
+
 bool kiln_linalg_ext_is_op(const kiln_ir_op_t* op) {
   return kiln_string_view_equal_cstr(kiln_ir_op_dialect(op),
                                      "iree_linalg_ext") &&
@@ -50,7 +58,7 @@ bool kiln_linalg_ext_bool(const kiln_ir_op_t* op, const char* name,
 int64_t kiln_linalg_ext_dimension_map(const kiln_ir_op_t* op, int64_t* out,
                                       int64_t capacity) {
   const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, "dimension_map");
-  return a ? kiln_dialect_int_list(a, out, capacity) : -1;
+  return a ? kiln_lx_int_list(a, out, capacity) : -1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -633,7 +641,7 @@ static void kiln_lx_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   const kiln_ir_attribute_t* map = kiln_ir_op_get_attr(op, "dimension_map");
   if (map) {
     int64_t v[KILN_LINALG_EXT_MAX_RANK];
-    int64_t n = kiln_dialect_int_list(map, v, KILN_LINALG_EXT_MAX_RANK);
+    int64_t n = kiln_lx_int_list(map, v, KILN_LINALG_EXT_MAX_RANK);
     kiln_ir_printer_printf(p, " dimension_map = [");
     for (int64_t i = 0; i < n; ++i) {
       kiln_ir_printer_printf(p, "%s%lld", i ? ", " : "", (long long)v[i]);
@@ -668,7 +676,7 @@ static void kiln_lx_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
       kiln_ir_op_get_attr(op, "image_dimensions");
   if (image) {
     int64_t v[4];
-    int64_t n = kiln_dialect_int_list(image, v, 4);
+    int64_t n = kiln_lx_int_list(image, v, 4);
     kiln_ir_printer_printf(p, " image_dimensions([");
     for (int64_t i = 0; i < n; ++i) {
       kiln_ir_printer_printf(p, "%s%lld", i ? ", " : "", (long long)v[i]);
@@ -885,8 +893,8 @@ static kiln_status_t kiln_affine_parse_delinearize(kiln_mlir_op_parser_t* p,
 static kiln_status_t kiln_affine_verify_basis(kiln_ir_context_t* ctx,
                                               kiln_ir_op_t* op) {
   int64_t basis[KILN_LINALG_EXT_MAX_RANK];
-  int64_t n = kiln_dialect_int_list(kiln_ir_op_get_attr(op, "static_basis"),
-                                    basis, KILN_LINALG_EXT_MAX_RANK);
+  int64_t n = kiln_lx_int_list(kiln_ir_op_get_attr(op, "static_basis"), basis,
+                               KILN_LINALG_EXT_MAX_RANK);
   bool linearize = kiln_ir_op_is(op, "affine.linearize_index");
   int64_t count = linearize ? (int64_t)kiln_ir_op_num_regular_operands(op)
                             : (int64_t)op->num_results;

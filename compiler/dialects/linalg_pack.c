@@ -13,6 +13,14 @@
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/linalg.h"
 
+// kiln_dialect_int_list, -1 when the list does not fit in the layout's
+// arrays (it returns the full count and writes only that many entries).
+static int64_t kiln_linalg_pack_list(const kiln_ir_attribute_t* attr,
+                                     int64_t* out) {
+  int64_t n = kiln_dialect_int_list(attr, out, KILN_LINALG_PACK_MAX_RANK);
+  return n > KILN_LINALG_PACK_MAX_RANK ? -1 : n;
+}
+
 bool kiln_linalg_is_pack_op(const kiln_ir_op_t* op) {
   return kiln_ir_op_is(op, "linalg.pack") || kiln_ir_op_is(op, "linalg.unpack");
 }
@@ -36,15 +44,13 @@ bool kiln_linalg_pack_layout(const kiln_ir_op_t* op,
       kiln_ir_op_get_attr(op, "static_inner_tiles");
   const kiln_ir_attribute_t* perm = kiln_ir_op_get_attr(op, "outer_dims_perm");
   if (!pos || !tiles) return false;
-  out->num_tiled = kiln_dialect_int_list(pos, out->inner_dims_pos,
-                                         KILN_LINALG_PACK_MAX_RANK);
-  if (kiln_dialect_int_list(tiles, out->tiles, KILN_LINALG_PACK_MAX_RANK) !=
-      out->num_tiled) {
+  out->num_tiled = kiln_linalg_pack_list(pos, out->inner_dims_pos);
+  if (out->num_tiled < 0) return false;
+  if (kiln_linalg_pack_list(tiles, out->tiles) != out->num_tiled) {
     return false;
   }
   if (perm) {
-    if (kiln_dialect_int_list(perm, out->outer_perm,
-                              KILN_LINALG_PACK_MAX_RANK) != out->rank) {
+    if (kiln_linalg_pack_list(perm, out->outer_perm) != out->rank) {
       return false;
     }
   } else {
@@ -199,7 +205,7 @@ static void kiln_linalg_print_int_list(kiln_ir_printer_t* p, kiln_ir_op_t* op,
   const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(op, attr);
   if (!a) return;
   int64_t v[KILN_LINALG_PACK_MAX_RANK];
-  int64_t n = kiln_dialect_int_list(a, v, KILN_LINALG_PACK_MAX_RANK);
+  int64_t n = kiln_linalg_pack_list(a, v);
   kiln_ir_printer_printf(p, " %s = [", keyword);
   for (int64_t i = 0; i < n; ++i) {
     kiln_ir_printer_printf(p, "%s%lld", i ? ", " : "", (long long)v[i]);

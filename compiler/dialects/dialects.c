@@ -1,6 +1,7 @@
 // kiln_compiler_register_dialects: every dialect in one call.
 #include "compiler/dialects/dialects.h"
 
+#include "compiler/dialects/linalg.h"
 #include "compiler/dialects/registration.h"
 #include "compiler/input/mlir/parser.h"
 
@@ -13,6 +14,8 @@ kiln_status_t kiln_compiler_register_dialects(kiln_ir_context_t* context) {
   KILN_RETURN_IF_ERROR(kiln_dialect_register_math(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_linalg(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_tensor(context));
+  KILN_RETURN_IF_ERROR(kiln_dialect_register_linalg_ext(context));
+  KILN_RETURN_IF_ERROR(kiln_dialect_register_linalg_pack(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_stablehlo(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_stablehlo_data(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_chlo(context));

@@ -24,6 +24,21 @@ kiln_status_t kiln_dialect_register_arith(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_math(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_linalg(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_tensor(kiln_ir_context_t* context);
+// linalg_ext.c: IREE's iree_linalg_ext sort, scan, topk, arg_compare,
+// gather, scatter and yield.
+kiln_status_t kiln_dialect_register_linalg_ext(kiln_ir_context_t* context);
+// Whether |op| is an iree_linalg_ext op other than its yield.
+bool kiln_linalg_ext_is_op(const kiln_ir_op_t* op);
+// The `dimension` attribute of an iree_linalg_ext op (-1 when absent).
+int64_t kiln_linalg_ext_dimension(const kiln_ir_op_t* op);
+// The bool attribute |name| (`inclusive`, `unique_indices`), or
+// |default_value| when absent.
+bool kiln_linalg_ext_bool(const kiln_ir_op_t* op, const char* name,
+                          bool default_value);
+// The `dimension_map` of gather/scatter into |out| (at most |capacity|);
+// returns its length, -1 when absent.
+int64_t kiln_linalg_ext_dimension_map(const kiln_ir_op_t* op, int64_t* out,
+                                      int64_t capacity);
 kiln_status_t kiln_dialect_register_stablehlo(kiln_ir_context_t* context);
 // stablehlo_data.c: pad, reverse, gather, scatter, reduce_window,
 // convolution...
@@ -32,6 +47,10 @@ kiln_status_t kiln_dialect_register_stablehlo_data(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_chlo(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_tosa(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context);
+// The bits one element of |tensor_type| takes in flow.tensor.bitcast: its
+// bit width, except i1 without an encoding (a byte, as IREE stores it;
+// `#iree_encoding.packed_storage` i1 is one bit).
+int64_t kiln_flow_bitcast_element_bits(const kiln_ir_type_t* tensor_type);
 kiln_status_t kiln_dialect_register_check(kiln_ir_context_t* context);
 // cf.br / cf.cond_br: host control flow (compiler/dialects/cf.c).
 kiln_status_t kiln_dialect_register_cf(kiln_ir_context_t* context);

@@ -158,9 +158,9 @@ const kiln_ir_type_t* kiln_linalg_reduce_one_dim(kiln_ir_context_t* context,
 }
 
 // Adds the `operandSegmentSizes = array<i32: ins, outs>` property.
-static kiln_status_t kiln_linalg_add_segments(kiln_ir_context_t* context,
-                                              kiln_ir_op_state_t* state,
-                                              int64_t ins, int64_t outs) {
+kiln_status_t kiln_linalg_add_segments(kiln_ir_context_t* context,
+                                       kiln_ir_op_state_t* state, int64_t ins,
+                                       int64_t outs) {
   int64_t v[2] = {ins, outs};
   kiln_ir_named_attribute_t seg =
       kiln_ir_named_attr(context, "operandSegmentSizes",
@@ -617,7 +617,7 @@ static kiln_status_t kiln_linalg_verify_index(kiln_ir_context_t* context,
 //===----------------------------------------------------------------------===//
 
 // `ins(%a, %b : T1, T2)` / `outs(...)`; returns the operand count.
-static kiln_status_t kiln_linalg_parse_operand_group(
+kiln_status_t kiln_linalg_parse_operand_group(
     kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state, const char* keyword,
     int64_t* out_count, kiln_mlir_type_list_t* out_types) {
   *out_count = 0;
@@ -644,7 +644,7 @@ static kiln_status_t kiln_linalg_parse_operand_group(
 
 // `[-> types]`; when absent and |inferred_from| is given, one result per
 // ranked tensor among those output types.
-static kiln_status_t kiln_linalg_parse_results(
+kiln_status_t kiln_linalg_parse_results(
     kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state,
     const kiln_mlir_type_list_t* inferred_from) {
   if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_ARROW) {
@@ -697,9 +697,9 @@ static kiln_status_t kiln_linalg_parse_structured(kiln_mlir_op_parser_t* p,
   return kiln_linalg_add_segments(context, state, ins, outs);
 }
 
-static void kiln_linalg_print_group(kiln_ir_printer_t* p, kiln_ir_op_t* op,
-                                    const char* keyword, uint32_t begin,
-                                    uint32_t end) {
+void kiln_linalg_print_group(kiln_ir_printer_t* p, kiln_ir_op_t* op,
+                             const char* keyword, uint32_t begin,
+                             uint32_t end) {
   if (begin == end) return;
   kiln_ir_printer_printf(p, " %s(", keyword);
   for (uint32_t i = begin; i < end; ++i) {
@@ -716,7 +716,7 @@ static void kiln_linalg_print_group(kiln_ir_printer_t* p, kiln_ir_op_t* op,
 
 // ` -> T` after the operand groups; several results in parentheses, as
 // MLIR prints (and parses) them. Nothing when the op has no results.
-static void kiln_linalg_print_results(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+void kiln_linalg_print_results(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   if (op->num_results == 0) return;
   bool parens = op->num_results > 1;
   kiln_ir_printer_printf(p, parens ? " -> (" : " -> ");
@@ -1997,9 +1997,9 @@ static kiln_status_t kiln_linalg_generalize_named(kiln_ir_context_t* context,
 //===----------------------------------------------------------------------===//
 
 // `name = [1, 0]` into the i64 array attribute |name|.
-static kiln_status_t kiln_linalg_parse_int_list_attr(kiln_mlir_op_parser_t* p,
-                                                     kiln_ir_op_state_t* state,
-                                                     const char* name) {
+kiln_status_t kiln_linalg_parse_int_list_attr(kiln_mlir_op_parser_t* p,
+                                              kiln_ir_op_state_t* state,
+                                              const char* name) {
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, name));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));

@@ -7,8 +7,10 @@
 #ifndef KILN_COMPILER_DIALECTS_LINALG_H_
 #define KILN_COMPILER_DIALECTS_LINALG_H_
 
+#include "compiler/input/mlir/op_parser.h"
 #include "compiler/ir/builder.h"
 #include "compiler/ir/operation.h"
+#include "compiler/ir/printer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -98,6 +100,65 @@ kiln_status_t kiln_linalg_create_generic(
 kiln_status_t kiln_linalg_generalize(kiln_ir_context_t* context,
                                      kiln_ir_op_t* op,
                                      kiln_ir_op_t** out_generic);
+
+//===----------------------------------------------------------------------===//
+// linalg.pack / linalg.unpack (linalg_pack.c)
+//===----------------------------------------------------------------------===//
+
+#define KILN_LINALG_PACK_MAX_RANK 12
+
+// The relayout of a pack/unpack: the unpacked tensor has |rank| dims; dims
+// inner_dims_pos[t] are tiled by tiles[t] (tile_of[d] = t, or -1 for an
+// untiled dim); packed outer dim j holds unpacked dim outer_perm[j].
+typedef struct kiln_linalg_pack_layout_t {
+  bool is_pack;
+  bool has_padding;
+  int64_t rank;
+  int64_t num_tiled;
+  int64_t inner_dims_pos[KILN_LINALG_PACK_MAX_RANK];
+  int64_t tiles[KILN_LINALG_PACK_MAX_RANK];
+  int64_t outer_perm[KILN_LINALG_PACK_MAX_RANK];
+  int64_t tile_of[KILN_LINALG_PACK_MAX_RANK];
+} kiln_linalg_pack_layout_t;
+
+// Whether |op| is linalg.pack or linalg.unpack.
+bool kiln_linalg_is_pack_op(const kiln_ir_op_t* op);
+// Reads the layout of a pack/unpack; false when its attributes are
+// malformed (the verifier reports why).
+bool kiln_linalg_pack_layout(const kiln_ir_op_t* op,
+                             kiln_linalg_pack_layout_t* out);
+kiln_status_t kiln_dialect_register_linalg_pack(kiln_ir_context_t* context);
+
+//===----------------------------------------------------------------------===//
+// Custom-form pieces shared with other structured dialects (linalg_ext.c)
+//===----------------------------------------------------------------------===//
+
+// Adds the `operandSegmentSizes = array<i32: ins, outs>` property.
+kiln_status_t kiln_linalg_add_segments(kiln_ir_context_t* context,
+                                       kiln_ir_op_state_t* state, int64_t ins,
+                                       int64_t outs);
+// Parses an optional `KEYWORD(%a, %b : T1, T2)` group into |state|'s
+// operands; *out_count receives the operand count (0 when absent) and
+// |out_types| (optional) their types.
+kiln_status_t kiln_linalg_parse_operand_group(kiln_mlir_op_parser_t* p,
+                                              kiln_ir_op_state_t* state,
+                                              const char* keyword,
+                                              int64_t* out_count,
+                                              kiln_mlir_type_list_t* out_types);
+// Parses `[-> types]`; when absent and |inferred_from| is given, one
+// result per ranked tensor among those types.
+kiln_status_t kiln_linalg_parse_results(
+    kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state,
+    const kiln_mlir_type_list_t* inferred_from);
+// Parses `NAME = [i, j, ...]` into the i64 array attribute NAME.
+kiln_status_t kiln_linalg_parse_int_list_attr(kiln_mlir_op_parser_t* p,
+                                              kiln_ir_op_state_t* state,
+                                              const char* name);
+// Prints ` KEYWORD(%a, ... : T, ...)` for operands [begin, end) (nothing
+// when empty) and ` -> T` / ` -> (T, U)` for the results.
+void kiln_linalg_print_group(kiln_ir_printer_t* p, kiln_ir_op_t* op,
+                             const char* keyword, uint32_t begin, uint32_t end);
+void kiln_linalg_print_results(kiln_ir_printer_t* p, kiln_ir_op_t* op);
 
 #ifdef __cplusplus
 }  // extern "C"

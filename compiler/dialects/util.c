@@ -368,6 +368,112 @@ static kiln_status_t kiln_flow_fold_tie_shape(
   return kiln_ok_status();
 }
 
+// `flow.tensor.bitcast %t : tensor<?x4xi32>{%d} -> tensor<?x16xi8>{%e}`:
+// the same bits as another tensor type. Operands: the source, the source's
+// dynamic dims, the result's dynamic dims.
+static int64_t kiln_flow_dynamic_dims(const kiln_ir_type_t* t) {
+  int64_t n = 0;
+  for (size_t d = 0; kiln_ir_type_is_shaped(t) && d < t->shaped.rank; ++d) {
+    n += t->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
+  }
+  return n;
+}
+
+static kiln_status_t kiln_flow_parse_bitcast(kiln_mlir_op_parser_t* p,
+                                             kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t value;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &value));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* types[2] = {NULL, NULL};
+  kiln_mlir_operand_list_t dims[2] = {{0}, {0}};
+  for (int i = 0; i < 2; ++i) {
+    KILN_RETURN_IF_ERROR(i == 0
+                             ? kiln_mlir_parse_colon_type(p, &types[0])
+                             : kiln_mlir_parse_punct(p, KILN_MLIR_TOK_ARROW));
+    if (i == 1) KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &types[1]));
+    if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_LBRACE)) {
+      KILN_RETURN_IF_ERROR(
+          kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &dims[i]));
+      KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE));
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &value, types[0], state));
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
+  for (int i = 0; i < 2; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_resolve_operands(p, &dims[i], 1, &index, state));
+  }
+  return kiln_mlir_add_result_type(p, state, types[1]);
+}
+
+static void kiln_flow_print_dims(kiln_ir_printer_t* p, kiln_ir_op_t* op,
+                                 uint32_t begin, uint32_t end) {
+  if (begin == end) return;
+  kiln_ir_printer_printf(p, "{");
+  for (uint32_t i = begin; i < end; ++i) {
+    if (i != begin) kiln_ir_printer_printf(p, ", ");
+    kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, i));
+  }
+  kiln_ir_printer_printf(p, "}");
+}
+
+static void kiln_flow_print_bitcast(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  const kiln_ir_type_t* src = kiln_ir_op_operand(op, 0)->type;
+  uint32_t n_src = (uint32_t)kiln_flow_dynamic_dims(src);
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, src);
+  kiln_flow_print_dims(p, op, 1, 1 + n_src);
+  kiln_ir_printer_printf(p, " -> ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+  kiln_flow_print_dims(p, op, 1 + n_src, kiln_ir_op_num_regular_operands(op));
+}
+
+int64_t kiln_flow_bitcast_element_bits(const kiln_ir_type_t* tensor_type) {
+  const kiln_ir_type_t* e = kiln_ir_type_element(tensor_type);
+  int64_t bits = (int64_t)kiln_ir_type_bit_width(e);
+  // IREE stores i1 in a byte unless the tensor says it is bit-packed.
+  if (bits == 1 && !tensor_type->shaped.encoding) return 8;
+  return bits;
+}
+
+static kiln_status_t kiln_flow_verify_bitcast(kiln_ir_context_t* context,
+                                              kiln_ir_op_t* op) {
+  const kiln_ir_type_t* src = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* dst = op->results[0].type;
+  if (!kiln_ir_type_is_ranked_tensor(src) ||
+      !kiln_ir_type_is_ranked_tensor(dst)) {
+    return kiln_ir_op_emit_error(op, context, "casts between ranked tensors");
+  }
+  if (kiln_ir_op_is(op, "flow.tensor.reshape") &&
+      kiln_ir_type_element(src) != kiln_ir_type_element(dst)) {
+    return kiln_ir_op_emit_error(op, context, "reshape keeps the element type");
+  }
+  if ((int64_t)op->num_operands - 1 !=
+      kiln_flow_dynamic_dims(src) + kiln_flow_dynamic_dims(dst)) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "takes one index per dynamic dim of its source and result types");
+  }
+  if (kiln_ir_type_has_static_shape(src) &&
+      kiln_ir_type_has_static_shape(dst)) {
+    int64_t a = kiln_flow_bitcast_element_bits(src);
+    int64_t b = kiln_flow_bitcast_element_bits(dst);
+    for (size_t d = 0; d < src->shaped.rank; ++d) a *= src->shaped.dims[d];
+    for (size_t d = 0; d < dst->shaped.rank; ++d) b *= dst->shaped.dims[d];
+    if (a != b) {
+      return kiln_ir_op_emit_error(
+          op, context, "%s holds %lld bits but %s holds %lld",
+          kiln_ir_type_to_string(context, src), (long long)a,
+          kiln_ir_type_to_string(context, dst), (long long)b);
+    }
+  }
+  return kiln_ok_status();
+}
+
 static const kiln_ir_op_def_t kiln_util_defs[] = {
     {"util.unfoldable_constant", "a constant opaque to folding",
      KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_unfoldable,
@@ -411,6 +517,14 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
     {"ml_program.global_store", "parses into util.global.store",
      KILN_IR_TRAIT_SIDE_EFFECTING, 1, 0, 0, 0, kiln_util_verify_global_ref,
      kiln_ml_program_parse_store, NULL, NULL, NULL},
+    {"flow.tensor.bitcast",
+     "reinterprets a tensor's bits as another shape and element type",
+     KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_bitcast,
+     kiln_flow_parse_bitcast, kiln_flow_print_bitcast, NULL, NULL},
+    {"flow.tensor.reshape",
+     "the same elements in row-major order as another shape",
+     KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_bitcast,
+     kiln_flow_parse_bitcast, kiln_flow_print_bitcast, NULL, NULL},
     {"flow.tensor.tie_shape", "ties run-time dims to a tensor",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_tie_shape,
      kiln_flow_parse_tie_shape, NULL, kiln_flow_fold_tie_shape, NULL},

@@ -99,21 +99,18 @@ static kiln_status_t kiln_ls_copy(kiln_ir_builder_t* b, kiln_ir_value_t* v,
 // sort
 //===----------------------------------------------------------------------===//
 
-static kiln_status_t kiln_ls_lower_sort(kiln_ir_builder_t* b,
-                                        kiln_ir_op_t* op) {
+kiln_status_t kiln_lower_sort_ranks(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                    uint32_t n, kiln_ir_value_t* const* xs,
+                                    int64_t d, kiln_ir_value_t** out_ranks) {
   kiln_ir_context_t* ctx = b->context;
-  uint32_t n = kiln_ir_op_num_regular_operands(op);
-  const kiln_ir_type_t* t0 = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* t0 = xs[0]->type;
   uint32_t rank = (uint32_t)t0->shaped.rank;
-  int64_t d = kiln_stablehlo_sort_dimension(op);
   if (n > KILN_SORT_MAX_OPERANDS || rank > KILN_SORT_MAX_RANK || d < 0) {
     return kiln_ir_op_emit_error(op, ctx,
                                  "sort of %u operands of rank %u is not "
                                  "supported",
                                  n, rank);
   }
-  kiln_ir_value_t* xs[KILN_SORT_MAX_OPERANDS];
-  for (uint32_t i = 0; i < n; ++i) xs[i] = kiln_ir_op_operand(op, i);
   // Maps over (d0..d<rank-1>, k): "at j" (the point itself) and "at k"
   // (dim d replaced by the reduction loop k = d<rank>).
   int64_t at_j[KILN_SORT_MAX_RANK], at_k[KILN_SORT_MAX_RANK];
@@ -194,7 +191,40 @@ static kiln_status_t kiln_ls_lower_sort(kiln_ir_builder_t* b,
         kiln_lowering_emit2(&bb, "arith.addi", body->args[2 * n], inc, &sum));
     KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &sum));
   }
-  kiln_ir_value_t* ranks = kiln_ir_op_result(ranks_op, 0);
+  *out_ranks = kiln_ir_op_result(ranks_op, 0);
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_lower_comparator_sort(kiln_ir_builder_t* b,
+                                         kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  const kiln_ir_type_t* t0 = kiln_ir_op_operand(op, 0)->type;
+  uint32_t rank = (uint32_t)t0->shaped.rank;
+  int64_t d = kiln_stablehlo_sort_dimension(op);
+  if (n > KILN_SORT_MAX_OPERANDS || rank > KILN_SORT_MAX_RANK || d < 0) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "sort of %u operands of rank %u is not "
+                                 "supported",
+                                 n, rank);
+  }
+  kiln_ir_value_t* xs[KILN_SORT_MAX_OPERANDS];
+  for (uint32_t i = 0; i < n; ++i) xs[i] = kiln_ir_op_operand(op, i);
+  // 1. Ranks.
+  kiln_ir_value_t* ranks = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lower_sort_ranks(b, op, n, xs, d, &ranks));
+  int64_t at_j[KILN_SORT_MAX_RANK], at_k[KILN_SORT_MAX_RANK];
+  for (uint32_t i = 0; i < rank; ++i) at_j[i] = at_k[i] = i;
+  at_k[d] = rank;
+  const kiln_ir_attribute_t* map_j =
+      kiln_linalg_projection_map(ctx, rank + 1, rank, at_j);
+  const kiln_ir_attribute_t* map_k =
+      kiln_linalg_projection_map(ctx, rank + 1, rank, at_k);
+  bool reduction[KILN_SORT_MAX_RANK + 1] = {false};
+  reduction[rank] = true;
+  kiln_ir_value_t* ins[2 * KILN_SORT_MAX_OPERANDS];
+  const kiln_ir_attribute_t* maps[2 * KILN_SORT_MAX_OPERANDS + 1];
+  kiln_ir_block_t* body = NULL;
 
   // 2. Gather by rank.
   kiln_ir_value_t* accs[KILN_SORT_MAX_OPERANDS];
@@ -1205,7 +1235,8 @@ bool kiln_lower_stablehlo_compute_handles(const kiln_ir_op_t* op) {
 
 kiln_status_t kiln_lower_stablehlo_compute_op(kiln_ir_builder_t* b,
                                               kiln_ir_op_t* op) {
-  if (kiln_ir_op_is(op, "stablehlo.sort")) return kiln_ls_lower_sort(b, op);
+  if (kiln_ir_op_is(op, "stablehlo.sort"))
+    return kiln_lower_comparator_sort(b, op);
   if (kiln_ir_op_is(op, "stablehlo.dynamic_update_slice")) {
     return kiln_ls_lower_dus(b, op);
   }

@@ -12,6 +12,13 @@
 //   - concat: a stablehlo.concatenate, lowered in turn.
 //   - insert: a generic over the dest that selects the scalar where every
 //     linalg.index equals the given index.
+//   - flow.tensor.bitcast: a generic over the result; element j of the
+//     result is bits [j * wr, (j + 1) * wr) of the source read as one bit
+//     string (little-endian, as IREE packs sub-byte types), wr and ws the
+//     element widths: the source element j (equal widths, arith.bitcast),
+//     a shifted and truncated part of source element j * wr / ws (narrower
+//     result), or ws / ... source elements zero-extended, shifted and or-ed
+//     (wider result).
 // Dynamic slice sizes and dynamically shaped results are rejected with a
 // located error.
 #include "compiler/pipeline/lower_tensor.h"
@@ -19,6 +26,7 @@
 #include <string.h>
 
 #include "compiler/dialects/dialect_util.h"
+#include "compiler/dialects/dialects.h"
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/scalar_eval.h"
 #include "compiler/dialects/tensor.h"
@@ -371,11 +379,171 @@ static kiln_status_t kiln_lt_lower_insert(kiln_ir_builder_t* b,
 // Entry points
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// flow.tensor.bitcast
+//===----------------------------------------------------------------------===//
+
+// The coordinates in |type| of the row-major linear index |linear|.
+static kiln_status_t kiln_lt_delinearize(kiln_ir_builder_t* bb,
+                                         const kiln_ir_type_t* type,
+                                         kiln_ir_value_t* linear,
+                                         kiln_ir_value_t** coords) {
+  for (size_t d = type->shaped.rank; d-- > 0;) {
+    kiln_ir_value_t* size = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_index_const(bb, type->shaped.dims[d], &size));
+    if (d == 0) {
+      coords[d] = linear;
+      break;
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(bb, "arith.remui", linear, size, &coords[d]));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(bb, "arith.divui", linear, size, &linear));
+  }
+  return kiln_ok_status();
+}
+
+// Scalar |v| as the integer of its |bits| (float: its bits; a byte-stored
+// i1: zero-extended to i8), and back.
+static kiln_status_t kiln_lt_to_bits(kiln_ir_builder_t* bb, kiln_ir_value_t* v,
+                                     int64_t bits, kiln_ir_value_t** out) {
+  const kiln_ir_type_t* it = kiln_ir_int_type(bb->context, (uint32_t)bits);
+  if (v->type == it) {
+    *out = v;
+    return kiln_ok_status();
+  }
+  const char* name = v->type->kind == KILN_IR_TYPE_FLOAT ? "arith.bitcast"
+                     : kiln_ir_type_bit_width(v->type) < (uint32_t)bits
+                         ? "arith.extui"
+                         : "arith.bitcast";
+  return kiln_lowering_emit(bb, name, it, 1, &v, out);
+}
+
+static kiln_status_t kiln_lt_from_bits(kiln_ir_builder_t* bb,
+                                       kiln_ir_value_t* v,
+                                       const kiln_ir_type_t* element,
+                                       kiln_ir_value_t** out) {
+  if (v->type == element) {
+    *out = v;
+    return kiln_ok_status();
+  }
+  const char* name =
+      element->kind == KILN_IR_TYPE_FLOAT ? "arith.bitcast"
+      : kiln_ir_type_bit_width(element) < kiln_ir_type_bit_width(v->type)
+          ? "arith.trunci"
+          : "arith.bitcast";
+  return kiln_lowering_emit(bb, name, element, 1, &v, out);
+}
+
+static kiln_status_t kiln_lt_lower_bitcast(kiln_ir_builder_t* b,
+                                           kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* st = src->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  if (!kiln_ir_type_has_static_shape(st) ||
+      !kiln_ir_type_has_static_shape(rt)) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "a dynamically shaped bitcast is not "
+                                 "supported yet");
+  }
+  int64_t ws = kiln_flow_bitcast_element_bits(st);
+  int64_t wr = kiln_flow_bitcast_element_bits(rt);
+  if ((ws > wr ? ws % wr : wr % ws) != 0 || ws > 64 || wr > 64) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        "a bitcast between %lld- and %lld-bit elements is not "
+        "supported",
+        (long long)ws, (long long)wr);
+  }
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  // The result element's row-major linear index.
+  kiln_ir_value_t* linear = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &linear));
+  for (uint32_t d = 0; d < rank; ++d) {
+    kiln_ir_value_t *size, *i;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_index_const(&bb, rt->shaped.dims[d], &size));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &i));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.muli", linear, size, &linear));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addi", linear, i, &linear));
+  }
+  const kiln_ir_type_t* ist = kiln_ir_int_type(ctx, (uint32_t)ws);
+  const kiln_ir_type_t* irt = kiln_ir_int_type(ctx, (uint32_t)wr);
+  kiln_ir_value_t* coords[KILN_LT_MAX];
+  kiln_ir_value_t *v = NULL, *bits = NULL;
+  if (ws >= wr) {
+    int64_t ratio = ws / wr;
+    kiln_ir_value_t *q = linear, *r = NULL, *c = NULL;
+    if (ratio > 1) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, ratio, &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.divui", linear, c, &q));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.remui", linear, c, &r));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lt_delinearize(&bb, st, q, coords));
+    KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, src, coords, &v));
+    KILN_RETURN_IF_ERROR(kiln_lt_to_bits(&bb, v, ws, &bits));
+    if (ratio > 1) {
+      kiln_ir_value_t *shift, *width;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit(&bb, "arith.index_cast", ist, 1, &r, &shift));
+      KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, ist, wr, &width));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.muli", shift, width, &shift));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.shrui", bits, shift, &bits));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit(&bb, "arith.trunci", irt, 1, &bits, &bits));
+    }
+  } else {
+    int64_t ratio = wr / ws;
+    kiln_ir_value_t *base, *c;
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, ratio, &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.muli", linear, c, &base));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, irt, 0, &bits));
+    for (int64_t k = 0; k < ratio; ++k) {
+      kiln_ir_value_t *at, *part, *shift;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, k, &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.addi", base, c, &at));
+      KILN_RETURN_IF_ERROR(kiln_lt_delinearize(&bb, st, at, coords));
+      KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, src, coords, &v));
+      KILN_RETURN_IF_ERROR(kiln_lt_to_bits(&bb, v, ws, &part));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit(&bb, "arith.extui", irt, 1, &part, &part));
+      KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, irt, ws * k, &shift));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.shli", part, shift, &part));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.ori", bits, part, &bits));
+    }
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_lt_from_bits(&bb, bits, kiln_ir_type_element(rt), &v));
+  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
+}
+
 bool kiln_lower_tensor_handles(const kiln_ir_op_t* op) {
   return kiln_ir_op_is(op, "tensor.extract_slice") ||
          kiln_ir_op_is(op, "tensor.insert_slice") ||
          kiln_ir_op_is(op, "tensor.concat") ||
-         kiln_ir_op_is(op, "tensor.insert");
+         kiln_ir_op_is(op, "tensor.insert") ||
+         kiln_ir_op_is(op, "flow.tensor.bitcast") ||
+         kiln_ir_op_is(op, "flow.tensor.reshape");
 }
 
 kiln_status_t kiln_lower_tensor_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
@@ -387,5 +555,10 @@ kiln_status_t kiln_lower_tensor_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   }
   if (kiln_ir_op_is(op, "tensor.concat")) return kiln_lt_lower_concat(b, op);
   if (kiln_ir_op_is(op, "tensor.insert")) return kiln_lt_lower_insert(b, op);
+  // A reshape is a bitcast between equal element types.
+  if (kiln_ir_op_is(op, "flow.tensor.bitcast") ||
+      kiln_ir_op_is(op, "flow.tensor.reshape")) {
+    return kiln_lt_lower_bitcast(b, op);
+  }
   return kiln_ir_op_emit_error(op, b->context, "is not supported");
 }

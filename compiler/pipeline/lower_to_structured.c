@@ -31,6 +31,7 @@
 #include "compiler/pipeline/inline_calls.h"
 #include "compiler/pipeline/lower_complex.h"
 #include "compiler/pipeline/lower_globals.h"
+#include "compiler/pipeline/lower_linalg_ext.h"
 #include "compiler/pipeline/lower_region_cf.h"
 #include "compiler/pipeline/lower_stablehlo_compute.h"
 #include "compiler/pipeline/lower_stablehlo_data.h"
@@ -718,7 +719,8 @@ static kiln_status_t kiln_inline_reducer(kiln_lower_t* l, kiln_ir_op_t* op,
   }
   for (kiln_ir_op_t* inner = region_body->first_op; inner;
        inner = inner->next) {
-    if (kiln_ir_op_is(inner, "stablehlo.return")) {
+    // stablehlo.return, iree_linalg_ext.yield.
+    if (kiln_ir_op_has_trait(inner, KILN_IR_TRAIT_RETURN_LIKE)) {
       for (uint32_t i = 0; i < kiln_ir_op_num_regular_operands(inner); ++i) {
         results[i] =
             kiln_ir_mapping_lookup_value(mapping, kiln_ir_op_operand(inner, i));
@@ -963,6 +965,10 @@ static kiln_status_t kiln_lower_op(kiln_lower_t* l, kiln_ir_op_t* op) {
   if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(op), "tosa")) {
     return kiln_lower_tosa_op(&l->b, op);  // lower_tosa.c
   }
+  if (kiln_linalg_ext_is_op(op) ||
+      kiln_linalg_is_pack_op(op)) {  // lower_linalg_ext.c
+    return kiln_lower_linalg_ext_op(&l->b, op);
+  }
   if (kiln_linalg_is_named_op(op)) {  // linalg.c
     kiln_ir_op_t* generic = NULL;
     return kiln_linalg_generalize(l->ctx, op, &generic);
@@ -1006,6 +1012,7 @@ static kiln_ir_walk_result_t kiln_collect(kiln_ir_op_t* op, void* user_data) {
   if (parent &&
       (kiln_ir_op_is(parent, "stablehlo.reduce") ||
        kiln_string_view_equal_cstr(kiln_ir_op_dialect(parent), "linalg") ||
+       kiln_linalg_ext_is_op(parent) ||
        kiln_lower_stablehlo_data_handles(parent) ||
        kiln_lower_stablehlo_compute_handles(parent) ||
        kiln_lower_stablehlo_misc_handles(parent))) {

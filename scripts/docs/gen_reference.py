@@ -67,6 +67,12 @@ DIALECT_INFO = {
     "stablehlo": "StableHLO input ops.",
     "tosa": "TOSA input ops.",
     "util": "Constants opaque to folding and optimization barriers (IREE's util dialect).",
+    "iree_linalg_ext": "IREE's LinalgExt ops (sort, scan, topk, arg_compare, "
+    "gather, scatter, attention, map_load/store), each lowered to "
+    "linalg.generic; see the "
+    "[inputs guide](../guides/inputs.md#iree-linalgext-ops).",
+    "flow": "IREE's flow tensor ops that programs keep at the input level: "
+    "dynamic constants, shape ties and bitcasts.",
     "check": "Test assertions used by check tests (IREE's check dialect), run by "
     "[kiln-check-module](tools/kiln-check-module.md).",
 }
@@ -330,7 +336,12 @@ STEM_ALIASES = {
     "stablehlo_ops/finite": "stablehlo.is_finite",
     "stablehlo_ops/pow": "stablehlo.power",
     "stablehlo_ops/round": "stablehlo.round_nearest_afz",
+    "linalg_ext_ops/top-k": "iree_linalg_ext.topk",
 }
+
+
+# IREE e2e folders whose name is not their ops' dialect.
+GROUP_DIALECTS = {"linalg_ext": "iree_linalg_ext"}
 
 
 def conformance_op(file_rel, registered_names):
@@ -344,6 +355,7 @@ def conformance_op(file_rel, registered_names):
     if key in STEM_ALIASES:
         return STEM_ALIASES[key]
     dialect = group[:-4] if group.endswith("_ops") else group
+    dialect = GROUP_DIALECTS.get(dialect, dialect)
     best = None
     for name in registered_names:
         d, _, op = name.partition(".")

@@ -126,8 +126,6 @@ expect "--list_devices" 0 '^local-sync://$' -- $run --list_devices
 expect "--dump_devices" 0 'workers: 3 ' -- $run --dump_devices --task_topology_group_count=3
 expect "--list_devices on kiln-check-module" 0 '^local-task://$' -- \
   "$bin/kiln-check-module" --list_devices
-expect "two --module flags" 1 '--module given 2 times .*does not link modules yet: compile the programs into one module' -- \
-  $run --module=$work/identity.kmod --module=$work/identity.kmod --function=identity --input=f32=1
 
 # --print_statistics prints IREE's line (scripts parse it).
 expect "--print_statistics in IREE's format" 0 '^  HOST_LOCAL: +[0-9]+B peak / +[0-9]+B allocated / +[0-9]+B freed / +0B live$' -- \
@@ -279,6 +277,49 @@ if [ -x "$bin/kiln-compile" ]; then
   else
     passed=$((passed + 1))
   fi
+fi
+
+# Several --module flags: loaded in order into one context, a later module
+# importing an earlier one's export (IREE's samples/multiple_modules).
+"$bin/kiln-as-module" "$here/module_a.vmasm" -o "$work/module_a.kmod" || exit 1
+"$bin/kiln-as-module" "$here/module_b.vmasm" -o "$work/module_b.kmod" || exit 1
+ma="--module=$work/module_a.kmod"
+mb="--module=$work/module_b.kmod"
+expect "two modules: b calls a's export" 0 $'^EXEC @twice_add_one\nresult\\[0\\]: i32=7$' -- \
+  $run "$ma" "$mb" --function=twice_add_one --input=5
+expect "two modules: qualified name picks the first" 0 'result\[0\]: i32=6' -- \
+  $run "$ma" "$mb" --function=module_a.add_one --input=5
+expect "two modules: first from stdin" 0 'i32=3' -- \
+  sh -c "cat '$work/module_a.kmod' | $run --module=- '$mb' --function=twice_add_one --input=1"
+expect "two modules: check tests of the last" 0 '\[       OK \] module_b.test_twice_add_one' -- \
+  "$bin/kiln-check-module" "$ma" "$mb"
+expect "two modules: benchmark" 0 'BM_twice_add_one' -- \
+  "$bin/kiln-benchmark-module" "$ma" "$mb" --function=twice_add_one --input=1 --benchmark_min_time=0.001
+expect "unresolved import is named" 1 "error: import 'module_a.add_one' of module 'module_b' not found" -- \
+  $run "$mb" --function=twice_add_one --input=1
+expect "modules out of order name the import and the flag" 1 "import 'module_a.add_one' of module 'module_b' not found.*loading --module=.*module_b.kmod \(#1 of 2\)" -- \
+  $run "$mb" "$ma" --function=twice_add_one --input=1
+expect "unresolved import in check-module" 1 "error: import 'module_a.add_one'" -- \
+  "$bin/kiln-check-module" "$mb"
+expect "the same module twice" 1 "already holds a module named 'module_a'.*#2 of 2" -- \
+  $run "$ma" "$ma" --function=add_one --input=1
+expect "stdin twice" 1 "error: --module=- \(standard input\) given 2 times" -- \
+  $run --module=- --module=- --function=add_one
+
+# A compiled module calling another module's functions (func.func
+# declarations become imports, as in IREE's samples/multiple_modules).
+if [ -x "$bin/kiln-compile" ]; then
+  for backend in vmvx llvm-cpu; do
+    "$bin/kiln-compile" --target-backends=$backend "$here/module_lib.mlir" -o "$work/lib.kmod" || exit 1
+    "$bin/kiln-compile" --target-backends=$backend "$here/module_app.mlir" -o "$work/app.kmod" || exit 1
+    # run(x) = 2x + (x + 1), by hand: 4 -5 2.5 10.
+    expect "compiled modules: app calls lib ($backend)" 0 '^4xf32=4 -5 2.5 10$' -- \
+      $run --module="$work/lib.kmod" --module="$work/app.kmod" --function=run "--input=4xf32=1 -2 0.5 3"
+  done
+  expect "compiled modules: app without lib names the import" 1 "error: import 'lib.scale' of module 'module' not found" -- \
+    $run --module="$work/app.kmod" --function=run --input=4xf32=1
+  expect "compiled modules: the import is listed by kiln-dump-module" 0 'import @lib.add : rrr->r' -- \
+    "$bin/kiln-dump-module" "$work/app.kmod"
 fi
 
 echo "$passed passed, $failed failed"

@@ -8,9 +8,11 @@
 #include "runtime/tooling/function_io.h"
 
 KILN_FLAG_LIST(module,
-               "Path of the module to run (a .kmod file), or '-' for "
-               "standard input. One per run: kiln does not link modules "
-               "yet (IREE's tools take several and link them in order).");
+               "Path of a module to load (a .kmod file), or '-' for "
+               "standard input. Repeat it to load several: they are linked "
+               "into one context in order, each importing the exports of "
+               "the ones before it (as IREE's tools do); functions are run "
+               "from the last one.");
 KILN_FLAG(int64, allocation_limit_mb, 8192,
           "At most this many MiB live at once for the module (device "
           "buffers, VM buffers and lists, the context); past it an "
@@ -100,18 +102,33 @@ static kiln_status_t kiln_tools_load_module_from_flags(
                             "no module given; pass --module=path.kmod (or "
                             "--module=- to read standard input)");
   }
-  if (kiln_flag_module.count > 1) {
-    // A second module must not silently replace the first.
-    return kiln_make_status(
-        KILN_STATUS_UNIMPLEMENTED,
-        "--module given %zu times ('%s', '%s'%s); kiln runs one module per "
-        "context and does not link modules yet: compile the programs into "
-        "one module (one kiln-compile input) instead",
-        kiln_flag_module.count, kiln_flag_module.values[0],
-        kiln_flag_module.values[1], kiln_flag_module.count > 2 ? ", ..." : "");
+  size_t stdin_count = 0;
+  for (size_t i = 0; i < kiln_flag_module.count; ++i) {
+    if (!kiln_flag_module.values[i][0]) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "--module #%zu is empty", i + 1);
+    }
+    if (strcmp(kiln_flag_module.values[i], "-") == 0) ++stdin_count;
   }
-  return kiln_runtime_session_load_module_file(session,
-                                               kiln_flag_module.values[0]);
+  if (stdin_count > 1) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "--module=- (standard input) given %zu times; "
+                            "at most one module can come from stdin",
+                            stdin_count);
+  }
+  // In order: each load links the modules so far into a new context, so an
+  // import of a later module is an error naming it (and the module).
+  for (size_t i = 0; i < kiln_flag_module.count; ++i) {
+    kiln_status_t status = kiln_runtime_session_load_module_file(
+        session, kiln_flag_module.values[i]);
+    if (status && kiln_flag_module.count > 1) {
+      return kiln_status_annotate_f(status, "loading --module=%s (#%zu of %zu)",
+                                    kiln_flag_module.values[i], i + 1,
+                                    kiln_flag_module.count);
+    }
+    KILN_RETURN_IF_ERROR(status);
+  }
+  return kiln_ok_status();
 }
 
 kiln_status_t kiln_tools_run_context_initialize_from_flags(

@@ -80,6 +80,10 @@ typedef struct kiln_em_module_t {
   kiln_ir_string_builder_t executables;
   kiln_ir_string_builder_t functions;
   kiln_ir_string_builder_t globals;  // "global @... : ref" lines
+  // "import @module.fn : sig" lines of the functions of other modules the
+  // program calls (func.func declarations), once each.
+  kiln_ir_string_builder_t user_imports;
+  kiln_ptr_map_t user_import_names;  // interned callee name -> 1
   kiln_ptr_map_t exe_globals;        // interned executable name -> 1
   uint32_t next_rodata;
   kiln_ptr_map_t constant_rodata;  // attribute -> (ordinal + 1)
@@ -1003,6 +1007,104 @@ static kiln_status_t kiln_em_check(kiln_em_function_t* e, kiln_ir_op_t* op) {
 }
 
 //===----------------------------------------------------------------------===//
+// Calls of other modules' functions
+//===----------------------------------------------------------------------===//
+
+static kiln_hstore_t* kiln_em_store_of_view(kiln_em_function_t* e,
+                                            uint32_t view,
+                                            const kiln_ir_type_t* t);
+
+// `func.call @module_a.abs(%t)` of a declaration: a VM import of that name
+// (resolved against the modules loaded before this one), called with the
+// synchronous ABI: the pending work is submitted and awaited, tensors go as
+// buffer views, results come back as views whose buffers are used like
+// arguments'.
+static kiln_status_t kiln_em_import_call(kiln_em_function_t* e,
+                                         kiln_ir_op_t* op,
+                                         kiln_string_view_t callee) {
+  kiln_em_module_t* m = e->m;
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (n > 32 || op->num_results > 32) {
+    return kiln_em_error(e, op, "too many operands or results");
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!kiln_ir_type_is_ranked_tensor(kiln_ir_op_operand(op, i)->type)) {
+      return kiln_em_error(e, op,
+                           "calls of other modules' functions take tensors "
+                           "only");
+    }
+  }
+  for (uint32_t i = 0; i < op->num_results; ++i) {
+    if (!kiln_ir_type_is_ranked_tensor(op->results[i].type) ||
+        !kiln_ir_type_has_static_shape(op->results[i].type)) {
+      return kiln_em_error(e, op,
+                           "calls of other modules' functions return "
+                           "statically shaped tensors only");
+    }
+  }
+  uint32_t views[32];
+  for (uint32_t i = 0; i < n; ++i) {
+    kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
+    kiln_ir_op_t* def = v->defining_op;
+    if (def && kiln_ir_op_is(def, "tensor.empty") &&
+        !kiln_ptr_map_get(&e->storage, v)) {
+      // Storage the callee may write (IREE's iree.abi.output arguments): a
+      // fresh buffer.
+      if (!kiln_ir_type_has_static_shape(v->type)) {
+        return kiln_em_error(e, op, "a dynamically shaped tensor.empty");
+      }
+      kiln_hstore_t* s = kiln_em_new_store(e);
+      if (!s) return kiln_ir_context_take_error(m->ctx);
+      s->length = kiln_tensor_bytes(v->type);
+      s->slot_length = s->length > 0 ? s->length : 1;
+      s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+      kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                    kiln_import_name(m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
+                    kiln_asm_const_i64(e->f, s->slot_length), s->buffer);
+      s->offset = kiln_asm_const_i64(e->f, 0);
+      s->offset_known = true;
+      s->const_offset = 0;
+      kiln_ptr_map_put(&e->storage, v, s);
+    }
+    KILN_RETURN_IF_ERROR(kiln_em_view(e, op, v, &views[i]));
+  }
+  kiln_em_submit(e, false);
+  kiln_ir_string_builder_t line = {0};
+  kiln_ir_sb_printf(&line, "call.import @%.*s(", (int)callee.size, callee.data);
+  for (uint32_t i = 0; i < n; ++i) {
+    kiln_ir_sb_printf(&line, "%s%%r%u", i ? ", " : "", views[i]);
+  }
+  kiln_ir_sb_printf(&line, ") -> (");
+  uint32_t results[32];
+  for (uint32_t i = 0; i < op->num_results; ++i) {
+    results[i] = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_ir_sb_printf(&line, "%s%%r%u", i ? ", " : "", results[i]);
+  }
+  kiln_ir_sb_printf(&line, ")");
+  kiln_asm_emit(e->f, "%.*s", (int)line.size, line.data ? line.data : "");
+  if (line.failed) e->f->body.failed = true;
+  kiln_ir_sb_free(&line);
+  for (uint32_t i = 0; i < op->num_results; ++i) {
+    kiln_hstore_t* s =
+        kiln_em_store_of_view(e, results[i], op->results[i].type);
+    if (!s) return kiln_ir_context_take_error(m->ctx);
+    kiln_ptr_map_put(&e->storage, &op->results[i], s);
+  }
+  if (!kiln_ptr_map_get(&m->user_import_names, callee.data)) {
+    kiln_ptr_map_put(&m->user_import_names, callee.data, (void*)1);
+    kiln_ir_sb_printf(&m->user_imports, "import @%.*s : ", (int)callee.size,
+                      callee.data);
+    for (uint32_t i = 0; i < n; ++i) kiln_ir_sb_printf(&m->user_imports, "r");
+    kiln_ir_sb_printf(&m->user_imports, "->");
+    for (uint32_t i = 0; i < op->num_results; ++i) {
+      kiln_ir_sb_printf(&m->user_imports, "r");
+    }
+    kiln_ir_sb_printf(&m->user_imports, "\n");
+  }
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
 // Host control flow
 //===----------------------------------------------------------------------===//
 
@@ -1406,8 +1508,23 @@ static kiln_status_t kiln_em_branch(kiln_em_function_t* e, kiln_ir_op_t* op) {
 // Functions
 //===----------------------------------------------------------------------===//
 
+// Whether |call| calls a func.func declaration of the module (a function
+// of another module); *out_callee receives its name.
+static bool kiln_em_external_callee(kiln_em_function_t* e, kiln_ir_op_t* call,
+                                    kiln_string_view_t* out_callee) {
+  const kiln_ir_attribute_t* callee = kiln_ir_op_get_attr(call, "callee");
+  if (!callee || callee->kind != KILN_IR_ATTR_SYMBOL_REF) return false;
+  kiln_ir_op_t* module = kiln_ir_op_parent_op(e->func);
+  kiln_ir_op_t* target =
+      module ? kiln_ir_symbol_lookup(module, callee->symbol.root) : NULL;
+  if (!target || !kiln_ir_func_is_declaration(target)) return false;
+  *out_callee = callee->symbol.root;
+  return true;
+}
+
 static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
   kiln_ir_context_t* ctx = e->m->ctx;
+  kiln_string_view_t callee = kiln_string_view_empty();
   kiln_ir_op_t* func = e->func;
   kiln_ir_block_t* entry = kiln_ir_func_entry_block(func);
   e->device = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
@@ -1579,6 +1696,9 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
         KILN_RETURN_IF_ERROR(kiln_em_host_extract(e, op));
       } else if (kiln_ir_op_is(op, "tensor.from_elements")) {
         KILN_RETURN_IF_ERROR(kiln_em_from_elements(e, op));
+      } else if (kiln_ir_op_is(op, "func.call") &&
+                 kiln_em_external_callee(e, op, &callee)) {
+        KILN_RETURN_IF_ERROR(kiln_em_import_call(e, op, callee));
       } else if (kiln_ir_op_is(op, "util.global.load")) {
         KILN_RETURN_IF_ERROR(kiln_em_global_load(e, op));
       } else if (kiln_ir_op_is(op, "util.global.store")) {
@@ -1713,6 +1833,7 @@ kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
   m->options = options;
   m->constant_rodata = kiln_ptr_map_make(context);
   m->exe_globals = kiln_ptr_map_make(context);
+  m->user_import_names = kiln_ptr_map_make(context);
   kiln_status_t status = kiln_ok_status();
   kiln_ir_block_t* body = kiln_ir_module_body(module);
   for (kiln_ir_op_t* op = body ? body->first_op : NULL; op && !status;
@@ -1762,6 +1883,9 @@ kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
                           kImports[i].signature);
       }
     }
+    if (m->user_imports.size) {
+      kiln_ir_sb_append(&out, m->user_imports.data, m->user_imports.size);
+    }
     if (m->rodata.size) kiln_ir_sb_append(&out, m->rodata.data, m->rodata.size);
     if (m->globals.size) {
       kiln_ir_sb_append(&out, m->globals.data, m->globals.size);
@@ -1796,6 +1920,7 @@ kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
   kiln_ir_sb_free(&m->executables);
   kiln_ir_sb_free(&m->functions);
   kiln_ir_sb_free(&m->globals);
+  kiln_ir_sb_free(&m->user_imports);
   return status;
 }
 

@@ -1,0 +1,63 @@
+// lower-to-structured turns every iree_linalg_ext op (and linalg.pack /
+// unpack) into linalg.generic
+// with the region inlined as scalar ops (e2e values:
+// tests/e2e/linalg_ext/linalg_ext.mlir).
+// RUN: kiln-opt --lower-to-structured %s | FileCheck %s
+
+// scan: one generic over (d0, d1, k) with k a reduction loop, then a copy
+// of the last element along the scanned dim for the accumulator.
+// CHECK-LABEL: func.func @scan
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: arith.addf
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0) -> (d0, 3)>, affine_map<(d0) -> (d0)>]
+// CHECK-NOT: iree_linalg_ext
+func.func @scan(%x: tensor<2x4xf32>, %acc: tensor<2xf32>) -> (tensor<2x4xf32>, tensor<2xf32>) {
+  %0:2 = iree_linalg_ext.scan dimension(1) inclusive(true) ins(%x : tensor<2x4xf32>) outs(%x, %acc : tensor<2x4xf32>, tensor<2xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    iree_linalg_ext.yield %s : f32
+  } -> tensor<2x4xf32>, tensor<2xf32>
+  return %0#0, %0#1 : tensor<2x4xf32>, tensor<2xf32>
+}
+
+// arg_compare: one reduction generic over the input with two accumulators.
+// CHECK-LABEL: func.func @arg_compare
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+// CHECK: arith.cmpf ogt
+// CHECK: linalg.index 1 : index
+// CHECK: arith.index_cast %{{.*}} : index to i32
+// CHECK: linalg.yield %{{.*}}, %{{.*}} : f32, i32
+// CHECK-NOT: iree_linalg_ext
+func.func @arg_compare(%x: tensor<2x4xf32>, %v: tensor<2xf32>, %i: tensor<2xi32>) -> (tensor<2xf32>, tensor<2xi32>) {
+  %0:2 = iree_linalg_ext.arg_compare dimension(1) ins(%x : tensor<2x4xf32>) outs(%v, %i : tensor<2xf32>, tensor<2xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<2xf32>, tensor<2xi32>
+  return %0#0, %0#1 : tensor<2xf32>, tensor<2xi32>
+}
+
+// gather: a parallel generic over the output reading the source with
+// tensor.extract at the clamped index.
+// CHECK-LABEL: func.func @gather
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+// CHECK: tensor.extract %{{.*}}[%{{.*}}] : tensor<2xi32>
+// CHECK: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}] : tensor<3x4xf32>
+// CHECK-NOT: iree_linalg_ext
+func.func @gather(%s: tensor<3x4xf32>, %i: tensor<2xi32>, %o: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %0 = iree_linalg_ext.gather dimension_map = [0] ins(%s, %i : tensor<3x4xf32>, tensor<2xi32>) outs(%o : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// unpack: a copy through `floordiv` / `mod` maps; an unpadded pack: a copy
+// through `o * tile + i`.
+// CHECK-LABEL: func.func @pack_unpack
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> ((d0 * 2) + d2, (d1 * 4) + d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>]
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0 floordiv 2, d1 floordiv 4, d0 mod 2, d1 mod 4)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK-NOT: linalg.pack
+// CHECK-NOT: linalg.unpack
+func.func @pack_unpack(%a: tensor<4x8xf32>, %p: tensor<2x2x2x4xf32>) -> tensor<4x8xf32> {
+  %0 = linalg.pack %a inner_dims_pos = [0, 1] inner_tiles = [2, 4] into %p : tensor<4x8xf32> -> tensor<2x2x2x4xf32>
+  %1 = linalg.unpack %0 inner_dims_pos = [0, 1] inner_tiles = [2, 4] into %a : tensor<2x2x2x4xf32> -> tensor<4x8xf32>
+  return %1 : tensor<4x8xf32>
+}

@@ -1,0 +1,13 @@
+// linalg.pack / linalg.unpack print in MLIR's custom form.
+// RUN: kiln-opt %s | FileCheck %s
+// RUN: kiln-opt %s | kiln-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @pack_unpack
+// CHECK: linalg.pack %{{.*}} padding_value(%{{.*}} : f32) outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [2, 4] into %{{.*}} : tensor<5x7xf32> -> tensor<2x3x2x4xf32>
+// CHECK: linalg.unpack %{{.*}} inner_dims_pos = [1] inner_tiles = [4] into %{{.*}} : tensor<5x2x4xf32> -> tensor<5x7xf32>
+func.func @pack_unpack(%a: tensor<5x7xf32>, %p: tensor<2x3x2x4xf32>, %q: tensor<5x2x4xf32>) -> (tensor<2x3x2x4xf32>, tensor<5x7xf32>) {
+  %pad = arith.constant 0.0 : f32
+  %0 = linalg.pack %a padding_value(%pad : f32) outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [2, 4] into %p : tensor<5x7xf32> -> tensor<2x3x2x4xf32>
+  %1 = linalg.unpack %q inner_dims_pos = [1] inner_tiles = [4] into %a : tensor<5x2x4xf32> -> tensor<5x7xf32>
+  return %0, %1 : tensor<2x3x2x4xf32>, tensor<5x7xf32>
+}

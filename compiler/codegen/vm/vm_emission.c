@@ -1518,6 +1518,11 @@ static bool kiln_em_external_callee(kiln_em_function_t* e, kiln_ir_op_t* call,
   kiln_ir_op_t* target =
       module ? kiln_ir_symbol_lookup(module, callee->symbol.root) : NULL;
   if (!target || !kiln_ir_func_is_declaration(target)) return false;
+  // Only "module.function" names another module's export; any other
+  // declaration stays an unsupported host op (reported with its location).
+  if (!memchr(callee->symbol.root.data, '.', callee->symbol.root.size)) {
+    return false;
+  }
   *out_callee = callee->symbol.root;
   return true;
 }

@@ -695,16 +695,12 @@ static PyTypeObject kiln_py_fence_type = {
     .tp_getset = kiln_py_fence_getset,
 };
 
-// A fence at value 1 of a new semaphore (at 0) of |session|'s device.
+// A fence at value 1 of a new semaphore of |session|'s device.
 static kiln_status_t kiln_py_session_make_fence(kiln_runtime_session_t* session,
                                                 kiln_hal_fence_t** out_fence) {
-  kiln_hal_semaphore_t* semaphore = NULL;
-  KILN_RETURN_IF_ERROR(kiln_hal_device_create_semaphore(
-      kiln_runtime_session_device(session), 0, &semaphore));
-  kiln_status_t status = kiln_hal_fence_create_at(
-      semaphore, 1, kiln_runtime_session_allocator(session), out_fence);
-  kiln_hal_semaphore_release(semaphore);  // the fence retains it
-  return status;
+  return kiln_hal_device_create_fence(kiln_runtime_session_device(session),
+                                      kiln_runtime_session_allocator(session),
+                                      out_fence);
 }
 
 static PyObject* kiln_py_session_invoke(kiln_py_session_t* self, PyObject* args,

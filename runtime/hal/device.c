@@ -56,6 +56,18 @@ kiln_status_t kiln_hal_device_create_semaphore(
                                    out_semaphore);
 }
 
+kiln_status_t kiln_hal_device_create_fence(kiln_hal_device_t* device,
+                                           kiln_allocator_t host_allocator,
+                                           kiln_hal_fence_t** out_fence) {
+  *out_fence = NULL;
+  kiln_hal_semaphore_t* semaphore = NULL;
+  KILN_RETURN_IF_ERROR(kiln_hal_device_create_semaphore(device, 0, &semaphore));
+  kiln_status_t status =
+      kiln_hal_fence_create_at(semaphore, 1, host_allocator, out_fence);
+  kiln_hal_semaphore_release(semaphore);  // the fence retains it
+  return status;
+}
+
 kiln_status_t kiln_hal_device_create_executable_cache(
     kiln_hal_device_t* device, kiln_hal_executable_cache_t** out_cache) {
   *out_cache = NULL;

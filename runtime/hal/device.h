@@ -71,6 +71,13 @@ kiln_status_t kiln_hal_device_create_semaphore(
     kiln_hal_device_t* device, uint64_t initial_value,
     kiln_hal_semaphore_t** out_semaphore);
 
+// Creates a fence at value 1 of a new semaphore (at 0) of this device: what
+// a coarse-fences call signals (or waits on) when the caller has no
+// semaphore of its own. The fence holds the only reference to the semaphore.
+kiln_status_t kiln_hal_device_create_fence(kiln_hal_device_t* device,
+                                           kiln_allocator_t host_allocator,
+                                           kiln_hal_fence_t** out_fence);
+
 // Creates an executable cache with the device's loaders.
 kiln_status_t kiln_hal_device_create_executable_cache(
     kiln_hal_device_t* device, kiln_hal_executable_cache_t** out_cache);

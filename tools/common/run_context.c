@@ -215,14 +215,10 @@ kiln_status_t kiln_tools_run_function(kiln_tools_run_context_t* context,
   // A coarse-fences function gets no wait fence (its inputs are ready) and a
   // signal fence the tool waits on before reading the results.
   bool is_async = kiln_runtime_function_is_async(&function);
-  kiln_hal_semaphore_t* semaphore = NULL;
   kiln_hal_fence_t* signal_fence = NULL;
   if (!status && is_async) {
-    status = kiln_hal_device_create_semaphore(context->device, 0, &semaphore);
-    if (!status) {
-      status = kiln_hal_fence_create_at(semaphore, 1, context->allocator,
-                                        &signal_fence);
-    }
+    status = kiln_hal_device_create_fence(context->device, context->allocator,
+                                          &signal_fence);
     kiln_vm_value_t fence_value = kiln_vm_value_make_ref(NULL);
     if (!status) status = kiln_vm_list_push_value(inputs, &fence_value);
     fence_value = kiln_vm_value_make_ref(signal_fence);
@@ -247,7 +243,6 @@ kiln_status_t kiln_tools_run_function(kiln_tools_run_context_t* context,
     }
   }
   if (signal_fence) kiln_hal_fence_release(signal_fence);
-  if (semaphore) kiln_hal_semaphore_release(semaphore);
   if (!status) {
     status = kiln_tooling_process_results(&function, outputs, stream,
                                           context->allocator, out_exit_code);

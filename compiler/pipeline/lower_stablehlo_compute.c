@@ -99,6 +99,19 @@ static kiln_status_t kiln_ls_copy(kiln_ir_builder_t* b, kiln_ir_value_t* v,
 // sort
 //===----------------------------------------------------------------------===//
 
+// Maps over (d0..d<rank-1>, k): "at j" (the point itself) and "at k" (dim
+// |d| replaced by the reduction loop k = d<rank>), shared by the rank and
+// the permutation generics.
+static void kiln_sort_maps(kiln_ir_context_t* ctx, uint32_t rank, int64_t d,
+                           const kiln_ir_attribute_t** out_map_j,
+                           const kiln_ir_attribute_t** out_map_k) {
+  int64_t at_j[KILN_SORT_MAX_RANK], at_k[KILN_SORT_MAX_RANK];
+  for (uint32_t i = 0; i < rank; ++i) at_j[i] = at_k[i] = i;
+  at_k[d] = rank;
+  *out_map_j = kiln_linalg_projection_map(ctx, rank + 1, rank, at_j);
+  *out_map_k = kiln_linalg_projection_map(ctx, rank + 1, rank, at_k);
+}
+
 kiln_status_t kiln_lower_sort_ranks(kiln_ir_builder_t* b, kiln_ir_op_t* op,
                                     uint32_t n, kiln_ir_value_t* const* xs,
                                     int64_t d, kiln_ir_value_t** out_ranks) {
@@ -111,15 +124,8 @@ kiln_status_t kiln_lower_sort_ranks(kiln_ir_builder_t* b, kiln_ir_op_t* op,
                                  "supported",
                                  n, rank);
   }
-  // Maps over (d0..d<rank-1>, k): "at j" (the point itself) and "at k"
-  // (dim d replaced by the reduction loop k = d<rank>).
-  int64_t at_j[KILN_SORT_MAX_RANK], at_k[KILN_SORT_MAX_RANK];
-  for (uint32_t i = 0; i < rank; ++i) at_j[i] = at_k[i] = i;
-  at_k[d] = rank;
-  const kiln_ir_attribute_t* map_j =
-      kiln_linalg_projection_map(ctx, rank + 1, rank, at_j);
-  const kiln_ir_attribute_t* map_k =
-      kiln_linalg_projection_map(ctx, rank + 1, rank, at_k);
+  const kiln_ir_attribute_t *map_j, *map_k;
+  kiln_sort_maps(ctx, rank, d, &map_j, &map_k);
   bool reduction[KILN_SORT_MAX_RANK + 1] = {false};
   reduction[rank] = true;
   const kiln_ir_type_t* i32 = kiln_ir_int_type(ctx, 32);
@@ -213,13 +219,8 @@ kiln_status_t kiln_lower_comparator_sort(kiln_ir_builder_t* b,
   // 1. Ranks.
   kiln_ir_value_t* ranks = NULL;
   KILN_RETURN_IF_ERROR(kiln_lower_sort_ranks(b, op, n, xs, d, &ranks));
-  int64_t at_j[KILN_SORT_MAX_RANK], at_k[KILN_SORT_MAX_RANK];
-  for (uint32_t i = 0; i < rank; ++i) at_j[i] = at_k[i] = i;
-  at_k[d] = rank;
-  const kiln_ir_attribute_t* map_j =
-      kiln_linalg_projection_map(ctx, rank + 1, rank, at_j);
-  const kiln_ir_attribute_t* map_k =
-      kiln_linalg_projection_map(ctx, rank + 1, rank, at_k);
+  const kiln_ir_attribute_t *map_j, *map_k;
+  kiln_sort_maps(ctx, rank, d, &map_j, &map_k);
   bool reduction[KILN_SORT_MAX_RANK + 1] = {false};
   reduction[rank] = true;
   kiln_ir_value_t* ins[2 * KILN_SORT_MAX_OPERANDS];

@@ -8768,16 +8768,24 @@ static kiln_status_t kiln_onnx_lower_sequence_at(node_t* n) {
   return kiln_ok_status();
 }
 
+// Output 0 of |n| is the scalar of |element_type| whose bytes are |data|,
+// known at import (a sequence length, whether an optional holds a value).
+static kiln_status_t kiln_onnx_set_known_scalar(
+    node_t* n, const kiln_ir_type_t* element_type, const void* data,
+    size_t size) {
+  const type_t* t = kiln_onnx_tensor(n, 0, NULL, element_type);
+  kiln_onnx_const_t* c = kiln_onnx_make_const(n->context, t, data, size);
+  if (!c) return KILN_ONNX_OOM();
+  kiln_onnx_set_known(n, 0, c);
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_onnx_lower_sequence_length(node_t* n) {
   kiln_onnx_value_t* in = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_kind_in(n, 0, KILN_ONNX_KIND_SEQUENCE, &in));
   int64_t length = (int64_t)in->num_items;
-  const type_t* t =
-      kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(n->context, 64));
-  kiln_onnx_const_t* c = kiln_onnx_make_const(n->context, t, &length, 8);
-  if (!c) return KILN_ONNX_OOM();
-  kiln_onnx_set_known(n, 0, c);
-  return kiln_ok_status();
+  return kiln_onnx_set_known_scalar(n, kiln_ir_int_type(n->context, 64),
+                                    &length, sizeof(length));
 }
 
 // ConcatFromSequence: Concat of the elements (new_axis: each first gains a
@@ -9000,12 +9008,8 @@ static kiln_status_t kiln_onnx_lower_optional(node_t* n) {
 static kiln_status_t kiln_onnx_lower_optional_has_element(node_t* n) {
   kiln_onnx_value_t* in = kiln_onnx_input(n, 0);
   uint8_t has = in && (in->kind != KILN_ONNX_KIND_OPTIONAL || in->num_items);
-  const type_t* t =
-      kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(n->context, 1));
-  kiln_onnx_const_t* c = kiln_onnx_make_const(n->context, t, &has, 1);
-  if (!c) return KILN_ONNX_OOM();
-  kiln_onnx_set_known(n, 0, c);
-  return kiln_ok_status();
+  return kiln_onnx_set_known_scalar(n, kiln_ir_int_type(n->context, 1), &has,
+                                    sizeof(has));
 }
 
 static kiln_status_t kiln_onnx_lower_optional_get_element(node_t* n) {

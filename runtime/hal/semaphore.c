@@ -11,8 +11,41 @@ struct kiln_hal_semaphore_t {
   pthread_mutex_t mutex;
   pthread_cond_t cond;
   uint64_t value;
-  kiln_status_t failure;  // owned; NULL while healthy
+  kiln_status_t failure;                       // owned; NULL while healthy
+  kiln_hal_semaphore_timepoint_t* timepoints;  // registered, not yet fired
 };
+
+// Unlinks the timepoints |semaphore| now satisfies (all of them once it
+// failed), in registration order. Called with the mutex held.
+static kiln_hal_semaphore_timepoint_t* kiln_hal_semaphore_take_reached(
+    kiln_hal_semaphore_t* semaphore) {
+  kiln_hal_semaphore_timepoint_t* reached = NULL;
+  kiln_hal_semaphore_timepoint_t** reached_tail = &reached;
+  kiln_hal_semaphore_timepoint_t** link = &semaphore->timepoints;
+  while (*link) {
+    kiln_hal_semaphore_timepoint_t* timepoint = *link;
+    if (semaphore->failure || timepoint->value <= semaphore->value) {
+      *link = timepoint->next;
+      timepoint->next = NULL;
+      *reached_tail = timepoint;
+      reached_tail = &timepoint->next;
+    } else {
+      link = &timepoint->next;
+    }
+  }
+  return reached;
+}
+
+// Runs unlinked timepoints with the mutex released: a callback may signal
+// this or another semaphore. |failure| is borrowed.
+static void kiln_hal_semaphore_fire(kiln_hal_semaphore_timepoint_t* timepoint,
+                                    kiln_status_t failure) {
+  while (timepoint) {
+    kiln_hal_semaphore_timepoint_t* next = timepoint->next;
+    timepoint->callback(timepoint->user_data, failure);
+    timepoint = next;
+  }
+}
 
 int64_t kiln_hal_now_ns(void) {
   struct timespec ts;
@@ -80,6 +113,7 @@ kiln_status_t kiln_hal_semaphore_signal(kiln_hal_semaphore_t* semaphore,
                                         uint64_t new_value) {
   pthread_mutex_lock(&semaphore->mutex);
   kiln_status_t status = NULL;
+  kiln_hal_semaphore_timepoint_t* reached = NULL;
   if (semaphore->failure) {
     status = kiln_status_clone(semaphore->failure);
   } else if (new_value <= semaphore->value) {
@@ -90,8 +124,10 @@ kiln_status_t kiln_hal_semaphore_signal(kiln_hal_semaphore_t* semaphore,
   } else {
     semaphore->value = new_value;
     pthread_cond_broadcast(&semaphore->cond);
+    reached = kiln_hal_semaphore_take_reached(semaphore);
   }
   pthread_mutex_unlock(&semaphore->mutex);
+  kiln_hal_semaphore_fire(reached, NULL);
   return status;
 }
 
@@ -101,12 +137,18 @@ void kiln_hal_semaphore_fail(kiln_hal_semaphore_t* semaphore,
     status = kiln_make_status(KILN_STATUS_ABORTED, "semaphore failed");
   }
   pthread_mutex_lock(&semaphore->mutex);
+  kiln_hal_semaphore_timepoint_t* reached = NULL;
   if (!semaphore->failure) {
     semaphore->failure = status;
     status = NULL;
     pthread_cond_broadcast(&semaphore->cond);
+    reached = kiln_hal_semaphore_take_reached(semaphore);
   }
+  // The failure stays set for the semaphore's lifetime and the semaphore
+  // outlives this call (the caller holds a reference), so it can be lent.
+  kiln_status_t failure = semaphore->failure;
   pthread_mutex_unlock(&semaphore->mutex);
+  kiln_hal_semaphore_fire(reached, failure);
   kiln_status_free(status);  // a later failure loses to the first
 }
 
@@ -138,4 +180,39 @@ kiln_status_t kiln_hal_semaphore_wait(kiln_hal_semaphore_t* semaphore,
   }
   pthread_mutex_unlock(&semaphore->mutex);
   return status;
+}
+
+bool kiln_hal_semaphore_add_timepoint(
+    kiln_hal_semaphore_t* semaphore,
+    kiln_hal_semaphore_timepoint_t* timepoint) {
+  pthread_mutex_lock(&semaphore->mutex);
+  bool added = !semaphore->failure && semaphore->value < timepoint->value;
+  if (added) {
+    // Appended, so that timepoints for one value fire in registration order
+    // (a device's deferred submissions keep their order).
+    kiln_hal_semaphore_timepoint_t** link = &semaphore->timepoints;
+    while (*link) link = &(*link)->next;
+    timepoint->next = NULL;
+    *link = timepoint;
+  }
+  pthread_mutex_unlock(&semaphore->mutex);
+  return added;
+}
+
+bool kiln_hal_semaphore_cancel_timepoint(
+    kiln_hal_semaphore_t* semaphore,
+    kiln_hal_semaphore_timepoint_t* timepoint) {
+  pthread_mutex_lock(&semaphore->mutex);
+  bool removed = false;
+  for (kiln_hal_semaphore_timepoint_t** link = &semaphore->timepoints; *link;
+       link = &(*link)->next) {
+    if (*link == timepoint) {
+      *link = timepoint->next;
+      timepoint->next = NULL;
+      removed = true;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&semaphore->mutex);
+  return removed;
 }

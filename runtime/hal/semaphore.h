@@ -5,6 +5,7 @@
 #ifndef KILN_RUNTIME_HAL_SEMAPHORE_H_
 #define KILN_RUNTIME_HAL_SEMAPHORE_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "runtime/base/allocator.h"
@@ -68,6 +69,30 @@ void kiln_hal_semaphore_fail(kiln_hal_semaphore_t* semaphore,
 // waited for and the value reached). KILN_HAL_IMMEDIATE_DEADLINE polls.
 kiln_status_t kiln_hal_semaphore_wait(kiln_hal_semaphore_t* semaphore,
                                       uint64_t value, int64_t deadline_ns);
+
+// A callback run once when a semaphore reaches a value or fails. The
+// caller owns the storage and keeps it alive until the callback ran or
+// kiln_hal_semaphore_cancel_timepoint removed it. This is how a device with
+// no thread of its own (local-sync) defers work whose wait fence is not yet
+// reached instead of blocking its caller, who may be the one to signal it.
+typedef struct kiln_hal_semaphore_timepoint_t {
+  struct kiln_hal_semaphore_timepoint_t* next;  // owned by the semaphore
+  uint64_t value;
+  // Runs on the thread that signals or fails the semaphore, with no lock
+  // held; |failure| is borrowed (NULL when the value was reached).
+  void (*callback)(void* user_data, kiln_status_t failure);
+  void* user_data;
+} kiln_hal_semaphore_timepoint_t;
+
+// Registers |timepoint| for |timepoint->value|. Returns false, registering
+// nothing, when the value is already reached or the semaphore failed.
+bool kiln_hal_semaphore_add_timepoint(
+    kiln_hal_semaphore_t* semaphore, kiln_hal_semaphore_timepoint_t* timepoint);
+
+// Removes a registered timepoint that has not fired; returns whether it was
+// still registered (false: it fired or is firing on another thread).
+bool kiln_hal_semaphore_cancel_timepoint(
+    kiln_hal_semaphore_t* semaphore, kiln_hal_semaphore_timepoint_t* timepoint);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -10,6 +10,9 @@
 # the wall time) is appended to BUILD/tests/fuzz/corpus/ledger.tsv, and the
 # summary gives each target's CPU hours over every run in that ledger: the
 # number a reliability claim ("an hour per target") rests on.
+# FUZZ_LEDGER=FILE keeps the ledger elsewhere: the project's record of
+# fuzzing done so far is tests/fuzz/ledger.tsv (build folders do not
+# outlive a machine; the hours must).
 # FUZZ_TARGETS (space-separated names) runs a subset, e.g. to run two
 # halves side by side on a two-core machine.
 # Usage: run_all.sh BUILD SECONDS
@@ -29,7 +32,9 @@ summary=()
 all_targets="module_loader_fuzzer mlir_compile_fuzzer npy_fuzzer input_fuzzer
              vm_assembler_fuzzer flagfile_fuzzer onnx_import_fuzzer
              tensor_proto_fuzzer"
-ledger="$fuzz_dir/corpus/ledger.tsv"
+ledger="${FUZZ_LEDGER:-$fuzz_dir/corpus/ledger.tsv}"
+# Columns: time, target, CPU seconds, executions, exit status, commit.
+commit=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
 for name in ${FUZZ_TARGETS:-$all_targets}; do
   binary="$fuzz_dir/$name"
   if [ ! -x "$binary" ]; then
@@ -55,8 +60,8 @@ for name in ${FUZZ_TARGETS:-$all_targets}; do
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$done_line")
   corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<<"$done_line")
   execs=$(stat number_of_executed_units)
-  printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$name" "$cpu" \
-    "${execs:-0}" "$code" >>"$ledger"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$name" "$cpu" \
+    "${execs:-0}" "$code" "$commit" >>"$ledger"
   total_h=$(awk -v n="$name" '$2 == n { s += $3 } END { printf "%.2f", s / 3600 }' "$ledger")
   line=$(printf '%-22s %10s execs %7s/s  cov %6s  ft %6s  corpus %5s  cpu %5ss (%sh in all)  %s' \
     "$name" "${execs:-?}" "$(stat average_exec_per_sec)" \

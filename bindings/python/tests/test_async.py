@@ -67,6 +67,21 @@ def test_chained_calls(context):
     np.testing.assert_allclose(second.to_host(), x * b + x, rtol=1e-5)
 
 
+def test_work_waits_for_a_fence_signalled_after_the_call(context):
+    # The caller signals the input fence only after call_async returned: on
+    # local-sync the work is deferred (a blocking submit would deadlock
+    # here) and runs when the fence is signalled.
+    f = context.modules.module.mul_add
+    a, b, expected = inputs()
+    ready = context.create_fence()
+    result, done = f.call_async(a, b, wait_fence=ready)
+    assert not done.reached
+    ready.signal()
+    done.wait(timeout=60)
+    assert done.reached
+    np.testing.assert_allclose(result.to_host(), expected, rtol=1e-6)
+
+
 def test_fences_on_a_synchronous_function_are_refused():
     data = kiln.compiler.compile_str(MLIR, target_backends=["vmvx"])
     ctx = rt.SystemContext(config=rt.Config("local-sync"))

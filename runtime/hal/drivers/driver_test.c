@@ -271,36 +271,107 @@ KILN_TEST(wait_fence_failure_propagates) {
 }
 
 KILN_TEST(async_queue_order) {
-  // local-task: work waiting on a host-signaled fence is queued, and later
-  // submissions run after it.
-  kiln_hal_device_t* device = make_device("local-task", 2, false);
+  // Work waiting on a host-signaled fence does not block the submitter, and
+  // work ordered after it by fences runs after it: local-task queues it for
+  // its queue thread; local-sync defers it and runs it on the thread that
+  // signals the fence (here this one, which would deadlock if the
+  // submission blocked).
+  for (int d = 0; d < 2; ++d) {
+    kiln_hal_device_t* device = make_device(kDrivers[d], 2, false);
+    KILN_ASSERT_TRUE(device);
+    kiln_hal_buffer_t* a = make_buffer(device, 4);
+    uint32_t zero = 0;
+    KILN_ASSERT_OK(kiln_hal_buffer_map_write(a, 0, &zero, 4));
+    kiln_hal_semaphore_t* s = NULL;
+    KILN_ASSERT_OK(kiln_hal_device_create_semaphore(device, 0, &s));
+    kiln_hal_fence_t *host_fence = NULL, *f1 = NULL, *f2 = NULL;
+    KILN_ASSERT_OK(kiln_hal_fence_create_at(s, 1, host(), &host_fence));
+    KILN_ASSERT_OK(kiln_hal_fence_create_at(s, 2, host(), &f1));
+    KILN_ASSERT_OK(kiln_hal_fence_create_at(s, 3, host(), &f2));
+    uint32_t v1 = 1, v2 = 2;
+    KILN_EXPECT_OK(
+        kiln_hal_device_queue_write(device, host_fence, f1, &v1, a, 0, 4));
+    KILN_EXPECT_OK(kiln_hal_device_queue_write(device, f1, f2, &v2, a, 0, 4));
+    bool reached = true;
+    KILN_EXPECT_OK(kiln_hal_fence_query(f2, &reached));
+    KILN_EXPECT_FALSE(reached);
+    uint32_t out = 7;
+    KILN_EXPECT_OK(kiln_hal_buffer_map_read(a, 0, &out, 4));
+    KILN_EXPECT_EQ_INT(out, 0);  // neither write ran yet
+    KILN_EXPECT_OK(kiln_hal_fence_signal(host_fence));
+    KILN_EXPECT_OK(kiln_hal_fence_wait(f2, KILN_HAL_INFINITE_DEADLINE));
+    KILN_EXPECT_OK(kiln_hal_buffer_map_read(a, 0, &out, 4));
+    KILN_EXPECT_EQ_INT(out, 2);
+    KILN_EXPECT_OK(kiln_hal_device_queue_flush(device));
+    kiln_hal_fence_release(host_fence);
+    kiln_hal_fence_release(f1);
+    kiln_hal_fence_release(f2);
+    kiln_hal_semaphore_release(s);
+    kiln_hal_buffer_release(a);
+    kiln_hal_device_release(device);
+  }
+}
+
+KILN_TEST(sync_deferred_work_fails_with_its_wait_fence) {
+  kiln_hal_device_t* device = make_device("local-sync", 1, false);
   KILN_ASSERT_TRUE(device);
   kiln_hal_buffer_t* a = make_buffer(device, 4);
-  kiln_hal_semaphore_t* s = NULL;
-  KILN_ASSERT_OK(kiln_hal_device_create_semaphore(device, 0, &s));
-  kiln_hal_fence_t *host_fence = NULL, *f1 = NULL, *f2 = NULL;
-  KILN_ASSERT_OK(kiln_hal_fence_create_at(s, 1, host(), &host_fence));
-  KILN_ASSERT_OK(kiln_hal_fence_create_at(s, 2, host(), &f1));
-  KILN_ASSERT_OK(kiln_hal_fence_create_at(s, 3, host(), &f2));
-  uint32_t v1 = 1, v2 = 2;
+  uint32_t zero = 0;
+  KILN_ASSERT_OK(kiln_hal_buffer_map_write(a, 0, &zero, 4));
+  kiln_hal_semaphore_t *in = NULL, *in2 = NULL, *out = NULL;
+  KILN_ASSERT_OK(kiln_hal_device_create_semaphore(device, 0, &in));
+  KILN_ASSERT_OK(kiln_hal_device_create_semaphore(device, 0, &in2));
+  KILN_ASSERT_OK(kiln_hal_device_create_semaphore(device, 0, &out));
+  // A wait fence of two semaphores: the work runs once both are reached.
+  kiln_hal_fence_t *wait = NULL, *signal = NULL;
+  KILN_ASSERT_OK(kiln_hal_fence_create(2, host(), &wait));
+  KILN_ASSERT_OK(kiln_hal_fence_insert(wait, in, 1));
+  KILN_ASSERT_OK(kiln_hal_fence_insert(wait, in2, 5));
+  KILN_ASSERT_OK(kiln_hal_fence_create_at(out, 1, host(), &signal));
+  uint32_t v = 9;
   KILN_EXPECT_OK(
-      kiln_hal_device_queue_write(device, host_fence, f1, &v1, a, 0, 4));
-  KILN_EXPECT_OK(kiln_hal_device_queue_write(device, f1, f2, &v2, a, 0, 4));
+      kiln_hal_device_queue_write(device, wait, signal, &v, a, 0, 4));
+  KILN_EXPECT_OK(kiln_hal_semaphore_signal(in, 1));
   bool reached = true;
-  KILN_EXPECT_OK(kiln_hal_fence_query(f2, &reached));
-  KILN_EXPECT_FALSE(reached);
-  KILN_EXPECT_OK(kiln_hal_fence_signal(host_fence));
-  KILN_EXPECT_OK(kiln_hal_fence_wait(f2, KILN_HAL_INFINITE_DEADLINE));
-  uint32_t out = 0;
-  KILN_EXPECT_OK(kiln_hal_buffer_map_read(a, 0, &out, 4));
-  KILN_EXPECT_EQ_INT(out, 2);
-  KILN_EXPECT_OK(kiln_hal_device_queue_flush(device));
-  kiln_hal_fence_release(host_fence);
-  kiln_hal_fence_release(f1);
-  kiln_hal_fence_release(f2);
-  kiln_hal_semaphore_release(s);
+  KILN_EXPECT_OK(kiln_hal_fence_query(signal, &reached));
+  KILN_EXPECT_FALSE(reached);  // in2 is still at 0
+  // A failed wait semaphore fails the deferred work's signal fence.
+  kiln_hal_semaphore_fail(
+      in2, kiln_make_status(KILN_STATUS_CANCELLED, "producer cancelled"));
+  kiln_status_t status =
+      kiln_hal_fence_wait(signal, KILN_HAL_INFINITE_DEADLINE);
+  KILN_EXPECT_EQ_INT(kiln_status_code(status), KILN_STATUS_CANCELLED);
+  KILN_EXPECT_CONTAINS(kiln_status_message(status), "producer cancelled");
+  kiln_status_free(status);
+  uint32_t got = 0;
+  KILN_EXPECT_OK(kiln_hal_buffer_map_read(a, 0, &got, 4));
+  KILN_EXPECT_EQ_INT(got, 0);
+
+  // Work still deferred when the device goes away fails its signal fence
+  // (no leak, no hang: ASan and the test's own exit check both).
+  kiln_hal_semaphore_t *never = NULL, *out2 = NULL;
+  KILN_ASSERT_OK(kiln_hal_device_create_semaphore(device, 0, &never));
+  KILN_ASSERT_OK(kiln_hal_device_create_semaphore(device, 0, &out2));
+  kiln_hal_fence_t *wait2 = NULL, *signal2 = NULL;
+  KILN_ASSERT_OK(kiln_hal_fence_create_at(never, 1, host(), &wait2));
+  KILN_ASSERT_OK(kiln_hal_fence_create_at(out2, 1, host(), &signal2));
+  KILN_EXPECT_OK(
+      kiln_hal_device_queue_write(device, wait2, signal2, &v, a, 0, 4));
   kiln_hal_buffer_release(a);
   kiln_hal_device_release(device);
+  status = kiln_hal_fence_wait(signal2, KILN_HAL_INFINITE_DEADLINE);
+  KILN_EXPECT_EQ_INT(kiln_status_code(status), KILN_STATUS_CANCELLED);
+  KILN_EXPECT_CONTAINS(kiln_status_message(status), "released before");
+  kiln_status_free(status);
+  kiln_hal_fence_release(wait);
+  kiln_hal_fence_release(signal);
+  kiln_hal_fence_release(wait2);
+  kiln_hal_fence_release(signal2);
+  kiln_hal_semaphore_release(in);
+  kiln_hal_semaphore_release(in2);
+  kiln_hal_semaphore_release(out);
+  kiln_hal_semaphore_release(never);
+  kiln_hal_semaphore_release(out2);
 }
 
 KILN_TEST(queue_alloca_pool) {
@@ -776,6 +847,7 @@ KILN_TEST_MAIN(KILN_TEST_CASE(device_creation), KILN_TEST_CASE(transfers),
                KILN_TEST_CASE(reusable_with_binding_tables),
                KILN_TEST_CASE(wait_fence_failure_propagates),
                KILN_TEST_CASE(async_queue_order),
+               KILN_TEST_CASE(sync_deferred_work_fails_with_its_wait_fence),
                KILN_TEST_CASE(queue_alloca_pool),
                KILN_TEST_CASE(native_refused_without_permission),
                KILN_TEST_CASE(native_bad_data),

@@ -2,6 +2,7 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "runtime/base/threads.h"
@@ -147,6 +148,8 @@ typedef struct kiln_hal_queue_op_t {
   int64_t deadline_ns;  // absolute; KILN_HAL_INFINITE_DEADLINE for none
 } kiln_hal_queue_op_t;
 
+typedef struct kiln_hal_deferred_op_t kiln_hal_deferred_op_t;
+
 typedef struct kiln_hal_local_device_t {
   kiln_hal_device_t base;
   bool allow_native_executables;
@@ -167,7 +170,24 @@ typedef struct kiln_hal_local_device_t {
   bool exit_requested;
   bool thread_started;
   pthread_t thread;
+  // Sync devices: submissions whose wait fence was not reached (guarded by
+  // queue_mutex). Each runs on the thread that
+  // reaches its last wait timepoint; what is left at destruction is failed.
+  kiln_hal_deferred_op_t* deferred;
 } kiln_hal_local_device_t;
+
+// A sync device's submission waiting for its wait fence: one semaphore
+// timepoint per timepoint of the fence, and a count of those not yet fired
+// (plus one held by the submitter while it registers them).
+struct kiln_hal_deferred_op_t {
+  kiln_hal_deferred_op_t* next;
+  kiln_hal_deferred_op_t* prev;
+  kiln_hal_local_device_t* device;
+  struct kiln_hal_queue_op_t* op;  // owned
+  atomic_size_t pending;
+  size_t timepoint_count;
+  kiln_hal_semaphore_timepoint_t timepoints[];
+};
 
 static void kiln_hal_queue_op_free(kiln_allocator_t allocator,
                                    kiln_hal_queue_op_t* op) {
@@ -237,11 +257,90 @@ static void* kiln_hal_local_device_queue_main(void* arg) {
   return NULL;
 }
 
-// Runs |op| inline (sync devices) or enqueues it (async devices). Takes
-// ownership of |op|.
+// Runs a deferred op whose wait timepoints all fired (or failed: run_op
+// then delivers the failure to the signal fence) and frees it.
+static void kiln_hal_deferred_op_run(kiln_hal_deferred_op_t* deferred) {
+  kiln_hal_local_device_t* device = deferred->device;
+  pthread_mutex_lock(&device->queue_mutex);
+  if (deferred->prev) {
+    deferred->prev->next = deferred->next;
+  } else {
+    device->deferred = deferred->next;
+  }
+  if (deferred->next) deferred->next->prev = deferred->prev;
+  pthread_mutex_unlock(&device->queue_mutex);
+  // The failure, if any, reached the op's signal fence; the thread that
+  // signalled the wait fence has no use for it.
+  kiln_status_free(kiln_hal_local_device_run_op(device, deferred->op));
+  kiln_hal_queue_op_free(device->base.host_allocator, deferred->op);
+  kiln_allocator_free(device->base.host_allocator, deferred);
+}
+
+static void kiln_hal_deferred_op_release_one(kiln_hal_deferred_op_t* deferred) {
+  if (atomic_fetch_sub(&deferred->pending, 1) == 1) {
+    kiln_hal_deferred_op_run(deferred);
+  }
+}
+
+static void kiln_hal_deferred_op_timepoint_fired(void* user_data,
+                                                 kiln_status_t failure) {
+  (void)failure;  // run_op's wait sees it again and fails the signal fence
+  kiln_hal_deferred_op_release_one((kiln_hal_deferred_op_t*)user_data);
+}
+
+// Sync devices: a submission whose wait fence is not reached cannot run on
+// the submitting thread without blocking it, and that thread may be the one
+// that will signal the fence (an async call whose input is signalled after
+// the call returns). The op waits on the fence's semaphores instead and
+// runs on whichever thread reaches the last of them. Takes ownership of
+// |op|.
+static kiln_status_t kiln_hal_local_device_defer(
+    kiln_hal_local_device_t* device, kiln_hal_queue_op_t* op) {
+  size_t count = kiln_hal_fence_timepoint_count(op->wait_fence);
+  kiln_hal_deferred_op_t* deferred = NULL;
+  kiln_status_t status = kiln_allocator_calloc(
+      device->base.host_allocator,
+      sizeof(*deferred) + count * sizeof(deferred->timepoints[0]),
+      (void**)&deferred);
+  if (status) {
+    kiln_hal_queue_op_free(device->base.host_allocator, op);
+    return status;
+  }
+  deferred->device = device;
+  deferred->op = op;
+  deferred->timepoint_count = count;
+  atomic_init(&deferred->pending, count + 1);
+  pthread_mutex_lock(&device->queue_mutex);
+  deferred->next = device->deferred;
+  if (device->deferred) device->deferred->prev = deferred;
+  device->deferred = deferred;
+  pthread_mutex_unlock(&device->queue_mutex);
+  for (size_t i = 0; i < count; ++i) {
+    kiln_hal_semaphore_t* semaphore = NULL;
+    kiln_hal_semaphore_timepoint_t* timepoint = &deferred->timepoints[i];
+    kiln_hal_fence_timepoint(op->wait_fence, i, &semaphore, &timepoint->value);
+    timepoint->callback = kiln_hal_deferred_op_timepoint_fired;
+    timepoint->user_data = deferred;
+    if (!kiln_hal_semaphore_add_timepoint(semaphore, timepoint)) {
+      kiln_hal_deferred_op_release_one(deferred);  // reached meanwhile
+    }
+  }
+  kiln_hal_deferred_op_release_one(deferred);  // the submitter's share
+  return kiln_ok_status();
+}
+
+// Runs |op| inline or defers it (sync devices) or enqueues it (async
+// devices). Takes ownership of |op|.
 static kiln_status_t kiln_hal_local_device_submit(
     kiln_hal_local_device_t* device, kiln_hal_queue_op_t* op) {
   if (!device->async_queue) {
+    bool wait_reached = false;
+    kiln_status_t query = kiln_hal_fence_query(op->wait_fence, &wait_reached);
+    if (query) {
+      kiln_status_free(query);
+      wait_reached = true;  // failed: run_op delivers the failure at once
+    }
+    if (!wait_reached) return kiln_hal_local_device_defer(device, op);
     kiln_status_t status = kiln_hal_local_device_run_op(device, op);
     kiln_hal_queue_op_free(device->base.host_allocator, op);
     return status;
@@ -541,6 +640,26 @@ static void kiln_hal_local_device_destroy(kiln_hal_device_t* base_device) {
     pthread_cond_signal(&device->queue_cond);
     pthread_mutex_unlock(&device->queue_mutex);
     pthread_join(device->thread, NULL);
+  }
+  // Deferred submissions whose wait fence was never reached: nothing can
+  // run them now. Their signal fences fail so that waiters wake.
+  while (device->deferred) {
+    kiln_hal_deferred_op_t* deferred = device->deferred;
+    device->deferred = deferred->next;
+    for (size_t i = 0; i < deferred->timepoint_count; ++i) {
+      kiln_hal_semaphore_t* semaphore = NULL;
+      uint64_t value = 0;
+      kiln_hal_fence_timepoint(deferred->op->wait_fence, i, &semaphore, &value);
+      kiln_hal_semaphore_cancel_timepoint(semaphore, &deferred->timepoints[i]);
+    }
+    kiln_hal_fence_fail(
+        deferred->op->signal_fence,
+        kiln_make_status(KILN_STATUS_CANCELLED,
+                         "device '%s' was released before the wait fence of "
+                         "a submission was reached",
+                         device->base.id));
+    kiln_hal_queue_op_free(allocator, deferred->op);
+    kiln_allocator_free(allocator, deferred);
   }
   kiln_hal_local_command_executor_deinitialize(&device->executor);
   for (size_t i = 0; i < device->loader_count; ++i) {

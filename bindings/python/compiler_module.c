@@ -146,7 +146,7 @@ static PyObject* kiln_py_compile(PyObject* unused, PyObject* args) {
 static PyMethodDef kiln_py_compiler_methods[] = {
     {"compile", kiln_py_compile, METH_VARARGS,
      "compile(source, filename, flags) -> (bytes, log)"},
-    {NULL},
+    {0},
 };
 
 static struct PyModuleDef kiln_py_compiler_def = {

@@ -133,7 +133,7 @@ static PyGetSetDef kiln_py_module_getset[] = {
     {"name", (getter)kiln_py_module_name, NULL, "the module's name", NULL},
     {"function_names", (getter)kiln_py_module_function_names, NULL,
      "names of the exported functions", NULL},
-    {NULL},
+    {0},
 };
 
 static PyTypeObject kiln_py_module_type = {
@@ -423,7 +423,7 @@ static PyGetSetDef kiln_py_buffer_view_getset[] = {
      "HAL element type code", NULL},
     {"element_type_name", (getter)kiln_py_buffer_view_element_type_name, NULL,
      "element type as IREE prints it (f32, i32, ...)", NULL},
-    {NULL},
+    {0},
 };
 
 static PyTypeObject kiln_py_buffer_view_type = {
@@ -676,13 +676,13 @@ static PyMethodDef kiln_py_fence_methods[] = {
      "the timeout, or the failure of the work that was to signal it"},
     {"signal", (PyCFunction)kiln_py_fence_signal, METH_NOARGS,
      "signal(): marks every timepoint of the fence reached"},
-    {NULL},
+    {0},
 };
 
 static PyGetSetDef kiln_py_fence_getset[] = {
     {"reached", (getter)kiln_py_fence_reached, NULL,
      "whether every timepoint is reached (raises if the work failed)", NULL},
-    {NULL},
+    {0},
 };
 
 static PyTypeObject kiln_py_fence_type = {
@@ -841,7 +841,7 @@ static PyMethodDef kiln_py_session_methods[] = {
      "create_fence() -> Fence on a new semaphore of the session's device"},
     {"bytes_in_use", (PyCFunction)kiln_py_session_device_uri_bytes_in_use,
      METH_NOARGS, "bytes live through the session's allocator"},
-    {NULL},
+    {0},
 };
 
 static PyTypeObject kiln_py_session_type = {
@@ -874,7 +874,7 @@ static PyObject* kiln_py_parse_element_type(PyObject* unused, PyObject* args) {
 static PyMethodDef kiln_py_methods[] = {
     {"parse_element_type", kiln_py_parse_element_type, METH_VARARGS,
      "parse_element_type(name) -> HAL element type code"},
-    {NULL},
+    {0},
 };
 
 static struct PyModuleDef kiln_py_module_def = {

@@ -13,6 +13,11 @@ SOURCE_DIR = os.environ.get(
     os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 TOOLS_DIR = os.environ.get("KILN_TOOLS_DIR", "")
 
+# The ASan build preloads ASan's runtime into this (uninstrumented)
+# interpreter; kiln's tools started from the tests carry their own, and two
+# runtimes in one process refuse to start.
+os.environ.pop("LD_PRELOAD", None)
+
 MLIR = """
 func.func @add(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
   %0 = stablehlo.add %a, %b : tensor<4xf32>

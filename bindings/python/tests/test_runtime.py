@@ -244,6 +244,10 @@ def test_calls_from_threads(vmvx_bytes):
         np.testing.assert_array_equal(r, np.full(4, 2 * i, np.float32))
 
 
+@pytest.mark.skipif(
+    not os.access(os.path.join(TOOLS_DIR, "kiln-benchmark-module"), os.X_OK),
+    reason="kiln-benchmark-module is not built here (the ASan build has "
+    "none); the main build runs this test")
 def test_benchmark_module(tmp_path, vmvx_bytes):
     vm_module = rt.VmModule.copy_buffer(None, vmvx_bytes)
     results = rt.benchmark_module(

@@ -420,6 +420,45 @@ const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_get(
   return a;
 }
 
+const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_get_uninitialized(
+    kiln_ir_context_t* c, const kiln_ir_type_t* shaped_type, bool splat,
+    size_t size, uint8_t** out_data) {
+  *out_data = NULL;
+  if (!kiln_ir_type_is_shaped(shaped_type)) return NULL;
+  size_t elem = kiln_ir_type_storage_bytes(shaped_type->shaped.element);
+  int64_t n = kiln_ir_type_num_elements(shaped_type);
+  if (!elem || n < 0) return NULL;
+  if (size != (splat ? elem : elem * (size_t)n)) return NULL;
+  kiln_ir_attribute_t* a =
+      kiln_ir_new_attr(c, KILN_IR_ATTR_DENSE_ELEMENTS, shaped_type);
+  uint8_t* data = (uint8_t*)kiln_ir_arena_alloc_uninitialized(c, size);
+  if (!a || !data) return NULL;
+  a->dense.splat = splat;
+  a->dense.size = size;
+  a->dense.data = data;
+  *out_data = data;
+  return a;
+}
+
+const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_reshape(
+    kiln_ir_context_t* c, const kiln_ir_attribute_t* source,
+    const kiln_ir_type_t* shaped_type) {
+  if (!source || source->kind != KILN_IR_ATTR_DENSE_ELEMENTS ||
+      !kiln_ir_type_is_shaped(shaped_type) ||
+      !kiln_ir_type_is_shaped(source->type) ||
+      source->type->shaped.element != shaped_type->shaped.element ||
+      kiln_ir_type_num_elements(shaped_type) < 0 ||
+      kiln_ir_type_num_elements(shaped_type) !=
+          kiln_ir_type_num_elements(source->type)) {
+    return NULL;
+  }
+  kiln_ir_attribute_t* a =
+      kiln_ir_new_attr(c, KILN_IR_ATTR_DENSE_ELEMENTS, shaped_type);
+  if (!a) return NULL;
+  a->dense = source->dense;
+  return a;
+}
+
 const kiln_ir_attribute_t* kiln_ir_affine_map_attr_get(
     kiln_ir_context_t* c, uint32_t num_dims, uint32_t num_symbols,
     size_t num_results, const kiln_ir_affine_expr_t* const* results) {

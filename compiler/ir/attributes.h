@@ -212,6 +212,19 @@ const kiln_ir_attribute_t* kiln_ir_symbol_ref_attr_get(
 const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_get(
     kiln_ir_context_t* context, const kiln_ir_type_t* shaped_type, bool splat,
     const void* data, size_t size);
+// Dense elements of |shaped_type| whose |size| bytes of data the caller
+// writes through *out_data before the attribute is used (no copy of a
+// source buffer, and no zeroing: for results computed straight into place).
+const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_get_uninitialized(
+    kiln_ir_context_t* context, const kiln_ir_type_t* shaped_type, bool splat,
+    size_t size, uint8_t** out_data);
+// |source| (dense elements) viewed as |shaped_type|, which has the same
+// element type and number of elements: the data is shared, not copied
+// (attributes are immutable and live as long as their context). NULL when
+// the types do not agree.
+const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_reshape(
+    kiln_ir_context_t* context, const kiln_ir_attribute_t* source,
+    const kiln_ir_type_t* shaped_type);
 const kiln_ir_attribute_t* kiln_ir_affine_map_attr_get(
     kiln_ir_context_t* context, uint32_t num_dims, uint32_t num_symbols,
     size_t num_results, const kiln_ir_affine_expr_t* const* results);

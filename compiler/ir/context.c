@@ -180,9 +180,8 @@ bool kiln_ir_context_allow_unregistered_ops(const kiln_ir_context_t* c) {
   return c->allow_unregistered;
 }
 
-void* kiln_ir_arena_alloc(kiln_ir_context_t* c, size_t size) {
-  size = (size + 15) & ~(size_t)15;
-  if (size == 0) size = 16;
+// |size| bytes (a multiple of 16) from the current block or a new one.
+static void* kiln_ir_arena_take(kiln_ir_context_t* c, size_t size) {
   kiln_ir_arena_block_t* b = c->arena;
   if (!b || b->size - b->used < size) {
     size_t block_size = KILN_IR_ARENA_BLOCK_SIZE;
@@ -203,9 +202,7 @@ void* kiln_ir_arena_alloc(kiln_ir_context_t* c, size_t size) {
       nb->next = b->next;
       b->next = nb;
       nb->used = size;
-      void* p = (char*)nb + KILN_IR_ARENA_HEADER;
-      memset(p, 0, size);
-      return p;
+      return (char*)nb + KILN_IR_ARENA_HEADER;
     }
     nb->next = b;
     c->arena = nb;
@@ -213,12 +210,32 @@ void* kiln_ir_arena_alloc(kiln_ir_context_t* c, size_t size) {
   }
   void* p = (char*)b + KILN_IR_ARENA_HEADER + b->used;
   b->used += size;
-  memset(p, 0, size);
+  return p;
+}
+
+static size_t kiln_ir_arena_rounded(size_t size) {
+  size = (size + 15) & ~(size_t)15;
+  return size ? size : 16;
+}
+
+void* kiln_ir_arena_alloc(kiln_ir_context_t* c, size_t size) {
+  size_t rounded = kiln_ir_arena_rounded(size);
+  void* p = kiln_ir_arena_take(c, rounded);
+  if (p) memset(p, 0, rounded);
+  return p;
+}
+
+void* kiln_ir_arena_alloc_uninitialized(kiln_ir_context_t* c, size_t size) {
+  size_t rounded = kiln_ir_arena_rounded(size);
+  uint8_t* p = (uint8_t*)kiln_ir_arena_take(c, rounded);
+  // The padding stays zeroed as kiln_ir_arena_alloc's: a copied string of
+  // a length not a multiple of 16 reads as NUL-terminated.
+  if (p) memset(p + size, 0, rounded - size);
   return p;
 }
 
 void* kiln_ir_arena_dup(kiln_ir_context_t* c, const void* data, size_t size) {
-  void* p = kiln_ir_arena_alloc(c, size);
+  void* p = kiln_ir_arena_alloc_uninitialized(c, size);
   if (p && size) memcpy(p, data, size);
   return p;
 }

@@ -63,6 +63,12 @@ bool kiln_ir_context_allow_unregistered_ops(const kiln_ir_context_t* context);
 // context. NULL only on out of memory (sticky error recorded).
 void* kiln_ir_arena_alloc(kiln_ir_context_t* context, size_t size);
 
+// As kiln_ir_arena_alloc, but the bytes are not zeroed: for buffers the
+// caller fills at once (dense data: zeroing hundreds of megabytes of
+// weights first costs as much as writing them).
+void* kiln_ir_arena_alloc_uninitialized(kiln_ir_context_t* context,
+                                        size_t size);
+
 // Copies |size| bytes of |data| into the arena.
 void* kiln_ir_arena_dup(kiln_ir_context_t* context, const void* data,
                         size_t size);

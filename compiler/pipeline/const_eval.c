@@ -6,6 +6,8 @@
 // larger than their dense constant inputs together (broadcasts), and
 // nothing fed by util.unfoldable_constant is folded (it is not
 // constant-like).
+#include <string.h>
+
 #include "compiler/dialects/linalg.h"
 #include "compiler/pipeline/linalg_interp.h"
 #include "compiler/pipeline/passes.h"
@@ -76,6 +78,97 @@ static bool kiln_const_eval_candidate(kiln_ir_op_t* op) {
   return !body || kiln_captures_constant(op, body);
 }
 
+// A generic that only moves elements: one input, one output with the
+// identity map, the input's map a projected permutation of the loops, and a
+// body that yields the input element (broadcasts, transposes, reshapes by
+// unit dims: how MatMul's weights reach batch_matmul). These are copied as
+// bytes rather than through the scalar interpreter, and a copy that keeps
+// the byte order (dims only gained or lost unit extents) shares the
+// constant's data: BERT's 340 MB of weights went through the interpreter
+// element by element. Sets *out_result (NULL: not such a copy).
+static kiln_status_t kiln_const_eval_copy(
+    kiln_ir_context_t* context, kiln_ir_op_t* op,
+    const kiln_ir_attribute_t* input, const kiln_ir_attribute_t** out_result) {
+  *out_result = NULL;
+  if (!kiln_ir_op_is(op, "linalg.generic") || kiln_linalg_num_inputs(op) != 1 ||
+      kiln_linalg_num_outputs(op) != 1 || op->num_results != 1 || !input ||
+      input->kind != KILN_IR_ATTR_DENSE_ELEMENTS) {
+    return kiln_ok_status();
+  }
+  kiln_ir_block_t* body = kiln_linalg_body(op);
+  kiln_ir_op_t* yield = body ? body->first_op : NULL;
+  if (!yield || yield->next || !kiln_ir_op_is(yield, "linalg.yield") ||
+      yield->num_operands != 1 || body->num_args < 1 ||
+      yield->operands[0].value != body->args[0]) {
+    return kiln_ok_status();
+  }
+  const kiln_ir_type_t* in_type = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* out_type = op->results[0].type;
+  const kiln_ir_affine_map_t* in_map = kiln_linalg_indexing_map(op, 0);
+  const kiln_ir_affine_map_t* out_map = kiln_linalg_indexing_map(op, 1);
+  uint32_t loops = kiln_linalg_num_loops(op);
+  if (!in_map || !out_map || !kiln_ir_affine_map_is_identity(out_map) ||
+      !kiln_ir_type_has_static_shape(in_type) ||
+      !kiln_ir_type_has_static_shape(out_type) ||
+      kiln_ir_type_element(in_type) != kiln_ir_type_element(out_type) ||
+      out_type->shaped.rank != loops ||
+      in_map->num_results != in_type->shaped.rank || loops > 16) {
+    return kiln_ok_status();
+  }
+  size_t elem = kiln_ir_type_storage_bytes(kiln_ir_type_element(out_type));
+  if (!elem) return kiln_ok_status();
+  // One value broadcast (a splat, or a one-element tensor) stays a splat.
+  if (input->dense.splat || kiln_ir_type_num_elements(in_type) == 1) {
+    *out_result = kiln_ir_dense_elements_attr_get(context, out_type, true,
+                                                  input->dense.data, elem);
+    return *out_result ? kiln_ok_status() : kiln_ir_context_take_error(context);
+  }
+  // Element stride of the input along each loop (0: broadcast).
+  int64_t in_stride[16] = {0};
+  int64_t stride = 1;
+  int64_t last_pos = -1;
+  bool in_order = true;  // the input's non-unit dims in loop order
+  for (size_t r = in_map->num_results; r-- > 0;) {
+    int64_t pos;
+    if (!kiln_ir_affine_map_result_is_dim(in_map, r, &pos) || pos >= loops ||
+        in_stride[pos] != 0 ||
+        in_type->shaped.dims[r] != out_type->shaped.dims[pos]) {
+      return kiln_ok_status();
+    }
+    if (in_type->shaped.dims[r] != 1) {
+      in_stride[pos] = stride;
+      if (last_pos >= 0 && pos > last_pos) in_order = false;
+      last_pos = pos;
+    }
+    stride *= in_type->shaped.dims[r];
+  }
+  int64_t count = kiln_ir_type_num_elements(out_type);
+  if (in_order && count == kiln_ir_type_num_elements(in_type)) {
+    *out_result = kiln_ir_dense_elements_attr_reshape(context, input, out_type);
+    return *out_result ? kiln_ok_status() : kiln_ir_context_take_error(context);
+  }
+  uint8_t* out = NULL;
+  const kiln_ir_attribute_t* result =
+      kiln_ir_dense_elements_attr_get_uninitialized(context, out_type, false,
+                                                    (size_t)count * elem, &out);
+  if (!result) return kiln_ir_context_take_error(context);
+  const int64_t* dims = out_type->shaped.dims;
+  int64_t index[16] = {0};
+  int64_t offset = 0;  // input element of |index|
+  for (int64_t i = 0; i < count; ++i) {
+    memcpy(out + (size_t)i * elem, input->dense.data + (size_t)offset * elem,
+           elem);
+    for (int64_t d = (int64_t)loops - 1; d >= 0; --d) {
+      offset += in_stride[d];
+      if (++index[d] < dims[d]) break;
+      offset -= in_stride[d] * dims[d];
+      index[d] = 0;
+    }
+  }
+  *out_result = result;
+  return kiln_ok_status();
+}
+
 static kiln_ir_walk_result_t kiln_const_eval_collect(kiln_ir_op_t* op,
                                                      void* user_data) {
   kiln_const_eval_t* ce = user_data;
@@ -115,7 +208,13 @@ kiln_status_t kiln_pass_const_eval(kiln_ir_context_t* context,
     }
     bool ok = false;
     KILN_RETURN_IF_ERROR(
-        kiln_linalg_interpret(context, op, values, results, &ok));
+        kiln_const_eval_copy(context, op, values[0], &results[0]));
+    if (results[0]) {
+      ok = true;
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_linalg_interpret(context, op, values, results, &ok));
+    }
     if (!ok) continue;
     kiln_ir_builder_t b = kiln_ir_builder_make(context);
     kiln_ir_builder_set_before(&b, op);

@@ -8,6 +8,7 @@
 #include "compiler/dispatch/ptr_map.h"
 #include "compiler/ir/builder.h"
 #include "compiler/ir/builtin.h"
+#include "compiler/pipeline/lower_globals.h"
 #include "compiler/schedule/schedule.h"
 
 //===----------------------------------------------------------------------===//
@@ -288,6 +289,32 @@ static kiln_status_t kiln_em_constant_rodata(kiln_em_module_t* m,
   void* existing = kiln_ptr_map_get(&m->constant_rodata, attr);
   if (existing) {
     *out_ordinal = (uint32_t)(uintptr_t)existing - 1;
+    return kiln_ok_status();
+  }
+  kiln_string_view_t scope, key;
+  if (kiln_globals_parameter_ref(attr, &scope, &key)) {
+    // The bytes live in a parameter file bound at load. Keyed by the
+    // attribute (uniqued per scope and key) like dense constants.
+    const kiln_ir_type_t* type = at->num_results ? at->results[0].type : NULL;
+    if (!type || !kiln_ir_type_is_ranked_tensor(type) ||
+        !kiln_ir_type_has_static_shape(type)) {
+      return kiln_ir_op_emit_error(at, m->ctx,
+                                   "vm-emission: a parameter needs a "
+                                   "statically shaped tensor");
+    }
+    int64_t bytes =
+        kiln_ir_type_num_elements(type) *
+        (int64_t)kiln_ir_type_storage_bytes(kiln_ir_type_element(type));
+    uint32_t ordinal = m->next_rodata++;
+    kiln_ir_sb_printf(&m->rodata, "rodata @__rodata_%u align 64 : parameter ",
+                      ordinal);
+    kiln_asm_quote(&m->rodata, scope.data, scope.size);
+    kiln_ir_sb_printf(&m->rodata, " ");
+    kiln_asm_quote(&m->rodata, key.data, key.size);
+    kiln_ir_sb_printf(&m->rodata, " %lld\n", (long long)bytes);
+    kiln_ptr_map_put(&m->constant_rodata, attr,
+                     (void*)(uintptr_t)(ordinal + 1));
+    *out_ordinal = ordinal;
     return kiln_ok_status();
   }
   if (!attr || attr->kind != KILN_IR_ATTR_DENSE_ELEMENTS) {

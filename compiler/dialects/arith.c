@@ -154,8 +154,7 @@ static kiln_status_t kiln_arith_verify_constant(kiln_ir_context_t* context,
       // A parameter reference (lower-globals makes these from parameter
       // globals): an opaque tensor whose bytes come from a parameter file.
       if (kiln_string_view_equal_cstr(value->dialect.dialect, "flow") &&
-          kiln_string_view_equal_cstr(value->dialect.name,
-                                      "parameter.named") &&
+          kiln_string_view_equal_cstr(value->dialect.name, "parameter.named") &&
           kiln_ir_type_is_ranked_tensor(r)) {
         break;
       }

@@ -36,55 +36,6 @@ static kiln_status_t kiln_globals_find(kiln_ir_context_t* ctx,
       ref ? (int)ref->symbol.root.size : 0, ref ? ref->symbol.root.data : "");
 }
 
-// True for `#flow.parameter.named<"scope"::"key">` or
-// `#flow.parameter.named<"key">` (IREE's parameter references).
-bool kiln_globals_is_parameter(const kiln_ir_attribute_t* init) {
-  return init && init->kind == KILN_IR_ATTR_DIALECT &&
-         kiln_string_view_equal_cstr(init->dialect.dialect, "flow") &&
-         kiln_string_view_equal_cstr(init->dialect.name, "parameter.named");
-}
-
-// Reads one `"..."` at |*p| (no escapes: keys are plain names).
-static bool kiln_globals_quoted(const char** p, const char* end,
-                                kiln_string_view_t* out) {
-  while (*p < end && **p == ' ') ++*p;
-  if (*p >= end || **p != '"') return false;
-  const char* start = ++*p;
-  while (*p < end && **p != '"') {
-    if (**p == '\\') return false;
-    ++*p;
-  }
-  if (*p >= end) return false;
-  *out = kiln_make_string_view(start, (size_t)(*p - start));
-  ++*p;
-  return true;
-}
-
-bool kiln_globals_parameter_ref(const kiln_ir_attribute_t* attr,
-                                kiln_string_view_t* out_scope,
-                                kiln_string_view_t* out_key) {
-  if (!kiln_globals_is_parameter(attr)) return false;
-  kiln_string_view_t text = attr->dialect.text;
-  const char* p = memchr(text.data, '<', text.size);
-  const char* end = text.data + text.size;
-  if (!p) return false;
-  ++p;
-  kiln_string_view_t first, second;
-  if (!kiln_globals_quoted(&p, end, &first)) return false;
-  while (p < end && *p == ' ') ++p;
-  if (p + 1 < end && p[0] == ':' && p[1] == ':') {
-    p += 2;
-    if (!kiln_globals_quoted(&p, end, &second)) return false;
-    *out_scope = first;
-    *out_key = second;
-  } else {
-    *out_scope = kiln_string_view_empty();
-    *out_key = first;
-  }
-  while (p < end && *p == ' ') ++p;
-  return p < end && *p == '>';
-}
-
 // The dense value of |global| (its initial value, byte patterns expanded).
 static kiln_status_t kiln_globals_value(kiln_ir_context_t* ctx,
                                         kiln_ir_op_t* global,
@@ -96,11 +47,11 @@ static kiln_status_t kiln_globals_value(kiln_ir_context_t* ctx,
     *out = init;
     return kiln_ok_status();
   }
-  if (kiln_globals_is_parameter(init)) {
+  if (kiln_ir_attr_is_parameter(init)) {
     // Stays a reference: the constant's bytes come from a parameter file
     // when the module is loaded, so nothing folds through it.
     kiln_string_view_t scope, key;
-    if (!kiln_globals_parameter_ref(init, &scope, &key)) {
+    if (!kiln_ir_parameter_attr_ref(init, &scope, &key)) {
       return kiln_ir_op_emit_error(global, ctx,
                                    "expected #flow.parameter.named<\"key\"> "
                                    "or #flow.parameter.named<\"scope\"::"

@@ -22,16 +22,6 @@ extern "C" {
 kiln_status_t kiln_lower_util_globals(kiln_ir_context_t* context,
                                       kiln_ir_op_t* module);
 
-// True for IREE's parameter references, `#flow.parameter.named<"key">` and
-// `#flow.parameter.named<"scope"::"key">`: such a global becomes an
-// arith.constant holding that attribute, which nothing folds and
-// vm-emission writes as a parameter rodata entry.
-bool kiln_globals_is_parameter(const kiln_ir_attribute_t* attr);
-// Its scope ("" when absent) and key; false when malformed.
-bool kiln_globals_parameter_ref(const kiln_ir_attribute_t* attr,
-                                kiln_string_view_t* out_scope,
-                                kiln_string_view_t* out_key);
-
 #ifdef __cplusplus
 }  // extern "C"
 #endif

@@ -688,9 +688,9 @@ kiln_status_t kiln_io_parameter_index_lookup(kiln_io_parameter_index_t* index,
     return kiln_make_status(
         KILN_STATUS_NOT_FOUND,
         "parameter '%.*s'::'%.*s' not found (%zu parameters in scope "
-        "'%.*s'; pass the file with --parameters=%.*s=FILE)",
+        "'%.*s'; pass the file with --parameters=%.*s%sFILE)",
         KILN_SV_ARG(scope), KILN_SV_ARG(key), in_scope, KILN_SV_ARG(scope),
-        KILN_SV_ARG(scope));
+        KILN_SV_ARG(scope), scope.size ? "=" : "");
   }
   if (!e->pattern_length && !e->owned && e->length &&
       ((uintptr_t)e->data % 64) != 0) {

@@ -837,10 +837,10 @@ static kiln_status_t kiln_vm_unbound_parameter(
   return kiln_make_status(
       KILN_STATUS_FAILED_PRECONDITION,
       "module '%.*s' needs parameter '%.*s'::'%.*s' (%" PRIu64
-      " bytes); pass its file with --parameters=%.*s=FILE",
+      " bytes); pass its file with --parameters=%.*s%sFILE",
       KILN_SV_ARG(m->name), KILN_SV_ARG(r->parameter_scope),
       KILN_SV_ARG(r->parameter_key), r->length,
-      KILN_SV_ARG(r->parameter_scope));
+      KILN_SV_ARG(r->parameter_scope), r->parameter_scope.size ? "=" : "");
 }
 
 static kiln_status_t kiln_vm_bc_create_state(kiln_vm_module_t* base,

@@ -106,6 +106,7 @@ typedef struct kiln_em_module_t {
   // size) and, for exported constants, their dense attribute.
   kiln_em_parameter_t* parameters;
   size_t parameter_count, parameter_capacity;
+  size_t exported_count;  // names the next exported key
 } kiln_em_module_t;
 
 // Where a tensor lives on the host side of one function.
@@ -366,7 +367,7 @@ static kiln_status_t kiln_em_constant_rodata(kiln_em_module_t* m,
     // --iree-parameter-export: the bytes go to the archive, the module
     // keeps a reference.
     char key[32];
-    snprintf(key, sizeof(key), "constant_%zu", m->parameter_count);
+    snprintf(key, sizeof(key), "constant_%zu", m->exported_count++);
     kiln_string_view_t interned = kiln_ir_intern_cstr(m->ctx, key);
     if (!interned.data) return kiln_ir_context_take_error(m->ctx);
     return kiln_em_parameter_rodata(m, attr, m->export_scope, interned,

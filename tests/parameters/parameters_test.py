@@ -170,6 +170,19 @@ def case_named():
     got = run_module(module, [xin], f"--parameters=model={st}",
                      f"--parameters={irpa}")
     expect_close(got, x @ w + b, "named parameters")
+    # kiln-check-module takes --parameters too (w @ w computed by hand in
+    # named_check.mlir).
+    check = os.path.join(WORK, "named_check.kmod")
+    compile_module("named_check.mlir", check)
+    small = os.path.join(WORK, "small.safetensors")
+    write_safetensors(small, {"w": np.array([[1, 2], [3, 4]], np.float32)})
+    run([tool("kiln-check-module"), f"--module={check}",
+         f"--parameters=model={small}"])
+    write_safetensors(small, {"w": np.array([[1, 2], [3, 5]], np.float32)})
+    p = run([tool("kiln-check-module"), f"--module={check}",
+             f"--parameters=model={small}"], expect_ok=False)
+    if "w_squared" not in p.stdout + p.stderr:
+        sys.exit(f"FAILED: other weights should fail the check:\n{p.stdout}")
     # The benchmark tool shares the run tools' flags.
     p = run([tool("kiln-benchmark-module"), f"--module={module}",
              "--device=local-sync", "--function=main", f"--parameters=model={st}",

@@ -199,8 +199,10 @@ static kiln_status_t kiln_runtime_session_link(kiln_runtime_session_t* session,
 kiln_status_t kiln_runtime_session_add_parameters(
     kiln_runtime_session_t* session, const char* value) {
   if (!session->parameters) {
-    KILN_RETURN_IF_ERROR(kiln_io_parameter_index_create(session->allocator,
-                                                        &session->parameters));
+    // From the parent allocator: modules (and buffers into the mappings)
+    // may outlive the session and its limiter, and they keep the index.
+    KILN_RETURN_IF_ERROR(kiln_io_parameter_index_create(
+        session->parent_allocator, &session->parameters));
   }
   return kiln_io_parameter_index_add_flag(session->parameters, value);
 }

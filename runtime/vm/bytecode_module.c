@@ -839,8 +839,8 @@ static kiln_status_t kiln_vm_unbound_parameter(
       "module '%.*s' needs parameter '%.*s'::'%.*s' (%" PRIu64
       " bytes); pass its file with --parameters=%.*s%sFILE",
       KILN_SV_ARG(m->name), KILN_SV_ARG(r->parameter_scope),
-      KILN_SV_ARG(r->parameter_key), r->length,
-      KILN_SV_ARG(r->parameter_scope), r->parameter_scope.size ? "=" : "");
+      KILN_SV_ARG(r->parameter_key), r->length, KILN_SV_ARG(r->parameter_scope),
+      r->parameter_scope.size ? "=" : "");
 }
 
 static kiln_status_t kiln_vm_bc_create_state(kiln_vm_module_t* base,

@@ -227,6 +227,18 @@ static PyObject* kiln_py_session_load(kiln_py_session_t* self, PyObject* arg) {
   return PyLong_FromSsize_t(PyList_GET_SIZE(self->modules) - 1);
 }
 
+static PyObject* kiln_py_session_add_parameters(kiln_py_session_t* self,
+                                                PyObject* arg) {
+  const char* value = PyUnicode_AsUTF8(arg);
+  if (!value) return NULL;
+  PyThread_acquire_lock(self->lock, WAIT_LOCK);
+  kiln_status_t status =
+      kiln_runtime_session_add_parameters(self->session, value);
+  PyThread_release_lock(self->lock);
+  if (status) return kiln_py_raise(status);
+  Py_RETURN_NONE;
+}
+
 // The index of |module| among the session's user modules.
 static size_t kiln_py_session_module_index(kiln_py_session_t* self,
                                            kiln_vm_module_t* module) {
@@ -831,6 +843,9 @@ static PyObject* kiln_py_session_create_fence(kiln_py_session_t* self,
 static PyMethodDef kiln_py_session_methods[] = {
     {"load", (PyCFunction)kiln_py_session_load, METH_O,
      "load(module) -> index: links a Module after the loaded ones"},
+    {"add_parameters", (PyCFunction)kiln_py_session_add_parameters, METH_O,
+     "add_parameters('scope=path' or 'path'): a parameter file (.irpa, "
+     ".safetensors) for the modules loaded after it"},
     {"lookup", (PyCFunction)kiln_py_session_lookup, METH_VARARGS,
      "lookup(name) -> (module index, ordinal, signature, is_async)"},
     {"invoke", (PyCFunction)(void (*)(void))kiln_py_session_invoke,

@@ -150,6 +150,18 @@ static kiln_status_t kiln_arith_verify_constant(kiln_ir_context_t* context,
     case KILN_IR_ATTR_BOOL:
     case KILN_IR_ATTR_DENSE_ELEMENTS:
       break;
+    case KILN_IR_ATTR_DIALECT:
+      // A parameter reference (lower-globals makes these from parameter
+      // globals): an opaque tensor whose bytes come from a parameter file.
+      if (kiln_string_view_equal_cstr(value->dialect.dialect, "flow") &&
+          kiln_string_view_equal_cstr(value->dialect.name, "parameter.named") &&
+          kiln_ir_type_is_ranked_tensor(r)) {
+        break;
+      }
+      return kiln_ir_op_emit_error(
+          op, context,
+          "'value' must be a number, dense elements or "
+          "#flow.parameter.named attribute");
     default:
       return kiln_ir_op_emit_error(
           op, context, "'value' must be a number or dense elements attribute");

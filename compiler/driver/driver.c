@@ -397,6 +397,10 @@ kiln_status_t kiln_compiler_job_run(kiln_compiler_job_t* job, int last_phase) {
   kiln_ir_pass_t serialize_pass = kiln_driver_serialize_pass;
   serialize_pass.user_data = &job->serialize;
   job->emission_options.execution_model = options->execution_model;
+  job->emission_options.parameter_export = options->parameter_export;
+  job->emission_options.parameter_export_minimum_size =
+      options->parameter_export_minimum_size;
+  job->emission_options.parameter_splat = options->parameter_splat;
   kiln_ir_pass_t emission_pass = kiln_vm_emission_pass;
   emission_pass.user_data = &job->emission_options;
   if (options->dump_compilation_phases_to) {
@@ -761,6 +765,32 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
     options->print_ir_after = v;
   } else if (!strcmp(arg, "--allow-unregistered-dialect")) {
     options->allow_unregistered_dialect = true;
+  } else if (kiln_compiler_flag_value(arg, "--iree-parameter-export", &v)) {
+    const char* path = strchr(v, '=') ? strchr(v, '=') + 1 : v;
+    if (!path[0]) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "--iree-parameter-export='%s' names no file "
+                              "(expected [scope=]path.irpa)",
+                              v);
+    }
+    options->parameter_export = v;
+  } else if (kiln_compiler_flag_value(
+                 arg, "--iree-parameter-export-minimum-size", &v)) {
+    char* end = NULL;
+    long long n = strtoll(v, &end, 10);
+    if (!v[0] || *end || n < 0) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "--iree-parameter-export-minimum-size='%s' is "
+                              "not a non-negative byte count",
+                              v);
+    }
+    options->parameter_export_minimum_size = n;
+  } else if (kiln_compiler_flag_value(arg, "--iree-parameter-splat", &v)) {
+    if (!v[0]) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "--iree-parameter-splat= names no file");
+    }
+    options->parameter_splat = v;
   } else if (kiln_compiler_flag_value(
                  arg, "--mlir-elide-elementsattrs-if-larger", &v)) {
     char* end = NULL;

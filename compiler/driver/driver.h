@@ -78,6 +78,12 @@ typedef struct kiln_compiler_options_t {
   // --export-benchmark-funcs, --dump-executable-benchmarks-to,
   // --benchmark-dispatch-repeat-count (compiler/codegen/benchmark).
   kiln_benchmark_options_t benchmark;
+  // --iree-parameter-export=[scope=]file.irpa,
+  // --iree-parameter-export-minimum-size=N, --iree-parameter-splat=file.irpa
+  // (kiln_vm_emission_options_t says what they do). NULL: off.
+  const char* parameter_export;
+  int64_t parameter_export_minimum_size;
+  const char* parameter_splat;
 } kiln_compiler_options_t;
 
 // Defaults: auto input, sync, vmvx, module output.

@@ -758,3 +758,56 @@ const char* kiln_ir_attribute_to_string(kiln_ir_context_t* c,
   kiln_ir_sb_free(&sb);
   return result;
 }
+
+//===----------------------------------------------------------------------===//
+// Parameter references
+//===----------------------------------------------------------------------===//
+
+// True for `#flow.parameter.named<"scope"::"key">` or
+// `#flow.parameter.named<"key">` (IREE's parameter references).
+bool kiln_ir_attr_is_parameter(const kiln_ir_attribute_t* init) {
+  return init && init->kind == KILN_IR_ATTR_DIALECT &&
+         kiln_string_view_equal_cstr(init->dialect.dialect, "flow") &&
+         kiln_string_view_equal_cstr(init->dialect.name, "parameter.named");
+}
+
+// Reads one `"..."` at |*p| (no escapes: keys are plain names).
+static bool kiln_ir_parameter_quoted(const char** p, const char* end,
+                                     kiln_string_view_t* out) {
+  while (*p < end && **p == ' ') ++*p;
+  if (*p >= end || **p != '"') return false;
+  const char* start = ++*p;
+  while (*p < end && **p != '"') {
+    if (**p == '\\') return false;
+    ++*p;
+  }
+  if (*p >= end) return false;
+  *out = kiln_make_string_view(start, (size_t)(*p - start));
+  ++*p;
+  return true;
+}
+
+bool kiln_ir_parameter_attr_ref(const kiln_ir_attribute_t* attr,
+                                kiln_string_view_t* out_scope,
+                                kiln_string_view_t* out_key) {
+  if (!kiln_ir_attr_is_parameter(attr)) return false;
+  kiln_string_view_t text = attr->dialect.text;
+  const char* p = memchr(text.data, '<', text.size);
+  const char* end = text.data + text.size;
+  if (!p) return false;
+  ++p;
+  kiln_string_view_t first, second;
+  if (!kiln_ir_parameter_quoted(&p, end, &first)) return false;
+  while (p < end && *p == ' ') ++p;
+  if (p + 1 < end && p[0] == ':' && p[1] == ':') {
+    p += 2;
+    if (!kiln_ir_parameter_quoted(&p, end, &second)) return false;
+    *out_scope = first;
+    *out_key = second;
+  } else {
+    *out_scope = kiln_string_view_empty();
+    *out_key = first;
+  }
+  while (p < end && *p == ' ') ++p;
+  return p < end && *p == '>';
+}

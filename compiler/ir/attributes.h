@@ -291,6 +291,16 @@ double kiln_ir_float_from_bits(kiln_ir_float_kind_t kind, uint64_t bits);
 const char* kiln_ir_attribute_to_string(kiln_ir_context_t* context,
                                         const kiln_ir_attribute_t* attr);
 
+// True for IREE's parameter references, `#flow.parameter.named<"key">` and
+// `#flow.parameter.named<"scope"::"key">`: such a global becomes an
+// arith.constant holding that attribute, which nothing folds and
+// vm-emission writes as a parameter rodata entry.
+bool kiln_ir_attr_is_parameter(const kiln_ir_attribute_t* attr);
+// Its scope ("" when absent) and key; false when malformed.
+bool kiln_ir_parameter_attr_ref(const kiln_ir_attribute_t* attr,
+                                kiln_string_view_t* out_scope,
+                                kiln_string_view_t* out_key);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

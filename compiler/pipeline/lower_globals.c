@@ -47,6 +47,25 @@ static kiln_status_t kiln_globals_value(kiln_ir_context_t* ctx,
     *out = init;
     return kiln_ok_status();
   }
+  if (kiln_ir_attr_is_parameter(init)) {
+    // Stays a reference: the constant's bytes come from a parameter file
+    // when the module is loaded, so nothing folds through it.
+    kiln_string_view_t scope, key;
+    if (!kiln_ir_parameter_attr_ref(init, &scope, &key)) {
+      return kiln_ir_op_emit_error(global, ctx,
+                                   "expected #flow.parameter.named<\"key\"> "
+                                   "or #flow.parameter.named<\"scope\"::"
+                                   "\"key\">");
+    }
+    if (!kiln_ir_type_is_ranked_tensor(type) ||
+        !kiln_ir_type_has_static_shape(type)) {
+      return kiln_ir_op_emit_error(global, ctx,
+                                   "a parameter global needs a statically "
+                                   "shaped tensor type");
+    }
+    *out = init;
+    return kiln_ok_status();
+  }
   if (init && init->kind == KILN_IR_ATTR_DIALECT &&
       kiln_string_view_equal_cstr(init->dialect.dialect, "util") &&
       kiln_string_view_equal_cstr(init->dialect.name, "byte_pattern") &&

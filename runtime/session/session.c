@@ -4,6 +4,7 @@
 
 #include "runtime/base/limited_allocator.h"
 #include "runtime/hal/local/loaders/vmvx_loader.h"
+#include "runtime/io/parameter_index.h"
 #include "runtime/modules/check/module.h"
 #include "runtime/modules/hal/module.h"
 
@@ -23,7 +24,8 @@ struct kiln_runtime_session_t {
   // User modules in load (= link) order; the context links all of them.
   kiln_vm_module_t* user_modules[KILN_RUNTIME_SESSION_MAX_MODULES];
   size_t user_module_count;
-  kiln_vm_context_t* context;  // NULL until a module is loaded
+  kiln_vm_context_t* context;             // NULL until a module is loaded
+  kiln_io_parameter_index_t* parameters;  // NULL until a file is added
 };
 
 kiln_runtime_session_options_t kiln_runtime_session_options_default(void) {
@@ -117,6 +119,7 @@ void kiln_runtime_session_release(kiln_runtime_session_t* session) {
   kiln_ref_release(session->hal_module);
   if (session->device) kiln_hal_device_release(session->device);
   if (session->instance) kiln_vm_instance_release(session->instance);
+  kiln_ref_release(session->parameters);
   // Values the caller still holds keep the limiter (not the session) alive.
   kiln_limited_allocator_release(session->limiter);
   kiln_allocator_free(session->parent_allocator, session);
@@ -136,6 +139,13 @@ static bool kiln_runtime_session_has_module(kiln_runtime_session_t* session,
 // Links the loaded |module| (ownership taken) after the session's modules:
 // contexts are immutable, so a new context links them all and replaces the
 // old one only once it exists (on failure the session is unchanged).
+static kiln_status_t kiln_runtime_session_lookup_parameter(
+    void* user_data, kiln_string_view_t scope, kiln_string_view_t key,
+    const uint8_t** out_data, uint64_t* out_length) {
+  return kiln_io_parameter_index_lookup((kiln_io_parameter_index_t*)user_data,
+                                        scope, key, out_data, out_length);
+}
+
 static kiln_status_t kiln_runtime_session_link(kiln_runtime_session_t* session,
                                                kiln_vm_module_t* module) {
   kiln_string_view_t name = kiln_vm_module_name(module);
@@ -162,6 +172,14 @@ static kiln_status_t kiln_runtime_session_link(kiln_runtime_session_t* session,
   for (size_t i = 0; i < session->user_module_count; ++i) {
     modules[count++] = session->user_modules[i];
   }
+  if (!status && kiln_vm_module_is_bytecode(module) &&
+      kiln_vm_bytecode_module_parameter_count(module) && session->parameters) {
+    // Without an index the parameters stay unbound and making the context
+    // fails naming the first one and the flag that provides it.
+    status = kiln_vm_bytecode_module_bind_parameters(
+        module, kiln_runtime_session_lookup_parameter, session->parameters,
+        (kiln_ref_object_t*)session->parameters);
+  }
   kiln_vm_context_t* context = NULL;
   if (!status) {
     modules[count++] = module;
@@ -176,6 +194,17 @@ static kiln_status_t kiln_runtime_session_link(kiln_runtime_session_t* session,
   session->context = context;
   session->user_modules[session->user_module_count++] = module;
   return kiln_ok_status();
+}
+
+kiln_status_t kiln_runtime_session_add_parameters(
+    kiln_runtime_session_t* session, const char* value) {
+  if (!session->parameters) {
+    // From the parent allocator: modules (and buffers into the mappings)
+    // may outlive the session and its limiter, and they keep the index.
+    KILN_RETURN_IF_ERROR(kiln_io_parameter_index_create(
+        session->parent_allocator, &session->parameters));
+  }
+  return kiln_io_parameter_index_add_flag(session->parameters, value);
 }
 
 kiln_status_t kiln_runtime_session_load_module_file(

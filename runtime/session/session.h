@@ -77,6 +77,14 @@ void kiln_runtime_session_release(kiln_runtime_session_t* session);
 kiln_status_t kiln_runtime_session_load_module_file(
     kiln_runtime_session_t* session, const char* path);
 
+// Adds a parameter file (.irpa or safetensors) to the session's parameter
+// index, as `--parameters=` does: |value| is `scope=path` or `path` (the
+// empty scope). Modules loaded afterwards resolve their parameters from the
+// index; loading fails, naming the parameter, when a key is missing or its
+// size differs. Add files before loading the modules that use them.
+kiln_status_t kiln_runtime_session_add_parameters(
+    kiln_runtime_session_t* session, const char* value);
+
 // As above from a module image in memory; |flags| as for
 // kiln_vm_bytecode_module_load_memory (copy unless BORROW).
 kiln_status_t kiln_runtime_session_load_module_memory(

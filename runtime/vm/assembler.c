@@ -1185,6 +1185,35 @@ static kiln_status_t kiln_asm_parse_rodata(kiln_asm_parser_t* p,
   if (!kiln_asm_is_punct(&t, ':')) {
     return kiln_asm_error(p, &t, "expected ':' before the rodata contents");
   }
+  // `parameter "scope" "key" LENGTH`: LENGTH bytes in a parameter file.
+  kiln_asm_token_t param;
+  KILN_RETURN_IF_ERROR(kiln_asm_peek(p, &param));
+  if (kiln_asm_is(&param, "parameter")) {
+    char *scope = NULL, *key = NULL;
+    size_t scope_length = 0, key_length = 0;
+    int64_t length = 0;
+    kiln_asm_token_t n;
+    KILN_RETURN_IF_ERROR(kiln_asm_next(p, &param));
+    status = kiln_asm_expect_string(p, "parameter scope", &scope, &scope_length,
+                                    NULL);
+    if (!status) {
+      status =
+          kiln_asm_expect_string(p, "parameter key", &key, &key_length, NULL);
+    }
+    if (!status) status = kiln_asm_next(p, &n);
+    if (!status) status = kiln_asm_parse_int(p, &n, 0, INT64_MAX / 2, &length);
+    if (!status) {
+      status = kiln_vm_bytecode_writer_add_rodata_parameter(
+          m->writer, kiln_make_string_view(name, name_length),
+          kiln_make_string_view(scope, scope_length),
+          kiln_make_string_view(key, key_length), (uint64_t)length, alignment,
+          &slot->value);
+    }
+    kiln_allocator_free(p->allocator, scope);
+    kiln_allocator_free(p->allocator, key);
+    KILN_RETURN_IF_ERROR(status);
+    return kiln_asm_expect_newline(p);
+  }
   // `splat COUNT x <contents>`: COUNT copies of the contents, stored once.
   int64_t splat_count = -1;
   kiln_asm_token_t splat;

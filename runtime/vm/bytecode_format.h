@@ -74,6 +74,11 @@ typedef enum kiln_vm_section_kind_e {
 #define KILN_VM_FUNCTION_ENTRY_SIZE 32
 #define KILN_VM_RODATA_ENTRY_SIZE 24
 #define KILN_VM_RODATA_FLAG_SPLAT 0x80000000u
+// Format 1.3: bit 30 marks a parameter, whose data is {u32 scope, u32 key
+// (string indices), u64 length}: the bytes live in a parameter file
+// (.irpa / safetensors) bound after loading.
+#define KILN_VM_RODATA_FLAG_PARAMETER 0x40000000u
+#define KILN_VM_RODATA_PARAMETER_DATA_SIZE 16
 #define KILN_VM_RODATA_MAX_SPLAT_PATTERN 64
 #define KILN_VM_EXECUTABLE_ENTRY_SIZE 72
 #define KILN_VM_ENTRY_POINT_ENTRY_SIZE 24

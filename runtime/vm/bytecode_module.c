@@ -35,6 +35,7 @@ static void kiln_vm_bytecode_module_destroy(kiln_vm_module_t* base) {
   kiln_allocator_free(a, m->attrs);
   kiln_allocator_free(a, m->functions);
   kiln_allocator_free(a, m->rodata);
+  kiln_ref_release(m->parameter_owner);
   kiln_allocator_free(a, m->executables);
   kiln_allocator_free(a, m->entry_points);
   kiln_allocator_free(a, m->globals);
@@ -289,7 +290,13 @@ static kiln_status_t kiln_vm_parse_rodata(kiln_vm_bytecode_module_t* m,
         kiln_vm_get_string(m, kiln_vm_rd32(e), "rodata name", &r->name));
     uint32_t alignment_word = kiln_vm_rd32(e + 4);
     bool splat = (alignment_word & KILN_VM_RODATA_FLAG_SPLAT) != 0;
-    r->alignment = alignment_word & ~KILN_VM_RODATA_FLAG_SPLAT;
+    bool parameter = (alignment_word & KILN_VM_RODATA_FLAG_PARAMETER) != 0;
+    r->alignment = alignment_word &
+                   ~(KILN_VM_RODATA_FLAG_SPLAT | KILN_VM_RODATA_FLAG_PARAMETER);
+    if (splat && parameter) {
+      return KILN_BAD_MODULE("rodata '%.*s' is both a splat and a parameter",
+                             KILN_SV_ARG(r->name));
+    }
     r->file_offset = kiln_vm_rd64(e + 8);
     r->length = kiln_vm_rd64(e + 16);
     if (!kiln_is_pow2(r->alignment) || r->alignment > KILN_VM_MAX_ALIGNMENT ||
@@ -311,6 +318,28 @@ static kiln_status_t kiln_vm_parse_rodata(kiln_vm_bytecode_module_t* m,
                              KILN_SV_ARG(r->name), r->file_offset, r->length);
     }
     r->data = m->image + r->file_offset;
+    if (parameter) {
+      // {u32 scope, u32 key, u64 length}: bytes found when bound.
+      if (r->length != KILN_VM_RODATA_PARAMETER_DATA_SIZE) {
+        return KILN_BAD_MODULE("parameter rodata '%.*s' has %" PRIu64
+                               " data bytes; needs %d",
+                               KILN_SV_ARG(r->name), r->length,
+                               KILN_VM_RODATA_PARAMETER_DATA_SIZE);
+      }
+      KILN_RETURN_IF_ERROR(kiln_vm_get_string(
+          m, kiln_vm_rd32(r->data), "parameter scope", &r->parameter_scope));
+      KILN_RETURN_IF_ERROR(kiln_vm_get_string(
+          m, kiln_vm_rd32(r->data + 4), "parameter key", &r->parameter_key));
+      r->length = kiln_vm_rd64(r->data + 8);
+      if (r->length > SIZE_MAX / 2) {
+        return KILN_BAD_MODULE("parameter rodata '%.*s' is too large",
+                               KILN_SV_ARG(r->name));
+      }
+      r->data = NULL;
+      r->is_parameter = true;
+      ++m->parameter_count;
+      continue;
+    }
     if (splat) {
       // {u64 length, pattern}: the entry stands for the expanded length.
       uint64_t pattern_length = r->length - 8;
@@ -801,6 +830,19 @@ static void kiln_vm_bc_free_state(kiln_vm_module_t* base, void* opaque) {
   kiln_allocator_free(state->allocator, state);
 }
 
+// The error for a parameter entry used before the module's parameters are
+// bound.
+static kiln_status_t kiln_vm_unbound_parameter(
+    const kiln_vm_bytecode_module_t* m, const kiln_vm_rodata_info_t* r) {
+  return kiln_make_status(
+      KILN_STATUS_FAILED_PRECONDITION,
+      "module '%.*s' needs parameter '%.*s'::'%.*s' (%" PRIu64
+      " bytes); pass its file with --parameters=%.*s%sFILE",
+      KILN_SV_ARG(m->name), KILN_SV_ARG(r->parameter_scope),
+      KILN_SV_ARG(r->parameter_key), r->length, KILN_SV_ARG(r->parameter_scope),
+      r->parameter_scope.size ? "=" : "");
+}
+
 static kiln_status_t kiln_vm_bc_create_state(kiln_vm_module_t* base,
                                              kiln_allocator_t allocator,
                                              void** out_state) {
@@ -820,7 +862,9 @@ static kiln_status_t kiln_vm_bc_create_state(kiln_vm_module_t* base,
   }
   for (uint32_t i = 0; !status && i < m->rodata_count; ++i) {
     const kiln_vm_rodata_info_t* r = &m->rodata[i];
-    if (r->splat_pattern) {
+    if (r->is_parameter && !r->data) {
+      status = kiln_vm_unbound_parameter(m, r);
+    } else if (r->splat_pattern) {
       status =
           kiln_vm_rodata_expand_splat(r, allocator, &state->rodata_buffers[i]);
       if (status) {
@@ -978,11 +1022,72 @@ kiln_status_t kiln_vm_bytecode_module_rodata_buffer(
   kiln_vm_rodata_info_t info;
   KILN_RETURN_IF_ERROR(
       kiln_vm_bytecode_module_rodata_at(module, ordinal, &info));
+  if (info.is_parameter && !info.data) {
+    return kiln_vm_unbound_parameter(KILN_BC(module), &info);
+  }
   if (info.splat_pattern) {
     return kiln_vm_rodata_expand_splat(&info, module->allocator, out_buffer);
   }
   return kiln_vm_buffer_wrap((void*)info.data, info.length, false, &module->ref,
                              module->allocator, out_buffer);
+}
+
+size_t kiln_vm_bytecode_module_parameter_count(kiln_vm_module_t* module) {
+  return KILN_BC(module)->parameter_count;
+}
+
+kiln_status_t kiln_vm_bytecode_module_bind_parameters(
+    kiln_vm_module_t* module, kiln_vm_parameter_lookup_fn_t lookup,
+    void* user_data, kiln_ref_object_t* owner) {
+  kiln_vm_bytecode_module_t* m = KILN_BC(module);
+  if (m->parameters_bound) {
+    return kiln_make_status(KILN_STATUS_FAILED_PRECONDITION,
+                            "module '%.*s': parameters are already bound",
+                            KILN_SV_ARG(m->name));
+  }
+  // Resolve into a scratch array first so that a failure leaves the module
+  // as it was.
+  const uint8_t** found = NULL;
+  KILN_RETURN_IF_ERROR(kiln_vm_alloc_array(module->allocator, m->rodata_count,
+                                           sizeof(*found), (void**)&found));
+  kiln_status_t status = kiln_ok_status();
+  for (uint32_t i = 0; !status && i < m->rodata_count; ++i) {
+    kiln_vm_rodata_info_t* r = &m->rodata[i];
+    if (!r->is_parameter) continue;
+    uint64_t length = 0;
+    status = lookup(user_data, r->parameter_scope, r->parameter_key, &found[i],
+                    &length);
+    if (!status && length != r->length) {
+      status = kiln_make_status(
+          KILN_STATUS_INVALID_ARGUMENT,
+          "parameter '%.*s'::'%.*s' has %" PRIu64
+          " bytes; module '%.*s' was compiled for %" PRIu64 " bytes",
+          KILN_SV_ARG(r->parameter_scope), KILN_SV_ARG(r->parameter_key),
+          length, KILN_SV_ARG(m->name), r->length);
+    }
+    if (!status && found[i] && ((uintptr_t)found[i] % r->alignment)) {
+      status = kiln_make_status(
+          KILN_STATUS_INVALID_ARGUMENT,
+          "parameter '%.*s'::'%.*s' is not %u-byte aligned in memory",
+          KILN_SV_ARG(r->parameter_scope), KILN_SV_ARG(r->parameter_key),
+          r->alignment);
+    }
+    if (status) {
+      status = kiln_status_annotate_f(
+          status, "binding the parameters of '%.*s'", KILN_SV_ARG(m->name));
+    }
+  }
+  if (!status) {
+    for (uint32_t i = 0; i < m->rodata_count; ++i) {
+      if (!m->rodata[i].is_parameter) continue;
+      m->rodata[i].data = found[i] ? found[i] : (const uint8_t*)"";
+    }
+    m->parameters_bound = true;
+    kiln_ref_retain(owner);
+    m->parameter_owner = owner;
+  }
+  kiln_allocator_free(module->allocator, found);
+  return status;
 }
 
 size_t kiln_vm_bytecode_module_executable_count(kiln_vm_module_t* module) {

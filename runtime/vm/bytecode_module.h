@@ -26,7 +26,10 @@ extern "C" {
 // 1.1: GLOBALS section and the global.* opcodes (264..274).
 // 1.2: splat rodata entries (written as 1.2 only by modules that have one;
 // older readers refuse them).
-#define KILN_VM_MODULE_VERSION_MINOR 2
+// 1.3: parameter rodata entries (bytes in a parameter file, bound with
+// kiln_vm_bytecode_module_bind_parameters; written as 1.3 only by modules
+// that have one).
+#define KILN_VM_MODULE_VERSION_MINOR 3
 
 typedef enum kiln_vm_bytecode_load_flag_bits_e {
   KILN_VM_BYTECODE_LOAD_FLAG_NONE = 0,
@@ -74,6 +77,11 @@ typedef struct kiln_vm_rodata_info_t {
   // A splat (format 1.2): |length| bytes repeating these; NULL otherwise.
   const uint8_t* splat_pattern;
   uint32_t splat_pattern_length;
+  // A parameter (format 1.3): |length| bytes of (scope, key) in a parameter
+  // file; |data| is NULL until the module's parameters are bound.
+  bool is_parameter;
+  kiln_string_view_t parameter_scope;
+  kiln_string_view_t parameter_key;
 } kiln_vm_rodata_info_t;
 
 size_t kiln_vm_bytecode_module_rodata_count(kiln_vm_module_t* module);
@@ -90,6 +98,31 @@ kiln_status_t kiln_vm_bytecode_module_lookup_rodata(kiln_vm_module_t* module,
 // allocator).
 kiln_status_t kiln_vm_bytecode_module_rodata_buffer(
     kiln_vm_module_t* module, size_t ordinal, kiln_vm_buffer_t** out_buffer);
+
+//===----------------------------------------------------------------------===//
+// Parameters
+//===----------------------------------------------------------------------===//
+
+// Finds the bytes of parameter (|scope|, |key|) (kiln_io_parameter_index_lookup
+// has this shape); they must stay valid while |owner| lives.
+typedef kiln_status_t (*kiln_vm_parameter_lookup_fn_t)(void* user_data,
+                                                       kiln_string_view_t scope,
+                                                       kiln_string_view_t key,
+                                                       const uint8_t** out_data,
+                                                       uint64_t* out_length);
+
+// Number of parameter rodata entries of |module|.
+size_t kiln_vm_bytecode_module_parameter_count(kiln_vm_module_t* module);
+
+// Resolves every parameter entry of |module| through |lookup| and retains
+// |owner| (what keeps the bytes alive) for the module's life. Fails, naming
+// the entry, its (scope, key) and the sizes, when a key is missing or its
+// size differs from the one the module was compiled for. Call once, before
+// any context is made with the module (making one with an unbound parameter
+// fails with FAILED_PRECONDITION naming it).
+kiln_status_t kiln_vm_bytecode_module_bind_parameters(
+    kiln_vm_module_t* module, kiln_vm_parameter_lookup_fn_t lookup,
+    void* user_data, kiln_ref_object_t* owner);
 
 //===----------------------------------------------------------------------===//
 // Executables (for the HAL module)

@@ -82,6 +82,9 @@ typedef struct kiln_vm_bytecode_module_t {
   kiln_vm_bc_function_t* functions;
   uint32_t rodata_count;
   kiln_vm_rodata_info_t* rodata;
+  uint32_t parameter_count;  // rodata entries with is_parameter
+  bool parameters_bound;
+  kiln_ref_object_t* parameter_owner;  // retained, or NULL
   uint32_t executable_count;
   kiln_vm_bc_executable_t* executables;
   uint32_t entry_point_count;

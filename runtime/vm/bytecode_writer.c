@@ -31,7 +31,8 @@ typedef struct kiln_vm_w_export_t {
 typedef struct kiln_vm_w_blob_t {
   uint32_t name, format, alignment;
   bool with_digest;
-  bool splat;  // rodata: |data| is {u64 length, pattern}
+  bool splat;      // rodata: |data| is {u64 length, pattern}
+  bool parameter;  // rodata: |data| is {u32 scope, u32 key, u64 length}
   kiln_vm_bytes_t data;
   kiln_vm_bytes_t entries;  // 24-byte entry point records
   uint32_t entry_count;
@@ -402,6 +403,26 @@ kiln_status_t kiln_vm_bytecode_writer_add_rodata_splat(
   return kiln_ok_status();
 }
 
+kiln_status_t kiln_vm_bytecode_writer_add_rodata_parameter(
+    kiln_vm_bytecode_writer_t* w, kiln_string_view_t name,
+    kiln_string_view_t scope, kiln_string_view_t key, uint64_t length,
+    uint32_t alignment, uint32_t* out_ordinal) {
+  uint32_t strings[2];
+  KILN_RETURN_IF_ERROR(
+      kiln_vm_bytecode_writer_add_string(w, scope, &strings[0]));
+  KILN_RETURN_IF_ERROR(kiln_vm_bytecode_writer_add_string(w, key, &strings[1]));
+  uint8_t data[KILN_VM_RODATA_PARAMETER_DATA_SIZE];
+  memcpy(data, strings, 8);
+  memcpy(data + 8, &length, 8);
+  uint32_t ordinal = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_vm_add_blob(w, &w->rodata, name, kiln_make_string_view(NULL, 0),
+                       data, sizeof(data), alignment, false, &ordinal));
+  KILN_VEC_AT(w->rodata, kiln_vm_w_blob_t, ordinal)->parameter = true;
+  if (out_ordinal) *out_ordinal = ordinal;
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_vm_bytecode_writer_add_executable(
     kiln_vm_bytecode_writer_t* w, kiln_string_view_t name,
     kiln_string_view_t format, const void* data, size_t length,
@@ -497,7 +518,8 @@ static kiln_status_t kiln_vm_write_blobs(kiln_vm_bytecode_writer_t* w,
       first_entry += b->entry_count;
     } else {
       uint32_t fields[2] = {
-          b->name, b->alignment | (b->splat ? KILN_VM_RODATA_FLAG_SPLAT : 0)};
+          b->name, b->alignment | (b->splat ? KILN_VM_RODATA_FLAG_SPLAT : 0) |
+                       (b->parameter ? KILN_VM_RODATA_FLAG_PARAMETER : 0)};
       uint64_t size = b->data.size;
       memcpy(e, fields, 8);
       memcpy(e + 8, &offset, 8);
@@ -642,7 +664,9 @@ static kiln_status_t kiln_vm_writer_serialize(kiln_vm_bytecode_writer_t* w,
   // rodata, so other modules stay readable by 1.1 runtimes.
   uint16_t major = KILN_VM_MODULE_VERSION_MAJOR, minor = 1;
   for (size_t i = 0; i < w->rodata.count; ++i) {
-    if (KILN_VEC_AT(w->rodata, kiln_vm_w_blob_t, i)->splat) minor = 2;
+    const kiln_vm_w_blob_t* b = KILN_VEC_AT(w->rodata, kiln_vm_w_blob_t, i);
+    if (b->splat && minor < 2) minor = 2;
+    if (b->parameter) minor = 3;
   }
   memcpy(h + 8, &major, 2);
   memcpy(h + 10, &minor, 2);

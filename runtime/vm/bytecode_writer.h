@@ -70,6 +70,12 @@ kiln_status_t kiln_vm_bytecode_writer_add_rodata(
     kiln_vm_bytecode_writer_t* w, kiln_string_view_t name, const void* data,
     size_t length, uint32_t alignment, uint32_t* out_ordinal);
 
+// Adds a parameter rodata entry (format 1.3) standing for |length| bytes of
+// (|scope|, |key|) in a parameter file bound at load.
+kiln_status_t kiln_vm_bytecode_writer_add_rodata_parameter(
+    kiln_vm_bytecode_writer_t* w, kiln_string_view_t name,
+    kiln_string_view_t scope, kiln_string_view_t key, uint64_t length,
+    uint32_t alignment, uint32_t* out_ordinal);
 // Adds a splat rodata entry (format 1.2): |length| bytes repeating |pattern|
 // (1..64 bytes, dividing |length|); the file holds only the pattern and the
 // length.

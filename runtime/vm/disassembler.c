@@ -311,6 +311,15 @@ static kiln_status_t kiln_vm_dump_module(const kiln_vm_bytecode_module_t* m,
     kiln_vm_indent(s, in);
     fputs("rodata ", s);
     kiln_vm_print_symbol(s, r->name);
+    if (r->is_parameter) {
+      fprintf(s, " align %u : parameter ", r->alignment);
+      kiln_vm_print_quoted(s, r->parameter_scope);
+      fputs(" ", s);
+      kiln_vm_print_quoted(s, r->parameter_key);
+      fprintf(s, " %" PRIu64 "  # %s, file offset %" PRIu64 "\n", r->length,
+              r->data ? "bound" : "unbound", r->file_offset);
+      continue;
+    }
     if (r->splat_pattern) {
       fprintf(s, " align %u : splat %" PRIu64 " x hex \"", r->alignment,
               r->length / r->splat_pattern_length);

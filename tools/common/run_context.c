@@ -13,6 +13,11 @@ KILN_FLAG_LIST(module,
                "into one context in order, each importing the exports of "
                "the ones before it (as IREE's tools do); functions are run "
                "from the last one.");
+KILN_FLAG_LIST(parameters,
+               "A parameter file (.irpa archive or .safetensors) whose "
+               "entries the module's parameters are resolved from, as "
+               "`scope=path` or `path` (the empty scope). Repeatable (as "
+               "IREE's --parameters).");
 KILN_FLAG(int64, allocation_limit_mb, 8192,
           "At most this many MiB live at once for the module (device "
           "buffers, VM buffers and lists, the context); past it an "
@@ -94,9 +99,22 @@ static kiln_status_t kiln_tools_run_context_initialize(
                                                    user_data, NULL, out);
 }
 
+// Adds the --parameters files to |session| (before any module loads).
+static kiln_status_t kiln_tools_add_parameters_from_flags(
+    kiln_runtime_session_t* session) {
+  for (size_t i = 0; i < kiln_flag_parameters.count; ++i) {
+    KILN_RETURN_AND_ANNOTATE_IF_ERROR(
+        kiln_runtime_session_add_parameters(session,
+                                            kiln_flag_parameters.values[i]),
+        "--parameters=%s", kiln_flag_parameters.values[i]);
+  }
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_tools_load_module_from_flags(
     kiln_runtime_session_t* session, const void* user_data) {
   (void)user_data;
+  KILN_RETURN_IF_ERROR(kiln_tools_add_parameters_from_flags(session));
   if (kiln_flag_module.count == 0 || !kiln_flag_module.values[0][0]) {
     return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
                             "no module given; pass --module=path.kmod (or "
@@ -156,6 +174,7 @@ static kiln_status_t kiln_tools_load_module_from_memory(
     kiln_runtime_session_t* session, const void* user_data) {
   const kiln_tools_memory_image_t* image =
       (const kiln_tools_memory_image_t*)user_data;
+  KILN_RETURN_IF_ERROR(kiln_tools_add_parameters_from_flags(session));
   return kiln_runtime_session_load_module_memory(
       session, image->bytes, image->length, KILN_VM_BYTECODE_LOAD_FLAG_NONE);
 }

@@ -87,13 +87,17 @@ class Config:
     """Which device a context runs on: a URI, "local-task" (default) or
     "local-sync", as iree.runtime.Config(driver_name).
 
+    parameters: parameter files (.irpa, .safetensors) as "scope=path" or
+    "path", what the run tools' --parameters take; contexts made with this
+    config resolve their modules' parameters from them.
+
     allow_native_executables: run llvm-cpu modules (native code, trusted as
     the compiler's output is). Default True: a module compiled by
     kiln.compiler for llvm-cpu runs as it does in iree.runtime.
     """
 
     def __init__(self, driver_name=None, *, device=None, worker_count=0,
-                 allow_native_executables=True):
+                 allow_native_executables=True, parameters=()):
         if device is not None and driver_name is not None:
             raise ValueError("give driver_name or device, not both")
         uri = device if device is not None else driver_name
@@ -103,6 +107,9 @@ class Config:
         self.driver_name = self.device_uri
         self.worker_count = int(worker_count)
         self.allow_native_executables = bool(allow_native_executables)
+        # Parameter files, as the run tools' --parameters: "scope=path" or
+        # "path" (the empty scope).
+        self.parameters = [str(p) for p in parameters]
 
     def __repr__(self):
         return f"<kiln.runtime.Config device={self.device_uri!r}>"
@@ -422,6 +429,8 @@ class SystemContext:
         self._session = _runtime.Session(
             self.config.device_uri, self.config.worker_count,
             self.config.allow_native_executables)
+        for value in self.config.parameters:
+            self._session.add_parameters(value)
         self.modules = _Modules()
         for m in vm_modules or ():
             self.add_vm_module(m)
@@ -431,6 +440,12 @@ class SystemContext:
         bound = BoundModule(self, vm_module)
         self.modules[vm_module.name] = bound
         return bound
+
+    def add_parameters(self, value):
+        """Adds a parameter file (.irpa or .safetensors) as `--parameters`
+        does ("scope=path" or "path"): modules added afterwards resolve
+        their #flow.parameter.named globals from it."""
+        self._session.add_parameters(str(value))
 
     def add_vm_modules(self, vm_modules):
         for m in vm_modules:

@@ -289,3 +289,43 @@ def test_uninitialized_objects_raise():
         _runtime.Module.__new__(_runtime.Module).function_names
     with pytest.raises(TypeError, match="expects a kiln._runtime.Module"):
         _runtime.Session("local-sync").load(b"bytes")
+
+
+PARAMETER_MODEL = """
+util.global private @w = #flow.parameter.named<"model"::"w"> : tensor<3xf32>
+func.func @scale(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %w = util.global.load @w : tensor<3xf32>
+  %e = tensor.empty() : tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>,
+      affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+      iterator_types = ["parallel"]}
+      ins(%x, %w : tensor<3xf32>, tensor<3xf32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}"""
+
+
+def test_parameters_from_safetensors(tmp_path):
+    import json
+    import struct
+    import kiln.compiler
+    w = np.array([2, -3, 0.5], np.float32)
+    header = json.dumps({"w": {"dtype": "F32", "shape": [3],
+                               "data_offsets": [0, 12]}}).encode()
+    path = tmp_path / "w.safetensors"
+    path.write_bytes(struct.pack("<Q", len(header)) + header + w.tobytes())
+    module = rt.VmModule.copy_buffer(None, kiln.compiler.compile_str(
+        PARAMETER_MODEL, target_backends=["vmvx"]))
+    x = np.array([1, 2, 3], np.float32)
+    ctx = rt.SystemContext(config=rt.Config(
+        "local-sync", parameters=[f"model={path}"]))
+    bound = ctx.add_vm_module(module)
+    np.testing.assert_array_equal(bound.scale(x), x * w)
+    with pytest.raises(rt.KilnError, match="needs parameter 'model'::'w'"):
+        rt.load_vm_module(module, rt.Config("local-sync"))
+    ctx = rt.SystemContext(config=rt.Config("local-sync"))
+    with pytest.raises(rt.KilnError, match="cannot open parameter file"):
+        ctx.add_parameters(f"model={tmp_path / 'missing.irpa'}")

@@ -9,6 +9,7 @@
 #include "compiler/ir/builder.h"
 #include "compiler/ir/builtin.h"
 #include "compiler/schedule/schedule.h"
+#include "runtime/io/irpa_writer.h"
 
 //===----------------------------------------------------------------------===//
 // Imports
@@ -72,6 +73,14 @@ static const struct {
 // Module-level state
 //===----------------------------------------------------------------------===//
 
+typedef struct kiln_em_parameter_t {
+  kiln_string_view_t scope;
+  kiln_string_view_t key;  // arena string
+  int64_t bytes;
+  size_t element_bytes;
+  const kiln_ir_attribute_t* data;  // exported constant, or NULL
+} kiln_em_parameter_t;
+
 typedef struct kiln_em_module_t {
   kiln_ir_context_t* ctx;
   const kiln_vm_emission_options_t* options;
@@ -91,6 +100,13 @@ typedef struct kiln_em_module_t {
   // in N order; becomes the module's kiln.vm_rodata array.
   const kiln_ir_attribute_t** blobs;
   size_t blob_count, blob_capacity;
+  const char* export_path;          // of options->parameter_export, or NULL
+  kiln_string_view_t export_scope;  // of options->parameter_export
+  // The module's parameters, in rodata order: (scope, key, bytes, element
+  // size) and, for exported constants, their dense attribute.
+  kiln_em_parameter_t* parameters;
+  size_t parameter_count, parameter_capacity;
+  size_t exported_count;  // names the next exported key
 } kiln_em_module_t;
 
 // Where a tensor lives on the host side of one function.
@@ -277,6 +293,42 @@ static uint32_t kiln_em_string_rodata(kiln_em_module_t* m, const char* text) {
   return ordinal;
 }
 
+// Writes `rodata @__rodata_N align 64 : parameter "scope" "key" BYTES` and
+// records the parameter (|data|: the exported constant, or NULL).
+static kiln_status_t kiln_em_parameter_rodata(kiln_em_module_t* m,
+                                              const kiln_ir_attribute_t* attr,
+                                              kiln_string_view_t scope,
+                                              kiln_string_view_t key,
+                                              const kiln_ir_type_t* type,
+                                              const kiln_ir_attribute_t* data,
+                                              uint32_t* out_ordinal) {
+  size_t element_bytes = kiln_ir_type_storage_bytes(kiln_ir_type_element(type));
+  int64_t bytes = kiln_ir_type_num_elements(type) * (int64_t)element_bytes;
+  if (m->parameter_count == m->parameter_capacity) {
+    size_t cap = m->parameter_capacity ? 2 * m->parameter_capacity : 16;
+    kiln_em_parameter_t* grown =
+        (kiln_em_parameter_t*)kiln_ir_arena_alloc(m->ctx, cap * sizeof(*grown));
+    if (!grown) return kiln_ir_context_take_error(m->ctx);
+    if (m->parameter_count) {
+      memcpy(grown, m->parameters, m->parameter_count * sizeof(*grown));
+    }
+    m->parameters = grown;
+    m->parameter_capacity = cap;
+  }
+  m->parameters[m->parameter_count++] =
+      (kiln_em_parameter_t){scope, key, bytes, element_bytes, data};
+  uint32_t ordinal = m->next_rodata++;
+  kiln_ir_sb_printf(&m->rodata, "rodata @__rodata_%u align 64 : parameter ",
+                    ordinal);
+  kiln_asm_quote(&m->rodata, scope.data, scope.size);
+  kiln_ir_sb_printf(&m->rodata, " ");
+  kiln_asm_quote(&m->rodata, key.data, key.size);
+  kiln_ir_sb_printf(&m->rodata, " %lld\n", (long long)bytes);
+  kiln_ptr_map_put(&m->constant_rodata, attr, (void*)(uintptr_t)(ordinal + 1));
+  *out_ordinal = ordinal;
+  return kiln_ok_status();
+}
+
 // The rodata entry holding dense constant |attr| (64-byte aligned). A splat
 // stays one element and a count (a splat rodata entry, expanded when a
 // context is created), so its size in the module does not grow with its
@@ -290,12 +342,37 @@ static kiln_status_t kiln_em_constant_rodata(kiln_em_module_t* m,
     *out_ordinal = (uint32_t)(uintptr_t)existing - 1;
     return kiln_ok_status();
   }
+  kiln_string_view_t scope, key;
+  if (kiln_ir_parameter_attr_ref(attr, &scope, &key)) {
+    // The bytes live in a parameter file bound at load. Keyed by the
+    // attribute (uniqued per scope and key) like dense constants.
+    const kiln_ir_type_t* type = at->num_results ? at->results[0].type : NULL;
+    if (!type || !kiln_ir_type_is_ranked_tensor(type) ||
+        !kiln_ir_type_has_static_shape(type)) {
+      return kiln_ir_op_emit_error(at, m->ctx,
+                                   "vm-emission: a parameter needs a "
+                                   "statically shaped tensor");
+    }
+    return kiln_em_parameter_rodata(m, attr, scope, key, type, NULL,
+                                    out_ordinal);
+  }
   if (!attr || attr->kind != KILN_IR_ATTR_DENSE_ELEMENTS) {
     return kiln_ir_op_emit_error(at, m->ctx,
                                  "vm-emission: expected a dense constant");
   }
   int64_t count = kiln_ir_dense_num_elements(attr);
   size_t eb = kiln_ir_type_storage_bytes(kiln_ir_type_element(attr->type));
+  if (m->export_path && !attr->dense.splat && count > 0 &&
+      count * (int64_t)eb >= m->options->parameter_export_minimum_size) {
+    // --iree-parameter-export: the bytes go to the archive, the module
+    // keeps a reference.
+    char key[32];
+    snprintf(key, sizeof(key), "constant_%zu", m->exported_count++);
+    kiln_string_view_t interned = kiln_ir_intern_cstr(m->ctx, key);
+    if (!interned.data) return kiln_ir_context_take_error(m->ctx);
+    return kiln_em_parameter_rodata(m, attr, m->export_scope, interned,
+                                    attr->type, attr, out_ordinal);
+  }
   uint32_t ordinal = m->next_rodata++;
   if (attr->dense.splat && count > 1 && eb > 0 && eb <= 64) {
     kiln_ir_sb_printf(&m->rodata,
@@ -1828,6 +1905,52 @@ static bool kiln_func_is_public(kiln_ir_op_t* func) {
          kiln_string_view_equal_cstr(vis->str, "public");
 }
 
+// Writes --iree-parameter-export's archive (the exported constants) and
+// --iree-parameter-splat's (a zero splat per parameter).
+static kiln_status_t kiln_em_write_parameter_archives(kiln_em_module_t* m) {
+  const char* splat_path = m->options && m->options->parameter_splat &&
+                                   m->options->parameter_splat[0]
+                               ? m->options->parameter_splat
+                               : NULL;
+  if (!m->export_path && !splat_path) return kiln_ok_status();
+  kiln_io_irpa_entry_t* entries = (kiln_io_irpa_entry_t*)kiln_ir_arena_alloc(
+      m->ctx, (m->parameter_count + 1) * sizeof(*entries));
+  if (!entries) return kiln_ir_context_take_error(m->ctx);
+  if (m->export_path) {
+    size_t n = 0;
+    for (size_t i = 0; i < m->parameter_count; ++i) {
+      const kiln_em_parameter_t* p = &m->parameters[i];
+      if (!p->data) continue;
+      memset(&entries[n], 0, sizeof(entries[n]));
+      entries[n].key = p->key;
+      entries[n].data = p->data->dense.data;
+      entries[n].length = (uint64_t)p->bytes;
+      ++n;
+    }
+    KILN_RETURN_AND_ANNOTATE_IF_ERROR(
+        kiln_io_irpa_write_file(m->export_path, entries, n),
+        "--iree-parameter-export");
+  }
+  if (splat_path) {
+    for (size_t i = 0; i < m->parameter_count; ++i) {
+      const kiln_em_parameter_t* p = &m->parameters[i];
+      memset(&entries[i], 0, sizeof(entries[i]));
+      entries[i].key = p->key;
+      entries[i].length = (uint64_t)p->bytes;
+      // Zero bits are zero for the element types kiln has; one element of
+      // them is the pattern (IREE's splat archives do the same).
+      size_t eb = p->element_bytes;
+      entries[i].splat_pattern_length =
+          (uint8_t)(eb == 1 || eb == 2 || eb == 4 || eb == 8 || eb == 16 ? eb
+                                                                         : 1);
+    }
+    KILN_RETURN_AND_ANNOTATE_IF_ERROR(
+        kiln_io_irpa_write_file(splat_path, entries, m->parameter_count),
+        "--iree-parameter-splat");
+  }
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
                                const kiln_vm_emission_options_t* options) {
   KILN_RETURN_IF_ERROR(kiln_dispatch_register_ops(context));
@@ -1836,6 +1959,14 @@ kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
   if (!m) return kiln_ir_context_take_error(context);
   m->ctx = context;
   m->options = options;
+  if (options && options->parameter_export && options->parameter_export[0]) {
+    // `scope=path` or `path` (the empty scope), as IREE's flag.
+    const char* v = options->parameter_export;
+    const char* eq = strchr(v, '=');
+    m->export_path = eq ? eq + 1 : v;
+    m->export_scope = eq ? kiln_make_string_view(v, (size_t)(eq - v))
+                         : kiln_string_view_empty();
+  }
   m->constant_rodata = kiln_ptr_map_make(context);
   m->exe_globals = kiln_ptr_map_make(context);
   m->user_import_names = kiln_ptr_map_make(context);
@@ -1906,6 +2037,7 @@ kiln_status_t kiln_vm_emission(kiln_ir_context_t* context, kiln_ir_op_t* module,
                                 "out of memory emitting VM assembly");
     }
   }
+  if (!status) status = kiln_em_write_parameter_archives(m);
   if (!status) {
     const kiln_ir_attribute_t* blobs =
         kiln_ir_array_attr_get(context, m->blob_count, m->blobs);

@@ -35,6 +35,16 @@ typedef enum kiln_execution_model_e {
 
 typedef struct kiln_vm_emission_options_t {
   kiln_execution_model_t execution_model;
+  // --iree-parameter-export=[scope=]path.irpa: dense (non-splat) constants
+  // of at least |parameter_export_minimum_size| bytes are written to that
+  // archive (keys "constant_0", ...) and become parameter entries of
+  // |parameter_export| 's scope instead of module rodata. NULL: none.
+  const char* parameter_export;
+  int64_t parameter_export_minimum_size;
+  // --iree-parameter-splat=path.irpa: an archive with a zero splat entry per
+  // parameter of the module (same key, same size), to run it without the
+  // real weights. NULL: none.
+  const char* parameter_splat;
 } kiln_vm_emission_options_t;
 
 // The pass (name "vm-emission"); user_data may point at a

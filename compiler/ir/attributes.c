@@ -402,28 +402,11 @@ const kiln_ir_attribute_t* kiln_ir_symbol_ref_attr_get(
   return a;
 }
 
-const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_get(
-    kiln_ir_context_t* c, const kiln_ir_type_t* shaped_type, bool splat,
-    const void* data, size_t size) {
-  if (!kiln_ir_type_is_shaped(shaped_type)) return NULL;
-  size_t elem = kiln_ir_type_storage_bytes(shaped_type->shaped.element);
-  int64_t n = kiln_ir_type_num_elements(shaped_type);
-  if (!elem || n < 0) return NULL;
-  size_t expected = splat ? elem : elem * (size_t)n;
-  if (size != expected) return NULL;
-  kiln_ir_attribute_t* a =
-      kiln_ir_new_attr(c, KILN_IR_ATTR_DENSE_ELEMENTS, shaped_type);
-  if (!a) return NULL;
-  a->dense.splat = splat;
-  a->dense.size = size;
-  a->dense.data = (const uint8_t*)kiln_ir_arena_dup(c, data, size);
-  return a;
-}
-
-const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_get_uninitialized(
-    kiln_ir_context_t* c, const kiln_ir_type_t* shaped_type, bool splat,
-    size_t size, uint8_t** out_data) {
-  *out_data = NULL;
+// A dense elements attribute of |shaped_type| with |size| bytes (checked
+// against the type) and no data yet.
+static kiln_ir_attribute_t* kiln_ir_dense_new(kiln_ir_context_t* c,
+                                              const kiln_ir_type_t* shaped_type,
+                                              bool splat, size_t size) {
   if (!kiln_ir_type_is_shaped(shaped_type)) return NULL;
   size_t elem = kiln_ir_type_storage_bytes(shaped_type->shaped.element);
   int64_t n = kiln_ir_type_num_elements(shaped_type);
@@ -431,12 +414,39 @@ const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_get_uninitialized(
   if (size != (splat ? elem : elem * (size_t)n)) return NULL;
   kiln_ir_attribute_t* a =
       kiln_ir_new_attr(c, KILN_IR_ATTR_DENSE_ELEMENTS, shaped_type);
-  uint8_t* data = (uint8_t*)kiln_ir_arena_alloc_uninitialized(c, size);
-  if (!a || !data) return NULL;
+  if (!a) return NULL;
   a->dense.splat = splat;
   a->dense.size = size;
+  return a;
+}
+
+const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_get(
+    kiln_ir_context_t* c, const kiln_ir_type_t* shaped_type, bool splat,
+    const void* data, size_t size) {
+  kiln_ir_attribute_t* a = kiln_ir_dense_new(c, shaped_type, splat, size);
+  if (!a) return NULL;
+  a->dense.data = (const uint8_t*)kiln_ir_arena_dup(c, data, size);
+  return a->dense.data ? a : NULL;
+}
+
+const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_get_uninitialized(
+    kiln_ir_context_t* c, const kiln_ir_type_t* shaped_type, bool splat,
+    size_t size, uint8_t** out_data) {
+  *out_data = NULL;
+  kiln_ir_attribute_t* a = kiln_ir_dense_new(c, shaped_type, splat, size);
+  uint8_t* data =
+      a ? (uint8_t*)kiln_ir_arena_alloc_uninitialized(c, size) : NULL;
+  if (!data) return NULL;
   a->dense.data = data;
   *out_data = data;
+  return a;
+}
+
+const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_get_borrowed(
+    kiln_ir_context_t* c, const kiln_ir_type_t* shaped_type, bool splat,
+    const void* data, size_t size) {
+  kiln_ir_attribute_t* a = kiln_ir_dense_new(c, shaped_type, splat, size);
+  if (a) a->dense.data = (const uint8_t*)data;
   return a;
 }
 

@@ -218,6 +218,11 @@ const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_get(
 const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_get_uninitialized(
     kiln_ir_context_t* context, const kiln_ir_type_t* shaped_type, bool splat,
     size_t size, uint8_t** out_data);
+// Dense elements over |data| without a copy: |data| must stay unchanged
+// for the context's lifetime (it is in the context's arena).
+const kiln_ir_attribute_t* kiln_ir_dense_elements_attr_get_borrowed(
+    kiln_ir_context_t* context, const kiln_ir_type_t* shaped_type, bool splat,
+    const void* data, size_t size);
 // |source| (dense elements) viewed as |shaped_type|, which has the same
 // element type and number of elements: the data is shared, not copied
 // (attributes are immutable and live as long as their context). NULL when

@@ -24,8 +24,10 @@
 // row-major in the IR storage format of |type|'s element (i1: one byte).
 typedef struct kiln_onnx_const_t {
   const kiln_ir_type_t* type;  // static ranked tensor
-  const uint8_t* data;         // context arena
+  const uint8_t* data;         // the context's arena when |in_arena|; else an
+                               // external-data mapping that import unmaps
   size_t size;
+  bool in_arena;
 } kiln_onnx_const_t;
 
 // What an ONNX value is. Sequences and optionals exist only at import:

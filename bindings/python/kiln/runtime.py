@@ -87,6 +87,9 @@ class Config:
     """Which device a context runs on: a URI, "local-task" (default) or
     "local-sync", as iree.runtime.Config(driver_name).
 
+    worker_count: local-task's threads per dispatch, the calling (or queue)
+    thread included, so worker_count - 1 pool threads; 0 = one per CPU.
+
     allow_native_executables: run llvm-cpu modules (native code, trusted as
     the compiler's output is). Default True: a module compiled by
     kiln.compiler for llvm-cpu runs as it does in iree.runtime.

@@ -3,7 +3,8 @@
 # not a test: it needs a quiet machine). Two llvm-cpu programs:
 # samples/simple_abs.mlir (one dispatch on a scalar) and
 # bench/tracing/dispatch.mlir (one small elementwise dispatch on 4096
-# floats), each on local-sync and on local-task with 1 and 2 workers.
+# floats), each on local-sync and on local-task with 1 and 2 threads
+# (--task_topology_group_count: the calling thread plus 0 or 1 pool workers).
 # Prints the median time per call of 5 repetitions and local-task's excess
 # over local-sync. Issue targets: simple_abs on local-task <= 10 us, and
 # local-task adds <= 5 us per dispatch.

@@ -37,11 +37,13 @@ extern const kiln_ref_type_t kiln_hal_device_type;
 
 // Options every driver understands; zero-initialize and set what you need.
 typedef struct kiln_hal_device_params_t {
-  // local-task: number of workers (0 = one per CPU). Ignored by local-sync.
+  // local-task: number of threads that run a dispatch's workgroups, the
+  // thread running the queue op included (so task_worker_count - 1 pool
+  // threads; 0 = one thread per CPU). Ignored by local-sync.
   uint32_t task_worker_count;
-  // local-task: non-NULL pins worker i to CPU task_cpu_ids[i]
-  // (task_worker_count entries; --task_topology_cpu_ids). Not retained: read
-  // at creation.
+  // local-task: non-NULL pins pool thread i to CPU task_cpu_ids[i]
+  // (task_worker_count entries, one pool thread each, the queue op's thread
+  // in addition; --task_topology_cpu_ids). Not retained: read at creation.
   const uint32_t* task_cpu_ids;
   // Allow loading native shared objects ("native-elf-*"); native code is
   // trusted code, so this is off unless the user opts in.

@@ -267,6 +267,7 @@ kiln_task_executor_options_t kiln_task_executor_options_default(void) {
   options.worker_count = 0;
   options.name = "kiln-worker";
   options.cpu_ids = NULL;
+  options.count_caller = false;
   return options;
 }
 
@@ -308,6 +309,8 @@ kiln_status_t kiln_task_executor_create(
       KILN_STATUS_INVALID_ARGUMENT,
       "kiln_task_executor_create: worker_count %u exceeds the limit of %u",
       worker_count, (unsigned)KILN_TASK_EXECUTOR_MAX_WORKERS);
+  // The caller is one of the threads: the pool makes up the rest.
+  if (options->count_caller && worker_count > 0) --worker_count;
   const char* prefix = options->name ? options->name : "kiln-worker";
 
   kiln_task_executor_t* executor = NULL;
@@ -324,8 +327,10 @@ kiln_status_t kiln_task_executor_create(
   kiln_atomic_init(&executor->active_workers, 0);
   kiln_atomic_init(&executor->shutdown, false);
 
+  // At least one entry: a pool of zero threads is valid (count_caller with
+  // one thread) and an allocator may refuse zero-byte blocks.
   kiln_status_t status = kiln_allocator_calloc(
-      allocator, worker_count * sizeof(kiln_task_worker_t),
+      allocator, (worker_count ? worker_count : 1) * sizeof(kiln_task_worker_t),
       (void**)&executor->workers);
   if (!status) {
     status =

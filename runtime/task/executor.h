@@ -45,10 +45,18 @@ typedef struct kiln_task_executor_options_t {
   // Thread name prefix ("kiln-worker" when NULL); threads are named
   // "<prefix>-<id>", truncated to 15 characters by the OS.
   const char* name;
-  // Non-NULL: worker i runs only on CPU cpu_ids[i] (worker_count entries;
-  // the tooling layer's --task_topology_cpu_ids). A CPU the process may not
-  // use fails creation, naming it.
+  // Non-NULL: worker i runs only on CPU cpu_ids[i] (one entry per pool
+  // thread; the tooling layer's --task_topology_cpu_ids). A CPU the process
+  // may not use fails creation, naming it.
   const uint32_t* cpu_ids;
+  // true: worker_count counts the calling thread as one of the threads that
+  // run indices, so the pool starts worker_count - 1 threads (0 = one thread
+  // per CPU in all: kiln_cpu_count() - 1 pool threads; 1 = no pool, every
+  // parallel_for runs inline). A parallel_for then runs on at most
+  // worker_count threads instead of worker_count + 1, which keeps N threads
+  // on N CPUs instead of oversubscribing them by one. false (the default):
+  // worker_count pool threads, the caller in addition.
+  bool count_caller;
 } kiln_task_executor_options_t;
 
 // Upper bound on worker_count, to catch nonsense values from flags.
@@ -72,8 +80,9 @@ void kiln_task_executor_retain(kiln_task_executor_t* executor);
 // executor. No parallel_for may be running then. NULL is allowed.
 void kiln_task_executor_release(kiln_task_executor_t* executor);
 
-// Number of pool threads (not counting callers). Per-worker scratch arrays
-// need worker_count + 1 entries (see the file comment).
+// Number of pool threads (not counting callers; one less than
+// options.worker_count with count_caller). Per-worker scratch arrays need
+// worker_count + 1 entries (see the file comment).
 uint32_t kiln_task_executor_worker_count(const kiln_task_executor_t* executor);
 
 //===----------------------------------------------------------------------===//

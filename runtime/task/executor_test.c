@@ -422,6 +422,46 @@ KILN_TEST(busy_workers_share_the_work) {
   kiln_task_executor_release(executor);
 }
 
+// count_caller: N threads are the caller plus N - 1 pool threads. One
+// thread is no pool at all (every index inline, worker id 0); two share 400
+// chunks of 0.5 ms (ample time for the pool thread to wake), and no
+// parallel_for runs on more than the two.
+KILN_TEST(count_caller_includes_the_calling_thread) {
+  for (uint32_t threads = 1; threads <= 2; ++threads) {
+    kiln_task_executor_options_t options = kiln_task_executor_options_default();
+    options.worker_count = threads;
+    options.count_caller = true;
+    options.name = "kiln-test";
+    kiln_task_executor_t* executor = NULL;
+    KILN_ASSERT_OK(kiln_task_executor_create(&options, kiln_allocator_system(),
+                                             &executor));
+    KILN_EXPECT_EQ_INT(kiln_task_executor_worker_count(executor), threads - 1);
+    kiln_task_parallel_for_params_t params = {400,  1,    burn_cpu, NULL,
+                                              NULL, NULL, 0};
+    int64_t worker_ns[2] = {0, 0};
+    params.out_worker_ns = worker_ns;
+    kiln_task_parallel_for_stats_t stats;
+    KILN_EXPECT_OK(
+        kiln_task_executor_parallel_for_ex(executor, &params, &stats));
+    KILN_EXPECT_EQ_INT(stats.indices_run, 400);
+    KILN_EXPECT_EQ_INT(stats.workers_used, threads);
+    // Both ids ran work with two threads; the only id with one.
+    for (uint32_t id = 0; id < threads; ++id) {
+      KILN_EXPECT_TRUE(worker_ns[id] > 0);
+    }
+    sum_state_t state;
+    memset(&state, 0, sizeof(state));
+    state.worker_limit = threads - 1;
+    KILN_EXPECT_OK(
+        kiln_task_executor_parallel_for(executor, 10000, 0, add_index, &state));
+    uint64_t sum = 0;
+    for (int i = 0; i < 64; ++i) sum += state.partial[i];
+    KILN_EXPECT_TRUE(sum == 10000ull * 9999ull / 2);
+    KILN_EXPECT_EQ_INT(kiln_atomic_load_relaxed(&state.bad_worker_id), 0);
+    kiln_task_executor_release(executor);
+  }
+}
+
 KILN_TEST_MAIN(KILN_TEST_CASE(sum_matches_closed_form),
                KILN_TEST_CASE(every_index_runs_exactly_once),
                KILN_TEST_CASE(lowest_failing_index_is_returned),
@@ -431,4 +471,5 @@ KILN_TEST_MAIN(KILN_TEST_CASE(sum_matches_closed_form),
                KILN_TEST_CASE(create_destroy_repeatedly),
                KILN_TEST_CASE(options_and_failures),
                KILN_TEST_CASE(idle_workers_use_no_cpu),
-               KILN_TEST_CASE(busy_workers_share_the_work))
+               KILN_TEST_CASE(busy_workers_share_the_work),
+               KILN_TEST_CASE(count_caller_includes_the_calling_thread))

@@ -11,14 +11,16 @@ KILN_FLAG(string, device, "local-task",
           "Device URI to run on: local-task (worker pool) or local-sync\n"
           "(inline on the calling thread).");
 KILN_FLAG(int32, task_topology_group_count, 0,
-          "local-task workers; 0 = one per CPU (capped by\n"
+          "Threads that run local-task dispatches: the thread running the\n"
+          "queue op plus N-1 pool workers; 0 = one per CPU (capped by\n"
           "--task_topology_max_group_count).");
 KILN_FLAG(int32, task_topology_max_group_count, 0,
-          "Upper bound on local-task workers when the count is automatic;\n"
+          "Upper bound on local-task threads when the count is automatic;\n"
           "0 = no bound.");
 KILN_FLAG(string, task_topology_cpu_ids, "",
-          "Comma-separated CPU ids, one local-task worker pinned to each\n"
-          "(e.g. 0,1); sets the worker count. Empty: unpinned.");
+          "Comma-separated CPU ids, one local-task pool worker pinned to\n"
+          "each (e.g. 0,1), the queue op's thread in addition. Empty:\n"
+          "unpinned.");
 KILN_FLAG(bool, allow_native_executables, true,
           "Allow modules' native (shared object) executables; native code is\n"
           "trusted code.");
@@ -132,7 +134,8 @@ bool kiln_tooling_print_device_info_from_flags(FILE* file) {
               "  workers: %u%s\n  native executables: %s\n",
               name, name, registry->drivers[i].description,
               task ? params.task_worker_count : 0u,
-              task ? " (--task_topology_group_count; 0 = one per CPU)"
+              task ? " (--task_topology_group_count threads, the queue "
+                     "op's included; 0 = one per CPU)"
                    : " (runs on the calling thread)",
               params.allow_native_executables
                   ? "allowed (--allow_native_executables)"

@@ -182,8 +182,9 @@ def main():
                     env = dict(os.environ, KILN_HAL_CPU_ISA_CAP=cap)
                     flags = ["--device=" + device]
                     if device.startswith("local-task"):
-                        # 1 or 2 workers: tiles spread over them, K never
-                        # split, so the bits are local-sync's.
+                        # 1 or 2 threads (the caller and 0 or 1 pool
+                        # workers): tiles spread over them, K never split,
+                        # so the bits are local-sync's.
                         flags = ["--device=local-task",
                                  "--task_topology_group_count=" +
                                  ("1" if device.endswith("-1") else "2")]

@@ -87,6 +87,8 @@ class Config:
     """Which device a context runs on: a URI, "local-task" (default) or
     "local-sync", as iree.runtime.Config(driver_name).
 
+    worker_count: local-task's threads per dispatch, the calling (or queue)
+    thread included, so worker_count - 1 pool threads; 0 = one per CPU.
     parameters: parameter files (.irpa, .safetensors) as "scope=path" or
     "path", what the run tools' --parameters take; contexts made with this
     config resolve their modules' parameters from them.

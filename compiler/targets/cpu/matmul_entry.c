@@ -335,8 +335,31 @@ kiln_status_t kiln_cpu_matmul_pack_constant_rhs(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// Workgroups a grid should at least have so that a few threads (2-8) each
+// get work and the uneven last block costs a fraction of the dispatch.
+#define KILN_CPU_MATMUL_MIN_WORKGROUPS 8
+
+// Output rows per workgroup: KILN_CPU_MATMUL_WM, halved (down to MB) while
+// the grid has fewer than KILN_CPU_MATMUL_MIN_WORKGROUPS workgroups. A late
+// convnet layer (13 x 13 pixels, <= 128 channels) was one workgroup, so one
+// thread ran it while the others idled. Smaller row blocks only repack the
+// RHS panel more often (not at all when it is packed at compile time); K is
+// not split, so every output element sums in the same order as before. The
+// choice depends on shapes only, not on the worker count.
+static int64_t kiln_cpu_gemm_wm(const kiln_cpu_gemm_t* g) {
+  int64_t col_blocks =
+      (g->n + KILN_CPU_MATMUL_NB - 1) / KILN_CPU_MATMUL_NB * g->batch;
+  int64_t wm = KILN_CPU_MATMUL_WM;
+  while (wm > KILN_CPU_MATMUL_MB &&
+         (g->m + wm - 1) / wm * col_blocks < KILN_CPU_MATMUL_MIN_WORKGROUPS) {
+    wm /= 2;
+  }
+  return wm;
+}
+
 void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]) {
-  out_count[0] = (g->m + KILN_CPU_MATMUL_WM - 1) / KILN_CPU_MATMUL_WM;
+  int64_t wm = kiln_cpu_gemm_wm(g);
+  out_count[0] = (g->m + wm - 1) / wm;
   out_count[1] = (g->n + KILN_CPU_MATMUL_NB - 1) / KILN_CPU_MATMUL_NB;
   out_count[2] = g->batch;
 }
@@ -345,8 +368,7 @@ uint32_t kiln_cpu_gemm_local_memory(const kiln_cpu_gemm_t* g) {
   // Packed LHS rows, packed RHS panel, accumulator tiles (rows and columns
   // rounded up to the largest tile).
   uint32_t rows = KILN_CPU_MATMUL_MB, cols = KILN_CPU_MATMUL_NB;
-  uint32_t kb = KILN_CPU_MATMUL_KB, wm = KILN_CPU_MATMUL_WM;
-  (void)g;
+  uint32_t kb = KILN_CPU_MATMUL_KB, wm = (uint32_t)kiln_cpu_gemm_wm(g);
   // The skinny tail tile row is at most 8 rows (the next power of two
   // below a 16-row tile).
   return 4u * (rows * kb + cols * kb + (wm + 8u) * cols) + 64u;
@@ -448,7 +470,7 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "  int64_t cols = N - n0 < NB ? N - n0 : NB;\n",
       g->what, g->m, g->k, g->n, g->batch, window ? ", im2col" : "",
       g->rhs.panels ? ", RHS packed at compile time" : "", c_name, g->m, g->n,
-      g->k, KILN_CPU_MATMUL_WM, KILN_CPU_MATMUL_MB, KILN_CPU_MATMUL_NB,
+      g->k, (int)kiln_cpu_gemm_wm(g), KILN_CPU_MATMUL_MB, KILN_CPU_MATMUL_NB,
       KILN_CPU_MATMUL_KB, window ? 4 : 3, max_binding, KILN_CPU_MATMUL_MAX_TILE,
       KILN_CPU_MATMUL_MAX_TILE, window ? " || t.K0 != 1" : "",
       g->rhs.panels ? " || t.K0 != 1 || 16 % t.N0" : "");

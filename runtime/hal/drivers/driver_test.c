@@ -731,7 +731,8 @@ KILN_TEST(native_dispatch_large_two_workers) {
 // With a trace recorder installed, a dispatch on local-task records its
 // zones from the submitting thread (an idle queue runs a ready submission
 // inline) and the workers into per-thread buffers (run under TSan by the
-// tsan label); the JSON names them.
+// tsan label); the JSON names them. 2 threads are the submitting thread and
+// one pool thread, so there is a kiln-hal-worker-0 and no -1.
 KILN_TEST(native_dispatch_traced) {
   const uint32_t n = 1u << 20;
   float* lhs = (float*)malloc((size_t)n * 4);
@@ -752,7 +753,8 @@ KILN_TEST(native_dispatch_traced) {
 #if defined(KILN_ENABLE_TRACING)
   KILN_EXPECT_CONTAINS(text, "\"name\":\"scale\"");
   KILN_EXPECT_CONTAINS(text, "\"name\":\"hal.command_buffer.execute\"");
-  KILN_EXPECT_CONTAINS(text, "\"name\":\"kiln-hal-worker-1\"");
+  KILN_EXPECT_CONTAINS(text, "\"name\":\"kiln-hal-worker-0\"");
+  KILN_EXPECT_TRUE(strstr(text, "kiln-hal-worker-1") == NULL);
   KILN_EXPECT_CONTAINS(text, "\"name\":\"hal.allocator\"");
   KILN_EXPECT_CONTAINS(text, "\"workgroup_count_y\":2");
 #endif

@@ -36,6 +36,12 @@ kiln_status_t kiln_hal_local_task_driver_create_device(
       kiln_task_executor_options_default();
   executor_options.worker_count = params ? params->task_worker_count : 0;
   executor_options.cpu_ids = params ? params->task_cpu_ids : NULL;
+  // The thread that runs a queue op (the submitter, or the queue thread)
+  // runs workgroups too, so N threads asked for are it plus N - 1 pool
+  // threads: a pool of N would put N + 1 threads on N CPUs, and the one
+  // preempted while holding a chunk (or spinning after its last) delays
+  // every dispatch's end. Pinned workers (cpu_ids) are one per listed CPU.
+  executor_options.count_caller = executor_options.cpu_ids == NULL;
   executor_options.name = "kiln-hal-worker";
   kiln_task_executor_t* executor = NULL;
   KILN_RETURN_IF_ERROR(

@@ -11,8 +11,11 @@
 extern "C" {
 #endif
 
-// Driver factory for "local-task": params->task_worker_count pool threads
-// (0 = one per CPU); the queue thread participates in every dispatch too.
+// Driver factory for "local-task": params->task_worker_count threads run
+// each dispatch's workgroups (0 = one per CPU): the thread running the queue
+// op (the submitting thread, or the queue thread) and task_worker_count - 1
+// pool threads. With params->task_cpu_ids, one pinned pool thread per listed
+// CPU, and the queue op's thread in addition.
 kiln_status_t kiln_hal_local_task_driver_create_device(
     const kiln_hal_device_params_t* params, kiln_string_view_t path,
     kiln_allocator_t host_allocator, kiln_hal_device_t** out_device);

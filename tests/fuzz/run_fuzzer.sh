@@ -4,6 +4,8 @@
 # prints libFuzzer's final statistics (executions, coverage). Exit status:
 # libFuzzer's (non-zero when it found a crash, leak, timeout or OOM; the
 # reproducer is left in WORK/).
+# FUZZ_NICE=N runs it at another priority (e.g. 0, to fuzz while keeping
+# both cores busy beside a `make test` that must pass on a loaded machine).
 # With "fresh" (the ctest smoke runs) the working corpus starts empty, so
 # that a smoke run costs the same every time.
 # Usage: run_fuzzer.sh FUZZER SEEDS DICT|none SECONDS WORK [fresh]
@@ -24,4 +26,4 @@ if [ "$dict" != none ]; then args+=(-dict="$dict"); fi
 # not a report; LSan still reports leaks.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-}:allocator_may_return_null=1:detect_leaks=1"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-}:print_stacktrace=1:halt_on_error=1"
-exec nice -n 19 "$fuzzer" "${args[@]}" "$work/corpus" "$seeds"
+exec nice -n "${FUZZ_NICE:-19}" "$fuzzer" "${args[@]}" "$work/corpus" "$seeds"

@@ -377,6 +377,7 @@ static const kiln_ir_op_def_t kiln_arith_defs[] = {
     KILN_ARITH_INT_BINARY("arith.divsi", KILN_SCALAR_DIVSI, KILN_PURE),
     KILN_ARITH_INT_BINARY("arith.divui", KILN_SCALAR_DIVUI, KILN_PURE),
     KILN_ARITH_INT_BINARY("arith.ceildivsi", KILN_SCALAR_CEILDIVSI, KILN_PURE),
+    KILN_ARITH_INT_BINARY("arith.ceildivui", KILN_SCALAR_CEILDIVUI, KILN_PURE),
     KILN_ARITH_INT_BINARY("arith.floordivsi", KILN_SCALAR_FLOORDIVSI,
                           KILN_PURE),
     KILN_ARITH_INT_BINARY("arith.remsi", KILN_SCALAR_REMSI, KILN_PURE),

@@ -290,6 +290,9 @@ static bool kiln_eval_int_binary(kiln_scalar_op_t op, const kiln_ir_type_t* t,
     case KILN_SCALAR_DIVUI:
       r = ub == 0 ? ~0ull : ua / ub;
       break;
+    case KILN_SCALAR_CEILDIVUI:
+      r = ub == 0 ? ~0ull : ua / ub + (ua % ub != 0);
+      break;
     case KILN_SCALAR_REMSI:
       if (sb == 0) {
         r = (uint64_t)sa;

@@ -815,12 +815,14 @@ static bool kiln_emit_int_special(kiln_cg_t* cg, kiln_ir_op_t* op,
   bool is_div = kiln_ir_op_is(op, "arith.divsi") ||
                 kiln_ir_op_is(op, "arith.divui") ||
                 kiln_ir_op_is(op, "arith.floordivsi") ||
-                kiln_ir_op_is(op, "arith.ceildivsi");
+                kiln_ir_op_is(op, "arith.ceildivsi") ||
+                kiln_ir_op_is(op, "arith.ceildivui");
   bool is_rem =
       kiln_ir_op_is(op, "arith.remsi") || kiln_ir_op_is(op, "arith.remui");
   if ((is_div || is_rem) && n == 2) {
-    bool is_unsigned =
-        kiln_ir_op_is(op, "arith.divui") || kiln_ir_op_is(op, "arith.remui");
+    bool ceil_unsigned = kiln_ir_op_is(op, "arith.ceildivui");
+    bool is_unsigned = kiln_ir_op_is(op, "arith.divui") ||
+                       kiln_ir_op_is(op, "arith.remui") || ceil_unsigned;
     uint32_t x = a[0].reg, y = a[1].reg;
     if (is_unsigned) {
       x = kiln_zext_narrow(cg, rt, x);
@@ -867,6 +869,18 @@ static bool kiln_emit_int_special(kiln_cg_t* cg, kiln_ir_op_t* op,
       uint32_t adj_b = kiln_flag_to_bank(cg, b, adj);
       kiln_asm_emit(cg->f, "%s.%s %%%c%u, %%%c%u, %%%c%u",
                     floor ? "sub" : "add", S, p, q, p, q, p, adj_b);
+    }
+    if (ceil_unsigned) {
+      // Round up when the unsigned division left a remainder.
+      uint32_t rm = kiln_asm_reg(cg->f, b);
+      kiln_asm_emit(cg->f, "rem.u.%s %%%c%u, %%%c%u, %%%c%u", S, p, rm, p, x, p,
+                    safe);
+      uint32_t nz = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+      kiln_asm_emit(cg->f, "cmp.ne.%s %%i%u, %%%c%u, %%%c%u", S, nz, p, rm, p,
+                    zero);
+      uint32_t adj_b = kiln_flag_to_bank(cg, b, nz);
+      kiln_asm_emit(cg->f, "add.%s %%%c%u, %%%c%u, %%%c%u", S, p, q, p, q, p,
+                    adj_b);
     }
     uint32_t on_zero = is_div ? kiln_const_int(cg, b, -1) : x;
     kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u", S, p, r.reg,

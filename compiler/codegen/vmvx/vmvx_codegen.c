@@ -316,12 +316,39 @@ static kiln_status_t kiln_linearize(kiln_cg_t* cg, kiln_ir_op_t* at,
 // Loads, stores, constants
 //===----------------------------------------------------------------------===//
 
-// Rounds an f32 register to f16/bf16 precision when |t| is one of those.
+// The VM opcode suffix of an 8/4-bit float kind ("f8e4m3fn").
+static const char* kiln_small_float_suffix(kiln_ir_float_kind_t k) {
+  static const char* const names[] = {"f8e4m3fn",   "f8e5m2",    "f8e4m3fnuz",
+                                      "f8e5m2fnuz", "f8e8m0fnu", "f4e2m1fn"};
+  return names[k - KILN_IR_F8E4M3FN];
+}
+
+// The VM cast suffix of a float type held in an f32 register in a narrower
+// encoding ("f16", "bf16", "f8e4m3fn", ...), or NULL.
+static const char* kiln_narrow_float_suffix(const kiln_ir_type_t* t) {
+  if (!kiln_ir_type_is_float(t)) return NULL;
+  if (kiln_ir_float_kind_is_small(t->flt.kind)) {
+    return kiln_small_float_suffix(t->flt.kind);
+  }
+  if (t->flt.kind == KILN_IR_F16) return "f16";
+  if (t->flt.kind == KILN_IR_BF16) return "bf16";
+  return NULL;
+}
+
+// Rounds an f32 register to f16/bf16/8-/4-bit precision when |t| is one of
+// those.
 static void kiln_round_narrow_float(kiln_cg_t* cg, const kiln_ir_type_t* t,
                                     uint32_t reg) {
   if (!kiln_ir_type_is_float(t)) return;
   const char* to = NULL;
   const char* from = NULL;
+  if (kiln_ir_float_kind_is_small(t->flt.kind)) {
+    const char* sfx = kiln_small_float_suffix(t->flt.kind);
+    uint32_t bits = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    kiln_asm_emit(cg->f, "cast.f32.%s %%i%u, %%f%u", sfx, bits, reg);
+    kiln_asm_emit(cg->f, "cast.%s.f32 %%f%u, %%i%u", sfx, reg, bits);
+    return;
+  }
   if (t->flt.kind == KILN_IR_F16) {
     to = "cast.f32.f16";
     from = "cast.f16.f32";
@@ -395,6 +422,14 @@ static kiln_status_t kiln_emit_load(kiln_cg_t* cg, kiln_ir_op_t* at,
             out->reg, bits);
         return kiln_ok_status();
       }
+      default: {  // 8/4-bit kinds: one per byte
+        uint32_t bits = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+        kiln_asm_emit(cg->f, "buffer.load.i8.u %%i%u, %%r%u, %%l%u", bits,
+                      buffer, ir);
+        kiln_asm_emit(cg->f, "cast.%s.f32 %%f%u, %%i%u",
+                      kiln_small_float_suffix(t->flt.kind), out->reg, bits);
+        return kiln_ok_status();
+      }
     }
   }
   uint32_t width = kiln_ir_type_is_index(t) ? 64 : t->integer.width;
@@ -438,6 +473,14 @@ static kiln_status_t kiln_emit_store(kiln_cg_t* cg, kiln_ir_op_t* at,
             t->flt.kind == KILN_IR_F16 ? "cast.f32.f16" : "cast.f32.bf16", bits,
             v.reg);
         kiln_asm_emit(cg->f, "buffer.store.i16 %%r%u, %%l%u, %%i%u", buffer, ir,
+                      bits);
+        return kiln_ok_status();
+      }
+      default: {  // 8/4-bit kinds: one per byte
+        uint32_t bits = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+        kiln_asm_emit(cg->f, "cast.f32.%s %%i%u, %%f%u",
+                      kiln_small_float_suffix(t->flt.kind), bits, v.reg);
+        kiln_asm_emit(cg->f, "buffer.store.i8 %%r%u, %%l%u, %%i%u", buffer, ir,
                       bits);
         return kiln_ok_status();
       }
@@ -668,6 +711,22 @@ static kiln_status_t kiln_emit_cast(kiln_cg_t* cg, kiln_ir_op_t* op,
                          kiln_ir_op_is(op, "arith.extui") ||
                          kiln_ir_op_is(op, "arith.index_castui");
   if (kiln_ir_op_is(op, "arith.bitcast")) {
+    // 16/8/4-bit floats live in f32 registers: their bits are the encoding
+    // of the (already rounded) value.
+    const char* narrow_from = kiln_narrow_float_suffix(from);
+    const char* narrow_to = kiln_narrow_float_suffix(to);
+    if (narrow_from && tb == KILN_VM_BANK_I32) {
+      kiln_asm_emit(cg->f, "cast.f32.%s %%i%u, %%f%u", narrow_from, out->reg,
+                    in.reg);
+      kiln_normalize_int(cg, to, out->reg);
+      return kiln_ok_status();
+    }
+    if (narrow_to && fb == KILN_VM_BANK_I32) {
+      uint32_t src = kiln_zext_narrow(cg, from, in.reg);
+      kiln_asm_emit(cg->f, "cast.%s.f32 %%f%u, %%i%u", narrow_to, out->reg,
+                    src);
+      return kiln_ok_status();
+    }
     if (fb == tb) {
       kiln_asm_emit(cg->f, "mov.%s %%%c%u, %%%c%u", kiln_bank_suffix(tb),
                     kiln_p(tb), out->reg, kiln_p(fb), in.reg);

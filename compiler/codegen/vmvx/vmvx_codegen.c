@@ -1185,6 +1185,21 @@ static kiln_status_t kiln_emit_scalar_op(kiln_cg_t* cg, kiln_body_env_t* env,
     KILN_RETURN_IF_ERROR(kiln_emit_cast(cg, op, a[0], &r));
     return kiln_env_put(cg, env, &op->results[0], r);
   }
+  bool scaling_ext = kiln_ir_op_is(op, "arith.scaling_extf");
+  if ((scaling_ext || kiln_ir_op_is(op, "arith.scaling_truncf")) && n == 2) {
+    // Value and scale are held as f32 (both narrower): one f32 multiply or
+    // divide, then one rounding to the result type.
+    if (kiln_bank_of(rt) != KILN_VM_BANK_F32 || a[0].bank != KILN_VM_BANK_F32 ||
+        a[1].bank != KILN_VM_BANK_F32) {
+      return kiln_cg_error(cg, op, "supports f32 and narrower floats only");
+    }
+    r.bank = KILN_VM_BANK_F32;
+    r.reg = kiln_asm_reg(cg->f, KILN_VM_BANK_F32);
+    kiln_asm_emit(cg->f, "%s.f32 %%f%u, %%f%u, %%f%u",
+                  scaling_ext ? "mul" : "div", r.reg, a[0].reg, a[1].reg);
+    kiln_round_narrow_float(cg, rt, r.reg);
+    return kiln_env_put(cg, env, &op->results[0], r);
+  }
   int rb = kiln_bank_of(rt);
   if (rb < 0) return kiln_cg_error(cg, op, "unsupported result type");
   r.bank = rb;

@@ -83,3 +83,37 @@ func.func @arith_rounds_to_f8() {
   check.expect_eq_const(%e, dense<[1.0, 1.25]> : tensor<2xf32>) : tensor<2xf32>
   return
 }
+
+func.func @scaling_extf_truncf() {
+  // f4E2M1FN encodings 5 (3.0) and 2 (1.0) times E8M0 scales 125 (2^-2) and
+  // 130 (2^3): 0.75 and 8.0.
+  %x = util.unfoldable_constant dense<[5, 2]> : tensor<2xi8>
+  %s = util.unfoldable_constant dense<[125, -126]> : tensor<2xi8>
+  %init = tensor.empty() : tensor<2xf32>
+  %e = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+    ins(%x, %s : tensor<2xi8>, tensor<2xi8>) outs(%init : tensor<2xf32>) {
+  ^bb0(%xi: i8, %si: i8, %o: f32):
+    %x4 = arith.trunci %xi : i8 to i4
+    %xf = arith.bitcast %x4 : i4 to f4E2M1FN
+    %sf = arith.bitcast %si : i8 to f8E8M0FNU
+    %r = arith.scaling_extf %xf, %sf : f4E2M1FN, f8E8M0FNU to f32
+    linalg.yield %r : f32
+  } -> tensor<2xf32>
+  check.expect_eq_const(%e, dense<[0.75, 8.0]> : tensor<2xf32>) : tensor<2xf32>
+  // 5.0 / 2^-1 = 10 saturates to 6 (7); 2.5 / 2 = 1.25, the tie between 1.0
+  // (2, even) and 1.5 (3) -> 2.
+  %v = util.unfoldable_constant dense<[5.0, 2.5]> : tensor<2xf32>
+  %s2 = util.unfoldable_constant dense<[126, 128]> : tensor<2xi8>
+  %init2 = tensor.empty() : tensor<2xi8>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+    ins(%v, %s2 : tensor<2xf32>, tensor<2xi8>) outs(%init2 : tensor<2xi8>) {
+  ^bb0(%vi: f32, %si: i8, %o: i8):
+    %sf = arith.bitcast %si : i8 to f8E8M0FNU
+    %r = arith.scaling_truncf %vi, %sf : f32, f8E8M0FNU to f4E2M1FN
+    %b = arith.bitcast %r : f4E2M1FN to i4
+    %w = arith.extui %b : i4 to i8
+    linalg.yield %w : i8
+  } -> tensor<2xi8>
+  check.expect_eq_const(%t, dense<[7, 2]> : tensor<2xi8>) : tensor<2xi8>
+  return
+}

@@ -72,8 +72,8 @@ kiln_status_t kiln_tooling_tensor_type_parse(kiln_string_view_t text,
     return kiln_make_status(
         KILN_STATUS_INVALID_ARGUMENT,
         "element type '%.*s' in '%.*s' is not supported (expected i1, "
-        "i8/i16/i32/i64 (also si/ui), f16, bf16, f32, f64, complex<f32> or "
-        "complex<f64>)",
+        "i8/i16/i32/i64 (also si/ui), f16, bf16, f32, f64, the f8/f4 kinds, "
+        "complex<f32> or complex<f64>)",
         KILN_SV_ARG(kiln_string_view_trim(type_text)), KILN_SV_ARG(value));
   }
   return kiln_ok_status();
@@ -88,7 +88,8 @@ bool kiln_tooling_element_type_is_supported(kiln_hal_element_type_t type) {
       return bits == 8 || bits == 16 || bits == 32 || bits == 64;
     }
     default:
-      return type == KILN_HAL_ELEMENT_TYPE_BOOL_8 ||
+      return kiln_hal_element_small_float_format(type) >= 0 ||
+             type == KILN_HAL_ELEMENT_TYPE_BOOL_8 ||
              type == KILN_HAL_ELEMENT_TYPE_FLOAT_16 ||
              type == KILN_HAL_ELEMENT_TYPE_BFLOAT_16 ||
              type == KILN_HAL_ELEMENT_TYPE_FLOAT_32 ||

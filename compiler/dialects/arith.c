@@ -326,6 +326,52 @@ static void kiln_arith_print_cast(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_print_type(p, op->results[0].type);
 }
 
+// arith.scaling_extf / scaling_truncf: `%x, %scale : X, S to R`; the value
+// times (extf) or divided by (truncf) the scale, then rounded to R.
+static kiln_status_t kiln_arith_verify_scaling(kiln_ir_context_t* context,
+                                               kiln_ir_op_t* op) {
+  const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* s = kiln_ir_op_operand(op, 1)->type;
+  const kiln_ir_type_t* r = op->results[0].type;
+  if (!kiln_dialect_same_shape(x, r) || !kiln_dialect_same_shape(s, r) ||
+      !kiln_dialect_is_float_like(x) || !kiln_dialect_is_float_like(s) ||
+      !kiln_dialect_is_float_like(r)) {
+    return kiln_ir_op_emit_error(
+        op, context, "expects float value, scale and result of one shape");
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_arith_parse_scaling(kiln_mlir_op_parser_t* p,
+                                              kiln_ir_op_state_t* state) {
+  kiln_mlir_operand_t x, s;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &x));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &s));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t *xt = NULL, *st = NULL, *rt = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &xt));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &st));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "to"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &rt));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &x, xt, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &s, st, state));
+  return kiln_mlir_add_result_type(p, state, rt);
+}
+
+static void kiln_arith_print_scaling(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_operands(p, op);
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
+  kiln_ir_printer_printf(p, ", ");
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 1)->type);
+  kiln_ir_printer_printf(p, " to ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
 static void kiln_arith_print_constant(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   static const char* const elided[] = {"value"};
   kiln_ir_printer_print_attr_dict(p, op, elided, 1);
@@ -389,6 +435,7 @@ static const kiln_ir_op_def_t kiln_arith_defs[] = {
     KILN_ARITH_INT_BINARY("arith.divsi", KILN_SCALAR_DIVSI, KILN_PURE),
     KILN_ARITH_INT_BINARY("arith.divui", KILN_SCALAR_DIVUI, KILN_PURE),
     KILN_ARITH_INT_BINARY("arith.ceildivsi", KILN_SCALAR_CEILDIVSI, KILN_PURE),
+    KILN_ARITH_INT_BINARY("arith.ceildivui", KILN_SCALAR_CEILDIVUI, KILN_PURE),
     KILN_ARITH_INT_BINARY("arith.floordivsi", KILN_SCALAR_FLOORDIVSI,
                           KILN_PURE),
     KILN_ARITH_INT_BINARY("arith.remsi", KILN_SCALAR_REMSI, KILN_PURE),
@@ -433,6 +480,12 @@ static const kiln_ir_op_def_t kiln_arith_defs[] = {
     KILN_ARITH_CAST("arith.fptosi", KILN_SCALAR_FPTOSI),
     KILN_ARITH_CAST("arith.fptoui", KILN_SCALAR_FPTOUI),
     KILN_ARITH_CAST("arith.extf", KILN_SCALAR_EXTF),
+    {"arith.scaling_extf", "extf times a scale", KILN_PURE, 2, 1, 0, 0,
+     kiln_arith_verify_scaling, kiln_arith_parse_scaling,
+     kiln_arith_print_scaling, NULL, NULL},
+    {"arith.scaling_truncf", "truncf of a value divided by a scale", KILN_PURE,
+     2, 1, 0, 0, kiln_arith_verify_scaling, kiln_arith_parse_scaling,
+     kiln_arith_print_scaling, NULL, NULL},
     KILN_ARITH_CAST("arith.truncf", KILN_SCALAR_TRUNCF),
     KILN_ARITH_CAST("arith.bitcast", KILN_SCALAR_BITCAST),
     KILN_ARITH_CAST("arith.index_cast", KILN_SCALAR_INDEX_CAST),

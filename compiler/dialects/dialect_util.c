@@ -352,6 +352,9 @@ kiln_status_t kiln_dialect_fold_scalar_op(
     case KILN_SCALAR_MULI:
     case KILN_SCALAR_DIVSI:
     case KILN_SCALAR_DIVUI:
+    case KILN_SCALAR_CEILDIVSI:
+    case KILN_SCALAR_FLOORDIVSI:
+    case KILN_SCALAR_CEILDIVUI:
       if (kiln_dialect_attr_is_splat_of(rhs_c, result_type, 1, 0)) {
         result_value = lhs;
       }

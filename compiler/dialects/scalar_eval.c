@@ -58,6 +58,19 @@ static double kiln_scalar_min_normal(const kiln_ir_type_t* type) {
       return 0x1p-14;
     case KILN_IR_F64:
       return 0x1p-1022;
+    case KILN_IR_F8E4M3FN:
+    case KILN_IR_F4E2M1FN:
+    case KILN_IR_F8E5M2:
+    case KILN_IR_F8E4M3FNUZ:
+    case KILN_IR_F8E5M2FNUZ:
+    case KILN_IR_F8E8M0FNU:  // the smallest normal: encoding 0x08 / 0x04 ...
+      return kiln_ir_float_from_bits(
+          type->flt.kind, type->flt.kind == KILN_IR_F8E8M0FNU  ? 0
+                          : type->flt.kind == KILN_IR_F4E2M1FN ? 0x2
+                          : type->flt.kind == KILN_IR_F8E5M2 ||
+                                  type->flt.kind == KILN_IR_F8E5M2FNUZ
+                              ? 0x4
+                              : 0x8);
     default:  // f32 and bf16 share f32's exponent range
       return 0x1p-126;
   }
@@ -289,6 +302,9 @@ static bool kiln_eval_int_binary(kiln_scalar_op_t op, const kiln_ir_type_t* t,
       break;
     case KILN_SCALAR_DIVUI:
       r = ub == 0 ? ~0ull : ua / ub;
+      break;
+    case KILN_SCALAR_CEILDIVUI:
+      r = ub == 0 ? ~0ull : ua / ub + (ua % ub != 0);
       break;
     case KILN_SCALAR_REMSI:
       if (sb == 0) {

@@ -12,7 +12,8 @@
 // Defined behaviour where arith leaves it undefined (so const-eval never
 // traps and always gives one answer; lowering from StableHLO emits explicit
 // guards and does not rely on these):
-//   - divsi/divui/ceildivsi/floordivsi by zero give -1 (all bits set);
+//   - divsi/divui/ceildivsi/floordivsi/ceildivui by zero give -1 (all bits
+//   set);
 //     remsi/remui by zero give the dividend; INT_MIN / -1 gives INT_MIN and
 //     INT_MIN % -1 gives 0 (StableHLO's definition).
 //   - shli/shrui by an amount >= width (unsigned) give 0; shrsi gives the
@@ -60,6 +61,7 @@ typedef enum kiln_scalar_op_e {
   KILN_SCALAR_DIVUI,
   KILN_SCALAR_CEILDIVSI,
   KILN_SCALAR_FLOORDIVSI,
+  KILN_SCALAR_CEILDIVUI,
   KILN_SCALAR_REMSI,
   KILN_SCALAR_REMUI,
   KILN_SCALAR_ANDI,

@@ -52,6 +52,11 @@ KILN_TEST(integer_division_edge_cases) {
   KILN_EXPECT_EQ_INT(int_op(KILN_SCALAR_DIVUI, i32(), -2, 2), 0x7fffffff);
   KILN_EXPECT_EQ_INT(int_op(KILN_SCALAR_FLOORDIVSI, i32(), -7, 2), -4);
   KILN_EXPECT_EQ_INT(int_op(KILN_SCALAR_CEILDIVSI, i32(), 7, 2), 4);
+  KILN_EXPECT_EQ_INT(int_op(KILN_SCALAR_CEILDIVUI, i32(), 7, 2), 4);
+  KILN_EXPECT_EQ_INT(int_op(KILN_SCALAR_CEILDIVUI, i32(), 8, 2), 4);
+  // Unsigned: -1 is 0xffffffff, so ceil(0xffffffff / 2) = 0x80000000.
+  KILN_EXPECT_EQ_INT(int_op(KILN_SCALAR_CEILDIVUI, i32(), -1, 2), INT32_MIN);
+  KILN_EXPECT_EQ_INT(int_op(KILN_SCALAR_CEILDIVUI, i32(), 5, 0), -1);
   // Wrapping arithmetic.
   KILN_EXPECT_EQ_INT(int_op(KILN_SCALAR_ADDI, i32(), INT32_MAX, 1), INT32_MIN);
   KILN_EXPECT_EQ_INT(

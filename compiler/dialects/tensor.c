@@ -1022,6 +1022,128 @@ static void kiln_tensor_print_from_elements(kiln_ir_printer_t* p,
   kiln_ir_printer_print_type(p, op->results[0].type);
 }
 
+//===----------------------------------------------------------------------===//
+// pad
+//===----------------------------------------------------------------------===//
+
+static const char* const kiln_tensor_pad_attrs[3] = {"static_low",
+                                                     "static_high", "nofold"};
+
+// Result dim d is low[d] + source dim d + high[d]; the region takes one index
+// per dim and ends in tensor.yield of one element-typed value.
+static kiln_status_t kiln_tensor_verify_pad(kiln_ir_context_t* context,
+                                            kiln_ir_op_t* op) {
+  if (kiln_ir_op_num_regular_operands(op) < 1 || op->num_results != 1 ||
+      op->num_regions != 1) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "expects a source, one result and a region");
+  }
+  const kiln_ir_type_t* st = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  if (!kiln_ir_type_is_ranked_tensor(st) ||
+      !kiln_ir_type_is_ranked_tensor(rt) ||
+      st->shaped.element != rt->shaped.element ||
+      st->shaped.rank != rt->shaped.rank) {
+    return kiln_ir_op_emit_error(
+        op, context, "expects ranked tensors of one rank and element type");
+  }
+  int64_t lo[KILN_TENSOR_MAX_RANK], hi[KILN_TENSOR_MAX_RANK];
+  size_t rank = st->shaped.rank;
+  if (kiln_dialect_int_list(kiln_ir_op_get_attr(op, "static_low"), lo,
+                            KILN_TENSOR_MAX_RANK) != (int64_t)rank ||
+      kiln_dialect_int_list(kiln_ir_op_get_attr(op, "static_high"), hi,
+                            KILN_TENSOR_MAX_RANK) != (int64_t)rank) {
+    return kiln_ir_op_emit_error(
+        op, context, "expects low and high lists of %zu entries", rank);
+  }
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t s = st->shaped.dims[d], r = rt->shaped.dims[d];
+    if (lo[d] == KILN_IR_DYNAMIC_DIM || hi[d] == KILN_IR_DYNAMIC_DIM ||
+        s == KILN_IR_DYNAMIC_DIM || r == KILN_IR_DYNAMIC_DIM) {
+      continue;
+    }
+    if (lo[d] + s + hi[d] != r) {
+      return kiln_ir_op_emit_error(
+          op, context, "result dim %zu is %lld, expected %lld", d, (long long)r,
+          (long long)(lo[d] + s + hi[d]));
+    }
+  }
+  kiln_ir_block_t* body = op->regions[0].first_block;
+  kiln_ir_op_t* yield = body ? body->last_op : NULL;
+  if (!body || body->num_args != rank || !yield ||
+      !kiln_ir_op_is(yield, "tensor.yield") ||
+      kiln_ir_op_num_regular_operands(yield) != 1 ||
+      kiln_ir_op_operand(yield, 0)->type != st->shaped.element) {
+    return kiln_ir_op_emit_error(
+        op, context, "region must take %zu indices and tensor.yield one %s",
+        rank, kiln_ir_type_to_string(context, st->shaped.element));
+  }
+  return kiln_ok_status();
+}
+
+// `%src [nofold] low[...] high[...] { region } {attrs} : T to T'`.
+static kiln_status_t kiln_tensor_parse_pad(kiln_mlir_op_parser_t* p,
+                                           kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* ctx = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t source;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &source));
+  if (kiln_mlir_parse_optional_keyword(p, "nofold")) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "nofold",
+                                                 kiln_ir_unit_attr_get(ctx)));
+  }
+  kiln_mlir_operand_t dynamic[2 * KILN_TENSOR_MAX_RANK];
+  size_t num_dynamic = 0;
+  for (int k = 0; k < 2; ++k) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, k ? "high" : "low"));
+    int64_t values[KILN_TENSOR_MAX_RANK];
+    size_t count = 0;
+    KILN_RETURN_IF_ERROR(
+        kiln_tensor_parse_mixed(p, values, &count, dynamic, &num_dynamic));
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_add_attribute(p, state, kiln_tensor_pad_attrs[k],
+                                kiln_dialect_i64_array(ctx, count, values)));
+  }
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_region(p, 0, NULL, false, &region));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, state, region));
+  const kiln_ir_type_t *from = NULL, *to = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tensor_parse_types(p, state, "to", &from, &to));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &source, from, state));
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  for (size_t i = 0; i < num_dynamic; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_mlir_resolve_operand(p, &dynamic[i], index, state));
+  }
+  return kiln_mlir_add_result_type(p, state, to);
+}
+
+static void kiln_tensor_print_pad(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  if (kiln_ir_op_get_attr(op, "nofold")) kiln_ir_printer_printf(p, " nofold");
+  uint32_t next = 1;
+  for (int k = 0; k < 2; ++k) {
+    int64_t values[KILN_TENSOR_MAX_RANK];
+    int64_t n =
+        kiln_dialect_int_list(kiln_ir_op_get_attr(op, kiln_tensor_pad_attrs[k]),
+                              values, KILN_TENSOR_MAX_RANK);
+    kiln_ir_printer_printf(p, k ? " high[" : " low[");
+    for (int64_t i = 0; i < n; ++i) {
+      if (i) kiln_ir_printer_printf(p, ", ");
+      if (values[i] == KILN_IR_DYNAMIC_DIM &&
+          next < kiln_ir_op_num_regular_operands(op)) {
+        kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, next++));
+      } else {
+        kiln_ir_printer_printf(p, "%lld", (long long)values[i]);
+      }
+    }
+    kiln_ir_printer_printf(p, "]");
+  }
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_region(p, &op->regions[0], true);
+  kiln_tensor_print_types(p, op, kiln_tensor_pad_attrs, 3, "to");
+}
+
 static const kiln_ir_op_def_t kiln_tensor_defs[] = {
     {"tensor.empty", "a tensor with no initial contents", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_empty,
@@ -1065,6 +1187,13 @@ static const kiln_ir_op_def_t kiln_tensor_defs[] = {
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_from_elements,
      kiln_tensor_parse_from_elements, kiln_tensor_print_from_elements, NULL,
      NULL},
+    {"tensor.pad", "pads a tensor by a value computed in its region",
+     KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 1, 0, kiln_tensor_verify_pad,
+     kiln_tensor_parse_pad, kiln_tensor_print_pad, NULL, NULL},
+    {"tensor.yield", "yields the value of a tensor.pad region",
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_TERMINATOR | KILN_IR_TRAIT_RETURN_LIKE,
+     KILN_IR_VARIADIC, 0, 0, 0, NULL, kiln_dialect_parse_return_like,
+     kiln_dialect_print_return_like, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_tensor(kiln_ir_context_t* context) {

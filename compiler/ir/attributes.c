@@ -6,6 +6,12 @@
 
 #include "compiler/ir/context_internal.h"
 #include "compiler/ir/printer.h"
+// The 8/4-bit float codecs (one definition for compiler and runtime);
+// numerics.h pulls in <tgmath.h>, whose `complex` and `I` macros would
+// clash with field names here.
+#include "runtime/vm/numerics.h"
+#undef complex
+#undef I
 
 //===----------------------------------------------------------------------===//
 // Float bits
@@ -84,12 +90,14 @@ uint64_t kiln_ir_float_to_bits(kiln_ir_float_kind_t kind, double value) {
       return kiln_ir_f32_to_bf16_bits((float)value);
     case KILN_IR_F32:
       return kiln_ir_f32_bits((float)value);
-    default: {
-      uint64_t u;
-      memcpy(&u, &value, 8);
-      return u;
-    }
+    case KILN_IR_F64:
+      break;
+    default:  // 8/4-bit kinds
+      return kiln_vm_f32_to_small_float((float)value, (int)kind - 4);
   }
+  uint64_t u;
+  memcpy(&u, &value, 8);
+  return u;
 }
 
 double kiln_ir_float_from_bits(kiln_ir_float_kind_t kind, uint64_t bits) {
@@ -100,12 +108,14 @@ double kiln_ir_float_from_bits(kiln_ir_float_kind_t kind, uint64_t bits) {
       return kiln_ir_bf16_bits_to_f32((uint16_t)bits);
     case KILN_IR_F32:
       return kiln_ir_bits_f32((uint32_t)bits);
-    default: {
-      double d;
-      memcpy(&d, &bits, 8);
-      return d;
-    }
+    case KILN_IR_F64:
+      break;
+    default:  // 8/4-bit kinds
+      return kiln_vm_small_float_to_f32((uint32_t)bits, (int)kind - 4);
   }
+  double d;
+  memcpy(&d, &bits, 8);
+  return d;
 }
 
 //===----------------------------------------------------------------------===//

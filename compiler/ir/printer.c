@@ -97,8 +97,7 @@ void kiln_ir_sb_print_type(kiln_ir_string_builder_t* sb,
       kiln_ir_sb_puts(sb, "index");
       return;
     case KILN_IR_TYPE_FLOAT: {
-      static const char* names[] = {"f16", "bf16", "f32", "f64"};
-      kiln_ir_sb_puts(sb, names[t->flt.kind]);
+      kiln_ir_sb_puts(sb, kiln_ir_float_kind_names[t->flt.kind]);
       return;
     }
     case KILN_IR_TYPE_COMPLEX:
@@ -179,7 +178,10 @@ void kiln_ir_sb_print_float(kiln_ir_string_builder_t* sb,
       }
     }
   }
-  int digits = kind == KILN_IR_F64 ? 16 : kind == KILN_IR_F32 ? 8 : 4;
+  int digits = kind == KILN_IR_F64                 ? 16
+               : kind == KILN_IR_F32               ? 8
+               : kiln_ir_float_kind_is_small(kind) ? 2
+                                                   : 4;
   kiln_ir_sb_printf(sb, "0x%0*" PRIX64, digits, bits);
 }
 

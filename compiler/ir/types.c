@@ -199,8 +199,12 @@ uint32_t kiln_ir_type_bit_width(const kiln_ir_type_t* t) {
           return 16;
         case KILN_IR_F32:
           return 32;
-        default:
+        case KILN_IR_F64:
           return 64;
+        case KILN_IR_F4E2M1FN:
+          return 4;
+        default:
+          return 8;
       }
     case KILN_IR_TYPE_COMPLEX:
       return 2 * kiln_ir_type_bit_width(t->complex.element);
@@ -229,3 +233,7 @@ const char* kiln_ir_type_to_string(kiln_ir_context_t* c,
   kiln_ir_sb_free(&sb);
   return result;
 }
+
+const char* const kiln_ir_float_kind_names[KILN_IR_FLOAT_KIND_COUNT] = {
+    "f16",    "bf16",       "f32",        "f64",       "f8E4M3FN",
+    "f8E5M2", "f8E4M3FNUZ", "f8E5M2FNUZ", "f8E8M0FNU", "f4E2M1FN"};

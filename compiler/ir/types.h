@@ -44,7 +44,23 @@ typedef enum kiln_ir_float_kind_e {
   KILN_IR_BF16 = 1,
   KILN_IR_F32 = 2,
   KILN_IR_F64 = 3,
+  // 8- and 4-bit floats, one per byte in memory, computed on as f32 and
+  // rounded back (runtime/vm/numerics.h; format number = kind - 4).
+  KILN_IR_F8E4M3FN = 4,
+  KILN_IR_F8E5M2 = 5,
+  KILN_IR_F8E4M3FNUZ = 6,
+  KILN_IR_F8E5M2FNUZ = 7,
+  KILN_IR_F8E8M0FNU = 8,
+  KILN_IR_F4E2M1FN = 9,
 } kiln_ir_float_kind_t;
+
+#define KILN_IR_FLOAT_KIND_COUNT 10
+// The MLIR spellings of the float kinds, by kind.
+extern const char* const kiln_ir_float_kind_names[KILN_IR_FLOAT_KIND_COUNT];
+// True for the 8- and 4-bit kinds.
+static inline bool kiln_ir_float_kind_is_small(kiln_ir_float_kind_t k) {
+  return k >= KILN_IR_F8E4M3FN;
+}
 
 // The marker for a dynamic dimension (`?`) in shaped types.
 #define KILN_IR_DYNAMIC_DIM INT64_MIN

@@ -10,6 +10,8 @@
 //     local / stride < size; arith.select between the source element
 //     (tensor.extract at the clamped position) and the dest element.
 //   - concat: a stablehlo.concatenate, lowered in turn.
+//   - pad (static low/high, an index-independent padding value): a generic
+//     over the result selecting the source element or the padding value.
 //   - insert: a generic over the dest that selects the scalar where every
 //     linalg.index equals the given index.
 //   - flow.tensor.bitcast: a generic over the result; element j of the
@@ -537,9 +539,96 @@ static kiln_status_t kiln_lt_lower_bitcast(kiln_ir_builder_t* b,
   return kiln_lowering_yield_and_replace(&bb, v, op, generic);
 }
 
+//===----------------------------------------------------------------------===//
+// pad
+//===----------------------------------------------------------------------===//
+
+// tensor.pad with static low/high and a padding value that does not depend
+// on the indices (a constant, or a scalar defined outside the region): a
+// generic over the result; per dim `local = i - low`, inside when
+// 0 <= local < size; arith.select between the source element (at the
+// clamped position) and the padding value.
+static kiln_status_t kiln_lt_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* src = kiln_lt_look_through_cast(kiln_ir_op_operand(op, 0));
+  const kiln_ir_type_t* st = src->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, st));
+  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, rt));
+  int64_t lo[KILN_LT_MAX];
+  size_t rank = rt->shaped.rank;
+  if (kiln_ir_op_num_regular_operands(op) != 1 ||
+      kiln_dialect_int_list(kiln_ir_op_get_attr(op, "static_low"), lo,
+                            KILN_LT_MAX) != (int64_t)rank) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "dynamic low/high padding is not supported yet");
+  }
+  kiln_ir_block_t* region = op->regions[0].first_block;
+  kiln_ir_value_t* pad = kiln_ir_op_operand(region->last_op, 0);
+  kiln_ir_op_t* def =
+      pad->kind == KILN_IR_VALUE_RESULT ? pad->defining_op : NULL;
+  bool is_constant = def && kiln_ir_op_is(def, "arith.constant");
+  if (!is_constant && (!def || kiln_ir_op_parent_op(def) == op)) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        "a padding value computed in the region is not supported yet (only "
+        "a constant or a value defined outside it)");
+  }
+  // A generic body captures no scalars: an outside value comes in as a
+  // rank-0 tensor read with tensor.extract.
+  kiln_ir_value_t* pad_tensor = NULL;
+  if (!is_constant) {
+    const kiln_ir_type_t* t0 =
+        kiln_ir_tensor_type_get(ctx, 0, NULL, pad->type, NULL);
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(b, "tensor.from_elements", t0, 1,
+                                            &pad, &pad_tensor));
+  }
+  kiln_lt_generic_t g;
+  KILN_RETURN_IF_ERROR(kiln_lt_generic(b, rt, NULL, NULL, &g));
+  kiln_ir_value_t *idx[KILN_LT_MAX], *inside = NULL;
+  for (uint32_t d = 0; d < rank; ++d) {
+    int64_t size = st->shaped.dims[d];
+    kiln_ir_value_t *local, *off, *ge, *lt, *zero, *hi;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&g.bb, d, &local));
+    if (lo[d] != 0) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, lo[d], &off));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&g.bb, "arith.subi", local, off, &local));
+    }
+    if (lo[d] != 0 || rt->shaped.dims[d] != size) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, 0, &zero));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, size, &hi));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&g.bb, KILN_CMPI_SGE, local, zero, &ge));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&g.bb, KILN_CMPI_SLT, local, hi, &lt));
+      KILN_RETURN_IF_ERROR(kiln_lt_and(&g.bb, ge, &inside));
+      KILN_RETURN_IF_ERROR(kiln_lt_and(&g.bb, lt, &inside));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_clamp_index(&g.bb, local, 0, size - 1, &local));
+    }
+    idx[d] = local;
+  }
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&g.bb, src, idx, &v));
+  if (inside) {
+    kiln_ir_value_t* fill = NULL;
+    if (is_constant) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+          &g.bb, kiln_ir_op_get_attr(def, "value"), pad->type, &fill));
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_extract(&g.bb, pad_tensor, NULL, &fill));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&g.bb, inside, v, fill, &v));
+  }
+  return kiln_lowering_yield_and_replace(&g.bb, v, op, g.op);
+}
+
 bool kiln_lower_tensor_handles(const kiln_ir_op_t* op) {
   return kiln_ir_op_is(op, "tensor.extract_slice") ||
          kiln_ir_op_is(op, "tensor.insert_slice") ||
+         kiln_ir_op_is(op, "tensor.pad") ||
          kiln_ir_op_is(op, "tensor.concat") ||
          kiln_ir_op_is(op, "tensor.insert") ||
          kiln_ir_op_is(op, "flow.tensor.bitcast") ||
@@ -554,6 +643,7 @@ kiln_status_t kiln_lower_tensor_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
     return kiln_lt_lower_insert_slice(b, op);
   }
   if (kiln_ir_op_is(op, "tensor.concat")) return kiln_lt_lower_concat(b, op);
+  if (kiln_ir_op_is(op, "tensor.pad")) return kiln_lt_lower_pad(b, op);
   if (kiln_ir_op_is(op, "tensor.insert")) return kiln_lt_lower_insert(b, op);
   // A reshape is a bitcast between equal element types.
   if (kiln_ir_op_is(op, "flow.tensor.bitcast") ||

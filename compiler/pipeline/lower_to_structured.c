@@ -1012,7 +1012,7 @@ static kiln_ir_walk_result_t kiln_collect(kiln_ir_op_t* op, void* user_data) {
   if (parent &&
       (kiln_ir_op_is(parent, "stablehlo.reduce") ||
        kiln_string_view_equal_cstr(kiln_ir_op_dialect(parent), "linalg") ||
-       kiln_linalg_ext_is_op(parent) ||
+       kiln_linalg_ext_is_op(parent) || kiln_ir_op_is(parent, "tensor.pad") ||
        kiln_lower_stablehlo_data_handles(parent) ||
        kiln_lower_stablehlo_compute_handles(parent) ||
        kiln_lower_stablehlo_misc_handles(parent))) {

@@ -27,6 +27,16 @@ kiln_status_t kiln_hal_element_type_parse(kiln_string_view_t text,
     *out_type = KILN_HAL_ELEMENT_TYPE_COMPLEX_FLOAT_128;
     return kiln_ok_status();
   }
+  static const char* const small_floats[6] = {"f8E4M3FN",   "f8E5M2",
+                                              "f8E4M3FNUZ", "f8E5M2FNUZ",
+                                              "f8E8M0FNU",  "f4E2M1FN"};
+  static const uint8_t small_codes[6] = {0x25, 0x24, 0x27, 0x26, 0x28, 0x29};
+  for (int i = 0; i < 6; ++i) {
+    if (kiln_string_view_equal_cstr(sv, small_floats[i])) {
+      *out_type = KILN_HAL_ELEMENT_TYPE_VALUE(small_codes[i], i == 5 ? 4 : 8);
+      return kiln_ok_status();
+    }
+  }
   kiln_hal_numerical_type_t numerical_type;
   if (kiln_consume_prefix(&sv, "si")) {
     numerical_type = KILN_HAL_NUMERICAL_TYPE_INTEGER_SIGNED;
@@ -74,6 +84,19 @@ size_t kiln_hal_element_type_format(kiln_hal_element_type_t type, char* buffer,
                                     size_t capacity) {
   const char* prefix = "*";
   uint32_t bit_count = kiln_hal_element_bit_count(type);
+  int small = kiln_hal_element_small_float_format(type);
+  if (small >= 0) {
+    static const char* const names[6] = {"f8E4M3FN",   "f8E5M2",
+                                         "f8E4M3FNUZ", "f8E5M2FNUZ",
+                                         "f8E8M0FNU",  "f4E2M1FN"};
+    size_t n = strlen(names[small]);
+    if (buffer && capacity > 0) {
+      size_t copy = n < capacity ? n : capacity - 1;
+      memcpy(buffer, names[small], copy);
+      buffer[copy] = 0;
+    }
+    return n;
+  }
   switch (kiln_hal_element_numerical_type(type)) {
     case KILN_HAL_NUMERICAL_TYPE_BOOLEAN:
       prefix = "i";

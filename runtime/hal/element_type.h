@@ -30,6 +30,13 @@ typedef enum kiln_hal_numerical_type_e {
   KILN_HAL_NUMERICAL_TYPE_FLOAT_IEEE = 0x21,     // "f"
   KILN_HAL_NUMERICAL_TYPE_FLOAT_BRAIN = 0x22,    // "bf"
   KILN_HAL_NUMERICAL_TYPE_FLOAT_COMPLEX = 0x23,  // "cf" (bits of the pair)
+  // 8- and 4-bit floats (IREE's codes for the f8 kinds), one per byte.
+  KILN_HAL_NUMERICAL_TYPE_FLOAT_8_E5M2 = 0x24,
+  KILN_HAL_NUMERICAL_TYPE_FLOAT_8_E4M3_FN = 0x25,
+  KILN_HAL_NUMERICAL_TYPE_FLOAT_8_E5M2_FNUZ = 0x26,
+  KILN_HAL_NUMERICAL_TYPE_FLOAT_8_E4M3_FNUZ = 0x27,
+  KILN_HAL_NUMERICAL_TYPE_FLOAT_8_E8M0_FNU = 0x28,
+  KILN_HAL_NUMERICAL_TYPE_FLOAT_4_E2M1_FN = 0x29,
 } kiln_hal_numerical_type_t;
 
 // An element type value: (numerical_type << 24) | bit_count.
@@ -111,6 +118,26 @@ static inline size_t kiln_hal_element_byte_size(kiln_hal_element_type_t type) {
 static inline bool kiln_hal_element_is_float(kiln_hal_element_type_t type) {
   return (kiln_hal_element_numerical_type(type) & 0xF0u) ==
          KILN_HAL_NUMERICAL_TYPE_FLOAT;
+}
+// The runtime/vm/numerics.h format number of an 8/4-bit float type, or -1.
+static inline int kiln_hal_element_small_float_format(
+    kiln_hal_element_type_t type) {
+  switch (kiln_hal_element_numerical_type(type)) {
+    case KILN_HAL_NUMERICAL_TYPE_FLOAT_8_E4M3_FN:
+      return 0;
+    case KILN_HAL_NUMERICAL_TYPE_FLOAT_8_E5M2:
+      return 1;
+    case KILN_HAL_NUMERICAL_TYPE_FLOAT_8_E4M3_FNUZ:
+      return 2;
+    case KILN_HAL_NUMERICAL_TYPE_FLOAT_8_E5M2_FNUZ:
+      return 3;
+    case KILN_HAL_NUMERICAL_TYPE_FLOAT_8_E8M0_FNU:
+      return 4;
+    case KILN_HAL_NUMERICAL_TYPE_FLOAT_4_E2M1_FN:
+      return 5;
+    default:
+      return -1;
+  }
 }
 // True for signless, signed, unsigned integers and booleans.
 static inline bool kiln_hal_element_is_integer(kiln_hal_element_type_t type) {

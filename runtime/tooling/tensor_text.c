@@ -5,6 +5,12 @@
 #include <math.h>
 #include <string.h>
 
+// The 8/4-bit float codecs; <tgmath.h> (from numerics.h) defines `complex`
+// and `I`, unused here.
+#include "runtime/vm/numerics.h"
+#undef complex
+#undef I
+
 //===----------------------------------------------------------------------===//
 // Tensor types
 //===----------------------------------------------------------------------===//
@@ -66,8 +72,8 @@ kiln_status_t kiln_tooling_tensor_type_parse(kiln_string_view_t text,
     return kiln_make_status(
         KILN_STATUS_INVALID_ARGUMENT,
         "element type '%.*s' in '%.*s' is not supported (expected i1, "
-        "i8/i16/i32/i64 (also si/ui), f16, bf16, f32, f64, complex<f32> or "
-        "complex<f64>)",
+        "i8/i16/i32/i64 (also si/ui), f16, bf16, f32, f64, the f8/f4 kinds, "
+        "complex<f32> or complex<f64>)",
         KILN_SV_ARG(kiln_string_view_trim(type_text)), KILN_SV_ARG(value));
   }
   return kiln_ok_status();
@@ -82,7 +88,8 @@ bool kiln_tooling_element_type_is_supported(kiln_hal_element_type_t type) {
       return bits == 8 || bits == 16 || bits == 32 || bits == 64;
     }
     default:
-      return type == KILN_HAL_ELEMENT_TYPE_BOOL_8 ||
+      return kiln_hal_element_small_float_format(type) >= 0 ||
+             type == KILN_HAL_ELEMENT_TYPE_BOOL_8 ||
              type == KILN_HAL_ELEMENT_TYPE_FLOAT_16 ||
              type == KILN_HAL_ELEMENT_TYPE_BFLOAT_16 ||
              type == KILN_HAL_ELEMENT_TYPE_FLOAT_32 ||
@@ -296,6 +303,15 @@ kiln_status_t kiln_tooling_element_parse(kiln_string_view_t text,
     }
     return kiln_ok_status();
   }
+  int small = kiln_hal_element_small_float_format(type);
+  if (small >= 0) {  // 8/4-bit floats: one byte, rounded to nearest even
+    double d = 0;
+    if (!kiln_string_view_atof(text, &d)) {
+      return kiln_tooling_bad_element(text, type);
+    }
+    *(uint8_t*)out = (uint8_t)kiln_vm_f32_to_small_float((float)d, small);
+    return kiln_ok_status();
+  }
   char name[32];
   kiln_hal_element_type_format(type, name, sizeof(name));
   return kiln_make_status(KILN_STATUS_UNIMPLEMENTED,
@@ -341,7 +357,8 @@ kiln_status_t kiln_tooling_element_append(const void* data,
   if (type == KILN_HAL_ELEMENT_TYPE_FLOAT_16 ||
       type == KILN_HAL_ELEMENT_TYPE_BFLOAT_16 ||
       type == KILN_HAL_ELEMENT_TYPE_FLOAT_32 ||
-      type == KILN_HAL_ELEMENT_TYPE_FLOAT_64) {
+      type == KILN_HAL_ELEMENT_TYPE_FLOAT_64 ||
+      kiln_hal_element_small_float_format(type) >= 0) {
     return kiln_string_builder_append_format(
         builder, "%G", kiln_tooling_element_to_double(data, type));
   }
@@ -393,6 +410,10 @@ double kiln_tooling_element_to_double(const void* data,
     }
     default:
       break;
+  }
+  int small = kiln_hal_element_small_float_format(type);
+  if (small >= 0) {
+    return kiln_vm_small_float_to_f32(*(const uint8_t*)data, small);
   }
   if (bits != 8 && bits != 16 && bits != 32 && bits != 64) return 0.0;
   if (kind == KILN_HAL_NUMERICAL_TYPE_INTEGER_UNSIGNED ||

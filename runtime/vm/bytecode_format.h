@@ -392,8 +392,20 @@ typedef enum kiln_vm_bank_e {
   /* way the destination gets the global's (winning) value. */              \
   X(GLOBAL_STORE_IF_NULL_REF, "global.store_if_null.ref", "rGr") /* 274 */  \
   /* Appended after the globals so that existing opcode numbers stay. */    \
-  X(ERFC_F32, "erfc.f32", "ff") /* 275 */                                   \
-  X(ERFC_F64, "erfc.f64", "dd") /* 276 */                                   \
+  X(ERFC_F32, "erfc.f32", "ff")                       /* 275 */             \
+  X(ERFC_F64, "erfc.f64", "dd")                       /* 276 */             \
+  X(CAST_F32_F8E4M3FN, "cast.f32.f8e4m3fn", "if")     /* 277 */             \
+  X(CAST_F8E4M3FN_F32, "cast.f8e4m3fn.f32", "fi")     /* 278 */             \
+  X(CAST_F32_F8E5M2, "cast.f32.f8e5m2", "if")         /* 279 */             \
+  X(CAST_F8E5M2_F32, "cast.f8e5m2.f32", "fi")         /* 280 */             \
+  X(CAST_F32_F8E4M3FNUZ, "cast.f32.f8e4m3fnuz", "if") /* 281 */             \
+  X(CAST_F8E4M3FNUZ_F32, "cast.f8e4m3fnuz.f32", "fi") /* 282 */             \
+  X(CAST_F32_F8E5M2FNUZ, "cast.f32.f8e5m2fnuz", "if") /* 283 */             \
+  X(CAST_F8E5M2FNUZ_F32, "cast.f8e5m2fnuz.f32", "fi") /* 284 */             \
+  X(CAST_F32_F8E8M0FNU, "cast.f32.f8e8m0fnu", "if")   /* 285 */             \
+  X(CAST_F8E8M0FNU_F32, "cast.f8e8m0fnu.f32", "fi")   /* 286 */             \
+  X(CAST_F32_F4E2M1FN, "cast.f32.f4e2m1fn", "if")     /* 287 */             \
+  X(CAST_F4E2M1FN_F32, "cast.f4e2m1fn.f32", "fi")     /* 288 */             \
   /* end */
 
 typedef enum kiln_vm_opcode_e {

@@ -156,6 +156,148 @@ static inline float kiln_vm_bf16_to_f32(uint16_t b) {
 }
 
 //===----------------------------------------------------------------------===//
+// 8- and 4-bit floats (stored one per byte, low bits)
+//===----------------------------------------------------------------------===//
+// Formats, by number: 0 f8E4M3FN, 1 f8E5M2, 2 f8E4M3FNUZ, 3 f8E5M2FNUZ,
+// 4 f8E8M0FNU, 5 f4E2M1FN. Conversions from f32 round to nearest, ties to
+// even, with LLVM APFloat's rules per format: f8E5M2 is IEEE-like (overflow
+// gives inf); E4M3FN, the FNUZ kinds and E8M0FNU have no inf (overflow, inf
+// give NaN); FNUZ have one NaN (0x80) and no -0 (-0 gives +0); E8M0FNU
+// (2^(e-127), no sign, no zero) gives NaN for negative input and 2^-127
+// for zero, a tie between two powers of two rounding up; f4E2M1FN has no
+// inf or NaN (overflow and inf saturate to +-6, NaN gives +-6 too).
+static inline uint32_t kiln_vm_small_float_mbits(int fmt) {
+  static const uint8_t m[6] = {3, 2, 3, 2, 0, 1};
+  return m[fmt];
+}
+static inline int32_t kiln_vm_small_float_bias(int fmt) {
+  static const int8_t b[6] = {7, 15, 8, 16, 127, 1};
+  return b[fmt];
+}
+// Largest finite magnitude encoding (sign bit clear).
+static inline uint32_t kiln_vm_small_float_max(int fmt) {
+  static const uint8_t mx[6] = {0x7e, 0x7b, 0x7f, 0x7f, 0xfe, 0x7};
+  return mx[fmt];
+}
+static inline uint32_t kiln_vm_small_float_nan(int fmt, uint32_t sign) {
+  switch (fmt) {
+    case 0:
+      return sign << 7 | 0x7f;
+    case 1:
+      return sign << 7 | 0x7e;
+    case 5:
+      return sign << 3 | 0x7;  // no NaN: the largest value
+    default:
+      return fmt == 4 ? 0xff : 0x80;
+  }
+}
+static inline uint32_t kiln_vm_f32_to_small_float(float f, int fmt) {
+  uint32_t x = kiln_vm_f32_to_bits(f);
+  uint32_t sign = x >> 31;
+  uint32_t sign_shift = fmt == 5 ? 3 : 7;
+  uint32_t ax = x & 0x7fffffffu;
+  if (ax > 0x7f800000u) return kiln_vm_small_float_nan(fmt, sign);
+  if (fmt == 4) {  // E8M0FNU
+    if (sign && ax) return 0xff;
+    if (ax == 0x7f800000u) return 0xff;
+    if (ax == 0) return 0;
+    int32_t e = (int32_t)(ax >> 23);
+    uint32_t m = ax & 0x7fffffu;
+    if (e == 0) {  // f32 subnormal: normalize
+      e = 1;
+      while (!(m & 0x800000u)) {
+        m <<= 1;
+        --e;
+      }
+      m &= 0x7fffffu;
+    }
+    int32_t code = e - 127 + 127 + (m >= 0x400000u ? 1 : 0);
+    if (code > 254) return 0xff;
+    return code < 0 ? 0 : (uint32_t)code;
+  }
+  uint32_t mb = kiln_vm_small_float_mbits(fmt);
+  int32_t bias = kiln_vm_small_float_bias(fmt);
+  uint32_t enc;
+  if (ax == 0x7f800000u) {
+    enc = 0xffffffffu;  // past every finite value
+  } else if (ax == 0) {
+    enc = 0;
+  } else {
+    int32_t e = (int32_t)(ax >> 23) - 127;
+    uint64_t m = ax & 0x7fffffu;
+    if ((ax >> 23) == 0) {
+      e = -126;  // f32 subnormal: no implicit bit
+    } else {
+      m |= 0x800000u;
+    }
+    int32_t emin = 1 - bias;
+    int32_t q = (e >= emin ? e : emin) - (int32_t)mb;  // the value's quantum
+    int32_t sh = q - (e - 23);  // bits of m below the quantum
+    uint64_t n;
+    if (sh >= 40) {
+      n = 0;
+    } else {
+      n = m >> sh;
+      uint64_t rem = m & ((1ull << sh) - 1);
+      uint64_t half = 1ull << (sh - 1);
+      if (rem > half || (rem == half && (n & 1))) ++n;
+    }
+    // value = n * 2^q; normal and subnormal encodings alike.
+    int64_t exp_field = (int64_t)q + mb + bias;
+    int64_t e64 = n == 0 ? 0 : (exp_field << mb) + (int64_t)n - (1ll << mb);
+    enc = e64 > 0x7fffffff ? 0xffffffffu : (uint32_t)e64;
+  }
+  if (enc > kiln_vm_small_float_max(fmt)) {
+    if (fmt == 1) return sign << 7 | 0x7c;  // inf
+    if (fmt == 5) return sign << 3 | 0x7;   // saturate
+    return kiln_vm_small_float_nan(fmt, sign);
+  }
+  if (enc == 0 && (fmt == 2 || fmt == 3)) return 0;  // no -0
+  return sign << sign_shift | enc;
+}
+static inline float kiln_vm_small_float_to_f32(uint32_t bits, int fmt) {
+  if (fmt == 4) {
+    bits &= 0xffu;
+    if (bits == 0xff) return kiln_vm_bits_to_f32(0x7fc00000u);
+    // 2^(bits - 127): bits 0 is the f32 subnormal 2^-127.
+    return bits == 0 ? kiln_vm_bits_to_f32(0x00400000u)
+                     : kiln_vm_bits_to_f32(bits << 23);
+  }
+  uint32_t mb = kiln_vm_small_float_mbits(fmt);
+  uint32_t eb = (fmt == 5 ? 3 : 7) - mb;
+  uint32_t sign_shift = fmt == 5 ? 3 : 7;
+  bits &= (1u << (sign_shift + 1)) - 1;
+  uint32_t sign = bits >> sign_shift;
+  uint32_t mag = bits & ((1u << sign_shift) - 1);
+  uint32_t s32 = sign << 31;
+  if ((fmt == 2 || fmt == 3) && bits == 0x80) {
+    return kiln_vm_bits_to_f32(0x7fc00000u);
+  }
+  if (fmt == 0 && mag == 0x7f) return kiln_vm_bits_to_f32(s32 | 0x7fc00000u);
+  uint32_t ef = mag >> mb, mf = mag & ((1u << mb) - 1);
+  if (fmt == 1 && ef == (1u << eb) - 1) {
+    return kiln_vm_bits_to_f32(s32 | 0x7f800000u | (mf ? 0x400000u : 0));
+  }
+  int32_t bias = kiln_vm_small_float_bias(fmt);
+  uint32_t out;
+  if (ef == 0) {
+    if (mf == 0) return kiln_vm_bits_to_f32(s32);
+    // mf * 2^(1 - bias - mb): normalize into an f32 normal (always one).
+    int32_t e = 1 - bias - (int32_t)mb;
+    uint32_t m = mf;
+    while (!(m & (1u << mb))) {
+      m <<= 1;
+      --e;
+    }
+    out = (uint32_t)(e + (int32_t)mb + 127) << 23 |
+          ((m & ((1u << mb) - 1)) << (23 - mb));
+  } else {
+    out = (uint32_t)((int32_t)ef - bias + 127) << 23 | (mf << (23 - mb));
+  }
+  return kiln_vm_bits_to_f32(s32 | out);
+}
+
+//===----------------------------------------------------------------------===//
 // f32 exp, log, tanh
 //===----------------------------------------------------------------------===//
 // kiln's own f32 versions: straight-line code (selects, no calls, no
@@ -634,35 +776,47 @@ static inline float kiln_vm_pow_f32(float x, float y) {
 
 // Conversions: X(NAME, DST, SRC, EXPR): opcode NAME reads |a| from bank SRC
 // and stores EXPR into bank DST (I32, I64, F32, F64).
-#define KILN_VM_CONVERSION_OPS(X)                                \
-  X(EXT_I32_I64_S, I64, I32, (int64_t)a)                         \
-  X(EXT_I32_I64_U, I64, I32, (int64_t)(uint32_t)a)               \
-  X(TRUNC_I64_I32, I32, I64, (int32_t)(uint32_t)(uint64_t)a)     \
-  X(CAST_SI32_F32, F32, I32, (float)a)                           \
-  X(CAST_UI32_F32, F32, I32, (float)(uint32_t)a)                 \
-  X(CAST_SI64_F32, F32, I64, (float)a)                           \
-  X(CAST_UI64_F32, F32, I64, (float)(uint64_t)a)                 \
-  X(CAST_SI32_F64, F64, I32, (double)a)                          \
-  X(CAST_UI32_F64, F64, I32, (double)(uint32_t)a)                \
-  X(CAST_SI64_F64, F64, I64, (double)a)                          \
-  X(CAST_UI64_F64, F64, I64, (double)(uint64_t)a)                \
-  X(CAST_F32_SI32, I32, F32, kiln_vm_fptosi32(a))                \
-  X(CAST_F32_UI32, I32, F32, (int32_t)kiln_vm_fptoui32(a))       \
-  X(CAST_F32_SI64, I64, F32, kiln_vm_fptosi64(a))                \
-  X(CAST_F32_UI64, I64, F32, (int64_t)kiln_vm_fptoui64(a))       \
-  X(CAST_F64_SI32, I32, F64, kiln_vm_fptosi32(a))                \
-  X(CAST_F64_UI32, I32, F64, (int32_t)kiln_vm_fptoui32(a))       \
-  X(CAST_F64_SI64, I64, F64, kiln_vm_fptosi64(a))                \
-  X(CAST_F64_UI64, I64, F64, (int64_t)kiln_vm_fptoui64(a))       \
-  X(EXT_F32_F64, F64, F32, (double)a)                            \
-  X(TRUNC_F64_F32, F32, F64, (float)a)                           \
-  X(BITCAST_I32_F32, F32, I32, kiln_vm_bits_to_f32((uint32_t)a)) \
-  X(BITCAST_F32_I32, I32, F32, (int32_t)kiln_vm_f32_to_bits(a))  \
-  X(BITCAST_I64_F64, F64, I64, kiln_vm_bits_to_f64((uint64_t)a)) \
-  X(BITCAST_F64_I64, I64, F64, (int64_t)kiln_vm_f64_to_bits(a))  \
-  X(CAST_F32_F16, I32, F32, (int32_t)kiln_vm_f32_to_f16(a))      \
-  X(CAST_F16_F32, F32, I32, kiln_vm_f16_to_f32((uint16_t)a))     \
-  X(CAST_F32_BF16, I32, F32, (int32_t)kiln_vm_f32_to_bf16(a))    \
-  X(CAST_BF16_F32, F32, I32, kiln_vm_bf16_to_f32((uint16_t)a))
+#define KILN_VM_CONVERSION_OPS(X)                                              \
+  X(EXT_I32_I64_S, I64, I32, (int64_t)a)                                       \
+  X(EXT_I32_I64_U, I64, I32, (int64_t)(uint32_t)a)                             \
+  X(TRUNC_I64_I32, I32, I64, (int32_t)(uint32_t)(uint64_t)a)                   \
+  X(CAST_SI32_F32, F32, I32, (float)a)                                         \
+  X(CAST_UI32_F32, F32, I32, (float)(uint32_t)a)                               \
+  X(CAST_SI64_F32, F32, I64, (float)a)                                         \
+  X(CAST_UI64_F32, F32, I64, (float)(uint64_t)a)                               \
+  X(CAST_SI32_F64, F64, I32, (double)a)                                        \
+  X(CAST_UI32_F64, F64, I32, (double)(uint32_t)a)                              \
+  X(CAST_SI64_F64, F64, I64, (double)a)                                        \
+  X(CAST_UI64_F64, F64, I64, (double)(uint64_t)a)                              \
+  X(CAST_F32_SI32, I32, F32, kiln_vm_fptosi32(a))                              \
+  X(CAST_F32_UI32, I32, F32, (int32_t)kiln_vm_fptoui32(a))                     \
+  X(CAST_F32_SI64, I64, F32, kiln_vm_fptosi64(a))                              \
+  X(CAST_F32_UI64, I64, F32, (int64_t)kiln_vm_fptoui64(a))                     \
+  X(CAST_F64_SI32, I32, F64, kiln_vm_fptosi32(a))                              \
+  X(CAST_F64_UI32, I32, F64, (int32_t)kiln_vm_fptoui32(a))                     \
+  X(CAST_F64_SI64, I64, F64, kiln_vm_fptosi64(a))                              \
+  X(CAST_F64_UI64, I64, F64, (int64_t)kiln_vm_fptoui64(a))                     \
+  X(EXT_F32_F64, F64, F32, (double)a)                                          \
+  X(TRUNC_F64_F32, F32, F64, (float)a)                                         \
+  X(BITCAST_I32_F32, F32, I32, kiln_vm_bits_to_f32((uint32_t)a))               \
+  X(BITCAST_F32_I32, I32, F32, (int32_t)kiln_vm_f32_to_bits(a))                \
+  X(BITCAST_I64_F64, F64, I64, kiln_vm_bits_to_f64((uint64_t)a))               \
+  X(BITCAST_F64_I64, I64, F64, (int64_t)kiln_vm_f64_to_bits(a))                \
+  X(CAST_F32_F16, I32, F32, (int32_t)kiln_vm_f32_to_f16(a))                    \
+  X(CAST_F16_F32, F32, I32, kiln_vm_f16_to_f32((uint16_t)a))                   \
+  X(CAST_F32_BF16, I32, F32, (int32_t)kiln_vm_f32_to_bf16(a))                  \
+  X(CAST_BF16_F32, F32, I32, kiln_vm_bf16_to_f32((uint16_t)a))                 \
+  X(CAST_F32_F8E4M3FN, I32, F32, (int32_t)kiln_vm_f32_to_small_float(a, 0))    \
+  X(CAST_F8E4M3FN_F32, F32, I32, kiln_vm_small_float_to_f32((uint32_t)a, 0))   \
+  X(CAST_F32_F8E5M2, I32, F32, (int32_t)kiln_vm_f32_to_small_float(a, 1))      \
+  X(CAST_F8E5M2_F32, F32, I32, kiln_vm_small_float_to_f32((uint32_t)a, 1))     \
+  X(CAST_F32_F8E4M3FNUZ, I32, F32, (int32_t)kiln_vm_f32_to_small_float(a, 2))  \
+  X(CAST_F8E4M3FNUZ_F32, F32, I32, kiln_vm_small_float_to_f32((uint32_t)a, 2)) \
+  X(CAST_F32_F8E5M2FNUZ, I32, F32, (int32_t)kiln_vm_f32_to_small_float(a, 3))  \
+  X(CAST_F8E5M2FNUZ_F32, F32, I32, kiln_vm_small_float_to_f32((uint32_t)a, 3)) \
+  X(CAST_F32_F8E8M0FNU, I32, F32, (int32_t)kiln_vm_f32_to_small_float(a, 4))   \
+  X(CAST_F8E8M0FNU_F32, F32, I32, kiln_vm_small_float_to_f32((uint32_t)a, 4))  \
+  X(CAST_F32_F4E2M1FN, I32, F32, (int32_t)kiln_vm_f32_to_small_float(a, 5))    \
+  X(CAST_F4E2M1FN_F32, F32, I32, kiln_vm_small_float_to_f32((uint32_t)a, 5))
 
 #endif  // KILN_RUNTIME_VM_NUMERICS_H_

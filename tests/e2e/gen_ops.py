@@ -409,6 +409,7 @@ def arith_math_ops():
         ("divui", (ua // ub).astype(np.int32)), ("remui", (ua % ub).astype(np.int32)),
         ("floordivsi", a // b),
         ("ceildivsi", -((-a) // b)),
+        ("ceildivui", (-((-ua.astype(np.int64)) // ub)).astype(np.int32)),
     ]
     for name, exp in cases:
         r = fn.op("arith.%s %s, %s : %s" % (name, va, vb, t))

@@ -87,6 +87,7 @@ static bool kiln_benchmark_element_info(const kiln_ir_type_t* element,
                                         uint32_t* out_code,
                                         uint64_t* out_bytes) {
   if (element->kind == KILN_IR_TYPE_FLOAT) {
+    if (kiln_ir_float_kind_is_small(element->flt.kind)) return false;
     static const uint32_t bits[] = {16, 16, 32, 64};
     uint32_t numerical = element->flt.kind == KILN_IR_BF16 ? 0x22 : 0x21;
     *out_code = (numerical << 24) | bits[element->flt.kind];

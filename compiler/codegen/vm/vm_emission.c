@@ -200,6 +200,20 @@ static uint32_t kiln_hal_element_type(const kiln_ir_type_t* t) {
         return 0x21000020u;
       case KILN_IR_F64:
         return 0x21000040u;
+      // IREE's numerical types 0x24-0x28 for the f8 kinds; f4E2M1FN (no
+      // IREE code) 0x29, 4 bits held in a byte.
+      case KILN_IR_F8E5M2:
+        return 0x24000008u;
+      case KILN_IR_F8E4M3FN:
+        return 0x25000008u;
+      case KILN_IR_F8E5M2FNUZ:
+        return 0x26000008u;
+      case KILN_IR_F8E4M3FNUZ:
+        return 0x27000008u;
+      case KILN_IR_F8E8M0FNU:
+        return 0x28000008u;
+      case KILN_IR_F4E2M1FN:
+        return 0x29000004u;
     }
   }
   if (kiln_ir_type_is_index(t)) return 0x10000040u;

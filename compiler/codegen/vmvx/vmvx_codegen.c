@@ -316,12 +316,39 @@ static kiln_status_t kiln_linearize(kiln_cg_t* cg, kiln_ir_op_t* at,
 // Loads, stores, constants
 //===----------------------------------------------------------------------===//
 
-// Rounds an f32 register to f16/bf16 precision when |t| is one of those.
+// The VM opcode suffix of an 8/4-bit float kind ("f8e4m3fn").
+static const char* kiln_small_float_suffix(kiln_ir_float_kind_t k) {
+  static const char* const names[] = {"f8e4m3fn",   "f8e5m2",    "f8e4m3fnuz",
+                                      "f8e5m2fnuz", "f8e8m0fnu", "f4e2m1fn"};
+  return names[k - KILN_IR_F8E4M3FN];
+}
+
+// The VM cast suffix of a float type held in an f32 register in a narrower
+// encoding ("f16", "bf16", "f8e4m3fn", ...), or NULL.
+static const char* kiln_narrow_float_suffix(const kiln_ir_type_t* t) {
+  if (!kiln_ir_type_is_float(t)) return NULL;
+  if (kiln_ir_float_kind_is_small(t->flt.kind)) {
+    return kiln_small_float_suffix(t->flt.kind);
+  }
+  if (t->flt.kind == KILN_IR_F16) return "f16";
+  if (t->flt.kind == KILN_IR_BF16) return "bf16";
+  return NULL;
+}
+
+// Rounds an f32 register to f16/bf16/8-/4-bit precision when |t| is one of
+// those.
 static void kiln_round_narrow_float(kiln_cg_t* cg, const kiln_ir_type_t* t,
                                     uint32_t reg) {
   if (!kiln_ir_type_is_float(t)) return;
   const char* to = NULL;
   const char* from = NULL;
+  if (kiln_ir_float_kind_is_small(t->flt.kind)) {
+    const char* sfx = kiln_small_float_suffix(t->flt.kind);
+    uint32_t bits = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    kiln_asm_emit(cg->f, "cast.f32.%s %%i%u, %%f%u", sfx, bits, reg);
+    kiln_asm_emit(cg->f, "cast.%s.f32 %%f%u, %%i%u", sfx, reg, bits);
+    return;
+  }
   if (t->flt.kind == KILN_IR_F16) {
     to = "cast.f32.f16";
     from = "cast.f16.f32";
@@ -395,6 +422,14 @@ static kiln_status_t kiln_emit_load(kiln_cg_t* cg, kiln_ir_op_t* at,
             out->reg, bits);
         return kiln_ok_status();
       }
+      default: {  // 8/4-bit kinds: one per byte
+        uint32_t bits = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+        kiln_asm_emit(cg->f, "buffer.load.i8.u %%i%u, %%r%u, %%l%u", bits,
+                      buffer, ir);
+        kiln_asm_emit(cg->f, "cast.%s.f32 %%f%u, %%i%u",
+                      kiln_small_float_suffix(t->flt.kind), out->reg, bits);
+        return kiln_ok_status();
+      }
     }
   }
   uint32_t width = kiln_ir_type_is_index(t) ? 64 : t->integer.width;
@@ -438,6 +473,14 @@ static kiln_status_t kiln_emit_store(kiln_cg_t* cg, kiln_ir_op_t* at,
             t->flt.kind == KILN_IR_F16 ? "cast.f32.f16" : "cast.f32.bf16", bits,
             v.reg);
         kiln_asm_emit(cg->f, "buffer.store.i16 %%r%u, %%l%u, %%i%u", buffer, ir,
+                      bits);
+        return kiln_ok_status();
+      }
+      default: {  // 8/4-bit kinds: one per byte
+        uint32_t bits = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+        kiln_asm_emit(cg->f, "cast.f32.%s %%i%u, %%f%u",
+                      kiln_small_float_suffix(t->flt.kind), bits, v.reg);
+        kiln_asm_emit(cg->f, "buffer.store.i8 %%r%u, %%l%u, %%i%u", buffer, ir,
                       bits);
         return kiln_ok_status();
       }
@@ -668,6 +711,22 @@ static kiln_status_t kiln_emit_cast(kiln_cg_t* cg, kiln_ir_op_t* op,
                          kiln_ir_op_is(op, "arith.extui") ||
                          kiln_ir_op_is(op, "arith.index_castui");
   if (kiln_ir_op_is(op, "arith.bitcast")) {
+    // 16/8/4-bit floats live in f32 registers: their bits are the encoding
+    // of the (already rounded) value.
+    const char* narrow_from = kiln_narrow_float_suffix(from);
+    const char* narrow_to = kiln_narrow_float_suffix(to);
+    if (narrow_from && tb == KILN_VM_BANK_I32) {
+      kiln_asm_emit(cg->f, "cast.f32.%s %%i%u, %%f%u", narrow_from, out->reg,
+                    in.reg);
+      kiln_normalize_int(cg, to, out->reg);
+      return kiln_ok_status();
+    }
+    if (narrow_to && fb == KILN_VM_BANK_I32) {
+      uint32_t src = kiln_zext_narrow(cg, from, in.reg);
+      kiln_asm_emit(cg->f, "cast.%s.f32 %%f%u, %%i%u", narrow_to, out->reg,
+                    src);
+      return kiln_ok_status();
+    }
     if (fb == tb) {
       kiln_asm_emit(cg->f, "mov.%s %%%c%u, %%%c%u", kiln_bank_suffix(tb),
                     kiln_p(tb), out->reg, kiln_p(fb), in.reg);
@@ -815,12 +874,14 @@ static bool kiln_emit_int_special(kiln_cg_t* cg, kiln_ir_op_t* op,
   bool is_div = kiln_ir_op_is(op, "arith.divsi") ||
                 kiln_ir_op_is(op, "arith.divui") ||
                 kiln_ir_op_is(op, "arith.floordivsi") ||
-                kiln_ir_op_is(op, "arith.ceildivsi");
+                kiln_ir_op_is(op, "arith.ceildivsi") ||
+                kiln_ir_op_is(op, "arith.ceildivui");
   bool is_rem =
       kiln_ir_op_is(op, "arith.remsi") || kiln_ir_op_is(op, "arith.remui");
   if ((is_div || is_rem) && n == 2) {
-    bool is_unsigned =
-        kiln_ir_op_is(op, "arith.divui") || kiln_ir_op_is(op, "arith.remui");
+    bool ceil_unsigned = kiln_ir_op_is(op, "arith.ceildivui");
+    bool is_unsigned = kiln_ir_op_is(op, "arith.divui") ||
+                       kiln_ir_op_is(op, "arith.remui") || ceil_unsigned;
     uint32_t x = a[0].reg, y = a[1].reg;
     if (is_unsigned) {
       x = kiln_zext_narrow(cg, rt, x);
@@ -867,6 +928,18 @@ static bool kiln_emit_int_special(kiln_cg_t* cg, kiln_ir_op_t* op,
       uint32_t adj_b = kiln_flag_to_bank(cg, b, adj);
       kiln_asm_emit(cg->f, "%s.%s %%%c%u, %%%c%u, %%%c%u",
                     floor ? "sub" : "add", S, p, q, p, q, p, adj_b);
+    }
+    if (ceil_unsigned) {
+      // Round up when the unsigned division left a remainder.
+      uint32_t rm = kiln_asm_reg(cg->f, b);
+      kiln_asm_emit(cg->f, "rem.u.%s %%%c%u, %%%c%u, %%%c%u", S, p, rm, p, x, p,
+                    safe);
+      uint32_t nz = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+      kiln_asm_emit(cg->f, "cmp.ne.%s %%i%u, %%%c%u, %%%c%u", S, nz, p, rm, p,
+                    zero);
+      uint32_t adj_b = kiln_flag_to_bank(cg, b, nz);
+      kiln_asm_emit(cg->f, "add.%s %%%c%u, %%%c%u, %%%c%u", S, p, q, p, q, p,
+                    adj_b);
     }
     uint32_t on_zero = is_div ? kiln_const_int(cg, b, -1) : x;
     kiln_asm_emit(cg->f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u", S, p, r.reg,
@@ -1110,6 +1183,21 @@ static kiln_status_t kiln_emit_scalar_op(kiln_cg_t* cg, kiln_body_env_t* env,
   kiln_sval_t r = {0, 0};
   if (kiln_is_cast(op)) {
     KILN_RETURN_IF_ERROR(kiln_emit_cast(cg, op, a[0], &r));
+    return kiln_env_put(cg, env, &op->results[0], r);
+  }
+  bool scaling_ext = kiln_ir_op_is(op, "arith.scaling_extf");
+  if ((scaling_ext || kiln_ir_op_is(op, "arith.scaling_truncf")) && n == 2) {
+    // Value and scale are held as f32 (both narrower): one f32 multiply or
+    // divide, then one rounding to the result type.
+    if (kiln_bank_of(rt) != KILN_VM_BANK_F32 || a[0].bank != KILN_VM_BANK_F32 ||
+        a[1].bank != KILN_VM_BANK_F32) {
+      return kiln_cg_error(cg, op, "supports f32 and narrower floats only");
+    }
+    r.bank = KILN_VM_BANK_F32;
+    r.reg = kiln_asm_reg(cg->f, KILN_VM_BANK_F32);
+    kiln_asm_emit(cg->f, "%s.f32 %%f%u, %%f%u, %%f%u",
+                  scaling_ext ? "mul" : "div", r.reg, a[0].reg, a[1].reg);
+    kiln_round_narrow_float(cg, rt, r.reg);
     return kiln_env_put(cg, env, &op->results[0], r);
   }
   int rb = kiln_bank_of(rt);

@@ -726,9 +726,8 @@ static kiln_status_t kiln_mlir_parse_type_nested(P* p,
     *out = kiln_ir_integer_type_get(c, width, sign);
     return kiln_ok_status();
   }
-  static const char* float_names[] = {"f16", "bf16", "f32", "f64"};
-  for (int i = 0; i < 4; ++i) {
-    if (kiln_string_view_equal_cstr(s, float_names[i])) {
+  for (int i = 0; i < KILN_IR_FLOAT_KIND_COUNT; ++i) {
+    if (kiln_string_view_equal_cstr(s, kiln_ir_float_kind_names[i])) {
       kiln_mlir_consume(p);
       *out = kiln_ir_float_type_get(c, (kiln_ir_float_kind_t)i);
       return kiln_ok_status();
@@ -897,6 +896,11 @@ static bool kiln_mlir_at_type(P* p) {
                                 "tensor", "vector", "memref"};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
     if (kiln_string_view_equal_cstr(s, names[i])) return true;
+  }
+  for (int i = 0; i < KILN_IR_FLOAT_KIND_COUNT; ++i) {
+    if (kiln_string_view_equal_cstr(s, kiln_ir_float_kind_names[i])) {
+      return true;
+    }
   }
   return false;
 }
@@ -1120,9 +1124,9 @@ static kiln_status_t kiln_mlir_convert_scalar(P* p, const kiln_mlir_token_t* t,
       bits = kiln_ir_float_to_bits(k, strtod(buffer, NULL));
     } else {
       float f = strtof(buffer, NULL);
-      bits = k == KILN_IR_F32   ? kiln_ir_float_to_bits(k, f)
-             : k == KILN_IR_F16 ? kiln_ir_f32_to_f16_bits(f)
-                                : kiln_ir_f32_to_bf16_bits(f);
+      bits = k == KILN_IR_F16    ? kiln_ir_f32_to_f16_bits(f)
+             : k == KILN_IR_BF16 ? kiln_ir_f32_to_bf16_bits(f)
+                                 : kiln_ir_float_to_bits(k, f);
     }
     kiln_mlir_store_le(out, bits, bytes);
     return kiln_ok_status();

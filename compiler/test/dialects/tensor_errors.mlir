@@ -197,3 +197,25 @@ func.func @dim_not_index(%t: tensor<4xf32>, %i: i32) -> index {
   %0 = "tensor.dim"(%t, %i) : (tensor<4xf32>, i32) -> index
   return %0 : index
 }
+
+// -----
+
+func.func @pad_wrong_result(%t: tensor<2x3xf32>, %v: f32) -> tensor<4x4xf32> {
+  // CHECK: tensor_errors.mlir:[[@LINE+1]]:3: error: 'tensor.pad' op result dim 1 is 4, expected 5
+  %0 = tensor.pad %t low[1, 0] high[1, 2] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %v : f32
+  } : tensor<2x3xf32> to tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @pad_region_args(%t: tensor<2x3xf32>, %v: f32) -> tensor<4x5xf32> {
+  // CHECK: tensor_errors.mlir:[[@LINE+1]]:3: error: 'tensor.pad' op region must take 2 indices and tensor.yield one f32
+  %0 = tensor.pad %t low[1, 0] high[1, 2] {
+  ^bb0(%i: index):
+    tensor.yield %v : f32
+  } : tensor<2x3xf32> to tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}

@@ -21,3 +21,26 @@ func.func @dynamic_dest(%t: tensor<?xf32>, %v: f32, %i: index) -> tensor<?xf32> 
   %0 = tensor.insert %v into %t[%i] : tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+func.func @pad_index_dependent(%t: tensor<2xi32>) -> tensor<4xi32> {
+  // CHECK: tensor_lowering_errors.mlir:[[@LINE+1]]:3: error: 'tensor.pad' op a padding value computed in the region is not supported yet (only a constant or a value defined outside it)
+  %0 = tensor.pad %t low[1] high[1] {
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i32
+    tensor.yield %v : i32
+  } : tensor<2xi32> to tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @pad_dynamic_low(%t: tensor<2xi32>, %l: index, %v: i32) -> tensor<?xi32> {
+  // CHECK: tensor_lowering_errors.mlir:[[@LINE+1]]:3: error: 'tensor.pad' op dynamically shaped tensor<?xi32> is not supported yet
+  %0 = tensor.pad %t low[%l] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %v : i32
+  } : tensor<2xi32> to tensor<?xi32>
+  return %0 : tensor<?xi32>
+}

@@ -22,29 +22,31 @@ func.func @arith_int_more() {
   check.expect_eq_const(%v11, dense<[3, -4, -3, 2, 0, 14]> : tensor<6xi32>) : tensor<6xi32>
   %v12 = arith.ceildivsi %v1, %v2 : tensor<6xi32>
   check.expect_eq_const(%v12, dense<[4, -3, -2, 3, 0, 15]> : tensor<6xi32>) : tensor<6xi32>
-  %v13 = util.unfoldable_constant dense<[1, 2, 3, 31, 0, 4]> : tensor<6xi32>
-  %v14 = arith.shli %v1, %v13 : tensor<6xi32>
-  check.expect_eq_const(%v14, dense<[14, -28, 96, 0, 0, 1600]> : tensor<6xi32>) : tensor<6xi32>
-  %v15 = arith.shrsi %v1, %v13 : tensor<6xi32>
-  check.expect_eq_const(%v15, dense<[3, -2, 1, -1, 0, 6]> : tensor<6xi32>) : tensor<6xi32>
-  %v16 = arith.shrui %v1, %v13 : tensor<6xi32>
-  check.expect_eq_const(%v16, dense<[3, 1073741822, 1, 1, 0, 6]> : tensor<6xi32>) : tensor<6xi32>
-  %v17 = arith.cmpi slt, %v1, %v2 : tensor<6xi32>
-  check.expect_eq_const(%v17, dense<[false, true, false, true, true, false]> : tensor<6xi1>) : tensor<6xi1>
-  %v18 = arith.cmpi ult, %v1, %v2 : tensor<6xi32>
-  check.expect_eq_const(%v18, dense<[false, false, true, true, true, false]> : tensor<6xi1>) : tensor<6xi1>
-  %v19 = arith.cmpi sge, %v1, %v2 : tensor<6xi32>
-  %v20 = arith.select %v19, %v1, %v2 : tensor<6xi1>, tensor<6xi32>
-  check.expect_eq_const(%v20, dense<[7, 2, 12, -5, 3, 100]> : tensor<6xi32>) : tensor<6xi32>
-  %v21 = math.absi %v1 : tensor<6xi32>
-  check.expect_eq_const(%v21, dense<[7, 7, 12, 12, 0, 100]> : tensor<6xi32>) : tensor<6xi32>
-  %v22 = util.unfoldable_constant dense<[1, 8, 0, -16, 96, 1048576]> : tensor<6xi32>
-  %v23 = math.cttz %v22 : tensor<6xi32>
-  check.expect_eq_const(%v23, dense<[0, 3, 32, 4, 5, 20]> : tensor<6xi32>) : tensor<6xi32>
-  %v24 = util.unfoldable_constant dense<[2, -3, 5, 1, -1, 0]> : tensor<6xi32>
-  %v25 = util.unfoldable_constant dense<[10, 3, 0, -4, -3, 5]> : tensor<6xi32>
-  %v26 = math.ipowi %v24, %v25 : tensor<6xi32>
-  check.expect_eq_const(%v26, dense<[1024, -27, 1, 1, -1, 0]> : tensor<6xi32>) : tensor<6xi32>
+  %v13 = arith.ceildivui %v1, %v2 : tensor<6xi32>
+  check.expect_eq_const(%v13, dense<[4, 2147483645, 1, 1, 0, 15]> : tensor<6xi32>) : tensor<6xi32>
+  %v14 = util.unfoldable_constant dense<[1, 2, 3, 31, 0, 4]> : tensor<6xi32>
+  %v15 = arith.shli %v1, %v14 : tensor<6xi32>
+  check.expect_eq_const(%v15, dense<[14, -28, 96, 0, 0, 1600]> : tensor<6xi32>) : tensor<6xi32>
+  %v16 = arith.shrsi %v1, %v14 : tensor<6xi32>
+  check.expect_eq_const(%v16, dense<[3, -2, 1, -1, 0, 6]> : tensor<6xi32>) : tensor<6xi32>
+  %v17 = arith.shrui %v1, %v14 : tensor<6xi32>
+  check.expect_eq_const(%v17, dense<[3, 1073741822, 1, 1, 0, 6]> : tensor<6xi32>) : tensor<6xi32>
+  %v18 = arith.cmpi slt, %v1, %v2 : tensor<6xi32>
+  check.expect_eq_const(%v18, dense<[false, true, false, true, true, false]> : tensor<6xi1>) : tensor<6xi1>
+  %v19 = arith.cmpi ult, %v1, %v2 : tensor<6xi32>
+  check.expect_eq_const(%v19, dense<[false, false, true, true, true, false]> : tensor<6xi1>) : tensor<6xi1>
+  %v20 = arith.cmpi sge, %v1, %v2 : tensor<6xi32>
+  %v21 = arith.select %v20, %v1, %v2 : tensor<6xi1>, tensor<6xi32>
+  check.expect_eq_const(%v21, dense<[7, 2, 12, -5, 3, 100]> : tensor<6xi32>) : tensor<6xi32>
+  %v22 = math.absi %v1 : tensor<6xi32>
+  check.expect_eq_const(%v22, dense<[7, 7, 12, 12, 0, 100]> : tensor<6xi32>) : tensor<6xi32>
+  %v23 = util.unfoldable_constant dense<[1, 8, 0, -16, 96, 1048576]> : tensor<6xi32>
+  %v24 = math.cttz %v23 : tensor<6xi32>
+  check.expect_eq_const(%v24, dense<[0, 3, 32, 4, 5, 20]> : tensor<6xi32>) : tensor<6xi32>
+  %v25 = util.unfoldable_constant dense<[2, -3, 5, 1, -1, 0]> : tensor<6xi32>
+  %v26 = util.unfoldable_constant dense<[10, 3, 0, -4, -3, 5]> : tensor<6xi32>
+  %v27 = math.ipowi %v25, %v26 : tensor<6xi32>
+  check.expect_eq_const(%v27, dense<[1024, -27, 1, 1, -1, 0]> : tensor<6xi32>) : tensor<6xi32>
   return
 }
 

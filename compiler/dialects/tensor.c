@@ -449,26 +449,36 @@ static kiln_status_t kiln_tensor_parse_slice_lists(kiln_mlir_op_parser_t* p,
   return kiln_ok_status();
 }
 
+// Prints `[a, %d, c]` for the static values of |attr| with each dynamic
+// entry taken from the operand |next| onwards; returns the next operand.
+static uint32_t kiln_tensor_print_mixed_list(kiln_ir_printer_t* p,
+                                             kiln_ir_op_t* op, const char* attr,
+                                             uint32_t next) {
+  int64_t values[KILN_TENSOR_MAX_RANK];
+  int64_t n = kiln_dialect_int_list(kiln_ir_op_get_attr(op, attr), values,
+                                    KILN_TENSOR_MAX_RANK);
+  kiln_ir_printer_printf(p, "[");
+  for (int64_t i = 0; i < n; ++i) {
+    if (i) kiln_ir_printer_printf(p, ", ");
+    if (values[i] == KILN_IR_DYNAMIC_DIM &&
+        next < kiln_ir_op_num_regular_operands(op)) {
+      kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, next++));
+    } else {
+      kiln_ir_printer_printf(p, "%lld", (long long)values[i]);
+    }
+  }
+  kiln_ir_printer_printf(p, "]");
+  return next;
+}
+
 static void kiln_tensor_print_slice_lists(kiln_ir_printer_t* p,
                                           kiln_ir_op_t* op,
                                           uint32_t first_dynamic) {
   uint32_t next = first_dynamic;
   for (int k = 0; k < 3; ++k) {
-    int64_t values[KILN_TENSOR_MAX_RANK];
-    int64_t n = kiln_dialect_int_list(
-        kiln_ir_op_get_attr(op, kiln_tensor_slice_attrs[k]), values,
-        KILN_TENSOR_MAX_RANK);
-    kiln_ir_printer_printf(p, k == 0 ? "[" : " [");
-    for (int64_t i = 0; i < n; ++i) {
-      if (i) kiln_ir_printer_printf(p, ", ");
-      if (values[i] == KILN_IR_DYNAMIC_DIM &&
-          next < kiln_ir_op_num_regular_operands(op)) {
-        kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, next++));
-      } else {
-        kiln_ir_printer_printf(p, "%lld", (long long)values[i]);
-      }
-    }
-    kiln_ir_printer_printf(p, "]");
+    kiln_ir_printer_printf(p, k == 0 ? "" : " ");
+    next =
+        kiln_tensor_print_mixed_list(p, op, kiln_tensor_slice_attrs[k], next);
   }
 }
 
@@ -1123,21 +1133,8 @@ static void kiln_tensor_print_pad(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   if (kiln_ir_op_get_attr(op, "nofold")) kiln_ir_printer_printf(p, " nofold");
   uint32_t next = 1;
   for (int k = 0; k < 2; ++k) {
-    int64_t values[KILN_TENSOR_MAX_RANK];
-    int64_t n =
-        kiln_dialect_int_list(kiln_ir_op_get_attr(op, kiln_tensor_pad_attrs[k]),
-                              values, KILN_TENSOR_MAX_RANK);
-    kiln_ir_printer_printf(p, k ? " high[" : " low[");
-    for (int64_t i = 0; i < n; ++i) {
-      if (i) kiln_ir_printer_printf(p, ", ");
-      if (values[i] == KILN_IR_DYNAMIC_DIM &&
-          next < kiln_ir_op_num_regular_operands(op)) {
-        kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, next++));
-      } else {
-        kiln_ir_printer_printf(p, "%lld", (long long)values[i]);
-      }
-    }
-    kiln_ir_printer_printf(p, "]");
+    kiln_ir_printer_printf(p, k ? " high" : " low");
+    next = kiln_tensor_print_mixed_list(p, op, kiln_tensor_pad_attrs[k], next);
   }
   kiln_ir_printer_printf(p, " ");
   kiln_ir_printer_print_region(p, &op->regions[0], true);

@@ -1248,7 +1248,9 @@ static kiln_status_t kiln_asm_parse_rodata(kiln_asm_parser_t* p,
     }
     KILN_RETURN_IF_ERROR(
         kiln_asm_parse_int(p, &n, 0, (int64_t)p->blob_count - 1, &index));
-    status = kiln_vm_bytecode_writer_add_rodata(
+    // Borrowed: the writer is finished before this call returns, and the
+    // blobs are valid until then.
+    status = kiln_vm_bytecode_writer_add_rodata_borrowed(
         m->writer, kiln_make_string_view(name, name_length),
         p->blobs[index].data, p->blobs[index].length, alignment, &slot->value);
     if (status) {

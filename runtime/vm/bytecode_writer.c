@@ -33,6 +33,7 @@ typedef struct kiln_vm_w_blob_t {
   bool with_digest;
   bool splat;      // rodata: |data| is {u64 length, pattern}
   bool parameter;  // rodata: |data| is {u32 scope, u32 key, u64 length}
+  bool borrowed;   // |data| is the caller's (not freed, never grown)
   kiln_vm_bytes_t data;
   kiln_vm_bytes_t entries;  // 24-byte entry point records
   uint32_t entry_count;
@@ -144,7 +145,7 @@ void kiln_vm_bytecode_writer_destroy(kiln_vm_bytecode_writer_t* w) {
   for (int k = 0; k < 2; ++k) {
     for (size_t i = 0; i < blobs[k]->count; ++i) {
       kiln_vm_w_blob_t* b = KILN_VEC_AT(*blobs[k], kiln_vm_w_blob_t, i);
-      kiln_allocator_free(a, b->data.data);
+      if (!b->borrowed) kiln_allocator_free(a, b->data.data);
       kiln_allocator_free(a, b->entries.data);
     }
   }
@@ -375,6 +376,22 @@ kiln_status_t kiln_vm_bytecode_writer_add_rodata(
     size_t length, uint32_t alignment, uint32_t* out_ordinal) {
   return kiln_vm_add_blob(w, &w->rodata, name, kiln_make_string_view(NULL, 0),
                           data, length, alignment, false, out_ordinal);
+}
+
+kiln_status_t kiln_vm_bytecode_writer_add_rodata_borrowed(
+    kiln_vm_bytecode_writer_t* w, kiln_string_view_t name, const void* data,
+    size_t length, uint32_t alignment, uint32_t* out_ordinal) {
+  uint32_t ordinal = 0;
+  KILN_RETURN_IF_ERROR(kiln_vm_add_blob(w, &w->rodata, name,
+                                        kiln_make_string_view(NULL, 0), NULL, 0,
+                                        alignment, false, &ordinal));
+  kiln_vm_w_blob_t* b = KILN_VEC_AT(w->rodata, kiln_vm_w_blob_t, ordinal);
+  b->borrowed = true;
+  b->data.data = (uint8_t*)data;  // read only: never appended to or freed
+  b->data.size = length;
+  b->data.capacity = 0;
+  if (out_ordinal) *out_ordinal = ordinal;
+  return kiln_ok_status();
 }
 
 kiln_status_t kiln_vm_bytecode_writer_add_rodata_splat(

@@ -70,6 +70,13 @@ kiln_status_t kiln_vm_bytecode_writer_add_rodata(
     kiln_vm_bytecode_writer_t* w, kiln_string_view_t name, const void* data,
     size_t length, uint32_t alignment, uint32_t* out_ordinal);
 
+// Same as kiln_vm_bytecode_writer_add_rodata without the copy: |data| is
+// borrowed and must stay valid and unchanged until the writer is finished
+// or destroyed (a model's weights: hundreds of MB).
+kiln_status_t kiln_vm_bytecode_writer_add_rodata_borrowed(
+    kiln_vm_bytecode_writer_t* w, kiln_string_view_t name, const void* data,
+    size_t length, uint32_t alignment, uint32_t* out_ordinal);
+
 // Adds a parameter rodata entry (format 1.3) standing for |length| bytes of
 // (|scope|, |key|) in a parameter file bound at load.
 kiln_status_t kiln_vm_bytecode_writer_add_rodata_parameter(

@@ -289,34 +289,42 @@ kiln_status_t kiln_cpu_matmul_pack_constant_rhs(kiln_ir_context_t* context,
                        (mm->rhs_transposed ? (N - 1) * mm->rhs_stride + K - 1
                                            : (K - 1) * mm->rhs_stride + N - 1);
   if (last >= count) return kiln_ok_status();
-  float* packed = (float*)calloc((size_t)(batches * np * K), sizeof(float));
-  if (!packed) {
+  // Packed straight into the attribute's arena storage (a model's
+  // weights are hundreds of MB: no staging copy), panel by panel so the
+  // writes are sequential; columns past N are the zero padding.
+  int64_t dims[1] = {batches * np * K};
+  const kiln_ir_type_t* type = kiln_ir_tensor_type_get(
+      context, 1, dims, weight->type->shaped.element, NULL);
+  uint8_t* packed_bytes = NULL;
+  const kiln_ir_attribute_t* attr =
+      type ? kiln_ir_dense_elements_attr_get_uninitialized(
+                 context, type, false, (size_t)dims[0] * 4, &packed_bytes)
+           : NULL;
+  if (!attr || !packed_bytes) {
     return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
                             "out of memory packing a %" PRId64 " x %" PRId64
                             " matmul weight",
                             K, N);
   }
+  float* packed = (float*)packed_bytes;
   const uint8_t* src = value->dense.data;
-  for (int64_t b = 0; b < batches; ++b) {
-    for (int64_t k = 0; k < K; ++k) {
-      for (int64_t n = 0; n < N; ++n) {
-        int64_t from = b * mm->rhs_batch_stride +
-                       (mm->rhs_transposed ? n * mm->rhs_stride + k
-                                           : k * mm->rhs_stride + n);
-        memcpy(&packed[b * np * K + (n / P) * K * P + k * P + n % P],
-               src + 4 * from, 4);
+  for (int64_t bi = 0; bi < batches; ++bi) {
+    for (int64_t n0 = 0; n0 < np; n0 += P) {
+      float* panel = packed + bi * np * K + n0 * K;
+      for (int64_t k = 0; k < K; ++k) {
+        for (int64_t j = 0; j < P; ++j) {
+          const int64_t n = n0 + j;
+          float v = 0.0f;
+          if (n < N) {
+            int64_t from = bi * mm->rhs_batch_stride +
+                           (mm->rhs_transposed ? n * mm->rhs_stride + k
+                                               : k * mm->rhs_stride + n);
+            memcpy(&v, src + 4 * from, 4);
+          }
+          panel[k * P + j] = v;
+        }
       }
     }
-  }
-  int64_t dims[1] = {batches * np * K};
-  const kiln_ir_type_t* type = kiln_ir_tensor_type_get(
-      context, 1, dims, weight->type->shaped.element, NULL);
-  const kiln_ir_attribute_t* attr = kiln_ir_dense_elements_attr_get(
-      context, type, false, packed, (size_t)dims[0] * 4);
-  free(packed);
-  if (!attr) {
-    return kiln_make_status(KILN_STATUS_INTERNAL,
-                            "packed matmul weight: bad dense size");
   }
   kiln_ir_builder_t b = kiln_ir_builder_make(context);
   kiln_ir_builder_set_before(&b, def);

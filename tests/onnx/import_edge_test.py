@@ -9,6 +9,7 @@ build too, label "tools", so undefined behaviour fails the test):
   * a graph input with a symbolic (dim_param) or unknown dimension: kiln
     compiles static shapes only, so the import fails (exit 1) with one line
     naming the input and the dimension.
+  * a Reshape shape whose entries overflow int64 when multiplied.
 
 Usage: import_edge_test.py BIN_DIR
 """
@@ -123,6 +124,24 @@ def empty_attribute_lists():
             "2-D scale", "must be a scalar or 1-D with one value per slice")
 
 
+def reshape_shape_overflow():
+    """A Reshape whose constant shape's entries multiply past 2^63 (found by
+    onnx_import_fuzzer: signed overflow in the known-elements product,
+    undefined behaviour that UBSan reports): an error naming the entry."""
+    with tempfile.TemporaryDirectory() as work:
+        shape = numpy_helper.from_array(
+            np.array([-1, 13194139533309, 4194303, 1000], np.int64), "shape")
+        expect_import_error(work, helper.make_graph(
+            [helper.make_node("Reshape", ["X", "shape"], ["Y"])],
+            "reshape_overflow",
+            [helper.make_tensor_value_info("X", TensorProto.FLOAT, [2, 3])],
+            [helper.make_tensor_value_info("Y", TensorProto.FLOAT, [6])],
+            initializer=[shape]),
+            "reshape overflow",
+            "the shape's element count overflows 64 bits (entry 2 is 4194303)")
+
+
 if __name__ == "__main__":
+    reshape_shape_overflow()
     empty_attribute_lists()
     main()

@@ -1532,8 +1532,11 @@ static kiln_status_t kiln_onnx_lower_reshape(node_t* n) {
       return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
                                   "invalid shape entry %lld",
                                   (long long)shape[i]);
-    } else {
-      known *= shape[i];
+    } else if (__builtin_mul_overflow(known, shape[i], &known)) {
+      return kiln_onnx_node_error(n, KILN_STATUS_INVALID_ARGUMENT,
+                                  "the shape's element count overflows 64 "
+                                  "bits (entry %lld is %lld)",
+                                  (long long)i, (long long)shape[i]);
     }
   }
   if (infer >= 0) {

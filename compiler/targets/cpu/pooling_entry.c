@@ -319,6 +319,7 @@ void kiln_cpu_emit_pool_entry(const kiln_cpu_pool_t* p, const char* c_name,
 
 bool kiln_cpu_window_pad_ok(kiln_ir_context_t* context, kiln_ir_op_t* root,
                             kiln_ir_op_t* pad) {
+  if (kiln_cpu_window_pad_ok_depthwise_nhwc(context, root, pad)) return true;
   kiln_window_pad_t wp;
   if (!kiln_window_pad_match(context, pad, &wp) || wp.lo[0] || wp.hi[0] ||
       wp.lo[1] || wp.hi[1]) {

@@ -161,7 +161,8 @@ def reference(case, x, w, b):
 # relu, conv 1x1, depthwise conv 3x3, residual add of the relu, max pool
 # 2x2/2. convert-conv-to-channels-last runs it all channels-last with one
 # transpose at each edge; the result must match numpy with the pass on and
-# off, and each convolution must take a micro-kernel or direct entry.
+# off, and each convolution and the pool must take a micro-kernel or direct
+# entry (the channels-last depthwise and pooling entries with the pass on).
 CHAIN = """func.func @chain(%x: tensor<1x8x10x12xf32>, %w1: tensor<16x8x3x3xf32>,
     %b1: tensor<16xf32>, %w2: tensor<16x16x1x1xf32>,
     %wd: tensor<16x1x3x3xf32>) -> tensor<1x16x5x6xf32> {
@@ -232,6 +233,10 @@ def chain_test(work, rng):
         if c.count("// f32 depthwise convolution ") != 1 or want not in c:
             fail("chain (channels-last=%s): the depthwise convolution should "
                  "take the %s entry" % (flag, want))
+        pools = [l for l in c.splitlines() if l.startswith("// f32 max pooling")]
+        if len(pools) != 1 or ("NHWC" in pools[0]) != (flag == "true"):
+            fail("chain (channels-last=%s): the max pool should take the "
+                 "%s pooling entry" % (flag, "NHWC" if flag == "true" else "NCHW"))
         first = None
         for device in ("local-sync", "local-task"):
             out = os.path.join(work, "chain-out.npy")

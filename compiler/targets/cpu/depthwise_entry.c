@@ -71,37 +71,6 @@ static bool kiln_cpu_match_depthwise_nhwc(const kiln_structured_op_t* s,
   return true;
 }
 
-// The channels-last image of |op|: a block argument, or a zero padding of
-// the spatial dims (dims 1 and 2) of one in the same dispatch.
-static bool kiln_cpu_window_image_nhwc(kiln_ir_context_t* context,
-                                       kiln_ir_block_t* body, kiln_ir_op_t* op,
-                                       kiln_cpu_window_image_t* out) {
-  memset(out, 0, sizeof(*out));
-  kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
-  if (!kiln_cpu_is_f32_4d(v->type)) return false;
-  out->padded_h = v->type->shaped.dims[1];
-  out->padded_w = v->type->shaped.dims[2];
-  if (v->kind == KILN_IR_VALUE_RESULT) {
-    kiln_window_pad_t pad;
-    kiln_ir_op_t* def = v->defining_op;
-    if (!def || def->parent_block != body ||
-        !kiln_window_pad_match(context, def, &pad) || pad.lo[0] || pad.hi[0] ||
-        pad.lo[3] || pad.hi[3] || pad.value != 0.0) {
-      return false;
-    }
-    out->pad_top = pad.lo[1], out->pad_left = pad.lo[2];
-    v = pad.source;
-  }
-  if (v->kind != KILN_IR_VALUE_BLOCK_ARG || v->owner_block != body ||
-      !kiln_cpu_is_f32_4d(v->type)) {
-    return false;
-  }
-  const int64_t* d = v->type->shaped.dims;
-  out->binding = v->index;
-  out->n = d[0], out->h = d[1], out->w = d[2], out->c = d[3];
-  return true;
-}
-
 bool kiln_cpu_window_pad_ok_depthwise_nhwc(kiln_ir_context_t* context,
                                            kiln_ir_op_t* root,
                                            kiln_ir_op_t* pad) {
@@ -180,7 +149,7 @@ bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
   kiln_cpu_depthwise_t d;
   kiln_cpu_window_image_t im;
   if (!kiln_cpu_match_depthwise_op(context, op, &d) ||
-      !(d.nhwc ? kiln_cpu_window_image_nhwc(context, body, op, &im)
+      !(d.nhwc ? kiln_cpu_window_image_nhwc(context, body, op, 0.0, &im)
                : kiln_cpu_window_image(context, body, op, 0.0, &im))) {
     return false;
   }

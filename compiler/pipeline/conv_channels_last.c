@@ -571,14 +571,15 @@ static kiln_status_t kiln_cl_visit(kiln_cl_state_t* s, kiln_ir_op_t* op) {
 
 static kiln_status_t kiln_cl_block(kiln_ir_context_t* ctx,
                                    kiln_ir_block_t* block, bool depthwise) {
-  size_t count = 0;
-  bool has_conv = false;
+  size_t count = 0, convs = 0;
   for (kiln_ir_op_t* op = block->first_op; op; op = op->next) {
     bool dw = false;
     ++count;
-    has_conv |= kiln_cl_match_nchw_conv(op, &dw) && (!dw || depthwise);
+    convs += kiln_cl_match_nchw_conv(op, &dw) && (!dw || depthwise);
   }
-  if (!has_conv) return kiln_ok_status();
+  // One convolution alone gains nothing to pay for its two edge transposes
+  // (and the one after it would split its epilogue from the kernel).
+  if (convs < 2) return kiln_ok_status();
   kiln_ir_op_t** ops = (kiln_ir_op_t**)malloc(count * sizeof(*ops));
   if (!ops) {
     return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,

@@ -153,7 +153,14 @@ int kiln_compiler_options_last_phase(const kiln_compiler_options_t* options) {
 static kiln_status_t kiln_driver_build_pipeline(
     const kiln_compiler_options_t* o, int last, kiln_ir_pass_manager_t* pm,
     kiln_ir_pass_t* form_pass, kiln_ir_pass_t* serialize_pass,
-    kiln_ir_pass_t* emission_pass, kiln_driver_phase_dump_t* dumps) {
+    kiln_ir_pass_t* emission_pass, kiln_driver_phase_dump_t* dumps,
+    const void* channels_last) {
+#if defined(KILN_HAVE_PIPELINE)
+  const kiln_conv_channels_last_options_t* cl =
+      (const kiln_conv_channels_last_options_t*)channels_last;
+#else
+  (void)channels_last;
+#endif
   KILN_RETURN_IF_ERROR(kiln_driver_add_phase_dump(pm, dumps, 0));
   if (last == 0) return kiln_ok_status();
   // --compile-from=PHASE: the input is that phase's output (a dump), so
@@ -162,7 +169,9 @@ static kiln_status_t kiln_driver_build_pipeline(
 #if defined(KILN_HAVE_PIPELINE)
   // The dialect engineer's default input pipeline (lower-to-structured,
   // canonicalize, cse, const-eval, dce).
-  if (from < 1) KILN_RETURN_IF_ERROR(kiln_compiler_build_default_pipeline(pm));
+  if (from < 1) {
+    KILN_RETURN_IF_ERROR(kiln_compiler_build_default_pipeline_with(pm, cl));
+  }
 #endif
   KILN_RETURN_IF_ERROR(kiln_driver_add_phase_dump(pm, dumps, 1));
   if (last == 1) return kiln_ok_status();
@@ -219,6 +228,9 @@ struct kiln_compiler_job_t {
   kiln_vm_emission_options_t emission_options;
   kiln_driver_phase_dump_t dumps[KILN_DRIVER_PHASE_COUNT];
   char stem[256];
+#if defined(KILN_HAVE_PIPELINE)
+  kiln_conv_channels_last_options_t channels_last;
+#endif
 };
 
 static void kiln_driver_job_diagnostic(void* user_data,
@@ -403,6 +415,10 @@ kiln_status_t kiln_compiler_job_run(kiln_compiler_job_t* job, int last_phase) {
   job->emission_options.parameter_splat = options->parameter_splat;
   kiln_ir_pass_t emission_pass = kiln_vm_emission_pass;
   emission_pass.user_data = &job->emission_options;
+#if defined(KILN_HAVE_PIPELINE)
+  job->channels_last.disabled = options->no_conv_channels_last;
+  job->channels_last.no_depthwise = options->conv_channels_last_no_depthwise;
+#endif
   if (options->dump_compilation_phases_to) {
     mkdir(options->dump_compilation_phases_to, 0777);  // may exist
     for (int k = 0; k < KILN_DRIVER_PHASE_COUNT; ++k) {
@@ -414,7 +430,13 @@ kiln_status_t kiln_compiler_job_run(kiln_compiler_job_t* job, int last_phase) {
   if (!status) {
     status = kiln_driver_build_pipeline(
         options, last_phase, pm, &form_pass, &serialize_pass, &emission_pass,
-        options->dump_compilation_phases_to ? job->dumps : NULL);
+        options->dump_compilation_phases_to ? job->dumps : NULL,
+#if defined(KILN_HAVE_PIPELINE)
+        &job->channels_last
+#else
+        NULL
+#endif
+    );
   }
   if (!status) status = kiln_ir_pass_manager_run(pm, job->context, job->module);
   kiln_ir_pass_manager_destroy(pm);
@@ -814,6 +836,17 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
     options->print_options.print_locations = true;
   } else if (!strcmp(arg, "--mlir-print-op-generic")) {
     options->print_options.generic = true;
+  } else if (kiln_compiler_flag_value(arg, "--kiln-conv-channels-last", &v)) {
+    bool off = !strcmp(v, "false") || !strcmp(v, "0");
+    bool no_dw = !strcmp(v, "no-depthwise");
+    if (!off && !no_dw && strcmp(v, "true") && strcmp(v, "1")) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "--kiln-conv-channels-last='%s' (true, false, "
+                              "no-depthwise)",
+                              v);
+    }
+    options->no_conv_channels_last = off;
+    options->conv_channels_last_no_depthwise = no_dw;
   } else if (!strcmp(arg, "--timing") || !strcmp(arg, "--mlir-timing")) {
     options->timing = true;
   } else {

@@ -84,6 +84,10 @@ typedef struct kiln_compiler_options_t {
   const char* parameter_export;
   int64_t parameter_export_minimum_size;
   const char* parameter_splat;
+  // --kiln-conv-channels-last=false|no-depthwise: skip the pass that runs
+  // NCHW convolutions channels-last, or keep depthwise ones in NCHW.
+  bool no_conv_channels_last;
+  bool conv_channels_last_no_depthwise;
 } kiln_compiler_options_t;
 
 // Defaults: auto input, sync, vmvx, module output.

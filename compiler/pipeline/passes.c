@@ -17,6 +17,10 @@ static const kiln_ir_pass_t kiln_compiler_passes[] = {
      "Unfoldable constants become constants, host scalar ops rank-0 "
      "structured ops, expect_true/false expect_all_true",
      kiln_pass_lower_host_ops, NULL},
+    {"convert-conv-to-channels-last",
+     "NCHW convolutions become NHWC; the layout propagates through the "
+     "generics between them so that the transposes cancel",
+     kiln_pass_conv_channels_last, NULL},
 };
 
 #define KILN_NUM_PASSES \
@@ -35,10 +39,18 @@ kiln_status_t kiln_pipeline_register_passes(kiln_ir_pass_registry_t* registry) {
 }
 
 kiln_status_t kiln_compiler_build_default_pipeline(kiln_ir_pass_manager_t* pm) {
-  static const int order[] = {0, 1, 2, 4, 1, 3, 5};
+  return kiln_compiler_build_default_pipeline_with(pm, NULL);
+}
+
+kiln_status_t kiln_compiler_build_default_pipeline_with(
+    kiln_ir_pass_manager_t* pm, const kiln_conv_channels_last_options_t* cl) {
+  // Channels-last right after lowering, so that const-eval folds the
+  // transposes of constant filters.
+  static const int order[] = {0, 6, 1, 2, 4, 1, 3, 5};
   for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); ++i) {
-    KILN_RETURN_IF_ERROR(
-        kiln_ir_pass_manager_add(pm, &kiln_compiler_passes[order[i]]));
+    kiln_ir_pass_t pass = kiln_compiler_passes[order[i]];
+    if (order[i] == 6) pass.user_data = (void*)cl;
+    KILN_RETURN_IF_ERROR(kiln_ir_pass_manager_add(pm, &pass));
   }
   return kiln_ok_status();
 }

@@ -41,6 +41,23 @@ kiln_status_t kiln_pass_const_eval(kiln_ir_context_t* context,
 kiln_status_t kiln_pass_lower_host_ops(kiln_ir_context_t* context,
                                        kiln_ir_op_t* module, void* user_data);
 
+// convert-conv-to-channels-last (conv_channels_last.c): NCHW f32 2-D
+// convolutions become NHWC with FHWC (depthwise: HWCF) filters, the layout
+// propagated through the generics between them. |user_data|: NULL (on) or
+// a kiln_conv_channels_last_options_t.
+typedef struct kiln_conv_channels_last_options_t {
+  bool disabled;      // --kiln-conv-channels-last=false
+  bool no_depthwise;  // --kiln-conv-channels-last=no-depthwise
+} kiln_conv_channels_last_options_t;
+kiln_status_t kiln_pass_conv_channels_last(kiln_ir_context_t* context,
+                                           kiln_ir_op_t* module,
+                                           void* user_data);
+
+// The default pipeline with the channels-last pass configured by |cl|
+// (NULL: on).
+kiln_status_t kiln_compiler_build_default_pipeline_with(
+    kiln_ir_pass_manager_t* pm, const kiln_conv_channels_last_options_t* cl);
+
 // The constant attribute a value is known to hold (result of a
 // CONSTANT_LIKE op; util.unfoldable_constant is never known), or NULL.
 const kiln_ir_attribute_t* kiln_pipeline_constant_of(kiln_ir_value_t* value);

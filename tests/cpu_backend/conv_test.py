@@ -9,7 +9,9 @@ K above the entry's K block (256), more output channels than its column
 block (128) and more pixels than its row block (256). Each runs on local-sync and local-task with the CPU features
 capped to each ISA variant in turn (KILN_HAL_CPU_ISA_CAP), from one module
 with three ISA variants; every convolution must compile to a micro-kernel
-entry, and local-task must give local-sync's bits. Tolerance: the f32 bound of a length-K dot product, K * 2^-23 *
+entry, and local-task must give local-sync's bits. A two-layer NCHW chain
+(conv, bias, relu, conv, depthwise, residual add, pool) runs with
+--kiln-conv-channels-last on and off. Tolerance: the f32 bound of a length-K dot product, K * 2^-23 *
 sum |x||w|, against a float64 reference.
 
 Usage: conv_test.py BIN_DIR
@@ -155,6 +157,109 @@ def reference(case, x, w, b):
     return ref, bound
 
 
+# A two-layer NCHW chain (the shape of a residual block): conv 3x3 + bias +
+# relu, conv 1x1, depthwise conv 3x3, residual add of the relu, max pool
+# 2x2/2. convert-conv-to-channels-last runs it all channels-last with one
+# transpose at each edge; the result must match numpy with the pass on and
+# off, and each convolution and the pool must take a micro-kernel or direct
+# entry (the channels-last depthwise and pooling entries with the pass on).
+CHAIN = """func.func @chain(%x: tensor<1x8x10x12xf32>, %w1: tensor<16x8x3x3xf32>,
+    %b1: tensor<16xf32>, %w2: tensor<16x16x1x1xf32>,
+    %wd: tensor<16x1x3x3xf32>) -> tensor<1x16x5x6xf32> {
+  %zero = stablehlo.constant dense<0.0> : tensor<1x16x10x12xf32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %c1 = stablehlo.convolution(%x, %w1) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x10x12xf32>, tensor<16x8x3x3xf32>) -> tensor<1x16x10x12xf32>
+  %bb = stablehlo.broadcast_in_dim %b1, dims = [1] : (tensor<16xf32>) -> tensor<1x16x10x12xf32>
+  %a1 = stablehlo.add %c1, %bb : tensor<1x16x10x12xf32>
+  %r1 = stablehlo.maximum %a1, %zero : tensor<1x16x10x12xf32>
+  %c2 = stablehlo.convolution(%r1, %w2) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x16x10x12xf32>, tensor<16x16x1x1xf32>) -> tensor<1x16x10x12xf32>
+  %d = stablehlo.convolution(%c2, %wd) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {stride = [1, 1], pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 16 : i64} : (tensor<1x16x10x12xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x10x12xf32>
+  %s = stablehlo.add %d, %r1 : tensor<1x16x10x12xf32>
+  %p = "stablehlo.reduce_window"(%s, %ninf) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %m = stablehlo.maximum %a, %b : tensor<f32>
+      stablehlo.return %m : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 1, 2, 2>, window_strides = array<i64: 1, 1, 2, 2>} : (tensor<1x16x10x12xf32>, tensor<f32>) -> tensor<1x16x5x6xf32>
+  return %p : tensor<1x16x5x6xf32>
+}
+"""
+
+
+def chain_reference(x, w1, b1, w2, wd):
+    """float64 NCHW result of CHAIN."""
+    x, w1, b1, w2, wd = (a.astype(np.float64) for a in (x, w1, b1, w2, wd))
+    xn = x.transpose(0, 2, 3, 1)
+    c1 = conv_nhwc(xn, w1.transpose(2, 3, 1, 0), 1, 1, 1)
+    r1 = np.maximum(c1 + b1, 0.0)
+    c2 = conv_nhwc(r1, w2.transpose(2, 3, 1, 0), 1, 0, 1)
+    cp = np.pad(c2, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    d = np.zeros_like(c2)
+    for i in range(3):
+        for j in range(3):
+            d += cp[:, i:i + 10, j:j + 12, :] * wd[:, 0, i, j]
+    s = d + r1
+    p = s.reshape(1, 5, 2, 6, 2, 16).max(axis=(2, 4))
+    return p.transpose(0, 3, 1, 2)
+
+
+def chain_test(work, rng):
+    src_path = os.path.join(work, "chain.mlir")
+    with open(src_path, "w") as f:
+        f.write(CHAIN)
+    shapes = [(1, 8, 10, 12), (16, 8, 3, 3), (16,), (16, 16, 1, 1),
+              (16, 1, 3, 3)]
+    args = [rng.standard_normal(sh).astype(np.float32) for sh in shapes]
+    inputs = []
+    for j, a in enumerate(args):
+        path = os.path.join(work, "chain%d.npy" % j)
+        np.save(path, a)
+        inputs.append("--input=@" + path)
+    ref = chain_reference(*args)
+    tol = 1e-5 * np.abs(ref).max()
+    runs = 0
+    for flag in ("true", "false"):
+        kmod = os.path.join(work, "chain-%s.kmod" % flag)
+        dump = os.path.join(work, "chain-dump-%s" % flag)
+        run([os.path.join(BIN, "kiln-compile"),
+             "--iree-hal-target-backends=llvm-cpu",
+             "--kiln-conv-channels-last=" + flag,
+             "--iree-hal-dump-executable-sources-to=" + dump, src_path, "-o",
+             kmod])
+        c = open(os.path.join(dump, "dispatches.c")).read()
+        if c.count("// f32 convolution ") + c.count("// f32 1x1 convolution ") != 2:
+            fail("chain (channels-last=%s): both convolutions should use the "
+                 "micro-kernel" % flag)
+        want = "NHWC): direct" if flag == "true" else "one channel plane"
+        if c.count("// f32 depthwise convolution ") != 1 or want not in c:
+            fail("chain (channels-last=%s): the depthwise convolution should "
+                 "take the %s entry" % (flag, want))
+        pools = [l for l in c.splitlines() if l.startswith("// f32 max pooling")]
+        if len(pools) != 1 or ("NHWC" in pools[0]) != (flag == "true"):
+            fail("chain (channels-last=%s): the max pool should take the "
+                 "%s pooling entry" % (flag, "NHWC" if flag == "true" else "NCHW"))
+        first = None
+        for device in ("local-sync", "local-task"):
+            out = os.path.join(work, "chain-out.npy")
+            run([os.path.join(BIN, "kiln-run-module"), "--module=" + kmod,
+                 "--device=" + device, "--function=chain"] + inputs +
+                ["--output=@" + out])
+            got = np.load(out).astype(np.float64)
+            if got.shape != ref.shape:
+                fail("chain: shape %s, want %s" % (got.shape, ref.shape))
+            err = np.abs(got - ref)
+            if np.any(err > tol + 1e-4 * np.abs(ref)):
+                i = np.unravel_index(np.argmax(err), err.shape)
+                fail("chain (channels-last=%s, %s): element %s is %r, want %r"
+                     % (flag, device, i, got[i], ref[i]))
+            if first is None:
+                first = got
+            elif not np.array_equal(first, got):
+                fail("chain (channels-last=%s): local-task differs from "
+                     "local-sync" % flag)
+            runs += 1
+    print("conv_test: the NCHW chain matches numpy (%d runs)" % runs)
+
+
 def main():
     rng = np.random.default_rng(5)
     with tempfile.TemporaryDirectory() as work:
@@ -221,6 +326,7 @@ def main():
                     checked += 1
         print("conv_test: %d convolutions x 3 ISA caps x 2 devices = %d runs "
               "match numpy" % (len(cases), checked))
+        chain_test(work, rng)
 
 
 main()

@@ -6,6 +6,7 @@
 #include "compiler/dispatch/conv2d.h"
 #include "compiler/dispatch/dispatch_ops.h"
 #include "compiler/dispatch/structured.h"
+#include "compiler/dispatch/window_pad.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/types.h"
 #include "compiler/targets/cpu/epilogue.h"
@@ -34,6 +35,50 @@ static bool kiln_cpu_dw_terms(const kiln_ir_affine_map_t* map, size_t r,
   *ca = coeff[a];
   *cb = coeff[1 - a];
   return true;
+}
+
+// The channels-last form (what convert-conv-to-channels-last makes): loops
+// (n, oh, ow, c | g, kh, kw), filter (kh, kw, g, c), identity output,
+// image (n, SH * oh + DH * kh, SW * ow + DW * kw, c + g), g of extent 1.
+static bool kiln_cpu_match_depthwise_nhwc(const kiln_structured_op_t* s,
+                                          kiln_ir_op_t* op,
+                                          kiln_cpu_depthwise_t* dw) {
+  const kiln_ir_affine_map_t* img = s->maps[0];
+  const kiln_ir_affine_map_t* flt = s->maps[1];
+  const kiln_ir_affine_map_t* res = s->maps[2];
+  static const int64_t kFilterDims[4] = {5, 6, 4, 3};
+  for (size_t r = 0; r < 4; ++r) {
+    int64_t d, o;
+    if (!kiln_ir_affine_map_result_is_dim(flt, r, &d) || d != kFilterDims[r] ||
+        !kiln_ir_affine_map_result_is_dim(res, r, &o) || o != (int64_t)r) {
+      return false;
+    }
+  }
+  int64_t d0, one_c, one_g, sh, dh, sw, dw_;
+  if (!kiln_ir_affine_map_result_is_dim(img, 0, &d0) || d0 != 0 ||
+      !kiln_cpu_dw_terms(img, 3, 3, 4, &one_c, &one_g) || one_c != 1 ||
+      one_g != 1 || !kiln_cpu_dw_terms(img, 1, 1, 5, &sh, &dh) ||
+      !kiln_cpu_dw_terms(img, 2, 2, 6, &sw, &dw_) || s->ranges[4] != 1 ||
+      !kiln_cpu_value_is_zero(kiln_ir_op_operand(op, 2))) {
+    return false;
+  }
+  memset(dw, 0, sizeof(*dw));
+  dw->nhwc = true;
+  dw->n = s->ranges[0], dw->c = s->ranges[3];
+  dw->oh = s->ranges[1], dw->ow = s->ranges[2];
+  dw->kh = s->ranges[5], dw->kw = s->ranges[6];
+  dw->sh = sh, dw->sw = sw, dw->dh = dh, dw->dw = dw_;
+  return true;
+}
+
+bool kiln_cpu_window_pad_ok_depthwise_nhwc(kiln_ir_context_t* context,
+                                           kiln_ir_op_t* root,
+                                           kiln_ir_op_t* pad) {
+  kiln_cpu_depthwise_t d;
+  kiln_window_pad_t wp;
+  return kiln_cpu_match_depthwise_op(context, root, &d) && d.nhwc &&
+         kiln_window_pad_match(context, pad, &wp) && !wp.lo[0] && !wp.hi[0] &&
+         !wp.lo[3] && !wp.hi[3] && wp.value == 0.0;
 }
 
 bool kiln_cpu_match_depthwise_op(kiln_ir_context_t* context, kiln_ir_op_t* op,
@@ -68,6 +113,10 @@ bool kiln_cpu_match_depthwise_op(kiln_ir_context_t* context, kiln_ir_op_t* op,
   if (img->num_results != 4 || flt->num_results != 4 || res->num_results != 4) {
     return false;
   }
+  if (kiln_cpu_match_depthwise_nhwc(&s, op, &dw)) {
+    if (out) *out = dw;
+    return true;
+  }
   static const int64_t kFilterDims[4] = {1, 4, 5, 6};
   for (size_t r = 0; r < 4; ++r) {
     int64_t d, o;
@@ -100,7 +149,8 @@ bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
   kiln_cpu_depthwise_t d;
   kiln_cpu_window_image_t im;
   if (!kiln_cpu_match_depthwise_op(context, op, &d) ||
-      !kiln_cpu_window_image(context, body, op, 0.0, &im)) {
+      !(d.nhwc ? kiln_cpu_window_image_nhwc(context, body, op, 0.0, &im)
+               : kiln_cpu_window_image(context, body, op, 0.0, &im))) {
     return false;
   }
   kiln_ir_value_t* filter = kiln_ir_op_operand(op, 1);
@@ -124,9 +174,83 @@ bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
 
 void kiln_cpu_depthwise_workgroups(const kiln_cpu_depthwise_t* d,
                                    int64_t out_count[3]) {
-  out_count[0] = d->c;
+  out_count[0] = d->nhwc ? d->oh : d->c;
   out_count[1] = 1;
   out_count[2] = d->n;
+}
+
+// Channels-last: one output row per workgroup; every tap adds a run of C
+// channels (the filter's taps are runs of C too), a loop the C compiler
+// vectorizes. Taps are summed in the generic op's order (kh, then kw)
+// from zero, so results match the generic path bit for bit.
+static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
+                                         const char* c_name,
+                                         uint32_t max_binding,
+                                         kiln_ir_string_builder_t* out) {
+  kiln_ir_sb_printf(
+      out,
+      "// f32 depthwise convolution %" PRId64 " x %" PRId64 "x%" PRId64
+      " -> %" PRId64 "x%" PRId64 " (window %" PRId64 "x%" PRId64
+      ", batch %" PRId64
+      ", NHWC): direct, one output row per workgroup, vectorized over "
+      "channels.\n"
+      "int %s(const kiln_hal_executable_environment_v1_t* env,\n"
+      "    const kiln_hal_executable_dispatch_state_v1_t* ds,\n"
+      "    const kiln_hal_executable_workgroup_state_v1_t* wg) {\n"
+      "  (void)env;\n"
+      "  enum { C = %" PRId64
+      " };\n"
+      "  const int64_t H = %" PRId64 ", W = %" PRId64 ", OH = %" PRId64
+      ", OW = %" PRId64
+      ";\n"
+      "  const int64_t KH = %" PRId64 ", KW = %" PRId64 ", SH = %" PRId64
+      ", SW = %" PRId64 ", DH = %" PRId64 ", DW = %" PRId64 ", PT = %" PRId64
+      ", PL = %" PRId64
+      ";\n"
+      "  if (ds->binding_count <= %u) return KILN_CPU_FAIL_BINDING;\n"
+      "  const int64_t y = wg->workgroup_id_x, b = wg->workgroup_id_z;\n"
+      "  if (y >= OH || b >= %" PRId64
+      ") return 0;\n"
+      "  const float* const img = (const float*)ds->binding_ptrs[%u] + b * "
+      "H * W * C;\n"
+      "  const float* const flt = (const float*)ds->binding_ptrs[%u];\n"
+      "  float* const eo = (float*)ds->binding_ptrs[%u];\n"
+      "  float* const row = eo + (b * OH + y) * OW * C;\n"
+      "  for (int64_t x = 0; x < OW; ++x) {\n"
+      "    float* restrict acc = row + x * C;\n"
+      "    for (int64_t c = 0; c < C; ++c) acc[c] = 0.0f;\n"
+      "    for (int64_t i = 0; i < KH; ++i) {\n"
+      "      const int64_t r = y * SH + i * DH - PT;\n"
+      "      if (r < 0 || r >= H) continue;  // zero padding\n"
+      "      for (int64_t j = 0; j < KW; ++j) {\n"
+      "        const int64_t q = x * SW + j * DW - PL;\n"
+      "        if (q < 0 || q >= W) continue;\n"
+      "        const float* restrict ip = img + (r * W + q) * C;\n"
+      "        const float* restrict fp = flt + (i * KW + j) * C;\n"
+      "        for (int64_t c = 0; c < C; ++c) acc[c] += ip[c] * fp[c];\n"
+      "      }\n"
+      "    }\n"
+      "  }\n",
+      d->c, d->h, d->w, d->oh, d->ow, d->kh, d->kw, d->n, c_name, d->c, d->h,
+      d->w, d->oh, d->ow, d->kh, d->kw, d->sh, d->sw, d->dh, d->dw, d->pad_top,
+      d->pad_left, max_binding, d->n, d->img_binding, d->flt_binding,
+      d->out_binding);
+  if (d->epilogue) {
+    kiln_ir_sb_printf(out,
+                      "  for (int64_t x = 0; x < OW; ++x) {\n"
+                      "    for (int64_t c = 0; c < C; ++c) {\n"
+                      "      const int64_t o = ((b * OH + y) * OW + x) * C + "
+                      "c;\n"
+                      "      const int64_t d0 = b, d1 = y, d2 = x, d3 = c;\n"
+                      "      (void)d0, (void)d1, (void)d2, (void)d3;\n"
+                      "%s"
+                      "    }\n"
+                      "  }\n",
+                      d->epilogue);
+  }
+  kiln_ir_sb_printf(out,
+                    "  return 0;\n"
+                    "}\n\n");
 }
 
 void kiln_cpu_emit_depthwise_entry(const kiln_cpu_depthwise_t* d,
@@ -135,6 +259,10 @@ void kiln_cpu_emit_depthwise_entry(const kiln_cpu_depthwise_t* d,
   uint32_t max_binding = d->out_binding;
   if (d->img_binding > max_binding) max_binding = d->img_binding;
   if (d->flt_binding > max_binding) max_binding = d->flt_binding;
+  if (d->nhwc) {
+    kiln_cpu_emit_depthwise_nhwc(d, c_name, max_binding, out);
+    return;
+  }
   kiln_ir_sb_printf(
       out,
       "// f32 depthwise convolution %" PRId64 " x %" PRId64 "x%" PRId64

@@ -30,6 +30,9 @@ typedef struct kiln_cpu_depthwise_t {
   int64_t pad_top, pad_left;  // a folded zero padding (pooling_entry.h)
   uint32_t img_binding, flt_binding, out_binding;
   const char* epilogue;  // kiln_cpu_epilogue_build's statements, or NULL
+  // Channels-last: image (N, H, W, C), filter (KH, KW, 1, C), output
+  // (N, OH, OW, C), loops (n, oh, ow, c | 1, kh, kw); else NCHW planes.
+  bool nhwc;
 } kiln_cpu_depthwise_t;
 
 // True when linalg op |op| is such a depthwise convolution, whatever its
@@ -45,6 +48,12 @@ bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
                               kiln_cpu_depthwise_t* out);
 
 // The dispatch grid of |d|: channels x 1 x batch.
+// True when |pad| (a zero padding of the spatial dims) can join the
+// channels-last depthwise convolution |root| in its dispatch.
+bool kiln_cpu_window_pad_ok_depthwise_nhwc(kiln_ir_context_t* context,
+                                           kiln_ir_op_t* root,
+                                           kiln_ir_op_t* pad);
+
 void kiln_cpu_depthwise_workgroups(const kiln_cpu_depthwise_t* d,
                                    int64_t out_count[3]);
 

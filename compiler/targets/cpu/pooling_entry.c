@@ -49,6 +49,35 @@ bool kiln_cpu_window_image(kiln_ir_context_t* context, kiln_ir_block_t* body,
   return true;
 }
 
+bool kiln_cpu_window_image_nhwc(kiln_ir_context_t* context,
+                                kiln_ir_block_t* body, kiln_ir_op_t* op,
+                                double identity, kiln_cpu_window_image_t* out) {
+  memset(out, 0, sizeof(*out));
+  kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
+  if (!kiln_cpu_pool_is_f32_4d(v->type)) return false;
+  out->padded_h = v->type->shaped.dims[1];
+  out->padded_w = v->type->shaped.dims[2];
+  if (v->kind == KILN_IR_VALUE_RESULT) {
+    kiln_window_pad_t pad;
+    kiln_ir_op_t* def = v->defining_op;
+    if (!def || def->parent_block != body ||
+        !kiln_window_pad_match(context, def, &pad) || pad.lo[0] || pad.hi[0] ||
+        pad.lo[3] || pad.hi[3] || pad.value != identity) {
+      return false;
+    }
+    out->pad_top = pad.lo[1], out->pad_left = pad.lo[2];
+    v = pad.source;
+  }
+  if (v->kind != KILN_IR_VALUE_BLOCK_ARG || v->owner_block != body ||
+      !kiln_cpu_pool_is_f32_4d(v->type)) {
+    return false;
+  }
+  const int64_t* d = v->type->shaped.dims;
+  out->binding = v->index;
+  out->n = d[0], out->h = d[1], out->w = d[2], out->c = d[3];
+  return true;
+}
+
 // Splits image map result |e| into stride * parallel dim |p| (+ dilation *
 // a reduction dim, *r; -1 when absent).
 static bool kiln_cpu_pool_term(const kiln_ir_affine_expr_t* e, int64_t p,
@@ -121,15 +150,21 @@ bool kiln_cpu_match_pool_op(kiln_ir_context_t* context, kiln_ir_op_t* op,
       return false;
     }
   }
-  if (stride[0] != 1 || stride[1] != 1 || window_dim[2] < 0 ||
-      window_dim[3] < 0 || window_dim[2] == window_dim[3]) {
-    return false;
-  }
-  for (uint32_t d = 4; d < s.num_dims; ++d) {
-    if ((int64_t)d != window_dim[2] && (int64_t)d != window_dim[3] &&
-        s.ranges[d] != 1) {
-      return false;
+  // NCHW: windows on dims 2 and 3; channels-last (NHWC): on 1 and 2 (the
+  // form convert-conv-to-channels-last makes).
+  int hd = 2, wd = 3;
+  for (int form = 0;; ++form) {
+    if (form == 2) return false;
+    hd = form ? 1 : 2, wd = form ? 2 : 3;
+    p.nhwc = form == 1;
+    bool ok = stride[0] == 1 && stride[form ? 3 : 1] == 1 &&
+              window_dim[hd] >= 0 && window_dim[wd] >= 0 &&
+              window_dim[hd] != window_dim[wd];
+    for (uint32_t d = 4; ok && d < s.num_dims; ++d) {
+      ok = (int64_t)d == window_dim[hd] || (int64_t)d == window_dim[wd] ||
+           s.ranges[d] == 1;
     }
+    if (ok) break;
   }
   // The init: a splat constant (the reduction's start).
   kiln_ir_value_t* init = kiln_ir_op_operand(op, 2);
@@ -145,10 +180,10 @@ bool kiln_cpu_match_pool_op(kiln_ir_context_t* context, kiln_ir_op_t* op,
   }
   float f = (float)start;
   memcpy(&p.init_bits, &f, sizeof(f));
-  p.oh = s.ranges[2], p.ow = s.ranges[3];
-  p.kh = s.ranges[window_dim[2]], p.kw = s.ranges[window_dim[3]];
-  p.sh = stride[2], p.sw = stride[3];
-  p.dh = p.kh > 1 ? dil[2] : 1, p.dw = p.kw > 1 ? dil[3] : 1;
+  p.oh = s.ranges[hd], p.ow = s.ranges[wd];
+  p.kh = s.ranges[window_dim[hd]], p.kw = s.ranges[window_dim[wd]];
+  p.sh = stride[hd], p.sw = stride[wd];
+  p.dh = p.kh > 1 ? dil[hd] : 1, p.dw = p.kw > 1 ? dil[wd] : 1;
   if (out) *out = p;
   return true;
 }
@@ -160,12 +195,27 @@ bool kiln_cpu_match_pool(kiln_ir_context_t* context, kiln_ir_op_t* region,
   kiln_ir_op_t* op = kiln_cpu_epilogue_root(context, region);
   kiln_cpu_pool_t p;
   if (!op || !kiln_cpu_match_pool_op(context, op, &p) ||
-      !kiln_cpu_window_image(context, body, op, p.is_max ? -INFINITY : 0.0,
-                             &p.image)) {
+      !(p.nhwc ? kiln_cpu_window_image_nhwc : kiln_cpu_window_image)(
+          context, body, op, p.is_max ? -INFINITY : 0.0, &p.image)) {
     return false;
   }
   const kiln_cpu_window_image_t* im = &p.image;
   const int64_t* od = op->results[0].type->shaped.dims;
+  if (p.nhwc) {
+    // One output row per workgroup; a pixel's C accumulators on the stack.
+    if (od[0] != im->n || od[3] != im->c || (!p.is_max && p.kw >= 64) ||
+        im->c > 4096 || (p.oh - 1) * p.sh + (p.kh - 1) * p.dh >= im->padded_h ||
+        (p.ow - 1) * p.sw + (p.kw - 1) * p.dw >= im->padded_w) {
+      return false;
+    }
+    p.rows_per_group = 1;
+    p.out_binding = kiln_ir_op_num_regular_operands(region);
+    bool ok = false;
+    p.epilogue = kiln_cpu_epilogue_build(context, region, op, &ok);
+    if (!ok) return false;
+    *out = p;
+    return true;
+  }
   // The generic path splits a sum's window rows of 64 or more into lanes;
   // those (and rows too long for a stack buffer) stay on it.
   if (od[0] != im->n || od[1] != im->c || (!p.is_max && p.kw >= 64) ||
@@ -188,9 +238,137 @@ bool kiln_cpu_match_pool(kiln_ir_context_t* context, kiln_ir_op_t* region,
 }
 
 void kiln_cpu_pool_workgroups(const kiln_cpu_pool_t* p, int64_t out_count[3]) {
+  if (p->nhwc) {
+    out_count[0] = p->oh;
+    out_count[1] = 1;
+    out_count[2] = p->image.n;
+    return;
+  }
   out_count[0] = p->image.c;
   out_count[1] = (p->oh + p->rows_per_group - 1) / p->rows_per_group;
   out_count[2] = p->image.n;
+}
+
+// Channels-last: one output row per workgroup; each pixel's C
+// accumulators take every tap's run of C channels (a loop the C compiler
+// vectorizes), taps in the generic op's order, sums in double as on the
+// NCHW path, so the bits match the generic path.
+static void kiln_cpu_emit_pool_nhwc(const kiln_cpu_pool_t* p,
+                                    const char* c_name, uint32_t max_binding,
+                                    kiln_ir_string_builder_t* out) {
+  const kiln_cpu_window_image_t* im = &p->image;
+  uint32_t start_abs = p->init_bits & 0x7fffffffu;
+  bool start_special = p->init_bits == 0x80000000u || start_abs > 0x7f800000u;
+  kiln_ir_sb_printf(
+      out,
+      "// f32 %s pooling %" PRId64 " x %" PRId64 "x%" PRId64 " -> %" PRId64
+      "x%" PRId64 " (window %" PRId64 "x%" PRId64 ", padding %" PRId64
+      ",%" PRId64 ", batch %" PRId64
+      ", NHWC): direct, one output row per workgroup, vectorized over "
+      "channels.\n"
+      "int %s(const kiln_hal_executable_environment_v1_t* env,\n"
+      "    const kiln_hal_executable_dispatch_state_v1_t* ds,\n"
+      "    const kiln_hal_executable_workgroup_state_v1_t* wg) {\n"
+      "  (void)env;\n"
+      "  enum { C = %" PRId64
+      " };\n"
+      "  const int64_t H = %" PRId64 ", W = %" PRId64 ", OH = %" PRId64
+      ", OW = %" PRId64
+      ";\n"
+      "  const int64_t KH = %" PRId64 ", KW = %" PRId64 ", SH = %" PRId64
+      ", SW = %" PRId64 ", DH = %" PRId64 ", DW = %" PRId64 ", PT = %" PRId64
+      ", PL = %" PRId64
+      ";\n"
+      "  if (ds->binding_count <= %u) return KILN_CPU_FAIL_BINDING;\n"
+      "  const int64_t y = wg->workgroup_id_x, b = wg->workgroup_id_z;\n"
+      "  if (y >= OH || b >= %" PRId64
+      ") return 0;\n"
+      "  const float start = kiln_vm_bits_to_f32(0x%08" PRIx32
+      "u);\n"
+      "  const float* const img = (const float*)ds->binding_ptrs[%u] + b * H "
+      "* W * C;\n"
+      "  float* const eo = (float*)ds->binding_ptrs[%u];\n"
+      "  float* const orow = eo + (b * OH + y) * OW * C;\n",
+      p->is_max ? "max" : "sum", im->c, im->h, im->w, p->oh, p->ow, p->kh,
+      p->kw, im->pad_top, im->pad_left, im->n, c_name, im->c, im->h, im->w,
+      p->oh, p->ow, p->kh, p->kw, p->sh, p->sw, p->dh, p->dw, im->pad_top,
+      im->pad_left, max_binding, im->n, p->init_bits, im->binding,
+      p->out_binding);
+  if (p->is_max) {
+    // maximumf differs from a plain compare only on NaN and on -0 against
+    // +0: rows holding neither (and a start that is neither) take the
+    // plain compare, which vectorizes.
+    kiln_ir_sb_printf(
+        out,
+        "  int exact = %d;\n"
+        "  {\n"
+        "    int64_t ra = y * SH - PT, rb = y * SH + (KH - 1) * DH - PT + 1;\n"
+        "    if (ra < 0) ra = 0;\n"
+        "    if (rb > H) rb = H;\n"
+        "    for (int64_t k = ra * W * C; k < rb * W * C; ++k) {\n"
+        "      uint32_t u;\n"
+        "      memcpy(&u, &img[k], 4);\n"
+        "      exact |= (u == 0x80000000u) | ((u & 0x7fffffffu) > "
+        "0x7f800000u);\n"
+        "    }\n"
+        "  }\n",
+        start_special ? 1 : 0);
+  }
+  const char* inner;
+  if (p->is_max) {
+    inner = p->acc_first ? "        if (exact) {\n"
+                           "          for (int64_t c = 0; c < C; ++c) acc[c] = "
+                           "KILN_VM_FMAX(acc[c], ip[c]);\n"
+                           "        } else {\n"
+                           "          for (int64_t c = 0; c < C; ++c) acc[c] = "
+                           "acc[c] > ip[c] ? acc[c] : ip[c];\n"
+                           "        }\n"
+                         : "        if (exact) {\n"
+                           "          for (int64_t c = 0; c < C; ++c) acc[c] = "
+                           "KILN_VM_FMAX(ip[c], acc[c]);\n"
+                           "        } else {\n"
+                           "          for (int64_t c = 0; c < C; ++c) acc[c] = "
+                           "acc[c] > ip[c] ? acc[c] : ip[c];\n"
+                           "        }\n";
+  } else {
+    inner =
+        "        for (int64_t c = 0; c < C; ++c) acc[c] = acc[c] + "
+        "(double)ip[c];\n";
+  }
+  kiln_ir_sb_printf(
+      out,
+      "  for (int64_t x = 0; x < OW; ++x) {\n"
+      "    %s acc[C];\n"
+      "    for (int64_t c = 0; c < C; ++c) acc[c] = start;\n"
+      "    for (int64_t i = 0; i < KH; ++i) {\n"
+      "      const int64_t r = y * SH + i * DH - PT;\n"
+      "      if (r < 0 || r >= H) continue;  // padding: the identity\n"
+      "      for (int64_t j = 0; j < KW; ++j) {\n"
+      "        const int64_t q = x * SW + j * DW - PL;\n"
+      "        if (q < 0 || q >= W) continue;\n"
+      "        const float* restrict ip = img + (r * W + q) * C;\n"
+      "%s"
+      "      }\n"
+      "    }\n"
+      "    for (int64_t c = 0; c < C; ++c) orow[x * C + c] = (float)acc[c];\n"
+      "  }\n",
+      p->is_max ? "float" : "double", inner);
+  if (p->epilogue) {
+    kiln_ir_sb_printf(out,
+                      "  for (int64_t x = 0; x < OW; ++x) {\n"
+                      "    for (int64_t c = 0; c < C; ++c) {\n"
+                      "      const int64_t o = ((b * OH + y) * OW + x) * C + "
+                      "c;\n"
+                      "      const int64_t d0 = b, d1 = y, d2 = x, d3 = c;\n"
+                      "      (void)d0, (void)d1, (void)d2, (void)d3;\n"
+                      "%s"
+                      "    }\n"
+                      "  }\n",
+                      p->epilogue);
+  }
+  kiln_ir_sb_printf(out,
+                    "  return 0;\n"
+                    "}\n\n");
 }
 
 void kiln_cpu_emit_pool_entry(const kiln_cpu_pool_t* p, const char* c_name,
@@ -198,6 +376,10 @@ void kiln_cpu_emit_pool_entry(const kiln_cpu_pool_t* p, const char* c_name,
   const kiln_cpu_window_image_t* im = &p->image;
   uint32_t max_binding =
       p->out_binding > im->binding ? p->out_binding : im->binding;
+  if (p->nhwc) {
+    kiln_cpu_emit_pool_nhwc(p, c_name, max_binding, out);
+    return;
+  }
   // Sums accumulate in double and round once, as the generic path does
   // (vmvx_codegen's float sums); max is exact in float.
   const char* combine =
@@ -319,7 +501,13 @@ void kiln_cpu_emit_pool_entry(const kiln_cpu_pool_t* p, const char* c_name,
 
 bool kiln_cpu_window_pad_ok(kiln_ir_context_t* context, kiln_ir_op_t* root,
                             kiln_ir_op_t* pad) {
+  if (kiln_cpu_window_pad_ok_depthwise_nhwc(context, root, pad)) return true;
   kiln_window_pad_t wp;
+  kiln_cpu_pool_t np;
+  if (kiln_cpu_match_pool_op(context, root, &np) && np.nhwc) {
+    return kiln_window_pad_match(context, pad, &wp) && !wp.lo[0] && !wp.hi[0] &&
+           !wp.lo[3] && !wp.hi[3] && wp.value == (np.is_max ? -INFINITY : 0.0);
+  }
   if (!kiln_window_pad_match(context, pad, &wp) || wp.lo[0] || wp.hi[0] ||
       wp.lo[1] || wp.hi[1]) {
     return false;

@@ -42,6 +42,12 @@ bool kiln_cpu_window_image(kiln_ir_context_t* context, kiln_ir_block_t* body,
                            kiln_ir_op_t* op, double identity,
                            kiln_cpu_window_image_t* out);
 
+// The same for a channels-last window op (image (N, H, W, C), padding of
+// dims 1 and 2 only).
+bool kiln_cpu_window_image_nhwc(kiln_ir_context_t* context,
+                                kiln_ir_block_t* body, kiln_ir_op_t* op,
+                                double identity, kiln_cpu_window_image_t* out);
+
 typedef struct kiln_cpu_pool_t {
   kiln_cpu_window_image_t image;
   int64_t oh, ow;  // output extents
@@ -52,6 +58,7 @@ typedef struct kiln_cpu_pool_t {
   int64_t rows_per_group;
   uint32_t out_binding;
   const char* epilogue;  // kiln_cpu_epilogue_build's statements, or NULL
+  bool nhwc;  // channels-last image and output (windows on dims 1 and 2)
 } kiln_cpu_pool_t;
 
 // True when |op| (in a region) is such a pooling; fills its geometry and

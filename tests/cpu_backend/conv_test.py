@@ -15,9 +15,11 @@ sum |x||w|, against a float64 reference.
 Then 3x3 stride-1 convolutions with constant filters and 32+ channels
 (the Winograd F(4x4, 3x3) path; H, W of 1, 3, 5, 7, 13, 56, channels 32,
 33, 64, batch 2, with and without padding, a bias + relu epilogue), same
-ISA caps and devices; their bound is the direct one times
-WINOGRAD_ERROR_FACTOR (the transforms' constants grow the rounding error),
-and --kiln-llvmcpu-winograd=false must compute them directly.
+ISA caps and devices, compiled with --kiln-llvmcpu-winograd=always (the
+default skips images of under 16 tiles); their bound is the direct one
+times WINOGRAD_ERROR_FACTOR (the transforms' constants grow the rounding
+error); =false must compute them all directly and the default only the
+large ones.
 
 Usage: conv_test.py BIN_DIR
 """
@@ -286,7 +288,9 @@ def winograd_main():
                                             ty(os_)))
                 data.append((x, wt, b if bias else None, p))
         kmod = os.path.join(work, "wino.kmod")
-        for enabled in ("false", "true"):
+        # The default takes images of 16+ tiles only (the 13x13 and 56x56
+        # cases); "always" takes every case (its module is the one run).
+        for enabled in ("false", "true", "always"):
             dump = os.path.join(work, "dump" + enabled)
             run([os.path.join(BIN, "kiln-compile"),
                  "--iree-hal-target-backends=llvm-cpu",
@@ -296,7 +300,11 @@ def winograd_main():
                  "-o", kmod])
             c = open(os.path.join(dump, "dispatches.c")).read()
             count = c.count("Winograd F(4x4, 3x3)") // 3
-            want = len(WINOGRAD_CASES) if enabled == "true" else 0
+            want = {"false": 0, "always": len(WINOGRAD_CASES),
+                    "true": sum(1 for cs in WINOGRAD_CASES
+                                if ((cs[1] + 2 * cs[5] - 2 + 3) // 4) *
+                                ((cs[2] + 2 * cs[5] - 2 + 3) // 4) >= 16)}[
+                                    enabled]
             if count != want:
                 fail("--kiln-llvmcpu-winograd=%s: %d of %d convolutions use "
                      "Winograd, want %d" % (enabled, count,

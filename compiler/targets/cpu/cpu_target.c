@@ -949,7 +949,8 @@ kiln_status_t kiln_cpu_target_serialize(
         kiln_make_string_view(e->old_executable, e->old_executable_length));
     kiln_cpu_winograd_t wino;
     if (region && !options->disable_winograd &&
-        kiln_cpu_match_winograd(context, region, &wino, &status)) {
+        kiln_cpu_match_winograd(context, region, options->force_winograd, &wino,
+                                &status)) {
       kiln_cpu_emit_winograd_entry(&wino, c_name, &fn);
       status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);
       e->is_matmul = true;

@@ -41,8 +41,10 @@ typedef struct kiln_cpu_target_options_t {
   int opt_level_plus_one;
   // --kiln-llvmcpu-winograd=false: compute 3x3 stride-1 convolutions
   // directly (im2col + mmt4d) instead of with Winograd F(4x4, 3x3)
-  // (winograd_entry.h).
+  // (winograd_entry.h); =always: use Winograd also on images too small for
+  // it to pay (tests of small shapes).
   bool disable_winograd;
+  bool force_winograd;
 } kiln_cpu_target_options_t;
 
 // Replaces the module's vmvx-bytecode hal.executable ops (made by

@@ -127,7 +127,7 @@ static kiln_status_t kiln_cpu_winograd_pack_filter(kiln_ir_context_t* context,
 }
 
 bool kiln_cpu_match_winograd(kiln_ir_context_t* context, kiln_ir_op_t* region,
-                             kiln_cpu_winograd_t* out,
+                             bool any_size, kiln_cpu_winograd_t* out,
                              kiln_status_t* out_status) {
   *out_status = kiln_ok_status();
   memset(out, 0, sizeof(*out));
@@ -138,6 +138,10 @@ bool kiln_cpu_match_winograd(kiln_ir_context_t* context, kiln_ir_op_t* region,
       cv->dw != 1 || cv->c < KILN_CPU_WINOGRAD_MIN_CHANNELS ||
       cv->f < KILN_CPU_WINOGRAD_MIN_CHANNELS || cv->oh != cv->h - 2 ||
       cv->ow != cv->w - 2) {
+    return false;
+  }
+  if (!any_size &&
+      ((cv->oh + 3) / 4) * ((cv->ow + 3) / 4) < KILN_CPU_WINOGRAD_MIN_TILES) {
     return false;
   }
   // Channels-last image and output: channels contiguous, pixels rows.

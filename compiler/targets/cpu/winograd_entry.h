@@ -23,6 +23,12 @@ extern "C" {
 // channel, not amortized over the other channel count) cost about as much
 // as the multiplies they save.
 #define KILN_CPU_WINOGRAD_MIN_CHANNELS 32
+// Every workgroup reads the whole transformed filter (36 x C x F, 4x the
+// direct filter) for at most 16 tiles of one image; with fewer tiles than
+// that per image the filter's memory traffic costs more than the saved
+// multiplies (ResNet-50 at 7x7 pixels, 4 tiles: 4x slower than direct;
+// 14x14, 16 tiles: 1.6x faster).
+#define KILN_CPU_WINOGRAD_MIN_TILES 16
 
 typedef struct kiln_cpu_winograd_t {
   kiln_cpu_gemm_t gemm;  // the direct problem: bindings, bias, epilogue
@@ -33,9 +39,10 @@ typedef struct kiln_cpu_winograd_t {
 // True when |region| is such a convolution and its filter constant was
 // replaced by the transformed, packed one (36 points, each in the 16-column
 // panel layout of matmul_entry.h); fills |out|. Leaves the region alone
-// otherwise.
+// otherwise. Unless |any_size|, the image must also have at least
+// KILN_CPU_WINOGRAD_MIN_TILES output tiles.
 bool kiln_cpu_match_winograd(kiln_ir_context_t* context, kiln_ir_op_t* region,
-                             kiln_cpu_winograd_t* out,
+                             bool any_size, kiln_cpu_winograd_t* out,
                              kiln_status_t* out_status);
 
 void kiln_cpu_winograd_workgroups(const kiln_cpu_winograd_t* w,

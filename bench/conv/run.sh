@@ -7,6 +7,9 @@
 # total FLOPs of the shapes over their total time). Not a test: speed is
 # never asserted; run it on an idle machine (numbers move with load).
 #
+# The 3x3 stride-1 shapes have constant filters (as in a model) and take
+# the Winograd path; each is also timed computed directly ("direct" rows).
+#
 # Each convolution gets its image already padded, so the time is the
 # convolution dispatch alone (stablehlo's padding is a separate copy
 # dispatch before it).
@@ -57,7 +60,7 @@ if [ "$quick" = 1 ]; then
 fi
 
 "$py" - "$work" <<'PY'
-import numpy as np, sys
+import json, numpy as np, sys
 w = sys.argv[1]
 rng = np.random.default_rng(1)
 src = []
@@ -67,15 +70,33 @@ for line in open(w + "/shapes.txt"):
     hp, wp = h + 2 * p, wd + 2 * p
     oh, ow = (hp - k) // s + 1, (wp - k) // s + 1
     x, wt, o = "tensor<1x%dx%dx%dxf32>" % (hp, wp, c), "tensor<%dx%dx%dx%dxf32>" % (k, k, c, f), "tensor<1x%dx%dx%dxf32>" % (oh, ow, f)
-    src.append("func.func @%s(%%x: %s, %%w: %s) -> %s {\n  %%0 = stablehlo.convolution(%%x, %%w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [%d, %d], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (%s, %s) -> %s\n  return %%0 : %s\n}\n" % (name, x, wt, o, s, s, x, wt, o, o))
-    np.save("%s/%s_x.npy" % (w, name), rng.standard_normal((1, hp, wp, c)).astype(np.float32))
-    np.save("%s/%s_w.npy" % (w, name), rng.standard_normal((k, k, c, f)).astype(np.float32))
+    xv = rng.standard_normal((1, hp, wp, c)).astype(np.float32)
+    wv = rng.standard_normal((k, k, c, f)).astype(np.float32)
+    np.save("%s/%s_x.npy" % (w, name), xv)
+    conv = "  %%0 = stablehlo.convolution(%%x, %%w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [%d, %d], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (%s, %s) -> %s\n  return %%0 : %s\n}\n" % (s, s, x, wt, o, o)
+    if k == 3 and s == 1:
+        # A constant filter, as in a model: the Winograd path's condition
+        # (it transforms the filter at compile time).
+        src.append("func.func @%s(%%x: %s) -> %s {\n  %%w = stablehlo.constant dense<%s> : %s\n" % (name, x, o, json.dumps(wv.tolist()), wt) + conv)
+        open("%s/constant.txt" % w, "a").write(name + "\n")
+    else:
+        src.append("func.func @%s(%%x: %s, %%w: %s) -> %s {\n" % (name, x, wt, o) + conv)
+        np.save("%s/%s_w.npy" % (w, name), wv)
     with open(w + "/flops.txt", "a") as fl:
         fl.write("%s %d\n" % (name, 2 * oh * ow * f * c * k * k))
 open(w + "/conv.mlir", "w").write("".join(src))
 PY
+touch "$work/constant.txt"
 "$bin/kiln-compile" --iree-hal-target-backends=llvm-cpu "$work/conv.mlir" \
-  -o "$work/conv.kmod"
+  --iree-hal-dump-executable-sources-to="$work/src" -o "$work/conv.kmod"
+# The same convolutions computed directly (im2col + mmt4d), the reference
+# for the Winograd ones (3x3 stride 1, constant filters).
+winograd=$(grep -c '^// f32 3x3 convolution .*Winograd' "$work/src/dispatches.c" || true)
+if [ "$winograd" -gt 0 ]; then
+  "$bin/kiln-compile" --iree-hal-target-backends=llvm-cpu \
+    --kiln-llvmcpu-winograd=false "$work/conv.mlir" -o "$work/direct.kmod"
+fi
+echo "conv bench: $winograd convolution(s) take the Winograd path (3x3 stride 1, constant filter); their direct time is the 'direct' row"
 
 # kiln's CPU time per call (median of repetitions), ms, one thread
 # (local-sync runs the dispatches on the calling thread). CPU time rather
@@ -83,8 +104,11 @@ PY
 # other processes then count for neither kiln nor the peak loop (cache and
 # memory contention still do).
 kiln_ms() {
-  "$bin/kiln-benchmark-module" --module="$work/conv.kmod" --function="$1" \
-    --device=local-sync --input=@"$work/$1_x.npy" --input=@"$work/$1_w.npy" \
+  local module=${2:-conv}
+  local w=(--input=@"$work/$1_w.npy")
+  grep -qx "$1" "$work/constant.txt" && w=()
+  "$bin/kiln-benchmark-module" --module="$work/$module.kmod" --function="$1" \
+    --device=local-sync --input=@"$work/$1_x.npy" "${w[@]}" \
     --benchmark_min_time=0.2 --benchmark_repetitions=3 \
     --benchmark_format=json 2>/dev/null |
     "$py" -c 'import json,sys; r=json.load(sys.stdin)["benchmarks"]; print([b for b in r if b.get("aggregate_name")=="median"][0]["cpu_time"])'
@@ -94,19 +118,31 @@ kiln_ms() {
 while read -r name flops; do
   # The peak right before each shape, so both see the same load.
   peak=$("$work/peak" | cut -d' ' -f1)
-  echo "$name $flops $(kiln_ms "$name") $peak" >>"$work/times.txt"
+  if grep -qx "$name" "$work/constant.txt" && [ "$winograd" -gt 0 ]; then
+    echo "$name $flops $(kiln_ms "$name") $peak winograd" >>"$work/times.txt"
+    peak=$("$work/peak" | cut -d' ' -f1)
+    echo "$name $flops $(kiln_ms "$name" direct) $peak direct" >>"$work/times.txt"
+  else
+    echo "$name $flops $(kiln_ms "$name") $peak direct" >>"$work/times.txt"
+  fi
 done <"$work/flops.txt"
 
 "$py" - "$work/times.txt" "$out_dir/results.json" <<'PY' | tee "$out_dir/results.txt"
 import json, sys
 rows = [l.split() for l in open(sys.argv[1])]
-print("%-22s %10s %10s %10s %8s" % ("shape", "GFLOP", "kiln GF/s", "peak GF/s", "%peak"))
+# GFLOP counts the direct convolution's FLOPs for every path (Winograd's
+# rate is effective: it does fewer multiplies). The average uses the path
+# kiln takes; a shape's "direct" row with a Winograd row is its reference.
+print("%-22s %10s %10s %10s %8s  %s" % ("shape", "GFLOP", "kiln GF/s", "peak GF/s", "%peak", "path"))
+taken = {r[0]: r[4] for r in rows if r[4] == "winograd"}
 res, tf, tt, tp = [], 0.0, 0.0, 0.0
-for name, flops, ms, peak in rows:
+for name, flops, ms, peak, path in rows:
     flops, ms, peak = float(flops), float(ms), float(peak)
     g = flops / (ms * 1e-3) / 1e9
-    print("%-22s %10.3f %10.1f %10.1f %7.1f%%" % (name, flops / 1e9, g, peak, 100 * g / peak))
-    res.append({"shape": name, "gflop": flops / 1e9, "ms": ms, "kiln_gflops": g, "peak_gflops": peak, "fraction": g / peak})
+    print("%-22s %10.3f %10.1f %10.1f %7.1f%%  %s" % (name, flops / 1e9, g, peak, 100 * g / peak, path))
+    res.append({"shape": name, "path": path, "gflop": flops / 1e9, "ms": ms, "kiln_gflops": g, "peak_gflops": peak, "fraction": g / peak})
+    if taken.get(name, "direct") != path:
+        continue
     tf += flops; tt += ms * 1e-3; tp += peak * ms * 1e-3
 avg = tf / tt / 1e9
 peak_avg = tp / tt

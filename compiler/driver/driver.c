@@ -714,6 +714,15 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
                                       &v) ||
              kiln_compiler_flag_value(arg, "--target-cpu-features", &v)) {
     options->target.cpu.target_cpu_features = v;
+  } else if (kiln_compiler_flag_value(arg, "--kiln-llvmcpu-winograd", &v)) {
+    if (strcmp(v, "true") && strcmp(v, "false") && strcmp(v, "always")) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "--kiln-llvmcpu-winograd=%s: expected true, "
+                              "false or always",
+                              v);
+    }
+    options->target.cpu.disable_winograd = !strcmp(v, "false");
+    options->target.cpu.force_winograd = !strcmp(v, "always");
   } else if (kiln_compiler_flag_value(arg, "--iree-llvmcpu-target-triple",
                                       &v) ||
              kiln_compiler_flag_value(arg, "--target-triple", &v)) {

@@ -14,8 +14,18 @@ entry, and local-task must give local-sync's bits. A two-layer NCHW chain
 --kiln-conv-channels-last on and off. Tolerance: the f32 bound of a length-K dot product, K * 2^-23 *
 sum |x||w|, against a float64 reference.
 
+Then 3x3 stride-1 convolutions with constant filters and 32+ channels
+(the Winograd F(4x4, 3x3) path; H, W of 1, 3, 5, 7, 13, 56, channels 32,
+33, 64, batch 2, with and without padding, a bias + relu epilogue), same
+ISA caps and devices, compiled with --kiln-llvmcpu-winograd=always (the
+default skips images of under 16 tiles); their bound is the direct one
+times WINOGRAD_ERROR_FACTOR (the transforms' constants grow the rounding
+error); =false must compute them all directly and the default only the
+large ones.
+
 Usage: conv_test.py BIN_DIR
 """
+import json
 import os
 import subprocess
 import sys
@@ -48,6 +58,23 @@ CASES = [
     (1, 15, 17, 3, 17, 3, 2, 0, 1, "linalg_nchw_fchw"),
     (2, 15, 17, 5, 17, 3, 1, 1, 2, "tosa"),
 ]
+
+
+# (batch, H, W, C, F, pad, bias + relu epilogue): Winograd cases.
+WINOGRAD_CASES = [
+    (2, 1, 1, 32, 32, 1, True),
+    (1, 3, 5, 33, 32, 1, False),
+    (2, 5, 3, 32, 33, 0, True),
+    (1, 7, 7, 64, 64, 1, True),
+    (2, 13, 7, 33, 64, 0, False),
+    (1, 13, 13, 64, 33, 1, False),
+    (1, 56, 56, 32, 33, 1, True),
+]
+# The direct bound (K * 2^-23 * sum |x||w|) is a worst case for the direct
+# sum; Winograd's transforms (entries up to 8 in A, 5 in B) grow rounding
+# errors, so it gets 4x that. Measured: the worst Winograd error is about 8%
+# of the unscaled bound, while any wrong tap is of order |x||w|.
+WINOGRAD_ERROR_FACTOR = 4.0
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -329,4 +356,106 @@ def main():
         chain_test(work, rng)
 
 
+def winograd_main():
+    rng = np.random.default_rng(7)
+    with tempfile.TemporaryDirectory() as work:
+        src_path = os.path.join(work, "wino.mlir")
+        data = []
+        with open(src_path, "w") as fsrc:
+            for i, (n, h, w, c, f, p, bias) in enumerate(WINOGRAD_CASES):
+                x = rng.standard_normal((n, h, w, c)).astype(np.float32)
+                wt = rng.standard_normal((3, 3, c, f)).astype(np.float32)
+                b = rng.standard_normal((f,)).astype(np.float32)
+                oh, ow = h + 2 * p - 2, w + 2 * p - 2
+                xs, ws, os_ = (n, h, w, c), (3, 3, c, f), (n, oh, ow, f)
+                body = ("  %%w = stablehlo.constant dense<%s> : %s\n" %
+                        (json.dumps(wt.tolist()), ty(ws)))
+                body += (
+                    "  %%0 = stablehlo.convolution(%%x, %%w) dim_numbers ="
+                    " [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window ="
+                    " {stride = [1, 1], pad = [[%d, %d], [%d, %d]],"
+                    " rhs_dilate = [1, 1]} {batch_group_count = 1 : i64,"
+                    " feature_group_count = 1 : i64} : (%s, %s) -> %s\n" %
+                    (p, p, p, p, ty(xs), ty(ws), ty(os_)))
+                res = "%0"
+                if bias:
+                    body += ("  %%b = stablehlo.constant dense<%s> :"
+                             " tensor<%dxf32>\n" % (json.dumps(b.tolist()), f))
+                    body += ("  %%bb = stablehlo.broadcast_in_dim %%b, dims ="
+                             " [3] : (tensor<%dxf32>) -> %s\n" % (f, ty(os_)))
+                    body += "  %%1 = stablehlo.add %%0, %%bb : %s\n" % ty(os_)
+                    body += ("  %%z = stablehlo.constant dense<0.0> : %s\n" %
+                             ty(os_))
+                    body += ("  %%2 = stablehlo.maximum %%1, %%z : %s\n" %
+                             ty(os_))
+                    res = "%2"
+                fsrc.write("func.func @wino%d(%%x: %s) -> %s {\n%s  return %s"
+                           " : %s\n}\n" % (i, ty(xs), ty(os_), body, res,
+                                            ty(os_)))
+                data.append((x, wt, b if bias else None, p))
+        kmod = os.path.join(work, "wino.kmod")
+        # The default takes images of 16+ tiles only (the 13x13 and 56x56
+        # cases); "always" takes every case (its module is the one run).
+        for enabled in ("false", "true", "always"):
+            dump = os.path.join(work, "dump" + enabled)
+            run([os.path.join(BIN, "kiln-compile"),
+                 "--iree-hal-target-backends=llvm-cpu",
+                 "--iree-llvmcpu-target-cpu=x86-64-v4,x86-64-v3,generic",
+                 "--kiln-llvmcpu-winograd=" + enabled,
+                 "--iree-hal-dump-executable-sources-to=" + dump, src_path,
+                 "-o", kmod])
+            c = open(os.path.join(dump, "dispatches.c")).read()
+            count = c.count("Winograd F(4x4, 3x3)") // 3
+            want = {"false": 0, "always": len(WINOGRAD_CASES),
+                    "true": sum(1 for cs in WINOGRAD_CASES
+                                if ((cs[1] + 2 * cs[5] - 2 + 3) // 4) *
+                                ((cs[2] + 2 * cs[5] - 2 + 3) // 4) >= 16)}[
+                                    enabled]
+            if count != want:
+                fail("--kiln-llvmcpu-winograd=%s: %d of %d convolutions use "
+                     "Winograd, want %d" % (enabled, count,
+                                            len(WINOGRAD_CASES), want))
+        checked, worst = 0, 0.0
+        for i, (x, wt, b, p) in enumerate(data):
+            xd, wd = x.astype(np.float64), wt.astype(np.float64)
+            ref = conv_nhwc(xd, wd, 1, p, 1)
+            bound = conv_nhwc(np.abs(xd), np.abs(wd), 1, p, 1)
+            bound *= x.shape[3] * 9 * 2.0 ** -23 * WINOGRAD_ERROR_FACTOR
+            if b is not None:
+                ref = np.maximum(ref + b.astype(np.float64), 0.0)
+                bound += np.abs(ref) * 2.0 ** -23
+            path = os.path.join(work, "x.npy")
+            np.save(path, x)
+            for cap in ("host", "x86-64-v3", "generic"):
+                first = None
+                for device in ("local-sync", "local-task"):
+                    out = os.path.join(work, "out.npy")
+                    env = dict(os.environ, KILN_HAL_CPU_ISA_CAP=cap)
+                    run([os.path.join(BIN, "kiln-run-module"),
+                         "--module=" + kmod, "--device=" + device,
+                         "--function=wino%d" % i, "--input=@" + path,
+                         "--output=@" + out], env=env)
+                    got = np.load(out).astype(np.float64)
+                    if got.shape != ref.shape:
+                        fail("wino%d: shape %s, want %s" %
+                             (i, got.shape, ref.shape))
+                    err = np.abs(got - ref)
+                    worst = max(worst, float(np.max(err / (bound + 1e-30))))
+                    if np.any(err > bound + 1e-30):
+                        j = np.unravel_index(np.argmax(err - bound), err.shape)
+                        fail("wino%d %s (%s, %s): element %s is %r, want %r "
+                             "(bound %g)" % (i, WINOGRAD_CASES[i], cap, device,
+                                             j, got[j], ref[j], bound[j]))
+                    if first is None:
+                        first = got
+                    elif not np.array_equal(first, got):
+                        fail("wino%d (%s): local-task differs from local-sync"
+                             % (i, cap))
+                    checked += 1
+        print("conv_test: %d Winograd convolutions x 3 ISA caps x 2 devices = "
+              "%d runs match numpy (worst error %.3g of the bound)" %
+              (len(WINOGRAD_CASES), checked, worst))
+
+
 main()
+winograd_main()

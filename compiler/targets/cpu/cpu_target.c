@@ -21,6 +21,7 @@
 #include "compiler/targets/cpu/epilogue.h"
 #include "compiler/targets/cpu/matmul_entry.h"
 #include "compiler/targets/cpu/pooling_entry.h"
+#include "compiler/targets/cpu/winograd_entry.h"
 #include "runtime/hal/local/executable_library.h"
 #include "runtime/vm/assembler.h"
 #include "runtime/vm/bytecode_module.h"
@@ -946,6 +947,21 @@ kiln_status_t kiln_cpu_target_serialize(
     kiln_ir_op_t* region = kiln_dispatch_find_region(
         module,
         kiln_make_string_view(e->old_executable, e->old_executable_length));
+    kiln_cpu_winograd_t wino;
+    if (region && !options->disable_winograd &&
+        kiln_cpu_match_winograd(context, region, options->force_winograd, &wino,
+                                &status)) {
+      kiln_cpu_emit_winograd_entry(&wino, c_name, &fn);
+      status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);
+      e->is_matmul = true;
+      e->local_memory = kiln_cpu_winograd_local_memory(&wino);
+      int64_t wg[3];
+      kiln_cpu_winograd_workgroups(&wino, wg);
+      if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
+      ++n;
+      continue;
+    }
+    if (status) break;
     kiln_cpu_matmul_t mm;
     kiln_cpu_gemm_t gemm;
     bool is_matmul = region && kiln_cpu_match_matmul(context, region, &mm);

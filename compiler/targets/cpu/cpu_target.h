@@ -8,6 +8,7 @@
 #ifndef KILN_COMPILER_TARGETS_CPU_CPU_TARGET_H_
 #define KILN_COMPILER_TARGETS_CPU_CPU_TARGET_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "compiler/ir/context.h"
@@ -38,6 +39,12 @@ typedef struct kiln_cpu_target_options_t {
   // level trades compile time for the speed of the native code only; 0
   // (the zero-initialized value) means kiln's default, 3.
   int opt_level_plus_one;
+  // --kiln-llvmcpu-winograd=false: compute 3x3 stride-1 convolutions
+  // directly (im2col + mmt4d) instead of with Winograd F(4x4, 3x3)
+  // (winograd_entry.h); =always: use Winograd also on images too small for
+  // it to pay (tests of small shapes).
+  bool disable_winograd;
+  bool force_winograd;
 } kiln_cpu_target_options_t;
 
 // Replaces the module's vmvx-bytecode hal.executable ops (made by

@@ -24,6 +24,11 @@ int kiln_ukernel_unpack(const kiln_ukernel_unpack_params_t* params);
 // Packs im2col tiles of a convolution window (see the struct); same return
 // values (negative offsets are the caller's to keep inside the image).
 int kiln_ukernel_pack_window(const kiln_ukernel_pack_window_params_t* params);
+// Winograd F(4x4, 3x3) input / output transforms (see the structs).
+int kiln_ukernel_winograd_input(
+    const kiln_ukernel_winograd_input_params_t* params);
+int kiln_ukernel_winograd_output(
+    const kiln_ukernel_winograd_output_params_t* params);
 
 // The import adapters (kiln_hal_executable_import_fn_t): |params| points at
 // the kernel's params struct; |context| and |reserved| are unused.
@@ -32,6 +37,10 @@ int kiln_ukernel_pack_import(void* context, void* params, void* reserved);
 int kiln_ukernel_unpack_import(void* context, void* params, void* reserved);
 int kiln_ukernel_pack_window_import(void* context, void* params,
                                     void* reserved);
+int kiln_ukernel_winograd_input_import(void* context, void* params,
+                                       void* reserved);
+int kiln_ukernel_winograd_output_import(void* context, void* params,
+                                        void* reserved);
 
 // Computes one M0 x N0 OUT tile from one LHS M1 row (K1 x M0 x K0) and one
 // RHS N1 row (K1 x N0 x K0); K1, flags and the tile sizes come from |params|.

@@ -32,6 +32,8 @@ extern "C" {
 #define KILN_UKERNEL_IMPORT_PACK "kiln_ukernel_pack"
 #define KILN_UKERNEL_IMPORT_UNPACK "kiln_ukernel_unpack"
 #define KILN_UKERNEL_IMPORT_PACK_WINDOW "kiln_ukernel_pack_window"
+#define KILN_UKERNEL_IMPORT_WINOGRAD_INPUT "kiln_ukernel_winograd_input"
+#define KILN_UKERNEL_IMPORT_WINOGRAD_OUTPUT "kiln_ukernel_winograd_output"
 
 // Return values of the kernels (and of the imports).
 #define KILN_UKERNEL_OK 0
@@ -211,6 +213,67 @@ typedef struct kiln_ukernel_pack_window_params_t {
   uint32_t reserved;   // 0
   uint64_t cpu_features;
 } kiln_ukernel_pack_window_params_t;
+
+//===----------------------------------------------------------------------===//
+// Winograd F(4x4, 3x3) transforms (f32, channels-last images)
+//===----------------------------------------------------------------------===//
+//
+// A 3x3 stride-1 convolution computed as 36 matmuls: output tile t (4 x 4
+// pixels at output row 4 * (t / tiles_w), column 4 * (t % tiles_w)) reads
+// the 6 x 6 image window at (4 * ty - pad_top, 4 * tx - pad_left). The input
+// transform turns each window d into V = B^T d B (per channel); point p
+// (0..35, row-major in the 6 x 6 transform) of all tiles is the LHS of
+// matmul p against the transformed filter U_p = (G g G^T)_p (made at compile
+// time); the output transform turns the 36 accumulated points M into the
+// 4 x 4 output tile A^T M A. B, G and A are the matrices of the points
+// 0, 1, -1, 2, -2 and infinity (Lavin & Gray 2015).
+#define KILN_UKERNEL_WINOGRAD_POINTS 36
+#define KILN_UKERNEL_WINOGRAD_TILE 4
+
+// out[p * out_stride_point + (i / tile_size0) * kc * tile_size0 + c *
+// tile_size0 + i % tile_size0] = V_p(tile tile0 + i, channel c0 + c) for
+// i < tiles (0 for tiles <= i < out_size0 * tile_size0): per point, the
+// [M1][K1 = kc][M0][1] LHS layout of f32 mmt4d. Image element (y, x, c) is
+// in[y * in_stride_h + x * in_stride_w + c] for 0 <= y < h, 0 <= x < w;
+// positions outside the image read as 0 (zero padding folded in).
+typedef struct kiln_ukernel_winograd_input_params_t {
+  const float* in;  // the image (batch applied)
+  float* out;
+  int64_t in_stride_h, in_stride_w;
+  int64_t h, w;
+  int64_t pad_top, pad_left;
+  int64_t tiles_w;  // tiles per output row, >= 1
+  int64_t tile0;    // first tile
+  int64_t tiles;    // tiles to read, <= out_size0 * tile_size0
+  int64_t out_size0;
+  int64_t c0, kc;            // channels
+  int64_t out_stride_point;  // >= out_size0 * kc * tile_size0
+  int32_t tile_size0;        // 1..64
+  uint32_t flags;            // 0
+  uint64_t cpu_features;
+} kiln_ukernel_winograd_input_params_t;
+
+// For tiles i < tiles and channels f < cols: the 4 x 4 output tile A^T M A
+// (+ bias[f] when bias is not NULL) of M_p = in[p * in_stride_point +
+// (i / tile_size0) * in_stride0 + (f / tile_size1) * tile_size0 *
+// tile_size1 + (i % tile_size0) * tile_size1 + f % tile_size1] (the packed
+// [M1][N1][M0][N0] mmt4d result of each point) goes to output pixel (y, x)
+// = (4 * ty + u, 4 * tx + v), channel f: out[y * out_stride_h + x *
+// out_stride_w + f], for the pixels with y < oh and x < ow.
+typedef struct kiln_ukernel_winograd_output_params_t {
+  const float* in;
+  float* out;         // output (batch and first channel applied)
+  const float* bias;  // cols values, or NULL
+  int64_t in_stride_point, in_stride0;
+  int64_t out_stride_h, out_stride_w;
+  int64_t oh, ow;
+  int64_t tiles_w, tile0, tiles;
+  int64_t cols;
+  int32_t tile_size0, tile_size1;  // 1..64
+  uint32_t flags;                  // 0
+  uint32_t reserved;               // 0
+  uint64_t cpu_features;
+} kiln_ukernel_winograd_output_params_t;
 
 //===----------------------------------------------------------------------===//
 // Tile sizes (shared by the compiler and the runtime)

@@ -21,7 +21,21 @@ typedef int32_t kiln_ukernel_unaligned_i32_t
 // Portable C (mmt4d.c): any type and tile size.
 KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_tile_generic);
 
+// winograd.c: one tile of the portable Winograd transforms (tile |i| of
+// the call).
+void kiln_ukernel_winograd_input_tile_generic(
+    const kiln_ukernel_winograd_input_params_t* params, int64_t i);
+void kiln_ukernel_winograd_output_tile_generic(
+    const kiln_ukernel_winograd_output_params_t* params, int64_t i);
+
 #if defined(__x86_64__)
+// arch/x86_64/winograd_x86_64_avx512.c: the same, 16 channels at a time
+// (the output transform needs tile_size1 == 16).
+void kiln_ukernel_winograd_input_tile_avx512(
+    const kiln_ukernel_winograd_input_params_t* params, int64_t i);
+void kiln_ukernel_winograd_output_tile_avx512(
+    const kiln_ukernel_winograd_output_params_t* params, int64_t i);
+
 // arch/x86_64/mmt4d_x86_64_avx2.c: f32 and f16 inputs, 8x8x1 and skinny.
 #define KILN_UKERNEL_X86_64_AVX2_M0S(X) X(1) X(2) X(4) X(8)
 #define KILN_UKERNEL_DECLARE_AVX2(M0)                                   \

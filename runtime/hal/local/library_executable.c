@@ -31,6 +31,9 @@ static const kiln_hal_builtin_import_t* kiln_hal_lookup_builtin_import(
       {KILN_UKERNEL_IMPORT_PACK, kiln_ukernel_pack_import},
       {KILN_UKERNEL_IMPORT_UNPACK, kiln_ukernel_unpack_import},
       {KILN_UKERNEL_IMPORT_PACK_WINDOW, kiln_ukernel_pack_window_import},
+      {KILN_UKERNEL_IMPORT_WINOGRAD_INPUT, kiln_ukernel_winograd_input_import},
+      {KILN_UKERNEL_IMPORT_WINOGRAD_OUTPUT,
+       kiln_ukernel_winograd_output_import},
   };
   for (size_t i = 0; i < sizeof(imports) / sizeof(imports[0]); ++i) {
     if (strcmp(imports[i].name, name) == 0) return &imports[i];

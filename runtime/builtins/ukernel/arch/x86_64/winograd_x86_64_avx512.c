@@ -1,0 +1,121 @@
+// AVX-512 Winograd F(4x4, 3x3) transforms: 16 channels per register. The
+// input transform scatters each point's 16 channels into the K0 = 1 LHS
+// layout (channels tile_size0 apart); the output transform reads one
+// 16-channel row of each point's packed N0 = 16 result tile.
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "runtime/builtins/ukernel/ukernel_internal.h"
+
+// B^T over 6 registers (d0..d5) into r[0..5].
+static inline void kiln_wino_bt16(const __m512 d[6], __m512 r[6]) {
+  const __m512 c2 = _mm512_set1_ps(2.0f), c4 = _mm512_set1_ps(4.0f),
+               c5 = _mm512_set1_ps(5.0f);
+  r[0] =
+      _mm512_add_ps(_mm512_fnmadd_ps(c5, d[2], _mm512_mul_ps(c4, d[0])), d[4]);
+  r[1] = _mm512_fnmadd_ps(c4, _mm512_add_ps(d[1], d[2]),
+                          _mm512_add_ps(d[3], d[4]));
+  r[2] =
+      _mm512_fmadd_ps(c4, _mm512_sub_ps(d[1], d[2]), _mm512_sub_ps(d[4], d[3]));
+  r[3] =
+      _mm512_fmadd_ps(c2, _mm512_sub_ps(d[3], d[1]), _mm512_sub_ps(d[4], d[2]));
+  r[4] =
+      _mm512_fmadd_ps(c2, _mm512_sub_ps(d[1], d[3]), _mm512_sub_ps(d[4], d[2]));
+  r[5] =
+      _mm512_add_ps(_mm512_fnmadd_ps(c5, d[3], _mm512_mul_ps(c4, d[1])), d[5]);
+}
+
+// A^T over 6 registers into r[0..3].
+static inline void kiln_wino_at16(const __m512 m[6], __m512 r[4]) {
+  const __m512 c2 = _mm512_set1_ps(2.0f), c4 = _mm512_set1_ps(4.0f),
+               c8 = _mm512_set1_ps(8.0f);
+  __m512 s12 = _mm512_add_ps(m[1], m[2]), d12 = _mm512_sub_ps(m[1], m[2]);
+  __m512 s34 = _mm512_add_ps(m[3], m[4]), d34 = _mm512_sub_ps(m[3], m[4]);
+  r[0] = _mm512_add_ps(_mm512_add_ps(m[0], s12), s34);
+  r[1] = _mm512_fmadd_ps(c2, d34, d12);
+  r[2] = _mm512_fmadd_ps(c4, s34, s12);
+  r[3] = _mm512_add_ps(_mm512_fmadd_ps(c8, d34, d12), m[5]);
+}
+
+void kiln_ukernel_winograd_input_tile_avx512(
+    const kiln_ukernel_winograd_input_params_t* p, int64_t i) {
+  const int64_t t = p->tile0 + i;
+  const int64_t y0 = (t / p->tiles_w) * 4 - p->pad_top;
+  const int64_t x0 = (t % p->tiles_w) * 4 - p->pad_left;
+  const int64_t M0 = p->tile_size0;
+  float* out = p->out + (i / M0) * p->kc * M0 + i % M0;
+  // Which of the 6 x 6 window positions lie inside the image.
+  int inside[36];
+  for (int u = 0; u < 6; ++u) {
+    for (int x = 0; x < 6; ++x) {
+      int64_t yy = y0 + u, xx = x0 + x;
+      inside[u * 6 + x] = yy >= 0 && yy < p->h && xx >= 0 && xx < p->w;
+    }
+  }
+  const __m512i lanes = _mm512_mullo_epi32(
+      _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+      _mm512_set1_epi32((int32_t)M0));
+  for (int64_t c = 0; c < p->kc; c += 16) {
+    const int64_t n = p->kc - c < 16 ? p->kc - c : 16;
+    const __mmask16 mask = (__mmask16)((1u << n) - 1u);
+    __m512 tmp[36];
+    for (int x = 0; x < 6; ++x) {
+      __m512 d[6], r[6];
+      for (int u = 0; u < 6; ++u) {
+        d[u] = inside[u * 6 + x]
+                   ? _mm512_maskz_loadu_ps(
+                         mask, p->in + (y0 + u) * p->in_stride_h +
+                                   (x0 + x) * p->in_stride_w + p->c0 + c)
+                   : _mm512_setzero_ps();
+      }
+      kiln_wino_bt16(d, r);
+      for (int u = 0; u < 6; ++u) tmp[u * 6 + x] = r[u];
+    }
+    float* o = out + c * M0;
+    for (int u = 0; u < 6; ++u) {
+      __m512 v[6];
+      kiln_wino_bt16(tmp + u * 6, v);
+      for (int x = 0; x < 6; ++x) {
+        // 16 channels, M0 floats apart in point (u, x)'s LHS.
+        _mm512_mask_i32scatter_ps(o + (u * 6 + x) * p->out_stride_point, mask,
+                                  lanes, v[x], 4);
+      }
+    }
+  }
+}
+
+void kiln_ukernel_winograd_output_tile_avx512(
+    const kiln_ukernel_winograd_output_params_t* p, int64_t i) {
+  const int64_t t = p->tile0 + i;
+  const int64_t y0 = (t / p->tiles_w) * 4, x0 = (t % p->tiles_w) * 4;
+  const int64_t M0 = p->tile_size0;  // N0 is 16
+  const int64_t rows = p->oh - y0 < 4 ? p->oh - y0 : 4;
+  const int64_t cols4 = p->ow - x0 < 4 ? p->ow - x0 : 4;
+  const float* in = p->in + (i / M0) * p->in_stride0 + (i % M0) * 16;
+  for (int64_t f = 0; f < p->cols; f += 16) {
+    const int64_t n = p->cols - f < 16 ? p->cols - f : 16;
+    const __mmask16 mask = (__mmask16)((1u << n) - 1u);
+    const float* m = in + (f / 16) * M0 * 16;
+    __m512 tmp[24];
+    for (int x = 0; x < 6; ++x) {
+      __m512 mm[6], r[4];
+      for (int u = 0; u < 6; ++u) {
+        mm[u] = _mm512_loadu_ps(m + (u * 6 + x) * p->in_stride_point);
+      }
+      kiln_wino_at16(mm, r);
+      for (int u = 0; u < 4; ++u) tmp[u * 6 + x] = r[u];
+    }
+    const __m512 bias = p->bias ? _mm512_maskz_loadu_ps(mask, p->bias + f)
+                                : _mm512_setzero_ps();
+    for (int u = 0; u < rows; ++u) {
+      __m512 o[4];
+      kiln_wino_at16(tmp + u * 6, o);
+      float* row =
+          p->out + (y0 + u) * p->out_stride_h + x0 * p->out_stride_w + f;
+      for (int x = 0; x < cols4; ++x) {
+        _mm512_mask_storeu_ps(row + x * p->out_stride_w, mask,
+                              _mm512_add_ps(o[x], bias));
+      }
+    }
+  }
+}

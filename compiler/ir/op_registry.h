@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-// Declared in compiler/input/mlir/op_parser.h (the parser API handed to
+// Declared in compiler/ir/text/op_parser.h (the parser API handed to
 // custom parse hooks) and compiler/ir/printer.h.
 typedef struct kiln_mlir_op_parser_t kiln_mlir_op_parser_t;
 typedef struct kiln_ir_printer_t kiln_ir_printer_t;

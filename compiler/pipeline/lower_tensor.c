@@ -32,7 +32,7 @@
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/scalar_eval.h"
 #include "compiler/dialects/tensor.h"
-#include "compiler/pipeline/lower_stablehlo_data.h"
+#include "compiler/input/stablehlo/lower_stablehlo_data.h"
 #include "compiler/pipeline/lowering_util.h"
 
 #define KILN_LT_MAX KILN_TENSOR_MAX_RANK

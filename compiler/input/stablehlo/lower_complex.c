@@ -1,6 +1,6 @@
 // Complex tensors and stablehlo.fft -> structured form on real "pairs"
 // tensors. See lower_complex.h and structured-form.md.
-#include "compiler/pipeline/lower_complex.h"
+#include "compiler/input/stablehlo/lower_complex.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 // StableHLO ops whose lowering computes more than an elementwise or data
-// movement generic (lowered by compiler/pipeline/lower_stablehlo_compute.c):
-// sort, dynamic_update_slice, cholesky, reduce_precision, triangular_solve,
+// movement generic (lowered by
+// compiler/input/stablehlo/lower_stablehlo_compute.c): sort,
+// dynamic_update_slice, cholesky, reduce_precision, triangular_solve,
 // batch_norm_training, batch_norm_grad, select_and_scatter.
 //   %r:2 = "stablehlo.sort"(%keys, %values) ({
 //   ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):

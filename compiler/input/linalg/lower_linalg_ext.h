@@ -1,7 +1,7 @@
-// Lowering of the iree_linalg_ext ops (dialects/linalg_ext.c: sort, scan,
+// Lowering of the iree_linalg_ext ops (linalg_ext.c: sort, scan,
 // topk, arg_compare, gather, scatter, attention, online_attention, map_load,
 // map_store, winograd input/output transforms) and of
-// linalg.pack / linalg.unpack (dialects/linalg_pack.c) to the structured form,
+// linalg.pack / linalg.unpack (linalg_pack.c) to the structured form,
 // called from lower-to-structured. How each op becomes linalg.generic is
 // described at the top of lower_linalg_ext.c.
 #ifndef KILN_COMPILER_PIPELINE_LOWER_LINALG_EXT_H_

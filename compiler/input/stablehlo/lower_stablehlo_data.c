@@ -24,14 +24,14 @@
 //     batch `(of floordiv (O/B)) * (N/B) + ob`.
 //   - batch_norm_inference and chlo.broadcast_*: decomposed into
 //     stablehlo ops (broadcast_in_dim, add, rsqrt, ...) lowered in turn.
-#include "compiler/pipeline/lower_stablehlo_data.h"
+#include "compiler/input/stablehlo/lower_stablehlo_data.h"
 
 #include <string.h>
 
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/scalar_eval.h"
-#include "compiler/dialects/stablehlo_data.h"
+#include "compiler/input/stablehlo/stablehlo_data.h"
 #include "compiler/pipeline/lowering_util.h"
 
 #define KILN_LD_MAX KILN_SHLO_DATA_MAX_RANK

@@ -1,7 +1,7 @@
 // StableHLO data-movement and window ops (pad, reverse, dynamic_slice,
 // gather, torch_index_select, scatter, reduce_window, convolution,
 // batch_norm_inference): attribute readers shared by the dialect
-// (stablehlo_data.c) and the lowering (pipeline/lower_stablehlo_data.c).
+// (stablehlo_data.c) and the lowering (input/stablehlo/lower_stablehlo_data.c).
 #ifndef KILN_COMPILER_DIALECTS_STABLEHLO_DATA_H_
 #define KILN_COMPILER_DIALECTS_STABLEHLO_DATA_H_
 

@@ -1,5 +1,5 @@
-// TOSA helpers shared by the dialect (compiler/dialects/tosa.c) and its
-// lowering to the structured form (compiler/pipeline/lower_tosa.c).
+// TOSA helpers shared by the dialect (compiler/input/tosa/tosa.c) and its
+// lowering to the structured form (compiler/input/tosa/lower_tosa.c).
 #ifndef KILN_COMPILER_DIALECTS_TOSA_H_
 #define KILN_COMPILER_DIALECTS_TOSA_H_
 

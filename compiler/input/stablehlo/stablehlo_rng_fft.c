@@ -1,4 +1,5 @@
-// More StableHLO ops (lowered by compiler/pipeline/lower_stablehlo_rng_fft.c):
+// More StableHLO ops (lowered by
+// compiler/input/stablehlo/lower_stablehlo_rng_fft.c):
 //   %r = stablehlo.rng %a, %b, %shape, distribution = UNIFORM|NORMAL
 //          : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
 //   %s, %r = "stablehlo.rng_bit_generator"(%state)
@@ -223,7 +224,7 @@ static void kiln_shlo_print_functional(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 }
 
 // kiln.complex_view: tensor<S x complex<fN>> <-> tensor<S x 2 x fN> (the
-// same bytes; see compiler/pipeline/lower_complex.h).
+// same bytes; see compiler/input/stablehlo/lower_complex.h).
 static kiln_status_t kiln_verify_complex_view(kiln_ir_context_t* context,
                                               kiln_ir_op_t* op) {
   const kiln_ir_type_t* a = kiln_ir_op_operand(op, 0)->type;

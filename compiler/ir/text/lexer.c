@@ -1,4 +1,4 @@
-#include "compiler/input/mlir/lexer.h"
+#include "compiler/ir/text/lexer.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 // Lowering of the StableHLO data-movement and window ops
-// (dialects/stablehlo_data.c) and the chlo broadcasting ops (dialects/chlo.c)
-// to the structured form, called from lower-to-structured.
+// (input/stablehlo/stablehlo_data.c) and the chlo broadcasting ops
+// (input/stablehlo/chlo.c) to the structured form, called from
+// lower-to-structured.
 #ifndef KILN_COMPILER_PIPELINE_LOWER_STABLEHLO_DATA_H_
 #define KILN_COMPILER_PIPELINE_LOWER_STABLEHLO_DATA_H_
 

@@ -56,7 +56,7 @@
 // masking, then map exponents above/below the reduced range to signed
 // infinity/zero; NaNs stay NaN. f16/bf16 are widened to f32 (exact) with
 // the bit counts capped at theirs, then narrowed back (exact).
-#include "compiler/pipeline/lower_stablehlo_compute.h"
+#include "compiler/input/stablehlo/lower_stablehlo_compute.h"
 
 #include <string.h>
 
@@ -64,7 +64,7 @@
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/scalar_eval.h"
-#include "compiler/pipeline/lower_stablehlo_data.h"
+#include "compiler/input/stablehlo/lower_stablehlo_data.h"
 #include "compiler/pipeline/lowering_util.h"
 
 #define KILN_SORT_MAX_RANK 15

@@ -15,8 +15,9 @@
 //       {feature_group_count = 1 : i64, batch_group_count = 1 : i64}
 //       : (T, K) -> R
 // gather, scatter, reduce_window and batch_norm_inference use the generic
-// form (as StableHLO prints them). Lowering: pipeline/lower_stablehlo_data.c.
-#include "compiler/dialects/stablehlo_data.h"
+// form (as StableHLO prints them). Lowering:
+// input/stablehlo/lower_stablehlo_data.c.
+#include "compiler/input/stablehlo/stablehlo_data.h"
 
 #include <stdio.h>
 #include <string.h>

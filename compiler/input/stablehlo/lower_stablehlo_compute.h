@@ -1,4 +1,4 @@
-// Lowering of the StableHLO ops of dialects/stablehlo_compute.c (sort,
+// Lowering of the StableHLO ops of input/stablehlo/stablehlo_compute.c (sort,
 // dynamic_update_slice, cholesky, triangular_solve, batch_norm_training,
 // reduce_precision) to the structured form, called from
 // lower-to-structured. See structured-form.md ("Sort" and what follows).

@@ -1,5 +1,5 @@
 // MLIR text parser (generic form, custom-form hooks, aliases, locations).
-#include "compiler/input/mlir/parser.h"
+#include "compiler/ir/text/parser.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/input/mlir/op_parser.h"
 #include "compiler/ir/builtin.h"
 #include "compiler/ir/context_internal.h"
+#include "compiler/ir/text/op_parser.h"
 
 //===----------------------------------------------------------------------===//
 // Parser state

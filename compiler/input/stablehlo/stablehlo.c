@@ -5,7 +5,7 @@
 // pretty forms StableHLO prints are accepted; the pretty forms are printed.
 // Semantics follow the StableHLO spec; the lowering to linalg lives in
 // compiler/pipeline/lower_to_structured.c.
-#include "compiler/dialects/stablehlo.h"
+#include "compiler/input/stablehlo/stablehlo.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 // Lowering of stablehlo.optimization_barrier, get_dimension_size and map
-// (dialects/stablehlo_misc.c), called from lower-to-structured:
+// (input/stablehlo/stablehlo_misc.c), called from lower-to-structured:
 //   optimization_barrier -> util.optimization_barrier (same operands),
 //   get_dimension_size   -> a dense<size> : tensor<i32> constant,
 //   map                  -> one parallel linalg.generic whose body is the

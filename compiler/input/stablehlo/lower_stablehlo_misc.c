@@ -1,10 +1,10 @@
 // stablehlo.optimization_barrier / get_dimension_size / map -> structured
 // form. See lower_stablehlo_misc.h.
-#include "compiler/pipeline/lower_stablehlo_misc.h"
+#include "compiler/input/stablehlo/lower_stablehlo_misc.h"
 
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/linalg.h"
-#include "compiler/pipeline/lower_stablehlo_data.h"
+#include "compiler/input/stablehlo/lower_stablehlo_data.h"
 
 #define KILN_MISC_MAX 16
 

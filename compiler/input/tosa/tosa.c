@@ -10,8 +10,8 @@
 //   %r = tosa.add %a, %b {attrs} : (tensor<4xf32>, tensor<4xf32>) ->
 //        tensor<4xf32>
 // Semantics follow the TOSA 1.0 specification; the lowering to linalg lives
-// in compiler/pipeline/lower_tosa.c.
-#include "compiler/dialects/tosa.h"
+// in compiler/input/tosa/lower_tosa.c.
+#include "compiler/input/tosa/tosa.h"
 
 #include <string.h>
 

@@ -26,14 +26,14 @@
 //   - pad: a generic over the padded shape (extract at clamped indices,
 //     select of pad_const outside); transpose: a permuted copy; reshape:
 //     collapse_shape to 1-D then expand_shape.
-#include "compiler/pipeline/lower_tosa.h"
+#include "compiler/input/tosa/lower_tosa.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/linalg.h"
-#include "compiler/dialects/tosa.h"
+#include "compiler/input/tosa/tosa.h"
 #include "compiler/pipeline/lowering_util.h"
 
 #define KILN_TOSA_MAX_RANK 16

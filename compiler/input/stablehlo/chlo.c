@@ -3,7 +3,7 @@
 // result shape: numpy style (trailing dims aligned, size-1 dims stretched)
 // or, with `broadcast_dimensions`, the lower-rank operand's dims map to
 // those result dims. Form: `chlo.broadcast_add %a, %b : (A, B) -> R`.
-// Lowering: pipeline/lower_stablehlo_data.c (broadcast_in_dim + the
+// Lowering: input/stablehlo/lower_stablehlo_data.c (broadcast_in_dim + the
 // stablehlo op of the same name).
 #include <string.h>
 

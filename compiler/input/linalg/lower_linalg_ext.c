@@ -1,5 +1,5 @@
-// iree_linalg_ext ops (dialects/linalg_ext.c) and linalg.pack / unpack
-// (dialects/linalg_pack.c, see kiln_lx_lower_pack) -> linalg.generic. See
+// iree_linalg_ext ops (linalg_ext.c) and linalg.pack / unpack
+// (linalg_pack.c, see kiln_lx_lower_pack) -> linalg.generic. See
 // lower_linalg_ext.h. Like the StableHLO sort/scatter lowerings, none of
 // these writes at data-dependent positions: every output element is
 // computed by a generic over its own coordinates, with reduction loops run
@@ -27,7 +27,7 @@
 //   - scatter: a generic over (original dims, batch dims), the batch dims
 //     reduction loops run in order: each original element combines (the
 //     region, update first) every update whose slice covers it.
-#include "compiler/pipeline/lower_linalg_ext.h"
+#include "compiler/input/linalg/lower_linalg_ext.h"
 
 #include <math.h>
 #include <string.h>
@@ -36,8 +36,8 @@
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/scalar_eval.h"
-#include "compiler/pipeline/lower_stablehlo_compute.h"
-#include "compiler/pipeline/lower_stablehlo_data.h"
+#include "compiler/input/stablehlo/lower_stablehlo_compute.h"
+#include "compiler/input/stablehlo/lower_stablehlo_data.h"
 #include "compiler/pipeline/lowering_util.h"
 
 #define KILN_LX_MAX_RANK 12

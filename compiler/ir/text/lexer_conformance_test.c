@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compiler/input/mlir/lexer.h"
+#include "compiler/ir/text/lexer.h"
 #include "runtime/testing/test.h"
 
 static int lex_dir(const char* dir) {

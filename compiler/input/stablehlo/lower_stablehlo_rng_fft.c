@@ -1,6 +1,6 @@
 // StableHLO rng / rng_bit_generator / custom_call -> structured form.
 // See lower_stablehlo_rng_fft.h and docs/website/docs/reference/rng.md.
-#include "compiler/pipeline/lower_stablehlo_rng_fft.h"
+#include "compiler/input/stablehlo/lower_stablehlo_rng_fft.h"
 
 #include <math.h>
 #include <string.h>

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/input/mlir/parser.h"
 #include "compiler/ir/builtin.h"
+#include "compiler/ir/text/parser.h"
 #include "runtime/testing/test.h"
 
 // Parses `"test.op"() {v = <attr>} : () -> ()` and returns attribute v.

@@ -4,10 +4,10 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "compiler/input/mlir/op_parser.h"
-#include "compiler/input/mlir/parser.h"
 #include "compiler/ir/builtin.h"
 #include "compiler/ir/printer.h"
+#include "compiler/ir/text/op_parser.h"
+#include "compiler/ir/text/parser.h"
 
 //===----------------------------------------------------------------------===//
 // builtin.module: `module @name? attributes {...}? { body }`

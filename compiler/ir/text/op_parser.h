@@ -23,9 +23,9 @@
 #ifndef KILN_COMPILER_INPUT_MLIR_OP_PARSER_H_
 #define KILN_COMPILER_INPUT_MLIR_OP_PARSER_H_
 
-#include "compiler/input/mlir/lexer.h"
 #include "compiler/ir/op_registry.h"
 #include "compiler/ir/operation.h"
+#include "compiler/ir/text/lexer.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,4 +1,5 @@
-// Small StableHLO ops (lowered by compiler/pipeline/lower_stablehlo_misc.c):
+// Small StableHLO ops (lowered by
+// compiler/input/stablehlo/lower_stablehlo_misc.c):
 //   %a, %b = stablehlo.optimization_barrier %x, %y : tensor<4xf32>, tensor<i32>
 //   %n = stablehlo.get_dimension_size %x, dim = 1 : (tensor<2x3xf32>) ->
 //        tensor<i32>

@@ -120,10 +120,11 @@ static void kiln_check_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
 }
 
-#define KILN_CHECK_DEF(NAME, N, SUMMARY)                                  \
-  {                                                                       \
-    NAME, SUMMARY, KILN_IR_TRAIT_SIDE_EFFECTING, N, 0, 0, 0,              \
-        kiln_check_verify, kiln_check_parse, kiln_check_print, NULL, NULL \
+#define KILN_CHECK_DEF(NAME, N, SUMMARY)                                   \
+  {                                                                        \
+    NAME, SUMMARY, KILN_IR_TRAIT_SIDE_EFFECTING, N, 0, 0, 0,               \
+        kiln_check_verify, kiln_check_parse, kiln_check_print, NULL, NULL, \
+        NULL                                                               \
   }
 
 static const kiln_ir_op_def_t kiln_check_defs[] = {

@@ -22,6 +22,8 @@
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/linalg.h"
+#include "compiler/dialects/lowering_util.h"
+#include "compiler/input/linalg/lower_linalg_ext.h"
 
 #define KILN_LINALG_EXT_MAX_RANK 12
 
@@ -920,7 +922,7 @@ static kiln_status_t kiln_affine_verify_basis(kiln_ir_context_t* ctx,
   {                                                                            \
     name, summary, KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK,            \
         KILN_IR_VARIADIC, KILN_IR_VARIADIC, regions, 0, verify, kiln_lx_parse, \
-        kiln_lx_print, NULL, NULL                                              \
+        kiln_lx_print, NULL, NULL, NULL                                        \
   }
 
 static const kiln_ir_op_def_t kiln_linalg_ext_defs[] = {
@@ -966,28 +968,31 @@ static const kiln_ir_op_def_t kiln_linalg_ext_defs[] = {
      "reads the source at indices computed from each output index (padding "
      "outside)",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, 2, 1, 1, 0,
-     kiln_lx_verify_map, kiln_lx_parse_map, kiln_lx_print_map, NULL, NULL},
+     kiln_lx_verify_map, kiln_lx_parse_map, kiln_lx_print_map, NULL, NULL,
+     NULL},
     {"iree_linalg_ext.map_store",
      "writes each input element at the output index its region computes "
      "(where its mask holds)",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, 2, 1, 1, 0,
-     kiln_lx_verify_map, kiln_lx_parse_map, kiln_lx_print_map, NULL, NULL},
+     kiln_lx_verify_map, kiln_lx_parse_map, kiln_lx_print_map, NULL, NULL,
+     NULL},
     {"affine.linearize_index",
      "row-major linear index of indices in a static basis", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_affine_verify_basis,
-     kiln_affine_parse_linearize, NULL, NULL, NULL},
+     kiln_affine_parse_linearize, NULL, NULL, NULL, NULL},
     {"affine.delinearize_index",
      "indices of a row-major linear index in a static basis",
      KILN_IR_TRAIT_PURE, 1, KILN_IR_VARIADIC, 0, 0, kiln_affine_verify_basis,
-     kiln_affine_parse_delinearize, NULL, NULL, NULL},
+     kiln_affine_parse_delinearize, NULL, NULL, NULL, NULL},
     {"iree_linalg_ext.yield", "yields the value of an iree_linalg_ext region",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_TERMINATOR | KILN_IR_TRAIT_RETURN_LIKE,
      KILN_IR_VARIADIC, 0, 0, 0, NULL, kiln_dialect_parse_return_like,
-     kiln_dialect_print_return_like, NULL, NULL},
+     kiln_dialect_print_return_like, NULL, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_linalg_ext(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
+  return kiln_lowering_register_ops(
       context, kiln_linalg_ext_defs,
-      sizeof(kiln_linalg_ext_defs) / sizeof(kiln_linalg_ext_defs[0]));
+      sizeof(kiln_linalg_ext_defs) / sizeof(kiln_linalg_ext_defs[0]),
+      kiln_lower_linalg_ext_op);
 }

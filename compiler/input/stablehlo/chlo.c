@@ -9,6 +9,8 @@
 
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
+#include "compiler/dialects/lowering_util.h"
+#include "compiler/input/stablehlo/lower_stablehlo.h"
 
 static kiln_status_t kiln_chlo_verify_broadcast_binary(kiln_ir_context_t* ctx,
                                                        kiln_ir_op_t* op) {
@@ -41,7 +43,8 @@ static void kiln_chlo_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   {                                                                            \
     "chlo.broadcast_" NAME, "broadcasting " NAME, KILN_IR_TRAIT_PURE, 2, 1, 0, \
         0, kiln_chlo_verify_broadcast_binary,                                  \
-        kiln_dialect_parse_operands_functional, kiln_chlo_print, NULL, NULL    \
+        kiln_dialect_parse_operands_functional, kiln_chlo_print, NULL, NULL,   \
+        NULL                                                                   \
   }
 
 static const kiln_ir_op_def_t kiln_chlo_defs[] = {
@@ -63,7 +66,8 @@ static const kiln_ir_op_def_t kiln_chlo_defs[] = {
 };
 
 kiln_status_t kiln_dialect_register_chlo(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
+  return kiln_lowering_register_ops(
       context, kiln_chlo_defs,
-      sizeof(kiln_chlo_defs) / sizeof(kiln_chlo_defs[0]));
+      sizeof(kiln_chlo_defs) / sizeof(kiln_chlo_defs[0]),
+      kiln_lower_stablehlo_data_hook);
 }

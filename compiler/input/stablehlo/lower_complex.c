@@ -8,9 +8,9 @@
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/linalg.h"
+#include "compiler/dialects/lowering_util.h"
 #include "compiler/dialects/scalar_eval.h"
 #include "compiler/ir/builtin.h"
-#include "compiler/pipeline/lowering_util.h"
 
 #define KILN_CX_MAX_RANK 12
 

@@ -63,9 +63,9 @@
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/linalg.h"
+#include "compiler/dialects/lowering_util.h"
 #include "compiler/dialects/scalar_eval.h"
 #include "compiler/input/stablehlo/lower_stablehlo_data.h"
-#include "compiler/pipeline/lowering_util.h"
 
 #define KILN_SORT_MAX_RANK 15
 #define KILN_SORT_MAX_OPERANDS 8

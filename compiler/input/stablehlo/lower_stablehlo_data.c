@@ -30,9 +30,9 @@
 
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/linalg.h"
+#include "compiler/dialects/lowering_util.h"
 #include "compiler/dialects/scalar_eval.h"
 #include "compiler/input/stablehlo/stablehlo_data.h"
-#include "compiler/pipeline/lowering_util.h"
 
 #define KILN_LD_MAX KILN_SHLO_DATA_MAX_RANK
 

@@ -21,13 +21,9 @@ kiln_status_t kiln_lower_stablehlo_data_op(kiln_ir_builder_t* b,
                                            kiln_ir_op_t* op);
 
 //===----------------------------------------------------------------------===//
-// Hooks defined in lower_to_structured.c
+// Region inlining (lower_stablehlo.c); the driver's entry for ops this file
+// decomposes into others is kiln_lower_to_structured_op (lowering_util.h).
 //===----------------------------------------------------------------------===//
-
-// Lowers one input op (stablehlo/tosa/arith-on-tensors) before itself, as
-// lower-to-structured does; used for ops this file decomposes into others.
-kiln_status_t kiln_lower_to_structured_op(kiln_ir_builder_t* b,
-                                          kiln_ir_op_t* op);
 
 // Emits the single-block region of |op| (a stablehlo reducer / update
 // computation on rank-0 tensors) as scalar ops at |bb|, block arg i bound

@@ -4,6 +4,7 @@
 
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/linalg.h"
+#include "compiler/dialects/lowering_util.h"
 #include "compiler/input/stablehlo/lower_stablehlo_data.h"
 
 #define KILN_MISC_MAX 16

@@ -7,9 +7,9 @@
 
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/linalg.h"
+#include "compiler/dialects/lowering_util.h"
 #include "compiler/dialects/scalar_eval.h"
 #include "compiler/ir/builtin.h"
-#include "compiler/pipeline/lowering_util.h"
 
 //===----------------------------------------------------------------------===//
 // A scalar body emitter with a sticky status

@@ -6,6 +6,8 @@
 // Semantics follow the StableHLO spec; the lowering to linalg lives in
 // compiler/pipeline/lower_to_structured.c.
 #include "compiler/input/stablehlo/stablehlo.h"
+#include "compiler/dialects/lowering_util.h"
+#include "compiler/input/stablehlo/lower_stablehlo.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -1267,19 +1269,19 @@ static void kiln_shlo_print_reduce(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   {                                                                    \
     NAME, "elementwise op", KILN_IR_TRAIT_PURE | (TRAITS), N, 1, 0, 0, \
         kiln_shlo_verify_elementwise, kiln_shlo_parse_elementwise,     \
-        kiln_shlo_print_elementwise, NULL, KILN_SHLO_UD(CLS)           \
+        kiln_shlo_print_elementwise, NULL, KILN_SHLO_UD(CLS), NULL     \
   }
 #define KILN_SHLO_OP(NAME, N, R, REGIONS, VERIFY, PARSE, PRINT)            \
   {                                                                        \
     NAME, "shape op", KILN_IR_TRAIT_PURE, N, R, REGIONS, 0, VERIFY, PARSE, \
-        PRINT, NULL, NULL                                                  \
+        PRINT, NULL, NULL, NULL                                            \
   }
 
 static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
     {"stablehlo.constant", "a dense constant",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_CONSTANT_LIKE, 0, 1, 0, 0,
      kiln_shlo_verify_constant, kiln_shlo_parse_constant,
-     kiln_shlo_print_constant, kiln_shlo_fold_constant, NULL},
+     kiln_shlo_print_constant, kiln_shlo_fold_constant, NULL, NULL},
     // Unary.
     KILN_SHLO_EW("stablehlo.abs", 1, KILN_SHLO_NUMERIC, 0),
     KILN_SHLO_EW("stablehlo.negate", 1, KILN_SHLO_NUMERIC, 0),
@@ -1306,7 +1308,7 @@ static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
     KILN_SHLO_EW("stablehlo.count_leading_zeros", 1, KILN_SHLO_INT, 0),
     {"stablehlo.is_finite", "elementwise isfinite", KILN_IR_TRAIT_PURE, 1, 1, 0,
      0, kiln_shlo_verify_is_finite, kiln_dialect_parse_operands_functional,
-     kiln_shlo_print_elementwise, NULL, NULL},
+     kiln_shlo_print_elementwise, NULL, NULL, NULL},
     // Binary.
     KILN_SHLO_EW("stablehlo.add", 2, KILN_SHLO_ANY, KILN_IR_TRAIT_COMMUTATIVE),
     KILN_SHLO_EW("stablehlo.subtract", 2, KILN_SHLO_NUMERIC, 0),
@@ -1365,15 +1367,16 @@ static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
     {"stablehlo.reduce", "reduces dimensions with a reducer region",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC,
      KILN_IR_VARIADIC, 1, 0, kiln_shlo_verify_reduce, kiln_shlo_parse_reduce,
-     kiln_shlo_print_reduce, NULL, NULL},
+     kiln_shlo_print_reduce, NULL, NULL, NULL},
     {"stablehlo.return", "returns values from a region",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_TERMINATOR | KILN_IR_TRAIT_RETURN_LIKE,
      KILN_IR_VARIADIC, 0, 0, 0, NULL, kiln_dialect_parse_return_like,
-     kiln_dialect_print_return_like, NULL, NULL},
+     kiln_dialect_print_return_like, NULL, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
+  return kiln_lowering_register_ops_picked(
       context, kiln_stablehlo_defs,
-      sizeof(kiln_stablehlo_defs) / sizeof(kiln_stablehlo_defs[0]));
+      sizeof(kiln_stablehlo_defs) / sizeof(kiln_stablehlo_defs[0]),
+      kiln_stablehlo_pick_lowering);
 }

@@ -14,6 +14,8 @@
 
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
+#include "compiler/dialects/lowering_util.h"
+#include "compiler/input/stablehlo/lower_stablehlo.h"
 
 // `#stablehlo<name WORD>` for a parsed bare word.
 static const kiln_ir_attribute_t* kiln_shlo_enum(kiln_ir_context_t* context,
@@ -255,37 +257,39 @@ static const kiln_ir_op_def_t kiln_shlo_rng_fft_defs[] = {
      "a complex tensor viewed as (real, imag) pairs of its element type, or "
      "back (no data movement)",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_verify_complex_view, NULL, NULL, NULL,
-     NULL},
+     NULL, NULL},
     {"stablehlo.rng",
      "random numbers (UNIFORM: IREE's LCG; NORMAL: IREE's Box-Muller table)",
      KILN_IR_TRAIT_PURE, 3, 1, 0, 0, NULL, kiln_shlo_parse_rng,
-     kiln_shlo_print_rng, NULL, NULL},
+     kiln_shlo_print_rng, NULL, NULL, NULL},
     {"stablehlo.rng_bit_generator",
      "random bits from a state (THREE_FRY, PHILOX/DEFAULT as XLA)",
-     KILN_IR_TRAIT_PURE, 1, 2, 0, 0, NULL, NULL, NULL, NULL, NULL},
+     KILN_IR_TRAIT_PURE, 1, 2, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL},
     {"stablehlo.fft", "FFT, IFFT, RFFT, IRFFT over the innermost dimensions",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, NULL, kiln_shlo_parse_fft,
-     kiln_shlo_print_fft, NULL, NULL},
+     kiln_shlo_print_fft, NULL, NULL, NULL},
     {"stablehlo.real", "real part of a complex tensor", KILN_IR_TRAIT_PURE, 1,
      1, 0, 0, kiln_shlo_verify_complex_part,
      kiln_dialect_parse_operands_functional, kiln_shlo_print_functional, NULL,
-     NULL},
+     NULL, NULL},
     {"stablehlo.imag", "imaginary part of a complex tensor", KILN_IR_TRAIT_PURE,
      1, 1, 0, 0, kiln_shlo_verify_complex_part,
      kiln_dialect_parse_operands_functional, kiln_shlo_print_functional, NULL,
-     NULL},
+     NULL, NULL},
     {"stablehlo.complex", "complex tensor from real and imaginary parts",
      KILN_IR_TRAIT_PURE, 2, 1, 0, 0, NULL, kiln_shlo_parse_complex,
-     kiln_shlo_print_functional, NULL, NULL},
+     kiln_shlo_print_functional, NULL, NULL, NULL},
     {"stablehlo.custom_call",
      "a call to a named target (ProductOfElementaryHouseholderReflectors)",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0, NULL,
-     kiln_shlo_parse_custom_call, kiln_shlo_print_custom_call, NULL, NULL},
+     kiln_shlo_parse_custom_call, kiln_shlo_print_custom_call, NULL, NULL,
+     NULL},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo_rng_fft(
     kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
+  return kiln_lowering_register_ops(
       context, kiln_shlo_rng_fft_defs,
-      sizeof(kiln_shlo_rng_fft_defs) / sizeof(kiln_shlo_rng_fft_defs[0]));
+      sizeof(kiln_shlo_rng_fft_defs) / sizeof(kiln_shlo_rng_fft_defs[0]),
+      kiln_lower_stablehlo_rng_fft_hook);
 }

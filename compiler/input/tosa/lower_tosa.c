@@ -33,8 +33,8 @@
 
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/linalg.h"
+#include "compiler/dialects/lowering_util.h"
 #include "compiler/input/tosa/tosa.h"
-#include "compiler/pipeline/lowering_util.h"
 
 #define KILN_TOSA_MAX_RANK 16
 

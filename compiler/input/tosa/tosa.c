@@ -12,6 +12,8 @@
 // Semantics follow the TOSA 1.0 specification; the lowering to linalg lives
 // in compiler/input/tosa/lower_tosa.c.
 #include "compiler/input/tosa/tosa.h"
+#include "compiler/dialects/lowering_util.h"
+#include "compiler/input/tosa/lower_tosa.h"
 
 #include <string.h>
 
@@ -856,7 +858,7 @@ static void kiln_tosa_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   {                                                                           \
     NAME, "elementwise op", KILN_IR_TRAIT_PURE | (TRAITS), N, 1, 0, 0,        \
         kiln_tosa_verify_elementwise, kiln_tosa_parse, kiln_tosa_print, NULL, \
-        KILN_TOSA_UD(KIND, CLS)                                               \
+        KILN_TOSA_UD(KIND, CLS), NULL                                         \
   }
 #define KILN_TOSA_UNARY(NAME, CLS) \
   KILN_TOSA_EW(NAME, 1, KILN_TOSA_KIND_UNARY, CLS, 0)
@@ -866,14 +868,14 @@ static void kiln_tosa_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   {                                                                         \
     NAME, SUMMARY, KILN_IR_TRAIT_PURE, N, 1, 0, 0, VERIFY, kiln_tosa_parse, \
         kiln_tosa_print, NULL,                                              \
-        KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY)                   \
+        KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY), NULL             \
   }
 
 static const kiln_ir_op_def_t kiln_tosa_defs[] = {
     {"tosa.const", "a dense constant",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_CONSTANT_LIKE, 0, 1, 0, 0,
      kiln_tosa_verify_const, NULL, NULL, kiln_tosa_fold_const,
-     KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY)},
+     KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY), NULL},
     // Unary.
     KILN_TOSA_UNARY("tosa.abs", KILN_TOSA_NUMERIC),
     KILN_TOSA_UNARY("tosa.bitwise_not", KILN_TOSA_INT),
@@ -973,7 +975,7 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
     {"tosa.const_shape", "a constant !tosa.shape",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_CONSTANT_LIKE, 0, 1, 0, 0,
      kiln_tosa_verify_const_shape, kiln_tosa_parse, kiln_tosa_print, NULL,
-     KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY)},
+     KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY), NULL},
     KILN_TOSA_OP("tosa.pad", "pads with pad_const", KILN_IR_VARIADIC,
                  kiln_tosa_verify_pad),
     KILN_TOSA_OP("tosa.transpose", "permutes dims (perms)", KILN_IR_VARIADIC,
@@ -983,9 +985,9 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
 };
 
 kiln_status_t kiln_dialect_register_tosa(kiln_ir_context_t* context) {
-  KILN_RETURN_IF_ERROR(
-      kiln_ir_register_ops(context, kiln_tosa_defs,
-                           sizeof(kiln_tosa_defs) / sizeof(kiln_tosa_defs[0])));
+  KILN_RETURN_IF_ERROR(kiln_lowering_register_ops(
+      context, kiln_tosa_defs,
+      sizeof(kiln_tosa_defs) / sizeof(kiln_tosa_defs[0]), kiln_lower_tosa_op));
   // TOSA's name before the 1.0 spec.
   return kiln_ir_register_op_alias(context, "tosa.reduce_prod",
                                    "tosa.reduce_product");

@@ -7,14 +7,15 @@
 //     success, stores the op's single result in *out.
 //   - The sticky-status scalar emitter kiln_lowering_em_* (lower_complex.c,
 //     lower_stablehlo_rng_fft.c): expression style, one check at the end.
-#ifndef KILN_COMPILER_PIPELINE_LOWERING_UTIL_H_
-#define KILN_COMPILER_PIPELINE_LOWERING_UTIL_H_
+#ifndef KILN_COMPILER_DIALECTS_LOWERING_UTIL_H_
+#define KILN_COMPILER_DIALECTS_LOWERING_UTIL_H_
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "compiler/ir/builder.h"
+#include "compiler/ir/op_registry.h"
 #include "compiler/ir/operation.h"
 #include "runtime/base/status.h"
 
@@ -228,8 +229,31 @@ kiln_ir_value_t* kiln_lowering_em_index_i64(kiln_lowering_emitter_t* r,
 kiln_status_t kiln_lowering_em_yield(kiln_lowering_emitter_t* r,
                                      kiln_ir_value_t* v);
 
+//===----------------------------------------------------------------------===//
+// The lower-to-structured driver's one public entry
+//===----------------------------------------------------------------------===//
+
+// Lowers |op| to the structured form through its definition's
+// lower_to_structured hook (a no-op for ops without one), after the static
+// shape check lower-to-structured applies. Lowerings call it for the ops
+// they decompose into others; |b| only supplies the context.
+kiln_status_t kiln_lower_to_structured_op(kiln_ir_builder_t* b,
+                                          kiln_ir_op_t* op);
+
+// Registers |count| definitions of |defs| with |hook| as their
+// lower_to_structured: copies them into |context|'s arena (the tables stay
+// const and each context owns its copies).
+kiln_status_t kiln_lowering_register_ops(kiln_ir_context_t* context,
+                                         const kiln_ir_op_def_t* defs,
+                                         size_t count, kiln_ir_lower_fn_t hook);
+// As above with the hook of each definition chosen by |pick| (once per
+// definition, at registration).
+kiln_status_t kiln_lowering_register_ops_picked(
+    kiln_ir_context_t* context, const kiln_ir_op_def_t* defs, size_t count,
+    kiln_ir_lower_fn_t (*pick)(const kiln_ir_op_def_t* def));
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif
 
-#endif  // KILN_COMPILER_PIPELINE_LOWERING_UTIL_H_
+#endif  // KILN_COMPILER_DIALECTS_LOWERING_UTIL_H_

@@ -23,17 +23,17 @@
 //     (wider result).
 // Dynamic slice sizes and dynamically shaped results are rejected with a
 // located error.
-#include "compiler/pipeline/lower_tensor.h"
+#include "compiler/dialects/lower_tensor.h"
 
 #include <string.h>
 
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/linalg.h"
+#include "compiler/dialects/lowering_util.h"
 #include "compiler/dialects/scalar_eval.h"
 #include "compiler/dialects/tensor.h"
 #include "compiler/input/stablehlo/lower_stablehlo_data.h"
-#include "compiler/pipeline/lowering_util.h"
 
 #define KILN_LT_MAX KILN_TENSOR_MAX_RANK
 
@@ -625,30 +625,24 @@ static kiln_status_t kiln_lt_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   return kiln_lowering_yield_and_replace(&g.bb, v, op, g.op);
 }
 
-bool kiln_lower_tensor_handles(const kiln_ir_op_t* op) {
-  return kiln_ir_op_is(op, "tensor.extract_slice") ||
-         kiln_ir_op_is(op, "tensor.insert_slice") ||
-         kiln_ir_op_is(op, "tensor.pad") ||
-         kiln_ir_op_is(op, "tensor.concat") ||
-         kiln_ir_op_is(op, "tensor.insert") ||
-         kiln_ir_op_is(op, "flow.tensor.bitcast") ||
-         kiln_ir_op_is(op, "flow.tensor.reshape");
-}
-
-kiln_status_t kiln_lower_tensor_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
-  if (kiln_ir_op_is(op, "tensor.extract_slice")) {
-    return kiln_lt_lower_extract_slice(b, op);
+// One hook per definition, picked once at registration (tensor.c and the
+// flow ops of util.c); ops already structured get none.
+kiln_ir_lower_fn_t kiln_lower_tensor_pick(const kiln_ir_op_def_t* def) {
+  static const struct {
+    const char* name;
+    kiln_ir_lower_fn_t fn;
+  } table[] = {
+      {"tensor.extract_slice", kiln_lt_lower_extract_slice},
+      {"tensor.insert_slice", kiln_lt_lower_insert_slice},
+      {"tensor.concat", kiln_lt_lower_concat},
+      {"tensor.pad", kiln_lt_lower_pad},
+      {"tensor.insert", kiln_lt_lower_insert},
+      // A reshape is a bitcast between equal element types.
+      {"flow.tensor.bitcast", kiln_lt_lower_bitcast},
+      {"flow.tensor.reshape", kiln_lt_lower_bitcast},
+  };
+  for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); ++i) {
+    if (!strcmp(def->name, table[i].name)) return table[i].fn;
   }
-  if (kiln_ir_op_is(op, "tensor.insert_slice")) {
-    return kiln_lt_lower_insert_slice(b, op);
-  }
-  if (kiln_ir_op_is(op, "tensor.concat")) return kiln_lt_lower_concat(b, op);
-  if (kiln_ir_op_is(op, "tensor.pad")) return kiln_lt_lower_pad(b, op);
-  if (kiln_ir_op_is(op, "tensor.insert")) return kiln_lt_lower_insert(b, op);
-  // A reshape is a bitcast between equal element types.
-  if (kiln_ir_op_is(op, "flow.tensor.bitcast") ||
-      kiln_ir_op_is(op, "flow.tensor.reshape")) {
-    return kiln_lt_lower_bitcast(b, op);
-  }
-  return kiln_ir_op_emit_error(op, b->context, "is not supported");
+  return NULL;
 }

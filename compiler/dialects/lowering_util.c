@@ -1,5 +1,5 @@
 // The shared emission helpers of the lowering passes; see lowering_util.h.
-#include "compiler/pipeline/lowering_util.h"
+#include "compiler/dialects/lowering_util.h"
 
 #include <string.h>
 
@@ -367,4 +367,85 @@ kiln_status_t kiln_lowering_em_yield(kiln_lowering_emitter_t* r,
   kiln_ir_op_t* op = NULL;
   return kiln_ir_builder_create_simple(&r->b, "linalg.yield", 1, &v, 0, NULL, 0,
                                        NULL, &op);
+}
+
+//===----------------------------------------------------------------------===//
+// Driver entry
+//===----------------------------------------------------------------------===//
+
+// Input ops on dynamically shaped tensors are rejected with a located
+// error (the structured form and the backends need static shapes today).
+static kiln_status_t kiln_lowering_check_static_shapes(kiln_ir_context_t* ctx,
+                                                       kiln_ir_op_t* op) {
+  kiln_string_view_t d = kiln_ir_op_dialect(op);
+  if (!kiln_string_view_equal_cstr(d, "stablehlo") &&
+      !kiln_string_view_equal_cstr(d, "tosa") &&
+      !kiln_string_view_equal_cstr(d, "arith") &&
+      !kiln_string_view_equal_cstr(d, "math")) {
+    return kiln_ok_status();
+  }
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  // Ops whose lowering handles dynamic operands (loop bounds from the
+  // operands at run time) as long as their results are static.
+  bool dynamic_operands_ok = kiln_ir_op_is(op, "stablehlo.scatter") ||
+                             kiln_ir_op_is(op, "stablehlo.reduce");
+  for (uint32_t i = dynamic_operands_ok ? n : 0; i < n + op->num_results; ++i) {
+    const kiln_ir_type_t* t =
+        i < n ? kiln_ir_op_operand(op, i)->type : op->results[i - n].type;
+    if (kiln_ir_type_is_shaped(t) && !kiln_ir_type_has_static_shape(t)) {
+      return kiln_ir_op_emit_error(op, ctx,
+                                   "dynamically shaped %s is not supported yet",
+                                   kiln_ir_type_to_string(ctx, t));
+    }
+  }
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_lower_to_structured_op(kiln_ir_builder_t* b,
+                                          kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_lowering_check_static_shapes(b->context, op));
+  if (!op->def) {
+    // An unregistered op of an input dialect (--allow-unregistered-dialect)
+    // has no definition to route on: the one name test left.
+    if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(op), "stablehlo")) {
+      return kiln_ir_emit_error(b->context, op->location,
+                                "'%.*s' is not a supported op",
+                                (int)op->name.size, op->name.data);
+    }
+    return kiln_ok_status();
+  }
+  if (!op->def->lower_to_structured) return kiln_ok_status();
+  kiln_ir_builder_t ob = *b;
+  kiln_ir_builder_set_before(&ob, op);
+  ob.location = op->location;
+  return op->def->lower_to_structured(&ob, op);
+}
+
+static kiln_status_t kiln_lowering_register_copies(
+    kiln_ir_context_t* context, const kiln_ir_op_def_t* defs, size_t count,
+    kiln_ir_lower_fn_t hook,
+    kiln_ir_lower_fn_t (*pick)(const kiln_ir_op_def_t* def)) {
+  kiln_ir_op_def_t* copies =
+      kiln_ir_arena_alloc(context, sizeof(*copies) * (count ? count : 1));
+  if (!copies) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "op definitions");
+  }
+  for (size_t i = 0; i < count; ++i) {
+    copies[i] = defs[i];
+    copies[i].lower_to_structured = pick ? pick(&defs[i]) : hook;
+  }
+  return kiln_ir_register_ops(context, copies, count);
+}
+
+kiln_status_t kiln_lowering_register_ops(kiln_ir_context_t* context,
+                                         const kiln_ir_op_def_t* defs,
+                                         size_t count,
+                                         kiln_ir_lower_fn_t hook) {
+  return kiln_lowering_register_copies(context, defs, count, hook, NULL);
+}
+
+kiln_status_t kiln_lowering_register_ops_picked(
+    kiln_ir_context_t* context, const kiln_ir_op_def_t* defs, size_t count,
+    kiln_ir_lower_fn_t (*pick)(const kiln_ir_op_def_t* def)) {
+  return kiln_lowering_register_copies(context, defs, count, NULL, pick);
 }

@@ -1222,18 +1222,6 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
-
-bool kiln_lower_stablehlo_compute_handles(const kiln_ir_op_t* op) {
-  return kiln_ir_op_is(op, "stablehlo.sort") ||
-         kiln_ir_op_is(op, "stablehlo.dynamic_update_slice") ||
-         kiln_ir_op_is(op, "stablehlo.cholesky") ||
-         kiln_ir_op_is(op, "stablehlo.reduce_precision") ||
-         kiln_ir_op_is(op, "stablehlo.triangular_solve") ||
-         kiln_ir_op_is(op, "stablehlo.batch_norm_training") ||
-         kiln_ir_op_is(op, "stablehlo.select_and_scatter") ||
-         kiln_ir_op_is(op, "stablehlo.batch_norm_grad");
-}
-
 kiln_status_t kiln_lower_stablehlo_compute_op(kiln_ir_builder_t* b,
                                               kiln_ir_op_t* op) {
   if (kiln_ir_op_is(op, "stablehlo.sort"))

@@ -14,10 +14,6 @@
 extern "C" {
 #endif
 
-// True for the ops kiln_lower_stablehlo_compute_op lowers (lower-to-structured
-// also leaves the ops inside their regions, the comparator, to it).
-bool kiln_lower_stablehlo_compute_handles(const kiln_ir_op_t* op);
-
 // Lowers |op| (uses replaced, |op| erased) with |b| placed before it.
 kiln_status_t kiln_lower_stablehlo_compute_op(kiln_ir_builder_t* b,
                                               kiln_ir_op_t* op);

@@ -927,23 +927,6 @@ static kiln_status_t kiln_ld_lower_chlo(kiln_ir_builder_t* b,
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
-
-bool kiln_lower_stablehlo_data_handles(const kiln_ir_op_t* op) {
-  static const char* const names[] = {"stablehlo.pad",
-                                      "stablehlo.reverse",
-                                      "stablehlo.dynamic_slice",
-                                      "stablehlo.torch_index_select",
-                                      "stablehlo.gather",
-                                      "stablehlo.scatter",
-                                      "stablehlo.reduce_window",
-                                      "stablehlo.convolution",
-                                      "stablehlo.batch_norm_inference"};
-  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
-    if (kiln_ir_op_is(op, names[i])) return true;
-  }
-  return kiln_string_view_equal_cstr(kiln_ir_op_dialect(op), "chlo");
-}
-
 kiln_status_t kiln_lower_stablehlo_data_op(kiln_ir_builder_t* b,
                                            kiln_ir_op_t* op) {
   if (kiln_ir_op_is(op, "stablehlo.pad")) return kiln_ld_lower_pad(b, op);

@@ -163,17 +163,6 @@ static kiln_status_t kiln_lm_dynamic_shape_op(kiln_ir_builder_t* b,
   return kiln_lower_to_structured_op(b, s);
 }
 
-bool kiln_lower_stablehlo_misc_handles(const kiln_ir_op_t* op) {
-  return kiln_ir_op_is(op, "stablehlo.optimization_barrier") ||
-         kiln_ir_op_is(op, "stablehlo.get_dimension_size") ||
-         kiln_ir_op_is(op, "stablehlo.map") ||
-         kiln_ir_op_is(op, "stablehlo.tuple") ||
-         kiln_ir_op_is(op, "stablehlo.get_tuple_element") ||
-         kiln_ir_op_is(op, "stablehlo.dynamic_broadcast_in_dim") ||
-         kiln_ir_op_is(op, "stablehlo.dynamic_reshape") ||
-         kiln_ir_op_is(op, "stablehlo.dynamic_iota");
-}
-
 kiln_status_t kiln_lower_stablehlo_misc_op(kiln_ir_builder_t* b,
                                            kiln_ir_op_t* op) {
   if (kiln_ir_op_is(op, "stablehlo.optimization_barrier")) {

@@ -1,7 +1,7 @@
 // Emission helpers shared by the lowering passes: each builds one small op
 // of the structured form (structured-form.md) at a builder's insertion point.
 // They were copied into every pass; this is the one copy.
-//   - Status-returning helpers (lower_to_structured.c, lower_tosa.c,
+//   - Status-returning helpers (lower_stablehlo.c, lower_tosa.c,
 //     lower_stablehlo_compute.c, lower_stablehlo_data.c): every helper that
 //     creates an op returns the builder's status (NULL on success) and, on
 //     success, stores the op's single result in *out.

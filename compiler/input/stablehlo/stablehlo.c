@@ -4,7 +4,7 @@
 // Both the generic form (`"stablehlo.add"(%a, %b) : (T, T) -> T`) and the
 // pretty forms StableHLO prints are accepted; the pretty forms are printed.
 // Semantics follow the StableHLO spec; the lowering to linalg lives in
-// compiler/pipeline/lower_to_structured.c.
+// lower_stablehlo*.c in this folder (each table's lower_to_structured hook).
 #include "compiler/input/stablehlo/stablehlo.h"
 #include "compiler/dialects/lowering_util.h"
 #include "compiler/input/stablehlo/lower_stablehlo.h"

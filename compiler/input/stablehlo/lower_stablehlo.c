@@ -1,8 +1,8 @@
 // StableHLO -> structured form (the hooks lower-to-structured calls through
 // the op definitions; see lower_stablehlo.h): every stablehlo op on tensors
-// becomes the structured
-// form of structured-form.md (linalg.generic / matmul / batch_matmul,
-// tensor.empty / expand_shape / collapse_shape / extract, arith.constant).
+// becomes the structured form of structured-form.md (linalg.generic / matmul /
+// batch_matmul, tensor.empty / expand_shape / collapse_shape / extract,
+// arith.constant).
 //
 // Choices worth knowing:
 //   - Elementwise ops: identity maps (rank-0 operands of select/clamp use

@@ -11,6 +11,8 @@
 
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
+#include "compiler/dialects/lowering_util.h"
+#include "compiler/input/stablehlo/lower_stablehlo.h"
 
 static bool kiln_check_has_const(kiln_string_view_t name) {
   return kiln_string_view_ends_with(name, kiln_make_cstring_view("_const"));
@@ -143,7 +145,8 @@ static const kiln_ir_op_def_t kiln_check_defs[] = {
 };
 
 kiln_status_t kiln_dialect_register_check(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
+  return kiln_lowering_register_ops(
       context, kiln_check_defs,
-      sizeof(kiln_check_defs) / sizeof(kiln_check_defs[0]));
+      sizeof(kiln_check_defs) / sizeof(kiln_check_defs[0]),
+      kiln_lower_complex_check_op);
 }

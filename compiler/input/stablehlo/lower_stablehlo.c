@@ -1009,6 +1009,12 @@ kiln_ir_lower_fn_t kiln_stablehlo_pick_lowering(const kiln_ir_op_def_t* def) {
   return kiln_lower_stablehlo_op;
 }
 
+kiln_status_t kiln_lower_complex_check_op(kiln_ir_builder_t* b,
+                                          kiln_ir_op_t* op) {
+  bool handled = false;  // check.* on complex tensors compare real pairs
+  return kiln_lower_complex_op(b, op, &handled);
+}
+
 kiln_status_t kiln_lower_elementwise_op(kiln_ir_builder_t* b,
                                         kiln_ir_op_t* op) {
   if (!kiln_is_elementwise(op)) return kiln_ok_status();

@@ -21,6 +21,10 @@ kiln_status_t kiln_lower_stablehlo_op(kiln_ir_builder_t* b, kiln_ir_op_t* op);
 // arith/math (and stablehlo) elementwise ops on tensors -> one generic; a
 // no-op on scalars.
 kiln_status_t kiln_lower_elementwise_op(kiln_ir_builder_t* b, kiln_ir_op_t* op);
+// check.* ops: on complex tensors they are rewritten to compare the real
+// pairs lower_complex.c makes (a no-op otherwise).
+kiln_status_t kiln_lower_complex_check_op(kiln_ir_builder_t* b,
+                                          kiln_ir_op_t* op);
 // stablehlo_data.c and chlo.c's ops (lower_stablehlo_data.c).
 kiln_status_t kiln_lower_stablehlo_data_hook(kiln_ir_builder_t* b,
                                              kiln_ir_op_t* op);

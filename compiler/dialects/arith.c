@@ -3,6 +3,8 @@
 // (and so folding) come from scalar_eval.c.
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
+#include "compiler/dialects/lowering_util.h"
+#include "compiler/input/stablehlo/lower_stablehlo.h"
 
 //===----------------------------------------------------------------------===//
 // Verification
@@ -405,30 +407,32 @@ static kiln_status_t kiln_arith_fold_constant(
 #define KILN_COMM (KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_COMMUTATIVE)
 #define KILN_UD(k) ((void*)(intptr_t)(k))
 
-#define KILN_ARITH_INT_BINARY(NAME, KIND, TRAITS)                         \
-  {                                                                       \
-    NAME, "integer binary op", TRAITS, 2, 1, 0, 0,                        \
-        kiln_arith_verify_int_binary, kiln_arith_parse_same,              \
-        kiln_arith_print_same, kiln_dialect_fold_scalar_op, KILN_UD(KIND) \
+#define KILN_ARITH_INT_BINARY(NAME, KIND, TRAITS)                          \
+  {                                                                        \
+    NAME, "integer binary op", TRAITS, 2, 1, 0, 0,                         \
+        kiln_arith_verify_int_binary, kiln_arith_parse_same,               \
+        kiln_arith_print_same, kiln_dialect_fold_scalar_op, KILN_UD(KIND), \
+        NULL                                                               \
   }
-#define KILN_ARITH_FLOAT_BINARY(NAME, KIND, TRAITS)                       \
-  {                                                                       \
-    NAME, "float binary op", TRAITS, 2, 1, 0, 0,                          \
-        kiln_arith_verify_float_binary, kiln_arith_parse_same,            \
-        kiln_arith_print_same, kiln_dialect_fold_scalar_op, KILN_UD(KIND) \
+#define KILN_ARITH_FLOAT_BINARY(NAME, KIND, TRAITS)                        \
+  {                                                                        \
+    NAME, "float binary op", TRAITS, 2, 1, 0, 0,                           \
+        kiln_arith_verify_float_binary, kiln_arith_parse_same,             \
+        kiln_arith_print_same, kiln_dialect_fold_scalar_op, KILN_UD(KIND), \
+        NULL                                                               \
   }
 #define KILN_ARITH_CAST(NAME, KIND)                              \
   {                                                              \
     NAME, "cast", KILN_PURE, 1, 1, 0, 0, kiln_arith_verify_cast, \
         kiln_arith_parse_cast, kiln_arith_print_cast,            \
-        kiln_dialect_fold_scalar_op, KILN_UD(KIND)               \
+        kiln_dialect_fold_scalar_op, KILN_UD(KIND), NULL         \
   }
 
 static const kiln_ir_op_def_t kiln_arith_defs[] = {
     {"arith.constant", "a constant scalar or dense tensor",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_CONSTANT_LIKE, 0, 1, 0, 0,
      kiln_arith_verify_constant, kiln_dialect_parse_typed_constant,
-     kiln_arith_print_constant, kiln_arith_fold_constant, NULL},
+     kiln_arith_print_constant, kiln_arith_fold_constant, NULL, NULL},
     KILN_ARITH_INT_BINARY("arith.addi", KILN_SCALAR_ADDI, KILN_COMM),
     KILN_ARITH_INT_BINARY("arith.subi", KILN_SCALAR_SUBI, KILN_PURE),
     KILN_ARITH_INT_BINARY("arith.muli", KILN_SCALAR_MULI, KILN_COMM),
@@ -462,16 +466,16 @@ static const kiln_ir_op_def_t kiln_arith_defs[] = {
     {"arith.negf", "float negation", KILN_PURE, 1, 1, 0, 0,
      kiln_arith_verify_float_binary, kiln_arith_parse_same,
      kiln_arith_print_same, kiln_dialect_fold_scalar_op,
-     KILN_UD(KILN_SCALAR_NEGF)},
+     KILN_UD(KILN_SCALAR_NEGF), NULL},
     {"arith.cmpi", "integer comparison", KILN_PURE, 2, 1, 0, 0,
      kiln_arith_verify_cmp, kiln_arith_parse_cmp, kiln_arith_print_cmp,
-     kiln_dialect_fold_scalar_op, KILN_UD(KILN_SCALAR_CMPI)},
+     kiln_dialect_fold_scalar_op, KILN_UD(KILN_SCALAR_CMPI), NULL},
     {"arith.cmpf", "float comparison", KILN_PURE, 2, 1, 0, 0,
      kiln_arith_verify_cmp, kiln_arith_parse_cmp, kiln_arith_print_cmp,
-     kiln_dialect_fold_scalar_op, KILN_UD(KILN_SCALAR_CMPF)},
+     kiln_dialect_fold_scalar_op, KILN_UD(KILN_SCALAR_CMPF), NULL},
     {"arith.select", "select by an i1 condition", KILN_PURE, 3, 1, 0, 0,
      kiln_arith_verify_select, kiln_arith_parse_select, kiln_arith_print_select,
-     kiln_dialect_fold_scalar_op, KILN_UD(KILN_SCALAR_SELECT)},
+     kiln_dialect_fold_scalar_op, KILN_UD(KILN_SCALAR_SELECT), NULL},
     KILN_ARITH_CAST("arith.extsi", KILN_SCALAR_EXTSI),
     KILN_ARITH_CAST("arith.extui", KILN_SCALAR_EXTUI),
     KILN_ARITH_CAST("arith.trunci", KILN_SCALAR_TRUNCI),
@@ -482,10 +486,10 @@ static const kiln_ir_op_def_t kiln_arith_defs[] = {
     KILN_ARITH_CAST("arith.extf", KILN_SCALAR_EXTF),
     {"arith.scaling_extf", "extf times a scale", KILN_PURE, 2, 1, 0, 0,
      kiln_arith_verify_scaling, kiln_arith_parse_scaling,
-     kiln_arith_print_scaling, NULL, NULL},
+     kiln_arith_print_scaling, NULL, NULL, NULL},
     {"arith.scaling_truncf", "truncf of a value divided by a scale", KILN_PURE,
      2, 1, 0, 0, kiln_arith_verify_scaling, kiln_arith_parse_scaling,
-     kiln_arith_print_scaling, NULL, NULL},
+     kiln_arith_print_scaling, NULL, NULL, NULL},
     KILN_ARITH_CAST("arith.truncf", KILN_SCALAR_TRUNCF),
     KILN_ARITH_CAST("arith.bitcast", KILN_SCALAR_BITCAST),
     KILN_ARITH_CAST("arith.index_cast", KILN_SCALAR_INDEX_CAST),
@@ -493,7 +497,8 @@ static const kiln_ir_op_def_t kiln_arith_defs[] = {
 };
 
 kiln_status_t kiln_dialect_register_arith(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
+  return kiln_lowering_register_ops(
       context, kiln_arith_defs,
-      sizeof(kiln_arith_defs) / sizeof(kiln_arith_defs[0]));
+      sizeof(kiln_arith_defs) / sizeof(kiln_arith_defs[0]),
+      kiln_lower_elementwise_op);
 }

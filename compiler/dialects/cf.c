@@ -87,12 +87,13 @@ static void kiln_cf_print_cond_br(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 static const kiln_ir_op_def_t kiln_cf_defs[] = {
     {"cf.br", "unconditional branch to a block (host control flow)",
      KILN_IR_TRAIT_TERMINATOR | KILN_IR_TRAIT_SIDE_EFFECTING, 0, 0, 0, 1,
-     kiln_cf_verify_successors, kiln_cf_parse_br, kiln_cf_print_br, NULL, NULL},
+     kiln_cf_verify_successors, kiln_cf_parse_br, kiln_cf_print_br, NULL, NULL,
+     NULL},
     {"cf.cond_br",
      "branch on an i1 read back from device data (host control flow)",
      KILN_IR_TRAIT_TERMINATOR | KILN_IR_TRAIT_SIDE_EFFECTING, 1, 0, 0, 2,
      kiln_cf_verify_cond_br, kiln_cf_parse_cond_br, kiln_cf_print_cond_br, NULL,
-     NULL},
+     NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_cf(kiln_ir_context_t* context) {

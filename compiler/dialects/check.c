@@ -11,6 +11,8 @@
 
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
+#include "compiler/dialects/lowering_util.h"
+#include "compiler/input/stablehlo/lower_stablehlo.h"
 
 static bool kiln_check_has_const(kiln_string_view_t name) {
   return kiln_string_view_ends_with(name, kiln_make_cstring_view("_const"));
@@ -120,10 +122,11 @@ static void kiln_check_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
 }
 
-#define KILN_CHECK_DEF(NAME, N, SUMMARY)                                  \
-  {                                                                       \
-    NAME, SUMMARY, KILN_IR_TRAIT_SIDE_EFFECTING, N, 0, 0, 0,              \
-        kiln_check_verify, kiln_check_parse, kiln_check_print, NULL, NULL \
+#define KILN_CHECK_DEF(NAME, N, SUMMARY)                                   \
+  {                                                                        \
+    NAME, SUMMARY, KILN_IR_TRAIT_SIDE_EFFECTING, N, 0, 0, 0,               \
+        kiln_check_verify, kiln_check_parse, kiln_check_print, NULL, NULL, \
+        NULL                                                               \
   }
 
 static const kiln_ir_op_def_t kiln_check_defs[] = {
@@ -142,7 +145,8 @@ static const kiln_ir_op_def_t kiln_check_defs[] = {
 };
 
 kiln_status_t kiln_dialect_register_check(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
+  return kiln_lowering_register_ops(
       context, kiln_check_defs,
-      sizeof(kiln_check_defs) / sizeof(kiln_check_defs[0]));
+      sizeof(kiln_check_defs) / sizeof(kiln_check_defs[0]),
+      kiln_lower_complex_check_op);
 }

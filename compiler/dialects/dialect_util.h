@@ -5,10 +5,10 @@
 #define KILN_COMPILER_DIALECTS_DIALECT_UTIL_H_
 
 #include "compiler/dialects/scalar_eval.h"
-#include "compiler/input/mlir/op_parser.h"
 #include "compiler/ir/builder.h"
 #include "compiler/ir/op_registry.h"
 #include "compiler/ir/printer.h"
+#include "compiler/ir/text/op_parser.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,7 +3,7 @@
 
 #include "compiler/dialects/linalg.h"
 #include "compiler/dialects/registration.h"
-#include "compiler/input/mlir/parser.h"
+#include "compiler/ir/text/parser.h"
 
 kiln_status_t kiln_compiler_register_dialects(kiln_ir_context_t* context) {
   // builtin + func (with their parse hooks) and the parser's examples first;

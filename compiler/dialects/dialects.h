@@ -55,12 +55,12 @@ kiln_status_t kiln_dialect_register_check(kiln_ir_context_t* context);
 // cf.br / cf.cond_br: host control flow (compiler/dialects/cf.c).
 kiln_status_t kiln_dialect_register_cf(kiln_ir_context_t* context);
 // stablehlo.rng, rng_bit_generator, fft, real, imag, complex, custom_call
-// (compiler/dialects/stablehlo_rng_fft.c).
+// (compiler/input/stablehlo/stablehlo_rng_fft.c).
 kiln_status_t kiln_dialect_register_stablehlo_rng_fft(
     kiln_ir_context_t* context);
 // stablehlo.sort, dynamic_update_slice, cholesky, reduce_precision,
 // triangular_solve, batch_norm_training
-// (compiler/dialects/stablehlo_compute.c).
+// (compiler/input/stablehlo/stablehlo_compute.c).
 kiln_status_t kiln_dialect_register_stablehlo_compute(
     kiln_ir_context_t* context);
 // The sort dimension of a stablehlo.sort, normalized to [0, rank) (-1 when
@@ -71,7 +71,7 @@ int64_t kiln_stablehlo_sort_dimension(const kiln_ir_op_t* op);
 bool kiln_stablehlo_sas_window(const kiln_ir_op_t* op, size_t rank,
                                int64_t* dims, int64_t* strides, int64_t* lo);
 // stablehlo.optimization_barrier, get_dimension_size, map
-// (compiler/dialects/stablehlo_misc.c).
+// (compiler/input/stablehlo/stablehlo_misc.c).
 kiln_status_t kiln_dialect_register_stablehlo_misc(kiln_ir_context_t* context);
 // stablehlo.while/if/case, tosa.while_loop/cond_if/yield (region_cf.c).
 kiln_status_t kiln_dialect_register_region_cf(kiln_ir_context_t* context);

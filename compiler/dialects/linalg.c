@@ -22,6 +22,7 @@
 //   %s = linalg.softmax dimension(1) ins(%a : T) outs(%e : T) -> T
 // `operandSegmentSizes = array<i32: #ins, #outs>` is kept as a property.
 #include "compiler/dialects/linalg.h"
+#include "compiler/dialects/lowering_util.h"
 
 #include <math.h>
 #include <string.h>
@@ -2277,25 +2278,38 @@ static void kiln_linalg_print_named(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 // Registration
 //===----------------------------------------------------------------------===//
 
+// lower_to_structured hook: named ops become linalg.generic; generic,
+// fill, yield... are the structured form already.
+static kiln_status_t kiln_linalg_lower_named(kiln_ir_builder_t* b,
+                                             kiln_ir_op_t* op) {
+  if (!kiln_linalg_is_named_op(op)) return kiln_ok_status();
+  kiln_ir_op_t* generic = NULL;
+  return kiln_linalg_generalize(b->context, op, &generic);
+}
+
 static const kiln_ir_op_def_t kiln_linalg_defs[] = {
     {"linalg.generic", "structured op: maps, iterators and a scalar body",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC,
      KILN_IR_VARIADIC, 1, 0, kiln_linalg_verify_generic,
-     kiln_linalg_parse_structured, kiln_linalg_print_structured, NULL, NULL},
+     kiln_linalg_parse_structured, kiln_linalg_print_structured, NULL, NULL,
+     NULL},
     {"linalg.matmul", "C += A * B", KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC,
      KILN_IR_VARIADIC, 0, 0, kiln_linalg_verify_matmul,
-     kiln_linalg_parse_structured, kiln_linalg_print_structured, NULL, NULL},
+     kiln_linalg_parse_structured, kiln_linalg_print_structured, NULL, NULL,
+     NULL},
     {"linalg.batch_matmul", "C[b] += A[b] * B[b]", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0, kiln_linalg_verify_matmul,
-     kiln_linalg_parse_structured, kiln_linalg_print_structured, NULL, NULL},
+     kiln_linalg_parse_structured, kiln_linalg_print_structured, NULL, NULL,
+     NULL},
     {"linalg.fill", "fills the output with a scalar", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0, kiln_linalg_verify_fill,
-     kiln_linalg_parse_structured, kiln_linalg_print_structured, NULL, NULL},
+     kiln_linalg_parse_structured, kiln_linalg_print_structured, NULL, NULL,
+     NULL},
 #define KILN_LINALG_NAMED_DEF(name, summary, regions, verify)                 \
   {                                                                           \
     name, summary, KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, KILN_IR_VARIADIC,    \
         regions, 0, verify, kiln_linalg_parse_named, kiln_linalg_print_named, \
-        NULL, NULL                                                            \
+        NULL, NULL, NULL                                                      \
   }
     KILN_LINALG_NAMED_DEF("linalg.matvec", "y[m] += A[m, k] * x[k]", 0,
                           kiln_linalg_verify_contraction),
@@ -2430,14 +2444,15 @@ static const kiln_ir_op_def_t kiln_linalg_defs[] = {
     {"linalg.yield", "yields the body results of a linalg.generic",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_TERMINATOR | KILN_IR_TRAIT_RETURN_LIKE,
      KILN_IR_VARIADIC, 0, 0, 0, NULL, kiln_dialect_parse_return_like,
-     kiln_dialect_print_return_like, NULL, NULL},
+     kiln_dialect_print_return_like, NULL, NULL, NULL},
     {"linalg.index", "the current index of a loop of the enclosing generic",
      KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_linalg_verify_index,
-     kiln_linalg_parse_index, kiln_linalg_print_index, NULL, NULL},
+     kiln_linalg_parse_index, kiln_linalg_print_index, NULL, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_linalg(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
+  return kiln_lowering_register_ops(
       context, kiln_linalg_defs,
-      sizeof(kiln_linalg_defs) / sizeof(kiln_linalg_defs[0]));
+      sizeof(kiln_linalg_defs) / sizeof(kiln_linalg_defs[0]),
+      kiln_linalg_lower_named);
 }

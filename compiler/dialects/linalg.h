@@ -7,10 +7,10 @@
 #ifndef KILN_COMPILER_DIALECTS_LINALG_H_
 #define KILN_COMPILER_DIALECTS_LINALG_H_
 
-#include "compiler/input/mlir/op_parser.h"
 #include "compiler/ir/builder.h"
 #include "compiler/ir/operation.h"
 #include "compiler/ir/printer.h"
+#include "compiler/ir/text/op_parser.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -3,6 +3,8 @@
 // (and so folding) come from scalar_eval.c.
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
+#include "compiler/dialects/lowering_util.h"
+#include "compiler/input/stablehlo/lower_stablehlo.h"
 
 static kiln_status_t kiln_math_verify(kiln_ir_context_t* context,
                                       kiln_ir_op_t* op, bool want_int) {
@@ -117,19 +119,19 @@ static void kiln_math_print_fpowi(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   {                                                                         \
     NAME, "float math function", KILN_IR_TRAIT_PURE, N, 1, 0, 0,            \
         kiln_math_verify_float, kiln_math_parse_same, kiln_math_print_same, \
-        kiln_dialect_fold_scalar_op, KILN_UD(KIND)                          \
+        kiln_dialect_fold_scalar_op, KILN_UD(KIND), NULL                    \
   }
 #define KILN_MATH_I(NAME, KIND, N)                                        \
   {                                                                       \
     NAME, "integer math function", KILN_IR_TRAIT_PURE, N, 1, 0, 0,        \
         kiln_math_verify_int, kiln_math_parse_same, kiln_math_print_same, \
-        kiln_dialect_fold_scalar_op, KILN_UD(KIND)                        \
+        kiln_dialect_fold_scalar_op, KILN_UD(KIND), NULL                  \
   }
 #define KILN_MATH_CLASS(NAME, KIND)                                          \
   {                                                                          \
     NAME, "float classification", KILN_IR_TRAIT_PURE, 1, 1, 0, 0,            \
         kiln_math_verify_class, kiln_math_parse_class, kiln_math_print_same, \
-        kiln_dialect_fold_scalar_op, KILN_UD(KIND)                           \
+        kiln_dialect_fold_scalar_op, KILN_UD(KIND), NULL                     \
   }
 
 static const kiln_ir_op_def_t kiln_math_defs[] = {
@@ -178,11 +180,12 @@ static const kiln_ir_op_def_t kiln_math_defs[] = {
     KILN_MATH_CLASS("math.isnormal", KILN_SCALAR_ISNORMAL),
     {"math.fpowi", "float to an integer power", KILN_IR_TRAIT_PURE, 2, 1, 0, 0,
      kiln_math_verify_fpowi, kiln_math_parse_fpowi, kiln_math_print_fpowi,
-     kiln_dialect_fold_scalar_op, KILN_UD(KILN_SCALAR_FPOWI)},
+     kiln_dialect_fold_scalar_op, KILN_UD(KILN_SCALAR_FPOWI), NULL},
 };
 
 kiln_status_t kiln_dialect_register_math(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
+  return kiln_lowering_register_ops(
       context, kiln_math_defs,
-      sizeof(kiln_math_defs) / sizeof(kiln_math_defs[0]));
+      sizeof(kiln_math_defs) / sizeof(kiln_math_defs[0]),
+      kiln_lower_elementwise_op);
 }

@@ -24,6 +24,8 @@
 
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
+#include "compiler/dialects/lower_tensor.h"
+#include "compiler/dialects/lowering_util.h"
 #include "compiler/dialects/tensor.h"
 
 static kiln_status_t kiln_tensor_verify_empty(kiln_ir_context_t* context,
@@ -1144,57 +1146,58 @@ static void kiln_tensor_print_pad(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 static const kiln_ir_op_def_t kiln_tensor_defs[] = {
     {"tensor.empty", "a tensor with no initial contents", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_empty,
-     kiln_tensor_parse_empty, kiln_tensor_print_empty, NULL, NULL},
+     kiln_tensor_parse_empty, kiln_tensor_print_empty, NULL, NULL, NULL},
     {"tensor.extract", "reads one element", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_extract,
      kiln_tensor_parse_extract, kiln_tensor_print_extract,
-     kiln_tensor_fold_extract, NULL},
+     kiln_tensor_fold_extract, NULL, NULL},
     {"tensor.expand_shape", "splits dims (row-major, no data movement)",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_tensor_verify_reshape,
      kiln_tensor_parse_reshape, kiln_tensor_print_reshape,
-     kiln_tensor_fold_reshape, NULL},
+     kiln_tensor_fold_reshape, NULL, NULL},
     {"tensor.collapse_shape", "merges dims (row-major, no data movement)",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_tensor_verify_reshape,
      kiln_tensor_parse_reshape, kiln_tensor_print_reshape,
-     kiln_tensor_fold_reshape, NULL},
+     kiln_tensor_fold_reshape, NULL, NULL},
     {"tensor.extract_slice", "reads a strided box of a tensor",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0,
      kiln_tensor_verify_extract_slice, kiln_tensor_parse_extract_slice,
-     kiln_tensor_print_extract_slice, NULL, NULL},
+     kiln_tensor_print_extract_slice, NULL, NULL, NULL},
     {"tensor.insert_slice", "writes a tensor into a strided box of another",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0,
      kiln_tensor_verify_insert_slice, kiln_tensor_parse_insert_slice,
-     kiln_tensor_print_insert_slice, NULL, NULL},
+     kiln_tensor_print_insert_slice, NULL, NULL, NULL},
     {"tensor.cast",
      "changes static dims to dynamic and back (no data movement)",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_tensor_verify_cast,
      kiln_tensor_parse_cast, kiln_tensor_print_cast, kiln_tensor_fold_cast,
-     NULL},
+     NULL, NULL},
     {"tensor.concat", "joins tensors along one dim", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_concat,
      kiln_tensor_parse_concat, kiln_tensor_print_concat,
-     kiln_tensor_fold_concat, NULL},
+     kiln_tensor_fold_concat, NULL, NULL},
     {"tensor.dim", "the size of one dim", KILN_IR_TRAIT_PURE, 2, 1, 0, 0,
      kiln_tensor_verify_dim, kiln_tensor_parse_dim, kiln_tensor_print_dim,
-     kiln_tensor_fold_dim, NULL},
+     kiln_tensor_fold_dim, NULL, NULL},
     {"tensor.insert", "writes one element", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_insert,
-     kiln_tensor_parse_insert, kiln_tensor_print_insert, NULL, NULL},
+     kiln_tensor_parse_insert, kiln_tensor_print_insert, NULL, NULL, NULL},
     {"tensor.from_elements", "a tensor of scalars", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_from_elements,
      kiln_tensor_parse_from_elements, kiln_tensor_print_from_elements, NULL,
-     NULL},
+     NULL, NULL},
     {"tensor.pad", "pads a tensor by a value computed in its region",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 1, 0, kiln_tensor_verify_pad,
-     kiln_tensor_parse_pad, kiln_tensor_print_pad, NULL, NULL},
+     kiln_tensor_parse_pad, kiln_tensor_print_pad, NULL, NULL, NULL},
     {"tensor.yield", "yields the value of a tensor.pad region",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_TERMINATOR | KILN_IR_TRAIT_RETURN_LIKE,
      KILN_IR_VARIADIC, 0, 0, 0, NULL, kiln_dialect_parse_return_like,
-     kiln_dialect_print_return_like, NULL, NULL},
+     kiln_dialect_print_return_like, NULL, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_tensor(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
+  return kiln_lowering_register_ops_picked(
       context, kiln_tensor_defs,
-      sizeof(kiln_tensor_defs) / sizeof(kiln_tensor_defs[0]));
+      sizeof(kiln_tensor_defs) / sizeof(kiln_tensor_defs[0]),
+      kiln_lower_tensor_pick);
 }

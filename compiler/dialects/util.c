@@ -14,6 +14,8 @@
 //     plain constant of the value's type).
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
+#include "compiler/dialects/lower_tensor.h"
+#include "compiler/dialects/lowering_util.h"
 
 static kiln_status_t kiln_util_verify_unfoldable(kiln_ir_context_t* context,
                                                  kiln_ir_op_t* op) {
@@ -477,63 +479,65 @@ static kiln_status_t kiln_flow_verify_bitcast(kiln_ir_context_t* context,
 static const kiln_ir_op_def_t kiln_util_defs[] = {
     {"util.unfoldable_constant", "a constant opaque to folding",
      KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_unfoldable,
-     kiln_dialect_parse_typed_constant, kiln_util_print_unfoldable, NULL, NULL},
+     kiln_dialect_parse_typed_constant, kiln_util_print_unfoldable, NULL, NULL,
+     NULL},
     {"util.optimization_barrier", "blocks folding and motion across it",
      KILN_IR_TRAIT_SIDE_EFFECTING, KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0,
      kiln_util_verify_barrier, kiln_util_parse_barrier,
-     kiln_dialect_print_return_like, NULL, NULL},
+     kiln_dialect_print_return_like, NULL, NULL, NULL},
     {"util.global", "a module-level variable (model weights)",
      KILN_IR_TRAIT_SYMBOL, 0, 0, 0, 0, kiln_util_verify_global,
-     kiln_util_parse_global, NULL, NULL, NULL},
+     kiln_util_parse_global, NULL, NULL, NULL, NULL},
     {"util.global.load", "reads a global", KILN_IR_TRAIT_SIDE_EFFECTING, 0, 1,
      0, 0, kiln_util_verify_global_ref, kiln_util_parse_global_ref, NULL, NULL,
-     NULL},
+     NULL, NULL},
     {"util.global.address", "a global's address (!util.ptr)",
      KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_global_ref,
-     kiln_util_parse_global_ref, NULL, NULL, NULL},
+     kiln_util_parse_global_ref, NULL, NULL, NULL, NULL},
     {"util.global.load.indirect", "reads the global at an address",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, NULL, kiln_util_parse_load_indirect, NULL,
-     NULL, NULL},
+     NULL, NULL, NULL},
     {"util.global.store", "writes a mutable global",
      KILN_IR_TRAIT_SIDE_EFFECTING, 1, 0, 0, 0, kiln_util_verify_global_ref,
-     kiln_util_parse_global_store, NULL, NULL, NULL},
+     kiln_util_parse_global_store, NULL, NULL, NULL, NULL},
     {"flow.tensor.dynamic_constant",
      "a constant whose dims are only known at run time", KILN_IR_TRAIT_PURE, 0,
      1, 0, 0, kiln_flow_verify_dynamic_constant,
      kiln_flow_parse_dynamic_constant, kiln_flow_print_dynamic_constant, NULL,
-     NULL},
+     NULL, NULL},
     {"util.initializer", "module initialization (constant stores)",
      KILN_IR_TRAIT_SIDE_EFFECTING, 0, 0, 1, 0, NULL,
-     kiln_util_parse_initializer, NULL, NULL, NULL},
+     kiln_util_parse_initializer, NULL, NULL, NULL, NULL},
     {"ml_program.global", "parses into util.global", KILN_IR_TRAIT_SYMBOL, 0, 0,
      0, 0, kiln_util_verify_global, kiln_ml_program_parse_global, NULL, NULL,
-     NULL},
+     NULL, NULL},
     {"ml_program.global_load", "parses into util.global.load",
      KILN_IR_TRAIT_SIDE_EFFECTING, 0, 1, 0, 0, kiln_util_verify_global_ref,
-     kiln_ml_program_parse_load, NULL, NULL, NULL},
+     kiln_ml_program_parse_load, NULL, NULL, NULL, NULL},
     {"ml_program.global_load_const", "parses into util.global.load",
      KILN_IR_TRAIT_SIDE_EFFECTING, 0, 1, 0, 0, kiln_util_verify_global_ref,
-     kiln_ml_program_parse_load, NULL, NULL, NULL},
+     kiln_ml_program_parse_load, NULL, NULL, NULL, NULL},
     {"ml_program.global_store", "parses into util.global.store",
      KILN_IR_TRAIT_SIDE_EFFECTING, 1, 0, 0, 0, kiln_util_verify_global_ref,
-     kiln_ml_program_parse_store, NULL, NULL, NULL},
+     kiln_ml_program_parse_store, NULL, NULL, NULL, NULL},
     {"flow.tensor.bitcast",
      "reinterprets a tensor's bits as another shape and element type",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_bitcast,
-     kiln_flow_parse_bitcast, kiln_flow_print_bitcast, NULL, NULL},
+     kiln_flow_parse_bitcast, kiln_flow_print_bitcast, NULL, NULL, NULL},
     {"flow.tensor.reshape",
      "the same elements in row-major order as another shape",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_bitcast,
-     kiln_flow_parse_bitcast, kiln_flow_print_bitcast, NULL, NULL},
+     kiln_flow_parse_bitcast, kiln_flow_print_bitcast, NULL, NULL, NULL},
     {"flow.tensor.tie_shape", "ties run-time dims to a tensor",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_tie_shape,
-     kiln_flow_parse_tie_shape, NULL, kiln_flow_fold_tie_shape, NULL},
+     kiln_flow_parse_tie_shape, NULL, kiln_flow_fold_tie_shape, NULL, NULL},
 };
 
 kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context) {
-  KILN_RETURN_IF_ERROR(
-      kiln_ir_register_ops(context, kiln_util_defs,
-                           sizeof(kiln_util_defs) / sizeof(kiln_util_defs[0])));
+  KILN_RETURN_IF_ERROR(kiln_lowering_register_ops_picked(
+      context, kiln_util_defs,
+      sizeof(kiln_util_defs) / sizeof(kiln_util_defs[0]),
+      kiln_lower_tensor_pick));
   // IREE's older spelling of the same op (the static form is a constant).
   KILN_RETURN_IF_ERROR(kiln_ir_register_op_alias(
       context, "flow.tensor.constant", "flow.tensor.dynamic_constant"));

@@ -1,7 +1,7 @@
 // The builtin and func op definitions the IR itself relies on
 // (builtin.module, func.func, func.return, func.call) and helpers for
 // modules, functions and symbol tables. Their custom parse hooks live in
-// compiler/input/mlir (they need the parser API); the definitions here
+// compiler/ir/text (they need the parser API); the definitions here
 // carry traits, verifiers and print hooks.
 #ifndef KILN_COMPILER_IR_BUILTIN_H_
 #define KILN_COMPILER_IR_BUILTIN_H_

@@ -13,10 +13,11 @@
 extern "C" {
 #endif
 
-// Declared in compiler/input/mlir/op_parser.h (the parser API handed to
+// Declared in compiler/ir/text/op_parser.h (the parser API handed to
 // custom parse hooks) and compiler/ir/printer.h.
 typedef struct kiln_mlir_op_parser_t kiln_mlir_op_parser_t;
 typedef struct kiln_ir_printer_t kiln_ir_printer_t;
+typedef struct kiln_ir_builder_t kiln_ir_builder_t;
 
 //===----------------------------------------------------------------------===//
 // Traits
@@ -90,6 +91,13 @@ typedef kiln_status_t (*kiln_ir_fold_fn_t)(
     const kiln_ir_attribute_t* const* operand_constants,
     kiln_ir_fold_result_t* results, bool* out_folded);
 
+// Rewrites |op| into the structured form (lower-to-structured calls it for
+// each op whose definition has one; |b| is set before |op|, at its
+// location). Each input's registration sets it for its ops, so the pass
+// routes on the definition, never on the name.
+typedef kiln_status_t (*kiln_ir_lower_fn_t)(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op);
+
 typedef struct kiln_ir_op_def_t {
   const char* name;     // "stablehlo.add"
   const char* summary;  // one line for --help / docs
@@ -105,6 +113,9 @@ typedef struct kiln_ir_op_def_t {
   kiln_ir_print_fn_t print;    // optional: custom form
   kiln_ir_fold_fn_t fold;      // optional
   void* user_data;             // for the dialect
+  // optional: lowering to the structured form (NULL: already structured,
+  // or left for later passes).
+  kiln_ir_lower_fn_t lower_to_structured;
 } kiln_ir_op_def_t;
 
 //===----------------------------------------------------------------------===//

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "compiler/dialects/dialect_util.h"
-#include "compiler/dialects/stablehlo.h"
+#include "compiler/input/stablehlo/stablehlo.h"
 #include "compiler/pipeline/passes.h"
 
 const kiln_ir_attribute_t* kiln_pipeline_constant_of(kiln_ir_value_t* value) {

@@ -6,8 +6,8 @@
 
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/scalar_eval.h"
-#include "compiler/input/mlir/parser.h"
 #include "compiler/ir/builtin.h"
+#include "compiler/ir/text/parser.h"
 #include "compiler/pipeline/passes.h"
 #include "runtime/testing/test.h"
 

@@ -3,9 +3,9 @@
 
 #include <string.h>
 
+#include "compiler/dialects/lowering_util.h"
 #include "compiler/dispatch/ptr_map.h"
 #include "compiler/ir/builder.h"
-#include "compiler/pipeline/lowering_util.h"
 
 static bool kiln_globals_is_access(const kiln_ir_op_t* op, void* user_data) {
   (void)user_data;

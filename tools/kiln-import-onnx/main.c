@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/input/mlir/parser.h"
 #include "compiler/input/onnx/onnx_import.h"
 #include "compiler/ir/builtin.h"
 #include "compiler/ir/printer.h"
+#include "compiler/ir/text/parser.h"
 #include "compiler/ir/verifier.h"
 #if defined(KILN_HAVE_DIALECTS)
 #include "compiler/dialects/registration.h"

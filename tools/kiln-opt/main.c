@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "compiler/driver/driver.h"
-#include "compiler/input/mlir/parser.h"
 #include "compiler/ir/builtin.h"
 #include "compiler/ir/pass.h"
 #include "compiler/ir/printer.h"
+#include "compiler/ir/text/parser.h"
 #include "compiler/ir/verifier.h"
 #if defined(KILN_HAVE_DIALECTS)
 #include "compiler/dialects/registration.h"

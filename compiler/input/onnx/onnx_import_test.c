@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "compiler/dialects/registration.h"
-#include "compiler/input/mlir/parser.h"
 #include "compiler/input/onnx/onnx_import.h"
 #include "compiler/ir/builtin.h"
+#include "compiler/ir/text/parser.h"
 #include "compiler/ir/verifier.h"
 #include "onnx.pb-c.h"
 #include "runtime/testing/test.h"

@@ -1,0 +1,451 @@
+// The shared emission helpers of the lowering passes; see lowering_util.h.
+#include "compiler/dialects/lowering_util.h"
+
+#include <string.h>
+
+#include "compiler/dialects/dialect_util.h"
+#include "compiler/dialects/linalg.h"
+#include "compiler/dialects/scalar_eval.h"
+
+//===----------------------------------------------------------------------===//
+// Generic ops
+//===----------------------------------------------------------------------===//
+
+kiln_status_t kiln_lowering_emit(kiln_ir_builder_t* b, const char* name,
+                                 const kiln_ir_type_t* type, size_t n,
+                                 kiln_ir_value_t* const* args,
+                                 kiln_ir_value_t** out) {
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_simple(b, name, n, args, 1, &type, 0, NULL, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_lowering_emit1(kiln_ir_builder_t* b, const char* name,
+                                  kiln_ir_value_t* x, kiln_ir_value_t** out) {
+  return kiln_lowering_emit(b, name, x->type, 1, &x, out);
+}
+
+kiln_status_t kiln_lowering_emit2(kiln_ir_builder_t* b, const char* name,
+                                  kiln_ir_value_t* x, kiln_ir_value_t* y,
+                                  kiln_ir_value_t** out) {
+  kiln_ir_value_t* args[2] = {x, y};
+  return kiln_lowering_emit(b, name, x->type, 2, args, out);
+}
+
+//===----------------------------------------------------------------------===//
+// arith ops
+//===----------------------------------------------------------------------===//
+
+kiln_status_t kiln_lowering_cmp(kiln_ir_builder_t* b, bool is_int,
+                                int64_t predicate, kiln_ir_value_t* x,
+                                kiln_ir_value_t* y, kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* args[2] = {x, y};
+  const kiln_ir_type_t* i1 = kiln_ir_int_type(ctx, 1);
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      ctx, "predicate",
+      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), predicate));
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, is_int ? "arith.cmpi" : "arith.cmpf", 2, args, 1, &i1, 1, &attr, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_lowering_cmpi(kiln_ir_builder_t* b, int64_t predicate,
+                                 kiln_ir_value_t* x, kiln_ir_value_t* y,
+                                 kiln_ir_value_t** out) {
+  return kiln_lowering_cmp(b, true, predicate, x, y, out);
+}
+
+kiln_status_t kiln_lowering_select(kiln_ir_builder_t* b, kiln_ir_value_t* c,
+                                   kiln_ir_value_t* x, kiln_ir_value_t* y,
+                                   kiln_ir_value_t** out) {
+  kiln_ir_value_t* args[3] = {c, x, y};
+  return kiln_lowering_emit(b, "arith.select", x->type, 3, args, out);
+}
+
+kiln_status_t kiln_lowering_constant(kiln_ir_builder_t* b,
+                                     const kiln_ir_attribute_t* value,
+                                     const kiln_ir_type_t* type,
+                                     kiln_ir_value_t** out) {
+  kiln_ir_named_attribute_t attr =
+      kiln_ir_named_attr(b->context, "value", value);
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "arith.constant", 0, NULL, 1, &type, 1, &attr, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_lowering_int_const(kiln_ir_builder_t* b,
+                                      const kiln_ir_type_t* type, int64_t v,
+                                      kiln_ir_value_t** out) {
+  kiln_scalar_t s;
+  s.i = kiln_scalar_canon_int(type, v);
+  return kiln_lowering_constant(b, kiln_scalar_to_attr(b->context, type, s),
+                                type, out);
+}
+
+kiln_status_t kiln_lowering_float_const(kiln_ir_builder_t* b,
+                                        const kiln_ir_type_t* type, double v,
+                                        kiln_ir_value_t** out) {
+  return kiln_lowering_constant(b, kiln_ir_float_attr_get(b->context, type, v),
+                                type, out);
+}
+
+kiln_status_t kiln_lowering_index_const(kiln_ir_builder_t* b, int64_t v,
+                                        kiln_ir_value_t** out) {
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(b->context);
+  kiln_scalar_t s;
+  memset(&s, 0, sizeof(s));
+  s.i = v;
+  return kiln_lowering_constant(b, kiln_scalar_to_attr(b->context, index, s),
+                                index, out);
+}
+
+kiln_status_t kiln_lowering_convert(kiln_ir_builder_t* b, kiln_ir_value_t* v,
+                                    const kiln_ir_type_t* to,
+                                    kiln_ir_value_t** out) {
+  const kiln_ir_type_t* from = v->type;
+  if (from == to) {
+    *out = v;
+    return kiln_ok_status();
+  }
+  bool ff = kiln_lowering_is_float(from), tf = kiln_lowering_is_float(to);
+  uint32_t fw = kiln_ir_type_bit_width(from), tw = kiln_ir_type_bit_width(to);
+  if (ff && tf) {
+    if (fw == tw) {  // f16 <-> bf16: through f32
+      kiln_ir_value_t* wide = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit(
+          b, "arith.extf", kiln_ir_float_type_get(b->context, KILN_IR_F32), 1,
+          &v, &wide));
+      return kiln_lowering_emit(b, "arith.truncf", to, 1, &wide, out);
+    }
+    return kiln_lowering_emit(b, tw > fw ? "arith.extf" : "arith.truncf", to, 1,
+                              &v, out);
+  }
+  if (!ff && tf) {
+    return kiln_lowering_emit(
+        b, kiln_lowering_is_unsigned(from) ? "arith.uitofp" : "arith.sitofp",
+        to, 1, &v, out);
+  }
+  if (tw == 1) {  // to bool: x != 0
+    kiln_ir_value_t* zero = NULL;
+    if (ff) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, from, 0.0, &zero));
+      return kiln_lowering_cmp(b, false, KILN_CMPF_UNE, v, zero, out);
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, from, 0, &zero));
+    return kiln_lowering_cmp(b, true, KILN_CMPI_NE, v, zero, out);
+  }
+  if (ff) {
+    return kiln_lowering_emit(
+        b, kiln_lowering_is_unsigned(to) ? "arith.fptoui" : "arith.fptosi", to,
+        1, &v, out);
+  }
+  if (tw > fw) {
+    return kiln_lowering_emit(
+        b, kiln_lowering_is_unsigned(from) ? "arith.extui" : "arith.extsi", to,
+        1, &v, out);
+  }
+  if (tw < fw) return kiln_lowering_emit(b, "arith.trunci", to, 1, &v, out);
+  return kiln_lowering_emit(b, "arith.bitcast", to, 1, &v, out);
+}
+
+kiln_status_t kiln_lowering_clamp_index(kiln_ir_builder_t* b,
+                                        kiln_ir_value_t* v, int64_t lo,
+                                        int64_t hi, kiln_ir_value_t** out) {
+  kiln_ir_value_t *l, *h;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, lo, &l));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, hi < lo ? lo : hi, &h));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maxsi", v, l, &v));
+  return kiln_lowering_emit2(b, "arith.minsi", v, h, out);
+}
+
+//===----------------------------------------------------------------------===//
+// tensor / linalg ops
+//===----------------------------------------------------------------------===//
+
+kiln_status_t kiln_lowering_extract(kiln_ir_builder_t* b, kiln_ir_value_t* t,
+                                    kiln_ir_value_t* const* coords,
+                                    kiln_ir_value_t** out) {
+  size_t rank = t->type->shaped.rank;
+  if (rank > KILN_LOWERING_MAX_RANK) {
+    return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                            "tensor.extract of rank %zu (at most %d)", rank,
+                            KILN_LOWERING_MAX_RANK);
+  }
+  kiln_ir_value_t* args[KILN_LOWERING_MAX_RANK + 1];
+  args[0] = t;
+  for (size_t i = 0; i < rank; ++i) args[i + 1] = coords[i];
+  return kiln_lowering_emit(b, "tensor.extract", t->type->shaped.element,
+                            rank + 1, args, out);
+}
+
+kiln_status_t kiln_lowering_empty(kiln_ir_builder_t* b,
+                                  const kiln_ir_type_t* type,
+                                  kiln_ir_value_t** out) {
+  return kiln_lowering_emit(b, "tensor.empty", type, 0, NULL, out);
+}
+
+kiln_status_t kiln_lowering_linalg_index(kiln_ir_builder_t* b, int64_t dim,
+                                         kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      ctx, "dim",
+      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), dim));
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  kiln_ir_op_t* op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(b, "linalg.index", 0, NULL,
+                                                     1, &index, 1, &attr, &op));
+  *out = kiln_ir_op_result(op, 0);
+  return kiln_ok_status();
+}
+
+kiln_ir_builder_t kiln_lowering_body_builder(kiln_ir_builder_t* b,
+                                             kiln_ir_block_t* body) {
+  kiln_ir_builder_t bb = kiln_ir_builder_make(b->context);
+  kiln_ir_builder_set_to_end(&bb, body);
+  bb.location = b->location;
+  return bb;
+}
+
+kiln_status_t kiln_lowering_yield(kiln_ir_builder_t* bb, size_t n,
+                                  kiln_ir_value_t* const* values) {
+  kiln_ir_op_t* op = NULL;
+  return kiln_ir_builder_create_simple(bb, "linalg.yield", n, values, 0, NULL,
+                                       0, NULL, &op);
+}
+
+kiln_status_t kiln_lowering_copy_through_map(
+    kiln_ir_builder_t* b, kiln_ir_value_t* input,
+    const kiln_ir_attribute_t* input_map, const kiln_ir_type_t* result_type,
+    kiln_ir_value_t** out) {
+  uint32_t rank = (uint32_t)result_type->shaped.rank;
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, result_type, &init));
+  const kiln_ir_attribute_t* maps[2] = {
+      input_map, kiln_linalg_identity_map(b->context, rank)};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &input, 1, &init, maps,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_lowering_yield_and_replace(kiln_ir_builder_t* bb,
+                                              kiln_ir_value_t* v,
+                                              kiln_ir_op_t* op,
+                                              kiln_ir_op_t* generic) {
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(bb, 1, &v));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Rewriting and types
+//===----------------------------------------------------------------------===//
+
+void kiln_lowering_replace(kiln_ir_op_t* op, kiln_ir_value_t* value) {
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), value);
+  kiln_ir_op_erase(op);
+}
+
+bool kiln_lowering_is_float(const kiln_ir_type_t* t) {
+  return t->kind == KILN_IR_TYPE_FLOAT;
+}
+
+bool kiln_lowering_is_unsigned(const kiln_ir_type_t* t) {
+  return t->kind == KILN_IR_TYPE_INTEGER &&
+         (t->integer.signedness == KILN_IR_UNSIGNED || t->integer.width == 1);
+}
+
+//===----------------------------------------------------------------------===//
+// Scalar body emitter with a sticky status
+//===----------------------------------------------------------------------===//
+
+void kiln_lowering_em_init(kiln_lowering_emitter_t* r, kiln_ir_builder_t* b,
+                           kiln_ir_block_t* body) {
+  r->ctx = b->context;
+  r->status = kiln_ok_status();
+  r->b = kiln_ir_builder_make(b->context);
+  kiln_ir_builder_set_to_end(&r->b, body);
+  r->b.location = b->location;
+}
+
+kiln_ir_value_t* kiln_lowering_em_op(kiln_lowering_emitter_t* r,
+                                     const char* name,
+                                     const kiln_ir_type_t* type, size_t n,
+                                     kiln_ir_value_t** args, size_t num_attrs,
+                                     kiln_ir_named_attribute_t* attrs) {
+  if (r->status) return NULL;
+  for (size_t i = 0; i < n; ++i) {
+    if (!args[i]) return NULL;
+  }
+  kiln_ir_op_t* op = NULL;
+  r->status = kiln_ir_builder_create_simple(&r->b, name, n, args, 1, &type,
+                                            num_attrs, attrs, &op);
+  return r->status ? NULL : kiln_ir_op_result(op, 0);
+}
+
+kiln_ir_value_t* kiln_lowering_em_bin(kiln_lowering_emitter_t* r,
+                                      const char* name, kiln_ir_value_t* a,
+                                      kiln_ir_value_t* c) {
+  kiln_ir_value_t* args[2] = {a, c};
+  return a ? kiln_lowering_em_op(r, name, a->type, 2, args, 0, NULL) : NULL;
+}
+
+kiln_ir_value_t* kiln_lowering_em_un(kiln_lowering_emitter_t* r,
+                                     const char* name, kiln_ir_value_t* a,
+                                     const kiln_ir_type_t* type) {
+  return kiln_lowering_em_op(r, name, type ? type : (a ? a->type : NULL), 1, &a,
+                             0, NULL);
+}
+
+kiln_ir_value_t* kiln_lowering_em_const(kiln_lowering_emitter_t* r,
+                                        const kiln_ir_type_t* type,
+                                        const kiln_ir_attribute_t* value) {
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(r->ctx, "value", value);
+  return kiln_lowering_em_op(r, "arith.constant", type, 0, NULL, 1, &attr);
+}
+
+kiln_ir_value_t* kiln_lowering_em_int(kiln_lowering_emitter_t* r,
+                                      const kiln_ir_type_t* type, int64_t v) {
+  kiln_scalar_t s;
+  memset(&s, 0, sizeof(s));
+  s.i = kiln_scalar_canon_int(type, v);
+  return kiln_lowering_em_const(r, type, kiln_scalar_to_attr(r->ctx, type, s));
+}
+
+kiln_ir_value_t* kiln_lowering_em_float(kiln_lowering_emitter_t* r,
+                                        const kiln_ir_type_t* type, double v) {
+  return kiln_lowering_em_const(r, type,
+                                kiln_ir_float_attr_get(r->ctx, type, v));
+}
+
+kiln_ir_value_t* kiln_lowering_em_cmpi(kiln_lowering_emitter_t* r,
+                                       int64_t predicate, kiln_ir_value_t* a,
+                                       kiln_ir_value_t* c) {
+  kiln_ir_value_t* args[2] = {a, c};
+  kiln_ir_named_attribute_t attr =
+      kiln_ir_named_attr(r->ctx, "predicate",
+                         kiln_ir_integer_attr_get(
+                             r->ctx, kiln_ir_int_type(r->ctx, 64), predicate));
+  return kiln_lowering_em_op(r, "arith.cmpi", kiln_ir_int_type(r->ctx, 1), 2,
+                             args, 1, &attr);
+}
+
+kiln_ir_value_t* kiln_lowering_em_select(kiln_lowering_emitter_t* r,
+                                         kiln_ir_value_t* c, kiln_ir_value_t* x,
+                                         kiln_ir_value_t* y) {
+  kiln_ir_value_t* args[3] = {c, x, y};
+  return x ? kiln_lowering_em_op(r, "arith.select", x->type, 3, args, 0, NULL)
+           : NULL;
+}
+
+kiln_ir_value_t* kiln_lowering_em_index_i64(kiln_lowering_emitter_t* r,
+                                            int64_t dim) {
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      r->ctx, "dim",
+      kiln_ir_integer_attr_get(r->ctx, kiln_ir_int_type(r->ctx, 64), dim));
+  kiln_ir_value_t* idx = kiln_lowering_em_op(
+      r, "linalg.index", kiln_ir_index_type_get(r->ctx), 0, NULL, 1, &attr);
+  return kiln_lowering_em_un(r, "arith.index_cast", idx,
+                             kiln_ir_int_type(r->ctx, 64));
+}
+
+kiln_status_t kiln_lowering_em_yield(kiln_lowering_emitter_t* r,
+                                     kiln_ir_value_t* v) {
+  if (r->status) return r->status;
+  if (!v) return kiln_make_status(KILN_STATUS_INTERNAL, "no value to yield");
+  kiln_ir_op_t* op = NULL;
+  return kiln_ir_builder_create_simple(&r->b, "linalg.yield", 1, &v, 0, NULL, 0,
+                                       NULL, &op);
+}
+
+//===----------------------------------------------------------------------===//
+// Driver entry
+//===----------------------------------------------------------------------===//
+
+// Input ops on dynamically shaped tensors are rejected with a located
+// error (the structured form and the backends need static shapes today).
+static kiln_status_t kiln_lowering_check_static_shapes(kiln_ir_context_t* ctx,
+                                                       kiln_ir_op_t* op) {
+  kiln_string_view_t d = kiln_ir_op_dialect(op);
+  if (!kiln_string_view_equal_cstr(d, "stablehlo") &&
+      !kiln_string_view_equal_cstr(d, "tosa") &&
+      !kiln_string_view_equal_cstr(d, "arith") &&
+      !kiln_string_view_equal_cstr(d, "math")) {
+    return kiln_ok_status();
+  }
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  // Ops whose lowering handles dynamic operands (loop bounds from the
+  // operands at run time) as long as their results are static.
+  bool dynamic_operands_ok = kiln_ir_op_is(op, "stablehlo.scatter") ||
+                             kiln_ir_op_is(op, "stablehlo.reduce");
+  for (uint32_t i = dynamic_operands_ok ? n : 0; i < n + op->num_results; ++i) {
+    const kiln_ir_type_t* t =
+        i < n ? kiln_ir_op_operand(op, i)->type : op->results[i - n].type;
+    if (kiln_ir_type_is_shaped(t) && !kiln_ir_type_has_static_shape(t)) {
+      return kiln_ir_op_emit_error(op, ctx,
+                                   "dynamically shaped %s is not supported yet",
+                                   kiln_ir_type_to_string(ctx, t));
+    }
+  }
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_lower_to_structured_op(kiln_ir_builder_t* b,
+                                          kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_lowering_check_static_shapes(b->context, op));
+  if (!op->def) {
+    // An unregistered op of an input dialect (--allow-unregistered-dialect)
+    // has no definition to route on: the one name test left.
+    if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(op), "stablehlo")) {
+      return kiln_ir_emit_error(b->context, op->location,
+                                "'%.*s' is not a supported op",
+                                (int)op->name.size, op->name.data);
+    }
+    return kiln_ok_status();
+  }
+  if (!op->def->lower_to_structured) return kiln_ok_status();
+  kiln_ir_builder_t ob = *b;
+  kiln_ir_builder_set_before(&ob, op);
+  ob.location = op->location;
+  return op->def->lower_to_structured(&ob, op);
+}
+
+static kiln_status_t kiln_lowering_register_copies(
+    kiln_ir_context_t* context, const kiln_ir_op_def_t* defs, size_t count,
+    kiln_ir_lower_fn_t hook,
+    kiln_ir_lower_fn_t (*pick)(const kiln_ir_op_def_t* def)) {
+  kiln_ir_op_def_t* copies =
+      kiln_ir_arena_alloc(context, sizeof(*copies) * (count ? count : 1));
+  if (!copies) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "op definitions");
+  }
+  for (size_t i = 0; i < count; ++i) {
+    copies[i] = defs[i];
+    copies[i].lower_to_structured = pick ? pick(&defs[i]) : hook;
+  }
+  return kiln_ir_register_ops(context, copies, count);
+}
+
+kiln_status_t kiln_lowering_register_ops(kiln_ir_context_t* context,
+                                         const kiln_ir_op_def_t* defs,
+                                         size_t count,
+                                         kiln_ir_lower_fn_t hook) {
+  return kiln_lowering_register_copies(context, defs, count, hook, NULL);
+}
+
+kiln_status_t kiln_lowering_register_ops_picked(
+    kiln_ir_context_t* context, const kiln_ir_op_def_t* defs, size_t count,
+    kiln_ir_lower_fn_t (*pick)(const kiln_ir_op_def_t* def)) {
+  return kiln_lowering_register_copies(context, defs, count, NULL, pick);
+}

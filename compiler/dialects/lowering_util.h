@@ -1,0 +1,259 @@
+// Emission helpers shared by the lowering passes: each builds one small op
+// of the structured form (structured-form.md) at a builder's insertion point.
+// They were copied into every pass; this is the one copy.
+//   - Status-returning helpers (lower_stablehlo.c, lower_tosa.c,
+//     lower_stablehlo_compute.c, lower_stablehlo_data.c): every helper that
+//     creates an op returns the builder's status (NULL on success) and, on
+//     success, stores the op's single result in *out.
+//   - The sticky-status scalar emitter kiln_lowering_em_* (lower_complex.c,
+//     lower_stablehlo_rng_fft.c): expression style, one check at the end.
+#ifndef KILN_COMPILER_DIALECTS_LOWERING_UTIL_H_
+#define KILN_COMPILER_DIALECTS_LOWERING_UTIL_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compiler/ir/builder.h"
+#include "compiler/ir/op_registry.h"
+#include "compiler/ir/operation.h"
+#include "runtime/base/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+//===----------------------------------------------------------------------===//
+// Generic ops
+//===----------------------------------------------------------------------===//
+
+// Creates op |name| with the |n| operands |args|, one result of |type| and
+// no attributes.
+kiln_status_t kiln_lowering_emit(kiln_ir_builder_t* b, const char* name,
+                                 const kiln_ir_type_t* type, size_t n,
+                                 kiln_ir_value_t* const* args,
+                                 kiln_ir_value_t** out);
+
+// Unary op |name| on |x|; the result has |x|'s type.
+kiln_status_t kiln_lowering_emit1(kiln_ir_builder_t* b, const char* name,
+                                  kiln_ir_value_t* x, kiln_ir_value_t** out);
+
+// Binary op |name| on (|x|, |y|); the result has |x|'s type.
+kiln_status_t kiln_lowering_emit2(kiln_ir_builder_t* b, const char* name,
+                                  kiln_ir_value_t* x, kiln_ir_value_t* y,
+                                  kiln_ir_value_t** out);
+
+//===----------------------------------------------------------------------===//
+// arith ops
+//===----------------------------------------------------------------------===//
+
+// arith.cmpi (|is_int|) or arith.cmpf with the i64 attribute `predicate`;
+// the result is i1.
+kiln_status_t kiln_lowering_cmp(kiln_ir_builder_t* b, bool is_int,
+                                int64_t predicate, kiln_ir_value_t* x,
+                                kiln_ir_value_t* y, kiln_ir_value_t** out);
+
+// arith.cmpi: kiln_lowering_cmp with is_int = true.
+kiln_status_t kiln_lowering_cmpi(kiln_ir_builder_t* b, int64_t predicate,
+                                 kiln_ir_value_t* x, kiln_ir_value_t* y,
+                                 kiln_ir_value_t** out);
+
+// arith.select |c| ? |x| : |y|; the result has |x|'s type.
+kiln_status_t kiln_lowering_select(kiln_ir_builder_t* b, kiln_ir_value_t* c,
+                                   kiln_ir_value_t* x, kiln_ir_value_t* y,
+                                   kiln_ir_value_t** out);
+
+// arith.constant of |type| whose `value` attribute is |value|.
+kiln_status_t kiln_lowering_constant(kiln_ir_builder_t* b,
+                                     const kiln_ir_attribute_t* value,
+                                     const kiln_ir_type_t* type,
+                                     kiln_ir_value_t** out);
+
+// Integer arith.constant |v| of |type|, canonicalized to |type|'s width and
+// signedness first (kiln_scalar_canon_int).
+kiln_status_t kiln_lowering_int_const(kiln_ir_builder_t* b,
+                                      const kiln_ir_type_t* type, int64_t v,
+                                      kiln_ir_value_t** out);
+
+// Float arith.constant |v| of |type|.
+kiln_status_t kiln_lowering_float_const(kiln_ir_builder_t* b,
+                                        const kiln_ir_type_t* type, double v,
+                                        kiln_ir_value_t** out);
+
+// arith.constant |v| of type index (no canonicalization: index is 64-bit).
+kiln_status_t kiln_lowering_index_const(kiln_ir_builder_t* b, int64_t v,
+                                        kiln_ir_value_t** out);
+
+// Converts scalar |v| to |to| with StableHLO convert semantics: float <->
+// float (f16 <-> bf16 through f32), int -> float by the source's
+// signedness, anything -> i1 as `!= 0`, float -> int truncating toward
+// zero, int -> int extending by the source's signedness or truncating.
+kiln_status_t kiln_lowering_convert(kiln_ir_builder_t* b, kiln_ir_value_t* v,
+                                    const kiln_ir_type_t* to,
+                                    kiln_ir_value_t** out);
+
+// min(max(|v|, |lo|), |hi|) on indices (arith.maxsi then arith.minsi); an
+// empty range (|hi| < |lo|) clamps to |lo|.
+kiln_status_t kiln_lowering_clamp_index(kiln_ir_builder_t* b,
+                                        kiln_ir_value_t* v, int64_t lo,
+                                        int64_t hi, kiln_ir_value_t** out);
+
+//===----------------------------------------------------------------------===//
+// tensor / linalg ops
+//===----------------------------------------------------------------------===//
+
+// tensor.empty of |type|.
+kiln_status_t kiln_lowering_empty(kiln_ir_builder_t* b,
+                                  const kiln_ir_type_t* type,
+                                  kiln_ir_value_t** out);
+
+// linalg.index |dim| (an index), inside a linalg.generic body.
+kiln_status_t kiln_lowering_linalg_index(kiln_ir_builder_t* b, int64_t dim,
+                                         kiln_ir_value_t** out);
+
+// The largest tensor rank kiln_lowering_extract takes.
+#define KILN_LOWERING_MAX_RANK 16
+
+// tensor.extract %t[coords] with the rank-of-|t| index values |coords| (NULL
+// for a rank-0 tensor); the result has |t|'s element type. Fails with
+// INVALID_ARGUMENT above KILN_LOWERING_MAX_RANK.
+kiln_status_t kiln_lowering_extract(kiln_ir_builder_t* b, kiln_ir_value_t* t,
+                                    kiln_ir_value_t* const* coords,
+                                    kiln_ir_value_t** out);
+
+// A builder appending at the end of |body| (a generic's region block) that
+// carries |b|'s location, so the body ops point at the op being lowered.
+kiln_ir_builder_t kiln_lowering_body_builder(kiln_ir_builder_t* b,
+                                             kiln_ir_block_t* body);
+
+// linalg.yield of the |n| values |values| (terminates a generic body).
+kiln_status_t kiln_lowering_yield(kiln_ir_builder_t* bb, size_t n,
+                                  kiln_ir_value_t* const* values);
+
+// A linalg.generic copying |input|, read through |input_map| (from the
+// result's dims to |input|'s), into a new tensor of |result_type|: the one
+// data-movement generic behind transposes, slices, reversals, plain copies
+// and broadcasts of a rank-0 value (an empty-result map).
+kiln_status_t kiln_lowering_copy_through_map(
+    kiln_ir_builder_t* b, kiln_ir_value_t* input,
+    const kiln_ir_attribute_t* input_map, const kiln_ir_type_t* result_type,
+    kiln_ir_value_t** out);
+
+// Ends a single-result lowering: linalg.yield |v| in the body builder |bb|,
+// then replaces |op|'s result 0 with |generic|'s result 0 and erases |op|.
+kiln_status_t kiln_lowering_yield_and_replace(kiln_ir_builder_t* bb,
+                                              kiln_ir_value_t* v,
+                                              kiln_ir_op_t* op,
+                                              kiln_ir_op_t* generic);
+
+//===----------------------------------------------------------------------===//
+// Rewriting and types
+//===----------------------------------------------------------------------===//
+
+// Replaces every use of |op|'s result 0 with |value| and erases |op|.
+void kiln_lowering_replace(kiln_ir_op_t* op, kiln_ir_value_t* value);
+
+// Whether |t| is a float type.
+bool kiln_lowering_is_float(const kiln_ir_type_t* t);
+
+// Whether |t| is an integer type read as unsigned (ui* or i1).
+bool kiln_lowering_is_unsigned(const kiln_ir_type_t* t);
+
+//===----------------------------------------------------------------------===//
+// Scalar body emitter with a sticky status
+//===----------------------------------------------------------------------===//
+
+// Builds scalar ops (typically in a linalg.generic body) as expressions: each
+// kiln_lowering_em_* call returns the new op's result, or NULL once any
+// earlier call failed (|status| keeps the first error) or an operand is NULL,
+// so a chain of calls needs one check at the end (kiln_lowering_em_yield).
+// Fields in this order: {builder, context, status} initializers rely on it.
+typedef struct kiln_lowering_emitter_t {
+  kiln_ir_builder_t b;
+  kiln_ir_context_t* ctx;
+  kiln_status_t status;
+} kiln_lowering_emitter_t;
+
+// Points |r| at the end of |body| with |b|'s context and location, status OK.
+void kiln_lowering_em_init(kiln_lowering_emitter_t* r, kiln_ir_builder_t* b,
+                           kiln_ir_block_t* body);
+
+// Op |name| with the |n| operands |args|, one result of |type| and the
+// |num_attrs| attributes |attrs|.
+kiln_ir_value_t* kiln_lowering_em_op(kiln_lowering_emitter_t* r,
+                                     const char* name,
+                                     const kiln_ir_type_t* type, size_t n,
+                                     kiln_ir_value_t** args, size_t num_attrs,
+                                     kiln_ir_named_attribute_t* attrs);
+
+// Binary op |name| on (|a|, |c|), of |a|'s type.
+kiln_ir_value_t* kiln_lowering_em_bin(kiln_lowering_emitter_t* r,
+                                      const char* name, kiln_ir_value_t* a,
+                                      kiln_ir_value_t* c);
+
+// Unary op |name| on |a|, of |type| (NULL: |a|'s type).
+kiln_ir_value_t* kiln_lowering_em_un(kiln_lowering_emitter_t* r,
+                                     const char* name, kiln_ir_value_t* a,
+                                     const kiln_ir_type_t* type);
+
+// arith.constant of |type| with `value` |value|.
+kiln_ir_value_t* kiln_lowering_em_const(kiln_lowering_emitter_t* r,
+                                        const kiln_ir_type_t* type,
+                                        const kiln_ir_attribute_t* value);
+
+// Integer arith.constant |v| of |type|, canonicalized (kiln_scalar_canon_int).
+kiln_ir_value_t* kiln_lowering_em_int(kiln_lowering_emitter_t* r,
+                                      const kiln_ir_type_t* type, int64_t v);
+
+// Float arith.constant |v| of |type|.
+kiln_ir_value_t* kiln_lowering_em_float(kiln_lowering_emitter_t* r,
+                                        const kiln_ir_type_t* type, double v);
+
+// arith.cmpi with |predicate| (eq 0, ne 1, slt 2, sle 3, sgt 4, sge 5,
+// ult 6, ule 7, ugt 8, uge 9); the result is i1.
+kiln_ir_value_t* kiln_lowering_em_cmpi(kiln_lowering_emitter_t* r,
+                                       int64_t predicate, kiln_ir_value_t* a,
+                                       kiln_ir_value_t* c);
+
+// arith.select |c| ? |x| : |y|.
+kiln_ir_value_t* kiln_lowering_em_select(kiln_lowering_emitter_t* r,
+                                         kiln_ir_value_t* c, kiln_ir_value_t* x,
+                                         kiln_ir_value_t* y);
+
+// linalg.index |dim| cast to i64.
+kiln_ir_value_t* kiln_lowering_em_index_i64(kiln_lowering_emitter_t* r,
+                                            int64_t dim);
+
+// linalg.yield |v|; returns the sticky status if set, an INTERNAL error when
+// |v| is NULL, else the builder's status.
+kiln_status_t kiln_lowering_em_yield(kiln_lowering_emitter_t* r,
+                                     kiln_ir_value_t* v);
+
+//===----------------------------------------------------------------------===//
+// The lower-to-structured driver's one public entry
+//===----------------------------------------------------------------------===//
+
+// Lowers |op| to the structured form through its definition's
+// lower_to_structured hook (a no-op for ops without one), after the static
+// shape check lower-to-structured applies. Lowerings call it for the ops
+// they decompose into others; |b| only supplies the context.
+kiln_status_t kiln_lower_to_structured_op(kiln_ir_builder_t* b,
+                                          kiln_ir_op_t* op);
+
+// Registers |count| definitions of |defs| with |hook| as their
+// lower_to_structured: copies them into |context|'s arena (the tables stay
+// const and each context owns its copies).
+kiln_status_t kiln_lowering_register_ops(kiln_ir_context_t* context,
+                                         const kiln_ir_op_def_t* defs,
+                                         size_t count, kiln_ir_lower_fn_t hook);
+// As above with the hook of each definition chosen by |pick| (once per
+// definition, at registration).
+kiln_status_t kiln_lowering_register_ops_picked(
+    kiln_ir_context_t* context, const kiln_ir_op_def_t* defs, size_t count,
+    kiln_ir_lower_fn_t (*pick)(const kiln_ir_op_def_t* def));
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // KILN_COMPILER_DIALECTS_LOWERING_UTIL_H_

@@ -1,0 +1,1439 @@
+// iree_linalg_ext ops (linalg_ext.c) and linalg.pack / unpack
+// (linalg_pack.c, see kiln_lx_lower_pack) -> linalg.generic. See
+// lower_linalg_ext.h. Like the StableHLO sort/scatter lowerings, none of
+// these writes at data-dependent positions: every output element is
+// computed by a generic over its own coordinates, with reduction loops run
+// in order, so results are deterministic for any thread count.
+//   - sort: the comparator sort of lower_stablehlo_compute.c (ranks, then a
+//     gather by rank).
+//   - scan along d (size n): a generic over (dims..., k), k a reduction loop
+//     over d. Inclusive: out[j] = x[0], then f(out, x[k]) for 0 < k <= j.
+//     Exclusive: out[j] = acc, then f(out, x[k]) for k < j. (IREE's
+//     recurrence: out[j] = f(out[j-1], x[j]) resp. f(out[j-1], x[j-1]).)
+//     The accumulator result is out[n-1] (the initial one when n == 1).
+//   - topk: comparator ranks of the values (ties: the earlier position
+//     first), then output position p < K takes the element of rank p and
+//     its index (the input index, or its position). The initial output
+//     values do not take part (IREE lets them compete as if they were
+//     earlier elements; a fill with the comparator's worst value, as
+//     programs use, gives the same result).
+//   - arg_compare: a reduction generic over d whose accumulators start as
+//     the outputs; an element replaces the current pick when the
+//     comparator(element, pick) holds; its index is its position (+
+//     index_base) or its input index.
+//   - gather: a parallel generic over the output; the body reads the index
+//     vector of its batch coordinates (clamped into the source), extracts
+//     the source element; a false mask keeps the output's element.
+//   - scatter: a generic over (original dims, batch dims), the batch dims
+//     reduction loops run in order: each original element combines (the
+//     region, update first) every update whose slice covers it.
+#include "compiler/input/linalg/lower_linalg_ext.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "compiler/dialects/dialect_util.h"
+#include "compiler/dialects/dialects.h"
+#include "compiler/dialects/linalg.h"
+#include "compiler/dialects/lowering_util.h"
+#include "compiler/dialects/scalar_eval.h"
+#include "compiler/input/stablehlo/lower_stablehlo_compute.h"
+#include "compiler/input/stablehlo/lower_stablehlo_data.h"
+
+#define KILN_LX_MAX_RANK 12
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+// The maps over (d0..d<rank-1>, k): the point itself ("at j"), the point
+// with dim |d| replaced by the loop k ("at k"), and the point without dim
+// |d| ("reduced").
+typedef struct kiln_lx_maps_t {
+  const kiln_ir_attribute_t* at_j;
+  const kiln_ir_attribute_t* at_k;
+  const kiln_ir_attribute_t* reduced;
+  bool reduction[KILN_LX_MAX_RANK + 1];
+} kiln_lx_maps_t;
+
+static void kiln_lx_make_maps(kiln_ir_context_t* ctx, uint32_t rank, int64_t d,
+                              kiln_lx_maps_t* m) {
+  int64_t at_j[KILN_LX_MAX_RANK], at_k[KILN_LX_MAX_RANK],
+      reduced[KILN_LX_MAX_RANK];
+  size_t nr = 0;
+  for (uint32_t i = 0; i < rank; ++i) {
+    at_j[i] = at_k[i] = i;
+    if ((int64_t)i != d) reduced[nr++] = i;
+  }
+  at_k[d] = rank;
+  m->at_j = kiln_linalg_projection_map(ctx, rank + 1, rank, at_j);
+  m->at_k = kiln_linalg_projection_map(ctx, rank + 1, rank, at_k);
+  m->reduced = kiln_linalg_projection_map(ctx, rank + 1, nr, reduced);
+  memset(m->reduction, 0, sizeof(m->reduction));
+  m->reduction[rank] = true;
+}
+
+// Every operand and result of |op| statically shaped, of rank at most
+// KILN_LX_MAX_RANK.
+static kiln_status_t kiln_lx_expect_static(kiln_ir_context_t* ctx,
+                                           kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  for (uint32_t i = 0; i < n; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (!kiln_ir_type_is_shaped(t)) continue;
+    if (!kiln_ir_type_has_static_shape(t)) {
+      return kiln_ir_op_emit_error(op, ctx,
+                                   "dynamically shaped %s is not supported yet",
+                                   kiln_ir_type_to_string(ctx, t));
+    }
+    if (t->shaped.rank > KILN_LX_MAX_RANK) {
+      return kiln_ir_op_emit_error(op, ctx, "rank %lld is not supported",
+                                   (long long)t->shaped.rank);
+    }
+  }
+  return kiln_ok_status();
+}
+
+// |v| (an integer or index) converted to the integer type |to|.
+static kiln_status_t kiln_lx_to_int(kiln_ir_builder_t* b, kiln_ir_value_t* v,
+                                    const kiln_ir_type_t* to,
+                                    kiln_ir_value_t** out) {
+  if (v->type == to) {
+    *out = v;
+    return kiln_ok_status();
+  }
+  if (v->type->kind == KILN_IR_TYPE_INDEX || to->kind == KILN_IR_TYPE_INDEX) {
+    return kiln_lowering_emit(b, "arith.index_cast", to, 1, &v, out);
+  }
+  return kiln_lowering_convert(b, v, to, out);
+}
+
+static void kiln_lx_replace(kiln_ir_op_t* op, kiln_ir_op_t* generic,
+                            uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, i),
+                                        kiln_ir_op_result(generic, i));
+  }
+  kiln_ir_op_erase(op);
+}
+
+// |v| converted elementwise to the element type of |rt| (same shape); |v|
+// itself when it already has it.
+static kiln_status_t kiln_lx_convert_tensor(kiln_ir_builder_t* b,
+                                            kiln_ir_value_t* v,
+                                            const kiln_ir_type_t* rt,
+                                            kiln_ir_value_t** out) {
+  const kiln_ir_type_t* e = kiln_ir_type_element(rt);
+  if (kiln_ir_type_element(v->type) == e) {
+    *out = v;
+    return kiln_ok_status();
+  }
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  const kiln_ir_attribute_t* id = kiln_linalg_identity_map(b->context, rank);
+  const kiln_ir_attribute_t* maps[2] = {id, id};
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &v, 1, &init, maps,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t* c = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[0], e, &c));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &c));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
+}
+
+// The number of inputs (the `ins` group) of |op|.
+static uint32_t kiln_lx_num_ins(const kiln_ir_op_t* op) {
+  return kiln_linalg_num_inputs(op);
+}
+
+//===----------------------------------------------------------------------===//
+// scan
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_lx_lower_scan(kiln_ir_builder_t* b,
+                                        kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* out = kiln_ir_op_operand(op, 1);
+  kiln_ir_value_t* acc = kiln_ir_op_operand(op, 2);
+  uint32_t rank = (uint32_t)x->type->shaped.rank;
+  int64_t d = kiln_linalg_ext_dimension(op);
+  int64_t n = x->type->shaped.dims[d];
+  bool inclusive = kiln_linalg_ext_bool(op, "inclusive", true);
+  kiln_lx_maps_t m;
+  kiln_lx_make_maps(ctx, rank, d, &m);
+  kiln_ir_value_t* ins[2] = {x, acc};
+  const kiln_ir_attribute_t* maps[3] = {m.at_k, m.reduced, m.at_j};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 2, ins, 1, &out, maps, rank + 1, m.reduction, &generic, &body));
+  {
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t* xk = body->args[0];
+    kiln_ir_value_t* init = body->args[1];
+    kiln_ir_value_t* carried = body->args[2];
+    kiln_ir_value_t *j, *k, *zero, *is_first, *in_range, *base, *stepped,
+        *result;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &j));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank, &k));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, k, zero, &is_first));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(
+        &bb, inclusive ? KILN_CMPI_SLE : KILN_CMPI_SLT, k, j, &in_range));
+    if (inclusive) {
+      base = carried;
+      kiln_ir_value_t* args[2] = {carried, xk};
+      KILN_RETURN_IF_ERROR(
+          kiln_lower_stablehlo_region_inline(&bb, op, args, &stepped));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_select(&bb, is_first, xk, stepped, &stepped));
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_select(&bb, is_first, init, carried, &base));
+      kiln_ir_value_t* args[2] = {base, xk};
+      KILN_RETURN_IF_ERROR(
+          kiln_lower_stablehlo_region_inline(&bb, op, args, &stepped));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_select(&bb, in_range, stepped, base, &result));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
+  }
+  kiln_ir_value_t* scanned = kiln_ir_op_result(generic, 0);
+  // The accumulator result: the last scanned element along d.
+  kiln_ir_value_t* last = acc;
+  if (n > 1) {
+    const kiln_ir_affine_expr_t* exprs[KILN_LX_MAX_RANK];
+    for (uint32_t i = 0, r = 0; i < rank; ++i) {
+      exprs[i] = (int64_t)i == d ? kiln_ir_affine_constant(ctx, n - 1)
+                                 : kiln_ir_affine_dim(ctx, r++);
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+        b, scanned, kiln_ir_affine_map_attr_get(ctx, rank - 1, 0, rank, exprs),
+        acc->type, &last));
+  }
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), scanned);
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 1), last);
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// topk
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_lx_lower_topk(kiln_ir_builder_t* b,
+                                        kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t num_ins = kiln_lx_num_ins(op);
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* indices = num_ins == 2 ? kiln_ir_op_operand(op, 1) : NULL;
+  // topk_v2 may have no output indices.
+  uint32_t num_outs = op->num_results;
+  kiln_ir_value_t* outs[2] = {
+      kiln_ir_op_operand(op, num_ins),
+      num_outs == 2 ? kiln_ir_op_operand(op, num_ins + 1) : NULL};
+  uint32_t rank = (uint32_t)x->type->shaped.rank;
+  int64_t d = kiln_linalg_ext_dimension(op);
+  kiln_ir_value_t* ranks = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lower_sort_ranks(b, op, 1, &x, d, &ranks));
+  kiln_lx_maps_t m;
+  kiln_lx_make_maps(ctx, rank, d, &m);
+  kiln_ir_value_t* ins[3] = {ranks, x, indices};
+  const kiln_ir_attribute_t* maps[5] = {m.at_k, m.at_k, m.at_k, m.at_j, m.at_j};
+  size_t n_in = indices ? 3 : 2;
+  maps[n_in] = m.at_j;
+  maps[n_in + 1] = m.at_j;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, n_in, ins, num_outs, outs,
+                                                  maps, rank + 1, m.reduction,
+                                                  &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t *p, *r, *sel, *idx, *results[2];
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &p));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "arith.index_cast",
+                                          kiln_ir_index_type_get(ctx), 1,
+                                          &body->args[0], &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, r, p, &sel));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, sel, body->args[1],
+                                            body->args[n_in], &results[0]));
+  if (num_outs == 2) {
+    if (indices) {
+      idx = body->args[2];
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank, &idx));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lx_to_int(&bb, idx, kiln_ir_type_element(outs[1]->type), &idx));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_select(&bb, sel, idx, body->args[n_in + 1], &results[1]));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, num_outs, results));
+  kiln_lx_replace(op, generic, num_outs);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// arg_compare
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_lx_lower_arg_compare(kiln_ir_builder_t* b,
+                                               kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t num_ins = kiln_lx_num_ins(op);
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* indices = num_ins == 2 ? kiln_ir_op_operand(op, 1) : NULL;
+  kiln_ir_value_t* outs[2] = {kiln_ir_op_operand(op, num_ins),
+                              kiln_ir_op_operand(op, num_ins + 1)};
+  uint32_t rank = (uint32_t)x->type->shaped.rank;
+  int64_t d = kiln_linalg_ext_dimension(op);
+  // index_base: a compile-time constant (IREE's tiling makes it one).
+  int64_t base = 0;
+  if (n > num_ins + 2) {
+    kiln_ir_value_t* v = kiln_ir_op_operand(op, num_ins + 2);
+    kiln_ir_op_t* def = v->defining_op;
+    const kiln_ir_attribute_t* value =
+        def && kiln_ir_op_is(def, "arith.constant")
+            ? kiln_ir_op_get_attr(def, "value")
+            : NULL;
+    if (!value || value->kind != KILN_IR_ATTR_INTEGER) {
+      return kiln_ir_op_emit_error(
+          op, ctx, "index_base must be an arith.constant index");
+    }
+    base = value->i;
+  }
+  int64_t all[KILN_LX_MAX_RANK], kept[KILN_LX_MAX_RANK];
+  size_t nk = 0;
+  for (uint32_t i = 0; i < rank; ++i) {
+    all[i] = i;
+    if ((int64_t)i != d) kept[nk++] = i;
+  }
+  const kiln_ir_attribute_t* full =
+      kiln_linalg_projection_map(ctx, rank, rank, all);
+  const kiln_ir_attribute_t* reduced =
+      kiln_linalg_projection_map(ctx, rank, nk, kept);
+  kiln_ir_value_t* ins[2] = {x, indices};
+  size_t n_in = indices ? 2 : 1;
+  const kiln_ir_attribute_t* maps[4] = {full, full, reduced, reduced};
+  maps[n_in] = reduced;
+  bool reduction[KILN_LX_MAX_RANK] = {false};
+  reduction[d] = true;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, n_in, ins, 2, outs, maps, rank, reduction, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  const kiln_ir_type_t* index_type = kiln_ir_type_element(outs[1]->type);
+  kiln_ir_value_t* value = body->args[0];
+  kiln_ir_value_t* pick = body->args[n_in];
+  kiln_ir_value_t* pick_index = body->args[n_in + 1];
+  kiln_ir_value_t *better, *idx, *results[2];
+  kiln_ir_value_t* args[2] = {value, pick};
+  KILN_RETURN_IF_ERROR(
+      kiln_lower_stablehlo_region_inline(&bb, op, args, &better));
+  if (indices) {
+    idx = body->args[1];
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &idx));
+    if (base != 0) {
+      kiln_ir_value_t* c = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, base, &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.addi", idx, c, &idx));
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_lx_to_int(&bb, idx, index_type, &idx));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_select(&bb, better, value, pick, &results[0]));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_select(&bb, better, idx, pick_index, &results[1]));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 2, results));
+  kiln_lx_replace(op, generic, 2);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// gather / scatter
+//===----------------------------------------------------------------------===//
+
+typedef struct kiln_lx_indexing_t {
+  kiln_ir_value_t* indices;
+  kiln_ir_value_t* mask;  // NULL when absent
+  int64_t depth;
+  int64_t map[KILN_LX_MAX_RANK];
+  int64_t batch_rank;
+  bool depth_dim;  // the indices have a trailing index-depth dim
+} kiln_lx_indexing_t;
+
+static void kiln_lx_indexing(const kiln_ir_op_t* op,
+                             const kiln_ir_type_t* batched,
+                             const kiln_ir_type_t* data,
+                             kiln_lx_indexing_t* x) {
+  x->indices = kiln_ir_op_operand((kiln_ir_op_t*)op, 1);
+  x->mask = kiln_lx_num_ins(op) == 3 ? kiln_ir_op_operand((kiln_ir_op_t*)op, 2)
+                                     : NULL;
+  x->depth = kiln_linalg_ext_dimension_map(op, x->map, KILN_LX_MAX_RANK);
+  int64_t slice_rank = data->shaped.rank - x->depth;
+  x->batch_rank = batched->shaped.rank - slice_rank;
+  x->depth_dim = (int64_t)x->indices->type->shaped.rank == x->batch_rank + 1;
+}
+
+// Index component |i| of the index vector at batch coordinates |batch|, as
+// an index.
+static kiln_status_t kiln_lx_index_component(kiln_ir_builder_t* bb,
+                                             const kiln_lx_indexing_t* x,
+                                             kiln_ir_value_t* const* batch,
+                                             int64_t i, kiln_ir_value_t** out) {
+  kiln_ir_value_t* coords[KILN_LX_MAX_RANK + 1];
+  for (int64_t j = 0; j < x->batch_rank; ++j) coords[j] = batch[j];
+  if (x->depth_dim) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_index_const(bb, i, &coords[x->batch_rank]));
+  }
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(bb, x->indices, coords, &v));
+  return kiln_lx_to_int(bb, v, kiln_ir_index_type_get(bb->context), out);
+}
+
+// *acc &= the mask at |batch| (nothing without a mask).
+static kiln_status_t kiln_lx_and_mask(kiln_ir_builder_t* bb,
+                                      const kiln_lx_indexing_t* x,
+                                      kiln_ir_value_t* const* batch,
+                                      kiln_ir_value_t** acc) {
+  if (!x->mask) return kiln_ok_status();
+  kiln_ir_value_t *v = NULL, *zero = NULL, *on = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(bb, x->mask, batch, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(bb, v->type, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(bb, KILN_CMPI_NE, v, zero, &on));
+  if (*acc) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.andi", *acc, on, &on));
+  }
+  *acc = on;
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_lx_lower_gather(kiln_ir_builder_t* b,
+                                          kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* source = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* out = kiln_ir_op_operand(op, kiln_lx_num_ins(op));
+  const kiln_ir_type_t* st = source->type;
+  const kiln_ir_type_t* ot = out->type;
+  kiln_lx_indexing_t x;
+  kiln_lx_indexing(op, ot, st, &x);
+  uint32_t rank = (uint32_t)ot->shaped.rank;
+  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &out, &map,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t *r[KILN_LX_MAX_RANK], *coords[KILN_LX_MAX_RANK];
+  for (uint32_t i = 0; i < rank; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, i, &r[i]));
+  }
+  for (int64_t i = 0; i < x.depth; ++i) {
+    int64_t sd = x.map[i];
+    kiln_ir_value_t* s = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lx_index_component(&bb, &x, r, i, &s));
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+        &bb, s, 0, st->shaped.dims[sd] - 1, &coords[sd]));
+  }
+  for (int64_t i = x.depth; i < (int64_t)st->shaped.rank; ++i) {
+    coords[i] = r[x.batch_rank + i - x.depth];
+  }
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, source, coords, &v));
+  kiln_ir_value_t* on = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lx_and_mask(&bb, &x, r, &on));
+  if (on)
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, on, v, body->args[0], &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  kiln_lx_replace(op, generic, 1);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_lx_lower_scatter(kiln_ir_builder_t* b,
+                                           kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* updates = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* original = kiln_ir_op_operand(op, kiln_lx_num_ins(op));
+  const kiln_ir_type_t* ut = updates->type;
+  const kiln_ir_type_t* rt = original->type;
+  kiln_lx_indexing_t x;
+  kiln_lx_indexing(op, ut, rt, &x);
+  int64_t rank = (int64_t)rt->shaped.rank;
+  int64_t nb = x.batch_rank;
+  uint32_t num_loops = (uint32_t)(rank + nb);
+  kiln_ir_value_t* acc = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+      b, original, kiln_linalg_identity_map(ctx, (uint32_t)rank), rt, &acc));
+  // The batch loops take their extent from the updates (slice dims read at
+  // 0; the body reads updates with tensor.extract, not through this map).
+  kiln_ir_value_t* ins[1] = {updates};
+  const kiln_ir_attribute_t* maps[2];
+  size_t num_ins = 0;
+  if (nb > 0) {
+    const kiln_ir_affine_expr_t* exprs[KILN_LX_MAX_RANK];
+    for (int64_t i = 0; i < (int64_t)ut->shaped.rank; ++i) {
+      exprs[i] = i < nb ? kiln_ir_affine_dim(ctx, rank + i)
+                        : kiln_ir_affine_constant(ctx, 0);
+    }
+    maps[num_ins++] =
+        kiln_ir_affine_map_attr_get(ctx, num_loops, 0, ut->shaped.rank, exprs);
+  }
+  int64_t outs[KILN_LX_MAX_RANK];
+  for (int64_t i = 0; i < rank; ++i) outs[i] = i;
+  maps[num_ins] =
+      kiln_linalg_projection_map(ctx, num_loops, (size_t)rank, outs);
+  bool reduction[2 * KILN_LX_MAX_RANK] = {false};
+  for (int64_t i = 0; i < nb; ++i) reduction[rank + i] = true;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, num_ins, ins, 1, &acc, maps, num_loops, reduction, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t* acc_arg = body->args[num_ins];
+  kiln_ir_value_t *o[KILN_LX_MAX_RANK], *u[KILN_LX_MAX_RANK];
+  for (int64_t i = 0; i < rank; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, i, &o[i]));
+  }
+  for (int64_t i = 0; i < nb; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank + i, &u[i]));
+  }
+  // Hit: the indexed dims equal the index vector, the slice dims lie in
+  // the update slice.
+  kiln_ir_value_t* hit = NULL;
+  for (int64_t i = 0; i < x.depth; ++i) {
+    kiln_ir_value_t *s = NULL, *eq = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lx_index_component(&bb, &x, u, i, &s));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, o[x.map[i]], s, &eq));
+    if (hit) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.andi", hit, eq, &eq));
+    }
+    hit = eq;
+  }
+  kiln_ir_value_t* ucoords[KILN_LX_MAX_RANK];
+  for (int64_t i = 0; i < nb; ++i) ucoords[i] = u[i];
+  for (int64_t i = x.depth; i < rank; ++i) {
+    int64_t size = ut->shaped.dims[nb + i - x.depth];
+    if (size < rt->shaped.dims[i]) {
+      kiln_ir_value_t *limit = NULL, *lt = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, size, &limit));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, o[i], limit, &lt));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.andi", hit, lt, &hit));
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+          &bb, o[i], 0, size - 1, &ucoords[nb + i - x.depth]));
+    } else {
+      ucoords[nb + i - x.depth] = o[i];
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_lx_and_mask(&bb, &x, u, &hit));
+  kiln_ir_value_t *upd = NULL, *combined = NULL, *result = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, updates, ucoords, &upd));
+  kiln_ir_value_t* args[2] = {upd, acc_arg};
+  KILN_RETURN_IF_ERROR(
+      kiln_lower_stablehlo_region_inline(&bb, op, args, &combined));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_select(&bb, hit, combined, acc_arg, &result));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
+  kiln_lx_replace(op, generic, 1);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// attention
+//===----------------------------------------------------------------------===//
+
+// IREE's decomposition, in f32 with exp2 (so a score region sees the scores
+// scaled by log2(e), as in IREE): over the dims of its indexing maps,
+// K1 = query & key dims not in the output (the QK reduction), K2 = key &
+// value dims not in the query (the softmax / PV reduction),
+//   S = (Q * scale * log2 e) . K          reduce K1
+//   S = region(S) [+ mask: i1 -> 0 / -inf, float -> m * log2 e]
+//   mx = max_K2 S,  sum = sum_K2 exp2(S - mx)
+//   out = sum_K2 exp2(S - mx) / sum * V
+// Each step is a generic over a subset of the dims (a "space"); the maps
+// are the op's maps renumbered into it.
+typedef struct kiln_lx_space_t {
+  uint32_t count;
+  int64_t dims[KILN_LX_MAX_RANK];  // original dim of each loop
+} kiln_lx_space_t;
+
+static void kiln_lx_space_add(kiln_lx_space_t* s, const bool* in_set,
+                              uint32_t num_dims) {
+  for (uint32_t d = 0; d < num_dims; ++d) {
+    if (in_set[d]) s->dims[s->count++] = d;
+  }
+}
+
+// The original map |map| (results: dims) as a map over |space|.
+static const kiln_ir_attribute_t* kiln_lx_map_in(
+    kiln_ir_context_t* ctx, const kiln_ir_affine_map_t* map,
+    const kiln_lx_space_t* space) {
+  int64_t dims[KILN_LX_MAX_RANK];
+  for (size_t r = 0; r < map->num_results; ++r) {
+    int64_t d = 0;
+    kiln_ir_affine_map_result_is_dim(map, r, &d);
+    dims[r] = 0;
+    for (uint32_t i = 0; i < space->count; ++i) {
+      if (space->dims[i] == d) dims[r] = i;
+    }
+  }
+  return kiln_linalg_projection_map(ctx, space->count, map->num_results, dims);
+}
+
+// A map over |space| onto the dims of |set| (ascending).
+static const kiln_ir_affine_map_t* kiln_lx_set_map(kiln_ir_context_t* ctx,
+                                                   const bool* set,
+                                                   uint32_t num_dims) {
+  int64_t dims[KILN_LX_MAX_RANK];
+  size_t n = 0;
+  for (uint32_t d = 0; d < num_dims; ++d) {
+    if (set[d]) dims[n++] = d;
+  }
+  return kiln_linalg_projection_map(ctx, num_dims, n, dims)->affine_map;
+}
+
+// A tensor over the dims of |set| (sizes from |sizes|), filled with |v|.
+static kiln_status_t kiln_lx_filled(kiln_ir_builder_t* b, const bool* set,
+                                    uint32_t num_dims, const int64_t* sizes,
+                                    const kiln_ir_type_t* e, double v,
+                                    kiln_ir_value_t** out) {
+  int64_t shape[KILN_LX_MAX_RANK];
+  size_t n = 0;
+  for (uint32_t d = 0; d < num_dims; ++d) {
+    if (set[d]) shape[n++] = sizes[d];
+  }
+  const kiln_ir_type_t* t =
+      kiln_ir_tensor_type_get(b->context, n, shape, e, NULL);
+  kiln_scalar_t s;
+  memset(&s, 0, sizeof(s));
+  s.f = v;
+  return kiln_lowering_constant(b, kiln_scalar_splat_attr(b->context, t, s), t,
+                                out);
+}
+
+// x * exp2(old_max - new_max), elementwise over the dims of |set|: |x| is
+// read through |xmap| (and written in its layout), the maxima through
+// |max_map| (online attention's rescaling of its running sum and output).
+static kiln_status_t kiln_lx_rescale(kiln_ir_builder_t* b, kiln_ir_value_t* x,
+                                     const kiln_ir_affine_map_t* xmap,
+                                     kiln_ir_value_t* old_max,
+                                     kiln_ir_value_t* new_max,
+                                     const kiln_ir_affine_map_t* max_map,
+                                     const bool* set, uint32_t num_dims,
+                                     kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_lx_space_t space = {0, {0}};
+  kiln_lx_space_add(&space, set, num_dims);
+  kiln_ir_value_t* ins[3] = {x, old_max, new_max};
+  const kiln_ir_attribute_t* m[4] = {
+      kiln_lx_map_in(ctx, xmap, &space), kiln_lx_map_in(ctx, max_map, &space),
+      kiln_lx_map_in(ctx, max_map, &space), kiln_lx_map_in(ctx, xmap, &space)};
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, x->type, &init));
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 3, ins, 1, &init, m, space.count, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t *d, *r;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.subf", body->args[1], body->args[2], &d));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit1(&bb, "math.exp2", d, &d));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.mulf", body->args[0], d, &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
+                                             kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t num_ins = kiln_lx_num_ins(op);
+  bool has_mask = num_ins == 5;
+  bool online = kiln_ir_op_is(op, "iree_linalg_ext.online_attention");
+  const kiln_ir_attribute_t* maps_attr =
+      kiln_ir_op_get_attr(op, "indexing_maps");
+  const kiln_ir_affine_map_t* maps[8];
+  for (uint32_t i = 0; i < num_ins + (online ? 3u : 1u); ++i) {
+    maps[i] = maps_attr->array.elements[i]->affine_map;
+  }
+  const kiln_ir_affine_map_t* omap = maps[num_ins];
+  kiln_ir_value_t* q = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* k = kiln_ir_op_operand(op, 1);
+  kiln_ir_value_t* v = kiln_ir_op_operand(op, 2);
+  kiln_ir_value_t* mask = has_mask ? kiln_ir_op_operand(op, 4) : NULL;
+  kiln_ir_value_t* out = kiln_ir_op_operand(op, num_ins);
+  const kiln_ir_type_t* rt = op->results[0].type;
+  if (!kiln_lowering_is_float(kiln_ir_type_element(rt))) {
+    return kiln_ir_op_emit_error(op, ctx, "expects a float output");
+  }
+  const kiln_ir_type_t* f32 = kiln_ir_float_type_get(ctx, KILN_IR_F32);
+  for (uint32_t i = 0; online && i < 3; ++i) {
+    if (kiln_ir_type_element(op->results[i].type) != f32) {
+      return kiln_ir_op_emit_error(
+          op, ctx, "online_attention with non-f32 outputs is not supported");
+    }
+  }
+  // The scale: a constant, materialized in the first body.
+  kiln_ir_op_t* scale_def = kiln_ir_op_operand(op, 3)->defining_op;
+  const kiln_ir_attribute_t* scale_attr =
+      scale_def && kiln_ir_op_is(scale_def, "arith.constant")
+          ? kiln_ir_op_get_attr(scale_def, "value")
+          : NULL;
+  if (!scale_attr || scale_attr->kind != KILN_IR_ATTR_FLOAT) {
+    return kiln_ir_op_emit_error(
+        op, ctx, "a scale that is not an arith.constant is not supported");
+  }
+  uint32_t nd = omap->num_dims;
+  bool in[4][KILN_LX_MAX_RANK];  // q, k, v, out
+  const kiln_ir_affine_map_t* qkvo[4] = {maps[0], maps[1], maps[2], omap};
+  kiln_ir_value_t* qkvo_values[4] = {q, k, v, out};
+  int64_t sizes[KILN_LX_MAX_RANK];
+  for (uint32_t d = 0; d < nd; ++d) sizes[d] = 1;
+  for (int t = 0; t < 4; ++t) {
+    memset(in[t], 0, sizeof(in[t]));
+    for (size_t r = 0; r < qkvo[t]->num_results; ++r) {
+      int64_t d = 0;
+      kiln_ir_affine_map_result_is_dim(qkvo[t], r, &d);
+      in[t][d] = true;
+      sizes[d] = qkvo_values[t]->type->shaped.dims[r];
+    }
+  }
+  bool k1[KILN_LX_MAX_RANK], k2[KILN_LX_MAX_RANK], s_dims[KILN_LX_MAX_RANK],
+      row[KILN_LX_MAX_RANK];
+  for (uint32_t d = 0; d < nd; ++d) {
+    k1[d] = in[0][d] && in[1][d] && !in[3][d];
+    k2[d] = in[1][d] && in[2][d] && !in[0][d];
+    s_dims[d] = (in[0][d] || in[1][d]) && !k1[d];
+    row[d] = s_dims[d] && !k2[d];
+  }
+  const kiln_ir_affine_map_t* smap = kiln_lx_set_map(ctx, s_dims, nd);
+  const kiln_ir_affine_map_t* rmap = kiln_lx_set_map(ctx, row, nd);
+  const double log2e = 1.4426950408889634;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  bool reduction[KILN_LX_MAX_RANK];
+
+  // S = (Q * scale * log2 e) . K over (S dims, K1).
+  kiln_lx_space_t space = {0, {0}};
+  kiln_lx_space_add(&space, s_dims, nd);
+  uint32_t first_k1 = space.count;
+  kiln_lx_space_add(&space, k1, nd);
+  memset(reduction, 0, sizeof(reduction));
+  for (uint32_t i = first_k1; i < space.count; ++i) reduction[i] = true;
+  kiln_ir_value_t* s = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lx_filled(b, s_dims, nd, sizes, f32, 0.0, &s));
+  {
+    kiln_ir_value_t* ins[2] = {q, k};
+    const kiln_ir_attribute_t* m[3] = {kiln_lx_map_in(ctx, maps[0], &space),
+                                       kiln_lx_map_in(ctx, maps[1], &space),
+                                       kiln_lx_map_in(ctx, smap, &space)};
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 2, ins, 1, &s, m, space.count, reduction, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t *a, *c, *scale, *prod, *sum;
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[0], f32, &a));
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[1], f32, &c));
+    KILN_RETURN_IF_ERROR(kiln_lowering_float_const(
+        &bb, f32, scale_attr->f.value * log2e, &scale));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", a, scale, &a));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", a, c, &prod));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addf", body->args[2], prod, &sum));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &sum));
+    s = kiln_ir_op_result(generic, 0);
+  }
+  // S = region(S) [+ mask], over the S dims.
+  space.count = 0;
+  kiln_lx_space_add(&space, s_dims, nd);
+  {
+    kiln_ir_value_t* ins[2] = {s, mask};
+    const kiln_ir_attribute_t* m[3] = {
+        kiln_lx_map_in(ctx, smap, &space),
+        has_mask ? kiln_lx_map_in(ctx, maps[4], &space) : NULL,
+        kiln_lx_map_in(ctx, smap, &space)};
+    if (!has_mask) m[1] = m[2];
+    kiln_ir_value_t* init = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, s->type, &init));
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, has_mask ? 2 : 1, ins, 1,
+                                                    &init, m, space.count, NULL,
+                                                    &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_block_t* region = op->regions[0].first_block;
+    kiln_ir_value_t *x = NULL, *score = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_convert(&bb, body->args[0], region->args[0]->type, &x));
+    KILN_RETURN_IF_ERROR(
+        kiln_lower_stablehlo_region_inline(&bb, op, &x, &score));
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, score, f32, &score));
+    if (has_mask) {
+      kiln_ir_value_t* mv = body->args[1];
+      kiln_ir_value_t* add = NULL;
+      if (mv->type->kind == KILN_IR_TYPE_INTEGER) {
+        kiln_ir_value_t *zero, *ninf, *izero, *on;
+        KILN_RETURN_IF_ERROR(kiln_lowering_float_const(&bb, f32, 0.0, &zero));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_float_const(&bb, f32, -INFINITY, &ninf));
+        KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, mv->type, 0, &izero));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_cmpi(&bb, KILN_CMPI_NE, mv, izero, &on));
+        KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, on, zero, ninf, &add));
+      } else {
+        kiln_ir_value_t* c = NULL;
+        KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, mv, f32, &add));
+        KILN_RETURN_IF_ERROR(kiln_lowering_float_const(&bb, f32, log2e, &c));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(&bb, "arith.mulf", add, c, &add));
+      }
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.addf", score, add, &score));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &score));
+    s = kiln_ir_op_result(generic, 0);
+  }
+  // mx = max_K2 S (online: starting from the old max) and sum = sum_K2
+  // exp2(S - mx) (online: starting from old sum * exp2(old mx - mx)), over
+  // the S dims with K2 reductions. Row statistics use the op's max/sum maps
+  // when online, else the S map without K2.
+  const kiln_ir_affine_map_t* max_map = online ? maps[num_ins + 1] : rmap;
+  const kiln_ir_affine_map_t* sum_map = online ? maps[num_ins + 2] : rmap;
+  kiln_ir_value_t* old_max =
+      online ? kiln_ir_op_operand(op, num_ins + 1) : NULL;
+  kiln_ir_value_t* old_sum =
+      online ? kiln_ir_op_operand(op, num_ins + 2) : NULL;
+  memset(reduction, 0, sizeof(reduction));
+  for (uint32_t i = 0; i < space.count; ++i) {
+    reduction[i] = k2[space.dims[i]];
+  }
+  kiln_ir_value_t *mx = old_max, *sum = old_sum;
+  if (!online) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lx_filled(b, row, nd, sizes, f32, -3.4028234663852886e38, &mx));
+    KILN_RETURN_IF_ERROR(kiln_lx_filled(b, row, nd, sizes, f32, 0.0, &sum));
+  }
+  {
+    const kiln_ir_attribute_t* m[2] = {kiln_lx_map_in(ctx, smap, &space),
+                                       kiln_lx_map_in(ctx, max_map, &space)};
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 1, &s, 1, &mx, m, space.count, reduction, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t* r = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.maximumf",
+                                             body->args[1], body->args[0], &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+    mx = kiln_ir_op_result(generic, 0);
+  }
+  if (online) {
+    KILN_RETURN_IF_ERROR(kiln_lx_rescale(b, old_sum, sum_map, old_max, mx,
+                                         max_map, row, nd, &sum));
+  }
+  {
+    kiln_ir_value_t* ins[2] = {s, mx};
+    const kiln_ir_attribute_t* m[3] = {kiln_lx_map_in(ctx, smap, &space),
+                                       kiln_lx_map_in(ctx, max_map, &space),
+                                       kiln_lx_map_in(ctx, sum_map, &space)};
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 2, ins, 1, &sum, m, space.count, reduction, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t* r = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subf", body->args[0],
+                                             body->args[1], &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit1(&bb, "math.exp2", r, &r));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addf", body->args[2], r, &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+    sum = kiln_ir_op_result(generic, 0);
+  }
+  // out = sum_K2 exp2(S - mx) [/ sum] * V over (output dims, K2); online:
+  // starting from the old output * exp2(old mx - mx), not normalized.
+  kiln_ir_value_t* acc = NULL;
+  if (online) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lx_rescale(b, out, omap, old_max, mx, max_map, in[3], nd, &acc));
+  } else {
+    // The accumulator has the output's shape (its map may permute dims).
+    const kiln_ir_type_t* acc_type = kiln_dialect_with_element(ctx, rt, f32);
+    kiln_scalar_t zero;
+    memset(&zero, 0, sizeof(zero));
+    zero.f = 0.0;
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+        b, kiln_scalar_splat_attr(ctx, acc_type, zero), acc_type, &acc));
+  }
+  space.count = 0;
+  kiln_lx_space_add(&space, in[3], nd);
+  uint32_t first_k2 = space.count;
+  kiln_lx_space_add(&space, k2, nd);
+  memset(reduction, 0, sizeof(reduction));
+  for (uint32_t i = first_k2; i < space.count; ++i) reduction[i] = true;
+  {
+    kiln_ir_value_t* ins[4] = {s, mx, sum, v};
+    const kiln_ir_attribute_t* m[5] = {kiln_lx_map_in(ctx, smap, &space),
+                                       kiln_lx_map_in(ctx, max_map, &space),
+                                       kiln_lx_map_in(ctx, sum_map, &space),
+                                       kiln_lx_map_in(ctx, maps[2], &space),
+                                       kiln_lx_map_in(ctx, omap, &space)};
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 4, ins, 1, &acc, m, space.count, reduction, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t *p, *vv, *r;
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subf", body->args[0],
+                                             body->args[1], &p));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit1(&bb, "math.exp2", p, &p));
+    if (!online) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.divf", p, body->args[2], &p));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[3], f32, &vv));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", p, vv, &p));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addf", body->args[4], p, &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  }
+  kiln_ir_value_t* result = kiln_ir_op_result(generic, 0);
+  if (online) {
+    kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), result);
+    kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 1), mx);
+    kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 2), sum);
+    kiln_ir_op_erase(op);
+    return kiln_ok_status();
+  }
+  KILN_RETURN_IF_ERROR(kiln_lx_convert_tensor(b, result, rt, &result));
+  kiln_lowering_replace(op, result);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// winograd.input_transform / output_transform
+//===----------------------------------------------------------------------===//
+
+// Winograd F(6x6, 3x3) with the interpolation points 0, 1, -1, 2, -2, 1/2,
+// -1/2 and infinity (Lavin and Gray): B^T (8x8) and A^T (6x8).
+static const float kiln_lx_winograd_bt[8][8] = {
+    {1, 0, -21.f / 4, 0, 21.f / 4, 0, -1, 0},
+    {0, 1, 1, -17.f / 4, -17.f / 4, 1, 1, 0},
+    {0, -1, 1, 17.f / 4, -17.f / 4, -1, 1, 0},
+    {0, 0.5f, 0.25f, -2.5f, -1.25f, 2, 1, 0},
+    {0, -0.5f, 0.25f, 2.5f, -1.25f, -2, 1, 0},
+    {0, 2, 4, -2.5f, -5, 0.5f, 1, 0},
+    {0, -2, 4, 2.5f, -5, -0.5f, 1, 0},
+    {0, -1, 0, 21.f / 4, 0, -21.f / 4, 0, 1}};
+static const float kiln_lx_winograd_at[6][8] = {
+    {1, 1, 1, 1, 1, 1, 1, 0},
+    {0, 1, -1, 2, -2, 0.5f, -0.5f, 0},
+    {0, 1, 1, 4, 4, 0.25f, 0.25f, 0},
+    {0, 1, -1, 8, -8, 0.125f, -0.125f, 0},
+    {0, 1, 1, 16, 16, 0.0625f, 0.0625f, 0},
+    {0, 1, -1, 32, -32, 0.03125f, -0.03125f, 1}};
+
+// input: out[i, j, n, h, w, c] = sum_{a, b} BT[i, a] X[n, 6h + a, 6w + b, c]
+//   BT[j, b] (X read as 0 past the image), a generic over (i, j, n, h, w, c,
+//   a, b) with a, b reductions;
+// output: out[n, 6h + i, 6w + j, c] = sum_{a, b} AT[i, a] Y[a, b, n, h, w,
+//   c] AT[j, b], a generic over (n, H, W, c, a, b) reading Y and AT through
+//   `floordiv 6` / `mod 6` maps.
+// NCHW images swap the roles of their dims 1..3.
+static kiln_status_t kiln_lx_lower_winograd(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  bool input = kiln_ir_op_is(op, "iree_linalg_ext.winograd.input_transform");
+  int64_t image_dims[2];
+  kiln_dialect_int_list(kiln_ir_op_get_attr(op, "image_dimensions"), image_dims,
+                        2);
+  bool nchw = image_dims[0] == 2;
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_type_t* f32 = kiln_ir_float_type_get(ctx, KILN_IR_F32);
+  // The matrix as an f32 constant.
+  int64_t rows = input ? 8 : 6;
+  int64_t mshape[2] = {rows, 8};
+  const kiln_ir_type_t* mt = kiln_ir_tensor_type_get(ctx, 2, mshape, f32, NULL);
+  const kiln_ir_attribute_t* mattr =
+      kiln_ir_dense_elements_attr_get(ctx, mt, false,
+                                      input ? (const void*)kiln_lx_winograd_bt
+                                            : (const void*)kiln_lx_winograd_at,
+                                      (size_t)(rows * 8) * sizeof(float));
+  kiln_ir_value_t* mat = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(b, mattr, mt, &mat));
+  // Image dims: batch, channel, height, width positions.
+  int64_t in_n = 0, in_c = nchw ? 1 : 3, in_h = nchw ? 2 : 1,
+          in_w = nchw ? 3 : 2;
+  kiln_scalar_t zero;
+  memset(&zero, 0, sizeof(zero));
+  zero.f = 0.0;
+  const kiln_ir_type_t* acc_type = kiln_dialect_with_element(ctx, rt, f32);
+  kiln_ir_value_t* acc = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+      b, kiln_scalar_splat_attr(ctx, acc_type, zero), acc_type, &acc));
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  const kiln_ir_affine_expr_t* (*dim)(kiln_ir_context_t*, int64_t) =
+      kiln_ir_affine_dim;
+  if (input) {
+    // Loops: i j n h w c a b (the output's dims, then a, b).
+    const kiln_ir_affine_expr_t* ia[2] = {dim(ctx, 0), dim(ctx, 6)};
+    const kiln_ir_affine_expr_t* jb[2] = {dim(ctx, 1), dim(ctx, 7)};
+    int64_t out_dims[6] = {0, 1, 2, 3, 4, 5};
+    const kiln_ir_attribute_t* maps[3] = {
+        kiln_ir_affine_map_attr_get(ctx, 8, 0, 2, ia),
+        kiln_ir_affine_map_attr_get(ctx, 8, 0, 2, jb),
+        kiln_linalg_projection_map(ctx, 8, 6, out_dims)};
+    kiln_ir_value_t* ins[2] = {mat, mat};
+    bool reduction[8] = {false, false, false, false, false, false, true, true};
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 2, ins, 1, &acc, maps, 8, reduction, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t *l[8], *six, *coords[4], *inside = NULL, *v, *p, *r;
+    for (int i = 0; i < 8; ++i) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, i, &l[i]));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 6, &six));
+    coords[in_n] = l[2];
+    coords[in_c] = l[5];
+    // Row 6h + a and column 6w + b, zero past the image.
+    int64_t spatial[2] = {in_h, in_w};
+    kiln_ir_value_t* tile[2] = {l[3], l[4]};
+    kiln_ir_value_t* off[2] = {l[6], l[7]};
+    for (int s = 0; s < 2; ++s) {
+      kiln_ir_value_t *pos, *size, *lt;
+      int64_t extent = x->type->shaped.dims[spatial[s]];
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.muli", tile[s], six, &pos));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.addi", pos, off[s], &pos));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, extent, &size));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, pos, size, &lt));
+      if (inside) {
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(&bb, "arith.andi", inside, lt, &lt));
+      }
+      inside = lt;
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(&bb, pos, 0, extent - 1,
+                                                     &coords[spatial[s]]));
+    }
+    kiln_ir_value_t* fzero = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, x, coords, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, v, f32, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_float_const(&bb, f32, 0.0, &fzero));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, inside, v, fzero, &v));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.mulf", body->args[0], v, &p));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.mulf", p, body->args[1], &p));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addf", body->args[2], p, &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  } else {
+    // Loops: the output image's dims (positions as in the image), then a, b.
+    const kiln_ir_affine_expr_t* c6 = kiln_ir_affine_constant(ctx, 6);
+    const kiln_ir_affine_expr_t* hh = dim(ctx, in_h);
+    const kiln_ir_affine_expr_t* ww = dim(ctx, in_w);
+    const kiln_ir_affine_expr_t* y[6] = {
+        dim(ctx, 4),
+        dim(ctx, 5),
+        dim(ctx, in_n),
+        kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_FLOORDIV, hh, c6),
+        kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_FLOORDIV, ww, c6),
+        dim(ctx, in_c)};
+    const kiln_ir_affine_expr_t* ia[2] = {
+        kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_MOD, hh, c6), dim(ctx, 4)};
+    const kiln_ir_affine_expr_t* jb[2] = {
+        kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_MOD, ww, c6), dim(ctx, 5)};
+    int64_t out_dims[4] = {0, 1, 2, 3};
+    const kiln_ir_attribute_t* maps[4] = {
+        kiln_ir_affine_map_attr_get(ctx, 6, 0, 6, y),
+        kiln_ir_affine_map_attr_get(ctx, 6, 0, 2, ia),
+        kiln_ir_affine_map_attr_get(ctx, 6, 0, 2, jb),
+        kiln_linalg_projection_map(ctx, 6, 4, out_dims)};
+    kiln_ir_value_t* ins[3] = {x, mat, mat};
+    bool reduction[6] = {false, false, false, false, true, true};
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 3, ins, 1, &acc, maps, 6, reduction, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t *v, *p, *r;
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[0], f32, &v));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.mulf", body->args[1], v, &p));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.mulf", p, body->args[2], &p));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addf", body->args[3], p, &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  }
+  kiln_ir_value_t* result = kiln_ir_op_result(generic, 0);
+  KILN_RETURN_IF_ERROR(kiln_lx_convert_tensor(b, result, rt, &result));
+  kiln_lowering_replace(op, result);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// map_load / map_store
+//===----------------------------------------------------------------------===//
+
+// Emits the index region of |op| at |bb| with its arguments bound to
+// |args|: affine.linearize/delinearize_index become arith on index, other
+// scalar ops are cloned, constants defined outside the region are cloned in
+// (a generic body captures nothing). *results receive the yielded values.
+static kiln_status_t kiln_lx_inline_index_region(kiln_ir_builder_t* bb,
+                                                 kiln_ir_op_t* op,
+                                                 kiln_ir_value_t** args,
+                                                 kiln_ir_value_t** results) {
+  kiln_ir_context_t* ctx = bb->context;
+  kiln_ir_block_t* region = op->regions[0].first_block;
+  kiln_ir_mapping_t* mapping = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_mapping_create(ctx, &mapping));
+  for (uint32_t i = 0; i < region->num_args; ++i) {
+    kiln_ir_mapping_map_value(mapping, region->args[i], args[i]);
+  }
+  for (kiln_ir_op_t* inner = region->first_op; inner; inner = inner->next) {
+    uint32_t n = kiln_ir_op_num_regular_operands(inner);
+    kiln_ir_value_t* mapped[KILN_LX_MAX_RANK + 1];
+    if (n > KILN_LX_MAX_RANK + 1) {
+      return kiln_ir_op_emit_error(inner, ctx, "has too many operands");
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      kiln_ir_value_t* v = kiln_ir_op_operand(inner, i);
+      kiln_ir_value_t* m = kiln_ir_mapping_lookup_value(mapping, v);
+      if (m == v && v->defining_op &&
+          kiln_ir_op_parent_op(v->defining_op) != op) {
+        // A value from outside the region: only constants can come in.
+        kiln_ir_op_t* def = v->defining_op;
+        if (!kiln_ir_op_is(def, "arith.constant")) {
+          return kiln_ir_op_emit_error(
+              op, ctx,
+              "its region uses a value defined outside that is not an "
+              "arith.constant");
+        }
+        KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+            bb, kiln_ir_op_get_attr(def, "value"), v->type, &m));
+        kiln_ir_mapping_map_value(mapping, v, m);
+      }
+      mapped[i] = m;
+    }
+    if (kiln_ir_op_is(inner, "iree_linalg_ext.yield")) {
+      for (uint32_t i = 0; i < n; ++i) results[i] = mapped[i];
+      return kiln_ok_status();
+    }
+    bool linearize = kiln_ir_op_is(inner, "affine.linearize_index");
+    if (linearize || kiln_ir_op_is(inner, "affine.delinearize_index")) {
+      int64_t basis[KILN_LX_MAX_RANK];
+      int64_t nb = kiln_dialect_int_list(
+          kiln_ir_op_get_attr(inner, "static_basis"), basis, KILN_LX_MAX_RANK);
+      int64_t count = linearize ? (int64_t)n : (int64_t)inner->num_results;
+      int64_t skip = count - nb;  // 1 when the outer bound is left out
+      kiln_ir_value_t* c = NULL;
+      if (linearize) {
+        kiln_ir_value_t* acc = mapped[0];
+        for (int64_t i = 1; i < count; ++i) {
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_index_const(bb, basis[i - skip], &c));
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_emit2(bb, "arith.muli", acc, c, &acc));
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_emit2(bb, "arith.addi", acc, mapped[i], &acc));
+        }
+        kiln_ir_mapping_map_value(mapping, kiln_ir_op_result(inner, 0), acc);
+      } else {
+        kiln_ir_value_t* rest = mapped[0];
+        for (int64_t i = count - 1; i > 0; --i) {
+          kiln_ir_value_t* r = NULL;
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_index_const(bb, basis[i - skip], &c));
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_emit2(bb, "arith.remui", rest, c, &r));
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_emit2(bb, "arith.divui", rest, c, &rest));
+          kiln_ir_mapping_map_value(mapping,
+                                    kiln_ir_op_result(inner, (uint32_t)i), r);
+        }
+        kiln_ir_mapping_map_value(mapping, kiln_ir_op_result(inner, 0), rest);
+      }
+      continue;
+    }
+    kiln_string_view_t d = kiln_ir_op_dialect(inner);
+    if (inner->num_regions != 0 || (!kiln_string_view_equal_cstr(d, "arith") &&
+                                    !kiln_string_view_equal_cstr(d, "math"))) {
+      return kiln_ir_op_emit_error(inner, ctx,
+                                   "is not supported in a map_load / "
+                                   "map_store region");
+    }
+    kiln_ir_op_t* clone = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_op_clone(ctx, inner, mapping, &clone));
+    kiln_ir_block_append_op(bb->block, clone);
+  }
+  return kiln_ir_op_emit_error(op, ctx, "region has no iree_linalg_ext.yield");
+}
+
+// map_load: a parallel generic over the output; map_store: a generic over
+// (output dims, input dims), the input dims reduction loops in order, where
+// an output element takes every input element mapped onto it (the last
+// one wins; unmapped elements keep the output's value).
+static kiln_status_t kiln_lx_lower_map(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  bool load = kiln_ir_op_is(op, "iree_linalg_ext.map_load");
+  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* out = kiln_ir_op_operand(op, 1);
+  const kiln_ir_type_t* st = src->type;
+  const kiln_ir_type_t* ot = out->type;
+  uint32_t out_rank = (uint32_t)ot->shaped.rank;
+  uint32_t src_rank = (uint32_t)st->shaped.rank;
+  kiln_ir_value_t *idx[KILN_LX_MAX_RANK], *yielded[KILN_LX_MAX_RANK + 1];
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  if (load) {
+    const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, out_rank);
+    kiln_ir_value_t* init = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, ot, &init));
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 0, NULL, 1, &init, &map, out_rank, NULL, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    for (uint32_t i = 0; i < out_rank; ++i) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, i, &idx[i]));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lx_inline_index_region(&bb, op, idx, yielded));
+    kiln_ir_value_t *inside = NULL, *coords[KILN_LX_MAX_RANK], *v = NULL;
+    for (uint32_t i = 0; i < src_rank; ++i) {
+      kiln_ir_value_t *lo, *hi, *ge, *lt;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &lo));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(&bb, st->shaped.dims[i], &hi));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, yielded[i], lo, &ge));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, yielded[i], hi, &lt));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", ge, lt, &ge));
+      if (inside) {
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(&bb, "arith.andi", inside, ge, &ge));
+      }
+      inside = ge;
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+          &bb, yielded[i], 0, st->shaped.dims[i] - 1, &coords[i]));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, src, coords, &v));
+    if (inside) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_select(&bb, inside, v, yielded[src_rank], &v));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+    kiln_lx_replace(op, generic, 1);
+    return kiln_ok_status();
+  }
+  uint32_t num_loops = out_rank + src_rank;
+  int64_t in_dims[KILN_LX_MAX_RANK], out_dims[KILN_LX_MAX_RANK];
+  for (uint32_t i = 0; i < src_rank; ++i) in_dims[i] = out_rank + i;
+  for (uint32_t i = 0; i < out_rank; ++i) out_dims[i] = i;
+  const kiln_ir_attribute_t* maps[2] = {
+      kiln_linalg_projection_map(ctx, num_loops, src_rank, in_dims),
+      kiln_linalg_projection_map(ctx, num_loops, out_rank, out_dims)};
+  bool reduction[2 * KILN_LX_MAX_RANK] = {false};
+  for (uint32_t i = out_rank; i < num_loops; ++i) reduction[i] = true;
+  kiln_ir_value_t* acc = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+      b, out, kiln_linalg_identity_map(ctx, out_rank), ot, &acc));
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 1, &src, 1, &acc, maps, num_loops, reduction, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  for (uint32_t i = 0; i < src_rank; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_linalg_index(&bb, out_rank + i, &idx[i]));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lx_inline_index_region(&bb, op, idx, yielded));
+  kiln_ir_value_t* hit = yielded[out_rank];  // the mask
+  for (uint32_t i = 0; i < out_rank; ++i) {
+    kiln_ir_value_t *o = NULL, *eq = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, i, &o));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, o, yielded[i], &eq));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", hit, eq, &hit));
+  }
+  kiln_ir_value_t* r = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_select(&bb, hit, body->args[0], body->args[1], &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  kiln_lx_replace(op, generic, 1);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// linalg.pack / linalg.unpack
+//===----------------------------------------------------------------------===//
+
+// pack without padding and unpack are copies through an affine map from
+// the result's coordinates: pack reads source dim d at `o_j * tile + i_t`
+// (o_j the outer dim holding d, i_t its tile dim), unpack reads the outer
+// dim at `d floordiv tile` and the tile dim at `d mod tile`. A pack whose
+// last tiles hang over the source reads with tensor.extract at clamped
+// coordinates and selects the padding value outside.
+static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
+                                        kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_linalg_pack_layout_t l;
+  if (!kiln_linalg_pack_layout(op, &l)) {
+    return kiln_ir_op_emit_error(op, ctx, "malformed pack layout");
+  }
+  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
+  kiln_ir_value_t* dst = kiln_ir_op_operand(op, 1);
+  const kiln_ir_type_t* st = src->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  int64_t n = l.rank;
+  int64_t outer_of[KILN_LINALG_PACK_MAX_RANK];  // unpacked dim -> outer pos
+  for (int64_t j = 0; j < n; ++j) outer_of[l.outer_perm[j]] = j;
+  const kiln_ir_affine_expr_t* exprs[2 * KILN_LINALG_PACK_MAX_RANK];
+  kiln_ir_value_t* out = NULL;
+  if (!l.is_pack) {
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t d = l.outer_perm[j];
+      int64_t t = l.tile_of[d];
+      const kiln_ir_affine_expr_t* e = kiln_ir_affine_dim(ctx, d);
+      exprs[j] = t < 0 ? e
+                       : kiln_ir_affine_binary(
+                             ctx, KILN_IR_AFFINE_FLOORDIV, e,
+                             kiln_ir_affine_constant(ctx, l.tiles[t]));
+    }
+    for (int64_t t = 0; t < l.num_tiled; ++t) {
+      exprs[n + t] = kiln_ir_affine_binary(
+          ctx, KILN_IR_AFFINE_MOD, kiln_ir_affine_dim(ctx, l.inner_dims_pos[t]),
+          kiln_ir_affine_constant(ctx, l.tiles[t]));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+        b, src,
+        kiln_ir_affine_map_attr_get(ctx, (uint32_t)n, 0,
+                                    (size_t)(n + l.num_tiled), exprs),
+        rt, &out));
+    kiln_lowering_replace(op, out);
+    return kiln_ok_status();
+  }
+  bool padded = false;
+  for (int64_t d = 0; d < n; ++d) {
+    int64_t t = l.tile_of[d];
+    if (t >= 0 && st->shaped.dims[d] % l.tiles[t] != 0) padded = true;
+  }
+  uint32_t num_loops = (uint32_t)(n + l.num_tiled);
+  if (!padded) {
+    for (int64_t d = 0; d < n; ++d) {
+      int64_t t = l.tile_of[d];
+      const kiln_ir_affine_expr_t* o = kiln_ir_affine_dim(ctx, outer_of[d]);
+      exprs[d] = t < 0 ? o
+                       : kiln_ir_affine_binary(
+                             ctx, KILN_IR_AFFINE_ADD,
+                             kiln_ir_affine_binary(
+                                 ctx, KILN_IR_AFFINE_MUL, o,
+                                 kiln_ir_affine_constant(ctx, l.tiles[t])),
+                             kiln_ir_affine_dim(ctx, n + t));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+        b, src,
+        kiln_ir_affine_map_attr_get(ctx, num_loops, 0, (size_t)n, exprs), rt,
+        &out));
+    kiln_lowering_replace(op, out);
+    return kiln_ok_status();
+  }
+  // The padding value: a constant, materialized inside the body.
+  kiln_ir_op_t* pad_def = kiln_ir_op_operand(op, 2)->defining_op;
+  const kiln_ir_attribute_t* pad_value =
+      pad_def && kiln_ir_op_is(pad_def, "arith.constant")
+          ? kiln_ir_op_get_attr(pad_def, "value")
+          : NULL;
+  if (!pad_value) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        "a padding_value that is not an arith.constant is not "
+        "supported");
+  }
+  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, num_loops);
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 0, NULL, 1, &dst, &map, num_loops, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t *coords[KILN_LINALG_PACK_MAX_RANK], *inside = NULL;
+  for (int64_t d = 0; d < n; ++d) {
+    int64_t t = l.tile_of[d];
+    kiln_ir_value_t* o = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, outer_of[d], &o));
+    if (t < 0) {
+      coords[d] = o;
+      continue;
+    }
+    kiln_ir_value_t *tile, *i, *c, *size, *lt;
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, l.tiles[t], &tile));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, n + t, &i));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.muli", o, tile, &c));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", c, i, &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_index_const(&bb, st->shaped.dims[d], &size));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, c, size, &lt));
+    if (inside) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.andi", inside, lt, &lt));
+    }
+    inside = lt;
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+        &bb, c, 0, st->shaped.dims[d] - 1, &coords[d]));
+  }
+  kiln_ir_value_t *v = NULL, *pad = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, src, coords, &v));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_constant(&bb, pad_value, kiln_ir_type_element(rt), &pad));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, inside, v, pad, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  kiln_lx_replace(op, generic, 1);
+  return kiln_ok_status();
+}
+
+//===----------------------------------------------------------------------===//
+// Entry point
+//===----------------------------------------------------------------------===//
+
+kiln_status_t kiln_lower_linalg_ext_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_lx_expect_static(b->context, op));
+  if (kiln_linalg_is_pack_op(op)) return kiln_lx_lower_pack(b, op);
+  if (kiln_ir_op_is(op, "iree_linalg_ext.sort")) {
+    return kiln_lower_comparator_sort(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.scan")) {
+    return kiln_lx_lower_scan(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.topk") ||
+      kiln_ir_op_is(op, "iree_linalg_ext.topk_v2")) {
+    return kiln_lx_lower_topk(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.arg_compare")) {
+    return kiln_lx_lower_arg_compare(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.attention") ||
+      kiln_ir_op_is(op, "iree_linalg_ext.online_attention")) {
+    return kiln_lx_lower_attention(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.map_load") ||
+      kiln_ir_op_is(op, "iree_linalg_ext.map_store")) {
+    return kiln_lx_lower_map(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.winograd.input_transform") ||
+      kiln_ir_op_is(op, "iree_linalg_ext.winograd.output_transform")) {
+    return kiln_lx_lower_winograd(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.gather")) {
+    return kiln_lx_lower_gather(b, op);
+  }
+  if (kiln_ir_op_is(op, "iree_linalg_ext.scatter")) {
+    return kiln_lx_lower_scatter(b, op);
+  }
+  return kiln_ir_op_emit_error(op, b->context, "is not supported");
+}

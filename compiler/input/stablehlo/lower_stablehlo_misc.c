@@ -1,0 +1,185 @@
+// stablehlo.optimization_barrier / get_dimension_size / map -> structured
+// form. See lower_stablehlo_misc.h.
+#include "compiler/input/stablehlo/lower_stablehlo_misc.h"
+
+#include "compiler/dialects/dialect_util.h"
+#include "compiler/dialects/linalg.h"
+#include "compiler/dialects/lowering_util.h"
+#include "compiler/input/stablehlo/lower_stablehlo_data.h"
+
+#define KILN_MISC_MAX 16
+
+static kiln_status_t kiln_lm_barrier(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (n > KILN_MISC_MAX) {
+    return kiln_ir_op_emit_error(op, b->context, "too many operands");
+  }
+  kiln_ir_value_t* args[KILN_MISC_MAX];
+  const kiln_ir_type_t* types[KILN_MISC_MAX];
+  for (uint32_t i = 0; i < n; ++i) {
+    args[i] = kiln_ir_op_operand(op, i);
+    types[i] = args[i]->type;
+  }
+  kiln_ir_op_t* barrier = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "util.optimization_barrier", n, args, n, types, 0, NULL, &barrier));
+  for (uint32_t i = 0; i < n; ++i) {
+    kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, i),
+                                        kiln_ir_op_result(barrier, i));
+  }
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_lm_dimension_size(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op) {
+  const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
+  int64_t dim = kiln_ir_op_get_attr(op, "dimension")->i;
+  int64_t size = t->shaped.dims[dim];
+  if (size == KILN_IR_DYNAMIC_DIM) {
+    return kiln_ir_op_emit_error(op, b->context,
+                                 "of a dynamic dim is not supported yet");
+  }
+  int32_t v = (int32_t)size;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      b->context, "value",
+      kiln_ir_dense_elements_attr_get(b->context, rt, true, &v, sizeof(v)));
+  kiln_ir_op_t* c = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "arith.constant", 0, NULL, 1, &rt, 1, &attr, &c));
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
+                                      kiln_ir_op_result(c, 0));
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_lm_map(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (n > KILN_MISC_MAX)
+    return kiln_ir_op_emit_error(op, ctx, "too many operands");
+  const kiln_ir_type_t* rt = op->results[0].type;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  kiln_ir_value_t* ins[KILN_MISC_MAX];
+  const kiln_ir_attribute_t* maps[KILN_MISC_MAX + 1];
+  for (uint32_t i = 0; i < n; ++i) {
+    ins[i] = kiln_ir_op_operand(op, i);
+    maps[i] = kiln_linalg_identity_map(ctx, rank);
+  }
+  maps[n] = kiln_linalg_identity_map(ctx, rank);
+  kiln_ir_op_t* empty_op = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "tensor.empty", 0, NULL, 1, &rt, 0, NULL, &empty_op));
+  kiln_ir_value_t* empty = kiln_ir_op_result(empty_op, 0);
+  kiln_ir_op_t* g = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, n, ins, 1, &empty, maps,
+                                                  rank, NULL, &g, &body));
+  kiln_ir_builder_t bb = kiln_ir_builder_make(ctx);
+  kiln_ir_builder_set_to_end(&bb, body);
+  bb.location = b->location;
+  kiln_ir_value_t* result = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lower_stablehlo_region_inline(&bb, op, body->args, &result));
+  kiln_ir_op_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &bb, "linalg.yield", 1, &result, 0, NULL, 0, NULL, &y));
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
+                                      kiln_ir_op_result(g, 0));
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
+// get_tuple_element of a stablehlo.tuple is the tuple's operand; the tuple
+// goes once its last element read is gone. Other tuple uses (function
+// boundaries, branches) are not supported.
+static kiln_status_t kiln_lm_tuple(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
+  for (kiln_ir_use_t* use = op->results[0].first_use; use;
+       use = use->next_use) {
+    if (!kiln_ir_op_is(use->owner, "stablehlo.get_tuple_element") &&
+        !kiln_ir_op_is(use->owner, "stablehlo.tuple")) {
+      return kiln_ir_op_emit_error(op, b->context,
+                                   "is only supported when its uses are "
+                                   "stablehlo.get_tuple_element or tuple");
+    }
+  }
+  return kiln_ok_status();  // erased with its last get_tuple_element
+}
+
+static kiln_status_t kiln_lm_get_tuple_element(kiln_ir_builder_t* b,
+                                               kiln_ir_op_t* op) {
+  kiln_ir_value_t* t = kiln_ir_op_operand(op, 0);
+  kiln_ir_op_t* def = t->kind == KILN_IR_VALUE_RESULT ? t->defining_op : NULL;
+  if (!def || !kiln_ir_op_is(def, "stablehlo.tuple")) {
+    return kiln_ir_op_emit_error(op, b->context,
+                                 "is only supported on a stablehlo.tuple "
+                                 "result");
+  }
+  int64_t index = kiln_ir_op_get_attr(op, "index")->i;
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
+                                      kiln_ir_op_operand(def, (uint32_t)index));
+  kiln_ir_op_erase(op);
+  if (!def->results[0].first_use) kiln_ir_op_erase(def);  // visited before
+  return kiln_ok_status();
+}
+
+// dynamic_broadcast_in_dim / dynamic_reshape / dynamic_iota with a static
+// result: the static op (broadcast_in_dim / reshape / iota) built before
+// |op| and lowered as lower-to-structured lowers it; the shape operand is
+// not read (the result type already says it).
+static kiln_status_t kiln_lm_dynamic_shape_op(kiln_ir_builder_t* b,
+                                              kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  if (!kiln_ir_type_has_static_shape(rt)) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "with a dynamically shaped result is not "
+                                 "supported yet");
+  }
+  const char* name = "stablehlo.reshape";
+  const char* attr_name = NULL;
+  if (kiln_ir_op_is(op, "stablehlo.dynamic_broadcast_in_dim")) {
+    name = "stablehlo.broadcast_in_dim";
+    attr_name = "broadcast_dimensions";
+  } else if (kiln_ir_op_is(op, "stablehlo.dynamic_iota")) {
+    name = "stablehlo.iota";
+    attr_name = "iota_dimension";
+  }
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  bool iota = kiln_ir_op_is(op, "stablehlo.dynamic_iota");
+  kiln_ir_named_attribute_t attr;
+  if (attr_name) {
+    attr =
+        kiln_ir_named_attr(ctx, attr_name, kiln_ir_op_get_attr(op, attr_name));
+  }
+  kiln_ir_op_t* s = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, name, iota ? 0 : 1, &x, 1, &rt, attr_name ? 1 : 0, &attr, &s));
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
+                                      kiln_ir_op_result(s, 0));
+  kiln_ir_op_erase(op);
+  kiln_ir_builder_set_before(b, s);
+  return kiln_lower_to_structured_op(b, s);
+}
+
+kiln_status_t kiln_lower_stablehlo_misc_op(kiln_ir_builder_t* b,
+                                           kiln_ir_op_t* op) {
+  if (kiln_ir_op_is(op, "stablehlo.optimization_barrier")) {
+    return kiln_lm_barrier(b, op);
+  }
+  if (kiln_ir_op_is(op, "stablehlo.get_dimension_size")) {
+    return kiln_lm_dimension_size(b, op);
+  }
+  if (kiln_ir_op_is(op, "stablehlo.map")) return kiln_lm_map(b, op);
+  if (kiln_ir_op_is(op, "stablehlo.tuple")) return kiln_lm_tuple(b, op);
+  if (kiln_ir_op_is(op, "stablehlo.get_tuple_element")) {
+    return kiln_lm_get_tuple_element(b, op);
+  }
+  if (kiln_ir_op_is(op, "stablehlo.dynamic_broadcast_in_dim") ||
+      kiln_ir_op_is(op, "stablehlo.dynamic_reshape") ||
+      kiln_ir_op_is(op, "stablehlo.dynamic_iota")) {
+    return kiln_lm_dynamic_shape_op(b, op);
+  }
+  return kiln_ir_op_emit_error(op, b->context, "is not supported");
+}

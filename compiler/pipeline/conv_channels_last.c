@@ -22,9 +22,9 @@
 #include <string.h>
 
 #include "compiler/dialects/linalg.h"
+#include "compiler/dialects/lowering_util.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/types.h"
-#include "compiler/pipeline/lowering_util.h"
 #include "compiler/pipeline/passes.h"
 
 // Activations: NCHW -> NHWC (new dim i is old dim kPerm[i]).

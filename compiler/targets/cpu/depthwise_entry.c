@@ -149,8 +149,7 @@ bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
   kiln_cpu_depthwise_t d;
   kiln_cpu_window_image_t im;
   if (!kiln_cpu_match_depthwise_op(context, op, &d) ||
-      !(d.nhwc ? kiln_cpu_window_image_nhwc(context, body, op, 0.0, &im)
-               : kiln_cpu_window_image(context, body, op, 0.0, &im))) {
+      !kiln_cpu_window_image(context, body, op, d.nhwc, 0.0, &im)) {
     return false;
   }
   kiln_ir_value_t* filter = kiln_ir_op_operand(op, 1);

@@ -21,22 +21,24 @@ static bool kiln_cpu_pool_is_f32_4d(const kiln_ir_type_t* t) {
 }
 
 bool kiln_cpu_window_image(kiln_ir_context_t* context, kiln_ir_block_t* body,
-                           kiln_ir_op_t* op, double identity,
+                           kiln_ir_op_t* op, bool nhwc, double identity,
                            kiln_cpu_window_image_t* out) {
   memset(out, 0, sizeof(*out));
+  // Dim positions of the channel and the two spatial dims in either layout.
+  const int cd = nhwc ? 3 : 1, hd = nhwc ? 1 : 2, wd = nhwc ? 2 : 3;
   kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
   if (!kiln_cpu_pool_is_f32_4d(v->type)) return false;
-  const int64_t* pd = v->type->shaped.dims;
-  out->padded_h = pd[2], out->padded_w = pd[3];
+  out->padded_h = v->type->shaped.dims[hd];
+  out->padded_w = v->type->shaped.dims[wd];
   if (v->kind == KILN_IR_VALUE_RESULT) {
     kiln_window_pad_t pad;
     kiln_ir_op_t* def = v->defining_op;
     if (!def || def->parent_block != body ||
         !kiln_window_pad_match(context, def, &pad) || pad.lo[0] || pad.hi[0] ||
-        pad.lo[1] || pad.hi[1] || pad.value != identity) {
+        pad.lo[cd] || pad.hi[cd] || pad.value != identity) {
       return false;
     }
-    out->pad_top = pad.lo[2], out->pad_left = pad.lo[3];
+    out->pad_top = pad.lo[hd], out->pad_left = pad.lo[wd];
     v = pad.source;
   }
   if (v->kind != KILN_IR_VALUE_BLOCK_ARG || v->owner_block != body ||
@@ -45,36 +47,7 @@ bool kiln_cpu_window_image(kiln_ir_context_t* context, kiln_ir_block_t* body,
   }
   const int64_t* d = v->type->shaped.dims;
   out->binding = v->index;
-  out->n = d[0], out->c = d[1], out->h = d[2], out->w = d[3];
-  return true;
-}
-
-bool kiln_cpu_window_image_nhwc(kiln_ir_context_t* context,
-                                kiln_ir_block_t* body, kiln_ir_op_t* op,
-                                double identity, kiln_cpu_window_image_t* out) {
-  memset(out, 0, sizeof(*out));
-  kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
-  if (!kiln_cpu_pool_is_f32_4d(v->type)) return false;
-  out->padded_h = v->type->shaped.dims[1];
-  out->padded_w = v->type->shaped.dims[2];
-  if (v->kind == KILN_IR_VALUE_RESULT) {
-    kiln_window_pad_t pad;
-    kiln_ir_op_t* def = v->defining_op;
-    if (!def || def->parent_block != body ||
-        !kiln_window_pad_match(context, def, &pad) || pad.lo[0] || pad.hi[0] ||
-        pad.lo[3] || pad.hi[3] || pad.value != identity) {
-      return false;
-    }
-    out->pad_top = pad.lo[1], out->pad_left = pad.lo[2];
-    v = pad.source;
-  }
-  if (v->kind != KILN_IR_VALUE_BLOCK_ARG || v->owner_block != body ||
-      !kiln_cpu_pool_is_f32_4d(v->type)) {
-    return false;
-  }
-  const int64_t* d = v->type->shaped.dims;
-  out->binding = v->index;
-  out->n = d[0], out->h = d[1], out->w = d[2], out->c = d[3];
+  out->n = d[0], out->c = d[cd], out->h = d[hd], out->w = d[wd];
   return true;
 }
 
@@ -195,8 +168,8 @@ bool kiln_cpu_match_pool(kiln_ir_context_t* context, kiln_ir_op_t* region,
   kiln_ir_op_t* op = kiln_cpu_epilogue_root(context, region);
   kiln_cpu_pool_t p;
   if (!op || !kiln_cpu_match_pool_op(context, op, &p) ||
-      !(p.nhwc ? kiln_cpu_window_image_nhwc : kiln_cpu_window_image)(
-          context, body, op, p.is_max ? -INFINITY : 0.0, &p.image)) {
+      !kiln_cpu_window_image(context, body, op, p.nhwc,
+                             p.is_max ? -INFINITY : 0.0, &p.image)) {
     return false;
   }
   const kiln_cpu_window_image_t* im = &p.image;

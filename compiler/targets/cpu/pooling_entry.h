@@ -36,17 +36,12 @@ typedef struct kiln_cpu_window_image_t {
 } kiln_cpu_window_image_t;
 
 // Finds the image of |op| (operand 0) in region body |body|: a block
-// argument, or a padding (window_pad.h) of one over H and W whose value
-// is |identity|. False otherwise.
+// argument, or a padding (window_pad.h) of one over H and W only whose
+// value is |identity|. The image is (N, C, H, W), or (N, H, W, C) when
+// |nhwc|. False otherwise.
 bool kiln_cpu_window_image(kiln_ir_context_t* context, kiln_ir_block_t* body,
-                           kiln_ir_op_t* op, double identity,
+                           kiln_ir_op_t* op, bool nhwc, double identity,
                            kiln_cpu_window_image_t* out);
-
-// The same for a channels-last window op (image (N, H, W, C), padding of
-// dims 1 and 2 only).
-bool kiln_cpu_window_image_nhwc(kiln_ir_context_t* context,
-                                kiln_ir_block_t* body, kiln_ir_op_t* op,
-                                double identity, kiln_cpu_window_image_t* out);
 
 typedef struct kiln_cpu_pool_t {
   kiln_cpu_window_image_t image;

@@ -255,6 +255,21 @@ void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out) {
   out->epilogue_type = mm->epilogue_type;
 }
 
+kiln_status_t kiln_cpu_replace_region_constant(
+    kiln_ir_context_t* context, kiln_ir_op_t* region, uint32_t binding,
+    kiln_ir_op_t* def, const kiln_ir_type_t* type,
+    const kiln_ir_attribute_t* attr) {
+  kiln_ir_builder_t b = kiln_ir_builder_make(context);
+  kiln_ir_builder_set_before(&b, def);
+  kiln_ir_named_attribute_t named = kiln_ir_named_attr(context, "value", attr);
+  kiln_ir_op_t* constant = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &b, "arith.constant", 0, NULL, 1, &type, 1, &named, &constant));
+  kiln_ir_op_set_operand(region, binding, kiln_ir_op_result(constant, 0));
+  kiln_ir_op_erase(def);
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_cpu_matmul_pack_constant_rhs(kiln_ir_context_t* context,
                                                 kiln_ir_op_t* region,
                                                 const kiln_cpu_matmul_t* mm,
@@ -326,15 +341,8 @@ kiln_status_t kiln_cpu_matmul_pack_constant_rhs(kiln_ir_context_t* context,
       }
     }
   }
-  kiln_ir_builder_t b = kiln_ir_builder_make(context);
-  kiln_ir_builder_set_before(&b, def);
-  kiln_ir_named_attribute_t named = kiln_ir_named_attr(context, "value", attr);
-  kiln_ir_op_t* constant = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      &b, "arith.constant", 0, NULL, 1, &type, 1, &named, &constant));
-  kiln_ir_op_set_operand(region, mm->rhs_binding,
-                         kiln_ir_op_result(constant, 0));
-  kiln_ir_op_erase(def);
+  KILN_RETURN_IF_ERROR(kiln_cpu_replace_region_constant(
+      context, region, mm->rhs_binding, def, type, attr));
   g->rhs.panels = true;
   g->rhs.transposed = false;
   g->rhs.offset = 0;

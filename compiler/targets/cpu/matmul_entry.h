@@ -111,6 +111,17 @@ kiln_status_t kiln_cpu_matmul_pack_constant_rhs(kiln_ir_context_t* context,
                                                 const kiln_cpu_matmul_t* mm,
                                                 kiln_cpu_gemm_t* g);
 
+// Replaces operand |binding| of |region|, produced by the arith.constant
+// |def| (used by the region alone), by a new constant of |type| holding
+// |attr| (a weight laid out at compile time for the entry), and erases
+// |def|.
+kiln_status_t kiln_cpu_replace_region_constant(kiln_ir_context_t* context,
+                                               kiln_ir_op_t* region,
+                                               uint32_t binding,
+                                               kiln_ir_op_t* def,
+                                               const kiln_ir_type_t* type,
+                                               const kiln_ir_attribute_t* attr);
+
 // The dispatch grid of |g| (row blocks x column blocks x batch) and the
 // per-worker local memory its entry point needs.
 void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]);

@@ -65,11 +65,22 @@ static kiln_status_t kiln_cpu_winograd_pack_filter(kiln_ir_context_t* context,
       36 * np * C > (1ll << 32)) {
     return kiln_ok_status();
   }
-  float* packed = (float*)calloc((size_t)(36 * np * C), sizeof(float));
-  if (!packed) {
+  // Written straight into the attribute's arena storage (no staging copy);
+  // zeroed first for the columns past F.
+  int64_t dims[1] = {36 * np * C};
+  const kiln_ir_type_t* type =
+      kiln_ir_tensor_type_get(context, 1, dims, t->shaped.element, NULL);
+  uint8_t* packed_bytes = NULL;
+  const kiln_ir_attribute_t* attr =
+      type ? kiln_ir_dense_elements_attr_get_uninitialized(
+                 context, type, false, (size_t)dims[0] * 4, &packed_bytes)
+           : NULL;
+  if (!attr || !packed_bytes) {
     return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
                             "out of memory transforming a 3x3 filter");
   }
+  float* packed = (float*)packed_bytes;
+  memset(packed, 0, (size_t)dims[0] * 4);
   const uint8_t* src = value->dense.data;
   for (int64_t f = 0; f < F; ++f) {
     for (int64_t c = 0; c < C; ++c) {
@@ -104,24 +115,8 @@ static kiln_status_t kiln_cpu_winograd_pack_filter(kiln_ir_context_t* context,
       }
     }
   }
-  int64_t dims[1] = {36 * np * C};
-  const kiln_ir_type_t* type =
-      kiln_ir_tensor_type_get(context, 1, dims, t->shaped.element, NULL);
-  const kiln_ir_attribute_t* attr = kiln_ir_dense_elements_attr_get(
-      context, type, false, packed, (size_t)dims[0] * 4);
-  free(packed);
-  if (!attr) {
-    return kiln_make_status(KILN_STATUS_INTERNAL,
-                            "winograd filter: bad dense size");
-  }
-  kiln_ir_builder_t b = kiln_ir_builder_make(context);
-  kiln_ir_builder_set_before(&b, def);
-  kiln_ir_named_attribute_t named = kiln_ir_named_attr(context, "value", attr);
-  kiln_ir_op_t* constant = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      &b, "arith.constant", 0, NULL, 1, &type, 1, &named, &constant));
-  kiln_ir_op_set_operand(region, binding, kiln_ir_op_result(constant, 0));
-  kiln_ir_op_erase(def);
+  KILN_RETURN_IF_ERROR(kiln_cpu_replace_region_constant(
+      context, region, binding, def, type, attr));
   *out_done = true;
   return kiln_ok_status();
 }

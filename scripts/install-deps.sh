@@ -7,6 +7,8 @@ packages=(
   llvm-14-tools python3 python3-numpy libbenchmark-dev
   # The Python bindings (bindings/python) and their pytest tests.
   python3-dev python3-pytest
+  # Tests that write small ONNX models (tests/onnx, tests/cpu_backend).
+  python3-onnx
   # The ONNX importer (protobuf-c reader generated from Debian's onnx.proto)
   # and ONNX's backend test data (tests/onnx).
   libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata

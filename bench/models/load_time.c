@@ -1,8 +1,10 @@
 // Module load time: loads a .kmod with kiln_vm_bytecode_module_load_file
 // (map the file, check it, index it) RUNS times and prints one JSON line
-// with the median milliseconds: default flags (whole-file CRC32 check) and
-// with the CRC check skipped, and the time to read every page of the file
-// once (what the CRC check costs at least: the file's pages).
+// with the median milliseconds: default flags (the CRC32 check: of the
+// structure only when the module has a rodata_checksums section, as kiln
+// writes them, the weights being checked at their first use; else of the
+// whole file) and with the CRC check skipped, and the time to read every
+// page of the file once (what a whole-file check costs at least).
 //
 // Usage: load_time MODULE.kmod [RUNS]
 #include <fcntl.h>

@@ -39,8 +39,9 @@ typedef enum kiln_vm_section_kind_e {
   KILN_VM_SECTION_BYTECODE = 5,
   KILN_VM_SECTION_RODATA = 6,
   KILN_VM_SECTION_EXECUTABLES = 7,
-  KILN_VM_SECTION_GLOBALS = 8,  // format 1.1
-  KILN_VM_SECTION_KIND_MAX = 8,
+  KILN_VM_SECTION_GLOBALS = 8,           // format 1.1
+  KILN_VM_SECTION_RODATA_CHECKSUMS = 9,  // optional, see below
+  KILN_VM_SECTION_KIND_MAX = 9,
 } kiln_vm_section_kind_t;
 
 // STRINGS: u32 count, count x {u32 offset, u32 length} (offsets from the
@@ -68,6 +69,16 @@ typedef enum kiln_vm_section_kind_e {
 // GLOBALS (format 1.1, optional): u32 count, count x {u32 name (string
 //   index), u32 bank (kiln_vm_bank_t)} (8 bytes). Each context holds its own
 //   zero / null initialized value per global.
+// RODATA_CHECKSUMS (optional; readers that do not know it skip it, so it
+//   changes no version): u32 structure_crc32, u32 count (the RODATA
+//   count), count x u32 crc32 of each rodata entry's bytes as stored.
+//   structure_crc32 covers the file minus three ranges: the header's crc32
+//   field, the structure_crc32 field itself, and the RODATA section's data
+//   (from the end of its entry table to the section's end). A reader that
+//   knows the section checks the structure at load and each entry before
+//   its first use, so that loading reads no weights; the header's crc32
+//   still covers the whole file, for older readers and as the fallback.
+#define KILN_VM_RODATA_CHECKSUMS_HEADER_SIZE 8
 #define KILN_VM_IMPORT_ENTRY_SIZE 8
 #define KILN_VM_EXPORT_ENTRY_SIZE 16
 #define KILN_VM_ATTR_ENTRY_SIZE 8
@@ -420,6 +431,14 @@ typedef struct kiln_vm_opcode_info_t {
   const char* mnemonic;
   const char* format;  // operand format string
 } kiln_vm_opcode_info_t;
+
+// CRC-32 of |length| bytes of |image| without the header's crc32 field, the
+// 4 bytes at |field_offset| and [data_begin, data_end) (ranges may come in
+// any order, overlap or reach past the end): the RODATA_CHECKSUMS
+// structure_crc32, computed alike by the writer and the loader.
+uint32_t kiln_vm_structure_crc32(const uint8_t* image, uint64_t length,
+                                 uint64_t field_offset, uint64_t data_begin,
+                                 uint64_t data_end);
 
 // Info of |opcode| or NULL if it is not a valid opcode.
 const kiln_vm_opcode_info_t* kiln_vm_opcode_info(uint32_t opcode);

@@ -35,6 +35,7 @@ static void kiln_vm_bytecode_module_destroy(kiln_vm_module_t* base) {
   kiln_allocator_free(a, m->attrs);
   kiln_allocator_free(a, m->functions);
   kiln_allocator_free(a, m->rodata);
+  kiln_allocator_free(a, (void*)m->rodata_checked);
   kiln_ref_release(m->parameter_owner);
   kiln_allocator_free(a, m->executables);
   kiln_allocator_free(a, m->entry_points);
@@ -489,6 +490,105 @@ static kiln_status_t kiln_vm_parse_globals(kiln_vm_bytecode_module_t* m,
 // Header and section table
 //===----------------------------------------------------------------------===//
 
+// True when the module has a RODATA_CHECKSUMS section whose structure CRC
+// matches: the load then reads no rodata payload, and sets m->rodata_crcs
+// so that each entry is checked before its first use. False (check the
+// whole file, as for modules without the section) when the section is
+// missing, malformed or does not match: the whole-file CRC then tells a
+// damaged file from a damaged checksum section, with the usual error.
+// Only reads the section table here; the structural parse validates it.
+static bool kiln_vm_structure_crc_matches(kiln_vm_bytecode_module_t* m) {
+  const uint8_t* p = m->image;
+  uint64_t length = m->image_length;
+  uint32_t section_count = kiln_vm_rd32(p + 28);
+  uint64_t table = kiln_vm_rd64(p + 32);
+  if (table > length ||
+      section_count > (length - table) / KILN_VM_SECTION_ENTRY_SIZE) {
+    return false;
+  }
+  uint64_t rodata[2] = {0, 0}, sums[2] = {0, 0};
+  for (uint32_t i = 0; i < section_count; ++i) {
+    const uint8_t* e = p + table + (uint64_t)i * KILN_VM_SECTION_ENTRY_SIZE;
+    uint32_t kind = kiln_vm_rd32(e);
+    uint64_t offset = kiln_vm_rd64(e + 8), size = kiln_vm_rd64(e + 16);
+    if (offset > length || size > length - offset) return false;
+    uint64_t* range = kind == KILN_VM_SECTION_RODATA             ? rodata
+                      : kind == KILN_VM_SECTION_RODATA_CHECKSUMS ? sums
+                                                                 : NULL;
+    if (!range) continue;
+    if (range[1]) return false;  // duplicate: the parse reports it
+    range[0] = offset;
+    range[1] = size;
+  }
+  if (rodata[1] < 8 || sums[1] < KILN_VM_RODATA_CHECKSUMS_HEADER_SIZE) {
+    return false;
+  }
+  uint32_t count = kiln_vm_rd32(p + sums[0] + 4);
+  if (count != kiln_vm_rd32(p + rodata[0]) ||
+      (sums[1] - KILN_VM_RODATA_CHECKSUMS_HEADER_SIZE) / 4 < count ||
+      (rodata[1] - 8) / KILN_VM_RODATA_ENTRY_SIZE < count) {
+    return false;
+  }
+  uint64_t data_begin =
+      rodata[0] + 8 + (uint64_t)count * KILN_VM_RODATA_ENTRY_SIZE;
+  if (kiln_vm_structure_crc32(p, length, sums[0], data_begin,
+                              rodata[0] + rodata[1]) !=
+      kiln_vm_rd32(p + sums[0])) {
+    return false;
+  }
+  m->rodata_crcs = p + sums[0] + KILN_VM_RODATA_CHECKSUMS_HEADER_SIZE;
+  return true;
+}
+
+// Bytes entry |r| takes in the file: a splat's {length, pattern}, a
+// parameter's descriptor, or the data itself.
+static uint64_t kiln_vm_rodata_stored_length(const kiln_vm_rodata_info_t* r) {
+  if (r->is_parameter) return KILN_VM_RODATA_PARAMETER_DATA_SIZE;
+  if (r->splat_pattern) return 8 + (uint64_t)r->splat_pattern_length;
+  return r->length;
+}
+
+kiln_status_t kiln_vm_bytecode_module_check_rodata(kiln_vm_bytecode_module_t* m,
+                                                   uint32_t index) {
+  if (!m->rodata_crcs || index >= m->rodata_count ||
+      kiln_atomic_load_acquire(&m->rodata_checked[index])) {
+    return kiln_ok_status();
+  }
+  const kiln_vm_rodata_info_t* r = &m->rodata[index];
+  uint64_t stored = kiln_vm_rodata_stored_length(r);
+  uint32_t want = kiln_vm_rd32(m->rodata_crcs + 4 * (uint64_t)index);
+  uint32_t got = kiln_crc32(m->image + r->file_offset, (size_t)stored);
+  if (got != want) {
+    return kiln_make_status(
+        KILN_STATUS_DATA_LOSS,
+        "module '%.*s': rodata '%.*s' (%" PRIu64 " bytes at offset %" PRIu64
+        ") is corrupted: its CRC32 is %08x, the module says %08x",
+        KILN_SV_ARG(m->name), KILN_SV_ARG(r->name), stored, r->file_offset, got,
+        want);
+  }
+  kiln_atomic_store_release(&m->rodata_checked[index], true);
+  return kiln_ok_status();
+}
+
+// With lazy rodata checks: the per-entry flags, and the splat and parameter
+// descriptors checked now (they were parsed at load).
+static kiln_status_t kiln_vm_prepare_rodata_checks(
+    kiln_vm_bytecode_module_t* m) {
+  if (!m->rodata_crcs) return kiln_ok_status();
+  KILN_RETURN_IF_ERROR(kiln_vm_alloc_array(m->base.allocator, m->rodata_count,
+                                           sizeof(kiln_atomic_bool_t),
+                                           (void**)&m->rodata_checked));
+  for (uint32_t i = 0; i < m->rodata_count; ++i) {
+    kiln_atomic_init(&m->rodata_checked[i], false);
+  }
+  for (uint32_t i = 0; i < m->rodata_count; ++i) {
+    if (m->rodata[i].is_parameter || m->rodata[i].splat_pattern) {
+      KILN_RETURN_IF_ERROR(kiln_vm_bytecode_module_check_rodata(m, i));
+    }
+  }
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_vm_parse_module(kiln_vm_bytecode_module_t* m,
                                           kiln_vm_bytecode_load_flags_t flags) {
   const uint8_t* p = m->image;
@@ -525,7 +625,8 @@ static kiln_status_t kiln_vm_parse_module(kiln_vm_bytecode_module_t* m,
         length, file_length);
   }
   m->crc32 = kiln_vm_rd32(p + KILN_VM_HEADER_CRC_OFFSET);
-  if (!(flags & KILN_VM_BYTECODE_LOAD_FLAG_SKIP_CRC)) {
+  if (!(flags & KILN_VM_BYTECODE_LOAD_FLAG_SKIP_CRC) &&
+      !kiln_vm_structure_crc_matches(m)) {
     static const uint8_t zeros[4] = {0};
     uint32_t crc = kiln_crc32_update(0, p, KILN_VM_HEADER_CRC_OFFSET);
     crc = kiln_crc32_update(crc, zeros, 4);
@@ -584,6 +685,7 @@ static kiln_status_t kiln_vm_parse_module(kiln_vm_bytecode_module_t* m,
   KILN_RETURN_IF_ERROR(
       kiln_vm_parse_exports(m, &views[KILN_VM_SECTION_EXPORTS]));
   KILN_RETURN_IF_ERROR(kiln_vm_parse_rodata(m, &views[KILN_VM_SECTION_RODATA]));
+  KILN_RETURN_IF_ERROR(kiln_vm_prepare_rodata_checks(m));
   KILN_RETURN_IF_ERROR(
       kiln_vm_parse_executables(m, &views[KILN_VM_SECTION_EXECUTABLES]));
   KILN_RETURN_IF_ERROR(
@@ -998,6 +1100,8 @@ kiln_status_t kiln_vm_bytecode_module_rodata_at(kiln_vm_module_t* module,
     return kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
                             "rodata ordinal %zu out of range", ordinal);
   }
+  KILN_RETURN_IF_ERROR(
+      kiln_vm_bytecode_module_check_rodata(KILN_BC(module), (uint32_t)ordinal));
   *out = KILN_BC(module)->rodata[ordinal];
   return kiln_ok_status();
 }

@@ -36,8 +36,12 @@ typedef enum kiln_vm_bytecode_load_flag_bits_e {
   // load_memory: copy the bytes (default) or BORROW them: the caller keeps
   // them alive and unchanged for the module's life.
   KILN_VM_BYTECODE_LOAD_FLAG_BORROW = 1u << 0,
-  // Skip the whole-file CRC32 check (structural validation still runs);
-  // used by tests that corrupt modules on purpose.
+  // Skip the CRC32 checks (structural validation still runs); used by tests
+  // that corrupt modules on purpose. Without this flag a module with a
+  // RODATA_CHECKSUMS section (kiln writes one) has its structure checked at
+  // load and each rodata entry's bytes before their first use (a weight
+  // fails with DATA_LOSS naming it), so that a load reads no weights;
+  // other modules have their whole file checked at load.
   KILN_VM_BYTECODE_LOAD_FLAG_SKIP_CRC = 1u << 1,
 } kiln_vm_bytecode_load_flag_bits_t;
 typedef uint32_t kiln_vm_bytecode_load_flags_t;
@@ -85,7 +89,8 @@ typedef struct kiln_vm_rodata_info_t {
 } kiln_vm_rodata_info_t;
 
 size_t kiln_vm_bytecode_module_rodata_count(kiln_vm_module_t* module);
-// Entry |ordinal| (OUT_OF_RANGE past the end).
+// Entry |ordinal| (OUT_OF_RANGE past the end; DATA_LOSS naming it when its
+// bytes, read here for the first time, fail their CRC).
 kiln_status_t kiln_vm_bytecode_module_rodata_at(kiln_vm_module_t* module,
                                                 size_t ordinal,
                                                 kiln_vm_rodata_info_t* out);

@@ -3,6 +3,7 @@
 #ifndef KILN_RUNTIME_VM_BYTECODE_MODULE_IMPL_H_
 #define KILN_RUNTIME_VM_BYTECODE_MODULE_IMPL_H_
 
+#include "runtime/base/atomics.h"
 #include "runtime/base/sync.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/bytecode_format.h"
@@ -82,7 +83,13 @@ typedef struct kiln_vm_bytecode_module_t {
   kiln_vm_bc_function_t* functions;
   uint32_t rodata_count;
   kiln_vm_rodata_info_t* rodata;
-  uint32_t parameter_count;  // rodata entries with is_parameter
+  // The RODATA_CHECKSUMS CRCs (u32 per entry) when the load checked only
+  // the structure: each regular entry is checked before its first use
+  // (kiln_vm_bytecode_module_check_rodata) and marked in |rodata_checked|.
+  // NULL when the whole file was checked or the check was skipped.
+  const uint8_t* rodata_crcs;
+  kiln_atomic_bool_t* rodata_checked;  // rodata_count, with rodata_crcs
+  uint32_t parameter_count;            // rodata entries with is_parameter
   bool parameters_bound;
   kiln_ref_object_t* parameter_owner;  // retained, or NULL
   uint32_t executable_count;
@@ -154,5 +161,11 @@ kiln_status_t kiln_vm_check_results(kiln_string_view_t function_name,
                                     const kiln_vm_signature_t* sig,
                                     const kiln_vm_value_t* results,
                                     size_t count);
+
+// OK when rodata entry |index| of |m| is intact: checked at load, already
+// checked, or its CRC matches now; DATA_LOSS naming it otherwise. Safe from
+// any thread (a race checks twice).
+kiln_status_t kiln_vm_bytecode_module_check_rodata(kiln_vm_bytecode_module_t* m,
+                                                   uint32_t index);
 
 #endif  // KILN_RUNTIME_VM_BYTECODE_MODULE_IMPL_H_

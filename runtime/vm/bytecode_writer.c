@@ -646,6 +646,7 @@ static kiln_status_t kiln_vm_writer_serialize(kiln_vm_bytecode_writer_t* w,
   sections[section_count++] = (kiln_vm_section_record_t){
       KILN_VM_SECTION_BYTECODE, start, out->size - start};
 
+  const int rodata_index = section_count;
   KILN_RETURN_IF_ERROR(kiln_vm_write_blobs(w, out, &w->rodata, false,
                                            &sections[section_count++]));
   KILN_RETURN_IF_ERROR(kiln_vm_write_blobs(w, out, &w->executables, true,
@@ -662,6 +663,25 @@ static kiln_status_t kiln_vm_writer_serialize(kiln_vm_bytecode_writer_t* w,
                              KILN_VM_GLOBAL_ENTRY_SIZE * w->globals.count));
     sections[section_count++] = (kiln_vm_section_record_t){
         KILN_VM_SECTION_GLOBALS, start, out->size - start};
+  }
+
+  // RODATA_CHECKSUMS: one CRC per rodata entry, so that a reader can check
+  // the structure at load and each weight at its first use. The structure
+  // CRC is filled in last, once every other byte is final.
+  uint64_t checksums = 0;
+  const kiln_vm_section_record_t* rodata_record = &sections[rodata_index];
+  if (w->rodata.count) {
+    KILN_RETURN_IF_ERROR(kiln_vm_bytes_align(a, out, 8));
+    checksums = out->size;
+    KILN_RETURN_IF_ERROR(kiln_vm_bytes_u32(a, out, 0));
+    KILN_RETURN_IF_ERROR(kiln_vm_bytes_u32(a, out, (uint32_t)w->rodata.count));
+    for (size_t i = 0; i < w->rodata.count; ++i) {
+      const kiln_vm_w_blob_t* b = KILN_VEC_AT(w->rodata, kiln_vm_w_blob_t, i);
+      KILN_RETURN_IF_ERROR(
+          kiln_vm_bytes_u32(a, out, kiln_crc32(b->data.data, b->data.size)));
+    }
+    sections[section_count++] = (kiln_vm_section_record_t){
+        KILN_VM_SECTION_RODATA_CHECKSUMS, checksums, out->size - checksums};
   }
 
   // Section table.
@@ -693,8 +713,16 @@ static kiln_status_t kiln_vm_writer_serialize(kiln_vm_bytecode_writer_t* w,
   memcpy(h + 28, &count, 4);
   memcpy(h + 32, &table, 8);
   memcpy(h + 40, &w->name, 4);
+  if (checksums) {
+    uint64_t data_begin = rodata_record->offset + 8 +
+                          KILN_VM_RODATA_ENTRY_SIZE * (uint64_t)w->rodata.count;
+    uint32_t structure =
+        kiln_vm_structure_crc32(out->data, out->size, checksums, data_begin,
+                                rodata_record->offset + rodata_record->length);
+    memcpy(out->data + checksums, &structure, 4);
+  }
   uint32_t crc = kiln_crc32(out->data, out->size);
-  memcpy(h + KILN_VM_HEADER_CRC_OFFSET, &crc, 4);
+  memcpy(out->data + KILN_VM_HEADER_CRC_OFFSET, &crc, 4);
   return kiln_ok_status();
 }
 

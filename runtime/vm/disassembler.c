@@ -266,6 +266,8 @@ static const char* kiln_vm_section_name(uint32_t kind) {
       return "executables";
     case KILN_VM_SECTION_GLOBALS:
       return "globals";
+    case KILN_VM_SECTION_RODATA_CHECKSUMS:
+      return "rodata_checksums";
     default:
       return "unknown";
   }

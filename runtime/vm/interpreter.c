@@ -716,6 +716,15 @@ reload:
         break;
       }
       case KILN_VM_OP_RODATA_REF: {
+        if (frame->state->module->rodata_crcs) {
+          // First use of a weight the load did not read: check it now.
+          status = kiln_vm_bytecode_module_check_rodata(frame->state->module,
+                                                        OP32(4));
+          if (status) {
+            frame->pc = (uint32_t)(ip - code);
+            goto error;
+          }
+        }
         kiln_ref_object_t* value = &frame->state->rodata_buffers[OP32(4)]->ref;
         kiln_ref_retain(value);
         kiln_ref_object_t* old = REF[R(0)];

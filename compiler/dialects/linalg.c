@@ -788,39 +788,63 @@ typedef struct kiln_linalg_contraction_t {
   const char* reduce;  // the letters of the reduction loops
   uint32_t rank[3];
   int64_t dims[3][3];  // the loop indexing each operand dim
+  // Quantized: two scalar zero points follow lhs and rhs among the inputs,
+  // and the body is acc + (a - a_zp) * (b - b_zp).
+  bool zero_points;
 } kiln_linalg_contraction_t;
 
 static const kiln_linalg_contraction_t kiln_linalg_contractions[] = {
-    {"linalg.matvec", "mk", "k", {2, 1, 1}, {{0, 1}, {1}, {0}}},
-    {"linalg.vecmat", "nk", "k", {1, 2, 1}, {{1}, {1, 0}, {0}}},
-    {"linalg.dot", "k", "k", {1, 1, 0}, {{0}, {0}, {0}}},
-    {"linalg.batch_matvec", "bmk", "k", {3, 2, 2}, {{0, 1, 2}, {0, 2}, {0, 1}}},
-    {"linalg.batch_vecmat", "bnk", "k", {2, 3, 2}, {{0, 2}, {0, 2, 1}, {0, 1}}},
+    {"linalg.matvec", "mk", "k", {2, 1, 1}, {{0, 1}, {1}, {0}}, false},
+    {"linalg.vecmat", "nk", "k", {1, 2, 1}, {{1}, {1, 0}, {0}}, false},
+    {"linalg.dot", "k", "k", {1, 1, 0}, {{0}, {0}, {0}}, false},
+    {"linalg.batch_matvec",
+     "bmk",
+     "k",
+     {3, 2, 2},
+     {{0, 1, 2}, {0, 2}, {0, 1}},
+     false},
+    {"linalg.batch_vecmat",
+     "bnk",
+     "k",
+     {2, 3, 2},
+     {{0, 2}, {0, 2, 1}, {0, 1}},
+     false},
     {"linalg.matmul_transpose_a",
      "mnk",
      "k",
      {2, 2, 2},
-     {{2, 0}, {2, 1}, {0, 1}}},
+     {{2, 0}, {2, 1}, {0, 1}},
+     false},
     {"linalg.matmul_transpose_b",
      "mnk",
      "k",
      {2, 2, 2},
-     {{0, 2}, {1, 2}, {0, 1}}},
+     {{0, 2}, {1, 2}, {0, 1}},
+     false},
     {"linalg.batch_matmul_transpose_a",
      "bmnk",
      "k",
      {3, 3, 3},
-     {{0, 3, 1}, {0, 3, 2}, {0, 1, 2}}},
+     {{0, 3, 1}, {0, 3, 2}, {0, 1, 2}},
+     false},
     {"linalg.batch_matmul_transpose_b",
      "bmnk",
      "k",
      {3, 3, 3},
-     {{0, 1, 3}, {0, 2, 3}, {0, 1, 2}}},
+     {{0, 1, 3}, {0, 2, 3}, {0, 1, 2}},
+     false},
     {"linalg.batch_reduce_matmul",
      "bmnk",
      "bk",
      {3, 3, 2},
-     {{0, 1, 3}, {0, 3, 2}, {1, 2}}},
+     {{0, 1, 3}, {0, 3, 2}, {1, 2}},
+     false},
+    {"linalg.quantized_matmul",
+     "mnk",
+     "k",
+     {2, 2, 2},
+     {{0, 2}, {2, 1}, {0, 1}},
+     true},
 };
 
 static const kiln_linalg_contraction_t* kiln_linalg_find_contraction(
@@ -1190,17 +1214,39 @@ static kiln_status_t kiln_linalg_verify_matmul_maps(kiln_ir_context_t* context,
 static kiln_status_t kiln_linalg_verify_contraction(kiln_ir_context_t* context,
                                                     kiln_ir_op_t* op) {
   const kiln_linalg_contraction_t* c = kiln_linalg_find_contraction(op);
-  KILN_RETURN_IF_ERROR(kiln_linalg_expect_counts(context, op, 2, 1));
+  uint32_t ins = c->zero_points ? 4 : 2;
+  KILN_RETURN_IF_ERROR(kiln_linalg_expect_counts(context, op, ins, 1));
   static const char* const roles[3] = {"lhs", "rhs", "output"};
+  // Operand of each role: the output follows the inputs.
+  const uint32_t operand[3] = {0, 1, ins};
   for (uint32_t i = 0; i < 3; ++i) {
     KILN_RETURN_IF_ERROR(
-        kiln_linalg_expect_rank(context, op, i, c->rank[i], roles[i]));
+        kiln_linalg_expect_rank(context, op, operand[i], c->rank[i], roles[i]));
+  }
+  for (uint32_t i = 2; i < ins; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (t->kind != KILN_IR_TYPE_INTEGER) {
+      return kiln_ir_op_emit_error(
+          op, context, "zero point (operand #%u) must be an integer, found %s",
+          i, kiln_ir_type_to_string(context, t));
+    }
+  }
+  if (c->zero_points) {
+    for (uint32_t i = 0; i < 3; ++i) {
+      const kiln_ir_type_t* e =
+          kiln_ir_type_element(kiln_ir_op_operand(op, operand[i])->type);
+      if (e->kind != KILN_IR_TYPE_INTEGER) {
+        return kiln_ir_op_emit_error(
+            op, context, "%s (operand #%u) must have integer elements",
+            roles[i], operand[i]);
+      }
+    }
   }
   kiln_linalg_loop_sizes_t sizes;
   kiln_linalg_loop_sizes_init(&sizes);
   for (uint32_t i = 0; i < 3; ++i) {
     KILN_RETURN_IF_ERROR(kiln_linalg_loop_sizes_add(
-        context, op, &sizes, c->loops, i, c->rank[i], c->dims[i]));
+        context, op, &sizes, c->loops, operand[i], c->rank[i], c->dims[i]));
   }
   return kiln_ok_status();
 }
@@ -1615,6 +1661,33 @@ static kiln_status_t kiln_linalg_build_mul_add(kiln_ir_context_t* context,
                                        KILN_LINALG_WINDOW_MUL_ADD);
 }
 
+// Appends `acc + (a - a_zp) * (b - b_zp)`, each converted to the
+// accumulator's type first (sign-extended, as linalg.quantized_matmul
+// defines it), and a linalg.yield to |body| (arguments a, b, a_zp, b_zp,
+// acc).
+static kiln_status_t kiln_linalg_build_quantized_mul_add(
+    kiln_ir_context_t* context, kiln_ir_op_t* op, kiln_ir_block_t* body) {
+  kiln_ir_builder_t bb = kiln_linalg_body_builder(context, body, op->location);
+  const kiln_ir_type_t* acc_type = body->args[4]->type;
+  kiln_ir_value_t* centered[2];
+  for (int i = 0; i < 2; ++i) {
+    kiln_ir_value_t* sub[2];
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_convert(&bb, body->args[i], acc_type, &sub[0]));
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_convert(&bb, body->args[2 + i], acc_type, &sub[1]));
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_emit(&bb, "arith.subi", 2, sub, acc_type, &centered[i]));
+  }
+  kiln_ir_value_t* add[2] = {body->args[4], NULL};
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_emit(&bb, "arith.muli", 2, centered, acc_type, &add[1]));
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_emit(&bb, "arith.addi", 2, add, acc_type, &v));
+  return kiln_linalg_yield(&bb, v);
+}
+
 // Appends `acc = f(acc, x)` and a linalg.yield of it to |body| (arguments
 // in, filter/window, acc): x = convert(in) * convert(filter) for
 // MUL_ADD, else convert(in) (pooling: the window operand is unused).
@@ -1645,12 +1718,14 @@ static kiln_status_t kiln_linalg_build_window_body(
   return kiln_linalg_yield(&bb, v);
 }
 
-// Named ops are generalized on statically shaped tensors only.
+// Named ops are generalized on statically shaped tensors (and scalars,
+// such as quantized_matmul's zero points) only.
 static kiln_status_t kiln_linalg_expect_static(kiln_ir_context_t* context,
                                                kiln_ir_op_t* op) {
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   for (uint32_t i = 0; i < n; ++i) {
     const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (kiln_linalg_is_number(t)) continue;
     if (!kiln_ir_type_is_ranked_tensor(t) ||
         !kiln_ir_type_has_static_shape(t)) {
       return kiln_ir_op_emit_error(
@@ -1904,10 +1979,18 @@ static kiln_status_t kiln_linalg_generalize_named(kiln_ir_context_t* context,
       kiln_linalg_find_contraction(op);
   if (contraction) {
     uint32_t loops = (uint32_t)strlen(contraction->loops);
-    const kiln_ir_attribute_t* maps[3];
+    // lhs, rhs, [lhs_zp, rhs_zp: `() `], output.
+    const kiln_ir_attribute_t* maps[5];
+    uint32_t num_maps = 0;
     for (int i = 0; i < 3; ++i) {
-      maps[i] = kiln_linalg_projection_map(context, loops, contraction->rank[i],
-                                           contraction->dims[i]);
+      if (i == 2 && contraction->zero_points) {
+        const kiln_ir_attribute_t* scalar =
+            kiln_linalg_projection_map(context, loops, 0, NULL);
+        maps[num_maps++] = scalar;
+        maps[num_maps++] = scalar;
+      }
+      maps[num_maps++] = kiln_linalg_projection_map(
+          context, loops, contraction->rank[i], contraction->dims[i]);
     }
     bool reduction[4] = {false, false, false, false};
     for (uint32_t i = 0; i < loops; ++i) {
@@ -1915,7 +1998,10 @@ static kiln_status_t kiln_linalg_generalize_named(kiln_ir_context_t* context,
     }
     KILN_RETURN_IF_ERROR(kiln_linalg_generic_like(&b, op, maps, loops,
                                                   reduction, &generic, &body));
-    KILN_RETURN_IF_ERROR(kiln_linalg_build_mul_add(context, op, body));
+    KILN_RETURN_IF_ERROR(
+        contraction->zero_points
+            ? kiln_linalg_build_quantized_mul_add(context, op, body)
+            : kiln_linalg_build_mul_add(context, op, body));
   } else if (kiln_linalg_find_conv(op)) {
     KILN_RETURN_IF_ERROR(
         kiln_linalg_generalize_conv(context, &b, op, &generic));
@@ -2312,6 +2398,9 @@ static const kiln_ir_op_def_t kiln_linalg_defs[] = {
         NULL, NULL, NULL                                                      \
   }
     KILN_LINALG_NAMED_DEF("linalg.matvec", "y[m] += A[m, k] * x[k]", 0,
+                          kiln_linalg_verify_contraction),
+    KILN_LINALG_NAMED_DEF("linalg.quantized_matmul",
+                          "C[m, n] += (A[m, k] - a_zp) * (B[k, n] - b_zp)", 0,
                           kiln_linalg_verify_contraction),
     KILN_LINALG_NAMED_DEF("linalg.vecmat", "y[n] += x[k] * A[k, n]", 0,
                           kiln_linalg_verify_contraction),

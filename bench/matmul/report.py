@@ -2,7 +2,12 @@
 """Merges matmul_bench JSON files, prints the summary against the targets
 and plots GFLOP/s against size (squares) and per named shape."""
 import argparse
+import datetime
 import json
+import os
+import platform
+import shutil
+import sys
 
 import matplotlib
 
@@ -15,6 +20,11 @@ def main():
     parser.add_argument("inputs", nargs="+")
     parser.add_argument("--json", required=True)
     parser.add_argument("--png", required=True)
+    parser.add_argument("--docs-page",
+                        help="the website page whose bench-matmul block "
+                             "gets the table")
+    parser.add_argument("--docs-png", help="where the page's chart goes")
+    parser.add_argument("--command", default="make bench")
     args = parser.parse_args()
     peak = 0.0
     results = []
@@ -84,6 +94,52 @@ def main():
     right.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(args.png, dpi=110)
+    if args.docs_page:
+        publish(args, peak, results)
+
+
+def publish(args, peak, results):
+    """The table (and the chart) on the website's benchmark page."""
+    sys.path.insert(0, os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), ".."))
+    import website  # bench/website.py
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    lines = [
+        "Made by `%s` on %s (%s, %d CPUs, load average %.1f at the end; "
+        "OpenBLAS with `OPENBLAS_CORETYPE=SkylakeX`; best of the "
+        "interleaved rounds; LHS packing and unpacking counted). FMA peak "
+        "of a register-only loop in the same run: %.1f GFLOP/s per thread."
+        % (args.command,
+           datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), cpu,
+           os.cpu_count(), os.getloadavg()[0], peak),
+        "",
+        "| shape | M x K x N | threads | kiln f32 GFLOP/s | OpenBLAS GFLOP/s "
+        "| kiln/OpenBLAS | % of peak | bf16 GFLOP/s (x f32) "
+        "| i8 GOP/s (x f32) | tile |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in results:
+        lines.append(
+            "| %s | %dx%dx%d | %d | %.1f | %.1f | %.2f | %.1f | %.1f (%.2f) "
+            "| %.1f (%.2f) | %s |" % (
+                r["shape"], r["M"], r["K"], r["N"], r["threads"],
+                r["kiln_f32_gflops"], r["openblas_f32_gflops"], r["ratio"],
+                r["percent_of_peak"], r["kiln_bf16_gflops"],
+                r["kiln_bf16_gflops"] / r["kiln_f32_gflops"],
+                r["kiln_i8_gflops"],
+                r["kiln_i8_gflops"] / r["kiln_f32_gflops"], r["tile"]))
+    website.replace_block(args.docs_page, "bench-matmul",
+                          "\n".join(lines) + "\n")
+    if args.docs_png:
+        shutil.copyfile(args.png, args.docs_png)
 
 
 if __name__ == "__main__":

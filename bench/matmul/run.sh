@@ -5,7 +5,9 @@
 #
 # Usage: bench/matmul/run.sh [BUILD_DIR] [matmul_bench flags...]
 #   e.g. bench/matmul/run.sh build --quick --rounds 3
-# Writes BUILD_DIR/bench/matmul/{results.txt,results.json,results.png}.
+# Writes BUILD_DIR/bench/matmul/{results.txt,results.json,results.png}; a
+# run without flags also updates the website's benchmark-suites page (its
+# bench-matmul block and bench-matmul.png).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
@@ -38,9 +40,17 @@ for threads in 1 2; do
   OPENBLAS_NUM_THREADS=$threads "$out/matmul_bench" --threads "$threads" \
     --json "$out/results-${threads}t.json" "$@" | tee -a "$out/results.txt"
 done
+# A full run (no flags) also puts its table and chart on the website's
+# benchmark-suites page.
+docs=()
+if [ $# -eq 0 ]; then
+  page="$root/docs/website/docs/developers/performance"
+  docs=(--docs-page "$page/benchmark-suites.md"
+        --docs-png "$page/bench-matmul.png")
+fi
 # Debian's python3 (the one python3-matplotlib installs into), not a
 # python3 earlier in PATH.
 /usr/bin/python3 "$root/bench/matmul/report.py" "$out/results-1t.json" \
-  "$out/results-2t.json" --json "$out/results.json" --png "$out/results.png" |
-  tee -a "$out/results.txt"
+  "$out/results-2t.json" --json "$out/results.json" --png "$out/results.png" \
+  ${docs[@]+"${docs[@]}"} | tee -a "$out/results.txt"
 echo "matmul bench: wrote $out/results.txt, results.json and results.png"

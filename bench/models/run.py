@@ -21,6 +21,9 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import website  # noqa: E402  (bench/website.py)
+
 RTOL = 1e-3
 TARGET = 1.2
 
@@ -290,18 +293,6 @@ def chart(results, png):
   fig.savefig(png, dpi=100)
 
 
-def update_docs(page, md, meta):
-  begin, end = "<!-- bench-models:begin -->", "<!-- bench-models:end -->"
-  with open(page) as f:
-    text = f.read()
-  if begin not in text or end not in text:
-    raise RuntimeError("%s lacks the %s ... %s markers" % (page, begin, end))
-  head, rest = text.split(begin, 1)
-  _, tail = rest.split(end, 1)
-  with open(page, "w") as f:
-    f.write(head + begin + "\n" + meta + "\n" + md + end + tail)
-
-
 def main():
   parser = argparse.ArgumentParser()
   parser.add_argument("--build", required=True)
@@ -358,7 +349,7 @@ def main():
             "from the same run.\n" %
             (args.command, meta["date"], cpu, os.cpu_count(),
              meta["load_avg"][0], meta["ort_version"], args.rounds, total))
-    update_docs(args.docs_page, md, text)
+    website.replace_block(args.docs_page, "bench-models", text + "\n" + md)
   if args.docs_png:
     import shutil
     shutil.copyfile(png, args.docs_png)

@@ -425,10 +425,51 @@ KILN_TEST(concurrent_invocations) {
   kiln_vm_test_teardown(&env);
 }
 
+// Threads racing on a weight's first use: its CRC (the module has a
+// rodata_checksums section) is checked by whichever gets there, maybe
+// both; run under TSan.
+static void* first_rodata_use_worker(void* arg) {
+  kiln_vm_test_env_t* env = (kiln_vm_test_env_t*)arg;
+  intptr_t failures = 0;
+  for (int i = 0; i < 50; ++i) {
+    kiln_vm_value_t r;
+    kiln_status_t status = kiln_vm_test_call(env, "sum", NULL, 0, &r, 1);
+    if (status || r.f32 != 8.0f) ++failures;
+    kiln_status_free(status);
+  }
+  return (void*)failures;
+}
+
+KILN_TEST(concurrent_first_rodata_use) {
+  for (int round = 0; round < 20; ++round) {
+    kiln_vm_test_env_t env;
+    KILN_ASSERT_OK(kiln_vm_test_setup(
+        "module @m\n"
+        "rodata @data : f32 1.5 2.5 4.0\n"
+        "func @sum : ->f export {\n"
+        "  rodata.ref %r0, @data\n  const.i64 %l0, 0\n  const.i64 %l1, 1\n"
+        "  const.i64 %l2, 2\n  buffer.load.f32 %f0, %r0, %l0\n"
+        "  buffer.load.f32 %f1, %r0, %l1\n  buffer.load.f32 %f2, %r0, %l2\n"
+        "  add.f32 %f0, %f0, %f1\n  add.f32 %f0, %f0, %f2\n  ret %f0\n}\n",
+        NULL, &env));
+    pthread_t threads[2];
+    for (int i = 0; i < 2; ++i) {
+      pthread_create(&threads[i], NULL, first_rodata_use_worker, &env);
+    }
+    for (int i = 0; i < 2; ++i) {
+      void* failures = NULL;
+      pthread_join(threads[i], &failures);
+      KILN_EXPECT_EQ_INT((intptr_t)failures, 0);
+    }
+    kiln_vm_test_teardown(&env);
+  }
+}
+
 KILN_TEST_MAIN(KILN_TEST_CASE(integer_arithmetic),
                KILN_TEST_CASE(float_ops_match_libm),
                KILN_TEST_CASE(control_flow),
                KILN_TEST_CASE(native_imports_and_waits),
                KILN_TEST_CASE(buffers_lists_and_rodata),
+               KILN_TEST_CASE(concurrent_first_rodata_use),
                KILN_TEST_CASE(invoke_list),
                KILN_TEST_CASE(concurrent_invocations))

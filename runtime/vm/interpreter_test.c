@@ -410,18 +410,24 @@ static void* concurrent_worker(void* arg) {
   return (void*)failures;
 }
 
-KILN_TEST(concurrent_invocations) {
-  kiln_vm_test_env_t env;
-  KILN_ASSERT_OK(kiln_vm_test_setup(kProgram, NULL, &env));
+// Runs |worker| on two threads at once; the failures they return, summed.
+static intptr_t run_on_two_threads(void* (*worker)(void*),
+                                   kiln_vm_test_env_t* env) {
   pthread_t threads[2];
-  for (int i = 0; i < 2; ++i) {
-    pthread_create(&threads[i], NULL, concurrent_worker, &env);
-  }
+  for (int i = 0; i < 2; ++i) pthread_create(&threads[i], NULL, worker, env);
+  intptr_t total = 0;
   for (int i = 0; i < 2; ++i) {
     void* failures = NULL;
     pthread_join(threads[i], &failures);
-    KILN_EXPECT_EQ_INT((intptr_t)failures, 0);
+    total += (intptr_t)failures;
   }
+  return total;
+}
+
+KILN_TEST(concurrent_invocations) {
+  kiln_vm_test_env_t env;
+  KILN_ASSERT_OK(kiln_vm_test_setup(kProgram, NULL, &env));
+  KILN_EXPECT_EQ_INT(run_on_two_threads(concurrent_worker, &env), 0);
   kiln_vm_test_teardown(&env);
 }
 
@@ -452,15 +458,7 @@ KILN_TEST(concurrent_first_rodata_use) {
         "  buffer.load.f32 %f1, %r0, %l1\n  buffer.load.f32 %f2, %r0, %l2\n"
         "  add.f32 %f0, %f0, %f1\n  add.f32 %f0, %f0, %f2\n  ret %f0\n}\n",
         NULL, &env));
-    pthread_t threads[2];
-    for (int i = 0; i < 2; ++i) {
-      pthread_create(&threads[i], NULL, first_rodata_use_worker, &env);
-    }
-    for (int i = 0; i < 2; ++i) {
-      void* failures = NULL;
-      pthread_join(threads[i], &failures);
-      KILN_EXPECT_EQ_INT((intptr_t)failures, 0);
-    }
+    KILN_EXPECT_EQ_INT(run_on_two_threads(first_rodata_use_worker, &env), 0);
     kiln_vm_test_teardown(&env);
   }
 }

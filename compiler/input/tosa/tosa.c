@@ -854,28 +854,30 @@ static void kiln_tosa_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 // Registration
 //===----------------------------------------------------------------------===//
 
+// Each definition names its lowering (lower_tosa.h).
 #define KILN_TOSA_EW(NAME, N, KIND, CLS, TRAITS)                              \
   {                                                                           \
     NAME, "elementwise op", KILN_IR_TRAIT_PURE | (TRAITS), N, 1, 0, 0,        \
         kiln_tosa_verify_elementwise, kiln_tosa_parse, kiln_tosa_print, NULL, \
-        KILN_TOSA_UD(KIND, CLS), NULL                                         \
+        KILN_TOSA_UD(KIND, CLS), kiln_tosa_lower_elementwise                  \
   }
 #define KILN_TOSA_UNARY(NAME, CLS) \
   KILN_TOSA_EW(NAME, 1, KILN_TOSA_KIND_UNARY, CLS, 0)
 #define KILN_TOSA_BINARY(NAME, CLS, TRAITS) \
   KILN_TOSA_EW(NAME, 2, KILN_TOSA_KIND_BINARY, CLS, TRAITS)
-#define KILN_TOSA_OP(NAME, SUMMARY, N, VERIFY)                              \
+#define KILN_TOSA_OP(NAME, SUMMARY, N, VERIFY, LOWER)                       \
   {                                                                         \
     NAME, SUMMARY, KILN_IR_TRAIT_PURE, N, 1, 0, 0, VERIFY, kiln_tosa_parse, \
         kiln_tosa_print, NULL,                                              \
-        KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY), NULL             \
+        KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY),                  \
+        kiln_tosa_lower_##LOWER                                             \
   }
 
 static const kiln_ir_op_def_t kiln_tosa_defs[] = {
     {"tosa.const", "a dense constant",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_CONSTANT_LIKE, 0, 1, 0, 0,
      kiln_tosa_verify_const, NULL, NULL, kiln_tosa_fold_const,
-     KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY), NULL},
+     KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY), kiln_tosa_lower_const},
     // Unary.
     KILN_TOSA_UNARY("tosa.abs", KILN_TOSA_NUMERIC),
     KILN_TOSA_UNARY("tosa.bitwise_not", KILN_TOSA_INT),
@@ -931,63 +933,64 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
                  KILN_TOSA_NUMERIC, 0),
     // Others.
     KILN_TOSA_OP("tosa.select", "elementwise select", 3,
-                 kiln_tosa_verify_select),
+                 kiln_tosa_verify_select, elementwise),
     KILN_TOSA_OP("tosa.clamp", "clamps to [min_val, max_val]", 1,
-                 kiln_tosa_verify_clamp),
+                 kiln_tosa_verify_clamp, elementwise),
     KILN_TOSA_OP("tosa.cast", "converts the element type", 1,
-                 kiln_tosa_verify_cast),
+                 kiln_tosa_verify_cast, elementwise),
     KILN_TOSA_OP("tosa.reduce_sum", "sums along axis (kept)", 1,
-                 kiln_tosa_verify_reduce),
+                 kiln_tosa_verify_reduce, reduce),
     KILN_TOSA_OP("tosa.reduce_product", "multiplies along axis (kept)", 1,
-                 kiln_tosa_verify_reduce),
+                 kiln_tosa_verify_reduce, reduce),
     KILN_TOSA_OP("tosa.reduce_max", "maximum along axis (kept)", 1,
-                 kiln_tosa_verify_reduce),
+                 kiln_tosa_verify_reduce, reduce),
     KILN_TOSA_OP("tosa.reduce_min", "minimum along axis (kept)", 1,
-                 kiln_tosa_verify_reduce),
+                 kiln_tosa_verify_reduce, reduce),
     KILN_TOSA_OP("tosa.reduce_all", "logical and along axis (kept)", 1,
-                 kiln_tosa_verify_reduce),
+                 kiln_tosa_verify_reduce, reduce),
     KILN_TOSA_OP("tosa.reduce_any", "logical or along axis (kept)", 1,
-                 kiln_tosa_verify_reduce),
+                 kiln_tosa_verify_reduce, reduce),
     KILN_TOSA_OP("tosa.max_pool2d", "NHWC max pooling", 1,
-                 kiln_tosa_verify_max_pool2d),
+                 kiln_tosa_verify_max_pool2d, max_pool2d),
     KILN_TOSA_OP("tosa.matmul", "batched matmul (A, B[, a_zp, b_zp])",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_nn),
+                 KILN_IR_VARIADIC, kiln_tosa_verify_nn, matmul),
     KILN_TOSA_OP("tosa.fully_connected", "input x weight^T + bias",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_nn),
+                 KILN_IR_VARIADIC, kiln_tosa_verify_nn, fully_connected),
     KILN_TOSA_OP("tosa.conv2d", "NHWC x OHWI convolution + bias",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_nn),
+                 KILN_IR_VARIADIC, kiln_tosa_verify_nn, conv2d),
     KILN_TOSA_OP("tosa.depthwise_conv2d", "NHWC x HWCM convolution + bias",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_nn),
+                 KILN_IR_VARIADIC, kiln_tosa_verify_nn, depthwise_conv2d),
     KILN_TOSA_OP("tosa.avg_pool2d", "NHWC average pooling (no padding counted)",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_nn),
+                 KILN_IR_VARIADIC, kiln_tosa_verify_nn, avg_pool2d),
     KILN_TOSA_OP("tosa.concat", "concatenates along axis", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_data),
+                 kiln_tosa_verify_data, concat),
     KILN_TOSA_OP("tosa.slice", "static slice (start, size)", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_data),
+                 kiln_tosa_verify_data, slice),
     KILN_TOSA_OP("tosa.tile", "repeats the input (multiples)", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_data),
+                 kiln_tosa_verify_data, tile),
     KILN_TOSA_OP("tosa.rescale", "integer rescale (multiplier, shift, zps)",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_data),
+                 KILN_IR_VARIADIC, kiln_tosa_verify_data, rescale),
     KILN_TOSA_OP("tosa.gather", "gathers rows of values by indices", 2,
-                 kiln_tosa_verify_gather),
+                 kiln_tosa_verify_gather, gather),
     KILN_TOSA_OP("tosa.table", "table lookup (i16: interpolated)", 2,
-                 kiln_tosa_verify_table),
+                 kiln_tosa_verify_table, table),
     {"tosa.const_shape", "a constant !tosa.shape",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_CONSTANT_LIKE, 0, 1, 0, 0,
      kiln_tosa_verify_const_shape, kiln_tosa_parse, kiln_tosa_print, NULL,
-     KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY), NULL},
+     KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY),
+     kiln_tosa_lower_const_shape},
     KILN_TOSA_OP("tosa.pad", "pads with pad_const", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_pad),
+                 kiln_tosa_verify_pad, pad),
     KILN_TOSA_OP("tosa.transpose", "permutes dims (perms)", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_transpose),
+                 kiln_tosa_verify_transpose, transpose),
     KILN_TOSA_OP("tosa.reshape", "row-major reshape", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_reshape),
+                 kiln_tosa_verify_reshape, reshape),
 };
 
 kiln_status_t kiln_dialect_register_tosa(kiln_ir_context_t* context) {
-  KILN_RETURN_IF_ERROR(kiln_lowering_register_ops(
-      context, kiln_tosa_defs,
-      sizeof(kiln_tosa_defs) / sizeof(kiln_tosa_defs[0]), kiln_lower_tosa_op));
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_register_ops(context, kiln_tosa_defs,
+                           sizeof(kiln_tosa_defs) / sizeof(kiln_tosa_defs[0])));
   // TOSA's name before the 1.0 spec.
   return kiln_ir_register_op_alias(context, "tosa.reduce_prod",
                                    "tosa.reduce_product");

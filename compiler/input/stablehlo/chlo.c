@@ -11,6 +11,7 @@
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/lowering_util.h"
 #include "compiler/input/stablehlo/lower_stablehlo.h"
+#include "compiler/input/stablehlo/lower_stablehlo_data.h"
 
 static kiln_status_t kiln_chlo_verify_broadcast_binary(kiln_ir_context_t* ctx,
                                                        kiln_ir_op_t* op) {
@@ -44,7 +45,7 @@ static void kiln_chlo_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
     "chlo.broadcast_" NAME, "broadcasting " NAME, KILN_IR_TRAIT_PURE, 2, 1, 0, \
         0, kiln_chlo_verify_broadcast_binary,                                  \
         kiln_dialect_parse_operands_functional, kiln_chlo_print, NULL, NULL,   \
-        NULL                                                                   \
+        kiln_stablehlo_lower_chlo                                              \
   }
 
 static const kiln_ir_op_def_t kiln_chlo_defs[] = {
@@ -66,8 +67,7 @@ static const kiln_ir_op_def_t kiln_chlo_defs[] = {
 };
 
 kiln_status_t kiln_dialect_register_chlo(kiln_ir_context_t* context) {
-  return kiln_lowering_register_ops(
+  return kiln_ir_register_ops(
       context, kiln_chlo_defs,
-      sizeof(kiln_chlo_defs) / sizeof(kiln_chlo_defs[0]),
-      kiln_lower_stablehlo_data_hook);
+      sizeof(kiln_chlo_defs) / sizeof(kiln_chlo_defs[0]));
 }

@@ -1024,28 +1024,13 @@ kiln_status_t kiln_lower_elementwise_op(kiln_ir_builder_t* b,
   return kiln_lower_elementwise(&l, op);
 }
 
-kiln_status_t kiln_lower_stablehlo_data_hook(kiln_ir_builder_t* b,
-                                             kiln_ir_op_t* op) {
+kiln_status_t kiln_stablehlo_lower_after_complex(kiln_ir_builder_t* b,
+                                                 kiln_ir_op_t* op,
+                                                 kiln_ir_lower_fn_t fn) {
   bool handled = false;
   KILN_RETURN_IF_ERROR(kiln_shlo_lower_complex(b, op, &handled));
   if (handled) return kiln_ok_status();
-  return kiln_lower_stablehlo_data_op(b, op);
-}
-
-kiln_status_t kiln_lower_stablehlo_compute_hook(kiln_ir_builder_t* b,
-                                                kiln_ir_op_t* op) {
-  bool handled = false;
-  KILN_RETURN_IF_ERROR(kiln_shlo_lower_complex(b, op, &handled));
-  if (handled) return kiln_ok_status();
-  return kiln_lower_stablehlo_compute_op(b, op);
-}
-
-kiln_status_t kiln_lower_stablehlo_misc_hook(kiln_ir_builder_t* b,
-                                             kiln_ir_op_t* op) {
-  bool handled = false;
-  KILN_RETURN_IF_ERROR(kiln_shlo_lower_complex(b, op, &handled));
-  if (handled) return kiln_ok_status();
-  return kiln_lower_stablehlo_misc_op(b, op);
+  return fn(b, op);
 }
 
 kiln_status_t kiln_lower_stablehlo_rng_fft_hook(kiln_ir_builder_t* b,

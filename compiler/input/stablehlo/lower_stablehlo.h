@@ -25,15 +25,24 @@ kiln_status_t kiln_lower_elementwise_op(kiln_ir_builder_t* b, kiln_ir_op_t* op);
 // pairs lower_complex.c makes (a no-op otherwise).
 kiln_status_t kiln_lower_complex_check_op(kiln_ir_builder_t* b,
                                           kiln_ir_op_t* op);
-// stablehlo_data.c and chlo.c's ops (lower_stablehlo_data.c).
-kiln_status_t kiln_lower_stablehlo_data_hook(kiln_ir_builder_t* b,
-                                             kiln_ir_op_t* op);
-// stablehlo_compute.c's ops (lower_stablehlo_compute.c).
-kiln_status_t kiln_lower_stablehlo_compute_hook(kiln_ir_builder_t* b,
-                                                kiln_ir_op_t* op);
-// stablehlo_misc.c's ops (lower_stablehlo_misc.c).
-kiln_status_t kiln_lower_stablehlo_misc_hook(kiln_ir_builder_t* b,
-                                             kiln_ir_op_t* op);
+// Lowers |op| with |fn|, unless it has complex operands (or is one of
+// fft/real/imag/complex), which lower_complex.c lowers instead: every
+// stablehlo/chlo hook below goes through here.
+kiln_status_t kiln_stablehlo_lower_after_complex(kiln_ir_builder_t* b,
+                                                 kiln_ir_op_t* op,
+                                                 kiln_ir_lower_fn_t fn);
+// The hooks each op definition of stablehlo_data.c, stablehlo_compute.c,
+// stablehlo_misc.c and chlo.c names (kiln_stablehlo_lower_<name>, listed
+// in lower_stablehlo_{data,compute,misc}.h), defined next to the lowering
+// |fn| they wrap.
+#define KILN_STABLEHLO_DECLARE_LOWERING(name)                     \
+  kiln_status_t kiln_stablehlo_lower_##name(kiln_ir_builder_t* b, \
+                                            kiln_ir_op_t* op);
+#define KILN_STABLEHLO_DEFINE_LOWERING(name, fn)                  \
+  kiln_status_t kiln_stablehlo_lower_##name(kiln_ir_builder_t* b, \
+                                            kiln_ir_op_t* op) {   \
+    return kiln_stablehlo_lower_after_complex(b, op, fn);         \
+  }
 // stablehlo_rng_fft.c's ops (lower_stablehlo_rng_fft.c, lower_complex.c).
 kiln_status_t kiln_lower_stablehlo_rng_fft_hook(kiln_ir_builder_t* b,
                                                 kiln_ir_op_t* op);

@@ -1222,30 +1222,13 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
-kiln_status_t kiln_lower_stablehlo_compute_op(kiln_ir_builder_t* b,
-                                              kiln_ir_op_t* op) {
-  if (kiln_ir_op_is(op, "stablehlo.sort"))
-    return kiln_lower_comparator_sort(b, op);
-  if (kiln_ir_op_is(op, "stablehlo.dynamic_update_slice")) {
-    return kiln_ls_lower_dus(b, op);
-  }
-  if (kiln_ir_op_is(op, "stablehlo.cholesky")) {
-    return kiln_ls_lower_cholesky(b, op);
-  }
-  if (kiln_ir_op_is(op, "stablehlo.reduce_precision")) {
-    return kiln_ls_lower_reduce_precision(b, op);
-  }
-  if (kiln_ir_op_is(op, "stablehlo.triangular_solve")) {
-    return kiln_ls_lower_triangular_solve(b, op);
-  }
-  if (kiln_ir_op_is(op, "stablehlo.batch_norm_training")) {
-    return kiln_ls_lower_batch_norm_training(b, op);
-  }
-  if (kiln_ir_op_is(op, "stablehlo.select_and_scatter")) {
-    return kiln_ls_lower_select_and_scatter(b, op);
-  }
-  if (kiln_ir_op_is(op, "stablehlo.batch_norm_grad")) {
-    return kiln_ls_lower_batch_norm_grad(b, op);
-  }
-  return kiln_ir_op_emit_error(op, b->context, "is not supported");
-}
+KILN_STABLEHLO_DEFINE_LOWERING(sort, kiln_lower_comparator_sort)
+KILN_STABLEHLO_DEFINE_LOWERING(dynamic_update_slice, kiln_ls_lower_dus)
+KILN_STABLEHLO_DEFINE_LOWERING(cholesky, kiln_ls_lower_cholesky)
+KILN_STABLEHLO_DEFINE_LOWERING(reduce_precision, kiln_ls_lower_reduce_precision)
+KILN_STABLEHLO_DEFINE_LOWERING(triangular_solve, kiln_ls_lower_triangular_solve)
+KILN_STABLEHLO_DEFINE_LOWERING(batch_norm_training,
+                               kiln_ls_lower_batch_norm_training)
+KILN_STABLEHLO_DEFINE_LOWERING(select_and_scatter,
+                               kiln_ls_lower_select_and_scatter)
+KILN_STABLEHLO_DEFINE_LOWERING(batch_norm_grad, kiln_ls_lower_batch_norm_grad)

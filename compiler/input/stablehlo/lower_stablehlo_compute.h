@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "compiler/input/stablehlo/lower_stablehlo.h"
 #include "compiler/ir/builder.h"
 #include "compiler/ir/operation.h"
 
@@ -14,9 +15,13 @@
 extern "C" {
 #endif
 
-// Lowers |op| (uses replaced, |op| erased) with |b| placed before it.
-kiln_status_t kiln_lower_stablehlo_compute_op(kiln_ir_builder_t* b,
-                                              kiln_ir_op_t* op);
+// The hooks of this file's ops (see KILN_STABLEHLO_DECLARE_LOWERING):
+// kiln_stablehlo_lower_<name>, named by each op definition.
+#define KILN_STABLEHLO_COMPUTE_LOWERINGS(X)                                   \
+  X(sort)                                                                     \
+  X(dynamic_update_slice) X(cholesky) X(reduce_precision) X(triangular_solve) \
+      X(batch_norm_training) X(select_and_scatter) X(batch_norm_grad)
+KILN_STABLEHLO_COMPUTE_LOWERINGS(KILN_STABLEHLO_DECLARE_LOWERING)
 
 // Sorts the operands of |op| (stablehlo.sort or iree_linalg_ext.sort: every
 // regular operand is sorted, results replace the op's) along its

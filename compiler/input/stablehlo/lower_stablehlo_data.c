@@ -927,31 +927,15 @@ static kiln_status_t kiln_ld_lower_chlo(kiln_ir_builder_t* b,
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
-kiln_status_t kiln_lower_stablehlo_data_op(kiln_ir_builder_t* b,
-                                           kiln_ir_op_t* op) {
-  if (kiln_ir_op_is(op, "stablehlo.pad")) return kiln_ld_lower_pad(b, op);
-  if (kiln_ir_op_is(op, "stablehlo.reverse"))
-    return kiln_ld_lower_reverse(b, op);
-  if (kiln_ir_op_is(op, "stablehlo.dynamic_slice")) {
-    return kiln_ld_lower_dynamic_slice(b, op);
-  }
-  if (kiln_ir_op_is(op, "stablehlo.torch_index_select")) {
-    return kiln_ld_lower_torch_index_select(b, op);
-  }
-  if (kiln_ir_op_is(op, "stablehlo.gather")) return kiln_ld_lower_gather(b, op);
-  if (kiln_ir_op_is(op, "stablehlo.scatter"))
-    return kiln_ld_lower_scatter(b, op);
-  if (kiln_ir_op_is(op, "stablehlo.reduce_window")) {
-    return kiln_ld_lower_reduce_window(b, op);
-  }
-  if (kiln_ir_op_is(op, "stablehlo.convolution")) {
-    return kiln_ld_lower_convolution(b, op);
-  }
-  if (kiln_ir_op_is(op, "stablehlo.batch_norm_inference")) {
-    return kiln_ld_lower_batch_norm_inference(b, op);
-  }
-  if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(op), "chlo")) {
-    return kiln_ld_lower_chlo(b, op);
-  }
-  return kiln_ir_op_emit_error(op, b->context, "is not supported");
-}
+KILN_STABLEHLO_DEFINE_LOWERING(pad, kiln_ld_lower_pad)
+KILN_STABLEHLO_DEFINE_LOWERING(reverse, kiln_ld_lower_reverse)
+KILN_STABLEHLO_DEFINE_LOWERING(dynamic_slice, kiln_ld_lower_dynamic_slice)
+KILN_STABLEHLO_DEFINE_LOWERING(torch_index_select,
+                               kiln_ld_lower_torch_index_select)
+KILN_STABLEHLO_DEFINE_LOWERING(gather, kiln_ld_lower_gather)
+KILN_STABLEHLO_DEFINE_LOWERING(scatter, kiln_ld_lower_scatter)
+KILN_STABLEHLO_DEFINE_LOWERING(reduce_window, kiln_ld_lower_reduce_window)
+KILN_STABLEHLO_DEFINE_LOWERING(convolution, kiln_ld_lower_convolution)
+KILN_STABLEHLO_DEFINE_LOWERING(batch_norm_inference,
+                               kiln_ld_lower_batch_norm_inference)
+KILN_STABLEHLO_DEFINE_LOWERING(chlo, kiln_ld_lower_chlo)

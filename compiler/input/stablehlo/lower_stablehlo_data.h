@@ -5,6 +5,7 @@
 #ifndef KILN_COMPILER_PIPELINE_LOWER_STABLEHLO_DATA_H_
 #define KILN_COMPILER_PIPELINE_LOWER_STABLEHLO_DATA_H_
 
+#include "compiler/input/stablehlo/lower_stablehlo.h"
 #include "compiler/ir/builder.h"
 #include "compiler/ir/operation.h"
 
@@ -12,9 +13,13 @@
 extern "C" {
 #endif
 
-// Lowers |op| (uses replaced, |op| erased) with |b| placed before it.
-kiln_status_t kiln_lower_stablehlo_data_op(kiln_ir_builder_t* b,
-                                           kiln_ir_op_t* op);
+// The hooks of this file's ops (see KILN_STABLEHLO_DECLARE_LOWERING):
+// kiln_stablehlo_lower_<name>, named by each op definition.
+#define KILN_STABLEHLO_DATA_LOWERINGS(X)                                 \
+  X(pad)                                                                 \
+  X(reverse) X(dynamic_slice) X(torch_index_select) X(gather) X(scatter) \
+      X(reduce_window) X(convolution) X(batch_norm_inference) X(chlo)
+KILN_STABLEHLO_DATA_LOWERINGS(KILN_STABLEHLO_DECLARE_LOWERING)
 
 //===----------------------------------------------------------------------===//
 // Region inlining (lower_stablehlo.c); the driver's entry for ops this file

@@ -163,23 +163,9 @@ static kiln_status_t kiln_lm_dynamic_shape_op(kiln_ir_builder_t* b,
   return kiln_lower_to_structured_op(b, s);
 }
 
-kiln_status_t kiln_lower_stablehlo_misc_op(kiln_ir_builder_t* b,
-                                           kiln_ir_op_t* op) {
-  if (kiln_ir_op_is(op, "stablehlo.optimization_barrier")) {
-    return kiln_lm_barrier(b, op);
-  }
-  if (kiln_ir_op_is(op, "stablehlo.get_dimension_size")) {
-    return kiln_lm_dimension_size(b, op);
-  }
-  if (kiln_ir_op_is(op, "stablehlo.map")) return kiln_lm_map(b, op);
-  if (kiln_ir_op_is(op, "stablehlo.tuple")) return kiln_lm_tuple(b, op);
-  if (kiln_ir_op_is(op, "stablehlo.get_tuple_element")) {
-    return kiln_lm_get_tuple_element(b, op);
-  }
-  if (kiln_ir_op_is(op, "stablehlo.dynamic_broadcast_in_dim") ||
-      kiln_ir_op_is(op, "stablehlo.dynamic_reshape") ||
-      kiln_ir_op_is(op, "stablehlo.dynamic_iota")) {
-    return kiln_lm_dynamic_shape_op(b, op);
-  }
-  return kiln_ir_op_emit_error(op, b->context, "is not supported");
-}
+KILN_STABLEHLO_DEFINE_LOWERING(optimization_barrier, kiln_lm_barrier)
+KILN_STABLEHLO_DEFINE_LOWERING(get_dimension_size, kiln_lm_dimension_size)
+KILN_STABLEHLO_DEFINE_LOWERING(map, kiln_lm_map)
+KILN_STABLEHLO_DEFINE_LOWERING(tuple, kiln_lm_tuple)
+KILN_STABLEHLO_DEFINE_LOWERING(get_tuple_element, kiln_lm_get_tuple_element)
+KILN_STABLEHLO_DEFINE_LOWERING(dynamic_shape, kiln_lm_dynamic_shape_op)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 
+#include "compiler/input/stablehlo/lower_stablehlo.h"
 #include "compiler/ir/builder.h"
 #include "compiler/ir/operation.h"
 
@@ -16,9 +17,12 @@
 extern "C" {
 #endif
 
-// Lowers |op| (uses replaced, |op| erased) with |b| placed before it.
-kiln_status_t kiln_lower_stablehlo_misc_op(kiln_ir_builder_t* b,
-                                           kiln_ir_op_t* op);
+// The hooks of this file's ops (see KILN_STABLEHLO_DECLARE_LOWERING):
+// kiln_stablehlo_lower_<name>, named by each op definition.
+#define KILN_STABLEHLO_MISC_LOWERINGS(X) \
+  X(optimization_barrier)                \
+  X(get_dimension_size) X(map) X(tuple) X(get_tuple_element) X(dynamic_shape)
+KILN_STABLEHLO_MISC_LOWERINGS(KILN_STABLEHLO_DECLARE_LOWERING)
 
 #ifdef __cplusplus
 }  // extern "C"

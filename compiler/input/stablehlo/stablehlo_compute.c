@@ -32,6 +32,7 @@
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/lowering_util.h"
 #include "compiler/input/stablehlo/lower_stablehlo.h"
+#include "compiler/input/stablehlo/lower_stablehlo_compute.h"
 
 static bool kiln_sort_is_tensor(const kiln_ir_type_t* t) {
   return t && kiln_ir_type_is_ranked_tensor(t);
@@ -508,40 +509,43 @@ static const kiln_ir_op_def_t kiln_stablehlo_compute_defs[] = {
     {"stablehlo.sort",
      "sorts N same-shaped tensors along a dimension with a comparator",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC,
-     KILN_IR_VARIADIC, 1, 0, kiln_sort_verify, NULL, NULL, NULL, NULL, NULL},
+     KILN_IR_VARIADIC, 1, 0, kiln_sort_verify, NULL, NULL, NULL, NULL,
+     kiln_stablehlo_lower_sort},
     {"stablehlo.dynamic_update_slice",
      "writes update into operand at clamped run-time start indices",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_dus_verify,
-     kiln_dus_parse, kiln_dus_print, NULL, NULL, NULL},
+     kiln_dus_parse, kiln_dus_print, NULL, NULL,
+     kiln_stablehlo_lower_dynamic_update_slice},
     {"stablehlo.cholesky",
      "Cholesky factors of (a batch of) symmetric positive-definite matrices",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_cholesky_verify, kiln_cholesky_parse,
-     kiln_cholesky_print, NULL, NULL, NULL},
+     kiln_cholesky_print, NULL, NULL, kiln_stablehlo_lower_cholesky},
     {"stablehlo.reduce_precision",
      "rounds floats to fewer exponent and mantissa bits (kept in their type)",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_rp_verify, kiln_rp_parse,
-     kiln_rp_print, NULL, NULL, NULL},
+     kiln_rp_print, NULL, NULL, kiln_stablehlo_lower_reduce_precision},
     {"stablehlo.triangular_solve",
      "solves op(a) x = b or x op(a) = b for triangular a", KILN_IR_TRAIT_PURE,
-     2, 1, 0, 0, kiln_ts_verify, NULL, NULL, NULL, NULL, NULL},
+     2, 1, 0, 0, kiln_ts_verify, NULL, NULL, NULL, NULL,
+     kiln_stablehlo_lower_triangular_solve},
     {"stablehlo.batch_norm_training",
      "normalizes by the batch mean and variance of each feature",
      KILN_IR_TRAIT_PURE, 3, 3, 0, 0, kiln_bnt_verify, NULL, NULL, NULL, NULL,
-     NULL},
+     kiln_stablehlo_lower_batch_norm_training},
     {"stablehlo.batch_norm_grad",
      "gradients of batch normalization for operand, scale and offset",
      KILN_IR_TRAIT_PURE, 5, 3, 0, 0, kiln_bng_verify, NULL, NULL, NULL, NULL,
-     NULL},
+     kiln_stablehlo_lower_batch_norm_grad},
     {"stablehlo.select_and_scatter",
      "scatters source values to the element each window selects",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, 3, 1, 2, 0,
-     kiln_sas_verify, NULL, NULL, NULL, NULL, NULL},
+     kiln_sas_verify, NULL, NULL, NULL, NULL,
+     kiln_stablehlo_lower_select_and_scatter},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo_compute(
     kiln_ir_context_t* context) {
-  return kiln_lowering_register_ops(context, kiln_stablehlo_compute_defs,
-                                    sizeof(kiln_stablehlo_compute_defs) /
-                                        sizeof(kiln_stablehlo_compute_defs[0]),
-                                    kiln_lower_stablehlo_compute_hook);
+  return kiln_ir_register_ops(context, kiln_stablehlo_compute_defs,
+                              sizeof(kiln_stablehlo_compute_defs) /
+                                  sizeof(kiln_stablehlo_compute_defs[0]));
 }

@@ -20,6 +20,7 @@
 #include "compiler/input/stablehlo/stablehlo_data.h"
 #include "compiler/dialects/lowering_util.h"
 #include "compiler/input/stablehlo/lower_stablehlo.h"
+#include "compiler/input/stablehlo/lower_stablehlo_data.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -1099,39 +1100,40 @@ static void kiln_sd_print_convolution(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 static const kiln_ir_op_def_t kiln_stablehlo_data_defs[] = {
     {"stablehlo.pad", "pads with edge and interior padding", KILN_IR_TRAIT_PURE,
      2, 1, 0, 0, kiln_sd_verify_pad, kiln_sd_parse_list_form,
-     kiln_sd_print_list_form, NULL, NULL, NULL},
+     kiln_sd_print_list_form, NULL, NULL, kiln_stablehlo_lower_pad},
     {"stablehlo.reverse", "reverses dimensions", KILN_IR_TRAIT_PURE, 1, 1, 0, 0,
      kiln_sd_verify_reverse, kiln_sd_parse_list_form, kiln_sd_print_list_form,
-     NULL, NULL, NULL},
+     NULL, NULL, kiln_stablehlo_lower_reverse},
     {"stablehlo.dynamic_slice", "slice at clamped run-time start indices",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0,
      kiln_sd_verify_dynamic_slice, kiln_sd_parse_list_form,
-     kiln_sd_print_list_form, NULL, NULL, NULL},
+     kiln_sd_print_list_form, NULL, NULL, kiln_stablehlo_lower_dynamic_slice},
     {"stablehlo.torch_index_select", "selects slices by an index tensor",
      KILN_IR_TRAIT_PURE, 2, 1, 0, 0, kiln_sd_verify_torch_index_select,
      kiln_sd_parse_torch_index_select, kiln_sd_print_torch_index_select, NULL,
-     NULL, NULL},
+     NULL, kiln_stablehlo_lower_torch_index_select},
     {"stablehlo.gather", "gathers slices at start indices", KILN_IR_TRAIT_PURE,
-     2, 1, 0, 0, kiln_sd_verify_gather, NULL, NULL, NULL, NULL, NULL},
+     2, 1, 0, 0, kiln_sd_verify_gather, NULL, NULL, NULL, NULL,
+     kiln_stablehlo_lower_gather},
     {"stablehlo.scatter", "scatters updates with an update computation",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC,
      KILN_IR_VARIADIC, 1, 0, kiln_sd_verify_scatter, NULL, NULL, NULL, NULL,
-     NULL},
+     kiln_stablehlo_lower_scatter},
     {"stablehlo.reduce_window", "reduces windows with a body",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC,
      KILN_IR_VARIADIC, 1, 0, kiln_sd_verify_reduce_window, NULL, NULL, NULL,
-     NULL, NULL},
+     NULL, kiln_stablehlo_lower_reduce_window},
     {"stablehlo.convolution", "convolution with dimension numbers",
      KILN_IR_TRAIT_PURE, 2, 1, 0, 0, kiln_sd_verify_convolution,
-     kiln_sd_parse_convolution, kiln_sd_print_convolution, NULL, NULL, NULL},
+     kiln_sd_parse_convolution, kiln_sd_print_convolution, NULL, NULL,
+     kiln_stablehlo_lower_convolution},
     {"stablehlo.batch_norm_inference", "normalizes with given statistics",
      KILN_IR_TRAIT_PURE, 5, 1, 0, 0, kiln_sd_verify_batch_norm_inference, NULL,
-     NULL, NULL, NULL, NULL},
+     NULL, NULL, NULL, kiln_stablehlo_lower_batch_norm_inference},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo_data(kiln_ir_context_t* context) {
-  return kiln_lowering_register_ops(
+  return kiln_ir_register_ops(
       context, kiln_stablehlo_data_defs,
-      sizeof(kiln_stablehlo_data_defs) / sizeof(kiln_stablehlo_data_defs[0]),
-      kiln_lower_stablehlo_data_hook);
+      sizeof(kiln_stablehlo_data_defs) / sizeof(kiln_stablehlo_data_defs[0]));
 }

@@ -21,6 +21,7 @@
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/lowering_util.h"
 #include "compiler/input/stablehlo/lower_stablehlo.h"
+#include "compiler/input/stablehlo/lower_stablehlo_misc.h"
 
 static bool kiln_misc_is_tensor(const kiln_ir_type_t* t) {
   return t && kiln_ir_type_is_ranked_tensor(t);
@@ -463,35 +464,35 @@ static const kiln_ir_op_def_t kiln_stablehlo_misc_defs[] = {
     {"stablehlo.optimization_barrier",
      "returns its operands; no folding or motion across it",
      KILN_IR_TRAIT_SIDE_EFFECTING, KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0,
-     kiln_ob_verify, kiln_ob_parse, kiln_ob_print, NULL, NULL, NULL},
+     kiln_ob_verify, kiln_ob_parse, kiln_ob_print, NULL, NULL,
+     kiln_stablehlo_lower_optimization_barrier},
     {"stablehlo.get_dimension_size", "the size of one dim as a tensor<i32>",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_gds_verify, kiln_gds_parse,
-     kiln_gds_print, NULL, NULL, NULL},
+     kiln_gds_print, NULL, NULL, kiln_stablehlo_lower_get_dimension_size},
     {"stablehlo.map", "applies a scalar computation elementwise",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC, 1, 1, 0,
-     kiln_map_verify, NULL, NULL, NULL, NULL, NULL},
+     kiln_map_verify, NULL, NULL, NULL, NULL, kiln_stablehlo_lower_map},
     {"stablehlo.tuple", "groups values into a tuple", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tuple_verify, kiln_tuple_parse,
-     kiln_tuple_print, NULL, NULL, NULL},
+     kiln_tuple_print, NULL, NULL, kiln_stablehlo_lower_tuple},
     {"stablehlo.get_tuple_element", "element |index| of a tuple",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_gte_verify, kiln_gte_parse,
-     kiln_gte_print, NULL, NULL, NULL},
+     kiln_gte_print, NULL, NULL, kiln_stablehlo_lower_get_tuple_element},
     {"stablehlo.dynamic_broadcast_in_dim",
      "broadcast_in_dim to a shape given as a tensor", KILN_IR_TRAIT_PURE, 2, 1,
      0, 0, kiln_dbid_verify, kiln_dbid_parse, kiln_dbid_print, NULL, NULL,
-     NULL},
+     kiln_stablehlo_lower_dynamic_shape},
     {"stablehlo.dynamic_reshape", "reshape to a shape given as a tensor",
      KILN_IR_TRAIT_PURE, 2, 1, 0, 0, kiln_dreshape_verify,
      kiln_dialect_parse_operands_functional, kiln_dreshape_print, NULL, NULL,
-     NULL},
+     kiln_stablehlo_lower_dynamic_shape},
     {"stablehlo.dynamic_iota", "iota of a shape given as a tensor",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_diota_verify, kiln_diota_parse,
-     kiln_diota_print, NULL, NULL, NULL},
+     kiln_diota_print, NULL, NULL, kiln_stablehlo_lower_dynamic_shape},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo_misc(kiln_ir_context_t* context) {
-  return kiln_lowering_register_ops(
+  return kiln_ir_register_ops(
       context, kiln_stablehlo_misc_defs,
-      sizeof(kiln_stablehlo_misc_defs) / sizeof(kiln_stablehlo_misc_defs[0]),
-      kiln_lower_stablehlo_misc_hook);
+      sizeof(kiln_stablehlo_misc_defs) / sizeof(kiln_stablehlo_misc_defs[0]));
 }

@@ -951,29 +951,27 @@ static kiln_status_t kiln_shlo_unsupported(kiln_ir_builder_t* b,
                             op->name.data);
 }
 
-// One hook per op with its own lowering in this file; the rest of
-// stablehlo.c's table (elementwise ops, unsupported ones) shares
-// kiln_lower_stablehlo_op. Picked once per definition at registration.
-#define KILN_SHLO_CORE_HOOK(fn)                                            \
-  static kiln_status_t fn##_hook(kiln_ir_builder_t* b, kiln_ir_op_t* op) { \
-    bool handled = false;                                                  \
-    KILN_RETURN_IF_ERROR(kiln_shlo_lower_complex(b, op, &handled));        \
-    if (handled) return kiln_ok_status();                                  \
-    kiln_lower_t l;                                                        \
-    l.ctx = b->context;                                                    \
-    l.b = *b;                                                              \
-    return fn(&l, op);                                                     \
-  }
-KILN_SHLO_CORE_HOOK(kiln_lower_constant)
-KILN_SHLO_CORE_HOOK(kiln_lower_broadcast)
-KILN_SHLO_CORE_HOOK(kiln_lower_transpose)
-KILN_SHLO_CORE_HOOK(kiln_lower_slice)
-KILN_SHLO_CORE_HOOK(kiln_lower_reshape)
-KILN_SHLO_CORE_HOOK(kiln_lower_iota)
-KILN_SHLO_CORE_HOOK(kiln_lower_concatenate)
-KILN_SHLO_CORE_HOOK(kiln_lower_reduce)
-KILN_SHLO_CORE_HOOK(kiln_lower_dot)
-#undef KILN_SHLO_CORE_HOOK
+// The hooks of the ops with their own lowering in this file (the rest of
+// stablehlo.c's table, elementwise ops and unsupported ones, share
+// kiln_lower_stablehlo_op).
+#define KILN_SHLO_CORE_LOWERING(name, fn)                                \
+  static kiln_status_t fn##_at(kiln_ir_builder_t* b, kiln_ir_op_t* op) { \
+    kiln_lower_t l;                                                      \
+    l.ctx = b->context;                                                  \
+    l.b = *b;                                                            \
+    return fn(&l, op);                                                   \
+  }                                                                      \
+  KILN_STABLEHLO_DEFINE_LOWERING(name, fn##_at)
+KILN_SHLO_CORE_LOWERING(constant, kiln_lower_constant)
+KILN_SHLO_CORE_LOWERING(broadcast, kiln_lower_broadcast)
+KILN_SHLO_CORE_LOWERING(transpose, kiln_lower_transpose)
+KILN_SHLO_CORE_LOWERING(slice, kiln_lower_slice)
+KILN_SHLO_CORE_LOWERING(reshape, kiln_lower_reshape)
+KILN_SHLO_CORE_LOWERING(iota, kiln_lower_iota)
+KILN_SHLO_CORE_LOWERING(concatenate, kiln_lower_concatenate)
+KILN_SHLO_CORE_LOWERING(reduce, kiln_lower_reduce)
+KILN_SHLO_CORE_LOWERING(dot, kiln_lower_dot)
+#undef KILN_SHLO_CORE_LOWERING
 
 kiln_status_t kiln_lower_stablehlo_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   bool handled = false;
@@ -984,29 +982,6 @@ kiln_status_t kiln_lower_stablehlo_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   l.ctx = b->context;
   l.b = *b;
   return kiln_lower_elementwise(&l, op);
-}
-
-kiln_ir_lower_fn_t kiln_stablehlo_pick_lowering(const kiln_ir_op_def_t* def) {
-  static const struct {
-    const char* name;
-    kiln_ir_lower_fn_t fn;
-  } table[] = {
-      {"stablehlo.constant", kiln_lower_constant_hook},
-      {"stablehlo.broadcast_in_dim", kiln_lower_broadcast_hook},
-      {"stablehlo.broadcast", kiln_lower_broadcast_hook},
-      {"stablehlo.transpose", kiln_lower_transpose_hook},
-      {"stablehlo.slice", kiln_lower_slice_hook},
-      {"stablehlo.reshape", kiln_lower_reshape_hook},
-      {"stablehlo.iota", kiln_lower_iota_hook},
-      {"stablehlo.concatenate", kiln_lower_concatenate_hook},
-      {"stablehlo.reduce", kiln_lower_reduce_hook},
-      {"stablehlo.dot", kiln_lower_dot_hook},
-      {"stablehlo.dot_general", kiln_lower_dot_hook},
-  };
-  for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); ++i) {
-    if (!strcmp(def->name, table[i].name)) return table[i].fn;
-  }
-  return kiln_lower_stablehlo_op;
 }
 
 kiln_status_t kiln_lower_complex_check_op(kiln_ir_builder_t* b,

@@ -12,10 +12,6 @@
 extern "C" {
 #endif
 
-// The hook of one of stablehlo.c's definitions: constant, broadcast,
-// transpose, slice, reshape, iota, concatenate, reduce and dot each have
-// their own; the rest get kiln_lower_stablehlo_op (used at registration).
-kiln_ir_lower_fn_t kiln_stablehlo_pick_lowering(const kiln_ir_op_def_t* def);
 // stablehlo.c's elementwise ops (an error for the ones with no lowering).
 kiln_status_t kiln_lower_stablehlo_op(kiln_ir_builder_t* b, kiln_ir_op_t* op);
 // arith/math (and stablehlo) elementwise ops on tensors -> one generic; a
@@ -43,6 +39,14 @@ kiln_status_t kiln_stablehlo_lower_after_complex(kiln_ir_builder_t* b,
                                             kiln_ir_op_t* op) {   \
     return kiln_stablehlo_lower_after_complex(b, op, fn);         \
   }
+// stablehlo.c's ops with a lowering of their own (lower_stablehlo.c):
+// broadcast serves broadcast and broadcast_in_dim, dot serves dot and
+// dot_general.
+#define KILN_STABLEHLO_CORE_LOWERINGS(X)                               \
+  X(constant)                                                          \
+  X(broadcast) X(transpose) X(slice) X(reshape) X(iota) X(concatenate) \
+      X(reduce) X(dot)
+KILN_STABLEHLO_CORE_LOWERINGS(KILN_STABLEHLO_DECLARE_LOWERING)
 // stablehlo_rng_fft.c's ops (lower_stablehlo_rng_fft.c, lower_complex.c).
 kiln_status_t kiln_lower_stablehlo_rng_fft_hook(kiln_ir_builder_t* b,
                                                 kiln_ir_op_t* op);

@@ -1269,19 +1269,22 @@ static void kiln_shlo_print_reduce(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   {                                                                    \
     NAME, "elementwise op", KILN_IR_TRAIT_PURE | (TRAITS), N, 1, 0, 0, \
         kiln_shlo_verify_elementwise, kiln_shlo_parse_elementwise,     \
-        kiln_shlo_print_elementwise, NULL, KILN_SHLO_UD(CLS), NULL     \
+        kiln_shlo_print_elementwise, NULL, KILN_SHLO_UD(CLS),          \
+        kiln_lower_stablehlo_op                                        \
   }
-#define KILN_SHLO_OP(NAME, N, R, REGIONS, VERIFY, PARSE, PRINT)            \
+// LOWER: the op's lower_to_structured hook (lower_stablehlo.h).
+#define KILN_SHLO_OP(NAME, N, R, REGIONS, VERIFY, PARSE, PRINT, LOWER)     \
   {                                                                        \
     NAME, "shape op", KILN_IR_TRAIT_PURE, N, R, REGIONS, 0, VERIFY, PARSE, \
-        PRINT, NULL, NULL, NULL                                            \
+        PRINT, NULL, NULL, LOWER                                           \
   }
 
 static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
     {"stablehlo.constant", "a dense constant",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_CONSTANT_LIKE, 0, 1, 0, 0,
      kiln_shlo_verify_constant, kiln_shlo_parse_constant,
-     kiln_shlo_print_constant, kiln_shlo_fold_constant, NULL, NULL},
+     kiln_shlo_print_constant, kiln_shlo_fold_constant, NULL,
+     kiln_stablehlo_lower_constant},
     // Unary.
     KILN_SHLO_EW("stablehlo.abs", 1, KILN_SHLO_NUMERIC, 0),
     KILN_SHLO_EW("stablehlo.negate", 1, KILN_SHLO_NUMERIC, 0),
@@ -1308,7 +1311,7 @@ static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
     KILN_SHLO_EW("stablehlo.count_leading_zeros", 1, KILN_SHLO_INT, 0),
     {"stablehlo.is_finite", "elementwise isfinite", KILN_IR_TRAIT_PURE, 1, 1, 0,
      0, kiln_shlo_verify_is_finite, kiln_dialect_parse_operands_functional,
-     kiln_shlo_print_elementwise, NULL, NULL, NULL},
+     kiln_shlo_print_elementwise, NULL, NULL, kiln_lower_stablehlo_op},
     // Binary.
     KILN_SHLO_EW("stablehlo.add", 2, KILN_SHLO_ANY, KILN_IR_TRAIT_COMMUTATIVE),
     KILN_SHLO_EW("stablehlo.subtract", 2, KILN_SHLO_NUMERIC, 0),
@@ -1333,50 +1336,60 @@ static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
     KILN_SHLO_EW("stablehlo.shift_right_logical", 2, KILN_SHLO_INT, 0),
     // Others.
     KILN_SHLO_OP("stablehlo.compare", 2, 1, 0, kiln_shlo_verify_compare,
-                 kiln_shlo_parse_compare, kiln_shlo_print_compare),
+                 kiln_shlo_parse_compare, kiln_shlo_print_compare,
+                 kiln_lower_stablehlo_op),
     KILN_SHLO_OP("stablehlo.select", 3, 1, 0, kiln_shlo_verify_select,
-                 kiln_shlo_parse_select, kiln_shlo_print_select),
+                 kiln_shlo_parse_select, kiln_shlo_print_select,
+                 kiln_lower_stablehlo_op),
     KILN_SHLO_OP("stablehlo.clamp", 3, 1, 0, kiln_shlo_verify_clamp,
-                 kiln_shlo_parse_elementwise, kiln_shlo_print_elementwise),
+                 kiln_shlo_parse_elementwise, kiln_shlo_print_elementwise,
+                 kiln_lower_stablehlo_op),
     KILN_SHLO_OP("stablehlo.convert", 1, 1, 0, kiln_shlo_verify_convert,
-                 kiln_shlo_parse_elementwise, kiln_shlo_print_elementwise),
-    KILN_SHLO_OP(
-        "stablehlo.bitcast_convert", 1, 1, 0, kiln_shlo_verify_bitcast_convert,
-        kiln_dialect_parse_operands_functional, kiln_shlo_print_elementwise),
+                 kiln_shlo_parse_elementwise, kiln_shlo_print_elementwise,
+                 kiln_lower_stablehlo_op),
+    KILN_SHLO_OP("stablehlo.bitcast_convert", 1, 1, 0,
+                 kiln_shlo_verify_bitcast_convert,
+                 kiln_dialect_parse_operands_functional,
+                 kiln_shlo_print_elementwise, kiln_lower_stablehlo_op),
     KILN_SHLO_OP("stablehlo.broadcast_in_dim", 1, 1, 0,
                  kiln_shlo_verify_broadcast_in_dim, kiln_shlo_parse_list_form,
-                 kiln_shlo_print_list_form),
+                 kiln_shlo_print_list_form, kiln_stablehlo_lower_broadcast),
     KILN_SHLO_OP("stablehlo.broadcast", 1, 1, 0, kiln_shlo_verify_broadcast,
-                 kiln_shlo_parse_list_form, kiln_shlo_print_list_form),
+                 kiln_shlo_parse_list_form, kiln_shlo_print_list_form,
+                 kiln_stablehlo_lower_broadcast),
     KILN_SHLO_OP("stablehlo.transpose", 1, 1, 0, kiln_shlo_verify_transpose,
-                 kiln_shlo_parse_list_form, kiln_shlo_print_list_form),
+                 kiln_shlo_parse_list_form, kiln_shlo_print_list_form,
+                 kiln_stablehlo_lower_transpose),
     KILN_SHLO_OP("stablehlo.reshape", 1, 1, 0, kiln_shlo_verify_reshape,
                  kiln_dialect_parse_operands_functional,
-                 kiln_shlo_print_elementwise),
+                 kiln_shlo_print_elementwise, kiln_stablehlo_lower_reshape),
     KILN_SHLO_OP("stablehlo.iota", 0, 1, 0, kiln_shlo_verify_iota,
-                 kiln_shlo_parse_iota, kiln_shlo_print_iota),
+                 kiln_shlo_parse_iota, kiln_shlo_print_iota,
+                 kiln_stablehlo_lower_iota),
     KILN_SHLO_OP("stablehlo.concatenate", KILN_IR_VARIADIC, 1, 0,
                  kiln_shlo_verify_concatenate, kiln_shlo_parse_concatenate,
-                 kiln_shlo_print_concatenate),
+                 kiln_shlo_print_concatenate, kiln_stablehlo_lower_concatenate),
     KILN_SHLO_OP("stablehlo.slice", 1, 1, 0, kiln_shlo_verify_slice,
-                 kiln_shlo_parse_slice, kiln_shlo_print_slice),
+                 kiln_shlo_parse_slice, kiln_shlo_print_slice,
+                 kiln_stablehlo_lower_slice),
     KILN_SHLO_OP("stablehlo.dot_general", 2, 1, 0, kiln_shlo_verify_dot_general,
-                 kiln_shlo_parse_dot, kiln_shlo_print_dot),
+                 kiln_shlo_parse_dot, kiln_shlo_print_dot,
+                 kiln_stablehlo_lower_dot),
     KILN_SHLO_OP("stablehlo.dot", 2, 1, 0, kiln_shlo_verify_dot,
-                 kiln_shlo_parse_dot, kiln_shlo_print_dot),
+                 kiln_shlo_parse_dot, kiln_shlo_print_dot,
+                 kiln_stablehlo_lower_dot),
     {"stablehlo.reduce", "reduces dimensions with a reducer region",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC,
      KILN_IR_VARIADIC, 1, 0, kiln_shlo_verify_reduce, kiln_shlo_parse_reduce,
-     kiln_shlo_print_reduce, NULL, NULL, NULL},
+     kiln_shlo_print_reduce, NULL, NULL, kiln_stablehlo_lower_reduce},
     {"stablehlo.return", "returns values from a region",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_TERMINATOR | KILN_IR_TRAIT_RETURN_LIKE,
      KILN_IR_VARIADIC, 0, 0, 0, NULL, kiln_dialect_parse_return_like,
-     kiln_dialect_print_return_like, NULL, NULL, NULL},
+     kiln_dialect_print_return_like, NULL, NULL, kiln_lower_stablehlo_op},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo(kiln_ir_context_t* context) {
-  return kiln_lowering_register_ops_picked(
+  return kiln_ir_register_ops(
       context, kiln_stablehlo_defs,
-      sizeof(kiln_stablehlo_defs) / sizeof(kiln_stablehlo_defs[0]),
-      kiln_stablehlo_pick_lowering);
+      sizeof(kiln_stablehlo_defs) / sizeof(kiln_stablehlo_defs[0]));
 }

@@ -918,81 +918,84 @@ static kiln_status_t kiln_affine_verify_basis(kiln_ir_context_t* ctx,
 // Registration
 //===----------------------------------------------------------------------===//
 
-#define KILN_LX_DEF(name, summary, regions, verify)                            \
+// lower: the op's hook, kiln_linalg_ext_lower_<lower> (lower_linalg_ext.h).
+#define KILN_LX_DEF(name, summary, regions, verify, lower)                     \
   {                                                                            \
     name, summary, KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK,            \
         KILN_IR_VARIADIC, KILN_IR_VARIADIC, regions, 0, verify, kiln_lx_parse, \
-        kiln_lx_print, NULL, NULL, NULL                                        \
+        kiln_lx_print, NULL, NULL, kiln_linalg_ext_lower_##lower               \
   }
 
 static const kiln_ir_op_def_t kiln_linalg_ext_defs[] = {
     KILN_LX_DEF("iree_linalg_ext.sort",
                 "sorts its outputs along a dimension with a comparator region",
-                1, kiln_lx_verify_sort),
+                1, kiln_lx_verify_sort, sort),
     KILN_LX_DEF("iree_linalg_ext.scan",
                 "inclusive or exclusive scan along a dimension", 1,
-                kiln_lx_verify_scan),
+                kiln_lx_verify_scan, scan),
     KILN_LX_DEF("iree_linalg_ext.topk",
                 "the K first elements (and their indices) along a dimension "
                 "by a comparator",
-                1, kiln_lx_verify_topk),
+                1, kiln_lx_verify_topk, topk),
     KILN_LX_DEF("iree_linalg_ext.topk_v2",
                 "topk with optional output indices and a pure ordering "
                 "comparator (is_sorted: kiln always returns them sorted)",
-                1, kiln_lx_verify_topk),
+                1, kiln_lx_verify_topk, topk),
     KILN_LX_DEF("iree_linalg_ext.arg_compare",
                 "value and index selected by a comparator along a dimension", 1,
-                kiln_lx_verify_arg_compare),
+                kiln_lx_verify_arg_compare, arg_compare),
     KILN_LX_DEF("iree_linalg_ext.attention",
                 "softmax(score(Q K * scale) + mask) V over indexing maps", 1,
-                kiln_lx_verify_attention),
+                kiln_lx_verify_attention, attention),
     KILN_LX_DEF("iree_linalg_ext.online_attention",
                 "one step of attention with running max and sum (output not "
                 "normalized)",
-                1, kiln_lx_verify_attention),
+                1, kiln_lx_verify_attention, attention),
     KILN_LX_DEF("iree_linalg_ext.winograd.input_transform",
                 "B^T X B of each 8x8 input tile (Winograd F(6x6, 3x3))", 0,
-                kiln_lx_verify_winograd),
+                kiln_lx_verify_winograd, winograd),
     KILN_LX_DEF("iree_linalg_ext.winograd.output_transform",
                 "A^T Y A of each 8x8 tile into a 6x6 output tile (Winograd "
                 "F(6x6, 3x3))",
-                0, kiln_lx_verify_winograd),
+                0, kiln_lx_verify_winograd, winograd),
     KILN_LX_DEF("iree_linalg_ext.gather",
                 "gathers slices of the source at a tensor of indices", 0,
-                kiln_lx_verify_gather),
+                kiln_lx_verify_gather, gather),
     KILN_LX_DEF("iree_linalg_ext.scatter",
                 "combines updates into slices of the original at a tensor of "
                 "indices",
-                1, kiln_lx_verify_scatter),
+                1, kiln_lx_verify_scatter, scatter),
     {"iree_linalg_ext.map_load",
      "reads the source at indices computed from each output index (padding "
      "outside)",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, 2, 1, 1, 0,
      kiln_lx_verify_map, kiln_lx_parse_map, kiln_lx_print_map, NULL, NULL,
-     NULL},
+     kiln_linalg_ext_lower_map},
     {"iree_linalg_ext.map_store",
      "writes each input element at the output index its region computes "
      "(where its mask holds)",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, 2, 1, 1, 0,
      kiln_lx_verify_map, kiln_lx_parse_map, kiln_lx_print_map, NULL, NULL,
-     NULL},
+     kiln_linalg_ext_lower_map},
     {"affine.linearize_index",
      "row-major linear index of indices in a static basis", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_affine_verify_basis,
-     kiln_affine_parse_linearize, NULL, NULL, NULL, NULL},
+     kiln_affine_parse_linearize, NULL, NULL, NULL,
+     kiln_linalg_ext_lower_unsupported},
     {"affine.delinearize_index",
      "indices of a row-major linear index in a static basis",
      KILN_IR_TRAIT_PURE, 1, KILN_IR_VARIADIC, 0, 0, kiln_affine_verify_basis,
-     kiln_affine_parse_delinearize, NULL, NULL, NULL, NULL},
+     kiln_affine_parse_delinearize, NULL, NULL, NULL,
+     kiln_linalg_ext_lower_unsupported},
     {"iree_linalg_ext.yield", "yields the value of an iree_linalg_ext region",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_TERMINATOR | KILN_IR_TRAIT_RETURN_LIKE,
      KILN_IR_VARIADIC, 0, 0, 0, NULL, kiln_dialect_parse_return_like,
-     kiln_dialect_print_return_like, NULL, NULL, NULL},
+     kiln_dialect_print_return_like, NULL, NULL,
+     kiln_linalg_ext_lower_unsupported},
 };
 
 kiln_status_t kiln_dialect_register_linalg_ext(kiln_ir_context_t* context) {
-  return kiln_lowering_register_ops(
+  return kiln_ir_register_ops(
       context, kiln_linalg_ext_defs,
-      sizeof(kiln_linalg_ext_defs) / sizeof(kiln_linalg_ext_defs[0]),
-      kiln_lower_linalg_ext_op);
+      sizeof(kiln_linalg_ext_defs) / sizeof(kiln_linalg_ext_defs[0]));
 }

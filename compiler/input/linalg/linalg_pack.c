@@ -245,17 +245,18 @@ static const kiln_ir_op_def_t kiln_linalg_pack_defs[] = {
      "packs a tensor into tiles (inner_dims_pos, inner_tiles, "
      "outer_dims_perm, padding_value)",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_linalg_verify_pack,
-     kiln_linalg_parse_pack, kiln_linalg_print_pack, NULL, NULL, NULL},
+     kiln_linalg_parse_pack, kiln_linalg_print_pack, NULL, NULL,
+     kiln_linalg_ext_lower_pack},
     {"linalg.unpack",
      "unpacks a tiled tensor (the inverse of linalg.pack, trailing padding "
      "dropped)",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_linalg_verify_pack,
-     kiln_linalg_parse_pack, kiln_linalg_print_pack, NULL, NULL, NULL},
+     kiln_linalg_parse_pack, kiln_linalg_print_pack, NULL, NULL,
+     kiln_linalg_ext_lower_pack},
 };
 
 kiln_status_t kiln_dialect_register_linalg_pack(kiln_ir_context_t* context) {
-  return kiln_lowering_register_ops(
+  return kiln_ir_register_ops(
       context, kiln_linalg_pack_defs,
-      sizeof(kiln_linalg_pack_defs) / sizeof(kiln_linalg_pack_defs[0]),
-      kiln_lower_linalg_ext_op);
+      sizeof(kiln_linalg_pack_defs) / sizeof(kiln_linalg_pack_defs[0]));
 }

@@ -1401,39 +1401,26 @@ static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
 // Entry point
 //===----------------------------------------------------------------------===//
 
-kiln_status_t kiln_lower_linalg_ext_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
-  KILN_RETURN_IF_ERROR(kiln_lx_expect_static(b->context, op));
-  if (kiln_linalg_is_pack_op(op)) return kiln_lx_lower_pack(b, op);
-  if (kiln_ir_op_is(op, "iree_linalg_ext.sort")) {
-    return kiln_lower_comparator_sort(b, op);
-  }
-  if (kiln_ir_op_is(op, "iree_linalg_ext.scan")) {
-    return kiln_lx_lower_scan(b, op);
-  }
-  if (kiln_ir_op_is(op, "iree_linalg_ext.topk") ||
-      kiln_ir_op_is(op, "iree_linalg_ext.topk_v2")) {
-    return kiln_lx_lower_topk(b, op);
-  }
-  if (kiln_ir_op_is(op, "iree_linalg_ext.arg_compare")) {
-    return kiln_lx_lower_arg_compare(b, op);
-  }
-  if (kiln_ir_op_is(op, "iree_linalg_ext.attention") ||
-      kiln_ir_op_is(op, "iree_linalg_ext.online_attention")) {
-    return kiln_lx_lower_attention(b, op);
-  }
-  if (kiln_ir_op_is(op, "iree_linalg_ext.map_load") ||
-      kiln_ir_op_is(op, "iree_linalg_ext.map_store")) {
-    return kiln_lx_lower_map(b, op);
-  }
-  if (kiln_ir_op_is(op, "iree_linalg_ext.winograd.input_transform") ||
-      kiln_ir_op_is(op, "iree_linalg_ext.winograd.output_transform")) {
-    return kiln_lx_lower_winograd(b, op);
-  }
-  if (kiln_ir_op_is(op, "iree_linalg_ext.gather")) {
-    return kiln_lx_lower_gather(b, op);
-  }
-  if (kiln_ir_op_is(op, "iree_linalg_ext.scatter")) {
-    return kiln_lx_lower_scatter(b, op);
-  }
+static kiln_status_t kiln_lx_lower_unsupported(kiln_ir_builder_t* b,
+                                               kiln_ir_op_t* op) {
   return kiln_ir_op_emit_error(op, b->context, "is not supported");
 }
+
+#define KILN_LX_DEFINE_LOWERING(name, fn)                          \
+  kiln_status_t kiln_linalg_ext_lower_##name(kiln_ir_builder_t* b, \
+                                             kiln_ir_op_t* op) {   \
+    KILN_RETURN_IF_ERROR(kiln_lx_expect_static(b->context, op));   \
+    return fn(b, op);                                              \
+  }
+KILN_LX_DEFINE_LOWERING(pack, kiln_lx_lower_pack)
+KILN_LX_DEFINE_LOWERING(sort, kiln_lower_comparator_sort)
+KILN_LX_DEFINE_LOWERING(scan, kiln_lx_lower_scan)
+KILN_LX_DEFINE_LOWERING(topk, kiln_lx_lower_topk)
+KILN_LX_DEFINE_LOWERING(arg_compare, kiln_lx_lower_arg_compare)
+KILN_LX_DEFINE_LOWERING(attention, kiln_lx_lower_attention)
+KILN_LX_DEFINE_LOWERING(map, kiln_lx_lower_map)
+KILN_LX_DEFINE_LOWERING(winograd, kiln_lx_lower_winograd)
+KILN_LX_DEFINE_LOWERING(gather, kiln_lx_lower_gather)
+KILN_LX_DEFINE_LOWERING(scatter, kiln_lx_lower_scatter)
+KILN_LX_DEFINE_LOWERING(unsupported, kiln_lx_lower_unsupported)
+#undef KILN_LX_DEFINE_LOWERING

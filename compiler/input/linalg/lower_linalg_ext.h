@@ -14,11 +14,20 @@
 extern "C" {
 #endif
 
-// Lowers the iree_linalg_ext op or pack/unpack |op| (kiln_linalg_ext_is_op,
-// kiln_linalg_is_pack_op; uses replaced,
-// |op| erased) with |b| placed before it. Operands must be statically
-// shaped.
-kiln_status_t kiln_lower_linalg_ext_op(kiln_ir_builder_t* b, kiln_ir_op_t* op);
+// The lower_to_structured hooks the op definitions of linalg_ext.c and
+// linalg_pack.c name, kiln_linalg_ext_lower_<name>: each lowers its |op|
+// (uses replaced, |op| erased) with |b| placed before it, after checking
+// that its operands are statically shaped. unsupported is the error of the
+// ops that only live inside others' regions (affine index ops, yield).
+#define KILN_LINALG_EXT_LOWERINGS(X)                                     \
+  X(pack)                                                                \
+  X(sort) X(scan) X(topk) X(arg_compare) X(attention) X(map) X(winograd) \
+      X(gather) X(scatter) X(unsupported)
+#define KILN_LINALG_EXT_DECLARE_LOWERING(name)                     \
+  kiln_status_t kiln_linalg_ext_lower_##name(kiln_ir_builder_t* b, \
+                                             kiln_ir_op_t* op);
+KILN_LINALG_EXT_LOWERINGS(KILN_LINALG_EXT_DECLARE_LOWERING)
+#undef KILN_LINALG_EXT_DECLARE_LOWERING
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -4,7 +4,6 @@
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/lowering_util.h"
-#include "compiler/input/stablehlo/lower_stablehlo.h"
 
 //===----------------------------------------------------------------------===//
 // Verification

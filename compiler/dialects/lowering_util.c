@@ -370,6 +370,73 @@ kiln_status_t kiln_lowering_em_yield(kiln_lowering_emitter_t* r,
 }
 
 //===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+kiln_status_t kiln_lowering_elementwise(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                        kiln_lowering_scalar_fn_t scalar) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  kiln_ir_value_t* inputs[4];
+  const kiln_ir_attribute_t* maps[5];
+  if (n > 3) return kiln_ir_op_emit_error(op, ctx, "too many operands");
+  for (uint32_t i = 0; i < n; ++i) {
+    inputs[i] = kiln_ir_op_operand(op, i);
+    const kiln_ir_type_t* t = inputs[i]->type;
+    maps[i] = (t->shaped.rank == 0 && rank != 0)
+                  ? kiln_ir_affine_map_attr_get(ctx, rank, 0, 0, NULL)
+                  : kiln_linalg_identity_map(ctx, rank);
+  }
+  maps[n] = kiln_linalg_identity_map(ctx, rank);
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, n, inputs, 1, &init, maps,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t* result = NULL;
+  KILN_RETURN_IF_ERROR(
+      scalar(&bb, op, body->args, rt->shaped.element, &result));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
+  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
+  return kiln_ok_status();
+}
+
+bool kiln_lowering_is_tensor_arith_math(const kiln_ir_op_t* op) {
+  kiln_string_view_t dialect = kiln_ir_op_dialect(op);
+  if (!kiln_string_view_equal_cstr(dialect, "arith") &&
+      !kiln_string_view_equal_cstr(dialect, "math")) {
+    return false;
+  }
+  return !kiln_ir_op_is(op, "arith.constant") && op->num_results == 1 &&
+         kiln_ir_type_is_ranked_tensor(op->results[0].type);
+}
+
+kiln_status_t kiln_lowering_arith_math_scalar(kiln_ir_builder_t* b,
+                                              kiln_ir_op_t* op,
+                                              kiln_ir_value_t** args,
+                                              const kiln_ir_type_t* result_elem,
+                                              kiln_ir_value_t** out) {
+  char* name = kiln_ir_arena_printf(b->context, "%.*s", (int)op->name.size,
+                                    op->name.data);
+  kiln_ir_op_t* scalar = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, name, kiln_ir_op_num_regular_operands(op), args, 1, &result_elem,
+      op->num_attributes, op->attributes, &scalar));
+  *out = kiln_ir_op_result(scalar, 0);
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_lower_elementwise_op(kiln_ir_builder_t* b,
+                                        kiln_ir_op_t* op) {
+  if (!kiln_lowering_is_tensor_arith_math(op)) return kiln_ok_status();
+  return kiln_lowering_elementwise(b, op, kiln_lowering_arith_math_scalar);
+}
+
+//===----------------------------------------------------------------------===//
 // Driver entry
 //===----------------------------------------------------------------------===//
 

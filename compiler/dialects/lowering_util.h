@@ -153,6 +153,29 @@ kiln_status_t kiln_lowering_yield_and_replace(kiln_ir_builder_t* bb,
 // Replaces every use of |op|'s result 0 with |value| and erases |op|.
 void kiln_lowering_replace(kiln_ir_op_t* op, kiln_ir_value_t* value);
 
+// Emits the scalar form of elementwise |op| at |b| on |args| (elements of
+// its operands), producing a value of |result_elem| in *out.
+typedef kiln_status_t (*kiln_lowering_scalar_fn_t)(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, kiln_ir_value_t** args,
+    const kiln_ir_type_t* result_elem, kiln_ir_value_t** out);
+// Replaces elementwise |op| (at most 3 tensor operands of its result's
+// shape, or rank 0, broadcast) with one parallel linalg.generic whose body
+// |scalar| builds.
+kiln_status_t kiln_lowering_elementwise(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                        kiln_lowering_scalar_fn_t scalar);
+// True for an arith or math op on a tensor (not arith.constant).
+bool kiln_lowering_is_tensor_arith_math(const kiln_ir_op_t* op);
+// The scalar form of an arith/math op on tensors: the same op on |args|
+// (a kiln_lowering_scalar_fn_t).
+kiln_status_t kiln_lowering_arith_math_scalar(kiln_ir_builder_t* b,
+                                              kiln_ir_op_t* op,
+                                              kiln_ir_value_t** args,
+                                              const kiln_ir_type_t* result_elem,
+                                              kiln_ir_value_t** out);
+// The lower_to_structured hook of arith and math: an op on tensors becomes
+// one generic of the same op on scalars; a no-op on scalars.
+kiln_status_t kiln_lower_elementwise_op(kiln_ir_builder_t* b, kiln_ir_op_t* op);
+
 // Whether |t| is a float type.
 bool kiln_lowering_is_float(const kiln_ir_type_t* t);
 

@@ -4,7 +4,6 @@
 #include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/lowering_util.h"
-#include "compiler/input/stablehlo/lower_stablehlo.h"
 
 static kiln_status_t kiln_math_verify(kiln_ir_context_t* context,
                                       kiln_ir_op_t* op, bool want_int) {

@@ -167,18 +167,12 @@ static kiln_status_t kiln_lower_scalar(kiln_ir_builder_t* b, kiln_ir_op_t* op,
                                        const kiln_ir_type_t* result_elem,
                                        kiln_ir_value_t** out) {
   kiln_ir_context_t* ctx = b->context;
+  // arith/math (on tensors, or scalars in reducer regions): the same op on
+  // scalars.
   kiln_string_view_t dialect = kiln_ir_op_dialect(op);
-  // arith/math on tensors: the same op on scalars.
   if (kiln_string_view_equal_cstr(dialect, "arith") ||
       kiln_string_view_equal_cstr(dialect, "math")) {
-    char* name =
-        kiln_ir_arena_printf(ctx, "%.*s", (int)op->name.size, op->name.data);
-    kiln_ir_op_t* scalar = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-        b, name, kiln_ir_op_num_regular_operands(op), args, 1, &result_elem,
-        op->num_attributes, op->attributes, &scalar));
-    *out = kiln_ir_op_result(scalar, 0);
-    return kiln_ok_status();
+    return kiln_lowering_arith_math_scalar(b, op, args, result_elem, out);
   }
   const kiln_ir_type_t* t = args[0] ? args[0]->type : result_elem;
   bool is_float = kiln_lowering_is_float(t);
@@ -367,8 +361,7 @@ static bool kiln_is_elementwise(kiln_ir_op_t* op) {
   kiln_string_view_t dialect = kiln_ir_op_dialect(op);
   if (kiln_string_view_equal_cstr(dialect, "arith") ||
       kiln_string_view_equal_cstr(dialect, "math")) {
-    return !kiln_ir_op_is(op, "arith.constant") && op->num_results == 1 &&
-           kiln_ir_type_is_ranked_tensor(op->results[0].type);
+    return kiln_lowering_is_tensor_arith_math(op);
   }
   if (kiln_ir_op_is(op, "stablehlo.compare") ||
       kiln_ir_op_is(op, "stablehlo.select") ||
@@ -395,36 +388,6 @@ typedef struct kiln_lower_t {
 //===----------------------------------------------------------------------===//
 // Op lowerings
 //===----------------------------------------------------------------------===//
-
-static kiln_status_t kiln_lower_elementwise(kiln_lower_t* l, kiln_ir_op_t* op) {
-  const kiln_ir_type_t* rt = op->results[0].type;
-  uint32_t rank = (uint32_t)rt->shaped.rank;
-  uint32_t n = kiln_ir_op_num_regular_operands(op);
-  kiln_ir_value_t* inputs[4];
-  const kiln_ir_attribute_t* maps[5];
-  if (n > 3) return kiln_ir_op_emit_error(op, l->ctx, "too many operands");
-  for (uint32_t i = 0; i < n; ++i) {
-    inputs[i] = kiln_ir_op_operand(op, i);
-    const kiln_ir_type_t* t = inputs[i]->type;
-    maps[i] = (t->shaped.rank == 0 && rank != 0)
-                  ? kiln_ir_affine_map_attr_get(l->ctx, rank, 0, 0, NULL)
-                  : kiln_linalg_identity_map(l->ctx, rank);
-  }
-  maps[n] = kiln_linalg_identity_map(l->ctx, rank);
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(&l->b, rt, &init));
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
-      &l->b, n, inputs, 1, &init, maps, rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(&l->b, body);
-  kiln_ir_value_t* result = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_lower_scalar(&bb, op, body->args, rt->shaped.element, &result));
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
-  return kiln_ok_status();
-}
 
 // A generic copying |input| through |input_map| into a fresh result of |rt|.
 static kiln_status_t kiln_lower_copy(kiln_lower_t* l, kiln_ir_op_t* op,
@@ -978,25 +941,13 @@ kiln_status_t kiln_lower_stablehlo_op(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_shlo_lower_complex(b, op, &handled));
   if (handled) return kiln_ok_status();
   if (!kiln_is_elementwise(op)) return kiln_shlo_unsupported(b, op);
-  kiln_lower_t l;
-  l.ctx = b->context;
-  l.b = *b;
-  return kiln_lower_elementwise(&l, op);
+  return kiln_lowering_elementwise(b, op, kiln_lower_scalar);
 }
 
 kiln_status_t kiln_lower_complex_check_op(kiln_ir_builder_t* b,
                                           kiln_ir_op_t* op) {
   bool handled = false;  // check.* on complex tensors compare real pairs
   return kiln_lower_complex_op(b, op, &handled);
-}
-
-kiln_status_t kiln_lower_elementwise_op(kiln_ir_builder_t* b,
-                                        kiln_ir_op_t* op) {
-  if (!kiln_is_elementwise(op)) return kiln_ok_status();
-  kiln_lower_t l;
-  l.ctx = b->context;
-  l.b = *b;
-  return kiln_lower_elementwise(&l, op);
 }
 
 kiln_status_t kiln_stablehlo_lower_after_complex(kiln_ir_builder_t* b,

@@ -1,6 +1,5 @@
 // The lower_to_structured hooks of the stablehlo and chlo op definitions
-// (kiln_ir_op_def_t.lower_to_structured, set by their registrations), and
-// the elementwise hook arith/math ops on tensors share.
+// (kiln_ir_op_def_t.lower_to_structured, named by their definitions).
 #ifndef KILN_COMPILER_INPUT_STABLEHLO_LOWER_STABLEHLO_H_
 #define KILN_COMPILER_INPUT_STABLEHLO_LOWER_STABLEHLO_H_
 
@@ -14,9 +13,6 @@ extern "C" {
 
 // stablehlo.c's elementwise ops (an error for the ones with no lowering).
 kiln_status_t kiln_lower_stablehlo_op(kiln_ir_builder_t* b, kiln_ir_op_t* op);
-// arith/math (and stablehlo) elementwise ops on tensors -> one generic; a
-// no-op on scalars.
-kiln_status_t kiln_lower_elementwise_op(kiln_ir_builder_t* b, kiln_ir_op_t* op);
 // check.* ops: on complex tensors they are rewritten to compare the real
 // pairs lower_complex.c makes (a no-op otherwise).
 kiln_status_t kiln_lower_complex_check_op(kiln_ir_builder_t* b,
@@ -42,10 +38,10 @@ kiln_status_t kiln_stablehlo_lower_after_complex(kiln_ir_builder_t* b,
 // stablehlo.c's ops with a lowering of their own (lower_stablehlo.c):
 // broadcast serves broadcast and broadcast_in_dim, dot serves dot and
 // dot_general.
-#define KILN_STABLEHLO_CORE_LOWERINGS(X)                               \
-  X(constant)                                                          \
-  X(broadcast) X(transpose) X(slice) X(reshape) X(iota) X(concatenate) \
-      X(reduce) X(dot)
+#define KILN_STABLEHLO_CORE_LOWERINGS(X) \
+  X(constant)                            \
+  X(broadcast)                           \
+  X(transpose) X(slice) X(reshape) X(iota) X(concatenate) X(reduce) X(dot)
 KILN_STABLEHLO_CORE_LOWERINGS(KILN_STABLEHLO_DECLARE_LOWERING)
 // stablehlo_rng_fft.c's ops (lower_stablehlo_rng_fft.c, lower_complex.c).
 kiln_status_t kiln_lower_stablehlo_rng_fft_hook(kiln_ir_builder_t* b,

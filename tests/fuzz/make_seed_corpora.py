@@ -4,7 +4,7 @@
 Usage: make_seed_corpora.py --repo=ROOT --bin=BUILD/bin --out=DIR
 
 DIR/<kind>/ for each kind a fuzz target reads:
-  mlir      the .mlir test programs (tests/e2e, compiler/test, samples)
+  mlir      the .mlir test programs (tests/e2e, compiler/**/test, samples)
   vmasm     the .vmasm test programs (tests/vmasm, tests/tools)
   module    those assembled by kiln-as-module, and a few compiled .mlir ones
   npy       .npy files of each supported dtype written by numpy
@@ -54,7 +54,7 @@ def main():
     for d in dirs.values():
         os.makedirs(d)
 
-    mlir = files(args.repo, ["tests/e2e/**/*.mlir", "compiler/test/**/*.mlir",
+    mlir = files(args.repo, ["tests/e2e/**/*.mlir", "compiler/**/test/**/*.mlir",
                              "samples/*.mlir"])
     for path in mlir:
         with open(path, "rb") as f:

@@ -569,8 +569,9 @@ static kiln_status_t kiln_onnx_i64_vector(node_t* n, size_t count,
 // true, with "node 'name' (Op): <what> does not match the declared result
 // type T": a node compiled for its declared type because a shape-like
 // operand is only known at run time checks that operand here.
-static kiln_status_t kiln_onnx_check_declared(node_t* n, value_t* ok,
-                                              const char* what) {
+static kiln_status_t kiln_onnx_check_declared_type(node_t* n, value_t* ok,
+                                                   const char* what,
+                                                   const type_t* declared) {
   size_t r = kiln_onnx_rank(ok->type);
   if (r) {
     int64_t axes[MAXR];
@@ -586,7 +587,7 @@ static kiln_status_t kiln_onnx_check_declared(node_t* n, value_t* ok,
   kiln_onnx_node_label(n, label, sizeof(label));
   snprintf(message, sizeof(message),
            "%s: %s does not match the declared result type %s", label, what,
-           kiln_ir_type_to_string(n->context, n->declared[0]));
+           kiln_ir_type_to_string(n->context, declared));
   value_t* cond = kiln_ir_op_result(read, 0);
   kiln_ir_named_attribute_t msg = kiln_onnx_named(
       n, "msg",
@@ -594,6 +595,12 @@ static kiln_status_t kiln_onnx_check_declared(node_t* n, value_t* ok,
   kiln_ir_op_t* check = NULL;
   return kiln_ir_builder_create_simple(n->b, "cf.assert", 1, &cond, 0, NULL, 1,
                                        &msg, &check);
+}
+
+// As above for the declared type of output 0.
+static kiln_status_t kiln_onnx_check_declared(node_t* n, value_t* ok,
+                                              const char* what) {
+  return kiln_onnx_check_declared_type(n, ok, what, n->declared[0]);
 }
 
 // |v| (a run-time integer tensor of |count| elements) == |dims|
@@ -9559,7 +9566,16 @@ static kiln_status_t kiln_onnx_loop_while(node_t* n,
   for (size_t i = 0; i < nc + nk; ++i) {
     kiln_onnx_set(n, i, kiln_ir_op_result(op, 3 + i));
   }
-  return kiln_ok_status();
+  if (nk == 0) return kiln_ok_status();
+  // The scan buffers have the declared rows: the iterations run must be
+  // that many (fewer leave zero rows, more overwrite the last one).
+  const type_t* d = types[3 + nc];
+  value_t *want = NULL, *ok = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, i64, d->shaped.dims[0], &want));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_compare(n, "EQ", kiln_ir_op_result(op, 0), want, &ok));
+  return kiln_onnx_check_declared_type(
+      n, ok, "the number of iterations run (scan output 0)", d);
 }
 
 // Loop with a run-time trip count or condition whose scan outputs declare
@@ -9679,6 +9695,22 @@ static kiln_status_t kiln_onnx_loop_predicated(node_t* n,
     }
     cond = next_cond;
   }
+  // Exactly |rows| iterations: the last one ran and no next one would
+  // (its condition false, or M reached).
+  value_t* more = cond;
+  if (trip) {
+    value_t *tv = NULL, *below = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, i64, rows, &tv));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", tv, trip, &below));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.and", more, below, &more));
+  }
+  value_t* ok = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.not", more, &more));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.and", active, more, &ok));
+  KILN_RETURN_IF_ERROR(kiln_onnx_check_declared_type(
+      n, ok, "the number of iterations run (scan output 0)", n->declared[nc]));
   for (size_t i = 0; i < nc; ++i) kiln_onnx_set_value(n, i, &carried[2 + i]);
   for (size_t k = 0; k < nk; ++k) {
     value_t** p =

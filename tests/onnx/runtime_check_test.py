@@ -4,7 +4,10 @@ a node whose shape operand is a graph input, so only known at run time, is
 compiled for the graph's declared result type and checks the operand when
 it runs (cf.assert). Inputs that agree give numpy's result; inputs that
 disagree fail the invocation (exit 1) with a message naming the node, on
-vmvx and llvm-cpu, local-sync and local-task.
+vmvx and llvm-cpu, local-sync and local-task. Cases: Reshape (with 0 and
+-1 entries), Expand (with 1 entries), Range (ceiling lengths, negative
+delta), Pad, Slice (negative starts, steps and axes), Tile and
+ConstantOfShape; the Loop scan length is in sequence_loop_test.py.
 
 Usage: runtime_check_test.py BIN_DIR
 """
@@ -188,6 +191,32 @@ def main():
                            "node 'slice_5' (Slice): the run-time slice does "
                            "not match the declared result type "
                            "tensor<2x4xf32>")
+
+        # Tile 2x3 -> declared 4x3.
+        x = rng.standard_normal((2, 3)).astype(np.float32)
+        m = compile_model(
+            work, "tile",
+            helper.make_node("Tile", ["X", "R"], ["Y"], name="tile_4"),
+            [value_info("X", TensorProto.FLOAT, [2, 3]),
+             value_info("R", TensorProto.INT64, [2])],
+            value_info("Y", TensorProto.FLOAT, [4, 3]))
+        expect_result(work, m, "tile", [x, i64(2, 1)], np.tile(x, (2, 1)))
+        for reps in (i64(1, 1), i64(2, 2)):
+            expect_failure(work, m, "tile", [x, reps],
+                           "node 'tile_4' (Tile): run-time repeats does not "
+                           "match the declared result type tensor<4x3xf32>")
+
+        # ConstantOfShape -> declared 2x3 (f32 zeros).
+        m = compile_model(
+            work, "fill",
+            helper.make_node("ConstantOfShape", ["S"], ["Y"], name="fill_6"),
+            [value_info("S", TensorProto.INT64, [2])],
+            value_info("Y", TensorProto.FLOAT, [2, 3]))
+        expect_result(work, m, "fill", [i64(2, 3)],
+                      np.zeros((2, 3), np.float32))
+        expect_failure(work, m, "fill", [i64(3, 2)],
+                       "node 'fill_6' (ConstantOfShape): run-time shape does "
+                       "not match the declared result type tensor<2x3xf32>")
 
     if failures:
         print("\n".join(failures))

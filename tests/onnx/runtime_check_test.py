@@ -6,8 +6,8 @@ it runs (cf.assert). Inputs that agree give numpy's result; inputs that
 disagree fail the invocation (exit 1) with a message naming the node, on
 vmvx and llvm-cpu, local-sync and local-task. Cases: Reshape (with 0 and
 -1 entries), Expand (with 1 entries), Range (ceiling lengths, negative
-delta), Pad, Slice (negative starts, steps and axes), Tile and
-ConstantOfShape; the Loop scan length is in sequence_loop_test.py.
+delta), Pad, Slice (negative starts, steps and axes), Tile,
+ConstantOfShape, Unsqueeze and Squeeze; the Loop scan length is in sequence_loop_test.py.
 
 Usage: runtime_check_test.py BIN_DIR
 """
@@ -217,6 +217,40 @@ def main():
         expect_failure(work, m, "fill", [i64(3, 2)],
                        "node 'fill_6' (ConstantOfShape): run-time shape does "
                        "not match the declared result type tensor<2x3xf32>")
+
+        # Unsqueeze 3x1 -> declared 1x3x1x1: the axes [0, 3], [0, 2] (the
+        # same shape) or negative ones agree; [1, 2] gives 3x1x1x1.
+        x = rng.standard_normal((3, 1)).astype(np.float32)
+        m = compile_model(
+            work, "unsqueeze",
+            helper.make_node("Unsqueeze", ["X", "A"], ["Y"], name="unsq_7"),
+            [value_info("X", TensorProto.FLOAT, [3, 1]),
+             value_info("A", TensorProto.INT64, [2])],
+            value_info("Y", TensorProto.FLOAT, [1, 3, 1, 1]))
+        for axes in (i64(0, 3), i64(0, 2), i64(-4, -1)):
+            expect_result(work, m, "unsqueeze", [x, axes],
+                          np.expand_dims(x, tuple(axes)))
+        for axes in (i64(1, 2), i64(0, 0), i64(1, 3)):
+            expect_failure(work, m, "unsqueeze", [x, axes],
+                           "node 'unsq_7' (Unsqueeze): run-time axes does not "
+                           "match the declared result type "
+                           "tensor<1x3x1x1xf32>")
+
+        # Squeeze 1x3x1 -> declared 3x1: only axis 0 (or -3) agrees.
+        x = rng.standard_normal((1, 3, 1)).astype(np.float32)
+        m = compile_model(
+            work, "squeeze",
+            helper.make_node("Squeeze", ["X", "A"], ["Y"], name="sq_8"),
+            [value_info("X", TensorProto.FLOAT, [1, 3, 1]),
+             value_info("A", TensorProto.INT64, [1])],
+            value_info("Y", TensorProto.FLOAT, [3, 1]))
+        for axes in (i64(0), i64(-3)):
+            expect_result(work, m, "squeeze", [x, axes],
+                          np.squeeze(x, tuple(axes)))
+        for axes in (i64(2), i64(-1)):
+            expect_failure(work, m, "squeeze", [x, axes],
+                           "node 'sq_8' (Squeeze): run-time axes does not "
+                           "match the declared result type tensor<3x1xf32>")
 
     if failures:
         print("\n".join(failures))

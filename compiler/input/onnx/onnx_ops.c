@@ -1741,9 +1741,87 @@ static kiln_status_t kiln_onnx_lower_flatten(node_t* n) {
   return kiln_onnx_finish_reshape(n, 2, dims);
 }
 
+// Squeeze / Unsqueeze compiled for the declared type with run-time axes
+// (input 1): the axes, normalized for |lr| = the longer rank, must be one
+// of the sets of size-1 positions of |longer| whose removal leaves
+// |shorter| (enumerated here; each axis once).
+static kiln_status_t kiln_onnx_check_unit_axes(node_t* n, const type_t* longer,
+                                               const type_t* shorter) {
+  size_t lr = kiln_onnx_rank(longer), sr = kiln_onnx_rank(shorter);
+  int64_t m = kiln_onnx_num_elements(n->inputs[1]->type);
+  if (m != (int64_t)(lr - sr)) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "axes has %lld entries but the declared result type %s needs %zu",
+        (long long)m, kiln_ir_type_to_string(n->context, n->declared[0]),
+        lr - sr);
+  }
+  // Ranks above 8 (2^rank candidate sets) are left unchecked.
+  if (!m || lr > 8) return kiln_ok_status();
+  // Valid position masks, one row of |lr| 0/1 entries each.
+  int64_t masks[(1 << 8) * 8];
+  int64_t rows = 0;
+  for (uint32_t bits = 0; bits < (1u << lr); ++bits) {
+    if (__builtin_popcount(bits) != m) continue;
+    bool fits = true;
+    for (size_t p = 0, k = 0; p < lr && fits; ++p) {
+      int64_t d = longer->shaped.dims[p];
+      fits =
+          (bits >> p) & 1 ? d == 1 : k < sr && d == shorter->shaped.dims[k++];
+    }
+    for (size_t p = 0; fits && p < lr; ++p) {
+      masks[rows * (int64_t)lr + (int64_t)p] = (bits >> p) & 1;
+    }
+    rows += fits;
+  }
+  const type_t* e64 = kiln_ir_int_type(n->context, 64);
+  value_t *axes = NULL, *zero = NULL, *neg = NULL, *wrapped = NULL, *rv = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &axes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, axes, e64, &axes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, axes, 1, &m, &axes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, axes, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, axes, (double)lr, &rv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", axes, zero, &neg));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", axes, rv, &wrapped));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, neg, wrapped, axes, &axes));
+  // hits[p] = how many axes are p, as i64 [lr].
+  int64_t pm[2] = {(int64_t)lr, m}, one = 1;
+  value_t *ab = NULL, *io = NULL, *eq = NULL, *hits = NULL, *ok = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, axes, 2, pm, &one, &ab));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_iota(n, kiln_onnx_tensor(n, 2, pm, e64), 0, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, ab, &eq));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, eq, e64, &eq));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, eq, 1, &one, "stablehlo.add", 0, &hits));
+  if (!rows) {
+    // No axes give the declared type: the check always fails.
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(
+        n, kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(n->context, 1)), 0,
+        &ok));
+    return kiln_onnx_check_declared(n, ok, "run-time axes");
+  }
+  // Some row of |masks| equals |hits| entirely.
+  int64_t km[2] = {rows, (int64_t)lr}, zero_dim = 0;
+  value_t *table = NULL, *hb = NULL, *same = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_i64_vector(n, (size_t)(rows * (int64_t)lr), masks, &table));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, table, 2, km, &table));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, hits, 2, km, &one, &hb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", table, hb, &same));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, same, 1, &one, "stablehlo.and", 1, &same));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, same, 1, &zero_dim, "stablehlo.or", 0, &ok));
+  return kiln_onnx_check_declared(n, ok, "run-time axes");
+}
+
 static kiln_status_t kiln_onnx_lower_squeeze(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
   if (n->opset >= 13 && kiln_onnx_use_declared(n, 1, 0)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_check_unit_axes(n, n->inputs[0]->type, n->declared[0]));
     return kiln_onnx_finish_reshape(n, kiln_onnx_rank(n->declared[0]),
                                     n->declared[0]->shaped.dims);
   }
@@ -1776,6 +1854,8 @@ static kiln_status_t kiln_onnx_lower_squeeze(node_t* n) {
 static kiln_status_t kiln_onnx_lower_unsqueeze(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
   if (n->opset >= 13 && kiln_onnx_use_declared(n, 1, 0)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_check_unit_axes(n, n->declared[0], n->inputs[0]->type));
     return kiln_onnx_finish_reshape(n, kiln_onnx_rank(n->declared[0]),
                                     n->declared[0]->shaped.dims);
   }

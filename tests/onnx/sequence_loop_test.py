@@ -12,6 +12,7 @@
     run-time trip count as stablehlo.while (a loop-carried tensor and a
     scan output of the declared type), and as predicated iterations over
     the declared scan length when the body slices at the iteration number;
+    a trip count other than the declared scan length fails at run time;
   * clean import errors: a constant position out of range, a sequence input
     without sample data, a run-time Loop with an undeclared scan output and
     one that carries a sequence.
@@ -51,7 +52,8 @@ def write(path, proto):
 def run_model(work, model, function, inputs, want, inputs_like=False):
     """Imports (with the inputs as samples when |inputs_like|), compiles
     and runs |model| on both backends; |inputs| are (spec prefix, proto)
-    pairs; |want| the expected results, one array per function result."""
+    pairs; |want| the expected results, one array per function result, or
+    a string: the run fails (exit 1) with that in its message."""
     path = os.path.join(work, function + ".onnx")
     write(path, model)
     data = os.path.join(work, function + "_data")
@@ -75,6 +77,14 @@ def run_model(work, model, function, inputs, want, inputs_like=False):
         if r.returncode:
             sys.exit("FAILED: compile %s (%s): %s" % (function, backend,
                                                       r.stderr))
+        if isinstance(want, str):
+            r = tool("kiln-run-module", "--module=" + kmod,
+                     "--device=local-sync", "--function=" + function, *specs)
+            if r.returncode != 1 or want not in r.stderr:
+                sys.exit("FAILED: run %s (%s): want exit 1 and %r, got %d: "
+                         "%s%s" % (function, backend, want, r.returncode,
+                                   r.stdout, r.stderr))
+            continue
         outs = [os.path.join(work, "%s_o%d.npy" % (function, i))
                 for i in range(len(want))]
         r = tool("kiln-run-module", "--module=" + kmod, "--device=local-sync",
@@ -220,12 +230,21 @@ def loops(work, rng):
               [("", numpy_helper.from_array(np.array(4, np.int64), "m")),
                ("", numpy_helper.from_array(x, "x")),
                ("", numpy_helper.from_array(y0, "y0"))], [ys[-1], ys])
+    # Another trip count than the declared 4 rows fails at run time.
+    for m in (3, 5):
+        run_model(work, while_model([4, 2]), "runtime",
+                  [("", numpy_helper.from_array(np.array(m, np.int64), "m")),
+                   ("", numpy_helper.from_array(x, "x")),
+                   ("", numpy_helper.from_array(y0, "y0"))],
+                  "(Loop): the number of iterations run (scan output 0) does "
+                  "not match the declared result type tensor<4x2xf32>")
     expect_import_error(work, while_model(None), "while_undeclared_scan",
                         "declares no static type for 'ys'")
 
     # The body slices a constant at the iteration number, which stablehlo.
     # while cannot know at import: T = 4 predicated iterations for the
-    # declared 4x1 scan output, of which M = 3 run (the last row stays 0).
+    # declared 4x1 scan output, all of which run for M = 4; M = 3 (ONNX
+    # gives 3 rows) or 5 disagree with the declared type and fail.
     table = np.array([1, 2, 4, 8, 16], np.float32)
     body = loop_body(helper.make_tensor_value_info("y", F, [1]), [
         helper.make_node("Identity", ["c"], ["c_out"]),
@@ -249,13 +268,20 @@ def loops(work, rng):
         [helper.make_tensor_value_info("y", F, [1]),
          helper.make_tensor_value_info("ys", F, [4, 1])])
     y1 = np.array([0.5], np.float32)
-    sums = y1[0] + np.cumsum(table[:3])
-    ys = np.array([[sums[0]], [sums[1]], [sums[2]], [0]], np.float32)
-    run_model(work, helper.make_model(graph, opset_imports=[
-        helper.make_opsetid("", 11)]), "predicated",
-        [("", numpy_helper.from_array(np.array(3, np.int64), "m")),
-         ("", numpy_helper.from_array(y1, "y0"))],
-        [np.array([sums[2]], np.float32), ys])
+    sums = y1[0] + np.cumsum(table[:4])
+    ys = sums.reshape(4, 1).astype(np.float32)
+    predicated = helper.make_model(graph, opset_imports=[
+        helper.make_opsetid("", 11)])
+    run_model(work, predicated, "predicated",
+              [("", numpy_helper.from_array(np.array(4, np.int64), "m")),
+               ("", numpy_helper.from_array(y1, "y0"))],
+              [np.array([sums[3]], np.float32), ys])
+    for m in (3, 5):
+        run_model(work, predicated, "predicated",
+                  [("", numpy_helper.from_array(np.array(m, np.int64), "m")),
+                   ("", numpy_helper.from_array(y1, "y0"))],
+                  "(Loop): the number of iterations run (scan output 0) does "
+                  "not match the declared result type tensor<4x1xf32>")
 
     # A run-time trip count cannot grow a sequence (its length would be
     # known only at run time).

@@ -1595,6 +1595,33 @@ static kiln_status_t kiln_em_branch(kiln_em_function_t* e, kiln_ir_op_t* op) {
   return kiln_em_branch_edge(e, op, 1);
 }
 
+// cf.assert %c, "msg": `fail` with INVALID_ARGUMENT (a run-time check of
+// the inputs) when %c, read back at host level or a constant, is false.
+// Pending work stays recorded: the failing path abandons it with the frame.
+static kiln_status_t kiln_em_assert(kiln_em_function_t* e, kiln_ir_op_t* op) {
+  int bank = 0;
+  uint32_t cond = 0;
+  if (!kiln_em_host_scalar(e, kiln_ir_op_operand(op, 0), &bank, &cond) ||
+      bank != KILN_VM_BANK_I32) {
+    return kiln_em_error(e, op,
+                         "the assertion condition is not a scalar read back "
+                         "from device data (tensor.extract)");
+  }
+  const kiln_ir_attribute_t* msg = kiln_ir_op_get_attr(op, "msg");
+  uint32_t ok = kiln_asm_label(e->f), fail = kiln_asm_label(e->f);
+  kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", cond, ok, fail);
+  kiln_asm_place_label(e->f, fail);
+  kiln_ir_string_builder_t line = {0};
+  kiln_ir_sb_printf(&line, "fail %%i%u, ",
+                    kiln_asm_const_i32(e->f, KILN_STATUS_INVALID_ARGUMENT));
+  kiln_asm_quote(&line, msg->str.data, msg->str.size);
+  kiln_asm_emit(e->f, "%.*s", (int)line.size, line.data ? line.data : "");
+  if (line.failed) e->f->body.failed = true;
+  kiln_ir_sb_free(&line);
+  kiln_asm_place_label(e->f, ok);
+  return kiln_ok_status();
+}
+
 //===----------------------------------------------------------------------===//
 // Functions
 //===----------------------------------------------------------------------===//
@@ -1802,6 +1829,8 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
       } else if (kiln_ir_op_is(op, "cf.br") ||
                  kiln_ir_op_is(op, "cf.cond_br")) {
         KILN_RETURN_IF_ERROR(kiln_em_branch(e, op));
+      } else if (kiln_ir_op_is(op, "cf.assert")) {
+        KILN_RETURN_IF_ERROR(kiln_em_assert(e, op));
       } else if (kiln_string_view_starts_with(
                      op->name, kiln_make_cstring_view("check."))) {
         KILN_RETURN_IF_ERROR(kiln_em_check(e, op));

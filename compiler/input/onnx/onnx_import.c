@@ -268,6 +268,16 @@ static kiln_status_t kiln_onnx_error(kiln_onnx_importer_t* im,
   return status;
 }
 
+const char* kiln_onnx_node_label(kiln_onnx_node_t* n, char* buffer,
+                                 size_t size) {
+  const kiln_onnx_importer_t* im = n->importer;
+  char name[160];
+  snprintf(buffer, size, "node '%s' (%s)",
+           kiln_onnx_node_name(im, n->proto, name, sizeof(name)),
+           n->proto->op_type ? n->proto->op_type : "?");
+  return buffer;
+}
+
 kiln_status_t kiln_onnx_node_error(kiln_onnx_node_t* n, kiln_status_code_t code,
                                    const char* format, ...) {
   va_list args;

@@ -93,6 +93,11 @@ typedef struct kiln_onnx_op_entry_t {
 // The table (onnx_ops.c), terminated by a NULL op_type.
 extern const kiln_onnx_op_entry_t kiln_onnx_op_table[];
 
+// "node 'name' (Op)" into |buffer|, as node errors name the node (for
+// run-time check messages, which have no file or opset).
+const char* kiln_onnx_node_label(kiln_onnx_node_t* n, char* buffer,
+                                 size_t size);
+
 // "<file>: node 'name' (Op, opset N): <message>" as an UNIMPLEMENTED or
 // INVALID_ARGUMENT status.
 kiln_status_t kiln_onnx_node_error(kiln_onnx_node_t* n, kiln_status_code_t code,

@@ -558,6 +558,96 @@ static kiln_status_t kiln_onnx_keepdims(node_t* n, value_t* reduced,
   return kiln_onnx_reshape_to(n, reduced, rank, dims, out);
 }
 
+//===----------------------------------------------------------------------===//
+// Run-time checks of operands against declared result types
+//===----------------------------------------------------------------------===//
+
+static kiln_status_t kiln_onnx_i64_vector(node_t* n, size_t count,
+                                          const int64_t* values, value_t** out);
+
+// Fails the invocation at run time when |ok| (i1, any shape) is not all
+// true, with "node 'name' (Op): <what> does not match the declared result
+// type T": a node compiled for its declared type because a shape-like
+// operand is only known at run time checks that operand here.
+static kiln_status_t kiln_onnx_check_declared_type(node_t* n, value_t* ok,
+                                                   const char* what,
+                                                   const type_t* declared) {
+  size_t r = kiln_onnx_rank(ok->type);
+  if (r) {
+    int64_t axes[MAXR];
+    for (size_t i = 0; i < r; ++i) axes[i] = (int64_t)i;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_reduce(n, ok, r, axes, "stablehlo.and", 1, &ok));
+  }
+  const type_t* i1 = kiln_ir_int_type(n->context, 1);
+  kiln_ir_op_t* read = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      n->b, "tensor.extract", 1, &ok, 1, &i1, 0, NULL, &read));
+  char label[256], message[512];
+  kiln_onnx_node_label(n, label, sizeof(label));
+  snprintf(message, sizeof(message),
+           "%s: %s does not match the declared result type %s", label, what,
+           kiln_ir_type_to_string(n->context, declared));
+  value_t* cond = kiln_ir_op_result(read, 0);
+  kiln_ir_named_attribute_t msg = kiln_onnx_named(
+      n, "msg",
+      kiln_ir_string_attr_get(n->context, kiln_make_cstring_view(message)));
+  kiln_ir_op_t* check = NULL;
+  return kiln_ir_builder_create_simple(n->b, "cf.assert", 1, &cond, 0, NULL, 1,
+                                       &msg, &check);
+}
+
+// As above for the declared type of output 0.
+static kiln_status_t kiln_onnx_check_declared(node_t* n, value_t* ok,
+                                              const char* what) {
+  return kiln_onnx_check_declared_type(n, ok, what, n->declared[0]);
+}
+
+// |v| (a run-time integer tensor of |count| elements) == |dims|
+// elementwise, as i1 of |v|'s shape.
+static kiln_status_t kiln_onnx_equals_dims(node_t* n, value_t* v, size_t count,
+                                           const int64_t* dims, value_t** out) {
+  value_t* want = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, v, kiln_ir_int_type(n->context, 64), &v));
+  KILN_RETURN_IF_ERROR(kiln_onnx_i64_vector(n, count, dims, &want));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, want, kiln_onnx_rank(v->type),
+                                            v->type->shaped.dims, &want));
+  return kiln_onnx_compare(n, "EQ", v, want, out);
+}
+
+// Input |i| (run-time) equals |values| (|count| entries); a length other
+// than |count| is an import error (it is static).
+static kiln_status_t kiln_onnx_check_input_values(node_t* n, size_t i,
+                                                  size_t count,
+                                                  const int64_t* values,
+                                                  const char* what) {
+  int64_t len = kiln_onnx_num_elements(n->inputs[i]->type);
+  if (len != (int64_t)count) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "%s has %lld entries but the declared result type %s needs %zu", what,
+        (long long)len, kiln_ir_type_to_string(n->context, n->declared[0]),
+        count);
+  }
+  if (!count) return kiln_ok_status();
+  value_t *v = NULL, *ok = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, i, &v));
+  KILN_RETURN_IF_ERROR(kiln_onnx_equals_dims(n, v, count, values, &ok));
+  char text[96];
+  snprintf(text, sizeof(text), "run-time %s", what);
+  return kiln_onnx_check_declared(n, ok, text);
+}
+
+// Input |i| (run-time) equals the declared result dims: ConstantOfShape's
+// input, Resize's sizes, MaxUnpool's output_shape.
+static kiln_status_t kiln_onnx_check_dims_input(node_t* n, size_t i,
+                                                const char* what) {
+  const type_t* rt = n->declared[0];
+  return kiln_onnx_check_input_values(n, i, kiln_onnx_rank(rt), rt->shaped.dims,
+                                      what);
+}
+
 // The lowest / highest value of an element type (for max / min inits).
 static double kiln_onnx_lowest(const type_t* e) {
   if (kiln_onnx_is_float(e)) return -INFINITY;
@@ -1383,6 +1473,7 @@ static kiln_status_t kiln_onnx_lower_size(node_t* n) {
 static kiln_status_t kiln_onnx_lower_constant_of_shape(node_t* n) {
   int64_t dims[MAXR], rank = 0;
   if (kiln_onnx_use_declared(n, 0, 0)) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_check_dims_input(n, 0, "shape"));
     rank = (int64_t)kiln_onnx_rank(n->declared[0]);
     memcpy(dims, n->declared[0]->shaped.dims, (size_t)rank * 8);
   } else {
@@ -1434,6 +1525,47 @@ static kiln_status_t kiln_onnx_lower_constant_of_shape(node_t* n) {
   return kiln_ok_status();
 }
 
+// Range compiled for its declared length L: max(ceil((limit - start) /
+// delta), 0) == L at run time (integer inputs: an exact ceiling division;
+// a zero delta, invalid in ONNX, is taken as 1).
+static kiln_status_t kiln_onnx_check_range(node_t* n, value_t* start,
+                                           value_t* limit, value_t* delta) {
+  int64_t length = n->declared[0]->shaped.dims[0];
+  bool is_float = kiln_onnx_is_float(kiln_onnx_elem(start->type));
+  value_t *num = NULL, *q = NULL, *zero = NULL, *want = NULL, *ok = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", limit, start, &num));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, num, 0, &zero));
+  if (is_float) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", num, delta, &q));
+    KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.ceil", q, &q));
+  } else {
+    value_t *dz = NULL, *one = NULL, *rem = NULL, *up = NULL, *t = NULL;
+    value_t *rpos = NULL, *dpos = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, num, 1, &one));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", delta, zero, &dz));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, dz, one, delta, &delta));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.divide", num, delta, &q));
+    // Truncated; one more when the remainder is non-zero with delta's sign.
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.remainder", num, delta, &rem));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", rem, zero, &rpos));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "GT", delta, zero, &dpos));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", rpos, dpos, &up));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "NE", rem, zero, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.and", up, t, &up));
+    KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", q, one, &t));
+    KILN_RETURN_IF_ERROR(kiln_onnx_select(n, up, t, q, &q));
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.maximum", q, zero, &q));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, q, (double)length, &want));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", q, want, &ok));
+  return kiln_onnx_check_declared(n, ok, "the run-time length");
+}
+
 static kiln_status_t kiln_onnx_lower_range(node_t* n) {
   if (!kiln_onnx_all_known(n, 3)) {
     KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 3));
@@ -1444,9 +1576,15 @@ static kiln_status_t kiln_onnx_lower_range(node_t* n) {
           "declares no static result shape");
     }
     // start + iota * delta, for the declared length.
-    value_t *start = NULL, *delta = NULL, *iota = NULL, *y = NULL;
+    value_t *start = NULL, *limit = NULL, *delta = NULL, *iota = NULL,
+            *y = NULL;
     KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &start));
+    KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &limit));
     KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 2, &delta));
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, start, 0, NULL, &start));
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, limit, 0, NULL, &limit));
+    KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, delta, 0, NULL, &delta));
+    KILN_RETURN_IF_ERROR(kiln_onnx_check_range(n, start, limit, delta));
     const type_t* t = n->declared[0];
     KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, t, 0, &iota));
     KILN_RETURN_IF_ERROR(
@@ -1492,6 +1630,36 @@ static kiln_status_t kiln_onnx_lower_range(node_t* n) {
 // Shape manipulation
 //===----------------------------------------------------------------------===//
 
+// Reshape compiled for its declared type: each run-time shape entry is
+// the declared dim, -1 (inferred: the element counts already agree), or 0
+// copying an input dim equal to the declared one (unless allowzero).
+static kiln_status_t kiln_onnx_check_reshape(node_t* n) {
+  const type_t* rt = n->declared[0];
+  const type_t* t = n->inputs[0]->type;
+  size_t r = kiln_onnx_rank(rt);
+  if (kiln_onnx_num_elements(n->inputs[1]->type) != (int64_t)r || !r) {
+    return kiln_onnx_check_dims_input(n, 1, "shape");
+  }
+  bool allowzero = kiln_onnx_attr_int(n, "allowzero", 0) != 0;
+  int64_t minus_one[MAXR], copy[MAXR];
+  for (size_t i = 0; i < r; ++i) {
+    minus_one[i] = -1;
+    bool copies = !allowzero && i < kiln_onnx_rank(t) &&
+                  t->shaped.dims[i] == rt->shaped.dims[i];
+    copy[i] = copies ? 0 : rt->shaped.dims[i];
+  }
+  value_t *v = NULL, *ok = NULL, *inferred = NULL, *copied = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &v));
+  KILN_RETURN_IF_ERROR(kiln_onnx_equals_dims(n, v, r, rt->shaped.dims, &ok));
+  KILN_RETURN_IF_ERROR(kiln_onnx_equals_dims(n, v, r, minus_one, &inferred));
+  KILN_RETURN_IF_ERROR(kiln_onnx_equals_dims(n, v, r, copy, &copied));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.or", ok, inferred, &ok));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.or", ok, copied, &ok));
+  return kiln_onnx_check_declared(n, ok, "run-time shape");
+}
+
 static kiln_status_t kiln_onnx_lower_reshape(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
   const type_t* t = n->inputs[0]->type;
@@ -1501,7 +1669,9 @@ static kiln_status_t kiln_onnx_lower_reshape(node_t* n) {
   } else {
     kiln_onnx_value_t* s = kiln_onnx_input(n, 1);
     if (s && !s->known && n->declared[0]) {
-      // A runtime shape with a declared static result: compile for that.
+      // A runtime shape with a declared static result: compile for that,
+      // checked at run time.
+      KILN_RETURN_IF_ERROR(kiln_onnx_check_reshape(n));
       return kiln_onnx_finish_reshape(n, kiln_onnx_rank(n->declared[0]),
                                       n->declared[0]->shaped.dims);
     }
@@ -1571,9 +1741,87 @@ static kiln_status_t kiln_onnx_lower_flatten(node_t* n) {
   return kiln_onnx_finish_reshape(n, 2, dims);
 }
 
+// Squeeze / Unsqueeze compiled for the declared type with run-time axes
+// (input 1): the axes, normalized for |lr| = the longer rank, must be one
+// of the sets of size-1 positions of |longer| whose removal leaves
+// |shorter| (enumerated here; each axis once).
+static kiln_status_t kiln_onnx_check_unit_axes(node_t* n, const type_t* longer,
+                                               const type_t* shorter) {
+  size_t lr = kiln_onnx_rank(longer), sr = kiln_onnx_rank(shorter);
+  int64_t m = kiln_onnx_num_elements(n->inputs[1]->type);
+  if (m != (int64_t)(lr - sr)) {
+    return kiln_onnx_node_error(
+        n, KILN_STATUS_INVALID_ARGUMENT,
+        "axes has %lld entries but the declared result type %s needs %zu",
+        (long long)m, kiln_ir_type_to_string(n->context, n->declared[0]),
+        lr - sr);
+  }
+  // Ranks above 8 (2^rank candidate sets) are left unchecked.
+  if (!m || lr > 8) return kiln_ok_status();
+  // Valid position masks, one row of |lr| 0/1 entries each.
+  int64_t masks[(1 << 8) * 8];
+  int64_t rows = 0;
+  for (uint32_t bits = 0; bits < (1u << lr); ++bits) {
+    if (__builtin_popcount(bits) != m) continue;
+    bool fits = true;
+    for (size_t p = 0, k = 0; p < lr && fits; ++p) {
+      int64_t d = longer->shaped.dims[p];
+      fits =
+          (bits >> p) & 1 ? d == 1 : k < sr && d == shorter->shaped.dims[k++];
+    }
+    for (size_t p = 0; fits && p < lr; ++p) {
+      masks[rows * (int64_t)lr + (int64_t)p] = (bits >> p) & 1;
+    }
+    rows += fits;
+  }
+  const type_t* e64 = kiln_ir_int_type(n->context, 64);
+  value_t *axes = NULL, *zero = NULL, *neg = NULL, *wrapped = NULL, *rv = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &axes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, axes, e64, &axes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, axes, 1, &m, &axes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, axes, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, axes, (double)lr, &rv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", axes, zero, &neg));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", axes, rv, &wrapped));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, neg, wrapped, axes, &axes));
+  // hits[p] = how many axes are p, as i64 [lr].
+  int64_t pm[2] = {(int64_t)lr, m}, one = 1;
+  value_t *ab = NULL, *io = NULL, *eq = NULL, *hits = NULL, *ok = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, axes, 2, pm, &one, &ab));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_iota(n, kiln_onnx_tensor(n, 2, pm, e64), 0, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, ab, &eq));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, eq, e64, &eq));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, eq, 1, &one, "stablehlo.add", 0, &hits));
+  if (!rows) {
+    // No axes give the declared type: the check always fails.
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(
+        n, kiln_onnx_tensor(n, 0, NULL, kiln_ir_int_type(n->context, 1)), 0,
+        &ok));
+    return kiln_onnx_check_declared(n, ok, "run-time axes");
+  }
+  // Some row of |masks| equals |hits| entirely.
+  int64_t km[2] = {rows, (int64_t)lr}, zero_dim = 0;
+  value_t *table = NULL, *hb = NULL, *same = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_i64_vector(n, (size_t)(rows * (int64_t)lr), masks, &table));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, table, 2, km, &table));
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, hits, 2, km, &one, &hb));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", table, hb, &same));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, same, 1, &one, "stablehlo.and", 1, &same));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_reduce(n, same, 1, &zero_dim, "stablehlo.or", 0, &ok));
+  return kiln_onnx_check_declared(n, ok, "run-time axes");
+}
+
 static kiln_status_t kiln_onnx_lower_squeeze(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
   if (n->opset >= 13 && kiln_onnx_use_declared(n, 1, 0)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_check_unit_axes(n, n->inputs[0]->type, n->declared[0]));
     return kiln_onnx_finish_reshape(n, kiln_onnx_rank(n->declared[0]),
                                     n->declared[0]->shaped.dims);
   }
@@ -1606,6 +1854,8 @@ static kiln_status_t kiln_onnx_lower_squeeze(node_t* n) {
 static kiln_status_t kiln_onnx_lower_unsqueeze(node_t* n) {
   KILN_RETURN_IF_ERROR(kiln_onnx_need_inputs(n, 1));
   if (n->opset >= 13 && kiln_onnx_use_declared(n, 1, 0)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_check_unit_axes(n, n->declared[0], n->inputs[0]->type));
     return kiln_onnx_finish_reshape(n, kiln_onnx_rank(n->declared[0]),
                                     n->declared[0]->shaped.dims);
   }
@@ -1993,11 +2243,36 @@ static kiln_status_t kiln_onnx_lower_gather(node_t* n) {
   return kiln_ok_status();
 }
 
+// Expand compiled for its declared type: each run-time shape entry (the
+// trailing dims) is the declared dim, or 1 where |x|'s dim is already it.
+static kiln_status_t kiln_onnx_check_expand(node_t* n, value_t* x) {
+  const type_t* rt = n->declared[0];
+  size_t r = kiln_onnx_rank(rt), xr = kiln_onnx_rank(x->type);
+  int64_t len = kiln_onnx_num_elements(n->inputs[1]->type);
+  if (len > (int64_t)r || len <= 0) {
+    return kiln_onnx_check_dims_input(n, 1, "shape");
+  }
+  const int64_t* want = rt->shaped.dims + (r - (size_t)len);
+  int64_t ones[MAXR];
+  for (int64_t i = 0; i < len; ++i) {
+    size_t d = r - (size_t)len + (size_t)i;  // result dim
+    bool from_x = d + xr >= r && x->type->shaped.dims[d + xr - r] == want[i];
+    ones[i] = from_x ? 1 : want[i];
+  }
+  value_t *v = NULL, *ok = NULL, *one = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &v));
+  KILN_RETURN_IF_ERROR(kiln_onnx_equals_dims(n, v, (size_t)len, want, &ok));
+  KILN_RETURN_IF_ERROR(kiln_onnx_equals_dims(n, v, (size_t)len, ones, &one));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.or", ok, one, &ok));
+  return kiln_onnx_check_declared(n, ok, "run-time shape");
+}
+
 static kiln_status_t kiln_onnx_lower_expand(node_t* n) {
   value_t* x = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
   int64_t shape[MAXR], count = 0;
   if (kiln_onnx_use_declared(n, 1, 0)) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_check_expand(n, x));
     count = (int64_t)kiln_onnx_rank(n->declared[0]);
     memcpy(shape, n->declared[0]->shaped.dims, (size_t)count * 8);
   } else {
@@ -2021,12 +2296,34 @@ static kiln_status_t kiln_onnx_lower_expand(node_t* n) {
   return kiln_ok_status();
 }
 
+// Tile compiled for its declared type: repeats[i] * dim i of |x| is the
+// declared dim i.
+static kiln_status_t kiln_onnx_check_tile(node_t* n, value_t* x) {
+  const type_t* rt = n->declared[0];
+  size_t r = kiln_onnx_rank(rt);
+  if (kiln_onnx_num_elements(n->inputs[1]->type) != (int64_t)r || !r) {
+    return kiln_onnx_check_dims_input(n, 1, "repeats");
+  }
+  value_t *v = NULL, *xd = NULL, *ok = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &v));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_convert(n, v, kiln_ir_int_type(n->context, 64), &v));
+  KILN_RETURN_IF_ERROR(kiln_onnx_i64_vector(n, r, x->type->shaped.dims, &xd));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, xd, kiln_onnx_rank(v->type),
+                                            v->type->shaped.dims, &xd));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", v, xd, &v));
+  KILN_RETURN_IF_ERROR(kiln_onnx_equals_dims(n, v, r, rt->shaped.dims, &ok));
+  return kiln_onnx_check_declared(n, ok, "run-time repeats");
+}
+
 static kiln_status_t kiln_onnx_lower_tile(node_t* n) {
   value_t* x = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 0, &x));
   size_t r = kiln_onnx_rank(x->type);
   int64_t reps[MAXR], count = 0;
   if (kiln_onnx_use_declared(n, 1, 0) && kiln_onnx_rank(n->declared[0]) == r) {
+    KILN_RETURN_IF_ERROR(kiln_onnx_check_tile(n, x));
     for (size_t i = 0; i < r; ++i) {
       int64_t d = x->type->shaped.dims[i];
       reps[i] = d ? n->declared[0]->shaped.dims[i] / d : 1;
@@ -4128,6 +4425,26 @@ static kiln_status_t kiln_onnx_resize_axis(node_t* n, value_t* x, int64_t axis,
   return kiln_ok_status();
 }
 
+// Resize with run-time scales compiled for its declared type: floor(dim i
+// of |x| * scales[i]) is the declared dim i (|scales|: in |x|'s element
+// type, one per dim).
+static kiln_status_t kiln_onnx_check_resize_scales(node_t* n, value_t* x,
+                                                   value_t* scales) {
+  const type_t* rt = n->declared[0];
+  size_t r = kiln_onnx_rank(rt);
+  const type_t* e = kiln_onnx_elem(scales->type);
+  value_t *xd = NULL, *want = NULL, *ok = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_i64_vector(n, r, x->type->shaped.dims, &xd));
+  KILN_RETURN_IF_ERROR(kiln_onnx_i64_vector(n, r, rt->shaped.dims, &want));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, xd, e, &xd));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, want, e, &want));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.multiply", xd, scales, &xd));
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.floor", xd, &xd));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", xd, want, &ok));
+  return kiln_onnx_check_declared(n, ok, "run-time scales");
+}
+
 static kiln_status_t kiln_onnx_lower_resize(node_t* n) {
   bool upsample = !strcmp(n->proto->op_type, "Upsample");
   value_t* x = NULL;
@@ -4219,6 +4536,11 @@ static kiln_status_t kiln_onnx_lower_resize(node_t* n) {
     }
     if (!old && !known_scales && !scale_values) {
       if (kiln_onnx_use_declared(n, 3, 0)) {
+        // Other aspect-ratio policies give a result other than the sizes.
+        if (kiln_onnx_attr_string_is(n, "keep_aspect_ratio_policy", "stretch",
+                                     "stretch")) {
+          KILN_RETURN_IF_ERROR(kiln_onnx_check_dims_input(n, 3, "sizes"));
+        }
         nz = (int64_t)kiln_onnx_rank(n->declared[0]);
         memcpy(sizes, n->declared[0]->shaped.dims, (size_t)nz * 8);
       } else {
@@ -4244,6 +4566,7 @@ static kiln_status_t kiln_onnx_lower_resize(node_t* n) {
   } else if (scale_values && n->declared[0] &&
              kiln_onnx_rank(n->declared[0]) == rank) {
     memcpy(out, n->declared[0]->shaped.dims, rank * 8);
+    KILN_RETURN_IF_ERROR(kiln_onnx_check_resize_scales(n, x, scale_values));
   } else {
     return kiln_onnx_node_error(
         n, KILN_STATUS_UNIMPLEMENTED,
@@ -4859,6 +5182,7 @@ static kiln_status_t kiln_onnx_lower_topk(node_t* n) {
     k = kiln_onnx_attr_int(n, "k", -1);
   } else if (kiln_onnx_use_declared(n, 1, 0)) {
     k = n->declared[0]->shaped.dims[axis];
+    KILN_RETURN_IF_ERROR(kiln_onnx_check_input_values(n, 1, 1, &k, "K"));
   } else {
     KILN_RETURN_IF_ERROR(kiln_onnx_known_ints(n, 1, "K", &k, 1, &count));
   }
@@ -5671,6 +5995,54 @@ static kiln_status_t kiln_onnx_i64_input(node_t* n, size_t i, int64_t count,
   return kiln_onnx_i64_vector(n, (size_t)count, values, out);
 }
 
+// Whether the slice of dim |d| (size |dim|) from the clamped start |s|
+// with step |k| (|pos|: k > 0) to end_d[d] has |want| elements, as a
+// rank-0 i1: ends are wrapped and clamped as ONNX does ([0, dim] for
+// positive steps, [-1, dim - 1] for negative ones), then the length is
+// ceil(max(end - start, 0) / |step|), signs taken along the step.
+static kiln_status_t kiln_onnx_slice_length_is(node_t* n, value_t* s,
+                                               value_t* k, value_t* pos,
+                                               value_t* end_d, size_t d,
+                                               int64_t dim, int64_t want,
+                                               value_t** out) {
+  value_t *e = NULL, *z = NULL, *lt = NULL, *dv = NULL, *w = NULL, *lo = NULL,
+          *hi = NULL, *num = NULL, *back = NULL, *kk = NULL, *one = NULL,
+          *len = NULL, *target = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_element(n, end_d, (int64_t)d, &e));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, e, 0, &z));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, e, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, e, (double)dim, &dv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", e, z, &lt));
+  KILN_RETURN_IF_ERROR(kiln_onnx_binary_same(n, "stablehlo.add", e, dv, &w));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, lt, w, e, &e));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, e, -1, &lo));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pos, z, lo, &lo));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, e, (double)(dim - 1), &hi));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pos, dv, hi, &hi));
+  value_t* ops[3] = {lo, e, hi};
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_emit(n, "stablehlo.clamp", 3, ops, e->type, 0, NULL, &e));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", e, s, &num));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", s, e, &back));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, pos, num, back, &num));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.maximum", num, z, &num));
+  // |step|, at least 1 (a zero step is invalid ONNX).
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.abs", k, &kk));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.maximum", kk, one, &kk));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", num, kk, &len));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.subtract", len, one, &len));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.divide", len, kk, &len));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, len, (double)want, &target));
+  return kiln_onnx_compare(n, "EQ", len, target, out);
+}
+
 // Slice (opset 10+) whose starts/ends/axes/steps are runtime values: the
 // graph's declared output type gives the result shape and each result
 // element reads x[start + i * step] per dim (ends only decide the length,
@@ -5699,9 +6071,13 @@ static kiln_status_t kiln_onnx_lower_slice_runtime(node_t* n) {
   KILN_RETURN_IF_ERROR(
       kiln_onnx_binary_same(n, "stablehlo.add", axes, dv, &wrapped));
   KILN_RETURN_IF_ERROR(kiln_onnx_select(n, neg, wrapped, axes, &axes));
-  value_t *start_d = NULL, *step_d = NULL;
+  value_t *start_d = NULL, *step_d = NULL, *ends = NULL, *end_d = NULL;
+  value_t* ok = NULL;  // every dim's length is the declared one
   KILN_RETURN_IF_ERROR(kiln_onnx_per_dim(n, starts, axes, r, 0, &start_d));
   KILN_RETURN_IF_ERROR(kiln_onnx_per_dim(n, steps, axes, r, 1, &step_d));
+  // Dims without an axis run to their end.
+  KILN_RETURN_IF_ERROR(kiln_onnx_i64_input(n, 2, m, 0, 0, &ends));
+  KILN_RETURN_IF_ERROR(kiln_onnx_per_dim(n, ends, axes, r, INT64_MAX, &end_d));
   value_t* coords[MAXR];
   const type_t* it =
       kiln_onnx_tensor(n, r, rt->shaped.dims, kiln_ir_int_type(n->context, 64));
@@ -5724,16 +6100,47 @@ static kiln_status_t kiln_onnx_lower_slice_runtime(node_t* n) {
     value_t* ops[3] = {z, s, hi};
     KILN_RETURN_IF_ERROR(
         kiln_onnx_emit(n, "stablehlo.clamp", 3, ops, s->type, 0, NULL, &s));
+    value_t* same = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_slice_length_is(n, s, k, pos, end_d, d, dim,
+                                                   rt->shaped.dims[d], &same));
+    if (ok) {
+      KILN_RETURN_IF_ERROR(
+          kiln_onnx_binary_same(n, "stablehlo.and", ok, same, &ok));
+    } else {
+      ok = same;
+    }
     KILN_RETURN_IF_ERROR(kiln_onnx_iota(n, it, (int64_t)d, &io));
     KILN_RETURN_IF_ERROR(
         kiln_onnx_scalar_op(n, "stablehlo.multiply", io, k, &io));
     KILN_RETURN_IF_ERROR(
         kiln_onnx_scalar_op(n, "stablehlo.add", io, s, &coords[d]));
   }
+  if (ok)
+    KILN_RETURN_IF_ERROR(kiln_onnx_check_declared(n, ok, "the run-time slice"));
   value_t* y = NULL;
   KILN_RETURN_IF_ERROR(kiln_onnx_gather_points(n, x, coords, &y));
   kiln_onnx_set(n, 0, y);
   return kiln_ok_status();
+}
+
+// Pad compiled for its declared type: pads[d] + pads[r + d] is declared
+// dim d minus input dim d (|pads|: the run-time pads as i64 [2r]).
+static kiln_status_t kiln_onnx_check_pad(node_t* n, value_t* x, value_t* pads) {
+  const type_t* rt = n->declared[0];
+  size_t r = kiln_onnx_rank(x->type);
+  if (!r) return kiln_ok_status();
+  int64_t lo0 = 0, hi0 = (int64_t)r, lo1 = (int64_t)r, hi1 = 2 * (int64_t)r;
+  int64_t st = 1, grow[MAXR];
+  for (size_t d = 0; d < r; ++d) {
+    grow[d] = rt->shaped.dims[d] - x->type->shaped.dims[d];
+  }
+  value_t *begin = NULL, *end = NULL, *ok = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, pads, &lo0, &hi0, &st, &begin));
+  KILN_RETURN_IF_ERROR(kiln_onnx_slice(n, pads, &lo1, &hi1, &st, &end));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", begin, end, &begin));
+  KILN_RETURN_IF_ERROR(kiln_onnx_equals_dims(n, begin, r, grow, &ok));
+  return kiln_onnx_check_declared(n, ok, "run-time pads");
 }
 
 // Pad (opset 11+) whose pads are a runtime value: the declared output type
@@ -5762,9 +6169,12 @@ static kiln_status_t kiln_onnx_lower_pad_runtime(node_t* n) {
     return kiln_onnx_node_error(n, KILN_STATUS_UNIMPLEMENTED,
                                 "mode must be constant, edge or reflect");
   }
+  int64_t two_r = 2 * (int64_t)r;
   KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &pads));
   KILN_RETURN_IF_ERROR(
       kiln_onnx_convert(n, pads, kiln_ir_int_type(n->context, 64), &pads));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, pads, 1, &two_r, &pads));
+  KILN_RETURN_IF_ERROR(kiln_onnx_check_pad(n, x, pads));
   const type_t* it =
       kiln_onnx_tensor(n, r, rt->shaped.dims, kiln_ir_int_type(n->context, 64));
   value_t* coords[MAXR];
@@ -7673,6 +8083,9 @@ static kiln_status_t kiln_onnx_lower_max_unpool(node_t* n) {
     if (kiln_onnx_use_declared(n, 2, 0)) {
       if (kiln_onnx_rank(n->declared[0]) != r) count = -1;
       memcpy(out, n->declared[0]->shaped.dims, r * sizeof(int64_t));
+      if (count == (int64_t)r) {
+        KILN_RETURN_IF_ERROR(kiln_onnx_check_dims_input(n, 2, "output_shape"));
+      }
     } else {
       KILN_RETURN_IF_ERROR(
           kiln_onnx_known_ints(n, 2, "output_shape", out, MAXR, &count));
@@ -9233,7 +9646,16 @@ static kiln_status_t kiln_onnx_loop_while(node_t* n,
   for (size_t i = 0; i < nc + nk; ++i) {
     kiln_onnx_set(n, i, kiln_ir_op_result(op, 3 + i));
   }
-  return kiln_ok_status();
+  if (nk == 0) return kiln_ok_status();
+  // The scan buffers have the declared rows: the iterations run must be
+  // that many (fewer leave zero rows, more overwrite the last one).
+  const type_t* d = types[3 + nc];
+  value_t *want = NULL, *ok = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, i64, d->shaped.dims[0], &want));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_compare(n, "EQ", kiln_ir_op_result(op, 0), want, &ok));
+  return kiln_onnx_check_declared_type(
+      n, ok, "the number of iterations run (scan output 0)", d);
 }
 
 // Loop with a run-time trip count or condition whose scan outputs declare
@@ -9353,6 +9775,22 @@ static kiln_status_t kiln_onnx_loop_predicated(node_t* n,
     }
     cond = next_cond;
   }
+  // Exactly |rows| iterations: the last one ran and no next one would
+  // (its condition false, or M reached).
+  value_t* more = cond;
+  if (trip) {
+    value_t *tv = NULL, *below = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(n, i64, rows, &tv));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", tv, trip, &below));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.and", more, below, &more));
+  }
+  value_t* ok = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_unary(n, "stablehlo.not", more, &more));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.and", active, more, &ok));
+  KILN_RETURN_IF_ERROR(kiln_onnx_check_declared_type(
+      n, ok, "the number of iterations run (scan output 0)", n->declared[nc]));
   for (size_t i = 0; i < nc; ++i) kiln_onnx_set_value(n, i, &carried[2 + i]);
   for (size_t k = 0; k < nk; ++k) {
     value_t** p =

@@ -141,6 +141,15 @@ func.func @cf_branches(%a: tensor<i32>, %c: i1) {
   return
 }
 
+// CHECK-LABEL: func.func @cf_assert
+// CHECK: cf.assert %{{.*}}, "shape \"2x3\" does not match"
+// CHECK: cf.assert %{{.*}}, "tagged" {note = 1 : i64}
+func.func @cf_assert(%c: i1) {
+  cf.assert %c, "shape \"2x3\" does not match"
+  cf.assert %c, "tagged" {note = 1 : i64}
+  return
+}
+
 // CHECK-LABEL: func.func @rng_fft_forms
 // CHECK: stablehlo.rng %{{.*}}, %{{.*}}, %{{.*}}, distribution = NORMAL
 // CHECK: stablehlo.fft %{{.*}}, type = RFFT, length = [8]

@@ -7,7 +7,8 @@ disagree fail the invocation (exit 1) with a message naming the node, on
 vmvx and llvm-cpu, local-sync and local-task. Cases: Reshape (with 0 and
 -1 entries), Expand (with 1 entries), Range (ceiling lengths, negative
 delta), Pad, Slice (negative starts, steps and axes), Tile,
-ConstantOfShape, Unsqueeze and Squeeze; the Loop scan length is in sequence_loop_test.py.
+ConstantOfShape, Unsqueeze, Squeeze, Split and ReduceSum's axes; the Loop scan length is in
+sequence_loop_test.py.
 
 Usage: runtime_check_test.py BIN_DIR
 """
@@ -99,6 +100,56 @@ def expect_failure(work, modules, name, args, message):
 
 def i64(*values):
     return np.array(values, np.int64)
+
+
+def split_case(work, rng):
+    """Split 4x3 along axis 0 into declared 1x3 and 3x3 outputs: the
+    run-time split must be [1, 3]."""
+    x = rng.standard_normal((4, 3)).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Split", ["X", "S"], ["A", "B"], name="split_9")],
+        "split",
+        [value_info("X", TensorProto.FLOAT, [4, 3]),
+         value_info("S", TensorProto.INT64, [2])],
+        [value_info("A", TensorProto.FLOAT, [1, 3]),
+         value_info("B", TensorProto.FLOAT, [3, 3])])
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 18)])
+    path = os.path.join(work, "split.onnx")
+    with open(path, "wb") as f:
+        f.write(model.SerializeToString())
+    np.save(os.path.join(work, "split_x.npy"), x)
+    np.save(os.path.join(work, "split_a.npy"), x[:1])
+    np.save(os.path.join(work, "split_b.npy"), x[1:])
+    for backend in BACKENDS:
+        kmod = os.path.join(work, "split_%s.kmod" % backend)
+        p = subprocess.run([os.path.join(BIN, "kiln-compile"),
+                            "--iree-hal-target-backends=" + backend, path,
+                            "-o", kmod], capture_output=True, text=True)
+        if p.returncode:
+            sys.exit("FAILED: compile split (%s): %s" % (backend, p.stderr))
+        for device in DEVICES:
+            for split, good in (("1 3", True), ("2 2", False),
+                                ("3 1", False)):
+                p = subprocess.run(
+                    [os.path.join(BIN, "kiln-run-module"), "--module=" + kmod,
+                     "--device=" + device, "--function=split",
+                     "--input=@" + os.path.join(work, "split_x.npy"),
+                     "--input=2xi64=" + split,
+                     "--expected_output=@" + os.path.join(work, "split_a.npy"),
+                     "--expected_output=@" + os.path.join(work, "split_b.npy")],
+                    capture_output=True, text=True)
+                want = ("node 'split_9' (Split): run-time split does not "
+                        "match the declared result type tensor<1x3xf32>")
+                if good and p.returncode:
+                    failures.append("split %s/%s [%s]: exit %d: %s%s" % (
+                        backend, device, split, p.returncode, p.stdout,
+                        p.stderr))
+                if not good and (p.returncode != 1 or want not in p.stderr):
+                    failures.append("split %s/%s [%s]: want exit 1 and %r, "
+                                    "got %d: %s" % (backend, device, split,
+                                                    want, p.returncode,
+                                                    p.stderr))
 
 
 def main():
@@ -251,6 +302,27 @@ def main():
             expect_failure(work, m, "squeeze", [x, axes],
                            "node 'sq_8' (Squeeze): run-time axes does not "
                            "match the declared result type tensor<3x1xf32>")
+
+        # ReduceSum 2x3x4, keepdims -> declared 2x1x4: axes [1] or [-2]
+        # agree; [0] and [2] reduce other dims.
+        x = rng.standard_normal((2, 3, 4)).astype(np.float32)
+        m = compile_model(
+            work, "rsum",
+            helper.make_node("ReduceSum", ["X", "A"], ["Y"], name="rsum_10",
+                             keepdims=1),
+            [value_info("X", TensorProto.FLOAT, [2, 3, 4]),
+             value_info("A", TensorProto.INT64, [1])],
+            value_info("Y", TensorProto.FLOAT, [2, 1, 4]))
+        for axes in (i64(1), i64(-2)):
+            expect_result(work, m, "rsum", [x, axes],
+                          x.sum(axis=1, keepdims=True))
+        for axes in (i64(0), i64(2)):
+            expect_failure(work, m, "rsum", [x, axes],
+                           "node 'rsum_10' (ReduceSum): run-time axes does "
+                           "not match the declared result type "
+                           "tensor<2x1x4xf32>")
+
+        split_case(work, rng)
 
     if failures:
         print("\n".join(failures))

@@ -1741,6 +1741,33 @@ static kiln_status_t kiln_onnx_lower_flatten(node_t* n) {
   return kiln_onnx_finish_reshape(n, 2, dims);
 }
 
+// hits[p] = how many entries of run-time axes input |i| (any integer type,
+// negative ones counted from the end) are dim p of a rank-|rank| tensor,
+// as i64 [rank].
+static kiln_status_t kiln_onnx_axis_hits(node_t* n, size_t i, size_t rank,
+                                         value_t** out) {
+  int64_t m = kiln_onnx_num_elements(n->inputs[i]->type);
+  const type_t* e64 = kiln_ir_int_type(n->context, 64);
+  value_t *axes = NULL, *zero = NULL, *neg = NULL, *wrapped = NULL, *rv = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, i, &axes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, axes, e64, &axes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, axes, 1, &m, &axes));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, axes, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, axes, (double)rank, &rv));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", axes, zero, &neg));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_binary_same(n, "stablehlo.add", axes, rv, &wrapped));
+  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, neg, wrapped, axes, &axes));
+  int64_t pm[2] = {(int64_t)rank, m}, one = 1;
+  value_t *ab = NULL, *io = NULL, *eq = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, axes, 2, pm, &one, &ab));
+  KILN_RETURN_IF_ERROR(
+      kiln_onnx_iota(n, kiln_onnx_tensor(n, 2, pm, e64), 0, &io));
+  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, ab, &eq));
+  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, eq, e64, &eq));
+  return kiln_onnx_reduce(n, eq, 1, &one, "stablehlo.add", 0, out);
+}
+
 // Squeeze / Unsqueeze compiled for the declared type with run-time axes
 // (input 1): the axes, normalized for |lr| = the longer rank, must be one
 // of the sets of size-1 positions of |longer| whose removal leaves
@@ -1774,27 +1801,9 @@ static kiln_status_t kiln_onnx_check_unit_axes(node_t* n, const type_t* longer,
     }
     rows += fits;
   }
-  const type_t* e64 = kiln_ir_int_type(n->context, 64);
-  value_t *axes = NULL, *zero = NULL, *neg = NULL, *wrapped = NULL, *rv = NULL;
-  KILN_RETURN_IF_ERROR(kiln_onnx_in(n, 1, &axes));
-  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, axes, e64, &axes));
-  KILN_RETURN_IF_ERROR(kiln_onnx_reshape_to(n, axes, 1, &m, &axes));
-  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, axes, 0, &zero));
-  KILN_RETURN_IF_ERROR(kiln_onnx_like(n, axes, (double)lr, &rv));
-  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "LT", axes, zero, &neg));
-  KILN_RETURN_IF_ERROR(
-      kiln_onnx_binary_same(n, "stablehlo.add", axes, rv, &wrapped));
-  KILN_RETURN_IF_ERROR(kiln_onnx_select(n, neg, wrapped, axes, &axes));
-  // hits[p] = how many axes are p, as i64 [lr].
-  int64_t pm[2] = {(int64_t)lr, m}, one = 1;
-  value_t *ab = NULL, *io = NULL, *eq = NULL, *hits = NULL, *ok = NULL;
-  KILN_RETURN_IF_ERROR(kiln_onnx_broadcast_dims(n, axes, 2, pm, &one, &ab));
-  KILN_RETURN_IF_ERROR(
-      kiln_onnx_iota(n, kiln_onnx_tensor(n, 2, pm, e64), 0, &io));
-  KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", io, ab, &eq));
-  KILN_RETURN_IF_ERROR(kiln_onnx_convert(n, eq, e64, &eq));
-  KILN_RETURN_IF_ERROR(
-      kiln_onnx_reduce(n, eq, 1, &one, "stablehlo.add", 0, &hits));
+  int64_t one = 1;
+  value_t *hits = NULL, *ok = NULL;
+  KILN_RETURN_IF_ERROR(kiln_onnx_axis_hits(n, 1, lr, &hits));
   if (!rows) {
     // No axes give the declared type: the check always fails.
     KILN_RETURN_IF_ERROR(kiln_onnx_splat_int(
@@ -2502,7 +2511,11 @@ static kiln_status_t kiln_onnx_lower_split(node_t* n) {
     }
   }
   if (declared_all) {
+    // Compiled for the declared sizes along |axis|; the run-time split
+    // must be those sizes.
     count = (int64_t)n->num_outputs;
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_check_input_values(n, 1, (size_t)count, sizes, "split"));
   } else {
     KILN_RETURN_IF_ERROR(
         kiln_onnx_ints_operand(n, 13, "split", 1, sizes, 64, &count));
@@ -2560,16 +2573,31 @@ static kiln_status_t kiln_onnx_reduce_axes(node_t* n, int since,
       kiln_onnx_attr_int(n, "keepdims", 1) &&
       kiln_onnx_rank(n->declared[0]) == rank) {
     // Runtime axes, declared result: the reduced dims are those that became
-    // 1 (reducing a dim of size 1 or not gives the same values).
+    // 1 (reducing a dim of size 1 or not gives the same values), and the
+    // run-time axes must reduce exactly those among the dims not of size 1.
     size_t k = 0;
+    int64_t want[MAXR], care[MAXR];
     for (size_t d = 0; d < rank; ++d) {
-      if (n->declared[0]->shaped.dims[d] == 1 && xt->shaped.dims[d] != 1) {
-        axes[k++] = (int64_t)d;
-      }
+      care[d] = xt->shaped.dims[d] != 1;
+      want[d] = care[d] && n->declared[0]->shaped.dims[d] == 1;
+      if (want[d]) axes[k++] = (int64_t)d;
     }
     *out_count = k;
     *out_noop = k == 0;
-    return kiln_ok_status();
+    // An empty axes operand (its length is static) reduces every dim or
+    // none: known at import, nothing to check at run time.
+    if (!kiln_onnx_num_elements(n->inputs[1]->type)) return kiln_ok_status();
+    value_t *hits = NULL, *one = NULL, *mask = NULL, *expect = NULL, *ok = NULL;
+    KILN_RETURN_IF_ERROR(kiln_onnx_axis_hits(n, 1, rank, &hits));
+    KILN_RETURN_IF_ERROR(kiln_onnx_like(n, hits, 1, &one));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.minimum", hits, one, &hits));
+    KILN_RETURN_IF_ERROR(kiln_onnx_i64_vector(n, rank, care, &mask));
+    KILN_RETURN_IF_ERROR(
+        kiln_onnx_binary_same(n, "stablehlo.multiply", hits, mask, &hits));
+    KILN_RETURN_IF_ERROR(kiln_onnx_i64_vector(n, rank, want, &expect));
+    KILN_RETURN_IF_ERROR(kiln_onnx_compare(n, "EQ", hits, expect, &ok));
+    return kiln_onnx_check_declared(n, ok, "run-time axes");
   }
   KILN_RETURN_IF_ERROR(
       kiln_onnx_ints_operand(n, since, "axes", 1, raw, MAXR, &count));

@@ -373,29 +373,22 @@ kiln_status_t kiln_lowering_em_yield(kiln_lowering_emitter_t* r,
 // Elementwise ops
 //===----------------------------------------------------------------------===//
 
-kiln_status_t kiln_lowering_elementwise(kiln_ir_builder_t* b, kiln_ir_op_t* op,
-                                        kiln_lowering_scalar_fn_t scalar) {
-  kiln_ir_context_t* ctx = b->context;
+kiln_status_t kiln_lowering_elementwise_maps(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, uint32_t n,
+    const kiln_ir_attribute_t* const* maps, kiln_lowering_scalar_fn_t scalar) {
   const kiln_ir_type_t* rt = op->results[0].type;
-  uint32_t rank = (uint32_t)rt->shaped.rank;
-  uint32_t n = kiln_ir_op_num_regular_operands(op);
-  kiln_ir_value_t* inputs[4];
-  const kiln_ir_attribute_t* maps[5];
-  if (n > 3) return kiln_ir_op_emit_error(op, ctx, "too many operands");
-  for (uint32_t i = 0; i < n; ++i) {
-    inputs[i] = kiln_ir_op_operand(op, i);
-    const kiln_ir_type_t* t = inputs[i]->type;
-    maps[i] = (t->shaped.rank == 0 && rank != 0)
-                  ? kiln_ir_affine_map_attr_get(ctx, rank, 0, 0, NULL)
-                  : kiln_linalg_identity_map(ctx, rank);
+  kiln_ir_value_t* inputs[KILN_LOWERING_MAX_ELEMENTWISE_OPERANDS];
+  if (n > KILN_LOWERING_MAX_ELEMENTWISE_OPERANDS) {
+    return kiln_ir_op_emit_error(op, b->context, "too many operands");
   }
-  maps[n] = kiln_linalg_identity_map(ctx, rank);
+  for (uint32_t i = 0; i < n; ++i) inputs[i] = kiln_ir_op_operand(op, i);
   kiln_ir_value_t* init = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, n, inputs, 1, &init, maps,
-                                                  rank, NULL, &generic, &body));
+                                                  (uint32_t)rt->shaped.rank,
+                                                  NULL, &generic, &body));
   kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t* result = NULL;
   KILN_RETURN_IF_ERROR(
@@ -403,6 +396,25 @@ kiln_status_t kiln_lowering_elementwise(kiln_ir_builder_t* b, kiln_ir_op_t* op,
   KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
   kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
+}
+
+kiln_status_t kiln_lowering_elementwise(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                        kiln_lowering_scalar_fn_t scalar) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t rank = (uint32_t)op->results[0].type->shaped.rank;
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  const kiln_ir_attribute_t* maps[KILN_LOWERING_MAX_ELEMENTWISE_OPERANDS + 1];
+  if (n > KILN_LOWERING_MAX_ELEMENTWISE_OPERANDS) {
+    return kiln_ir_op_emit_error(op, ctx, "too many operands");
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    maps[i] = (t->shaped.rank == 0 && rank != 0)
+                  ? kiln_ir_affine_map_attr_get(ctx, rank, 0, 0, NULL)
+                  : kiln_linalg_identity_map(ctx, rank);
+  }
+  maps[n] = kiln_linalg_identity_map(ctx, rank);
+  return kiln_lowering_elementwise_maps(b, op, n, maps, scalar);
 }
 
 bool kiln_lowering_is_tensor_arith_math(const kiln_ir_op_t* op) {

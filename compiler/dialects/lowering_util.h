@@ -158,11 +158,17 @@ void kiln_lowering_replace(kiln_ir_op_t* op, kiln_ir_value_t* value);
 typedef kiln_status_t (*kiln_lowering_scalar_fn_t)(
     kiln_ir_builder_t* b, kiln_ir_op_t* op, kiln_ir_value_t** args,
     const kiln_ir_type_t* result_elem, kiln_ir_value_t** out);
+#define KILN_LOWERING_MAX_ELEMENTWISE_OPERANDS 3
 // Replaces elementwise |op| (at most 3 tensor operands of its result's
 // shape, or rank 0, broadcast) with one parallel linalg.generic whose body
 // |scalar| builds.
 kiln_status_t kiln_lowering_elementwise(kiln_ir_builder_t* b, kiln_ir_op_t* op,
                                         kiln_lowering_scalar_fn_t scalar);
+// As above with the generic's |maps| given: the first |n| operands of |op|
+// (maps[0..n-1]) and the result (maps[n]).
+kiln_status_t kiln_lowering_elementwise_maps(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, uint32_t n,
+    const kiln_ir_attribute_t* const* maps, kiln_lowering_scalar_fn_t scalar);
 // True for an arith or math op on a tensor (not arith.constant).
 bool kiln_lowering_is_tensor_arith_math(const kiln_ir_op_t* op);
 // The scalar form of an arith/math op on tensors: the same op on |args|

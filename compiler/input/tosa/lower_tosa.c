@@ -395,26 +395,12 @@ kiln_status_t kiln_tosa_lower_elementwise(kiln_ir_builder_t* b,
   } else {
     n = 1;
   }
-  kiln_ir_value_t* inputs[3];
   const kiln_ir_attribute_t* maps[4];
   for (uint32_t i = 0; i < n; ++i) {
-    inputs[i] = kiln_ir_op_operand(op, i);
-    maps[i] = kiln_tosa_broadcast_map(ctx, inputs[i]->type, rt);
+    maps[i] = kiln_tosa_broadcast_map(ctx, kiln_ir_op_operand(op, i)->type, rt);
   }
   maps[n] = kiln_linalg_identity_map(ctx, rank);
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, n, inputs, 1, &init, maps,
-                                                  rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-  kiln_ir_value_t* result = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_tosa_lower_scalar(&bb, op, body->args, rt->shaped.element, &result));
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
-  return kiln_ok_status();
+  return kiln_lowering_elementwise_maps(b, op, n, maps, kiln_tosa_lower_scalar);
 }
 
 kiln_status_t kiln_tosa_lower_const(kiln_ir_builder_t* b, kiln_ir_op_t* op) {

@@ -417,12 +417,14 @@ kiln_status_t kiln_lowering_elementwise(kiln_ir_builder_t* b, kiln_ir_op_t* op,
   return kiln_lowering_elementwise_maps(b, op, n, maps, scalar);
 }
 
-bool kiln_lowering_is_tensor_arith_math(const kiln_ir_op_t* op) {
+bool kiln_lowering_is_arith_math(const kiln_ir_op_t* op) {
   kiln_string_view_t dialect = kiln_ir_op_dialect(op);
-  if (!kiln_string_view_equal_cstr(dialect, "arith") &&
-      !kiln_string_view_equal_cstr(dialect, "math")) {
-    return false;
-  }
+  return kiln_string_view_equal_cstr(dialect, "arith") ||
+         kiln_string_view_equal_cstr(dialect, "math");
+}
+
+bool kiln_lowering_is_tensor_arith_math(const kiln_ir_op_t* op) {
+  if (!kiln_lowering_is_arith_math(op)) return false;
   return !kiln_ir_op_is(op, "arith.constant") && op->num_results == 1 &&
          kiln_ir_type_is_ranked_tensor(op->results[0].type);
 }

@@ -169,6 +169,8 @@ kiln_status_t kiln_lowering_elementwise(kiln_ir_builder_t* b, kiln_ir_op_t* op,
 kiln_status_t kiln_lowering_elementwise_maps(
     kiln_ir_builder_t* b, kiln_ir_op_t* op, uint32_t n,
     const kiln_ir_attribute_t* const* maps, kiln_lowering_scalar_fn_t scalar);
+// True for an op of the arith or math dialect.
+bool kiln_lowering_is_arith_math(const kiln_ir_op_t* op);
 // True for an arith or math op on a tensor (not arith.constant).
 bool kiln_lowering_is_tensor_arith_math(const kiln_ir_op_t* op);
 // The scalar form of an arith/math op on tensors: the same op on |args|

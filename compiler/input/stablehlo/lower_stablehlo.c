@@ -169,9 +169,7 @@ static kiln_status_t kiln_lower_scalar(kiln_ir_builder_t* b, kiln_ir_op_t* op,
   kiln_ir_context_t* ctx = b->context;
   // arith/math (on tensors, or scalars in reducer regions): the same op on
   // scalars.
-  kiln_string_view_t dialect = kiln_ir_op_dialect(op);
-  if (kiln_string_view_equal_cstr(dialect, "arith") ||
-      kiln_string_view_equal_cstr(dialect, "math")) {
+  if (kiln_lowering_is_arith_math(op)) {
     return kiln_lowering_arith_math_scalar(b, op, args, result_elem, out);
   }
   const kiln_ir_type_t* t = args[0] ? args[0]->type : result_elem;
@@ -358,9 +356,7 @@ static kiln_status_t kiln_lower_scalar(kiln_ir_builder_t* b, kiln_ir_op_t* op,
 }
 
 static bool kiln_is_elementwise(kiln_ir_op_t* op) {
-  kiln_string_view_t dialect = kiln_ir_op_dialect(op);
-  if (kiln_string_view_equal_cstr(dialect, "arith") ||
-      kiln_string_view_equal_cstr(dialect, "math")) {
+  if (kiln_lowering_is_arith_math(op)) {
     return kiln_lowering_is_tensor_arith_math(op);
   }
   if (kiln_ir_op_is(op, "stablehlo.compare") ||
@@ -372,7 +368,7 @@ static bool kiln_is_elementwise(kiln_ir_op_t* op) {
     return true;
   }
   return op->def && op->def->verify &&
-         kiln_string_view_equal_cstr(dialect, "stablehlo") &&
+         kiln_string_view_equal_cstr(kiln_ir_op_dialect(op), "stablehlo") &&
          op->def->summary && !strcmp(op->def->summary, "elementwise op");
 }
 

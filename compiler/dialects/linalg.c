@@ -1718,7 +1718,7 @@ static kiln_status_t kiln_linalg_build_window_body(
   return kiln_linalg_yield(&bb, v);
 }
 
-// Named ops are generalized on statically shaped tensors (and scalars,
+// Convolutions are generalized on statically shaped tensors (and scalars,
 // such as quantized_matmul's zero points) only.
 static kiln_status_t kiln_linalg_expect_static(kiln_ir_context_t* context,
                                                kiln_ir_op_t* op) {
@@ -1827,9 +1827,13 @@ static kiln_status_t kiln_linalg_generalize_conv(kiln_ir_context_t* context,
 }
 
 // linalg.fill of the scalar constant |value| into a tensor.empty of |type|.
+// A tensor of |type| filled with |value|; dynamic dim k of |type| is dim
+// like_dims[k] of |like| (read with tensor.dim).
 static kiln_status_t kiln_linalg_filled(kiln_ir_builder_t* b,
                                         const kiln_ir_type_t* type,
-                                        double value, kiln_ir_value_t** out) {
+                                        kiln_ir_value_t* like,
+                                        const int64_t* like_dims, double value,
+                                        kiln_ir_value_t** out) {
   kiln_ir_context_t* context = b->context;
   const kiln_ir_type_t* e = kiln_ir_type_element(type);
   kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
@@ -1837,8 +1841,24 @@ static kiln_status_t kiln_linalg_filled(kiln_ir_builder_t* b,
   kiln_ir_op_t *cst = NULL, *empty = NULL, *fill = NULL;
   KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
       b, "arith.constant", 0, NULL, 1, &e, 1, &attr, &cst));
+  kiln_ir_value_t* sizes[KILN_LINALG_MAX_RANK];
+  uint32_t num_sizes = 0;
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
+  for (size_t k = 0; k < type->shaped.rank; ++k) {
+    if (type->shaped.dims[k] != KILN_IR_DYNAMIC_DIM) continue;
+    kiln_ir_named_attribute_t at = kiln_ir_named_attr(
+        context, "value",
+        kiln_ir_integer_attr_get(context, index, like_dims[k]));
+    kiln_ir_op_t *c = NULL, *dim = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        b, "arith.constant", 0, NULL, 1, &index, 1, &at, &c));
+    kiln_ir_value_t* args[2] = {like, kiln_ir_op_result(c, 0)};
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        b, "tensor.dim", 2, args, 1, &index, 0, NULL, &dim));
+    sizes[num_sizes++] = kiln_ir_op_result(dim, 0);
+  }
   KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      b, "tensor.empty", 0, NULL, 1, &type, 0, NULL, &empty));
+      b, "tensor.empty", num_sizes, sizes, 1, &type, 0, NULL, &empty));
   kiln_ir_op_state_t state;
   kiln_ir_op_state_init(context, &state, "linalg.fill", b->location);
   KILN_RETURN_IF_ERROR(
@@ -1891,7 +1911,7 @@ static kiln_status_t kiln_linalg_generalize_softmax(
   // max
   kiln_ir_value_t* max_init = NULL;
   KILN_RETURN_IF_ERROR(
-      kiln_linalg_filled(b, reduced_type, -INFINITY, &max_init));
+      kiln_linalg_filled(b, reduced_type, x, kept, -INFINITY, &max_init));
   kiln_ir_op_t* max_op = NULL;
   kiln_ir_block_t* body = NULL;
   const kiln_ir_attribute_t* max_maps[2] = {id, proj};
@@ -1905,7 +1925,8 @@ static kiln_status_t kiln_linalg_generalize_softmax(
   kiln_ir_value_t* max = kiln_ir_op_result(max_op, 0);
   // sum of exp(x - max)
   kiln_ir_value_t* sum_init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_filled(b, reduced_type, 0.0, &sum_init));
+  KILN_RETURN_IF_ERROR(
+      kiln_linalg_filled(b, reduced_type, x, kept, 0.0, &sum_init));
   kiln_ir_op_t* sum_op = NULL;
   const kiln_ir_attribute_t* sum_maps[3] = {id, proj, proj};
   kiln_ir_value_t* sum_ins[2] = {x, max};
@@ -1970,7 +1991,12 @@ static kiln_status_t kiln_linalg_generalize_elementwise(
 static kiln_status_t kiln_linalg_generalize_named(kiln_ir_context_t* context,
                                                   kiln_ir_op_t* op,
                                                   kiln_ir_op_t** out_generic) {
-  KILN_RETURN_IF_ERROR(kiln_linalg_expect_static(context, op));
+  // Convolutions compute window extents from static dims; the others keep
+  // their ins and outs (whose run-time sizes the host knows) or, for
+  // softmax, read them with tensor.dim.
+  if (kiln_linalg_find_conv(op)) {
+    KILN_RETURN_IF_ERROR(kiln_linalg_expect_static(context, op));
+  }
   kiln_ir_builder_t b = kiln_linalg_builder_before(context, op);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;

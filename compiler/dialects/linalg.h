@@ -96,7 +96,7 @@ kiln_status_t kiln_linalg_create_generic(
 // before |op|, uses replaced, |op| erased) and returns it. A
 // linalg.generic is returned as is. linalg.softmax becomes a fill of -inf,
 // a max generic, a fill of 0, an exp-sum generic and a divide generic (the
-// last is returned). Named ops need statically shaped tensor operands.
+// last is returned). Convolutions need statically shaped tensor operands.
 kiln_status_t kiln_linalg_generalize(kiln_ir_context_t* context,
                                      kiln_ir_op_t* op,
                                      kiln_ir_op_t** out_generic);

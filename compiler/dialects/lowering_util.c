@@ -191,6 +191,110 @@ kiln_status_t kiln_lowering_empty(kiln_ir_builder_t* b,
   return kiln_lowering_emit(b, "tensor.empty", type, 0, NULL, out);
 }
 
+// Dim |r| of tensor |t| as an index value (a constant when static).
+static kiln_status_t kiln_lowering_dim(kiln_ir_builder_t* b, kiln_ir_value_t* t,
+                                       size_t r, kiln_ir_value_t** out) {
+  if (t->type->shaped.dims[r] != KILN_IR_DYNAMIC_DIM) {
+    return kiln_lowering_index_const(b, t->type->shaped.dims[r], out);
+  }
+  kiln_ir_value_t* c = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, (int64_t)r, &c));
+  kiln_ir_value_t* args[2] = {t, c};
+  return kiln_lowering_emit(b, "tensor.dim", kiln_ir_index_type_get(b->context),
+                            2, args, out);
+}
+
+kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op, uint32_t a,
+                                            size_t a_dim, uint32_t c,
+                                            size_t c_dim) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* va = kiln_ir_op_operand(op, a);
+  kiln_ir_value_t* vc = kiln_ir_op_operand(op, c);
+  if (va->type->shaped.dims[a_dim] != KILN_IR_DYNAMIC_DIM &&
+      vc->type->shaped.dims[c_dim] != KILN_IR_DYNAMIC_DIM) {
+    return kiln_ok_status();  // both static: checked by the verifier
+  }
+  kiln_ir_value_t *da = NULL, *dc = NULL, *same = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, va, a_dim, &da));
+  KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, vc, c_dim, &dc));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(b, KILN_CMPI_EQ, da, dc, &same));
+  char message[512];
+  const kiln_ir_location_t* loc = op->location;
+  int at = 0;
+  if (loc && loc->kind == KILN_IR_LOC_FILE) {
+    at = snprintf(message, sizeof(message), "%.*s:%u:%u: ", (int)loc->file.size,
+                  loc->file.data, loc->line, loc->column);
+  }
+  snprintf(message + at, sizeof(message) - (size_t)at,
+           "'%.*s': dim %zu of operand %u (%s) and dim %zu of operand %u (%s) "
+           "differ at run time",
+           (int)op->name.size, op->name.data, a_dim, a,
+           kiln_ir_type_to_string(ctx, va->type), c_dim, c,
+           kiln_ir_type_to_string(ctx, vc->type));
+  kiln_ir_named_attribute_t msg = kiln_ir_named_attr(
+      ctx, "msg",
+      kiln_ir_string_attr_get(ctx, kiln_make_cstring_view(message)));
+  kiln_ir_op_t* check = NULL;
+  return kiln_ir_builder_create_simple(b, "cf.assert", 1, &same, 0, NULL, 1,
+                                       &msg, &check);
+}
+
+kiln_status_t kiln_lowering_empty_from(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                       const kiln_ir_type_t* type, uint32_t n,
+                                       kiln_ir_value_t* const* inputs,
+                                       const kiln_ir_attribute_t* const* maps,
+                                       kiln_ir_value_t** out) {
+  if (kiln_ir_type_has_static_shape(type)) {
+    return kiln_lowering_empty(b, type, out);
+  }
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* sizes[KILN_LOWERING_MAX_RANK];
+  uint32_t num_sizes = 0;
+  for (size_t j = 0; j < type->shaped.rank; ++j) {
+    kiln_ir_value_t* size = NULL;
+    uint32_t size_input = 0;
+    size_t size_dim = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const kiln_ir_type_t* t = inputs[i]->type;
+      const kiln_ir_attribute_t* m = maps[i];
+      if (!kiln_ir_type_is_ranked_tensor(t) || !m ||
+          m->kind != KILN_IR_ATTR_AFFINE_MAP) {
+        continue;
+      }
+      for (size_t r = 0; r < t->shaped.rank; ++r) {
+        int64_t pos = 0;
+        if (!kiln_ir_affine_map_result_is_dim(m->affine_map, r, &pos) ||
+            pos != (int64_t)j) {
+          continue;
+        }
+        if (!size) {
+          if (type->shaped.dims[j] != KILN_IR_DYNAMIC_DIM &&
+              t->shaped.dims[r] != KILN_IR_DYNAMIC_DIM) {
+            break;  // a static dim of a static result: nothing to check
+          }
+          KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, inputs[i], r, &size));
+          size_input = i;
+          size_dim = r;
+          break;
+        }
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_assert_same_dim(b, op, size_input, size_dim, i, r));
+        break;
+      }
+    }
+    if (type->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) continue;
+    if (!size || num_sizes == KILN_LOWERING_MAX_RANK) {
+      return kiln_ir_emit_error(ctx, b->location,
+                                "the run-time size of dim %zu of %s is not "
+                                "the size of an operand's dim",
+                                j, kiln_ir_type_to_string(ctx, type));
+    }
+    sizes[num_sizes++] = size;
+  }
+  return kiln_lowering_emit(b, "tensor.empty", type, num_sizes, sizes, out);
+}
+
 kiln_status_t kiln_lowering_linalg_index(kiln_ir_builder_t* b, int64_t dim,
                                          kiln_ir_value_t** out) {
   kiln_ir_context_t* ctx = b->context;
@@ -383,7 +487,8 @@ kiln_status_t kiln_lowering_elementwise_maps(
   }
   for (uint32_t i = 0; i < n; ++i) inputs[i] = kiln_ir_op_operand(op, i);
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_empty_from(b, op, rt, n, inputs, maps, &init));
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, n, inputs, 1, &init, maps,
@@ -466,6 +571,9 @@ static kiln_status_t kiln_lowering_check_static_shapes(kiln_ir_context_t* ctx,
     return kiln_ok_status();
   }
   uint32_t n = kiln_ir_op_num_regular_operands(op);
+  bool lowers_dynamic =
+      kiln_ir_op_has_trait(op, KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES) ||
+      kiln_lowering_is_tensor_arith_math(op);
   // Ops whose lowering handles dynamic operands (loop bounds from the
   // operands at run time) as long as their results are static.
   bool dynamic_operands_ok = kiln_ir_op_is(op, "stablehlo.scatter") ||
@@ -473,7 +581,8 @@ static kiln_status_t kiln_lowering_check_static_shapes(kiln_ir_context_t* ctx,
   for (uint32_t i = dynamic_operands_ok ? n : 0; i < n + op->num_results; ++i) {
     const kiln_ir_type_t* t =
         i < n ? kiln_ir_op_operand(op, i)->type : op->results[i - n].type;
-    if (kiln_ir_type_is_shaped(t) && !kiln_ir_type_has_static_shape(t)) {
+    if (kiln_ir_type_is_shaped(t) && !kiln_ir_type_has_static_shape(t) &&
+        (!lowers_dynamic || t->shaped.element->kind == KILN_IR_TYPE_COMPLEX)) {
       return kiln_ir_op_emit_error(op, ctx,
                                    "dynamically shaped %s is not supported yet",
                                    kiln_ir_type_to_string(ctx, t));

@@ -1,7 +1,10 @@
 // Ops introduced by the backend passes:
 //   kiln.dispatch.region  a region op grouping fused structured ops. Its
 //                         operands are the tensors it reads (captures),
-//                         bound to the entry block's arguments; the body is
+//                         then the host scalars it reads (run-time sizes of
+//                         its tensor.empty ops, values its bodies use: push
+//                         constants, not bindings), bound to the entry
+//                         block's arguments in that order; the body is
 //                         isolated from above and ends in
 //                         kiln.dispatch.return, whose operands become the
 //                         op's results. Reshapes are not in regions: they
@@ -31,6 +34,16 @@ kiln_status_t kiln_dispatch_register_ops(kiln_ir_context_t* context);
 // executable |executable|, or NULL.
 kiln_ir_op_t* kiln_dispatch_find_region(kiln_ir_op_t* module,
                                         kiln_string_view_t executable);
+
+// The number of tensor operands of dispatch region |op| (its leading
+// operands; each is a binding, and result r is binding count + r). The
+// scalar operands after them are push constants.
+static inline uint32_t kiln_dispatch_num_tensor_operands(kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  uint32_t i = 0;
+  while (i < n && kiln_ir_type_is_shaped(kiln_ir_op_operand(op, i)->type)) ++i;
+  return i;
+}
 
 // The entry block of a dispatch region.
 static inline kiln_ir_block_t* kiln_dispatch_region_body(kiln_ir_op_t* op) {

@@ -259,17 +259,71 @@ static bool kiln_is_clonable_producer(kiln_ir_op_t* op) {
   return false;
 }
 
+typedef struct kiln_value_list_t {
+  size_t count, capacity;
+  kiln_ir_value_t** values;
+} kiln_value_list_t;
+
 typedef struct kiln_capture_state_t {
   kiln_ir_context_t* context;
   kiln_group_t* group;
   kiln_ir_block_t* body;
   kiln_ir_mapping_t* mapping;
-  kiln_ptr_map_t* mapped;  // value -> mapped value
-  size_t num_captures;
-  kiln_ir_value_t** captures;
-  size_t capture_capacity;
+  kiln_ptr_map_t* mapped;      // value -> mapped value (or (void*)1: pending)
+  kiln_value_list_t captures;  // tensors, then scalars: the region operands
+  kiln_value_list_t scalars;   // scalar captures (block args added last)
+  kiln_value_list_t clones;    // clonable producers' results, in use order
   kiln_status_t status;
 } kiln_capture_state_t;
+
+static kiln_status_t kiln_value_list_push(kiln_ir_context_t* context,
+                                          kiln_value_list_t* l,
+                                          kiln_ir_value_t* v) {
+  if (l->count == l->capacity) {
+    size_t cap = l->capacity ? l->capacity * 2 : 16;
+    kiln_ir_value_t** grown =
+        (kiln_ir_value_t**)kiln_ir_arena_alloc(context, cap * sizeof(*grown));
+    if (!grown) return kiln_ir_context_take_error(context);
+    if (l->count) memcpy(grown, l->values, l->count * sizeof(*grown));
+    l->values = grown;
+    l->capacity = cap;
+  }
+  l->values[l->count++] = v;
+  return kiln_ok_status();
+}
+
+// Binds |v| (defined outside the group) to a block argument of the body.
+static kiln_status_t kiln_capture_arg(kiln_capture_state_t* s,
+                                      kiln_ir_value_t* v) {
+  kiln_ir_value_t* arg = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_block_add_arg(s->context, s->body, v->type,
+                            kiln_ir_location_unknown(s->context), &arg));
+  kiln_ir_mapping_map_value(s->mapping, v, arg);
+  kiln_ptr_map_put(s->mapped, v, arg);
+  return kiln_value_list_push(s->context, &s->captures, v);
+}
+
+// A value the group reads from outside: clonable producers (constants,
+// tensor.empty, whose size operands are captured in turn) are cloned into
+// the body; tensors become block arguments now, scalars (run-time sizes and
+// values read by bodies: push constants) after every tensor.
+static kiln_status_t kiln_capture_value(kiln_capture_state_t* s,
+                                        kiln_ir_value_t* v) {
+  if (kiln_ptr_map_contains(s->mapped, v)) return kiln_ok_status();
+  kiln_ptr_map_put(s->mapped, v, (void*)1);
+  kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+  if (kiln_is_clonable_producer(def)) {
+    for (uint32_t i = 0; i < def->num_operands; ++i) {
+      KILN_RETURN_IF_ERROR(kiln_capture_value(s, kiln_ir_op_operand(def, i)));
+    }
+    return kiln_value_list_push(s->context, &s->clones, v);
+  }
+  if (!kiln_ir_type_is_shaped(v->type)) {
+    return kiln_value_list_push(s->context, &s->scalars, v);
+  }
+  return kiln_capture_arg(s, v);
+}
 
 static kiln_ir_walk_result_t kiln_collect_captures(kiln_ir_op_t* op,
                                                    void* user_data) {
@@ -284,40 +338,27 @@ static kiln_ir_walk_result_t kiln_collect_captures(kiln_ir_op_t* op,
                             : kiln_ir_block_parent_op(v->owner_block);
     if (def && def != op && kiln_ir_op_is_ancestor(op, def)) continue;
     if (v->kind == KILN_IR_VALUE_BLOCK_ARG && def == op) continue;
-    if (kiln_ptr_map_contains(s->mapped, v)) continue;
-    if (kiln_is_clonable_producer(v->defining_op)) {
-      kiln_ir_op_t* clone = NULL;
-      s->status =
-          kiln_ir_op_clone(s->context, v->defining_op, s->mapping, &clone);
-      if (s->status) return KILN_IR_WALK_INTERRUPT;
-      kiln_ir_block_append_op(s->body, clone);
-      kiln_ptr_map_put(s->mapped, v, clone->results);
-      continue;
-    }
-    kiln_ir_value_t* arg = NULL;
-    s->status =
-        kiln_ir_block_add_arg(s->context, s->body, v->type,
-                              kiln_ir_location_unknown(s->context), &arg);
+    s->status = kiln_capture_value(s, v);
     if (s->status) return KILN_IR_WALK_INTERRUPT;
-    kiln_ir_mapping_map_value(s->mapping, v, arg);
-    kiln_ptr_map_put(s->mapped, v, arg);
-    if (s->num_captures == s->capture_capacity) {
-      size_t cap = s->capture_capacity ? s->capture_capacity * 2 : 16;
-      kiln_ir_value_t** grown = (kiln_ir_value_t**)kiln_ir_arena_alloc(
-          s->context, cap * sizeof(*grown));
-      if (!grown) {
-        s->status = kiln_ir_context_take_error(s->context);
-        return KILN_IR_WALK_INTERRUPT;
-      }
-      if (s->num_captures) {
-        memcpy(grown, s->captures, s->num_captures * sizeof(*grown));
-      }
-      s->captures = grown;
-      s->capture_capacity = cap;
-    }
-    s->captures[s->num_captures++] = v;
   }
   return KILN_IR_WALK_ADVANCE;
+}
+
+// After the walk: scalar block arguments, then the clones (which may use
+// them), in the order they were first used.
+static kiln_status_t kiln_finish_captures(kiln_capture_state_t* s) {
+  for (size_t i = 0; i < s->scalars.count; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_capture_arg(s, s->scalars.values[i]));
+  }
+  for (size_t i = 0; i < s->clones.count; ++i) {
+    kiln_ir_value_t* v = s->clones.values[i];
+    kiln_ir_op_t* clone = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_ir_op_clone(s->context, v->defining_op, s->mapping, &clone));
+    kiln_ir_block_append_op(s->body, clone);
+    kiln_ptr_map_put(s->mapped, v, clone->results);
+  }
+  return kiln_ok_status();
 }
 
 static const char* kiln_group_kind(kiln_ir_context_t* context,
@@ -381,13 +422,19 @@ static kiln_status_t kiln_build_region(kiln_ir_context_t* context,
   kiln_ir_mapping_t* mapping = NULL;
   KILN_RETURN_IF_ERROR(kiln_ir_mapping_create(context, &mapping));
   kiln_ptr_map_t mapped = kiln_ptr_map_make(context);
-  kiln_capture_state_t cs = {context, g,    body, mapping, &mapped,
-                             0,       NULL, 0,    NULL};
+  kiln_capture_state_t cs;
+  memset(&cs, 0, sizeof(cs));
+  cs.context = context;
+  cs.group = g;
+  cs.body = body;
+  cs.mapping = mapping;
+  cs.mapped = &mapped;
   for (size_t i = 0; i < n; ++i) {
     kiln_ir_op_walk(ordered[i], KILN_IR_WALK_PRE_ORDER, kiln_collect_captures,
                     &cs);
     if (cs.status) return cs.status;
   }
+  KILN_RETURN_IF_ERROR(kiln_finish_captures(&cs));
   for (size_t i = 0; i < n; ++i) {
     kiln_ir_op_t* clone = NULL;
     KILN_RETURN_IF_ERROR(
@@ -413,9 +460,9 @@ static kiln_status_t kiln_build_region(kiln_ir_context_t* context,
   kiln_ir_op_state_t state;
   kiln_ir_op_state_init(context, &state, KILN_DISPATCH_REGION_OP,
                         sink->location);
-  for (size_t i = 0; i < cs.num_captures; ++i) {
+  for (size_t i = 0; i < cs.captures.count; ++i) {
     KILN_RETURN_IF_ERROR(
-        kiln_ir_op_state_add_operand(context, &state, cs.captures[i]));
+        kiln_ir_op_state_add_operand(context, &state, cs.captures.values[i]));
   }
   for (uint32_t r = 0; r < sink->num_results; ++r) {
     KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_result_type(
@@ -452,9 +499,62 @@ static kiln_status_t kiln_build_region(kiln_ir_context_t* context,
 // Driver
 //===----------------------------------------------------------------------===//
 
+// tensor.dim of a structured op's result reads its init's dim instead (and
+// of a tensor.empty, its size operand): a size the host computes must not
+// keep the producer out of its consumer's region.
+static kiln_status_t kiln_resolve_result_dims(kiln_ir_context_t* context,
+                                              kiln_ir_block_t* block) {
+  kiln_ir_op_t* next = NULL;
+  for (kiln_ir_op_t* op = block->first_op; op; op = next) {
+    next = op->next;
+    if (!kiln_ir_op_is(op, "tensor.dim") || op->num_operands != 2) continue;
+    kiln_ir_value_t* index = kiln_ir_op_operand(op, 1);
+    const kiln_ir_attribute_t* c =
+        index->kind == KILN_IR_VALUE_RESULT && index->defining_op &&
+                kiln_ir_op_is(index->defining_op, "arith.constant")
+            ? kiln_ir_op_get_attr(index->defining_op, "value")
+            : NULL;
+    if (!c || c->kind != KILN_IR_ATTR_INTEGER || c->i < 0) continue;
+    kiln_ir_value_t* t = kiln_ir_op_operand(op, 0);
+    kiln_ir_value_t* size = NULL;
+    for (int depth = 0; depth < 64 && !size; ++depth) {
+      kiln_ir_op_t* def =
+          t->kind == KILN_IR_VALUE_RESULT ? t->defining_op : NULL;
+      if (!def || !kiln_ir_type_is_ranked_tensor(t->type) ||
+          (uint64_t)c->i >= t->type->shaped.rank) {
+        break;
+      }
+      if (t->type->shaped.dims[c->i] != KILN_IR_DYNAMIC_DIM) break;
+      if (kiln_ir_op_is(def, "tensor.empty")) {
+        uint32_t k = 0;
+        for (int64_t i = 0; i < c->i; ++i) {
+          if (t->type->shaped.dims[i] == KILN_IR_DYNAMIC_DIM) ++k;
+        }
+        if (k < def->num_operands) size = kiln_ir_op_operand(def, k);
+        break;
+      }
+      if (!kiln_structured_op_is(def)) break;
+      kiln_structured_op_t so;
+      KILN_RETURN_IF_ERROR(kiln_structured_op_get(context, def, &so));
+      if (t->index >= so.num_outs) break;
+      kiln_ir_value_t* init = kiln_ir_op_operand(def, so.num_ins + t->index);
+      if (init->type != t->type) break;
+      t = init;
+    }
+    if (size) {
+      kiln_ir_value_replace_all_uses_with(&op->results[0], size);
+      kiln_ir_op_erase(op);
+    } else if (t != kiln_ir_op_operand(op, 0)) {
+      kiln_ir_op_set_operand(op, 0, t);
+    }
+  }
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_form_regions_in_block(
     kiln_ir_context_t* context, kiln_ir_block_t* block,
     const kiln_form_dispatch_regions_options_t* options) {
+  KILN_RETURN_IF_ERROR(kiln_resolve_result_dims(context, block));
   kiln_ptr_map_t assigned = kiln_ptr_map_make(context);
   kiln_ir_op_t* op = block->last_op;
   while (op) {

@@ -49,6 +49,9 @@ enum {
   KILN_IR_TRAIT_SINGLE_BLOCK = 1u << 10,
   // Returns from its parent op (func.return, stablehlo.return).
   KILN_IR_TRAIT_RETURN_LIKE = 1u << 11,
+  // Its lower_to_structured hook handles dynamically shaped tensors (sizes
+  // read with tensor.dim at run time); other input ops must be static.
+  KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES = 1u << 12,
 };
 
 // Marker for "any number" in the count fields.

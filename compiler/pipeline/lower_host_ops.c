@@ -5,8 +5,10 @@
 //   - util.unfoldable_constant becomes arith.constant: const-eval has run,
 //     so nothing folds through it any more; tensors become rodata (or are
 //     cloned into dispatches when splat), scalars are cloned into bodies.
-//   - A scalar op at host level (arith.*, math.*, tensor.extract of device
-//     data) becomes a rank-0 linalg.generic computing it on the device:
+//   - Shape arithmetic (kiln_schedule_is_shape_op: index math on sizes
+//     the host knows) stays at host level.
+//   - Any other scalar op at host level (arith.*, math.*, tensor.extract of
+//     device data) becomes a rank-0 linalg.generic computing it on the device:
 //     scalar operands that are themselves computed become rank-0 `ins`,
 //     constants and tensors are captured by the body. Uses of the old
 //     scalar inside structured bodies read it back with `tensor.extract
@@ -23,6 +25,7 @@
 #include "compiler/ir/builder.h"
 #include "compiler/ir/builtin.h"
 #include "compiler/pipeline/passes.h"
+#include "compiler/schedule/schedule.h"
 
 typedef struct kiln_host_t {
   kiln_ir_context_t* ctx;
@@ -179,6 +182,7 @@ static kiln_status_t kiln_host_tensor_of(kiln_host_t* h, kiln_ir_op_t* at,
 
 // True for a scalar op at host level that must run on the device.
 static bool kiln_host_is_scalar_op(kiln_ir_op_t* op) {
+  if (kiln_schedule_is_shape_op(op)) return false;
   if (op->num_results != 1 || op->num_regions != 0 ||
       !kiln_is_scalar_type(op->results[0].type)) {
     return false;

@@ -17,6 +17,54 @@ bool kiln_schedule_is_alias_op(const kiln_ir_op_t* op) {
          kiln_ir_op_is(op, "util.optimization_barrier");
 }
 
+// A host shape value: an index computed from sizes the host
+// knows (index constants, tensor.dim, index arguments, shape arithmetic on
+// them), or the i1 of comparing two of them.
+static bool kiln_schedule_is_shape_value(kiln_ir_value_t* v) {
+  if (kiln_ir_type_is_shaped(v->type)) return false;
+  if (v->kind == KILN_IR_VALUE_BLOCK_ARG) {
+    return kiln_ir_type_is_index(v->type) &&
+           kiln_ir_block_parent_op(v->owner_block) &&
+           kiln_ir_op_is(kiln_ir_block_parent_op(v->owner_block), "func.func");
+  }
+  kiln_ir_op_t* def = v->defining_op;
+  if (!def) return false;
+  if (kiln_ir_op_is(def, "arith.constant")) {
+    return kiln_ir_type_is_index(v->type) ||
+           (kiln_ir_type_is_integer(v->type) && v->type->integer.width == 1);
+  }
+  if (kiln_ir_op_is(def, "tensor.dim")) return true;
+  return kiln_schedule_is_shape_op(def);
+}
+
+bool kiln_schedule_is_shape_op(kiln_ir_op_t* op) {
+  static const char* const kinds[] = {
+      "arith.addi",       "arith.subi",        "arith.muli",
+      "arith.divsi",      "arith.divui",       "arith.ceildivsi",
+      "arith.ceildivui",  "arith.floordivsi",  "arith.remsi",
+      "arith.remui",      "arith.minsi",       "arith.maxsi",
+      "arith.minui",      "arith.maxui",       "arith.cmpi",
+      "arith.select",     "arith.andi",        "arith.ori",
+      "arith.index_cast", "arith.index_castui"};
+  bool known = false;
+  for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]) && !known; ++i) {
+    known = kiln_ir_op_is(op, kinds[i]);
+  }
+  if (!known || op->num_results != 1) return false;
+  const kiln_ir_type_t* t = op->results[0].type;
+  bool is_i1 = kiln_ir_type_is_integer(t) && t->integer.width == 1;
+  if (!kiln_ir_type_is_index(t) && !is_i1) return false;
+  for (uint32_t i = 0; i < op->num_operands; ++i) {
+    kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
+    // index_cast of an integer argument into a size.
+    bool cast_arg = kiln_ir_op_is(op, "arith.index_cast") &&
+                    v->kind == KILN_IR_VALUE_BLOCK_ARG &&
+                    kiln_ir_type_is_integer(v->type);
+    if (!cast_arg && !kiln_schedule_is_shape_value(v)) return false;
+  }
+  return true;
+}
+
 static int64_t kiln_align(int64_t v) {
   return (v + KILN_SCHEDULE_ALIGNMENT - 1) &
          ~(int64_t)(KILN_SCHEDULE_ALIGNMENT - 1);
@@ -99,11 +147,8 @@ static kiln_status_t kiln_schedule_function(kiln_ir_context_t* ctx,
       kiln_ir_value_t* v = &op->results[r];
       if (kiln_ptr_map_contains(&returned, v)) continue;
       int64_t bytes = kiln_value_bytes(v);
-      if (bytes < 0) {
-        return kiln_ir_op_emit_error(op, ctx,
-                                     "schedule: dynamic shapes are not "
-                                     "supported yet");
-      }
+      // Dynamically shaped: its own buffer, sized at run time.
+      if (bytes < 0) continue;
       if (count == capacity) {
         kiln_interval_t* grown = (kiln_interval_t*)kiln_ir_arena_alloc(
             ctx, 2 * capacity * sizeof(*grown));

@@ -482,6 +482,51 @@ static kiln_status_t kiln_em_dim(kiln_em_function_t* e, kiln_ir_op_t* user,
       *out = kiln_asm_const_i64(e->f, value->type->shaped.dims[j]);
       return kiln_ok_status();
     }
+    // Reshapes: a collapsed dim is the product of its group's dims; an
+    // expanded dynamic dim is its group's source dim divided by the static
+    // dims beside it (one dynamic dim per group).
+    bool collapse = def && kiln_ir_op_is(def, "tensor.collapse_shape");
+    if (collapse || (def && kiln_ir_op_is(def, "tensor.expand_shape"))) {
+      const kiln_ir_attribute_t* re = kiln_ir_op_get_attr(def, "reassociation");
+      kiln_ir_value_t* src = kiln_ir_op_operand(def, 0);
+      if (!re || re->kind != KILN_IR_ATTR_ARRAY) break;
+      size_t first = 0, group = 0;
+      for (; group < re->array.count; ++group) {
+        size_t size = re->array.elements[group]->kind == KILN_IR_ATTR_ARRAY
+                          ? re->array.elements[group]->array.count
+                          : 0;
+        if (collapse ? group == j : (j >= first && j < first + size)) break;
+        first += size;
+      }
+      if (group == re->array.count) break;
+      size_t size = re->array.elements[group]->array.count;
+      if (collapse) {
+        uint32_t n = kiln_asm_const_i64(e->f, 1);
+        for (size_t k = first; k < first + size; ++k) {
+          uint32_t d = 0;
+          KILN_RETURN_IF_ERROR(kiln_em_dim(e, user, src, k, &d));
+          uint32_t r = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+          kiln_asm_emit(e->f, "mul.i64 %%l%u, %%l%u, %%l%u", r, n, d);
+          n = r;
+        }
+        *out = n;
+        return kiln_ok_status();
+      }
+      int64_t rest = 1;
+      for (size_t k = first; k < first + size; ++k) {
+        if (k == j) continue;
+        if (t->shaped.dims[k] == KILN_IR_DYNAMIC_DIM) rest = 0;
+        rest *=
+            t->shaped.dims[k] == KILN_IR_DYNAMIC_DIM ? 1 : t->shaped.dims[k];
+      }
+      if (rest <= 0) break;
+      uint32_t d = 0;
+      KILN_RETURN_IF_ERROR(kiln_em_dim(e, user, src, group, &d));
+      *out = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+      kiln_asm_emit(e->f, "div.s.i64 %%l%u, %%l%u, %%l%u", *out, d,
+                    kiln_asm_const_i64(e->f, rest));
+      return kiln_ok_status();
+    }
     // Shape-preserving aliases (cast, optimization_barrier).
     if (def && (kiln_ir_op_is(def, "tensor.cast") ||
                 kiln_ir_op_is(def, "util.optimization_barrier"))) {
@@ -494,7 +539,8 @@ static kiln_status_t kiln_em_dim(kiln_em_function_t* e, kiln_ir_op_t* user,
   return kiln_em_error(e, user,
                        "the run-time size of a dynamic dim is unknown here "
                        "(dynamic shapes are supported for function arguments, "
-                       "flow.tensor.dynamic_constant and casts)");
+                       "flow.tensor.dynamic_constant, dispatch results, "
+                       "reshapes and casts)");
 }
 
 // Byte length of tensor |v| with dynamic dims as an i64 register.
@@ -513,6 +559,45 @@ static kiln_status_t kiln_em_dynamic_bytes(kiln_em_function_t* e,
   }
   *out = n;
   return kiln_ok_status();
+}
+
+// Host scalar |v| (an index or integer) as an i64 register.
+static kiln_status_t kiln_em_scalar_i64(kiln_em_function_t* e,
+                                        kiln_ir_op_t* user, kiln_ir_value_t* v,
+                                        uint32_t* out) {
+  int bank = 0;
+  uint32_t reg = 0;
+  if (!kiln_em_host_scalar(e, v, &bank, &reg) ||
+      (bank != KILN_VM_BANK_I64 && bank != KILN_VM_BANK_I32)) {
+    return kiln_em_error(e, user,
+                         "an index or integer operand that is not computed "
+                         "at host level");
+  }
+  if (bank == KILN_VM_BANK_I64) {
+    *out = reg;
+    return kiln_ok_status();
+  }
+  *out = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(e->f, "ext.i32.i64.s %%l%u, %%i%u", *out, reg);
+  return kiln_ok_status();
+}
+
+// The i64 register of a run-time size a dispatch names by (operand, dim):
+// dim |dim| of tensor operand |operand|, the scalar operand itself when
+// |dim| is -1, or the constant |dim| when |operand| is -1.
+static kiln_status_t kiln_em_size_source(kiln_em_function_t* e,
+                                         kiln_ir_op_t* op, int64_t operand,
+                                         int64_t dim, uint32_t* out) {
+  if (operand < 0) {
+    *out = kiln_asm_const_i64(e->f, dim);
+    return kiln_ok_status();
+  }
+  if (operand >= (int64_t)kiln_ir_op_num_regular_operands(op)) {
+    return kiln_em_error(e, op, "malformed run-time size source");
+  }
+  kiln_ir_value_t* v = kiln_ir_op_operand(op, (uint32_t)operand);
+  if (dim < 0) return kiln_em_scalar_i64(e, op, v, out);
+  return kiln_em_dim(e, op, v, (size_t)dim, out);
 }
 
 // Storage of tensor |v| (constants are materialized on first use).
@@ -599,11 +684,13 @@ static kiln_status_t kiln_em_view(kiln_em_function_t* e, kiln_ir_op_t* user,
   uint32_t et = kiln_hal_element_type(kiln_ir_type_element(t));
   if (!et) return kiln_em_error(e, user, "unsupported element type");
   char args[1024];
-  uint32_t length = s->dyn_length ? s->length_reg : 0;
+  uint32_t length = 0;
   if (!kiln_ir_type_has_static_shape(t)) {
     KILN_RETURN_IF_ERROR(kiln_em_dynamic_bytes(e, user, v, &length));
   } else {
-    length = kiln_asm_const_i64(e->f, s->length);
+    // A static view of dynamic storage (a cast) covers its own bytes.
+    length = kiln_asm_const_i64(
+        e->f, s->dyn_length ? kiln_tensor_bytes(t) : s->length);
   }
   int n = snprintf(args, sizeof(args), "%%r%u, %%l%u, %%l%u, %%i%u, %%i%u",
                    s->buffer, s->offset, length,
@@ -834,7 +921,7 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
                          "dispatch region was not compiled and scheduled "
                          "(run vmvx-codegen and schedule first)");
   }
-  uint32_t num_operands = kiln_ir_op_num_regular_operands(op);
+  uint32_t num_operands = kiln_dispatch_num_tensor_operands(op);
   uint32_t num_bindings = num_operands + op->num_results;
   if (8 + 4 * num_bindings > 255) {
     return kiln_em_error(e, op, "too many bindings for one dispatch");
@@ -858,13 +945,10 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
     }
     for (size_t k = 0; k + 1 < push->dense_array.count; k += 2) {
       int64_t operand = push->dense_array.i64[k];
-      if (operand < 0 || operand >= (int64_t)num_operands) {
-        return kiln_em_error(e, op, "malformed push_dims");
-      }
+      if (operand < 0) return kiln_em_error(e, op, "malformed push_dims");
       uint32_t dim = 0;
-      KILN_RETURN_IF_ERROR(
-          kiln_em_dim(e, op, kiln_ir_op_operand(op, (uint32_t)operand),
-                      (size_t)push->dense_array.i64[k + 1], &dim));
+      KILN_RETURN_IF_ERROR(kiln_em_size_source(
+          e, op, operand, push->dense_array.i64[k + 1], &dim));
       push_regs[num_push] = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
       kiln_asm_emit(e->f, "trunc.i64.i32 %%i%u, %%l%u", push_regs[num_push],
                     dim);
@@ -879,14 +963,12 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
   if (wg->dense_array.i64[0] < 0) {
     if (!wg_dim || wg_dim->kind != KILN_IR_ATTR_DENSE_ARRAY ||
         wg_dim->dense_array.count != 3 || wg_dim->dense_array.i64[0] < 0 ||
-        wg_dim->dense_array.i64[0] >= (int64_t)num_operands ||
         wg_dim->dense_array.i64[2] < 1) {
       return kiln_em_error(e, op, "dynamic workgroup count without its dim");
     }
     uint32_t dim = 0;
-    KILN_RETURN_IF_ERROR(kiln_em_dim(
-        e, op, kiln_ir_op_operand(op, (uint32_t)wg_dim->dense_array.i64[0]),
-        (size_t)wg_dim->dense_array.i64[1], &dim));
+    KILN_RETURN_IF_ERROR(kiln_em_size_source(e, op, wg_dim->dense_array.i64[0],
+                                             wg_dim->dense_array.i64[1], &dim));
     int64_t rows = wg_dim->dense_array.i64[2];
     uint32_t sum = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
     uint32_t count = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
@@ -898,16 +980,57 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
     kiln_asm_emit(e->f, "trunc.i64.i32 %%i%u, %%l%u", wg_regs[0], count);
     dynamic = true;
   }
+  // Dynamically shaped results: their dims from result_dims (see
+  // vmvx-codegen), then a buffer of that many bytes.
+  const kiln_ir_attribute_t* result_dims =
+      kiln_ir_op_get_attr(op, "result_dims");
+  size_t next_result_dim = 0;
   for (uint32_t r = 0; r < op->num_results; ++r) {
-    if (!kiln_ir_type_has_static_shape(op->results[r].type)) {
-      return kiln_em_error(e, op,
-                           "dispatch results with dynamic shapes are not "
-                           "supported yet");
-    }
+    kiln_ir_value_t* result = &op->results[r];
+    const kiln_ir_type_t* rt = result->type;
     kiln_hstore_t* s = kiln_em_new_store(e);
     if (!s) return kiln_ir_context_take_error(e->m->ctx);
-    s->length = kiln_tensor_bytes(op->results[r].type);
     int64_t offset = storage->dense_array.i64[r];
+    if (!kiln_ir_type_has_static_shape(rt)) {
+      uint32_t* regs = (uint32_t*)kiln_ir_arena_alloc(
+          e->m->ctx, sizeof(uint32_t) * (rt->shaped.rank + 1));
+      if (!regs) return kiln_ir_context_take_error(e->m->ctx);
+      for (size_t d = 0; d < rt->shaped.rank; ++d) {
+        if (rt->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
+          regs[d] = kiln_asm_const_i64(e->f, rt->shaped.dims[d]);
+          continue;
+        }
+        if (!result_dims || result_dims->kind != KILN_IR_ATTR_DENSE_ARRAY ||
+            2 * next_result_dim + 1 >= result_dims->dense_array.count) {
+          return kiln_em_error(e, op,
+                               "a dynamically shaped result without its "
+                               "result_dims");
+        }
+        const int64_t* src = &result_dims->dense_array.i64[2 * next_result_dim];
+        ++next_result_dim;
+        KILN_RETURN_IF_ERROR(
+            kiln_em_size_source(e, op, src[0], src[1], &regs[d]));
+      }
+      kiln_ptr_map_put(&e->dims, result, regs);
+      KILN_RETURN_IF_ERROR(
+          kiln_em_dynamic_bytes(e, op, result, &s->length_reg));
+      // A buffer of at least one byte (an empty tensor still binds one).
+      uint32_t alloc = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+      kiln_asm_emit(e->f, "max.s.i64 %%l%u, %%l%u, %%l%u", alloc, s->length_reg,
+                    kiln_asm_const_i64(e->f, 1));
+      s->dyn_length = true;
+      s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+      kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                    kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE),
+                    e->device, alloc, s->buffer);
+      s->offset = kiln_asm_const_i64(e->f, 0);
+      s->offset_known = true;
+      s->const_offset = 0;
+      kiln_ptr_map_put(&e->storage, result, s);
+      stores[num_operands + r] = s;
+      continue;
+    }
+    s->length = kiln_tensor_bytes(rt);
     if (offset < 0) {
       s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
       kiln_asm_emit(
@@ -1283,6 +1406,235 @@ static kiln_status_t kiln_em_host_extract(kiln_em_function_t* e,
 // `%t = tensor.from_elements %a, ... : tensor<...>` at host level (scalar
 // arguments, constants): a per-invocation buffer written by the host
 // (hal.buffer.store, 4 bytes at a time) before any work that reads it.
+// tensor.dim at host level: the dim's register (a constant, an argument's
+// view dim, a dynamic dispatch result's computed size).
+static kiln_status_t kiln_em_host_dim(kiln_em_function_t* e, kiln_ir_op_t* op) {
+  const kiln_ir_attribute_t* c = NULL;
+  kiln_ir_value_t* index = kiln_ir_op_operand(op, 1);
+  if (index->kind == KILN_IR_VALUE_RESULT && index->defining_op &&
+      kiln_ir_op_is(index->defining_op, "arith.constant")) {
+    c = kiln_ir_op_get_attr(index->defining_op, "value");
+  }
+  kiln_ir_value_t* t = kiln_ir_op_operand(op, 0);
+  if (!c || c->kind != KILN_IR_ATTR_INTEGER || c->i < 0 ||
+      !kiln_ir_type_is_ranked_tensor(t->type) ||
+      (uint64_t)c->i >= t->type->shaped.rank) {
+    return kiln_em_error(e, op, "tensor.dim needs a constant dim in range");
+  }
+  uint32_t reg = 0;
+  KILN_RETURN_IF_ERROR(kiln_em_dim(e, op, t, (size_t)c->i, &reg));
+  kiln_ptr_map_put(&e->host_scalars, &op->results[0],
+                   kiln_em_pack(KILN_VM_BANK_I64, reg));
+  return kiln_ok_status();
+}
+
+// Fails the call with INVALID_ARGUMENT and |msg| unless the i32 register
+// |cond| is non-zero.
+static void kiln_em_fail_unless(kiln_em_function_t* e, uint32_t cond,
+                                const char* msg, size_t msg_size) {
+  uint32_t ok = kiln_asm_label(e->f), bad = kiln_asm_label(e->f);
+  kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", cond, ok, bad);
+  kiln_asm_place_label(e->f, bad);
+  kiln_ir_string_builder_t line = {0};
+  kiln_ir_sb_printf(&line, "fail %%i%u, ",
+                    kiln_asm_const_i32(e->f, KILN_STATUS_INVALID_ARGUMENT));
+  kiln_asm_quote(&line, msg, msg_size);
+  kiln_asm_emit(e->f, "%.*s", (int)line.size, line.data ? line.data : "");
+  if (line.failed) e->f->body.failed = true;
+  kiln_ir_sb_free(&line);
+  kiln_asm_place_label(e->f, ok);
+}
+
+// tensor.cast from a dynamic dim to a static one: the run-time dim must be
+// the static one (else the call fails naming both, instead of reading past
+// the buffer).
+static kiln_status_t kiln_em_check_cast(kiln_em_function_t* e,
+                                        kiln_ir_op_t* op) {
+  kiln_ir_value_t* from = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* ft = from->type;
+  const kiln_ir_type_t* tt = op->results[0].type;
+  if (!kiln_ir_type_is_ranked_tensor(ft) ||
+      !kiln_ir_type_is_ranked_tensor(tt) ||
+      ft->shaped.rank != tt->shaped.rank) {
+    return kiln_ok_status();
+  }
+  for (size_t d = 0; d < tt->shaped.rank; ++d) {
+    if (ft->shaped.dims[d] != KILN_IR_DYNAMIC_DIM ||
+        tt->shaped.dims[d] == KILN_IR_DYNAMIC_DIM) {
+      continue;
+    }
+    uint32_t dim = 0;
+    KILN_RETURN_IF_ERROR(kiln_em_dim(e, op, from, d, &dim));
+    uint32_t same = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+    kiln_asm_emit(e->f, "cmp.eq.i64 %%i%u, %%l%u, %%l%u", same, dim,
+                  kiln_asm_const_i64(e->f, tt->shaped.dims[d]));
+    char msg[256];
+    snprintf(msg, sizeof(msg),
+             "tensor.cast to %s: dim %zu of the run-time shape differs",
+             kiln_ir_type_to_string(e->m->ctx, tt), d);
+    kiln_em_fail_unless(e, same, msg, strlen(msg));
+  }
+  return kiln_ok_status();
+}
+
+// Shape arithmetic at host level (kiln_schedule_is_shape_op): index values
+// in i64 registers, i1 in i32 registers.
+static kiln_status_t kiln_em_shape_op(kiln_em_function_t* e, kiln_ir_op_t* op) {
+  kiln_asm_function_t* f = e->f;
+  kiln_ir_value_t* result = &op->results[0];
+  if (kiln_ir_op_is(op, "arith.index_cast") ||
+      kiln_ir_op_is(op, "arith.index_castui")) {
+    kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
+    uint32_t r = 0;
+    if (kiln_ir_type_is_integer(v->type) && v->type->integer.width <= 32 &&
+        kiln_ir_op_is(op, "arith.index_castui")) {
+      int bank = 0;
+      uint32_t narrow = 0;
+      if (!kiln_em_host_scalar(e, v, &bank, &narrow)) {
+        return kiln_em_error(e, op, "operand is not computed at host level");
+      }
+      r = kiln_asm_reg(f, KILN_VM_BANK_I64);
+      kiln_asm_emit(f, "ext.i32.i64.u %%l%u, %%i%u", r, narrow);
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_em_scalar_i64(e, op, v, &r));
+    }
+    kiln_ptr_map_put(&e->host_scalars, result,
+                     kiln_em_pack(KILN_VM_BANK_I64, r));
+    return kiln_ok_status();
+  }
+  if (kiln_ir_op_is(op, "arith.select")) {
+    int bank = 0;
+    uint32_t c = 0, a = 0, b = 0;
+    if (!kiln_em_host_scalar(e, kiln_ir_op_operand(op, 0), &bank, &c) ||
+        bank != KILN_VM_BANK_I32) {
+      return kiln_em_error(e, op, "condition is not computed at host level");
+    }
+    bool wide = kiln_ir_type_is_index(result->type);
+    if (wide) {
+      KILN_RETURN_IF_ERROR(
+          kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 1), &a));
+      KILN_RETURN_IF_ERROR(
+          kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 2), &b));
+    } else if (!kiln_em_host_scalar(e, kiln_ir_op_operand(op, 1), &bank, &a) ||
+               !kiln_em_host_scalar(e, kiln_ir_op_operand(op, 2), &bank, &b)) {
+      return kiln_em_error(e, op, "operand is not computed at host level");
+    }
+    int rb = wide ? KILN_VM_BANK_I64 : KILN_VM_BANK_I32;
+    uint32_t r = kiln_asm_reg(f, rb);
+    kiln_asm_emit(f, "select.%s %%%c%u, %%i%u, %%%c%u, %%%c%u",
+                  wide ? "i64" : "i32", wide ? 'l' : 'i', r, c,
+                  wide ? 'l' : 'i', a, wide ? 'l' : 'i', b);
+    kiln_ptr_map_put(&e->host_scalars, result, kiln_em_pack(rb, r));
+    return kiln_ok_status();
+  }
+  if (kiln_ir_op_is(op, "arith.cmpi")) {
+    static const char* const cmp[] = {"eq",   "ne",   "lt.s", "le.s", "gt.s",
+                                      "ge.s", "lt.u", "le.u", "gt.u", "ge.u"};
+    const kiln_ir_attribute_t* pred = kiln_ir_op_get_attr(op, "predicate");
+    if (!pred || pred->kind != KILN_IR_ATTR_INTEGER || pred->i < 0 ||
+        pred->i > 9) {
+      return kiln_em_error(e, op, "bad predicate");
+    }
+    uint32_t a = 0, b = 0;
+    KILN_RETURN_IF_ERROR(
+        kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 0), &a));
+    KILN_RETURN_IF_ERROR(
+        kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 1), &b));
+    uint32_t r = kiln_asm_reg(f, KILN_VM_BANK_I32);
+    kiln_asm_emit(f, "cmp.%s.i64 %%i%u, %%l%u, %%l%u", cmp[pred->i], r, a, b);
+    kiln_ptr_map_put(&e->host_scalars, result,
+                     kiln_em_pack(KILN_VM_BANK_I32, r));
+    return kiln_ok_status();
+  }
+  if (!kiln_ir_type_is_index(result->type)) {
+    // and/or of i1 conditions.
+    int ba = 0, bb = 0;
+    uint32_t a = 0, b = 0;
+    if (!kiln_em_host_scalar(e, kiln_ir_op_operand(op, 0), &ba, &a) ||
+        !kiln_em_host_scalar(e, kiln_ir_op_operand(op, 1), &bb, &b) ||
+        ba != KILN_VM_BANK_I32 || bb != KILN_VM_BANK_I32 ||
+        (!kiln_ir_op_is(op, "arith.andi") && !kiln_ir_op_is(op, "arith.ori"))) {
+      return kiln_em_error(e, op, "unsupported i1 shape arithmetic");
+    }
+    uint32_t r = kiln_asm_reg(f, KILN_VM_BANK_I32);
+    kiln_asm_emit(f, "%s.i32 %%i%u, %%i%u, %%i%u",
+                  kiln_ir_op_is(op, "arith.andi") ? "and" : "or", r, a, b);
+    kiln_ptr_map_put(&e->host_scalars, result,
+                     kiln_em_pack(KILN_VM_BANK_I32, r));
+    return kiln_ok_status();
+  }
+  uint32_t a = 0, b = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 0), &a));
+  KILN_RETURN_IF_ERROR(
+      kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 1), &b));
+  uint32_t r = kiln_asm_reg(f, KILN_VM_BANK_I64);
+  static const struct {
+    const char* op;
+    const char* vm;
+  } binary[] = {{"arith.addi", "add.i64"},    {"arith.subi", "sub.i64"},
+                {"arith.muli", "mul.i64"},    {"arith.divsi", "div.s.i64"},
+                {"arith.divui", "div.u.i64"}, {"arith.remsi", "rem.s.i64"},
+                {"arith.remui", "rem.u.i64"}, {"arith.minsi", "min.s.i64"},
+                {"arith.maxsi", "max.s.i64"}, {"arith.minui", "min.u.i64"},
+                {"arith.maxui", "max.u.i64"}, {"arith.andi", "and.i64"},
+                {"arith.ori", "or.i64"}};
+  // Divisions by zero fail the call instead of trapping the VM.
+  bool divides =
+      kiln_ir_op_is(op, "arith.divsi") || kiln_ir_op_is(op, "arith.divui") ||
+      kiln_ir_op_is(op, "arith.remsi") || kiln_ir_op_is(op, "arith.remui") ||
+      kiln_ir_op_is(op, "arith.ceildivsi") ||
+      kiln_ir_op_is(op, "arith.ceildivui") ||
+      kiln_ir_op_is(op, "arith.floordivsi");
+  if (divides) {
+    uint32_t nonzero = kiln_asm_reg(f, KILN_VM_BANK_I32);
+    kiln_asm_emit(f, "cmp.ne.i64 %%i%u, %%l%u, %%l%u", nonzero, b,
+                  kiln_asm_const_i64(f, 0));
+    const char* what = "a run-time size is divided by zero";
+    kiln_em_fail_unless(e, nonzero, what, strlen(what));
+  }
+  bool done = false;
+  for (size_t i = 0; i < sizeof(binary) / sizeof(binary[0]) && !done; ++i) {
+    if (!kiln_ir_op_is(op, binary[i].op)) continue;
+    kiln_asm_emit(f, "%s %%l%u, %%l%u, %%l%u", binary[i].vm, r, a, b);
+    done = true;
+  }
+  if (!done) {
+    // ceildiv / floordiv: q = a / b rounded toward zero, then moved by one
+    // when the remainder is non-zero and the exact quotient lies beyond.
+    bool is_unsigned = kiln_ir_op_is(op, "arith.ceildivui");
+    bool ceil = !kiln_ir_op_is(op, "arith.floordivsi");
+    uint32_t q = kiln_asm_reg(f, KILN_VM_BANK_I64);
+    uint32_t m = kiln_asm_reg(f, KILN_VM_BANK_I64);
+    kiln_asm_emit(f, "div.%c.i64 %%l%u, %%l%u, %%l%u", is_unsigned ? 'u' : 's',
+                  q, a, b);
+    kiln_asm_emit(f, "rem.%c.i64 %%l%u, %%l%u, %%l%u", is_unsigned ? 'u' : 's',
+                  m, a, b);
+    uint32_t nz = kiln_asm_reg(f, KILN_VM_BANK_I32);
+    kiln_asm_emit(f, "cmp.ne.i64 %%i%u, %%l%u, %%l%u", nz, m,
+                  kiln_asm_const_i64(f, 0));
+    uint32_t adjust = nz;
+    if (!is_unsigned) {
+      // The exact quotient is positive when a and b have the same sign,
+      // i.e. when (a ^ b) >= 0.
+      uint32_t x = kiln_asm_reg(f, KILN_VM_BANK_I64);
+      uint32_t same = kiln_asm_reg(f, KILN_VM_BANK_I32);
+      kiln_asm_emit(f, "xor.i64 %%l%u, %%l%u, %%l%u", x, a, b);
+      kiln_asm_emit(f, "cmp.%s.i64 %%i%u, %%l%u, %%l%u", ceil ? "ge.s" : "lt.s",
+                    same, x, kiln_asm_const_i64(f, 0));
+      adjust = kiln_asm_reg(f, KILN_VM_BANK_I32);
+      kiln_asm_emit(f, "and.i32 %%i%u, %%i%u, %%i%u", adjust, nz, same);
+    }
+    uint32_t step = kiln_asm_reg(f, KILN_VM_BANK_I64);
+    kiln_asm_emit(f, "select.i64 %%l%u, %%i%u, %%l%u, %%l%u", step, adjust,
+                  kiln_asm_const_i64(f, ceil ? 1 : -1),
+                  kiln_asm_const_i64(f, 0));
+    kiln_asm_emit(f, "add.i64 %%l%u, %%l%u, %%l%u", r, q, step);
+  }
+  kiln_ptr_map_put(&e->host_scalars, result, kiln_em_pack(KILN_VM_BANK_I64, r));
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_em_from_elements(kiln_em_function_t* e,
                                            kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = e->m->ctx;
@@ -1608,17 +1960,7 @@ static kiln_status_t kiln_em_assert(kiln_em_function_t* e, kiln_ir_op_t* op) {
                          "from device data (tensor.extract)");
   }
   const kiln_ir_attribute_t* msg = kiln_ir_op_get_attr(op, "msg");
-  uint32_t ok = kiln_asm_label(e->f), fail = kiln_asm_label(e->f);
-  kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", cond, ok, fail);
-  kiln_asm_place_label(e->f, fail);
-  kiln_ir_string_builder_t line = {0};
-  kiln_ir_sb_printf(&line, "fail %%i%u, ",
-                    kiln_asm_const_i32(e->f, KILN_STATUS_INVALID_ARGUMENT));
-  kiln_asm_quote(&line, msg->str.data, msg->str.size);
-  kiln_asm_emit(e->f, "%.*s", (int)line.size, line.data ? line.data : "");
-  if (line.failed) e->f->body.failed = true;
-  kiln_ir_sb_free(&line);
-  kiln_asm_place_label(e->f, ok);
+  kiln_em_fail_unless(e, cond, msg->str.data, msg->str.size);
   return kiln_ok_status();
 }
 
@@ -1809,12 +2151,19 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
           kiln_hstore_t* src = NULL;
           KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, from, &src));
           kiln_ptr_map_put(&e->storage, &op->results[i], src);
+          if (kiln_ir_op_is(op, "tensor.cast")) {
+            KILN_RETURN_IF_ERROR(kiln_em_check_cast(e, op));
+          }
         }
       } else if (kiln_ir_op_is(op, "arith.constant") ||
                  kiln_ir_op_is(op, "flow.tensor.dynamic_constant") ||
                  kiln_ir_op_has_trait(op, KILN_IR_TRAIT_CONSTANT_LIKE) ||
                  kiln_ir_op_is(op, "tensor.empty")) {
         // Materialized on first use.
+      } else if (kiln_ir_op_is(op, "tensor.dim")) {
+        KILN_RETURN_IF_ERROR(kiln_em_host_dim(e, op));
+      } else if (kiln_schedule_is_shape_op(op)) {
+        KILN_RETURN_IF_ERROR(kiln_em_shape_op(e, op));
       } else if (kiln_ir_op_is(op, "tensor.extract")) {
         KILN_RETURN_IF_ERROR(kiln_em_host_extract(e, op));
       } else if (kiln_ir_op_is(op, "tensor.from_elements")) {

@@ -203,6 +203,32 @@ typedef struct kiln_dim_src_t {
 static bool kiln_dim_source(kiln_cg_t* cg, kiln_ir_value_t* v, size_t j,
                             int depth, kiln_dim_src_t* out);
 
+// Dim |dim| of a source that is a scalar operand (a run-time size the host
+// computed) rather than a tensor's dim.
+#define KILN_DIM_SRC_SCALAR UINT32_MAX
+
+// The source of index value |v| of the region: a constant, or a scalar
+// operand of the region (its block argument).
+static bool kiln_scalar_source(kiln_cg_t* cg, kiln_ir_value_t* v,
+                               kiln_dim_src_t* out) {
+  if (v->kind == KILN_IR_VALUE_BLOCK_ARG && v->owner_block == cg->body &&
+      !kiln_ir_type_is_shaped(v->type)) {
+    out->operand = (int32_t)v->index;
+    out->dim = KILN_DIM_SRC_SCALAR;
+    out->value = 0;
+    return true;
+  }
+  const kiln_ir_attribute_t* c =
+      v->kind == KILN_IR_VALUE_RESULT && v->defining_op &&
+              kiln_ir_op_is(v->defining_op, "arith.constant")
+          ? kiln_ir_op_get_attr(v->defining_op, "value")
+          : NULL;
+  if (!c || c->kind != KILN_IR_ATTR_INTEGER) return false;
+  out->value = c->i;
+  out->operand = -1;
+  return true;
+}
+
 // The source of the extent of loop |d| of structured op |op|: an operand
 // indexed by exactly d at some position, static extents first.
 static bool kiln_loop_source(kiln_cg_t* cg, kiln_ir_op_t* op, uint32_t d,
@@ -246,6 +272,15 @@ static bool kiln_dim_source(kiln_cg_t* cg, kiln_ir_value_t* v, size_t j,
     return true;
   }
   kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+  if (def && kiln_ir_op_is(def, "tensor.empty")) {
+    // Its k-th dynamic dim is its k-th size operand.
+    uint32_t k = 0;
+    for (size_t i = 0; i < j; ++i) {
+      if (t->shaped.dims[i] == KILN_IR_DYNAMIC_DIM) ++k;
+    }
+    return k < def->num_operands &&
+           kiln_scalar_source(cg, kiln_ir_op_operand(def, k), out);
+  }
   if (!def || !kiln_structured_op_is(def)) return false;
   kiln_structured_op_t s;
   if (kiln_structured_op_get(cg->ctx, def, &s)) return false;
@@ -261,8 +296,9 @@ static bool kiln_dim_source(kiln_cg_t* cg, kiln_ir_value_t* v, size_t j,
 static kiln_idx_t kiln_dim_value(kiln_cg_t* cg, kiln_dim_src_t src) {
   if (src.operand < 0) return kiln_idx_const(src.value);
   for (uint32_t k = 0; k < cg->num_push; ++k) {
+    int64_t dim = src.dim == KILN_DIM_SRC_SCALAR ? -1 : (int64_t)src.dim;
     if (cg->push_dims[2 * k] == src.operand &&
-        cg->push_dims[2 * k + 1] == (int64_t)src.dim) {
+        cg->push_dims[2 * k + 1] == dim) {
       kiln_idx_t r = {false, 0, cg->dim_regs[k]};
       return r;
     }
@@ -1342,6 +1378,27 @@ static kiln_status_t kiln_env_get(kiln_cg_t* cg, kiln_body_env_t* env,
     *out = *slot;
     return kiln_ok_status();
   }
+  // A scalar operand of the region: its push constant.
+  if (v->kind == KILN_IR_VALUE_BLOCK_ARG && v->owner_block == cg->body &&
+      !kiln_ir_type_is_shaped(v->type)) {
+    for (uint32_t k = 0; k < cg->num_push; ++k) {
+      if (cg->push_dims[2 * k] != (int64_t)v->index ||
+          cg->push_dims[2 * k + 1] != -1) {
+        continue;
+      }
+      if (kiln_ir_type_is_index(v->type) ||
+          (kiln_ir_type_is_integer(v->type) && v->type->integer.width > 32)) {
+        out->bank = KILN_VM_BANK_I64;
+        out->reg = cg->dim_regs[k];
+      } else {
+        out->bank = KILN_VM_BANK_I32;
+        out->reg = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+        kiln_asm_emit(cg->f, "trunc.i64.i32 %%i%u, %%l%u", out->reg,
+                      cg->dim_regs[k]);
+      }
+      return kiln_ok_status();
+    }
+  }
   // A value from outside the body: a scalar constant cloned into the region.
   if (v->kind == KILN_IR_VALUE_RESULT && v->defining_op &&
       kiln_ir_op_is(v->defining_op, "arith.constant") &&
@@ -1765,11 +1822,28 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
     memcpy(ranges, sink_s.ranges, sizeof(int64_t) * rank);
     for (uint32_t d = 0; d < rank; ++d) range_dims[d] = d;
   }
-  // Dynamic dims of the operands: one push constant each, loaded up front.
-  uint32_t num_operands = kiln_ir_op_num_regular_operands(region);
+  // Dynamic dims of the tensor operands, then the scalar operands: one push
+  // constant each (dim -1: the scalar itself), loaded up front.
+  uint32_t num_operands = kiln_dispatch_num_tensor_operands(region);
+  uint32_t num_all = kiln_ir_op_num_regular_operands(region);
   cg->num_push = 0;
-  for (uint32_t i = 0; i < num_operands && i < body->num_args; ++i) {
+  for (uint32_t i = 0; i < num_all && i < body->num_args; ++i) {
     const kiln_ir_type_t* t = body->args[i]->type;
+    if (i >= num_operands) {
+      if (!kiln_ir_type_is_index(t) &&
+          !(kiln_ir_type_is_integer(t) && t->integer.width <= 32)) {
+        return kiln_cg_error(cg, region,
+                             "a scalar read by a dispatch must be an index "
+                             "or an integer of at most 32 bits");
+      }
+      if (cg->num_push == KILN_CG_MAX_PUSH) {
+        return kiln_cg_error(cg, region, "too many dynamic dims");
+      }
+      cg->push_dims[2 * cg->num_push] = i;
+      cg->push_dims[2 * cg->num_push + 1] = -1;
+      ++cg->num_push;
+      continue;
+    }
     if (!kiln_ir_type_is_ranked_tensor(t)) continue;
     for (size_t j = 0; j < t->shaped.rank; ++j) {
       if (t->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) continue;
@@ -2043,7 +2117,8 @@ static kiln_status_t kiln_codegen_function(kiln_ir_context_t* ctx,
       cg->f = f;
       cg->region = op;
       cg->body = kiln_dispatch_region_body(op);
-      cg->num_bindings = kiln_ir_op_num_regular_operands(op) + op->num_results;
+      cg->num_bindings =
+          kiln_dispatch_num_tensor_operands(op) + op->num_results;
       cg->binding_regs = (uint32_t*)kiln_ir_arena_alloc(
           ctx, sizeof(uint32_t) * (cg->num_bindings + 1));
       cg->cache = (kiln_cg_cache_entry_t*)kiln_ir_arena_alloc(
@@ -2055,6 +2130,11 @@ static kiln_status_t kiln_codegen_function(kiln_ir_context_t* ctx,
       int64_t wg[3], wg_rows = 1;
       kiln_dim_src_t wg_src = {0, -1, 0};
       kiln_status_t status = kiln_codegen_region(cg, op, wg, &wg_src, &wg_rows);
+      if (!status && wg[0] < 0 && wg_src.operand < 0) {
+        // A `?` dim whose size is a constant after all (a tensor.empty of
+        // constant sizes): a static count.
+        wg[0] = (wg_src.value + wg_rows - 1) / wg_rows;
+      }
       kiln_ir_string_builder_t text = {0};
       if (!status) {
         kiln_ir_sb_printf(&text, "module @%s {\n", exe_name);
@@ -2116,8 +2196,46 @@ static kiln_status_t kiln_codegen_function(kiln_ir_context_t* ctx,
                                              2 * cg->num_push, cg->push_dims),
             false));
       }
+      // Dynamic results: the host sizes them before the dispatch from
+      // result_dims, one (operand, dim) pair per dynamic dim of each result
+      // in order (dim -1: the scalar operand itself; operand -1: the
+      // constant dim).
+      int64_t result_dims[2 * KILN_CG_MAX_PUSH];
+      uint32_t num_result_dims = 0;
+      kiln_ir_op_t* ret = cg->body->last_op;
+      for (uint32_t r = 0; r < op->num_results; ++r) {
+        const kiln_ir_type_t* t = op->results[r].type;
+        for (size_t j = 0; j < t->shaped.rank; ++j) {
+          if (t->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) continue;
+          kiln_dim_src_t src;
+          if (num_result_dims == KILN_CG_MAX_PUSH ||
+              !kiln_dim_source(cg, kiln_ir_op_operand(ret, r), j, 0, &src)) {
+            return kiln_ir_op_emit_error(
+                op, ctx,
+                "vmvx-codegen: cannot find the run-time size of dynamic dim "
+                "%zu of result %u",
+                j, r);
+          }
+          result_dims[2 * num_result_dims] = src.operand;
+          result_dims[2 * num_result_dims + 1] =
+              src.operand < 0                  ? src.value
+              : src.dim == KILN_DIM_SRC_SCALAR ? -1
+                                               : (int64_t)src.dim;
+          ++num_result_dims;
+        }
+      }
+      if (num_result_dims > 0) {
+        KILN_RETURN_IF_ERROR(kiln_ir_op_set_attr(
+            ctx, op, "result_dims",
+            kiln_ir_dense_i64_array_attr_get(ctx, kiln_ir_int_type(ctx, 64),
+                                             2 * num_result_dims, result_dims),
+            false));
+      }
       if (wg[0] < 0) {
-        int64_t src[3] = {wg_src.operand, wg_src.dim, wg_rows};
+        int64_t src[3] = {
+            wg_src.operand,
+            wg_src.dim == KILN_DIM_SRC_SCALAR ? -1 : (int64_t)wg_src.dim,
+            wg_rows};
         KILN_RETURN_IF_ERROR(
             kiln_ir_op_set_attr(ctx, op, "workgroup_dim",
                                 kiln_ir_dense_i64_array_attr_get(

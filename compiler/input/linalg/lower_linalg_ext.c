@@ -1296,6 +1296,8 @@ static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
   for (int64_t j = 0; j < n; ++j) outer_of[l.outer_perm[j]] = j;
   const kiln_ir_affine_expr_t* exprs[2 * KILN_LINALG_PACK_MAX_RANK];
   kiln_ir_value_t* out = NULL;
+  bool dynamic =
+      !kiln_ir_type_has_static_shape(st) || !kiln_ir_type_has_static_shape(rt);
   if (!l.is_pack) {
     for (int64_t j = 0; j < n; ++j) {
       int64_t d = l.outer_perm[j];
@@ -1311,19 +1313,46 @@ static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
           ctx, KILN_IR_AFFINE_MOD, kiln_ir_affine_dim(ctx, l.inner_dims_pos[t]),
           kiln_ir_affine_constant(ctx, l.tiles[t]));
     }
-    KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
-        b, src,
-        kiln_ir_affine_map_attr_get(ctx, (uint32_t)n, 0,
-                                    (size_t)(n + l.num_tiled), exprs),
-        rt, &out));
+    const kiln_ir_attribute_t* read = kiln_ir_affine_map_attr_get(
+        ctx, (uint32_t)n, 0, (size_t)(n + l.num_tiled), exprs);
+    if (dynamic) {
+      // The destination carries the run-time result sizes.
+      const kiln_ir_attribute_t* maps[2] = {
+          read, kiln_linalg_identity_map(ctx, (uint32_t)n)};
+      kiln_ir_op_t* generic = NULL;
+      kiln_ir_block_t* body = NULL;
+      KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+          b, 1, &src, 1, &dst, maps, (uint32_t)n, NULL, &generic, &body));
+      kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+      KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
+      kiln_lx_replace(op, generic, 1);
+      return kiln_ok_status();
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_copy_through_map(b, src, read, rt, &out));
     kiln_lowering_replace(op, out);
     return kiln_ok_status();
   }
+  // A dynamic source dim may not be a multiple of its tile: read it as
+  // padded (the sizes come from tensor.dim at run time).
   bool padded = false;
+  kiln_ir_value_t* src_size[KILN_LINALG_PACK_MAX_RANK];
   for (int64_t d = 0; d < n; ++d) {
     int64_t t = l.tile_of[d];
-    if (t >= 0 && st->shaped.dims[d] % l.tiles[t] != 0) padded = true;
+    src_size[d] = NULL;
+    if (t < 0) continue;
+    if (st->shaped.dims[d] == KILN_IR_DYNAMIC_DIM) {
+      kiln_ir_value_t* c = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, d, &c));
+      kiln_ir_value_t* args[2] = {src, c};
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit(
+          b, "tensor.dim", kiln_ir_index_type_get(ctx), 2, args, &src_size[d]));
+      padded = true;
+    } else if (st->shaped.dims[d] % l.tiles[t] != 0) {
+      padded = true;
+    }
   }
+  padded = padded || dynamic;
   uint32_t num_loops = (uint32_t)(n + l.num_tiled);
   if (!padded) {
     for (int64_t d = 0; d < n; ++d) {
@@ -1344,12 +1373,19 @@ static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
     kiln_lowering_replace(op, out);
     return kiln_ok_status();
   }
-  // The padding value: a constant, materialized inside the body.
-  kiln_ir_op_t* pad_def = kiln_ir_op_operand(op, 2)->defining_op;
+  // The padding value: a constant, materialized inside the body (zero for
+  // a dynamic pack without one: MLIR leaves the hanging tile undefined).
+  kiln_ir_op_t* pad_def =
+      l.has_padding ? kiln_ir_op_operand(op, 2)->defining_op : NULL;
   const kiln_ir_attribute_t* pad_value =
       pad_def && kiln_ir_op_is(pad_def, "arith.constant")
           ? kiln_ir_op_get_attr(pad_def, "value")
           : NULL;
+  if (!l.has_padding) {
+    kiln_scalar_t zero;
+    memset(&zero, 0, sizeof(zero));
+    pad_value = kiln_scalar_to_attr(ctx, kiln_ir_type_element(rt), zero);
+  }
   if (!pad_value) {
     return kiln_ir_op_emit_error(
         op, ctx,
@@ -1376,14 +1412,30 @@ static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, n + t, &i));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.muli", o, tile, &c));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", c, i, &c));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_index_const(&bb, st->shaped.dims[d], &size));
+    size = src_size[d];
+    if (!size) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(&bb, st->shaped.dims[d], &size));
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, c, size, &lt));
     if (inside) {
       KILN_RETURN_IF_ERROR(
           kiln_lowering_emit2(&bb, "arith.andi", inside, lt, &lt));
     }
     inside = lt;
+    if (src_size[d]) {
+      // min(max(c, 0), size - 1) with the run-time size.
+      kiln_ir_value_t *zero_index, *one, *last;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero_index));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 1, &one));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.subi", size, one, &last));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.maxsi", c, zero_index, &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.minsi", c, last, &coords[d]));
+      continue;
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
         &bb, c, 0, st->shaped.dims[d] - 1, &coords[d]));
   }
@@ -1412,7 +1464,6 @@ static kiln_status_t kiln_lx_lower_unsupported(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_lx_expect_static(b->context, op));   \
     return fn(b, op);                                              \
   }
-KILN_LX_DEFINE_LOWERING(pack, kiln_lx_lower_pack)
 KILN_LX_DEFINE_LOWERING(sort, kiln_lower_comparator_sort)
 KILN_LX_DEFINE_LOWERING(scan, kiln_lx_lower_scan)
 KILN_LX_DEFINE_LOWERING(topk, kiln_lx_lower_topk)
@@ -1424,3 +1475,18 @@ KILN_LX_DEFINE_LOWERING(gather, kiln_lx_lower_gather)
 KILN_LX_DEFINE_LOWERING(scatter, kiln_lx_lower_scatter)
 KILN_LX_DEFINE_LOWERING(unsupported, kiln_lx_lower_unsupported)
 #undef KILN_LX_DEFINE_LOWERING
+
+// pack / unpack read run-time sizes (tensor.dim) where shapes are dynamic.
+kiln_status_t kiln_linalg_ext_lower_pack(kiln_ir_builder_t* b,
+                                         kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  for (uint32_t i = 0; i <= n; ++i) {
+    const kiln_ir_type_t* t =
+        i < n ? kiln_ir_op_operand(op, i)->type : op->results[0].type;
+    if (kiln_ir_type_is_shaped(t) && t->shaped.rank > KILN_LX_MAX_RANK) {
+      return kiln_ir_op_emit_error(op, b->context, "rank %lld is not supported",
+                                   (long long)t->shaped.rank);
+    }
+  }
+  return kiln_lx_lower_pack(b, op);
+}

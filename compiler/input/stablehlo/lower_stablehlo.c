@@ -770,6 +770,63 @@ static kiln_status_t kiln_lower_reduce(kiln_lower_t* l, kiln_ir_op_t* op) {
   return kiln_ok_status();
 }
 
+// The zero accumulator of a dot with a dynamically shaped result: a fill
+// of a tensor.empty sized by the operands' batch and free dims at run time
+// (result dims: batch, lhs free, rhs free), after checking that the batch
+// and contracting dims agree.
+static kiln_status_t kiln_lower_dot_dynamic_acc(
+    kiln_lower_t* l, kiln_ir_op_t* op, const kiln_stablehlo_dot_dims_t* d,
+    kiln_scalar_t zero, kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = l->ctx;
+  const kiln_ir_type_t* ot = op->results[0].type;
+  uint32_t rank = (uint32_t)ot->shaped.rank;
+  const kiln_ir_attribute_t* maps[2];
+  uint32_t next_free = (uint32_t)d->num_batch;
+  for (uint32_t side = 0; side < 2; ++side) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, side)->type;
+    const int64_t* batch = side ? d->rhs_batch : d->lhs_batch;
+    const int64_t* contract = side ? d->rhs_contract : d->lhs_contract;
+    const kiln_ir_affine_expr_t* exprs[KILN_MAX_RANK];
+    for (size_t i = 0; i < t->shaped.rank; ++i) {
+      const kiln_ir_affine_expr_t* e = NULL;
+      for (int64_t k = 0; k < d->num_batch && !e; ++k) {
+        if (batch[k] == (int64_t)i) e = kiln_ir_affine_dim(ctx, (uint32_t)k);
+      }
+      for (int64_t k = 0; k < d->num_contract && !e; ++k) {
+        if (contract[k] == (int64_t)i) e = kiln_ir_affine_constant(ctx, 0);
+      }
+      if (!e) e = kiln_ir_affine_dim(ctx, next_free++);
+      exprs[i] = e;
+    }
+    maps[side] =
+        kiln_ir_affine_map_attr_get(ctx, rank, 0, t->shaped.rank, exprs);
+  }
+  for (int64_t k = 0; k < d->num_contract; ++k) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_assert_same_dim(&l->b, op, 0, (size_t)d->lhs_contract[k],
+                                      1, (size_t)d->rhs_contract[k]));
+  }
+  kiln_ir_value_t* inputs[2] = {kiln_ir_op_operand(op, 0),
+                                kiln_ir_op_operand(op, 1)};
+  kiln_ir_value_t *init = NULL, *value = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_empty_from(&l->b, op, ot, 2, inputs, maps, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+      &l->b, kiln_scalar_to_attr(ctx, ot->shaped.element, zero),
+      ot->shaped.element, &value));
+  kiln_ir_value_t* operands[2] = {value, init};
+  int64_t seg[2] = {1, 1};
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      ctx, "operandSegmentSizes",
+      kiln_ir_dense_i64_array_attr_get(ctx, kiln_ir_int_type(ctx, 32), 2, seg));
+  attr.is_property = true;
+  kiln_ir_op_t* fill = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &l->b, "linalg.fill", 2, operands, 1, &ot, 1, &attr, &fill));
+  *out = kiln_ir_op_result(fill, 0);
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_lower_dot(kiln_lower_t* l, kiln_ir_op_t* op) {
   kiln_ir_value_t* lhs = kiln_ir_op_operand(op, 0);
   kiln_ir_value_t* rhs = kiln_ir_op_operand(op, 1);
@@ -790,8 +847,12 @@ static kiln_status_t kiln_lower_dot(kiln_lower_t* l, kiln_ir_op_t* op) {
   zero.i = 0;
   if (kiln_lowering_is_float(ot->shaped.element)) zero.f = 0.0;
   kiln_ir_value_t* acc = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
-      &l->b, kiln_scalar_splat_attr(l->ctx, ot, zero), ot, &acc));
+  if (kiln_ir_type_has_static_shape(ot)) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+        &l->b, kiln_scalar_splat_attr(l->ctx, ot, zero), ot, &acc));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_lower_dot_dynamic_acc(l, op, &d, zero, &acc));
+  }
   bool same_elems = lt->shaped.element == ot->shaped.element &&
                     rtt->shaped.element == ot->shaped.element;
   const char* named = NULL;

@@ -76,20 +76,29 @@ static kiln_status_t kiln_ld_and_in_range(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
-// A parallel generic over |rt| with no inputs; *out_bb appends to its body.
-static kiln_status_t kiln_ld_generic_over(kiln_ir_builder_t* b,
-                                          const kiln_ir_type_t* rt,
-                                          kiln_ir_op_t** out_generic,
-                                          kiln_ir_builder_t* out_bb) {
-  uint32_t rank = (uint32_t)rt->shaped.rank;
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+// A parallel generic writing |init| with no inputs; *out_bb appends to its
+// body.
+static kiln_status_t kiln_ld_generic_over_init(kiln_ir_builder_t* b,
+                                               kiln_ir_value_t* init,
+                                               kiln_ir_op_t** out_generic,
+                                               kiln_ir_builder_t* out_bb) {
+  uint32_t rank = (uint32_t)init->type->shaped.rank;
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(b->context, rank);
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
       b, 0, NULL, 1, &init, &map, rank, NULL, out_generic, &body));
   *out_bb = kiln_lowering_body_builder(b, body);
   return kiln_ok_status();
+}
+
+// As above over a fresh tensor of static type |rt|.
+static kiln_status_t kiln_ld_generic_over(kiln_ir_builder_t* b,
+                                          const kiln_ir_type_t* rt,
+                                          kiln_ir_op_t** out_generic,
+                                          kiln_ir_builder_t* out_bb) {
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  return kiln_ld_generic_over_init(b, init, out_generic, out_bb);
 }
 
 // The init value (rank 0) broadcast into a fresh tensor of |rt|.
@@ -282,13 +291,49 @@ static kiln_status_t kiln_ld_lower_torch_index_select(kiln_ir_builder_t* b,
   kiln_ir_value_t* index = kiln_ir_op_operand(op, 1);
   const kiln_ir_type_t* in = input->type;
   const kiln_ir_type_t* rt = op->results[0].type;
-  int64_t dim = kiln_ir_op_get_attr(op, "dim")->i;
-  int64_t bd = kiln_ir_op_get_attr(op, "batch_dims")->i;
+  kiln_ir_context_t* ctx = b->context;
+  int64_t dim = 0, bd = 0;
+  kiln_stablehlo_torch_index_select_dims(op, &dim, &bd);  // verified
   int64_t irank = (int64_t)index->type->shaped.rank;
   int64_t num_index_dims = irank - bd;
   kiln_ir_op_t* generic = NULL;
   kiln_ir_builder_t bb;
-  KILN_RETURN_IF_ERROR(kiln_ld_generic_over(b, rt, &generic, &bb));
+  kiln_ir_value_t* dim_size = NULL;  // the run-time size of input dim |dim|
+  if (kiln_ir_type_has_static_shape(rt) &&
+      in->shaped.dims[dim] != KILN_IR_DYNAMIC_DIM) {
+    KILN_RETURN_IF_ERROR(kiln_ld_generic_over(b, rt, &generic, &bb));
+  } else {
+    // Result dims: input dims before |dim| (batch dims shared with the
+    // index), the index's own dims, then input dims after |dim|.
+    uint32_t rank = (uint32_t)rt->shaped.rank;
+    const kiln_ir_affine_expr_t* in_exprs[KILN_LD_MAX];
+    const kiln_ir_affine_expr_t* ix_exprs[KILN_LD_MAX];
+    for (int64_t i = 0; i < (int64_t)in->shaped.rank; ++i) {
+      in_exprs[i] = i < dim    ? kiln_ir_affine_dim(ctx, (uint32_t)i)
+                    : i == dim ? kiln_ir_affine_constant(ctx, 0)
+                               : kiln_ir_affine_dim(
+                                     ctx, (uint32_t)(i - 1 + num_index_dims));
+    }
+    for (int64_t i = 0; i < irank; ++i) {
+      ix_exprs[i] =
+          kiln_ir_affine_dim(ctx, (uint32_t)(i < bd ? i : dim + (i - bd)));
+    }
+    const kiln_ir_attribute_t* maps[2] = {
+        kiln_ir_affine_map_attr_get(ctx, rank, 0, in->shaped.rank, in_exprs),
+        kiln_ir_affine_map_attr_get(ctx, rank, 0, (size_t)irank, ix_exprs)};
+    kiln_ir_value_t* inputs[2] = {input, index};
+    kiln_ir_value_t* init = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_empty_from(b, op, rt, 2, inputs, maps, &init));
+    if (in->shaped.dims[dim] == KILN_IR_DYNAMIC_DIM) {
+      kiln_ir_value_t* c = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, dim, &c));
+      kiln_ir_value_t* args[2] = {input, c};
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit(
+          b, "tensor.dim", kiln_ir_index_type_get(ctx), 2, args, &dim_size));
+    }
+    KILN_RETURN_IF_ERROR(kiln_ld_generic_over_init(b, init, &generic, &bb));
+  }
   kiln_ir_value_t* r[KILN_LD_MAX];
   for (size_t d = 0; d < rt->shaped.rank; ++d) {
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, (int64_t)d, &r[d]));
@@ -299,8 +344,20 @@ static kiln_status_t kiln_ld_lower_torch_index_select(kiln_ir_builder_t* b,
   kiln_ir_value_t* sel = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, index, icoords, &sel));
   KILN_RETURN_IF_ERROR(kiln_ld_to_index(&bb, sel, &sel));
-  KILN_RETURN_IF_ERROR(
-      kiln_lowering_clamp_index(&bb, sel, 0, in->shaped.dims[dim] - 1, &sel));
+  if (dim_size) {
+    kiln_ir_value_t *zero, *one, *last;
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 1, &one));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.subi", dim_size, one, &last));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.maxsi", sel, zero, &sel));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.minsi", sel, last, &sel));
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_clamp_index(&bb, sel, 0, in->shaped.dims[dim] - 1, &sel));
+  }
   kiln_ir_value_t* coords[KILN_LD_MAX];
   for (int64_t i = 0; i < dim; ++i) coords[i] = r[i];
   coords[dim] = sel;

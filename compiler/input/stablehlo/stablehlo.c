@@ -1265,19 +1265,23 @@ static void kiln_shlo_print_reduce(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 //===----------------------------------------------------------------------===//
 
 #define KILN_SHLO_UD(c) ((void*)(intptr_t)(c))
-#define KILN_SHLO_EW(NAME, N, CLS, TRAITS)                             \
-  {                                                                    \
-    NAME, "elementwise op", KILN_IR_TRAIT_PURE | (TRAITS), N, 1, 0, 0, \
-        kiln_shlo_verify_elementwise, kiln_shlo_parse_elementwise,     \
-        kiln_shlo_print_elementwise, NULL, KILN_SHLO_UD(CLS),          \
-        kiln_lower_stablehlo_op                                        \
+#define KILN_SHLO_EW(NAME, N, CLS, TRAITS)                                     \
+  {                                                                            \
+    NAME, "elementwise op",                                                    \
+        KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES | (TRAITS),   \
+        N, 1, 0, 0, kiln_shlo_verify_elementwise, kiln_shlo_parse_elementwise, \
+        kiln_shlo_print_elementwise, NULL, KILN_SHLO_UD(CLS),                  \
+        kiln_lower_stablehlo_op                                                \
   }
 // LOWER: the op's lower_to_structured hook (lower_stablehlo.h).
-#define KILN_SHLO_OP(NAME, N, R, REGIONS, VERIFY, PARSE, PRINT, LOWER)     \
-  {                                                                        \
-    NAME, "shape op", KILN_IR_TRAIT_PURE, N, R, REGIONS, 0, VERIFY, PARSE, \
-        PRINT, NULL, NULL, LOWER                                           \
+#define KILN_SHLO_OP_TRAITS(NAME, N, R, REGIONS, TRAITS, VERIFY, PARSE, PRINT, \
+                            LOWER)                                             \
+  {                                                                            \
+    NAME, "shape op", KILN_IR_TRAIT_PURE | (TRAITS), N, R, REGIONS, 0, VERIFY, \
+        PARSE, PRINT, NULL, NULL, LOWER                                        \
   }
+#define KILN_SHLO_OP(NAME, N, R, REGIONS, VERIFY, PARSE, PRINT, LOWER) \
+  KILN_SHLO_OP_TRAITS(NAME, N, R, REGIONS, 0, VERIFY, PARSE, PRINT, LOWER)
 
 static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
     {"stablehlo.constant", "a dense constant",
@@ -1372,12 +1376,14 @@ static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
     KILN_SHLO_OP("stablehlo.slice", 1, 1, 0, kiln_shlo_verify_slice,
                  kiln_shlo_parse_slice, kiln_shlo_print_slice,
                  kiln_stablehlo_lower_slice),
-    KILN_SHLO_OP("stablehlo.dot_general", 2, 1, 0, kiln_shlo_verify_dot_general,
-                 kiln_shlo_parse_dot, kiln_shlo_print_dot,
-                 kiln_stablehlo_lower_dot),
-    KILN_SHLO_OP("stablehlo.dot", 2, 1, 0, kiln_shlo_verify_dot,
-                 kiln_shlo_parse_dot, kiln_shlo_print_dot,
-                 kiln_stablehlo_lower_dot),
+    KILN_SHLO_OP_TRAITS("stablehlo.dot_general", 2, 1, 0,
+                        KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES,
+                        kiln_shlo_verify_dot_general, kiln_shlo_parse_dot,
+                        kiln_shlo_print_dot, kiln_stablehlo_lower_dot),
+    KILN_SHLO_OP_TRAITS("stablehlo.dot", 2, 1, 0,
+                        KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES,
+                        kiln_shlo_verify_dot, kiln_shlo_parse_dot,
+                        kiln_shlo_print_dot, kiln_stablehlo_lower_dot),
     {"stablehlo.reduce", "reduces dimensions with a reducer region",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC,
      KILN_IR_VARIADIC, 1, 0, kiln_shlo_verify_reduce, kiln_shlo_parse_reduce,

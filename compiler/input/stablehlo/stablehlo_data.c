@@ -290,24 +290,38 @@ static kiln_status_t kiln_sd_verify_dynamic_slice(kiln_ir_context_t* ctx,
   return kiln_ok_status();
 }
 
+bool kiln_stablehlo_torch_index_select_dims(kiln_ir_op_t* op, int64_t* dim,
+                                            int64_t* batch_dims) {
+  const kiln_ir_attribute_t* d = kiln_ir_op_get_attr(op, "dim");
+  const kiln_ir_attribute_t* bd = kiln_ir_op_get_attr(op, "batch_dims");
+  if (!d || d->kind != KILN_IR_ATTR_INTEGER || !bd ||
+      bd->kind != KILN_IR_ATTR_INTEGER || op->num_operands < 2) {
+    return false;
+  }
+  *dim = d->i < 0 ? d->i + (int64_t)kiln_ir_op_operand(op, 0)->type->shaped.rank
+                  : d->i;
+  *batch_dims =
+      bd->i < 0 ? bd->i + (int64_t)kiln_ir_op_operand(op, 1)->type->shaped.rank
+                : bd->i;
+  return true;
+}
+
 static kiln_status_t kiln_sd_verify_torch_index_select(kiln_ir_context_t* ctx,
                                                        kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
-  const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(op, "dim");
-  const kiln_ir_attribute_t* bd = kiln_ir_op_get_attr(op, "batch_dims");
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* idx = kiln_ir_op_operand(op, 1)->type;
-  if (!dim || dim->kind != KILN_IR_ATTR_INTEGER || !bd ||
-      bd->kind != KILN_IR_ATTR_INTEGER || dim->i < 0 ||
-      (size_t)dim->i >= in->shaped.rank || bd->i < 0 || bd->i > dim->i ||
-      (size_t)bd->i > idx->shaped.rank) {
+  int64_t dim = 0, bd = 0;
+  if (!kiln_stablehlo_torch_index_select_dims(op, &dim, &bd) || dim < 0 ||
+      (size_t)dim >= in->shaped.rank || bd < 0 || bd > dim ||
+      (size_t)bd > idx->shaped.rank) {
     return kiln_ir_op_emit_error(
         op, ctx, "requires integer attributes 'dim' and 'batch_dims' in range");
   }
   if (idx->shaped.element->kind != KILN_IR_TYPE_INTEGER) {
     return kiln_ir_op_emit_error(op, ctx, "index must be an integer tensor");
   }
-  size_t want = in->shaped.rank - 1 + idx->shaped.rank - (size_t)bd->i;
+  size_t want = in->shaped.rank - 1 + idx->shaped.rank - (size_t)bd;
   if (op->results[0].type->shaped.rank != want) {
     return kiln_ir_op_emit_error(op, ctx, "result must have rank %zu", want);
   }
@@ -1109,9 +1123,10 @@ static const kiln_ir_op_def_t kiln_stablehlo_data_defs[] = {
      kiln_sd_verify_dynamic_slice, kiln_sd_parse_list_form,
      kiln_sd_print_list_form, NULL, NULL, kiln_stablehlo_lower_dynamic_slice},
     {"stablehlo.torch_index_select", "selects slices by an index tensor",
-     KILN_IR_TRAIT_PURE, 2, 1, 0, 0, kiln_sd_verify_torch_index_select,
-     kiln_sd_parse_torch_index_select, kiln_sd_print_torch_index_select, NULL,
-     NULL, kiln_stablehlo_lower_torch_index_select},
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 2, 1, 0, 0,
+     kiln_sd_verify_torch_index_select, kiln_sd_parse_torch_index_select,
+     kiln_sd_print_torch_index_select, NULL, NULL,
+     kiln_stablehlo_lower_torch_index_select},
     {"stablehlo.gather", "gathers slices at start indices", KILN_IR_TRAIT_PURE,
      2, 1, 0, 0, kiln_sd_verify_gather, NULL, NULL, NULL, NULL,
      kiln_stablehlo_lower_gather},

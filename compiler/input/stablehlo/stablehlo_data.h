@@ -14,6 +14,16 @@ extern "C" {
 #define KILN_SHLO_DATA_MAX_RANK 16
 
 //===----------------------------------------------------------------------===//
+// torch_index_select
+//===----------------------------------------------------------------------===//
+
+// The `dim` and `batch_dims` of a stablehlo.torch_index_select, negative
+// values counted from the end as PyTorch does (dim + input rank,
+// batch_dims + index rank); false when absent.
+bool kiln_stablehlo_torch_index_select_dims(kiln_ir_op_t* op, int64_t* dim,
+                                            int64_t* batch_dims);
+
+//===----------------------------------------------------------------------===//
 // Convolution
 //===----------------------------------------------------------------------===//
 

@@ -203,7 +203,7 @@ bool kiln_cpu_match_conv(kiln_ir_context_t* context, kiln_ir_op_t* region,
   kiln_cpu_conv_image_operand(&cv, taps, img->index, &image);
   out->batch = cv.n;
   out->k = cv.c * cv.kh * cv.kw;
-  out->out.binding = kiln_ir_op_num_regular_operands(region);
+  out->out.binding = kiln_dispatch_num_tensor_operands(region);
   out->out.batch_stride = cv.out_n;
   if (pixel_rows) {
     out->m = pixels, out->n = cv.f;

@@ -163,7 +163,7 @@ bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
   d.pad_top = im.pad_top, d.pad_left = im.pad_left;
   d.img_binding = im.binding;
   d.flt_binding = filter->index;
-  d.out_binding = kiln_ir_op_num_regular_operands(region);
+  d.out_binding = kiln_dispatch_num_tensor_operands(region);
   bool ok = false;
   d.epilogue = kiln_cpu_epilogue_build(context, region, op, &ok);
   if (!ok) return false;

@@ -226,7 +226,7 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
   }
   out->lhs_binding = lhs->index;
   out->rhs_binding = rhs->index;
-  out->out_binding = kiln_ir_op_num_regular_operands(region);
+  out->out_binding = kiln_dispatch_num_tensor_operands(region);
   bool ok = false;
   out->epilogue = kiln_cpu_epilogue_build(context, region, mm, &ok);
   out->epilogue_type = mm->results[0].type;
@@ -274,7 +274,7 @@ kiln_status_t kiln_cpu_matmul_pack_constant_rhs(kiln_ir_context_t* context,
                                                 kiln_ir_op_t* region,
                                                 const kiln_cpu_matmul_t* mm,
                                                 kiln_cpu_gemm_t* g) {
-  if (mm->rhs_binding >= kiln_ir_op_num_regular_operands(region)) {
+  if (mm->rhs_binding >= kiln_dispatch_num_tensor_operands(region)) {
     return kiln_ok_status();
   }
   kiln_ir_value_t* weight = kiln_ir_op_operand(region, mm->rhs_binding);

@@ -182,7 +182,7 @@ bool kiln_cpu_match_pool(kiln_ir_context_t* context, kiln_ir_op_t* region,
       return false;
     }
     p.rows_per_group = 1;
-    p.out_binding = kiln_ir_op_num_regular_operands(region);
+    p.out_binding = kiln_dispatch_num_tensor_operands(region);
     bool ok = false;
     p.epilogue = kiln_cpu_epilogue_build(context, region, op, &ok);
     if (!ok) return false;
@@ -202,7 +202,7 @@ bool kiln_cpu_match_pool(kiln_ir_context_t* context, kiln_ir_op_t* region,
   int64_t blocks = planes >= 32 ? 1 : (32 + planes - 1) / planes;
   if (blocks > p.oh) blocks = p.oh;
   p.rows_per_group = (p.oh + blocks - 1) / blocks;
-  p.out_binding = kiln_ir_op_num_regular_operands(region);
+  p.out_binding = kiln_dispatch_num_tensor_operands(region);
   bool ok = false;
   p.epilogue = kiln_cpu_epilogue_build(context, region, op, &ok);
   if (!ok) return false;

@@ -37,7 +37,7 @@ static kiln_status_t kiln_cpu_winograd_pack_filter(kiln_ir_context_t* context,
                                                    uint32_t binding,
                                                    bool* out_done) {
   *out_done = false;
-  if (binding >= kiln_ir_op_num_regular_operands(region)) {
+  if (binding >= kiln_dispatch_num_tensor_operands(region)) {
     return kiln_ok_status();
   }
   kiln_ir_value_t* weight = kiln_ir_op_operand(region, binding);

@@ -37,6 +37,20 @@ func.func @scatter_add(%operand: tensor<5x2xi32>, %indices: tensor<?x1xi32>, %up
   } : (tensor<5x2xi32>, tensor<?x1xi32>, tensor<?x2xi32>) -> tensor<5x2xi32>
   return %0 : tensor<5x2xi32>
 }
+func.func @add_square(%x: tensor<?x2xf32>, %y: tensor<?x2xf32>) -> tensor<?x2xf32> {
+  %0 = stablehlo.add %x, %y : tensor<?x2xf32>
+  %1 = stablehlo.multiply %0, %0 : tensor<?x2xf32>
+  return %1 : tensor<?x2xf32>
+}
+func.func @matmul(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = stablehlo.dot %a, %b : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+func.func @to_static(%x: tensor<?x2xf32>) -> tensor<3x2xf32> {
+  %0 = stablehlo.negate %x : tensor<?x2xf32>
+  %1 = tensor.cast %0 : tensor<?x2xf32> to tensor<3x2xf32>
+  return %1 : tensor<3x2xf32>
+}
 MLIR
 
 if ! "$bin/kiln-compile" "$work/dyn.mlir" -o "$work/dyn.kmod"; then
@@ -50,6 +64,11 @@ expect() {
   local name=$1 device=$2 want=$3 match=-qxF
   shift 4
   [[ $want == error:* ]] && match=-qF
+  # "contains:TEXT": an error line containing TEXT (after a source path).
+  if [[ $want == contains:* ]]; then
+    want=${want#contains:}
+    match=-qF
+  fi
   local out
   out=$("$bin/kiln-run-module" --module="$work/dyn.kmod" --device="$device" "$@" 2>&1)
   if ! grep $match -- "$want" <<<"$out"; then
@@ -86,6 +105,27 @@ for device in local-sync local-task; do
   expect mismatch "$device" \
     "error: @colsum input 0: expected ?x4xf32 but got 2x5xf32" \
     -- --function=colsum --input="2x5xf32=1 2 3 4 5 6 7 8 9 10"
+  # Dynamically shaped results, returned with their run-time shapes:
+  # (x + y)^2 and a 2x3 by 3x1 product (1*1 + 2*2 + 3*3 = 14, 4 + 10 + 18).
+  expect add_square2 "$device" "2x2xf32=[1 4][9 16]" -- --function=add_square \
+    --input="2x2xf32=0 1 2 3" --input="2x2xf32=1 1 1 1"
+  expect add_square0 "$device" "0x2xf32=" -- --function=add_square \
+    --input="0x2xf32=" --input="0x2xf32="
+  expect matmul "$device" "2x1xf32=[14][32]" -- --function=matmul \
+    --input="2x3xf32=1 2 3 4 5 6" --input="3x1xf32=1 2 3"
+  expect to_static "$device" "3x2xf32=[-1 -2][-3 -4][-5 -6]" -- \
+    --function=to_static --input="3x2xf32=1 2 3 4 5 6"
+  # Run-time dims that break the program's assumptions fail the call
+  # naming the op and operands, before any dispatch reads past a buffer.
+  expect add_rows "$device" \
+    "contains:'stablehlo.add': dim 0 of operand 0 (tensor<?x2xf32>) and dim 0 of operand 1 (tensor<?x2xf32>) differ at run time; at module.add_square" \
+    -- --function=add_square --input="2x2xf32=0" --input="3x2xf32=0"
+  expect matmul_k "$device" \
+    "contains:'stablehlo.dot': dim 1 of operand 0 (tensor<?x?xf32>) and dim 0 of operand 1 (tensor<?x?xf32>) differ at run time; at module.matmul" \
+    -- --function=matmul --input="2x3xf32=0" --input="4x1xf32=0"
+  expect cast "$device" \
+    "error: fail (code 3): tensor.cast to tensor<3x2xf32>: dim 0 of the run-time shape differs; at module.to_static" \
+    -- --function=to_static --input="4x2xf32=0"
 done
 if [ "$fail" != 0 ]; then exit 1; fi
 echo "PASS"

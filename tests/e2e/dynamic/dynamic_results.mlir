@@ -1,0 +1,118 @@
+// Dispatches with dynamically shaped results: the host sizes each result
+// from its operands' run-time dims (or from shape arithmetic on them) and
+// allocates it; consumers and check ops read the sizes back. The inputs are
+// flow.tensor.dynamic_constant, so the compiler folds nothing on them.
+// Expected values are worked out by hand in the comments.
+
+// (x + y) * (x + y) through a transient dynamic result (the barrier keeps
+// the two dispatches apart): x + y = [[2, 3], [4, 5], [6, 7]].
+func.func @elementwise_chain() {
+  %x = flow.tensor.dynamic_constant dense<[[1, 2], [3, 4], [5, 6]]> : tensor<3x2xi32> -> tensor<?x2xi32>
+  %y = flow.tensor.dynamic_constant dense<1> : tensor<3x2xi32> -> tensor<?x2xi32>
+  %0 = stablehlo.add %x, %y : tensor<?x2xi32>
+  %1 = util.optimization_barrier %0 : tensor<?x2xi32>
+  %2 = stablehlo.multiply %1, %1 : tensor<?x2xi32>
+  %3 = tensor.cast %2 : tensor<?x2xi32> to tensor<3x2xi32>
+  check.expect_eq_const(%3, dense<[[4, 9], [16, 25], [36, 49]]> : tensor<3x2xi32>) : tensor<3x2xi32>
+  return
+}
+
+// [[1, 2, 3], [4, 5, 6]] x [[1, 0], [0, 1], [1, 1]] = [[4, 5], [10, 11]],
+// every dim dynamic.
+func.func @dot_dynamic() {
+  %a = flow.tensor.dynamic_constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32> -> tensor<?x?xi32>
+  %b = flow.tensor.dynamic_constant dense<[[1, 0], [0, 1], [1, 1]]> : tensor<3x2xi32> -> tensor<?x?xi32>
+  %0 = stablehlo.dot %a, %b : (tensor<?x?xi32>, tensor<?x?xi32>) -> tensor<?x?xi32>
+  %1 = tensor.cast %0 : tensor<?x?xi32> to tensor<2x2xi32>
+  check.expect_eq_const(%1, dense<[[4, 5], [10, 11]]> : tensor<2x2xi32>) : tensor<2x2xi32>
+  return
+}
+
+// Equal entries in a row: every softmax value is 1/4; the row of 0 and
+// ln(3) gives 1/4, 3/4... as [0, ln 3, 0, 0]: e^0 = 1, e^ln3 = 3, sum 6.
+func.func @softmax_dynamic() {
+  %x = flow.tensor.dynamic_constant dense<[[2.0, 2.0, 2.0, 2.0], [0.0, 1.0986123, 0.0, 0.0]]> : tensor<2x4xf32> -> tensor<?x?xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %init = tensor.empty(%d0, %d1) : tensor<?x?xf32>
+  %0 = linalg.softmax dimension(1) ins(%x : tensor<?x?xf32>) outs(%init : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %1 = tensor.cast %0 : tensor<?x?xf32> to tensor<2x4xf32>
+  check.expect_almost_eq_const(%1, dense<[[0.25, 0.25, 0.25, 0.25], [0.16666667, 0.5, 0.16666667, 0.16666667]]> : tensor<2x4xf32>) : tensor<2x4xf32>
+  return
+}
+
+// A 5x3 source packed into ceil(5/2) x ceil(3/2) tiles of 2x2 (padding -1,
+// result sizes by host shape arithmetic), then unpacked back into 5x3.
+func.func @pack_unpack_dynamic() {
+  %x = flow.tensor.dynamic_constant dense<[[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11], [12, 13, 14]]> : tensor<5x3xi32> -> tensor<?x?xi32>
+  %pad = arith.constant -1 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xi32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xi32>
+  %o0 = arith.ceildivui %d0, %c2 : index
+  %o1 = arith.ceildivui %d1, %c2 : index
+  %init = tensor.empty(%o0, %o1) : tensor<?x?x2x2xi32>
+  %p = linalg.pack %x padding_value(%pad : i32) inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %init : tensor<?x?xi32> -> tensor<?x?x2x2xi32>
+  %pc = tensor.cast %p : tensor<?x?x2x2xi32> to tensor<3x2x2x2xi32>
+  check.expect_eq_const(%pc, dense<[[[[0, 1], [3, 4]], [[2, -1], [5, -1]]],
+                                     [[[6, 7], [9, 10]], [[8, -1], [11, -1]]],
+                                     [[[12, 13], [-1, -1]], [[14, -1], [-1, -1]]]]> : tensor<3x2x2x2xi32>) : tensor<3x2x2x2xi32>
+  %back = tensor.empty(%d0, %d1) : tensor<?x?xi32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %back : tensor<?x?x2x2xi32> -> tensor<?x?xi32>
+  %uc = tensor.cast %u : tensor<?x?xi32> to tensor<5x3xi32>
+  check.expect_eq_const(%uc, dense<[[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11], [12, 13, 14]]> : tensor<5x3xi32>) : tensor<5x3xi32>
+  return
+}
+
+// A dynamic result collapsed at host level and reduced: |x| for
+// [[-1, 2], [3, -4], [-5, 6]] summed over all six values = 21.
+func.func @collapse_then_reduce() {
+  %x = flow.tensor.dynamic_constant dense<[[-1, 2], [3, -4], [-5, 6]]> : tensor<3x2xi32> -> tensor<?x2xi32>
+  %0 = stablehlo.abs %x : tensor<?x2xi32>
+  %1 = util.optimization_barrier %0 : tensor<?x2xi32>
+  %2 = tensor.collapse_shape %1 [[0, 1]] : tensor<?x2xi32> into tensor<?xi32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %3 = stablehlo.reduce(%2 init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<?xi32>, tensor<i32>) -> tensor<i32>
+  check.expect_eq_const(%3, dense<21> : tensor<i32>) : tensor<i32>
+  return
+}
+
+// A fill and a generic over sizes computed at host level (2 * dim - 1):
+// iota rows of length 5 from a 3-element input, each plus 10.
+func.func @host_size_arithmetic() {
+  %x = flow.tensor.dynamic_constant dense<[7, 8, 9]> : tensor<3xi32> -> tensor<?xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %d = tensor.dim %x, %c0 : tensor<?xi32>
+  %twice = arith.muli %d, %c2 : index
+  %n = arith.subi %twice, %c1 : index
+  %init = tensor.empty(%n) : tensor<?xi32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%init : tensor<?xi32>) {
+  ^bb0(%out: i32):
+    %i = linalg.index 0 : index
+    %v = arith.index_cast %i : index to i32
+    %ten = arith.constant 10 : i32
+    %w = arith.addi %v, %ten : i32
+    linalg.yield %w : i32
+  } -> tensor<?xi32>
+  %1 = tensor.cast %0 : tensor<?xi32> to tensor<5xi32>
+  check.expect_eq_const(%1, dense<[10, 11, 12, 13, 14]> : tensor<5xi32>) : tensor<5xi32>
+  return
+}
+
+// Columns 2 and 0 of each row, dim = -1 counted from the end (PyTorch):
+// [[10, 11, 12], [20, 21, 22]] -> [[12, 10], [22, 20]]; an index past the
+// end is clamped (5 -> column 2).
+func.func @torch_index_select_dynamic() {
+  %x = flow.tensor.dynamic_constant dense<[[10, 11, 12], [20, 21, 22]]> : tensor<2x3xi32> -> tensor<?x?xi32>
+  %i = flow.tensor.dynamic_constant dense<[2, 0, 5]> : tensor<3xi32> -> tensor<?xi32>
+  %0 = "stablehlo.torch_index_select"(%x, %i) {batch_dims = 0 : i64, dim = -1 : i64} : (tensor<?x?xi32>, tensor<?xi32>) -> tensor<?x?xi32>
+  %1 = tensor.cast %0 : tensor<?x?xi32> to tensor<2x3xi32>
+  check.expect_eq_const(%1, dense<[[12, 10, 12], [22, 20, 22]]> : tensor<2x3xi32>) : tensor<2x3xi32>
+  return
+}

@@ -204,6 +204,40 @@ static kiln_status_t kiln_lowering_dim(kiln_ir_builder_t* b, kiln_ir_value_t* t,
                             2, args, out);
 }
 
+kiln_status_t kiln_lowering_empty_like(kiln_ir_builder_t* b,
+                                       const kiln_ir_type_t* type,
+                                       kiln_ir_value_t* like,
+                                       kiln_ir_value_t** out) {
+  kiln_ir_value_t* sizes[KILN_LOWERING_MAX_RANK];
+  uint32_t num_sizes = 0;
+  for (size_t j = 0; j < type->shaped.rank; ++j) {
+    if (type->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) continue;
+    if (num_sizes == KILN_LOWERING_MAX_RANK || j >= like->type->shaped.rank) {
+      return kiln_ir_emit_error(b->context, b->location,
+                                "cannot size a dynamically shaped %s",
+                                kiln_ir_type_to_string(b->context, type));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, like, j, &sizes[num_sizes++]));
+  }
+  return kiln_lowering_emit(b, "tensor.empty", type, num_sizes, sizes, out);
+}
+
+kiln_status_t kiln_lowering_fill(kiln_ir_builder_t* b, kiln_ir_value_t* value,
+                                 kiln_ir_value_t* init, kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* operands[2] = {value, init};
+  int64_t seg[2] = {1, 1};
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      ctx, "operandSegmentSizes",
+      kiln_ir_dense_i64_array_attr_get(ctx, kiln_ir_int_type(ctx, 32), 2, seg));
+  attr.is_property = true;
+  kiln_ir_op_t* fill = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "linalg.fill", 2, operands, 1, &init->type, 1, &attr, &fill));
+  *out = kiln_ir_op_result(fill, 0);
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
                                             kiln_ir_op_t* op, uint32_t a,
                                             size_t a_dim, uint32_t c,

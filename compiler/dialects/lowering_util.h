@@ -107,6 +107,17 @@ kiln_status_t kiln_lowering_empty(kiln_ir_builder_t* b,
                                   const kiln_ir_type_t* type,
                                   kiln_ir_value_t** out);
 
+// tensor.empty of |type|, whose dynamic dims are those of |like| (a tensor
+// of the same rank, read with tensor.dim).
+kiln_status_t kiln_lowering_empty_like(kiln_ir_builder_t* b,
+                                       const kiln_ir_type_t* type,
+                                       kiln_ir_value_t* like,
+                                       kiln_ir_value_t** out);
+
+// linalg.fill of scalar |value| into |init|.
+kiln_status_t kiln_lowering_fill(kiln_ir_builder_t* b, kiln_ir_value_t* value,
+                                 kiln_ir_value_t* init, kiln_ir_value_t** out);
+
 // A cf.assert that dim |a_dim| of operand |a| of |op| and dim |c_dim| of
 // operand |c| have the same run-time size (nothing when both are static);
 // its message names |op|, its location and both operands.

@@ -1466,7 +1466,6 @@ static kiln_status_t kiln_lx_lower_unsupported(kiln_ir_builder_t* b,
   }
 KILN_LX_DEFINE_LOWERING(sort, kiln_lower_comparator_sort)
 KILN_LX_DEFINE_LOWERING(scan, kiln_lx_lower_scan)
-KILN_LX_DEFINE_LOWERING(topk, kiln_lx_lower_topk)
 KILN_LX_DEFINE_LOWERING(arg_compare, kiln_lx_lower_arg_compare)
 KILN_LX_DEFINE_LOWERING(attention, kiln_lx_lower_attention)
 KILN_LX_DEFINE_LOWERING(map, kiln_lx_lower_map)
@@ -1475,6 +1474,20 @@ KILN_LX_DEFINE_LOWERING(gather, kiln_lx_lower_gather)
 KILN_LX_DEFINE_LOWERING(scatter, kiln_lx_lower_scatter)
 KILN_LX_DEFINE_LOWERING(unsupported, kiln_lx_lower_unsupported)
 #undef KILN_LX_DEFINE_LOWERING
+
+// topk ranks its dynamically sized input at run time (its outputs give the
+// result sizes).
+kiln_status_t kiln_linalg_ext_lower_topk(kiln_ir_builder_t* b,
+                                         kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  for (uint32_t i = 0; i < n; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (kiln_ir_type_is_shaped(t) && t->shaped.rank > KILN_LX_MAX_RANK) {
+      return kiln_lx_expect_static(b->context, op);
+    }
+  }
+  return kiln_lx_lower_topk(b, op);
+}
 
 // pack / unpack read run-time sizes (tensor.dim) where shapes are dynamic.
 kiln_status_t kiln_linalg_ext_lower_pack(kiln_ir_builder_t* b,

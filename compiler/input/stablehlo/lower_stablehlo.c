@@ -814,17 +814,7 @@ static kiln_status_t kiln_lower_dot_dynamic_acc(
   KILN_RETURN_IF_ERROR(kiln_lowering_constant(
       &l->b, kiln_scalar_to_attr(ctx, ot->shaped.element, zero),
       ot->shaped.element, &value));
-  kiln_ir_value_t* operands[2] = {value, init};
-  int64_t seg[2] = {1, 1};
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
-      ctx, "operandSegmentSizes",
-      kiln_ir_dense_i64_array_attr_get(ctx, kiln_ir_int_type(ctx, 32), 2, seg));
-  attr.is_property = true;
-  kiln_ir_op_t* fill = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      &l->b, "linalg.fill", 2, operands, 1, &ot, 1, &attr, &fill));
-  *out = kiln_ir_op_result(fill, 0);
-  return kiln_ok_status();
+  return kiln_lowering_fill(&l->b, value, init, out);
 }
 
 static kiln_status_t kiln_lower_dot(kiln_lower_t* l, kiln_ir_op_t* op) {

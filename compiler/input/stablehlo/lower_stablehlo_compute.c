@@ -135,7 +135,13 @@ kiln_status_t kiln_lower_sort_ranks(kiln_ir_builder_t* b, kiln_ir_op_t* op,
   const kiln_ir_type_t* rank_type = kiln_dialect_with_element(ctx, t0, i32);
   int32_t zero = 0;
   kiln_ir_value_t* rank_init = NULL;
-  {
+  if (!kiln_ir_type_has_static_shape(rank_type)) {
+    // Sized like the sorted operand at run time.
+    kiln_ir_value_t *empty = NULL, *z = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rank_type, xs[0], &empty));
+    KILN_RETURN_IF_ERROR(kiln_ls_int_const(b, i32, 0, &z));
+    KILN_RETURN_IF_ERROR(kiln_lowering_fill(b, z, empty, &rank_init));
+  } else {
     kiln_ir_named_attribute_t attr =
         kiln_ir_named_attr(ctx, "value",
                            kiln_ir_dense_elements_attr_get(

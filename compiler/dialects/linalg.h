@@ -116,7 +116,9 @@ typedef struct kiln_linalg_pack_layout_t {
   int64_t rank;
   int64_t num_tiled;
   int64_t inner_dims_pos[KILN_LINALG_PACK_MAX_RANK];
-  int64_t tiles[KILN_LINALG_PACK_MAX_RANK];
+  int64_t tiles[KILN_LINALG_PACK_MAX_RANK];  // KILN_IR_DYNAMIC_DIM: SSA
+  // Operand holding tile t when tiles[t] is dynamic (an index), else -1.
+  int64_t tile_operand[KILN_LINALG_PACK_MAX_RANK];
   int64_t outer_perm[KILN_LINALG_PACK_MAX_RANK];
   int64_t tile_of[KILN_LINALG_PACK_MAX_RANK];
 } kiln_linalg_pack_layout_t;

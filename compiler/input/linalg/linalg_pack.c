@@ -5,8 +5,9 @@
 //          [attr-dict] : S -> D
 //   %u = linalg.unpack %src [outer_dims_perm = [..]] inner_dims_pos = [..]
 //          inner_tiles = [..] into %dest [attr-dict] : S -> D
-// Operands: source, dest[, padding value]. Tiles are static
-// (`static_inner_tiles`); SSA tile sizes are refused at parse time.
+// Operands: source, dest[, padding value], then one index per SSA tile
+// size (`static_inner_tiles` holds the static ones and `?` for each of
+// those, in order).
 // Lowered by lower_linalg_ext.c.
 #include <string.h>
 
@@ -58,15 +59,29 @@ bool kiln_linalg_pack_layout(const kiln_ir_op_t* op,
   } else {
     for (int64_t i = 0; i < out->rank; ++i) out->outer_perm[i] = i;
   }
+  uint32_t n = kiln_ir_op_num_regular_operands((kiln_ir_op_t*)op);
+  out->has_padding =
+      n >= 3 &&
+      !kiln_ir_type_is_index(kiln_ir_op_operand((kiln_ir_op_t*)op, 2)->type);
+  uint32_t next_tile_operand = out->has_padding ? 3 : 2;
   for (int64_t i = 0; i < out->rank; ++i) out->tile_of[i] = -1;
   for (int64_t t = 0; t < out->num_tiled; ++t) {
     int64_t d = out->inner_dims_pos[t];
-    if (d < 0 || d >= out->rank || out->tile_of[d] >= 0 || out->tiles[t] < 1) {
+    out->tile_operand[t] = -1;
+    if (out->tiles[t] == KILN_IR_DYNAMIC_DIM) {
+      if (next_tile_operand >= n ||
+          !kiln_ir_type_is_index(
+              kiln_ir_op_operand((kiln_ir_op_t*)op, next_tile_operand)->type)) {
+        return false;
+      }
+      out->tile_operand[t] = next_tile_operand++;
+    } else if (out->tiles[t] < 1) {
       return false;
     }
+    if (d < 0 || d >= out->rank || out->tile_of[d] >= 0) return false;
     out->tile_of[d] = t;
   }
-  out->has_padding = kiln_ir_op_num_regular_operands(op) == 3;
+  if (next_tile_operand != n) return false;
   return kiln_dialect_is_permutation(out->outer_perm, out->rank);
 }
 
@@ -74,9 +89,13 @@ static kiln_status_t kiln_linalg_verify_pack(kiln_ir_context_t* ctx,
                                              kiln_ir_op_t* op) {
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   bool is_pack = kiln_ir_op_is(op, "linalg.pack");
-  if (n < 2 || n > (is_pack ? 3u : 2u) || op->num_results != 1) {
+  if (n < 2 || op->num_results != 1 ||
+      (!is_pack && n > 2 &&
+       !kiln_ir_type_is_index(kiln_ir_op_operand(op, 2)->type))) {
     return kiln_ir_op_emit_error(
-        op, ctx, "expects a source, a destination%s and one result",
+        op, ctx,
+        "expects a source, a destination%s, its SSA tile sizes and "
+        "one result",
         is_pack ? ", an optional padding value" : "");
   }
   kiln_linalg_pack_layout_t l;
@@ -111,8 +130,11 @@ static kiln_status_t kiln_linalg_verify_pack(kiln_ir_context_t* ctx,
     int64_t d = l.outer_perm[j];
     int64_t size = unpacked->shaped.dims[d];
     int64_t got = packed->shaped.dims[j];
-    if (size == KILN_IR_DYNAMIC_DIM || got == KILN_IR_DYNAMIC_DIM) continue;
     int64_t t = l.tile_of[d];
+    if (size == KILN_IR_DYNAMIC_DIM || got == KILN_IR_DYNAMIC_DIM ||
+        (t >= 0 && l.tiles[t] == KILN_IR_DYNAMIC_DIM)) {
+      continue;
+    }
     int64_t want = t < 0 ? size : (size + l.tiles[t] - 1) / l.tiles[t];
     if (got != want) {
       return kiln_ir_op_emit_error(
@@ -129,7 +151,8 @@ static kiln_status_t kiln_linalg_verify_pack(kiln_ir_context_t* ctx,
   }
   for (int64_t t = 0; t < l.num_tiled; ++t) {
     int64_t got = packed->shaped.dims[l.rank + t];
-    if (got != KILN_IR_DYNAMIC_DIM && got != l.tiles[t]) {
+    if (got != KILN_IR_DYNAMIC_DIM && l.tiles[t] != KILN_IR_DYNAMIC_DIM &&
+        got != l.tiles[t]) {
       return kiln_ir_op_emit_error(
           op, ctx, "packed dim %lld must be the tile %lld, got %lld",
           (long long)(l.rank + t), (long long)l.tiles[t], (long long)got);
@@ -170,15 +193,19 @@ static kiln_status_t kiln_linalg_parse_pack(kiln_mlir_op_parser_t* p,
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
   int64_t tiles[KILN_LINALG_PACK_MAX_RANK];
-  size_t num_tiles = 0;
+  kiln_mlir_operand_t tile_operands[KILN_LINALG_PACK_MAX_RANK];
+  size_t num_tiles = 0, num_tile_operands = 0;
   if (!kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_RSQUARE)) {
     do {
-      if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_PERCENT_ID) {
-        return kiln_mlir_emit_error(
-            p, "dynamic inner tile sizes are not supported");
-      }
       if (num_tiles == KILN_LINALG_PACK_MAX_RANK) {
         return kiln_mlir_emit_error(p, "too many inner tiles");
+      }
+      if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_PERCENT_ID) {
+        // An SSA tile size (an index operand).
+        KILN_RETURN_IF_ERROR(
+            kiln_mlir_parse_operand(p, &tile_operands[num_tile_operands++]));
+        tiles[num_tiles++] = KILN_IR_DYNAMIC_DIM;
+        continue;
       }
       KILN_RETURN_IF_ERROR(kiln_mlir_parse_integer(p, &tiles[num_tiles++]));
     } while (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_COMMA));
@@ -198,6 +225,11 @@ static kiln_status_t kiln_linalg_parse_pack(kiln_mlir_op_parser_t* p,
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &dst, dst_type, state));
   if (has_pad) {
     KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &pad, pad_type, state));
+  }
+  for (size_t i = 0; i < num_tile_operands; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(
+        p, &tile_operands[i],
+        kiln_ir_index_type_get(kiln_mlir_parser_context(p)), state));
   }
   return kiln_mlir_add_result_type(p, state, dst_type);
 }
@@ -220,7 +252,8 @@ static void kiln_linalg_print_pack(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
                                        "static_inner_tiles"};
   kiln_ir_printer_printf(p, " ");
   kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
-  if (kiln_ir_op_num_regular_operands(op) == 3) {
+  if (kiln_ir_op_num_regular_operands(op) >= 3 &&
+      !kiln_ir_type_is_index(kiln_ir_op_operand(op, 2)->type)) {
     kiln_ir_value_t* pad = kiln_ir_op_operand(op, 2);
     kiln_ir_printer_printf(p, " padding_value(");
     kiln_ir_printer_print_value(p, pad);
@@ -230,7 +263,22 @@ static void kiln_linalg_print_pack(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   }
   kiln_linalg_print_int_list(p, op, "outer_dims_perm", "outer_dims_perm");
   kiln_linalg_print_int_list(p, op, "inner_dims_pos", "inner_dims_pos");
-  kiln_linalg_print_int_list(p, op, "static_inner_tiles", "inner_tiles");
+  kiln_linalg_pack_layout_t l;
+  if (kiln_linalg_pack_layout(op, &l)) {
+    kiln_ir_printer_printf(p, " inner_tiles = [");
+    for (int64_t t = 0; t < l.num_tiled; ++t) {
+      kiln_ir_printer_printf(p, "%s", t ? ", " : "");
+      if (l.tile_operand[t] >= 0) {
+        kiln_ir_printer_print_value(
+            p, kiln_ir_op_operand(op, (uint32_t)l.tile_operand[t]));
+      } else {
+        kiln_ir_printer_printf(p, "%lld", (long long)l.tiles[t]);
+      }
+    }
+    kiln_ir_printer_printf(p, "]");
+  } else {
+    kiln_linalg_print_int_list(p, op, "static_inner_tiles", "inner_tiles");
+  }
   kiln_ir_printer_printf(p, " into ");
   kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
   kiln_ir_printer_print_attr_dict(p, op, elided, 3);

@@ -1298,6 +1298,55 @@ static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
   kiln_ir_value_t* out = NULL;
   bool dynamic =
       !kiln_ir_type_has_static_shape(st) || !kiln_ir_type_has_static_shape(rt);
+  bool ssa_tiles = false;
+  for (int64_t t = 0; t < l.num_tiled; ++t) {
+    if (l.tile_operand[t] >= 0) ssa_tiles = true;
+  }
+  if (!l.is_pack && ssa_tiles) {
+    // Tile sizes known at run time only: read the source at
+    // (d / tile, ..., d % tile) computed in the body (the tiles are host
+    // values the dispatch reads as push constants).
+    const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, (uint32_t)n);
+    kiln_ir_op_t* generic = NULL;
+    kiln_ir_block_t* body = NULL;
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 0, NULL, 1, &dst, &map, (uint32_t)n, NULL, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t* coords[2 * KILN_LINALG_PACK_MAX_RANK];
+    kiln_ir_value_t* tile_value[KILN_LINALG_PACK_MAX_RANK];
+    for (int64_t t = 0; t < l.num_tiled; ++t) {
+      if (l.tile_operand[t] >= 0) {
+        tile_value[t] = kiln_ir_op_operand(op, (uint32_t)l.tile_operand[t]);
+      } else {
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_index_const(&bb, l.tiles[t], &tile_value[t]));
+      }
+    }
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t d = l.outer_perm[j];
+      int64_t t = l.tile_of[d];
+      kiln_ir_value_t* i = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &i));
+      if (t < 0) {
+        coords[j] = i;
+        continue;
+      }
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.divui", i,
+                                               tile_value[t], &coords[j]));
+    }
+    for (int64_t t = 0; t < l.num_tiled; ++t) {
+      kiln_ir_value_t* i = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_linalg_index(&bb, l.inner_dims_pos[t], &i));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.remui", i,
+                                               tile_value[t], &coords[n + t]));
+    }
+    kiln_ir_value_t* v = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, src, coords, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+    kiln_lx_replace(op, generic, 1);
+    return kiln_ok_status();
+  }
   if (!l.is_pack) {
     for (int64_t j = 0; j < n; ++j) {
       int64_t d = l.outer_perm[j];
@@ -1352,7 +1401,7 @@ static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
       padded = true;
     }
   }
-  padded = padded || dynamic;
+  padded = padded || dynamic || ssa_tiles;
   uint32_t num_loops = (uint32_t)(n + l.num_tiled);
   if (!padded) {
     for (int64_t d = 0; d < n; ++d) {
@@ -1408,7 +1457,11 @@ static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
       continue;
     }
     kiln_ir_value_t *tile, *i, *c, *size, *lt;
-    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, l.tiles[t], &tile));
+    if (l.tile_operand[t] >= 0) {
+      tile = kiln_ir_op_operand(op, (uint32_t)l.tile_operand[t]);
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, l.tiles[t], &tile));
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, n + t, &i));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.muli", o, tile, &c));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", c, i, &c));

@@ -116,3 +116,25 @@ func.func @torch_index_select_dynamic() {
   check.expect_eq_const(%1, dense<[[12, 10, 12], [22, 20, 22]]> : tensor<2x3xi32>) : tensor<2x3xi32>
   return
 }
+
+// Tile sizes known at run time only (SSA inner_tiles): rows of [0..5]
+// tiled by 2 (padded with 0 past the end) and back.
+func.func @pack_ssa_tiles() {
+  %x = flow.tensor.dynamic_constant dense<[[0, 1, 2], [3, 4, 5], [6, 7, 8]]> : tensor<3x3xi32> -> tensor<?x?xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = util.unfoldable_constant 2 : index
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xi32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xi32>
+  %o0 = arith.ceildivui %d0, %t : index
+  %init = tensor.empty(%o0, %d1, %t) : tensor<?x?x?xi32>
+  %zero = arith.constant 0 : i32
+  %p = linalg.pack %x padding_value(%zero : i32) inner_dims_pos = [0] inner_tiles = [%t] into %init : tensor<?x?xi32> -> tensor<?x?x?xi32>
+  %pc = tensor.cast %p : tensor<?x?x?xi32> to tensor<2x3x2xi32>
+  check.expect_eq_const(%pc, dense<[[[0, 3], [1, 4], [2, 5]], [[6, 0], [7, 0], [8, 0]]]> : tensor<2x3x2xi32>) : tensor<2x3x2xi32>
+  %back = tensor.empty(%d0, %d1) : tensor<?x?xi32>
+  %u = linalg.unpack %p inner_dims_pos = [0] inner_tiles = [%t] into %back : tensor<?x?x?xi32> -> tensor<?x?xi32>
+  %uc = tensor.cast %u : tensor<?x?xi32> to tensor<3x3xi32>
+  check.expect_eq_const(%uc, dense<[[0, 1, 2], [3, 4, 5], [6, 7, 8]]> : tensor<3x3xi32>) : tensor<3x3xi32>
+  return
+}

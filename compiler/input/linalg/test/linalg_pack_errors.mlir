@@ -41,8 +41,8 @@ func.func @unpack_rank(%p: tensor<2x2x2x4xf32>, %a: tensor<4x8xf32>) -> tensor<4
 
 // -----
 
-func.func @pack_dynamic_tile(%a: tensor<4x8xf32>, %p: tensor<2x2x2x4xf32>, %t: index) -> tensor<2x2x2x4xf32> {
-  // CHECK: linalg_pack_errors.mlir:[[@LINE+1]]:62: error: dynamic inner tile sizes are not supported
+func.func @pack_tile_not_index(%a: tensor<4x8xf32>, %p: tensor<2x2x2x4xf32>, %t: i32) -> tensor<2x2x2x4xf32> {
+  // CHECK: linalg_pack_errors.mlir:[[@LINE+1]]:62: error: use of value '%t' expects different type than prior uses: 'index' vs 'i32'
   %0 = linalg.pack %a inner_dims_pos = [0, 1] inner_tiles = [%t, 4] into %p : tensor<4x8xf32> -> tensor<2x2x2x4xf32>
   return %0 : tensor<2x2x2x4xf32>
 }

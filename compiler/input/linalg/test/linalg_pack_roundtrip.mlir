@@ -11,3 +11,14 @@ func.func @pack_unpack(%a: tensor<5x7xf32>, %p: tensor<2x3x2x4xf32>, %q: tensor<
   %1 = linalg.unpack %q inner_dims_pos = [1] inner_tiles = [4] into %a : tensor<5x2x4xf32> -> tensor<5x7xf32>
   return %0, %1 : tensor<2x3x2x4xf32>, tensor<5x7xf32>
 }
+
+// SSA tile sizes print in place, after the padding value's operand.
+// CHECK-LABEL: func.func @ssa_tiles
+// CHECK: linalg.pack %arg0 padding_value(%{{.*}} : f32) inner_dims_pos = [0, 1] inner_tiles = [%arg2, 4] into %arg1 : tensor<?x8xf32> -> tensor<?x2x?x4xf32>
+// CHECK: linalg.unpack %{{.*}} inner_dims_pos = [0, 1] inner_tiles = [%arg2, %arg2] into %arg0 : tensor<?x2x?x4xf32> -> tensor<?x8xf32>
+func.func @ssa_tiles(%a: tensor<?x8xf32>, %p: tensor<?x2x?x4xf32>, %t: index) -> (tensor<?x2x?x4xf32>, tensor<?x8xf32>) {
+  %pad = arith.constant 0.0 : f32
+  %0 = linalg.pack %a padding_value(%pad : f32) inner_dims_pos = [0, 1] inner_tiles = [%t, 4] into %p : tensor<?x8xf32> -> tensor<?x2x?x4xf32>
+  %1 = linalg.unpack %0 inner_dims_pos = [0, 1] inner_tiles = [%t, %t] into %a : tensor<?x2x?x4xf32> -> tensor<?x8xf32>
+  return %0, %1 : tensor<?x2x?x4xf32>, tensor<?x8xf32>
+}

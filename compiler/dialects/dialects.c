@@ -16,6 +16,7 @@ kiln_status_t kiln_compiler_register_dialects(kiln_ir_context_t* context) {
   KILN_RETURN_IF_ERROR(kiln_dialect_register_tensor(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_linalg_ext(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_linalg_pack(context));
+  KILN_RETURN_IF_ERROR(kiln_dialect_register_iree_encoding(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_stablehlo(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_stablehlo_data(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_chlo(context));

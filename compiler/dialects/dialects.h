@@ -24,6 +24,11 @@ kiln_status_t kiln_dialect_register_arith(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_math(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_linalg(kiln_ir_context_t* context);
 kiln_status_t kiln_dialect_register_tensor(kiln_ir_context_t* context);
+// iree_encoding.c: IREE's set_encoding/unset_encoding (identity layout).
+kiln_status_t kiln_dialect_register_iree_encoding(kiln_ir_context_t* context);
+// Whether |encoding| (a tensor type's) is an IREE data-tiling layout
+// encoding, which kiln materializes as the identity layout.
+bool kiln_is_layout_encoding(const kiln_ir_attribute_t* encoding);
 // linalg_ext.c: IREE's iree_linalg_ext sort, scan, topk, arg_compare,
 // gather, scatter and yield.
 kiln_status_t kiln_dialect_register_linalg_ext(kiln_ir_context_t* context);

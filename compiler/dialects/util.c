@@ -476,6 +476,69 @@ static kiln_status_t kiln_flow_verify_bitcast(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// `flow.dispatch.region [-> (T{%d...}, ...)] { ... flow.return %v : T }`:
+// IREE's grouping of ops into one dispatch. kiln forms its own dispatches,
+// so lower-to-structured inlines the body (lower_region_cf.c). The dims in
+// braces tie dynamic result dims and are dropped; a workload list or a
+// `count(...)` region is not supported.
+static kiln_status_t kiln_flow_parse_dispatch_region(
+    kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_LSQUARE) {
+    return kiln_mlir_emit_error(p, "a workload list is not supported");
+  }
+  if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_ARROW)) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LPAREN));
+    if (!kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_RPAREN)) {
+      do {
+        const kiln_ir_type_t* type = NULL;
+        KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &type));
+        if (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_LBRACE)) {
+          kiln_mlir_operand_list_t dims = {0};
+          KILN_RETURN_IF_ERROR(
+              kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &dims));
+          KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE));
+        }
+        KILN_RETURN_IF_ERROR(kiln_mlir_add_result_type(p, state, type));
+      } while (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_COMMA));
+      KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+    }
+  }
+  kiln_ir_region_t* region = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_region(p, 0, NULL, false, &region));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(context, state, region));
+  const kiln_mlir_token_t* t = kiln_mlir_peek(p);
+  if (t->kind == KILN_MLIR_TOK_BARE_ID &&
+      kiln_string_view_equal_cstr(t->spelling, "count")) {
+    return kiln_mlir_emit_error(p, "a count region is not supported");
+  }
+  return kiln_mlir_parse_optional_attr_dict_with_keyword(p, state);
+}
+
+static kiln_status_t kiln_flow_verify_dispatch_region(
+    kiln_ir_context_t* context, kiln_ir_op_t* op) {
+  kiln_ir_block_t* body = op->regions[0].first_block;
+  kiln_ir_op_t* ret = body ? body->last_op : NULL;
+  if (!body || body->next || !ret || !kiln_ir_op_is(ret, "flow.return") ||
+      ret->num_operands != op->num_results) {
+    return kiln_ir_op_emit_error(
+        op, context,
+        "expects one block ending in flow.return of its %u results",
+        op->num_results);
+  }
+  for (uint32_t i = 0; i < op->num_results; ++i) {
+    if (kiln_ir_op_operand(ret, i)->type != op->results[i].type) {
+      return kiln_ir_op_emit_error(
+          op, context,
+          "flow.return operand %u has type %s, the "
+          "result %s",
+          i, kiln_ir_type_to_string(context, kiln_ir_op_operand(ret, i)->type),
+          kiln_ir_type_to_string(context, op->results[i].type));
+    }
+  }
+  return kiln_ok_status();
+}
+
 static const kiln_ir_op_def_t kiln_util_defs[] = {
     {"util.unfoldable_constant", "a constant opaque to folding",
      KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_unfoldable,
@@ -528,6 +591,14 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
      "the same elements in row-major order as another shape",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_bitcast,
      kiln_flow_parse_bitcast, kiln_flow_print_bitcast, NULL, NULL, NULL},
+    {"flow.dispatch.region", "groups ops into one dispatch (inlined)",
+     KILN_IR_TRAIT_SINGLE_BLOCK, 0, KILN_IR_VARIADIC, 1, 0,
+     kiln_flow_verify_dispatch_region, kiln_flow_parse_dispatch_region, NULL,
+     NULL, NULL, NULL},
+    {"flow.return", "returns a flow.dispatch.region's results",
+     KILN_IR_TRAIT_TERMINATOR | KILN_IR_TRAIT_RETURN_LIKE, KILN_IR_VARIADIC, 0,
+     0, 0, NULL, kiln_dialect_parse_return_like, kiln_dialect_print_return_like,
+     NULL, NULL, NULL},
     {"flow.tensor.tie_shape", "ties run-time dims to a tensor",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_tie_shape,
      kiln_flow_parse_tie_shape, NULL, kiln_flow_fold_tie_shape, NULL, NULL},

@@ -243,10 +243,38 @@ static kiln_status_t kiln_rcf_lower(kiln_ir_context_t* ctx, kiln_ir_op_t* op) {
   return kiln_ok_status();
 }
 
+// flow.dispatch.region: its body's ops move before it and its results
+// become the flow.return operands (kiln forms its own dispatches).
+static bool kiln_rcf_match_flow_region(const kiln_ir_op_t* op,
+                                       void* user_data) {
+  (void)user_data;
+  return kiln_ir_op_is(op, "flow.dispatch.region");
+}
+
+static void kiln_rcf_inline_flow_region(kiln_ir_op_t* op) {
+  kiln_ir_block_t* body = op->regions[0].first_block;
+  kiln_ir_op_t* ret = body->last_op;
+  for (kiln_ir_op_t* inner = body->first_op; inner && inner != ret;) {
+    kiln_ir_op_t* next = inner->next;
+    kiln_ir_op_remove(inner);
+    kiln_ir_op_insert_before(inner, op);
+    inner = next;
+  }
+  for (uint32_t i = 0; i < op->num_results; ++i) {
+    kiln_ir_value_replace_all_uses_with(&op->results[i],
+                                        kiln_ir_op_operand(ret, i));
+  }
+  kiln_ir_op_erase(op);
+}
+
 kiln_status_t kiln_lower_region_control_flow(kiln_ir_context_t* context,
                                              kiln_ir_op_t* module) {
   kiln_ir_op_t** ops = NULL;
   size_t count = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_collect_ops(context, module, KILN_IR_WALK_POST_ORDER,
+                          kiln_rcf_match_flow_region, NULL, &ops, &count));
+  for (size_t i = 0; i < count; ++i) kiln_rcf_inline_flow_region(ops[i]);
   KILN_RETURN_IF_ERROR(
       kiln_ir_collect_ops(context, module, KILN_IR_WALK_POST_ORDER,
                           kiln_rcf_match_control, NULL, &ops, &count));

@@ -3,6 +3,8 @@
 // lower-to-structured). Conditions are read back with tensor.extract of the
 // rank-0 predicate; case compares its index with each branch number
 // (an out-of-range index takes the last branch, as StableHLO specifies).
+// IREE's flow.dispatch.region (a grouping, not control flow) is inlined
+// first: kiln forms its own dispatches.
 #ifndef KILN_COMPILER_PIPELINE_LOWER_REGION_CF_H_
 #define KILN_COMPILER_PIPELINE_LOWER_REGION_CF_H_
 

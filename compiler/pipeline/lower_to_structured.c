@@ -6,6 +6,7 @@
 // names are compared here.
 #include <string.h>
 
+#include "compiler/dialects/dialects.h"
 #include "compiler/dialects/lowering_util.h"
 #include "compiler/ir/op_registry.h"
 #include "compiler/pipeline/inline_calls.h"
@@ -44,6 +45,35 @@ static kiln_ir_walk_result_t kiln_collect(kiln_ir_op_t* op, void* user_data) {
   return KILN_IR_WALK_ADVANCE;
 }
 
+// Drops IREE's layout encodings from |v|'s tensor type (the identity
+// layout: see iree_encoding.c).
+static void kiln_drop_encoding(kiln_ir_context_t* context, kiln_ir_value_t* v) {
+  const kiln_ir_type_t* t = v->type;
+  if (!t || !kiln_ir_type_is_ranked_tensor(t) ||
+      !kiln_is_layout_encoding(t->shaped.encoding)) {
+    return;
+  }
+  kiln_ir_value_set_type(
+      v, kiln_ir_tensor_type_get(context, t->shaped.rank, t->shaped.dims,
+                                 t->shaped.element, NULL));
+}
+
+static kiln_ir_walk_result_t kiln_drop_encodings_in(kiln_ir_op_t* op,
+                                                    void* user_data) {
+  kiln_ir_context_t* context = user_data;
+  for (uint32_t r = 0; r < op->num_results; ++r) {
+    kiln_drop_encoding(context, &op->results[r]);
+  }
+  for (uint32_t g = 0; g < op->num_regions; ++g) {
+    for (kiln_ir_block_t* b = op->regions[g].first_block; b; b = b->next) {
+      for (uint32_t i = 0; i < b->num_args; ++i) {
+        kiln_drop_encoding(context, b->args[i]);
+      }
+    }
+  }
+  return KILN_IR_WALK_ADVANCE;
+}
+
 kiln_status_t kiln_pass_lower_to_structured(kiln_ir_context_t* context,
                                             kiln_ir_op_t* module,
                                             void* user_data) {
@@ -51,6 +81,10 @@ kiln_status_t kiln_pass_lower_to_structured(kiln_ir_context_t* context,
   // Loads of util.global become constants (lower_globals.c), calls are
   // inlined (inline_calls.c), then while/if/case regions become host
   // blocks (lower_region_cf.c).
+  // Layout encodings go first: set/unset_encoding then forward their
+  // operand, and no later pass sees an encoded type.
+  kiln_ir_op_walk(module, KILN_IR_WALK_PRE_ORDER, kiln_drop_encodings_in,
+                  context);
   KILN_RETURN_IF_ERROR(kiln_lower_util_globals(context, module));
   KILN_RETURN_IF_ERROR(kiln_inline_calls(context, module));
   KILN_RETURN_IF_ERROR(kiln_lower_region_control_flow(context, module));

@@ -2,9 +2,10 @@
 // structured form (structured-form.md):
 //   - extract_slice with static offsets and strides: a copy generic over the
 //     result whose input map is `(d...) -> (off + d * stride)` per source dim
-//     (a dropped unit dim reads its constant offset). With SSA offsets or
-//     strides: a generic over the result whose body computes
-//     `off + i * stride`, clamps it into the source and tensor.extract's.
+//     (a dropped unit dim reads its constant offset). With SSA offsets,
+//     sizes or strides, or dynamic dims: a generic over the result (sized
+//     by the SSA sizes) whose body computes `off + i * stride`, clamps it
+//     into the source and tensor.extract's.
 //   - insert_slice: a generic over the dest reading the dest element; per
 //     dim `local = i - off`, inside when local >= 0, local % stride == 0 and
 //     local / stride < size; arith.select between the source element
@@ -21,8 +22,9 @@
 //     a shifted and truncated part of source element j * wr / ws (narrower
 //     result), or ws / ... source elements zero-extended, shifted and or-ed
 //     (wider result).
-// Dynamic slice sizes and dynamically shaped results are rejected with a
-// located error.
+// extract_slice takes run-time sizes and dynamically shaped sources and
+// results (its result sized by the SSA sizes); the other ops reject
+// dynamically shaped operands with a located error.
 #include "compiler/dialects/lower_tensor.h"
 
 #include <string.h>
@@ -47,21 +49,24 @@ typedef struct kiln_lt_slice_t {
   size_t rank;
   int64_t off[KILN_LT_MAX], size[KILN_LT_MAX], stride[KILN_LT_MAX];
   kiln_ir_value_t* dyn_off[KILN_LT_MAX];
+  kiln_ir_value_t* dyn_size[KILN_LT_MAX];
   kiln_ir_value_t* dyn_stride[KILN_LT_MAX];
   int64_t result_dim_of[KILN_LT_MAX];  // -1: dropped unit dim
-  bool dynamic;                        // some offset or stride is SSA
+  bool dynamic;                        // some offset, size or stride is SSA
 } kiln_lt_slice_t;
 
-static kiln_status_t kiln_lt_read_slice(kiln_ir_context_t* ctx,
-                                        kiln_ir_op_t* op,
-                                        uint32_t first_dynamic,
-                                        const kiln_ir_type_t* full,
-                                        const kiln_ir_type_t* slice,
-                                        kiln_lt_slice_t* s) {
+// SSA sizes are accepted when |dynamic_sizes| (extract_slice: they size
+// its result at run time).
+static kiln_status_t kiln_lt_read_slice(
+    kiln_ir_context_t* ctx, kiln_ir_op_t* op, uint32_t first_dynamic,
+    const kiln_ir_type_t* full, const kiln_ir_type_t* slice, bool dynamic_sizes,
+    kiln_lt_slice_t* s) {
   static const char* const names[3] = {"static_offsets", "static_sizes",
                                        "static_strides"};
   int64_t* lists[3] = {s->off, s->size, s->stride};
-  kiln_ir_value_t** dyn[3] = {s->dyn_off, NULL, s->dyn_stride};
+  kiln_ir_value_t** dyn[3] = {s->dyn_off, dynamic_sizes ? s->dyn_size : NULL,
+                              s->dyn_stride};
+  for (size_t i = 0; i < KILN_LT_MAX; ++i) s->dyn_size[i] = NULL;
   uint32_t next = first_dynamic;
   s->rank = full->shaped.rank;
   s->dynamic = false;
@@ -121,14 +126,29 @@ typedef struct kiln_lt_generic_t {
 
 // A parallel generic over |rt| reading |input| (when not NULL) through
 // |input_map|, into |g|.
+static kiln_status_t kiln_lt_generic_init(kiln_ir_builder_t* b,
+                                          kiln_ir_value_t* init,
+                                          kiln_ir_value_t* input,
+                                          const kiln_ir_attribute_t* input_map,
+                                          kiln_lt_generic_t* g);
+
 static kiln_status_t kiln_lt_generic(kiln_ir_builder_t* b,
                                      const kiln_ir_type_t* rt,
                                      kiln_ir_value_t* input,
                                      const kiln_ir_attribute_t* input_map,
                                      kiln_lt_generic_t* g) {
-  uint32_t rank = (uint32_t)rt->shaped.rank;
   kiln_ir_value_t* init = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  return kiln_lt_generic_init(b, init, input, input_map, g);
+}
+
+// As above writing |init| (whose type may be dynamic).
+static kiln_status_t kiln_lt_generic_init(kiln_ir_builder_t* b,
+                                          kiln_ir_value_t* init,
+                                          kiln_ir_value_t* input,
+                                          const kiln_ir_attribute_t* input_map,
+                                          kiln_lt_generic_t* g) {
+  uint32_t rank = (uint32_t)init->type->shaped.rank;
   const kiln_ir_attribute_t* maps[2] = {
       input_map, kiln_linalg_identity_map(b->context, rank)};
   size_t num_inputs = input ? 1 : 0;
@@ -179,10 +199,11 @@ static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
   kiln_ir_value_t* src = kiln_lt_look_through_cast(kiln_ir_op_operand(op, 0));
   const kiln_ir_type_t* st = src->type;
   const kiln_ir_type_t* rt = op->results[0].type;
-  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, rt));
   kiln_lt_slice_t s;
-  KILN_RETURN_IF_ERROR(kiln_lt_read_slice(ctx, op, 1, st, rt, &s));
-  if (src->type == rt && !s.dynamic) {
+  KILN_RETURN_IF_ERROR(kiln_lt_read_slice(ctx, op, 1, st, rt, true, &s));
+  bool dynamic = s.dynamic || !kiln_ir_type_has_static_shape(rt) ||
+                 !kiln_ir_type_has_static_shape(st);
+  if (src->type == rt && !dynamic) {
     bool whole = true;
     for (size_t i = 0; i < s.rank; ++i) whole &= s.off[i] == 0;
     if (whole) {  // the whole tensor (sizes equal the dims, stride moot)
@@ -192,7 +213,7 @@ static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
   }
   uint32_t rrank = (uint32_t)rt->shaped.rank;
   kiln_lt_generic_t g;
-  if (!s.dynamic) {
+  if (!dynamic) {
     const kiln_ir_affine_expr_t* exprs[KILN_LT_MAX];
     for (size_t i = 0; i < s.rank; ++i) {
       int64_t j = s.result_dim_of[i];
@@ -214,8 +235,34 @@ static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_lt_generic(b, rt, src, map, &g));
     return kiln_lowering_yield_and_replace(&g.bb, g.body->args[0], op, g.op);
   }
-  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, st));
-  KILN_RETURN_IF_ERROR(kiln_lt_generic(b, rt, NULL, NULL, &g));
+  // Run-time offsets, sizes or strides, or a dynamic source: the body
+  // computes each coordinate (sizes known at run time size the result;
+  // the source's dims clamp the reads).
+  kiln_ir_value_t* sizes[KILN_LT_MAX];
+  uint32_t num_sizes = 0;
+  kiln_ir_value_t* src_dim[KILN_LT_MAX];
+  for (size_t i = 0; i < s.rank; ++i) {
+    int64_t j = s.result_dim_of[i];
+    if (j >= 0 && rt->shaped.dims[j] == KILN_IR_DYNAMIC_DIM) {
+      if (!s.dyn_size[i]) {
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_index_const(b, s.size[i], &s.dyn_size[i]));
+      }
+      sizes[num_sizes++] = s.dyn_size[i];
+    }
+    src_dim[i] = NULL;
+    if (st->shaped.dims[i] == KILN_IR_DYNAMIC_DIM) {
+      kiln_ir_value_t* c = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, (int64_t)i, &c));
+      kiln_ir_value_t* args[2] = {src, c};
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit(
+          b, "tensor.dim", kiln_ir_index_type_get(ctx), 2, args, &src_dim[i]));
+    }
+  }
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(b, "tensor.empty", rt, num_sizes, sizes, &init));
+  KILN_RETURN_IF_ERROR(kiln_lt_generic_init(b, init, NULL, NULL, &g));
   kiln_ir_value_t* coords[KILN_LT_MAX];
   for (size_t i = 0; i < s.rank; ++i) {
     kiln_ir_value_t* pos = NULL;
@@ -233,6 +280,18 @@ static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
     }
     // Out-of-bounds SSA offsets are undefined behavior in MLIR; clamping
     // keeps the read inside the source.
+    if (src_dim[i]) {
+      kiln_ir_value_t *zero, *one, *last;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, 0, &zero));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, 1, &one));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&g.bb, "arith.subi", src_dim[i], one, &last));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&g.bb, "arith.maxsi", pos, zero, &pos));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&g.bb, "arith.minsi", pos, last, &coords[i]));
+      continue;
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
         &g.bb, pos, 0, st->shaped.dims[i] - 1, &coords[i]));
   }
@@ -255,7 +314,7 @@ static kiln_status_t kiln_lt_lower_insert_slice(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, dt));
   KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, st));
   kiln_lt_slice_t s;
-  KILN_RETURN_IF_ERROR(kiln_lt_read_slice(ctx, op, 2, dt, st, &s));
+  KILN_RETURN_IF_ERROR(kiln_lt_read_slice(ctx, op, 2, dt, st, false, &s));
   for (size_t i = 0; i < s.rank; ++i) {
     if (s.size[i] == 0) {  // an empty box: the dest unchanged
       kiln_lowering_replace(op, dest);

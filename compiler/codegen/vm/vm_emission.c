@@ -908,6 +908,84 @@ static uint32_t kiln_em_executable(kiln_em_function_t* e,
   return exe_reg;
 }
 
+// Fails the call with INVALID_ARGUMENT and |msg| unless the i32 register
+// |cond| is non-zero.
+static void kiln_em_fail_unless(kiln_em_function_t* e, uint32_t cond,
+                                const char* msg, size_t msg_size) {
+  uint32_t ok = kiln_asm_label(e->f), bad = kiln_asm_label(e->f);
+  kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", cond, ok, bad);
+  kiln_asm_place_label(e->f, bad);
+  kiln_ir_string_builder_t line = {0};
+  kiln_ir_sb_printf(&line, "fail %%i%u, ",
+                    kiln_asm_const_i32(e->f, KILN_STATUS_INVALID_ARGUMENT));
+  kiln_asm_quote(&line, msg, msg_size);
+  kiln_asm_emit(e->f, "%.*s", (int)line.size, line.data ? line.data : "");
+  if (line.failed) e->f->body.failed = true;
+  kiln_ir_sb_free(&line);
+  kiln_asm_place_label(e->f, ok);
+}
+
+// The largest run-time dim (push constants are i32) and byte size of a
+// dynamically sized value.
+#define KILN_EM_MAX_DIM INT32_MAX
+#define KILN_EM_MAX_BYTES (INT64_C(1) << 46)
+
+// Run-time sizes of a dynamic result of |op| (dims |regs| of type |t|) must
+// be in [0, 2^31) and their product in bytes at most 2^46: a shape
+// computation that went negative or overflowed fails the call naming the
+// dispatch and the dim instead of allocating a wrong buffer. *out_bytes:
+// the byte length (an i64 register).
+static kiln_status_t kiln_em_check_sizes(kiln_em_function_t* e,
+                                         kiln_ir_op_t* op,
+                                         const kiln_ir_type_t* t,
+                                         const uint32_t* regs,
+                                         uint32_t* out_bytes) {
+  const kiln_ir_attribute_t* entry = kiln_ir_op_get_attr(op, "entry");
+  kiln_string_view_t name = entry && entry->kind == KILN_IR_ATTR_STRING
+                                ? entry->str
+                                : kiln_make_cstring_view("dispatch");
+  uint32_t bytes = kiln_asm_const_i64(
+      e->f, (int64_t)kiln_ir_type_storage_bytes(kiln_ir_type_element(t)));
+  for (size_t d = 0; d < t->shaped.rank; ++d) {
+    if (t->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
+      uint32_t r = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+      kiln_asm_emit(e->f, "mul.i64 %%l%u, %%l%u, %%l%u", r, bytes, regs[d]);
+      bytes = r;
+      continue;
+    }
+    char msg[256];
+    snprintf(msg, sizeof(msg),
+             "'%.*s': dim %zu of its %s result is negative or above 2^31-1 "
+             "at run time",
+             (int)name.size, name.data, d,
+             kiln_ir_type_to_string(e->m->ctx, t));
+    uint32_t ok = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+    kiln_asm_emit(e->f, "cmp.le.u.i64 %%i%u, %%l%u, %%l%u", ok, regs[d],
+                  kiln_asm_const_i64(e->f, KILN_EM_MAX_DIM));
+    kiln_em_fail_unless(e, ok, msg, strlen(msg));
+    // bytes * dim <= max  <=>  dim <= max / bytes (bytes >= 1 here).
+    uint32_t room = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    uint32_t denom = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(e->f, "max.s.i64 %%l%u, %%l%u, %%l%u", denom, bytes,
+                  kiln_asm_const_i64(e->f, 1));
+    kiln_asm_emit(e->f, "div.u.i64 %%l%u, %%l%u, %%l%u", room,
+                  kiln_asm_const_i64(e->f, KILN_EM_MAX_BYTES), denom);
+    uint32_t fits = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+    kiln_asm_emit(e->f, "cmp.le.u.i64 %%i%u, %%l%u, %%l%u", fits, regs[d],
+                  room);
+    snprintf(msg, sizeof(msg),
+             "'%.*s': its %s result would need more than 2^46 bytes at run "
+             "time",
+             (int)name.size, name.data, kiln_ir_type_to_string(e->m->ctx, t));
+    kiln_em_fail_unless(e, fits, msg, strlen(msg));
+    uint32_t r = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(e->f, "mul.i64 %%l%u, %%l%u, %%l%u", r, bytes, regs[d]);
+    bytes = r;
+  }
+  *out_bytes = bytes;
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
   const kiln_ir_attribute_t* exe = kiln_ir_op_get_attr(op, "executable");
   const kiln_ir_attribute_t* wg = kiln_ir_op_get_attr(op, "workgroup_count");
@@ -1011,9 +1089,9 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
         KILN_RETURN_IF_ERROR(
             kiln_em_size_source(e, op, src[0], src[1], &regs[d]));
       }
-      kiln_ptr_map_put(&e->dims, result, regs);
       KILN_RETURN_IF_ERROR(
-          kiln_em_dynamic_bytes(e, op, result, &s->length_reg));
+          kiln_em_check_sizes(e, op, rt, regs, &s->length_reg));
+      kiln_ptr_map_put(&e->dims, result, regs);
       // A buffer of at least one byte (an empty tensor still binds one).
       uint32_t alloc = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
       kiln_asm_emit(e->f, "max.s.i64 %%l%u, %%l%u, %%l%u", alloc, s->length_reg,
@@ -1426,23 +1504,6 @@ static kiln_status_t kiln_em_host_dim(kiln_em_function_t* e, kiln_ir_op_t* op) {
   kiln_ptr_map_put(&e->host_scalars, &op->results[0],
                    kiln_em_pack(KILN_VM_BANK_I64, reg));
   return kiln_ok_status();
-}
-
-// Fails the call with INVALID_ARGUMENT and |msg| unless the i32 register
-// |cond| is non-zero.
-static void kiln_em_fail_unless(kiln_em_function_t* e, uint32_t cond,
-                                const char* msg, size_t msg_size) {
-  uint32_t ok = kiln_asm_label(e->f), bad = kiln_asm_label(e->f);
-  kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", cond, ok, bad);
-  kiln_asm_place_label(e->f, bad);
-  kiln_ir_string_builder_t line = {0};
-  kiln_ir_sb_printf(&line, "fail %%i%u, ",
-                    kiln_asm_const_i32(e->f, KILN_STATUS_INVALID_ARGUMENT));
-  kiln_asm_quote(&line, msg, msg_size);
-  kiln_asm_emit(e->f, "%.*s", (int)line.size, line.data ? line.data : "");
-  if (line.failed) e->f->body.failed = true;
-  kiln_ir_sb_free(&line);
-  kiln_asm_place_label(e->f, ok);
 }
 
 // tensor.cast from a dynamic dim to a static one: the run-time dim must be

@@ -9,7 +9,7 @@
 // CHECK: %[[D0:.*]] = tensor.dim %arg0, %[[C0:.*]] : tensor<?x4xf32>
 // CHECK: %[[D1:.*]] = tensor.dim %arg1, %[[C0]] : tensor<?x4xf32>
 // CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[D0]], %[[D1]] : index
-// CHECK: cf.assert %[[EQ]], "{{.*}}dynamic_results.mlir:36:3: 'stablehlo.add': dim 0 of operand 0 (tensor<?x4xf32>) and dim 0 of operand 1 (tensor<?x4xf32>) differ at run time"
+// CHECK: cf.assert %[[EQ]], "{{.*}}dynamic_results.mlir:41:3: 'stablehlo.add': dim 0 of operand 0 (tensor<?x4xf32>) and dim 0 of operand 1 (tensor<?x4xf32>) differ at run time"
 // CHECK: "kiln.dispatch.region"(%arg0, %arg1, %[[D0]])
 // CHECK-NEXT: ^bb0(%arg0: tensor<?x4xf32>, %arg1: tensor<?x4xf32>, %[[S:.*]]: index):
 // CHECK-NEXT: tensor.empty(%[[S]]) : tensor<?x4xf32>
@@ -27,7 +27,12 @@
 // ASM: cmp.eq.i64 %[[SAME:i[0-9]+]], %[[D]], %[[E]]
 // ASM-NEXT: br.cond %[[SAME]], ^L{{[0-9]+}}, ^L{{[0-9]+}}
 // ASM: fail %i{{[0-9]+}}, "{{.*}}differ at run time"
-// The result's bytes: 4 * 4 * dim, at least one.
+// The result's dim is checked (at most 2^31-1, at most 2^46 bytes), then
+// its bytes: 4 * dim * 4, at least one.
+// ASM: cmp.le.u.i64 %[[OK:i[0-9]+]], %[[D]], %l{{[0-9]+}}
+// ASM-NEXT: br.cond %[[OK]], ^L{{[0-9]+}}, ^L{{[0-9]+}}
+// ASM: fail %i{{[0-9]+}}, "'add_dispatch_0_elementwise': dim 0 of its tensor<?x4xf32> result is negative or above 2^31-1 at run time"
+// ASM: fail %i{{[0-9]+}}, "'add_dispatch_0_elementwise': its tensor<?x4xf32> result would need more than 2^46 bytes at run time"
 // ASM: mul.i64 %[[B:l[0-9]+]], %l{{[0-9]+}}, %[[D]]
 // ASM-NEXT: mul.i64 %[[LEN:l[0-9]+]], %[[B]], %l{{[0-9]+}}
 // ASM-NEXT: max.s.i64 %[[ALLOC:l[0-9]+]], %[[LEN]], %l{{[0-9]+}}

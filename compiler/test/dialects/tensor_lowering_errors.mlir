@@ -1,9 +1,9 @@
 // RUN: not kiln-opt --split-input-file --lower-to-structured %s 2>&1 | FileCheck %s
 
-func.func @dynamic_size(%t: tensor<4xf32>, %i: index) -> tensor<?xf32> {
-  // CHECK: tensor_lowering_errors.mlir:[[@LINE+1]]:3: error: 'tensor.extract_slice' op dynamically shaped tensor<?xf32> is not supported yet
-  %0 = tensor.extract_slice %t[0] [%i] [1] : tensor<4xf32> to tensor<?xf32>
-  return %0 : tensor<?xf32>
+func.func @dynamic_size(%t: tensor<8xf32>, %s: tensor<?xf32>, %i: index) -> tensor<8xf32> {
+  // CHECK: tensor_lowering_errors.mlir:[[@LINE+1]]:3: error: 'tensor.insert_slice' op dynamically shaped tensor<?xf32> is not supported yet
+  %0 = tensor.insert_slice %s into %t[0] [%i] [1] : tensor<?xf32> into tensor<8xf32>
+  return %0 : tensor<8xf32>
 }
 
 // -----

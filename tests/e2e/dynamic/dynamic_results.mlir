@@ -138,3 +138,19 @@ func.func @pack_ssa_tiles() {
   check.expect_eq_const(%uc, dense<[[0, 1, 2], [3, 4, 5], [6, 7, 8]]> : tensor<3x3xi32>) : tensor<3x3xi32>
   return
 }
+
+// A slice whose offset and size are computed at run time from a dynamic
+// source: the last dim - 2 elements of [10, 20, 30, 40, 50] from offset 2,
+// doubled: [60, 80, 100].
+func.func @extract_slice_dynamic_size() {
+  %x = flow.tensor.dynamic_constant dense<[10, 20, 30, 40, 50]> : tensor<5xi32> -> tensor<?xi32>
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %d = tensor.dim %x, %c0 : tensor<?xi32>
+  %n = arith.subi %d, %c2 : index
+  %s = tensor.extract_slice %x[%c2] [%n] [1] : tensor<?xi32> to tensor<?xi32>
+  %y = arith.addi %s, %s : tensor<?xi32>
+  %c = tensor.cast %y : tensor<?xi32> to tensor<3xi32>
+  check.expect_eq_const(%c, dense<[60, 80, 100]> : tensor<3xi32>) : tensor<3xi32>
+  return
+}

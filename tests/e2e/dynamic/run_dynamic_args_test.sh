@@ -51,6 +51,31 @@ func.func @to_static(%x: tensor<?x2xf32>) -> tensor<3x2xf32> {
   %1 = tensor.cast %0 : tensor<?x2xf32> to tensor<3x2xf32>
   return %1 : tensor<3x2xf32>
 }
+func.func @shrink(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %d = tensor.dim %x, %c0 : tensor<?xf32>
+  %n = arith.subi %d, %c3 : index
+  %init = tensor.empty(%n) : tensor<?xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%init : tensor<?xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %v = arith.index_cast %i : index to i32
+    %f = arith.sitofp %v : i32 to f32
+    linalg.yield %f : f32
+  } -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+func.func @grow(%x: tensor<?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %big = arith.constant 1000000000 : index
+  %d = tensor.dim %x, %c0 : tensor<?xf32>
+  %n = arith.muli %d, %big : index
+  %init = tensor.empty(%n, %n) : tensor<?x?xf32>
+  %cst = arith.constant 1.0 : f32
+  %0 = linalg.fill ins(%cst : f32) outs(%init : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
 MLIR
 
 if ! "$bin/kiln-compile" "$work/dyn.mlir" -o "$work/dyn.kmod"; then
@@ -126,6 +151,19 @@ for device in local-sync local-task; do
   expect cast "$device" \
     "error: fail (code 3): tensor.cast to tensor<3x2xf32>: dim 0 of the run-time shape differs; at module.to_static" \
     -- --function=to_static --input="4x2xf32=0"
+  # Sizes computed at run time: dim - 3 (an iota), negative for 2 rows;
+  # dim * 10^9 squared overflows the memory any buffer may take, and 3e9
+  # does not fit a dim.
+  expect shrink "$device" "2xf32=0 1" -- --function=shrink --input="5xf32=0"
+  expect shrink_negative "$device" \
+    "error: fail (code 3): 'shrink_dispatch_0_elementwise': dim 0 of its tensor<?xf32> result is negative or above 2^31-1 at run time; at module.shrink" \
+    -- --function=shrink --input="2xf32=0"
+  expect grow_bytes "$device" \
+    "error: fail (code 3): 'grow_dispatch_0_fill': its tensor<?x?xf32> result would need more than 2^46 bytes at run time; at module.grow" \
+    -- --function=grow --input="1xf32=0"
+  expect grow_dim "$device" \
+    "error: fail (code 3): 'grow_dispatch_0_fill': dim 0 of its tensor<?x?xf32> result is negative or above 2^31-1 at run time; at module.grow" \
+    -- --function=grow --input="3xf32=0"
 done
 if [ "$fail" != 0 ]; then exit 1; fi
 echo "PASS"

@@ -10,6 +10,14 @@
 # Each kiln-check-module run is limited to --timeout=SECONDS (default 300);
 # a run past it is reported as "timed out".
 #
+# Files written as lit tests (`// RUN: iree-run-mlir ... %s ... | FileCheck
+# %s`, IREE's run tests) run their RUN lines instead, with kiln-run-mlir in
+# place of iree-run-mlir (the same flags) and FileCheck, once per device; a
+# RUN line of another IREE tool (iree-opt, iree-compile: IR checks of
+# IREE's own passes) fails the file. A file with neither test functions
+# nor RUN lines passes when it compiles and loads (what IREE's check suite
+# does with it).
+#
 # Usage: run_iree_e2e.sh [--bin=DIR] [--results=FILE] [--devices=a,b]
 #                        [--backends=vmvx,llvm-cpu]
 #                        [--timeout=SECONDS] [FOLDER]
@@ -50,14 +58,72 @@ trap 'rm -rf "$work"' EXIT
 total_passed=0 total_failed=0
 json_rows=()
 printf '%-50s %9s %7s %7s  %s\n' "file" "functions" "passed" "failed" "first error"
+filecheck=$(command -v FileCheck || command -v FileCheck-14 || true)
+
+# The RUN lines of |file| (continuations joined), one per line, with %s
+# replaced by the file's path.
+run_lines() {
+  sed -n 's|^//[[:space:]]*RUN:[[:space:]]*||p' "$1" |
+    awk '{ if (sub(/\\[[:space:]]*$/, "")) { line = line $0 " " } else { print line $0; line = "" } }' |
+    sed "s|%s|$1|g"
+}
+
+# Runs the RUN lines of |file| on each device; sets failed_all and
+# first_error.
+run_lit_file() {
+  local file=$1 line cmd device code
+  failed_all=0
+  while IFS= read -r line; do
+    [ -z "$line" ] && continue
+    if [[ $line != iree-run-mlir* ]]; then
+      failed_all=1
+      [ -z "$first_error" ] && first_error="RUN line uses ${line%% *} (IREE's own tool)"
+      continue
+    fi
+    if [ -z "$filecheck" ]; then
+      failed_all=1
+      first_error="FileCheck not found"
+      continue
+    fi
+    for device in ${devices//,/ }; do
+      cmd="timeout $timeout_s $bin/kiln-run-mlir --device=$device ${line#iree-run-mlir}"
+      cmd=${cmd//FileCheck /$filecheck }
+      bash -o pipefail -c "$cmd" >"$work/run.out" 2>&1
+      code=$?
+      if [ $code -ne 0 ]; then
+        failed_all=1
+        [ -z "$first_error" ] && first_error="$device: RUN line failed: $(grep -m1 -E 'error' "$work/run.out" | cut -c1-100)"
+      fi
+    done
+  done < <(run_lines "$file")
+}
+
 while IFS= read -r file; do
   rel=${file#"$folder"/}
-  # Test functions: public func.func definitions (IREE's check tests), not
-  # the ones commented out with `//`.
-  mapfile -t functions < <(grep -vE '^[[:space:]]*//' "$file" | grep -oE 'func\.func (public )?@[A-Za-z0-9_$.]+' | sed -E 's/func.func (public )?@//')
+  # Test functions: public func.func definitions without arguments (IREE's
+  # check tests), not the ones commented out with `//`.
+  mapfile -t functions < <(grep -vE '^[[:space:]]*//' "$file" | grep -oE 'func\.func (public )?@[A-Za-z0-9_$.]+\(\)' | sed -E 's/func.func (public )?@//; s/\(\)$//')
   declare -A failed_fn=()
   first_error=""
-  for backend in ${backends//,/ }; do
+  if grep -qE '^//[[:space:]]*RUN:' "$file" && [ ${#functions[@]} -eq 0 ]; then
+    # A lit test: its public functions count, all passing or failing with
+    # the file's RUN lines.
+    mapfile -t functions < <(grep -vE '^[[:space:]]*//' "$file" | grep -oE 'func\.func (public )?@[A-Za-z0-9_$.]+' | sed -E 's/func.func (public )?@//')
+    run_lit_file "$file"
+    if [ "$failed_all" -ne 0 ]; then
+      for fn in "${functions[@]}"; do failed_fn[$fn]=1; done
+    fi
+    backends_for_file=""
+  else
+    backends_for_file=$backends
+  fi
+  compile_only=0
+  if [ -n "$backends_for_file" ] && [ ${#functions[@]} -eq 0 ]; then
+    # No test functions: the file passes when it compiles and loads.
+    mapfile -t functions < <(grep -vE '^[[:space:]]*//' "$file" | grep -oE 'func\.func (public )?@[A-Za-z0-9_$.]+' | sed -E 's/func.func (public )?@//')
+    compile_only=1
+  fi
+  for backend in ${backends_for_file//,/ }; do
     module="$work/module.kmod"
     if ! "$bin/kiln-compile" --target-backends="$backend" "$file" -o "$module" 2>"$work/compile.err"; then
       for fn in "${functions[@]}"; do failed_fn[$fn]=1; done
@@ -68,7 +134,9 @@ while IFS= read -r file; do
       timeout "$timeout_s" "$bin/kiln-check-module" --module="$module" --device="$device" >"$work/run.out" 2>&1
       code=$?
       for fn in "${functions[@]}"; do
-        if ! grep -qE "^\[       OK \] [^ ]*\.$fn\$" "$work/run.out"; then
+        if [ "$compile_only" -eq 1 ]; then
+          [ $code -ne 0 ] && failed_fn[$fn]=1
+        elif ! grep -qE "^\[       OK \] [^ ]*\.$fn\$" "$work/run.out"; then
           failed_fn[$fn]=1
         fi
       done

@@ -600,6 +600,82 @@ static kiln_status_t kiln_em_size_source(kiln_em_function_t* e,
   return kiln_em_dim(e, op, v, (size_t)dim, out);
 }
 
+static kiln_status_t kiln_em_check_sizes(kiln_em_function_t* e,
+                                         kiln_ir_op_t* op,
+                                         const kiln_ir_type_t* t,
+                                         const uint32_t* regs,
+                                         uint32_t* out_bytes);
+
+// Storage materialized at its first use (a constant, a tensor.empty) is
+// only valid in the host block of that use: forgotten on entering the next.
+static kiln_status_t kiln_em_block_local(kiln_em_function_t* e,
+                                         kiln_ir_value_t* v) {
+  if (e->num_block_consts == e->block_consts_capacity) {
+    size_t cap = e->block_consts_capacity ? 2 * e->block_consts_capacity : 32;
+    kiln_ir_value_t** grown =
+        (kiln_ir_value_t**)kiln_ir_arena_alloc(e->m->ctx, cap * sizeof(*grown));
+    if (!grown) return kiln_ir_context_take_error(e->m->ctx);
+    if (e->num_block_consts) {
+      memcpy(grown, e->block_consts, e->num_block_consts * sizeof(*grown));
+    }
+    e->block_consts = grown;
+    e->block_consts_capacity = cap;
+  }
+  e->block_consts[e->num_block_consts++] = v;
+  return kiln_ok_status();
+}
+
+// A tensor.empty used at host level (returned, or passed to another
+// module's function to write): a fresh buffer of its size, sized at run
+// time from its size operands when dynamic. Its contents are undefined.
+static kiln_status_t kiln_em_empty_storage(kiln_em_function_t* e,
+                                           kiln_ir_op_t* user,
+                                           kiln_ir_value_t* v,
+                                           kiln_hstore_t** out) {
+  kiln_ir_op_t* def = v->defining_op;
+  const kiln_ir_type_t* t = v->type;
+  kiln_hstore_t* s = kiln_em_new_store(e);
+  if (!s) return kiln_ir_context_take_error(e->m->ctx);
+  uint32_t length = 0;
+  if (kiln_ir_type_has_static_shape(t)) {
+    s->length = kiln_tensor_bytes(t);
+    s->slot_length = s->length > 0 ? s->length : 1;
+    length = kiln_asm_const_i64(e->f, s->slot_length);
+  } else {
+    uint32_t* regs = (uint32_t*)kiln_ir_arena_alloc(
+        e->m->ctx, sizeof(uint32_t) * (t->shaped.rank + 1));
+    if (!regs) return kiln_ir_context_take_error(e->m->ctx);
+    uint32_t k = 0;
+    for (size_t d = 0; d < t->shaped.rank; ++d) {
+      if (t->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
+        regs[d] = kiln_asm_const_i64(e->f, t->shaped.dims[d]);
+      } else if (k < def->num_operands) {
+        KILN_RETURN_IF_ERROR(kiln_em_scalar_i64(
+            e, user, kiln_ir_op_operand(def, k++), &regs[d]));
+      } else {
+        return kiln_em_error(e, user, "malformed tensor.empty");
+      }
+    }
+    KILN_RETURN_IF_ERROR(kiln_em_check_sizes(e, def, t, regs, &s->length_reg));
+    kiln_ptr_map_put(&e->dims, v, regs);
+    s->dyn_length = true;
+    length = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(e->f, "max.s.i64 %%l%u, %%l%u, %%l%u", length, s->length_reg,
+                  kiln_asm_const_i64(e->f, 1));
+  }
+  s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
+                length, s->buffer);
+  s->offset = kiln_asm_const_i64(e->f, 0);
+  s->offset_known = true;
+  s->const_offset = 0;
+  kiln_ptr_map_put(&e->storage, v, s);
+  KILN_RETURN_IF_ERROR(kiln_em_block_local(e, v));
+  *out = s;
+  return kiln_ok_status();
+}
+
 // Storage of tensor |v| (constants are materialized on first use).
 static kiln_status_t kiln_em_storage(kiln_em_function_t* e, kiln_ir_op_t* user,
                                      kiln_ir_value_t* v, kiln_hstore_t** out) {
@@ -632,20 +708,12 @@ static kiln_status_t kiln_em_storage(kiln_em_function_t* e, kiln_ir_op_t* user,
     }
     s->slot_length = s->length;
     kiln_ptr_map_put(&e->storage, v, s);
-    if (e->num_block_consts == e->block_consts_capacity) {
-      size_t cap = e->block_consts_capacity ? 2 * e->block_consts_capacity : 32;
-      kiln_ir_value_t** grown = (kiln_ir_value_t**)kiln_ir_arena_alloc(
-          e->m->ctx, cap * sizeof(*grown));
-      if (!grown) return kiln_ir_context_take_error(e->m->ctx);
-      if (e->num_block_consts) {
-        memcpy(grown, e->block_consts, e->num_block_consts * sizeof(*grown));
-      }
-      e->block_consts = grown;
-      e->block_consts_capacity = cap;
-    }
-    e->block_consts[e->num_block_consts++] = v;
+    KILN_RETURN_IF_ERROR(kiln_em_block_local(e, v));
     *out = s;
     return kiln_ok_status();
+  }
+  if (def && kiln_ir_op_is(def, "tensor.empty")) {
+    return kiln_em_empty_storage(e, user, v, out);
   }
   return kiln_em_error(e, user, "operand has no buffer (unsupported producer)");
 }
@@ -941,9 +1009,8 @@ static kiln_status_t kiln_em_check_sizes(kiln_em_function_t* e,
                                          const uint32_t* regs,
                                          uint32_t* out_bytes) {
   const kiln_ir_attribute_t* entry = kiln_ir_op_get_attr(op, "entry");
-  kiln_string_view_t name = entry && entry->kind == KILN_IR_ATTR_STRING
-                                ? entry->str
-                                : kiln_make_cstring_view("dispatch");
+  kiln_string_view_t name =
+      entry && entry->kind == KILN_IR_ATTR_STRING ? entry->str : op->name;
   uint32_t bytes = kiln_asm_const_i64(
       e->f, (int64_t)kiln_ir_type_storage_bytes(kiln_ir_type_element(t)));
   for (size_t d = 0; d < t->shaped.rank; ++d) {
@@ -1337,27 +1404,8 @@ static kiln_status_t kiln_em_import_call(kiln_em_function_t* e,
   uint32_t views[32];
   for (uint32_t i = 0; i < n; ++i) {
     kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
-    kiln_ir_op_t* def = v->defining_op;
-    if (def && kiln_ir_op_is(def, "tensor.empty") &&
-        !kiln_ptr_map_get(&e->storage, v)) {
-      // Storage the callee may write (IREE's iree.abi.output arguments): a
-      // fresh buffer.
-      if (!kiln_ir_type_has_static_shape(v->type)) {
-        return kiln_em_error(e, op, "a dynamically shaped tensor.empty");
-      }
-      kiln_hstore_t* s = kiln_em_new_store(e);
-      if (!s) return kiln_ir_context_take_error(m->ctx);
-      s->length = kiln_tensor_bytes(v->type);
-      s->slot_length = s->length > 0 ? s->length : 1;
-      s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-      kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
-                    kiln_import_name(m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
-                    kiln_asm_const_i64(e->f, s->slot_length), s->buffer);
-      s->offset = kiln_asm_const_i64(e->f, 0);
-      s->offset_known = true;
-      s->const_offset = 0;
-      kiln_ptr_map_put(&e->storage, v, s);
-    }
+    // A tensor.empty argument is storage the callee may write (IREE's
+    // iree.abi.output arguments): a fresh buffer (kiln_em_storage).
     KILN_RETURN_IF_ERROR(kiln_em_view(e, op, v, &views[i]));
   }
   kiln_em_submit(e, false);

@@ -66,6 +66,20 @@ func.func @shrink(%x: tensor<?xf32>) -> tensor<?xf32> {
   } -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+func.func @empty_or_ones(%x: tensor<?xf32>, %flag: i8) -> (tensor<?x2xf32>, tensor<2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %x, %c0 : tensor<?xf32>
+  %e = tensor.empty(%d) : tensor<?x2xf32>
+  %zero = arith.constant 0 : i8
+  %cond = arith.cmpi eq, %flag, %zero : i8
+  cf.cond_br %cond, ^empty, ^ones
+^empty:
+  %s = tensor.empty() : tensor<2x4xf32>
+  return %e, %s : tensor<?x2xf32>, tensor<2x4xf32>
+^ones:
+  %o = arith.constant dense<1.0> : tensor<2x4xf32>
+  return %e, %o : tensor<?x2xf32>, tensor<2x4xf32>
+}
 func.func @grow(%x: tensor<?xf32>) -> tensor<?x?xf32> {
   %c0 = arith.constant 0 : index
   %big = arith.constant 1000000000 : index
@@ -151,6 +165,12 @@ for device in local-sync local-task; do
   expect cast "$device" \
     "error: fail (code 3): tensor.cast to tensor<3x2xf32>: dim 0 of the run-time shape differs; at module.to_static" \
     -- --function=to_static --input="4x2xf32=0"
+  # A tensor.empty returned as is (contents undefined: only the shape is
+  # checked), on either side of a host branch.
+  expect empty_returned "$device" "contains:4x2xf32=" -- \
+    --function=empty_or_ones --input="4xf32=0" --input=0
+  expect ones_returned "$device" "2x4xf32=[1 1 1 1][1 1 1 1]" -- \
+    --function=empty_or_ones --input="4xf32=0" --input=1
   # Sizes computed at run time: dim - 3 (an iota), negative for 2 rows;
   # dim * 10^9 squared overflows the memory any buffer may take, and 3e9
   # does not fit a dim.

@@ -419,6 +419,34 @@ static kiln_status_t kiln_lx_and_mask(kiln_ir_builder_t* bb,
   return kiln_ok_status();
 }
 
+// Dim |d| of |t| as an index value at |b| (tensor.dim when dynamic), or
+// NULL when static.
+static kiln_status_t kiln_lx_dynamic_dim(kiln_ir_builder_t* b,
+                                         kiln_ir_value_t* t, size_t d,
+                                         kiln_ir_value_t** out) {
+  *out = NULL;
+  if (t->type->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) return kiln_ok_status();
+  kiln_ir_value_t* c = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, (int64_t)d, &c));
+  kiln_ir_value_t* args[2] = {t, c};
+  return kiln_lowering_emit(b, "tensor.dim", kiln_ir_index_type_get(b->context),
+                            2, args, out);
+}
+
+// |v| clamped into [0, size) in a body: |size| the run-time size (from
+// kiln_lx_dynamic_dim) or, when NULL, the static |static_size|.
+static kiln_status_t kiln_lx_clamp(kiln_ir_builder_t* bb, kiln_ir_value_t* v,
+                                   kiln_ir_value_t* size, int64_t static_size,
+                                   kiln_ir_value_t** out) {
+  if (!size) return kiln_lowering_clamp_index(bb, v, 0, static_size - 1, out);
+  kiln_ir_value_t *zero, *one, *last;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(bb, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(bb, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.subi", size, one, &last));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.maxsi", v, zero, &v));
+  return kiln_lowering_emit2(bb, "arith.minsi", v, last, out);
+}
+
 static kiln_status_t kiln_lx_lower_gather(kiln_ir_builder_t* b,
                                           kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
@@ -430,6 +458,11 @@ static kiln_status_t kiln_lx_lower_gather(kiln_ir_builder_t* b,
   kiln_lx_indexing(op, ot, st, &x);
   uint32_t rank = (uint32_t)ot->shaped.rank;
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
+  kiln_ir_value_t* src_dim[KILN_LX_MAX_RANK];
+  for (int64_t i = 0; i < x.depth; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lx_dynamic_dim(b, source, (size_t)x.map[i], &src_dim[i]));
+  }
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &out, &map,
@@ -443,8 +476,8 @@ static kiln_status_t kiln_lx_lower_gather(kiln_ir_builder_t* b,
     int64_t sd = x.map[i];
     kiln_ir_value_t* s = NULL;
     KILN_RETURN_IF_ERROR(kiln_lx_index_component(&bb, &x, r, i, &s));
-    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
-        &bb, s, 0, st->shaped.dims[sd] - 1, &coords[sd]));
+    KILN_RETURN_IF_ERROR(
+        kiln_lx_clamp(&bb, s, src_dim[i], st->shaped.dims[sd], &coords[sd]));
   }
   for (int64_t i = x.depth; i < (int64_t)st->shaped.rank; ++i) {
     coords[i] = r[x.batch_rank + i - x.depth];
@@ -606,23 +639,37 @@ static const kiln_ir_affine_map_t* kiln_lx_set_map(kiln_ir_context_t* ctx,
   return kiln_linalg_projection_map(ctx, num_dims, n, dims)->affine_map;
 }
 
-// A tensor over the dims of |set| (sizes from |sizes|), filled with |v|.
+// A tensor over the dims of |set| (sizes from |sizes|; a dynamic one's
+// run-time size in |size_values|), filled with |v|.
 static kiln_status_t kiln_lx_filled(kiln_ir_builder_t* b, const bool* set,
                                     uint32_t num_dims, const int64_t* sizes,
+                                    kiln_ir_value_t* const* size_values,
                                     const kiln_ir_type_t* e, double v,
                                     kiln_ir_value_t** out) {
-  int64_t shape[KILN_LX_MAX_RANK];
-  size_t n = 0;
+  int64_t shape[KILN_LX_MAX_RANK] = {0};
+  kiln_ir_value_t* dynamic[KILN_LX_MAX_RANK];
+  size_t n = 0, num_dynamic = 0;
   for (uint32_t d = 0; d < num_dims; ++d) {
-    if (set[d]) shape[n++] = sizes[d];
+    if (!set[d]) continue;
+    shape[n++] = sizes[d];
+    if (sizes[d] == KILN_IR_DYNAMIC_DIM)
+      dynamic[num_dynamic++] = size_values[d];
   }
   const kiln_ir_type_t* t =
       kiln_ir_tensor_type_get(b->context, n, shape, e, NULL);
   kiln_scalar_t s;
   memset(&s, 0, sizeof(s));
   s.f = v;
-  return kiln_lowering_constant(b, kiln_scalar_splat_attr(b->context, t, s), t,
-                                out);
+  if (num_dynamic == 0) {
+    return kiln_lowering_constant(b, kiln_scalar_splat_attr(b->context, t, s),
+                                  t, out);
+  }
+  kiln_ir_value_t *init = NULL, *value = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(b, "tensor.empty", t, num_dynamic, dynamic, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+      b, kiln_scalar_to_attr(b->context, e, s), e, &value));
+  return kiln_lowering_fill(b, value, init, out);
 }
 
 // x * exp2(old_max - new_max), elementwise over the dims of |set|: |x| is
@@ -643,7 +690,7 @@ static kiln_status_t kiln_lx_rescale(kiln_ir_builder_t* b, kiln_ir_value_t* x,
       kiln_lx_map_in(ctx, xmap, &space), kiln_lx_map_in(ctx, max_map, &space),
       kiln_lx_map_in(ctx, max_map, &space), kiln_lx_map_in(ctx, xmap, &space)};
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, x->type, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, x->type, x, &init));
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
@@ -704,14 +751,27 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
   const kiln_ir_affine_map_t* qkvo[4] = {maps[0], maps[1], maps[2], omap};
   kiln_ir_value_t* qkvo_values[4] = {q, k, v, out};
   int64_t sizes[KILN_LX_MAX_RANK];
-  for (uint32_t d = 0; d < nd; ++d) sizes[d] = 1;
+  kiln_ir_value_t* size_values[KILN_LX_MAX_RANK];  // run-time sizes
+  for (uint32_t d = 0; d < nd; ++d) {
+    sizes[d] = 1;
+    size_values[d] = NULL;
+  }
   for (int t = 0; t < 4; ++t) {
     memset(in[t], 0, sizeof(in[t]));
     for (size_t r = 0; r < qkvo[t]->num_results; ++r) {
       int64_t d = 0;
       kiln_ir_affine_map_result_is_dim(qkvo[t], r, &d);
       in[t][d] = true;
-      sizes[d] = qkvo_values[t]->type->shaped.dims[r];
+      int64_t size = qkvo_values[t]->type->shaped.dims[r];
+      if (sizes[d] != 1 && sizes[d] != KILN_IR_DYNAMIC_DIM &&
+          size == KILN_IR_DYNAMIC_DIM) {
+        continue;  // a static size of the same loop is known already
+      }
+      sizes[d] = size;
+      if (size == KILN_IR_DYNAMIC_DIM && !size_values[d]) {
+        KILN_RETURN_IF_ERROR(
+            kiln_lx_dynamic_dim(b, qkvo_values[t], r, &size_values[d]));
+      }
     }
   }
   bool k1[KILN_LX_MAX_RANK], k2[KILN_LX_MAX_RANK], s_dims[KILN_LX_MAX_RANK],
@@ -737,7 +797,8 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
   memset(reduction, 0, sizeof(reduction));
   for (uint32_t i = first_k1; i < space.count; ++i) reduction[i] = true;
   kiln_ir_value_t* s = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lx_filled(b, s_dims, nd, sizes, f32, 0.0, &s));
+  KILN_RETURN_IF_ERROR(
+      kiln_lx_filled(b, s_dims, nd, sizes, size_values, f32, 0.0, &s));
   {
     kiln_ir_value_t* ins[2] = {q, k};
     const kiln_ir_attribute_t* m[3] = {kiln_lx_map_in(ctx, maps[0], &space),
@@ -769,7 +830,7 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
         kiln_lx_map_in(ctx, smap, &space)};
     if (!has_mask) m[1] = m[2];
     kiln_ir_value_t* init = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, s->type, &init));
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, s->type, s, &init));
     KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, has_mask ? 2 : 1, ins, 1,
                                                     &init, m, space.count, NULL,
                                                     &generic, &body));
@@ -822,9 +883,10 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
   }
   kiln_ir_value_t *mx = old_max, *sum = old_sum;
   if (!online) {
+    KILN_RETURN_IF_ERROR(kiln_lx_filled(b, row, nd, sizes, size_values, f32,
+                                        -3.4028234663852886e38, &mx));
     KILN_RETURN_IF_ERROR(
-        kiln_lx_filled(b, row, nd, sizes, f32, -3.4028234663852886e38, &mx));
-    KILN_RETURN_IF_ERROR(kiln_lx_filled(b, row, nd, sizes, f32, 0.0, &sum));
+        kiln_lx_filled(b, row, nd, sizes, size_values, f32, 0.0, &sum));
   }
   {
     const kiln_ir_attribute_t* m[2] = {kiln_lx_map_in(ctx, smap, &space),
@@ -871,8 +933,16 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
     kiln_scalar_t zero;
     memset(&zero, 0, sizeof(zero));
     zero.f = 0.0;
-    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
-        b, kiln_scalar_splat_attr(ctx, acc_type, zero), acc_type, &acc));
+    if (kiln_ir_type_has_static_shape(acc_type)) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+          b, kiln_scalar_splat_attr(ctx, acc_type, zero), acc_type, &acc));
+    } else {
+      kiln_ir_value_t *init = NULL, *value = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, acc_type, out, &init));
+      KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+          b, kiln_scalar_to_attr(ctx, f32, zero), f32, &value));
+      KILN_RETURN_IF_ERROR(kiln_lowering_fill(b, value, init, &acc));
+    }
   }
   space.count = 0;
   kiln_lx_space_add(&space, in[3], nd);
@@ -1520,39 +1590,44 @@ static kiln_status_t kiln_lx_lower_unsupported(kiln_ir_builder_t* b,
 KILN_LX_DEFINE_LOWERING(sort, kiln_lower_comparator_sort)
 KILN_LX_DEFINE_LOWERING(scan, kiln_lx_lower_scan)
 KILN_LX_DEFINE_LOWERING(arg_compare, kiln_lx_lower_arg_compare)
-KILN_LX_DEFINE_LOWERING(attention, kiln_lx_lower_attention)
 KILN_LX_DEFINE_LOWERING(map, kiln_lx_lower_map)
 KILN_LX_DEFINE_LOWERING(winograd, kiln_lx_lower_winograd)
-KILN_LX_DEFINE_LOWERING(gather, kiln_lx_lower_gather)
 KILN_LX_DEFINE_LOWERING(scatter, kiln_lx_lower_scatter)
 KILN_LX_DEFINE_LOWERING(unsupported, kiln_lx_lower_unsupported)
 #undef KILN_LX_DEFINE_LOWERING
 
-// topk ranks its dynamically sized input at run time (its outputs give the
-// result sizes).
-kiln_status_t kiln_linalg_ext_lower_topk(kiln_ir_builder_t* b,
+// Operands of rank at most KILN_LX_MAX_RANK, dynamic dims allowed.
+static kiln_status_t kiln_lx_expect_rank(kiln_ir_context_t* ctx,
                                          kiln_ir_op_t* op) {
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   for (uint32_t i = 0; i < n; ++i) {
     const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
     if (kiln_ir_type_is_shaped(t) && t->shaped.rank > KILN_LX_MAX_RANK) {
-      return kiln_lx_expect_static(b->context, op);
+      return kiln_ir_op_emit_error(op, ctx, "rank %lld is not supported",
+                                   (long long)t->shaped.rank);
     }
   }
-  return kiln_lx_lower_topk(b, op);
+  return kiln_ok_status();
 }
+
+// The lowerings that read run-time sizes where shapes are dynamic: topk
+// ranks its input at run time (its outputs give the result sizes), gather
+// clamps to the source's run-time dims, attention sizes its intermediate
+// scores and row statistics from its operands' dims.
+#define KILN_LX_DEFINE_DYNAMIC_LOWERING(name, fn)                  \
+  kiln_status_t kiln_linalg_ext_lower_##name(kiln_ir_builder_t* b, \
+                                             kiln_ir_op_t* op) {   \
+    KILN_RETURN_IF_ERROR(kiln_lx_expect_rank(b->context, op));     \
+    return fn(b, op);                                              \
+  }
+KILN_LX_DEFINE_DYNAMIC_LOWERING(topk, kiln_lx_lower_topk)
+KILN_LX_DEFINE_DYNAMIC_LOWERING(gather, kiln_lx_lower_gather)
+KILN_LX_DEFINE_DYNAMIC_LOWERING(attention, kiln_lx_lower_attention)
+#undef KILN_LX_DEFINE_DYNAMIC_LOWERING
 
 // pack / unpack read run-time sizes (tensor.dim) where shapes are dynamic.
 kiln_status_t kiln_linalg_ext_lower_pack(kiln_ir_builder_t* b,
                                          kiln_ir_op_t* op) {
-  uint32_t n = kiln_ir_op_num_regular_operands(op);
-  for (uint32_t i = 0; i <= n; ++i) {
-    const kiln_ir_type_t* t =
-        i < n ? kiln_ir_op_operand(op, i)->type : op->results[0].type;
-    if (kiln_ir_type_is_shaped(t) && t->shaped.rank > KILN_LX_MAX_RANK) {
-      return kiln_ir_op_emit_error(op, b->context, "rank %lld is not supported",
-                                   (long long)t->shaped.rank);
-    }
-  }
+  KILN_RETURN_IF_ERROR(kiln_lx_expect_rank(b->context, op));
   return kiln_lx_lower_pack(b, op);
 }

@@ -154,3 +154,47 @@ func.func @extract_slice_dynamic_size() {
   check.expect_eq_const(%c, dense<[60, 80, 100]> : tensor<3xi32>) : tensor<3xi32>
   return
 }
+
+// iree_linalg_ext.gather of rows 2, 0 and 7 (clamped to the last row, 2)
+// of a dynamic source: [[5, 6], [1, 2], [5, 6]].
+func.func @gather_dynamic() {
+  %src = flow.tensor.dynamic_constant dense<[[1, 2], [3, 4], [5, 6]]> : tensor<3x2xi32> -> tensor<?x2xi32>
+  %idx = flow.tensor.dynamic_constant dense<[2, 0, 7]> : tensor<3xi32> -> tensor<?xi32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %idx, %c0 : tensor<?xi32>
+  %init = tensor.empty(%n) : tensor<?x2xi32>
+  %0 = iree_linalg_ext.gather dimension_map = [0] ins(%src, %idx : tensor<?x2xi32>, tensor<?xi32>) outs(%init : tensor<?x2xi32>) -> tensor<?x2xi32>
+  %1 = tensor.cast %0 : tensor<?x2xi32> to tensor<3x2xi32>
+  check.expect_eq_const(%1, dense<[[5, 6], [1, 2], [5, 6]]> : tensor<3x2xi32>) : tensor<3x2xi32>
+  return
+}
+
+// Attention over dynamic sizes with equal key rows: every query weighs the
+// two value rows 1/2 each, so each output row is their mean [2, 3].
+func.func @attention_dynamic() {
+  %q = flow.tensor.dynamic_constant dense<[[[1.0, 0.0], [0.0, 1.0]]]> : tensor<1x2x2xf32> -> tensor<?x?x?xf32>
+  %k = flow.tensor.dynamic_constant dense<[[[1.0, 1.0], [1.0, 1.0]]]> : tensor<1x2x2xf32> -> tensor<?x?x?xf32>
+  %v = flow.tensor.dynamic_constant dense<[[[1.0, 2.0], [3.0, 4.0]]]> : tensor<1x2x2xf32> -> tensor<?x?x?xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %b = tensor.dim %q, %c0 : tensor<?x?x?xf32>
+  %m = tensor.dim %q, %c1 : tensor<?x?x?xf32>
+  %n = tensor.dim %v, %c2 : tensor<?x?x?xf32>
+  %init = tensor.empty(%b, %m, %n) : tensor<?x?x?xf32>
+  %scale = arith.constant 1.0 : f32
+  %0 = iree_linalg_ext.attention {indexing_maps = [
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>,
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>,
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>,
+      affine_map<(d0, d1, d2, d3, d4) -> ()>,
+      affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]}
+      ins(%q, %k, %v, %scale : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>, f32)
+      outs(%init : tensor<?x?x?xf32>) {
+  ^bb0(%s: f32):
+    iree_linalg_ext.yield %s : f32
+  } -> tensor<?x?x?xf32>
+  %1 = tensor.cast %0 : tensor<?x?x?xf32> to tensor<1x2x2xf32>
+  check.expect_almost_eq_const(%1, dense<[[[2.0, 3.0], [2.0, 3.0]]]> : tensor<1x2x2xf32>) : tensor<1x2x2xf32>
+  return
+}

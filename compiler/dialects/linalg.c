@@ -1843,19 +1843,10 @@ static kiln_status_t kiln_linalg_filled(kiln_ir_builder_t* b,
       b, "arith.constant", 0, NULL, 1, &e, 1, &attr, &cst));
   kiln_ir_value_t* sizes[KILN_LINALG_MAX_RANK];
   uint32_t num_sizes = 0;
-  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
   for (size_t k = 0; k < type->shaped.rank; ++k) {
     if (type->shaped.dims[k] != KILN_IR_DYNAMIC_DIM) continue;
-    kiln_ir_named_attribute_t at = kiln_ir_named_attr(
-        context, "value",
-        kiln_ir_integer_attr_get(context, index, like_dims[k]));
-    kiln_ir_op_t *c = NULL, *dim = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-        b, "arith.constant", 0, NULL, 1, &index, 1, &at, &c));
-    kiln_ir_value_t* args[2] = {like, kiln_ir_op_result(c, 0)};
-    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-        b, "tensor.dim", 2, args, 1, &index, 0, NULL, &dim));
-    sizes[num_sizes++] = kiln_ir_op_result(dim, 0);
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(
+        b, like, (size_t)like_dims[k], &sizes[num_sizes++]));
   }
   KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
       b, "tensor.empty", num_sizes, sizes, 1, &type, 0, NULL, &empty));

@@ -11,8 +11,9 @@
 //     local / stride < size; arith.select between the source element
 //     (tensor.extract at the clamped position) and the dest element.
 //   - concat: a stablehlo.concatenate, lowered in turn.
-//   - pad (static low/high, an index-independent padding value): a generic
-//     over the result selecting the source element or the padding value.
+//   - pad (static or SSA low/high, an index-independent padding value): a
+//     generic over the result selecting the source element or the padding
+//     value.
 //   - insert: a generic over the dest that selects the scalar where every
 //     linalg.index equals the given index.
 //   - flow.tensor.bitcast: a generic over the result; element j of the
@@ -22,9 +23,9 @@
 //     a shifted and truncated part of source element j * wr / ws (narrower
 //     result), or ws / ... source elements zero-extended, shifted and or-ed
 //     (wider result).
-// extract_slice takes run-time sizes and dynamically shaped sources and
-// results (its result sized by the SSA sizes); the other ops reject
-// dynamically shaped operands with a located error.
+// extract_slice, insert_slice, concat and pad take run-time sizes and
+// dynamically shaped operands and results (sized at run time); insert
+// takes a dynamic dest.
 #include "compiler/dialects/lower_tensor.h"
 
 #include <string.h>
@@ -165,8 +166,10 @@ static kiln_status_t kiln_lt_generic_over(kiln_ir_builder_t* b,
                                           kiln_ir_value_t* dest,
                                           kiln_lt_generic_t* g) {
   uint32_t rank = (uint32_t)dest->type->shaped.rank;
-  return kiln_lt_generic(b, dest->type, dest,
-                         kiln_linalg_identity_map(b->context, rank), g);
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, dest->type, dest, &init));
+  return kiln_lt_generic_init(b, init, dest,
+                              kiln_linalg_identity_map(b->context, rank), g);
 }
 
 // |v| or, when |v| is a dynamically shaped tensor.cast of a static one
@@ -178,15 +181,6 @@ static kiln_ir_value_t* kiln_lt_look_through_cast(kiln_ir_value_t* v) {
     v = kiln_ir_op_operand(v->defining_op, 0);
   }
   return v;
-}
-
-static kiln_status_t kiln_lt_require_static(kiln_ir_context_t* ctx,
-                                            kiln_ir_op_t* op,
-                                            const kiln_ir_type_t* t) {
-  if (kiln_ir_type_has_static_shape(t)) return kiln_ok_status();
-  return kiln_ir_op_emit_error(op, ctx,
-                               "dynamically shaped %s is not supported yet",
-                               kiln_ir_type_to_string(ctx, t));
 }
 
 //===----------------------------------------------------------------------===//
@@ -250,14 +244,7 @@ static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
       }
       sizes[num_sizes++] = s.dyn_size[i];
     }
-    src_dim[i] = NULL;
-    if (st->shaped.dims[i] == KILN_IR_DYNAMIC_DIM) {
-      kiln_ir_value_t* c = NULL;
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, (int64_t)i, &c));
-      kiln_ir_value_t* args[2] = {src, c};
-      KILN_RETURN_IF_ERROR(kiln_lowering_emit(
-          b, "tensor.dim", kiln_ir_index_type_get(ctx), 2, args, &src_dim[i]));
-    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, src, i, &src_dim[i]));
   }
   kiln_ir_value_t* init = NULL;
   KILN_RETURN_IF_ERROR(
@@ -281,15 +268,8 @@ static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
     // Out-of-bounds SSA offsets are undefined behavior in MLIR; clamping
     // keeps the read inside the source.
     if (src_dim[i]) {
-      kiln_ir_value_t *zero, *one, *last;
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, 0, &zero));
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, 1, &one));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&g.bb, "arith.subi", src_dim[i], one, &last));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&g.bb, "arith.maxsi", pos, zero, &pos));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&g.bb, "arith.minsi", pos, last, &coords[i]));
+          kiln_lowering_clamp_to_size(&g.bb, pos, src_dim[i], &coords[i]));
       continue;
     }
     KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
@@ -311,12 +291,10 @@ static kiln_status_t kiln_lt_lower_insert_slice(kiln_ir_builder_t* b,
   kiln_ir_value_t* dest = kiln_ir_op_operand(op, 1);
   const kiln_ir_type_t* st = src->type;
   const kiln_ir_type_t* dt = dest->type;
-  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, dt));
-  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, st));
   kiln_lt_slice_t s;
-  KILN_RETURN_IF_ERROR(kiln_lt_read_slice(ctx, op, 2, dt, st, false, &s));
+  KILN_RETURN_IF_ERROR(kiln_lt_read_slice(ctx, op, 2, dt, st, true, &s));
   for (size_t i = 0; i < s.rank; ++i) {
-    if (s.size[i] == 0) {  // an empty box: the dest unchanged
+    if (!s.dyn_size[i] && s.size[i] == 0) {  // empty: the dest unchanged
       kiln_lowering_replace(op, dest);
       return kiln_ok_status();
     }
@@ -329,8 +307,10 @@ static kiln_status_t kiln_lt_lower_insert_slice(kiln_ir_builder_t* b,
     int64_t j = s.result_dim_of[i];
     kiln_ir_value_t* idx = NULL;
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&g.bb, (int64_t)i, &idx));
-    bool whole = !s.dyn_off[i] && !s.dyn_stride[i] && s.off[i] == 0 &&
-                 s.stride[i] == 1 && s.size[i] == dt->shaped.dims[i];
+    bool whole = !s.dyn_off[i] && !s.dyn_stride[i] && !s.dyn_size[i] &&
+                 s.off[i] == 0 && s.stride[i] == 1 &&
+                 dt->shaped.dims[i] != KILN_IR_DYNAMIC_DIM &&
+                 s.size[i] == dt->shaped.dims[i];
     if (whole && j >= 0) {
       coords[j] = idx;
       continue;
@@ -366,12 +346,19 @@ static kiln_status_t kiln_lt_lower_insert_slice(kiln_ir_builder_t* b,
       KILN_RETURN_IF_ERROR(
           kiln_lowering_emit2(&g.bb, "arith.divsi", local, stride, &q));
     }
-    kiln_ir_value_t* size = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, s.size[i], &size));
+    kiln_ir_value_t* size = s.dyn_size[i];
+    if (!size) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, s.size[i], &size));
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&g.bb, KILN_CMPI_SLT, q, size, &c));
     KILN_RETURN_IF_ERROR(kiln_lt_and(&g.bb, c, &inside));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_clamp_index(&g.bb, q, 0, s.size[i] - 1, &coords[j]));
+    if (s.dyn_size[i]) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_clamp_to_size(&g.bb, q, size, &coords[j]));
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_clamp_index(&g.bb, q, 0, s.size[i] - 1, &coords[j]));
+    }
   }
   kiln_ir_value_t* v = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_extract(&g.bb, src, coords, &v));
@@ -391,13 +378,9 @@ static kiln_status_t kiln_lt_lower_concat(kiln_ir_builder_t* b,
   kiln_ir_context_t* ctx = b->context;
   const kiln_ir_type_t* rt = op->results[0].type;
   uint32_t n = kiln_ir_op_num_regular_operands(op);
-  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, rt));
   kiln_ir_value_t* args[64];
   if (n > 64) return kiln_ir_op_emit_error(op, ctx, "more than 64 operands");
-  for (uint32_t k = 0; k < n; ++k) {
-    args[k] = kiln_ir_op_operand(op, k);
-    KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, args[k]->type));
-  }
+  for (uint32_t k = 0; k < n; ++k) args[k] = kiln_ir_op_operand(op, k);
   kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
       ctx, "dimension",
       kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64),
@@ -413,11 +396,9 @@ static kiln_status_t kiln_lt_lower_concat(kiln_ir_builder_t* b,
 
 static kiln_status_t kiln_lt_lower_insert(kiln_ir_builder_t* b,
                                           kiln_ir_op_t* op) {
-  kiln_ir_context_t* ctx = b->context;
   kiln_ir_value_t* scalar = kiln_ir_op_operand(op, 0);
   kiln_ir_value_t* dest = kiln_ir_op_operand(op, 1);
   const kiln_ir_type_t* dt = dest->type;
-  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, dt));
   kiln_lt_generic_t g;
   KILN_RETURN_IF_ERROR(kiln_lt_generic_over(b, dest, &g));
   kiln_ir_value_t* hit = NULL;
@@ -602,9 +583,10 @@ static kiln_status_t kiln_lt_lower_bitcast(kiln_ir_builder_t* b,
 // pad
 //===----------------------------------------------------------------------===//
 
-// tensor.pad with static low/high and a padding value that does not depend
-// on the indices (a constant, or a scalar defined outside the region): a
-// generic over the result; per dim `local = i - low`, inside when
+// tensor.pad with static or SSA low/high and a padding value that does not
+// depend on the indices (a constant, or a scalar defined outside the
+// region): a generic over the result (sized source + low + high at run
+// time where dynamic); per dim `local = i - low`, inside when
 // 0 <= local < size; arith.select between the source element (at the
 // clamped position) and the padding value.
 static kiln_status_t kiln_lt_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
@@ -612,15 +594,48 @@ static kiln_status_t kiln_lt_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ir_value_t* src = kiln_lt_look_through_cast(kiln_ir_op_operand(op, 0));
   const kiln_ir_type_t* st = src->type;
   const kiln_ir_type_t* rt = op->results[0].type;
-  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, st));
-  KILN_RETURN_IF_ERROR(kiln_lt_require_static(ctx, op, rt));
-  int64_t lo[KILN_LT_MAX];
+  // Low and high pads: static, or the SSA operands after the source (the
+  // lows', then the highs', in dim order).
+  int64_t lo[KILN_LT_MAX], hi[KILN_LT_MAX];
+  kiln_ir_value_t *dyn_lo[KILN_LT_MAX], *dyn_hi[KILN_LT_MAX];
   size_t rank = rt->shaped.rank;
-  if (kiln_ir_op_num_regular_operands(op) != 1 ||
-      kiln_dialect_int_list(kiln_ir_op_get_attr(op, "static_low"), lo,
+  uint32_t next = 1, n = kiln_ir_op_num_regular_operands(op);
+  if (kiln_dialect_int_list(kiln_ir_op_get_attr(op, "static_low"), lo,
+                            KILN_LT_MAX) != (int64_t)rank ||
+      kiln_dialect_int_list(kiln_ir_op_get_attr(op, "static_high"), hi,
                             KILN_LT_MAX) != (int64_t)rank) {
-    return kiln_ir_op_emit_error(
-        op, ctx, "dynamic low/high padding is not supported yet");
+    return kiln_ir_op_emit_error(op, ctx, "malformed low/high padding");
+  }
+  for (int k = 0; k < 2; ++k) {
+    int64_t* list = k ? hi : lo;
+    kiln_ir_value_t** dyn = k ? dyn_hi : dyn_lo;
+    for (size_t d = 0; d < rank; ++d) {
+      dyn[d] = NULL;
+      if (list[d] != KILN_IR_DYNAMIC_DIM) continue;
+      if (next >= n) {
+        return kiln_ir_op_emit_error(op, ctx, "malformed low/high padding");
+      }
+      dyn[d] = kiln_ir_op_operand(op, next++);
+    }
+  }
+  // Run-time sizes: the source's dims and the result's (source + low +
+  // high, computed at host level).
+  kiln_ir_value_t* src_dim[KILN_LT_MAX];
+  kiln_ir_value_t* sizes[KILN_LT_MAX];
+  uint32_t num_sizes = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, src, d, &src_dim[d]));
+    if (rt->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) continue;
+    kiln_ir_value_t *size = src_dim[d], *l = NULL, *h = NULL;
+    if (!size) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(b, st->shaped.dims[d], &size));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lt_index(b, lo[d], dyn_lo[d], &l));
+    KILN_RETURN_IF_ERROR(kiln_lt_index(b, hi[d], dyn_hi[d], &h));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.addi", size, l, &size));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.addi", size, h, &size));
+    sizes[num_sizes++] = size;
   }
   kiln_ir_block_t* region = op->regions[0].first_block;
   kiln_ir_value_t* pad = kiln_ir_op_operand(region->last_op, 0);
@@ -642,29 +657,42 @@ static kiln_status_t kiln_lt_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
     KILN_RETURN_IF_ERROR(kiln_lowering_emit(b, "tensor.from_elements", t0, 1,
                                             &pad, &pad_tensor));
   }
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(b, "tensor.empty", rt, num_sizes, sizes, &init));
   kiln_lt_generic_t g;
-  KILN_RETURN_IF_ERROR(kiln_lt_generic(b, rt, NULL, NULL, &g));
+  KILN_RETURN_IF_ERROR(kiln_lt_generic_init(b, init, NULL, NULL, &g));
   kiln_ir_value_t *idx[KILN_LT_MAX], *inside = NULL;
   for (uint32_t d = 0; d < rank; ++d) {
     int64_t size = st->shaped.dims[d];
-    kiln_ir_value_t *local, *off, *ge, *lt, *zero, *hi;
+    bool dynamic = src_dim[d] || dyn_lo[d] || dyn_hi[d] ||
+                   rt->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
+    kiln_ir_value_t *local, *off, *ge, *lt, *zero, *hi_value;
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&g.bb, d, &local));
-    if (lo[d] != 0) {
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, lo[d], &off));
+    if (dyn_lo[d] || lo[d] != 0) {
+      KILN_RETURN_IF_ERROR(kiln_lt_index(&g.bb, lo[d], dyn_lo[d], &off));
       KILN_RETURN_IF_ERROR(
           kiln_lowering_emit2(&g.bb, "arith.subi", local, off, &local));
     }
-    if (lo[d] != 0 || rt->shaped.dims[d] != size) {
+    if (dynamic || lo[d] != 0 || rt->shaped.dims[d] != size) {
       KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, 0, &zero));
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, size, &hi));
+      hi_value = src_dim[d];
+      if (!hi_value) {
+        KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&g.bb, size, &hi_value));
+      }
       KILN_RETURN_IF_ERROR(
           kiln_lowering_cmpi(&g.bb, KILN_CMPI_SGE, local, zero, &ge));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_cmpi(&g.bb, KILN_CMPI_SLT, local, hi, &lt));
+          kiln_lowering_cmpi(&g.bb, KILN_CMPI_SLT, local, hi_value, &lt));
       KILN_RETURN_IF_ERROR(kiln_lt_and(&g.bb, ge, &inside));
       KILN_RETURN_IF_ERROR(kiln_lt_and(&g.bb, lt, &inside));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_clamp_index(&g.bb, local, 0, size - 1, &local));
+      if (src_dim[d]) {
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_clamp_to_size(&g.bb, local, src_dim[d], &local));
+      } else {
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_clamp_index(&g.bb, local, 0, size - 1, &local));
+      }
     }
     idx[d] = local;
   }

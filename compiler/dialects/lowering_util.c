@@ -165,6 +165,30 @@ kiln_status_t kiln_lowering_clamp_index(kiln_ir_builder_t* b,
   return kiln_lowering_emit2(b, "arith.minsi", v, h, out);
 }
 
+kiln_status_t kiln_lowering_dynamic_dim(kiln_ir_builder_t* b,
+                                        kiln_ir_value_t* t, size_t d,
+                                        kiln_ir_value_t** out) {
+  *out = NULL;
+  if (t->type->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) return kiln_ok_status();
+  kiln_ir_value_t* c = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, (int64_t)d, &c));
+  kiln_ir_value_t* args[2] = {t, c};
+  return kiln_lowering_emit(b, "tensor.dim", kiln_ir_index_type_get(b->context),
+                            2, args, out);
+}
+
+kiln_status_t kiln_lowering_clamp_to_size(kiln_ir_builder_t* b,
+                                          kiln_ir_value_t* v,
+                                          kiln_ir_value_t* size,
+                                          kiln_ir_value_t** out) {
+  kiln_ir_value_t *zero, *one, *last;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.subi", size, one, &last));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maxsi", v, zero, &v));
+  return kiln_lowering_emit2(b, "arith.minsi", v, last, out);
+}
+
 //===----------------------------------------------------------------------===//
 // tensor / linalg ops
 //===----------------------------------------------------------------------===//
@@ -197,11 +221,7 @@ static kiln_status_t kiln_lowering_dim(kiln_ir_builder_t* b, kiln_ir_value_t* t,
   if (t->type->shaped.dims[r] != KILN_IR_DYNAMIC_DIM) {
     return kiln_lowering_index_const(b, t->type->shaped.dims[r], out);
   }
-  kiln_ir_value_t* c = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, (int64_t)r, &c));
-  kiln_ir_value_t* args[2] = {t, c};
-  return kiln_lowering_emit(b, "tensor.dim", kiln_ir_index_type_get(b->context),
-                            2, args, out);
+  return kiln_lowering_dynamic_dim(b, t, r, out);
 }
 
 kiln_status_t kiln_lowering_empty_like(kiln_ir_builder_t* b,

@@ -102,6 +102,19 @@ kiln_status_t kiln_lowering_clamp_index(kiln_ir_builder_t* b,
 // tensor / linalg ops
 //===----------------------------------------------------------------------===//
 
+// Dim |d| of tensor |t| as an index value: tensor.dim when it is dynamic,
+// else NULL (the static size is in the type).
+kiln_status_t kiln_lowering_dynamic_dim(kiln_ir_builder_t* b,
+                                        kiln_ir_value_t* t, size_t d,
+                                        kiln_ir_value_t** out);
+
+// |v| (an index) clamped into [0, |size|) where |size| is an index value
+// (a run-time size): min(max(v, 0), size - 1).
+kiln_status_t kiln_lowering_clamp_to_size(kiln_ir_builder_t* b,
+                                          kiln_ir_value_t* v,
+                                          kiln_ir_value_t* size,
+                                          kiln_ir_value_t** out);
+
 // tensor.empty of |type|.
 kiln_status_t kiln_lowering_empty(kiln_ir_builder_t* b,
                                   const kiln_ir_type_t* type,

@@ -419,32 +419,13 @@ static kiln_status_t kiln_lx_and_mask(kiln_ir_builder_t* bb,
   return kiln_ok_status();
 }
 
-// Dim |d| of |t| as an index value at |b| (tensor.dim when dynamic), or
-// NULL when static.
-static kiln_status_t kiln_lx_dynamic_dim(kiln_ir_builder_t* b,
-                                         kiln_ir_value_t* t, size_t d,
-                                         kiln_ir_value_t** out) {
-  *out = NULL;
-  if (t->type->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) return kiln_ok_status();
-  kiln_ir_value_t* c = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, (int64_t)d, &c));
-  kiln_ir_value_t* args[2] = {t, c};
-  return kiln_lowering_emit(b, "tensor.dim", kiln_ir_index_type_get(b->context),
-                            2, args, out);
-}
-
 // |v| clamped into [0, size) in a body: |size| the run-time size (from
 // kiln_lx_dynamic_dim) or, when NULL, the static |static_size|.
 static kiln_status_t kiln_lx_clamp(kiln_ir_builder_t* bb, kiln_ir_value_t* v,
                                    kiln_ir_value_t* size, int64_t static_size,
                                    kiln_ir_value_t** out) {
   if (!size) return kiln_lowering_clamp_index(bb, v, 0, static_size - 1, out);
-  kiln_ir_value_t *zero, *one, *last;
-  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(bb, 0, &zero));
-  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(bb, 1, &one));
-  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.subi", size, one, &last));
-  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.maxsi", v, zero, &v));
-  return kiln_lowering_emit2(bb, "arith.minsi", v, last, out);
+  return kiln_lowering_clamp_to_size(bb, v, size, out);
 }
 
 static kiln_status_t kiln_lx_lower_gather(kiln_ir_builder_t* b,
@@ -461,7 +442,7 @@ static kiln_status_t kiln_lx_lower_gather(kiln_ir_builder_t* b,
   kiln_ir_value_t* src_dim[KILN_LX_MAX_RANK];
   for (int64_t i = 0; i < x.depth; ++i) {
     KILN_RETURN_IF_ERROR(
-        kiln_lx_dynamic_dim(b, source, (size_t)x.map[i], &src_dim[i]));
+        kiln_lowering_dynamic_dim(b, source, (size_t)x.map[i], &src_dim[i]));
   }
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
@@ -770,7 +751,7 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
       sizes[d] = size;
       if (size == KILN_IR_DYNAMIC_DIM && !size_values[d]) {
         KILN_RETURN_IF_ERROR(
-            kiln_lx_dynamic_dim(b, qkvo_values[t], r, &size_values[d]));
+            kiln_lowering_dynamic_dim(b, qkvo_values[t], r, &size_values[d]));
       }
     }
   }
@@ -1461,11 +1442,8 @@ static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
     src_size[d] = NULL;
     if (t < 0) continue;
     if (st->shaped.dims[d] == KILN_IR_DYNAMIC_DIM) {
-      kiln_ir_value_t* c = NULL;
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, d, &c));
-      kiln_ir_value_t* args[2] = {src, c};
-      KILN_RETURN_IF_ERROR(kiln_lowering_emit(
-          b, "tensor.dim", kiln_ir_index_type_get(ctx), 2, args, &src_size[d]));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_dynamic_dim(b, src, (size_t)d, &src_size[d]));
       padded = true;
     } else if (st->shaped.dims[d] % l.tiles[t] != 0) {
       padded = true;
@@ -1547,16 +1525,8 @@ static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
     }
     inside = lt;
     if (src_size[d]) {
-      // min(max(c, 0), size - 1) with the run-time size.
-      kiln_ir_value_t *zero_index, *one, *last;
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero_index));
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 1, &one));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.subi", size, one, &last));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.maxsi", c, zero_index, &c));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.minsi", c, last, &coords[d]));
+          kiln_lowering_clamp_to_size(&bb, c, size, &coords[d]));
       continue;
     }
     KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(

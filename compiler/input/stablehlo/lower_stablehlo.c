@@ -600,8 +600,57 @@ static kiln_status_t kiln_lower_concatenate(kiln_lower_t* l, kiln_ir_op_t* op) {
     kiln_lowering_replace(op, kiln_ir_op_operand(op, 0));
     return kiln_ok_status();
   }
+  if (n > 64) return kiln_ir_op_emit_error(op, l->ctx, "too many operands");
+  // Dynamic shapes: the operands' sizes along |dim|, their running sums
+  // (where each operand starts) and the result's sizes are host values;
+  // the other dims must agree at run time.
+  bool dynamic = !kiln_ir_type_has_static_shape(rt);
+  for (uint32_t k = 0; k < n; ++k) {
+    dynamic |= !kiln_ir_type_has_static_shape(kiln_ir_op_operand(op, k)->type);
+  }
+  kiln_ir_value_t* dyn_size[64];
+  kiln_ir_value_t* dyn_start[65];
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(&l->b, rt, &init));
+  if (dynamic) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&l->b, 0, &dyn_start[0]));
+    for (uint32_t k = 0; k < n; ++k) {
+      kiln_ir_value_t* operand = kiln_ir_op_operand(op, k);
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_dynamic_dim(&l->b, operand, (size_t)dim, &dyn_size[k]));
+      if (!dyn_size[k]) {
+        KILN_RETURN_IF_ERROR(kiln_lowering_index_const(
+            &l->b, operand->type->shaped.dims[dim], &dyn_size[k]));
+      }
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(
+          &l->b, "arith.addi", dyn_start[k], dyn_size[k], &dyn_start[k + 1]));
+      for (uint32_t d = 0; k > 0 && d < rank; ++d) {
+        if ((int64_t)d == dim) continue;
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_assert_same_dim(&l->b, op, 0, d, k, d));
+      }
+    }
+    kiln_ir_value_t* sizes[KILN_MAX_RANK];
+    uint32_t num_sizes = 0;
+    for (uint32_t d = 0; d < rank; ++d) {
+      if (rt->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) continue;
+      if ((int64_t)d == dim) {
+        sizes[num_sizes++] = dyn_start[n];
+        continue;
+      }
+      KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(
+          &l->b, kiln_ir_op_operand(op, 0), d, &sizes[num_sizes]));
+      if (!sizes[num_sizes]) {
+        KILN_RETURN_IF_ERROR(kiln_lowering_index_const(
+            &l->b, kiln_ir_op_operand(op, 0)->type->shaped.dims[d],
+            &sizes[num_sizes]));
+      }
+      ++num_sizes;
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&l->b, "tensor.empty", rt, num_sizes, sizes, &init));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(&l->b, rt, &init));
+  }
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(l->ctx, rank);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
@@ -621,7 +670,6 @@ static kiln_status_t kiln_lower_concatenate(kiln_lower_t* l, kiln_ir_op_t* op) {
   }
   kiln_ir_value_t* values[64];
   kiln_ir_value_t* offsets[64];
-  if (n > 64) return kiln_ir_op_emit_error(op, l->ctx, "too many operands");
   int64_t offset = 0;
   kiln_ir_value_t* zero = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, 0, &zero));
@@ -629,15 +677,24 @@ static kiln_status_t kiln_lower_concatenate(kiln_lower_t* l, kiln_ir_op_t* op) {
     kiln_ir_value_t* operand = kiln_ir_op_operand(op, k);
     int64_t size = operand->type->shaped.dims[dim];
     kiln_ir_value_t *off, *local, *max, *clamped;
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, offset, &off));
-    offsets[k] = off;
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.subi", idx[dim], off, &local));
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, size - 1, &max));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.minsi", local, max, &clamped));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.maxsi", clamped, zero, &clamped));
+    if (dynamic) {
+      off = dyn_start[k];
+      offsets[k] = off;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.subi", idx[dim], off, &local));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_clamp_to_size(&bb, local, dyn_size[k], &clamped));
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, offset, &off));
+      offsets[k] = off;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.subi", idx[dim], off, &local));
+      KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, size - 1, &max));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.minsi", local, max, &clamped));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.maxsi", clamped, zero, &clamped));
+    }
     kiln_ir_value_t* args[KILN_MAX_RANK + 1];
     args[0] = operand;
     for (uint32_t d = 0; d < rank; ++d) {

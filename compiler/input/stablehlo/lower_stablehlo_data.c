@@ -325,13 +325,8 @@ static kiln_status_t kiln_ld_lower_torch_index_select(kiln_ir_builder_t* b,
     kiln_ir_value_t* init = NULL;
     KILN_RETURN_IF_ERROR(
         kiln_lowering_empty_from(b, op, rt, 2, inputs, maps, &init));
-    if (in->shaped.dims[dim] == KILN_IR_DYNAMIC_DIM) {
-      kiln_ir_value_t* c = NULL;
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, dim, &c));
-      kiln_ir_value_t* args[2] = {input, c};
-      KILN_RETURN_IF_ERROR(kiln_lowering_emit(
-          b, "tensor.dim", kiln_ir_index_type_get(ctx), 2, args, &dim_size));
-    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_dynamic_dim(b, input, (size_t)dim, &dim_size));
     KILN_RETURN_IF_ERROR(kiln_ld_generic_over_init(b, init, &generic, &bb));
   }
   kiln_ir_value_t* r[KILN_LD_MAX];
@@ -345,15 +340,7 @@ static kiln_status_t kiln_ld_lower_torch_index_select(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, index, icoords, &sel));
   KILN_RETURN_IF_ERROR(kiln_ld_to_index(&bb, sel, &sel));
   if (dim_size) {
-    kiln_ir_value_t *zero, *one, *last;
-    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
-    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 1, &one));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.subi", dim_size, one, &last));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.maxsi", sel, zero, &sel));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.minsi", sel, last, &sel));
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(&bb, sel, dim_size, &sel));
   } else {
     KILN_RETURN_IF_ERROR(
         kiln_lowering_clamp_index(&bb, sel, 0, in->shaped.dims[dim] - 1, &sel));

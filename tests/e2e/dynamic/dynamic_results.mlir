@@ -198,3 +198,38 @@ func.func @attention_dynamic() {
   check.expect_almost_eq_const(%1, dense<[[[2.0, 3.0], [2.0, 3.0]]]> : tensor<1x2x2xf32>) : tensor<1x2x2xf32>
   return
 }
+
+// tensor.pad of a dynamic [1, 2, 3] by 1 low and a run-time high of 2:
+// [0, 1, 2, 3, 0, 0].
+func.func @pad_dynamic() {
+  %x = flow.tensor.dynamic_constant dense<[1, 2, 3]> : tensor<3xi32> -> tensor<?xi32>
+  %h = util.unfoldable_constant 2 : index
+  %zero = arith.constant 0 : i32
+  %0 = tensor.pad %x low[1] high[%h] {
+  ^bb0(%i: index):
+    tensor.yield %zero : i32
+  } : tensor<?xi32> to tensor<?xi32>
+  %1 = tensor.cast %0 : tensor<?xi32> to tensor<6xi32>
+  check.expect_eq_const(%1, dense<[0, 1, 2, 3, 0, 0]> : tensor<6xi32>) : tensor<6xi32>
+  return
+}
+
+// [7, 8] inserted at 1 into a dynamic [0, 0, 0, 0, 0] (its run-time size),
+// then 9 inserted at 4, and [5, 6] concatenated in front:
+// [5, 6, 0, 7, 8, 0, 9].
+func.func @insert_concat_dynamic() {
+  %dest = flow.tensor.dynamic_constant dense<0> : tensor<5xi32> -> tensor<?xi32>
+  %src = flow.tensor.dynamic_constant dense<[7, 8]> : tensor<2xi32> -> tensor<?xi32>
+  %front = flow.tensor.dynamic_constant dense<[5, 6]> : tensor<2xi32> -> tensor<?xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %n = tensor.dim %src, %c0 : tensor<?xi32>
+  %0 = tensor.insert_slice %src into %dest[%c1] [%n] [1] : tensor<?xi32> into tensor<?xi32>
+  %nine = arith.constant 9 : i32
+  %1 = tensor.insert %nine into %0[%c4] : tensor<?xi32>
+  %2 = tensor.concat dim(0) %front, %1 : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+  %3 = tensor.cast %2 : tensor<?xi32> to tensor<7xi32>
+  check.expect_eq_const(%3, dense<[5, 6, 0, 7, 8, 0, 9]> : tensor<7xi32>) : tensor<7xi32>
+  return
+}

@@ -384,7 +384,10 @@ kiln_status_t kiln_lowering_copy_through_map(
     kiln_ir_value_t** out) {
   uint32_t rank = (uint32_t)result_type->shaped.rank;
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, result_type, &init));
+  // A dynamic result is sized by the input dims its map reads (one input:
+  // nothing to check against, so no op is needed).
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_from(b, NULL, result_type, 1, &input,
+                                                &input_map, &init));
   const kiln_ir_attribute_t* maps[2] = {
       input_map, kiln_linalg_identity_map(b->context, rank)};
   kiln_ir_op_t* generic = NULL;

@@ -140,7 +140,8 @@ kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
                                             size_t c_dim);
 
 // tensor.empty of |type| whose dynamic dims are read at run time
-// (tensor.dim) from |inputs| (inputs[i] is operand i of |op|): dim j of the
+// (tensor.dim) from |inputs| (inputs[i] is operand i of |op|; |op| may be
+// NULL when |n| is 1: there is nothing to check): dim j of the
 // result is dim r of the first input i whose map |maps[i]| has loop j as its
 // result r (identity output map). Every other input dim on loop j must have
 // the same run-time size: a cf.assert naming |op| and the operands checks

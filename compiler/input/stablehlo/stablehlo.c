@@ -1282,6 +1282,12 @@ static void kiln_shlo_print_reduce(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   }
 #define KILN_SHLO_OP(NAME, N, R, REGIONS, VERIFY, PARSE, PRINT, LOWER) \
   KILN_SHLO_OP_TRAITS(NAME, N, R, REGIONS, 0, VERIFY, PARSE, PRINT, LOWER)
+// An op whose lowering takes dynamic shapes (elementwise or a copy through
+// a map: the result is sized from the operands' dims at run time).
+#define KILN_SHLO_OP_DYN(NAME, N, R, REGIONS, VERIFY, PARSE, PRINT, LOWER) \
+  KILN_SHLO_OP_TRAITS(NAME, N, R, REGIONS,                                 \
+                      KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, VERIFY, PARSE,  \
+                      PRINT, LOWER)
 
 static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
     {"stablehlo.constant", "a dense constant",
@@ -1313,8 +1319,9 @@ static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
     KILN_SHLO_EW("stablehlo.not", 1, KILN_SHLO_INT_BOOL, 0),
     KILN_SHLO_EW("stablehlo.popcnt", 1, KILN_SHLO_INT, 0),
     KILN_SHLO_EW("stablehlo.count_leading_zeros", 1, KILN_SHLO_INT, 0),
-    {"stablehlo.is_finite", "elementwise isfinite", KILN_IR_TRAIT_PURE, 1, 1, 0,
-     0, kiln_shlo_verify_is_finite, kiln_dialect_parse_operands_functional,
+    {"stablehlo.is_finite", "elementwise isfinite",
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 1, 1, 0, 0,
+     kiln_shlo_verify_is_finite, kiln_dialect_parse_operands_functional,
      kiln_shlo_print_elementwise, NULL, NULL, kiln_lower_stablehlo_op},
     // Binary.
     KILN_SHLO_EW("stablehlo.add", 2, KILN_SHLO_ANY, KILN_IR_TRAIT_COMMUTATIVE),
@@ -1339,31 +1346,32 @@ static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
     KILN_SHLO_EW("stablehlo.shift_right_arithmetic", 2, KILN_SHLO_INT, 0),
     KILN_SHLO_EW("stablehlo.shift_right_logical", 2, KILN_SHLO_INT, 0),
     // Others.
-    KILN_SHLO_OP("stablehlo.compare", 2, 1, 0, kiln_shlo_verify_compare,
-                 kiln_shlo_parse_compare, kiln_shlo_print_compare,
-                 kiln_lower_stablehlo_op),
-    KILN_SHLO_OP("stablehlo.select", 3, 1, 0, kiln_shlo_verify_select,
-                 kiln_shlo_parse_select, kiln_shlo_print_select,
-                 kiln_lower_stablehlo_op),
-    KILN_SHLO_OP("stablehlo.clamp", 3, 1, 0, kiln_shlo_verify_clamp,
-                 kiln_shlo_parse_elementwise, kiln_shlo_print_elementwise,
-                 kiln_lower_stablehlo_op),
-    KILN_SHLO_OP("stablehlo.convert", 1, 1, 0, kiln_shlo_verify_convert,
-                 kiln_shlo_parse_elementwise, kiln_shlo_print_elementwise,
-                 kiln_lower_stablehlo_op),
-    KILN_SHLO_OP("stablehlo.bitcast_convert", 1, 1, 0,
-                 kiln_shlo_verify_bitcast_convert,
-                 kiln_dialect_parse_operands_functional,
-                 kiln_shlo_print_elementwise, kiln_lower_stablehlo_op),
-    KILN_SHLO_OP("stablehlo.broadcast_in_dim", 1, 1, 0,
-                 kiln_shlo_verify_broadcast_in_dim, kiln_shlo_parse_list_form,
-                 kiln_shlo_print_list_form, kiln_stablehlo_lower_broadcast),
-    KILN_SHLO_OP("stablehlo.broadcast", 1, 1, 0, kiln_shlo_verify_broadcast,
-                 kiln_shlo_parse_list_form, kiln_shlo_print_list_form,
-                 kiln_stablehlo_lower_broadcast),
-    KILN_SHLO_OP("stablehlo.transpose", 1, 1, 0, kiln_shlo_verify_transpose,
-                 kiln_shlo_parse_list_form, kiln_shlo_print_list_form,
-                 kiln_stablehlo_lower_transpose),
+    KILN_SHLO_OP_DYN("stablehlo.compare", 2, 1, 0, kiln_shlo_verify_compare,
+                     kiln_shlo_parse_compare, kiln_shlo_print_compare,
+                     kiln_lower_stablehlo_op),
+    KILN_SHLO_OP_DYN("stablehlo.select", 3, 1, 0, kiln_shlo_verify_select,
+                     kiln_shlo_parse_select, kiln_shlo_print_select,
+                     kiln_lower_stablehlo_op),
+    KILN_SHLO_OP_DYN("stablehlo.clamp", 3, 1, 0, kiln_shlo_verify_clamp,
+                     kiln_shlo_parse_elementwise, kiln_shlo_print_elementwise,
+                     kiln_lower_stablehlo_op),
+    KILN_SHLO_OP_DYN("stablehlo.convert", 1, 1, 0, kiln_shlo_verify_convert,
+                     kiln_shlo_parse_elementwise, kiln_shlo_print_elementwise,
+                     kiln_lower_stablehlo_op),
+    KILN_SHLO_OP_DYN("stablehlo.bitcast_convert", 1, 1, 0,
+                     kiln_shlo_verify_bitcast_convert,
+                     kiln_dialect_parse_operands_functional,
+                     kiln_shlo_print_elementwise, kiln_lower_stablehlo_op),
+    KILN_SHLO_OP_DYN("stablehlo.broadcast_in_dim", 1, 1, 0,
+                     kiln_shlo_verify_broadcast_in_dim,
+                     kiln_shlo_parse_list_form, kiln_shlo_print_list_form,
+                     kiln_stablehlo_lower_broadcast),
+    KILN_SHLO_OP_DYN("stablehlo.broadcast", 1, 1, 0, kiln_shlo_verify_broadcast,
+                     kiln_shlo_parse_list_form, kiln_shlo_print_list_form,
+                     kiln_stablehlo_lower_broadcast),
+    KILN_SHLO_OP_DYN("stablehlo.transpose", 1, 1, 0, kiln_shlo_verify_transpose,
+                     kiln_shlo_parse_list_form, kiln_shlo_print_list_form,
+                     kiln_stablehlo_lower_transpose),
     KILN_SHLO_OP("stablehlo.reshape", 1, 1, 0, kiln_shlo_verify_reshape,
                  kiln_dialect_parse_operands_functional,
                  kiln_shlo_print_elementwise, kiln_stablehlo_lower_reshape),

@@ -233,3 +233,25 @@ func.func @insert_concat_dynamic() {
   check.expect_eq_const(%3, dense<[5, 6, 0, 7, 8, 0, 9]> : tensor<7xi32>) : tensor<7xi32>
   return
 }
+
+// StableHLO data movement and selection on dynamic shapes, step by step:
+// transpose -> [[1, 4], [2, 5], [3, 6]]; max(x, 3) via compare/select ->
+// [[3, 4], [3, 5], [3, 6]]; clamp to [0, 5] -> [[3, 4], [3, 5], [3, 5]];
+// converted to f32 and back.
+func.func @stablehlo_dynamic_data_movement() {
+  %x = flow.tensor.dynamic_constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32> -> tensor<?x?xi32>
+  %t = stablehlo.transpose %x, dims = [1, 0] : (tensor<?x?xi32>) -> tensor<?x?xi32>
+  %three = stablehlo.constant dense<3> : tensor<i32>
+  %b = stablehlo.broadcast_in_dim %three, dims = [] : (tensor<i32>) -> tensor<3x2xi32>
+  %bd = tensor.cast %b : tensor<3x2xi32> to tensor<?x?xi32>
+  %gt = stablehlo.compare GT, %t, %bd : (tensor<?x?xi32>, tensor<?x?xi32>) -> tensor<?x?xi1>
+  %m = stablehlo.select %gt, %t, %bd : tensor<?x?xi1>, tensor<?x?xi32>
+  %lo = stablehlo.constant dense<0> : tensor<i32>
+  %hi = stablehlo.constant dense<5> : tensor<i32>
+  %c = stablehlo.clamp %lo, %m, %hi : (tensor<i32>, tensor<?x?xi32>, tensor<i32>) -> tensor<?x?xi32>
+  %f = stablehlo.convert %c : (tensor<?x?xi32>) -> tensor<?x?xf32>
+  %i = stablehlo.convert %f : (tensor<?x?xf32>) -> tensor<?x?xi32>
+  %r = tensor.cast %i : tensor<?x?xi32> to tensor<3x2xi32>
+  check.expect_eq_const(%r, dense<[[3, 4], [3, 5], [3, 5]]> : tensor<3x2xi32>) : tensor<3x2xi32>
+  return
+}

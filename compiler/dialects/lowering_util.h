@@ -133,20 +133,18 @@ kiln_status_t kiln_lowering_fill(kiln_ir_builder_t* b, kiln_ir_value_t* value,
 
 // A cf.assert that dim |a_dim| of operand |a| of |op| and dim |c_dim| of
 // operand |c| have the same run-time size (nothing when both are static);
-// its message names |op|, its location and both operands.
+// its message names |op|'s location and both operands.
 kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
                                             kiln_ir_op_t* op, uint32_t a,
                                             size_t a_dim, uint32_t c,
                                             size_t c_dim);
 
 // tensor.empty of |type| whose dynamic dims are read at run time
-// (tensor.dim) from |inputs| (inputs[i] is operand i of |op|; |op| may be
-// NULL when |n| is 1: there is nothing to check): dim j of the
-// result is dim r of the first input i whose map |maps[i]| has loop j as its
-// result r (identity output map). Every other input dim on loop j must have
-// the same run-time size: a cf.assert naming |op| and the operands checks
-// it where either side is dynamic.
-kiln_status_t kiln_lowering_empty_from(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+// (tensor.dim) from |inputs|: dim j of the result is dim r of the first
+// input i whose map |maps[i]| has loop j as its result r (identity output
+// map). That the other inputs agree is checked once the op is structured
+// (lower-to-structured asserts every structured op's shared loop dims).
+kiln_status_t kiln_lowering_empty_from(kiln_ir_builder_t* b,
                                        const kiln_ir_type_t* type, uint32_t n,
                                        kiln_ir_value_t* const* inputs,
                                        const kiln_ir_attribute_t* const* maps,

@@ -8,6 +8,7 @@
 
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/lowering_util.h"
+#include "compiler/dispatch/structured.h"
 #include "compiler/ir/op_registry.h"
 #include "compiler/pipeline/inline_calls.h"
 #include "compiler/pipeline/lower_globals.h"
@@ -74,6 +75,127 @@ static kiln_ir_walk_result_t kiln_drop_encodings_in(kiln_ir_op_t* op,
   return KILN_IR_WALK_ADVANCE;
 }
 
+// A structured op on dynamically shaped tensors reads every operand along
+// its loops: where several operand dims span the same loop and one of them
+// is dynamic, their run-time sizes must agree, or a loop sized by one would
+// read past another. A cf.assert before the op checks each such pair (the
+// message names the op's location and the two operands), so that bad
+// inputs fail the call instead of reading out of bounds.
+// Where the size of dim |dim| of tensor |v| comes from, followed through
+// tensor.empty sizes, tensor.dim and structured ops' inits: two operand
+// dims with the same source need no check (an init sized from an input).
+typedef struct kiln_size_source_t {
+  kiln_ir_value_t* value;  // a tensor (dim >= 0) or an index value
+  int64_t dim;
+} kiln_size_source_t;
+
+static kiln_size_source_t kiln_size_source(kiln_ir_context_t* context,
+                                           kiln_ir_value_t* v, int64_t dim) {
+  for (int depth = 0; depth < 64; ++depth) {
+    kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+    if (dim < 0) {
+      // An index: tensor.dim of a constant dim is that tensor's dim.
+      const kiln_ir_attribute_t* c = NULL;
+      if (def && kiln_ir_op_is(def, "tensor.dim")) {
+        kiln_ir_value_t* i = kiln_ir_op_operand(def, 1);
+        if (i->kind == KILN_IR_VALUE_RESULT && i->defining_op &&
+            kiln_ir_op_is(i->defining_op, "arith.constant")) {
+          c = kiln_ir_op_get_attr(i->defining_op, "value");
+        }
+      }
+      if (!c || c->kind != KILN_IR_ATTR_INTEGER) break;
+      v = kiln_ir_op_operand(def, 0);
+      dim = c->i;
+      continue;
+    }
+    if (!def || !kiln_ir_type_is_ranked_tensor(v->type) ||
+        dim >= (int64_t)v->type->shaped.rank ||
+        v->type->shaped.dims[dim] != KILN_IR_DYNAMIC_DIM) {
+      break;
+    }
+    if (kiln_ir_op_is(def, "tensor.empty")) {
+      uint32_t k = 0;
+      for (int64_t i = 0; i < dim; ++i) {
+        if (v->type->shaped.dims[i] == KILN_IR_DYNAMIC_DIM) ++k;
+      }
+      if (k >= def->num_operands) break;
+      v = kiln_ir_op_operand(def, k);
+      dim = -1;
+      continue;
+    }
+    if (!kiln_structured_op_is(def)) break;
+    kiln_structured_op_t s;
+    kiln_status_t status = kiln_structured_op_get(context, def, &s);
+    if (status) {
+      kiln_status_free(status);
+      break;
+    }
+    if (v->index >= s.num_outs) break;
+    kiln_ir_value_t* init = kiln_ir_op_operand(def, s.num_ins + v->index);
+    if (init->type != v->type) break;
+    v = init;
+  }
+  kiln_size_source_t out = {v, dim};
+  return out;
+}
+
+static kiln_status_t kiln_check_structured_dims(kiln_ir_context_t* context,
+                                                kiln_ir_op_t* op) {
+  if (!kiln_structured_op_is(op)) return kiln_ok_status();
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  bool dynamic = false;
+  for (uint32_t i = 0; i < n; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    dynamic |= kiln_ir_type_is_shaped(t) && !kiln_ir_type_has_static_shape(t);
+  }
+  if (!dynamic) return kiln_ok_status();
+  kiln_structured_op_t s;
+  KILN_RETURN_IF_ERROR(kiln_structured_op_get(context, op, &s));
+  kiln_ir_builder_t b = kiln_ir_builder_make(context);
+  kiln_ir_builder_set_before(&b, op);
+  b.location = op->location;
+  for (uint32_t d = 0; d < s.num_dims; ++d) {
+    int64_t first = -1;
+    size_t first_dim = 0;
+    for (uint32_t i = 0; i < s.num_ins + s.num_outs; ++i) {
+      const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+      if (!kiln_ir_type_is_ranked_tensor(t) || !s.maps[i]) continue;
+      for (size_t r = 0; r < s.maps[i]->num_results; ++r) {
+        int64_t pos = 0;
+        if (!kiln_ir_affine_map_result_is_dim(s.maps[i], r, &pos) ||
+            pos != (int64_t)d) {
+          continue;
+        }
+        if (first < 0) {
+          first = i;
+          first_dim = r;
+          break;
+        }
+        kiln_size_source_t x =
+            kiln_size_source(context, kiln_ir_op_operand(op, (uint32_t)first),
+                             (int64_t)first_dim);
+        kiln_size_source_t y =
+            kiln_size_source(context, kiln_ir_op_operand(op, i), (int64_t)r);
+        if (x.value != y.value || x.dim != y.dim) {
+          KILN_RETURN_IF_ERROR(kiln_lowering_assert_same_dim(
+              &b, op, (uint32_t)first, first_dim, i, r));
+        }
+        break;
+      }
+    }
+  }
+  return kiln_ok_status();
+}
+
+static kiln_ir_walk_result_t kiln_collect_structured(kiln_ir_op_t* op,
+                                                     void* user_data) {
+  kiln_op_list_t* list = user_data;
+  if (!kiln_structured_op_is(op)) return KILN_IR_WALK_ADVANCE;
+  return kiln_collect(op, user_data) == KILN_IR_WALK_INTERRUPT
+             ? KILN_IR_WALK_INTERRUPT
+             : (list->oom ? KILN_IR_WALK_INTERRUPT : KILN_IR_WALK_SKIP);
+}
+
 kiln_status_t kiln_pass_lower_to_structured(kiln_ir_context_t* context,
                                             kiln_ir_op_t* module,
                                             void* user_data) {
@@ -97,6 +219,18 @@ kiln_status_t kiln_pass_lower_to_structured(kiln_ir_context_t* context,
   kiln_ir_builder_t b = kiln_ir_builder_make(context);
   for (size_t i = 0; i < list.count; ++i) {
     KILN_RETURN_IF_ERROR(kiln_lower_to_structured_op(&b, list.ops[i]));
+  }
+  // Run-time shape checks of the structured ops on dynamic shapes.
+  kiln_op_list_t structured = {context, NULL, 0, 0, false};
+  kiln_ir_op_walk(module, KILN_IR_WALK_PRE_ORDER, kiln_collect_structured,
+                  &structured);
+  if (structured.oom) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                            "lower-to-structured");
+  }
+  for (size_t i = 0; i < structured.count; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_check_structured_dims(context, structured.ops[i]));
   }
   return kiln_ok_status();
 }

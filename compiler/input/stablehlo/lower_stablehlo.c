@@ -829,8 +829,8 @@ static kiln_status_t kiln_lower_reduce(kiln_lower_t* l, kiln_ir_op_t* op) {
 
 // The zero accumulator of a dot with a dynamically shaped result: a fill
 // of a tensor.empty sized by the operands' batch and free dims at run time
-// (result dims: batch, lhs free, rhs free), after checking that the batch
-// and contracting dims agree.
+// (result dims: batch, lhs free, rhs free). That the batch and contracting
+// dims agree is checked on the structured op (lower-to-structured).
 static kiln_status_t kiln_lower_dot_dynamic_acc(
     kiln_lower_t* l, kiln_ir_op_t* op, const kiln_stablehlo_dot_dims_t* d,
     kiln_scalar_t zero, kiln_ir_value_t** out) {
@@ -858,16 +858,11 @@ static kiln_status_t kiln_lower_dot_dynamic_acc(
     maps[side] =
         kiln_ir_affine_map_attr_get(ctx, rank, 0, t->shaped.rank, exprs);
   }
-  for (int64_t k = 0; k < d->num_contract; ++k) {
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_assert_same_dim(&l->b, op, 0, (size_t)d->lhs_contract[k],
-                                      1, (size_t)d->rhs_contract[k]));
-  }
   kiln_ir_value_t* inputs[2] = {kiln_ir_op_operand(op, 0),
                                 kiln_ir_op_operand(op, 1)};
   kiln_ir_value_t *init = NULL, *value = NULL;
   KILN_RETURN_IF_ERROR(
-      kiln_lowering_empty_from(&l->b, op, ot, 2, inputs, maps, &init));
+      kiln_lowering_empty_from(&l->b, ot, 2, inputs, maps, &init));
   KILN_RETURN_IF_ERROR(kiln_lowering_constant(
       &l->b, kiln_scalar_to_attr(ctx, ot->shaped.element, zero),
       ot->shaped.element, &value));

@@ -324,7 +324,7 @@ static kiln_status_t kiln_ld_lower_torch_index_select(kiln_ir_builder_t* b,
     kiln_ir_value_t* inputs[2] = {input, index};
     kiln_ir_value_t* init = NULL;
     KILN_RETURN_IF_ERROR(
-        kiln_lowering_empty_from(b, op, rt, 2, inputs, maps, &init));
+        kiln_lowering_empty_from(b, rt, 2, inputs, maps, &init));
     KILN_RETURN_IF_ERROR(
         kiln_lowering_dynamic_dim(b, input, (size_t)dim, &dim_size));
     KILN_RETURN_IF_ERROR(kiln_ld_generic_over_init(b, init, &generic, &bb));

@@ -155,12 +155,13 @@ for device in local-sync local-task; do
   expect to_static "$device" "3x2xf32=[-1 -2][-3 -4][-5 -6]" -- \
     --function=to_static --input="3x2xf32=1 2 3 4 5 6"
   # Run-time dims that break the program's assumptions fail the call
-  # naming the op and operands, before any dispatch reads past a buffer.
+  # naming the op's location and operands, before any dispatch reads past
+  # a buffer.
   expect add_rows "$device" \
-    "contains:'stablehlo.add': dim 0 of operand 0 (tensor<?x2xf32>) and dim 0 of operand 1 (tensor<?x2xf32>) differ at run time; at module.add_square" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x2xf32>) and dim 0 of operand 1 (tensor<?x2xf32>) differ; at module.add_square" \
     -- --function=add_square --input="2x2xf32=0" --input="3x2xf32=0"
   expect matmul_k "$device" \
-    "contains:'stablehlo.dot': dim 1 of operand 0 (tensor<?x?xf32>) and dim 0 of operand 1 (tensor<?x?xf32>) differ at run time; at module.matmul" \
+    "contains:run-time shapes disagree: dim 1 of operand 0 (tensor<?x?xf32>) and dim 0 of operand 1 (tensor<?x?xf32>) differ; at module.matmul" \
     -- --function=matmul --input="2x3xf32=0" --input="4x1xf32=0"
   expect cast "$device" \
     "error: fail (code 3): tensor.cast to tensor<3x2xf32>: dim 0 of the run-time shape differs; at module.to_static" \

@@ -92,7 +92,7 @@ run_lit_file() {
       code=$?
       if [ $code -ne 0 ]; then
         failed_all=1
-        [ -z "$first_error" ] && first_error="$device: RUN line failed: $(grep -m1 -E 'error' "$work/run.out" | cut -c1-100)"
+        [ -z "$first_error" ] && first_error="$device: RUN line failed: $(grep -m1 -E 'error' "$work/run.out" | sed "s|$folder/||" | cut -c1-100)"
       fi
     done
   done < <(run_lines "$file")

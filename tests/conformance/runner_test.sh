@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests run_iree_e2e.sh itself on a folder of small check-test files written
 # here: a passing file, a file with one failing function, a file that does
-# not compile, and a run past --timeout. Asserts the table rows, the last
+# not compile, a run past --timeout, and IREE's run tests (RUN lines). Asserts the table rows, the last
 # line ("N passed, M failed" counting functions) and the JSON results.
 # Usage: runner_test.sh BIN_DIR
 set -uo pipefail
@@ -59,6 +59,41 @@ func.func @slow() {
 }
 MLIR
 
+# IREE's lit-style run tests: RUN lines of iree-run-mlir piped to
+# FileCheck run with kiln-run-mlir (one passes, one prints another value);
+# a RUN line of another IREE tool fails the file; a file with no test
+# functions and no RUN lines passes when it compiles.
+cat >"$work/in/ops/run_ok.mlir" <<'MLIR'
+// RUN: iree-run-mlir --Xcompiler,iree-hal-target-device=local --Xcompiler,iree-hal-local-target-device-backends=vmvx %s --input=2xi32=3 | FileCheck %s
+// CHECK-LABEL: EXEC @twice
+func.func @twice(%a: tensor<2xi32>) -> tensor<2xi32> {
+  %0 = stablehlo.add %a, %a : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+// CHECK: 2xi32=6 6
+MLIR
+cat >"$work/in/ops/run_wrong.mlir" <<'MLIR'
+// RUN: iree-run-mlir --Xcompiler,iree-hal-target-device=local \
+// RUN:   --Xcompiler,iree-hal-local-target-device-backends=vmvx %s --input=2xi32=3 | FileCheck %s
+func.func @twice(%a: tensor<2xi32>) -> tensor<2xi32> {
+  %0 = stablehlo.add %a, %a : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+// CHECK: 2xi32=7 7
+MLIR
+cat >"$work/in/ops/run_opt.mlir" <<'MLIR'
+// RUN: iree-opt --some-pass %s | FileCheck %s
+func.func @f(%a: tensor<2xi32>) -> tensor<2xi32> {
+  return %a : tensor<2xi32>
+}
+MLIR
+cat >"$work/in/ops/compile_only.mlir" <<'MLIR'
+func.func @g(%a: tensor<?xi32>) -> tensor<?xi32> {
+  %0 = stablehlo.add %a, %a : tensor<?xi32>
+  return %0 : tensor<?xi32>
+}
+MLIR
+
 "$here/run_iree_e2e.sh" --bin="$bin" --results="$work/results.json" \
   --timeout=1 "$work/in" >"$work/out.txt" 2>&1
 cat "$work/out.txt"
@@ -73,17 +108,23 @@ expect '^ops/bad_syntax\.mlir +1 +0 +1 +ops/bad_syntax\.mlir:2:[0-9]+: error: '
 expect '^ops/good\.mlir +2 +2 +0 *$'
 expect '^ops/one_wrong\.mlir +2 +1 +1 +local-sync: '
 expect '^ops/slow\.mlir +1 +0 +1 +local-sync: timed out after 1 s'
-if [ "$(tail -1 "$work/out.txt")" != "3 passed, 3 failed" ]; then
-  echo "FAILED: last line is '$(tail -1 "$work/out.txt")', want '3 passed, 3 failed'"
+expect '^ops/run_ok\.mlir +1 +1 +0 *$'
+expect '^ops/run_wrong\.mlir +1 +0 +1 +local-sync: RUN line failed'
+expect '^ops/run_opt\.mlir +1 +0 +1 +RUN line uses iree-opt'
+expect '^ops/compile_only\.mlir +1 +1 +0 *$'
+if [ "$(tail -1 "$work/out.txt")" != "5 passed, 5 failed" ]; then
+  echo "FAILED: last line is '$(tail -1 "$work/out.txt")', want '5 passed, 5 failed'"
   fail=1
 fi
 /usr/bin/python3 - "$work/results.json" <<'PY' || fail=1
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert (r["passed"], r["failed"]) == (3, 3), r
+assert (r["passed"], r["failed"]) == (5, 5), r
 files = {f["file"]: f for f in r["files"]}
-assert sorted(files) == ["ops/bad_syntax.mlir", "ops/good.mlir",
-                         "ops/one_wrong.mlir", "ops/slow.mlir"], sorted(files)
+assert sorted(files) == ["ops/bad_syntax.mlir", "ops/compile_only.mlir",
+                         "ops/good.mlir", "ops/one_wrong.mlir",
+                         "ops/run_ok.mlir", "ops/run_opt.mlir",
+                         "ops/run_wrong.mlir", "ops/slow.mlir"], sorted(files)
 assert files["ops/one_wrong.mlir"]["failed_functions"] == ["wrong"], files
 assert files["ops/good.mlir"]["failed_functions"] == [], files
 assert "timed out" in files["ops/slow.mlir"]["first_error"], files

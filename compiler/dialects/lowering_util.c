@@ -365,6 +365,24 @@ kiln_status_t kiln_lowering_yield(kiln_ir_builder_t* bb, size_t n,
                                        0, NULL, &op);
 }
 
+kiln_status_t kiln_lowering_broadcast_into(kiln_ir_builder_t* b,
+                                           kiln_ir_value_t* value,
+                                           kiln_ir_value_t* init,
+                                           kiln_ir_value_t** out) {
+  uint32_t rank = (uint32_t)init->type->shaped.rank;
+  const kiln_ir_attribute_t* maps[2] = {
+      kiln_ir_affine_map_attr_get(b->context, rank, 0, 0, NULL),
+      kiln_linalg_identity_map(b->context, rank)};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &value, 1, &init, maps,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_lowering_copy_through_map(
     kiln_ir_builder_t* b, kiln_ir_value_t* input,
     const kiln_ir_attribute_t* input_map, const kiln_ir_type_t* result_type,
@@ -618,8 +636,7 @@ static kiln_status_t kiln_lowering_check_static_shapes(kiln_ir_context_t* ctx,
       kiln_lowering_is_tensor_arith_math(op);
   // Ops whose lowering handles dynamic operands (loop bounds from the
   // operands at run time) as long as their results are static.
-  bool dynamic_operands_ok = kiln_ir_op_is(op, "stablehlo.scatter") ||
-                             kiln_ir_op_is(op, "stablehlo.reduce");
+  bool dynamic_operands_ok = kiln_ir_op_is(op, "stablehlo.scatter");
   for (uint32_t i = dynamic_operands_ok ? n : 0; i < n + op->num_results; ++i) {
     const kiln_ir_type_t* t =
         i < n ? kiln_ir_op_operand(op, i)->type : op->results[i - n].type;

@@ -127,6 +127,12 @@ kiln_status_t kiln_lowering_empty_like(kiln_ir_builder_t* b,
                                        kiln_ir_value_t* like,
                                        kiln_ir_value_t** out);
 
+// A generic writing the rank-0 tensor |value| to every element of |init|.
+kiln_status_t kiln_lowering_broadcast_into(kiln_ir_builder_t* b,
+                                           kiln_ir_value_t* value,
+                                           kiln_ir_value_t* init,
+                                           kiln_ir_value_t** out);
+
 // linalg.fill of scalar |value| into |init|.
 kiln_status_t kiln_lowering_fill(kiln_ir_builder_t* b, kiln_ir_value_t* value,
                                  kiln_ir_value_t* init, kiln_ir_value_t** out);

@@ -796,9 +796,26 @@ static kiln_status_t kiln_lower_reduce(kiln_lower_t* l, kiln_ir_op_t* op) {
     inputs[i] = kiln_ir_op_operand(op, i);
     const kiln_ir_type_t* rt = op->results[i].type;
     uint32_t rrank = (uint32_t)rt->shaped.rank;
-    KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
-        &l->b, kiln_ir_op_operand(op, k + i),
-        kiln_ir_affine_map_attr_get(l->ctx, rrank, 0, 0, NULL), rt, &accs[i]));
+    const kiln_ir_attribute_t* scalar_map =
+        kiln_ir_affine_map_attr_get(l->ctx, rrank, 0, 0, NULL);
+    if (kiln_ir_type_has_static_shape(rt)) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+          &l->b, kiln_ir_op_operand(op, k + i), scalar_map, rt, &accs[i]));
+      continue;
+    }
+    // A dynamic result: the kept dims of the input, at run time.
+    const kiln_ir_affine_expr_t* exprs[KILN_MAX_RANK];
+    for (uint32_t d = 0, j = 0; d < rank; ++d) {
+      exprs[d] = reduction[d] ? kiln_ir_affine_constant(l->ctx, 0)
+                              : kiln_ir_affine_dim(l->ctx, j++);
+    }
+    const kiln_ir_attribute_t* kept_map =
+        kiln_ir_affine_map_attr_get(l->ctx, rrank, 0, rank, exprs);
+    kiln_ir_value_t* empty = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_empty_from(&l->b, rt, 1, &inputs[i], &kept_map, &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_broadcast_into(
+        &l->b, kiln_ir_op_operand(op, k + i), empty, &accs[i]));
   }
   const kiln_ir_attribute_t* maps[16];
   for (uint32_t i = 0; i < k; ++i) {

@@ -255,3 +255,14 @@ func.func @stablehlo_dynamic_data_movement() {
   check.expect_eq_const(%r, dense<[[3, 4], [3, 5], [3, 5]]> : tensor<3x2xi32>) : tensor<3x2xi32>
   return
 }
+
+// A stablehlo.reduce keeping a dynamic dim: row maxima of
+// [[1, 5, 2], [-1, -7, -3], [0, 0, 0]] -> [5, -1, 0].
+func.func @reduce_keeps_dynamic_dim() {
+  %x = flow.tensor.dynamic_constant dense<[[1.0, 5.0, 2.0], [-1.0, -7.0, -3.0], [0.0, 0.0, 0.0]]> : tensor<3x3xf32> -> tensor<?x?xf32>
+  %init = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %0 = stablehlo.reduce(%x init: %init) applies stablehlo.maximum across dimensions = [1] : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  %1 = tensor.cast %0 : tensor<?xf32> to tensor<3xf32>
+  check.expect_almost_eq_const(%1, dense<[5.0, -1.0, 0.0]> : tensor<3xf32>) : tensor<3xf32>
+  return
+}

@@ -365,33 +365,13 @@ kiln_status_t kiln_lowering_yield(kiln_ir_builder_t* bb, size_t n,
                                        0, NULL, &op);
 }
 
-kiln_status_t kiln_lowering_broadcast_into(kiln_ir_builder_t* b,
-                                           kiln_ir_value_t* value,
-                                           kiln_ir_value_t* init,
-                                           kiln_ir_value_t** out) {
-  uint32_t rank = (uint32_t)init->type->shaped.rank;
-  const kiln_ir_attribute_t* maps[2] = {
-      kiln_ir_affine_map_attr_get(b->context, rank, 0, 0, NULL),
-      kiln_linalg_identity_map(b->context, rank)};
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &value, 1, &init, maps,
-                                                  rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
-  *out = kiln_ir_op_result(generic, 0);
-  return kiln_ok_status();
-}
-
-kiln_status_t kiln_lowering_copy_through_map(
+// A parallel generic writing |input| (read through |input_map|) to every
+// element of |init|.
+static kiln_status_t kiln_lowering_copy_into(
     kiln_ir_builder_t* b, kiln_ir_value_t* input,
-    const kiln_ir_attribute_t* input_map, const kiln_ir_type_t* result_type,
+    const kiln_ir_attribute_t* input_map, kiln_ir_value_t* init,
     kiln_ir_value_t** out) {
-  uint32_t rank = (uint32_t)result_type->shaped.rank;
-  kiln_ir_value_t* init = NULL;
-  // A dynamic result is sized by the input dims its map reads.
-  KILN_RETURN_IF_ERROR(
-      kiln_lowering_empty_from(b, result_type, 1, &input, &input_map, &init));
+  uint32_t rank = (uint32_t)init->type->shaped.rank;
   const kiln_ir_attribute_t* maps[2] = {
       input_map, kiln_linalg_identity_map(b->context, rank)};
   kiln_ir_op_t* generic = NULL;
@@ -402,6 +382,27 @@ kiln_status_t kiln_lowering_copy_through_map(
   KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &body->args[0]));
   *out = kiln_ir_op_result(generic, 0);
   return kiln_ok_status();
+}
+
+kiln_status_t kiln_lowering_broadcast_into(kiln_ir_builder_t* b,
+                                           kiln_ir_value_t* value,
+                                           kiln_ir_value_t* init,
+                                           kiln_ir_value_t** out) {
+  uint32_t rank = (uint32_t)init->type->shaped.rank;
+  return kiln_lowering_copy_into(
+      b, value, kiln_ir_affine_map_attr_get(b->context, rank, 0, 0, NULL), init,
+      out);
+}
+
+kiln_status_t kiln_lowering_copy_through_map(
+    kiln_ir_builder_t* b, kiln_ir_value_t* input,
+    const kiln_ir_attribute_t* input_map, const kiln_ir_type_t* result_type,
+    kiln_ir_value_t** out) {
+  kiln_ir_value_t* init = NULL;
+  // A dynamic result is sized by the input dims its map reads.
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_empty_from(b, result_type, 1, &input, &input_map, &init));
+  return kiln_lowering_copy_into(b, input, input_map, init, out);
 }
 
 kiln_status_t kiln_lowering_yield_and_replace(kiln_ir_builder_t* bb,

@@ -508,12 +508,8 @@ static kiln_status_t kiln_resolve_result_dims(kiln_ir_context_t* context,
   for (kiln_ir_op_t* op = block->first_op; op; op = next) {
     next = op->next;
     if (!kiln_ir_op_is(op, "tensor.dim") || op->num_operands != 2) continue;
-    kiln_ir_value_t* index = kiln_ir_op_operand(op, 1);
     const kiln_ir_attribute_t* c =
-        index->kind == KILN_IR_VALUE_RESULT && index->defining_op &&
-                kiln_ir_op_is(index->defining_op, "arith.constant")
-            ? kiln_ir_op_get_attr(index->defining_op, "value")
-            : NULL;
+        kiln_ir_constant_value(kiln_ir_op_operand(op, 1));
     if (!c || c->kind != KILN_IR_ATTR_INTEGER || c->i < 0) continue;
     kiln_ir_value_t* t = kiln_ir_op_operand(op, 0);
     kiln_ir_value_t* size = NULL;

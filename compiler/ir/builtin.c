@@ -331,6 +331,14 @@ kiln_status_t kiln_ir_module_create(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+const kiln_ir_attribute_t* kiln_ir_constant_value(const kiln_ir_value_t* v) {
+  if (!v || v->kind != KILN_IR_VALUE_RESULT || !v->defining_op ||
+      !kiln_ir_op_is(v->defining_op, "arith.constant")) {
+    return NULL;
+  }
+  return kiln_ir_op_get_attr(v->defining_op, "value");
+}
+
 kiln_ir_block_t* kiln_ir_module_body(kiln_ir_op_t* module) {
   return module->num_regions ? module->regions[0].first_block : NULL;
 }

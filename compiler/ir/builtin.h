@@ -35,6 +35,10 @@ kiln_status_t kiln_ir_module_create(kiln_ir_context_t* context,
                                     kiln_ir_op_t** out_module);
 // The body block of a module (or of any single-region, single-block op).
 kiln_ir_block_t* kiln_ir_module_body(kiln_ir_op_t* module);
+
+// The `value` attribute of the arith.constant defining |v|, or NULL when
+// |v| is not an arith.constant's result.
+const kiln_ir_attribute_t* kiln_ir_constant_value(const kiln_ir_value_t* v);
 // The `sym_name` of a symbol op; empty view when none.
 kiln_string_view_t kiln_ir_symbol_name(const kiln_ir_op_t* op);
 // Finds the op named |name| directly in |symbol_table_op|'s body; NULL if

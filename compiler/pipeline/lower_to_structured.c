@@ -9,6 +9,7 @@
 #include "compiler/dialects/dialects.h"
 #include "compiler/dialects/lowering_util.h"
 #include "compiler/dispatch/structured.h"
+#include "compiler/ir/builtin.h"
 #include "compiler/ir/op_registry.h"
 #include "compiler/pipeline/inline_calls.h"
 #include "compiler/pipeline/lower_globals.h"
@@ -95,14 +96,10 @@ static kiln_size_source_t kiln_size_source(kiln_ir_context_t* context,
     kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
     if (dim < 0) {
       // An index: tensor.dim of a constant dim is that tensor's dim.
-      const kiln_ir_attribute_t* c = NULL;
-      if (def && kiln_ir_op_is(def, "tensor.dim")) {
-        kiln_ir_value_t* i = kiln_ir_op_operand(def, 1);
-        if (i->kind == KILN_IR_VALUE_RESULT && i->defining_op &&
-            kiln_ir_op_is(i->defining_op, "arith.constant")) {
-          c = kiln_ir_op_get_attr(i->defining_op, "value");
-        }
-      }
+      const kiln_ir_attribute_t* c =
+          def && kiln_ir_op_is(def, "tensor.dim")
+              ? kiln_ir_constant_value(kiln_ir_op_operand(def, 1))
+              : NULL;
       if (!c || c->kind != KILN_IR_ATTR_INTEGER) break;
       v = kiln_ir_op_operand(def, 0);
       dim = c->i;

@@ -276,11 +276,7 @@ static bool kiln_em_host_scalar(kiln_em_function_t* e, kiln_ir_value_t* v,
     *reg = (uint32_t)((packed - 1) >> 3);
     return true;
   }
-  const kiln_ir_attribute_t* c =
-      v->kind == KILN_IR_VALUE_RESULT && v->defining_op &&
-              kiln_ir_op_is(v->defining_op, "arith.constant")
-          ? kiln_ir_op_get_attr(v->defining_op, "value")
-          : NULL;
+  const kiln_ir_attribute_t* c = kiln_ir_constant_value(v);
   if (!c) return false;
   char k = kiln_em_abi_char(v->type);
   if ((c->kind == KILN_IR_ATTR_INTEGER || c->kind == KILN_IR_ATTR_BOOL) &&
@@ -1535,12 +1531,8 @@ static kiln_status_t kiln_em_host_extract(kiln_em_function_t* e,
 // tensor.dim at host level: the dim's register (a constant, an argument's
 // view dim, a dynamic dispatch result's computed size).
 static kiln_status_t kiln_em_host_dim(kiln_em_function_t* e, kiln_ir_op_t* op) {
-  const kiln_ir_attribute_t* c = NULL;
-  kiln_ir_value_t* index = kiln_ir_op_operand(op, 1);
-  if (index->kind == KILN_IR_VALUE_RESULT && index->defining_op &&
-      kiln_ir_op_is(index->defining_op, "arith.constant")) {
-    c = kiln_ir_op_get_attr(index->defining_op, "value");
-  }
+  const kiln_ir_attribute_t* c =
+      kiln_ir_constant_value(kiln_ir_op_operand(op, 1));
   kiln_ir_value_t* t = kiln_ir_op_operand(op, 0);
   if (!c || c->kind != KILN_IR_ATTR_INTEGER || c->i < 0 ||
       !kiln_ir_type_is_ranked_tensor(t->type) ||

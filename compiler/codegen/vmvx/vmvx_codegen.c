@@ -218,11 +218,7 @@ static bool kiln_scalar_source(kiln_cg_t* cg, kiln_ir_value_t* v,
     out->value = 0;
     return true;
   }
-  const kiln_ir_attribute_t* c =
-      v->kind == KILN_IR_VALUE_RESULT && v->defining_op &&
-              kiln_ir_op_is(v->defining_op, "arith.constant")
-          ? kiln_ir_op_get_attr(v->defining_op, "value")
-          : NULL;
+  const kiln_ir_attribute_t* c = kiln_ir_constant_value(v);
   if (!c || c->kind != KILN_IR_ATTR_INTEGER) return false;
   out->value = c->i;
   out->operand = -1;

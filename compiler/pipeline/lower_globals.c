@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "compiler/dialects/lowering_util.h"
+#include "compiler/dialects/scalar_eval.h"
 #include "compiler/dispatch/ptr_map.h"
 #include "compiler/ir/builder.h"
 
@@ -34,6 +35,79 @@ static kiln_status_t kiln_globals_find(kiln_ir_context_t* ctx,
   return kiln_ir_op_emit_error(
       ref_op, ctx, "refers to an unknown global '@%.*s'",
       ref ? (int)ref->symbol.root.size : 0, ref ? ref->symbol.root.data : "");
+}
+
+// Rewrites every scalar-typed util.global of |module| (and its direct
+// loads and stores among |ops|) to hold a rank-0 tensor of that type.
+static kiln_status_t kiln_globals_scalars_to_tensors(kiln_ir_context_t* ctx,
+                                                     kiln_ir_op_t* module,
+                                                     kiln_ir_op_t** ops,
+                                                     size_t count) {
+  kiln_ptr_map_t scalar = kiln_ptr_map_make(ctx);
+  kiln_ir_block_t* body =
+      module->num_regions ? module->regions[0].first_block : NULL;
+  for (kiln_ir_op_t* op = body ? body->first_op : NULL; op; op = op->next) {
+    if (!kiln_ir_op_is(op, "util.global")) continue;
+    const kiln_ir_attribute_t* type_attr = kiln_ir_op_get_attr(op, "type");
+    const kiln_ir_type_t* t = type_attr ? type_attr->type : NULL;
+    if (!t || kiln_ir_type_is_shaped(t) ||
+        !(kiln_ir_type_is_integer(t) || kiln_ir_type_is_float(t) ||
+          kiln_ir_type_is_index(t))) {
+      continue;
+    }
+    const kiln_ir_type_t* tensor =
+        kiln_ir_tensor_type_get(ctx, 0, NULL, t, NULL);
+    const kiln_ir_attribute_t* init = kiln_ir_op_get_attr(op, "initial_value");
+    kiln_scalar_t value;
+    memset(&value, 0, sizeof(value));
+    if (init && !kiln_scalar_from_attr(init, 0, t, &value)) {
+      return kiln_ir_op_emit_error(op, ctx,
+                                   "a scalar global's initial value must be "
+                                   "a number");
+    }
+    KILN_RETURN_IF_ERROR(kiln_ir_op_set_attr(
+        ctx, op, "type", kiln_ir_type_attr_get(ctx, tensor), false));
+    KILN_RETURN_IF_ERROR(
+        kiln_ir_op_set_attr(ctx, op, "initial_value",
+                            kiln_scalar_splat_attr(ctx, tensor, value), false));
+    kiln_ptr_map_put(&scalar, op, (void*)tensor);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    kiln_ir_op_t* op = ops[i];
+    bool load = kiln_ir_op_is(op, "util.global.load");
+    if (!load && !kiln_ir_op_is(op, "util.global.store")) continue;
+    kiln_ir_op_t* global = NULL;
+    KILN_RETURN_IF_ERROR(kiln_globals_find(ctx, module, op, &global));
+    const kiln_ir_type_t* tensor =
+        (const kiln_ir_type_t*)kiln_ptr_map_get(&scalar, global);
+    if (!tensor) continue;
+    kiln_ir_builder_t b = kiln_ir_builder_make(ctx);
+    b.location = op->location;
+    if (load) {
+      kiln_ir_value_t* result = &op->results[0];
+      if (result->type != tensor->shaped.element) {
+        return kiln_ir_op_emit_error(
+            op, ctx, "reads %s from a global of type %s",
+            kiln_ir_type_to_string(ctx, result->type),
+            kiln_ir_type_to_string(ctx, tensor->shaped.element));
+      }
+      kiln_ir_builder_set_after(&b, op);
+      kiln_ir_value_set_type(result, tensor);
+      kiln_ir_value_t* read = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_extract(&b, result, NULL, &read));
+      kiln_ir_value_replace_all_uses_with(result, read);
+      // The extract itself reads the load's tensor.
+      kiln_ir_op_set_operand(read->defining_op, 0, result);
+    } else {
+      kiln_ir_builder_set_before(&b, op);
+      kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
+      kiln_ir_value_t* t = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit(&b, "tensor.from_elements", tensor, 1, &v, &t));
+      kiln_ir_op_set_operand(op, 0, t);
+    }
+  }
+  return kiln_ok_status();
 }
 
 // The dense value of |global| (its initial value, byte patterns expanded).
@@ -148,6 +222,10 @@ kiln_status_t kiln_lower_util_globals(kiln_ir_context_t* context,
   KILN_RETURN_IF_ERROR(
       kiln_ir_collect_ops(context, module, KILN_IR_WALK_PRE_ORDER,
                           kiln_globals_is_access, NULL, &ops, &count));
+  // Scalar globals (counters, step numbers) hold a rank-0 tensor: loads
+  // read it back with tensor.extract, stores write tensor.from_elements.
+  KILN_RETURN_IF_ERROR(
+      kiln_globals_scalars_to_tensors(context, module, ops, count));
   // Globals that are stored to stay globals (module state in the VM); the
   // others' loads become constants.
   kiln_ptr_map_t stored = kiln_ptr_map_make(context);

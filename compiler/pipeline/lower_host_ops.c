@@ -272,6 +272,14 @@ static kiln_status_t kiln_host_redirect_uses(kiln_host_t* h, kiln_ir_value_t* v,
     uint32_t index = u->index;
     if (owner->parent_block == h->block) {
       if (kiln_host_is_lowered_op(h, owner)) continue;
+      if (kiln_ir_op_is(owner, "tensor.from_elements") &&
+          owner->num_operands == 1 && owner->results[0].type == t->type) {
+        // The rank-0 tensor of a computed scalar (a scalar global's store):
+        // the tensor the scalar was computed into.
+        kiln_ir_value_replace_all_uses_with(&owner->results[0], t);
+        kiln_ir_op_erase(owner);
+        continue;
+      }
       if (kiln_string_view_equal_cstr(kiln_ir_op_dialect(owner), "cf") ||
           kiln_ir_op_is(owner, "func.return")) {
         // A host branch on a computed scalar, or a scalar result: read it

@@ -266,3 +266,22 @@ func.func @reduce_keeps_dynamic_dim() {
   check.expect_almost_eq_const(%1, dense<[5.0, -1.0, 0.0]> : tensor<3xf32>) : tensor<3xf32>
   return
 }
+
+// A 2x2 convolution with a run-time batch: each output is the sum of a
+// 2x2 window. Image 0 is 1..9 row-major: [[12, 16], [24, 28]]; image 1 is
+// all 1: [[4, 4], [4, 4]].
+func.func @conv_dynamic_batch() {
+  %x = flow.tensor.dynamic_constant dense<[[[[1.0], [2.0], [3.0]], [[4.0], [5.0], [6.0]], [[7.0], [8.0], [9.0]]],
+                                           [[[1.0], [1.0], [1.0]], [[1.0], [1.0], [1.0]], [[1.0], [1.0], [1.0]]]]> : tensor<2x3x3x1xf32> -> tensor<?x3x3x1xf32>
+  %f = arith.constant dense<1.0> : tensor<2x2x1x1xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x3x3x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty(%n) : tensor<?x2x2x1xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<?x2x2x1xf32>) -> tensor<?x2x2x1xf32>
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %f : tensor<?x3x3x1xf32>, tensor<2x2x1x1xf32>) outs(%init : tensor<?x2x2x1xf32>) -> tensor<?x2x2x1xf32>
+  %1 = tensor.cast %0 : tensor<?x2x2x1xf32> to tensor<2x2x2x1xf32>
+  check.expect_almost_eq_const(%1, dense<[[[[12.0], [16.0]], [[24.0], [28.0]]], [[[4.0], [4.0]], [[4.0], [4.0]]]]> : tensor<2x2x2x1xf32>) : tensor<2x2x2x1xf32>
+  return
+}

@@ -1863,7 +1863,6 @@ static kiln_status_t kiln_linalg_generalize_conv(kiln_ir_context_t* context,
   return kiln_linalg_build_window_body(context, op, body, c->body);
 }
 
-// linalg.fill of the scalar constant |value| into a tensor.empty of |type|.
 // A tensor of |type| filled with |value|; dynamic dim k of |type| is dim
 // like_dims[k] of |like| (read with tensor.dim).
 static kiln_status_t kiln_linalg_filled(kiln_ir_builder_t* b,

@@ -258,6 +258,31 @@ kiln_status_t kiln_lowering_fill(kiln_ir_builder_t* b, kiln_ir_value_t* value,
   return kiln_ok_status();
 }
 
+// cf.assert |cond| with "<op's location>: run-time shapes disagree: <what>".
+static kiln_status_t kiln_lowering_assert_shape(kiln_ir_builder_t* b,
+                                                kiln_ir_op_t* op,
+                                                kiln_ir_value_t* cond,
+                                                const char* what) {
+  kiln_ir_context_t* ctx = b->context;
+  char message[512];
+  const kiln_ir_location_t* loc = op->location;
+  int at = 0;
+  if (loc && loc->kind == KILN_IR_LOC_FILE) {
+    at = snprintf(message, sizeof(message), "%.*s:%u:%u: ", (int)loc->file.size,
+                  loc->file.data, loc->line, loc->column);
+  }
+  // The op is often the lowering of the one the user wrote (a stablehlo.add
+  // became a linalg.generic with the same operands): the location names it.
+  snprintf(message + at, sizeof(message) - (size_t)at,
+           "run-time shapes disagree: %s", what);
+  kiln_ir_named_attribute_t msg = kiln_ir_named_attr(
+      ctx, "msg",
+      kiln_ir_string_attr_get(ctx, kiln_make_cstring_view(message)));
+  kiln_ir_op_t* check = NULL;
+  return kiln_ir_builder_create_simple(b, "cf.assert", 1, &cond, 0, NULL, 1,
+                                       &msg, &check);
+}
+
 kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
                                             kiln_ir_op_t* op, uint32_t a,
                                             size_t a_dim, uint32_t c,
@@ -273,26 +298,30 @@ kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
   KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, va, a_dim, &da));
   KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, vc, c_dim, &dc));
   KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(b, KILN_CMPI_EQ, da, dc, &same));
-  char message[512];
-  const kiln_ir_location_t* loc = op->location;
-  int at = 0;
-  if (loc && loc->kind == KILN_IR_LOC_FILE) {
-    at = snprintf(message, sizeof(message), "%.*s:%u:%u: ", (int)loc->file.size,
-                  loc->file.data, loc->line, loc->column);
-  }
-  // The op is often the lowering of the one the user wrote (a stablehlo.add
-  // became a linalg.generic with the same operands): the location names it.
-  snprintf(message + at, sizeof(message) - (size_t)at,
-           "run-time shapes disagree: dim %zu of operand %u (%s) and dim %zu "
-           "of operand %u (%s) differ",
+  char what[400];
+  snprintf(what, sizeof(what),
+           "dim %zu of operand %u (%s) and dim %zu of operand %u (%s) differ",
            a_dim, a, kiln_ir_type_to_string(ctx, va->type), c_dim, c,
            kiln_ir_type_to_string(ctx, vc->type));
-  kiln_ir_named_attribute_t msg = kiln_ir_named_attr(
-      ctx, "msg",
-      kiln_ir_string_attr_get(ctx, kiln_make_cstring_view(message)));
-  kiln_ir_op_t* check = NULL;
-  return kiln_ir_builder_create_simple(b, "cf.assert", 1, &same, 0, NULL, 1,
-                                       &msg, &check);
+  return kiln_lowering_assert_shape(b, op, same, what);
+}
+
+kiln_status_t kiln_lowering_assert_dim_at_least(kiln_ir_builder_t* b,
+                                                kiln_ir_op_t* op, uint32_t a,
+                                                size_t a_dim, int64_t min) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* va = kiln_ir_op_operand(op, a);
+  if (va->type->shaped.dims[a_dim] != KILN_IR_DYNAMIC_DIM) {
+    return kiln_ok_status();  // static: checked by the verifier
+  }
+  kiln_ir_value_t *da = NULL, *limit = NULL, *ok = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, va, a_dim, &da));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, min, &limit));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(b, KILN_CMPI_SGE, da, limit, &ok));
+  char what[400];
+  snprintf(what, sizeof(what), "dim %zu of operand %u (%s) is below %lld",
+           a_dim, a, kiln_ir_type_to_string(ctx, va->type), (long long)min);
+  return kiln_lowering_assert_shape(b, op, ok, what);
 }
 
 kiln_status_t kiln_lowering_empty_from(kiln_ir_builder_t* b,

@@ -145,6 +145,12 @@ kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
                                             size_t a_dim, uint32_t c,
                                             size_t c_dim);
 
+// A cf.assert that dim |a_dim| of operand |a| of |op| is at least |min| at
+// run time (nothing when it is static), named like the one above.
+kiln_status_t kiln_lowering_assert_dim_at_least(kiln_ir_builder_t* b,
+                                                kiln_ir_op_t* op, uint32_t a,
+                                                size_t a_dim, int64_t min);
+
 // tensor.empty of |type| whose dynamic dims are read at run time
 // (tensor.dim) from |inputs|: dim j of the result is dim r of the first
 // input i whose map |maps[i]| has loop j as its result r (identity output

@@ -435,6 +435,15 @@ static kiln_status_t kiln_lower_slice(kiln_lower_t* l, kiln_ir_op_t* op) {
   int64_t start[KILN_MAX_RANK], stride[KILN_MAX_RANK];
   int64_t n = kiln_stablehlo_int_list_attr(op, "start_indices", start, 16);
   kiln_stablehlo_int_list_attr(op, "strides", stride, 16);
+  // A dynamic operand (the verifier makes the result static): the last
+  // element read must be inside it at run time.
+  for (int64_t i = 0; i < n; ++i) {
+    if (rt->shaped.dims[i] > 0) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_assert_dim_at_least(
+          &l->b, op, 0, (size_t)i,
+          start[i] + stride[i] * (rt->shaped.dims[i] - 1) + 1));
+    }
+  }
   const kiln_ir_affine_expr_t* exprs[KILN_MAX_RANK];
   for (int64_t i = 0; i < n; ++i) {
     const kiln_ir_affine_expr_t* e = kiln_ir_affine_dim(l->ctx, i);

@@ -500,7 +500,11 @@ static kiln_status_t kiln_shlo_verify_slice(kiln_ir_context_t* context,
         "requires start_indices, limit_indices and strides of rank %zu", rank);
   }
   for (size_t d = 0; d < rank; ++d) {
-    if (start[d] < 0 || limit[d] < start[d] || limit[d] > in->shaped.dims[d] ||
+    // A dynamic operand dim is checked at run time (the lowering asserts
+    // it holds the slice).
+    if (start[d] < 0 || limit[d] < start[d] ||
+        (in->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+         limit[d] > in->shaped.dims[d]) ||
         stride[d] <= 0) {
       return kiln_ir_op_emit_error(op, context,
                                    "invalid slice bounds in dim %zu", d);
@@ -1383,9 +1387,9 @@ static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
         KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, kiln_shlo_verify_concatenate,
         kiln_shlo_parse_concatenate, kiln_shlo_print_concatenate,
         kiln_stablehlo_lower_concatenate),
-    KILN_SHLO_OP("stablehlo.slice", 1, 1, 0, kiln_shlo_verify_slice,
-                 kiln_shlo_parse_slice, kiln_shlo_print_slice,
-                 kiln_stablehlo_lower_slice),
+    KILN_SHLO_OP_DYN("stablehlo.slice", 1, 1, 0, kiln_shlo_verify_slice,
+                     kiln_shlo_parse_slice, kiln_shlo_print_slice,
+                     kiln_stablehlo_lower_slice),
     KILN_SHLO_OP_TRAITS("stablehlo.dot_general", 2, 1, 0,
                         KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES,
                         kiln_shlo_verify_dot_general, kiln_shlo_parse_dot,

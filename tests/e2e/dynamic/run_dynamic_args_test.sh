@@ -80,6 +80,10 @@ func.func @empty_or_ones(%x: tensor<?xf32>, %flag: i8) -> (tensor<?x2xf32>, tens
   %o = arith.constant dense<1.0> : tensor<2x4xf32>
   return %e, %o : tensor<?x2xf32>, tensor<2x4xf32>
 }
+func.func @rows_1_2(%x: tensor<?x4xf32>) -> tensor<2x2xf32> {
+  %0 = stablehlo.slice %x [1:3, 0:4:2] : (tensor<?x4xf32>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
 func.func @grow(%x: tensor<?xf32>) -> tensor<?x?xf32> {
   %c0 = arith.constant 0 : index
   %big = arith.constant 1000000000 : index
@@ -166,6 +170,13 @@ for device in local-sync local-task; do
   expect cast "$device" \
     "error: fail (code 3): tensor.cast to tensor<3x2xf32>: dim 0 of the run-time shape differs; at module.to_static" \
     -- --function=to_static --input="4x2xf32=0"
+  # A static slice of a dynamic operand: rows 1..2, every other column;
+  # two rows do not hold it.
+  expect slice "$device" "2x2xf32=[4 6][8 10]" -- --function=rows_1_2 \
+    --input="3x4xf32=0 1 2 3 4 5 6 7 8 9 10 11"
+  expect slice_short "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x4xf32>) is below 3; at module.rows_1_2" \
+    -- --function=rows_1_2 --input="2x4xf32=0"
   # A tensor.empty returned as is (contents undefined: only the shape is
   # checked), on either side of a host branch.
   expect empty_returned "$device" "contains:4x2xf32=" -- \

@@ -285,3 +285,25 @@ func.func @conv_dynamic_batch() {
   check.expect_almost_eq_const(%1, dense<[[[[12.0], [16.0]], [[24.0], [28.0]]], [[[4.0], [4.0]], [[4.0], [4.0]]]]> : tensor<2x2x2x1xf32>) : tensor<2x2x2x1xf32>
   return
 }
+
+// stablehlo.reverse over a run-time row count, both dims reversed:
+// [[1, 2, 3], [4, 5, 6]] -> [[6, 5, 4], [3, 2, 1]]; and 2x2 max pooling
+// with a run-time batch: [[1, 2], [3, 4]]-blocks of 1..16 -> [6, 8, 14, 16].
+func.func @reverse_and_pool_dynamic() {
+  %x = flow.tensor.dynamic_constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32> -> tensor<?x3xi32>
+  %0 = stablehlo.reverse %x, dims = [0, 1] : tensor<?x3xi32>
+  %1 = tensor.cast %0 : tensor<?x3xi32> to tensor<2x3xi32>
+  check.expect_eq_const(%1, dense<[[6, 5, 4], [3, 2, 1]]> : tensor<2x3xi32>) : tensor<2x3xi32>
+  %img = flow.tensor.dynamic_constant dense<[[[[1.0], [2.0], [3.0], [4.0]], [[5.0], [6.0], [7.0], [8.0]], [[9.0], [10.0], [11.0], [12.0]], [[13.0], [14.0], [15.0], [16.0]]]]> : tensor<1x4x4x1xf32> -> tensor<?x4x4x1xf32>
+  %w = tensor.empty() : tensor<2x2xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %img, %c0 : tensor<?x4x4x1xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty(%n) : tensor<?x2x2x1xf32>
+  %init = linalg.fill ins(%ninf : f32) outs(%e : tensor<?x2x2x1xf32>) -> tensor<?x2x2x1xf32>
+  %p = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%img, %w : tensor<?x4x4x1xf32>, tensor<2x2xf32>) outs(%init : tensor<?x2x2x1xf32>) -> tensor<?x2x2x1xf32>
+  %pc = tensor.cast %p : tensor<?x2x2x1xf32> to tensor<1x2x2x1xf32>
+  check.expect_almost_eq_const(%pc, dense<[[[[6.0], [8.0]], [[14.0], [16.0]]]]> : tensor<1x2x2x1xf32>) : tensor<1x2x2x1xf32>
+  return
+}

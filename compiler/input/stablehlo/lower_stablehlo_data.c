@@ -216,11 +216,90 @@ static int64_t kiln_ld_list(const kiln_ir_op_t* op, const char* name,
   return n;
 }
 
+// stablehlo.pad of a dynamically shaped operand (no interior padding): a
+// generic over the result, sized operand + low + high at run time; element
+// i reads the operand at i - low where that is inside it (its run-time
+// size), else the padding value.
+static kiln_status_t kiln_ld_lower_pad_dynamic(kiln_ir_builder_t* b,
+                                               kiln_ir_op_t* op,
+                                               const int64_t* lo,
+                                               const int64_t* hi) {
+  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* in = input->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  kiln_ir_value_t* size[KILN_LD_MAX];
+  kiln_ir_value_t* sizes[KILN_LD_MAX];
+  uint32_t num_sizes = 0;
+  for (uint32_t d = 0; d < rank; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, input, d, &size[d]));
+    if (rt->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) continue;
+    kiln_ir_value_t *n = size[d], *pads = NULL;
+    if (!n) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(b, in->shaped.dims[d], &n));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, lo[d] + hi[d], &pads));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(b, "arith.addi", n, pads, &sizes[num_sizes++]));
+  }
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(b, "tensor.empty", rt, num_sizes, sizes, &init));
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_builder_t bb;
+  KILN_RETURN_IF_ERROR(kiln_ld_generic_over_init(b, init, &generic, &bb));
+  kiln_ir_value_t *idx[KILN_LD_MAX], *inside = NULL;
+  for (uint32_t d = 0; d < rank; ++d) {
+    kiln_ir_value_t *local = NULL, *off = NULL, *zero = NULL, *ge = NULL,
+                    *lt = NULL, *n = size[d];
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &local));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, lo[d], &off));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.subi", local, off, &local));
+    if (!n) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(&bb, in->shaped.dims[d], &n));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, local, zero, &ge));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, local, n, &lt));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", ge, lt, &ge));
+    if (inside) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.andi", inside, ge, &ge));
+    }
+    inside = ge;
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(&bb, local, n, &idx[d]));
+  }
+  kiln_ir_value_t *v = NULL, *fill = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, input, idx, &v));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_extract(&bb, kiln_ir_op_operand(op, 1), NULL, &fill));
+  if (inside) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, inside, v, fill, &v));
+  }
+  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
+}
+
 static kiln_status_t kiln_ld_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
-  int64_t lo[KILN_LD_MAX], interior[KILN_LD_MAX];
+  int64_t lo[KILN_LD_MAX], hi[KILN_LD_MAX], interior[KILN_LD_MAX];
   size_t rank = op->results[0].type->shaped.rank;
   kiln_ld_list(op, "edge_padding_low", lo, rank, 0);
+  kiln_ld_list(op, "edge_padding_high", hi, rank, 0);
   kiln_ld_list(op, "interior_padding", interior, rank, 0);
+  if (!kiln_ir_type_has_static_shape(kiln_ir_op_operand(op, 0)->type) ||
+      !kiln_ir_type_has_static_shape(op->results[0].type)) {
+    for (size_t d = 0; d < rank; ++d) {
+      if (interior[d] != 0) {
+        return kiln_ir_op_emit_error(op, b->context,
+                                     "interior padding of a dynamically "
+                                     "shaped tensor is not supported yet");
+      }
+    }
+    return kiln_ld_lower_pad_dynamic(b, op, lo, hi);
+  }
   kiln_ir_value_t* v = NULL;
   KILN_RETURN_IF_ERROR(kiln_ld_pad(b, kiln_ir_op_operand(op, 0),
                                    kiln_ir_op_operand(op, 1), lo, interior,

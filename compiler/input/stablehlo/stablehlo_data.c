@@ -229,6 +229,9 @@ static kiln_status_t kiln_sd_verify_pad(kiln_ir_context_t* ctx,
           op, ctx, "interior padding of dim %zu is negative", d);
     }
     int64_t n = in->shaped.dims[d];
+    if (n == KILN_IR_DYNAMIC_DIM || rt->shaped.dims[d] == KILN_IR_DYNAMIC_DIM) {
+      continue;  // sized at run time
+    }
     int64_t size = lo[d] + hi[d] + n + (n > 0 ? (n - 1) * in_[d] : 0);
     if (size != rt->shaped.dims[d]) {
       return kiln_ir_op_emit_error(op, ctx, "result dim %zu must be %lld", d,
@@ -1112,9 +1115,10 @@ static void kiln_sd_print_convolution(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 //===----------------------------------------------------------------------===//
 
 static const kiln_ir_op_def_t kiln_stablehlo_data_defs[] = {
-    {"stablehlo.pad", "pads with edge and interior padding", KILN_IR_TRAIT_PURE,
-     2, 1, 0, 0, kiln_sd_verify_pad, kiln_sd_parse_list_form,
-     kiln_sd_print_list_form, NULL, NULL, kiln_stablehlo_lower_pad},
+    {"stablehlo.pad", "pads with edge and interior padding",
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 2, 1, 0, 0,
+     kiln_sd_verify_pad, kiln_sd_parse_list_form, kiln_sd_print_list_form, NULL,
+     NULL, kiln_stablehlo_lower_pad},
     {"stablehlo.reverse", "reverses dimensions",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 1, 1, 0, 0,
      kiln_sd_verify_reverse, kiln_sd_parse_list_form, kiln_sd_print_list_form,

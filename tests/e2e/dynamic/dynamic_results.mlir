@@ -307,3 +307,15 @@ func.func @reverse_and_pool_dynamic() {
   check.expect_almost_eq_const(%pc, dense<[[[[6.0], [8.0]], [[14.0], [16.0]]]]> : tensor<1x2x2x1xf32>) : tensor<1x2x2x1xf32>
   return
 }
+
+// stablehlo.pad of a run-time row count, one column of -1 on each side and
+// one row below: [[1, 2], [3, 4]] -> [[-1, 1, 2, -1], [-1, 3, 4, -1],
+// [-1, -1, -1, -1]].
+func.func @stablehlo_pad_dynamic() {
+  %x = flow.tensor.dynamic_constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32> -> tensor<?x2xi32>
+  %p = stablehlo.constant dense<-1> : tensor<i32>
+  %0 = stablehlo.pad %x, %p, low = [0, 1], high = [1, 1], interior = [0, 0] : (tensor<?x2xi32>, tensor<i32>) -> tensor<?x4xi32>
+  %1 = tensor.cast %0 : tensor<?x4xi32> to tensor<3x4xi32>
+  check.expect_eq_const(%1, dense<[[-1, 1, 2, -1], [-1, 3, 4, -1], [-1, -1, -1, -1]]> : tensor<3x4xi32>) : tensor<3x4xi32>
+  return
+}

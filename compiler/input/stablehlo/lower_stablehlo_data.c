@@ -513,7 +513,48 @@ static kiln_status_t kiln_ld_lower_gather(kiln_ir_builder_t* b,
   int64_t rank = (int64_t)in->shaped.rank;
   kiln_ir_op_t* generic = NULL;
   kiln_ir_builder_t bb;
-  KILN_RETURN_IF_ERROR(kiln_ld_generic_over(b, rt, &generic, &bb));
+  // Dynamic shapes: the result's batch dims are the indices' dims at run
+  // time; each start index is clamped to the operand's run-time dim less
+  // the slice size, after checking the operand holds a slice.
+  kiln_ir_value_t* num_starts[KILN_LD_MAX] = {NULL};
+  if (!kiln_ir_type_has_static_shape(rt) ||
+      !kiln_ir_type_has_static_shape(in) ||
+      !kiln_ir_type_has_static_shape(indices->type)) {
+    for (int64_t k = 0; k < d.num_to_operand; ++k) {
+      int64_t od = d.to_operand[k];
+      kiln_ir_value_t *dim = NULL, *size = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_dynamic_dim(b, input, (size_t)od, &dim));
+      if (!dim) continue;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_assert_dim_at_least(b, op, 0, (size_t)od, sizes[od]));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, sizes[od] - 1, &size));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.subi", dim, size, &num_starts[k]));
+    }
+    kiln_ir_value_t* dyn_sizes[KILN_LD_MAX];
+    uint32_t num_sizes = 0;
+    int64_t p = 0;
+    for (int64_t i = 0; i < (int64_t)rt->shaped.rank; ++i) {
+      if (kiln_ld_contains(d.window, d.num_window, i)) continue;
+      int64_t id = p < d.index_vector_dim ? p : p + 1;
+      ++p;
+      if (rt->shaped.dims[i] != KILN_IR_DYNAMIC_DIM) continue;
+      KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, indices, (size_t)id,
+                                                     &dyn_sizes[num_sizes]));
+      if (!dyn_sizes[num_sizes]) {
+        KILN_RETURN_IF_ERROR(kiln_lowering_index_const(
+            b, indices->type->shaped.dims[id], &dyn_sizes[num_sizes]));
+      }
+      ++num_sizes;
+    }
+    kiln_ir_value_t* init = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(b, "tensor.empty", rt, num_sizes, dyn_sizes, &init));
+    KILN_RETURN_IF_ERROR(kiln_ld_generic_over_init(b, init, &generic, &bb));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_ld_generic_over(b, rt, &generic, &bb));
+  }
   kiln_ir_value_t *r[KILN_LD_MAX], *batch[KILN_LD_MAX];
   int64_t nb = 0;
   for (int64_t i = 0; i < (int64_t)rt->shaped.rank; ++i) {
@@ -530,6 +571,11 @@ static kiln_status_t kiln_ld_lower_gather(kiln_ir_builder_t* b,
     kiln_ir_value_t* s = NULL;
     KILN_RETURN_IF_ERROR(kiln_ld_index_component(
         &bb, indices, d.index_vector_dim, batch, k, &s));
+    if (num_starts[k]) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_clamp_to_size(&bb, s, num_starts[k], &coords[od]));
+      continue;
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
         &bb, s, 0, in->shaped.dims[od] - sizes[od], &coords[od]));
   }

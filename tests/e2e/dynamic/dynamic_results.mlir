@@ -319,3 +319,18 @@ func.func @stablehlo_pad_dynamic() {
   check.expect_eq_const(%1, dense<[[-1, 1, 2, -1], [-1, 3, 4, -1], [-1, -1, -1, -1]]> : tensor<3x4xi32>) : tensor<3x4xi32>
   return
 }
+
+// stablehlo.gather of rows 2, 0, 9 (clamped to the last row) and 1 of a
+// dynamic 3x3 operand, a run-time count of indices:
+// [[7, 8, 9], [1, 2, 3], [7, 8, 9], [4, 5, 6]].
+func.func @stablehlo_gather_dynamic() {
+  %x = flow.tensor.dynamic_constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9]]> : tensor<3x3xi32> -> tensor<?x3xi32>
+  %i = flow.tensor.dynamic_constant dense<[[2], [0], [9], [1]]> : tensor<4x1xi32> -> tensor<?x1xi32>
+  %0 = "stablehlo.gather"(%x, %i) {
+    dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>,
+    slice_sizes = array<i64: 1, 3>, indices_are_sorted = false
+  } : (tensor<?x3xi32>, tensor<?x1xi32>) -> tensor<?x3xi32>
+  %1 = tensor.cast %0 : tensor<?x3xi32> to tensor<4x3xi32>
+  check.expect_eq_const(%1, dense<[[7, 8, 9], [1, 2, 3], [7, 8, 9], [4, 5, 6]]> : tensor<4x3xi32>) : tensor<4x3xi32>
+  return
+}

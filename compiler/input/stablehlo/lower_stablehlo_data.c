@@ -381,6 +381,21 @@ static kiln_status_t kiln_ld_lower_dynamic_slice(kiln_ir_builder_t* b,
   const kiln_ir_type_t* in = input->type;
   const kiln_ir_type_t* rt = op->results[0].type;
   uint32_t rank = (uint32_t)rt->shaped.rank;
+  // A dynamic operand dim: checked to hold the (static) slice, and the
+  // start clamped to its run-time size less the slice's.
+  kiln_ir_value_t* num_starts[KILN_LD_MAX];
+  for (uint32_t d = 0; d < rank; ++d) {
+    kiln_ir_value_t *dim = NULL, *size = NULL;
+    num_starts[d] = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, input, d, &dim));
+    if (!dim) continue;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_assert_dim_at_least(b, op, 0, d, rt->shaped.dims[d]));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_index_const(b, rt->shaped.dims[d] - 1, &size));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(b, "arith.subi", dim, size, &num_starts[d]));
+  }
   kiln_ir_op_t* generic = NULL;
   kiln_ir_builder_t bb;
   KILN_RETURN_IF_ERROR(kiln_ld_generic_over(b, rt, &generic, &bb));
@@ -390,8 +405,13 @@ static kiln_status_t kiln_ld_lower_dynamic_slice(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(
         kiln_lowering_extract(&bb, kiln_ir_op_operand(op, d + 1), NULL, &s));
     KILN_RETURN_IF_ERROR(kiln_ld_to_index(&bb, s, &s));
-    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
-        &bb, s, 0, in->shaped.dims[d] - rt->shaped.dims[d], &s));
+    if (num_starts[d]) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_clamp_to_size(&bb, s, num_starts[d], &s));
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+          &bb, s, 0, in->shaped.dims[d] - rt->shaped.dims[d], &s));
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &i));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", s, i, &idx[d]));
   }

@@ -285,7 +285,11 @@ static kiln_status_t kiln_sd_verify_dynamic_slice(kiln_ir_context_t* ctx,
       return kiln_ir_op_emit_error(
           op, ctx, "start index #%zu must be a rank-0 integer tensor", d);
     }
-    if (sizes[d] < 0 || sizes[d] > in->shaped.dims[d] ||
+    // A dynamic operand dim is checked at run time (the lowering asserts
+    // it holds the slice).
+    if (sizes[d] < 0 ||
+        (in->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+         sizes[d] > in->shaped.dims[d]) ||
         rt->shaped.dims[d] != sizes[d]) {
       return kiln_ir_op_emit_error(op, ctx, "invalid slice size in dim %zu", d);
     }
@@ -1124,8 +1128,8 @@ static const kiln_ir_op_def_t kiln_stablehlo_data_defs[] = {
      kiln_sd_verify_reverse, kiln_sd_parse_list_form, kiln_sd_print_list_form,
      NULL, NULL, kiln_stablehlo_lower_reverse},
     {"stablehlo.dynamic_slice", "slice at clamped run-time start indices",
-     KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0,
-     kiln_sd_verify_dynamic_slice, kiln_sd_parse_list_form,
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, KILN_IR_VARIADIC,
+     1, 0, 0, kiln_sd_verify_dynamic_slice, kiln_sd_parse_list_form,
      kiln_sd_print_list_form, NULL, NULL, kiln_stablehlo_lower_dynamic_slice},
     {"stablehlo.torch_index_select", "selects slices by an index tensor",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 2, 1, 0, 0,

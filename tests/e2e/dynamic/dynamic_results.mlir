@@ -334,3 +334,18 @@ func.func @stablehlo_gather_dynamic() {
   check.expect_eq_const(%1, dense<[[7, 8, 9], [1, 2, 3], [7, 8, 9], [4, 5, 6]]> : tensor<4x3xi32>) : tensor<4x3xi32>
   return
 }
+
+// stablehlo.dynamic_slice of a run-time row count: a 1x2 slice at (2, 1)
+// of [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]] is [[9, 10]]; at (5, 5)
+// both starts clamp (to 2 and 2): [[10, 11]].
+func.func @dynamic_slice_dynamic_operand() {
+  %x = flow.tensor.dynamic_constant dense<[[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]> : tensor<3x4xi32> -> tensor<?x4xi32>
+  %i = util.unfoldable_constant dense<2> : tensor<i32>
+  %j = util.unfoldable_constant dense<1> : tensor<i32>
+  %five = util.unfoldable_constant dense<5> : tensor<i32>
+  %0 = stablehlo.dynamic_slice %x, %i, %j, sizes = [1, 2] : (tensor<?x4xi32>, tensor<i32>, tensor<i32>) -> tensor<1x2xi32>
+  check.expect_eq_const(%0, dense<[[9, 10]]> : tensor<1x2xi32>) : tensor<1x2xi32>
+  %1 = stablehlo.dynamic_slice %x, %five, %five, sizes = [1, 2] : (tensor<?x4xi32>, tensor<i32>, tensor<i32>) -> tensor<1x2xi32>
+  check.expect_eq_const(%1, dense<[[10, 11]]> : tensor<1x2xi32>) : tensor<1x2xi32>
+  return
+}

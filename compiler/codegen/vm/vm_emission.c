@@ -621,6 +621,31 @@ static kiln_status_t kiln_em_block_local(kiln_em_function_t* e,
   return kiln_ok_status();
 }
 
+// Gives |s| a fresh buffer for dynamically shaped value |v| of |op| whose
+// dims are in |regs|: the sizes are checked (kiln_em_check_sizes), recorded
+// for |v|, and at least one byte is allocated (an empty tensor still binds
+// one).
+static kiln_status_t kiln_em_alloc_dynamic(kiln_em_function_t* e,
+                                           kiln_ir_op_t* op, kiln_ir_value_t* v,
+                                           uint32_t* regs, kiln_hstore_t* s) {
+  KILN_RETURN_IF_ERROR(
+      kiln_em_check_sizes(e, op, v->type, regs, &s->length_reg));
+  kiln_ptr_map_put(&e->dims, v, regs);
+  s->dyn_length = true;
+  uint32_t alloc = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(e->f, "max.s.i64 %%l%u, %%l%u, %%l%u", alloc, s->length_reg,
+                kiln_asm_const_i64(e->f, 1));
+  s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
+                alloc, s->buffer);
+  s->offset = kiln_asm_const_i64(e->f, 0);
+  s->offset_known = true;
+  s->const_offset = 0;
+  kiln_ptr_map_put(&e->storage, v, s);
+  return kiln_ok_status();
+}
+
 // A tensor.empty used at host level (returned, or passed to another
 // module's function to write): a fresh buffer of its size, sized at run
 // time from its size operands when dynamic. Its contents are undefined.
@@ -632,11 +657,18 @@ static kiln_status_t kiln_em_empty_storage(kiln_em_function_t* e,
   const kiln_ir_type_t* t = v->type;
   kiln_hstore_t* s = kiln_em_new_store(e);
   if (!s) return kiln_ir_context_take_error(e->m->ctx);
-  uint32_t length = 0;
   if (kiln_ir_type_has_static_shape(t)) {
     s->length = kiln_tensor_bytes(t);
     s->slot_length = s->length > 0 ? s->length : 1;
-    length = kiln_asm_const_i64(e->f, s->slot_length);
+    s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE),
+                  e->device, kiln_asm_const_i64(e->f, s->slot_length),
+                  s->buffer);
+    s->offset = kiln_asm_const_i64(e->f, 0);
+    s->offset_known = true;
+    s->const_offset = 0;
+    kiln_ptr_map_put(&e->storage, v, s);
   } else {
     uint32_t* regs = (uint32_t*)kiln_ir_arena_alloc(
         e->m->ctx, sizeof(uint32_t) * (t->shaped.rank + 1));
@@ -652,21 +684,8 @@ static kiln_status_t kiln_em_empty_storage(kiln_em_function_t* e,
         return kiln_em_error(e, user, "malformed tensor.empty");
       }
     }
-    KILN_RETURN_IF_ERROR(kiln_em_check_sizes(e, def, t, regs, &s->length_reg));
-    kiln_ptr_map_put(&e->dims, v, regs);
-    s->dyn_length = true;
-    length = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
-    kiln_asm_emit(e->f, "max.s.i64 %%l%u, %%l%u, %%l%u", length, s->length_reg,
-                  kiln_asm_const_i64(e->f, 1));
+    KILN_RETURN_IF_ERROR(kiln_em_alloc_dynamic(e, def, v, regs, s));
   }
-  s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
-                kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
-                length, s->buffer);
-  s->offset = kiln_asm_const_i64(e->f, 0);
-  s->offset_known = true;
-  s->const_offset = 0;
-  kiln_ptr_map_put(&e->storage, v, s);
   KILN_RETURN_IF_ERROR(kiln_em_block_local(e, v));
   *out = s;
   return kiln_ok_status();
@@ -1152,22 +1171,7 @@ static kiln_status_t kiln_em_dispatch(kiln_em_function_t* e, kiln_ir_op_t* op) {
         KILN_RETURN_IF_ERROR(
             kiln_em_size_source(e, op, src[0], src[1], &regs[d]));
       }
-      KILN_RETURN_IF_ERROR(
-          kiln_em_check_sizes(e, op, rt, regs, &s->length_reg));
-      kiln_ptr_map_put(&e->dims, result, regs);
-      // A buffer of at least one byte (an empty tensor still binds one).
-      uint32_t alloc = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
-      kiln_asm_emit(e->f, "max.s.i64 %%l%u, %%l%u, %%l%u", alloc, s->length_reg,
-                    kiln_asm_const_i64(e->f, 1));
-      s->dyn_length = true;
-      s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-      kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
-                    kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE),
-                    e->device, alloc, s->buffer);
-      s->offset = kiln_asm_const_i64(e->f, 0);
-      s->offset_known = true;
-      s->const_offset = 0;
-      kiln_ptr_map_put(&e->storage, result, s);
+      KILN_RETURN_IF_ERROR(kiln_em_alloc_dynamic(e, op, result, regs, s));
       stores[num_operands + r] = s;
       continue;
     }
@@ -1525,9 +1529,6 @@ static kiln_status_t kiln_em_host_extract(kiln_em_function_t* e,
   return kiln_ok_status();
 }
 
-// `%t = tensor.from_elements %a, ... : tensor<...>` at host level (scalar
-// arguments, constants): a per-invocation buffer written by the host
-// (hal.buffer.store, 4 bytes at a time) before any work that reads it.
 // tensor.dim at host level: the dim's register (a constant, an argument's
 // view dim, a dynamic dispatch result's computed size).
 static kiln_status_t kiln_em_host_dim(kiln_em_function_t* e, kiln_ir_op_t* op) {
@@ -1736,6 +1737,9 @@ static kiln_status_t kiln_em_shape_op(kiln_em_function_t* e, kiln_ir_op_t* op) {
   return kiln_ok_status();
 }
 
+// `%t = tensor.from_elements %a, ... : tensor<...>` at host level (scalar
+// arguments, constants): a per-invocation buffer written by the host
+// (hal.buffer.store, 4 bytes at a time) before any work that reads it.
 static kiln_status_t kiln_em_from_elements(kiln_em_function_t* e,
                                            kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = e->m->ctx;

@@ -502,8 +502,8 @@ static kiln_status_t kiln_build_region(kiln_ir_context_t* context,
 // tensor.dim of a structured op's result reads its init's dim instead (and
 // of a tensor.empty, its size operand): a size the host computes must not
 // keep the producer out of its consumer's region.
-static kiln_status_t kiln_resolve_result_dims(kiln_ir_context_t* context,
-                                              kiln_ir_block_t* block) {
+static void kiln_resolve_result_dims(kiln_ir_context_t* context,
+                                     kiln_ir_block_t* block) {
   kiln_ir_op_t* next = NULL;
   for (kiln_ir_op_t* op = block->first_op; op; op = next) {
     next = op->next;
@@ -511,32 +511,9 @@ static kiln_status_t kiln_resolve_result_dims(kiln_ir_context_t* context,
     const kiln_ir_attribute_t* c =
         kiln_ir_constant_value(kiln_ir_op_operand(op, 1));
     if (!c || c->kind != KILN_IR_ATTR_INTEGER || c->i < 0) continue;
-    kiln_ir_value_t* t = kiln_ir_op_operand(op, 0);
-    kiln_ir_value_t* size = NULL;
-    for (int depth = 0; depth < 64 && !size; ++depth) {
-      kiln_ir_op_t* def =
-          t->kind == KILN_IR_VALUE_RESULT ? t->defining_op : NULL;
-      if (!def || !kiln_ir_type_is_ranked_tensor(t->type) ||
-          (uint64_t)c->i >= t->type->shaped.rank) {
-        break;
-      }
-      if (t->type->shaped.dims[c->i] != KILN_IR_DYNAMIC_DIM) break;
-      if (kiln_ir_op_is(def, "tensor.empty")) {
-        uint32_t k = 0;
-        for (int64_t i = 0; i < c->i; ++i) {
-          if (t->type->shaped.dims[i] == KILN_IR_DYNAMIC_DIM) ++k;
-        }
-        if (k < def->num_operands) size = kiln_ir_op_operand(def, k);
-        break;
-      }
-      if (!kiln_structured_op_is(def)) break;
-      kiln_structured_op_t so;
-      KILN_RETURN_IF_ERROR(kiln_structured_op_get(context, def, &so));
-      if (t->index >= so.num_outs) break;
-      kiln_ir_value_t* init = kiln_ir_op_operand(def, so.num_ins + t->index);
-      if (init->type != t->type) break;
-      t = init;
-    }
+    kiln_ir_value_t* t = NULL;
+    kiln_ir_value_t* size = kiln_structured_dim_size(
+        context, kiln_ir_op_operand(op, 0), (size_t)c->i, &t);
     if (size) {
       kiln_ir_value_replace_all_uses_with(&op->results[0], size);
       kiln_ir_op_erase(op);
@@ -544,13 +521,12 @@ static kiln_status_t kiln_resolve_result_dims(kiln_ir_context_t* context,
       kiln_ir_op_set_operand(op, 0, t);
     }
   }
-  return kiln_ok_status();
 }
 
 static kiln_status_t kiln_form_regions_in_block(
     kiln_ir_context_t* context, kiln_ir_block_t* block,
     const kiln_form_dispatch_regions_options_t* options) {
-  KILN_RETURN_IF_ERROR(kiln_resolve_result_dims(context, block));
+  kiln_resolve_result_dims(context, block);
   kiln_ptr_map_t assigned = kiln_ptr_map_make(context);
   kiln_ir_op_t* op = block->last_op;
   while (op) {

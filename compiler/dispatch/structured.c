@@ -221,3 +221,45 @@ bool kiln_structured_map_is_parallel_projection(
   }
   return r == map->num_results;
 }
+
+kiln_ir_value_t* kiln_structured_empty_size(kiln_ir_op_t* empty, size_t dim) {
+  const kiln_ir_type_t* t = empty->results[0].type;
+  if (!kiln_ir_type_is_ranked_tensor(t) || dim >= t->shaped.rank ||
+      t->shaped.dims[dim] != KILN_IR_DYNAMIC_DIM) {
+    return NULL;
+  }
+  uint32_t k = 0;
+  for (size_t i = 0; i < dim; ++i) {
+    if (t->shaped.dims[i] == KILN_IR_DYNAMIC_DIM) ++k;
+  }
+  return k < empty->num_operands ? kiln_ir_op_operand(empty, k) : NULL;
+}
+
+kiln_ir_value_t* kiln_structured_dim_size(kiln_ir_context_t* context,
+                                          kiln_ir_value_t* v, size_t dim,
+                                          kiln_ir_value_t** out_tensor) {
+  for (int depth = 0; depth < 64; ++depth) {
+    *out_tensor = v;
+    kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+    if (!def || !kiln_ir_type_is_ranked_tensor(v->type) ||
+        dim >= v->type->shaped.rank ||
+        v->type->shaped.dims[dim] != KILN_IR_DYNAMIC_DIM) {
+      return NULL;
+    }
+    if (kiln_ir_op_is(def, "tensor.empty")) {
+      return kiln_structured_empty_size(def, dim);
+    }
+    if (!kiln_structured_op_is(def)) return NULL;
+    kiln_structured_op_t s;
+    kiln_status_t status = kiln_structured_op_get(context, def, &s);
+    if (status) {
+      kiln_status_free(status);
+      return NULL;
+    }
+    if (v->index >= s.num_outs) return NULL;
+    kiln_ir_value_t* init = kiln_ir_op_operand(def, s.num_ins + v->index);
+    if (init->type != v->type) return NULL;
+    v = init;
+  }
+  return NULL;
+}

@@ -65,6 +65,19 @@ bool kiln_structured_is_elementwise(const kiln_structured_op_t* s);
 bool kiln_structured_map_is_parallel_projection(
     const kiln_structured_op_t* s, const kiln_ir_affine_map_t* map);
 
+// The size operand a tensor.empty |empty| takes for its dynamic dim |dim|
+// (its dynamic dims' sizes are its operands, in dim order), or NULL.
+kiln_ir_value_t* kiln_structured_empty_size(kiln_ir_op_t* empty, size_t dim);
+
+// Where the run-time size of dynamic dim |dim| of tensor |v| comes from,
+// followed back through the inits of the structured ops producing it: the
+// index value a tensor.empty takes for that dim, or NULL with |*out_tensor|
+// the furthest tensor reached (|v| itself when |dim| is static or |v| has
+// no such producer), whose dim |dim| it is.
+kiln_ir_value_t* kiln_structured_dim_size(kiln_ir_context_t* context,
+                                          kiln_ir_value_t* v, size_t dim,
+                                          kiln_ir_value_t** out_tensor);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

@@ -93,44 +93,28 @@ typedef struct kiln_size_source_t {
 static kiln_size_source_t kiln_size_source(kiln_ir_context_t* context,
                                            kiln_ir_value_t* v, int64_t dim) {
   for (int depth = 0; depth < 64; ++depth) {
-    kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
     if (dim < 0) {
       // An index: tensor.dim of a constant dim is that tensor's dim.
+      kiln_ir_op_t* def =
+          v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
       const kiln_ir_attribute_t* c =
           def && kiln_ir_op_is(def, "tensor.dim")
               ? kiln_ir_constant_value(kiln_ir_op_operand(def, 1))
               : NULL;
-      if (!c || c->kind != KILN_IR_ATTR_INTEGER) break;
+      if (!c || c->kind != KILN_IR_ATTR_INTEGER || c->i < 0) break;
       v = kiln_ir_op_operand(def, 0);
       dim = c->i;
       continue;
     }
-    if (!def || !kiln_ir_type_is_ranked_tensor(v->type) ||
-        dim >= (int64_t)v->type->shaped.rank ||
-        v->type->shaped.dims[dim] != KILN_IR_DYNAMIC_DIM) {
+    kiln_ir_value_t* tensor = NULL;
+    kiln_ir_value_t* size =
+        kiln_structured_dim_size(context, v, (size_t)dim, &tensor);
+    if (!size) {
+      v = tensor;
       break;
     }
-    if (kiln_ir_op_is(def, "tensor.empty")) {
-      uint32_t k = 0;
-      for (int64_t i = 0; i < dim; ++i) {
-        if (v->type->shaped.dims[i] == KILN_IR_DYNAMIC_DIM) ++k;
-      }
-      if (k >= def->num_operands) break;
-      v = kiln_ir_op_operand(def, k);
-      dim = -1;
-      continue;
-    }
-    if (!kiln_structured_op_is(def)) break;
-    kiln_structured_op_t s;
-    kiln_status_t status = kiln_structured_op_get(context, def, &s);
-    if (status) {
-      kiln_status_free(status);
-      break;
-    }
-    if (v->index >= s.num_outs) break;
-    kiln_ir_value_t* init = kiln_ir_op_operand(def, s.num_ins + v->index);
-    if (init->type != v->type) break;
-    v = init;
+    v = size;
+    dim = -1;
   }
   kiln_size_source_t out = {v, dim};
   return out;

@@ -269,13 +269,8 @@ static bool kiln_dim_source(kiln_cg_t* cg, kiln_ir_value_t* v, size_t j,
   }
   kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
   if (def && kiln_ir_op_is(def, "tensor.empty")) {
-    // Its k-th dynamic dim is its k-th size operand.
-    uint32_t k = 0;
-    for (size_t i = 0; i < j; ++i) {
-      if (t->shaped.dims[i] == KILN_IR_DYNAMIC_DIM) ++k;
-    }
-    return k < def->num_operands &&
-           kiln_scalar_source(cg, kiln_ir_op_operand(def, k), out);
+    kiln_ir_value_t* size = kiln_structured_empty_size(def, j);
+    return size && kiln_scalar_source(cg, size, out);
   }
   if (!def || !kiln_structured_op_is(def)) return false;
   kiln_structured_op_t s;

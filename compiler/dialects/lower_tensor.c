@@ -267,13 +267,8 @@ static kiln_status_t kiln_lt_lower_extract_slice(kiln_ir_builder_t* b,
     }
     // Out-of-bounds SSA offsets are undefined behavior in MLIR; clamping
     // keeps the read inside the source.
-    if (src_dim[i]) {
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_clamp_to_size(&g.bb, pos, src_dim[i], &coords[i]));
-      continue;
-    }
-    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
-        &g.bb, pos, 0, st->shaped.dims[i] - 1, &coords[i]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(
+        &g.bb, pos, src_dim[i], st->shaped.dims[i], &coords[i]));
   }
   kiln_ir_value_t* v = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_extract(&g.bb, src, coords, &v));
@@ -352,13 +347,8 @@ static kiln_status_t kiln_lt_lower_insert_slice(kiln_ir_builder_t* b,
     }
     KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&g.bb, KILN_CMPI_SLT, q, size, &c));
     KILN_RETURN_IF_ERROR(kiln_lt_and(&g.bb, c, &inside));
-    if (s.dyn_size[i]) {
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_clamp_to_size(&g.bb, q, size, &coords[j]));
-    } else {
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_clamp_index(&g.bb, q, 0, s.size[i] - 1, &coords[j]));
-    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(&g.bb, q, s.dyn_size[i],
+                                                     s.size[i], &coords[j]));
   }
   kiln_ir_value_t* v = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_extract(&g.bb, src, coords, &v));
@@ -686,13 +676,8 @@ static kiln_status_t kiln_lt_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
           kiln_lowering_cmpi(&g.bb, KILN_CMPI_SLT, local, hi_value, &lt));
       KILN_RETURN_IF_ERROR(kiln_lt_and(&g.bb, ge, &inside));
       KILN_RETURN_IF_ERROR(kiln_lt_and(&g.bb, lt, &inside));
-      if (src_dim[d]) {
-        KILN_RETURN_IF_ERROR(
-            kiln_lowering_clamp_to_size(&g.bb, local, src_dim[d], &local));
-      } else {
-        KILN_RETURN_IF_ERROR(
-            kiln_lowering_clamp_index(&g.bb, local, 0, size - 1, &local));
-      }
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_clamp_to_size(&g.bb, local, src_dim[d], size, &local));
     }
     idx[d] = local;
   }

@@ -180,7 +180,9 @@ kiln_status_t kiln_lowering_dynamic_dim(kiln_ir_builder_t* b,
 kiln_status_t kiln_lowering_clamp_to_size(kiln_ir_builder_t* b,
                                           kiln_ir_value_t* v,
                                           kiln_ir_value_t* size,
+                                          int64_t static_size,
                                           kiln_ir_value_t** out) {
+  if (!size) return kiln_lowering_clamp_index(b, v, 0, static_size - 1, out);
   kiln_ir_value_t *zero, *one, *last;
   KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 0, &zero));
   KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));

@@ -108,11 +108,13 @@ kiln_status_t kiln_lowering_dynamic_dim(kiln_ir_builder_t* b,
                                         kiln_ir_value_t* t, size_t d,
                                         kiln_ir_value_t** out);
 
-// |v| (an index) clamped into [0, |size|) where |size| is an index value
-// (a run-time size): min(max(v, 0), size - 1).
+// |v| (an index) clamped into [0, size): min(max(v, 0), size - 1), |size|
+// an index value (a run-time size) or, when NULL, the constant
+// |static_size|.
 kiln_status_t kiln_lowering_clamp_to_size(kiln_ir_builder_t* b,
                                           kiln_ir_value_t* v,
                                           kiln_ir_value_t* size,
+                                          int64_t static_size,
                                           kiln_ir_value_t** out);
 
 // tensor.empty of |type|.

@@ -419,15 +419,6 @@ static kiln_status_t kiln_lx_and_mask(kiln_ir_builder_t* bb,
   return kiln_ok_status();
 }
 
-// |v| clamped into [0, size) in a body: |size| the run-time size (from
-// kiln_lx_dynamic_dim) or, when NULL, the static |static_size|.
-static kiln_status_t kiln_lx_clamp(kiln_ir_builder_t* bb, kiln_ir_value_t* v,
-                                   kiln_ir_value_t* size, int64_t static_size,
-                                   kiln_ir_value_t** out) {
-  if (!size) return kiln_lowering_clamp_index(bb, v, 0, static_size - 1, out);
-  return kiln_lowering_clamp_to_size(bb, v, size, out);
-}
-
 static kiln_status_t kiln_lx_lower_gather(kiln_ir_builder_t* b,
                                           kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
@@ -457,8 +448,8 @@ static kiln_status_t kiln_lx_lower_gather(kiln_ir_builder_t* b,
     int64_t sd = x.map[i];
     kiln_ir_value_t* s = NULL;
     KILN_RETURN_IF_ERROR(kiln_lx_index_component(&bb, &x, r, i, &s));
-    KILN_RETURN_IF_ERROR(
-        kiln_lx_clamp(&bb, s, src_dim[i], st->shaped.dims[sd], &coords[sd]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(
+        &bb, s, src_dim[i], st->shaped.dims[sd], &coords[sd]));
   }
   for (int64_t i = x.depth; i < (int64_t)st->shaped.rank; ++i) {
     coords[i] = r[x.batch_rank + i - x.depth];
@@ -1524,13 +1515,8 @@ static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
           kiln_lowering_emit2(&bb, "arith.andi", inside, lt, &lt));
     }
     inside = lt;
-    if (src_size[d]) {
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_clamp_to_size(&bb, c, size, &coords[d]));
-      continue;
-    }
-    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
-        &bb, c, 0, st->shaped.dims[d] - 1, &coords[d]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(
+        &bb, c, src_size[d], st->shaped.dims[d], &coords[d]));
   }
   kiln_ir_value_t *v = NULL, *pad = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, src, coords, &v));

@@ -692,7 +692,7 @@ static kiln_status_t kiln_lower_concatenate(kiln_lower_t* l, kiln_ir_op_t* op) {
       KILN_RETURN_IF_ERROR(
           kiln_lowering_emit2(&bb, "arith.subi", idx[dim], off, &local));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_clamp_to_size(&bb, local, dyn_size[k], &clamped));
+          kiln_lowering_clamp_to_size(&bb, local, dyn_size[k], 0, &clamped));
     } else {
       KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, offset, &off));
       offsets[k] = off;

@@ -271,7 +271,8 @@ static kiln_status_t kiln_ld_lower_pad_dynamic(kiln_ir_builder_t* b,
           kiln_lowering_emit2(&bb, "arith.andi", inside, ge, &ge));
     }
     inside = ge;
-    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(&bb, local, n, &idx[d]));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_clamp_to_size(&bb, local, n, 0, &idx[d]));
   }
   kiln_ir_value_t *v = NULL, *fill = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, input, idx, &v));
@@ -405,13 +406,9 @@ static kiln_status_t kiln_ld_lower_dynamic_slice(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(
         kiln_lowering_extract(&bb, kiln_ir_op_operand(op, d + 1), NULL, &s));
     KILN_RETURN_IF_ERROR(kiln_ld_to_index(&bb, s, &s));
-    if (num_starts[d]) {
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_clamp_to_size(&bb, s, num_starts[d], &s));
-    } else {
-      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
-          &bb, s, 0, in->shaped.dims[d] - rt->shaped.dims[d], &s));
-    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(
+        &bb, s, num_starts[d], in->shaped.dims[d] - rt->shaped.dims[d] + 1,
+        &s));
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &i));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", s, i, &idx[d]));
   }
@@ -474,12 +471,8 @@ static kiln_status_t kiln_ld_lower_torch_index_select(kiln_ir_builder_t* b,
   kiln_ir_value_t* sel = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, index, icoords, &sel));
   KILN_RETURN_IF_ERROR(kiln_ld_to_index(&bb, sel, &sel));
-  if (dim_size) {
-    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(&bb, sel, dim_size, &sel));
-  } else {
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_clamp_index(&bb, sel, 0, in->shaped.dims[dim] - 1, &sel));
-  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(&bb, sel, dim_size,
+                                                   in->shaped.dims[dim], &sel));
   kiln_ir_value_t* coords[KILN_LD_MAX];
   for (int64_t i = 0; i < dim; ++i) coords[i] = r[i];
   coords[dim] = sel;
@@ -591,13 +584,9 @@ static kiln_status_t kiln_ld_lower_gather(kiln_ir_builder_t* b,
     kiln_ir_value_t* s = NULL;
     KILN_RETURN_IF_ERROR(kiln_ld_index_component(
         &bb, indices, d.index_vector_dim, batch, k, &s));
-    if (num_starts[k]) {
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_clamp_to_size(&bb, s, num_starts[k], &coords[od]));
-      continue;
-    }
-    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
-        &bb, s, 0, in->shaped.dims[od] - sizes[od], &coords[od]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(
+        &bb, s, num_starts[k], in->shaped.dims[od] - sizes[od] + 1,
+        &coords[od]));
   }
   // Batching dims: the batch coordinate of the paired indices dim.
   for (int64_t i = 0; i < d.num_operand_batching; ++i) {

@@ -313,6 +313,23 @@ static kiln_status_t kiln_ld_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
 // reverse, dynamic_slice, torch_index_select, gather
 //===----------------------------------------------------------------------===//
 
+// For a slice of |size| elements along dim |dim| of operand 0 of |op|: when
+// that dim is dynamic, asserts it holds the slice and returns in |*out| the
+// number of valid start positions (dim - size + 1, clamping's bound); NULL
+// when it is static.
+static kiln_status_t kiln_ld_num_starts(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                        size_t dim, int64_t size,
+                                        kiln_ir_value_t** out) {
+  kiln_ir_value_t *run_time = NULL, *last = NULL;
+  *out = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_dynamic_dim(b, kiln_ir_op_operand(op, 0), dim, &run_time));
+  if (!run_time) return kiln_ok_status();
+  KILN_RETURN_IF_ERROR(kiln_lowering_assert_dim_at_least(b, op, 0, dim, size));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, size - 1, &last));
+  return kiln_lowering_emit2(b, "arith.subi", run_time, last, out);
+}
+
 static kiln_status_t kiln_ld_lower_reverse(kiln_ir_builder_t* b,
                                            kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
@@ -386,16 +403,8 @@ static kiln_status_t kiln_ld_lower_dynamic_slice(kiln_ir_builder_t* b,
   // start clamped to its run-time size less the slice's.
   kiln_ir_value_t* num_starts[KILN_LD_MAX];
   for (uint32_t d = 0; d < rank; ++d) {
-    kiln_ir_value_t *dim = NULL, *size = NULL;
-    num_starts[d] = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, input, d, &dim));
-    if (!dim) continue;
     KILN_RETURN_IF_ERROR(
-        kiln_lowering_assert_dim_at_least(b, op, 0, d, rt->shaped.dims[d]));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_index_const(b, rt->shaped.dims[d] - 1, &size));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(b, "arith.subi", dim, size, &num_starts[d]));
+        kiln_ld_num_starts(b, op, d, rt->shaped.dims[d], &num_starts[d]));
   }
   kiln_ir_op_t* generic = NULL;
   kiln_ir_builder_t bb;
@@ -535,15 +544,8 @@ static kiln_status_t kiln_ld_lower_gather(kiln_ir_builder_t* b,
       !kiln_ir_type_has_static_shape(indices->type)) {
     for (int64_t k = 0; k < d.num_to_operand; ++k) {
       int64_t od = d.to_operand[k];
-      kiln_ir_value_t *dim = NULL, *size = NULL;
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_dynamic_dim(b, input, (size_t)od, &dim));
-      if (!dim) continue;
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_assert_dim_at_least(b, op, 0, (size_t)od, sizes[od]));
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, sizes[od] - 1, &size));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(b, "arith.subi", dim, size, &num_starts[k]));
+          kiln_ld_num_starts(b, op, (size_t)od, sizes[od], &num_starts[k]));
     }
     kiln_ir_value_t* dyn_sizes[KILN_LD_MAX];
     uint32_t num_sizes = 0;

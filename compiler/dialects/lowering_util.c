@@ -436,6 +436,74 @@ kiln_status_t kiln_lowering_copy_through_map(
   return kiln_lowering_copy_into(b, input, input_map, init, out);
 }
 
+kiln_status_t kiln_lowering_reverse(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                    const bool* reversed) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* rt = op->results[0].type;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  if (rank > KILN_LOWERING_MAX_RANK) {
+    return kiln_ir_op_emit_error(op, ctx, "rank %u above %d", rank,
+                                 KILN_LOWERING_MAX_RANK);
+  }
+  if (kiln_ir_type_has_static_shape(rt)) {
+    // Static sizes: a copy through the map d -> size - 1 - d.
+    const kiln_ir_affine_expr_t* exprs[KILN_LOWERING_MAX_RANK];
+    for (uint32_t d = 0; d < rank; ++d) {
+      exprs[d] = kiln_ir_affine_dim(ctx, d);
+      if (!reversed[d]) continue;
+      exprs[d] = kiln_ir_affine_binary(
+          ctx, KILN_IR_AFFINE_ADD,
+          kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_MUL, exprs[d],
+                                kiln_ir_affine_constant(ctx, -1)),
+          kiln_ir_affine_constant(ctx, rt->shaped.dims[d] - 1));
+    }
+    kiln_ir_value_t* copy = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+        b, input, kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs), rt,
+        &copy));
+    kiln_lowering_replace(op, copy);
+    return kiln_ok_status();
+  }
+  // Run-time sizes: element i of a reversed dim reads size - 1 - i, the
+  // size read at host level.
+  kiln_ir_value_t* size[KILN_LOWERING_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    size[d] = NULL;
+    if (reversed[d] && rt->shaped.dims[d] == KILN_IR_DYNAMIC_DIM) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, input, d, &size[d]));
+    }
+  }
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, input, &init));
+  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t* coords[KILN_LOWERING_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &coords[d]));
+    if (!reversed[d]) continue;
+    kiln_ir_value_t* last = NULL;
+    if (size[d]) {
+      kiln_ir_value_t* one = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 1, &one));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.subi", size[d], one, &last));
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(&bb, rt->shaped.dims[d] - 1, &last));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.subi", last, coords[d], &coords[d]));
+  }
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, input, coords, &v));
+  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
+}
+
 kiln_status_t kiln_lowering_yield_and_replace(kiln_ir_builder_t* bb,
                                               kiln_ir_value_t* v,
                                               kiln_ir_op_t* op,

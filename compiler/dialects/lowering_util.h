@@ -196,6 +196,13 @@ kiln_status_t kiln_lowering_copy_through_map(
     const kiln_ir_attribute_t* input_map, const kiln_ir_type_t* result_type,
     kiln_ir_value_t** out);
 
+// Lowers |op|, whose result 0 is its operand 0 with the dims where
+// |reversed| (one flag per dim) is true in reverse order (stablehlo.reverse,
+// iree_linalg_ext.reverse): a copy through d -> size - 1 - d, the size read
+// at run time where it is dynamic. Replaces and erases |op|.
+kiln_status_t kiln_lowering_reverse(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                    const bool* reversed);
+
 // Ends a single-result lowering: linalg.yield |v| in the body builder |bb|,
 // then replaces |op|'s result 0 with |generic|'s result 0 and erases |op|.
 kiln_status_t kiln_lowering_yield_and_replace(kiln_ir_builder_t* bb,

@@ -277,6 +277,40 @@ static kiln_status_t kiln_lx_verify_scan(kiln_ir_context_t* ctx,
   return kiln_lx_expect_region(ctx, op, 2, types, e);
 }
 
+// reverse: one input, one output of its type, distinct dimensions in range.
+static kiln_status_t kiln_lx_verify_reverse(kiln_ir_context_t* ctx,
+                                            kiln_ir_op_t* op) {
+  kiln_lx_operands_t c = kiln_lx_operands(op);
+  KILN_RETURN_IF_ERROR(kiln_lx_expect_counts(ctx, op, c, 1, 1, 1));
+  const kiln_ir_type_t* in = kiln_lx_type(op, 0);
+  const kiln_ir_type_t* out = kiln_lx_type(op, 1);
+  if (!kiln_dialect_same_shape(in, out) ||
+      kiln_ir_type_element(in) != kiln_ir_type_element(out)) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "output type must be the input type %s",
+                                 kiln_ir_type_to_string(ctx, in));
+  }
+  int64_t dims[KILN_LINALG_EXT_MAX_RANK];
+  int64_t n = kiln_lx_int_list(kiln_ir_op_get_attr(op, "dimensions"), dims,
+                               KILN_LINALG_EXT_MAX_RANK);
+  if (n < 0) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "requires dimensions(...), a list of at most "
+                                 "%d integers",
+                                 KILN_LINALG_EXT_MAX_RANK);
+  }
+  bool seen[KILN_LINALG_EXT_MAX_RANK] = {false};
+  for (int64_t i = 0; i < n; ++i) {
+    if (dims[i] < 0 || dims[i] >= kiln_lx_rank(in) || seen[dims[i]]) {
+      return kiln_ir_op_emit_error(
+          op, ctx, "dimension %lld is out of range or repeated (rank %lld)",
+          (long long)dims[i], (long long)kiln_lx_rank(in));
+    }
+    seen[dims[i]] = true;
+  }
+  return kiln_ok_status();
+}
+
 // topk and arg_compare: values [, indices] in; value and index outputs
 // shaped |out_shape_ok|.
 static kiln_status_t kiln_lx_verify_selection(kiln_ir_context_t* ctx,
@@ -602,6 +636,14 @@ static kiln_status_t kiln_lx_parse(kiln_mlir_op_parser_t* p,
     KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "is_sorted",
                                                  kiln_ir_unit_attr_get(ctx)));
   }
+  // reverse: dimensions(dense<[0, 1]> : tensor<2xi64>).
+  if (kiln_mlir_parse_optional_keyword(p, "dimensions")) {
+    const kiln_ir_attribute_t* dims = NULL;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LPAREN));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &dims));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "dimensions", dims));
+  }
   int64_t ins = 0, outs = 0;
   kiln_mlir_type_list_t out_types = {0};
   KILN_RETURN_IF_ERROR(
@@ -618,8 +660,13 @@ static kiln_status_t kiln_lx_parse(kiln_mlir_op_parser_t* p,
   if (region) {
     KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, state, region));
   }
-  // `-> T, U` (IREE's form, no parentheses) or linalg's `-> (T, U)`.
-  if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_ARROW) {
+  // `-> T, U` (IREE's form, no parentheses), linalg's `-> (T, U)`, or
+  // `: T` (reverse).
+  if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_COLON) {
+    kiln_mlir_type_list_t results = {0};
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type_list(p, &results));
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_result_types(p, state, &results));
+  } else if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_ARROW) {
     kiln_mlir_type_list_t results = {0};
     KILN_RETURN_IF_ERROR(kiln_mlir_parse_arrow_type_list(p, &results));
     while (kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_COMMA)) {
@@ -636,10 +683,10 @@ static kiln_status_t kiln_lx_parse(kiln_mlir_op_parser_t* p,
 
 static void kiln_lx_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
   static const char* const elided[] = {
-      "operandSegmentSizes", "dimension",      "inclusive",
-      "dimension_map",       "unique_indices", "is_sorted",
-      "output_tile_size",    "kernel_size",    "image_dimensions"};
-  kiln_ir_printer_print_attr_dict(p, op, elided, 9);
+      "operandSegmentSizes", "dimension", "inclusive",        "dimension_map",
+      "unique_indices",      "is_sorted", "output_tile_size", "kernel_size",
+      "image_dimensions",    "dimensions"};
+  kiln_ir_printer_print_attr_dict(p, op, elided, 10);
   const kiln_ir_attribute_t* map = kiln_ir_op_get_attr(op, "dimension_map");
   if (map) {
     int64_t v[KILN_LINALG_EXT_MAX_RANK];
@@ -684,6 +731,12 @@ static void kiln_lx_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
       kiln_ir_printer_printf(p, "%s%lld", i ? ", " : "", (long long)v[i]);
     }
     kiln_ir_printer_printf(p, "])");
+  }
+  const kiln_ir_attribute_t* dims = kiln_ir_op_get_attr(op, "dimensions");
+  if (dims) {
+    kiln_ir_printer_printf(p, " dimensions(");
+    kiln_ir_printer_print_attribute(p, dims);
+    kiln_ir_printer_printf(p, ")");
   }
   kiln_lx_operands_t c = kiln_lx_operands(op);
   kiln_linalg_print_group(p, op, "ins", 0, c.ins);
@@ -958,6 +1011,10 @@ static const kiln_ir_op_def_t kiln_linalg_ext_defs[] = {
                 "A^T Y A of each 8x8 tile into a 6x6 output tile (Winograd "
                 "F(6x6, 3x3))",
                 0, kiln_lx_verify_winograd, winograd),
+    KILN_LX_DEF("iree_linalg_ext.reverse",
+                "reverses the input along the listed dimensions (IREE's "
+                "earlier op, now stablehlo.reverse or linalg)",
+                0, kiln_lx_verify_reverse, reverse),
     KILN_LX_DEF("iree_linalg_ext.gather",
                 "gathers slices of the source at a tensor of indices", 0,
                 kiln_lx_verify_gather, gather),
@@ -995,7 +1052,15 @@ static const kiln_ir_op_def_t kiln_linalg_ext_defs[] = {
 };
 
 kiln_status_t kiln_dialect_register_linalg_ext(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
+  KILN_RETURN_IF_ERROR(kiln_ir_register_ops(
       context, kiln_linalg_ext_defs,
-      sizeof(kiln_linalg_ext_defs) / sizeof(kiln_linalg_ext_defs[0]));
+      sizeof(kiln_linalg_ext_defs) / sizeof(kiln_linalg_ext_defs[0])));
+  // IREE's earlier names (map_gather/map_scatter until early 2026; softmax
+  // before it moved to linalg), still in programs written then.
+  KILN_RETURN_IF_ERROR(kiln_ir_register_op_alias(
+      context, "iree_linalg_ext.map_gather", "iree_linalg_ext.map_load"));
+  KILN_RETURN_IF_ERROR(kiln_ir_register_op_alias(
+      context, "iree_linalg_ext.map_scatter", "iree_linalg_ext.map_store"));
+  return kiln_ir_register_op_alias(context, "iree_linalg_ext.softmax",
+                                   "linalg.softmax");
 }

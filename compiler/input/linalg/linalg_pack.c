@@ -218,9 +218,19 @@ static kiln_status_t kiln_linalg_parse_pack(kiln_mlir_op_parser_t* p,
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &dst));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   const kiln_ir_type_t *src_type = NULL, *dst_type = NULL;
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &src_type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COLON));
+  // LinalgExt's form, `: (src dst) -> result`, also named the destination's
+  // type; the result's must equal it (the verifier checks).
+  const kiln_ir_type_t* result_type = NULL;
+  bool ext_form = kiln_mlir_parse_optional_punct(p, KILN_MLIR_TOK_LPAREN);
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &src_type));
+  if (ext_form) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &dst_type));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+  }
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_ARROW));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &dst_type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &result_type));
+  if (!ext_form) dst_type = result_type;
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &src, src_type, state));
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &dst, dst_type, state));
   if (has_pad) {
@@ -231,7 +241,7 @@ static kiln_status_t kiln_linalg_parse_pack(kiln_mlir_op_parser_t* p,
         p, &tile_operands[i],
         kiln_ir_index_type_get(kiln_mlir_parser_context(p)), state));
   }
-  return kiln_mlir_add_result_type(p, state, dst_type);
+  return kiln_mlir_add_result_type(p, state, result_type);
 }
 
 static void kiln_linalg_print_int_list(kiln_ir_printer_t* p, kiln_ir_op_t* op,
@@ -304,7 +314,14 @@ static const kiln_ir_op_def_t kiln_linalg_pack_defs[] = {
 };
 
 kiln_status_t kiln_dialect_register_linalg_pack(kiln_ir_context_t* context) {
-  return kiln_ir_register_ops(
+  KILN_RETURN_IF_ERROR(kiln_ir_register_ops(
       context, kiln_linalg_pack_defs,
-      sizeof(kiln_linalg_pack_defs) / sizeof(kiln_linalg_pack_defs[0]));
+      sizeof(kiln_linalg_pack_defs) / sizeof(kiln_linalg_pack_defs[0])));
+  // IREE's LinalgExt had these ops before they moved upstream (tensor.pack,
+  // then linalg.pack); the parser also takes their `: (src dst) -> result`
+  // type form.
+  KILN_RETURN_IF_ERROR(kiln_ir_register_op_alias(
+      context, "iree_linalg_ext.pack", "linalg.pack"));
+  return kiln_ir_register_op_alias(context, "iree_linalg_ext.unpack",
+                                   "linalg.unpack");
 }

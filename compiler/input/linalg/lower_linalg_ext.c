@@ -1529,6 +1529,22 @@ static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
 }
 
 //===----------------------------------------------------------------------===//
+// reverse
+//===----------------------------------------------------------------------===//
+
+// The shared reversal copy (kiln_lowering_reverse); the output operand only
+// gives the result's type.
+static kiln_status_t kiln_lx_lower_reverse(kiln_ir_builder_t* b,
+                                           kiln_ir_op_t* op) {
+  int64_t dims[KILN_LX_MAX_RANK];
+  int64_t n = kiln_dialect_int_list(kiln_ir_op_get_attr(op, "dimensions"), dims,
+                                    KILN_LX_MAX_RANK);
+  bool reversed[KILN_LX_MAX_RANK] = {false};
+  for (int64_t i = 0; i < n; ++i) reversed[dims[i]] = true;
+  return kiln_lowering_reverse(b, op, reversed);
+}
+
+//===----------------------------------------------------------------------===//
 // Entry point
 //===----------------------------------------------------------------------===//
 
@@ -1579,6 +1595,7 @@ static kiln_status_t kiln_lx_expect_rank(kiln_ir_context_t* ctx,
 KILN_LX_DEFINE_DYNAMIC_LOWERING(topk, kiln_lx_lower_topk)
 KILN_LX_DEFINE_DYNAMIC_LOWERING(gather, kiln_lx_lower_gather)
 KILN_LX_DEFINE_DYNAMIC_LOWERING(attention, kiln_lx_lower_attention)
+KILN_LX_DEFINE_DYNAMIC_LOWERING(reverse, kiln_lx_lower_reverse)
 #undef KILN_LX_DEFINE_DYNAMIC_LOWERING
 
 // pack / unpack read run-time sizes (tensor.dim) where shapes are dynamic.

@@ -332,65 +332,11 @@ static kiln_status_t kiln_ld_num_starts(kiln_ir_builder_t* b, kiln_ir_op_t* op,
 
 static kiln_status_t kiln_ld_lower_reverse(kiln_ir_builder_t* b,
                                            kiln_ir_op_t* op) {
-  kiln_ir_context_t* ctx = b->context;
-  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
-  const kiln_ir_type_t* rt = op->results[0].type;
-  uint32_t rank = (uint32_t)rt->shaped.rank;
   int64_t dims[KILN_LD_MAX];
   int64_t n = kiln_ld_list(op, "dimensions", dims, 0, 0);
   bool rev[KILN_LD_MAX] = {false};
   for (int64_t i = 0; i < n; ++i) rev[dims[i]] = true;
-  if (!kiln_ir_type_has_static_shape(rt)) {
-    // Run-time sizes: element i of a reversed dim reads size - 1 - i, the
-    // size read at host level.
-    kiln_ir_value_t* size[KILN_LD_MAX];
-    for (uint32_t d = 0; d < rank; ++d) {
-      size[d] = NULL;
-      if (rev[d] && rt->shaped.dims[d] == KILN_IR_DYNAMIC_DIM) {
-        KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, input, d, &size[d]));
-      }
-    }
-    kiln_ir_value_t* init = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, input, &init));
-    kiln_ir_op_t* generic = NULL;
-    kiln_ir_builder_t bb;
-    KILN_RETURN_IF_ERROR(kiln_ld_generic_over_init(b, init, &generic, &bb));
-    kiln_ir_value_t* coords[KILN_LD_MAX];
-    for (uint32_t d = 0; d < rank; ++d) {
-      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &coords[d]));
-      if (!rev[d]) continue;
-      kiln_ir_value_t* last = NULL;
-      if (size[d]) {
-        kiln_ir_value_t* one = NULL;
-        KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 1, &one));
-        KILN_RETURN_IF_ERROR(
-            kiln_lowering_emit2(&bb, "arith.subi", size[d], one, &last));
-      } else {
-        KILN_RETURN_IF_ERROR(
-            kiln_lowering_index_const(&bb, rt->shaped.dims[d] - 1, &last));
-      }
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.subi", last, coords[d], &coords[d]));
-    }
-    kiln_ir_value_t* v = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, input, coords, &v));
-    return kiln_lowering_yield_and_replace(&bb, v, op, generic);
-  }
-  const kiln_ir_affine_expr_t* exprs[KILN_LD_MAX];
-  for (uint32_t d = 0; d < rank; ++d) {
-    const kiln_ir_affine_expr_t* e = kiln_ir_affine_dim(ctx, d);
-    if (rev[d]) {
-      e = kiln_ld_add(ctx, kiln_ld_mul(ctx, e, -1),
-                      kiln_ir_affine_constant(ctx, rt->shaped.dims[d] - 1));
-    }
-    exprs[d] = e;
-  }
-  kiln_ir_value_t* copy = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
-      b, input, kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs), rt,
-      &copy));
-  kiln_lowering_replace(op, copy);
-  return kiln_ok_status();
+  return kiln_lowering_reverse(b, op, rev);
 }
 
 static kiln_status_t kiln_ld_lower_dynamic_slice(kiln_ir_builder_t* b,

@@ -186,3 +186,27 @@ func.func @winograd_tile(%x: tensor<1x6x6x1xf32>, %o: tensor<6x6x1x1x1x1xf32>) -
   %0 = iree_linalg_ext.winograd.input_transform output_tile_size(4) kernel_size(3) image_dimensions([1, 2]) ins(%x : tensor<1x6x6x1xf32>) outs(%o : tensor<6x6x1x1x1x1xf32>) -> tensor<6x6x1x1x1x1xf32>
   return %0 : tensor<6x6x1x1x1x1xf32>
 }
+
+// -----
+
+func.func @reverse_repeated(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // CHECK: linalg_ext_errors.mlir:[[@LINE+1]]:3: error: 'iree_linalg_ext.reverse' op dimension 0 is out of range or repeated (rank 2)
+  %0 = iree_linalg_ext.reverse dimensions(dense<[0, 0]> : tensor<2xi64>) ins(%x : tensor<2x3xf32>) outs(%x : tensor<2x3xf32>) : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @reverse_out_of_range(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // CHECK: linalg_ext_errors.mlir:[[@LINE+1]]:3: error: 'iree_linalg_ext.reverse' op dimension 2 is out of range or repeated (rank 2)
+  %0 = iree_linalg_ext.reverse dimensions(dense<2> : tensor<1xi64>) ins(%x : tensor<2x3xf32>) outs(%x : tensor<2x3xf32>) : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @reverse_type(%x: tensor<2x3xf32>, %y: tensor<3x2xf32>) -> tensor<3x2xf32> {
+  // CHECK: linalg_ext_errors.mlir:[[@LINE+1]]:3: error: 'iree_linalg_ext.reverse' op output type must be the input type tensor<2x3xf32>
+  %0 = iree_linalg_ext.reverse dimensions(dense<0> : tensor<1xi64>) ins(%x : tensor<2x3xf32>) outs(%y : tensor<3x2xf32>) : tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}

@@ -76,3 +76,25 @@ func.func @winograd(%x: tensor<1x6x6x1xf32>, %t: tensor<8x8x1x1x1x1xf32>, %y: te
   %1 = iree_linalg_ext.winograd.output_transform output_tile_size(6) kernel_size(3) image_dimensions([2, 3]) ins(%t : tensor<8x8x1x1x1x1xf32>) outs(%y : tensor<1x1x6x6xf32>) -> tensor<1x1x6x6xf32>
   return %0, %1 : tensor<8x8x1x1x1x1xf32>, tensor<1x1x6x6xf32>
 }
+
+// IREE's earlier spellings parse as today's ops; reverse prints its own.
+// CHECK-LABEL: func.func @earlier_names
+// CHECK: iree_linalg_ext.reverse dimensions(dense<[0, 1]> : tensor<2xi64>) ins(%{{.*}} : tensor<2x3xf32>) outs(%{{.*}} : tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: linalg.softmax dimension(1) ins(%{{.*}} : tensor<2x3xf32>) outs(%{{.*}} : tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK: iree_linalg_ext.map_load %{{.*}} into %{{.*}} {
+// CHECK: iree_linalg_ext.map_store %{{.*}} into %{{.*}} {
+func.func @earlier_names(%x: tensor<2x3xf32>, %s: tensor<4xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = iree_linalg_ext.reverse dimensions(dense<[0, 1]> : tensor<2xi64>) ins(%x : tensor<2x3xf32>) outs(%x : tensor<2x3xf32>) : tensor<2x3xf32>
+  %1 = iree_linalg_ext.softmax dimension(1) ins(%x : tensor<2x3xf32>) outs(%x : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %pad = arith.constant 0.0 : f32
+  %2 = iree_linalg_ext.map_gather %s into %s {
+  ^bb0(%i: index):
+    iree_linalg_ext.yield %i, %pad : index, f32
+  } : tensor<4xf32> into tensor<4xf32> -> tensor<4xf32>
+  %3 = iree_linalg_ext.map_scatter %s into %s {
+  ^bb0(%i: index):
+    %t = arith.constant true
+    iree_linalg_ext.yield %i, %t : index, i1
+  } : tensor<4xf32> into tensor<4xf32> -> tensor<4xf32>
+  return %0, %1, %2, %3 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xf32>, tensor<4xf32>
+}

@@ -22,3 +22,14 @@ func.func @ssa_tiles(%a: tensor<?x8xf32>, %p: tensor<?x2x?x4xf32>, %t: index) ->
   %1 = linalg.unpack %0 inner_dims_pos = [0, 1] inner_tiles = [%t, %t] into %a : tensor<?x2x?x4xf32> -> tensor<?x8xf32>
   return %0, %1 : tensor<?x2x?x4xf32>, tensor<?x8xf32>
 }
+
+// IREE's LinalgExt spelling, with its `: (source dest) -> result` types,
+// parses as linalg.pack / linalg.unpack.
+// CHECK-LABEL: func.func @linalg_ext_form
+// CHECK: linalg.pack %arg0 inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %arg1 : tensor<4x4xi32> -> tensor<2x2x2x2xi32>
+// CHECK: linalg.unpack %{{.*}} inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %arg0 : tensor<2x2x2x2xi32> -> tensor<4x4xi32>
+func.func @linalg_ext_form(%a: tensor<4x4xi32>, %p: tensor<2x2x2x2xi32>) -> tensor<4x4xi32> {
+  %0 = iree_linalg_ext.pack %a inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %p : (tensor<4x4xi32> tensor<2x2x2x2xi32>) -> tensor<2x2x2x2xi32>
+  %1 = iree_linalg_ext.unpack %0 inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %a : (tensor<2x2x2x2xi32> tensor<4x4xi32>) -> tensor<4x4xi32>
+  return %1 : tensor<4x4xi32>
+}

@@ -789,7 +789,7 @@ kiln_status_t kiln_tosa_lower_table(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   const kiln_ir_type_t* te = table->type->shaped.element;
   uint32_t rank = (uint32_t)rt->shaped.rank;
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, input, &init));
   const kiln_ir_attribute_t* maps[2] = {kiln_linalg_identity_map(ctx, rank),
                                         kiln_linalg_identity_map(ctx, rank)};
   kiln_ir_op_t* generic = NULL;
@@ -1067,13 +1067,15 @@ static kiln_status_t kiln_tosa_emit_zeros(kiln_ir_builder_t* b,
       b, kiln_scalar_splat_attr(b->context, type, zero), type, out);
 }
 
-// |bias| (rank 1, C elements or 1) broadcast over |rt|, read along loops
-// |dims| (|num_dims| of them: dims = {d} reads bias[d]; two dims read the
-// bias expanded to their sizes, row-major).
+// |bias| (rank 1, C elements or 1) broadcast over |init| (a tensor.empty of
+// the result's type), read along loops |dims| (|num_dims| of them: dims =
+// {d} reads bias[d]; two dims read the bias expanded to their sizes,
+// row-major; those must be static).
 static kiln_status_t kiln_tosa_emit_bias_init(
-    kiln_ir_builder_t* b, kiln_ir_value_t* bias, const kiln_ir_type_t* rt,
+    kiln_ir_builder_t* b, kiln_ir_value_t* bias, kiln_ir_value_t* init,
     uint32_t first_dim, uint32_t num_dims, kiln_ir_value_t** out) {
   kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* rt = init->type;
   uint32_t rank = (uint32_t)rt->shaped.rank;
   const kiln_ir_type_t* bt = bias->type;
   if (bt->shaped.rank != 1) {
@@ -1093,6 +1095,12 @@ static kiln_status_t kiln_tosa_emit_bias_init(
                                   kiln_ir_affine_constant(ctx, stride));
       }
       e = e ? kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_ADD, t, e) : t;
+      if (rt->shaped.dims[first_dim + i] == KILN_IR_DYNAMIC_DIM) {
+        return kiln_ir_emit_error(ctx, b->location,
+                                  "a bias of %lld elements over a run-time "
+                                  "sized dim is not supported",
+                                  (long long)size);
+      }
       stride *= rt->shaped.dims[first_dim + i];
     }
     if (stride != size) {
@@ -1101,8 +1109,6 @@ static kiln_status_t kiln_tosa_emit_bias_init(
                                 (long long)size, (long long)stride);
     }
   }
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
   const kiln_ir_attribute_t* maps[2] = {
       kiln_ir_affine_map_attr_get(ctx, rank, 0, 1, &e),
       kiln_linalg_identity_map(ctx, rank)};
@@ -1130,16 +1136,33 @@ kiln_status_t kiln_tosa_lower_matmul(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   int64_t azp, bzp;
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 2, "a_zp", &azp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "b_zp", &bzp));
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_zeros(b, op->results[0].type, &init));
   // Loops (n, h, w, c).
   int64_t adims[3] = {0, 1, 3}, bdims[3] = {0, 3, 2}, odims[3] = {0, 1, 2};
+  kiln_ir_value_t* ins[2] = {kiln_ir_op_operand(op, 0),
+                             kiln_ir_op_operand(op, 1)};
+  const kiln_ir_attribute_t* maps[2] = {
+      kiln_linalg_projection_map(ctx, 4, 3, adims),
+      kiln_linalg_projection_map(ctx, 4, 3, bdims)};
+  const kiln_ir_type_t* rt = op->results[0].type;
+  kiln_ir_value_t* init = NULL;
+  if (kiln_ir_type_has_static_shape(rt)) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_zeros(b, rt, &init));
+  } else {
+    // Run-time sizes (the result's loops come first): a filled empty.
+    kiln_ir_value_t *empty = NULL, *zero = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty_from(b, rt, 2, ins, maps, &empty));
+    const kiln_ir_type_t* e = rt->shaped.element;
+    if (kiln_lowering_is_float(e)) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_float_const(b, e, 0.0, &zero));
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, e, 0, &zero));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_fill(b, zero, empty, &init));
+  }
   kiln_ir_value_t* r = NULL;
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_contraction(
-      b, kiln_ir_op_operand(op, 0),
-      kiln_linalg_projection_map(ctx, 4, 3, adims), azp,
-      kiln_ir_op_operand(op, 1), kiln_linalg_projection_map(ctx, 4, 3, bdims),
-      bzp, init, kiln_linalg_projection_map(ctx, 4, 3, odims), 4, 1, &r));
+      b, ins[0], maps[0], azp, ins[1], maps[1], bzp, init,
+      kiln_linalg_projection_map(ctx, 4, 3, odims), 4, 1, &r));
   kiln_lowering_replace(op, r);
   return kiln_ok_status();
 }
@@ -1150,17 +1173,23 @@ kiln_status_t kiln_tosa_lower_fully_connected(kiln_ir_builder_t* b,
   int64_t izp, wzp;
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "input_zp", &izp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 4, "weight_zp", &wzp));
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_bias_init(
-      b, kiln_ir_op_operand(op, 2), op->results[0].type, 1, 1, &init));
-  // Loops (n, oc, ic).
+  // Loops (n, oc, ic); the result's come first, so its run-time sizes are
+  // those of the operand dims on them.
   int64_t idims[2] = {0, 2}, wdims[2] = {1, 2}, odims[2] = {0, 1};
+  kiln_ir_value_t* ins[2] = {kiln_ir_op_operand(op, 0),
+                             kiln_ir_op_operand(op, 1)};
+  const kiln_ir_attribute_t* maps[2] = {
+      kiln_linalg_projection_map(ctx, 3, 2, idims),
+      kiln_linalg_projection_map(ctx, 3, 2, wdims)};
+  kiln_ir_value_t *empty = NULL, *init = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_empty_from(b, op->results[0].type, 2, ins, maps, &empty));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2),
+                                                empty, 1, 1, &init));
   kiln_ir_value_t* r = NULL;
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_contraction(
-      b, kiln_ir_op_operand(op, 0),
-      kiln_linalg_projection_map(ctx, 3, 2, idims), izp,
-      kiln_ir_op_operand(op, 1), kiln_linalg_projection_map(ctx, 3, 2, wdims),
-      wzp, init, kiln_linalg_projection_map(ctx, 3, 2, odims), 3, 1, &r));
+      b, ins[0], maps[0], izp, ins[1], maps[1], wzp, init,
+      kiln_linalg_projection_map(ctx, 3, 2, odims), 3, 1, &r));
   kiln_lowering_replace(op, r);
   return kiln_ok_status();
 }
@@ -1204,9 +1233,10 @@ kiln_status_t kiln_tosa_lower_conv2d(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(
       kiln_tosa_conv_prologue(b, op, izp, &input, stride, dilation));
   const kiln_ir_type_t* rt = op->results[0].type;
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2), rt, 3, 1, &init));
+  kiln_ir_value_t *empty = NULL, *init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &empty));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2),
+                                                empty, 3, 1, &init));
   // Loops (n, oh, ow, oc, kh, kw, ic).
   const kiln_ir_affine_expr_t* in[4] = {
       kiln_ir_affine_dim(ctx, 0),
@@ -1239,9 +1269,10 @@ kiln_status_t kiln_tosa_lower_depthwise_conv2d(kiln_ir_builder_t* b,
                       wt->shaped.dims[3]};
   const kiln_ir_type_t* t5 =
       kiln_ir_tensor_type_get(ctx, 5, dims5, rt->shaped.element, NULL);
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2), t5, 3, 2, &init));
+  kiln_ir_value_t *empty = NULL, *init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, t5, &empty));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2),
+                                                empty, 3, 2, &init));
   // Loops (n, oh, ow, c, m, kh, kw).
   const kiln_ir_affine_expr_t* in[4] = {
       kiln_ir_affine_dim(ctx, 0),
@@ -1672,7 +1703,7 @@ kiln_status_t kiln_tosa_lower_rescale(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   }
   maps[nins] = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_from(b, rt, 1, ins, maps, &init));
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, nins, ins, 1, &init, maps,

@@ -698,17 +698,21 @@ static kiln_status_t kiln_tosa_verify_data(kiln_ir_context_t* context,
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
+  // rescale is elementwise: run-time sizes are fine.
+  bool is_rescale = kiln_ir_op_is(op, "tosa.rescale");
   if (!kiln_ir_type_is_ranked_tensor(x) ||
       !kiln_ir_type_is_ranked_tensor(out) ||
       x->shaped.rank != out->shaped.rank ||
-      !kiln_ir_type_has_static_shape(out)) {
+      (!is_rescale && !kiln_ir_type_has_static_shape(out))) {
     return kiln_ir_op_emit_error(
         op, context,
-        "expects a static ranked tensor operand and result of "
-        "the same rank");
+        is_rescale ? "expects a ranked tensor operand and result of the same "
+                     "rank"
+                   : "expects a static ranked tensor operand and result of "
+                     "the same rank");
   }
   size_t rank = x->shaped.rank;
-  if (kiln_ir_op_is(op, "tosa.rescale")) {
+  if (is_rescale) {
     if (x->shaped.element->kind != KILN_IR_TYPE_INTEGER ||
         out->shaped.element->kind != KILN_IR_TYPE_INTEGER ||
         !kiln_dialect_same_shape(x, out)) {
@@ -855,23 +859,31 @@ static void kiln_tosa_print(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
 //===----------------------------------------------------------------------===//
 
 // Each definition names its lowering (lower_tosa.h).
-#define KILN_TOSA_EW(NAME, N, KIND, CLS, TRAITS)                              \
-  {                                                                           \
-    NAME, "elementwise op", KILN_IR_TRAIT_PURE | (TRAITS), N, 1, 0, 0,        \
-        kiln_tosa_verify_elementwise, kiln_tosa_parse, kiln_tosa_print, NULL, \
-        KILN_TOSA_UD(KIND, CLS), kiln_tosa_lower_elementwise                  \
+#define KILN_TOSA_EW(NAME, N, KIND, CLS, TRAITS)                             \
+  {                                                                          \
+    NAME, "elementwise op",                                                  \
+        KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES | (TRAITS), \
+        N, 1, 0, 0, kiln_tosa_verify_elementwise, kiln_tosa_parse,           \
+        kiln_tosa_print, NULL, KILN_TOSA_UD(KIND, CLS),                      \
+        kiln_tosa_lower_elementwise                                          \
   }
 #define KILN_TOSA_UNARY(NAME, CLS) \
   KILN_TOSA_EW(NAME, 1, KILN_TOSA_KIND_UNARY, CLS, 0)
 #define KILN_TOSA_BINARY(NAME, CLS, TRAITS) \
   KILN_TOSA_EW(NAME, 2, KILN_TOSA_KIND_BINARY, CLS, TRAITS)
-#define KILN_TOSA_OP(NAME, SUMMARY, N, VERIFY, LOWER)                       \
-  {                                                                         \
-    NAME, SUMMARY, KILN_IR_TRAIT_PURE, N, 1, 0, 0, VERIFY, kiln_tosa_parse, \
-        kiln_tosa_print, NULL,                                              \
-        KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY),                  \
-        kiln_tosa_lower_##LOWER                                             \
+#define KILN_TOSA_OP_TRAITS(NAME, SUMMARY, N, VERIFY, LOWER, TRAITS)  \
+  {                                                                   \
+    NAME, SUMMARY, KILN_IR_TRAIT_PURE | (TRAITS), N, 1, 0, 0, VERIFY, \
+        kiln_tosa_parse, kiln_tosa_print, NULL,                       \
+        KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY),            \
+        kiln_tosa_lower_##LOWER                                       \
   }
+#define KILN_TOSA_OP(NAME, SUMMARY, N, VERIFY, LOWER) \
+  KILN_TOSA_OP_TRAITS(NAME, SUMMARY, N, VERIFY, LOWER, 0)
+// Ops whose lowering sizes run-time shaped results from their operands.
+#define KILN_TOSA_DYNAMIC_OP(NAME, SUMMARY, N, VERIFY, LOWER) \
+  KILN_TOSA_OP_TRAITS(NAME, SUMMARY, N, VERIFY, LOWER,        \
+                      KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES)
 
 static const kiln_ir_op_def_t kiln_tosa_defs[] = {
     {"tosa.const", "a dense constant",
@@ -932,12 +944,12 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
     KILN_TOSA_EW("tosa.greater_equal", 2, KILN_TOSA_KIND_COMPARE,
                  KILN_TOSA_NUMERIC, 0),
     // Others.
-    KILN_TOSA_OP("tosa.select", "elementwise select", 3,
-                 kiln_tosa_verify_select, elementwise),
-    KILN_TOSA_OP("tosa.clamp", "clamps to [min_val, max_val]", 1,
-                 kiln_tosa_verify_clamp, elementwise),
-    KILN_TOSA_OP("tosa.cast", "converts the element type", 1,
-                 kiln_tosa_verify_cast, elementwise),
+    KILN_TOSA_DYNAMIC_OP("tosa.select", "elementwise select", 3,
+                         kiln_tosa_verify_select, elementwise),
+    KILN_TOSA_DYNAMIC_OP("tosa.clamp", "clamps to [min_val, max_val]", 1,
+                         kiln_tosa_verify_clamp, elementwise),
+    KILN_TOSA_DYNAMIC_OP("tosa.cast", "converts the element type", 1,
+                         kiln_tosa_verify_cast, elementwise),
     KILN_TOSA_OP("tosa.reduce_sum", "sums along axis (kept)", 1,
                  kiln_tosa_verify_reduce, reduce),
     KILN_TOSA_OP("tosa.reduce_product", "multiplies along axis (kept)", 1,
@@ -952,10 +964,11 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
                  kiln_tosa_verify_reduce, reduce),
     KILN_TOSA_OP("tosa.max_pool2d", "NHWC max pooling", 1,
                  kiln_tosa_verify_max_pool2d, max_pool2d),
-    KILN_TOSA_OP("tosa.matmul", "batched matmul (A, B[, a_zp, b_zp])",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_nn, matmul),
-    KILN_TOSA_OP("tosa.fully_connected", "input x weight^T + bias",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_nn, fully_connected),
+    KILN_TOSA_DYNAMIC_OP("tosa.matmul", "batched matmul (A, B[, a_zp, b_zp])",
+                         KILN_IR_VARIADIC, kiln_tosa_verify_nn, matmul),
+    KILN_TOSA_DYNAMIC_OP("tosa.fully_connected", "input x weight^T + bias",
+                         KILN_IR_VARIADIC, kiln_tosa_verify_nn,
+                         fully_connected),
     KILN_TOSA_OP("tosa.conv2d", "NHWC x OHWI convolution + bias",
                  KILN_IR_VARIADIC, kiln_tosa_verify_nn, conv2d),
     KILN_TOSA_OP("tosa.depthwise_conv2d", "NHWC x HWCM convolution + bias",
@@ -968,12 +981,13 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
                  kiln_tosa_verify_data, slice),
     KILN_TOSA_OP("tosa.tile", "repeats the input (multiples)", KILN_IR_VARIADIC,
                  kiln_tosa_verify_data, tile),
-    KILN_TOSA_OP("tosa.rescale", "integer rescale (multiplier, shift, zps)",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_data, rescale),
+    KILN_TOSA_DYNAMIC_OP("tosa.rescale",
+                         "integer rescale (multiplier, shift, zps)",
+                         KILN_IR_VARIADIC, kiln_tosa_verify_data, rescale),
     KILN_TOSA_OP("tosa.gather", "gathers rows of values by indices", 2,
                  kiln_tosa_verify_gather, gather),
-    KILN_TOSA_OP("tosa.table", "table lookup (i16: interpolated)", 2,
-                 kiln_tosa_verify_table, table),
+    KILN_TOSA_DYNAMIC_OP("tosa.table", "table lookup (i16: interpolated)", 2,
+                         kiln_tosa_verify_table, table),
     {"tosa.const_shape", "a constant !tosa.shape",
      KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_CONSTANT_LIKE, 0, 1, 0, 0,
      kiln_tosa_verify_const_shape, kiln_tosa_parse, kiln_tosa_print, NULL,

@@ -207,7 +207,43 @@ static kiln_status_t kiln_lx_lower_scan(kiln_ir_builder_t* b,
   kiln_ir_value_t* scanned = kiln_ir_op_result(generic, 0);
   // The accumulator result: the last scanned element along d.
   kiln_ir_value_t* last = acc;
-  if (n > 1) {
+  if (n == KILN_IR_DYNAMIC_DIM) {
+    // A run-time size: a reduction over d keeping the element at size - 1
+    // (the accumulator as given when the size is 0).
+    kiln_ir_value_t* size = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, x, (size_t)d, &size));
+    int64_t kept[KILN_LX_MAX_RANK];
+    size_t num_kept = 0;
+    for (uint32_t i = 0; i < rank; ++i) {
+      if ((int64_t)i != d) kept[num_kept++] = i;
+    }
+    const kiln_ir_attribute_t* last_maps[2] = {
+        kiln_linalg_identity_map(ctx, rank),
+        kiln_linalg_projection_map(ctx, rank, num_kept, kept)};
+    bool last_reduction[KILN_LX_MAX_RANK] = {false};
+    last_reduction[d] = true;
+    kiln_ir_value_t* acc_copy = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+        b, acc, kiln_linalg_identity_map(ctx, (uint32_t)acc->type->shaped.rank),
+        acc->type, &acc_copy));
+    kiln_ir_op_t* pick = NULL;
+    kiln_ir_block_t* pick_body = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_linalg_create_generic(b, 1, &scanned, 1, &acc_copy, last_maps,
+                                   rank, last_reduction, &pick, &pick_body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, pick_body);
+    kiln_ir_value_t *j, *one, *end, *is_last, *v;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &j));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 1, &one));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.subi", size, one, &end));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, j, end, &is_last));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, is_last, pick_body->args[0],
+                                              pick_body->args[1], &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+    last = kiln_ir_op_result(pick, 0);
+  } else if (n > 1) {
     const kiln_ir_affine_expr_t* exprs[KILN_LX_MAX_RANK];
     for (uint32_t i = 0, r = 0; i < rank; ++i) {
       exprs[i] = (int64_t)i == d ? kiln_ir_affine_constant(ctx, n - 1)
@@ -1559,9 +1595,6 @@ static kiln_status_t kiln_lx_lower_unsupported(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_lx_expect_static(b->context, op));   \
     return fn(b, op);                                              \
   }
-KILN_LX_DEFINE_LOWERING(sort, kiln_lower_comparator_sort)
-KILN_LX_DEFINE_LOWERING(scan, kiln_lx_lower_scan)
-KILN_LX_DEFINE_LOWERING(arg_compare, kiln_lx_lower_arg_compare)
 KILN_LX_DEFINE_LOWERING(map, kiln_lx_lower_map)
 KILN_LX_DEFINE_LOWERING(winograd, kiln_lx_lower_winograd)
 KILN_LX_DEFINE_LOWERING(scatter, kiln_lx_lower_scatter)
@@ -1582,8 +1615,10 @@ static kiln_status_t kiln_lx_expect_rank(kiln_ir_context_t* ctx,
   return kiln_ok_status();
 }
 
-// The lowerings that read run-time sizes where shapes are dynamic: topk
-// ranks its input at run time (its outputs give the result sizes), gather
+// The lowerings that read run-time sizes where shapes are dynamic: sort,
+// topk and arg_compare rank or compare along loops sized by their operands
+// (a sort's outputs are sized like its inputs), scan reads its last element
+// at the run-time size, gather
 // clamps to the source's run-time dims, attention sizes its intermediate
 // scores and row statistics from its operands' dims.
 #define KILN_LX_DEFINE_DYNAMIC_LOWERING(name, fn)                  \
@@ -1592,6 +1627,9 @@ static kiln_status_t kiln_lx_expect_rank(kiln_ir_context_t* ctx,
     KILN_RETURN_IF_ERROR(kiln_lx_expect_rank(b->context, op));     \
     return fn(b, op);                                              \
   }
+KILN_LX_DEFINE_DYNAMIC_LOWERING(sort, kiln_lower_comparator_sort)
+KILN_LX_DEFINE_DYNAMIC_LOWERING(scan, kiln_lx_lower_scan)
+KILN_LX_DEFINE_DYNAMIC_LOWERING(arg_compare, kiln_lx_lower_arg_compare)
 KILN_LX_DEFINE_DYNAMIC_LOWERING(topk, kiln_lx_lower_topk)
 KILN_LX_DEFINE_DYNAMIC_LOWERING(gather, kiln_lx_lower_gather)
 KILN_LX_DEFINE_DYNAMIC_LOWERING(attention, kiln_lx_lower_attention)

@@ -508,9 +508,10 @@ static kiln_status_t kiln_bng_verify(kiln_ir_context_t* context,
 static const kiln_ir_op_def_t kiln_stablehlo_compute_defs[] = {
     {"stablehlo.sort",
      "sorts N same-shaped tensors along a dimension with a comparator",
-     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC,
-     KILN_IR_VARIADIC, 1, 0, kiln_sort_verify, NULL, NULL, NULL, NULL,
-     kiln_stablehlo_lower_sort},
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK |
+         KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES,
+     KILN_IR_VARIADIC, KILN_IR_VARIADIC, 1, 0, kiln_sort_verify, NULL, NULL,
+     NULL, NULL, kiln_stablehlo_lower_sort},
     {"stablehlo.dynamic_update_slice",
      "writes update into operand at clamped run-time start indices",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_dus_verify,

@@ -285,10 +285,12 @@ static kiln_status_t kiln_lowering_assert_shape(kiln_ir_builder_t* b,
                                        &msg, &check);
 }
 
-kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
-                                            kiln_ir_op_t* op, uint32_t a,
-                                            size_t a_dim, uint32_t c,
-                                            size_t c_dim) {
+// The cf.assert that dim |a_dim| of operand |a| and dim |c_dim| of operand
+// |c| satisfy |predicate| (a KILN_CMPI_*); |broken| says what is wrong when
+// they do not, with a %s for each operand's dim ("%s and %s differ").
+static kiln_status_t kiln_lowering_assert_dim_pair(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, uint32_t a, size_t a_dim,
+    uint32_t c, size_t c_dim, int64_t predicate, const char* broken) {
   kiln_ir_context_t* ctx = b->context;
   kiln_ir_value_t* va = kiln_ir_op_operand(op, a);
   kiln_ir_value_t* vc = kiln_ir_op_operand(op, c);
@@ -296,16 +298,33 @@ kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
       vc->type->shaped.dims[c_dim] != KILN_IR_DYNAMIC_DIM) {
     return kiln_ok_status();  // both static: checked by the verifier
   }
-  kiln_ir_value_t *da = NULL, *dc = NULL, *same = NULL;
+  kiln_ir_value_t *da = NULL, *dc = NULL, *ok = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, va, a_dim, &da));
   KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, vc, c_dim, &dc));
-  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(b, KILN_CMPI_EQ, da, dc, &same));
-  char what[400];
-  snprintf(what, sizeof(what),
-           "dim %zu of operand %u (%s) and dim %zu of operand %u (%s) differ",
-           a_dim, a, kiln_ir_type_to_string(ctx, va->type), c_dim, c,
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(b, predicate, da, dc, &ok));
+  char first[160], second[160], what[400];
+  snprintf(first, sizeof(first), "dim %zu of operand %u (%s)", a_dim, a,
+           kiln_ir_type_to_string(ctx, va->type));
+  snprintf(second, sizeof(second), "dim %zu of operand %u (%s)", c_dim, c,
            kiln_ir_type_to_string(ctx, vc->type));
-  return kiln_lowering_assert_shape(b, op, same, what);
+  snprintf(what, sizeof(what), broken, first, second);
+  return kiln_lowering_assert_shape(b, op, ok, what);
+}
+
+kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op, uint32_t a,
+                                            size_t a_dim, uint32_t c,
+                                            size_t c_dim) {
+  return kiln_lowering_assert_dim_pair(b, op, a, a_dim, c, c_dim, KILN_CMPI_EQ,
+                                       "%s and %s differ");
+}
+
+kiln_status_t kiln_lowering_assert_dim_at_most(kiln_ir_builder_t* b,
+                                               kiln_ir_op_t* op, uint32_t a,
+                                               size_t a_dim, uint32_t c,
+                                               size_t c_dim) {
+  return kiln_lowering_assert_dim_pair(b, op, a, a_dim, c, c_dim, KILN_CMPI_SLE,
+                                       "%s exceeds %s");
 }
 
 kiln_status_t kiln_lowering_assert_dim_at_least(kiln_ir_builder_t* b,

@@ -147,6 +147,13 @@ kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
                                             size_t a_dim, uint32_t c,
                                             size_t c_dim);
 
+// As kiln_lowering_assert_same_dim, asserting dim |a_dim| of operand |a|
+// at most dim |c_dim| of operand |c| (an update that must fit).
+kiln_status_t kiln_lowering_assert_dim_at_most(kiln_ir_builder_t* b,
+                                               kiln_ir_op_t* op, uint32_t a,
+                                               size_t a_dim, uint32_t c,
+                                               size_t c_dim);
+
 // A cf.assert that dim |a_dim| of operand |a| of |op| is at least |min| at
 // run time (nothing when it is static), named like the one above.
 kiln_status_t kiln_lowering_assert_dim_at_least(kiln_ir_builder_t* b,

@@ -275,6 +275,17 @@ kiln_status_t kiln_lower_comparator_sort(kiln_ir_builder_t* b,
 // dynamic_update_slice
 //===----------------------------------------------------------------------===//
 
+// max(min(|v|, |hi|), 0) for a run-time bound |hi|: 0 when |hi| < 0.
+static kiln_status_t kiln_ls_clamp_below(kiln_ir_builder_t* b,
+                                         kiln_ir_value_t* v,
+                                         kiln_ir_value_t* hi,
+                                         kiln_ir_value_t** out) {
+  kiln_ir_value_t *zero = NULL, *m = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.minsi", v, hi, &m));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 0, &zero));
+  return kiln_lowering_emit2(b, "arith.maxsi", m, zero, out);
+}
+
 static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
   kiln_ir_value_t* operand = kiln_ir_op_operand(op, 0);
@@ -286,8 +297,38 @@ static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
     return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
   }
   const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  // Run-time sizes (read at host level): the update must fit (checked),
+  // starts clamp to [0, operand - update] and update coordinates to
+  // [0, update - 1], each as min then max so an empty dim reads index 0.
+  kiln_ir_value_t* room[KILN_SORT_MAX_RANK] = {NULL};
+  kiln_ir_value_t* size[KILN_SORT_MAX_RANK] = {NULL};
+  kiln_ir_value_t* last[KILN_SORT_MAX_RANK] = {NULL};
+  for (uint32_t dim = 0; dim < rank; ++dim) {
+    if (t->shaped.dims[dim] != KILN_IR_DYNAMIC_DIM &&
+        u->shaped.dims[dim] != KILN_IR_DYNAMIC_DIM) {
+      continue;
+    }
+    kiln_ir_value_t *td = NULL, *one = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_assert_dim_at_most(b, op, 1, dim, 0, dim));
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, operand, dim, &td));
+    if (!td) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(b, t->shaped.dims[dim], &td));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, update, dim, &size[dim]));
+    if (!size[dim]) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(b, u->shaped.dims[dim], &size[dim]));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(b, "arith.subi", td, size[dim], &room[dim]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(b, "arith.subi", size[dim], one, &last[dim]));
+  }
   kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, t, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, t, operand, &empty));
   const kiln_ir_attribute_t* maps[2] = {kiln_linalg_identity_map(ctx, rank),
                                         kiln_linalg_identity_map(ctx, rank)};
   kiln_ir_op_t* generic = NULL;
@@ -308,13 +349,21 @@ static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
     KILN_RETURN_IF_ERROR(kiln_lowering_emit(
         &bb, is_unsigned ? "arith.index_castui" : "arith.index_cast", index, 1,
         &s, &s));
-    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
-        &bb, s, 0, t->shaped.dims[dim] - u->shaped.dims[dim], &s));
+    if (room[dim]) {
+      KILN_RETURN_IF_ERROR(kiln_ls_clamp_below(&bb, s, room[dim], &s));
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+          &bb, s, 0, t->shaped.dims[dim] - u->shaped.dims[dim], &s));
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, dim, &i));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subi", i, s, &rel));
     KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &lo));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_index_const(&bb, u->shaped.dims[dim], &hi));
+    if (room[dim]) {
+      hi = size[dim];
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(&bb, u->shaped.dims[dim], &hi));
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, rel, lo, &ge));
     KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, rel, hi, &lt));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", ge, lt, &ok));
@@ -323,8 +372,13 @@ static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
           kiln_lowering_emit2(&bb, "arith.andi", inside, ok, &ok));
     }
     inside = ok;
-    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
-        &bb, rel, 0, u->shaped.dims[dim] - 1, &coords[1 + dim]));
+    if (last[dim]) {
+      KILN_RETURN_IF_ERROR(
+          kiln_ls_clamp_below(&bb, rel, last[dim], &coords[1 + dim]));
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
+          &bb, rel, 0, u->shaped.dims[dim] - 1, &coords[1 + dim]));
+    }
   }
   kiln_ir_value_t *v, *r;
   KILN_RETURN_IF_ERROR(kiln_lowering_emit(

@@ -121,10 +121,9 @@ static kiln_status_t kiln_dus_verify(kiln_ir_context_t* context,
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* u = n > 1 ? kiln_ir_op_operand(op, 1)->type : NULL;
-  if (!kiln_sort_is_tensor(t) || !kiln_sort_is_tensor(u) ||
-      !kiln_ir_type_has_static_shape(t) || !kiln_ir_type_has_static_shape(u)) {
-    return kiln_ir_op_emit_error(
-        op, context, "operand and update must be statically shaped tensors");
+  if (!kiln_sort_is_tensor(t) || !kiln_sort_is_tensor(u)) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "operand and update must be ranked tensors");
   }
   size_t rank = t->shaped.rank;
   if (u->shaped.rank != rank || u->shaped.element != t->shaped.element) {
@@ -136,7 +135,10 @@ static kiln_status_t kiln_dus_verify(kiln_ir_context_t* context,
         op, context, "expects %zu start indices, got %u", rank, n - 2);
   }
   for (size_t d = 0; d < rank; ++d) {
-    if (u->shaped.dims[d] > t->shaped.dims[d]) {
+    // Run-time sizes are checked when the op runs.
+    if (u->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+        t->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+        u->shaped.dims[d] > t->shaped.dims[d]) {
       return kiln_ir_op_emit_error(
           op, context, "update dim %zu (%lld) exceeds the operand's (%lld)", d,
           (long long)u->shaped.dims[d], (long long)t->shaped.dims[d]);
@@ -514,8 +516,8 @@ static const kiln_ir_op_def_t kiln_stablehlo_compute_defs[] = {
      NULL, NULL, kiln_stablehlo_lower_sort},
     {"stablehlo.dynamic_update_slice",
      "writes update into operand at clamped run-time start indices",
-     KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_dus_verify,
-     kiln_dus_parse, kiln_dus_print, NULL, NULL,
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, KILN_IR_VARIADIC,
+     1, 0, 0, kiln_dus_verify, kiln_dus_parse, kiln_dus_print, NULL, NULL,
      kiln_stablehlo_lower_dynamic_update_slice},
     {"stablehlo.cholesky",
      "Cholesky factors of (a batch of) symmetric positive-definite matrices",

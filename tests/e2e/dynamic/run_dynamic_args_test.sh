@@ -84,6 +84,10 @@ func.func @rows_1_2(%x: tensor<?x4xf32>) -> tensor<2x2xf32> {
   %0 = stablehlo.slice %x [1:3, 0:4:2] : (tensor<?x4xf32>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
+func.func @update(%x: tensor<?xi32>, %u: tensor<?xi32>, %i: tensor<i32>) -> tensor<?xi32> {
+  %0 = stablehlo.dynamic_update_slice %x, %u, %i : (tensor<?xi32>, tensor<?xi32>, tensor<i32>) -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}
 func.func @grow(%x: tensor<?xf32>) -> tensor<?x?xf32> {
   %c0 = arith.constant 0 : index
   %big = arith.constant 1000000000 : index
@@ -177,6 +181,15 @@ for device in local-sync local-task; do
   expect slice_short "$device" \
     "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x4xf32>) is below 3; at module.rows_1_2" \
     -- --function=rows_1_2 --input="2x4xf32=0"
+  # dynamic_update_slice: [7, 8] at 3 clamps to 4 - 2 = 2; an empty update
+  # leaves the operand; an update longer than the operand fails.
+  expect update "$device" "4xi32=0 1 7 8" -- --function=update \
+    --input="4xi32=0 1 2 3" --input="2xi32=7 8" --input=i32=3
+  expect update_empty "$device" "4xi32=0 1 2 3" -- --function=update \
+    --input="4xi32=0 1 2 3" --input="0xi32" --input=i32=1
+  expect update_too_long "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 1 (tensor<?xi32>) exceeds dim 0 of operand 0 (tensor<?xi32>); at module.update" \
+    -- --function=update --input="2xi32=0 1" --input="3xi32=7 8 9" --input=i32=0
   # A tensor.empty returned as is (contents undefined: only the shape is
   # checked), on either side of a host branch.
   expect empty_returned "$device" "contains:4x2xf32=" -- \

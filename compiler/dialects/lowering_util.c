@@ -183,12 +183,22 @@ kiln_status_t kiln_lowering_clamp_to_size(kiln_ir_builder_t* b,
                                           int64_t static_size,
                                           kiln_ir_value_t** out) {
   if (!size) return kiln_lowering_clamp_index(b, v, 0, static_size - 1, out);
-  kiln_ir_value_t *zero, *one, *last;
-  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 0, &zero));
+  kiln_ir_value_t *one, *last;
   KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));
   KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.subi", size, one, &last));
-  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maxsi", v, zero, &v));
-  return kiln_lowering_emit2(b, "arith.minsi", v, last, out);
+  return kiln_lowering_clamp_to_bound(b, v, last, out);
+}
+
+kiln_status_t kiln_lowering_clamp_to_bound(kiln_ir_builder_t* b,
+                                           kiln_ir_value_t* v,
+                                           kiln_ir_value_t* hi,
+                                           kiln_ir_value_t** out) {
+  // min first: an empty range (a run-time size of 0) gives 0, never a
+  // negative index.
+  kiln_ir_value_t* zero = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.minsi", v, hi, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 0, &zero));
+  return kiln_lowering_emit2(b, "arith.maxsi", v, zero, out);
 }
 
 //===----------------------------------------------------------------------===//

@@ -108,14 +108,21 @@ kiln_status_t kiln_lowering_dynamic_dim(kiln_ir_builder_t* b,
                                         kiln_ir_value_t* t, size_t d,
                                         kiln_ir_value_t** out);
 
-// |v| (an index) clamped into [0, size): min(max(v, 0), size - 1), |size|
-// an index value (a run-time size) or, when NULL, the constant
-// |static_size|.
+// |v| (an index) clamped into [0, size), |size| an index value (a run-time
+// size: max(min(v, size - 1), 0), so 0 when it is empty) or, when NULL, the
+// constant |static_size|.
 kiln_status_t kiln_lowering_clamp_to_size(kiln_ir_builder_t* b,
                                           kiln_ir_value_t* v,
                                           kiln_ir_value_t* size,
                                           int64_t static_size,
                                           kiln_ir_value_t** out);
+
+// max(min(|v|, |hi|), 0) for a run-time index bound |hi| (0 when |hi| is
+// negative).
+kiln_status_t kiln_lowering_clamp_to_bound(kiln_ir_builder_t* b,
+                                           kiln_ir_value_t* v,
+                                           kiln_ir_value_t* hi,
+                                           kiln_ir_value_t** out);
 
 // tensor.empty of |type|.
 kiln_status_t kiln_lowering_empty(kiln_ir_builder_t* b,

@@ -275,17 +275,6 @@ kiln_status_t kiln_lower_comparator_sort(kiln_ir_builder_t* b,
 // dynamic_update_slice
 //===----------------------------------------------------------------------===//
 
-// max(min(|v|, |hi|), 0) for a run-time bound |hi|: 0 when |hi| < 0.
-static kiln_status_t kiln_ls_clamp_below(kiln_ir_builder_t* b,
-                                         kiln_ir_value_t* v,
-                                         kiln_ir_value_t* hi,
-                                         kiln_ir_value_t** out) {
-  kiln_ir_value_t *zero = NULL, *m = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.minsi", v, hi, &m));
-  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 0, &zero));
-  return kiln_lowering_emit2(b, "arith.maxsi", m, zero, out);
-}
-
 static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
   kiln_ir_value_t* operand = kiln_ir_op_operand(op, 0);
@@ -299,16 +288,15 @@ static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
   // Run-time sizes (read at host level): the update must fit (checked),
   // starts clamp to [0, operand - update] and update coordinates to
-  // [0, update - 1], each as min then max so an empty dim reads index 0.
+  // [0, update - 1] (index 0 for an empty update).
   kiln_ir_value_t* room[KILN_SORT_MAX_RANK] = {NULL};
   kiln_ir_value_t* size[KILN_SORT_MAX_RANK] = {NULL};
-  kiln_ir_value_t* last[KILN_SORT_MAX_RANK] = {NULL};
   for (uint32_t dim = 0; dim < rank; ++dim) {
     if (t->shaped.dims[dim] != KILN_IR_DYNAMIC_DIM &&
         u->shaped.dims[dim] != KILN_IR_DYNAMIC_DIM) {
       continue;
     }
-    kiln_ir_value_t *td = NULL, *one = NULL;
+    kiln_ir_value_t* td = NULL;
     KILN_RETURN_IF_ERROR(
         kiln_lowering_assert_dim_at_most(b, op, 1, dim, 0, dim));
     KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, operand, dim, &td));
@@ -323,9 +311,6 @@ static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
     }
     KILN_RETURN_IF_ERROR(
         kiln_lowering_emit2(b, "arith.subi", td, size[dim], &room[dim]));
-    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(b, "arith.subi", size[dim], one, &last[dim]));
   }
   kiln_ir_value_t* empty = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, t, operand, &empty));
@@ -350,7 +335,7 @@ static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
         &bb, is_unsigned ? "arith.index_castui" : "arith.index_cast", index, 1,
         &s, &s));
     if (room[dim]) {
-      KILN_RETURN_IF_ERROR(kiln_ls_clamp_below(&bb, s, room[dim], &s));
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_bound(&bb, s, room[dim], &s));
     } else {
       KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
           &bb, s, 0, t->shaped.dims[dim] - u->shaped.dims[dim], &s));
@@ -372,13 +357,9 @@ static kiln_status_t kiln_ls_lower_dus(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
           kiln_lowering_emit2(&bb, "arith.andi", inside, ok, &ok));
     }
     inside = ok;
-    if (last[dim]) {
-      KILN_RETURN_IF_ERROR(
-          kiln_ls_clamp_below(&bb, rel, last[dim], &coords[1 + dim]));
-    } else {
-      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
-          &bb, rel, 0, u->shaped.dims[dim] - 1, &coords[1 + dim]));
-    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_clamp_to_size(&bb, rel, room[dim] ? size[dim] : NULL,
+                                    u->shaped.dims[dim], &coords[1 + dim]));
   }
   kiln_ir_value_t *v, *r;
   KILN_RETURN_IF_ERROR(kiln_lowering_emit(

@@ -216,14 +216,15 @@ static int64_t kiln_ld_list(const kiln_ir_op_t* op, const char* name,
   return n;
 }
 
-// stablehlo.pad of a dynamically shaped operand (no interior padding): a
-// generic over the result, sized operand + low + high at run time; element
-// i reads the operand at i - low where that is inside it (its run-time
-// size), else the padding value.
+// stablehlo.pad of a dynamically shaped operand: a generic over the result,
+// sized operand + low + high + interior * (operand - 1) at run time;
+// element i reads the operand at (i - low) / (interior + 1) where that is on
+// the grid and inside it (its run-time size), else the padding value.
 static kiln_status_t kiln_ld_lower_pad_dynamic(kiln_ir_builder_t* b,
                                                kiln_ir_op_t* op,
                                                const int64_t* lo,
-                                               const int64_t* hi) {
+                                               const int64_t* hi,
+                                               const int64_t* interior) {
   kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
   const kiln_ir_type_t* in = input->type;
   const kiln_ir_type_t* rt = op->results[0].type;
@@ -240,6 +241,20 @@ static kiln_status_t kiln_ld_lower_pad_dynamic(kiln_ir_builder_t* b,
           kiln_lowering_index_const(b, in->shaped.dims[d], &n));
     }
     KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, lo[d] + hi[d], &pads));
+    if (interior[d] != 0) {
+      // interior * max(n - 1, 0) more elements.
+      kiln_ir_value_t *one = NULL, *zero = NULL, *gaps = NULL, *step = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 0, &zero));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.subi", n, one, &gaps));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.maxsi", gaps, zero, &gaps));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, interior[d], &step));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.muli", gaps, step, &gaps));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.addi", pads, gaps, &pads));
+    }
     KILN_RETURN_IF_ERROR(
         kiln_lowering_emit2(b, "arith.addi", n, pads, &sizes[num_sizes++]));
   }
@@ -264,6 +279,20 @@ static kiln_status_t kiln_ld_lower_pad_dynamic(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
     KILN_RETURN_IF_ERROR(
         kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, local, zero, &ge));
+    if (interior[d] != 0) {
+      // On the grid of every (interior + 1)-th element, then its index.
+      kiln_ir_value_t *step = NULL, *rem = NULL, *on_grid = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(&bb, interior[d] + 1, &step));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.remsi", local, step, &rem));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, rem, zero, &on_grid));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.andi", ge, on_grid, &ge));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.divsi", local, step, &local));
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, local, n, &lt));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", ge, lt, &ge));
     if (inside) {
@@ -292,14 +321,7 @@ static kiln_status_t kiln_ld_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ld_list(op, "interior_padding", interior, rank, 0);
   if (!kiln_ir_type_has_static_shape(kiln_ir_op_operand(op, 0)->type) ||
       !kiln_ir_type_has_static_shape(op->results[0].type)) {
-    for (size_t d = 0; d < rank; ++d) {
-      if (interior[d] != 0) {
-        return kiln_ir_op_emit_error(op, b->context,
-                                     "interior padding of a dynamically "
-                                     "shaped tensor is not supported yet");
-      }
-    }
-    return kiln_ld_lower_pad_dynamic(b, op, lo, hi);
+    return kiln_ld_lower_pad_dynamic(b, op, lo, hi, interior);
   }
   kiln_ir_value_t* v = NULL;
   KILN_RETURN_IF_ERROR(kiln_ld_pad(b, kiln_ir_op_operand(op, 0),

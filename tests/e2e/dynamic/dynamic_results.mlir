@@ -320,6 +320,21 @@ func.func @stablehlo_pad_dynamic() {
   return
 }
 
+// Interior padding of a run-time sized dim: one -1 between elements, one
+// before and none after: [1, 2, 3] -> [-1, 1, -1, 2, -1, 3] (1 + 3 + 2).
+// A negative high edge drops the last element: [-1, 1, -1, 2, -1].
+func.func @stablehlo_pad_interior_dynamic() {
+  %x = flow.tensor.dynamic_constant dense<[1, 2, 3]> : tensor<3xi32> -> tensor<?xi32>
+  %p = stablehlo.constant dense<-1> : tensor<i32>
+  %0 = stablehlo.pad %x, %p, low = [1], high = [0], interior = [1] : (tensor<?xi32>, tensor<i32>) -> tensor<?xi32>
+  %1 = tensor.cast %0 : tensor<?xi32> to tensor<6xi32>
+  check.expect_eq_const(%1, dense<[-1, 1, -1, 2, -1, 3]> : tensor<6xi32>) : tensor<6xi32>
+  %2 = stablehlo.pad %x, %p, low = [1], high = [-1], interior = [1] : (tensor<?xi32>, tensor<i32>) -> tensor<?xi32>
+  %3 = tensor.cast %2 : tensor<?xi32> to tensor<5xi32>
+  check.expect_eq_const(%3, dense<[-1, 1, -1, 2, -1]> : tensor<5xi32>) : tensor<5xi32>
+  return
+}
+
 // stablehlo.gather of rows 2, 0, 9 (clamped to the last row) and 1 of a
 // dynamic 3x3 operand, a run-time count of indices:
 // [[7, 8, 9], [1, 2, 3], [7, 8, 9], [4, 5, 6]].

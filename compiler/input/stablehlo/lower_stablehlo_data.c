@@ -149,9 +149,13 @@ static kiln_status_t kiln_ld_pad(kiln_ir_builder_t* b, kiln_ir_value_t* input,
     *out = input;
     return kiln_ok_status();
   }
+  // Run-time sized dims are unpadded (the callers check): sized like the
+  // input's.
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, input, &init));
   kiln_ir_op_t* generic = NULL;
   kiln_ir_builder_t bb;
-  KILN_RETURN_IF_ERROR(kiln_ld_generic_over(b, rt, &generic, &bb));
+  KILN_RETURN_IF_ERROR(kiln_ld_generic_over_init(b, init, &generic, &bb));
   kiln_ir_value_t* idx[KILN_LD_MAX];
   kiln_ir_value_t* inside = NULL;
   for (uint32_t d = 0; d < rank; ++d) {
@@ -762,13 +766,33 @@ static kiln_status_t kiln_ld_lower_reduce_window(kiln_ir_builder_t* b,
     lo[i] = pad[2 * i];
     interior[i] = base[i] - 1;
     int64_t n = in->shaped.dims[i];
+    if (n == KILN_IR_DYNAMIC_DIM || rt->shaped.dims[i] == KILN_IR_DYNAMIC_DIM) {
+      // A run-time size (a batch): only where the window passes it through.
+      if (window[i] != 1 || strides[i] != 1 || base[i] != 1 || wdil[i] != 1 ||
+          pad[2 * i] != 0 || pad[2 * i + 1] != 0 || n != rt->shaped.dims[i]) {
+        return kiln_ir_op_emit_error(
+            op, ctx,
+            "a run-time sized dim %zu needs a window of 1, stride 1, no "
+            "dilation or padding there",
+            i);
+      }
+      pdims[i] = KILN_IR_DYNAMIC_DIM;
+      continue;
+    }
     pdims[i] =
         (n > 0 ? (n - 1) * base[i] + 1 : 0) + pad[2 * i] + pad[2 * i + 1];
   }
   const kiln_ir_type_t* pt = kiln_ir_tensor_type_get(ctx, rank, pdims, e, NULL);
+  kiln_ir_value_t* unpadded = input;
   KILN_RETURN_IF_ERROR(kiln_ld_pad(b, input, init, lo, interior, pt, &input));
   kiln_ir_value_t *acc, *wconst;
-  KILN_RETURN_IF_ERROR(kiln_ld_fill(b, init, rt, &acc));
+  if (kiln_ir_type_has_static_shape(rt)) {
+    KILN_RETURN_IF_ERROR(kiln_ld_fill(b, init, rt, &acc));
+  } else {
+    kiln_ir_value_t* empty = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, unpadded, &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_broadcast_into(b, init, empty, &acc));
+  }
   const kiln_ir_type_t* wt =
       kiln_ir_tensor_type_get(ctx, rank, window, e, NULL);
   KILN_RETURN_IF_ERROR(kiln_lowering_constant(
@@ -865,6 +889,26 @@ static kiln_status_t kiln_ld_lower_convolution(kiln_ir_builder_t* b,
   int64_t lo[KILN_LD_MAX] = {0}, interior[KILN_LD_MAX] = {0},
           pdims[KILN_LD_MAX];
   for (size_t i = 0; i < rank; ++i) pdims[i] = in->shaped.dims[i];
+  // A run-time size: only the batch (one batch group), which the output's
+  // batch takes.
+  for (size_t i = 0; i < rank; ++i) {
+    bool in_dyn = in->shaped.dims[i] == KILN_IR_DYNAMIC_DIM;
+    bool k_dyn = kt->shaped.dims[i] == KILN_IR_DYNAMIC_DIM;
+    bool out_dyn = rt->shaped.dims[i] == KILN_IR_DYNAMIC_DIM;
+    if (k_dyn || (in_dyn && (int64_t)i != d.input_batch) ||
+        (out_dyn && (int64_t)i != d.output_batch) ||
+        ((in_dyn || out_dyn) && bgroups != 1)) {
+      return kiln_ir_op_emit_error(op, ctx,
+                                   "only the batch of a convolution may have "
+                                   "a run-time size (one batch group)");
+    }
+  }
+  if ((in->shaped.dims[d.input_batch] == KILN_IR_DYNAMIC_DIM) !=
+      (rt->shaped.dims[d.output_batch] == KILN_IR_DYNAMIC_DIM)) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "the input and output batch must both be "
+                                 "static or both run-time sized");
+  }
   for (int64_t s = 0; s < ns; ++s) {
     int64_t dim = d.input_spatial[s];
     int64_t n = in->shaped.dims[dim];
@@ -940,8 +984,18 @@ static kiln_status_t kiln_ld_lower_convolution(kiln_ir_builder_t* b,
   }
   maps[num_ins] = kiln_linalg_projection_map(ctx, num_loops, rank, oloops);
   kiln_ir_value_t* acc = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
-      b, kiln_scalar_splat_attr(ctx, rt, kiln_ld_zero(e)), rt, &acc));
+  if (kiln_ir_type_has_static_shape(rt)) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+        b, kiln_scalar_splat_attr(ctx, rt, kiln_ld_zero(e)), rt, &acc));
+  } else {
+    // The output batch sized by the input's (its map reads it there).
+    kiln_ir_value_t *empty = NULL, *zero = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_empty_from(b, rt, 1, &ins[0], &maps[0], &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+        b, kiln_scalar_to_attr(ctx, e, kiln_ld_zero(e)), e, &zero));
+    KILN_RETURN_IF_ERROR(kiln_lowering_fill(b, zero, empty, &acc));
+  }
   bool reduction[2 * KILN_LD_MAX + 1] = {false};
   for (uint32_t i = (uint32_t)rank; i < num_loops; ++i) reduction[i] = true;
   kiln_ir_op_t* generic = NULL;

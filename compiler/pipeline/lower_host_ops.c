@@ -189,13 +189,16 @@ static bool kiln_host_is_scalar_op(kiln_ir_op_t* op) {
   }
   if (kiln_ir_op_is(op, "arith.constant")) return false;
   if (kiln_ir_op_is(op, "tensor.extract")) {
-    // A read-back feeding only host branches (cf.cond_br) stays at host
-    // level: vm-emission awaits the producer and loads the scalar.
+    // A read-back feeding only host branches (cf.cond_br), results or
+    // shape arithmetic (a shape tensor's entry sizing a tensor) stays at
+    // host level: vm-emission awaits the producer and loads the scalar.
     bool host_only = op->results[0].first_use != NULL;
     for (kiln_ir_use_t* u = op->results[0].first_use; u; u = u->next_use) {
       host_only = host_only && (kiln_string_view_equal_cstr(
                                     kiln_ir_op_dialect(u->owner), "cf") ||
-                                kiln_ir_op_is(u->owner, "func.return"));
+                                kiln_ir_op_is(u->owner, "func.return") ||
+                                (u->owner->parent_block == op->parent_block &&
+                                 kiln_schedule_is_shape_op(u->owner)));
     }
     return !host_only;
   }

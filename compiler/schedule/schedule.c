@@ -56,10 +56,17 @@ bool kiln_schedule_is_shape_op(kiln_ir_op_t* op) {
   if (!kiln_ir_type_is_index(t) && !is_i1) return false;
   for (uint32_t i = 0; i < op->num_operands; ++i) {
     kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
-    // index_cast of an integer argument into a size.
-    bool cast_arg = kiln_ir_op_is(op, "arith.index_cast") &&
-                    v->kind == KILN_IR_VALUE_BLOCK_ARG &&
-                    kiln_ir_type_is_integer(v->type);
+    // index_cast into a size of an integer argument, or of an integer the
+    // host reads back from a tensor (a shape tensor's entry: vm-emission
+    // awaits its producer and loads it).
+    bool cast_arg =
+        kiln_ir_op_is(op, "arith.index_cast") &&
+        kiln_ir_type_is_integer(v->type) &&
+        (v->kind == KILN_IR_VALUE_BLOCK_ARG ||
+         (v->defining_op && kiln_ir_op_is(v->defining_op, "tensor.extract") &&
+          kiln_ir_block_parent_op(v->defining_op->parent_block) &&
+          kiln_ir_op_is(kiln_ir_block_parent_op(v->defining_op->parent_block),
+                        "func.func")));
     if (!cast_arg && !kiln_schedule_is_shape_value(v)) return false;
   }
   return true;

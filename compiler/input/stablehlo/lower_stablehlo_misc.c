@@ -36,12 +36,20 @@ static kiln_status_t kiln_lm_dimension_size(kiln_ir_builder_t* b,
   const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
   int64_t dim = kiln_ir_op_get_attr(op, "dimension")->i;
   int64_t size = t->shaped.dims[dim];
+  const kiln_ir_type_t* rt = op->results[0].type;
   if (size == KILN_IR_DYNAMIC_DIM) {
-    return kiln_ir_op_emit_error(op, b->context,
-                                 "of a dynamic dim is not supported yet");
+    // The run-time size as a tensor<i32> built at host level.
+    kiln_ir_value_t *d = NULL, *v = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, kiln_ir_op_operand(op, 0),
+                                                   (size_t)dim, &d));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(b, "arith.index_cast",
+                                            rt->shaped.element, 1, &d, &v));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(b, "tensor.from_elements", rt, 1, &v, &v));
+    kiln_lowering_replace(op, v);
+    return kiln_ok_status();
   }
   int32_t v = (int32_t)size;
-  const kiln_ir_type_t* rt = op->results[0].type;
   kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
       b->context, "value",
       kiln_ir_dense_elements_attr_get(b->context, rt, true, &v, sizeof(v)));
@@ -124,18 +132,93 @@ static kiln_status_t kiln_lm_get_tuple_element(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
+// A run-time shaped result of dynamic_broadcast_in_dim / dynamic_iota:
+// tensor.empty sized by the shape operand's entries (read at host level),
+// then a generic over it: the operand read through the broadcast map (a
+// static 1 under a larger dim reads index 0; other dims are asserted equal
+// once structured), or the iota index converted to the element type.
+static kiln_status_t kiln_lm_dynamic_result(kiln_ir_builder_t* b,
+                                            kiln_ir_op_t* op, bool iota) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  uint32_t rank = (uint32_t)rt->shaped.rank;
+  kiln_ir_value_t* shape = kiln_ir_op_operand(op, iota ? 0 : 1);
+  const kiln_ir_type_t* se = shape->type->shaped.element;
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  if (rank > KILN_MISC_MAX) {
+    return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
+  }
+  kiln_ir_value_t* sizes[KILN_MISC_MAX];
+  uint32_t num_sizes = 0;
+  for (uint32_t j = 0; j < rank; ++j) {
+    if (rt->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) continue;
+    kiln_ir_value_t *at = NULL, *args[2], *v = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, j, &at));
+    args[0] = shape;
+    args[1] = at;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(b, "tensor.extract", se, 2, args, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(b, "arith.index_cast", index, 1, &v,
+                                            &sizes[num_sizes++]));
+  }
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(b, "tensor.empty", rt, num_sizes, sizes, &init));
+  const kiln_ir_attribute_t* out_map = kiln_linalg_identity_map(ctx, rank);
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  if (iota) {
+    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+        b, 0, NULL, 1, &init, &out_map, rank, NULL, &generic, &body));
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t* v = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(
+        &bb, kiln_ir_op_get_attr(op, "iota_dimension")->i, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(
+        &bb, "arith.index_cast", kiln_ir_int_type(ctx, 64), 1, &v, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, v, rt->shaped.element, &v));
+    return kiln_lowering_yield_and_replace(&bb, v, op, generic);
+  }
+  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* xt = x->type;
+  int64_t dims[KILN_MISC_MAX];
+  int64_t n = kiln_dialect_int_list(
+      kiln_ir_op_get_attr(op, "broadcast_dimensions"), dims, KILN_MISC_MAX);
+  if (n != (int64_t)xt->shaped.rank) {
+    return kiln_ir_op_emit_error(op, ctx, "broadcast_dimensions must list %zu",
+                                 xt->shaped.rank);
+  }
+  const kiln_ir_affine_expr_t* exprs[KILN_MISC_MAX];
+  for (int64_t i = 0; i < n; ++i) {
+    bool expand = xt->shaped.dims[i] == 1 && rt->shaped.dims[dims[i]] != 1;
+    exprs[i] = expand ? kiln_ir_affine_constant(ctx, 0)
+                      : kiln_ir_affine_dim(ctx, (uint32_t)dims[i]);
+  }
+  const kiln_ir_attribute_t* maps[2] = {
+      kiln_ir_affine_map_attr_get(ctx, rank, 0, (size_t)n, exprs), out_map};
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &x, 1, &init, maps,
+                                                  rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  return kiln_lowering_yield_and_replace(&bb, body->args[0], op, generic);
+}
+
 // dynamic_broadcast_in_dim / dynamic_reshape / dynamic_iota with a static
 // result: the static op (broadcast_in_dim / reshape / iota) built before
 // |op| and lowered as lower-to-structured lowers it; the shape operand is
-// not read (the result type already says it).
+// not read (the result type already says it). A run-time shaped result:
+// kiln_lm_dynamic_result (not yet for dynamic_reshape).
 static kiln_status_t kiln_lm_dynamic_shape_op(kiln_ir_builder_t* b,
                                               kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
   const kiln_ir_type_t* rt = op->results[0].type;
   if (!kiln_ir_type_has_static_shape(rt)) {
-    return kiln_ir_op_emit_error(op, ctx,
-                                 "with a dynamically shaped result is not "
-                                 "supported yet");
+    if (kiln_ir_op_is(op, "stablehlo.dynamic_reshape")) {
+      return kiln_ir_op_emit_error(op, ctx,
+                                   "with a dynamically shaped result is not "
+                                   "supported yet");
+    }
+    return kiln_lm_dynamic_result(b, op,
+                                  kiln_ir_op_is(op, "stablehlo.dynamic_iota"));
   }
   const char* name = "stablehlo.reshape";
   const char* attr_name = NULL;

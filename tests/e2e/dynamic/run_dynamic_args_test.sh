@@ -88,6 +88,10 @@ func.func @update(%x: tensor<?xi32>, %u: tensor<?xi32>, %i: tensor<i32>) -> tens
   %0 = stablehlo.dynamic_update_slice %x, %u, %i : (tensor<?xi32>, tensor<?xi32>, tensor<i32>) -> tensor<?xi32>
   return %0 : tensor<?xi32>
 }
+func.func @bcast(%x: tensor<3xf32>, %shape: tensor<2xi64>) -> tensor<?x3xf32> {
+  %0 = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [1] : (tensor<3xf32>, tensor<2xi64>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
 func.func @grow(%x: tensor<?xf32>) -> tensor<?x?xf32> {
   %c0 = arith.constant 0 : index
   %big = arith.constant 1000000000 : index
@@ -190,6 +194,12 @@ for device in local-sync local-task; do
   expect update_too_long "$device" \
     "contains:run-time shapes disagree: dim 0 of operand 1 (tensor<?xi32>) exceeds dim 0 of operand 0 (tensor<?xi32>); at module.update" \
     -- --function=update --input="2xi32=0 1" --input="3xi32=7 8 9" --input=i32=0
+  # A shape tensor passed in sizes the result; a negative entry fails.
+  expect bcast "$device" "2x3xf32=[1 2 3][1 2 3]" -- --function=bcast \
+    --input="3xf32=1 2 3" --input="2xi64=2 3"
+  expect bcast_negative "$device" \
+    "contains:dim 0 of its tensor<?x3xf32> result is negative or above 2^31-1 at run time; at module.bcast" \
+    -- --function=bcast --input="3xf32=1 2 3" --input="2xi64=-1 3"
   # A tensor.empty returned as is (contents undefined: only the shape is
   # checked), on either side of a host branch.
   expect empty_returned "$device" "contains:4x2xf32=" -- \

@@ -37,6 +37,24 @@ bool kiln_dialect_is_float_like(const kiln_ir_type_t* type) {
   return e && e->kind == KILN_IR_TYPE_FLOAT;
 }
 
+bool kiln_dialect_type_admits(const kiln_ir_type_t* general,
+                              const kiln_ir_type_t* specific) {
+  if (general == specific) return true;
+  if (!kiln_ir_type_is_ranked_tensor(general) ||
+      !kiln_ir_type_is_ranked_tensor(specific) ||
+      general->shaped.rank != specific->shaped.rank ||
+      general->shaped.element != specific->shaped.element) {
+    return false;
+  }
+  for (size_t d = 0; d < general->shaped.rank; ++d) {
+    if (general->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+        general->shaped.dims[d] != specific->shaped.dims[d]) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool kiln_dialect_same_shape(const kiln_ir_type_t* a, const kiln_ir_type_t* b) {
   bool as = kiln_ir_type_is_shaped(a), bs = kiln_ir_type_is_shaped(b);
   if (!as && !bs) return true;

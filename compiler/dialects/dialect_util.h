@@ -33,6 +33,13 @@ bool kiln_dialect_is_float_like(const kiln_ir_type_t* type);
 // same shape (element types may differ).
 bool kiln_dialect_same_shape(const kiln_ir_type_t* a, const kiln_ir_type_t* b);
 
+// True when a value of type |specific| may stand where type |general| is
+// expected: the same type, or ranked tensors of one rank and element type
+// whose static dims in |general| equal those of |specific| (a dynamic
+// global initialized from a constant).
+bool kiln_dialect_type_admits(const kiln_ir_type_t* general,
+                              const kiln_ir_type_t* specific);
+
 // Reads an integer list attribute: ARRAY of INTEGER, DENSE_ARRAY, or a
 // DENSE_ELEMENTS of integers (old `dense<[1, 0]> : tensor<2xi64>`).
 // Returns the count or -1.

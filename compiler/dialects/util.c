@@ -302,7 +302,7 @@ static kiln_status_t kiln_util_verify_global(kiln_ir_context_t* context,
                                  "requires a 'sym_name' and a 'type'");
   }
   const kiln_ir_attribute_t* init = kiln_ir_op_get_attr(op, "initial_value");
-  if (init && init->type && init->type != type->type) {
+  if (init && init->type && !kiln_dialect_type_admits(type->type, init->type)) {
     return kiln_ir_op_emit_error(op, context,
                                  "initial value type %s differs from the "
                                  "global's type %s",

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "compiler/dialects/dialect_util.h"
 #include "compiler/dialects/lowering_util.h"
 #include "compiler/dialects/scalar_eval.h"
 #include "compiler/dispatch/ptr_map.h"
@@ -187,11 +188,18 @@ static kiln_status_t kiln_globals_fold_initializers(kiln_ir_context_t* ctx,
           kiln_ir_op_is(op, "func.return")) {
         continue;
       }
+      if (kiln_ir_op_is(op, "tensor.cast")) continue;  // read by its store
       kiln_ir_value_t* v = kiln_ir_op_is(op, "util.global.store")
                                ? kiln_ir_op_operand(op, 0)
                                : NULL;
       kiln_ir_op_t* def =
           v && v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+      // A constant cast to a dynamically shaped global's type: its value
+      // (with its static shape) is the initial value.
+      if (def && kiln_ir_op_is(def, "tensor.cast")) {
+        kiln_ir_value_t* src = kiln_ir_op_operand(def, 0);
+        def = src->kind == KILN_IR_VALUE_RESULT ? src->defining_op : NULL;
+      }
       if (!def || !(kiln_ir_op_is(def, "arith.constant") ||
                     kiln_ir_op_is(def, "util.unfoldable_constant"))) {
         return kiln_ir_op_emit_error(
@@ -201,7 +209,9 @@ static kiln_status_t kiln_globals_fold_initializers(kiln_ir_context_t* ctx,
       kiln_ir_op_t* global = NULL;
       KILN_RETURN_IF_ERROR(kiln_globals_find(ctx, module, op, &global));
       const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");
-      if (!value || value->type != kiln_ir_op_get_attr(global, "type")->type) {
+      if (!value ||
+          !kiln_dialect_type_admits(kiln_ir_op_get_attr(global, "type")->type,
+                                    value->type)) {
         return kiln_ir_op_emit_error(op, ctx,
                                      "stores a value of another type than "
                                      "the global's");
@@ -240,12 +250,11 @@ kiln_status_t kiln_lower_util_globals(kiln_ir_context_t* context,
     }
     const kiln_ir_type_t* type = kiln_ir_op_get_attr(global, "type")->type;
     if (kiln_ir_op_operand(op, 0)->type != type ||
-        !kiln_ir_type_is_ranked_tensor(type) ||
-        !kiln_ir_type_has_static_shape(type)) {
+        !kiln_ir_type_is_ranked_tensor(type)) {
       return kiln_ir_op_emit_error(
           op, context,
-          "stores %s to a global of type %s (mutable globals are statically "
-          "shaped tensors)",
+          "stores %s to a global of type %s (mutable globals are ranked "
+          "tensors)",
           kiln_ir_type_to_string(context, kiln_ir_op_operand(op, 0)->type),
           kiln_ir_type_to_string(context, type));
     }
@@ -291,7 +300,15 @@ kiln_status_t kiln_lower_util_globals(kiln_ir_context_t* context,
     kiln_ir_builder_set_before(&b, op);
     b.location = op->location;
     kiln_ir_value_t* constant = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_constant(&b, value, type, &constant));
+    if (value->type != type && !kiln_ir_attr_is_parameter(value)) {
+      // A dynamically shaped global: its static value, cast.
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_constant(&b, value, value->type, &constant));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit(&b, "tensor.cast", type, 1, &constant, &constant));
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_lowering_constant(&b, value, type, &constant));
+    }
     kiln_lowering_replace(op, constant);
   }
   // Addresses (now unused) and the globals themselves go.

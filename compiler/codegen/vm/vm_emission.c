@@ -1853,6 +1853,32 @@ static kiln_hstore_t* kiln_em_store_of_view(kiln_em_function_t* e,
   return s;
 }
 
+// A dynamically shaped |v| held by buffer view register |view| (an
+// argument, a mutable global): its dims are read from the view at run time
+// and |s| (its storage) gets their byte length. Nothing when static.
+static kiln_status_t kiln_em_view_dims(kiln_em_function_t* e,
+                                       kiln_ir_op_t* user, uint32_t view,
+                                       kiln_ir_value_t* v, kiln_hstore_t* s) {
+  const kiln_ir_type_t* t = v->type;
+  if (kiln_ir_type_has_static_shape(t)) return kiln_ok_status();
+  uint32_t* regs = (uint32_t*)kiln_ir_arena_alloc(
+      e->m->ctx, sizeof(uint32_t) * (t->shaped.rank + 1));
+  if (!regs) return kiln_ir_context_take_error(e->m->ctx);
+  for (size_t d = 0; d < t->shaped.rank; ++d) {
+    if (t->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
+      regs[d] = kiln_asm_const_i64(e->f, t->shaped.dims[d]);
+      continue;
+    }
+    regs[d] = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u) -> (%%l%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_VIEW_DIM), view,
+                  kiln_asm_const_i32(e->f, (int32_t)d), regs[d]);
+  }
+  kiln_ptr_map_put(&e->dims, v, regs);
+  s->dyn_length = true;
+  return kiln_em_dynamic_bytes(e, user, v, &s->length_reg);
+}
+
 // `util.global.load @g` of a mutable global: the VM global's view,
 // initialized from the initial value (rodata) when still null, used like a
 // function argument (its buffer and offset are only known at run time).
@@ -1872,17 +1898,20 @@ static kiln_status_t kiln_em_global_load(kiln_em_function_t* e,
   kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%r%u) -> (%%r%u)",
                 kiln_import_name(e->m, KILN_IMPORT_BUFFER_WRAP_RODATA),
                 e->device, ro, ro_buffer);
+  // The initial value has a static shape (a dynamic global's too).
   kiln_hstore_t ro_store = {0};
   ro_store.buffer = ro_buffer;
   ro_store.offset = kiln_asm_const_i64(e->f, 0);
-  ro_store.length = kiln_tensor_bytes(t);
+  ro_store.length = kiln_tensor_bytes(init->type);
   uint32_t init_view = 0;
-  KILN_RETURN_IF_ERROR(kiln_em_view_of_store(e, op, &ro_store, t, &init_view));
+  KILN_RETURN_IF_ERROR(
+      kiln_em_view_of_store(e, op, &ro_store, init->type, &init_view));
   uint32_t view = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
   kiln_asm_emit(e->f, "global.store_if_null.ref %%r%u, @%s, %%r%u", view, g,
                 init_view);
   kiln_hstore_t* s = kiln_em_store_of_view(e, view, t);
   if (!s) return kiln_ir_context_take_error(ctx);
+  KILN_RETURN_IF_ERROR(kiln_em_view_dims(e, op, view, &op->results[0], s));
   kiln_ptr_map_put(&e->storage, &op->results[0], s);
   return kiln_ok_status();
 }
@@ -1904,6 +1933,42 @@ static kiln_status_t kiln_em_global_store(kiln_em_function_t* e,
   kiln_hstore_t* src = NULL;
   KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, v, &src));
   kiln_em_submit(e, false);
+  if (!kiln_ir_type_has_static_shape(v->type)) {
+    // A run-time shape: a copy of its run-time bytes, and a view with its
+    // run-time dims.
+    uint32_t length = 0, alloc = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    KILN_RETURN_IF_ERROR(kiln_em_dynamic_bytes(e, op, v, &length));
+    kiln_asm_emit(e->f, "max.s.i64 %%l%u, %%l%u, %%l%u", alloc, length,
+                  kiln_asm_const_i64(e->f, 1));
+    uint32_t buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE),
+                  e->device, alloc, buffer);
+    uint32_t cb = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
+                  kiln_import_name(e->m, KILN_IMPORT_CB_CREATE), e->device,
+                  kiln_asm_const_i32(e->f, 1), kiln_asm_const_i32(e->f, 0), cb);
+    kiln_asm_emit(
+        e->f, "call.import @%s(%%r%u, %%r%u, %%l%u, %%r%u, %%l%u, %%l%u) -> ()",
+        kiln_import_name(e->m, KILN_IMPORT_CB_COPY), cb, src->buffer,
+        src->offset, buffer, kiln_asm_const_i64(e->f, 0), length);
+    kiln_em_execute_one_shot(e, cb);
+    kiln_hstore_t* copy = kiln_em_new_store(e);
+    if (!copy) return kiln_ir_context_take_error(ctx);
+    *copy = *src;
+    copy->buffer = buffer;
+    copy->offset = kiln_asm_const_i64(e->f, 0);
+    copy->offset_known = true;
+    copy->const_offset = 0;
+    // kiln_em_view reads |v|'s storage: the copy's, for this view only.
+    kiln_ptr_map_put(&e->storage, v, copy);
+    uint32_t view = 0;
+    kiln_status_t status = kiln_em_view(e, op, v, &view);
+    kiln_ptr_map_put(&e->storage, v, src);
+    KILN_RETURN_IF_ERROR(status);
+    kiln_asm_emit(e->f, "global.store.ref @%s, %%r%u", g, view);
+    return kiln_ok_status();
+  }
   kiln_hstore_t copy = {0};
   copy.length = kiln_tensor_bytes(v->type);
   copy.buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
@@ -2159,24 +2224,7 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
                   kiln_asm_const_i32(e->f, 1), dims);
     kiln_hstore_t* s = kiln_em_store_of_view(e, i, t);
     if (!s) return kiln_ir_context_take_error(ctx);
-    if (!kiln_ir_type_has_static_shape(t)) {
-      uint32_t* regs = (uint32_t*)kiln_ir_arena_alloc(
-          ctx, sizeof(uint32_t) * (t->shaped.rank + 1));
-      if (!regs) return kiln_ir_context_take_error(ctx);
-      for (size_t d = 0; d < t->shaped.rank; ++d) {
-        if (t->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
-          regs[d] = kiln_asm_const_i64(e->f, t->shaped.dims[d]);
-          continue;
-        }
-        regs[d] = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
-        kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u) -> (%%l%u)",
-                      kiln_import_name(e->m, KILN_IMPORT_VIEW_DIM), i,
-                      kiln_asm_const_i32(e->f, (int32_t)d), regs[d]);
-      }
-      kiln_ptr_map_put(&e->dims, arg, regs);
-      s->dyn_length = true;
-      KILN_RETURN_IF_ERROR(kiln_em_dynamic_bytes(e, func, arg, &s->length_reg));
-    }
+    KILN_RETURN_IF_ERROR(kiln_em_view_dims(e, func, i, arg, s));
     kiln_ptr_map_put(&e->storage, arg, s);
   }
   // The transient allocation.

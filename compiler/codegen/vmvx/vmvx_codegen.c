@@ -1426,7 +1426,42 @@ static kiln_status_t kiln_tensor_element(kiln_cg_t* cg, kiln_ir_op_t* at,
   if (v->kind == KILN_IR_VALUE_BLOCK_ARG && v->owner_block == cg->body) {
     kiln_idx_t index;
     KILN_RETURN_IF_ERROR(kiln_linearize(cg, at, v, coords, &index));
-    return kiln_emit_load(cg, at, elem, cg->binding_regs[v->index], index, out);
+    uint32_t buffer = cg->binding_regs[v->index];
+    size_t elem_bytes = kiln_ir_type_storage_bytes(elem);
+    if (kiln_ir_type_has_static_shape(t) || t->shaped.encoding ||
+        elem_bytes == 0) {
+      return kiln_emit_load(cg, at, elem, buffer, index, out);
+    }
+    // A run-time sized operand may be empty while a body still reads it
+    // (the value then selected away, as concatenate and pad do): an index
+    // past its run-time length reads 0 instead of the buffer.
+    int bank = kiln_bank_of(elem);
+    if (bank < 0) return kiln_cg_error(cg, at, "unsupported element type");
+    uint32_t length = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+    uint32_t count = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+    uint32_t inside = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+    kiln_asm_emit(cg->f, "buffer.length %%l%u, %%r%u", length, buffer);
+    kiln_asm_emit(cg->f, "div.u.i64 %%l%u, %%l%u, %%l%u", count, length,
+                  kiln_asm_const_i64(cg->f, (int64_t)elem_bytes));
+    kiln_asm_emit(cg->f, "cmp.lt.u.i64 %%i%u, %%l%u, %%l%u", inside,
+                  kiln_idx_reg(cg, index), count);
+    out->bank = bank;
+    out->reg = kiln_asm_reg(cg->f, bank);
+    uint32_t zero = bank == KILN_VM_BANK_F32   ? kiln_asm_const_f32(cg->f, 0)
+                    : bank == KILN_VM_BANK_F64 ? kiln_asm_const_f64(cg->f, 0)
+                                               : kiln_const_int(cg, bank, 0);
+    kiln_asm_emit(cg->f, "mov.%s %%%c%u, %%%c%u", kiln_bank_suffix(bank),
+                  kiln_p(bank), out->reg, kiln_p(bank), zero);
+    uint32_t load = kiln_asm_label(cg->f), done = kiln_asm_label(cg->f);
+    kiln_asm_emit(cg->f, "br.cond %%i%u, ^L%u, ^L%u", inside, load, done);
+    kiln_asm_place_label(cg->f, load);
+    kiln_sval_t loaded = {0, 0};
+    KILN_RETURN_IF_ERROR(kiln_emit_load(cg, at, elem, buffer, index, &loaded));
+    kiln_asm_emit(cg->f, "mov.%s %%%c%u, %%%c%u", kiln_bank_suffix(bank),
+                  kiln_p(bank), out->reg, kiln_p(bank), loaded.reg);
+    kiln_asm_emit(cg->f, "br ^L%u", done);
+    kiln_asm_place_label(cg->f, done);
+    return kiln_ok_status();
   }
   kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
   if (!def) return kiln_cg_error(cg, at, "unsupported tensor operand");

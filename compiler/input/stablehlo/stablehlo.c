@@ -459,7 +459,9 @@ static kiln_status_t kiln_shlo_verify_concatenate(kiln_ir_context_t* context,
   }
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   if (n == 0) return kiln_ir_op_emit_error(op, context, "expects operands");
+  // Run-time sizes (?) match any size; they are checked when the op runs.
   int64_t total = 0;
+  bool dynamic = out->shaped.dims[dim->i] == KILN_IR_DYNAMIC_DIM;
   for (uint32_t i = 0; i < n; ++i) {
     const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
     if (t->shaped.rank != out->shaped.rank ||
@@ -468,14 +470,17 @@ static kiln_status_t kiln_shlo_verify_concatenate(kiln_ir_context_t* context,
                                    "operand #%u rank/element type mismatch", i);
     }
     for (size_t d = 0; d < t->shaped.rank; ++d) {
-      if ((int64_t)d != dim->i && t->shaped.dims[d] != out->shaped.dims[d]) {
+      if ((int64_t)d != dim->i && t->shaped.dims[d] != out->shaped.dims[d] &&
+          t->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+          out->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
         return kiln_ir_op_emit_error(op, context,
                                      "operand #%u dim %zu size mismatch", i, d);
       }
     }
+    dynamic = dynamic || t->shaped.dims[dim->i] == KILN_IR_DYNAMIC_DIM;
     total += t->shaped.dims[dim->i];
   }
-  if (total != out->shaped.dims[dim->i]) {
+  if (!dynamic && total != out->shaped.dims[dim->i]) {
     return kiln_ir_op_emit_error(op, context, "result dim %lld must be %lld",
                                  (long long)dim->i, (long long)total);
   }

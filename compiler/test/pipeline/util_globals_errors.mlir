@@ -13,7 +13,7 @@ func.func @g(%x: tensor<i32>) {
 
 util.global private mutable @wide = dense<0> : tensor<2xi32>
 func.func @g2(%x: tensor<3xi32>) {
-  // CHECK: util_globals_errors.mlir:[[@LINE+1]]:3: error: 'util.global.store' op stores tensor<3xi32> to a global of type tensor<2xi32> (mutable globals are statically shaped tensors)
+  // CHECK: util_globals_errors.mlir:[[@LINE+1]]:3: error: 'util.global.store' op stores tensor<3xi32> to a global of type tensor<2xi32> (mutable globals are ranked tensors)
   util.global.store %x, @wide : tensor<3xi32>
   return
 }

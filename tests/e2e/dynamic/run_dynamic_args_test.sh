@@ -92,6 +92,10 @@ func.func @bcast(%x: tensor<3xf32>, %shape: tensor<2xi64>) -> tensor<?x3xf32> {
   %0 = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [1] : (tensor<3xf32>, tensor<2xi64>) -> tensor<?x3xf32>
   return %0 : tensor<?x3xf32>
 }
+func.func @concat(%x: tensor<?x2xf32>, %y: tensor<?x2xf32>) -> tensor<?x2xf32> {
+  %0 = stablehlo.concatenate %x, %y, dim = 0 : (tensor<?x2xf32>, tensor<?x2xf32>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}
 func.func @grow(%x: tensor<?xf32>) -> tensor<?x?xf32> {
   %c0 = arith.constant 0 : index
   %big = arith.constant 1000000000 : index
@@ -200,6 +204,11 @@ for device in local-sync local-task; do
   expect bcast_negative "$device" \
     "contains:dim 0 of its tensor<?x3xf32> result is negative or above 2^31-1 at run time; at module.bcast" \
     -- --function=bcast --input="3xf32=1 2 3" --input="2xi64=-1 3"
+  # An empty operand is never read (bodies read 0 past a run-time length).
+  expect concat_empty "$device" "2x2xf32=[1 2][3 4]" -- --function=concat \
+    --input="0x2xf32" --input="2x2xf32=1 2 3 4"
+  expect concat_empty_last "$device" "1x2xf32=[5 6]" -- --function=concat \
+    --input="1x2xf32=5 6" --input="0x2xf32"
   # A tensor.empty returned as is (contents undefined: only the shape is
   # checked), on either side of a host branch.
   expect empty_returned "$device" "contains:4x2xf32=" -- \

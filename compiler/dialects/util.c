@@ -539,6 +539,153 @@ static kiln_status_t kiln_flow_verify_dispatch_region(
   return kiln_ok_status();
 }
 
+//===----------------------------------------------------------------------===//
+// util.buffer: IREE's byte buffers (read-only constants here)
+//
+//   %b = util.buffer.constant ["name"] {attrs} : !util.buffer = "bytes"
+//   %b = util.buffer.constant : !util.buffer = dense<[1, 2]> : tensor<2xi32>
+//   %n = util.buffer.size %b : !util.buffer
+//   %v = util.buffer.load %b[%offset for %length] : !util.buffer{%n} -> i32
+//===----------------------------------------------------------------------===//
+
+static bool kiln_util_is_buffer_type(const kiln_ir_type_t* t) {
+  return t && t->kind == KILN_IR_TYPE_OPAQUE &&
+         kiln_string_view_equal_cstr(t->opaque.text, "!util.buffer");
+}
+
+static kiln_status_t kiln_util_verify_buffer_constant(kiln_ir_context_t* ctx,
+                                                      kiln_ir_op_t* op) {
+  const kiln_ir_attribute_t* v = kiln_ir_op_get_attr(op, "value");
+  if (!kiln_util_is_buffer_type(op->results[0].type)) {
+    return kiln_ir_op_emit_error(op, ctx, "result must be !util.buffer");
+  }
+  if (!v || (v->kind != KILN_IR_ATTR_STRING &&
+             v->kind != KILN_IR_ATTR_DENSE_ELEMENTS)) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "value must be a string or dense<...> "
+                                 "elements");
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_util_parse_buffer_constant(
+    kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* ctx = kiln_mlir_parser_context(p);
+  if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_STRING) {
+    kiln_string_view_t name;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_string(p, &name));
+    KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
+        p, state, "name", kiln_ir_string_attr_get(ctx, name)));
+  }
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_EQUAL));
+  const kiln_ir_attribute_t* value = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &value));
+  KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "value", value));
+  return kiln_mlir_add_result_type(p, state, type);
+}
+
+static void kiln_util_print_buffer_constant(kiln_ir_printer_t* p,
+                                            kiln_ir_op_t* op) {
+  const kiln_ir_attribute_t* name = kiln_ir_op_get_attr(op, "name");
+  if (name && name->kind == KILN_IR_ATTR_STRING) {
+    kiln_ir_printer_printf(p, " ");
+    kiln_ir_printer_print_attribute(p, name);
+  }
+  static const char* const elided[] = {"name", "value"};
+  kiln_ir_printer_print_attr_dict(p, op, elided, 2);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+  kiln_ir_printer_printf(p, " = ");
+  kiln_ir_printer_print_attribute(p, kiln_ir_op_get_attr(op, "value"));
+}
+
+static kiln_status_t kiln_util_parse_buffer_size(kiln_mlir_op_parser_t* p,
+                                                 kiln_ir_op_state_t* state) {
+  kiln_mlir_operand_t buffer;
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &buffer));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &buffer, type, state));
+  return kiln_mlir_add_result_type(
+      p, state, kiln_ir_index_type_get(kiln_mlir_parser_context(p)));
+}
+
+static void kiln_util_print_buffer_size(kiln_ir_printer_t* p,
+                                        kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
+}
+
+// Operands: the buffer, its size, the byte offset and the byte length.
+static kiln_status_t kiln_util_parse_buffer_load(kiln_mlir_op_parser_t* p,
+                                                 kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* ctx = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t buffer, offset, length, size;
+  const kiln_ir_type_t *type = NULL, *result = NULL;
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &buffer));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &offset));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "for"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &length));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LBRACE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &size));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_ARROW));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &result));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &buffer, type, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &size, index, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &offset, index, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &length, index, state));
+  return kiln_mlir_add_result_type(p, state, result);
+}
+
+static void kiln_util_print_buffer_load(kiln_ir_printer_t* p,
+                                        kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  kiln_ir_printer_printf(p, "[");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 2));
+  kiln_ir_printer_printf(p, " for ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 3));
+  kiln_ir_printer_printf(p, "]");
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
+  kiln_ir_printer_printf(p, "{");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
+  kiln_ir_printer_printf(p, "} -> ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
+static kiln_status_t kiln_util_verify_buffer_access(kiln_ir_context_t* ctx,
+                                                    kiln_ir_op_t* op) {
+  if (!kiln_util_is_buffer_type(kiln_ir_op_operand(op, 0)->type)) {
+    return kiln_ir_op_emit_error(op, ctx, "operand 0 must be !util.buffer");
+  }
+  if (!kiln_ir_op_is(op, "util.buffer.load")) return kiln_ok_status();
+  const kiln_ir_type_t* t = op->results[0].type;
+  size_t bytes = kiln_ir_type_storage_bytes(t);
+  bool is_int = kiln_ir_type_is_integer(t) || kiln_ir_type_is_index(t);
+  if (!(is_int && (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)) &&
+      !(kiln_ir_type_is_float(t) && (bytes == 4 || bytes == 8))) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "loads i8..i64, index, f32 or f64, not %s",
+                                 kiln_ir_type_to_string(ctx, t));
+  }
+  return kiln_ok_status();
+}
+
 static const kiln_ir_op_def_t kiln_util_defs[] = {
     {"util.unfoldable_constant", "a constant opaque to folding",
      KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_unfoldable,
@@ -599,6 +746,18 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
      KILN_IR_TRAIT_TERMINATOR | KILN_IR_TRAIT_RETURN_LIKE, KILN_IR_VARIADIC, 0,
      0, 0, NULL, kiln_dialect_parse_return_like, kiln_dialect_print_return_like,
      NULL, NULL, NULL},
+    {"util.buffer.constant", "a constant byte buffer (!util.buffer)",
+     KILN_IR_TRAIT_PURE, 0, 1, 0, 0, kiln_util_verify_buffer_constant,
+     kiln_util_parse_buffer_constant, kiln_util_print_buffer_constant, NULL,
+     NULL, NULL},
+    {"util.buffer.size", "a buffer's size in bytes", KILN_IR_TRAIT_PURE, 1, 1,
+     0, 0, kiln_util_verify_buffer_access, kiln_util_parse_buffer_size,
+     kiln_util_print_buffer_size, NULL, NULL, NULL},
+    {"util.buffer.load",
+     "reads a scalar at a byte offset of a buffer (checked at run time)",
+     KILN_IR_TRAIT_PURE, 4, 1, 0, 0, kiln_util_verify_buffer_access,
+     kiln_util_parse_buffer_load, kiln_util_print_buffer_load, NULL, NULL,
+     NULL},
     {"flow.tensor.tie_shape", "ties run-time dims to a tensor",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_tie_shape,
      kiln_flow_parse_tie_shape, NULL, kiln_flow_fold_tie_shape, NULL, NULL},

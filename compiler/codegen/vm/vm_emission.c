@@ -295,12 +295,17 @@ static bool kiln_em_host_scalar(kiln_em_function_t* e, kiln_ir_value_t* v,
   return false;
 }
 
-static uint32_t kiln_em_string_rodata(kiln_em_module_t* m, const char* text) {
+static uint32_t kiln_em_bytes_rodata(kiln_em_module_t* m, const char* data,
+                                     size_t size) {
   uint32_t ordinal = m->next_rodata++;
   kiln_ir_sb_printf(&m->rodata, "rodata @__rodata_%u : string ", ordinal);
-  kiln_asm_quote(&m->rodata, text, strlen(text));
+  kiln_asm_quote(&m->rodata, data, size);
   kiln_ir_sb_printf(&m->rodata, "\n");
   return ordinal;
+}
+
+static uint32_t kiln_em_string_rodata(kiln_em_module_t* m, const char* text) {
+  return kiln_em_bytes_rodata(m, text, strlen(text));
 }
 
 // Writes `rodata @__rodata_N align 64 : parameter "scope" "key" BYTES` and
@@ -2098,6 +2103,94 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
   return kiln_ok_status();
 }
 
+// util.buffer.constant / size / load at host level: a constant buffer is
+// the VM buffer of its rodata entry (a string's bytes or a dense value's),
+// its size that buffer's length, and a load reads one scalar at a byte
+// offset that must be a multiple of the scalar's size (the VM checks the
+// range).
+static kiln_status_t kiln_em_util_buffer(kiln_em_function_t* e,
+                                         kiln_ir_op_t* op) {
+  kiln_ir_value_t* result = &op->results[0];
+  if (kiln_ir_op_is(op, "util.buffer.constant")) {
+    const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(op, "value");
+    uint32_t ordinal = 0;
+    if (value->kind == KILN_IR_ATTR_STRING) {
+      ordinal = kiln_em_bytes_rodata(e->m, value->str.data, value->str.size);
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_em_constant_rodata(e->m, op, value, &ordinal));
+    }
+    uint32_t reg = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+    kiln_asm_emit(e->f, "rodata.ref %%r%u, @__rodata_%u", reg, ordinal);
+    kiln_ptr_map_put(&e->host_scalars, result,
+                     kiln_em_pack(KILN_VM_BANK_REF, reg));
+    return kiln_ok_status();
+  }
+  int bank = 0;
+  uint32_t buffer = 0;
+  if (!kiln_em_host_scalar(e, kiln_ir_op_operand(op, 0), &bank, &buffer) ||
+      bank != KILN_VM_BANK_REF) {
+    return kiln_em_error(e, op,
+                         "the buffer must be a util.buffer.constant of this "
+                         "function");
+  }
+  if (kiln_ir_op_is(op, "util.buffer.size")) {
+    uint32_t length = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(e->f, "buffer.length %%l%u, %%r%u", length, buffer);
+    kiln_ptr_map_put(&e->host_scalars, result,
+                     kiln_em_pack(KILN_VM_BANK_I64, length));
+    return kiln_ok_status();
+  }
+  const kiln_ir_type_t* t = result->type;
+  int64_t width = (int64_t)kiln_ir_type_storage_bytes(t);
+  uint32_t offset = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 2), &offset));
+  uint32_t rem = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  uint32_t aligned = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+  kiln_asm_emit(e->f, "rem.u.i64 %%l%u, %%l%u, %%l%u", rem, offset,
+                kiln_asm_const_i64(e->f, width));
+  kiln_asm_emit(e->f, "cmp.eq.i64 %%i%u, %%l%u, %%l%u", aligned, rem,
+                kiln_asm_const_i64(e->f, 0));
+  char msg[160];
+  snprintf(msg, sizeof(msg),
+           "util.buffer.load: the byte offset is not a multiple of %lld",
+           (long long)width);
+  kiln_em_fail_unless(e, aligned, msg, strlen(msg));
+  uint32_t index = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(e->f, "div.u.i64 %%l%u, %%l%u, %%l%u", index, offset,
+                kiln_asm_const_i64(e->f, width));
+  bool is_float = kiln_ir_type_is_float(t);
+  bool is_unsigned =
+      kiln_ir_type_is_integer(t) && t->integer.signedness == KILN_IR_UNSIGNED;
+  const char* mnemonic = NULL;
+  int rb = KILN_VM_BANK_I32;
+  switch (width) {
+    case 1:
+      mnemonic = is_unsigned ? "buffer.load.i8.u" : "buffer.load.i8.s";
+      break;
+    case 2:
+      mnemonic = is_unsigned ? "buffer.load.i16.u" : "buffer.load.i16.s";
+      break;
+    case 4:
+      mnemonic = is_float ? "buffer.load.f32" : "buffer.load.i32";
+      rb = is_float ? KILN_VM_BANK_F32 : KILN_VM_BANK_I32;
+      break;
+    default:
+      mnemonic = is_float ? "buffer.load.f64" : "buffer.load.i64";
+      rb = is_float ? KILN_VM_BANK_F64 : KILN_VM_BANK_I64;
+      break;
+  }
+  uint32_t reg = kiln_asm_reg(e->f, rb);
+  char p = "ilfd"[rb];  // the register prefix of banks I32..F64
+  kiln_asm_emit(e->f, "%s %%%c%u, %%r%u, %%l%u", mnemonic, p, reg, buffer,
+                index);
+  if (rb == KILN_VM_BANK_I32) {
+    kiln_ptr_map_put(&e->scalars, result, (void*)(uintptr_t)(reg + 1));
+  }
+  kiln_ptr_map_put(&e->host_scalars, result, kiln_em_pack(rb, reg));
+  return kiln_ok_status();
+}
+
 // cf.br / cf.cond_br: all recorded work is submitted and awaited first.
 static kiln_status_t kiln_em_branch(kiln_em_function_t* e, kiln_ir_op_t* op) {
   kiln_em_submit(e, false);
@@ -2324,6 +2417,10 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
       } else if (kiln_ir_op_is(op, "func.call") &&
                  kiln_em_external_callee(e, op, &callee)) {
         KILN_RETURN_IF_ERROR(kiln_em_import_call(e, op, callee));
+      } else if (kiln_ir_op_is(op, "util.buffer.constant") ||
+                 kiln_ir_op_is(op, "util.buffer.size") ||
+                 kiln_ir_op_is(op, "util.buffer.load")) {
+        KILN_RETURN_IF_ERROR(kiln_em_util_buffer(e, op));
       } else if (kiln_ir_op_is(op, "util.global.load")) {
         KILN_RETURN_IF_ERROR(kiln_em_global_load(e, op));
       } else if (kiln_ir_op_is(op, "util.global.store")) {

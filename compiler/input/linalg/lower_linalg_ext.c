@@ -536,6 +536,12 @@ static kiln_status_t kiln_lx_lower_scatter(kiln_ir_builder_t* b,
       kiln_linalg_projection_map(ctx, num_loops, (size_t)rank, outs);
   bool reduction[2 * KILN_LX_MAX_RANK] = {false};
   for (int64_t i = 0; i < nb; ++i) reduction[rank + i] = true;
+  // The run-time extents of the update slice's dims (read at host level).
+  kiln_ir_value_t* slice_extent[KILN_LX_MAX_RANK] = {NULL};
+  for (int64_t i = x.depth; i < rank; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(
+        b, updates, (size_t)(nb + i - x.depth), &slice_extent[i]));
+  }
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
@@ -567,6 +573,21 @@ static kiln_status_t kiln_lx_lower_scatter(kiln_ir_builder_t* b,
   for (int64_t i = 0; i < nb; ++i) ucoords[i] = u[i];
   for (int64_t i = x.depth; i < rank; ++i) {
     int64_t size = ut->shaped.dims[nb + i - x.depth];
+    if (size == KILN_IR_DYNAMIC_DIM ||
+        rt->shaped.dims[i] == KILN_IR_DYNAMIC_DIM) {
+      // Run-time sizes: inside the update slice's run-time extent.
+      kiln_ir_value_t *extent = slice_extent[i], *lt = NULL;
+      if (!extent) {
+        KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, size, &extent));
+      }
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, o[i], extent, &lt));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.andi", hit, lt, &hit));
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(
+          &bb, o[i], extent, 0, &ucoords[nb + i - x.depth]));
+      continue;
+    }
     if (size < rt->shaped.dims[i]) {
       kiln_ir_value_t *limit = NULL, *lt = NULL;
       KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, size, &limit));
@@ -1597,7 +1618,6 @@ static kiln_status_t kiln_lx_lower_unsupported(kiln_ir_builder_t* b,
   }
 KILN_LX_DEFINE_LOWERING(map, kiln_lx_lower_map)
 KILN_LX_DEFINE_LOWERING(winograd, kiln_lx_lower_winograd)
-KILN_LX_DEFINE_LOWERING(scatter, kiln_lx_lower_scatter)
 KILN_LX_DEFINE_LOWERING(unsupported, kiln_lx_lower_unsupported)
 #undef KILN_LX_DEFINE_LOWERING
 
@@ -1620,7 +1640,8 @@ static kiln_status_t kiln_lx_expect_rank(kiln_ir_context_t* ctx,
 // (a sort's outputs are sized like its inputs), scan reads its last element
 // at the run-time size, gather
 // clamps to the source's run-time dims, attention sizes its intermediate
-// scores and row statistics from its operands' dims.
+// scores and row statistics from its operands' dims, scatter reads update
+// slices within their run-time extent.
 #define KILN_LX_DEFINE_DYNAMIC_LOWERING(name, fn)                  \
   kiln_status_t kiln_linalg_ext_lower_##name(kiln_ir_builder_t* b, \
                                              kiln_ir_op_t* op) {   \
@@ -1632,6 +1653,7 @@ KILN_LX_DEFINE_DYNAMIC_LOWERING(scan, kiln_lx_lower_scan)
 KILN_LX_DEFINE_DYNAMIC_LOWERING(arg_compare, kiln_lx_lower_arg_compare)
 KILN_LX_DEFINE_DYNAMIC_LOWERING(topk, kiln_lx_lower_topk)
 KILN_LX_DEFINE_DYNAMIC_LOWERING(gather, kiln_lx_lower_gather)
+KILN_LX_DEFINE_DYNAMIC_LOWERING(scatter, kiln_lx_lower_scatter)
 KILN_LX_DEFINE_DYNAMIC_LOWERING(attention, kiln_lx_lower_attention)
 KILN_LX_DEFINE_DYNAMIC_LOWERING(reverse, kiln_lx_lower_reverse)
 #undef KILN_LX_DEFINE_DYNAMIC_LOWERING

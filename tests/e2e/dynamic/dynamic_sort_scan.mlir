@@ -1,6 +1,6 @@
-// Sorts, scans and arg_compare along run-time sized dims: the loops take
-// their extents from the operands, a sort's results are sized like its
-// inputs, and a scan's accumulator result reads the element at the
+// Sorts, scans, arg_compare and scatter along run-time sized dims: the
+// loops take their extents from the operands, a sort's results are sized
+// like its inputs, and a scan's accumulator result reads the element at the
 // run-time size - 1. Expected values are worked out by hand.
 
 // Ascending along dim 1 of a ?x? tensor, carrying a second operand (keys
@@ -94,5 +94,22 @@ func.func @arg_compare_dynamic() {
   %2 = tensor.cast %0#1 : tensor<?xi32> to tensor<2xi32>
   check.expect_eq_const(%1, dense<[9, 8]> : tensor<2xi32>) : tensor<2xi32>
   check.expect_eq_const(%2, dense<[1, 2]> : tensor<2xi32>) : tensor<2xi32>
+  return
+}
+
+// iree_linalg_ext.scatter of a run-time number of rows of run-time width
+// into a 3x4 original (add): rows 2 and 0 get [1, 2] and [10, 20] in their
+// first two columns; the original has a run-time row count too.
+func.func @scatter_dynamic() {
+  %o = flow.tensor.dynamic_constant dense<[[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]> : tensor<3x4xf32> -> tensor<?x4xf32>
+  %u = flow.tensor.dynamic_constant dense<[[1.0, 2.0], [10.0, 20.0]]> : tensor<2x2xf32> -> tensor<?x?xf32>
+  %i = flow.tensor.dynamic_constant dense<[[2], [0]]> : tensor<2x1xi32> -> tensor<?x1xi32>
+  %0 = iree_linalg_ext.scatter dimension_map = [0] unique_indices(true) ins(%u, %i : tensor<?x?xf32>, tensor<?x1xi32>) outs(%o : tensor<?x4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    iree_linalg_ext.yield %s : f32
+  } -> tensor<?x4xf32>
+  %1 = tensor.cast %0 : tensor<?x4xf32> to tensor<3x4xf32>
+  check.expect_almost_eq_const(%1, dense<[[10.0, 21.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [9.0, 11.0, 10.0, 11.0]]> : tensor<3x4xf32>) : tensor<3x4xf32>
   return
 }

@@ -463,7 +463,10 @@ static kiln_status_t kiln_lower_slice(kiln_lower_t* l, kiln_ir_op_t* op) {
 }
 
 // Groups the dims of |big| into the dims of |small|; false when they do
-// not group contiguously.
+// not group contiguously. A run-time sized dim of |small| takes the dims of
+// |big| up to and including its one run-time sized dim (so that its size is
+// the product of the group's, or its dynamic dim the quotient); trailing
+// dims after such a last group join it.
 static bool kiln_group_dims(const kiln_ir_type_t* big,
                             const kiln_ir_type_t* small,
                             int64_t groups[KILN_MAX_RANK][KILN_MAX_RANK],
@@ -478,17 +481,32 @@ static bool kiln_group_dims(const kiln_ir_type_t* big,
   }
   for (size_t si = 0; si < ns; ++si) {
     sizes[si] = 0;
-    int64_t product = 1;
     int64_t want = small->shaped.dims[si];
+    if (want == KILN_IR_DYNAMIC_DIM) {
+      bool dynamic = false;
+      while (!dynamic) {
+        if (bi >= nb) return false;
+        dynamic = big->shaped.dims[bi] == KILN_IR_DYNAMIC_DIM;
+        groups[si][sizes[si]++] = (int64_t)bi++;
+      }
+      continue;
+    }
+    int64_t product = 1;
     do {
-      if (bi >= nb) return false;
+      if (bi >= nb || big->shaped.dims[bi] == KILN_IR_DYNAMIC_DIM) {
+        return false;
+      }
       product *= big->shaped.dims[bi];
       groups[si][sizes[si]++] = (int64_t)bi++;
     } while (product < want);
     if (product != want) return false;
   }
-  while (bi < nb) {  // trailing 1s join the last group
-    if (big->shaped.dims[bi] != 1) return false;
+  bool last_dynamic = small->shaped.dims[ns - 1] == KILN_IR_DYNAMIC_DIM;
+  while (bi < nb) {  // trailing 1s (any static dims after ?) join the last
+    if (big->shaped.dims[bi] == KILN_IR_DYNAMIC_DIM ||
+        (!last_dynamic && big->shaped.dims[bi] != 1)) {
+      return false;
+    }
     groups[ns - 1][sizes[ns - 1]++] = (int64_t)bi++;
   }
   return true;
@@ -544,6 +562,15 @@ static kiln_status_t kiln_lower_reshape(kiln_lower_t* l, kiln_ir_op_t* op) {
   kiln_ir_value_t* result = NULL;
   if (input->type->shaped.rank != rt->shaped.rank) {
     KILN_RETURN_IF_ERROR(kiln_emit_reshape(l, input, rt, &ok, &result));
+  }
+  if (!ok && !(kiln_ir_type_has_static_shape(input->type) &&
+               kiln_ir_type_has_static_shape(rt))) {
+    return kiln_ir_op_emit_error(op, l->ctx,
+                                 "cannot reshape %s into %s: run-time sized "
+                                 "dims must map onto each other (with static "
+                                 "dims beside them)",
+                                 kiln_ir_type_to_string(l->ctx, input->type),
+                                 kiln_ir_type_to_string(l->ctx, rt));
   }
   if (!ok) {
     // Through 1-D: collapse everything, then expand.

@@ -206,17 +206,15 @@ static kiln_status_t kiln_lm_dynamic_result(kiln_ir_builder_t* b,
 // result: the static op (broadcast_in_dim / reshape / iota) built before
 // |op| and lowered as lower-to-structured lowers it; the shape operand is
 // not read (the result type already says it). A run-time shaped result:
-// kiln_lm_dynamic_result (not yet for dynamic_reshape).
+// kiln_lm_dynamic_result, or for dynamic_reshape a reshape whose run-time
+// dims map onto the operand's (their sizes follow from the operand's; the
+// shape operand is not read).
 static kiln_status_t kiln_lm_dynamic_shape_op(kiln_ir_builder_t* b,
                                               kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
   const kiln_ir_type_t* rt = op->results[0].type;
-  if (!kiln_ir_type_has_static_shape(rt)) {
-    if (kiln_ir_op_is(op, "stablehlo.dynamic_reshape")) {
-      return kiln_ir_op_emit_error(op, ctx,
-                                   "with a dynamically shaped result is not "
-                                   "supported yet");
-    }
+  if (!kiln_ir_type_has_static_shape(rt) &&
+      !kiln_ir_op_is(op, "stablehlo.dynamic_reshape")) {
     return kiln_lm_dynamic_result(b, op,
                                   kiln_ir_op_is(op, "stablehlo.dynamic_iota"));
   }

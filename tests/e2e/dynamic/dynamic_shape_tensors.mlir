@@ -36,3 +36,22 @@ func.func @broadcast_columns_and_iota() {
   check.expect_eq_const(%ic, dense<[0, 1, 2, 3]> : tensor<4xi32>) : tensor<4xi32>
   return
 }
+
+// A run-time batch flattened by dynamic_reshape (its shape from
+// get_dimension_size) and unflattened by reshape: the run-time dim maps onto
+// the operand's, the static dims beside it group as for static shapes.
+func.func @reshape_with_batch() {
+  %x = flow.tensor.dynamic_constant dense<[[[1, 2, 3], [4, 5, 6]], [[7, 8, 9], [10, 11, 12]]]> : tensor<2x2x3xi32> -> tensor<?x2x3xi32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x2x3xi32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %c6 = stablehlo.constant dense<6> : tensor<1xi32>
+  %s = stablehlo.concatenate %n1, %c6, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %0 = stablehlo.dynamic_reshape %x, %s : (tensor<?x2x3xi32>, tensor<2xi32>) -> tensor<?x6xi32>
+  %1 = tensor.cast %0 : tensor<?x6xi32> to tensor<2x6xi32>
+  check.expect_eq_const(%1, dense<[[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]]> : tensor<2x6xi32>) : tensor<2x6xi32>
+  %2 = stablehlo.reshape %0 : (tensor<?x6xi32>) -> tensor<?x3x2xi32>
+  %3 = stablehlo.add %2, %2 : tensor<?x3x2xi32>
+  %4 = tensor.cast %3 : tensor<?x3x2xi32> to tensor<2x3x2xi32>
+  check.expect_eq_const(%4, dense<[[[2, 4], [6, 8], [10, 12]], [[14, 16], [18, 20], [22, 24]]]> : tensor<2x3x2xi32>) : tensor<2x3x2xi32>
+  return
+}

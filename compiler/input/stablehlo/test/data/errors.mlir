@@ -119,3 +119,11 @@ func.func @reduce_window_dynamic_window_dim(%x: tensor<?x4xf32>, %init: tensor<f
   }) {window_dimensions = array<i64: 2, 1>, padding = dense<[[1, 0], [0, 0]]> : tensor<2x2xi64>} : (tensor<?x4xf32>, tensor<f32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+func.func @reshape_dynamic_unmapped(%x: tensor<?x6xf32>) -> tensor<?x4xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.reshape' op cannot reshape tensor<?x6xf32> into tensor<?x4xf32>: run-time sized dims must map onto each other (with static dims beside them)
+  %0 = stablehlo.reshape %x : (tensor<?x6xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}

@@ -492,12 +492,9 @@ static kiln_status_t kiln_lt_lower_bitcast(kiln_ir_builder_t* b,
   uint32_t rank = (uint32_t)rt->shaped.rank;
   kiln_ir_value_t* init = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
-  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map,
-                                                  rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_builder_t bb;
+  KILN_RETURN_IF_ERROR(kiln_lowering_generic_over(b, init, &generic, &bb));
   // The result element's row-major linear index.
   kiln_ir_value_t* linear = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &linear));

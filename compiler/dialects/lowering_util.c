@@ -465,6 +465,39 @@ kiln_status_t kiln_lowering_copy_through_map(
   return kiln_lowering_copy_into(b, input, input_map, init, out);
 }
 
+kiln_status_t kiln_lowering_generic_over(kiln_ir_builder_t* b,
+                                         kiln_ir_value_t* init,
+                                         kiln_ir_op_t** out_generic,
+                                         kiln_ir_builder_t* out_bb) {
+  uint32_t rank = (uint32_t)init->type->shaped.rank;
+  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(b->context, rank);
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, 0, NULL, 1, &init, &map, rank, NULL, out_generic, &body));
+  *out_bb = kiln_lowering_body_builder(b, body);
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_lowering_iota(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                 kiln_ir_value_t* init, int64_t dim) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_builder_t bb;
+  KILN_RETURN_IF_ERROR(kiln_lowering_generic_over(b, init, &generic, &bb));
+  kiln_ir_value_t* v = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, dim, &v));
+  const kiln_ir_type_t* e = init->type->shaped.element;
+  if (kiln_lowering_is_float(e)) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(
+        &bb, "arith.index_cast", kiln_ir_int_type(ctx, 64), 1, &v, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "arith.sitofp", e, 1, &v, &v));
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&bb, "arith.index_cast", e, 1, &v, &v));
+  }
+  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
+}
+
 kiln_status_t kiln_lowering_reverse(kiln_ir_builder_t* b, kiln_ir_op_t* op,
                                     const bool* reversed) {
   kiln_ir_context_t* ctx = b->context;
@@ -505,12 +538,9 @@ kiln_status_t kiln_lowering_reverse(kiln_ir_builder_t* b, kiln_ir_op_t* op,
   }
   kiln_ir_value_t* init = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, input, &init));
-  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map,
-                                                  rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_builder_t bb;
+  KILN_RETURN_IF_ERROR(kiln_lowering_generic_over(b, init, &generic, &bb));
   kiln_ir_value_t* coords[KILN_LOWERING_MAX_RANK];
   for (uint32_t d = 0; d < rank; ++d) {
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &coords[d]));

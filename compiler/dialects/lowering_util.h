@@ -210,6 +210,19 @@ kiln_status_t kiln_lowering_copy_through_map(
     const kiln_ir_attribute_t* input_map, const kiln_ir_type_t* result_type,
     kiln_ir_value_t** out);
 
+// A parallel linalg.generic with |init| as its only operand (an output read
+// through the identity map) in |*out_generic|, and a builder at the end of
+// its body in |*out_bb|: the body computes each element from linalg.index.
+kiln_status_t kiln_lowering_generic_over(kiln_ir_builder_t* b,
+                                         kiln_ir_value_t* init,
+                                         kiln_ir_op_t** out_generic,
+                                         kiln_ir_builder_t* out_bb);
+
+// Replaces |op| by an iota over |init| (a tensor.empty of its result type):
+// each element is its index along |dim| in the element type (int or float).
+kiln_status_t kiln_lowering_iota(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                 kiln_ir_value_t* init, int64_t dim);
+
 // Lowers |op|, whose result 0 is its operand 0 with the dims where
 // |reversed| (one flag per dim) is true in reverse order (stablehlo.reverse,
 // iree_linalg_ext.reverse): a copy through d -> size - 1 - d, the size read

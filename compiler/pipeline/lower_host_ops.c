@@ -367,6 +367,12 @@ static kiln_status_t kiln_host_lower_block(kiln_ir_context_t* ctx,
       kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
                                           kiln_ir_op_result(cst, 0));
       kiln_ir_op_erase(op);
+    } else if (kiln_ir_op_is(op, "arith.index_cast") &&
+               kiln_schedule_is_shape_op(op)) {
+      // Kept at host level (a size, maybe read back from a tensor): marked,
+      // as the tensor.empty it sizes moves into a dispatch region later.
+      KILN_RETURN_IF_ERROR(kiln_ir_op_set_attr(
+          ctx, op, "kiln.host_size", kiln_ir_unit_attr_get(ctx), false));
     } else if (kiln_host_is_scalar_op(op)) {
       kiln_ir_value_t* t = NULL;
       KILN_RETURN_IF_ERROR(kiln_host_rank0(&h, op, op, NULL, &t));

@@ -17,6 +17,22 @@ bool kiln_schedule_is_alias_op(const kiln_ir_op_t* op) {
          kiln_ir_op_is(op, "util.optimization_barrier");
 }
 
+// True when |v| is a size operand of a tensor.empty, directly or through
+// up to |depth| index arithmetic ops.
+static bool kiln_schedule_sizes_a_tensor(kiln_ir_value_t* v, int depth) {
+  for (kiln_ir_use_t* u = v->first_use; u; u = u->next_use) {
+    kiln_ir_op_t* owner = u->owner;
+    if (kiln_ir_op_is(owner, "tensor.empty")) return true;
+    if (depth > 0 && owner->num_results == 1 &&
+        kiln_ir_type_is_index(owner->results[0].type) &&
+        kiln_string_view_equal_cstr(kiln_ir_op_dialect(owner), "arith") &&
+        kiln_schedule_sizes_a_tensor(&owner->results[0], depth - 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // A host shape value: an index computed from sizes the host
 // knows (index constants, tensor.dim, index arguments, shape arithmetic on
 // them), or the i1 of comparing two of them.
@@ -57,8 +73,11 @@ bool kiln_schedule_is_shape_op(kiln_ir_op_t* op) {
   for (uint32_t i = 0; i < op->num_operands; ++i) {
     kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
     // index_cast into a size of an integer argument, or of an integer the
-    // host reads back from a tensor (a shape tensor's entry: vm-emission
-    // awaits its producer and loads it).
+    // host reads back from a tensor to size one (a shape tensor's entry:
+    // vm-emission awaits its producer and loads it). Read-backs feeding only
+    // dispatch bodies stay on the device (no wait). lower-host-ops marks
+    // the casts it keeps at host level kiln.host_size: the tensor.empty
+    // they size moves into a dispatch region later.
     bool cast_arg =
         kiln_ir_op_is(op, "arith.index_cast") &&
         kiln_ir_type_is_integer(v->type) &&
@@ -66,7 +85,9 @@ bool kiln_schedule_is_shape_op(kiln_ir_op_t* op) {
          (v->defining_op && kiln_ir_op_is(v->defining_op, "tensor.extract") &&
           kiln_ir_block_parent_op(v->defining_op->parent_block) &&
           kiln_ir_op_is(kiln_ir_block_parent_op(v->defining_op->parent_block),
-                        "func.func")));
+                        "func.func") &&
+          (kiln_ir_op_get_attr(op, "kiln.host_size") ||
+           kiln_schedule_sizes_a_tensor(&op->results[0], 8))));
     if (!cast_arg && !kiln_schedule_is_shape_value(v)) return false;
   }
   return true;

@@ -593,38 +593,10 @@ static kiln_status_t kiln_lower_reshape(kiln_lower_t* l, kiln_ir_op_t* op) {
 }
 
 static kiln_status_t kiln_lower_iota(kiln_lower_t* l, kiln_ir_op_t* op) {
-  const kiln_ir_type_t* rt = op->results[0].type;
-  uint32_t rank = (uint32_t)rt->shaped.rank;
-  int64_t dim = kiln_ir_op_get_attr(op, "iota_dimension")->i;
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(&l->b, rt, &init));
-  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(l->ctx, rank);
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
-      &l->b, 0, NULL, 1, &init, &map, rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(&l->b, body);
-  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
-      l->ctx, "dim",
-      kiln_ir_integer_attr_get(l->ctx, kiln_ir_int_type(l->ctx, 64), dim));
-  const kiln_ir_type_t* index = kiln_ir_index_type_get(l->ctx);
-  kiln_ir_op_t* idx = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      &bb, "linalg.index", 0, NULL, 1, &index, 1, &attr, &idx));
-  kiln_ir_value_t* v = kiln_ir_op_result(idx, 0);
-  const kiln_ir_type_t* e = rt->shaped.element;
-  const kiln_ir_type_t* i64 = kiln_ir_int_type(l->ctx, 64);
-  if (kiln_lowering_is_float(e)) {
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit(&bb, "arith.index_cast", i64, 1, &v, &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "arith.sitofp", e, 1, &v, &v));
-  } else {
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit(&bb, "arith.index_cast", e, 1, &v, &v));
-  }
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
-  return kiln_ok_status();
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty(&l->b, op->results[0].type, &init));
+  return kiln_lowering_iota(&l->b, op, init,
+                            kiln_ir_op_get_attr(op, "iota_dimension")->i);
 }
 
 static kiln_status_t kiln_lower_concatenate(kiln_lower_t* l, kiln_ir_op_t* op) {
@@ -687,12 +659,9 @@ static kiln_status_t kiln_lower_concatenate(kiln_lower_t* l, kiln_ir_op_t* op) {
   } else {
     KILN_RETURN_IF_ERROR(kiln_lowering_empty(&l->b, rt, &init));
   }
-  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(l->ctx, rank);
   kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
-      &l->b, 0, NULL, 1, &init, &map, rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(&l->b, body);
+  kiln_ir_builder_t bb;
+  KILN_RETURN_IF_ERROR(kiln_lowering_generic_over(&l->b, init, &generic, &bb));
   const kiln_ir_type_t* index = kiln_ir_index_type_get(l->ctx);
   kiln_ir_value_t* idx[KILN_MAX_RANK];
   for (uint32_t d = 0; d < rank; ++d) {

@@ -76,21 +76,6 @@ static kiln_status_t kiln_ld_and_in_range(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
-// A parallel generic writing |init| with no inputs; *out_bb appends to its
-// body.
-static kiln_status_t kiln_ld_generic_over_init(kiln_ir_builder_t* b,
-                                               kiln_ir_value_t* init,
-                                               kiln_ir_op_t** out_generic,
-                                               kiln_ir_builder_t* out_bb) {
-  uint32_t rank = (uint32_t)init->type->shaped.rank;
-  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(b->context, rank);
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
-      b, 0, NULL, 1, &init, &map, rank, NULL, out_generic, &body));
-  *out_bb = kiln_lowering_body_builder(b, body);
-  return kiln_ok_status();
-}
-
 // As above over a fresh tensor of static type |rt|.
 static kiln_status_t kiln_ld_generic_over(kiln_ir_builder_t* b,
                                           const kiln_ir_type_t* rt,
@@ -98,7 +83,7 @@ static kiln_status_t kiln_ld_generic_over(kiln_ir_builder_t* b,
                                           kiln_ir_builder_t* out_bb) {
   kiln_ir_value_t* init = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
-  return kiln_ld_generic_over_init(b, init, out_generic, out_bb);
+  return kiln_lowering_generic_over(b, init, out_generic, out_bb);
 }
 
 // The init value (rank 0) broadcast into a fresh tensor of |rt|.
@@ -155,7 +140,7 @@ static kiln_status_t kiln_ld_pad(kiln_ir_builder_t* b, kiln_ir_value_t* input,
   KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, input, &init));
   kiln_ir_op_t* generic = NULL;
   kiln_ir_builder_t bb;
-  KILN_RETURN_IF_ERROR(kiln_ld_generic_over_init(b, init, &generic, &bb));
+  KILN_RETURN_IF_ERROR(kiln_lowering_generic_over(b, init, &generic, &bb));
   kiln_ir_value_t* idx[KILN_LD_MAX];
   kiln_ir_value_t* inside = NULL;
   for (uint32_t d = 0; d < rank; ++d) {
@@ -267,7 +252,7 @@ static kiln_status_t kiln_ld_lower_pad_dynamic(kiln_ir_builder_t* b,
       kiln_lowering_emit(b, "tensor.empty", rt, num_sizes, sizes, &init));
   kiln_ir_op_t* generic = NULL;
   kiln_ir_builder_t bb;
-  KILN_RETURN_IF_ERROR(kiln_ld_generic_over_init(b, init, &generic, &bb));
+  KILN_RETURN_IF_ERROR(kiln_lowering_generic_over(b, init, &generic, &bb));
   kiln_ir_value_t *idx[KILN_LD_MAX], *inside = NULL;
   for (uint32_t d = 0; d < rank; ++d) {
     kiln_ir_value_t *local = NULL, *off = NULL, *zero = NULL, *ge = NULL,
@@ -440,7 +425,7 @@ static kiln_status_t kiln_ld_lower_torch_index_select(kiln_ir_builder_t* b,
         kiln_lowering_empty_from(b, rt, 2, inputs, maps, &init));
     KILN_RETURN_IF_ERROR(
         kiln_lowering_dynamic_dim(b, input, (size_t)dim, &dim_size));
-    KILN_RETURN_IF_ERROR(kiln_ld_generic_over_init(b, init, &generic, &bb));
+    KILN_RETURN_IF_ERROR(kiln_lowering_generic_over(b, init, &generic, &bb));
   }
   kiln_ir_value_t* r[KILN_LD_MAX];
   for (size_t d = 0; d < rt->shaped.rank; ++d) {
@@ -538,7 +523,7 @@ static kiln_status_t kiln_ld_lower_gather(kiln_ir_builder_t* b,
     kiln_ir_value_t* init = NULL;
     KILN_RETURN_IF_ERROR(
         kiln_lowering_emit(b, "tensor.empty", rt, num_sizes, dyn_sizes, &init));
-    KILN_RETURN_IF_ERROR(kiln_ld_generic_over_init(b, init, &generic, &bb));
+    KILN_RETURN_IF_ERROR(kiln_lowering_generic_over(b, init, &generic, &bb));
   } else {
     KILN_RETURN_IF_ERROR(kiln_ld_generic_over(b, rt, &generic, &bb));
   }

@@ -164,21 +164,13 @@ static kiln_status_t kiln_lm_dynamic_result(kiln_ir_builder_t* b,
   kiln_ir_value_t* init = NULL;
   KILN_RETURN_IF_ERROR(
       kiln_lowering_emit(b, "tensor.empty", rt, num_sizes, sizes, &init));
+  if (iota) {
+    return kiln_lowering_iota(b, op, init,
+                              kiln_ir_op_get_attr(op, "iota_dimension")->i);
+  }
   const kiln_ir_attribute_t* out_map = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
-  if (iota) {
-    KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
-        b, 0, NULL, 1, &init, &out_map, rank, NULL, &generic, &body));
-    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-    kiln_ir_value_t* v = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(
-        &bb, kiln_ir_op_get_attr(op, "iota_dimension")->i, &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit(
-        &bb, "arith.index_cast", kiln_ir_int_type(ctx, 64), 1, &v, &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, v, rt->shaped.element, &v));
-    return kiln_lowering_yield_and_replace(&bb, v, op, generic);
-  }
   kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
   const kiln_ir_type_t* xt = x->type;
   int64_t dims[KILN_MISC_MAX];

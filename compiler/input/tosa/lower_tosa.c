@@ -533,9 +533,27 @@ kiln_status_t kiln_tosa_lower_reduce(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   const kiln_ir_type_t* small =
       kiln_linalg_reduce_one_dim(ctx, in, axis, reduction, kept, &num_kept);
   kiln_ir_value_t* acc = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
-      b, kiln_scalar_splat_attr(ctx, small, kiln_tosa_reduction_init(which, e)),
-      small, &acc));
+  kiln_scalar_t init = kiln_tosa_reduction_init(which, e);
+  if (kiln_ir_type_has_static_shape(small)) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+        b, kiln_scalar_splat_attr(ctx, small, init), small, &acc));
+  } else {
+    // Run-time kept dims: the input's, filled with the init value.
+    kiln_ir_value_t* sizes[KILN_TOSA_MAX_RANK];
+    uint32_t num_sizes = 0;
+    for (uint32_t j = 0; j < num_kept; ++j) {
+      kiln_ir_value_t* d = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_dynamic_dim(b, input, (size_t)kept[j], &d));
+      if (d) sizes[num_sizes++] = d;
+    }
+    kiln_ir_value_t *empty = NULL, *value = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(b, "tensor.empty", small, num_sizes, sizes, &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+        b, kiln_scalar_to_attr(ctx, e, init), e, &value));
+    KILN_RETURN_IF_ERROR(kiln_lowering_fill(b, value, empty, &acc));
+  }
   const kiln_ir_attribute_t* maps[2] = {
       kiln_linalg_identity_map(ctx, rank),
       kiln_linalg_projection_map(ctx, rank, num_kept, kept)};

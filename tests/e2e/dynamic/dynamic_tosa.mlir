@@ -62,3 +62,20 @@ func.func @rescale_table_dynamic() {
   check.expect_eq_const(%3, dense<[102, 99, 105, 104]> : tensor<4xi8>) : tensor<4xi8>
   return
 }
+
+// Reductions over and along a run-time sized dim, and a transpose:
+// [[1, 2, 3], [4, 5, 6]] sums to [[6], [15]] along dim 1 (a run-time
+// number of rows kept), maxes to [[4, 5, 6]] along dim 0; transposed
+// [[1, 4], [2, 5], [3, 6]].
+func.func @reduce_transpose_dynamic() {
+  %x = flow.tensor.dynamic_constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32> -> tensor<?x3xf32>
+  %0 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<?x3xf32>) -> tensor<?x1xf32>
+  %1 = tensor.cast %0 : tensor<?x1xf32> to tensor<2x1xf32>
+  check.expect_almost_eq_const(%1, dense<[[6.0], [15.0]]> : tensor<2x1xf32>) : tensor<2x1xf32>
+  %2 = tosa.reduce_max %x {axis = 0 : i32} : (tensor<?x3xf32>) -> tensor<1x3xf32>
+  check.expect_almost_eq_const(%2, dense<[[4.0, 5.0, 6.0]]> : tensor<1x3xf32>) : tensor<1x3xf32>
+  %3 = tosa.transpose %x {perms = array<i32: 1, 0>} : (tensor<?x3xf32>) -> tensor<3x?xf32>
+  %4 = tensor.cast %3 : tensor<3x?xf32> to tensor<3x2xf32>
+  check.expect_almost_eq_const(%4, dense<[[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]]> : tensor<3x2xf32>) : tensor<3x2xf32>
+  return
+}

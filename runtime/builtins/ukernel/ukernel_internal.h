@@ -47,6 +47,8 @@ KILN_UKERNEL_X86_64_AVX2_M0S(KILN_UKERNEL_DECLARE_AVX2)
 #define KILN_UKERNEL_X86_64_AVX512_M0S(X) X(1) X(2) X(4) X(8) X(16)
 #define KILN_UKERNEL_DECLARE_AVX512(M0)                                    \
   KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_f32_##M0##x16x1_avx512); \
+  KILN_UKERNEL_DECLARE_TILE_FN(                                            \
+      kiln_ukernel_mmt4d_f32_##M0##x16x1_3tiles_avx512);                   \
   KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512); \
   KILN_UKERNEL_DECLARE_TILE_FN(                                            \
       kiln_ukernel_mmt4d_bf16_##M0##x16x2_avx512bf16);                     \

@@ -2,7 +2,7 @@
 // supports (forced with ISA caps) through pack + mmt4d + unpack against a
 // naive reference, accumulate and overwrite, the f16 conversion of every
 // value, pack/unpack round trips with padding, pack_window, an RHS read in
-// place, and argument checks.
+// place, multi-tile runs against single tiles, and argument checks.
 #include <float.h>
 #include <stdint.h>
 #include <string.h>
@@ -941,12 +941,70 @@ KILN_TEST(mmt4d_reads_a_row_major_rhs_in_place) {
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
 }
 
+// mmt4d runs N1 in threes where a kernel for three tiles exists (f32 on
+// AVX-512): those results must equal one tile at a time bit for bit, with
+// and without ACCUMULATE, for every M0, with a tail of 1 and 2 tiles.
+KILN_TEST(mmt4d_tile_runs_match_single_tiles) {
+  enum { K = 37, N1 = 5, MAX_M0 = 16, N0_MAX = 16 };
+  static float lhs[MAX_M0 * K], rhs[N1 * N0_MAX * K];
+  static float want[MAX_M0 * N1 * N0_MAX], got[MAX_M0 * N1 * N0_MAX];
+  for (int i = 0; i < MAX_M0 * K; ++i) {
+    lhs[i] = (float)kiln_test_rand_int(-999, 999) / 37;
+  }
+  for (int i = 0; i < N1 * N0_MAX * K; ++i) {
+    rhs[i] = (float)kiln_test_rand_int(-999, 999) / 41;
+  }
+  kiln_test_isa_t isas[8];
+  int isa_count = kiln_test_supported_isas(isas);
+  for (int i = 0; i < isa_count; ++i) {
+    for (int64_t m = 1; m <= MAX_M0; m *= 2) {
+      kiln_ukernel_tile_sizes_t t = kiln_ukernel_mmt4d_tile_sizes(
+          KILN_UKERNEL_MMT4D_F32F32F32, isas[i].features,
+          KILN_UKERNEL_ISA_NATIVE, m);
+      const int64_t tile = (int64_t)t.M0 * t.N0;
+      for (int64_t n1_count = 1; n1_count <= N1; ++n1_count) {
+        for (int pass = 0; pass < 2; ++pass) {
+          kiln_ukernel_mmt4d_params_t p = {
+              .lhs = lhs,
+              .rhs = rhs,
+              .out = got,
+              .lhs_stride0 = K * t.M0,
+              .rhs_stride0 = K * t.N0,
+              .out_stride0 = n1_count * tile,
+              .M1 = 1,
+              .N1 = n1_count,
+              .K1 = K,
+              .M0 = t.M0,
+              .N0 = t.N0,
+              .K0 = 1,
+              .type = KILN_UKERNEL_MMT4D_F32F32F32,
+              .flags = pass ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0,
+              .cpu_features = isas[i].features,
+          };
+          for (int j = 0; j < MAX_M0 * N1 * N0_MAX; ++j) {
+            want[j] = got[j] = 0.25f * (float)(j % 7);
+          }
+          KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+          p.N1 = 1;
+          for (int64_t n1 = 0; n1 < n1_count; ++n1) {
+            p.rhs = rhs + n1 * K * t.N0;
+            p.out = want + n1 * tile;
+            KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+          }
+          KILN_EXPECT_TRUE(memcmp(want, got, sizeof(got)) == 0);
+        }
+      }
+    }
+  }
+}
+
 KILN_TEST_MAIN(KILN_TEST_CASE(tile_sizes_follow_the_isa),
                KILN_TEST_CASE(isa_names_parse),
                KILN_TEST_CASE(isa_env_var_caps_features),
                KILN_TEST_CASE(bad_arguments_are_rejected),
                KILN_TEST_CASE(generic_kernel_runs_simd_tiles),
                KILN_TEST_CASE(mmt4d_reads_a_row_major_rhs_in_place),
+               KILN_TEST_CASE(mmt4d_tile_runs_match_single_tiles),
                KILN_TEST_CASE(f16_conversion_of_every_value),
                KILN_TEST_CASE(pack_unpack_round_trips_with_padding),
                KILN_TEST_CASE(pack_window_matches_the_im2col_view),

@@ -101,7 +101,12 @@ kiln_status_t kiln_ukernel_matmul_plan(uint32_t type, int64_t M, int64_t N,
   p->n1_block = KILN_UKERNEL_MATMUL_N_BLOCK / p->tile.N0;
   if (p->n1_block < 1) p->n1_block = 1;
   if (p->n1_block > p->N1) p->n1_block = p->N1 > 0 ? p->N1 : 1;
-  p->m1_block = KILN_UKERNEL_MATMUL_M_BLOCK / p->tile.M0;
+  // A narrower N block (N below N_BLOCK) gets more rows, up to the same OUT
+  // block size, so that the tasks of narrow, small-K shapes (3136x64x256:
+  // 144 rows) stay about as long as they were with 128-row blocks and the
+  // per-task costs (dispatch, packing its rows) stay small.
+  p->m1_block = KILN_UKERNEL_MATMUL_M_BLOCK * KILN_UKERNEL_MATMUL_N_BLOCK /
+                (p->n1_block * p->tile.N0) / p->tile.M0;
   if (p->m1_block < 1) p->m1_block = 1;
   if (p->m1_block > p->M1) p->m1_block = p->M1 > 0 ? p->M1 : 1;
   // With several threads, smaller blocks until each thread gets a few.

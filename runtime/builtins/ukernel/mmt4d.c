@@ -191,7 +191,7 @@ typedef struct kiln_ukernel_tile_entry_t {
    KILN_UKERNEL_X86_64_AVX512VNNI_FEATURES,      \
    kiln_ukernel_mmt4d_s8_##M0##x16x4_avx512vnni, \
    "s8_" #M0 "x16x4_avx512vnni",                 \
-   NULL},
+   kiln_ukernel_mmt4d_s8_##M0##x16x4_3tiles_avx512vnni},
 #define KILN_UKERNEL_AVX512BF16_ENTRIES(M0)        \
   {KILN_UKERNEL_MMT4D_BF16BF16F32,                 \
    M0,                                             \

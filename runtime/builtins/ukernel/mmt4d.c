@@ -200,7 +200,7 @@ typedef struct kiln_ukernel_tile_entry_t {
    KILN_UKERNEL_X86_64_AVX512BF16_FEATURES,        \
    kiln_ukernel_mmt4d_bf16_##M0##x16x2_avx512bf16, \
    "bf16_" #M0 "x16x2_avx512bf16",                 \
-   NULL},
+   kiln_ukernel_mmt4d_bf16_##M0##x16x2_3tiles_avx512bf16},
 #endif
 
 // From oldest to newest ISA: the last entry that matches wins.

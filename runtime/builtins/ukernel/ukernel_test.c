@@ -941,13 +941,14 @@ KILN_TEST(mmt4d_reads_a_row_major_rhs_in_place) {
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
 }
 
-// mmt4d runs N1 in threes where a kernel for three tiles exists (f32 and
-// s8 on AVX-512): those results must equal one tile at a time bit for bit,
-// with and without ACCUMULATE, for every M0, with a tail of 1 and 2 tiles.
+// mmt4d runs N1 in threes where a kernel for three tiles exists (f32, s8
+// and bf16 on AVX-512): those results must equal one tile at a time bit for
+// bit, with and without ACCUMULATE, for every M0, with a tail of 1 and 2 tiles.
 KILN_TEST(mmt4d_tile_runs_match_single_tiles) {
   enum { K1 = 37, N1 = 5, MAX_TILE = 16, MAX_K0 = 4 };
   static const uint32_t types[] = {KILN_UKERNEL_MMT4D_F32F32F32,
-                                   KILN_UKERNEL_MMT4D_S8S8S32};
+                                   KILN_UKERNEL_MMT4D_S8S8S32,
+                                   KILN_UKERNEL_MMT4D_BF16BF16F32};
   // Big enough for either type (f32 K0 = 1, s8 K0 = 4: 16 bytes per row).
   static float lhs[MAX_TILE * K1 * MAX_K0], rhs[N1 * MAX_TILE * K1 * MAX_K0];
   static int32_t want[MAX_TILE * N1 * MAX_TILE], got[MAX_TILE * N1 * MAX_TILE];
@@ -961,6 +962,15 @@ KILN_TEST(mmt4d_tile_runs_match_single_tiles) {
       }
       for (size_t i = 0; i < sizeof(rhs) / 4; ++i) {
         rhs[i] = (float)kiln_test_rand_int(-999, 999) / 41;
+      }
+    } else if (type == KILN_UKERNEL_MMT4D_BF16BF16F32) {
+      for (size_t i = 0; i < sizeof(lhs) / 2; ++i) {
+        ((uint16_t*)lhs)[i] =
+            kiln_test_bf16((float)kiln_test_rand_int(-999, 999) / 32);
+      }
+      for (size_t i = 0; i < sizeof(rhs) / 2; ++i) {
+        ((uint16_t*)rhs)[i] =
+            kiln_test_bf16((float)kiln_test_rand_int(-999, 999) / 64);
       }
     } else {
       for (size_t i = 0; i < sizeof(lhs); ++i) {

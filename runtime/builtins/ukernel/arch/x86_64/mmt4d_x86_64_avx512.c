@@ -10,6 +10,7 @@
 // whole K loop, and the broadcasts come straight from memory.
 #include <immintrin.h>
 
+#include "runtime/builtins/ukernel/arch/x86_64/mmt4d_x86_64_avx512_3tiles.h"
 #include "runtime/builtins/ukernel/ukernel_internal.h"
 
 static inline __attribute__((always_inline)) void kiln_ukernel_load_acc16(
@@ -99,15 +100,8 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1_run3(
     float* out, const float* restrict lhs, const float* restrict rhs,
     const int64_t K1, const int64_t ts, const int64_t rs, const int M0,
     const int row0, const int rows, const int accumulate) {
-  __m512 acc[3][8];
-#pragma GCC unroll 3
-  for (int t = 0; t < 3; ++t) {
-#pragma GCC unroll 8
-    for (int m = 0; m < rows; ++m) {
-      acc[t][m] = accumulate ? _mm512_loadu_ps(out + 16 * (M0 * t + row0 + m))
-                             : _mm512_setzero_ps();
-    }
-  }
+  __m512 acc[3][KILN_UKERNEL_3TILES_ROWS];
+  kiln_ukernel_3tiles_load_ps(acc, out, M0, row0, rows, accumulate);
   lhs += row0;
   for (int64_t k = K1; k > 0; --k) {
     const __m512 r0 = _mm512_loadu_ps(rhs);
@@ -123,13 +117,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1_run3(
     lhs += M0;
     rhs += rs;
   }
-#pragma GCC unroll 3
-  for (int t = 0; t < 3; ++t) {
-#pragma GCC unroll 8
-    for (int m = 0; m < rows; ++m) {
-      _mm512_storeu_ps(out + 16 * (M0 * t + row0 + m), acc[t][m]);
-    }
-  }
+  kiln_ukernel_3tiles_store_ps(acc, out, M0, row0, rows);
 }
 
 // M0 = 16 runs as two passes of 8 rows (24 accumulators each; 16 rows of
@@ -140,11 +128,12 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1x3(
   const int accumulate =
       (params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;
 #pragma GCC unroll 2
-  for (int row0 = 0; row0 < M0; row0 += 8) {
-    kiln_ukernel_f32_x16x1_run3((float*)out_tiles, (const float*)lhs_panel,
-                                (const float*)rhs_panel, params->K1,
-                                params->rhs_stride0, rs, M0, row0,
-                                M0 < 8 ? M0 : 8, accumulate);
+  for (int row0 = 0; row0 < M0; row0 += KILN_UKERNEL_3TILES_ROWS) {
+    kiln_ukernel_f32_x16x1_run3(
+        (float*)out_tiles, (const float*)lhs_panel, (const float*)rhs_panel,
+        params->K1, params->rhs_stride0, rs, M0, row0,
+        M0 < KILN_UKERNEL_3TILES_ROWS ? M0 : KILN_UKERNEL_3TILES_ROWS,
+        accumulate);
   }
 }
 

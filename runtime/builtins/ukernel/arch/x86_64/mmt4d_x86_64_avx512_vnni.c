@@ -11,6 +11,7 @@
 // exact (as the reference computes it in 32-bit two's complement).
 #include <immintrin.h>
 
+#include "runtime/builtins/ukernel/arch/x86_64/mmt4d_x86_64_avx512_3tiles.h"
 #include "runtime/builtins/ukernel/ukernel_internal.h"
 
 static inline __attribute__((always_inline)) void kiln_ukernel_s8_x16x4(
@@ -62,7 +63,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_s8_x16x4_run3(
     int32_t* out, const kiln_ukernel_unaligned_i32_t* restrict lhs,
     const char* restrict rhs, const int64_t K1, const int64_t ts, const int M0,
     const int row0, const int rows, const int accumulate) {
-  __m512i acc[3][8];
+  __m512i acc[3][KILN_UKERNEL_3TILES_ROWS];
 #pragma GCC unroll 3
   for (int t = 0; t < 3; ++t) {
 #pragma GCC unroll 8
@@ -120,11 +121,12 @@ static inline __attribute__((always_inline)) void kiln_ukernel_s8_x16x4_run3(
       const kiln_ukernel_mmt4d_params_t* params) {                             \
     const int accumulate =                                                     \
         (params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;             \
-    for (int row0 = 0; row0 < M0; row0 += 8) {                                 \
+    for (int row0 = 0; row0 < M0; row0 += KILN_UKERNEL_3TILES_ROWS) {          \
       kiln_ukernel_s8_x16x4_run3(                                              \
           (int32_t*)out_tiles, (const kiln_ukernel_unaligned_i32_t*)lhs_panel, \
           (const char*)rhs_panel, params->K1, params->rhs_stride0, M0, row0,   \
-          M0 < 8 ? M0 : 8, accumulate);                                        \
+          M0 < KILN_UKERNEL_3TILES_ROWS ? M0 : KILN_UKERNEL_3TILES_ROWS,       \
+          accumulate);                                                         \
     }                                                                          \
   }
 KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_DEFINE_AVX512VNNI)

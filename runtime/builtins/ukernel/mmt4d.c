@@ -143,6 +143,9 @@ typedef struct kiln_ukernel_tile_entry_t {
   uint64_t required_features;
   kiln_ukernel_mmt4d_tile_fn_t fn;
   const char* name;
+  // NULL, or the function for three adjacent N1 tiles at once (the RHS
+  // ones rhs_stride0 apart): mmt4d runs the N1 loop in threes with it.
+  kiln_ukernel_mmt4d_tile_fn_t fn3;
 } kiln_ukernel_tile_entry_t;
 
 #if defined(__x86_64__)
@@ -153,29 +156,33 @@ typedef struct kiln_ukernel_tile_entry_t {
    1,                                                                \
    KILN_UKERNEL_X86_64_AVX2_FEATURES,                                \
    kiln_ukernel_mmt4d_f32_##M0##x8x1_avx2,                           \
-   "f32_" #M0 "x8x1_avx2"},                                          \
+   "f32_" #M0 "x8x1_avx2",                                           \
+   NULL},                                                            \
       {KILN_UKERNEL_MMT4D_F16F16F32,                                 \
        M0,                                                           \
        8,                                                            \
        1,                                                            \
        KILN_UKERNEL_X86_64_AVX2_FEATURES | KILN_UKERNEL_X86_64_F16C, \
        kiln_ukernel_mmt4d_f16_##M0##x8x1_avx2,                       \
-       "f16_" #M0 "x8x1_avx2"},
-#define KILN_UKERNEL_AVX512_ENTRIES(M0)           \
-  {KILN_UKERNEL_MMT4D_F32F32F32,                  \
-   M0,                                            \
-   16,                                            \
-   1,                                             \
-   KILN_UKERNEL_X86_64_AVX512_FEATURES,           \
-   kiln_ukernel_mmt4d_f32_##M0##x16x1_avx512,     \
-   "f32_" #M0 "x16x1_avx512"},                    \
-      {KILN_UKERNEL_MMT4D_F16F16F32,              \
-       M0,                                        \
-       16,                                        \
-       1,                                         \
-       KILN_UKERNEL_X86_64_AVX512_FEATURES,       \
-       kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512, \
-       "f16_" #M0 "x16x1_avx512"},
+       "f16_" #M0 "x8x1_avx2",                                       \
+       NULL},
+#define KILN_UKERNEL_AVX512_ENTRIES(M0)               \
+  {KILN_UKERNEL_MMT4D_F32F32F32,                      \
+   M0,                                                \
+   16,                                                \
+   1,                                                 \
+   KILN_UKERNEL_X86_64_AVX512_FEATURES,               \
+   kiln_ukernel_mmt4d_f32_##M0##x16x1_avx512,         \
+   "f32_" #M0 "x16x1_avx512",                         \
+   kiln_ukernel_mmt4d_f32_##M0##x16x1_3tiles_avx512}, \
+      {KILN_UKERNEL_MMT4D_F16F16F32,                  \
+       M0,                                            \
+       16,                                            \
+       1,                                             \
+       KILN_UKERNEL_X86_64_AVX512_FEATURES,           \
+       kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512,     \
+       "f16_" #M0 "x16x1_avx512",                     \
+       NULL},
 #define KILN_UKERNEL_AVX512VNNI_ENTRIES(M0)      \
   {KILN_UKERNEL_MMT4D_S8S8S32,                   \
    M0,                                           \
@@ -183,7 +190,8 @@ typedef struct kiln_ukernel_tile_entry_t {
    4,                                            \
    KILN_UKERNEL_X86_64_AVX512VNNI_FEATURES,      \
    kiln_ukernel_mmt4d_s8_##M0##x16x4_avx512vnni, \
-   "s8_" #M0 "x16x4_avx512vnni"},
+   "s8_" #M0 "x16x4_avx512vnni",                 \
+   kiln_ukernel_mmt4d_s8_##M0##x16x4_3tiles_avx512vnni},
 #define KILN_UKERNEL_AVX512BF16_ENTRIES(M0)        \
   {KILN_UKERNEL_MMT4D_BF16BF16F32,                 \
    M0,                                             \
@@ -191,7 +199,8 @@ typedef struct kiln_ukernel_tile_entry_t {
    2,                                              \
    KILN_UKERNEL_X86_64_AVX512BF16_FEATURES,        \
    kiln_ukernel_mmt4d_bf16_##M0##x16x2_avx512bf16, \
-   "bf16_" #M0 "x16x2_avx512bf16"},
+   "bf16_" #M0 "x16x2_avx512bf16",                 \
+   kiln_ukernel_mmt4d_bf16_##M0##x16x2_3tiles_avx512bf16},
 #endif
 
 // From oldest to newest ISA: the last entry that matches wins.
@@ -202,14 +211,12 @@ static const kiln_ukernel_tile_entry_t kiln_ukernel_tile_table[] = {
             KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_AVX512VNNI_ENTRIES)
                 KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_AVX512BF16_ENTRIES)
 #endif
-                    {0, 0, 0, 0, 0, kiln_ukernel_mmt4d_tile_generic, "generic"},
+                    {0, 0, 0, 0, 0, kiln_ukernel_mmt4d_tile_generic, "generic",
+                     NULL},
 };
 
-kiln_ukernel_mmt4d_tile_fn_t kiln_ukernel_mmt4d_select(uint32_t type,
-                                                       int32_t M0, int32_t N0,
-                                                       int32_t K0,
-                                                       uint64_t cpu_features,
-                                                       const char** out_name) {
+static const kiln_ukernel_tile_entry_t* kiln_ukernel_mmt4d_entry(
+    uint32_t type, int32_t M0, int32_t N0, int32_t K0, uint64_t cpu_features) {
   const size_t count =
       sizeof(kiln_ukernel_tile_table) / sizeof(kiln_ukernel_tile_table[0]);
   const kiln_ukernel_tile_entry_t* chosen = &kiln_ukernel_tile_table[count - 1];
@@ -220,8 +227,18 @@ kiln_ukernel_mmt4d_tile_fn_t kiln_ukernel_mmt4d_select(uint32_t type,
       chosen = e;
     }
   }
-  if (out_name) *out_name = chosen->name;
-  return chosen->fn;
+  return chosen;
+}
+
+kiln_ukernel_mmt4d_tile_fn_t kiln_ukernel_mmt4d_select(uint32_t type,
+                                                       int32_t M0, int32_t N0,
+                                                       int32_t K0,
+                                                       uint64_t cpu_features,
+                                                       const char** out_name) {
+  const kiln_ukernel_tile_entry_t* e =
+      kiln_ukernel_mmt4d_entry(type, M0, N0, K0, cpu_features);
+  if (out_name) *out_name = e->name;
+  return e->fn;
 }
 
 //===----------------------------------------------------------------------===//
@@ -275,8 +292,8 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
     }
     return KILN_UKERNEL_OK;
   }
-  kiln_ukernel_mmt4d_tile_fn_t fn = kiln_ukernel_mmt4d_select(
-      p->type, p->M0, p->N0, p->K0, p->cpu_features, NULL);
+  const kiln_ukernel_tile_entry_t* e =
+      kiln_ukernel_mmt4d_entry(p->type, p->M0, p->N0, p->K0, p->cpu_features);
   const size_t in_size =
       kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(p->type));
   const int64_t rhs_tile = p->rhs_stride0;
@@ -284,8 +301,16 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
     const char* lhs = (const char*)p->lhs + m1 * p->lhs_stride0 * in_size;
     char* out = (char*)p->out + m1 * p->out_stride0 * 4;
     const char* rhs = (const char*)p->rhs;
-    for (int64_t n1 = 0; n1 < p->N1; ++n1) {
-      fn(out, lhs, rhs, p);
+    int64_t n1 = 0;
+    if (e->fn3) {
+      for (; n1 + 3 <= p->N1; n1 += 3) {
+        e->fn3(out, lhs, rhs, p);
+        out += 3 * tile * 4;
+        rhs += 3 * rhs_tile * in_size;
+      }
+    }
+    for (; n1 < p->N1; ++n1) {
+      e->fn(out, lhs, rhs, p);
       out += tile * 4;
       rhs += rhs_tile * in_size;
     }

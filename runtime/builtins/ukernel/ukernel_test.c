@@ -2,7 +2,7 @@
 // supports (forced with ISA caps) through pack + mmt4d + unpack against a
 // naive reference, accumulate and overwrite, the f16 conversion of every
 // value, pack/unpack round trips with padding, pack_window, an RHS read in
-// place, and argument checks.
+// place, multi-tile runs against single tiles, and argument checks.
 #include <float.h>
 #include <stdint.h>
 #include <string.h>
@@ -941,12 +941,97 @@ KILN_TEST(mmt4d_reads_a_row_major_rhs_in_place) {
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
 }
 
+// mmt4d runs N1 in threes where a kernel for three tiles exists (f32, s8
+// and bf16 on AVX-512): those results must equal one tile at a time bit for
+// bit, with and without ACCUMULATE, for every M0, with a tail of 1 and 2 tiles.
+KILN_TEST(mmt4d_tile_runs_match_single_tiles) {
+  enum { K1 = 37, N1 = 5, MAX_TILE = 16, MAX_K0 = 4 };
+  static const uint32_t types[] = {KILN_UKERNEL_MMT4D_F32F32F32,
+                                   KILN_UKERNEL_MMT4D_S8S8S32,
+                                   KILN_UKERNEL_MMT4D_BF16BF16F32};
+  // Big enough for either type (f32 K0 = 1, s8 K0 = 4: 16 bytes per row).
+  static float lhs[MAX_TILE * K1 * MAX_K0], rhs[N1 * MAX_TILE * K1 * MAX_K0];
+  static int32_t want[MAX_TILE * N1 * MAX_TILE], got[MAX_TILE * N1 * MAX_TILE];
+  kiln_test_isa_t isas[8];
+  int isa_count = kiln_test_supported_isas(isas);
+  for (size_t ty = 0; ty < sizeof(types) / sizeof(types[0]); ++ty) {
+    const uint32_t type = types[ty];
+    if (type == KILN_UKERNEL_MMT4D_F32F32F32) {
+      for (size_t i = 0; i < sizeof(lhs) / 4; ++i) {
+        lhs[i] = (float)kiln_test_rand_int(-999, 999) / 37;
+      }
+      for (size_t i = 0; i < sizeof(rhs) / 4; ++i) {
+        rhs[i] = (float)kiln_test_rand_int(-999, 999) / 41;
+      }
+    } else if (type == KILN_UKERNEL_MMT4D_BF16BF16F32) {
+      for (size_t i = 0; i < sizeof(lhs) / 2; ++i) {
+        ((uint16_t*)lhs)[i] =
+            kiln_test_bf16((float)kiln_test_rand_int(-999, 999) / 32);
+      }
+      for (size_t i = 0; i < sizeof(rhs) / 2; ++i) {
+        ((uint16_t*)rhs)[i] =
+            kiln_test_bf16((float)kiln_test_rand_int(-999, 999) / 64);
+      }
+    } else {
+      for (size_t i = 0; i < sizeof(lhs); ++i) {
+        ((int8_t*)lhs)[i] = (int8_t)kiln_test_rand_int(-128, 127);
+      }
+      for (size_t i = 0; i < sizeof(rhs); ++i) {
+        ((int8_t*)rhs)[i] = (int8_t)kiln_test_rand_int(-128, 127);
+      }
+    }
+    const size_t in_elem =
+        kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(type));
+    for (int i = 0; i < isa_count; ++i) {
+      for (int64_t m = 1; m <= MAX_TILE; m *= 2) {
+        kiln_ukernel_tile_sizes_t t = kiln_ukernel_mmt4d_tile_sizes(
+            type, isas[i].features, KILN_UKERNEL_ISA_NATIVE, m);
+        const int64_t tile = (int64_t)t.M0 * t.N0;
+        const int64_t rhs_panel = (int64_t)K1 * t.N0 * t.K0;
+        for (int64_t n1_count = 1; n1_count <= N1; ++n1_count) {
+          for (int pass = 0; pass < 2; ++pass) {
+            kiln_ukernel_mmt4d_params_t p = {
+                .lhs = lhs,
+                .rhs = rhs,
+                .out = got,
+                .lhs_stride0 = K1 * t.M0 * t.K0,
+                .rhs_stride0 = rhs_panel,
+                .out_stride0 = n1_count * tile,
+                .M1 = 1,
+                .N1 = n1_count,
+                .K1 = K1,
+                .M0 = t.M0,
+                .N0 = t.N0,
+                .K0 = t.K0,
+                .type = type,
+                .flags = pass ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0,
+                .cpu_features = isas[i].features,
+            };
+            for (int j = 0; j < MAX_TILE * N1 * MAX_TILE; ++j) {
+              want[j] = got[j] = j % 7;
+            }
+            KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+            p.N1 = 1;
+            for (int64_t n1 = 0; n1 < n1_count; ++n1) {
+              p.rhs = (const char*)rhs + (size_t)(n1 * rhs_panel) * in_elem;
+              p.out = want + n1 * tile;
+              KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+            }
+            KILN_EXPECT_TRUE(memcmp(want, got, sizeof(got)) == 0);
+          }
+        }
+      }
+    }
+  }
+}
+
 KILN_TEST_MAIN(KILN_TEST_CASE(tile_sizes_follow_the_isa),
                KILN_TEST_CASE(isa_names_parse),
                KILN_TEST_CASE(isa_env_var_caps_features),
                KILN_TEST_CASE(bad_arguments_are_rejected),
                KILN_TEST_CASE(generic_kernel_runs_simd_tiles),
                KILN_TEST_CASE(mmt4d_reads_a_row_major_rhs_in_place),
+               KILN_TEST_CASE(mmt4d_tile_runs_match_single_tiles),
                KILN_TEST_CASE(f16_conversion_of_every_value),
                KILN_TEST_CASE(pack_unpack_round_trips_with_padding),
                KILN_TEST_CASE(pack_window_matches_the_im2col_view),

@@ -1,5 +1,6 @@
 // AVX-512 (F, BW, DQ, VL) tiles: f32 x f32 -> f32 and f16 x f16 -> f32,
-// M0 x 16 x 1 for M0 in {1, 2, 4, 8, 16}. Compiled with -mavx512f
+// M0 x 16 x 1 for M0 in {1, 2, 4, 8, 16}, and f32 runs of three adjacent
+// tiles. Compiled with -mavx512f
 // -mavx512bw -mavx512dq -mavx512vl -mfma but not -mf16c: the conversions are
 // AVX-512F's, so these kernels need no F16C bit. Only called when those
 // features are present.
@@ -9,6 +10,7 @@
 // whole K loop, and the broadcasts come straight from memory.
 #include <immintrin.h>
 
+#include "runtime/builtins/ukernel/arch/x86_64/mmt4d_x86_64_avx512_3tiles.h"
 #include "runtime/builtins/ukernel/ukernel_internal.h"
 
 static inline __attribute__((always_inline)) void kiln_ukernel_load_acc16(
@@ -86,6 +88,55 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1(
   kiln_ukernel_store_acc16(acc, out, M0);
 }
 
+// Three horizontally adjacent f32 tiles (N1 = n, n + 1, n + 2; |ts| elements
+// apart in the RHS), |rows| of their rows from |row0| on. Each K step loads
+// three RHS rows and broadcasts each LHS value once for three FMAs: 11 loads
+// per 24 FMAs for 8 rows, against 13 loads and 4 permutes per 16 FMAs in the
+// one-tile kernel, so the loads stop competing with the FMAs (measured on
+// Zen 5: 2-6% faster on the 1024-2048 squares). Every element still sums its
+// K products in the same order as the one-tile kernel: the results are
+// bit-identical.
+static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1_run3(
+    float* out, const float* restrict lhs, const float* restrict rhs,
+    const int64_t K1, const int64_t ts, const int64_t rs, const int M0,
+    const int row0, const int rows, const int accumulate) {
+  __m512 acc[3][KILN_UKERNEL_3TILES_ROWS];
+  kiln_ukernel_3tiles_load_ps(acc, out, M0, row0, rows, accumulate);
+  lhs += row0;
+  for (int64_t k = K1; k > 0; --k) {
+    const __m512 r0 = _mm512_loadu_ps(rhs);
+    const __m512 r1 = _mm512_loadu_ps(rhs + ts);
+    const __m512 r2 = _mm512_loadu_ps(rhs + 2 * ts);
+#pragma GCC unroll 8
+    for (int m = 0; m < rows; ++m) {
+      const __m512 l = _mm512_set1_ps(lhs[m]);
+      acc[0][m] = _mm512_fmadd_ps(l, r0, acc[0][m]);
+      acc[1][m] = _mm512_fmadd_ps(l, r1, acc[1][m]);
+      acc[2][m] = _mm512_fmadd_ps(l, r2, acc[2][m]);
+    }
+    lhs += M0;
+    rhs += rs;
+  }
+  kiln_ukernel_3tiles_store_ps(acc, out, M0, row0, rows);
+}
+
+// M0 = 16 runs as two passes of 8 rows (24 accumulators each; 16 rows of
+// three tiles would need 48).
+static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1x3(
+    void* out_tiles, const void* lhs_panel, const void* rhs_panel,
+    const kiln_ukernel_mmt4d_params_t* params, const int M0, const int64_t rs) {
+  const int accumulate =
+      (params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;
+#pragma GCC unroll 2
+  for (int row0 = 0; row0 < M0; row0 += KILN_UKERNEL_3TILES_ROWS) {
+    kiln_ukernel_f32_x16x1_run3(
+        (float*)out_tiles, (const float*)lhs_panel, (const float*)rhs_panel,
+        params->K1, params->rhs_stride0, rs, M0, row0,
+        M0 < KILN_UKERNEL_3TILES_ROWS ? M0 : KILN_UKERNEL_3TILES_ROWS,
+        accumulate);
+  }
+}
+
 // f16 inputs: the RHS row converts with one vcvtph2ps; the M0 LHS values
 // convert once per K step into a small buffer the broadcasts read.
 static inline __attribute__((always_inline)) void kiln_ukernel_f16_x16x1(
@@ -125,6 +176,17 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f16_x16x1(
                              params->rhs_stride1);                            \
     } else {                                                                  \
       kiln_ukernel_f32_x16x1(out_tile, lhs_panel, rhs_panel, params, M0, 16); \
+    }                                                                         \
+  }                                                                           \
+  void kiln_ukernel_mmt4d_f32_##M0##x16x1_3tiles_avx512(                      \
+      void* out_tiles, const void* lhs_panel, const void* rhs_panel,          \
+      const kiln_ukernel_mmt4d_params_t* params) {                            \
+    if (params->rhs_stride1) {                                                \
+      kiln_ukernel_f32_x16x1x3(out_tiles, lhs_panel, rhs_panel, params, M0,   \
+                               params->rhs_stride1);                          \
+    } else {                                                                  \
+      kiln_ukernel_f32_x16x1x3(out_tiles, lhs_panel, rhs_panel, params, M0,   \
+                               16);                                           \
     }                                                                         \
   }                                                                           \
   void kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512(                             \

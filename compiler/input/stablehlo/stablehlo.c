@@ -477,8 +477,11 @@ static kiln_status_t kiln_shlo_verify_concatenate(kiln_ir_context_t* context,
                                      "operand #%u dim %zu size mismatch", i, d);
       }
     }
-    dynamic = dynamic || t->shaped.dims[dim->i] == KILN_IR_DYNAMIC_DIM;
-    total += t->shaped.dims[dim->i];
+    if (t->shaped.dims[dim->i] == KILN_IR_DYNAMIC_DIM) {
+      dynamic = true;  // (its sentinel is not a size to add)
+    } else {
+      total += t->shaped.dims[dim->i];
+    }
   }
   if (!dynamic && total != out->shaped.dims[dim->i]) {
     return kiln_ir_op_emit_error(op, context, "result dim %lld must be %lld",

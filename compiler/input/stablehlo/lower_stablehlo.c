@@ -707,7 +707,7 @@ static kiln_status_t kiln_lower_concatenate(kiln_lower_t* l, kiln_ir_op_t* op) {
     }
     KILN_RETURN_IF_ERROR(kiln_lowering_emit(
         &bb, "tensor.extract", rt->shaped.element, rank + 1, args, &values[k]));
-    offset += size;
+    if (!dynamic) offset += size;  // (a dynamic size is a sentinel)
   }
   kiln_ir_value_t* result = values[n - 1];
   for (int64_t k = (int64_t)n - 2; k >= 0; --k) {

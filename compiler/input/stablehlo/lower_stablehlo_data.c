@@ -324,6 +324,13 @@ static kiln_status_t kiln_ld_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
 // reverse, dynamic_slice, torch_index_select, gather
 //===----------------------------------------------------------------------===//
 
+// The number of start positions of a |size|-element slice of a static dim
+// of |dim| elements (unused, 0, when |dim| is a run-time size: its
+// sentinel is not arithmetic).
+static int64_t kiln_ld_num_static_starts(int64_t dim, int64_t size) {
+  return dim == KILN_IR_DYNAMIC_DIM ? 0 : dim - size + 1;
+}
+
 // For a slice of |size| elements along dim |dim| of operand 0 of |op|: when
 // that dim is dynamic, asserts it holds the slice and returns in |*out| the
 // number of valid start positions (dim - size + 1, clamping's bound); NULL
@@ -373,8 +380,8 @@ static kiln_status_t kiln_ld_lower_dynamic_slice(kiln_ir_builder_t* b,
         kiln_lowering_extract(&bb, kiln_ir_op_operand(op, d + 1), NULL, &s));
     KILN_RETURN_IF_ERROR(kiln_ld_to_index(&bb, s, &s));
     KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(
-        &bb, s, num_starts[d], in->shaped.dims[d] - rt->shaped.dims[d] + 1,
-        &s));
+        &bb, s, num_starts[d],
+        kiln_ld_num_static_starts(in->shaped.dims[d], rt->shaped.dims[d]), &s));
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &i));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", s, i, &idx[d]));
   }
@@ -544,7 +551,8 @@ static kiln_status_t kiln_ld_lower_gather(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_ld_index_component(
         &bb, indices, d.index_vector_dim, batch, k, &s));
     KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(
-        &bb, s, num_starts[k], in->shaped.dims[od] - sizes[od] + 1,
+        &bb, s, num_starts[k],
+        kiln_ld_num_static_starts(in->shaped.dims[od], sizes[od]),
         &coords[od]));
   }
   // Batching dims: the batch coordinate of the paired indices dim.

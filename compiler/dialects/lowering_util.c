@@ -520,12 +520,8 @@ kiln_status_t kiln_lowering_reverse(kiln_ir_builder_t* b, kiln_ir_op_t* op,
                                 kiln_ir_affine_constant(ctx, -1)),
           kiln_ir_affine_constant(ctx, rt->shaped.dims[d] - 1));
     }
-    kiln_ir_value_t* copy = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
-        b, input, kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs), rt,
-        &copy));
-    kiln_lowering_replace(op, copy);
-    return kiln_ok_status();
+    return kiln_lowering_replace_by_copy(
+        b, op, input, kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs));
   }
   // Run-time sizes: element i of a reversed dim reads size - 1 - i, the
   // size read at host level.
@@ -561,6 +557,16 @@ kiln_status_t kiln_lowering_reverse(kiln_ir_builder_t* b, kiln_ir_op_t* op,
   kiln_ir_value_t* v = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, input, coords, &v));
   return kiln_lowering_yield_and_replace(&bb, v, op, generic);
+}
+
+kiln_status_t kiln_lowering_replace_by_copy(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, kiln_ir_value_t* input,
+    const kiln_ir_attribute_t* input_map) {
+  kiln_ir_value_t* copy = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+      b, input, input_map, op->results[0].type, &copy));
+  kiln_lowering_replace(op, copy);
+  return kiln_ok_status();
 }
 
 kiln_status_t kiln_lowering_yield_and_replace(kiln_ir_builder_t* bb,

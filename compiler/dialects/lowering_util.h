@@ -230,6 +230,12 @@ kiln_status_t kiln_lowering_iota(kiln_ir_builder_t* b, kiln_ir_op_t* op,
 kiln_status_t kiln_lowering_reverse(kiln_ir_builder_t* b, kiln_ir_op_t* op,
                                     const bool* reversed);
 
+// Replaces |op|'s result 0 with kiln_lowering_copy_through_map of |input|
+// (sized like that result) and erases |op|.
+kiln_status_t kiln_lowering_replace_by_copy(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, kiln_ir_value_t* input,
+    const kiln_ir_attribute_t* input_map);
+
 // Ends a single-result lowering: linalg.yield |v| in the body builder |bb|,
 // then replaces |op|'s result 0 with |generic|'s result 0 and erases |op|.
 kiln_status_t kiln_lowering_yield_and_replace(kiln_ir_builder_t* bb,

@@ -626,6 +626,37 @@ static kiln_status_t kiln_em_block_local(kiln_em_function_t* e,
   return kiln_ok_status();
 }
 
+// A fresh device buffer of at least one byte (an empty tensor still binds
+// one) for |length| bytes (an i64 register); returns its register.
+static uint32_t kiln_em_allocate(kiln_em_function_t* e, uint32_t length) {
+  uint32_t alloc = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(e->f, "max.s.i64 %%l%u, %%l%u, %%l%u", alloc, length,
+                kiln_asm_const_i64(e->f, 1));
+  uint32_t buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
+                alloc, buffer);
+  return buffer;
+}
+
+// A store of its own (a fresh buffer, at least one byte) for a value of
+// static tensor type |t|; NULL when out of memory.
+static kiln_hstore_t* kiln_em_alloc_static(kiln_em_function_t* e,
+                                           const kiln_ir_type_t* t) {
+  kiln_hstore_t* s = kiln_em_new_store(e);
+  if (!s) return NULL;
+  s->length = kiln_tensor_bytes(t);
+  s->slot_length = s->length > 0 ? s->length : 1;
+  s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
+                kiln_asm_const_i64(e->f, s->slot_length), s->buffer);
+  s->offset = kiln_asm_const_i64(e->f, 0);
+  s->offset_known = true;
+  s->const_offset = 0;
+  return s;
+}
+
 // Gives |s| a fresh buffer for dynamically shaped value |v| of |op| whose
 // dims are in |regs|: the sizes are checked (kiln_em_check_sizes), recorded
 // for |v|, and at least one byte is allocated (an empty tensor still binds
@@ -637,13 +668,7 @@ static kiln_status_t kiln_em_alloc_dynamic(kiln_em_function_t* e,
       kiln_em_check_sizes(e, op, v->type, regs, &s->length_reg));
   kiln_ptr_map_put(&e->dims, v, regs);
   s->dyn_length = true;
-  uint32_t alloc = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
-  kiln_asm_emit(e->f, "max.s.i64 %%l%u, %%l%u, %%l%u", alloc, s->length_reg,
-                kiln_asm_const_i64(e->f, 1));
-  s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
-                kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
-                alloc, s->buffer);
+  s->buffer = kiln_em_allocate(e, s->length_reg);
   s->offset = kiln_asm_const_i64(e->f, 0);
   s->offset_known = true;
   s->const_offset = 0;
@@ -660,21 +685,14 @@ static kiln_status_t kiln_em_empty_storage(kiln_em_function_t* e,
                                            kiln_hstore_t** out) {
   kiln_ir_op_t* def = v->defining_op;
   const kiln_ir_type_t* t = v->type;
-  kiln_hstore_t* s = kiln_em_new_store(e);
-  if (!s) return kiln_ir_context_take_error(e->m->ctx);
+  kiln_hstore_t* s = NULL;
   if (kiln_ir_type_has_static_shape(t)) {
-    s->length = kiln_tensor_bytes(t);
-    s->slot_length = s->length > 0 ? s->length : 1;
-    s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
-                  kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE),
-                  e->device, kiln_asm_const_i64(e->f, s->slot_length),
-                  s->buffer);
-    s->offset = kiln_asm_const_i64(e->f, 0);
-    s->offset_known = true;
-    s->const_offset = 0;
+    s = kiln_em_alloc_static(e, t);
+    if (!s) return kiln_ir_context_take_error(e->m->ctx);
     kiln_ptr_map_put(&e->storage, v, s);
   } else {
+    s = kiln_em_new_store(e);
+    if (!s) return kiln_ir_context_take_error(e->m->ctx);
     uint32_t* regs = (uint32_t*)kiln_ir_arena_alloc(
         e->m->ctx, sizeof(uint32_t) * (t->shaped.rank + 1));
     if (!regs) return kiln_ir_context_take_error(e->m->ctx);
@@ -1925,6 +1943,10 @@ static void kiln_em_execute_one_shot(kiln_em_function_t* e, uint32_t cb);
 static void kiln_em_copy(kiln_em_function_t* e, uint32_t cb,
                          const kiln_hstore_t* src, uint32_t dst_buffer,
                          uint32_t dst_offset);
+static void kiln_em_copy_bytes(kiln_em_function_t* e, uint32_t cb,
+                               const kiln_hstore_t* src, uint32_t dst_buffer,
+                               uint32_t dst_offset, uint32_t length);
+static uint32_t kiln_em_one_shot_cb(kiln_em_function_t* e);
 
 // `util.global.store %v, @g`: the pending work is submitted and awaited,
 // %v is copied into a buffer of its own (its storage may be transient
@@ -1941,22 +1963,11 @@ static kiln_status_t kiln_em_global_store(kiln_em_function_t* e,
   if (!kiln_ir_type_has_static_shape(v->type)) {
     // A run-time shape: a copy of its run-time bytes, and a view with its
     // run-time dims.
-    uint32_t length = 0, alloc = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+    uint32_t length = 0;
     KILN_RETURN_IF_ERROR(kiln_em_dynamic_bytes(e, op, v, &length));
-    kiln_asm_emit(e->f, "max.s.i64 %%l%u, %%l%u, %%l%u", alloc, length,
-                  kiln_asm_const_i64(e->f, 1));
-    uint32_t buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
-                  kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE),
-                  e->device, alloc, buffer);
-    uint32_t cb = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
-                  kiln_import_name(e->m, KILN_IMPORT_CB_CREATE), e->device,
-                  kiln_asm_const_i32(e->f, 1), kiln_asm_const_i32(e->f, 0), cb);
-    kiln_asm_emit(
-        e->f, "call.import @%s(%%r%u, %%r%u, %%l%u, %%r%u, %%l%u, %%l%u) -> ()",
-        kiln_import_name(e->m, KILN_IMPORT_CB_COPY), cb, src->buffer,
-        src->offset, buffer, kiln_asm_const_i64(e->f, 0), length);
+    uint32_t buffer = kiln_em_allocate(e, length);
+    uint32_t cb = kiln_em_one_shot_cb(e);
+    kiln_em_copy_bytes(e, cb, src, buffer, kiln_asm_const_i64(e->f, 0), length);
     kiln_em_execute_one_shot(e, cb);
     kiln_hstore_t* copy = kiln_em_new_store(e);
     if (!copy) return kiln_ir_context_take_error(ctx);
@@ -1974,26 +1985,17 @@ static kiln_status_t kiln_em_global_store(kiln_em_function_t* e,
     kiln_asm_emit(e->f, "global.store.ref @%s, %%r%u", g, view);
     return kiln_ok_status();
   }
-  kiln_hstore_t copy = {0};
-  copy.length = kiln_tensor_bytes(v->type);
-  copy.buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-  copy.offset = kiln_asm_const_i64(e->f, 0);
-  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
-                kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
-                kiln_asm_const_i64(e->f, copy.length > 0 ? copy.length : 1),
-                copy.buffer);
-  if (copy.length > 0) {
-    uint32_t cb = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
-                  kiln_import_name(e->m, KILN_IMPORT_CB_CREATE), e->device,
-                  kiln_asm_const_i32(e->f, 1), kiln_asm_const_i32(e->f, 0), cb);
+  kiln_hstore_t* copy = kiln_em_alloc_static(e, v->type);
+  if (!copy) return kiln_ir_context_take_error(ctx);
+  if (copy->length > 0) {
+    uint32_t cb = kiln_em_one_shot_cb(e);
     kiln_hstore_t from = *src;
-    from.length = copy.length;
-    kiln_em_copy(e, cb, &from, copy.buffer, copy.offset);
+    from.length = copy->length;
+    kiln_em_copy(e, cb, &from, copy->buffer, copy->offset);
     kiln_em_execute_one_shot(e, cb);
   }
   uint32_t view = 0;
-  KILN_RETURN_IF_ERROR(kiln_em_view_of_store(e, op, &copy, v->type, &view));
+  KILN_RETURN_IF_ERROR(kiln_em_view_of_store(e, op, copy, v->type, &view));
   kiln_asm_emit(e->f, "global.store.ref @%s, %%r%u", g, view);
   return kiln_ok_status();
 }
@@ -2024,13 +2026,33 @@ static void kiln_em_execute_one_shot(kiln_em_function_t* e, uint32_t cb) {
   kiln_asm_place_label(e->f, ok);
 }
 
-static void kiln_em_copy(kiln_em_function_t* e, uint32_t cb,
-                         const kiln_hstore_t* src, uint32_t dst_buffer,
-                         uint32_t dst_offset) {
+// Records a copy of |length| bytes (an i64 register) from |src| into
+// |cb|.
+static void kiln_em_copy_bytes(kiln_em_function_t* e, uint32_t cb,
+                               const kiln_hstore_t* src, uint32_t dst_buffer,
+                               uint32_t dst_offset, uint32_t length) {
   kiln_asm_emit(
       e->f, "call.import @%s(%%r%u, %%r%u, %%l%u, %%r%u, %%l%u, %%l%u) -> ()",
       kiln_import_name(e->m, KILN_IMPORT_CB_COPY), cb, src->buffer, src->offset,
-      dst_buffer, dst_offset, kiln_asm_const_i64(e->f, src->length));
+      dst_buffer, dst_offset, length);
+}
+
+// A copy of |src|'s static length.
+static void kiln_em_copy(kiln_em_function_t* e, uint32_t cb,
+                         const kiln_hstore_t* src, uint32_t dst_buffer,
+                         uint32_t dst_offset) {
+  kiln_em_copy_bytes(e, cb, src, dst_buffer, dst_offset,
+                     kiln_asm_const_i64(e->f, src->length));
+}
+
+// A one-shot command buffer for copies (no binding slots); returns its
+// register.
+static uint32_t kiln_em_one_shot_cb(kiln_em_function_t* e) {
+  uint32_t cb = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
+                kiln_import_name(e->m, KILN_IMPORT_CB_CREATE), e->device,
+                kiln_asm_const_i32(e->f, 1), kiln_asm_const_i32(e->f, 0), cb);
+  return cb;
 }
 
 // The edge to successor |index| of branch |op|: copies the successor
@@ -2066,10 +2088,7 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
     }
   }
   if (any) {
-    uint32_t cb = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-    kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%i%u, %%i%u) -> (%%r%u)",
-                  kiln_import_name(e->m, KILN_IMPORT_CB_CREATE), e->device,
-                  kiln_asm_const_i32(e->f, 1), kiln_asm_const_i32(e->f, 0), cb);
+    uint32_t cb = kiln_em_one_shot_cb(e);
     uint32_t staged[64];
     for (uint32_t j = 0; j < succ->num_operands && stage; ++j) {
       if (srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
@@ -2346,18 +2365,8 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
                              "block arguments must be statically shaped "
                              "tensors");
       }
-      kiln_hstore_t* s = kiln_em_new_store(e);
+      kiln_hstore_t* s = kiln_em_alloc_static(e, t);
       if (!s) return kiln_ir_context_take_error(ctx);
-      s->length = kiln_tensor_bytes(t);
-      s->slot_length = s->length > 0 ? s->length : 1;
-      s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-      kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
-                    kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE),
-                    e->device, kiln_asm_const_i64(e->f, s->slot_length),
-                    s->buffer);
-      s->offset = kiln_asm_const_i64(e->f, 0);
-      s->offset_known = true;
-      s->const_offset = 0;
       kiln_ptr_map_put(&e->storage, b->args[i], s);
     }
   }

@@ -385,18 +385,6 @@ typedef struct kiln_lower_t {
 // Op lowerings
 //===----------------------------------------------------------------------===//
 
-// A generic copying |input| through |input_map| into a fresh result of |rt|.
-static kiln_status_t kiln_lower_copy(kiln_lower_t* l, kiln_ir_op_t* op,
-                                     kiln_ir_value_t* input,
-                                     const kiln_ir_attribute_t* input_map,
-                                     const kiln_ir_type_t* rt) {
-  kiln_ir_value_t* copy = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_lowering_copy_through_map(&l->b, input, input_map, rt, &copy));
-  kiln_lowering_replace(op, copy);
-  return kiln_ok_status();
-}
-
 static kiln_status_t kiln_lower_broadcast(kiln_lower_t* l, kiln_ir_op_t* op) {
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* rt = op->results[0].type;
@@ -416,18 +404,18 @@ static kiln_status_t kiln_lower_broadcast(kiln_lower_t* l, kiln_ir_op_t* op) {
   }
   const kiln_ir_attribute_t* map = kiln_ir_affine_map_attr_get(
       l->ctx, (uint32_t)rt->shaped.rank, 0, in->shaped.rank, exprs);
-  return kiln_lower_copy(l, op, kiln_ir_op_operand(op, 0), map, rt);
+  return kiln_lowering_replace_by_copy(&l->b, op, kiln_ir_op_operand(op, 0),
+                                       map);
 }
 
 static kiln_status_t kiln_lower_transpose(kiln_lower_t* l, kiln_ir_op_t* op) {
-  const kiln_ir_type_t* rt = op->results[0].type;
   int64_t perm[KILN_MAX_RANK], inverse[KILN_MAX_RANK];
   int64_t n =
       kiln_stablehlo_int_list_attr(op, "permutation", perm, KILN_MAX_RANK);
   for (int64_t i = 0; i < n; ++i) inverse[perm[i]] = i;
-  return kiln_lower_copy(
-      l, op, kiln_ir_op_operand(op, 0),
-      kiln_linalg_projection_map(l->ctx, (uint32_t)n, (size_t)n, inverse), rt);
+  return kiln_lowering_replace_by_copy(
+      &l->b, op, kiln_ir_op_operand(op, 0),
+      kiln_linalg_projection_map(l->ctx, (uint32_t)n, (size_t)n, inverse));
 }
 
 static kiln_status_t kiln_lower_slice(kiln_lower_t* l, kiln_ir_op_t* op) {
@@ -459,7 +447,8 @@ static kiln_status_t kiln_lower_slice(kiln_lower_t* l, kiln_ir_op_t* op) {
   }
   const kiln_ir_attribute_t* map =
       kiln_ir_affine_map_attr_get(l->ctx, (uint32_t)n, 0, (size_t)n, exprs);
-  return kiln_lower_copy(l, op, kiln_ir_op_operand(op, 0), map, rt);
+  return kiln_lowering_replace_by_copy(&l->b, op, kiln_ir_op_operand(op, 0),
+                                       map);
 }
 
 // Groups the dims of |big| into the dims of |small|; false when they do

@@ -909,12 +909,8 @@ kiln_status_t kiln_tosa_lower_transpose(kiln_ir_builder_t* b,
   kiln_tosa_transpose_perms(op, perms, KILN_TOSA_MAX_RANK);
   // Result dim j is input dim perms[j]: input dim i is read at loop j.
   for (uint32_t j = 0; j < rank; ++j) inverse[perms[j]] = j;
-  kiln_ir_value_t* copy = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
-      b, input, kiln_linalg_projection_map(ctx, rank, rank, inverse), rt,
-      &copy));
-  kiln_lowering_replace(op, copy);
-  return kiln_ok_status();
+  return kiln_lowering_replace_by_copy(
+      b, op, input, kiln_linalg_projection_map(ctx, rank, rank, inverse));
 }
 
 // collapse_shape to 1-D or expand_shape from 1-D (|to| the other type).
@@ -1539,12 +1535,8 @@ kiln_status_t kiln_tosa_lower_slice(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
                                        kiln_ir_affine_constant(ctx, start[d]));
     }
   }
-  kiln_ir_value_t* copy = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
-      b, input, kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs), rt,
-      &copy));
-  kiln_lowering_replace(op, copy);
-  return kiln_ok_status();
+  return kiln_lowering_replace_by_copy(
+      b, op, input, kiln_ir_affine_map_attr_get(ctx, rank, 0, rank, exprs));
 }
 
 kiln_status_t kiln_tosa_lower_tile(kiln_ir_builder_t* b, kiln_ir_op_t* op) {

@@ -40,6 +40,8 @@ typedef struct kiln_cg_cache_entry_t {
   int scope;
 } kiln_cg_cache_entry_t;
 
+#define KILN_CG_NO_COUNT UINT32_MAX
+
 typedef struct kiln_cg_t {
   kiln_ir_context_t* ctx;
   kiln_asm_function_t* f;
@@ -47,6 +49,9 @@ typedef struct kiln_cg_t {
   kiln_ir_block_t* body;
   uint32_t num_bindings;
   uint32_t* binding_regs;  // ref register per binding
+  // Per binding of a run-time sized operand: the i64 register of its element
+  // count (read once; loads past it read 0), else KILN_CG_NO_COUNT.
+  uint32_t* binding_counts;
   kiln_ir_op_t* root;
   kiln_structured_op_t root_s;
   kiln_sval_t root_acc[KILN_CG_MAX_RESULTS];
@@ -1427,9 +1432,8 @@ static kiln_status_t kiln_tensor_element(kiln_cg_t* cg, kiln_ir_op_t* at,
     kiln_idx_t index;
     KILN_RETURN_IF_ERROR(kiln_linearize(cg, at, v, coords, &index));
     uint32_t buffer = cg->binding_regs[v->index];
-    size_t elem_bytes = kiln_ir_type_storage_bytes(elem);
-    if (kiln_ir_type_has_static_shape(t) || t->shaped.encoding ||
-        elem_bytes == 0) {
+    uint32_t count = cg->binding_counts[v->index];
+    if (count == KILN_CG_NO_COUNT) {
       return kiln_emit_load(cg, at, elem, buffer, index, out);
     }
     // A run-time sized operand may be empty while a body still reads it
@@ -1437,12 +1441,7 @@ static kiln_status_t kiln_tensor_element(kiln_cg_t* cg, kiln_ir_op_t* at,
     // past its run-time length reads 0 instead of the buffer.
     int bank = kiln_bank_of(elem);
     if (bank < 0) return kiln_cg_error(cg, at, "unsupported element type");
-    uint32_t length = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
-    uint32_t count = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
     uint32_t inside = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
-    kiln_asm_emit(cg->f, "buffer.length %%l%u, %%r%u", length, buffer);
-    kiln_asm_emit(cg->f, "div.u.i64 %%l%u, %%l%u, %%l%u", count, length,
-                  kiln_asm_const_i64(cg->f, (int64_t)elem_bytes));
     kiln_asm_emit(cg->f, "cmp.lt.u.i64 %%i%u, %%l%u, %%l%u", inside,
                   kiln_idx_reg(cg, index), count);
     out->bank = bank;
@@ -1909,6 +1908,22 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
     cg->binding_regs[b] = kiln_asm_reg(cg->f, KILN_VM_BANK_REF);
     kiln_asm_emit(cg->f, "list.get.ref %%r%u, %%r2, %%i%u", cg->binding_regs[b],
                   kiln_asm_const_i32(cg->f, (int32_t)b));
+    cg->binding_counts[b] = KILN_CG_NO_COUNT;
+    const kiln_ir_type_t* t =
+        b < cg->body->num_args ? cg->body->args[b]->type : NULL;
+    size_t elem_bytes = t && kiln_ir_type_is_ranked_tensor(t)
+                            ? kiln_ir_type_storage_bytes(t->shaped.element)
+                            : 0;
+    if (elem_bytes == 0 || kiln_ir_type_has_static_shape(t) ||
+        t->shaped.encoding) {
+      continue;
+    }
+    uint32_t length = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+    cg->binding_counts[b] = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(cg->f, "buffer.length %%l%u, %%r%u", length,
+                  cg->binding_regs[b]);
+    kiln_asm_emit(cg->f, "div.u.i64 %%l%u, %%l%u, %%l%u", cg->binding_counts[b],
+                  length, kiln_asm_const_i64(cg->f, (int64_t)elem_bytes));
   }
   for (uint32_t k = 0; k < cg->num_push; ++k) {
     uint32_t v = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
@@ -2147,9 +2162,11 @@ static kiln_status_t kiln_codegen_function(kiln_ir_context_t* ctx,
           kiln_dispatch_num_tensor_operands(op) + op->num_results;
       cg->binding_regs = (uint32_t*)kiln_ir_arena_alloc(
           ctx, sizeof(uint32_t) * (cg->num_bindings + 1));
+      cg->binding_counts = (uint32_t*)kiln_ir_arena_alloc(
+          ctx, sizeof(uint32_t) * (cg->num_bindings + 1));
       cg->cache = (kiln_cg_cache_entry_t*)kiln_ir_arena_alloc(
           ctx, sizeof(kiln_cg_cache_entry_t) * KILN_CG_MAX_CACHE);
-      if (!cg->binding_regs || !cg->cache) {
+      if (!cg->binding_regs || !cg->binding_counts || !cg->cache) {
         kiln_asm_function_deinit(f);
         return kiln_ir_context_take_error(ctx);
       }

@@ -95,26 +95,38 @@ void kiln_ukernel_mmt4d_tile_generic(void* out_tile, const void* lhs_panel,
   float* out = (float*)out_tile;
   const int64_t rhs_step =
       p->rhs_stride1 ? (int64_t)p->rhs_stride1 : (int64_t)N0 * K0;
-  for (int32_t i = 0; i < count; ++i) acc[i] = accumulate ? out[i] : 0.0f;
-    // One loop per type so that the element conversion is not a branch in
-    // the innermost loop.
-#define KILN_UKERNEL_GENERIC_FLOAT_LOOP(elem_t, convert)                    \
-  do {                                                                      \
-    const elem_t* lhs = (const elem_t*)lhs_panel;                           \
-    const elem_t* rhs = (const elem_t*)rhs_panel;                           \
-    for (int64_t k1 = 0; k1 < K1; ++k1) {                                   \
-      for (int32_t m0 = 0; m0 < M0; ++m0) {                                 \
-        for (int32_t n0 = 0; n0 < N0; ++n0) {                               \
-          float sum = acc[m0 * N0 + n0];                                    \
-          for (int32_t k0 = 0; k0 < K0; ++k0) {                             \
-            sum += convert(lhs[m0 * K0 + k0]) * convert(rhs[n0 * K0 + k0]); \
-          }                                                                 \
-          acc[m0 * N0 + n0] = sum;                                          \
-        }                                                                   \
-      }                                                                     \
-      lhs += M0 * K0;                                                       \
-      rhs += rhs_step;                                                      \
-    }                                                                       \
+  // Row-major LHS / OUT (K0 = 1, checked): LHS rows lhs_stride1 apart and
+  // K steps 1 apart, OUT rows out_stride1 apart.
+  const int lhs_rm = (p->flags & KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR) != 0;
+  const int64_t lhs_row = lhs_rm ? p->lhs_stride1 : K0;
+  const int64_t lhs_step = lhs_rm ? 1 : (int64_t)M0 * K0;
+  const int64_t out_row =
+      (p->flags & KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR) ? p->out_stride1 : N0;
+  for (int32_t m0 = 0; m0 < M0; ++m0) {
+    for (int32_t n0 = 0; n0 < N0; ++n0) {
+      acc[m0 * N0 + n0] = accumulate ? out[m0 * out_row + n0] : 0.0f;
+    }
+  }
+  // One loop per type so that the element conversion is not a branch in
+  // the innermost loop.
+#define KILN_UKERNEL_GENERIC_FLOAT_LOOP(elem_t, convert)                      \
+  do {                                                                        \
+    const elem_t* lhs = (const elem_t*)lhs_panel;                             \
+    const elem_t* rhs = (const elem_t*)rhs_panel;                             \
+    for (int64_t k1 = 0; k1 < K1; ++k1) {                                     \
+      for (int32_t m0 = 0; m0 < M0; ++m0) {                                   \
+        for (int32_t n0 = 0; n0 < N0; ++n0) {                                 \
+          float sum = acc[m0 * N0 + n0];                                      \
+          for (int32_t k0 = 0; k0 < K0; ++k0) {                               \
+            sum +=                                                            \
+                convert(lhs[m0 * lhs_row + k0]) * convert(rhs[n0 * K0 + k0]); \
+          }                                                                   \
+          acc[m0 * N0 + n0] = sum;                                            \
+        }                                                                     \
+      }                                                                       \
+      lhs += lhs_step;                                                        \
+      rhs += rhs_step;                                                        \
+    }                                                                         \
   } while (0)
 #define KILN_UKERNEL_IDENTITY(x) (x)
   switch (p->type) {
@@ -130,7 +142,11 @@ void kiln_ukernel_mmt4d_tile_generic(void* out_tile, const void* lhs_panel,
   }
 #undef KILN_UKERNEL_IDENTITY
 #undef KILN_UKERNEL_GENERIC_FLOAT_LOOP
-  for (int32_t i = 0; i < count; ++i) out[i] = acc[i];
+  for (int32_t m0 = 0; m0 < M0; ++m0) {
+    for (int32_t n0 = 0; n0 < N0; ++n0) {
+      out[m0 * out_row + n0] = acc[m0 * N0 + n0];
+    }
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -251,7 +267,15 @@ static int kiln_ukernel_mmt4d_check(const kiln_ukernel_mmt4d_params_t* p) {
       p->K0 > 64 || p->M0 * p->N0 > 1024) {
     return 0;
   }
-  if (p->flags & ~KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) return 0;
+  const uint32_t row_major = KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR |
+                             KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR;
+  if (p->flags & ~(KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE | row_major)) return 0;
+  const int lhs_rm = (p->flags & KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR) != 0;
+  const int out_rm = (p->flags & KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR) != 0;
+  if ((p->flags & row_major) && p->type != KILN_UKERNEL_MMT4D_F32F32F32) {
+    return 0;
+  }
+  if (lhs_rm && p->K0 != 1) return 0;
   if (p->rhs_stride1 && (p->type != KILN_UKERNEL_MMT4D_F32F32F32 ||
                          p->rhs_stride1 < (uint32_t)(p->N0 * p->K0))) {
     return 0;
@@ -262,15 +286,26 @@ static int kiln_ukernel_mmt4d_check(const kiln_ukernel_mmt4d_params_t* p) {
       p->K1 > KILN_UKERNEL_MAX_EXTENT ||
       p->lhs_stride0 > KILN_UKERNEL_MAX_EXTENT ||
       p->rhs_stride0 > KILN_UKERNEL_MAX_EXTENT ||
-      p->out_stride0 > KILN_UKERNEL_MAX_EXTENT) {
+      p->out_stride0 > KILN_UKERNEL_MAX_EXTENT ||
+      (lhs_rm &&
+       (p->lhs_stride1 < 0 || p->lhs_stride1 > KILN_UKERNEL_MAX_EXTENT)) ||
+      (out_rm &&
+       (p->out_stride1 < 0 || p->out_stride1 > KILN_UKERNEL_MAX_EXTENT))) {
     return 0;
   }
   if (p->M1 == 0 || p->N1 == 0) return 1;
   if (!p->out) return 0;
-  if (p->out_stride0 < p->N1 * p->M0 * p->N0) return 0;
+  if (out_rm ? p->out_stride1 < p->N1 * p->N0 ||
+                   p->out_stride0 < p->M0 * p->out_stride1
+             : p->out_stride0 < p->N1 * p->M0 * p->N0) {
+    return 0;
+  }
   if (p->K1 == 0) return 1;
   if (!p->lhs || !p->rhs) return 0;
-  if (p->lhs_stride0 < p->K1 * p->M0 * p->K0) return 0;
+  if (lhs_rm ? p->lhs_stride1 < p->K1 || p->lhs_stride0 < p->M0 * p->lhs_stride1
+             : p->lhs_stride0 < p->K1 * p->M0 * p->K0) {
+    return 0;
+  }
   if (p->rhs_stride0 < (p->rhs_stride1 ? 1 : p->K1) * p->N0 * p->K0) return 0;
   return 1;
 }
@@ -281,13 +316,21 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
   }
   const kiln_ukernel_mmt4d_params_t* p = params;
   if (p->M1 == 0 || p->N1 == 0) return KILN_UKERNEL_OK;
-  const int64_t tile = (int64_t)p->M0 * p->N0;
+  const int out_rm = (p->flags & KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR) != 0;
+  // Elements between the OUT rows / the N1 tiles of one M1 row.
+  const int64_t out_row = out_rm ? p->out_stride1 : p->N0;
+  const int64_t out_tile = out_rm ? p->N0 : (int64_t)p->M0 * p->N0;
   if (p->K1 == 0) {
     // Nothing to add: overwrite means zero.
     if (!(p->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE)) {
       for (int64_t m1 = 0; m1 < p->M1; ++m1) {
-        int32_t* row = (int32_t*)p->out + m1 * p->out_stride0;
-        for (int64_t i = 0; i < p->N1 * tile; ++i) row[i] = 0;
+        for (int64_t n1 = 0; n1 < p->N1; ++n1) {
+          for (int32_t m0 = 0; m0 < p->M0; ++m0) {
+            int32_t* row = (int32_t*)p->out + m1 * p->out_stride0 +
+                           n1 * out_tile + m0 * out_row;
+            for (int32_t n0 = 0; n0 < p->N0; ++n0) row[n0] = 0;
+          }
+        }
       }
     }
     return KILN_UKERNEL_OK;
@@ -305,13 +348,13 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
     if (e->fn3) {
       for (; n1 + 3 <= p->N1; n1 += 3) {
         e->fn3(out, lhs, rhs, p);
-        out += 3 * tile * 4;
+        out += 3 * out_tile * 4;
         rhs += 3 * rhs_tile * in_size;
       }
     }
     for (; n1 < p->N1; ++n1) {
       e->fn(out, lhs, rhs, p);
-      out += tile * 4;
+      out += out_tile * 4;
       rhs += rhs_tile * in_size;
     }
   }

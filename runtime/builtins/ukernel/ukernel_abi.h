@@ -112,14 +112,27 @@ static inline uint32_t kiln_ukernel_mmt4d_output_elem(uint32_t type) {
 // Add the product into OUT (its current values are read) instead of
 // overwriting OUT (its current values are ignored).
 #define KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE (1u << 0)
+// f32 with K0 = 1 only. The LHS is read in place from a row-major M x K
+// matrix instead of packed tiles: element (m1 * M0 + m0, k1) at
+// lhs[m1 * lhs_stride0 + m0 * lhs_stride1 + k1] (so lhs_stride0 is usually
+// M0 * lhs_stride1). Saves packing an operand that is read once per
+// column block (a convolution's activations).
+#define KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR (1u << 1)
+// f32 only. OUT is a row-major M x N matrix instead of packed tiles:
+// element (m1 * M0 + m0, n1 * N0 + n0) at out[m1 * out_stride0 + m0 *
+// out_stride1 + n1 * N0 + n0]. Every M1 x N1 tile is written whole, so the
+// caller passes full tiles only (the unpack pass and its copy disappear).
+#define KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR (1u << 2)
 
 typedef struct kiln_ukernel_mmt4d_params_t {
-  const void* lhs;      // [M1][K1][M0][K0]
-  const void* rhs;      // [N1][K1][N0][K0]
-  void* out;            // [M1][N1][M0][N0]
-  int64_t lhs_stride0;  // elements between M1 rows, >= K1 * M0 * K0
+  const void* lhs;  // [M1][K1][M0][K0]
+  const void* rhs;  // [N1][K1][N0][K0]
+  void* out;        // [M1][N1][M0][N0]
+  // Elements between M1 rows: >= K1 * M0 * K0 (LHS), >= N1 * M0 * N0 (OUT);
+  // >= M0 * the row stride for a row-major one.
+  int64_t lhs_stride0;
   int64_t rhs_stride0;  // elements between N1 rows, >= K1 * N0 * K0
-  int64_t out_stride0;  // elements between M1 rows, >= N1 * M0 * N0
+  int64_t out_stride0;
   int64_t M1;
   int64_t N1;
   int64_t K1;  // 0 is allowed: OUT is zeroed (or left as is with ACCUMULATE)
@@ -136,6 +149,12 @@ typedef struct kiln_ukernel_mmt4d_params_t {
   // The KILN_HAL_CPU_FEATURE_* bits the kernel may use (the environment's
   // cpu_features; mask bits off to force an older ISA).
   uint64_t cpu_features;
+  // With KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR: elements between LHS rows,
+  // >= K1. Else ignored.
+  int64_t lhs_stride1;
+  // With KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR: elements between OUT rows,
+  // >= N1 * N0. Else ignored.
+  int64_t out_stride1;
 } kiln_ukernel_mmt4d_params_t;
 
 //===----------------------------------------------------------------------===//

@@ -2,7 +2,8 @@
 // supports (forced with ISA caps) through pack + mmt4d + unpack against a
 // naive reference, accumulate and overwrite, the f16 conversion of every
 // value, pack/unpack round trips with padding, pack_window, an RHS read in
-// place, multi-tile runs against single tiles, and argument checks.
+// place, a row-major LHS and OUT, multi-tile runs against single tiles,
+// and argument checks.
 #include <float.h>
 #include <stdint.h>
 #include <string.h>
@@ -941,6 +942,155 @@ KILN_TEST(mmt4d_reads_a_row_major_rhs_in_place) {
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
 }
 
+// f32 mmt4d with a row-major LHS and/or OUT (read and written in place,
+// rows |LS| and |OS| elements apart) gives the same bits as packed operands,
+// for every supported ISA's tiles (skinny ones included), 1-5 N1 tiles
+// (three-tile runs and their tails), two M1 rows, a packed or in-place RHS,
+// accumulate and overwrite; OUT elements outside the tiles stay untouched.
+KILN_TEST(mmt4d_row_major_lhs_and_out_match_packed) {
+  enum { K = 37, MAX_M = 32, MAX_N = 80, LS = 41, OS = 87, RS = 83 };
+  static float a[MAX_M * LS], b[K * RS], lhs[MAX_M * K], rhs[MAX_N * K];
+  static float packed[MAX_M * MAX_N], want[MAX_M * OS], got[MAX_M * OS];
+  for (int i = 0; i < MAX_M * LS; ++i) {
+    a[i] = (float)kiln_test_rand_int(-999, 999) / 37;
+  }
+  for (int i = 0; i < K * RS; ++i) {
+    b[i] = (float)kiln_test_rand_int(-999, 999) / 41;
+  }
+  kiln_test_isa_t isas[8];
+  int isa_count = kiln_test_supported_isas(isas);
+  for (int i = 0; i < isa_count; ++i) {
+    for (int64_t m = 1; m <= 16; m *= 2) {
+      kiln_ukernel_tile_sizes_t t = kiln_ukernel_mmt4d_tile_sizes(
+          KILN_UKERNEL_MMT4D_F32F32F32, isas[i].features,
+          KILN_UKERNEL_ISA_NATIVE, m);
+      const int64_t M1 = 2, M = M1 * t.M0;
+      for (int64_t r = 0; r < M; ++r)
+        for (int64_t k = 0; k < K; ++k)
+          lhs[((r / t.M0) * K + k) * t.M0 + r % t.M0] = a[r * LS + k];
+      for (int64_t c = 0; c < MAX_N; ++c)
+        for (int64_t k = 0; k < K; ++k)
+          rhs[((c / t.N0) * K + k) * t.N0 + c % t.N0] = b[k * RS + c];
+      for (int64_t N1 = 1; N1 <= 5; ++N1) {
+        const int64_t N = N1 * t.N0;
+        for (int variant = 0; variant < 16; ++variant) {
+          const int lhs_rm = variant & 1, out_rm = (variant >> 1) & 1;
+          const int rhs_in_place = (variant >> 2) & 1;
+          const int accumulate = (variant >> 3) & 1;
+          if (!lhs_rm && !out_rm) continue;
+          kiln_ukernel_mmt4d_params_t p = {
+              .lhs = lhs,
+              .rhs = rhs_in_place ? (const void*)b : (const void*)rhs,
+              .out = packed,
+              .lhs_stride0 = K * t.M0,
+              .rhs_stride0 = rhs_in_place ? t.N0 : K * t.N0,
+              .out_stride0 = N1 * t.M0 * t.N0,
+              .M1 = M1,
+              .N1 = N1,
+              .K1 = K,
+              .M0 = t.M0,
+              .N0 = t.N0,
+              .K0 = 1,
+              .type = KILN_UKERNEL_MMT4D_F32F32F32,
+              .flags = accumulate ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0,
+              .rhs_stride1 = rhs_in_place ? RS : 0,
+              .cpu_features = isas[i].features,
+          };
+          // The reference: packed LHS and OUT, unpacked into |want|.
+          for (int j = 0; j < MAX_M * MAX_N; ++j) packed[j] = 0.0f;
+          for (int j = 0; j < MAX_M * OS; ++j) {
+            want[j] = got[j] = (float)(j % 13) - 6.0f;
+          }
+          for (int64_t r = 0; r < M; ++r)
+            for (int64_t c = 0; c < N; ++c)
+              packed[((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
+                     (r % t.M0) * t.N0 + c % t.N0] = want[r * OS + c];
+          KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+          for (int64_t r = 0; r < M; ++r)
+            for (int64_t c = 0; c < N; ++c)
+              want[r * OS + c] =
+                  packed[((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
+                         (r % t.M0) * t.N0 + c % t.N0];
+          // The same product with row-major operands.
+          for (int j = 0; j < MAX_M * MAX_N; ++j) packed[j] = 0.0f;
+          for (int64_t r = 0; r < M; ++r)
+            for (int64_t c = 0; c < N; ++c)
+              packed[((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
+                     (r % t.M0) * t.N0 + c % t.N0] = got[r * OS + c];
+          if (lhs_rm) {
+            p.flags |= KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR;
+            p.lhs = a;
+            p.lhs_stride1 = LS;
+            p.lhs_stride0 = t.M0 * LS;
+          }
+          if (out_rm) {
+            p.flags |= KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR;
+            p.out = got;
+            p.out_stride1 = OS;
+            p.out_stride0 = t.M0 * OS;
+          }
+          KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+          if (!out_rm) {
+            for (int64_t r = 0; r < M; ++r)
+              for (int64_t c = 0; c < N; ++c)
+                got[r * OS + c] =
+                    packed[((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
+                           (r % t.M0) * t.N0 + c % t.N0];
+          }
+          if (memcmp(want, got, sizeof(got)) != 0) {
+            KILN_TEST_FAIL_(
+                "ISA %s M0=%d N1=%lld lhs_rm=%d out_rm=%d "
+                "rhs_in_place=%d accumulate=%d: differs",
+                kiln_ukernel_isa_name(isas[i].isa), t.M0, (long long)N1, lhs_rm,
+                out_rm, rhs_in_place, accumulate);
+          }
+        }
+      }
+    }
+  }
+  // Row-major operands: f32 only, K0 = 1 for the LHS, row strides that
+  // hold a row.
+  kiln_ukernel_mmt4d_params_t p = {
+      .lhs = a,
+      .rhs = rhs,
+      .out = got,
+      .lhs_stride0 = 16 * LS,
+      .rhs_stride0 = 16 * K,
+      .out_stride0 = 16 * OS,
+      .M1 = 1,
+      .N1 = 1,
+      .K1 = K,
+      .M0 = 16,
+      .N0 = 16,
+      .K0 = 1,
+      .type = KILN_UKERNEL_MMT4D_F32F32F32,
+      .flags = KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR |
+               KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR,
+      .lhs_stride1 = LS,
+      .out_stride1 = OS,
+  };
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p), KILN_UKERNEL_OK);
+  p.lhs_stride1 = K - 1;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.lhs_stride1 = LS;
+  p.out_stride1 = 15;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.out_stride1 = OS;
+  p.out_stride0 = 15 * OS;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.out_stride0 = 16 * OS;
+  p.type = KILN_UKERNEL_MMT4D_BF16BF16F32;
+  p.K0 = 2;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.type = KILN_UKERNEL_MMT4D_F32F32F32;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+}
+
 // mmt4d runs N1 in threes where a kernel for three tiles exists (f32, s8
 // and bf16 on AVX-512): those results must equal one tile at a time bit for
 // bit, with and without ACCUMULATE, for every M0, with a tail of 1 and 2 tiles.
@@ -1032,6 +1182,7 @@ KILN_TEST_MAIN(KILN_TEST_CASE(tile_sizes_follow_the_isa),
                KILN_TEST_CASE(generic_kernel_runs_simd_tiles),
                KILN_TEST_CASE(mmt4d_reads_a_row_major_rhs_in_place),
                KILN_TEST_CASE(mmt4d_tile_runs_match_single_tiles),
+               KILN_TEST_CASE(mmt4d_row_major_lhs_and_out_match_packed),
                KILN_TEST_CASE(f16_conversion_of_every_value),
                KILN_TEST_CASE(pack_unpack_round_trips_with_padding),
                KILN_TEST_CASE(pack_window_matches_the_im2col_view),

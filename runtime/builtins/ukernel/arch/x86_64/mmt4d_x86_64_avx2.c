@@ -5,10 +5,14 @@
 
 #include "runtime/builtins/ukernel/ukernel_internal.h"
 
-// |rs|: elements between the K steps of the RHS panel (8 when packed).
+// Element strides of one call (as in the AVX-512 file): |rs| between the
+// K steps of the RHS panel (8 when packed), |lrs| / |lks| between LHS rows /
+// K steps (1 / M0 packed; the row stride / 1 for a row-major LHS), |ors|
+// between OUT rows (8 packed; the row stride for a row-major OUT).
 static inline __attribute__((always_inline)) void kiln_ukernel_f32_x8x1(
     void* out_tile, const void* lhs_panel, const void* rhs_panel,
-    const kiln_ukernel_mmt4d_params_t* params, const int M0, const int64_t rs) {
+    const kiln_ukernel_mmt4d_params_t* params, const int M0, const int64_t rs,
+    const int64_t lrs, const int64_t lks, const int64_t ors) {
   float* out = (float*)out_tile;
   const float* restrict lhs = (const float*)lhs_panel;
   const float* restrict rhs = (const float*)rhs_panel;
@@ -17,7 +21,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x8x1(
   __m256 acc[8];
 #pragma GCC unroll 8
   for (int m = 0; m < M0; ++m) {
-    acc[m] = accumulate ? _mm256_loadu_ps(out + 8 * m) : _mm256_setzero_ps();
+    acc[m] = accumulate ? _mm256_loadu_ps(out + ors * m) : _mm256_setzero_ps();
   }
   int64_t k = params->K1;
   for (; k >= 4; k -= 4) {
@@ -26,23 +30,24 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x8x1(
       __m256 r = _mm256_loadu_ps(rhs + rs * u);
 #pragma GCC unroll 8
       for (int m = 0; m < M0; ++m) {
-        acc[m] = _mm256_fmadd_ps(_mm256_set1_ps(lhs[M0 * u + m]), r, acc[m]);
+        acc[m] =
+            _mm256_fmadd_ps(_mm256_set1_ps(lhs[lks * u + lrs * m]), r, acc[m]);
       }
     }
-    lhs += 4 * M0;
+    lhs += 4 * lks;
     rhs += 4 * rs;
   }
   for (; k > 0; --k) {
     __m256 r = _mm256_loadu_ps(rhs);
 #pragma GCC unroll 8
     for (int m = 0; m < M0; ++m) {
-      acc[m] = _mm256_fmadd_ps(_mm256_set1_ps(lhs[m]), r, acc[m]);
+      acc[m] = _mm256_fmadd_ps(_mm256_set1_ps(lhs[lrs * m]), r, acc[m]);
     }
-    lhs += M0;
+    lhs += lks;
     rhs += rs;
   }
 #pragma GCC unroll 8
-  for (int m = 0; m < M0; ++m) _mm256_storeu_ps(out + 8 * m, acc[m]);
+  for (int m = 0; m < M0; ++m) _mm256_storeu_ps(out + ors * m, acc[m]);
 }
 
 static inline __attribute__((always_inline)) void kiln_ukernel_f16_x8x1(
@@ -79,20 +84,30 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f16_x8x1(
   for (int m = 0; m < M0; ++m) _mm256_storeu_ps(out + 8 * m, acc[m]);
 }
 
-#define KILN_UKERNEL_DEFINE_AVX2(M0)                                        \
-  void kiln_ukernel_mmt4d_f32_##M0##x8x1_avx2(                              \
-      void* out_tile, const void* lhs_panel, const void* rhs_panel,         \
-      const kiln_ukernel_mmt4d_params_t* params) {                          \
-    if (params->rhs_stride1) {                                              \
-      kiln_ukernel_f32_x8x1(out_tile, lhs_panel, rhs_panel, params, M0,     \
-                            params->rhs_stride1);                           \
-    } else {                                                                \
-      kiln_ukernel_f32_x8x1(out_tile, lhs_panel, rhs_panel, params, M0, 8); \
-    }                                                                       \
-  }                                                                         \
-  void kiln_ukernel_mmt4d_f16_##M0##x8x1_avx2(                              \
-      void* out_tile, const void* lhs_panel, const void* rhs_panel,         \
-      const kiln_ukernel_mmt4d_params_t* params) {                          \
-    kiln_ukernel_f16_x8x1(out_tile, lhs_panel, rhs_panel, params, M0);      \
+#define KILN_UKERNEL_DEFINE_AVX2(M0)                                           \
+  void kiln_ukernel_mmt4d_f32_##M0##x8x1_avx2(                                 \
+      void* out_tile, const void* lhs_panel, const void* rhs_panel,            \
+      const kiln_ukernel_mmt4d_params_t* params) {                             \
+    const uint32_t f = params->flags;                                          \
+    if (f & (KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR |                           \
+             KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR)) {                         \
+      const int lhs_rm = (f & KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR) != 0;     \
+      const int out_rm = (f & KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR) != 0;     \
+      kiln_ukernel_f32_x8x1(out_tile, lhs_panel, rhs_panel, params, M0,        \
+                            params->rhs_stride1 ? params->rhs_stride1 : 8,     \
+                            lhs_rm ? params->lhs_stride1 : 1, lhs_rm ? 1 : M0, \
+                            out_rm ? params->out_stride1 : 8);                 \
+    } else if (params->rhs_stride1) {                                          \
+      kiln_ukernel_f32_x8x1(out_tile, lhs_panel, rhs_panel, params, M0,        \
+                            params->rhs_stride1, 1, M0, 8);                    \
+    } else {                                                                   \
+      kiln_ukernel_f32_x8x1(out_tile, lhs_panel, rhs_panel, params, M0, 8, 1,  \
+                            M0, 8);                                            \
+    }                                                                          \
+  }                                                                            \
+  void kiln_ukernel_mmt4d_f16_##M0##x8x1_avx2(                                 \
+      void* out_tile, const void* lhs_panel, const void* rhs_panel,            \
+      const kiln_ukernel_mmt4d_params_t* params) {                             \
+    kiln_ukernel_f16_x8x1(out_tile, lhs_panel, rhs_panel, params, M0);         \
   }
 KILN_UKERNEL_X86_64_AVX2_M0S(KILN_UKERNEL_DEFINE_AVX2)

@@ -13,37 +13,74 @@
 #include "runtime/builtins/ukernel/arch/x86_64/mmt4d_x86_64_avx512_3tiles.h"
 #include "runtime/builtins/ukernel/ukernel_internal.h"
 
+// Row m of an accumulator tile is at out + m * ors (16 when packed; the
+// row stride of a row-major OUT).
 static inline __attribute__((always_inline)) void kiln_ukernel_load_acc16(
-    __m512* acc, const float* out, int M0, int accumulate) {
+    __m512* acc, const float* out, int M0, int64_t ors, int accumulate) {
 #pragma GCC unroll 16
   for (int m = 0; m < M0; ++m) {
-    acc[m] = accumulate ? _mm512_loadu_ps(out + 16 * m) : _mm512_setzero_ps();
+    acc[m] = accumulate ? _mm512_loadu_ps(out + ors * m) : _mm512_setzero_ps();
   }
 }
 
 static inline __attribute__((always_inline)) void kiln_ukernel_store_acc16(
-    const __m512* acc, float* out, int M0) {
+    const __m512* acc, float* out, int M0, int64_t ors) {
 #pragma GCC unroll 16
-  for (int m = 0; m < M0; ++m) _mm512_storeu_ps(out + 16 * m, acc[m]);
+  for (int m = 0; m < M0; ++m) _mm512_storeu_ps(out + ors * m, acc[m]);
 }
 
-// |rs|: elements between the K steps of the RHS panel (16 when packed; a
-// constant there, so the packed case keeps immediate offsets).
+// The operand layouts of one call, as element strides. Packed tiles pass
+// constants (immediate offsets in the loops); row-major operands
+// (KILN_UKERNEL_MMT4D_FLAG_*_ROW_MAJOR) pass the caller's strides.
+//   rs:  between the K steps of the RHS panel (16 when packed)
+//   lrs: between LHS rows (1 packed, the row stride row-major)
+//   lks: between LHS K steps (M0 packed, 1 row-major)
+//   ors: between OUT rows (16 packed, the row stride row-major)
+//   ots: between adjacent OUT tiles (16 * M0 packed, 16 row-major)
+typedef struct kiln_ukernel_f32_layout_t {
+  int64_t rs, lrs, lks, ors, ots;
+} kiln_ukernel_f32_layout_t;
+
+static inline __attribute__((always_inline)) kiln_ukernel_f32_layout_t
+kiln_ukernel_f32_strided_layout(const kiln_ukernel_mmt4d_params_t* params,
+                                const int M0) {
+  const int lhs_rm = (params->flags & KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR);
+  const int out_rm = (params->flags & KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR);
+  kiln_ukernel_f32_layout_t l;
+  l.rs = params->rhs_stride1 ? params->rhs_stride1 : 16;
+  l.lrs = lhs_rm ? params->lhs_stride1 : 1;
+  l.lks = lhs_rm ? 1 : M0;
+  l.ors = out_rm ? params->out_stride1 : 16;
+  l.ots = out_rm ? 16 : 16 * M0;
+  return l;
+}
+
+static inline __attribute__((always_inline)) int kiln_ukernel_f32_is_strided(
+    const kiln_ukernel_mmt4d_params_t* params) {
+  return (params->flags & (KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR |
+                           KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR)) != 0;
+}
+
+// |lhs_vec|: the LHS is packed (lks == 16), so a full tile may take the
+// values of its last rows from one vector load.
 static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1(
     void* out_tile, const void* lhs_panel, const void* rhs_panel,
-    const kiln_ukernel_mmt4d_params_t* params, const int M0, const int64_t rs) {
+    const kiln_ukernel_mmt4d_params_t* params, const int M0,
+    const kiln_ukernel_f32_layout_t ly, const int lhs_vec) {
   float* out = (float*)out_tile;
   const float* restrict lhs = (const float*)lhs_panel;
   const float* restrict rhs = (const float*)rhs_panel;
+  const int64_t rs = ly.rs, lrs = ly.lrs, lks = ly.lks;
   __m512 acc[16];
-  kiln_ukernel_load_acc16(acc, out, M0,
+  kiln_ukernel_load_acc16(acc, out, M0, ly.ors,
                           params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE);
   // The last KILN_UKERNEL_REG_BROADCASTS rows of a full tile take their
   // LHS value from one vector load by vpermps instead of a broadcast load:
   // the loads then no longer limit the FMA rate (measured on Zen 5: 4 of 16
   // is ~4% faster than 0, 1-3 and 6 are not).
   enum { KILN_UKERNEL_REG_BROADCASTS = 4 };
-  const int first_reg = M0 == 16 ? 16 - KILN_UKERNEL_REG_BROADCASTS : M0;
+  const int first_reg =
+      M0 == 16 && lhs_vec ? 16 - KILN_UKERNEL_REG_BROADCASTS : M0;
   __m512i lane[KILN_UKERNEL_REG_BROADCASTS];
 #pragma GCC unroll 4
   for (int i = 0; i < KILN_UKERNEL_REG_BROADCASTS; ++i) {
@@ -56,10 +93,11 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1(
 #pragma GCC unroll 4
     for (int u = 0; u < 4; ++u) {
       __m512 r = _mm512_loadu_ps(rhs + rs * u);
-      __m512 l = M0 == 16 ? _mm512_loadu_ps(lhs + 16 * u) : r;
+      __m512 l = first_reg < M0 ? _mm512_loadu_ps(lhs + 16 * u) : r;
 #pragma GCC unroll 16
       for (int m = 0; m < first_reg; ++m) {
-        acc[m] = _mm512_fmadd_ps(_mm512_set1_ps(lhs[M0 * u + m]), r, acc[m]);
+        acc[m] =
+            _mm512_fmadd_ps(_mm512_set1_ps(lhs[lks * u + lrs * m]), r, acc[m]);
       }
 #pragma GCC unroll 4
       for (int m = first_reg; m < M0; ++m) {
@@ -67,25 +105,25 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1(
                                  r, acc[m]);
       }
     }
-    lhs += 4 * M0;
+    lhs += 4 * lks;
     rhs += 4 * rs;
   }
   for (; k > 0; --k) {
     __m512 r = _mm512_loadu_ps(rhs);
-    __m512 l = M0 == 16 ? _mm512_loadu_ps(lhs) : r;
+    __m512 l = first_reg < M0 ? _mm512_loadu_ps(lhs) : r;
 #pragma GCC unroll 16
     for (int m = 0; m < first_reg; ++m) {
-      acc[m] = _mm512_fmadd_ps(_mm512_set1_ps(lhs[m]), r, acc[m]);
+      acc[m] = _mm512_fmadd_ps(_mm512_set1_ps(lhs[lrs * m]), r, acc[m]);
     }
 #pragma GCC unroll 4
     for (int m = first_reg; m < M0; ++m) {
       acc[m] = _mm512_fmadd_ps(_mm512_permutexvar_ps(lane[m - first_reg], l), r,
                                acc[m]);
     }
-    lhs += M0;
+    lhs += lks;
     rhs += rs;
   }
-  kiln_ukernel_store_acc16(acc, out, M0);
+  kiln_ukernel_store_acc16(acc, out, M0, ly.ors);
 }
 
 // Three horizontally adjacent f32 tiles (N1 = n, n + 1, n + 2; |ts| elements
@@ -98,40 +136,41 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1(
 // bit-identical.
 static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1_run3(
     float* out, const float* restrict lhs, const float* restrict rhs,
-    const int64_t K1, const int64_t ts, const int64_t rs, const int M0,
+    const int64_t K1, const int64_t ts, const kiln_ukernel_f32_layout_t ly,
     const int row0, const int rows, const int accumulate) {
   __m512 acc[3][KILN_UKERNEL_3TILES_ROWS];
-  kiln_ukernel_3tiles_load_ps(acc, out, M0, row0, rows, accumulate);
-  lhs += row0;
+  kiln_ukernel_3tiles_load_ps(acc, out, ly.ots, ly.ors, row0, rows, accumulate);
+  lhs += ly.lrs * row0;
   for (int64_t k = K1; k > 0; --k) {
     const __m512 r0 = _mm512_loadu_ps(rhs);
     const __m512 r1 = _mm512_loadu_ps(rhs + ts);
     const __m512 r2 = _mm512_loadu_ps(rhs + 2 * ts);
 #pragma GCC unroll 8
     for (int m = 0; m < rows; ++m) {
-      const __m512 l = _mm512_set1_ps(lhs[m]);
+      const __m512 l = _mm512_set1_ps(lhs[ly.lrs * m]);
       acc[0][m] = _mm512_fmadd_ps(l, r0, acc[0][m]);
       acc[1][m] = _mm512_fmadd_ps(l, r1, acc[1][m]);
       acc[2][m] = _mm512_fmadd_ps(l, r2, acc[2][m]);
     }
-    lhs += M0;
-    rhs += rs;
+    lhs += ly.lks;
+    rhs += ly.rs;
   }
-  kiln_ukernel_3tiles_store_ps(acc, out, M0, row0, rows);
+  kiln_ukernel_3tiles_store_ps(acc, out, ly.ots, ly.ors, row0, rows);
 }
 
 // M0 = 16 runs as two passes of 8 rows (24 accumulators each; 16 rows of
 // three tiles would need 48).
 static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1x3(
     void* out_tiles, const void* lhs_panel, const void* rhs_panel,
-    const kiln_ukernel_mmt4d_params_t* params, const int M0, const int64_t rs) {
+    const kiln_ukernel_mmt4d_params_t* params, const int M0,
+    const kiln_ukernel_f32_layout_t ly) {
   const int accumulate =
       (params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;
 #pragma GCC unroll 2
   for (int row0 = 0; row0 < M0; row0 += KILN_UKERNEL_3TILES_ROWS) {
     kiln_ukernel_f32_x16x1_run3(
         (float*)out_tiles, (const float*)lhs_panel, (const float*)rhs_panel,
-        params->K1, params->rhs_stride0, rs, M0, row0,
+        params->K1, params->rhs_stride0, ly, row0,
         M0 < KILN_UKERNEL_3TILES_ROWS ? M0 : KILN_UKERNEL_3TILES_ROWS,
         accumulate);
   }
@@ -146,7 +185,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f16_x16x1(
   const uint16_t* restrict lhs = (const uint16_t*)lhs_panel;
   const uint16_t* restrict rhs = (const uint16_t*)rhs_panel;
   __m512 acc[16];
-  kiln_ukernel_load_acc16(acc, out, M0,
+  kiln_ukernel_load_acc16(acc, out, M0, 16,
                           params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE);
   float lhs_f32[16] __attribute__((aligned(64)));
   for (int64_t k = params->K1; k > 0; --k) {
@@ -164,29 +203,42 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f16_x16x1(
     lhs += M0;
     rhs += 16;
   }
-  kiln_ukernel_store_acc16(acc, out, M0);
+  kiln_ukernel_store_acc16(acc, out, M0, 16);
 }
 
+// Three instantiations per tile: all packed (constant offsets), a
+// row-major RHS read in place (rhs_stride1), and row-major LHS / OUT.
+#define KILN_UKERNEL_PACKED_LAYOUT(M0, rs) \
+  ((kiln_ukernel_f32_layout_t){(rs), 1, (M0), 16, 16 * (M0)})
 #define KILN_UKERNEL_DEFINE_AVX512(M0)                                        \
   void kiln_ukernel_mmt4d_f32_##M0##x16x1_avx512(                             \
       void* out_tile, const void* lhs_panel, const void* rhs_panel,           \
       const kiln_ukernel_mmt4d_params_t* params) {                            \
-    if (params->rhs_stride1) {                                                \
+    if (kiln_ukernel_f32_is_strided(params)) {                                \
       kiln_ukernel_f32_x16x1(out_tile, lhs_panel, rhs_panel, params, M0,      \
-                             params->rhs_stride1);                            \
+                             kiln_ukernel_f32_strided_layout(params, M0), 0); \
+    } else if (params->rhs_stride1) {                                         \
+      kiln_ukernel_f32_x16x1(                                                 \
+          out_tile, lhs_panel, rhs_panel, params, M0,                         \
+          KILN_UKERNEL_PACKED_LAYOUT(M0, params->rhs_stride1), 1);            \
     } else {                                                                  \
-      kiln_ukernel_f32_x16x1(out_tile, lhs_panel, rhs_panel, params, M0, 16); \
+      kiln_ukernel_f32_x16x1(out_tile, lhs_panel, rhs_panel, params, M0,      \
+                             KILN_UKERNEL_PACKED_LAYOUT(M0, 16), 1);          \
     }                                                                         \
   }                                                                           \
   void kiln_ukernel_mmt4d_f32_##M0##x16x1_3tiles_avx512(                      \
       void* out_tiles, const void* lhs_panel, const void* rhs_panel,          \
       const kiln_ukernel_mmt4d_params_t* params) {                            \
-    if (params->rhs_stride1) {                                                \
+    if (kiln_ukernel_f32_is_strided(params)) {                                \
       kiln_ukernel_f32_x16x1x3(out_tiles, lhs_panel, rhs_panel, params, M0,   \
-                               params->rhs_stride1);                          \
+                               kiln_ukernel_f32_strided_layout(params, M0));  \
+    } else if (params->rhs_stride1) {                                         \
+      kiln_ukernel_f32_x16x1x3(                                               \
+          out_tiles, lhs_panel, rhs_panel, params, M0,                        \
+          KILN_UKERNEL_PACKED_LAYOUT(M0, params->rhs_stride1));               \
     } else {                                                                  \
       kiln_ukernel_f32_x16x1x3(out_tiles, lhs_panel, rhs_panel, params, M0,   \
-                               16);                                           \
+                               KILN_UKERNEL_PACKED_LAYOUT(M0, 16));           \
     }                                                                         \
   }                                                                           \
   void kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512(                             \

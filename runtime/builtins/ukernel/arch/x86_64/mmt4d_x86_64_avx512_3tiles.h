@@ -10,27 +10,31 @@
 // Rows per pass: 3 x 8 accumulators leave registers for the three RHS rows.
 #define KILN_UKERNEL_3TILES_ROWS 8
 
+// Tile t row m of the accumulators is at out + t * ots + m * ors: ots =
+// M0 * 16 and ors = 16 for packed OUT tiles, ots = 16 and ors = the row
+// stride for a row-major OUT.
 static inline __attribute__((always_inline)) void kiln_ukernel_3tiles_load_ps(
-    __m512 acc[3][KILN_UKERNEL_3TILES_ROWS], const float* out, const int M0,
-    const int row0, const int rows, const int accumulate) {
+    __m512 acc[3][KILN_UKERNEL_3TILES_ROWS], const float* out,
+    const int64_t ots, const int64_t ors, const int row0, const int rows,
+    const int accumulate) {
 #pragma GCC unroll 3
   for (int t = 0; t < 3; ++t) {
 #pragma GCC unroll 8
     for (int m = 0; m < rows; ++m) {
-      acc[t][m] = accumulate ? _mm512_loadu_ps(out + 16 * (M0 * t + row0 + m))
+      acc[t][m] = accumulate ? _mm512_loadu_ps(out + ots * t + ors * (row0 + m))
                              : _mm512_setzero_ps();
     }
   }
 }
 
 static inline __attribute__((always_inline)) void kiln_ukernel_3tiles_store_ps(
-    __m512 acc[3][KILN_UKERNEL_3TILES_ROWS], float* out, const int M0,
-    const int row0, const int rows) {
+    __m512 acc[3][KILN_UKERNEL_3TILES_ROWS], float* out, const int64_t ots,
+    const int64_t ors, const int row0, const int rows) {
 #pragma GCC unroll 3
   for (int t = 0; t < 3; ++t) {
 #pragma GCC unroll 8
     for (int m = 0; m < rows; ++m) {
-      _mm512_storeu_ps(out + 16 * (M0 * t + row0 + m), acc[t][m]);
+      _mm512_storeu_ps(out + ots * t + ors * (row0 + m), acc[t][m]);
     }
   }
 }

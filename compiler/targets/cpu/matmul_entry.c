@@ -451,6 +451,33 @@ static void kiln_cpu_emit_operand_pack(const char* src,
       o->transposed ? "KILN_UKERNEL_PACK_FLAG_TRANSPOSE_SOURCE" : "0");
 }
 
+// The elementwise consumers of |g| on output rows [begin, end) (C
+// expressions) and the block's columns [n0, n0 + cols).
+static void kiln_cpu_emit_gemm_epilogue(const kiln_cpu_gemm_t* g,
+                                        const char* begin, const char* end,
+                                        kiln_ir_string_builder_t* out) {
+  kiln_ir_sb_printf(
+      out,
+      "  {\n"
+      "  float* const eo = (float*)ds->binding_ptrs[%u] + %" PRId64
+      ";\n"
+      "  const int64_t BS_ = %" PRId64 ", RS_ = %" PRId64
+      ";\n"
+      "  for (int64_t r = %s; r < %s; ++r) {\n"
+      "    for (int64_t c = n0; c < n0 + cols; ++c) {\n"
+      "      const int64_t o = b * BS_ + r * RS_ + c;\n",
+      g->out.binding, g->out.offset, g->out.batch_stride, g->out.stride, begin,
+      end);
+  kiln_cpu_epilogue_emit_gemm_dims(g->epilogue_type, g->out.batch_stride,
+                                   g->out.stride, out);
+  kiln_ir_sb_printf(out,
+                    "%s"
+                    "    }\n"
+                    "  }\n"
+                    "  }\n",
+                    g->epilogue);
+}
+
 void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
                               kiln_ir_string_builder_t* out) {
   bool window = g->lhs.window || g->rhs.window;
@@ -523,9 +550,37 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "%s"
       "  kiln_ukernel_pack_params_t pp;\n",
       window ? "  kiln_ukernel_pack_window_params_t pw;\n" : "");
+  // Where every tile of the block is whole (full column tiles, row tiles
+  // that fit: the skinny tail's M0 is exactly the remainder), mmt4d writes
+  // the output rows in place (rm: no accumulator tiles, no unpack) and, for
+  // a plain row-major LHS, reads its rows in place too (lrm: no LHS pack).
+  // An init starts in the output rows instead of the tiles. The K order of
+  // every sum is the same, so results are bit-identical to the packed path.
+  bool lhs_row_major = !g->lhs.window && !g->lhs.transposed;
+  kiln_ir_sb_printf(out,
+                    "  const int rm = t.K0 == 1 && cols %% t.N0 == 0 && "
+                    "main_rows %% t.M0 == 0 &&\n"
+                    "      (!tail_rows || tt.M0 == tail_rows);\n"
+                    "  const int lrm = %d && rm;\n",
+                    lhs_row_major ? 1 : 0);
   if (g->has_init) {
+    const char* init_at = g->init_per_column ? "init[c]"
+                          : g->init_per_row  ? "init[r]"
+                                             : "init[r * IS_ + c]";
     kiln_ir_sb_printf(out,
-                      "  for (int part = 0; part < 2; ++part) {\n"
+                      "  if (rm) {\n"
+                      "    const int64_t OS_ = %" PRId64 ", IS_ = %" PRId64
+                      ";\n"
+                      "    (void)IS_;\n"
+                      "    for (int64_t r = m0; r < m0 + rows; ++r) {\n"
+                      "      for (int64_t c = n0; c < n0 + cols; ++c) {\n"
+                      "        out[r * OS_ + c] = %s;\n"
+                      "      }\n"
+                      "    }\n"
+                      "  }\n",
+                      g->out.stride, g->init.stride, init_at);
+    kiln_ir_sb_printf(out,
+                      "  for (int part = 0; part < 2 && !rm; ++part) {\n"
                       "  const kiln_ukernel_tile_sizes_t pt = part ? tt : t;\n"
                       "  const int64_t prow0 = part ? main_rows : 0;\n"
                       "  const int64_t pcount = part ? tail_rows : main_rows;\n"
@@ -616,7 +671,7 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
                     "    float* acc_row = is_tail ? acc_tail : acc + (ms / "
                     "t.M0) * N1 * t.M0 * t.N0;\n"
                     "    ms += mrows;\n"
-                    "    {\n");
+                    "    if (!lrm) {\n");
   if (!g->lhs.window) {
     kiln_ir_sb_printf(out, "    const int64_t S = %" PRId64 ";\n",
                       g->lhs.stride);
@@ -628,20 +683,40 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "    }\n"
       "    kiln_ukernel_mmt4d_params_t mp;\n"
       "    memset(&mp, 0, sizeof(mp));\n"
-      "    mp.lhs = lhs_p; mp.lhs_stride0 = K1 * tm.M0 * t.K0;\n"
-      "    mp.out_stride0 = N1 * tm.M0 * t.N0; mp.M1 = mt; mp.K1 = K1;\n"
+      "    mp.M1 = mt; mp.K1 = K1;\n"
       "    mp.M0 = tm.M0; mp.N0 = t.N0; mp.K0 = t.K0;\n"
       "    mp.type = KILN_UKERNEL_MMT4D_F32F32F32;\n"
       "    mp.flags = %s ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0;\n"
-      "    mp.cpu_features = features;\n",
-      g->has_init ? "1" : "k0");
+      "    mp.cpu_features = features;\n"
+      // The output tiles: packed in acc_row (ot elements apart) or the
+      // output rows themselves.
+      "    float* const out_row = rm ? out + r0 * %" PRId64
+      " + n0 : acc_row;\n"
+      "    const int64_t ot = rm ? t.N0 : tm.M0 * t.N0;\n"
+      "    if (lrm) {\n"
+      "      mp.flags |= KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR;\n"
+      "      mp.lhs = lhs + r0 * %" PRId64 " + k0; mp.lhs_stride1 = %" PRId64
+      "; mp.lhs_stride0 = tm.M0 * %" PRId64
+      ";\n"
+      "    } else {\n"
+      "      mp.lhs = lhs_p; mp.lhs_stride0 = K1 * tm.M0 * t.K0;\n"
+      "    }\n"
+      "    if (rm) {\n"
+      "      mp.flags |= KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR;\n"
+      "      mp.out_stride1 = %" PRId64 "; mp.out_stride0 = tm.M0 * %" PRId64
+      ";\n"
+      "    } else {\n"
+      "      mp.out_stride0 = N1 * tm.M0 * t.N0;\n"
+      "    }\n",
+      g->has_init ? "1" : "k0", g->out.stride, g->lhs.stride, g->lhs.stride,
+      g->lhs.stride, g->out.stride, g->out.stride);
   if (direct) {
     kiln_ir_sb_printf(
         out,
         "    if (nfull) {\n"
         "      mp.rhs = rhs + k0 * S + n0; mp.rhs_stride0 = t.N0;\n"
         "      mp.rhs_stride1 = (uint32_t)S; mp.N1 = nfull; mp.out = "
-        "acc_row;\n"
+        "out_row;\n"
         "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) "
         "return KILN_CPU_FAIL_PROGRAM;\n"
         "    }\n");
@@ -658,13 +733,11 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
         "      mp.rhs_stride0 = tpp == 1 ? K * 16 : t.N0;\n"
         "      mp.rhs_stride1 = tpp == 1 ? 0 : 16;\n"
         "      mp.N1 = tpp == 1 ? N1 : N1 - j < tpp ? N1 - j : tpp;\n"
-        "      mp.out = acc_row + j * tm.M0 * t.N0;\n"
+        "      mp.out = out_row + j * ot;\n"
         "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) "
         "return KILN_CPU_FAIL_PROGRAM;\n"
         "      if (tpp == 1) break;\n"
-        "    }\n"
-        "    }\n"
-        "  }\n");
+        "    }\n");
   } else {
     kiln_ir_sb_printf(
         out,
@@ -672,21 +745,29 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
         "      mp.rhs = rhs_p; mp.rhs_stride0 = K1 * t.N0 * t.K0; "
         "mp.rhs_stride1 "
         "= 0;\n"
-        "      mp.N1 = N1 - nfull; mp.out = acc_row + nfull * tm.M0 * t.N0;\n"
+        "      mp.N1 = N1 - nfull; mp.out = out_row + nfull * ot;\n"
         "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) "
         "return "
         "KILN_CPU_FAIL_PROGRAM;\n"
-        "    }\n"
-        "    }\n"
-        "  }\n");
+        "    }\n");
   }
+  if (g->epilogue) {
+    // In place, the consumers run on each row chunk once its last K block
+    // is done, while the chunk is still in the L1/L2 cache.
+    kiln_ir_sb_printf(out, "    if (rm && k0 + kc >= K) {\n");
+    kiln_cpu_emit_gemm_epilogue(g, "r0", "r0 + mrows", out);
+    kiln_ir_sb_printf(out, "    }\n");
+  }
+  kiln_ir_sb_printf(out,
+                    "    }\n"
+                    "  }\n");
   kiln_ir_sb_printf(
       out,
       "  for (int part = 0; part < 2; ++part) {\n"
       "  const kiln_ukernel_tile_sizes_t pt = part ? tt : t;\n"
       "  const int64_t prow0 = part ? main_rows : 0;\n"
       "  const int64_t pcount = part ? tail_rows : main_rows;\n"
-      "  if (!pcount) continue;\n"
+      "  if (!pcount || rm) continue;\n"
       "  kiln_ukernel_unpack_params_t up;\n"
       "  memset(&up, 0, sizeof(up));\n"
       "  up.in = part ? acc_tail : acc; up.out = out + (m0 + prow0) * %" PRId64
@@ -702,23 +783,7 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       g->out.stride, g->out.stride);
   if (g->epilogue) {
     // The block's elementwise consumers, while it is in cache.
-    kiln_ir_sb_printf(
-        out,
-        "  float* const eo = (float*)ds->binding_ptrs[%u] + %" PRId64
-        ";\n"
-        "  const int64_t BS_ = %" PRId64 ", RS_ = %" PRId64
-        ";\n"
-        "  for (int64_t r = m0 + prow0; r < m0 + prow0 + pcount; ++r) {\n"
-        "    for (int64_t c = n0; c < n0 + cols; ++c) {\n"
-        "      const int64_t o = b * BS_ + r * RS_ + c;\n",
-        g->out.binding, g->out.offset, g->out.batch_stride, g->out.stride);
-    kiln_cpu_epilogue_emit_gemm_dims(g->epilogue_type, g->out.batch_stride,
-                                     g->out.stride, out);
-    kiln_ir_sb_printf(out,
-                      "%s"
-                      "    }\n"
-                      "  }\n",
-                      g->epilogue);
+    kiln_cpu_emit_gemm_epilogue(g, "m0 + prow0", "m0 + prow0 + pcount", out);
   }
   kiln_ir_sb_printf(out,
                     "  }\n"

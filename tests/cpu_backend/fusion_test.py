@@ -204,7 +204,11 @@ def main():
              kmod])
         c = open(os.path.join(dump, "dispatches.c")).read()
         gemm_entries = c.count("packed tiles through the runtime's mmt4d")
-        epilogues = c.count("eo[o] = ")
+        # Entries with a fused epilogue (a micro-kernel entry has two: one
+        # per row chunk when it writes the output in place, one after the
+        # unpack otherwise).
+        epilogues = sum(1 for f in c.split("\nint KILN_CPU_DISPATCH(")[1:]
+                        if "eo[o] = " in f)
         depthwise = c.count("// f32 depthwise convolution ")
         want_gemm = sum(1 for cs in cases if cs[5] == "epilogue")
         want_dw = sum(1 for cs in cases if cs[5].startswith("depthwise"))

@@ -965,12 +965,10 @@ kiln_status_t kiln_cpu_target_serialize(
     kiln_cpu_matmul_t mm;
     kiln_cpu_gemm_t gemm;
     bool is_matmul = region && kiln_cpu_match_matmul(context, region, &mm);
-    if (is_matmul) {
-      kiln_cpu_matmul_gemm(&mm, &gemm);
-      status = kiln_cpu_matmul_pack_constant_rhs(context, region, &mm, &gemm);
-      if (status) break;
-    }
+    if (is_matmul) kiln_cpu_matmul_gemm(&mm, &gemm);
     if (is_matmul || (region && kiln_cpu_match_conv(context, region, &gemm))) {
+      status = kiln_cpu_gemm_pack_constant_rhs(context, region, &gemm);
+      if (status) break;
       // Micro-kernel entry: its own grid and scratch.
       kiln_cpu_emit_gemm_entry(&gemm, c_name, &fn);
       status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);

@@ -270,19 +270,20 @@ kiln_status_t kiln_cpu_replace_region_constant(
   return kiln_ok_status();
 }
 
-kiln_status_t kiln_cpu_matmul_pack_constant_rhs(kiln_ir_context_t* context,
-                                                kiln_ir_op_t* region,
-                                                const kiln_cpu_matmul_t* mm,
-                                                kiln_cpu_gemm_t* g) {
-  if (mm->rhs_binding >= kiln_dispatch_num_tensor_operands(region)) {
+kiln_status_t kiln_cpu_gemm_pack_constant_rhs(kiln_ir_context_t* context,
+                                              kiln_ir_op_t* region,
+                                              kiln_cpu_gemm_t* g) {
+  const kiln_cpu_gemm_operand_t* o = &g->rhs;
+  if (o->window || o->panels ||
+      o->binding >= kiln_dispatch_num_tensor_operands(region)) {
     return kiln_ok_status();
   }
-  kiln_ir_value_t* weight = kiln_ir_op_operand(region, mm->rhs_binding);
+  kiln_ir_value_t* weight = kiln_ir_op_operand(region, o->binding);
   kiln_ir_op_t* def = weight->defining_op;
   kiln_ir_block_t* body = kiln_dispatch_region_body(region);
   if (!def || !kiln_ir_op_is(def, "arith.constant") ||
       kiln_ir_value_num_uses(weight) != 1 || !body ||
-      kiln_ir_value_num_uses(body->args[mm->rhs_binding]) != 1) {
+      kiln_ir_value_num_uses(body->args[o->binding]) != 1) {
     return kiln_ok_status();
   }
   const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");
@@ -291,19 +292,22 @@ kiln_status_t kiln_cpu_matmul_pack_constant_rhs(kiln_ir_context_t* context,
     return kiln_ok_status();
   }
   const int64_t P = KILN_CPU_MATMUL_PANEL;
-  const int64_t K = mm->k, N = mm->n;
-  const int64_t batches = mm->rhs_batch_stride ? mm->batch : 1;
+  const int64_t K = g->k, N = g->n;
+  const int64_t batches = o->batch_stride ? g->batch : 1;
   const int64_t np = (N + P - 1) / P * P;
   const int64_t count = kiln_ir_dense_num_elements(value);
   if (value->dense.size != (size_t)count * 4 ||
-      batches * np * K > (1ll << 36)) {
+      batches * np * K > (1ll << 36) || o->offset < 0) {
     return kiln_ok_status();
   }
+  // Element (n, k) of the logical N x K RHS of batch bi.
+#define KILN_CPU_RHS_AT(bi, n, k)     \
+  (o->offset + (bi)*o->batch_stride + \
+   (o->transposed ? (k)*o->stride + (n) : (n)*o->stride + (k)))
   // The last element the logical view reads must lie inside the data.
-  const int64_t last = (batches - 1) * mm->rhs_batch_stride +
-                       (mm->rhs_transposed ? (N - 1) * mm->rhs_stride + K - 1
-                                           : (K - 1) * mm->rhs_stride + N - 1);
-  if (last >= count) return kiln_ok_status();
+  if (KILN_CPU_RHS_AT(batches - 1, N - 1, K - 1) >= count) {
+    return kiln_ok_status();
+  }
   // Packed straight into the attribute's arena storage (a model's
   // weights are hundreds of MB: no staging copy), panel by panel so the
   // writes are sequential; columns past N are the zero padding.
@@ -330,19 +334,15 @@ kiln_status_t kiln_cpu_matmul_pack_constant_rhs(kiln_ir_context_t* context,
         for (int64_t j = 0; j < P; ++j) {
           const int64_t n = n0 + j;
           float v = 0.0f;
-          if (n < N) {
-            int64_t from = bi * mm->rhs_batch_stride +
-                           (mm->rhs_transposed ? n * mm->rhs_stride + k
-                                               : k * mm->rhs_stride + n);
-            memcpy(&v, src + 4 * from, 4);
-          }
+          if (n < N) memcpy(&v, src + 4 * KILN_CPU_RHS_AT(bi, n, k), 4);
           panel[k * P + j] = v;
         }
       }
     }
   }
+#undef KILN_CPU_RHS_AT
   KILN_RETURN_IF_ERROR(kiln_cpu_replace_region_constant(
-      context, region, mm->rhs_binding, def, type, attr));
+      context, region, o->binding, def, type, attr));
   g->rhs.panels = true;
   g->rhs.transposed = false;
   g->rhs.offset = 0;

@@ -59,7 +59,7 @@ typedef struct kiln_cpu_gemm_operand_t {
   int64_t stride;
   bool transposed;
   bool window;
-  // An RHS packed at compile time (kiln_cpu_matmul_pack_constant_rhs): 16
+  // An RHS packed at compile time (kiln_cpu_gemm_pack_constant_rhs): 16
   // columns per panel, element (n, k) at (n / 16) * K * 16 + k * 16 + n % 16,
   // zero past N (the mmt4d RHS layout of a 16x1 tile; 8-column tiles read
   // it with a row stride of 16), batches |batch_stride| apart.
@@ -100,16 +100,15 @@ void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out);
 // The RHS panel width of kiln_cpu_gemm_operand_t.panels.
 #define KILN_CPU_MATMUL_PANEL 16
 
-// When the RHS of |region| (matched as |mm|, problem |g|) is an f32 constant
-// used by this region alone, replaces it by a constant holding its panels
-// (the panel layout of kiln_cpu_gemm_operand_t) and sets g->rhs to read
-// them: the weight is packed once, here, instead of on every call. The
-// region's body keeps its logical types: only the native entry reads the
-// operand. Leaves |g| alone otherwise.
-kiln_status_t kiln_cpu_matmul_pack_constant_rhs(kiln_ir_context_t* context,
-                                                kiln_ir_op_t* region,
-                                                const kiln_cpu_matmul_t* mm,
-                                                kiln_cpu_gemm_t* g);
+// When the RHS of |region| (problem |g|: a matmul's B, a convolution's
+// filter) is an f32 constant used by this region alone, replaces it by a
+// constant holding its panels (the panel layout of kiln_cpu_gemm_operand_t)
+// and sets g->rhs to read them: the weight is packed once, here, instead of
+// on every call. The region's body keeps its logical types: only the native
+// entry reads the operand. Leaves |g| alone otherwise.
+kiln_status_t kiln_cpu_gemm_pack_constant_rhs(kiln_ir_context_t* context,
+                                              kiln_ir_op_t* region,
+                                              kiln_cpu_gemm_t* g);
 
 // Replaces operand |binding| of |region|, produced by the arith.constant
 // |def| (used by the region alone), by a new constant of |type| holding

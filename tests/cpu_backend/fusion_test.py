@@ -53,10 +53,12 @@ def conv_nchw(x, w, s, p, d, groups=1):
     return out
 
 
-def conv_src(name, xs, ws, os_, s, p, d, groups, tail, extra_args=""):
-    """A stablehlo NCHW convolution %c, then |tail| (lines ending in a
-    value %r)."""
-    dims = "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]"
+def conv_src(name, xs, ws, os_, s, p, d, groups, tail, extra_args="",
+             nhwc=False):
+    """A stablehlo NCHW (or NHWC image and output, HWIO filter) convolution
+    %c, then |tail| (lines ending in a value %r)."""
+    dims = ("[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]" if nhwc else
+            "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]")
     return ("func.func @%s(%%x: %s, %%w: %s%s) -> %s {\n"
             "  %%c = stablehlo.convolution(%%x, %%w) dim_numbers = %s,"
             " window = {stride = [%d, %d], pad = [[%d, %d], [%d, %d]],"
@@ -67,15 +69,15 @@ def conv_src(name, xs, ws, os_, s, p, d, groups, tail, extra_args=""):
              p, d, d, groups, ty(xs), ty(ws), ty(os_), tail, ty(os_)))
 
 
-def bias_relu6_tail(os_, f):
+def bias_relu6_tail(os_, f, channel_dim=1):
     t = ty(os_)
-    return ("  %%bb = stablehlo.broadcast_in_dim %%b, dims = [1] :"
+    return ("  %%bb = stablehlo.broadcast_in_dim %%b, dims = [%d] :"
             " (tensor<%dxf32>) -> %s\n"
             "  %%a = stablehlo.add %%c, %%bb : %s\n"
             "  %%lo = stablehlo.constant dense<0.0> : tensor<f32>\n"
             "  %%hi = stablehlo.constant dense<6.0> : tensor<f32>\n"
             "  %%r = stablehlo.clamp %%lo, %%a, %%hi : (tensor<f32>, %s,"
-            " tensor<f32>) -> %s\n" % (f, t, t, t, t))
+            " tensor<f32>) -> %s\n" % (channel_dim, f, t, t, t, t))
 
 
 def residual_relu_tail(os_):
@@ -156,12 +158,20 @@ def make_cases():
     cases.append(("matmul_bias_silu", src, [a, bm, bias], ref, bound,
                   "epilogue"))
 
-    # Depthwise: 3x3 stride 1 pad 1, stride 2, dilation 2 with batch 2, 5x5.
-    for i, (n, c, h, w, k, s, p, d, epi) in enumerate([
-            (1, 7, 15, 13, 3, 1, 1, 1, True),
-            (1, 9, 16, 17, 3, 2, 1, 1, True),
-            (2, 5, 12, 11, 3, 1, 2, 2, False),
-            (1, 3, 9, 9, 5, 2, 2, 1, True)]):
+    # Depthwise: 3x3 stride 1 pad 1, stride 2, dilation 2 with batch 2, 5x5
+    # (NCHW: the channel-plane entry); then channels-last ones (NHWC image
+    # and output, HWIO filter: the row entry) with blocks of 16 channels, a
+    # tail of 8 or 4, and rows wide enough for its four-output runs.
+    for i, (n, c, h, w, k, s, p, d, epi, nhwc) in enumerate([
+            (1, 7, 15, 13, 3, 1, 1, 1, True, False),
+            (1, 9, 16, 17, 3, 2, 1, 1, True, False),
+            (2, 5, 12, 11, 3, 1, 2, 2, False, False),
+            (1, 3, 9, 9, 5, 2, 2, 1, True, False),
+            (1, 40, 15, 13, 3, 1, 1, 1, True, True),
+            (1, 32, 16, 23, 3, 2, 1, 1, True, True),
+            (2, 48, 12, 19, 3, 1, 2, 2, False, True),
+            (1, 20, 9, 29, 5, 2, 2, 1, True, True),
+            (1, 7, 10, 21, 3, 1, 1, 1, True, True)]):
         oh, ow = out_size(h, k, s, p, d), out_size(w, k, s, p, d)
         xs, ws, os_ = (n, c, h, w), (c, 1, k, k), (n, c, oh, ow)
         x, wt, b = arr(*xs), arr(*ws), arr(c)
@@ -175,12 +185,21 @@ def make_cases():
             ref = ref + b.astype(np.float64)[None, :, None, None]
             bound = bound + np.abs(ref) * 2.0 ** -22
             ref = np.clip(ref, 0.0, 6.0)
+        if nhwc:
+            # The same convolution on transposed operands and result.
+            x = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+            wt = np.ascontiguousarray(wt.transpose(2, 3, 1, 0))
+            ref = ref.transpose(0, 2, 3, 1)
+            bound = bound.transpose(0, 2, 3, 1)
+            xs, ws, os_ = x.shape, wt.shape, ref.shape
+        if epi:
             src = conv_src(name, xs, ws, os_, s, p, d, c,
-                           bias_relu6_tail(os_, c), ", %%b: tensor<%dxf32>" % c)
+                           bias_relu6_tail(os_, c, 3 if nhwc else 1),
+                           ", %%b: tensor<%dxf32>" % c, nhwc)
             inputs = [x, wt, b]
         else:
             src = conv_src(name, xs, ws, os_, s, p, d, c, "  %%r = stablehlo.add"
-                           " %%c, %%c : %s\n" % ty(os_))
+                           " %%c, %%c : %s\n" % ty(os_), nhwc=nhwc)
             ref, bound = 2 * ref, 2 * bound
             inputs = [x, wt]
         cases.append((name, src, inputs, ref, bound,

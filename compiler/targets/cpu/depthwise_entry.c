@@ -178,10 +178,16 @@ void kiln_cpu_depthwise_workgroups(const kiln_cpu_depthwise_t* d,
   out_count[2] = d->n;
 }
 
-// Channels-last: one output row per workgroup; every tap adds a run of C
-// channels (the filter's taps are runs of C too), a loop the C compiler
-// vectorizes. Taps are summed in the generic op's order (kh, then kw)
-// from zero, so results match the generic path bit for bit.
+// Channels-last: one output row per workgroup. Channels go in blocks of
+// 16 (a GCC/Clang vector type: one zmm on AVX-512, split by the compiler
+// elsewhere): the block's KH x KW filter taps stay in registers and four
+// adjacent interior outputs (every tap inside the image) accumulate in
+// registers at once, so each input vector is loaded once per tap and no
+// partial sum goes through memory; the border outputs check each tap.
+// Channels past the last full block add one run of channels per tap in
+// place. Every output sums its taps in the generic op's order (kh, then
+// kw) from zero, skipping padding, so results match the generic path bit
+// for bit.
 static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
                                          const char* c_name,
                                          uint32_t max_binding,
@@ -197,27 +203,89 @@ static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
       "    const kiln_hal_executable_dispatch_state_v1_t* ds,\n"
       "    const kiln_hal_executable_workgroup_state_v1_t* wg) {\n"
       "  (void)env;\n"
-      "  enum { C = %" PRId64
+      "  enum { C = %" PRId64 ", C16 = %" PRId64
       " };\n"
-      "  const int64_t H = %" PRId64 ", W = %" PRId64 ", OH = %" PRId64
+      "  enum { H = %" PRId64 ", W = %" PRId64 ", OH = %" PRId64
       ", OW = %" PRId64
-      ";\n"
-      "  const int64_t KH = %" PRId64 ", KW = %" PRId64 ", SH = %" PRId64
+      " };\n"
+      "  enum { KH = %" PRId64 ", KW = %" PRId64 ", SH = %" PRId64
       ", SW = %" PRId64 ", DH = %" PRId64 ", DW = %" PRId64 ", PT = %" PRId64
       ", PL = %" PRId64
-      ";\n"
+      " };\n"
+      "  typedef float v16_t __attribute__((vector_size(64), aligned(4), "
+      "may_alias));\n"
       "  if (ds->binding_count <= %u) return KILN_CPU_FAIL_BINDING;\n"
       "  const int64_t y = wg->workgroup_id_x, b = wg->workgroup_id_z;\n"
       "  if (y >= OH || b >= %" PRId64
       ") return 0;\n"
       "  const float* const img = (const float*)ds->binding_ptrs[%u] + b * "
-      "H * W * C;\n"
+      "(int64_t)H * W * C;\n"
       "  const float* const flt = (const float*)ds->binding_ptrs[%u];\n"
       "  float* const eo = (float*)ds->binding_ptrs[%u];\n"
-      "  float* const row = eo + (b * OH + y) * OW * C;\n"
+      "  float* const row = eo + (b * OH + y) * (int64_t)OW * C;\n"
+      // Interior columns [xa, xb): every tap column inside the image.
+      "  const int64_t xn = (int64_t)W - 1 - (KW - 1) * DW + PL;\n"
+      "  int64_t xa = (PL + SW - 1) / SW, xb = xn < 0 ? 0 : xn / SW + 1;\n"
+      "  if (xb > OW) xb = OW;\n"
+      "  if (xa > xb) xa = xb;\n"
+      "  for (int64_t c0 = 0; c0 < C16; c0 += 16) {\n"
+      "    v16_t f[KH * KW];\n"
+      "    for (int t = 0; t < KH * KW; ++t) f[t] = *(const v16_t*)(flt + t "
+      "* C + c0);\n"
+      "    const v16_t zero = {0};\n"
+      "    for (int64_t x = 0; x < OW; ++x) {\n"
+      "      if (x == xa) x = xb;\n"
+      "      if (x >= OW) break;\n"
+      "      v16_t acc = zero;\n"
+      "      for (int i = 0; i < KH; ++i) {\n"
+      "        const int64_t r = y * SH + i * DH - PT;\n"
+      "        if (r < 0 || r >= H) continue;  // zero padding\n"
+      "        for (int j = 0; j < KW; ++j) {\n"
+      "          const int64_t q = x * SW + j * DW - PL;\n"
+      "          if (q < 0 || q >= W) continue;\n"
+      "          acc += *(const v16_t*)(img + (r * W + q) * C + c0) * f[i * KW "
+      "+ j];\n"
+      "        }\n"
+      "      }\n"
+      "      *(v16_t*)(row + x * C + c0) = acc;\n"
+      "    }\n"
+      "    int64_t x = xa;\n"
+      "    for (; x + 4 <= xb; x += 4) {\n"
+      "      v16_t a0 = zero, a1 = zero, a2 = zero, a3 = zero;\n"
+      "      for (int i = 0; i < KH; ++i) {\n"
+      "        const int64_t r = y * SH + i * DH - PT;\n"
+      "        if (r < 0 || r >= H) continue;\n"
+      "        const float* const ip = img + (r * W + x * SW - PL) * C + c0;\n"
+      "        for (int j = 0; j < KW; ++j) {\n"
+      "          const v16_t fv = f[i * KW + j];\n"
+      "          const float* const p = ip + j * DW * C;\n"
+      "          a0 += *(const v16_t*)p * fv;\n"
+      "          a1 += *(const v16_t*)(p + SW * C) * fv;\n"
+      "          a2 += *(const v16_t*)(p + 2 * SW * C) * fv;\n"
+      "          a3 += *(const v16_t*)(p + 3 * SW * C) * fv;\n"
+      "        }\n"
+      "      }\n"
+      "      *(v16_t*)(row + x * C + c0) = a0;\n"
+      "      *(v16_t*)(row + (x + 1) * C + c0) = a1;\n"
+      "      *(v16_t*)(row + (x + 2) * C + c0) = a2;\n"
+      "      *(v16_t*)(row + (x + 3) * C + c0) = a3;\n"
+      "    }\n"
+      "    for (; x < xb; ++x) {\n"
+      "      v16_t acc = zero;\n"
+      "      for (int i = 0; i < KH; ++i) {\n"
+      "        const int64_t r = y * SH + i * DH - PT;\n"
+      "        if (r < 0 || r >= H) continue;\n"
+      "        const float* const ip = img + (r * W + x * SW - PL) * C + c0;\n"
+      "        for (int j = 0; j < KW; ++j) acc += *(const v16_t*)(ip + j * DW "
+      "* C) * f[i * KW + j];\n"
+      "      }\n"
+      "      *(v16_t*)(row + x * C + c0) = acc;\n"
+      "    }\n"
+      "  }\n"
+      "  if (C16 < C) {\n"
       "  for (int64_t x = 0; x < OW; ++x) {\n"
       "    float* restrict acc = row + x * C;\n"
-      "    for (int64_t c = 0; c < C; ++c) acc[c] = 0.0f;\n"
+      "    for (int64_t c = C16; c < C; ++c) acc[c] = 0.0f;\n"
       "    for (int64_t i = 0; i < KH; ++i) {\n"
       "      const int64_t r = y * SH + i * DH - PT;\n"
       "      if (r < 0 || r >= H) continue;  // zero padding\n"
@@ -226,14 +294,15 @@ static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
       "        if (q < 0 || q >= W) continue;\n"
       "        const float* restrict ip = img + (r * W + q) * C;\n"
       "        const float* restrict fp = flt + (i * KW + j) * C;\n"
-      "        for (int64_t c = 0; c < C; ++c) acc[c] += ip[c] * fp[c];\n"
+      "        for (int64_t c = C16; c < C; ++c) acc[c] += ip[c] * fp[c];\n"
       "      }\n"
       "    }\n"
+      "  }\n"
       "  }\n",
-      d->c, d->h, d->w, d->oh, d->ow, d->kh, d->kw, d->n, c_name, d->c, d->h,
-      d->w, d->oh, d->ow, d->kh, d->kw, d->sh, d->sw, d->dh, d->dw, d->pad_top,
-      d->pad_left, max_binding, d->n, d->img_binding, d->flt_binding,
-      d->out_binding);
+      d->c, d->h, d->w, d->oh, d->ow, d->kh, d->kw, d->n, c_name, d->c,
+      d->c / 16 * 16, d->h, d->w, d->oh, d->ow, d->kh, d->kw, d->sh, d->sw,
+      d->dh, d->dw, d->pad_top, d->pad_left, max_binding, d->n, d->img_binding,
+      d->flt_binding, d->out_binding);
   if (d->epilogue) {
     kiln_ir_sb_printf(out,
                       "  for (int64_t x = 0; x < OW; ++x) {\n"

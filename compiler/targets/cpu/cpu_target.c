@@ -15,6 +15,7 @@
 #include "compiler/ir/builtin.h"
 #include "compiler/ir/printer.h"
 #include "compiler/targets/cpu/c_emitter.h"
+#include "compiler/targets/cpu/concat_entry.h"
 #include "compiler/targets/cpu/conv_entry.h"
 #include "compiler/targets/cpu/depthwise_entry.h"
 #include "compiler/targets/cpu/embedded_headers.h"
@@ -976,6 +977,16 @@ kiln_status_t kiln_cpu_target_serialize(
       e->local_memory = kiln_cpu_gemm_local_memory(&gemm);
       int64_t wg[3];
       kiln_cpu_gemm_workgroups(&gemm, wg);
+      if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
+      ++n;
+      continue;
+    }
+    kiln_cpu_concat_t concat;
+    if (region && kiln_cpu_match_concat(context, region, &concat)) {
+      kiln_cpu_emit_concat_entry(&concat, c_name, &fn);
+      status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);
+      int64_t wg[3];
+      kiln_cpu_concat_workgroups(&concat, wg);
       if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
       ++n;
       continue;

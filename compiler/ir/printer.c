@@ -170,7 +170,18 @@ void kiln_ir_sb_print_float(kiln_ir_string_builder_t* sb,
     int precisions[] = {6, 9, 17};
     for (int k = 0; k < 3; ++k) {
       snprintf(buffer, sizeof(buffer), "%.*g", precisions[k], value);
-      if (!strpbrk(buffer, ".e")) strcat(buffer, ".0");
+      // MLIR's float literals need a '.' before any exponent: "1.0e-12",
+      // never "1e-12" (which reads as the integer 1 and a stray 'e').
+      if (!strchr(buffer, '.')) {
+        char* e = strchr(buffer, 'e');
+        char tail[64] = "";
+        if (e) {
+          snprintf(tail, sizeof(tail), "%s", e);
+          *e = 0;
+        }
+        strcat(buffer, ".0");
+        strcat(buffer, tail);
+      }
       double back = strtod(buffer, NULL);
       if (kiln_ir_float_to_bits(kind, back) == bits) {
         kiln_ir_sb_puts(sb, buffer);

@@ -15,9 +15,6 @@ func.func @f(%a: tensor<4xf32>, %b: tensor<4xf32> {my.attr}) -> tensor<4xf32> {
   %1 = stablehlo.add %0, %c : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   // CHECK: arith.constant 0.1 : f32
   %2 = arith.constant 0.1 : f32
-  // Exponents keep a '.' before them (MLIR reads "1e-12" as 1 and 'e').
-  // CHECK: stablehlo.constant dense<[1.0e-12, 3.0e+20, 1.5e-07]> : tensor<3xf32>
-  %e = stablehlo.constant dense<[1.0e-12, 3.0e+20, 1.5e-7]> : tensor<3xf32>
   // CHECK: arith.constant 3.1415926535897931 : f64
   %d = arith.constant 3.141592653589793 : f64
   // CHECK: arith.addf %3, %3 : f32
@@ -54,4 +51,12 @@ func.func @regions(%arg0: tensor<1x10xi32>, %init: tensor<i32>) -> tensor<1xi32>
 }
 func.func @callee(%arg0: tensor<1xi32>) -> tensor<1xi32> {
   return %arg0 : tensor<1xi32>
+}
+
+// Exponents keep a '.' before them (MLIR reads "1e-12" as 1 and 'e').
+// CHECK-LABEL: func.func @float_exponents
+func.func @float_exponents() -> tensor<3xf32> {
+  // CHECK: stablehlo.constant dense<[1.0e-12, 3.0e+20, 1.5e-07]> : tensor<3xf32>
+  %e = stablehlo.constant dense<[1.0e-12, 3.0e+20, 1.5e-7]> : tensor<3xf32>
+  return %e : tensor<3xf32>
 }

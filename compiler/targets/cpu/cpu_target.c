@@ -22,6 +22,7 @@
 #include "compiler/targets/cpu/epilogue.h"
 #include "compiler/targets/cpu/matmul_entry.h"
 #include "compiler/targets/cpu/pooling_entry.h"
+#include "compiler/targets/cpu/reduction_entry.h"
 #include "compiler/targets/cpu/winograd_entry.h"
 #include "runtime/hal/local/executable_library.h"
 #include "runtime/vm/assembler.h"
@@ -977,6 +978,16 @@ kiln_status_t kiln_cpu_target_serialize(
       e->local_memory = kiln_cpu_gemm_local_memory(&gemm);
       int64_t wg[3];
       kiln_cpu_gemm_workgroups(&gemm, wg);
+      if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
+      ++n;
+      continue;
+    }
+    kiln_cpu_spatial_sum_t sum;
+    if (region && kiln_cpu_match_spatial_sum(context, region, &sum)) {
+      kiln_cpu_emit_spatial_sum_entry(&sum, c_name, &fn);
+      status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);
+      int64_t wg[3];
+      kiln_cpu_spatial_sum_workgroups(&sum, wg);
       if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
       ++n;
       continue;

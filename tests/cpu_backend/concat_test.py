@@ -18,7 +18,7 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cpu_test_util import fail, run  # noqa: E402
+from cpu_test_util import compile_llvm_cpu, fail, run  # noqa: E402
 
 BIN = sys.argv[1]
 TYPES = {"f32": np.float32, "f16": np.float16}
@@ -61,16 +61,7 @@ def main():
             " tensor<4x5xf32>) -> tensor<4x8xf32>\n"
             "  %r = stablehlo.add %c, %c : tensor<4x8xf32>\n"
             "  return %r : tensor<4x8xf32>\n}\n")
-        src_path = os.path.join(work, "concat.mlir")
-        with open(src_path, "w") as f:
-            f.write("".join(src))
-        kmod = os.path.join(work, "concat.kmod")
-        dump = os.path.join(work, "dump")
-        run([os.path.join(BIN, "kiln-compile"),
-             "--iree-hal-target-backends=llvm-cpu",
-             "--iree-hal-dump-executable-sources-to=" + dump, src_path, "-o",
-             kmod])
-        c = open(os.path.join(dump, "dispatches.c")).read()
+        kmod, c = compile_llvm_cpu(BIN, work, "concat", "".join(src))
         entries = c.count("// concatenation of ")
         if entries < len(cases):
             fail("%d concatenation entries, want at least %d" %

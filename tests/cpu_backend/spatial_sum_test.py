@@ -18,7 +18,7 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cpu_test_util import fail, run  # noqa: E402
+from cpu_test_util import compile_llvm_cpu, fail, run  # noqa: E402
 
 BIN = sys.argv[1]
 
@@ -76,16 +76,7 @@ def main():
             src, p = case_src("sum_%d" % i, shape, nhwc, divide)
             srcs.append(src)
             pixels.append(p)
-        src_path = os.path.join(work, "sums.mlir")
-        with open(src_path, "w") as f:
-            f.write("".join(srcs))
-        kmod = os.path.join(work, "sums.kmod")
-        dump = os.path.join(work, "dump")
-        run([os.path.join(BIN, "kiln-compile"),
-             "--iree-hal-target-backends=llvm-cpu",
-             "--iree-hal-dump-executable-sources-to=" + dump, src_path, "-o",
-             kmod])
-        c = open(os.path.join(dump, "dispatches.c")).read()
+        kmod, c = compile_llvm_cpu(BIN, work, "sums", "".join(srcs))
         entries = c.count("// f32 sum over ")
         if entries != len(cases):
             fail("%d spatial sum entries, want %d" % (entries, len(cases)))

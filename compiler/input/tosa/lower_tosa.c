@@ -595,9 +595,68 @@ static kiln_scalar_t kiln_tosa_lowest(const kiln_ir_type_t* e) {
   return s;
 }
 
+// A tensor of |type| holding |value| everywhere: a splat constant (so that
+// const-eval can fold what reads it), or where |type| has run-time dims a
+// linalg.fill of a tensor.empty sized like |like| (same rank prefix).
+static kiln_status_t kiln_tosa_emit_splat(kiln_ir_builder_t* b,
+                                          const kiln_ir_type_t* type,
+                                          kiln_scalar_t value,
+                                          kiln_ir_value_t* like,
+                                          kiln_ir_value_t** out) {
+  const kiln_ir_type_t* e = type->shaped.element;
+  if (kiln_ir_type_has_static_shape(type)) {
+    return kiln_lowering_constant(
+        b, kiln_scalar_splat_attr(b->context, type, value), type, out);
+  }
+  kiln_ir_value_t *empty = NULL, *scalar = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, type, like, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+      b, kiln_scalar_to_attr(b->context, e, value), e, &scalar));
+  return kiln_lowering_fill(b, scalar, empty, out);
+}
+
+// A zero splat constant of |type| (static).
+static kiln_status_t kiln_tosa_emit_zeros(kiln_ir_builder_t* b,
+                                          const kiln_ir_type_t* type,
+                                          kiln_ir_value_t** out) {
+  kiln_scalar_t zero;
+  memset(&zero, 0, sizeof(zero));
+  if (kiln_lowering_is_float(type->shaped.element)) zero.f = 0.0;
+  return kiln_tosa_emit_splat(b, type, zero, NULL, out);
+}
+
+// conv2d, depthwise_conv2d, avg_pool2d and max_pool2d take a run-time
+// batch: dim 0 of the input and of the result, both or neither, which the
+// window passes through (the result is sized by the input's). The window
+// dims, the channels and the other operands are static.
+static kiln_status_t kiln_tosa_check_dynamic_batch(kiln_ir_context_t* ctx,
+                                                   kiln_ir_op_t* op) {
+  const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  bool ok = (in->shaped.dims[0] == KILN_IR_DYNAMIC_DIM) ==
+            (rt->shaped.dims[0] == KILN_IR_DYNAMIC_DIM);
+  for (size_t d = 1; d < 4; ++d) {
+    ok = ok && in->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+         rt->shaped.dims[d] != KILN_IR_DYNAMIC_DIM;
+  }
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  for (uint32_t i = 1; i < n && ok; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    ok = !kiln_ir_type_is_shaped(t) || kiln_ir_type_has_static_shape(t);
+  }
+  if (!ok) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        "only the batch (dim 0 of the input and the result, both or "
+        "neither) may have a run-time size");
+  }
+  return kiln_ok_status();
+}
+
 // |input| padded by |before|/|after| elements per dim: a generic over the
 // padded shape reading the input with tensor.extract at clamped indices and
-// |fill| (a scalar of the element type) outside.
+// |fill| (a scalar of the element type) outside. A run-time sized dim must
+// be unpadded (the callers check): the result takes the input's size there.
 static kiln_status_t kiln_tosa_pad(
     kiln_ir_builder_t* b, kiln_ir_value_t* input, const int64_t* before,
     const int64_t* after,
@@ -609,11 +668,19 @@ static kiln_status_t kiln_tosa_pad(
   uint32_t rank = (uint32_t)in->shaped.rank;
   int64_t dims[KILN_TOSA_MAX_RANK];
   for (uint32_t d = 0; d < rank; ++d) {
-    dims[d] = in->shaped.dims[d] + before[d] + after[d];
+    bool dynamic = in->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
+    if (dynamic && (before[d] || after[d])) {
+      return kiln_ir_emit_error(ctx, b->location,
+                                "padding run-time sized dim %u is not "
+                                "supported",
+                                d);
+    }
+    dims[d] = dynamic ? in->shaped.dims[d]
+                      : in->shaped.dims[d] + before[d] + after[d];
   }
   const kiln_ir_type_t* pt = kiln_ir_tensor_type_get(ctx, rank, dims, e, NULL);
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, pt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, pt, input, &init));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
@@ -718,6 +785,7 @@ kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "kernel"), kernel, 2);
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "stride"), stride, 2);
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "pad"), pad, 4);
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_batch(ctx, op));
   kiln_scalar_t lowest = kiln_tosa_lowest(e);
   if (pad[0] || pad[1] || pad[2] || pad[3]) {
     int64_t before[4] = {0, pad[0], pad[2], 0};
@@ -727,14 +795,9 @@ kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
                                        kiln_tosa_fill_constant, &fill, &input));
   }
   kiln_ir_value_t *acc, *window;
-  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
-      b, kiln_scalar_splat_attr(ctx, rt, lowest), rt, &acc));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_splat(b, rt, lowest, input, &acc));
   const kiln_ir_type_t* wt = kiln_ir_tensor_type_get(ctx, 2, kernel, e, NULL);
-  kiln_scalar_t zero;
-  memset(&zero, 0, sizeof(zero));
-  if (kiln_lowering_is_float(e)) zero.f = 0.0;
-  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
-      b, kiln_scalar_splat_attr(ctx, wt, zero), wt, &window));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_zeros(b, wt, &window));
   // Loops (n, oh, ow, c, kh, kw).
   const kiln_ir_affine_expr_t* in_exprs[4];
   in_exprs[0] = kiln_ir_affine_dim(ctx, 0);
@@ -1070,17 +1133,6 @@ static kiln_status_t kiln_tosa_emit_contraction(
   return kiln_ok_status();
 }
 
-// A zero splat constant of |type|.
-static kiln_status_t kiln_tosa_emit_zeros(kiln_ir_builder_t* b,
-                                          const kiln_ir_type_t* type,
-                                          kiln_ir_value_t** out) {
-  kiln_scalar_t zero;
-  memset(&zero, 0, sizeof(zero));
-  if (kiln_lowering_is_float(type->shaped.element)) zero.f = 0.0;
-  return kiln_lowering_constant(
-      b, kiln_scalar_splat_attr(b->context, type, zero), type, out);
-}
-
 // |bias| (rank 1, C elements or 1) broadcast over |init| (a tensor.empty of
 // the result's type), read along loops |dims| (|num_dims| of them: dims =
 // {d} reads bias[d]; two dims read the bias expanded to their sizes,
@@ -1243,12 +1295,13 @@ kiln_status_t kiln_tosa_lower_conv2d(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   int64_t izp, wzp, stride[2], dilation[2];
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "input_zp", &izp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 4, "weight_zp", &wzp));
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_batch(ctx, op));
   kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
   KILN_RETURN_IF_ERROR(
       kiln_tosa_conv_prologue(b, op, izp, &input, stride, dilation));
   const kiln_ir_type_t* rt = op->results[0].type;
   kiln_ir_value_t *empty = NULL, *init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, input, &empty));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2),
                                                 empty, 3, 1, &init));
   // Loops (n, oh, ow, oc, kh, kw, ic).
@@ -1273,6 +1326,7 @@ kiln_status_t kiln_tosa_lower_depthwise_conv2d(kiln_ir_builder_t* b,
   int64_t izp, wzp, stride[2], dilation[2];
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "input_zp", &izp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 4, "weight_zp", &wzp));
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_batch(ctx, op));
   kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
   KILN_RETURN_IF_ERROR(
       kiln_tosa_conv_prologue(b, op, izp, &input, stride, dilation));
@@ -1284,7 +1338,7 @@ kiln_status_t kiln_tosa_lower_depthwise_conv2d(kiln_ir_builder_t* b,
   const kiln_ir_type_t* t5 =
       kiln_ir_tensor_type_get(ctx, 5, dims5, rt->shaped.element, NULL);
   kiln_ir_value_t *empty = NULL, *init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, t5, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, t5, input, &empty));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2),
                                                 empty, 3, 2, &init));
   // Loops (n, oh, ow, c, m, kh, kw).
@@ -1328,6 +1382,7 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
   bool f = kiln_lowering_is_float(e);
   int64_t izp, ozp, kernel[2] = {1, 1}, stride[2] = {1, 1},
                     pad[4] = {0, 0, 0, 0};
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_batch(ctx, op));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 1, "input_zp", &izp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 2, "output_zp", &ozp));
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "kernel"), kernel, 2);
@@ -1355,7 +1410,10 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
   const kiln_ir_type_t* acc_t =
       kiln_ir_tensor_type_get(ctx, 4, rt->shaped.dims, acc_e, NULL);
   kiln_ir_value_t *acc, *window;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_zeros(b, acc_t, &acc));
+  kiln_scalar_t zero;
+  memset(&zero, 0, sizeof(zero));
+  if (f) zero.f = 0.0;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_splat(b, acc_t, zero, input, &acc));
   const kiln_ir_type_t* wt = kiln_ir_tensor_type_get(ctx, 2, kernel, e, NULL);
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_zeros(b, wt, &window));
   // Sum: loops (n, oh, ow, c, kh, kw).
@@ -1437,7 +1495,7 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_lowering_constant(
         b, kiln_scalar_dense_attr(ctx, ct, oh * ow, shifts), ct, &shift_v));
   }
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, input, &init));
   int64_t pos[2] = {1, 2};
   const kiln_ir_attribute_t* id4 = kiln_linalg_identity_map(ctx, 4);
   const kiln_ir_attribute_t* at_pos =

@@ -361,6 +361,15 @@ static kiln_status_t kiln_tosa_verify_reduce(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// The number of windows of |span| elements at |stride| over |size| elements
+// padded by |pad| in all (at least one must fit); KILN_IR_DYNAMIC_DIM for a
+// run-time |size| (no arithmetic on the sentinel).
+static int64_t kiln_tosa_window_count(int64_t size, int64_t pad, int64_t span,
+                                      int64_t stride) {
+  if (size == KILN_IR_DYNAMIC_DIM) return KILN_IR_DYNAMIC_DIM;
+  return (size + pad - span) / stride + 1;
+}
+
 static kiln_status_t kiln_tosa_verify_max_pool2d(kiln_ir_context_t* context,
                                                  kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
@@ -396,12 +405,18 @@ static kiln_status_t kiln_tosa_verify_max_pool2d(kiln_ir_context_t* context,
                                    (long long)pad[i]);
     }
   }
-  int64_t want[4] = {
-      in->shaped.dims[0],
-      (in->shaped.dims[1] + pad[0] + pad[1] - kernel[0]) / stride[0] + 1,
-      (in->shaped.dims[2] + pad[2] + pad[3] - kernel[1]) / stride[1] + 1,
-      in->shaped.dims[3]};
+  int64_t want[4] = {in->shaped.dims[0],
+                     kiln_tosa_window_count(in->shaped.dims[1], pad[0] + pad[1],
+                                            kernel[0], stride[0]),
+                     kiln_tosa_window_count(in->shaped.dims[2], pad[2] + pad[3],
+                                            kernel[1], stride[1]),
+                     in->shaped.dims[3]};
   for (int d = 0; d < 4; ++d) {
+    // A run-time size on either side is checked when lowered.
+    if (want[d] == KILN_IR_DYNAMIC_DIM ||
+        out->shaped.dims[d] == KILN_IR_DYNAMIC_DIM) {
+      continue;
+    }
     if (out->shaped.dims[d] != want[d]) {
       return kiln_ir_op_emit_error(op, context, "result dim %d must be %lld", d,
                                    (long long)want[d]);
@@ -640,7 +655,10 @@ static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
         ok = w->shaped.dims[2] == x->shaped.dims[3];
         kernel[0] = w->shaped.dims[0];
         kernel[1] = w->shaped.dims[1];
-        want[3] = w->shaped.dims[2] * w->shaped.dims[3];
+        want[3] = w->shaped.dims[2] == KILN_IR_DYNAMIC_DIM ||
+                          w->shaped.dims[3] == KILN_IR_DYNAMIC_DIM
+                      ? KILN_IR_DYNAMIC_DIM
+                      : w->shaped.dims[2] * w->shaped.dims[3];
       } else if (ok) {
         ok = w->shaped.dims[3] == x->shaped.dims[3];
         kernel[0] = w->shaped.dims[1];
@@ -651,10 +669,15 @@ static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
     if (ok) {
       want[0] = x->shaped.dims[0];
       for (int i = 0; i < 2; ++i) {
+        if (kernel[i] == KILN_IR_DYNAMIC_DIM) {
+          want[1 + i] = KILN_IR_DYNAMIC_DIM;
+          continue;
+        }
         int64_t span = (kernel[i] - 1) * dil[i] + 1;
-        int64_t padded = x->shaped.dims[1 + i] + pad[2 * i] + pad[2 * i + 1];
-        if (padded < span) ok = false;
-        want[1 + i] = (padded - span) / stride[i] + 1;
+        int64_t size = x->shaped.dims[1 + i];
+        int64_t pads = pad[2 * i] + pad[2 * i + 1];
+        if (size != KILN_IR_DYNAMIC_DIM && size + pads < span) ok = false;
+        want[1 + i] = kiln_tosa_window_count(size, pads, span, stride[i]);
       }
     }
   }
@@ -669,7 +692,15 @@ static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
                                  rank);
   }
   for (size_t d = 0; d < rank; ++d) {
+    // A window dim over a run-time size: checked when lowered.
+    if (rank == 4 && (d == 1 || d == 2) && want[d] == KILN_IR_DYNAMIC_DIM) {
+      continue;
+    }
     if (out->shaped.dims[d] != want[d]) {
+      if (want[d] == KILN_IR_DYNAMIC_DIM) {
+        return kiln_ir_op_emit_error(
+            op, context, "result dim %zu must be a run-time size ('?')", d);
+      }
       return kiln_ir_op_emit_error(op, context, "result dim %zu must be %lld",
                                    d, (long long)want[d]);
     }
@@ -962,19 +993,21 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
                          kiln_tosa_verify_reduce, reduce),
     KILN_TOSA_DYNAMIC_OP("tosa.reduce_any", "logical or along axis (kept)", 1,
                          kiln_tosa_verify_reduce, reduce),
-    KILN_TOSA_OP("tosa.max_pool2d", "NHWC max pooling", 1,
-                 kiln_tosa_verify_max_pool2d, max_pool2d),
+    KILN_TOSA_DYNAMIC_OP("tosa.max_pool2d", "NHWC max pooling", 1,
+                         kiln_tosa_verify_max_pool2d, max_pool2d),
     KILN_TOSA_DYNAMIC_OP("tosa.matmul", "batched matmul (A, B[, a_zp, b_zp])",
                          KILN_IR_VARIADIC, kiln_tosa_verify_nn, matmul),
     KILN_TOSA_DYNAMIC_OP("tosa.fully_connected", "input x weight^T + bias",
                          KILN_IR_VARIADIC, kiln_tosa_verify_nn,
                          fully_connected),
-    KILN_TOSA_OP("tosa.conv2d", "NHWC x OHWI convolution + bias",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_nn, conv2d),
-    KILN_TOSA_OP("tosa.depthwise_conv2d", "NHWC x HWCM convolution + bias",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_nn, depthwise_conv2d),
-    KILN_TOSA_OP("tosa.avg_pool2d", "NHWC average pooling (no padding counted)",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_nn, avg_pool2d),
+    KILN_TOSA_DYNAMIC_OP("tosa.conv2d", "NHWC x OHWI convolution + bias",
+                         KILN_IR_VARIADIC, kiln_tosa_verify_nn, conv2d),
+    KILN_TOSA_DYNAMIC_OP("tosa.depthwise_conv2d",
+                         "NHWC x HWCM convolution + bias", KILN_IR_VARIADIC,
+                         kiln_tosa_verify_nn, depthwise_conv2d),
+    KILN_TOSA_DYNAMIC_OP("tosa.avg_pool2d",
+                         "NHWC average pooling (no padding counted)",
+                         KILN_IR_VARIADIC, kiln_tosa_verify_nn, avg_pool2d),
     KILN_TOSA_OP("tosa.concat", "concatenates along axis", KILN_IR_VARIADIC,
                  kiln_tosa_verify_data, concat),
     KILN_TOSA_OP("tosa.slice", "static slice (start, size)", KILN_IR_VARIADIC,

@@ -99,3 +99,31 @@ func.func @rescale_double_round(%x: tensor<4xi8>) -> tensor<4xi8> {
   %0 = tosa.rescale %x {double_round = true, input_zp = 1 : i32, multiplier = array<i32: 1518500250>, output_zp = 0 : i32, per_channel = false, scale32 = true, shift = array<i8: 36>} : (tensor<4xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
+
+// A run-time batch: the padded input and the result are sized by the
+// input's dim 0 (tensor.dim), the window dims stay static.
+// CHECK-LABEL: func.func @conv2d_dynamic_batch
+func.func @conv2d_dynamic_batch(%x: tensor<?x5x5x2xf32>, %w: tensor<3x2x3x2xf32>, %bias: tensor<3xf32>) -> tensor<?x3x4x3xf32> {
+  // CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x5x5x2xf32>
+  // CHECK: tensor.empty(%[[N]]) : tensor<?x6x8x2xf32>
+  // CHECK: %[[PADDED:.*]] = linalg.generic
+  // CHECK: %[[M:.*]] = tensor.dim %[[PADDED]], %{{.*}} : tensor<?x6x8x2xf32>
+  // CHECK: tensor.empty(%[[M]]) : tensor<?x3x4x3xf32>
+  // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (d1 * 2) + d4, d2 + (d5 * 2), d6)>, {{.*}}ins(%[[PADDED]], %arg1 : tensor<?x6x8x2xf32>, tensor<3x2x3x2xf32>)
+  %izp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %bias, %izp, %izp {acc_type = f32, dilation = array<i64: 1, 2>, pad = array<i64: 1, 0, 1, 2>, stride = array<i64: 2, 1>} : (tensor<?x5x5x2xf32>, tensor<3x2x3x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x3x4x3xf32>
+  return %0 : tensor<?x3x4x3xf32>
+}
+
+// The accumulator of a pool over a run-time batch is a filled tensor.empty
+// (a splat constant needs a static shape).
+// CHECK-LABEL: func.func @max_pool2d_dynamic_batch
+func.func @max_pool2d_dynamic_batch(%x: tensor<?x4x4x1xf32>) -> tensor<?x2x2x1xf32> {
+  // CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x4x4x1xf32>
+  // CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x2x2x1xf32>
+  // CHECK: %[[LOWEST:.*]] = arith.constant 0xFF800000 : f32
+  // CHECK: linalg.fill ins(%[[LOWEST]] : f32) outs(%[[E]] : tensor<?x2x2x1xf32>)
+  // CHECK: arith.maximumf
+  %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>} : (tensor<?x4x4x1xf32>) -> tensor<?x2x2x1xf32>
+  return %0 : tensor<?x2x2x1xf32>
+}

@@ -655,8 +655,9 @@ static kiln_status_t kiln_tosa_check_dynamic_batch(kiln_ir_context_t* ctx,
 
 // |input| padded by |before|/|after| elements per dim: a generic over the
 // padded shape reading the input with tensor.extract at clamped indices and
-// |fill| (a scalar of the element type) outside. A run-time sized dim must
-// be unpadded (the callers check): the result takes the input's size there.
+// |fill| (a scalar of the element type) outside. A run-time sized dim is
+// padded on the host's sizes: the result's is the input's (tensor.dim) plus
+// the padding, and the input is read inside its run-time size.
 static kiln_status_t kiln_tosa_pad(
     kiln_ir_builder_t* b, kiln_ir_value_t* input, const int64_t* before,
     const int64_t* after,
@@ -667,20 +668,30 @@ static kiln_status_t kiln_tosa_pad(
   const kiln_ir_type_t* e = in->shaped.element;
   uint32_t rank = (uint32_t)in->shaped.rank;
   int64_t dims[KILN_TOSA_MAX_RANK];
+  kiln_ir_value_t* in_size[KILN_TOSA_MAX_RANK];  // run-time sizes, else NULL
+  kiln_ir_value_t* sizes[KILN_TOSA_MAX_RANK];
+  uint32_t num_sizes = 0;
   for (uint32_t d = 0; d < rank; ++d) {
-    bool dynamic = in->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
-    if (dynamic && (before[d] || after[d])) {
-      return kiln_ir_emit_error(ctx, b->location,
-                                "padding run-time sized dim %u is not "
-                                "supported",
-                                d);
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, input, d, &in_size[d]));
+    if (!in_size[d]) {
+      dims[d] = in->shaped.dims[d] + before[d] + after[d];
+      continue;
     }
-    dims[d] = dynamic ? in->shaped.dims[d]
-                      : in->shaped.dims[d] + before[d] + after[d];
+    dims[d] = KILN_IR_DYNAMIC_DIM;
+    kiln_ir_value_t* size = in_size[d];
+    if (before[d] + after[d] != 0) {
+      kiln_ir_value_t* pads = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(b, before[d] + after[d], &pads));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.addi", size, pads, &size));
+    }
+    sizes[num_sizes++] = size;
   }
   const kiln_ir_type_t* pt = kiln_ir_tensor_type_get(ctx, rank, dims, e, NULL);
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, pt, input, &init));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(b, "tensor.empty", pt, num_sizes, sizes, &init));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
@@ -699,21 +710,25 @@ static kiln_status_t kiln_tosa_pad(
     KILN_RETURN_IF_ERROR(
         kiln_lowering_emit2(&bb, "arith.subi", idx[d], off, &local));
     KILN_RETURN_IF_ERROR(
-        kiln_lowering_int_const(&bb, index, in->shaped.dims[d] - 1, &max));
-    KILN_RETURN_IF_ERROR(
         kiln_lowering_cmp(&bb, true, KILN_CMPI_SGE, local, zero, &ge));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_cmp(&bb, true, KILN_CMPI_SLE, local, max, &le));
+    if (in_size[d]) {
+      // Below the run-time size (a host value the dispatch reads).
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmp(&bb, true, KILN_CMPI_SLT, local, in_size[d], &le));
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_int_const(&bb, index, in->shaped.dims[d] - 1, &max));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmp(&bb, true, KILN_CMPI_SLE, local, max, &le));
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", ge, le, &ok));
     if (inside) {
       KILN_RETURN_IF_ERROR(
           kiln_lowering_emit2(&bb, "arith.andi", inside, ok, &ok));
     }
     inside = ok;
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.maxsi", local, zero, &local));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.minsi", local, max, &idx[d]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(
+        &bb, local, in_size[d], in->shaped.dims[d], &idx[d]));
   }
   kiln_ir_value_t* args[KILN_TOSA_MAX_RANK + 1];
   args[0] = input;
@@ -1583,9 +1598,14 @@ kiln_status_t kiln_tosa_lower_slice(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   }
   const kiln_ir_affine_expr_t* exprs[KILN_TOSA_MAX_RANK];
   for (uint32_t d = 0; d < rank; ++d) {
-    if (start[d] < 0 ||
-        start[d] + rt->shaped.dims[d] > input->type->shaped.dims[d]) {
+    int64_t end = start[d] + rt->shaped.dims[d];  // the result is static
+    if (start[d] < 0 || (input->type->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+                         end > input->type->shaped.dims[d])) {
       return kiln_ir_op_emit_error(op, ctx, "slice out of bounds in dim %u", d);
+    }
+    // A run-time input dim must hold the slice (nothing when static).
+    if (rt->shaped.dims[d] > 0) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_assert_dim_at_least(b, op, 0, d, end));
     }
     exprs[d] = kiln_ir_affine_dim(ctx, d);
     if (start[d]) {
@@ -1603,8 +1623,35 @@ kiln_status_t kiln_tosa_lower_tile(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   const kiln_ir_type_t* in = input->type;
   const kiln_ir_type_t* rt = op->results[0].type;
   uint32_t rank = (uint32_t)rt->shaped.rank;
+  // A run-time input dim (the verifier makes the result's one too) is
+  // repeated multiples[d] times: the result's size is computed on the host
+  // and the body wraps around the input's run-time size.
+  kiln_ir_value_t* in_size[KILN_TOSA_MAX_RANK];
+  kiln_ir_value_t* sizes[KILN_TOSA_MAX_RANK];
+  uint32_t num_sizes = 0;
+  int64_t multiples[KILN_TOSA_MAX_RANK];
+  bool have_multiples =
+      kiln_tosa_list_operand_or_attr(op, 1, "multiples", multiples,
+                                     KILN_TOSA_MAX_RANK) == (int64_t)rank;
+  for (uint32_t d = 0; d < rank; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, input, d, &in_size[d]));
+    if (!in_size[d]) continue;
+    if (!have_multiples || multiples[d] < 1) {
+      return kiln_ir_op_emit_error(
+          op, ctx, "multiples must be %u positive constants", rank);
+    }
+    sizes[num_sizes] = in_size[d];
+    if (multiples[d] != 1) {
+      kiln_ir_value_t* m = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, multiples[d], &m));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.muli", in_size[d], m,
+                                               &sizes[num_sizes]));
+    }
+    ++num_sizes;
+  }
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(b, "tensor.empty", rt, num_sizes, sizes, &init));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
@@ -1616,7 +1663,12 @@ kiln_status_t kiln_tosa_lower_tile(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   args[0] = input;
   for (uint32_t d = 0; d < rank; ++d) {
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &args[d + 1]));
-    if (in->shaped.dims[d] != rt->shaped.dims[d]) {
+    if (in_size[d]) {
+      if (multiples[d] != 1) {
+        KILN_RETURN_IF_ERROR(kiln_lowering_emit2(
+            &bb, "arith.remui", args[d + 1], in_size[d], &args[d + 1]));
+      }
+    } else if (in->shaped.dims[d] != rt->shaped.dims[d]) {
       kiln_ir_value_t* n = NULL;
       KILN_RETURN_IF_ERROR(
           kiln_lowering_int_const(&bb, index, in->shaped.dims[d], &n));
@@ -1632,60 +1684,40 @@ kiln_status_t kiln_tosa_lower_tile(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   return kiln_ok_status();
 }
 
+// stablehlo.concatenate, lowered in turn (it sizes and checks run-time dims
+// on the host); operands statically empty along the axis are dropped, as
+// they add nothing and an empty tensor must not be read.
 kiln_status_t kiln_tosa_lower_concat(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
   const kiln_ir_type_t* rt = op->results[0].type;
-  uint32_t rank = (uint32_t)rt->shaped.rank;
   int64_t axis = kiln_ir_op_get_attr(op, "axis")->i;
   uint32_t n = kiln_ir_op_num_regular_operands(op);
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
-  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map,
-                                                  rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
-  kiln_ir_value_t* idx[KILN_TOSA_MAX_RANK];
-  for (uint32_t d = 0; d < rank; ++d) {
-    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &idx[d]));
-  }
-  kiln_ir_value_t *zero, *result = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, 0, &zero));
-  int64_t offset = 0;
+  kiln_ir_value_t* args[64];
+  uint32_t num_args = 0;
   for (uint32_t i = 0; i < n; ++i) {
     kiln_ir_value_t* t = kiln_ir_op_operand(op, i);
-    int64_t size = t->type->shaped.dims[axis];
-    if (size == 0) continue;
-    kiln_ir_value_t* args[KILN_TOSA_MAX_RANK + 1];
-    args[0] = t;
-    for (uint32_t d = 0; d < rank; ++d) args[d + 1] = idx[d];
-    kiln_ir_value_t *off, *local, *max, *v;
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, offset, &off));
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, size - 1, &max));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.subi", idx[axis], off, &local));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.maxsi", local, zero, &local));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.minsi", local, max, &args[axis + 1]));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit(
-        &bb, "tensor.extract", rt->shaped.element, rank + 1, args, &v));
-    if (!result) {
-      result = v;
-    } else {
-      kiln_ir_value_t* ge = NULL;
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_cmp(&bb, true, KILN_CMPI_SGE, idx[axis], off, &ge));
-      KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, ge, v, result, &result));
+    if (t->type->shaped.dims[axis] == 0) continue;
+    if (num_args == 64) {
+      return kiln_ir_op_emit_error(op, ctx, "more than 64 operands");
     }
-    offset += size;
+    args[num_args++] = t;
   }
-  if (!result) return kiln_ir_op_emit_error(op, ctx, "nothing to concat");
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
-  return kiln_ok_status();
+  if (num_args == 0) {
+    kiln_ir_value_t* empty = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &empty));
+    kiln_lowering_replace(op, empty);
+    return kiln_ok_status();
+  }
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      ctx, "dimension",
+      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), axis));
+  kiln_ir_op_t* concat = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "stablehlo.concatenate", num_args, args, 1, &rt, 1, &attr, &concat));
+  kiln_lowering_replace(op, kiln_ir_op_result(concat, 0));
+  kiln_ir_builder_t cb = *b;
+  kiln_ir_builder_set_before(&cb, concat);
+  return kiln_lower_to_structured_op(&cb, concat);
 }
 
 // A bool attribute (BOOL or INTEGER) or |otherwise|.

@@ -530,6 +530,18 @@ static kiln_status_t kiln_tosa_verify_pad(kiln_ir_context_t* context,
                                  2 * in->shaped.rank);
   }
   for (size_t d = 0; d < in->shaped.rank; ++d) {
+    if (in->shaped.dims[d] == KILN_IR_DYNAMIC_DIM) {
+      // Padded at run time: the result's size is a run-time one too.
+      if (pad[2 * d] < 0 || pad[2 * d + 1] < 0 ||
+          out->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
+        return kiln_ir_op_emit_error(
+            op, context,
+            "result dim %zu must be a run-time size ('?') with "
+            "non-negative padding",
+            d);
+      }
+      continue;
+    }
     if (pad[2 * d] < 0 || pad[2 * d + 1] < 0 ||
         out->shaped.dims[d] !=
             in->shaped.dims[d] + pad[2 * d] + pad[2 * d + 1]) {
@@ -729,18 +741,20 @@ static kiln_status_t kiln_tosa_verify_data(kiln_ir_context_t* context,
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
-  // rescale is elementwise: run-time sizes are fine.
+  // A slice's result is sized by its constant sizes, so it is static; the
+  // others may have run-time sizes.
   bool is_rescale = kiln_ir_op_is(op, "tosa.rescale");
+  bool is_slice = kiln_ir_op_is(op, "tosa.slice");
   if (!kiln_ir_type_is_ranked_tensor(x) ||
       !kiln_ir_type_is_ranked_tensor(out) ||
       x->shaped.rank != out->shaped.rank ||
-      (!is_rescale && !kiln_ir_type_has_static_shape(out))) {
+      (is_slice && !kiln_ir_type_has_static_shape(out))) {
     return kiln_ir_op_emit_error(
         op, context,
-        is_rescale ? "expects a ranked tensor operand and result of the same "
-                     "rank"
-                   : "expects a static ranked tensor operand and result of "
-                     "the same rank");
+        is_slice ? "expects a ranked tensor operand and a static result of "
+                   "the same rank"
+                 : "expects a ranked tensor operand and result of the same "
+                   "rank");
   }
   size_t rank = x->shaped.rank;
   if (is_rescale) {
@@ -763,7 +777,10 @@ static kiln_status_t kiln_tosa_verify_data(kiln_ir_context_t* context,
       return kiln_ir_op_emit_error(
           op, context, "requires an integer 'axis' below %zu", rank);
     }
+    // Run-time sizes are checked when the op runs (as
+    // stablehlo.concatenate's, which it lowers to).
     int64_t total = 0;
+    bool dynamic = out->shaped.dims[axis->i] == KILN_IR_DYNAMIC_DIM;
     for (uint32_t i = 0; i < n; ++i) {
       const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
       if (!kiln_ir_type_is_ranked_tensor(t) || t->shaped.rank != rank ||
@@ -774,15 +791,21 @@ static kiln_status_t kiln_tosa_verify_data(kiln_ir_context_t* context,
                                      i);
       }
       for (size_t d = 0; d < rank; ++d) {
-        if ((int64_t)d != axis->i && t->shaped.dims[d] != out->shaped.dims[d]) {
+        if ((int64_t)d != axis->i && t->shaped.dims[d] != out->shaped.dims[d] &&
+            t->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+            out->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
           return kiln_ir_op_emit_error(op, context,
                                        "operand #%u dim %zu must be %lld", i, d,
                                        (long long)out->shaped.dims[d]);
         }
       }
-      total += t->shaped.dims[axis->i];
+      if (t->shaped.dims[axis->i] == KILN_IR_DYNAMIC_DIM) {
+        dynamic = true;  // (its sentinel is not a size to add)
+      } else {
+        total += t->shaped.dims[axis->i];
+      }
     }
-    if (total != out->shaped.dims[axis->i]) {
+    if (!dynamic && total != out->shaped.dims[axis->i]) {
       return kiln_ir_op_emit_error(op, context, "result dim %lld must be %lld",
                                    (long long)axis->i, (long long)total);
     }
@@ -791,6 +814,19 @@ static kiln_status_t kiln_tosa_verify_data(kiln_ir_context_t* context,
   for (size_t d = 0; d < rank; ++d) {
     bool tile = kiln_ir_op_is(op, "tosa.tile");
     int64_t i = x->shaped.dims[d], o = out->shaped.dims[d];
+    // A run-time input dim: a tile's result dim is one too (its multiple
+    // is checked when lowered), a slice's bound is checked when it runs.
+    if (i == KILN_IR_DYNAMIC_DIM && tile && o != KILN_IR_DYNAMIC_DIM) {
+      return kiln_ir_op_emit_error(
+          op, context, "result dim %zu must be a run-time size ('?')", d);
+    }
+    if (i == KILN_IR_DYNAMIC_DIM) continue;
+    if (tile && o == KILN_IR_DYNAMIC_DIM) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "result dim %zu must be static, as input "
+                                   "dim %zu is",
+                                   d, d);
+    }
     if (tile ? (i <= 0 || o % i != 0) : (o > i)) {
       return kiln_ir_op_emit_error(op, context,
                                    "result dim %zu (%lld) does not fit input "
@@ -1008,12 +1044,12 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
     KILN_TOSA_DYNAMIC_OP("tosa.avg_pool2d",
                          "NHWC average pooling (no padding counted)",
                          KILN_IR_VARIADIC, kiln_tosa_verify_nn, avg_pool2d),
-    KILN_TOSA_OP("tosa.concat", "concatenates along axis", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_data, concat),
-    KILN_TOSA_OP("tosa.slice", "static slice (start, size)", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_data, slice),
-    KILN_TOSA_OP("tosa.tile", "repeats the input (multiples)", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_data, tile),
+    KILN_TOSA_DYNAMIC_OP("tosa.concat", "concatenates along axis",
+                         KILN_IR_VARIADIC, kiln_tosa_verify_data, concat),
+    KILN_TOSA_DYNAMIC_OP("tosa.slice", "static slice (start, size)",
+                         KILN_IR_VARIADIC, kiln_tosa_verify_data, slice),
+    KILN_TOSA_DYNAMIC_OP("tosa.tile", "repeats the input (multiples)",
+                         KILN_IR_VARIADIC, kiln_tosa_verify_data, tile),
     KILN_TOSA_DYNAMIC_OP("tosa.rescale",
                          "integer rescale (multiplier, shift, zps)",
                          KILN_IR_VARIADIC, kiln_tosa_verify_data, rescale),
@@ -1026,8 +1062,8 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
      kiln_tosa_verify_const_shape, kiln_tosa_parse, kiln_tosa_print, NULL,
      KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY),
      kiln_tosa_lower_const_shape},
-    KILN_TOSA_OP("tosa.pad", "pads with pad_const", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_pad, pad),
+    KILN_TOSA_DYNAMIC_OP("tosa.pad", "pads with pad_const", KILN_IR_VARIADIC,
+                         kiln_tosa_verify_pad, pad),
     KILN_TOSA_DYNAMIC_OP("tosa.transpose", "permutes dims (perms)",
                          KILN_IR_VARIADIC, kiln_tosa_verify_transpose,
                          transpose),

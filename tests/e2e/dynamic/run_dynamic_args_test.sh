@@ -96,6 +96,31 @@ func.func @concat(%x: tensor<?x2xf32>, %y: tensor<?x2xf32>) -> tensor<?x2xf32> {
   %0 = stablehlo.concatenate %x, %y, dim = 0 : (tensor<?x2xf32>, tensor<?x2xf32>) -> tensor<?x2xf32>
   return %0 : tensor<?x2xf32>
 }
+func.func @tosa_pad(%x: tensor<?x2xf32>) -> tensor<?x5xf32> {
+  %p = tosa.const_shape {values = dense<[1, 2, 0, 3]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %c = "tosa.const"() <{values = dense<-1.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.pad %x, %p, %c : (tensor<?x2xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
+func.func @tosa_concat(%x: tensor<?x2xf32>, %y: tensor<?x1xf32>) -> tensor<?x3xf32> {
+  %0 = tosa.concat %x, %y {axis = 1 : i32} : (tensor<?x2xf32>, tensor<?x1xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+func.func @tosa_tile(%x: tensor<?x2xf32>) -> tensor<?x4xf32> {
+  %m = tosa.const_shape {values = dense<[2, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.tile %x, %m : (tensor<?x2xf32>, !tosa.shape<2>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+func.func @tosa_slice(%x: tensor<?x4xf32>) -> tensor<2x2xf32> {
+  %s = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %z = tosa.const_shape {values = dense<[2, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.slice %x, %s, %z : (tensor<?x4xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+func.func @tosa_max_pool(%x: tensor<?x3x3x1xf32>) -> tensor<?x2x2x1xf32> {
+  %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>} : (tensor<?x3x3x1xf32>) -> tensor<?x2x2x1xf32>
+  return %0 : tensor<?x2x2x1xf32>
+}
 func.func @grow(%x: tensor<?xf32>) -> tensor<?x?xf32> {
   %c0 = arith.constant 0 : index
   %big = arith.constant 1000000000 : index
@@ -228,6 +253,33 @@ for device in local-sync local-task; do
   expect grow_dim "$device" \
     "error: fail (code 3): 'grow_dispatch_0_fill': dim 0 of its tensor<?x?xf32> result is negative or above 2^31-1 at run time; at module.grow" \
     -- --function=grow --input="3xf32=0"
+  # TOSA data movement on the sizes given: one row of -1 before and two
+  # after, three columns after (1 + 2 + 2 rows by 2 + 3 columns; an empty
+  # input pads to 3 rows of -1), a concat whose operands must have as many
+  # rows, a tile of 1 and of 2 rows, and a slice the input must hold.
+  expect tosa_pad "$device" "5x5xf32=[-1 -1 -1 -1 -1][1 2 -1 -1 -1][3 4 -1 -1 -1][-1 -1 -1 -1 -1][-1 -1 -1 -1 -1]" \
+    -- --function=tosa_pad --input="2x2xf32=1 2 3 4"
+  expect tosa_pad_empty "$device" "3x5xf32=[-1 -1 -1 -1 -1][-1 -1 -1 -1 -1][-1 -1 -1 -1 -1]" \
+    -- --function=tosa_pad --input="0x2xf32="
+  expect tosa_concat "$device" "2x3xf32=[1 2 5][3 4 6]" -- --function=tosa_concat \
+    --input="2x2xf32=1 2 3 4" --input="2x1xf32=5 6"
+  expect tosa_concat_rows "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x2xf32>) and dim 0 of operand 1 (tensor<?x1xf32>) differ; at module.tosa_concat" \
+    -- --function=tosa_concat --input="2x2xf32=1 2 3 4" --input="3x1xf32=5 6 7"
+  expect tosa_tile1 "$device" "2x4xf32=[1 2 1 2][1 2 1 2]" -- --function=tosa_tile \
+    --input="1x2xf32=1 2"
+  expect tosa_tile2 "$device" "4x4xf32=[1 2 1 2][3 4 3 4][1 2 1 2][3 4 3 4]" -- \
+    --function=tosa_tile --input="2x2xf32=1 2 3 4"
+  expect tosa_slice "$device" "2x2xf32=[5 6][9 10]" -- --function=tosa_slice \
+    --input="3x4xf32=0 1 2 3 4 5 6 7 8 9 10 11"
+  expect tosa_slice_short "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x4xf32>) is below 3; at module.tosa_slice" \
+    -- --function=tosa_slice --input="2x4xf32=0"
+  # Max pooling over 1 and 3 images (2x2 windows, stride 2, padding after).
+  expect tosa_max_pool1 "$device" "1x2x2x1xf32=[[[5][6]][[8][9]]]" -- \
+    --function=tosa_max_pool --input="1x3x3x1xf32=1 2 3 4 5 6 7 8 9"
+  expect tosa_max_pool3 "$device" "3x2x2x1xf32=[[[5][6]][[8][9]]][[[1][1]][[1][1]]][[[-1][-3]][[-7][-9]]]" -- \
+    --function=tosa_max_pool --input="3x3x3x1xf32=1 2 3 4 5 6 7 8 9 1 1 1 1 1 1 1 1 1 -1 -2 -3 -4 -5 -6 -7 -8 -9"
 done
 if [ "$fail" != 0 ]; then exit 1; fi
 echo "PASS"

@@ -72,10 +72,11 @@ func.func @data_ops(%x: tensor<4x5xi32>, %y: tensor<4x2xi32>) -> (tensor<2x3xi32
   %start = tosa.const_shape {values = dense<[1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
   %size = tosa.const_shape {values = dense<[2, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
   %0 = tosa.slice %x, %start, %size : (tensor<4x5xi32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x3xi32>
-  // concat: per-input extracts selected on the axis index.
+  // concat: as stablehlo.concatenate, per-input extracts selected on the
+  // axis index.
   // CHECK: tensor.extract
   // CHECK: tensor.extract
-  // CHECK: arith.cmpi sge
+  // CHECK: arith.cmpi slt
   // CHECK: arith.select
   %1 = tosa.concat %x, %y {axis = 1 : i32} : (tensor<4x5xi32>, tensor<4x2xi32>) -> tensor<4x7xi32>
   // tile: extract at (d mod input dim).
@@ -126,4 +127,25 @@ func.func @max_pool2d_dynamic_batch(%x: tensor<?x4x4x1xf32>) -> tensor<?x2x2x1xf
   // CHECK: arith.maximumf
   %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>} : (tensor<?x4x4x1xf32>) -> tensor<?x2x2x1xf32>
   return %0 : tensor<?x2x2x1xf32>
+}
+
+// tile and pad of a run-time dim size their results on the host: the
+// input's dim times the multiple, plus the padding.
+// CHECK-LABEL: func.func @tile_pad_dynamic
+func.func @tile_pad_dynamic(%x: tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<?x2xf32>) {
+  // CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x2xf32>
+  // CHECK: %[[THREE:.*]] = arith.constant 3 : index
+  // CHECK: %[[TILED:.*]] = arith.muli %[[N]], %[[THREE]] : index
+  // CHECK: tensor.empty(%[[TILED]]) : tensor<?x4xf32>
+  // CHECK: arith.remui %{{.*}}, %[[N]] : index
+  %m = tosa.const_shape {values = dense<[3, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.tile %x, %m : (tensor<?x2xf32>, !tosa.shape<2>) -> tensor<?x4xf32>
+  // CHECK: %[[M:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x2xf32>
+  // CHECK: %[[PADS:.*]] = arith.constant 3 : index
+  // CHECK: %[[PADDED:.*]] = arith.addi %[[M]], %[[PADS]] : index
+  // CHECK: tensor.empty(%[[PADDED]]) : tensor<?x2xf32>
+  // CHECK: arith.cmpi slt, %{{.*}}, %[[M]] : index
+  %p = tosa.const_shape {values = dense<[1, 2, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %1 = tosa.pad %x, %p : (tensor<?x2xf32>, !tosa.shape<4>) -> tensor<?x2xf32>
+  return %0, %1 : tensor<?x4xf32>, tensor<?x2xf32>
 }

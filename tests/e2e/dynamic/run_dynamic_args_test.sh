@@ -121,6 +121,10 @@ func.func @tosa_max_pool(%x: tensor<?x3x3x1xf32>) -> tensor<?x2x2x1xf32> {
   %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>} : (tensor<?x3x3x1xf32>) -> tensor<?x2x2x1xf32>
   return %0 : tensor<?x2x2x1xf32>
 }
+func.func @conv_into(%x: tensor<1x?x?x1xf32>, %k: tensor<2x2x1x1xf32>, %o: tensor<1x?x?x1xf32>) -> tensor<1x?x?x1xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %k : tensor<1x?x?x1xf32>, tensor<2x2x1x1xf32>) outs(%o : tensor<1x?x?x1xf32>) -> tensor<1x?x?x1xf32>
+  return %0 : tensor<1x?x?x1xf32>
+}
 func.func @grow(%x: tensor<?xf32>) -> tensor<?x?xf32> {
   %c0 = arith.constant 0 : index
   %big = arith.constant 1000000000 : index
@@ -280,6 +284,21 @@ for device in local-sync local-task; do
     --function=tosa_max_pool --input="1x3x3x1xf32=1 2 3 4 5 6 7 8 9"
   expect tosa_max_pool3 "$device" "3x2x2x1xf32=[[[5][6]][[8][9]]][[[1][1]][[1][1]]][[[-1][-3]][[-7][-9]]]" -- \
     --function=tosa_max_pool --input="3x3x3x1xf32=1 2 3 4 5 6 7 8 9 1 1 1 1 1 1 1 1 1 -1 -2 -3 -4 -5 -6 -7 -8 -9"
+  # A convolution over run-time spatial dims into an output the caller
+  # sizes (accumulating into it: 100 + top-left + bottom-right): the input
+  # must hold oh + 1 rows and ow + 1 columns, unless the output is empty.
+  expect conv_2x2 "$device" "1x2x2x1xf32=[[[106][108]][[112][114]]]" -- \
+    --function=conv_into --input="1x3x3x1xf32=1 2 3 4 5 6 7 8 9" \
+    --input="2x2x1x1xf32=1 0 0 1" --input="1x2x2x1xf32=100"
+  expect conv_1x3 "$device" "1x1x3x1xf32=[[[7][9][11]]]" -- \
+    --function=conv_into --input="1x2x4x1xf32=1 2 3 4 5 6 7 8" \
+    --input="2x2x1x1xf32=1 0 0 1" --input="1x1x3x1xf32=0"
+  expect conv_empty "$device" "1x0x2x1xf32=[]" -- --function=conv_into \
+    --input="1x0x3x1xf32=" --input="2x2x1x1xf32=1 0 0 1" --input="1x0x2x1xf32="
+  expect conv_too_small "$device" \
+    "contains:run-time shapes disagree: dim 1 of operand 0 (tensor<1x?x?x1xf32>) is smaller than the window read over it needs; at module.conv_into" \
+    -- --function=conv_into --input="1x3x3x1xf32=0" --input="2x2x1x1xf32=0" \
+    --input="1x3x2x1xf32=0"
 done
 if [ "$fail" != 0 ]; then exit 1; fi
 echo "PASS"

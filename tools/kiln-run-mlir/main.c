@@ -189,7 +189,8 @@ int main(int argc, char** argv) {
         "[--device=local-task] [--input=...] [--Xcompiler,flag=value] "
         "[-- compiler flags...]\n"
         "Runtime flags may be written --Xruntime,flag=value, compiler flags "
-        "--Xcompiler,flag=value or after --.\n",
+        "--Xcompiler,flag=value, after --, or as they are (a kiln-compile "
+        "flag that is no runtime flag goes to the compiler).\n",
         1, "one MLIR file to run", &argc, &argv, &done);
   if (!status && !done)
     status = kiln_tooling_trace_start_from_flags("kiln-run-mlir");

@@ -595,6 +595,17 @@ static kiln_scalar_t kiln_tosa_lowest(const kiln_ir_type_t* e) {
   return s;
 }
 
+// |empty| (a tensor.empty) filled with |value| (linalg.fill).
+static kiln_status_t kiln_tosa_fill(kiln_ir_builder_t* b,
+                                    kiln_ir_value_t* empty, kiln_scalar_t value,
+                                    kiln_ir_value_t** out) {
+  const kiln_ir_type_t* e = empty->type->shaped.element;
+  kiln_ir_value_t* scalar = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+      b, kiln_scalar_to_attr(b->context, e, value), e, &scalar));
+  return kiln_lowering_fill(b, scalar, empty, out);
+}
+
 // A tensor of |type| holding |value| everywhere: a splat constant (so that
 // const-eval can fold what reads it), or where |type| has run-time dims a
 // linalg.fill of a tensor.empty sized like |like| (same rank prefix).
@@ -603,16 +614,13 @@ static kiln_status_t kiln_tosa_emit_splat(kiln_ir_builder_t* b,
                                           kiln_scalar_t value,
                                           kiln_ir_value_t* like,
                                           kiln_ir_value_t** out) {
-  const kiln_ir_type_t* e = type->shaped.element;
   if (kiln_ir_type_has_static_shape(type)) {
     return kiln_lowering_constant(
         b, kiln_scalar_splat_attr(b->context, type, value), type, out);
   }
-  kiln_ir_value_t *empty = NULL, *scalar = NULL;
+  kiln_ir_value_t* empty = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, type, like, &empty));
-  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
-      b, kiln_scalar_to_attr(b->context, e, value), e, &scalar));
-  return kiln_lowering_fill(b, scalar, empty, out);
+  return kiln_tosa_fill(b, empty, value, out);
 }
 
 // A zero splat constant of |type| (static).
@@ -627,17 +635,21 @@ static kiln_status_t kiln_tosa_emit_zeros(kiln_ir_builder_t* b,
 
 // conv2d, depthwise_conv2d, avg_pool2d and max_pool2d take a run-time
 // batch: dim 0 of the input and of the result, both or neither, which the
-// window passes through (the result is sized by the input's). The window
-// dims, the channels and the other operands are static.
-static kiln_status_t kiln_tosa_check_dynamic_batch(kiln_ir_context_t* ctx,
-                                                   kiln_ir_op_t* op) {
+// window passes through (the result is sized by the input's); all but
+// avg_pool2d (whose divisors are a table per output position) also take
+// run-time image dims (1 and 2), both or neither, sized by
+// kiln_tosa_window_empty. The channels and the other operands are static.
+static kiln_status_t kiln_tosa_check_dynamic_dims(kiln_ir_context_t* ctx,
+                                                  kiln_ir_op_t* op,
+                                                  bool image) {
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* rt = op->results[0].type;
-  bool ok = (in->shaped.dims[0] == KILN_IR_DYNAMIC_DIM) ==
-            (rt->shaped.dims[0] == KILN_IR_DYNAMIC_DIM);
-  for (size_t d = 1; d < 4; ++d) {
-    ok = ok && in->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
-         rt->shaped.dims[d] != KILN_IR_DYNAMIC_DIM;
+  bool ok = true;
+  for (size_t d = 0; d < 4; ++d) {
+    bool in_dynamic = in->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
+    bool out_dynamic = rt->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
+    bool may = d == 0 || (image && d < 3);
+    ok = ok && in_dynamic == out_dynamic && (may || !in_dynamic);
   }
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   for (uint32_t i = 1; i < n && ok; ++i) {
@@ -647,10 +659,51 @@ static kiln_status_t kiln_tosa_check_dynamic_batch(kiln_ir_context_t* ctx,
   if (!ok) {
     return kiln_ir_op_emit_error(
         op, ctx,
-        "only the batch (dim 0 of the input and the result, both or "
-        "neither) may have a run-time size");
+        image ? "only the batch and image dims (of the input and the result, "
+                "both or neither) may have a run-time size"
+              : "only the batch (dim 0 of the input and the result, both or "
+                "neither) may have a run-time size");
   }
   return kiln_ok_status();
+}
+
+// tensor.empty of |type| (N x OH x OW x ...), the result of a window of
+// |span| elements at |stride| over the (padded) NHWC |input|: a run-time
+// batch is the input's, a run-time OH / OW is (size - span) / stride + 1
+// of the input's run-time size. An input smaller than one window gives 1 (or
+// a negative size, which the run time rejects); the window reads are
+// asserted to fit once the op is structured.
+static kiln_status_t kiln_tosa_window_empty(
+    kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
+    const int64_t* span, const int64_t* stride, kiln_ir_value_t** out) {
+  kiln_ir_value_t* sizes[3];
+  uint32_t num_sizes = 0;
+  for (size_t d = 0; d < 3; ++d) {
+    if (type->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) continue;
+    kiln_ir_value_t* size = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, input, d, &size));
+    if (!size) {
+      return kiln_ir_emit_error(b->context, b->location,
+                                "cannot size run-time dim %zu of %s", d,
+                                kiln_ir_type_to_string(b->context, type));
+    }
+    if (d > 0) {
+      kiln_ir_value_t *c = NULL, *one = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, span[d - 1], &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.subi", size, c, &size));
+      if (stride[d - 1] != 1) {
+        KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, stride[d - 1], &c));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(b, "arith.divsi", size, c, &size));
+      }
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.addi", size, one, &size));
+    }
+    sizes[num_sizes++] = size;
+  }
+  return kiln_lowering_emit(b, "tensor.empty", type, num_sizes, sizes, out);
 }
 
 // |input| padded by |before|/|after| elements per dim: a generic over the
@@ -800,7 +853,7 @@ kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "kernel"), kernel, 2);
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "stride"), stride, 2);
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "pad"), pad, 4);
-  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_batch(ctx, op));
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op, true));
   kiln_scalar_t lowest = kiln_tosa_lowest(e);
   if (pad[0] || pad[1] || pad[2] || pad[3]) {
     int64_t before[4] = {0, pad[0], pad[2], 0};
@@ -810,7 +863,13 @@ kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
                                        kiln_tosa_fill_constant, &fill, &input));
   }
   kiln_ir_value_t *acc, *window;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_splat(b, rt, lowest, input, &acc));
+  if (kiln_ir_type_has_static_shape(rt)) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_splat(b, rt, lowest, NULL, &acc));
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_window_empty(b, rt, input, kernel, stride, &acc));
+    KILN_RETURN_IF_ERROR(kiln_tosa_fill(b, acc, lowest, &acc));
+  }
   const kiln_ir_type_t* wt = kiln_ir_tensor_type_get(ctx, 2, kernel, e, NULL);
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_zeros(b, wt, &window));
   // Loops (n, oh, ow, c, kh, kw).
@@ -1310,13 +1369,19 @@ kiln_status_t kiln_tosa_lower_conv2d(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   int64_t izp, wzp, stride[2], dilation[2];
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "input_zp", &izp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 4, "weight_zp", &wzp));
-  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_batch(ctx, op));
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op, true));
   kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
   KILN_RETURN_IF_ERROR(
       kiln_tosa_conv_prologue(b, op, izp, &input, stride, dilation));
   const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_type_t* wt = kiln_ir_op_operand(op, 1)->type;
+  int64_t span[2];
+  for (int i = 0; i < 2; ++i) {
+    span[i] = (wt->shaped.dims[1 + i] - 1) * dilation[i] + 1;  // OHWI
+  }
   kiln_ir_value_t *empty = NULL, *init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, input, &empty));
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_window_empty(b, rt, input, span, stride, &empty));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2),
                                                 empty, 3, 1, &init));
   // Loops (n, oh, ow, oc, kh, kw, ic).
@@ -1341,19 +1406,24 @@ kiln_status_t kiln_tosa_lower_depthwise_conv2d(kiln_ir_builder_t* b,
   int64_t izp, wzp, stride[2], dilation[2];
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "input_zp", &izp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 4, "weight_zp", &wzp));
-  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_batch(ctx, op));
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op, true));
   kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
   KILN_RETURN_IF_ERROR(
       kiln_tosa_conv_prologue(b, op, izp, &input, stride, dilation));
   const kiln_ir_type_t* rt = op->results[0].type;
   const kiln_ir_type_t* wt = kiln_ir_op_operand(op, 1)->type;
+  int64_t span[2];
+  for (int i = 0; i < 2; ++i) {
+    span[i] = (wt->shaped.dims[i] - 1) * dilation[i] + 1;  // HWCM
+  }
   int64_t dims5[5] = {rt->shaped.dims[0], rt->shaped.dims[1],
                       rt->shaped.dims[2], wt->shaped.dims[2],
                       wt->shaped.dims[3]};
   const kiln_ir_type_t* t5 =
       kiln_ir_tensor_type_get(ctx, 5, dims5, rt->shaped.element, NULL);
   kiln_ir_value_t *empty = NULL, *init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, t5, input, &empty));
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_window_empty(b, t5, input, span, stride, &empty));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2),
                                                 empty, 3, 2, &init));
   // Loops (n, oh, ow, c, m, kh, kw).
@@ -1397,7 +1467,7 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
   bool f = kiln_lowering_is_float(e);
   int64_t izp, ozp, kernel[2] = {1, 1}, stride[2] = {1, 1},
                     pad[4] = {0, 0, 0, 0};
-  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_batch(ctx, op));
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op, false));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 1, "input_zp", &izp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 2, "output_zp", &ozp));
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "kernel"), kernel, 2);

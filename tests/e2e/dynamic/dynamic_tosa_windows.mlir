@@ -1,7 +1,9 @@
 // TOSA convolutions and poolings over a batch known only at run time: the
 // batch passes through the window, so the output batch is the input's; the
-// spatial dims and channels stay static. Expected values are worked out by
-// hand: image 0 is [[1, 2, 3], [4, 5, 6], [7, 8, 9]], image 1 all ones.
+// channels stay static. conv2d, depthwise_conv2d and max_pool2d also take
+// run-time image dims (the output's are computed from the input's). Expected
+// values are worked out by hand: image 0 is [[1, 2, 3], [4, 5, 6],
+// [7, 8, 9]], image 1 all ones.
 
 // A 2x2 kernel of ones with one row and column of zero padding before
 // (pad = top, bottom, left, right), plus a bias of 0.5. Image 0 padded is
@@ -64,5 +66,42 @@ func.func @max_pool2d_dynamic_batch() {
   %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>} : (tensor<?x3x3x1xi32>) -> tensor<?x2x2x1xi32>
   %1 = tensor.cast %0 : tensor<?x2x2x1xi32> to tensor<2x2x2x1xi32>
   check.expect_eq_const(%1, dense<[[[[5], [6]], [[8], [9]]], [[[1], [1]], [[1], [1]]]]> : tensor<2x2x2x1xi32>) : tensor<2x2x2x1xi32>
+  return
+}
+
+// Every dim but the channels run-time sized: the conv2d_dynamic_batch case
+// above (padded 4x4 images, 2x2 windows: 3x3 outputs).
+func.func @conv2d_dynamic_image() {
+  %x = flow.tensor.dynamic_constant dense<[[[[1.0], [2.0], [3.0]], [[4.0], [5.0], [6.0]], [[7.0], [8.0], [9.0]]], [[[1.0], [1.0], [1.0]], [[1.0], [1.0], [1.0]], [[1.0], [1.0], [1.0]]]]> : tensor<2x3x3x1xf32> -> tensor<?x?x?x1xf32>
+  %w = util.unfoldable_constant dense<1.0> : tensor<1x2x2x1xf32>
+  %bias = util.unfoldable_constant dense<0.5> : tensor<1xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %bias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 1, 1>} : (tensor<?x?x?x1xf32>, tensor<1x2x2x1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x?x?x1xf32>
+  %1 = tensor.cast %0 : tensor<?x?x?x1xf32> to tensor<2x3x3x1xf32>
+  check.expect_almost_eq_const(%1, dense<[[[[1.5], [3.5], [5.5]], [[5.5], [12.5], [16.5]], [[11.5], [24.5], [28.5]]], [[[1.5], [2.5], [2.5]], [[2.5], [4.5], [4.5]], [[2.5], [4.5], [4.5]]]]> : tensor<2x3x3x1xf32>) : tensor<2x3x3x1xf32>
+  return
+}
+
+// Stride 2 down a 5x3 image [[1, 2, 3], ..., [13, 14, 15]]: output rows
+// (5 - 2) / 2 + 1 = 2 and columns 2; m = 0 sums the window, m = 1 takes
+// its top-left element + 10: windows at rows 0 and 2.
+func.func @depthwise_conv2d_dynamic_image() {
+  %x = flow.tensor.dynamic_constant dense<[[[[1.0], [2.0], [3.0]], [[4.0], [5.0], [6.0]], [[7.0], [8.0], [9.0]], [[10.0], [11.0], [12.0]], [[13.0], [14.0], [15.0]]]]> : tensor<1x5x3x1xf32> -> tensor<1x?x?x1xf32>
+  %w = util.unfoldable_constant dense<[[[[1.0, 1.0]], [[1.0, 0.0]]], [[[1.0, 0.0]], [[1.0, 0.0]]]]> : tensor<2x2x1x2xf32>
+  %bias = util.unfoldable_constant dense<[0.0, 10.0]> : tensor<2xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.depthwise_conv2d %x, %w, %bias, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 1>} : (tensor<1x?x?x1xf32>, tensor<2x2x1x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x?x?x2xf32>
+  %1 = tensor.cast %0 : tensor<1x?x?x2xf32> to tensor<1x2x2x2xf32>
+  check.expect_almost_eq_const(%1, dense<[[[[12.0, 11.0], [16.0, 12.0]], [[36.0, 17.0], [40.0, 18.0]]]]> : tensor<1x2x2x2xf32>) : tensor<1x2x2x2xf32>
+  return
+}
+
+// 2x2 max, stride 2, padding after, over a 4x5 image of 1..20: padded
+// 5x6, so 2x3 windows; the last column's windows hold 5, 10 and 15, 20.
+func.func @max_pool2d_dynamic_image() {
+  %x = flow.tensor.dynamic_constant dense<[[[[1.0], [2.0], [3.0], [4.0], [5.0]], [[6.0], [7.0], [8.0], [9.0], [10.0]], [[11.0], [12.0], [13.0], [14.0], [15.0]], [[16.0], [17.0], [18.0], [19.0], [20.0]]]]> : tensor<1x4x5x1xf32> -> tensor<1x?x?x1xf32>
+  %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>} : (tensor<1x?x?x1xf32>) -> tensor<1x?x?x1xf32>
+  %1 = tensor.cast %0 : tensor<1x?x?x1xf32> to tensor<1x2x3x1xf32>
+  check.expect_almost_eq_const(%1, dense<[[[[7.0], [9.0], [10.0]], [[17.0], [19.0], [20.0]]]]> : tensor<1x2x3x1xf32>) : tensor<1x2x3x1xf32>
   return
 }

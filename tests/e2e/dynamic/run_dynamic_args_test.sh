@@ -121,6 +121,11 @@ func.func @tosa_max_pool(%x: tensor<?x3x3x1xf32>) -> tensor<?x2x2x1xf32> {
   %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>} : (tensor<?x3x3x1xf32>) -> tensor<?x2x2x1xf32>
   return %0 : tensor<?x2x2x1xf32>
 }
+func.func @tosa_conv(%x: tensor<1x?x?x1xf32>, %w: tensor<1x2x2x1xf32>) -> tensor<1x?x?x1xf32> {
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %b, %b {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 2>} : (tensor<1x?x?x1xf32>, tensor<1x2x2x1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x?x?x1xf32>
+  return %0 : tensor<1x?x?x1xf32>
+}
 func.func @conv_into(%x: tensor<1x?x?x1xf32>, %k: tensor<2x2x1x1xf32>, %o: tensor<1x?x?x1xf32>) -> tensor<1x?x?x1xf32> {
   %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %k : tensor<1x?x?x1xf32>, tensor<2x2x1x1xf32>) outs(%o : tensor<1x?x?x1xf32>) -> tensor<1x?x?x1xf32>
   return %0 : tensor<1x?x?x1xf32>
@@ -284,6 +289,17 @@ for device in local-sync local-task; do
     --function=tosa_max_pool --input="1x3x3x1xf32=1 2 3 4 5 6 7 8 9"
   expect tosa_max_pool3 "$device" "3x2x2x1xf32=[[[5][6]][[8][9]]][[[1][1]][[1][1]]][[[-1][-3]][[-7][-9]]]" -- \
     --function=tosa_max_pool --input="3x3x3x1xf32=1 2 3 4 5 6 7 8 9 1 1 1 1 1 1 1 1 1 -1 -2 -3 -4 -5 -6 -7 -8 -9"
+  # TOSA conv2d over run-time image dims (2x2 windows of ones, stride 2
+  # across): the output is (H - 1) x ((W - 2) / 2 + 1), e.g. 1 + 2 + 6 + 7
+  # and 3 + 4 + 8 + 9 on the first row of 1..15; one row gives none, an
+  # empty result.
+  expect tosa_conv_2x3 "$device" "1x2x2x1xf32=[[[16][24]][[36][44]]]" -- \
+    --function=tosa_conv --input="1x3x5x1xf32=1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" \
+    --input="1x2x2x1xf32=1"
+  expect tosa_conv_1x1 "$device" "1x1x1x1xf32=[[[10]]]" -- \
+    --function=tosa_conv --input="1x2x2x1xf32=1 2 3 4" --input="1x2x2x1xf32=1"
+  expect tosa_conv_no_rows "$device" "1x0x2x1xf32=[]" -- \
+    --function=tosa_conv --input="1x1x4x1xf32=1 2 3 4" --input="1x2x2x1xf32=1"
   # A convolution over run-time spatial dims into an output the caller
   # sizes (accumulating into it: 100 + top-left + bottom-right): the input
   # must hold oh + 1 rows and ow + 1 columns, unless the output is empty.

@@ -149,3 +149,24 @@ func.func @tile_pad_dynamic(%x: tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<?x2
   %1 = tosa.pad %x, %p : (tensor<?x2xf32>, !tosa.shape<4>) -> tensor<?x2xf32>
   return %0, %1 : tensor<?x4xf32>, tensor<?x2xf32>
 }
+
+// Run-time image dims: the result's are (padded size - window span) /
+// stride + 1 of the padded input's, computed on the host.
+// CHECK-LABEL: func.func @conv2d_dynamic_image
+func.func @conv2d_dynamic_image(%x: tensor<1x?x?x2xf32>, %w: tensor<3x2x3x2xf32>, %bias: tensor<3xf32>) -> tensor<1x?x?x3xf32> {
+  // CHECK: %[[PADDED:.*]] = linalg.generic
+  // CHECK: %[[H:.*]] = tensor.dim %[[PADDED]], %{{.*}} : tensor<1x?x?x2xf32>
+  // CHECK: %[[SPAN_H:.*]] = arith.constant 2 : index
+  // CHECK: %[[H1:.*]] = arith.subi %[[H]], %[[SPAN_H]] : index
+  // CHECK: %[[STRIDE:.*]] = arith.constant 2 : index
+  // CHECK: %[[H2:.*]] = arith.divsi %[[H1]], %[[STRIDE]] : index
+  // CHECK: %[[OH:.*]] = arith.addi %[[H2]], %{{.*}} : index
+  // CHECK: %[[W:.*]] = tensor.dim %[[PADDED]], %{{.*}} : tensor<1x?x?x2xf32>
+  // CHECK: %[[SPAN_W:.*]] = arith.constant 5 : index
+  // CHECK: %[[W1:.*]] = arith.subi %[[W]], %[[SPAN_W]] : index
+  // CHECK: %[[OW:.*]] = arith.addi %[[W1]], %{{.*}} : index
+  // CHECK: tensor.empty(%[[OH]], %[[OW]]) : tensor<1x?x?x3xf32>
+  %izp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %bias, %izp, %izp {acc_type = f32, dilation = array<i64: 1, 2>, pad = array<i64: 1, 0, 1, 2>, stride = array<i64: 2, 1>} : (tensor<1x?x?x2xf32>, tensor<3x2x3x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x?x?x3xf32>
+  return %0 : tensor<1x?x?x3xf32>
+}

@@ -78,11 +78,12 @@ run_lit_file() {
   # IREE's guarded form `[[ $IREE_<DRIVER>_DISABLE == 1 ]] || (CMD)`: lit
   # runs CMD unless the CI machine disabled that driver, as IREE's CI does
   # for the drivers a machine lacks; kiln has the CPU ones only.
-  local guard_re='^\[\[ *\$\{?IREE_([A-Z0-9_]+)_DISABLE\}? *== *1 *\]\] *\|\| *\((.*)\)$'
+  # (The driver's case is ignored: one of IREE's files spells VULKAn.)
+  local guard_re='^\[\[ *\$\{?IREE_([A-Za-z0-9_]+)_DISABLE\}? *== *1 *\]\] *\|\| *\((.*)\)$'
   while IFS= read -r line; do
     [ -z "$line" ] && continue
     if [[ $line =~ $guard_re ]]; then
-      case ${BASH_REMATCH[1]} in
+      case ${BASH_REMATCH[1]^^} in
         VMVX | LLVMAOT | LLVMCPU) line=${BASH_REMATCH[2]} ;;
         *) continue ;;
       esac

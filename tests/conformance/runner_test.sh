@@ -88,6 +88,7 @@ cat >"$work/in/ops/run_guarded.mlir" <<'MLIR'
 // RUN: iree-run-mlir --iree-hal-target-backends=llvm-cpu --function-input=2xi32=4 %s | FileCheck %s
 // RUN: [[ $IREE_VMVX_DISABLE == 1 ]] || (iree-run-mlir --iree-hal-target-backends=vmvx --function-input=2xi32=4 %s | FileCheck %s)
 // RUN: [[ $IREE_VULKAN_DISABLE == 1 ]] || (iree-run-mlir --iree-hal-target-backends=vulkan-spirv --function-input=2xi32=4 %s | FileCheck %s)
+// RUN: [[ $IREE_VULKAn_DISABLE == 1 ]] || (iree-run-mlir --iree-hal-target-backends=vulkan-spirv --function-input=2xi32=4 %s | FileCheck %s)
 // CHECK-LABEL: EXEC @twice
 func.func @twice(%a: tensor<2xi32>) -> tensor<2xi32> {
   %0 = stablehlo.add %a, %a : tensor<2xi32>

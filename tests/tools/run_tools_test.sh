@@ -246,6 +246,16 @@ if [ -x "$bin/kiln-compile" ]; then
     --iree-flow-dispatch-linalg-on-tensors-tile-sizes=1,1
   expect "run-mlir: an unknown bare flag is still an error" 1 "unknown flag '--iree-bogus'" -- \
     "${rm_[@]}" --input=f32=1 --iree-bogus=1
+  # Without --function, every export runs in order on the same inputs.
+  printf 'func.func @neg(%%a: tensor<2xi32>) -> tensor<2xi32> {\n  %%0 = stablehlo.negate %%a : tensor<2xi32>\n  return %%0 : tensor<2xi32>\n}\nfunc.func @twice(%%a: tensor<2xi32>) -> tensor<2xi32> {\n  %%0 = stablehlo.add %%a, %%a : tensor<2xi32>\n  return %%0 : tensor<2xi32>\n}\n' >"$work/two.mlir"
+  out=$("$bin/kiln-run-mlir" "$work/two.mlir" --input="2xi32=3 -4" 2>&1)
+  if [ "$(grep -E '^(EXEC|2xi32)' <<<"$out" | tr '\n' '|')" = "EXEC @neg|2xi32=-3 4|EXEC @twice|2xi32=6 -8|" ]; then
+    passed=$((passed + 1))
+  else
+    echo "FAILED: run-mlir without --function runs every export"
+    echo "$out" | head -20
+    failed=$((failed + 1))
+  fi
   # A caller's input must have the function's declared shape and element
   # type: otherwise INVALID_ARGUMENT naming the function, the argument and
   # both types (never a silent truncation or padding), from every tool.

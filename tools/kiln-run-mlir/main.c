@@ -14,8 +14,8 @@
 #include "tools/common/run_context.h"
 
 KILN_FLAG(string, function, "",
-          "Name of the function to run. May be omitted when the program "
-          "exports exactly one function.");
+          "Name of the function to run. Without it every exported function "
+          "runs, in order, with the same inputs (as iree-run-mlir).");
 KILN_FLAG(bool, print_statistics, false,
           "Prints the device allocator statistics on exit.");
 KILN_FLAG_FORWARD_LIST(Xcompiler,
@@ -218,8 +218,12 @@ int main(int argc, char** argv) {
   if (compiler_initialized) kiln_compiler_global_shutdown();
   int exit_code = 0;
   if (!status && !done) {
-    status = kiln_tools_run_context_run_named(
-        &context, kiln_flag_function, kiln_flag_print_statistics, &exit_code);
+    status = kiln_flag_function[0]
+                 ? kiln_tools_run_context_run_named(
+                       &context, kiln_flag_function, kiln_flag_print_statistics,
+                       &exit_code)
+                 : kiln_tools_run_context_run_all(
+                       &context, kiln_flag_print_statistics, &exit_code);
   }
   fflush(stdout);
   kiln_tools_run_context_deinitialize(&context);

@@ -908,17 +908,27 @@ kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
+// Each result row (n, w) is values[n, indices[n, w], :], the index clamped
+// into values' K rows (the run-time K where dynamic) so that no index reads
+// out of bounds; the result is sized by indices (N, W) and values (C), and
+// the two batches are checked to agree at run time.
 kiln_status_t kiln_tosa_lower_gather(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
   kiln_ir_value_t* values = kiln_ir_op_operand(op, 0);
   kiln_ir_value_t* indices = kiln_ir_op_operand(op, 1);
   const kiln_ir_type_t* rt = op->results[0].type;
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
-  int64_t idims[2] = {0, 1};
-  const kiln_ir_attribute_t* maps[2] = {
+  KILN_RETURN_IF_ERROR(kiln_lowering_assert_same_dim(b, op, 0, 0, 1, 0));
+  int64_t idims[2] = {0, 1}, vdims[1] = {2};
+  const kiln_ir_attribute_t* size_maps[2] = {
       kiln_linalg_projection_map(ctx, 3, 2, idims),
-      kiln_linalg_identity_map(ctx, 3)};
+      kiln_linalg_projection_map(ctx, 3, 1, vdims)};
+  kiln_ir_value_t* size_from[2] = {indices, values};
+  kiln_ir_value_t *init = NULL, *rows = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_empty_from(b, rt, 2, size_from, size_maps, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, values, 1, &rows));
+  const kiln_ir_attribute_t* maps[2] = {size_maps[0],
+                                        kiln_linalg_identity_map(ctx, 3)};
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
@@ -927,6 +937,8 @@ kiln_status_t kiln_tosa_lower_gather(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ir_value_t *n, *k, *c, *v;
   KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, 0, &n));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_to_index(&bb, body->args[0], &k));
+  KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(
+      &bb, k, rows, values->type->shaped.dims[1], &k));
   KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, 2, &c));
   kiln_ir_value_t* args[4] = {values, n, k, c};
   KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "tensor.extract",
@@ -1088,6 +1100,18 @@ kiln_status_t kiln_tosa_lower_reshape(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
   kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
   const kiln_ir_type_t* rt = op->results[0].type;
+  if (!kiln_ir_type_has_static_shape(v->type) ||
+      !kiln_ir_type_has_static_shape(rt)) {
+    // Run-time sizes: stablehlo.reshape's lowering (each run-time dim maps
+    // onto one of the operand's), lowered in turn.
+    kiln_ir_op_t* reshape = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        b, "stablehlo.reshape", 1, &v, 1, &rt, 0, NULL, &reshape));
+    kiln_lowering_replace(op, kiln_ir_op_result(reshape, 0));
+    kiln_ir_builder_t rb = *b;
+    kiln_ir_builder_set_before(&rb, reshape);
+    return kiln_lower_to_structured_op(&rb, reshape);
+  }
   if (v->type != rt) {
     if (v->type->shaped.rank == 0 || rt->shaped.rank == 0) {
       return kiln_ir_op_emit_error(op, ctx,

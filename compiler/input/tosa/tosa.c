@@ -425,6 +425,11 @@ static kiln_status_t kiln_tosa_verify_max_pool2d(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// Equal sizes, or one of them a run-time size.
+static bool kiln_tosa_same_size(int64_t a, int64_t b) {
+  return a == b || a == KILN_IR_DYNAMIC_DIM || b == KILN_IR_DYNAMIC_DIM;
+}
+
 static kiln_status_t kiln_tosa_verify_gather(kiln_ir_context_t* context,
                                              kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
@@ -441,11 +446,13 @@ static kiln_status_t kiln_tosa_verify_gather(kiln_ir_context_t* context,
     return kiln_ir_op_emit_error(op, context,
                                  "indices must be a tensor of integers");
   }
+  // A run-time size matches any (the batch of values and indices is
+  // checked when the op runs; the result is sized by the operands).
   if (out->shaped.element != values->shaped.element ||
-      out->shaped.dims[0] != values->shaped.dims[0] ||
-      indices->shaped.dims[0] != values->shaped.dims[0] ||
-      out->shaped.dims[1] != indices->shaped.dims[1] ||
-      out->shaped.dims[2] != values->shaped.dims[2]) {
+      !kiln_tosa_same_size(out->shaped.dims[0], values->shaped.dims[0]) ||
+      !kiln_tosa_same_size(indices->shaped.dims[0], values->shaped.dims[0]) ||
+      !kiln_tosa_same_size(out->shaped.dims[1], indices->shaped.dims[1]) ||
+      !kiln_tosa_same_size(out->shaped.dims[2], values->shaped.dims[2])) {
     return kiln_ir_op_emit_error(
         op, context, "expects values NxKxC, indices NxW and result NxWxC");
   }
@@ -603,11 +610,17 @@ static kiln_status_t kiln_tosa_verify_reshape(kiln_ir_context_t* context,
                                               kiln_ir_op_t* op) {
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
+  // Run-time sizes: lowered as stablehlo.reshape, whose rules apply.
+  bool dynamic = kiln_ir_type_is_ranked_tensor(in) &&
+                 kiln_ir_type_is_ranked_tensor(out) &&
+                 (!kiln_ir_type_has_static_shape(in) ||
+                  !kiln_ir_type_has_static_shape(out));
   if (!kiln_ir_type_is_ranked_tensor(in) ||
       !kiln_ir_type_is_ranked_tensor(out) ||
       in->shaped.element != out->shaped.element ||
-      kiln_ir_type_num_elements(in) != kiln_ir_type_num_elements(out) ||
-      kiln_ir_type_num_elements(in) < 0) {
+      (!dynamic &&
+       (kiln_ir_type_num_elements(in) != kiln_ir_type_num_elements(out) ||
+        kiln_ir_type_num_elements(in) < 0))) {
     return kiln_ir_op_emit_error(op, context, "cannot reshape %s into %s",
                                  kiln_ir_type_to_string(context, in),
                                  kiln_ir_type_to_string(context, out));
@@ -1053,8 +1066,8 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
     KILN_TOSA_DYNAMIC_OP("tosa.rescale",
                          "integer rescale (multiplier, shift, zps)",
                          KILN_IR_VARIADIC, kiln_tosa_verify_data, rescale),
-    KILN_TOSA_OP("tosa.gather", "gathers rows of values by indices", 2,
-                 kiln_tosa_verify_gather, gather),
+    KILN_TOSA_DYNAMIC_OP("tosa.gather", "gathers rows of values by indices", 2,
+                         kiln_tosa_verify_gather, gather),
     KILN_TOSA_DYNAMIC_OP("tosa.table", "table lookup (i16: interpolated)", 2,
                          kiln_tosa_verify_table, table),
     {"tosa.const_shape", "a constant !tosa.shape",
@@ -1067,8 +1080,8 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
     KILN_TOSA_DYNAMIC_OP("tosa.transpose", "permutes dims (perms)",
                          KILN_IR_VARIADIC, kiln_tosa_verify_transpose,
                          transpose),
-    KILN_TOSA_OP("tosa.reshape", "row-major reshape", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_reshape, reshape),
+    KILN_TOSA_DYNAMIC_OP("tosa.reshape", "row-major reshape", KILN_IR_VARIADIC,
+                         kiln_tosa_verify_reshape, reshape),
 };
 
 kiln_status_t kiln_dialect_register_tosa(kiln_ir_context_t* context) {

@@ -1,6 +1,6 @@
-// TOSA data movement on run-time shaped tensors: pad, concat, tile and
-// slice size their results from the operands' run-time dims (a slice's
-// result is static; its operand is checked to hold it). Expected values are
+// TOSA data movement on run-time shaped tensors: pad, concat, tile,
+// gather and reshape size their results from the operands' run-time dims
+// (a slice's result is static; its operand is checked to hold it). Expected values are
 // worked out by hand in the comments; x is [[1, 2], [3, 4], [5, 6]].
 
 // One row of -1 before, two columns after: 4x4.
@@ -58,5 +58,31 @@ func.func @slice_dynamic() {
   %z = tosa.const_shape {values = dense<[2, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
   %0 = tosa.slice %x, %s, %z : (tensor<?x4xi32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x2xi32>
   check.expect_eq_const(%0, dense<[[5, 6], [9, 10]]> : tensor<2x2xi32>) : tensor<2x2xi32>
+  return
+}
+
+// Rows of each batch's values picked by its indices: batch 0 rows 2, 0;
+// batch 1 rows 1, 1 (values [[1, 2], [3, 4], [5, 6]] and
+// [[7, 8], [9, 10], [11, 12]]).
+func.func @gather_dynamic() {
+  %v = flow.tensor.dynamic_constant dense<[[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [[7.0, 8.0], [9.0, 10.0], [11.0, 12.0]]]> : tensor<2x3x2xf32> -> tensor<?x?x2xf32>
+  %i = flow.tensor.dynamic_constant dense<[[2, 0], [1, 1]]> : tensor<2x2xi32> -> tensor<?x?xi32>
+  %0 = tosa.gather %v, %i : (tensor<?x?x2xf32>, tensor<?x?xi32>) -> tensor<?x?x2xf32>
+  %1 = tensor.cast %0 : tensor<?x?x2xf32> to tensor<2x2x2xf32>
+  check.expect_almost_eq_const(%1, dense<[[[5.0, 6.0], [1.0, 2.0]], [[9.0, 10.0], [9.0, 10.0]]]> : tensor<2x2x2xf32>) : tensor<2x2x2xf32>
+  return
+}
+
+// ?x2x3 to ?x6 (the run-time dim maps onto the run-time dim) and back.
+func.func @reshape_dynamic() {
+  %x = flow.tensor.dynamic_constant dense<[[[1, 2, 3], [4, 5, 6]], [[7, 8, 9], [10, 11, 12]]]> : tensor<2x2x3xi32> -> tensor<?x2x3xi32>
+  %s = tosa.const_shape {values = dense<[-1, 6]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.reshape %x, %s : (tensor<?x2x3xi32>, !tosa.shape<2>) -> tensor<?x6xi32>
+  %1 = tensor.cast %0 : tensor<?x6xi32> to tensor<2x6xi32>
+  check.expect_eq_const(%1, dense<[[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]]> : tensor<2x6xi32>) : tensor<2x6xi32>
+  %t = tosa.const_shape {values = dense<[-1, 3, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %2 = tosa.reshape %0, %t : (tensor<?x6xi32>, !tosa.shape<3>) -> tensor<?x3x2xi32>
+  %3 = tensor.cast %2 : tensor<?x3x2xi32> to tensor<2x3x2xi32>
+  check.expect_eq_const(%3, dense<[[[1, 2], [3, 4], [5, 6]], [[7, 8], [9, 10], [11, 12]]]> : tensor<2x3x2xi32>) : tensor<2x3x2xi32>
   return
 }

@@ -117,6 +117,10 @@ func.func @tosa_slice(%x: tensor<?x4xf32>) -> tensor<2x2xf32> {
   %0 = tosa.slice %x, %s, %z : (tensor<?x4xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x2xf32>
   return %0 : tensor<2x2xf32>
 }
+func.func @tosa_gather(%v: tensor<?x?x2xf32>, %i: tensor<?x?xi32>) -> tensor<?x?x2xf32> {
+  %0 = tosa.gather %v, %i : (tensor<?x?x2xf32>, tensor<?x?xi32>) -> tensor<?x?x2xf32>
+  return %0 : tensor<?x?x2xf32>
+}
 func.func @tosa_max_pool(%x: tensor<?x3x3x1xf32>) -> tensor<?x2x2x1xf32> {
   %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>} : (tensor<?x3x3x1xf32>) -> tensor<?x2x2x1xf32>
   return %0 : tensor<?x2x2x1xf32>
@@ -284,6 +288,16 @@ for device in local-sync local-task; do
   expect tosa_slice_short "$device" \
     "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x4xf32>) is below 3; at module.tosa_slice" \
     -- --function=tosa_slice --input="2x4xf32=0"
+  # gather: rows 2, 0, 1 of [[1, 2], [3, 4], [5, 6]]; an index past the
+  # rows (TOSA leaves it undefined) reads the last row, never past the
+  # buffer; values and indices must have as many batches.
+  expect tosa_gather "$device" "1x3x2xf32=[[5 6][1 2][3 4]]" -- \
+    --function=tosa_gather --input="1x3x2xf32=1 2 3 4 5 6" --input="1x3xi32=2 0 1"
+  expect tosa_gather_clamped "$device" "1x2x2xf32=[[5 6][1 2]]" -- \
+    --function=tosa_gather --input="1x3x2xf32=1 2 3 4 5 6" --input="1x2xi32=7 -1"
+  expect tosa_gather_batches "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x?x2xf32>) and dim 0 of operand 1 (tensor<?x?xi32>) differ; at module.tosa_gather" \
+    -- --function=tosa_gather --input="1x3x2xf32=0" --input="2x1xi32=0 0"
   # Max pooling over 1 and 3 images (2x2 windows, stride 2, padding after).
   expect tosa_max_pool1 "$device" "1x2x2x1xf32=[[[5][6]][[8][9]]]" -- \
     --function=tosa_max_pool --input="1x3x3x1xf32=1 2 3 4 5 6 7 8 9"

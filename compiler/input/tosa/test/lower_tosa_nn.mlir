@@ -170,3 +170,20 @@ func.func @conv2d_dynamic_image(%x: tensor<1x?x?x2xf32>, %w: tensor<3x2x3x2xf32>
   %0 = tosa.conv2d %x, %w, %bias, %izp, %izp {acc_type = f32, dilation = array<i64: 1, 2>, pad = array<i64: 1, 0, 1, 2>, stride = array<i64: 2, 1>} : (tensor<1x?x?x2xf32>, tensor<3x2x3x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x?x?x3xf32>
   return %0 : tensor<1x?x?x3xf32>
 }
+
+// gather: the batches of values and indices asserted equal, the result
+// sized by indices, each index clamped into values' run-time rows; a
+// reshape of run-time dims maps them onto each other.
+// CHECK-LABEL: func.func @gather_reshape_dynamic
+func.func @gather_reshape_dynamic(%v: tensor<?x?x2xf32>, %i: tensor<?x?xi32>, %x: tensor<?x2x3xf32>) -> (tensor<?x?x2xf32>, tensor<?x6xf32>) {
+  // CHECK: cf.assert %{{.*}}, "{{.*}}run-time shapes disagree: dim 0 of operand 0 (tensor<?x?x2xf32>) and dim 0 of operand 1 (tensor<?x?xi32>) differ"
+  // CHECK: %[[K:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?x2xf32>
+  // CHECK: %[[LAST:.*]] = arith.subi %[[K]], %{{.*}} : index
+  // CHECK: arith.minsi %{{.*}}, %[[LAST]] : index
+  // CHECK: tensor.extract %arg0
+  %0 = tosa.gather %v, %i : (tensor<?x?x2xf32>, tensor<?x?xi32>) -> tensor<?x?x2xf32>
+  // CHECK: tensor.collapse_shape %arg2 {{\[\[}}0], [1, 2]] : tensor<?x2x3xf32> into tensor<?x6xf32>
+  %s = tosa.const_shape {values = dense<[-1, 6]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %1 = tosa.reshape %x, %s : (tensor<?x2x3xf32>, !tosa.shape<2>) -> tensor<?x6xf32>
+  return %0, %1 : tensor<?x?x2xf32>, tensor<?x6xf32>
+}

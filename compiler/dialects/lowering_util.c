@@ -466,6 +466,42 @@ kiln_status_t kiln_lowering_assert_window_fits(
   return kiln_lowering_assert_shape(b, op, ok, what);
 }
 
+kiln_status_t kiln_lowering_window_empty(
+    kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
+    const int64_t* src_dim, const int64_t* span, const int64_t* stride,
+    kiln_ir_value_t** out) {
+  kiln_ir_value_t* sizes[KILN_LOWERING_MAX_RANK];
+  uint32_t num_sizes = 0;
+  for (size_t r = 0; r < type->shaped.rank; ++r) {
+    if (type->shaped.dims[r] != KILN_IR_DYNAMIC_DIM) continue;
+    kiln_ir_value_t* size = NULL;
+    if (num_sizes == KILN_LOWERING_MAX_RANK || src_dim[r] < 0 ||
+        (size_t)src_dim[r] >= input->type->shaped.rank) {
+      return kiln_ir_emit_error(b->context, b->location,
+                                "cannot size run-time dim %zu of %s", r,
+                                kiln_ir_type_to_string(b->context, type));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_dim(b, input, (size_t)src_dim[r], &size));
+    if (span[r] != 1 || stride[r] != 1) {
+      kiln_ir_value_t *c = NULL, *one = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, span[r], &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.subi", size, c, &size));
+      if (stride[r] != 1) {
+        KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, stride[r], &c));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(b, "arith.divsi", size, c, &size));
+      }
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.addi", size, one, &size));
+    }
+    sizes[num_sizes++] = size;
+  }
+  return kiln_lowering_emit(b, "tensor.empty", type, num_sizes, sizes, out);
+}
+
 kiln_status_t kiln_lowering_empty_from(kiln_ir_builder_t* b,
                                        const kiln_ir_type_t* type, uint32_t n,
                                        kiln_ir_value_t* const* inputs,

@@ -182,6 +182,17 @@ kiln_status_t kiln_lowering_assert_window_fits(
     const kiln_ir_affine_expr_t* e, const int64_t* extent_operand,
     const size_t* extent_dim, uint32_t num_loops);
 
+// tensor.empty of |type|, the result of windows sliding over |input| (a
+// convolution's or pooling's padded input): a run-time dim r is
+// (size - span[r]) / stride[r] + 1 of |input|'s run-time dim src_dim[r]
+// (a span and stride of 1 pass the size through). An input smaller than a
+// window gives 1 or a negative size, which the run time rejects; the
+// window reads are asserted to fit (kiln_lowering_assert_window_fits).
+kiln_status_t kiln_lowering_window_empty(
+    kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
+    const int64_t* src_dim, const int64_t* span, const int64_t* stride,
+    kiln_ir_value_t** out);
+
 // tensor.empty of |type| whose dynamic dims are read at run time
 // (tensor.dim) from |inputs|: dim j of the result is dim r of the first
 // input i whose map |maps[i]| has loop j as its result r (identity output

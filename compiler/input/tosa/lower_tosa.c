@@ -669,41 +669,15 @@ static kiln_status_t kiln_tosa_check_dynamic_dims(kiln_ir_context_t* ctx,
 
 // tensor.empty of |type| (N x OH x OW x ...), the result of a window of
 // |span| elements at |stride| over the (padded) NHWC |input|: a run-time
-// batch is the input's, a run-time OH / OW is (size - span) / stride + 1
-// of the input's run-time size. An input smaller than one window gives 1 (or
-// a negative size, which the run time rejects); the window reads are
-// asserted to fit once the op is structured.
+// batch is the input's, a run-time OH / OW is computed from the input's
+// (kiln_lowering_window_empty).
 static kiln_status_t kiln_tosa_window_empty(
     kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
     const int64_t* span, const int64_t* stride, kiln_ir_value_t** out) {
-  kiln_ir_value_t* sizes[3];
-  uint32_t num_sizes = 0;
-  for (size_t d = 0; d < 3; ++d) {
-    if (type->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) continue;
-    kiln_ir_value_t* size = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, input, d, &size));
-    if (!size) {
-      return kiln_ir_emit_error(b->context, b->location,
-                                "cannot size run-time dim %zu of %s", d,
-                                kiln_ir_type_to_string(b->context, type));
-    }
-    if (d > 0) {
-      kiln_ir_value_t *c = NULL, *one = NULL;
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, span[d - 1], &c));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(b, "arith.subi", size, c, &size));
-      if (stride[d - 1] != 1) {
-        KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, stride[d - 1], &c));
-        KILN_RETURN_IF_ERROR(
-            kiln_lowering_emit2(b, "arith.divsi", size, c, &size));
-      }
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(b, "arith.addi", size, one, &size));
-    }
-    sizes[num_sizes++] = size;
-  }
-  return kiln_lowering_emit(b, "tensor.empty", type, num_sizes, sizes, out);
+  int64_t src[5] = {0, 1, 2, -1, -1};
+  int64_t spans[5] = {1, span[0], span[1], 1, 1};
+  int64_t strides[5] = {1, stride[0], stride[1], 1, 1};
+  return kiln_lowering_window_empty(b, type, input, src, spans, strides, out);
 }
 
 // |input| padded by |before|/|after| elements per dim: a generic over the

@@ -634,22 +634,18 @@ static kiln_status_t kiln_tosa_emit_zeros(kiln_ir_builder_t* b,
 }
 
 // conv2d, depthwise_conv2d, avg_pool2d and max_pool2d take a run-time
-// batch: dim 0 of the input and of the result, both or neither, which the
-// window passes through (the result is sized by the input's); all but
-// avg_pool2d (whose divisors are a table per output position) also take
-// run-time image dims (1 and 2), both or neither, sized by
-// kiln_tosa_window_empty. The channels and the other operands are static.
+// batch and run-time image dims (1 and 2) of the input and the result, both
+// or neither per dim: the result's are computed from the input's
+// (kiln_tosa_window_empty). The channels and the other operands are static.
 static kiln_status_t kiln_tosa_check_dynamic_dims(kiln_ir_context_t* ctx,
-                                                  kiln_ir_op_t* op,
-                                                  bool image) {
+                                                  kiln_ir_op_t* op) {
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* rt = op->results[0].type;
   bool ok = true;
   for (size_t d = 0; d < 4; ++d) {
     bool in_dynamic = in->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
     bool out_dynamic = rt->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
-    bool may = d == 0 || (image && d < 3);
-    ok = ok && in_dynamic == out_dynamic && (may || !in_dynamic);
+    ok = ok && in_dynamic == out_dynamic && (d < 3 || !in_dynamic);
   }
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   for (uint32_t i = 1; i < n && ok; ++i) {
@@ -659,10 +655,8 @@ static kiln_status_t kiln_tosa_check_dynamic_dims(kiln_ir_context_t* ctx,
   if (!ok) {
     return kiln_ir_op_emit_error(
         op, ctx,
-        image ? "only the batch and image dims (of the input and the result, "
-                "both or neither) may have a run-time size"
-              : "only the batch (dim 0 of the input and the result, both or "
-                "neither) may have a run-time size");
+        "only the batch and image dims (of the input and the result, both "
+        "or neither) may have a run-time size");
   }
   return kiln_ok_status();
 }
@@ -827,7 +821,7 @@ kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "kernel"), kernel, 2);
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "stride"), stride, 2);
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "pad"), pad, 4);
-  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op, true));
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op));
   kiln_scalar_t lowest = kiln_tosa_lowest(e);
   if (pad[0] || pad[1] || pad[2] || pad[3]) {
     int64_t before[4] = {0, pad[0], pad[2], 0};
@@ -1367,7 +1361,7 @@ kiln_status_t kiln_tosa_lower_conv2d(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   int64_t izp, wzp, stride[2], dilation[2];
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "input_zp", &izp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 4, "weight_zp", &wzp));
-  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op, true));
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op));
   kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
   KILN_RETURN_IF_ERROR(
       kiln_tosa_conv_prologue(b, op, izp, &input, stride, dilation));
@@ -1404,7 +1398,7 @@ kiln_status_t kiln_tosa_lower_depthwise_conv2d(kiln_ir_builder_t* b,
   int64_t izp, wzp, stride[2], dilation[2];
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "input_zp", &izp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 4, "weight_zp", &wzp));
-  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op, true));
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op));
   kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
   KILN_RETURN_IF_ERROR(
       kiln_tosa_conv_prologue(b, op, izp, &input, stride, dilation));
@@ -1455,6 +1449,137 @@ kiln_status_t kiln_tosa_lower_depthwise_conv2d(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
+// The average of one output element from its window |sum|: float divides by
+// |divisor| (the count of non-padded elements, of |sum|'s type); integers
+// apply TOSA's apply_scale_32(sum, |divisor| (the multiplier), |shift|),
+// add |ozp| and clamp to |e| (the result element type).
+static kiln_status_t kiln_tosa_avg_pool_divide(
+    kiln_ir_builder_t* bb, const kiln_ir_type_t* e, int64_t ozp,
+    kiln_ir_value_t* sum, kiln_ir_value_t* divisor, kiln_ir_value_t* shift,
+    kiln_ir_value_t** out) {
+  kiln_ir_value_t* r = NULL;
+  if (kiln_lowering_is_float(e)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(bb, "arith.divf", sum, divisor, &r));
+    if (r->type != e) KILN_RETURN_IF_ERROR(kiln_tosa_emit_cast(bb, r, e, &r));
+    *out = r;
+    return kiln_ok_status();
+  }
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(bb->context, 64);
+  kiln_ir_value_t *v, *one, *sm1, *round, *lo, *hi, *z;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(bb, sum, i64, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.muli", v, divisor, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(bb, i64, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.subi", shift, one, &sm1));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.shli", one, sm1, &round));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.addi", v, round, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.shrsi", v, shift, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(bb, i64, ozp, &z));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.addi", v, z, &v));
+  uint32_t w = kiln_tosa_width(e);
+  int64_t mn = kiln_lowering_is_unsigned(e) ? 0 : kiln_tosa_int_min(w);
+  int64_t mx = kiln_lowering_is_unsigned(e) ? (int64_t)((1ull << w) - 1)
+                                            : kiln_tosa_int_max(w);
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(bb, i64, mn, &lo));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(bb, i64, mx, &hi));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.maxsi", v, lo, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.minsi", v, hi, &v));
+  return kiln_tosa_emit_int_cast(bb, v, e, out);
+}
+
+// Over run-time image dims, the divisor of each output element is computed
+// in the body from its position and the input's run-time height and width
+// (|in_size|): rows = min(y0 + kh, ih) - max(y0, 0) with y0 = oy * sy -
+// pad_top, likewise columns, at least 1; integers then take TOSA's
+// reciprocal_scale of that count (multiplier ((1 << 30) + 1) << k / count,
+// shift 30 + k, k = 32 - clz(count - 1)).
+static kiln_status_t kiln_tosa_avg_pool_dynamic_divide(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, kiln_ir_value_t* sum,
+    kiln_ir_value_t* const* in_size, const int64_t* kernel,
+    const int64_t* stride, const int64_t* pad, int64_t ozp,
+    kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_type_t* e = rt->shaped.element;
+  const kiln_ir_type_t* acc_e = sum->type->shaped.element;
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, sum, &init));
+  const kiln_ir_attribute_t* maps[2] = {kiln_linalg_identity_map(ctx, 4),
+                                        kiln_linalg_identity_map(ctx, 4)};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &sum, 1, &init, maps, 4,
+                                                  NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t *count = NULL, *zero = NULL, *one = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 1, &one));
+  for (int i = 0; i < 2; ++i) {
+    kiln_ir_value_t *o, *c, *start, *end, *lo, *n;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, 1 + i, &o));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, stride[i], &c));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.muli", o, c, &start));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, pad[2 * i], &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.subi", start, c, &start));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, kernel[i], &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addi", start, c, &end));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.minsi", end, in_size[i], &end));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.maxsi", start, zero, &lo));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subi", end, lo, &n));
+    if (count) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.muli", count, n, &count));
+    } else {
+      count = n;
+    }
+  }
+  // A window over padding only (an input smaller than the padding) divides
+  // by 1, never by 0.
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.maxsi", count, one, &count));
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
+  const kiln_ir_type_t* i32 = kiln_ir_int_type(ctx, 32);
+  kiln_ir_value_t *count64 = NULL, *divisor = NULL, *shift = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(&bb, "arith.index_cast", i64, 1, &count, &count64));
+  if (kiln_lowering_is_float(e)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&bb, "arith.sitofp", acc_e, 1, &count64, &divisor));
+  } else {
+    kiln_ir_value_t *one64, *m1, *m1_32, *lz, *k, *k64, *c32, *num, *thirty;
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, 1, &one64));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.subi", count64, one64, &m1));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&bb, "arith.trunci", i32, 1, &m1, &m1_32));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&bb, "math.ctlz", i32, 1, &m1_32, &lz));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i32, 32, &c32));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subi", c32, lz, &k));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&bb, "arith.extsi", i64, 1, &k, &k64));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_int_const(&bb, i64, ((int64_t)1 << 30) + 1, &num));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.shli", num, k64, &num));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.divsi", num, count64, &divisor));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, 30, &thirty));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addi", thirty, k64, &shift));
+  }
+  kiln_ir_value_t* r = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_avg_pool_divide(&bb, e, ozp, body->args[0],
+                                                 divisor, shift, &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
                                          kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
@@ -1465,7 +1590,7 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
   bool f = kiln_lowering_is_float(e);
   int64_t izp, ozp, kernel[2] = {1, 1}, stride[2] = {1, 1},
                     pad[4] = {0, 0, 0, 0};
-  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op, false));
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 1, "input_zp", &izp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 2, "output_zp", &ozp));
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "kernel"), kernel, 2);
@@ -1476,6 +1601,18 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
       f ? (kiln_tosa_width(e) < 32 ? kiln_ir_float_type_get(ctx, KILN_IR_F32)
                                    : e)
         : kiln_ir_int_type(ctx, 32);
+  // Run-time image dims: the input's height and width (host values).
+  bool dynamic_image = rt->shaped.dims[1] == KILN_IR_DYNAMIC_DIM ||
+                       rt->shaped.dims[2] == KILN_IR_DYNAMIC_DIM;
+  kiln_ir_value_t* in_size[2] = {NULL, NULL};
+  for (int i = 0; i < 2 && dynamic_image; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_dynamic_dim(b, input, (size_t)(1 + i), &in_size[i]));
+    if (!in_size[i]) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(b, in_t->shaped.dims[1 + i], &in_size[i]));
+    }
+  }
   if (pad[0] || pad[1] || pad[2] || pad[3]) {
     int64_t before[4] = {0, pad[0], pad[2], 0};
     int64_t after[4] = {0, pad[1], pad[3], 0};
@@ -1496,7 +1633,13 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
   kiln_scalar_t zero;
   memset(&zero, 0, sizeof(zero));
   if (f) zero.f = 0.0;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_splat(b, acc_t, zero, input, &acc));
+  if (dynamic_image) {
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_window_empty(b, acc_t, input, kernel, stride, &acc));
+    KILN_RETURN_IF_ERROR(kiln_tosa_fill(b, acc, zero, &acc));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_splat(b, acc_t, zero, input, &acc));
+  }
   const kiln_ir_type_t* wt = kiln_ir_tensor_type_get(ctx, 2, kernel, e, NULL);
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_zeros(b, wt, &window));
   // Sum: loops (n, oh, ow, c, kh, kw).
@@ -1526,6 +1669,13 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
   }
   kiln_ir_value_t* sum = kiln_ir_op_result(generic, 0);
+  if (dynamic_image) {
+    kiln_ir_value_t* r = NULL;
+    KILN_RETURN_IF_ERROR(kiln_tosa_avg_pool_dynamic_divide(
+        b, op, sum, in_size, kernel, stride, pad, ozp, &r));
+    kiln_lowering_replace(op, r);
+    return kiln_ok_status();
+  }
   // Per-position counts of non-padded elements (float), or TOSA's
   // reciprocal_scale multiplier and shift (integers).
   int64_t oh = rt->shaped.dims[1], ow = rt->shaped.dims[2];
@@ -1590,36 +1740,8 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
       b, f ? 2 : 3, all_ins, 1, &init, fmaps, 4, NULL, &generic, &body));
   kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t* r = NULL;
-  if (f) {
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.divf", body->args[0],
-                                             body->args[1], &r));
-    if (r->type != e) KILN_RETURN_IF_ERROR(kiln_tosa_emit_cast(&bb, r, e, &r));
-  } else {
-    // apply_scale_32(sum, multiplier, shift, false) + output_zp, clamped.
-    kiln_ir_value_t *v, *one, *sm1, *round, *lo, *hi, *z;
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, body->args[0], i64, &v));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.muli", v, body->args[1], &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, 1, &one));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.subi", body->args[2], one, &sm1));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.shli", one, sm1, &round));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", v, round, &v));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.shrsi", v, body->args[2], &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, ozp, &z));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", v, z, &v));
-    uint32_t w = kiln_tosa_width(e);
-    int64_t mn = kiln_lowering_is_unsigned(e) ? 0 : kiln_tosa_int_min(w);
-    int64_t mx = kiln_lowering_is_unsigned(e) ? (int64_t)((1ull << w) - 1)
-                                              : kiln_tosa_int_max(w);
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, mn, &lo));
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, mx, &hi));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.maxsi", v, lo, &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.minsi", v, hi, &v));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, v, e, &r));
-  }
+  KILN_RETURN_IF_ERROR(kiln_tosa_avg_pool_divide(
+      &bb, e, ozp, body->args[0], body->args[1], f ? NULL : body->args[2], &r));
   KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
   kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();

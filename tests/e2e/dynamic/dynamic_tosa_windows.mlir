@@ -1,7 +1,7 @@
 // TOSA convolutions and poolings over a batch known only at run time: the
 // batch passes through the window, so the output batch is the input's; the
-// channels stay static. conv2d, depthwise_conv2d and max_pool2d also take
-// run-time image dims (the output's are computed from the input's). Expected
+// channels stay static. They also take run-time image dims (the output's
+// are computed from the input's; avg_pool2d's divisors in the body). Expected
 // values are worked out by hand: image 0 is [[1, 2, 3], [4, 5, 6],
 // [7, 8, 9]], image 1 all ones.
 
@@ -103,5 +103,32 @@ func.func @max_pool2d_dynamic_image() {
   %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>} : (tensor<1x?x?x1xf32>) -> tensor<1x?x?x1xf32>
   %1 = tensor.cast %0 : tensor<1x?x?x1xf32> to tensor<1x2x3x1xf32>
   check.expect_almost_eq_const(%1, dense<[[[[7.0], [9.0], [10.0]], [[17.0], [19.0], [20.0]]]]> : tensor<1x2x3x1xf32>) : tensor<1x2x3x1xf32>
+  return
+}
+
+// The avg_pool2d_dynamic_batch case over run-time image dims: each
+// window's divisor (1, 2 or 4 non-padded elements) is computed from its
+// position and the run-time image size.
+func.func @avg_pool2d_dynamic_image() {
+  %x = flow.tensor.dynamic_constant dense<[[[[1.0], [2.0], [3.0]], [[4.0], [5.0], [6.0]], [[7.0], [8.0], [9.0]]], [[[1.0], [1.0], [1.0]], [[1.0], [1.0], [1.0]], [[1.0], [1.0], [1.0]]]]> : tensor<2x3x3x1xf32> -> tensor<?x?x?x1xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 1, 1>} : (tensor<?x?x?x1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x?x?x1xf32>
+  %1 = tensor.cast %0 : tensor<?x?x?x1xf32> to tensor<2x3x3x1xf32>
+  check.expect_almost_eq_const(%1, dense<[[[[1.0], [1.5], [2.5]], [[2.5], [3.0], [4.0]], [[5.5], [6.0], [7.0]]], [[[1.0], [1.0], [1.0]], [[1.0], [1.0], [1.0]], [[1.0], [1.0], [1.0]]]]> : tensor<2x3x3x1xf32>) : tensor<2x3x3x1xf32>
+  return
+}
+
+// i8 with zero points (input 1, output -2) over a run-time 2x4 image
+// [[11, 1, 3, 5], [1, 1, 7, 9]], 2x2 windows, stride 2, no padding: less
+// the input zero point the windows sum to 10 + 0 + 0 + 0 = 10 and
+// 2 + 4 + 6 + 8 = 20; averages 2.5 and 5 round (TOSA's apply_scale, half
+// up) to 3 and 5, plus -2.
+func.func @avg_pool2d_dynamic_image_i8() {
+  %x = flow.tensor.dynamic_constant dense<[[[[11], [1], [3], [5]], [[1], [1], [7], [9]]]]> : tensor<1x2x4x1xi8> -> tensor<1x?x?x1xi8>
+  %izp = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ozp = "tosa.const"() <{values = dense<-2> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.avg_pool2d %x, %izp, %ozp {acc_type = i32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x?x?x1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x?x?x1xi8>
+  %1 = tensor.cast %0 : tensor<1x?x?x1xi8> to tensor<1x1x2x1xi8>
+  check.expect_eq_const(%1, dense<[[[[1], [3]]]]> : tensor<1x1x2x1xi8>) : tensor<1x1x2x1xi8>
   return
 }

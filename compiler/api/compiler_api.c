@@ -157,6 +157,15 @@ kiln_status_t kiln_compiler_session_set_flags(kiln_compiler_session_t* session,
   return status;
 }
 
+bool kiln_compiler_is_compiler_flag(const char* flag) {
+  // Parsed into scratch options: the one flag table (driver.c) decides.
+  kiln_compiler_options_t options;
+  kiln_compiler_options_initialize(&options);
+  bool consumed = false;
+  kiln_status_free(kiln_compiler_options_parse_flag(&options, flag, &consumed));
+  return consumed;
+}
+
 void kiln_compiler_session_get_flags(kiln_compiler_session_t* session,
                                      void (*on_flag)(void* user_data,
                                                      const char* flag),

@@ -101,6 +101,12 @@ kiln_status_t kiln_compiler_session_set_flags(kiln_compiler_session_t* session,
                                               int argc,
                                               const char* const* argv);
 
+// True when |flag| ("--name=value" or "--name") is one of kiln-compile's
+// compiler flags, whatever its value (a bad value is still the compiler's to
+// report), so that a tool with flags of its own (kiln-run-mlir, as
+// iree-run-mlir does) can hand it to the compiler. Needs no session.
+bool kiln_compiler_is_compiler_flag(const char* flag);
+
 // Calls |on_flag| with every flag applied so far, in order.
 void kiln_compiler_session_get_flags(kiln_compiler_session_t* session,
                                      void (*on_flag)(void* user_data,

@@ -28,6 +28,7 @@ kiln_status_t kiln_compiler_register_dialects(kiln_ir_context_t* context) {
   KILN_RETURN_IF_ERROR(kiln_dialect_register_region_cf(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_stablehlo_compute(context));
   KILN_RETURN_IF_ERROR(kiln_dialect_register_stablehlo_misc(context));
+  KILN_RETURN_IF_ERROR(kiln_dialect_register_mhlo_aliases(context));
   return kiln_ok_status();
 }
 

@@ -78,6 +78,10 @@ bool kiln_stablehlo_sas_window(const kiln_ir_op_t* op, size_t rank,
 // stablehlo.optimization_barrier, get_dimension_size, map
 // (compiler/input/stablehlo/stablehlo_misc.c).
 kiln_status_t kiln_dialect_register_stablehlo_misc(kiln_ir_context_t* context);
+// `mhlo.<op>` (MHLO, StableHLO's predecessor, in IREE's older tests) as an
+// alias of every registered `stablehlo.<op>`: call after the StableHLO
+// registrations.
+kiln_status_t kiln_dialect_register_mhlo_aliases(kiln_ir_context_t* context);
 // stablehlo.while/if/case, tosa.while_loop/cond_if/yield (region_cf.c).
 kiln_status_t kiln_dialect_register_region_cf(kiln_ir_context_t* context);
 // The bare word of a `#stablehlo<name WORD>` attribute |name| of |op|.

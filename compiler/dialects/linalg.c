@@ -1718,63 +1718,6 @@ static kiln_status_t kiln_linalg_build_window_body(
   return kiln_linalg_yield(&bb, v);
 }
 
-// Convolutions are generalized on statically shaped tensors (and scalars,
-// such as quantized_matmul's zero points) only.
-static kiln_status_t kiln_linalg_expect_static(kiln_ir_context_t* context,
-                                               kiln_ir_op_t* op) {
-  uint32_t n = kiln_ir_op_num_regular_operands(op);
-  for (uint32_t i = 0; i < n; ++i) {
-    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
-    if (kiln_linalg_is_number(t)) continue;
-    if (!kiln_ir_type_is_ranked_tensor(t) ||
-        !kiln_ir_type_has_static_shape(t)) {
-      return kiln_ir_op_emit_error(
-          op, context,
-          "operand #%u: only statically shaped tensors are supported yet, "
-          "found %s",
-          i, kiln_ir_type_to_string(context, t));
-    }
-  }
-  return kiln_ok_status();
-}
-
-// For a convolution |c|: every dim on a window loop or read through a
-// window expression is static (see kiln_linalg_generalize_named).
-static kiln_status_t kiln_linalg_expect_static_window(
-    kiln_ir_context_t* context, kiln_ir_op_t* op, const kiln_linalg_conv_t* c) {
-  bool window_loop[KILN_LINALG_MAX_RANK] = {false};
-  for (uint32_t j = 0; j < c->rank; ++j) {
-    if (c->window[j] >= 0) {
-      window_loop[c->input[j]] = true;
-      window_loop[c->window[j]] = true;
-    }
-  }
-  const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
-  const kiln_ir_type_t* filter = kiln_ir_op_operand(op, 1)->type;
-  const kiln_ir_type_t* out =
-      kiln_ir_op_operand(op, kiln_linalg_num_inputs(op))->type;
-  if (!kiln_ir_type_is_ranked_tensor(in) ||
-      !kiln_ir_type_is_ranked_tensor(filter) ||
-      !kiln_ir_type_is_ranked_tensor(out)) {
-    return kiln_linalg_expect_static(context, op);
-  }
-  for (uint32_t j = 0; j < c->rank && j < in->shaped.rank; ++j) {
-    bool window = c->window[j] >= 0;
-    if ((window && in->shaped.dims[j] == KILN_IR_DYNAMIC_DIM) ||
-        (window_loop[c->output[j]] &&
-         out->shaped.dims[j] == KILN_IR_DYNAMIC_DIM)) {
-      return kiln_linalg_expect_static(context, op);
-    }
-  }
-  for (uint32_t j = 0; j < c->filter_rank && j < filter->shaped.rank; ++j) {
-    if (window_loop[c->filter[j]] &&
-        filter->shaped.dims[j] == KILN_IR_DYNAMIC_DIM) {
-      return kiln_linalg_expect_static(context, op);
-    }
-  }
-  return kiln_ok_status();
-}
-
 // Replaces |op|'s results with |generic|'s, erases |op|.
 static void kiln_linalg_replace_op(kiln_ir_op_t* op, kiln_ir_op_t* generic) {
   for (uint32_t i = 0; i < op->num_results; ++i) {
@@ -2018,15 +1961,10 @@ static kiln_status_t kiln_linalg_generalize_elementwise(
 static kiln_status_t kiln_linalg_generalize_named(kiln_ir_context_t* context,
                                                   kiln_ir_op_t* op,
                                                   kiln_ir_op_t** out_generic) {
-  // Convolutions read their input through window expressions: the dims
-  // those touch (spatial input and output dims, the filter's window dims)
-  // must be static; the others (batch, channels) may be dynamic, checked
-  // equal at run time like any structured op's. The other named ops keep
-  // their ins and outs (whose run-time sizes the host knows) or, for
-  // softmax, read them with tensor.dim.
-  const kiln_linalg_conv_t* conv = kiln_linalg_find_conv(op);
-  if (conv)
-    KILN_RETURN_IF_ERROR(kiln_linalg_expect_static_window(context, op, conv));
+  // Named ops keep their ins and outs (whose run-time sizes the host knows)
+  // or, for softmax, read them with tensor.dim. A convolution's window
+  // reads of run-time sizes are bounded when lower-to-structured checks the
+  // generic (kiln_lowering_assert_window_fits).
   kiln_ir_builder_t b = kiln_linalg_builder_before(context, op);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;

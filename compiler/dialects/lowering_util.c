@@ -355,6 +355,153 @@ kiln_status_t kiln_lowering_assert_dim_at_least(kiln_ir_builder_t* b,
   return kiln_lowering_assert_shape(b, op, ok, what);
 }
 
+// Splits |e| into |coef| (one per loop, added to) and |*constant| when it is
+// a sum of non-negative multiples of loop dims and a non-negative constant
+// (`oh * 2 + kh`, a window read); false for any other form.
+static bool kiln_lowering_window_terms(const kiln_ir_affine_expr_t* e,
+                                       int64_t scale, int64_t* coef,
+                                       uint32_t num_loops, int64_t* constant) {
+  switch (e->kind) {
+    case KILN_IR_AFFINE_DIM:
+      if (e->value < 0 || e->value >= (int64_t)num_loops) return false;
+      coef[e->value] += scale;
+      return true;
+    case KILN_IR_AFFINE_CONSTANT:
+      if (e->value < 0 || e->value > INT32_MAX) return false;
+      *constant += scale * e->value;
+      return true;
+    case KILN_IR_AFFINE_ADD:
+      return kiln_lowering_window_terms(e->lhs, scale, coef, num_loops,
+                                        constant) &&
+             kiln_lowering_window_terms(e->rhs, scale, coef, num_loops,
+                                        constant);
+    case KILN_IR_AFFINE_MUL: {
+      const kiln_ir_affine_expr_t* c = e->rhs;
+      const kiln_ir_affine_expr_t* x = e->lhs;
+      if (c->kind != KILN_IR_AFFINE_CONSTANT) {
+        c = e->lhs;
+        x = e->rhs;
+      }
+      if (c->kind != KILN_IR_AFFINE_CONSTANT || c->value < 0 ||
+          c->value > INT32_MAX || scale > INT32_MAX) {
+        return false;
+      }
+      return kiln_lowering_window_terms(x, scale * c->value, coef, num_loops,
+                                        constant);
+    }
+    default:
+      return false;
+  }
+}
+
+kiln_status_t kiln_lowering_assert_window_fits(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, uint32_t a, size_t a_dim,
+    const kiln_ir_affine_expr_t* e, const int64_t* extent_operand,
+    const size_t* extent_dim, uint32_t num_loops) {
+  kiln_ir_context_t* ctx = b->context;
+  int64_t coef[KILN_LOWERING_MAX_LOOPS] = {0};
+  int64_t constant = 0;
+  if (num_loops > KILN_LOWERING_MAX_LOOPS ||
+      !kiln_lowering_window_terms(e, 1, coef, num_loops, &constant)) {
+    return kiln_ok_status();  // not a window read: nothing to bound
+  }
+  kiln_ir_value_t* va = kiln_ir_op_operand(op, a);
+  bool dynamic = va->type->shaped.dims[a_dim] == KILN_IR_DYNAMIC_DIM;
+  // The last element read, + 1: constant + sum coef * (extent - 1) + 1,
+  // folded where the extent is static; needed only when no loop it reads
+  // is empty.
+  int64_t static_reach = constant + 1;
+  for (uint32_t d = 0; d < num_loops; ++d) {
+    if (coef[d] == 0) continue;
+    if (extent_operand[d] < 0) return kiln_ok_status();  // no known extent
+    int64_t extent = kiln_ir_op_operand(op, (uint32_t)extent_operand[d])
+                         ->type->shaped.dims[extent_dim[d]];
+    if (extent == 0) return kiln_ok_status();  // nothing is read
+    if (extent == KILN_IR_DYNAMIC_DIM) {
+      dynamic = true;
+    } else {
+      static_reach += coef[d] * (extent - 1);
+    }
+  }
+  if (!dynamic) return kiln_ok_status();  // static: checked by the verifier
+  kiln_ir_value_t *reach = NULL, *one = NULL, *zero = NULL, *empty = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, static_reach, &reach));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 0, &zero));
+  for (uint32_t d = 0; d < num_loops; ++d) {
+    if (coef[d] == 0) continue;
+    kiln_ir_value_t* t = kiln_ir_op_operand(op, (uint32_t)extent_operand[d]);
+    if (t->type->shaped.dims[extent_dim[d]] != KILN_IR_DYNAMIC_DIM) continue;
+    kiln_ir_value_t *extent = NULL, *last = NULL, *c = NULL, *none = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_dynamic_dim(b, t, extent_dim[d], &extent));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(b, KILN_CMPI_EQ, extent, zero, &none));
+    if (empty) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.ori", empty, none, &none));
+    }
+    empty = none;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(b, "arith.subi", extent, one, &last));
+    if (coef[d] != 1) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, coef[d], &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.muli", last, c, &last));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(b, "arith.addi", reach, last, &reach));
+  }
+  kiln_ir_value_t *size = NULL, *ok = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, va, a_dim, &size));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(b, KILN_CMPI_SGE, size, reach, &ok));
+  if (empty) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.ori", ok, empty, &ok));
+  }
+  char what[400];
+  snprintf(what, sizeof(what),
+           "dim %zu of operand %u (%s) is smaller than the window read over "
+           "it needs",
+           a_dim, a, kiln_ir_type_to_string(ctx, va->type));
+  return kiln_lowering_assert_shape(b, op, ok, what);
+}
+
+kiln_status_t kiln_lowering_window_empty(
+    kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
+    const int64_t* src_dim, const int64_t* span, const int64_t* stride,
+    kiln_ir_value_t** out) {
+  kiln_ir_value_t* sizes[KILN_LOWERING_MAX_RANK];
+  uint32_t num_sizes = 0;
+  for (size_t r = 0; r < type->shaped.rank; ++r) {
+    if (type->shaped.dims[r] != KILN_IR_DYNAMIC_DIM) continue;
+    kiln_ir_value_t* size = NULL;
+    if (num_sizes == KILN_LOWERING_MAX_RANK || src_dim[r] < 0 ||
+        (size_t)src_dim[r] >= input->type->shaped.rank) {
+      return kiln_ir_emit_error(b->context, b->location,
+                                "cannot size run-time dim %zu of %s", r,
+                                kiln_ir_type_to_string(b->context, type));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_dim(b, input, (size_t)src_dim[r], &size));
+    if (span[r] != 1 || stride[r] != 1) {
+      kiln_ir_value_t *c = NULL, *one = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, span[r], &c));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.subi", size, c, &size));
+      if (stride[r] != 1) {
+        KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, stride[r], &c));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit2(b, "arith.divsi", size, c, &size));
+      }
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.addi", size, one, &size));
+    }
+    sizes[num_sizes++] = size;
+  }
+  return kiln_lowering_emit(b, "tensor.empty", type, num_sizes, sizes, out);
+}
+
 kiln_status_t kiln_lowering_empty_from(kiln_ir_builder_t* b,
                                        const kiln_ir_type_t* type, uint32_t n,
                                        kiln_ir_value_t* const* inputs,

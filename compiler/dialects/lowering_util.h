@@ -167,6 +167,32 @@ kiln_status_t kiln_lowering_assert_dim_at_least(kiln_ir_builder_t* b,
                                                 kiln_ir_op_t* op, uint32_t a,
                                                 size_t a_dim, int64_t min);
 
+// The most loops kiln_lowering_assert_window_fits takes.
+#define KILN_LOWERING_MAX_LOOPS 16
+
+// A cf.assert that dim |a_dim| of operand |a| of |op| holds what a
+// structured op reads of it through |e|, a window read (a sum of
+// non-negative multiples of loop dims and a non-negative constant: `oh *
+// stride + kh * dilation`) with a run-time size somewhere: loop d runs over
+// dim |extent_dim[d]| of operand |extent_operand[d]|. Empty loops read
+// nothing. Nothing when |e| has another form, a loop it uses has no
+// extent (|extent_operand[d]| < 0) or everything is static.
+kiln_status_t kiln_lowering_assert_window_fits(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, uint32_t a, size_t a_dim,
+    const kiln_ir_affine_expr_t* e, const int64_t* extent_operand,
+    const size_t* extent_dim, uint32_t num_loops);
+
+// tensor.empty of |type|, the result of windows sliding over |input| (a
+// convolution's or pooling's padded input): a run-time dim r is
+// (size - span[r]) / stride[r] + 1 of |input|'s run-time dim src_dim[r]
+// (a span and stride of 1 pass the size through). An input smaller than a
+// window gives 1 or a negative size, which the run time rejects; the
+// window reads are asserted to fit (kiln_lowering_assert_window_fits).
+kiln_status_t kiln_lowering_window_empty(
+    kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
+    const int64_t* src_dim, const int64_t* span, const int64_t* stride,
+    kiln_ir_value_t** out);
+
 // tensor.empty of |type| whose dynamic dims are read at run time
 // (tensor.dim) from |inputs|: dim j of the result is dim r of the first
 // input i whose map |maps[i]| has loop j as its result r (identity output

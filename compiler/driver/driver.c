@@ -858,6 +858,32 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
     options->conv_channels_last_no_depthwise = no_dw;
   } else if (!strcmp(arg, "--timing") || !strcmp(arg, "--mlir-timing")) {
     options->timing = true;
+  } else if (!strcmp(arg,
+                     "--iree-flow-dispatch-linalg-on-tensors-enable-fusion") ||
+             kiln_compiler_flag_value(
+                 arg, "--iree-flow-dispatch-linalg-on-tensors-enable-fusion",
+                 &v) ||
+             kiln_compiler_flag_value(
+                 arg, "--iree-flow-dispatch-linalg-on-tensors-tile-sizes",
+                 &v)) {
+    // IREE's former dispatch-formation knobs (fuse or not, tile sizes):
+    // how IREE split its dispatches, never what they compute. kiln forms
+    // and tiles its own dispatches, so the values are checked and unused.
+    bool fusion = strstr(arg, "enable-fusion") != NULL;
+    bool ok = true;
+    if (fusion) {
+      ok = !v || !strcmp(v, "true") || !strcmp(v, "false") || !strcmp(v, "1") ||
+           !strcmp(v, "0");
+    } else {
+      for (const char* c = v; ok && *c; ++c) {
+        ok = (*c >= '0' && *c <= '9') || *c == ',';
+      }
+    }
+    if (!ok) {
+      return kiln_make_status(
+          KILN_STATUS_INVALID_ARGUMENT, "'%s': expected %s", arg,
+          fusion ? "true or false" : "comma-separated tile sizes");
+    }
   } else {
     return kiln_benchmark_options_parse_flag(&options->benchmark, arg,
                                              out_consumed);

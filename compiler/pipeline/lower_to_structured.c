@@ -135,6 +135,10 @@ static kiln_status_t kiln_check_structured_dims(kiln_ir_context_t* context,
   kiln_ir_builder_t b = kiln_ir_builder_make(context);
   kiln_ir_builder_set_before(&b, op);
   b.location = op->location;
+  // Loop d's extent: dim extent_dim[d] of operand extent_operand[d], the
+  // first that the loop reads plainly (-1: none).
+  int64_t extent_operand[KILN_STRUCTURED_MAX_DIMS];
+  size_t extent_dim[KILN_STRUCTURED_MAX_DIMS];
   for (uint32_t d = 0; d < s.num_dims; ++d) {
     int64_t first = -1;
     size_t first_dim = 0;
@@ -163,6 +167,21 @@ static kiln_status_t kiln_check_structured_dims(kiln_ir_context_t* context,
         }
         break;
       }
+    }
+    extent_operand[d] = first;
+    extent_dim[d] = first_dim;
+  }
+  // Window reads (a convolution's `oh * stride + kh`) of run-time sizes:
+  // the operand must hold the last element the loops reach.
+  for (uint32_t i = 0; i < s.num_ins + s.num_outs; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    if (!kiln_ir_type_is_ranked_tensor(t) || !s.maps[i]) continue;
+    for (size_t r = 0; r < s.maps[i]->num_results; ++r) {
+      int64_t pos = 0;
+      if (kiln_ir_affine_map_result_is_dim(s.maps[i], r, &pos)) continue;
+      KILN_RETURN_IF_ERROR(kiln_lowering_assert_window_fits(
+          &b, op, i, r, s.maps[i]->results[r], extent_operand, extent_dim,
+          s.num_dims));
     }
   }
   return kiln_ok_status();

@@ -202,6 +202,8 @@ COMPILE_FLAG_EXAMPLES = {
     "--dump-compilation-phases-to": "kiln-compile --dump-compilation-phases-to=phases model.mlir -o model.kmod",
     "--compile-from": "kiln-compile --compile-from=structured phases/model.2.structured.mlir -o model.kmod",
     "--timing": "kiln-compile --timing model.mlir -o model.kmod",
+    "--iree-flow-dispatch-linalg-on-tensors-enable-fusion": "kiln-run-mlir --iree-flow-dispatch-linalg-on-tensors-enable-fusion model.mlir",
+    "--iree-flow-dispatch-linalg-on-tensors-tile-sizes": "kiln-run-mlir --iree-flow-dispatch-linalg-on-tensors-tile-sizes=1,1 model.mlir",
     "--export-benchmark-funcs": "kiln-compile --iree-flow-export-benchmark-funcs model.mlir -o bench.kmod",
     "--dump-executable-benchmarks-to": "kiln-compile --iree-hal-dump-executable-benchmarks-to=benchmarks model.mlir -o model.kmod",
     "--benchmark-dispatch-repeat-count": "kiln-compile --iree-hal-benchmark-dispatch-repeat-count=10 model.mlir -o model.kmod",
@@ -416,6 +418,14 @@ def ops_page(ops, results, results_label):
         "verified and printed; the [inputs guide](../guides/inputs.md) says "
         "which of them `kiln-compile` lowers end to end). %d ops in %d "
         "dialects.\n\n" % (len(ops), len(dialects)))
+    out.append(
+        "**Traits** are the op registry's; *dynamic-shapes* marks the "
+        "StableHLO and TOSA ops whose lowering takes run-time (`?`) dims "
+        "(the others of those dialects need static shapes, a located error "
+        "otherwise). `arith`/`math` ops on tensors, `linalg`, `tensor` and "
+        "`iree_linalg_ext` ops are not marked: which of them take run-time "
+        "dims, and with which limits, is in the inputs guide's "
+        "[dynamic shapes](../guides/inputs.md#dynamic-shapes) section.\n\n")
     out.append(
         "**Conformance** is the result of IREE's end-to-end check test for "
         "the op (`tests/conformance/run_iree_e2e.sh` over "

@@ -81,6 +81,29 @@ func.func @twice(%a: tensor<2xi32>) -> tensor<2xi32> {
 }
 // CHECK: 2xi32=7 7
 MLIR
+# IREE's older form: compiler flags given as they are, and lines guarded
+# by `[[ $IREE_<DRIVER>_DISABLE == 1 ]] ||`, run for the CPU drivers only
+# (the vulkan line would fail: no such backend).
+cat >"$work/in/ops/run_guarded.mlir" <<'MLIR'
+// RUN: iree-run-mlir --iree-hal-target-backends=llvm-cpu --function-input=2xi32=4 %s | FileCheck %s
+// RUN: [[ $IREE_VMVX_DISABLE == 1 ]] || (iree-run-mlir --iree-hal-target-backends=vmvx --function-input=2xi32=4 %s | FileCheck %s)
+// RUN: [[ $IREE_VULKAN_DISABLE == 1 ]] || (iree-run-mlir --iree-hal-target-backends=vulkan-spirv --function-input=2xi32=4 %s | FileCheck %s)
+// RUN: [[ $IREE_VULKAn_DISABLE == 1 ]] || (iree-run-mlir --iree-hal-target-backends=vulkan-spirv --function-input=2xi32=4 %s | FileCheck %s)
+// CHECK-LABEL: EXEC @twice
+func.func @twice(%a: tensor<2xi32>) -> tensor<2xi32> {
+  %0 = stablehlo.add %a, %a : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+// CHECK: 2xi32=8 8
+MLIR
+cat >"$work/in/ops/run_guarded_wrong.mlir" <<'MLIR'
+// RUN: [[ $IREE_VMVX_DISABLE == 1 ]] || (iree-run-mlir --iree-hal-target-backends=vmvx --function-input=2xi32=4 %s | FileCheck %s)
+func.func @twice(%a: tensor<2xi32>) -> tensor<2xi32> {
+  %0 = stablehlo.add %a, %a : tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+// CHECK: 2xi32=9 9
+MLIR
 cat >"$work/in/ops/run_opt.mlir" <<'MLIR'
 // RUN: iree-opt --some-pass %s | FileCheck %s
 func.func @f(%a: tensor<2xi32>) -> tensor<2xi32> {
@@ -112,17 +135,20 @@ expect '^ops/run_ok\.mlir +1 +1 +0 *$'
 expect '^ops/run_wrong\.mlir +1 +0 +1 +local-sync: RUN line failed'
 expect '^ops/run_opt\.mlir +1 +0 +1 +RUN line uses iree-opt'
 expect '^ops/compile_only\.mlir +1 +1 +0 *$'
-if [ "$(tail -1 "$work/out.txt")" != "5 passed, 5 failed" ]; then
-  echo "FAILED: last line is '$(tail -1 "$work/out.txt")', want '5 passed, 5 failed'"
+expect '^ops/run_guarded\.mlir +1 +1 +0 *$'
+expect '^ops/run_guarded_wrong\.mlir +1 +0 +1 +local-sync: RUN line failed'
+if [ "$(tail -1 "$work/out.txt")" != "6 passed, 6 failed" ]; then
+  echo "FAILED: last line is '$(tail -1 "$work/out.txt")', want '6 passed, 6 failed'"
   fail=1
 fi
 /usr/bin/python3 - "$work/results.json" <<'PY' || fail=1
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert (r["passed"], r["failed"]) == (5, 5), r
+assert (r["passed"], r["failed"]) == (6, 6), r
 files = {f["file"]: f for f in r["files"]}
 assert sorted(files) == ["ops/bad_syntax.mlir", "ops/compile_only.mlir",
                          "ops/good.mlir", "ops/one_wrong.mlir",
+                         "ops/run_guarded.mlir", "ops/run_guarded_wrong.mlir",
                          "ops/run_ok.mlir", "ops/run_opt.mlir",
                          "ops/run_wrong.mlir", "ops/slow.mlir"], sorted(files)
 assert files["ops/one_wrong.mlir"]["failed_functions"] == ["wrong"], files

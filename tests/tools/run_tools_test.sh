@@ -233,6 +233,29 @@ if [ -x "$bin/kiln-compile" ]; then
     "${rm_[@]}" --input=f32=1 -- --bogus
   expect "run-mlir: --Xruntime,bogus is a runtime flag" 1 "unknown flag '--bogus'" -- \
     "${rm_[@]}" --input=f32=1 --Xruntime,bogus
+  # As iree-run-mlir: kiln-compile's flags as they are, beside the runtime's
+  # (IREE's RUN lines), and --function-input, iree-run-mlir's former --input.
+  expect "run-mlir: compiler flags as they are" 0 '^f32=6$' -- \
+    "${rm_[@]}" --iree-input-type=stablehlo --input=f32=-6 --iree-hal-target-backends=vmvx
+  expect "run-mlir: a bad value of a bare compiler flag" 1 \
+    "unsupported target backend 'bogus'" -- "${rm_[@]}" --input=f32=1 --iree-hal-target-backends=bogus
+  expect "run-mlir: --function-input" 0 '^f32=7$' -- \
+    "${rm_[@]}" --function-input=f32=-7 --iree-hal-target-backends=llvm-cpu
+  expect "run-mlir: IREE's former dispatch tuning flags are accepted" 0 '^f32=8$' -- \
+    "${rm_[@]}" --input=f32=-8 --iree-flow-dispatch-linalg-on-tensors-enable-fusion \
+    --iree-flow-dispatch-linalg-on-tensors-tile-sizes=1,1
+  expect "run-mlir: an unknown bare flag is still an error" 1 "unknown flag '--iree-bogus'" -- \
+    "${rm_[@]}" --input=f32=1 --iree-bogus=1
+  # Without --function, every export runs in order on the same inputs.
+  printf 'func.func @neg(%%a: tensor<2xi32>) -> tensor<2xi32> {\n  %%0 = stablehlo.negate %%a : tensor<2xi32>\n  return %%0 : tensor<2xi32>\n}\nfunc.func @twice(%%a: tensor<2xi32>) -> tensor<2xi32> {\n  %%0 = stablehlo.add %%a, %%a : tensor<2xi32>\n  return %%0 : tensor<2xi32>\n}\n' >"$work/two.mlir"
+  out=$("$bin/kiln-run-mlir" "$work/two.mlir" --input="2xi32=3 -4" 2>&1)
+  if [ "$(grep -E '^(EXEC|2xi32)' <<<"$out" | tr '\n' '|')" = "EXEC @neg|2xi32=-3 4|EXEC @twice|2xi32=6 -8|" ]; then
+    passed=$((passed + 1))
+  else
+    echo "FAILED: run-mlir without --function runs every export"
+    echo "$out" | head -20
+    failed=$((failed + 1))
+  fi
   # A caller's input must have the function's declared shape and element
   # type: otherwise INVALID_ARGUMENT naming the function, the argument and
   # both types (never a silent truncation or padding), from every tool.

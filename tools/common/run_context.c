@@ -285,6 +285,31 @@ kiln_status_t kiln_tools_run_context_run_named(
   return kiln_ok_status();
 }
 
+kiln_status_t kiln_tools_run_context_run_all(kiln_tools_run_context_t* context,
+                                             bool print_statistics,
+                                             int* out_exit_code) {
+  *out_exit_code = 0;
+  kiln_vm_module_t* module = context->user_module;
+  size_t count =
+      kiln_vm_module_function_count(module, KILN_VM_FUNCTION_LINKAGE_EXPORT);
+  if (count < 2) {
+    return kiln_tools_run_context_run_named(context, "", print_statistics,
+                                            out_exit_code);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    kiln_vm_function_t function;
+    KILN_RETURN_IF_ERROR(kiln_vm_module_function_at(
+        module, KILN_VM_FUNCTION_LINKAGE_EXPORT, i, &function));
+    int exit_code = 0;
+    KILN_RETURN_IF_ERROR(
+        kiln_tools_run_function(context, function, stdout, &exit_code));
+    if (exit_code) *out_exit_code = exit_code;
+  }
+  if (print_statistics)
+    kiln_tools_run_context_print_statistics(context, stderr);
+  return kiln_ok_status();
+}
+
 void kiln_tools_run_context_print_statistics(kiln_tools_run_context_t* context,
                                              FILE* stream) {
   if (context->device) {

@@ -80,6 +80,15 @@ kiln_status_t kiln_tools_run_context_run_named(
     kiln_tools_run_context_t* context, const char* function_name,
     bool print_statistics, int* out_exit_code);
 
+// As kiln_tools_run_context_run_named without a name, except that a module
+// exporting several functions runs each of them in export order with the
+// same --input values (IREE's iree-run-mlir did so, and its older tests
+// rely on it); stops at the first error. |*out_exit_code| is non-zero when
+// any output mismatched.
+kiln_status_t kiln_tools_run_context_run_all(kiln_tools_run_context_t* context,
+                                             bool print_statistics,
+                                             int* out_exit_code);
+
 // Prints the allocator statistics of the device (--print_statistics).
 void kiln_tools_run_context_print_statistics(kiln_tools_run_context_t* context,
                                              FILE* stream);

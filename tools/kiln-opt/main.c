@@ -84,6 +84,7 @@ static void print_op_def(void* user_data, const kiln_ir_op_def_t* def) {
       {KILN_IR_TRAIT_SAME_OPERANDS_AND_RESULT_TYPE, "same-type"},
       {KILN_IR_TRAIT_SINGLE_BLOCK, "single-block"},
       {KILN_IR_TRAIT_RETURN_LIKE, "return-like"},
+      {KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, "dynamic-shapes"},
   };
   FILE* out = (FILE*)user_data;
   fprintf(out, "%s\t", def->name);

@@ -1,8 +1,10 @@
 // kiln-run-mlir: compiles an MLIR file in memory and runs one of its
 // functions, as iree-run-mlir does. Takes kiln-run-module's flags; compiler
 // flags are passed as --Xcompiler,flag=value (e.g.
-// --Xcompiler,iree-hal-target-backends=vmvx) or after a `--`; runtime flags
-// may also be written --Xruntime,flag=value (IREE's command-line forms).
+// --Xcompiler,iree-hal-target-backends=vmvx), after a `--`, or as they are
+// (--iree-hal-target-backends=vmvx: any flag of kiln-compile's that is not
+// a runtime flag); runtime flags may also be written --Xruntime,flag=value
+// (IREE's command-line forms).
 #include <stdio.h>
 #include <string.h>
 
@@ -12,8 +14,8 @@
 #include "tools/common/run_context.h"
 
 KILN_FLAG(string, function, "",
-          "Name of the function to run. May be omitted when the program "
-          "exports exactly one function.");
+          "Name of the function to run. Without it every exported function "
+          "runs, in order, with the same inputs (as iree-run-mlir).");
 KILN_FLAG(bool, print_statistics, false,
           "Prints the device allocator statistics on exit.");
 KILN_FLAG_FORWARD_LIST(Xcompiler,
@@ -60,6 +62,20 @@ static kiln_status_t kiln_run_mlir_compile(const char* path,
   return status;
 }
 
+// True for "--name[=value]" when `name` is no runtime flag but one of
+// kiln-compile's: iree-run-mlir takes the compiler's flags beside its own
+// (IREE's RUN lines write `iree-run-mlir --iree-input-type=stablehlo ...`).
+// A name both know stays the runtime's.
+static bool kiln_run_mlir_is_bare_compiler_flag(const char* arg) {
+  if (strncmp(arg, "--", 2) != 0) return false;
+  size_t length = strcspn(arg + 2, "=");
+  char name[128];
+  if (length == 0 || length >= sizeof(name)) return false;
+  memcpy(name, arg + 2, length);
+  name[length] = 0;
+  return !kiln_flag_lookup(name) && kiln_compiler_is_compiler_flag(arg);
+}
+
 // Rewrites IREE's routing forms into the flags kiln's parser knows, in a new
 // argv (|out_argv|, NULL-terminated; entries that are not argv's own are in
 // |out_owned|, released by kiln_run_mlir_release_args):
@@ -68,6 +84,9 @@ static kiln_status_t kiln_run_mlir_compile(const char* path,
 //   -- then --flag=v   -> --Xcompiler,flag=v (everything after `--` that is a
 //                         flag goes to the compiler; other words stay
 //                         positional, e.g. the program's file name)
+//   --flag=v           -> --Xcompiler,flag=v when the compiler knows `flag`
+//                         and the runtime does not
+//   --function-input=v -> --input=v (iree-run-mlir's former name)
 static kiln_status_t kiln_run_mlir_route_args(int argc, char** argv,
                                               char*** out_argv,
                                               char*** out_owned) {
@@ -101,6 +120,14 @@ static kiln_status_t kiln_run_mlir_route_args(int argc, char** argv,
       rest[-1] = '-';
       rest[-2] = '-';
       routed[count++] = rest - 2;
+    } else if (strncmp(arg, "--function-input=", 17) == 0 ||
+               strncmp(arg, "--function_input=", 17) == 0) {
+      // iree-run-mlir's former name of --input, as IREE's older RUN lines
+      // spell it: "--function-input=v" -> "--input=v", in place.
+      char* rest = argv[i] + 11;
+      rest[-1] = '-';
+      rest[-2] = '-';
+      routed[count++] = rest - 2;
     } else if ((strcmp(arg, "--Xruntime") == 0 ||
                 strcmp(arg, "-Xruntime") == 0) &&
                i + 1 < argc) {
@@ -109,7 +136,8 @@ static kiln_status_t kiln_run_mlir_route_args(int argc, char** argv,
                 strcmp(arg, "-Xcompiler") == 0) &&
                i + 1 < argc) {
       compiler_flag = argv[++i];
-    } else if (to_compiler && arg[0] == '-') {
+    } else if ((to_compiler && arg[0] == '-') ||
+               kiln_run_mlir_is_bare_compiler_flag(arg)) {
       compiler_flag = arg;
     } else {
       routed[count++] = argv[i];
@@ -161,7 +189,8 @@ int main(int argc, char** argv) {
         "[--device=local-task] [--input=...] [--Xcompiler,flag=value] "
         "[-- compiler flags...]\n"
         "Runtime flags may be written --Xruntime,flag=value, compiler flags "
-        "--Xcompiler,flag=value or after --.\n",
+        "--Xcompiler,flag=value, after --, or as they are (a kiln-compile "
+        "flag that is no runtime flag goes to the compiler).\n",
         1, "one MLIR file to run", &argc, &argv, &done);
   if (!status && !done)
     status = kiln_tooling_trace_start_from_flags("kiln-run-mlir");
@@ -189,8 +218,12 @@ int main(int argc, char** argv) {
   if (compiler_initialized) kiln_compiler_global_shutdown();
   int exit_code = 0;
   if (!status && !done) {
-    status = kiln_tools_run_context_run_named(
-        &context, kiln_flag_function, kiln_flag_print_statistics, &exit_code);
+    status = kiln_flag_function[0]
+                 ? kiln_tools_run_context_run_named(
+                       &context, kiln_flag_function, kiln_flag_print_statistics,
+                       &exit_code)
+                 : kiln_tools_run_context_run_all(
+                       &context, kiln_flag_print_statistics, &exit_code);
   }
   fflush(stdout);
   kiln_tools_run_context_deinitialize(&context);

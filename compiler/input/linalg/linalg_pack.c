@@ -136,10 +136,20 @@ static kiln_status_t kiln_linalg_verify_pack(kiln_ir_context_t* ctx,
       continue;
     }
     int64_t want = t < 0 ? size : (size + l.tiles[t] - 1) / l.tiles[t];
-    if (got != want) {
+    // A tiled dim may have more outer tiles than the data fills (MLIR's
+    // "at least" rule, IREE issue 12546): a pack fills them with the
+    // padding value, an unpack never reads them.
+    if (got != want && (t < 0 || got < want)) {
       return kiln_ir_op_emit_error(
-          op, ctx, "packed dim %lld must be %lld, got %lld", (long long)j,
-          (long long)want, (long long)got);
+          op, ctx, "packed dim %lld must be %s%lld, got %lld", (long long)j,
+          t < 0 ? "" : "at least ", (long long)want, (long long)got);
+    }
+    if (is_pack && got > want && !l.has_padding) {
+      return kiln_ir_op_emit_error(
+          op, ctx,
+          "packed dim %lld has %lld tiles where the data fills %lld: a "
+          "padding_value is required",
+          (long long)j, (long long)got, (long long)want);
     }
     if (is_pack && t >= 0 && size % l.tiles[t] != 0 && !l.has_padding) {
       return kiln_ir_op_emit_error(

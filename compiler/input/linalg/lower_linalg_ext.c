@@ -1493,7 +1493,13 @@ static kiln_status_t kiln_lx_lower_pack(kiln_ir_builder_t* b,
       KILN_RETURN_IF_ERROR(
           kiln_lowering_dynamic_dim(b, src, (size_t)d, &src_size[d]));
       padded = true;
-    } else if (st->shaped.dims[d] % l.tiles[t] != 0) {
+    } else if (l.tiles[t] == KILN_IR_DYNAMIC_DIM) {
+      padded = true;  // an SSA tile
+    } else if (st->shaped.dims[d] % l.tiles[t] != 0 ||
+               (rt->shaped.dims[outer_of[d]] != KILN_IR_DYNAMIC_DIM &&
+                rt->shaped.dims[outer_of[d]] * l.tiles[t] >
+                    st->shaped.dims[d])) {
+      // A ragged last tile, or outer tiles past the data.
       padded = true;
     }
   }

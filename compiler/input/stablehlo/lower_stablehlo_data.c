@@ -205,18 +205,16 @@ static int64_t kiln_ld_list(const kiln_ir_op_t* op, const char* name,
   return n;
 }
 
-// stablehlo.pad of a dynamically shaped operand: a generic over the result,
-// sized operand + low + high + interior * (operand - 1) at run time;
+// stablehlo.pad of a dynamically shaped operand: a generic over the result
+// (|rt|), sized operand + low + high + interior * (operand - 1) at run time;
 // element i reads the operand at (i - low) / (interior + 1) where that is on
-// the grid and inside it (its run-time size), else the padding value.
-static kiln_status_t kiln_ld_lower_pad_dynamic(kiln_ir_builder_t* b,
-                                               kiln_ir_op_t* op,
-                                               const int64_t* lo,
-                                               const int64_t* hi,
-                                               const int64_t* interior) {
-  kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
+// the grid and inside it (its run-time size), else the padding value
+// (element [] of the rank-0 |pad_value|, or zero when NULL).
+static kiln_status_t kiln_ld_pad_dynamic(
+    kiln_ir_builder_t* b, kiln_ir_value_t* input, kiln_ir_value_t* pad_value,
+    const int64_t* lo, const int64_t* hi, const int64_t* interior,
+    const kiln_ir_type_t* rt, kiln_ir_value_t** out) {
   const kiln_ir_type_t* in = input->type;
-  const kiln_ir_type_t* rt = op->results[0].type;
   uint32_t rank = (uint32_t)rt->shaped.rank;
   kiln_ir_value_t* size[KILN_LD_MAX];
   kiln_ir_value_t* sizes[KILN_LD_MAX];
@@ -294,12 +292,19 @@ static kiln_status_t kiln_ld_lower_pad_dynamic(kiln_ir_builder_t* b,
   }
   kiln_ir_value_t *v = NULL, *fill = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, input, idx, &v));
-  KILN_RETURN_IF_ERROR(
-      kiln_lowering_extract(&bb, kiln_ir_op_operand(op, 1), NULL, &fill));
+  const kiln_ir_type_t* e = in->shaped.element;
+  if (pad_value) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, pad_value, NULL, &fill));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+        &bb, kiln_scalar_to_attr(b->context, e, kiln_ld_zero(e)), e, &fill));
+  }
   if (inside) {
     KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, inside, v, fill, &v));
   }
-  return kiln_lowering_yield_and_replace(&bb, v, op, generic);
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
 }
 
 static kiln_status_t kiln_ld_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
@@ -308,11 +313,15 @@ static kiln_status_t kiln_ld_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ld_list(op, "edge_padding_low", lo, rank, 0);
   kiln_ld_list(op, "edge_padding_high", hi, rank, 0);
   kiln_ld_list(op, "interior_padding", interior, rank, 0);
+  kiln_ir_value_t* v = NULL;
   if (!kiln_ir_type_has_static_shape(kiln_ir_op_operand(op, 0)->type) ||
       !kiln_ir_type_has_static_shape(op->results[0].type)) {
-    return kiln_ld_lower_pad_dynamic(b, op, lo, hi, interior);
+    KILN_RETURN_IF_ERROR(kiln_ld_pad_dynamic(
+        b, kiln_ir_op_operand(op, 0), kiln_ir_op_operand(op, 1), lo, hi,
+        interior, op->results[0].type, &v));
+    kiln_lowering_replace(op, v);
+    return kiln_ok_status();
   }
-  kiln_ir_value_t* v = NULL;
   KILN_RETURN_IF_ERROR(kiln_ld_pad(b, kiln_ir_op_operand(op, 0),
                                    kiln_ir_op_operand(op, 1), lo, interior,
                                    op->results[0].type, &v));
@@ -754,21 +763,27 @@ static kiln_status_t kiln_ld_lower_reduce_window(kiln_ir_builder_t* b,
     return kiln_ir_op_emit_error(op, ctx, "padding must be %zux2", rank);
   }
   // Padded, base-dilated input (padding value: the init value).
-  int64_t lo[KILN_LD_MAX], interior[KILN_LD_MAX], pdims[KILN_LD_MAX];
+  int64_t lo[KILN_LD_MAX], hi[KILN_LD_MAX], interior[KILN_LD_MAX],
+      pdims[KILN_LD_MAX], src[KILN_LD_MAX], span[KILN_LD_MAX];
+  bool dynamic = false;
   for (size_t i = 0; i < rank; ++i) {
     lo[i] = pad[2 * i];
     interior[i] = base[i] - 1;
+    hi[i] = pad[2 * i + 1];
+    src[i] = (int64_t)i;
+    span[i] = (window[i] - 1) * wdil[i] + 1;
     int64_t n = in->shaped.dims[i];
     if (n == KILN_IR_DYNAMIC_DIM || rt->shaped.dims[i] == KILN_IR_DYNAMIC_DIM) {
-      // A run-time size (a batch): only where the window passes it through.
-      if (window[i] != 1 || strides[i] != 1 || base[i] != 1 || wdil[i] != 1 ||
-          pad[2 * i] != 0 || pad[2 * i + 1] != 0 || n != rt->shaped.dims[i]) {
+      // A run-time size: padded and windowed on the host's sizes
+      // (kiln_ld_pad_dynamic, kiln_lowering_window_empty).
+      if (n != rt->shaped.dims[i]) {
         return kiln_ir_op_emit_error(
             op, ctx,
-            "a run-time sized dim %zu needs a window of 1, stride 1, no "
-            "dilation or padding there",
+            "dim %zu must be run-time sized in both the operand and the "
+            "result, or in neither",
             i);
       }
+      dynamic = true;
       pdims[i] = KILN_IR_DYNAMIC_DIM;
       continue;
     }
@@ -776,14 +791,19 @@ static kiln_status_t kiln_ld_lower_reduce_window(kiln_ir_builder_t* b,
         (n > 0 ? (n - 1) * base[i] + 1 : 0) + pad[2 * i] + pad[2 * i + 1];
   }
   const kiln_ir_type_t* pt = kiln_ir_tensor_type_get(ctx, rank, pdims, e, NULL);
-  kiln_ir_value_t* unpadded = input;
-  KILN_RETURN_IF_ERROR(kiln_ld_pad(b, input, init, lo, interior, pt, &input));
+  if (dynamic) {
+    KILN_RETURN_IF_ERROR(
+        kiln_ld_pad_dynamic(b, input, init, lo, hi, interior, pt, &input));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_ld_pad(b, input, init, lo, interior, pt, &input));
+  }
   kiln_ir_value_t *acc, *wconst;
   if (kiln_ir_type_has_static_shape(rt)) {
     KILN_RETURN_IF_ERROR(kiln_ld_fill(b, init, rt, &acc));
   } else {
     kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, unpadded, &empty));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_window_empty(b, rt, input, src, span, strides, &empty));
     KILN_RETURN_IF_ERROR(kiln_lowering_broadcast_into(b, init, empty, &acc));
   }
   const kiln_ir_type_t* wt =
@@ -882,37 +902,57 @@ static kiln_status_t kiln_ld_lower_convolution(kiln_ir_builder_t* b,
   int64_t lo[KILN_LD_MAX] = {0}, interior[KILN_LD_MAX] = {0},
           pdims[KILN_LD_MAX];
   for (size_t i = 0; i < rank; ++i) pdims[i] = in->shaped.dims[i];
-  // A run-time size: only the batch (one batch group), which the output's
-  // batch takes.
+  // Run-time sizes: the batch (one batch group) and the spatial dims, each
+  // in both the input and the output or in neither (the output's computed
+  // from the padded input's: kiln_lowering_window_empty); the kernel and
+  // the features are static.
+  int64_t hi[KILN_LD_MAX] = {0}, src[KILN_LD_MAX], span[KILN_LD_MAX],
+          ostride[KILN_LD_MAX];
   for (size_t i = 0; i < rank; ++i) {
-    bool in_dyn = in->shaped.dims[i] == KILN_IR_DYNAMIC_DIM;
-    bool k_dyn = kt->shaped.dims[i] == KILN_IR_DYNAMIC_DIM;
-    bool out_dyn = rt->shaped.dims[i] == KILN_IR_DYNAMIC_DIM;
-    if (k_dyn || (in_dyn && (int64_t)i != d.input_batch) ||
-        (out_dyn && (int64_t)i != d.output_batch) ||
-        ((in_dyn || out_dyn) && bgroups != 1)) {
-      return kiln_ir_op_emit_error(op, ctx,
-                                   "only the batch of a convolution may have "
-                                   "a run-time size (one batch group)");
-    }
+    src[i] = -1;
+    span[i] = ostride[i] = 1;
   }
-  if ((in->shaped.dims[d.input_batch] == KILN_IR_DYNAMIC_DIM) !=
-      (rt->shaped.dims[d.output_batch] == KILN_IR_DYNAMIC_DIM)) {
-    return kiln_ir_op_emit_error(op, ctx,
-                                 "the input and output batch must both be "
-                                 "static or both run-time sized");
+  src[d.output_batch] = d.input_batch;
+  bool dynamic = !kiln_ir_type_has_static_shape(in);
+  bool ok = kiln_ir_type_has_static_shape(kt) &&
+            in->shaped.dims[d.input_feature] != KILN_IR_DYNAMIC_DIM &&
+            rt->shaped.dims[d.output_feature] != KILN_IR_DYNAMIC_DIM &&
+            (in->shaped.dims[d.input_batch] == KILN_IR_DYNAMIC_DIM) ==
+                (rt->shaped.dims[d.output_batch] == KILN_IR_DYNAMIC_DIM) &&
+            (!dynamic || bgroups == 1);
+  for (int64_t s = 0; s < ns && ok; ++s) {
+    ok = (in->shaped.dims[d.input_spatial[s]] == KILN_IR_DYNAMIC_DIM) ==
+         (rt->shaped.dims[d.output_spatial[s]] == KILN_IR_DYNAMIC_DIM);
+  }
+  if (!ok) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        "only the batch (one batch group) and spatial dims of a convolution "
+        "may have a run-time size, in both the input and the output");
   }
   for (int64_t s = 0; s < ns; ++s) {
     int64_t dim = d.input_spatial[s];
     int64_t n = in->shaped.dims[dim];
     lo[dim] = pad[2 * s];
+    hi[dim] = pad[2 * s + 1];
     interior[dim] = lhs_dil[s] - 1;
-    pdims[dim] =
-        (n > 0 ? (n - 1) * lhs_dil[s] + 1 : 0) + pad[2 * s] + pad[2 * s + 1];
+    int64_t od = d.output_spatial[s];
+    src[od] = dim;
+    span[od] = (kt->shaped.dims[d.kernel_spatial[s]] - 1) * rhs_dil[s] + 1;
+    ostride[od] = strides[s];
+    pdims[dim] = n == KILN_IR_DYNAMIC_DIM
+                     ? KILN_IR_DYNAMIC_DIM
+                     : (n > 0 ? (n - 1) * lhs_dil[s] + 1 : 0) + pad[2 * s] +
+                           pad[2 * s + 1];
   }
   const kiln_ir_type_t* pt =
       kiln_ir_tensor_type_get(ctx, rank, pdims, in->shaped.element, NULL);
-  KILN_RETURN_IF_ERROR(kiln_ld_pad(b, input, NULL, lo, interior, pt, &input));
+  if (dynamic) {
+    KILN_RETURN_IF_ERROR(
+        kiln_ld_pad_dynamic(b, input, NULL, lo, hi, interior, pt, &input));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_ld_pad(b, input, NULL, lo, interior, pt, &input));
+  }
   // Loops: output dims (in output order), ci, kernel spatial.
   uint32_t num_loops = (uint32_t)(rank + 1 + (size_t)ns);
   int64_t ci = (int64_t)rank;
@@ -981,10 +1021,11 @@ static kiln_status_t kiln_ld_lower_convolution(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_lowering_constant(
         b, kiln_scalar_splat_attr(ctx, rt, kiln_ld_zero(e)), rt, &acc));
   } else {
-    // The output batch sized by the input's (its map reads it there).
+    // The output batch sized by the input's, the spatial dims by the
+    // windows over the padded input.
     kiln_ir_value_t *empty = NULL, *zero = NULL;
     KILN_RETURN_IF_ERROR(
-        kiln_lowering_empty_from(b, rt, 1, &ins[0], &maps[0], &empty));
+        kiln_lowering_window_empty(b, rt, ins[0], src, span, ostride, &empty));
     KILN_RETURN_IF_ERROR(kiln_lowering_constant(
         b, kiln_scalar_to_attr(ctx, e, kiln_ld_zero(e)), e, &zero));
     KILN_RETURN_IF_ERROR(kiln_lowering_fill(b, zero, empty, &acc));

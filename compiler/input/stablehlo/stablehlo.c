@@ -31,6 +31,18 @@ int kiln_stablehlo_compare_direction(const kiln_ir_op_t* op) {
   kiln_string_view_t word = kiln_string_view_empty();
   if (attr->kind == KILN_IR_ATTR_DIALECT) {
     word = kiln_ir_dialect_attr_keyword(attr);
+    // MHLO's older spelling quotes the body:
+    // #mhlo<"comparison_direction LT">, one positional string.
+    const char* prefix = "comparison_direction ";
+    size_t n = strlen(prefix);
+    if (!word.size && attr->dialect.num_params == 1 &&
+        attr->dialect.params[0].name.size == 0 &&
+        attr->dialect.params[0].value->kind == KILN_IR_ATTR_STRING &&
+        attr->dialect.params[0].value->str.size > n &&
+        !strncmp(attr->dialect.params[0].value->str.data, prefix, n)) {
+      word = kiln_string_view_substr(attr->dialect.params[0].value->str, n,
+                                     SIZE_MAX);
+    }
   } else if (attr->kind == KILN_IR_ATTR_STRING ||
              attr->kind == KILN_IR_ATTR_KEYWORD) {
     word = attr->str;
@@ -53,15 +65,18 @@ bool kiln_stablehlo_dot_dims(const kiln_ir_op_t* op,
   memset(d, 0, sizeof(*d));
   const kiln_ir_attribute_t* attr =
       kiln_ir_op_get_attr(op, "dot_dimension_numbers");
-  if (!attr || attr->kind != KILN_IR_ATTR_DIALECT) return false;
-  const kiln_ir_attribute_t* lb =
-      kiln_ir_dialect_attr_param(attr, "lhs_batching_dimensions");
-  const kiln_ir_attribute_t* rb =
-      kiln_ir_dialect_attr_param(attr, "rhs_batching_dimensions");
-  const kiln_ir_attribute_t* lc =
-      kiln_ir_dialect_attr_param(attr, "lhs_contracting_dimensions");
-  const kiln_ir_attribute_t* rc =
-      kiln_ir_dialect_attr_param(attr, "rhs_contracting_dimensions");
+  if (!attr || (attr->kind != KILN_IR_ATTR_DIALECT &&
+                attr->kind != KILN_IR_ATTR_DICTIONARY)) {
+    return false;
+  }
+  // #stablehlo.dot<...>, or MHLO's older plain dictionary of dense lists.
+  const kiln_ir_attribute_t* (*param)(const kiln_ir_attribute_t*, const char*) =
+      attr->kind == KILN_IR_ATTR_DIALECT ? kiln_ir_dialect_attr_param
+                                         : kiln_ir_dictionary_get;
+  const kiln_ir_attribute_t* lb = param(attr, "lhs_batching_dimensions");
+  const kiln_ir_attribute_t* rb = param(attr, "rhs_batching_dimensions");
+  const kiln_ir_attribute_t* lc = param(attr, "lhs_contracting_dimensions");
+  const kiln_ir_attribute_t* rc = param(attr, "rhs_contracting_dimensions");
   int64_t nlb = lb ? kiln_dialect_int_list(lb, d->lhs_batch, 16) : 0;
   int64_t nrb = rb ? kiln_dialect_int_list(rb, d->rhs_batch, 16) : 0;
   int64_t nlc = lc ? kiln_dialect_int_list(lc, d->lhs_contract, 16) : 0;
@@ -1417,6 +1432,44 @@ static const kiln_ir_op_def_t kiln_stablehlo_defs[] = {
      KILN_IR_VARIADIC, 0, 0, 0, NULL, kiln_dialect_parse_return_like,
      kiln_dialect_print_return_like, NULL, NULL, kiln_lower_stablehlo_op},
 };
+
+// The names of the registered StableHLO ops, collected before aliasing
+// (registering while the registry is walked would change it underfoot).
+typedef struct kiln_stablehlo_names_t {
+  const char* names[512];
+  size_t count;
+  bool overflow;
+} kiln_stablehlo_names_t;
+
+static void kiln_stablehlo_collect_name(void* user_data,
+                                        const kiln_ir_op_def_t* def) {
+  kiln_stablehlo_names_t* n = user_data;
+  if (strncmp(def->name, "stablehlo.", 10) != 0) return;
+  if (n->count == sizeof(n->names) / sizeof(n->names[0])) {
+    n->overflow = true;
+    return;
+  }
+  n->names[n->count++] = def->name;
+}
+
+kiln_status_t kiln_dialect_register_mhlo_aliases(kiln_ir_context_t* context) {
+  kiln_stablehlo_names_t* n = kiln_ir_arena_alloc(context, sizeof(*n));
+  if (!n) return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "mhlo");
+  n->count = 0;
+  n->overflow = false;
+  kiln_ir_for_each_op_def(context, kiln_stablehlo_collect_name, n);
+  if (n->overflow) {
+    return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                            "more StableHLO ops than mhlo aliases");
+  }
+  for (size_t i = 0; i < n->count; ++i) {
+    char* alias = kiln_ir_arena_printf(context, "mhlo.%s", n->names[i] + 10);
+    if (!alias) return kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED, "mhlo");
+    KILN_RETURN_IF_ERROR(
+        kiln_ir_register_op_alias(context, alias, n->names[i]));
+  }
+  return kiln_ok_status();
+}
 
 kiln_status_t kiln_dialect_register_stablehlo(kiln_ir_context_t* context) {
   return kiln_ir_register_ops(

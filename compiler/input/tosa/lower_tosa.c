@@ -595,9 +595,90 @@ static kiln_scalar_t kiln_tosa_lowest(const kiln_ir_type_t* e) {
   return s;
 }
 
+// |empty| (a tensor.empty) filled with |value| (linalg.fill).
+static kiln_status_t kiln_tosa_fill(kiln_ir_builder_t* b,
+                                    kiln_ir_value_t* empty, kiln_scalar_t value,
+                                    kiln_ir_value_t** out) {
+  const kiln_ir_type_t* e = empty->type->shaped.element;
+  kiln_ir_value_t* scalar = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
+      b, kiln_scalar_to_attr(b->context, e, value), e, &scalar));
+  return kiln_lowering_fill(b, scalar, empty, out);
+}
+
+// A tensor of |type| holding |value| everywhere: a splat constant (so that
+// const-eval can fold what reads it), or where |type| has run-time dims a
+// linalg.fill of a tensor.empty sized like |like| (same rank prefix).
+static kiln_status_t kiln_tosa_emit_splat(kiln_ir_builder_t* b,
+                                          const kiln_ir_type_t* type,
+                                          kiln_scalar_t value,
+                                          kiln_ir_value_t* like,
+                                          kiln_ir_value_t** out) {
+  if (kiln_ir_type_has_static_shape(type)) {
+    return kiln_lowering_constant(
+        b, kiln_scalar_splat_attr(b->context, type, value), type, out);
+  }
+  kiln_ir_value_t* empty = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, type, like, &empty));
+  return kiln_tosa_fill(b, empty, value, out);
+}
+
+// A zero splat constant of |type| (static).
+static kiln_status_t kiln_tosa_emit_zeros(kiln_ir_builder_t* b,
+                                          const kiln_ir_type_t* type,
+                                          kiln_ir_value_t** out) {
+  kiln_scalar_t zero;
+  memset(&zero, 0, sizeof(zero));
+  if (kiln_lowering_is_float(type->shaped.element)) zero.f = 0.0;
+  return kiln_tosa_emit_splat(b, type, zero, NULL, out);
+}
+
+// conv2d, depthwise_conv2d, avg_pool2d and max_pool2d take a run-time
+// batch and run-time image dims (1 and 2) of the input and the result, both
+// or neither per dim: the result's are computed from the input's
+// (kiln_tosa_window_empty). The channels and the other operands are static.
+static kiln_status_t kiln_tosa_check_dynamic_dims(kiln_ir_context_t* ctx,
+                                                  kiln_ir_op_t* op) {
+  const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  bool ok = true;
+  for (size_t d = 0; d < 4; ++d) {
+    bool in_dynamic = in->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
+    bool out_dynamic = rt->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
+    ok = ok && in_dynamic == out_dynamic && (d < 3 || !in_dynamic);
+  }
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  for (uint32_t i = 1; i < n && ok; ++i) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    ok = !kiln_ir_type_is_shaped(t) || kiln_ir_type_has_static_shape(t);
+  }
+  if (!ok) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        "only the batch and image dims (of the input and the result, both "
+        "or neither) may have a run-time size");
+  }
+  return kiln_ok_status();
+}
+
+// tensor.empty of |type| (N x OH x OW x ...), the result of a window of
+// |span| elements at |stride| over the (padded) NHWC |input|: a run-time
+// batch is the input's, a run-time OH / OW is computed from the input's
+// (kiln_lowering_window_empty).
+static kiln_status_t kiln_tosa_window_empty(
+    kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
+    const int64_t* span, const int64_t* stride, kiln_ir_value_t** out) {
+  int64_t src[5] = {0, 1, 2, -1, -1};
+  int64_t spans[5] = {1, span[0], span[1], 1, 1};
+  int64_t strides[5] = {1, stride[0], stride[1], 1, 1};
+  return kiln_lowering_window_empty(b, type, input, src, spans, strides, out);
+}
+
 // |input| padded by |before|/|after| elements per dim: a generic over the
 // padded shape reading the input with tensor.extract at clamped indices and
-// |fill| (a scalar of the element type) outside.
+// |fill| (a scalar of the element type) outside. A run-time sized dim is
+// padded on the host's sizes: the result's is the input's (tensor.dim) plus
+// the padding, and the input is read inside its run-time size.
 static kiln_status_t kiln_tosa_pad(
     kiln_ir_builder_t* b, kiln_ir_value_t* input, const int64_t* before,
     const int64_t* after,
@@ -608,12 +689,30 @@ static kiln_status_t kiln_tosa_pad(
   const kiln_ir_type_t* e = in->shaped.element;
   uint32_t rank = (uint32_t)in->shaped.rank;
   int64_t dims[KILN_TOSA_MAX_RANK];
+  kiln_ir_value_t* in_size[KILN_TOSA_MAX_RANK];  // run-time sizes, else NULL
+  kiln_ir_value_t* sizes[KILN_TOSA_MAX_RANK];
+  uint32_t num_sizes = 0;
   for (uint32_t d = 0; d < rank; ++d) {
-    dims[d] = in->shaped.dims[d] + before[d] + after[d];
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, input, d, &in_size[d]));
+    if (!in_size[d]) {
+      dims[d] = in->shaped.dims[d] + before[d] + after[d];
+      continue;
+    }
+    dims[d] = KILN_IR_DYNAMIC_DIM;
+    kiln_ir_value_t* size = in_size[d];
+    if (before[d] + after[d] != 0) {
+      kiln_ir_value_t* pads = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(b, before[d] + after[d], &pads));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.addi", size, pads, &size));
+    }
+    sizes[num_sizes++] = size;
   }
   const kiln_ir_type_t* pt = kiln_ir_tensor_type_get(ctx, rank, dims, e, NULL);
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, pt, &init));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(b, "tensor.empty", pt, num_sizes, sizes, &init));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
@@ -632,21 +731,25 @@ static kiln_status_t kiln_tosa_pad(
     KILN_RETURN_IF_ERROR(
         kiln_lowering_emit2(&bb, "arith.subi", idx[d], off, &local));
     KILN_RETURN_IF_ERROR(
-        kiln_lowering_int_const(&bb, index, in->shaped.dims[d] - 1, &max));
-    KILN_RETURN_IF_ERROR(
         kiln_lowering_cmp(&bb, true, KILN_CMPI_SGE, local, zero, &ge));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_cmp(&bb, true, KILN_CMPI_SLE, local, max, &le));
+    if (in_size[d]) {
+      // Below the run-time size (a host value the dispatch reads).
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmp(&bb, true, KILN_CMPI_SLT, local, in_size[d], &le));
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_int_const(&bb, index, in->shaped.dims[d] - 1, &max));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmp(&bb, true, KILN_CMPI_SLE, local, max, &le));
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", ge, le, &ok));
     if (inside) {
       KILN_RETURN_IF_ERROR(
           kiln_lowering_emit2(&bb, "arith.andi", inside, ok, &ok));
     }
     inside = ok;
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.maxsi", local, zero, &local));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.minsi", local, max, &idx[d]));
+    KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(
+        &bb, local, in_size[d], in->shaped.dims[d], &idx[d]));
   }
   kiln_ir_value_t* args[KILN_TOSA_MAX_RANK + 1];
   args[0] = input;
@@ -718,6 +821,7 @@ kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "kernel"), kernel, 2);
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "stride"), stride, 2);
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "pad"), pad, 4);
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op));
   kiln_scalar_t lowest = kiln_tosa_lowest(e);
   if (pad[0] || pad[1] || pad[2] || pad[3]) {
     int64_t before[4] = {0, pad[0], pad[2], 0};
@@ -727,14 +831,15 @@ kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
                                        kiln_tosa_fill_constant, &fill, &input));
   }
   kiln_ir_value_t *acc, *window;
-  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
-      b, kiln_scalar_splat_attr(ctx, rt, lowest), rt, &acc));
+  if (kiln_ir_type_has_static_shape(rt)) {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_splat(b, rt, lowest, NULL, &acc));
+  } else {
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_window_empty(b, rt, input, kernel, stride, &acc));
+    KILN_RETURN_IF_ERROR(kiln_tosa_fill(b, acc, lowest, &acc));
+  }
   const kiln_ir_type_t* wt = kiln_ir_tensor_type_get(ctx, 2, kernel, e, NULL);
-  kiln_scalar_t zero;
-  memset(&zero, 0, sizeof(zero));
-  if (kiln_lowering_is_float(e)) zero.f = 0.0;
-  KILN_RETURN_IF_ERROR(kiln_lowering_constant(
-      b, kiln_scalar_splat_attr(ctx, wt, zero), wt, &window));
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_zeros(b, wt, &window));
   // Loops (n, oh, ow, c, kh, kw).
   const kiln_ir_affine_expr_t* in_exprs[4];
   in_exprs[0] = kiln_ir_affine_dim(ctx, 0);
@@ -771,17 +876,27 @@ kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
+// Each result row (n, w) is values[n, indices[n, w], :], the index clamped
+// into values' K rows (the run-time K where dynamic) so that no index reads
+// out of bounds; the result is sized by indices (N, W) and values (C), and
+// the two batches are checked to agree at run time.
 kiln_status_t kiln_tosa_lower_gather(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
   kiln_ir_value_t* values = kiln_ir_op_operand(op, 0);
   kiln_ir_value_t* indices = kiln_ir_op_operand(op, 1);
   const kiln_ir_type_t* rt = op->results[0].type;
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
-  int64_t idims[2] = {0, 1};
-  const kiln_ir_attribute_t* maps[2] = {
+  KILN_RETURN_IF_ERROR(kiln_lowering_assert_same_dim(b, op, 0, 0, 1, 0));
+  int64_t idims[2] = {0, 1}, vdims[1] = {2};
+  const kiln_ir_attribute_t* size_maps[2] = {
       kiln_linalg_projection_map(ctx, 3, 2, idims),
-      kiln_linalg_identity_map(ctx, 3)};
+      kiln_linalg_projection_map(ctx, 3, 1, vdims)};
+  kiln_ir_value_t* size_from[2] = {indices, values};
+  kiln_ir_value_t *init = NULL, *rows = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_empty_from(b, rt, 2, size_from, size_maps, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, values, 1, &rows));
+  const kiln_ir_attribute_t* maps[2] = {size_maps[0],
+                                        kiln_linalg_identity_map(ctx, 3)};
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
@@ -790,6 +905,8 @@ kiln_status_t kiln_tosa_lower_gather(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ir_value_t *n, *k, *c, *v;
   KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, 0, &n));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_to_index(&bb, body->args[0], &k));
+  KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(
+      &bb, k, rows, values->type->shaped.dims[1], &k));
   KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, 2, &c));
   kiln_ir_value_t* args[4] = {values, n, k, c};
   KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "tensor.extract",
@@ -951,6 +1068,18 @@ kiln_status_t kiln_tosa_lower_reshape(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
   kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
   const kiln_ir_type_t* rt = op->results[0].type;
+  if (!kiln_ir_type_has_static_shape(v->type) ||
+      !kiln_ir_type_has_static_shape(rt)) {
+    // Run-time sizes: stablehlo.reshape's lowering (each run-time dim maps
+    // onto one of the operand's), lowered in turn.
+    kiln_ir_op_t* reshape = NULL;
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        b, "stablehlo.reshape", 1, &v, 1, &rt, 0, NULL, &reshape));
+    kiln_lowering_replace(op, kiln_ir_op_result(reshape, 0));
+    kiln_ir_builder_t rb = *b;
+    kiln_ir_builder_set_before(&rb, reshape);
+    return kiln_lower_to_structured_op(&rb, reshape);
+  }
   if (v->type != rt) {
     if (v->type->shaped.rank == 0 || rt->shaped.rank == 0) {
       return kiln_ir_op_emit_error(op, ctx,
@@ -1068,17 +1197,6 @@ static kiln_status_t kiln_tosa_emit_contraction(
   KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
   *out = kiln_ir_op_result(generic, 0);
   return kiln_ok_status();
-}
-
-// A zero splat constant of |type|.
-static kiln_status_t kiln_tosa_emit_zeros(kiln_ir_builder_t* b,
-                                          const kiln_ir_type_t* type,
-                                          kiln_ir_value_t** out) {
-  kiln_scalar_t zero;
-  memset(&zero, 0, sizeof(zero));
-  if (kiln_lowering_is_float(type->shaped.element)) zero.f = 0.0;
-  return kiln_lowering_constant(
-      b, kiln_scalar_splat_attr(b->context, type, zero), type, out);
 }
 
 // |bias| (rank 1, C elements or 1) broadcast over |init| (a tensor.empty of
@@ -1243,12 +1361,19 @@ kiln_status_t kiln_tosa_lower_conv2d(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   int64_t izp, wzp, stride[2], dilation[2];
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "input_zp", &izp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 4, "weight_zp", &wzp));
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op));
   kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
   KILN_RETURN_IF_ERROR(
       kiln_tosa_conv_prologue(b, op, izp, &input, stride, dilation));
   const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_type_t* wt = kiln_ir_op_operand(op, 1)->type;
+  int64_t span[2];
+  for (int i = 0; i < 2; ++i) {
+    span[i] = (wt->shaped.dims[1 + i] - 1) * dilation[i] + 1;  // OHWI
+  }
   kiln_ir_value_t *empty = NULL, *init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &empty));
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_window_empty(b, rt, input, span, stride, &empty));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2),
                                                 empty, 3, 1, &init));
   // Loops (n, oh, ow, oc, kh, kw, ic).
@@ -1273,18 +1398,24 @@ kiln_status_t kiln_tosa_lower_depthwise_conv2d(kiln_ir_builder_t* b,
   int64_t izp, wzp, stride[2], dilation[2];
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 3, "input_zp", &izp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 4, "weight_zp", &wzp));
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op));
   kiln_ir_value_t* input = kiln_ir_op_operand(op, 0);
   KILN_RETURN_IF_ERROR(
       kiln_tosa_conv_prologue(b, op, izp, &input, stride, dilation));
   const kiln_ir_type_t* rt = op->results[0].type;
   const kiln_ir_type_t* wt = kiln_ir_op_operand(op, 1)->type;
+  int64_t span[2];
+  for (int i = 0; i < 2; ++i) {
+    span[i] = (wt->shaped.dims[i] - 1) * dilation[i] + 1;  // HWCM
+  }
   int64_t dims5[5] = {rt->shaped.dims[0], rt->shaped.dims[1],
                       rt->shaped.dims[2], wt->shaped.dims[2],
                       wt->shaped.dims[3]};
   const kiln_ir_type_t* t5 =
       kiln_ir_tensor_type_get(ctx, 5, dims5, rt->shaped.element, NULL);
   kiln_ir_value_t *empty = NULL, *init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, t5, &empty));
+  KILN_RETURN_IF_ERROR(
+      kiln_tosa_window_empty(b, t5, input, span, stride, &empty));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2),
                                                 empty, 3, 2, &init));
   // Loops (n, oh, ow, c, m, kh, kw).
@@ -1318,6 +1449,137 @@ kiln_status_t kiln_tosa_lower_depthwise_conv2d(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
+// The average of one output element from its window |sum|: float divides by
+// |divisor| (the count of non-padded elements, of |sum|'s type); integers
+// apply TOSA's apply_scale_32(sum, |divisor| (the multiplier), |shift|),
+// add |ozp| and clamp to |e| (the result element type).
+static kiln_status_t kiln_tosa_avg_pool_divide(
+    kiln_ir_builder_t* bb, const kiln_ir_type_t* e, int64_t ozp,
+    kiln_ir_value_t* sum, kiln_ir_value_t* divisor, kiln_ir_value_t* shift,
+    kiln_ir_value_t** out) {
+  kiln_ir_value_t* r = NULL;
+  if (kiln_lowering_is_float(e)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(bb, "arith.divf", sum, divisor, &r));
+    if (r->type != e) KILN_RETURN_IF_ERROR(kiln_tosa_emit_cast(bb, r, e, &r));
+    *out = r;
+    return kiln_ok_status();
+  }
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(bb->context, 64);
+  kiln_ir_value_t *v, *one, *sm1, *round, *lo, *hi, *z;
+  KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(bb, sum, i64, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.muli", v, divisor, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(bb, i64, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.subi", shift, one, &sm1));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.shli", one, sm1, &round));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.addi", v, round, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.shrsi", v, shift, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(bb, i64, ozp, &z));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.addi", v, z, &v));
+  uint32_t w = kiln_tosa_width(e);
+  int64_t mn = kiln_lowering_is_unsigned(e) ? 0 : kiln_tosa_int_min(w);
+  int64_t mx = kiln_lowering_is_unsigned(e) ? (int64_t)((1ull << w) - 1)
+                                            : kiln_tosa_int_max(w);
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(bb, i64, mn, &lo));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(bb, i64, mx, &hi));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.maxsi", v, lo, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.minsi", v, hi, &v));
+  return kiln_tosa_emit_int_cast(bb, v, e, out);
+}
+
+// Over run-time image dims, the divisor of each output element is computed
+// in the body from its position and the input's run-time height and width
+// (|in_size|): rows = min(y0 + kh, ih) - max(y0, 0) with y0 = oy * sy -
+// pad_top, likewise columns, at least 1; integers then take TOSA's
+// reciprocal_scale of that count (multiplier ((1 << 30) + 1) << k / count,
+// shift 30 + k, k = 32 - clz(count - 1)).
+static kiln_status_t kiln_tosa_avg_pool_dynamic_divide(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, kiln_ir_value_t* sum,
+    kiln_ir_value_t* const* in_size, const int64_t* kernel,
+    const int64_t* stride, const int64_t* pad, int64_t ozp,
+    kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  const kiln_ir_type_t* e = rt->shaped.element;
+  const kiln_ir_type_t* acc_e = sum->type->shaped.element;
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, sum, &init));
+  const kiln_ir_attribute_t* maps[2] = {kiln_linalg_identity_map(ctx, 4),
+                                        kiln_linalg_identity_map(ctx, 4)};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 1, &sum, 1, &init, maps, 4,
+                                                  NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t *count = NULL, *zero = NULL, *one = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 1, &one));
+  for (int i = 0; i < 2; ++i) {
+    kiln_ir_value_t *o, *c, *start, *end, *lo, *n;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, 1 + i, &o));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, stride[i], &c));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.muli", o, c, &start));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, pad[2 * i], &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.subi", start, c, &start));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, kernel[i], &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addi", start, c, &end));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.minsi", end, in_size[i], &end));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.maxsi", start, zero, &lo));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subi", end, lo, &n));
+    if (count) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.muli", count, n, &count));
+    } else {
+      count = n;
+    }
+  }
+  // A window over padding only (an input smaller than the padding) divides
+  // by 1, never by 0.
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.maxsi", count, one, &count));
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
+  const kiln_ir_type_t* i32 = kiln_ir_int_type(ctx, 32);
+  kiln_ir_value_t *count64 = NULL, *divisor = NULL, *shift = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(&bb, "arith.index_cast", i64, 1, &count, &count64));
+  if (kiln_lowering_is_float(e)) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&bb, "arith.sitofp", acc_e, 1, &count64, &divisor));
+  } else {
+    kiln_ir_value_t *one64, *m1, *m1_32, *lz, *k, *k64, *c32, *num, *thirty;
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, 1, &one64));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.subi", count64, one64, &m1));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&bb, "arith.trunci", i32, 1, &m1, &m1_32));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&bb, "math.ctlz", i32, 1, &m1_32, &lz));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i32, 32, &c32));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subi", c32, lz, &k));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(&bb, "arith.extsi", i64, 1, &k, &k64));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_int_const(&bb, i64, ((int64_t)1 << 30) + 1, &num));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.shli", num, k64, &num));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.divsi", num, count64, &divisor));
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, 30, &thirty));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.addi", thirty, k64, &shift));
+  }
+  kiln_ir_value_t* r = NULL;
+  KILN_RETURN_IF_ERROR(kiln_tosa_avg_pool_divide(&bb, e, ozp, body->args[0],
+                                                 divisor, shift, &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
                                          kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
@@ -1328,6 +1590,7 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
   bool f = kiln_lowering_is_float(e);
   int64_t izp, ozp, kernel[2] = {1, 1}, stride[2] = {1, 1},
                     pad[4] = {0, 0, 0, 0};
+  KILN_RETURN_IF_ERROR(kiln_tosa_check_dynamic_dims(ctx, op));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 1, "input_zp", &izp));
   KILN_RETURN_IF_ERROR(kiln_tosa_zero_point(op, ctx, 2, "output_zp", &ozp));
   kiln_dialect_int_list(kiln_ir_op_get_attr(op, "kernel"), kernel, 2);
@@ -1338,6 +1601,18 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
       f ? (kiln_tosa_width(e) < 32 ? kiln_ir_float_type_get(ctx, KILN_IR_F32)
                                    : e)
         : kiln_ir_int_type(ctx, 32);
+  // Run-time image dims: the input's height and width (host values).
+  bool dynamic_image = rt->shaped.dims[1] == KILN_IR_DYNAMIC_DIM ||
+                       rt->shaped.dims[2] == KILN_IR_DYNAMIC_DIM;
+  kiln_ir_value_t* in_size[2] = {NULL, NULL};
+  for (int i = 0; i < 2 && dynamic_image; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_dynamic_dim(b, input, (size_t)(1 + i), &in_size[i]));
+    if (!in_size[i]) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(b, in_t->shaped.dims[1 + i], &in_size[i]));
+    }
+  }
   if (pad[0] || pad[1] || pad[2] || pad[3]) {
     int64_t before[4] = {0, pad[0], pad[2], 0};
     int64_t after[4] = {0, pad[1], pad[3], 0};
@@ -1355,7 +1630,16 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
   const kiln_ir_type_t* acc_t =
       kiln_ir_tensor_type_get(ctx, 4, rt->shaped.dims, acc_e, NULL);
   kiln_ir_value_t *acc, *window;
-  KILN_RETURN_IF_ERROR(kiln_tosa_emit_zeros(b, acc_t, &acc));
+  kiln_scalar_t zero;
+  memset(&zero, 0, sizeof(zero));
+  if (f) zero.f = 0.0;
+  if (dynamic_image) {
+    KILN_RETURN_IF_ERROR(
+        kiln_tosa_window_empty(b, acc_t, input, kernel, stride, &acc));
+    KILN_RETURN_IF_ERROR(kiln_tosa_fill(b, acc, zero, &acc));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_tosa_emit_splat(b, acc_t, zero, input, &acc));
+  }
   const kiln_ir_type_t* wt = kiln_ir_tensor_type_get(ctx, 2, kernel, e, NULL);
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_zeros(b, wt, &window));
   // Sum: loops (n, oh, ow, c, kh, kw).
@@ -1385,6 +1669,13 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
   }
   kiln_ir_value_t* sum = kiln_ir_op_result(generic, 0);
+  if (dynamic_image) {
+    kiln_ir_value_t* r = NULL;
+    KILN_RETURN_IF_ERROR(kiln_tosa_avg_pool_dynamic_divide(
+        b, op, sum, in_size, kernel, stride, pad, ozp, &r));
+    kiln_lowering_replace(op, r);
+    return kiln_ok_status();
+  }
   // Per-position counts of non-padded elements (float), or TOSA's
   // reciprocal_scale multiplier and shift (integers).
   int64_t oh = rt->shaped.dims[1], ow = rt->shaped.dims[2];
@@ -1437,7 +1728,7 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_lowering_constant(
         b, kiln_scalar_dense_attr(ctx, ct, oh * ow, shifts), ct, &shift_v));
   }
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, input, &init));
   int64_t pos[2] = {1, 2};
   const kiln_ir_attribute_t* id4 = kiln_linalg_identity_map(ctx, 4);
   const kiln_ir_attribute_t* at_pos =
@@ -1449,36 +1740,8 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
       b, f ? 2 : 3, all_ins, 1, &init, fmaps, 4, NULL, &generic, &body));
   kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   kiln_ir_value_t* r = NULL;
-  if (f) {
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.divf", body->args[0],
-                                             body->args[1], &r));
-    if (r->type != e) KILN_RETURN_IF_ERROR(kiln_tosa_emit_cast(&bb, r, e, &r));
-  } else {
-    // apply_scale_32(sum, multiplier, shift, false) + output_zp, clamped.
-    kiln_ir_value_t *v, *one, *sm1, *round, *lo, *hi, *z;
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, body->args[0], i64, &v));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.muli", v, body->args[1], &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, 1, &one));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.subi", body->args[2], one, &sm1));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.shli", one, sm1, &round));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", v, round, &v));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.shrsi", v, body->args[2], &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, ozp, &z));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", v, z, &v));
-    uint32_t w = kiln_tosa_width(e);
-    int64_t mn = kiln_lowering_is_unsigned(e) ? 0 : kiln_tosa_int_min(w);
-    int64_t mx = kiln_lowering_is_unsigned(e) ? (int64_t)((1ull << w) - 1)
-                                              : kiln_tosa_int_max(w);
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, mn, &lo));
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i64, mx, &hi));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.maxsi", v, lo, &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.minsi", v, hi, &v));
-    KILN_RETURN_IF_ERROR(kiln_tosa_emit_int_cast(&bb, v, e, &r));
-  }
+  KILN_RETURN_IF_ERROR(kiln_tosa_avg_pool_divide(
+      &bb, e, ozp, body->args[0], body->args[1], f ? NULL : body->args[2], &r));
   KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &r));
   kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
   return kiln_ok_status();
@@ -1525,9 +1788,14 @@ kiln_status_t kiln_tosa_lower_slice(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   }
   const kiln_ir_affine_expr_t* exprs[KILN_TOSA_MAX_RANK];
   for (uint32_t d = 0; d < rank; ++d) {
-    if (start[d] < 0 ||
-        start[d] + rt->shaped.dims[d] > input->type->shaped.dims[d]) {
+    int64_t end = start[d] + rt->shaped.dims[d];  // the result is static
+    if (start[d] < 0 || (input->type->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+                         end > input->type->shaped.dims[d])) {
       return kiln_ir_op_emit_error(op, ctx, "slice out of bounds in dim %u", d);
+    }
+    // A run-time input dim must hold the slice (nothing when static).
+    if (rt->shaped.dims[d] > 0) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_assert_dim_at_least(b, op, 0, d, end));
     }
     exprs[d] = kiln_ir_affine_dim(ctx, d);
     if (start[d]) {
@@ -1545,8 +1813,35 @@ kiln_status_t kiln_tosa_lower_tile(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   const kiln_ir_type_t* in = input->type;
   const kiln_ir_type_t* rt = op->results[0].type;
   uint32_t rank = (uint32_t)rt->shaped.rank;
+  // A run-time input dim (the verifier makes the result's one too) is
+  // repeated multiples[d] times: the result's size is computed on the host
+  // and the body wraps around the input's run-time size.
+  kiln_ir_value_t* in_size[KILN_TOSA_MAX_RANK];
+  kiln_ir_value_t* sizes[KILN_TOSA_MAX_RANK];
+  uint32_t num_sizes = 0;
+  int64_t multiples[KILN_TOSA_MAX_RANK];
+  bool have_multiples =
+      kiln_tosa_list_operand_or_attr(op, 1, "multiples", multiples,
+                                     KILN_TOSA_MAX_RANK) == (int64_t)rank;
+  for (uint32_t d = 0; d < rank; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, input, d, &in_size[d]));
+    if (!in_size[d]) continue;
+    if (!have_multiples || multiples[d] < 1) {
+      return kiln_ir_op_emit_error(
+          op, ctx, "multiples must be %u positive constants", rank);
+    }
+    sizes[num_sizes] = in_size[d];
+    if (multiples[d] != 1) {
+      kiln_ir_value_t* m = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, multiples[d], &m));
+      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.muli", in_size[d], m,
+                                               &sizes[num_sizes]));
+    }
+    ++num_sizes;
+  }
   kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(b, "tensor.empty", rt, num_sizes, sizes, &init));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
@@ -1558,7 +1853,12 @@ kiln_status_t kiln_tosa_lower_tile(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   args[0] = input;
   for (uint32_t d = 0; d < rank; ++d) {
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &args[d + 1]));
-    if (in->shaped.dims[d] != rt->shaped.dims[d]) {
+    if (in_size[d]) {
+      if (multiples[d] != 1) {
+        KILN_RETURN_IF_ERROR(kiln_lowering_emit2(
+            &bb, "arith.remui", args[d + 1], in_size[d], &args[d + 1]));
+      }
+    } else if (in->shaped.dims[d] != rt->shaped.dims[d]) {
       kiln_ir_value_t* n = NULL;
       KILN_RETURN_IF_ERROR(
           kiln_lowering_int_const(&bb, index, in->shaped.dims[d], &n));
@@ -1574,60 +1874,40 @@ kiln_status_t kiln_tosa_lower_tile(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   return kiln_ok_status();
 }
 
+// stablehlo.concatenate, lowered in turn (it sizes and checks run-time dims
+// on the host); operands statically empty along the axis are dropped, as
+// they add nothing and an empty tensor must not be read.
 kiln_status_t kiln_tosa_lower_concat(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
   const kiln_ir_type_t* rt = op->results[0].type;
-  uint32_t rank = (uint32_t)rt->shaped.rank;
   int64_t axis = kiln_ir_op_get_attr(op, "axis")->i;
   uint32_t n = kiln_ir_op_num_regular_operands(op);
-  kiln_ir_value_t* init = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &init));
-  const kiln_ir_attribute_t* map = kiln_linalg_identity_map(ctx, rank);
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 0, NULL, 1, &init, &map,
-                                                  rank, NULL, &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
-  kiln_ir_value_t* idx[KILN_TOSA_MAX_RANK];
-  for (uint32_t d = 0; d < rank; ++d) {
-    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &idx[d]));
-  }
-  kiln_ir_value_t *zero, *result = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, 0, &zero));
-  int64_t offset = 0;
+  kiln_ir_value_t* args[64];
+  uint32_t num_args = 0;
   for (uint32_t i = 0; i < n; ++i) {
     kiln_ir_value_t* t = kiln_ir_op_operand(op, i);
-    int64_t size = t->type->shaped.dims[axis];
-    if (size == 0) continue;
-    kiln_ir_value_t* args[KILN_TOSA_MAX_RANK + 1];
-    args[0] = t;
-    for (uint32_t d = 0; d < rank; ++d) args[d + 1] = idx[d];
-    kiln_ir_value_t *off, *local, *max, *v;
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, offset, &off));
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, index, size - 1, &max));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.subi", idx[axis], off, &local));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.maxsi", local, zero, &local));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.minsi", local, max, &args[axis + 1]));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit(
-        &bb, "tensor.extract", rt->shaped.element, rank + 1, args, &v));
-    if (!result) {
-      result = v;
-    } else {
-      kiln_ir_value_t* ge = NULL;
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_cmp(&bb, true, KILN_CMPI_SGE, idx[axis], off, &ge));
-      KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, ge, v, result, &result));
+    if (t->type->shaped.dims[axis] == 0) continue;
+    if (num_args == 64) {
+      return kiln_ir_op_emit_error(op, ctx, "more than 64 operands");
     }
-    offset += size;
+    args[num_args++] = t;
   }
-  if (!result) return kiln_ir_op_emit_error(op, ctx, "nothing to concat");
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &result));
-  kiln_lowering_replace(op, kiln_ir_op_result(generic, 0));
-  return kiln_ok_status();
+  if (num_args == 0) {
+    kiln_ir_value_t* empty = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, rt, &empty));
+    kiln_lowering_replace(op, empty);
+    return kiln_ok_status();
+  }
+  kiln_ir_named_attribute_t attr = kiln_ir_named_attr(
+      ctx, "dimension",
+      kiln_ir_integer_attr_get(ctx, kiln_ir_int_type(ctx, 64), axis));
+  kiln_ir_op_t* concat = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, "stablehlo.concatenate", num_args, args, 1, &rt, 1, &attr, &concat));
+  kiln_lowering_replace(op, kiln_ir_op_result(concat, 0));
+  kiln_ir_builder_t cb = *b;
+  kiln_ir_builder_set_before(&cb, concat);
+  return kiln_lower_to_structured_op(&cb, concat);
 }
 
 // A bool attribute (BOOL or INTEGER) or |otherwise|.

@@ -361,6 +361,15 @@ static kiln_status_t kiln_tosa_verify_reduce(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// The number of windows of |span| elements at |stride| over |size| elements
+// padded by |pad| in all (at least one must fit); KILN_IR_DYNAMIC_DIM for a
+// run-time |size| (no arithmetic on the sentinel).
+static int64_t kiln_tosa_window_count(int64_t size, int64_t pad, int64_t span,
+                                      int64_t stride) {
+  if (size == KILN_IR_DYNAMIC_DIM) return KILN_IR_DYNAMIC_DIM;
+  return (size + pad - span) / stride + 1;
+}
+
 static kiln_status_t kiln_tosa_verify_max_pool2d(kiln_ir_context_t* context,
                                                  kiln_ir_op_t* op) {
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
@@ -396,18 +405,29 @@ static kiln_status_t kiln_tosa_verify_max_pool2d(kiln_ir_context_t* context,
                                    (long long)pad[i]);
     }
   }
-  int64_t want[4] = {
-      in->shaped.dims[0],
-      (in->shaped.dims[1] + pad[0] + pad[1] - kernel[0]) / stride[0] + 1,
-      (in->shaped.dims[2] + pad[2] + pad[3] - kernel[1]) / stride[1] + 1,
-      in->shaped.dims[3]};
+  int64_t want[4] = {in->shaped.dims[0],
+                     kiln_tosa_window_count(in->shaped.dims[1], pad[0] + pad[1],
+                                            kernel[0], stride[0]),
+                     kiln_tosa_window_count(in->shaped.dims[2], pad[2] + pad[3],
+                                            kernel[1], stride[1]),
+                     in->shaped.dims[3]};
   for (int d = 0; d < 4; ++d) {
+    // A run-time size on either side is checked when lowered.
+    if (want[d] == KILN_IR_DYNAMIC_DIM ||
+        out->shaped.dims[d] == KILN_IR_DYNAMIC_DIM) {
+      continue;
+    }
     if (out->shaped.dims[d] != want[d]) {
       return kiln_ir_op_emit_error(op, context, "result dim %d must be %lld", d,
                                    (long long)want[d]);
     }
   }
   return kiln_ok_status();
+}
+
+// Equal sizes, or one of them a run-time size.
+static bool kiln_tosa_same_size(int64_t a, int64_t b) {
+  return a == b || a == KILN_IR_DYNAMIC_DIM || b == KILN_IR_DYNAMIC_DIM;
 }
 
 static kiln_status_t kiln_tosa_verify_gather(kiln_ir_context_t* context,
@@ -426,11 +446,13 @@ static kiln_status_t kiln_tosa_verify_gather(kiln_ir_context_t* context,
     return kiln_ir_op_emit_error(op, context,
                                  "indices must be a tensor of integers");
   }
+  // A run-time size matches any (the batch of values and indices is
+  // checked when the op runs; the result is sized by the operands).
   if (out->shaped.element != values->shaped.element ||
-      out->shaped.dims[0] != values->shaped.dims[0] ||
-      indices->shaped.dims[0] != values->shaped.dims[0] ||
-      out->shaped.dims[1] != indices->shaped.dims[1] ||
-      out->shaped.dims[2] != values->shaped.dims[2]) {
+      !kiln_tosa_same_size(out->shaped.dims[0], values->shaped.dims[0]) ||
+      !kiln_tosa_same_size(indices->shaped.dims[0], values->shaped.dims[0]) ||
+      !kiln_tosa_same_size(out->shaped.dims[1], indices->shaped.dims[1]) ||
+      !kiln_tosa_same_size(out->shaped.dims[2], values->shaped.dims[2])) {
     return kiln_ir_op_emit_error(
         op, context, "expects values NxKxC, indices NxW and result NxWxC");
   }
@@ -515,6 +537,18 @@ static kiln_status_t kiln_tosa_verify_pad(kiln_ir_context_t* context,
                                  2 * in->shaped.rank);
   }
   for (size_t d = 0; d < in->shaped.rank; ++d) {
+    if (in->shaped.dims[d] == KILN_IR_DYNAMIC_DIM) {
+      // Padded at run time: the result's size is a run-time one too.
+      if (pad[2 * d] < 0 || pad[2 * d + 1] < 0 ||
+          out->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
+        return kiln_ir_op_emit_error(
+            op, context,
+            "result dim %zu must be a run-time size ('?') with "
+            "non-negative padding",
+            d);
+      }
+      continue;
+    }
     if (pad[2 * d] < 0 || pad[2 * d + 1] < 0 ||
         out->shaped.dims[d] !=
             in->shaped.dims[d] + pad[2 * d] + pad[2 * d + 1]) {
@@ -576,11 +610,17 @@ static kiln_status_t kiln_tosa_verify_reshape(kiln_ir_context_t* context,
                                               kiln_ir_op_t* op) {
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
+  // Run-time sizes: lowered as stablehlo.reshape, whose rules apply.
+  bool dynamic = kiln_ir_type_is_ranked_tensor(in) &&
+                 kiln_ir_type_is_ranked_tensor(out) &&
+                 (!kiln_ir_type_has_static_shape(in) ||
+                  !kiln_ir_type_has_static_shape(out));
   if (!kiln_ir_type_is_ranked_tensor(in) ||
       !kiln_ir_type_is_ranked_tensor(out) ||
       in->shaped.element != out->shaped.element ||
-      kiln_ir_type_num_elements(in) != kiln_ir_type_num_elements(out) ||
-      kiln_ir_type_num_elements(in) < 0) {
+      (!dynamic &&
+       (kiln_ir_type_num_elements(in) != kiln_ir_type_num_elements(out) ||
+        kiln_ir_type_num_elements(in) < 0))) {
     return kiln_ir_op_emit_error(op, context, "cannot reshape %s into %s",
                                  kiln_ir_type_to_string(context, in),
                                  kiln_ir_type_to_string(context, out));
@@ -640,7 +680,10 @@ static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
         ok = w->shaped.dims[2] == x->shaped.dims[3];
         kernel[0] = w->shaped.dims[0];
         kernel[1] = w->shaped.dims[1];
-        want[3] = w->shaped.dims[2] * w->shaped.dims[3];
+        want[3] = w->shaped.dims[2] == KILN_IR_DYNAMIC_DIM ||
+                          w->shaped.dims[3] == KILN_IR_DYNAMIC_DIM
+                      ? KILN_IR_DYNAMIC_DIM
+                      : w->shaped.dims[2] * w->shaped.dims[3];
       } else if (ok) {
         ok = w->shaped.dims[3] == x->shaped.dims[3];
         kernel[0] = w->shaped.dims[1];
@@ -651,10 +694,15 @@ static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
     if (ok) {
       want[0] = x->shaped.dims[0];
       for (int i = 0; i < 2; ++i) {
+        if (kernel[i] == KILN_IR_DYNAMIC_DIM) {
+          want[1 + i] = KILN_IR_DYNAMIC_DIM;
+          continue;
+        }
         int64_t span = (kernel[i] - 1) * dil[i] + 1;
-        int64_t padded = x->shaped.dims[1 + i] + pad[2 * i] + pad[2 * i + 1];
-        if (padded < span) ok = false;
-        want[1 + i] = (padded - span) / stride[i] + 1;
+        int64_t size = x->shaped.dims[1 + i];
+        int64_t pads = pad[2 * i] + pad[2 * i + 1];
+        if (size != KILN_IR_DYNAMIC_DIM && size + pads < span) ok = false;
+        want[1 + i] = kiln_tosa_window_count(size, pads, span, stride[i]);
       }
     }
   }
@@ -669,7 +717,15 @@ static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
                                  rank);
   }
   for (size_t d = 0; d < rank; ++d) {
+    // A window dim over a run-time size: checked when lowered.
+    if (rank == 4 && (d == 1 || d == 2) && want[d] == KILN_IR_DYNAMIC_DIM) {
+      continue;
+    }
     if (out->shaped.dims[d] != want[d]) {
+      if (want[d] == KILN_IR_DYNAMIC_DIM) {
+        return kiln_ir_op_emit_error(
+            op, context, "result dim %zu must be a run-time size ('?')", d);
+      }
       return kiln_ir_op_emit_error(op, context, "result dim %zu must be %lld",
                                    d, (long long)want[d]);
     }
@@ -698,18 +754,20 @@ static kiln_status_t kiln_tosa_verify_data(kiln_ir_context_t* context,
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
-  // rescale is elementwise: run-time sizes are fine.
+  // A slice's result is sized by its constant sizes, so it is static; the
+  // others may have run-time sizes.
   bool is_rescale = kiln_ir_op_is(op, "tosa.rescale");
+  bool is_slice = kiln_ir_op_is(op, "tosa.slice");
   if (!kiln_ir_type_is_ranked_tensor(x) ||
       !kiln_ir_type_is_ranked_tensor(out) ||
       x->shaped.rank != out->shaped.rank ||
-      (!is_rescale && !kiln_ir_type_has_static_shape(out))) {
+      (is_slice && !kiln_ir_type_has_static_shape(out))) {
     return kiln_ir_op_emit_error(
         op, context,
-        is_rescale ? "expects a ranked tensor operand and result of the same "
-                     "rank"
-                   : "expects a static ranked tensor operand and result of "
-                     "the same rank");
+        is_slice ? "expects a ranked tensor operand and a static result of "
+                   "the same rank"
+                 : "expects a ranked tensor operand and result of the same "
+                   "rank");
   }
   size_t rank = x->shaped.rank;
   if (is_rescale) {
@@ -732,7 +790,10 @@ static kiln_status_t kiln_tosa_verify_data(kiln_ir_context_t* context,
       return kiln_ir_op_emit_error(
           op, context, "requires an integer 'axis' below %zu", rank);
     }
+    // Run-time sizes are checked when the op runs (as
+    // stablehlo.concatenate's, which it lowers to).
     int64_t total = 0;
+    bool dynamic = out->shaped.dims[axis->i] == KILN_IR_DYNAMIC_DIM;
     for (uint32_t i = 0; i < n; ++i) {
       const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
       if (!kiln_ir_type_is_ranked_tensor(t) || t->shaped.rank != rank ||
@@ -743,15 +804,21 @@ static kiln_status_t kiln_tosa_verify_data(kiln_ir_context_t* context,
                                      i);
       }
       for (size_t d = 0; d < rank; ++d) {
-        if ((int64_t)d != axis->i && t->shaped.dims[d] != out->shaped.dims[d]) {
+        if ((int64_t)d != axis->i && t->shaped.dims[d] != out->shaped.dims[d] &&
+            t->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+            out->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
           return kiln_ir_op_emit_error(op, context,
                                        "operand #%u dim %zu must be %lld", i, d,
                                        (long long)out->shaped.dims[d]);
         }
       }
-      total += t->shaped.dims[axis->i];
+      if (t->shaped.dims[axis->i] == KILN_IR_DYNAMIC_DIM) {
+        dynamic = true;  // (its sentinel is not a size to add)
+      } else {
+        total += t->shaped.dims[axis->i];
+      }
     }
-    if (total != out->shaped.dims[axis->i]) {
+    if (!dynamic && total != out->shaped.dims[axis->i]) {
       return kiln_ir_op_emit_error(op, context, "result dim %lld must be %lld",
                                    (long long)axis->i, (long long)total);
     }
@@ -760,6 +827,19 @@ static kiln_status_t kiln_tosa_verify_data(kiln_ir_context_t* context,
   for (size_t d = 0; d < rank; ++d) {
     bool tile = kiln_ir_op_is(op, "tosa.tile");
     int64_t i = x->shaped.dims[d], o = out->shaped.dims[d];
+    // A run-time input dim: a tile's result dim is one too (its multiple
+    // is checked when lowered), a slice's bound is checked when it runs.
+    if (i == KILN_IR_DYNAMIC_DIM && tile && o != KILN_IR_DYNAMIC_DIM) {
+      return kiln_ir_op_emit_error(
+          op, context, "result dim %zu must be a run-time size ('?')", d);
+    }
+    if (i == KILN_IR_DYNAMIC_DIM) continue;
+    if (tile && o == KILN_IR_DYNAMIC_DIM) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "result dim %zu must be static, as input "
+                                   "dim %zu is",
+                                   d, d);
+    }
     if (tile ? (i <= 0 || o % i != 0) : (o > i)) {
       return kiln_ir_op_emit_error(op, context,
                                    "result dim %zu (%lld) does not fit input "
@@ -962,30 +1042,32 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
                          kiln_tosa_verify_reduce, reduce),
     KILN_TOSA_DYNAMIC_OP("tosa.reduce_any", "logical or along axis (kept)", 1,
                          kiln_tosa_verify_reduce, reduce),
-    KILN_TOSA_OP("tosa.max_pool2d", "NHWC max pooling", 1,
-                 kiln_tosa_verify_max_pool2d, max_pool2d),
+    KILN_TOSA_DYNAMIC_OP("tosa.max_pool2d", "NHWC max pooling", 1,
+                         kiln_tosa_verify_max_pool2d, max_pool2d),
     KILN_TOSA_DYNAMIC_OP("tosa.matmul", "batched matmul (A, B[, a_zp, b_zp])",
                          KILN_IR_VARIADIC, kiln_tosa_verify_nn, matmul),
     KILN_TOSA_DYNAMIC_OP("tosa.fully_connected", "input x weight^T + bias",
                          KILN_IR_VARIADIC, kiln_tosa_verify_nn,
                          fully_connected),
-    KILN_TOSA_OP("tosa.conv2d", "NHWC x OHWI convolution + bias",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_nn, conv2d),
-    KILN_TOSA_OP("tosa.depthwise_conv2d", "NHWC x HWCM convolution + bias",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_nn, depthwise_conv2d),
-    KILN_TOSA_OP("tosa.avg_pool2d", "NHWC average pooling (no padding counted)",
-                 KILN_IR_VARIADIC, kiln_tosa_verify_nn, avg_pool2d),
-    KILN_TOSA_OP("tosa.concat", "concatenates along axis", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_data, concat),
-    KILN_TOSA_OP("tosa.slice", "static slice (start, size)", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_data, slice),
-    KILN_TOSA_OP("tosa.tile", "repeats the input (multiples)", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_data, tile),
+    KILN_TOSA_DYNAMIC_OP("tosa.conv2d", "NHWC x OHWI convolution + bias",
+                         KILN_IR_VARIADIC, kiln_tosa_verify_nn, conv2d),
+    KILN_TOSA_DYNAMIC_OP("tosa.depthwise_conv2d",
+                         "NHWC x HWCM convolution + bias", KILN_IR_VARIADIC,
+                         kiln_tosa_verify_nn, depthwise_conv2d),
+    KILN_TOSA_DYNAMIC_OP("tosa.avg_pool2d",
+                         "NHWC average pooling (no padding counted)",
+                         KILN_IR_VARIADIC, kiln_tosa_verify_nn, avg_pool2d),
+    KILN_TOSA_DYNAMIC_OP("tosa.concat", "concatenates along axis",
+                         KILN_IR_VARIADIC, kiln_tosa_verify_data, concat),
+    KILN_TOSA_DYNAMIC_OP("tosa.slice", "static slice (start, size)",
+                         KILN_IR_VARIADIC, kiln_tosa_verify_data, slice),
+    KILN_TOSA_DYNAMIC_OP("tosa.tile", "repeats the input (multiples)",
+                         KILN_IR_VARIADIC, kiln_tosa_verify_data, tile),
     KILN_TOSA_DYNAMIC_OP("tosa.rescale",
                          "integer rescale (multiplier, shift, zps)",
                          KILN_IR_VARIADIC, kiln_tosa_verify_data, rescale),
-    KILN_TOSA_OP("tosa.gather", "gathers rows of values by indices", 2,
-                 kiln_tosa_verify_gather, gather),
+    KILN_TOSA_DYNAMIC_OP("tosa.gather", "gathers rows of values by indices", 2,
+                         kiln_tosa_verify_gather, gather),
     KILN_TOSA_DYNAMIC_OP("tosa.table", "table lookup (i16: interpolated)", 2,
                          kiln_tosa_verify_table, table),
     {"tosa.const_shape", "a constant !tosa.shape",
@@ -993,13 +1075,13 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
      kiln_tosa_verify_const_shape, kiln_tosa_parse, kiln_tosa_print, NULL,
      KILN_TOSA_UD(KILN_TOSA_KIND_OTHER, KILN_TOSA_ANY),
      kiln_tosa_lower_const_shape},
-    KILN_TOSA_OP("tosa.pad", "pads with pad_const", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_pad, pad),
+    KILN_TOSA_DYNAMIC_OP("tosa.pad", "pads with pad_const", KILN_IR_VARIADIC,
+                         kiln_tosa_verify_pad, pad),
     KILN_TOSA_DYNAMIC_OP("tosa.transpose", "permutes dims (perms)",
                          KILN_IR_VARIADIC, kiln_tosa_verify_transpose,
                          transpose),
-    KILN_TOSA_OP("tosa.reshape", "row-major reshape", KILN_IR_VARIADIC,
-                 kiln_tosa_verify_reshape, reshape),
+    KILN_TOSA_DYNAMIC_OP("tosa.reshape", "row-major reshape", KILN_IR_VARIADIC,
+                         kiln_tosa_verify_reshape, reshape),
 };
 
 kiln_status_t kiln_dialect_register_tosa(kiln_ir_context_t* context) {

@@ -1,12 +1,13 @@
 // RUN: not kiln-compile %s -o %t.kmod 2>&1 | FileCheck %s
-// What dynamic shapes do not reach yet (here a convolution over a run-time
-// sized image) is refused. The error names file:line:col, quotes the
-// source line with a caret, and the compiler exits non-zero.
-// CHECK: unsupported_dynamic_shape.mlir:10:3: error: 'stablehlo.convolution' op only the batch of a convolution may have a run-time size (one batch group)
-// CHECK-NEXT: {{^}}  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {{.*}}...{{$}}
+// What dynamic shapes do not reach yet (here TOSA's average pooling over a
+// run-time channel count) is refused. The error names file:line:col, quotes
+// the source line with a caret, and the compiler exits non-zero.
+// CHECK: unsupported_dynamic_shape.mlir:11:3: error: 'tosa.avg_pool2d' op only the batch and image dims (of the input and the result, both or neither) may have a run-time size
+// CHECK-NEXT: {{^}}  %0 = tosa.avg_pool2d %x, %zp, %zp {{.*}}...{{$}}
 // CHECK-NEXT: {{^}}  ^{{$}}
 // CHECK: kiln-compile: error: compilation failed
-func.func @f(%x: tensor<1x?x3x1xf32>, %w: tensor<2x2x1x1xf32>) -> tensor<1x?x2x1xf32> {
-  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x?x3x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x?x2x1xf32>
-  return %0 : tensor<1x?x2x1xf32>
+func.func @f(%x: tensor<1x4x4x?xf32>) -> tensor<1x2x2x?xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x4x4x?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x?xf32>
+  return %0 : tensor<1x2x2x?xf32>
 }

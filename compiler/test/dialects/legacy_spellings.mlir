@@ -36,3 +36,21 @@ func.func @tosa_older(%p: tensor<i1>, %x: tensor<2x2xf32>) -> (tensor<1x2xf32>, 
   }
   return %0, %2 : tensor<1x2xf32>, tensor<2x2xf32>
 }
+
+// MHLO, StableHLO's predecessor: `mhlo.<op>` names, the quoted enum
+// attribute and the plain dictionary of dot dimension numbers.
+// CHECK-LABEL: func.func @mhlo_older
+func.func @mhlo_older(%a: tensor<?xi32>, %b: tensor<?x?xf32>) -> (tensor<?xi32>, tensor<?x?xf32>) {
+  // CHECK: %[[LT:.*]] = stablehlo.compare LT, %arg0, %arg0
+  %0 = "mhlo.compare"(%a, %a) {comparison_direction = #mhlo<"comparison_direction LT">} : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi1>
+  // CHECK: stablehlo.select %[[LT]], %arg0, %arg0
+  %1 = "mhlo.select"(%0, %a, %a) : (tensor<?xi1>, tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+  // CHECK: stablehlo.dot_general %arg1, %arg1, contracting_dims = [1] x [0]
+  %2 = "mhlo.dot_general"(%b, %b) {dot_dimension_numbers = {
+    lhs_batching_dimensions = dense<[]> : tensor<0xi64>,
+    lhs_contracting_dimensions = dense<1> : tensor<1xi64>,
+    rhs_batching_dimensions = dense<[]> : tensor<0xi64>,
+    rhs_contracting_dimensions = dense<0> : tensor<1xi64>
+  }} : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %1, %2 : tensor<?xi32>, tensor<?x?xf32>
+}

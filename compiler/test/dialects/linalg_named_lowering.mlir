@@ -29,6 +29,27 @@ func.func @conv(%in: tensor<1x5x7x2xf32>, %f: tensor<3x3x2x4xf32>, %o: tensor<1x
   return %0 : tensor<1x2x1x4xf32>
 }
 
+// Run-time spatial dims: before the generic, an assert that the input holds
+// the window reads, (oh - 1) * 2 + (3 - 1) + 1 rows, unless no output row
+// is computed (the filter's window dims are static).
+// CHECK-LABEL: func.func @conv_dynamic_window
+// CHECK: %[[REACH:.*]] = arith.constant 3 : index
+// CHECK: %[[OH:.*]] = tensor.dim %arg2, %{{.*}} : tensor<1x?x6x4xf32>
+// CHECK: %[[NONE:.*]] = arith.cmpi eq, %[[OH]], %{{.*}} : index
+// CHECK: %[[LAST:.*]] = arith.subi %[[OH]], %{{.*}} : index
+// CHECK: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK: %[[SCALED:.*]] = arith.muli %[[LAST]], %[[TWO]] : index
+// CHECK: %[[NEED:.*]] = arith.addi %[[REACH]], %[[SCALED]] : index
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %{{.*}} : tensor<1x?x8x3xf32>
+// CHECK: %[[FITS:.*]] = arith.cmpi sge, %[[H]], %[[NEED]] : index
+// CHECK: %[[OK:.*]] = arith.ori %[[FITS]], %[[NONE]] : i1
+// CHECK: cf.assert %[[OK]], "{{.*}}linalg_named_lowering.mlir:[[@LINE+3]]:3: run-time shapes disagree: dim 1 of operand 0 (tensor<1x?x8x3xf32>) is smaller than the window read over it needs"
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, (d1 * 2) + d4, d2 + d5, d6)>
+func.func @conv_dynamic_window(%a: tensor<1x?x8x3xf32>, %f: tensor<3x3x3x4xf32>, %o: tensor<1x?x6x4xf32>) -> tensor<1x?x6x4xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>} ins(%a, %f : tensor<1x?x8x3xf32>, tensor<3x3x3x4xf32>) outs(%o : tensor<1x?x6x4xf32>) -> tensor<1x?x6x4xf32>
+  return %0 : tensor<1x?x6x4xf32>
+}
+
 // CHECK-LABEL: func.func @nchw
 // CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>]
 func.func @nchw(%in: tensor<1x2x4x4xf32>, %f: tensor<3x2x3x2xf32>, %o: tensor<1x3x2x3xf32>) -> tensor<1x3x2x3xf32> {

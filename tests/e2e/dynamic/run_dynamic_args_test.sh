@@ -96,6 +96,44 @@ func.func @concat(%x: tensor<?x2xf32>, %y: tensor<?x2xf32>) -> tensor<?x2xf32> {
   %0 = stablehlo.concatenate %x, %y, dim = 0 : (tensor<?x2xf32>, tensor<?x2xf32>) -> tensor<?x2xf32>
   return %0 : tensor<?x2xf32>
 }
+func.func @tosa_pad(%x: tensor<?x2xf32>) -> tensor<?x5xf32> {
+  %p = tosa.const_shape {values = dense<[1, 2, 0, 3]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %c = "tosa.const"() <{values = dense<-1.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.pad %x, %p, %c : (tensor<?x2xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
+func.func @tosa_concat(%x: tensor<?x2xf32>, %y: tensor<?x1xf32>) -> tensor<?x3xf32> {
+  %0 = tosa.concat %x, %y {axis = 1 : i32} : (tensor<?x2xf32>, tensor<?x1xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+func.func @tosa_tile(%x: tensor<?x2xf32>) -> tensor<?x4xf32> {
+  %m = tosa.const_shape {values = dense<[2, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.tile %x, %m : (tensor<?x2xf32>, !tosa.shape<2>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+func.func @tosa_slice(%x: tensor<?x4xf32>) -> tensor<2x2xf32> {
+  %s = tosa.const_shape {values = dense<[1, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %z = tosa.const_shape {values = dense<[2, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.slice %x, %s, %z : (tensor<?x4xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+func.func @tosa_gather(%v: tensor<?x?x2xf32>, %i: tensor<?x?xi32>) -> tensor<?x?x2xf32> {
+  %0 = tosa.gather %v, %i : (tensor<?x?x2xf32>, tensor<?x?xi32>) -> tensor<?x?x2xf32>
+  return %0 : tensor<?x?x2xf32>
+}
+func.func @tosa_max_pool(%x: tensor<?x3x3x1xf32>) -> tensor<?x2x2x1xf32> {
+  %0 = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 1, 0, 1>} : (tensor<?x3x3x1xf32>) -> tensor<?x2x2x1xf32>
+  return %0 : tensor<?x2x2x1xf32>
+}
+func.func @tosa_conv(%x: tensor<1x?x?x1xf32>, %w: tensor<1x2x2x1xf32>) -> tensor<1x?x?x1xf32> {
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %b, %b {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 2>} : (tensor<1x?x?x1xf32>, tensor<1x2x2x1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x?x?x1xf32>
+  return %0 : tensor<1x?x?x1xf32>
+}
+func.func @conv_into(%x: tensor<1x?x?x1xf32>, %k: tensor<2x2x1x1xf32>, %o: tensor<1x?x?x1xf32>) -> tensor<1x?x?x1xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %k : tensor<1x?x?x1xf32>, tensor<2x2x1x1xf32>) outs(%o : tensor<1x?x?x1xf32>) -> tensor<1x?x?x1xf32>
+  return %0 : tensor<1x?x?x1xf32>
+}
 func.func @grow(%x: tensor<?xf32>) -> tensor<?x?xf32> {
   %c0 = arith.constant 0 : index
   %big = arith.constant 1000000000 : index
@@ -228,6 +266,69 @@ for device in local-sync local-task; do
   expect grow_dim "$device" \
     "error: fail (code 3): 'grow_dispatch_0_fill': dim 0 of its tensor<?x?xf32> result is negative or above 2^31-1 at run time; at module.grow" \
     -- --function=grow --input="3xf32=0"
+  # TOSA data movement on the sizes given: one row of -1 before and two
+  # after, three columns after (1 + 2 + 2 rows by 2 + 3 columns; an empty
+  # input pads to 3 rows of -1), a concat whose operands must have as many
+  # rows, a tile of 1 and of 2 rows, and a slice the input must hold.
+  expect tosa_pad "$device" "5x5xf32=[-1 -1 -1 -1 -1][1 2 -1 -1 -1][3 4 -1 -1 -1][-1 -1 -1 -1 -1][-1 -1 -1 -1 -1]" \
+    -- --function=tosa_pad --input="2x2xf32=1 2 3 4"
+  expect tosa_pad_empty "$device" "3x5xf32=[-1 -1 -1 -1 -1][-1 -1 -1 -1 -1][-1 -1 -1 -1 -1]" \
+    -- --function=tosa_pad --input="0x2xf32="
+  expect tosa_concat "$device" "2x3xf32=[1 2 5][3 4 6]" -- --function=tosa_concat \
+    --input="2x2xf32=1 2 3 4" --input="2x1xf32=5 6"
+  expect tosa_concat_rows "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x2xf32>) and dim 0 of operand 1 (tensor<?x1xf32>) differ; at module.tosa_concat" \
+    -- --function=tosa_concat --input="2x2xf32=1 2 3 4" --input="3x1xf32=5 6 7"
+  expect tosa_tile1 "$device" "2x4xf32=[1 2 1 2][1 2 1 2]" -- --function=tosa_tile \
+    --input="1x2xf32=1 2"
+  expect tosa_tile2 "$device" "4x4xf32=[1 2 1 2][3 4 3 4][1 2 1 2][3 4 3 4]" -- \
+    --function=tosa_tile --input="2x2xf32=1 2 3 4"
+  expect tosa_slice "$device" "2x2xf32=[5 6][9 10]" -- --function=tosa_slice \
+    --input="3x4xf32=0 1 2 3 4 5 6 7 8 9 10 11"
+  expect tosa_slice_short "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x4xf32>) is below 3; at module.tosa_slice" \
+    -- --function=tosa_slice --input="2x4xf32=0"
+  # gather: rows 2, 0, 1 of [[1, 2], [3, 4], [5, 6]]; an index past the
+  # rows (TOSA leaves it undefined) reads the last row, never past the
+  # buffer; values and indices must have as many batches.
+  expect tosa_gather "$device" "1x3x2xf32=[[5 6][1 2][3 4]]" -- \
+    --function=tosa_gather --input="1x3x2xf32=1 2 3 4 5 6" --input="1x3xi32=2 0 1"
+  expect tosa_gather_clamped "$device" "1x2x2xf32=[[5 6][1 2]]" -- \
+    --function=tosa_gather --input="1x3x2xf32=1 2 3 4 5 6" --input="1x2xi32=7 -1"
+  expect tosa_gather_batches "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x?x2xf32>) and dim 0 of operand 1 (tensor<?x?xi32>) differ; at module.tosa_gather" \
+    -- --function=tosa_gather --input="1x3x2xf32=0" --input="2x1xi32=0 0"
+  # Max pooling over 1 and 3 images (2x2 windows, stride 2, padding after).
+  expect tosa_max_pool1 "$device" "1x2x2x1xf32=[[[5][6]][[8][9]]]" -- \
+    --function=tosa_max_pool --input="1x3x3x1xf32=1 2 3 4 5 6 7 8 9"
+  expect tosa_max_pool3 "$device" "3x2x2x1xf32=[[[5][6]][[8][9]]][[[1][1]][[1][1]]][[[-1][-3]][[-7][-9]]]" -- \
+    --function=tosa_max_pool --input="3x3x3x1xf32=1 2 3 4 5 6 7 8 9 1 1 1 1 1 1 1 1 1 -1 -2 -3 -4 -5 -6 -7 -8 -9"
+  # TOSA conv2d over run-time image dims (2x2 windows of ones, stride 2
+  # across): the output is (H - 1) x ((W - 2) / 2 + 1), e.g. 1 + 2 + 6 + 7
+  # and 3 + 4 + 8 + 9 on the first row of 1..15; one row gives none, an
+  # empty result.
+  expect tosa_conv_2x3 "$device" "1x2x2x1xf32=[[[16][24]][[36][44]]]" -- \
+    --function=tosa_conv --input="1x3x5x1xf32=1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" \
+    --input="1x2x2x1xf32=1"
+  expect tosa_conv_1x1 "$device" "1x1x1x1xf32=[[[10]]]" -- \
+    --function=tosa_conv --input="1x2x2x1xf32=1 2 3 4" --input="1x2x2x1xf32=1"
+  expect tosa_conv_no_rows "$device" "1x0x2x1xf32=[]" -- \
+    --function=tosa_conv --input="1x1x4x1xf32=1 2 3 4" --input="1x2x2x1xf32=1"
+  # A convolution over run-time spatial dims into an output the caller
+  # sizes (accumulating into it: 100 + top-left + bottom-right): the input
+  # must hold oh + 1 rows and ow + 1 columns, unless the output is empty.
+  expect conv_2x2 "$device" "1x2x2x1xf32=[[[106][108]][[112][114]]]" -- \
+    --function=conv_into --input="1x3x3x1xf32=1 2 3 4 5 6 7 8 9" \
+    --input="2x2x1x1xf32=1 0 0 1" --input="1x2x2x1xf32=100"
+  expect conv_1x3 "$device" "1x1x3x1xf32=[[[7][9][11]]]" -- \
+    --function=conv_into --input="1x2x4x1xf32=1 2 3 4 5 6 7 8" \
+    --input="2x2x1x1xf32=1 0 0 1" --input="1x1x3x1xf32=0"
+  expect conv_empty "$device" "1x0x2x1xf32=[]" -- --function=conv_into \
+    --input="1x0x3x1xf32=" --input="2x2x1x1xf32=1 0 0 1" --input="1x0x2x1xf32="
+  expect conv_too_small "$device" \
+    "contains:run-time shapes disagree: dim 1 of operand 0 (tensor<1x?x?x1xf32>) is smaller than the window read over it needs; at module.conv_into" \
+    -- --function=conv_into --input="1x3x3x1xf32=0" --input="2x2x1x1xf32=0" \
+    --input="1x3x2x1xf32=0"
 done
 if [ "$fail" != 0 ]; then exit 1; fi
 echo "PASS"

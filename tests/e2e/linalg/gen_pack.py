@@ -6,9 +6,10 @@ def fmt(a, ty):
     a=np.asarray(a)
     s=np.array2string(a, separator=', ', threshold=10**6).replace('\n','')
     return f"dense<{s}> : tensor<{'x'.join(map(str,a.shape))}x{ty}>"
-def pack(src, inner_dims_pos, tiles, outer_perm=None, pad=0):
+def pack(src, inner_dims_pos, tiles, outer_perm=None, pad=0, outer=None):
     n=src.ndim
-    outer=[ -(-src.shape[d]//tiles[inner_dims_pos.index(d)]) if d in inner_dims_pos else src.shape[d] for d in range(n)]
+    # outer: the outer dim sizes (unpermuted); more tiles than the data fills are padding
+    outer=outer or [ -(-src.shape[d]//tiles[inner_dims_pos.index(d)]) if d in inner_dims_pos else src.shape[d] for d in range(n)]
     padded=np.full([outer[d]*(tiles[inner_dims_pos.index(d)] if d in inner_dims_pos else 1) for d in range(n)], pad, src.dtype)
     padded[tuple(slice(0,s) for s in src.shape)]=src
     # reshape each tiled dim d into (outer, tile)
@@ -93,5 +94,23 @@ func.func @pack_unpack_roundtrip_3d() {{
   %e = tensor.empty() : tensor<2x6x4xf32>
   %u = linalg.unpack %p inner_dims_pos = [2, 1] inner_tiles = [2, 3] into %e : tensor<{'x'.join(map(str,pd.shape))}xf32> -> tensor<2x6x4xf32>
   check.expect_almost_eq_const(%u, {fmt(d,'f32')}) : tensor<2x6x4xf32>
+  return
+}}''')
+
+e=np.arange(1,16,dtype=np.int32).reshape(3,5)
+pe=pack(e,[0,1],[2,4],[1,0],pad=-7,outer=[3,2])
+print(f'''
+// More outer tiles than the data fills (MLIR allows it; IREE issue 12546):
+// dim 0 (3 rows, tile 2) gets 3 outer tiles, the last all padding; unpack
+// reads the data back and never the extra tiles.
+func.func @pack_extra_outer_tiles() {{
+  %src = util.unfoldable_constant {fmt(e,'i32')}
+  %pad = arith.constant -7 : i32
+  %init = tensor.empty() : tensor<{'x'.join(map(str,pe.shape))}xi32>
+  %p = linalg.pack %src padding_value(%pad : i32) outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [2, 4] into %init : tensor<3x5xi32> -> tensor<{'x'.join(map(str,pe.shape))}xi32>
+  check.expect_eq_const(%p, {fmt(pe,'i32')}) : tensor<{'x'.join(map(str,pe.shape))}xi32>
+  %e = tensor.empty() : tensor<3x5xi32>
+  %u = linalg.unpack %p outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [2, 4] into %e : tensor<{'x'.join(map(str,pe.shape))}xi32> -> tensor<3x5xi32>
+  check.expect_eq_const(%u, {fmt(e,'i32')}) : tensor<3x5xi32>
   return
 }}''')

@@ -52,3 +52,18 @@ func.func @pack_unpack_roundtrip_3d() {
   check.expect_almost_eq_const(%u, dense<[[[ 0.,  1.,  2.,  3.],  [ 4.,  5.,  6.,  7.],  [ 8.,  9., 10., 11.],  [12., 13., 14., 15.],  [16., 17., 18., 19.],  [20., 21., 22., 23.]], [[24., 25., 26., 27.],  [28., 29., 30., 31.],  [32., 33., 34., 35.],  [36., 37., 38., 39.],  [40., 41., 42., 43.],  [44., 45., 46., 47.]]]> : tensor<2x6x4xf32>) : tensor<2x6x4xf32>
   return
 }
+
+// More outer tiles than the data fills (MLIR allows it; IREE issue 12546):
+// dim 0 (3 rows, tile 2) gets 3 outer tiles, the last all padding; unpack
+// reads the data back and never the extra tiles.
+func.func @pack_extra_outer_tiles() {
+  %src = util.unfoldable_constant dense<[[ 1,  2,  3,  4,  5], [ 6,  7,  8,  9, 10], [11, 12, 13, 14, 15]]> : tensor<3x5xi32>
+  %pad = arith.constant -7 : i32
+  %init = tensor.empty() : tensor<2x3x2x4xi32>
+  %p = linalg.pack %src padding_value(%pad : i32) outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [2, 4] into %init : tensor<3x5xi32> -> tensor<2x3x2x4xi32>
+  check.expect_eq_const(%p, dense<[[[[ 1,  2,  3,  4],   [ 6,  7,  8,  9]],  [[11, 12, 13, 14],   [-7, -7, -7, -7]],  [[-7, -7, -7, -7],   [-7, -7, -7, -7]]], [[[ 5, -7, -7, -7],   [10, -7, -7, -7]],  [[15, -7, -7, -7],   [-7, -7, -7, -7]],  [[-7, -7, -7, -7],   [-7, -7, -7, -7]]]]> : tensor<2x3x2x4xi32>) : tensor<2x3x2x4xi32>
+  %e = tensor.empty() : tensor<3x5xi32>
+  %u = linalg.unpack %p outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [2, 4] into %e : tensor<2x3x2x4xi32> -> tensor<3x5xi32>
+  check.expect_eq_const(%u, dense<[[ 1,  2,  3,  4,  5], [ 6,  7,  8,  9, 10], [11, 12, 13, 14, 15]]> : tensor<3x5xi32>) : tensor<3x5xi32>
+  return
+}

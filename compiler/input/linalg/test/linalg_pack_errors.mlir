@@ -9,10 +9,28 @@ func.func @pack_needs_padding(%a: tensor<5x8xf32>, %p: tensor<3x2x2x4xf32>) -> t
 
 // -----
 
-func.func @pack_outer_shape(%a: tensor<4x8xf32>, %p: tensor<2x3x2x4xf32>) -> tensor<2x3x2x4xf32> {
-  // CHECK: linalg_pack_errors.mlir:[[@LINE+1]]:3: error: 'linalg.pack' op packed dim 1 must be 2, got 3
+func.func @pack_outer_shape(%a: tensor<4x8xf32>, %p: tensor<2x1x2x4xf32>) -> tensor<2x1x2x4xf32> {
+  // CHECK: linalg_pack_errors.mlir:[[@LINE+1]]:3: error: 'linalg.pack' op packed dim 1 must be at least 2, got 1
+  %0 = linalg.pack %a inner_dims_pos = [0, 1] inner_tiles = [2, 4] into %p : tensor<4x8xf32> -> tensor<2x1x2x4xf32>
+  return %0 : tensor<2x1x2x4xf32>
+}
+
+// -----
+
+// More outer tiles than the data fills are padding: they need a value.
+func.func @pack_extra_tiles_need_padding(%a: tensor<4x8xf32>, %p: tensor<2x3x2x4xf32>) -> tensor<2x3x2x4xf32> {
+  // CHECK: linalg_pack_errors.mlir:[[@LINE+1]]:3: error: 'linalg.pack' op packed dim 1 has 3 tiles where the data fills 2: a padding_value is required
   %0 = linalg.pack %a inner_dims_pos = [0, 1] inner_tiles = [2, 4] into %p : tensor<4x8xf32> -> tensor<2x3x2x4xf32>
   return %0 : tensor<2x3x2x4xf32>
+}
+
+// -----
+
+// An untiled dim is copied whole: its size is the source's.
+func.func @pack_untiled_dim(%a: tensor<4x8xf32>, %p: tensor<5x2x4xf32>, %v: f32) -> tensor<5x2x4xf32> {
+  // CHECK: linalg_pack_errors.mlir:[[@LINE+1]]:3: error: 'linalg.pack' op packed dim 0 must be 4, got 5
+  %0 = linalg.pack %a padding_value(%v : f32) inner_dims_pos = [1] inner_tiles = [4] into %p : tensor<4x8xf32> -> tensor<5x2x4xf32>
+  return %0 : tensor<5x2x4xf32>
 }
 
 // -----

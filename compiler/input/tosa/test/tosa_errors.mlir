@@ -94,3 +94,33 @@ func.func @gather_shape(%v: tensor<1x2x2xf32>, %i: tensor<1x3xi32>) -> tensor<1x
   %0 = tosa.gather %v, %i : (tensor<1x2x2xf32>, tensor<1x3xi32>) -> tensor<1x2x2xf32>
   return %0 : tensor<1x2x2xf32>
 }
+
+// -----
+
+// A run-time dim padded stays a run-time size.
+func.func @pad_dynamic_static_result(%x: tensor<?x2xf32>) -> tensor<4x2xf32> {
+  %p = tosa.const_shape {values = dense<[1, 0, 0, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  // CHECK: tosa_errors.mlir:[[@LINE+1]]:3: error: 'tosa.pad' op result dim 0 must be a run-time size ('?') with non-negative padding
+  %0 = tosa.pad %x, %p : (tensor<?x2xf32>, !tosa.shape<4>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+func.func @tile_dynamic_static_result(%x: tensor<?x2xf32>) -> tensor<4x2xf32> {
+  %m = tosa.const_shape {values = dense<[2, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // CHECK: tosa_errors.mlir:[[@LINE+1]]:3: error: 'tosa.tile' op result dim 0 must be a run-time size ('?')
+  %0 = tosa.tile %x, %m : (tensor<?x2xf32>, !tosa.shape<2>) -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+
+// -----
+
+// A slice is sized by its constant sizes.
+func.func @slice_dynamic_result(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
+  %s = tosa.const_shape {values = dense<[0, 0]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %z = tosa.const_shape {values = dense<[2, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // CHECK: tosa_errors.mlir:[[@LINE+1]]:3: error: 'tosa.slice' op expects a ranked tensor operand and a static result of the same rank
+  %0 = tosa.slice %x, %s, %z : (tensor<?x4xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}

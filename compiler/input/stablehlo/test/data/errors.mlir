@@ -102,22 +102,23 @@ func.func @scatter_bad_updates(%x: tensor<8xi32>, %i: tensor<4x1xi32>, %u: tenso
 
 // -----
 
-func.func @conv_dynamic_spatial(%x: tensor<1x?x3x1xf32>, %w: tensor<2x2x1x1xf32>) -> tensor<1x?x2x1xf32> {
-  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.convolution' op only the batch of a convolution may have a run-time size (one batch group)
-  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x?x3x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x?x2x1xf32>
-  return %0 : tensor<1x?x2x1xf32>
+// A run-time spatial dim of the input must be one of the output too.
+func.func @conv_dynamic_spatial_static_output(%x: tensor<1x?x3x1xf32>, %w: tensor<2x2x1x1xf32>) -> tensor<1x2x2x1xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.convolution' op only the batch (one batch group) and spatial dims of a convolution may have a run-time size, in both the input and the output
+  %0 = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x?x3x1xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x2x1xf32>
+  return %0 : tensor<1x2x2x1xf32>
 }
 
 // -----
 
-func.func @reduce_window_dynamic_window_dim(%x: tensor<?x4xf32>, %init: tensor<f32>) -> tensor<?x4xf32> {
-  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.reduce_window' op a run-time sized dim 0 needs a window of 1, stride 1, no dilation or padding there
+func.func @reduce_window_dynamic_static_result(%x: tensor<?x4xf32>, %init: tensor<f32>) -> tensor<3x4xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.reduce_window' op dim 0 must be run-time sized in both the operand and the result, or in neither
   %0 = "stablehlo.reduce_window"(%x, %init) ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
     %m = stablehlo.maximum %a, %b : tensor<f32>
     stablehlo.return %m : tensor<f32>
-  }) {window_dimensions = array<i64: 2, 1>, padding = dense<[[1, 0], [0, 0]]> : tensor<2x2xi64>} : (tensor<?x4xf32>, tensor<f32>) -> tensor<?x4xf32>
-  return %0 : tensor<?x4xf32>
+  }) {window_dimensions = array<i64: 2, 1>, padding = dense<[[1, 0], [0, 0]]> : tensor<2x2xi64>} : (tensor<?x4xf32>, tensor<f32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
 }
 
 // -----

@@ -994,8 +994,15 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
                                              body->args[1], &p));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit1(&bb, "math.exp2", p, &p));
     if (!online) {
+      // A row the mask hides entirely (every score -inf: sum 0) gives 0,
+      // as IREE's attention does, not 0 / 0.
+      kiln_ir_value_t *fzero = NULL, *none = NULL;
       KILN_RETURN_IF_ERROR(
           kiln_lowering_emit2(&bb, "arith.divf", p, body->args[2], &p));
+      KILN_RETURN_IF_ERROR(kiln_lowering_float_const(&bb, f32, 0.0, &fzero));
+      KILN_RETURN_IF_ERROR(kiln_lowering_cmp(&bb, false, KILN_CMPF_OEQ,
+                                             body->args[2], fzero, &none));
+      KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, none, fzero, p, &p));
     }
     KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[3], f32, &vv));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", p, vv, &p));

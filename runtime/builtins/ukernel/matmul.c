@@ -265,13 +265,7 @@ static kiln_status_t kiln_ukernel_matmul_compute_block(void* user_data,
   if (block_rows > (m1_end - m1_begin) * M0) {
     block_rows = (m1_end - m1_begin) * M0;
   }
-  // Where the block's tiles are whole (f32: full rows and columns), mmt4d
-  // adds into the output rows in place (OUT_ROW_MAJOR): no accumulator
-  // tiles to fill, no unpack; the same K order, so the same bits.
-  const int in_place = p->type == KILN_UKERNEL_MMT4D_F32F32F32 &&
-                       block_rows == (m1_end - m1_begin) * M0 &&
-                       cols == n1_count * N0;
-  if (accumulate && !in_place) {
+  if (accumulate) {
     // The current OUT values become the initial tiles.
     kiln_ukernel_pack_params_t pack = {
         .in = (const char*)a->out +
@@ -306,10 +300,7 @@ static kiln_status_t kiln_ukernel_matmul_compute_block(void* user_data,
     if (k1_count > p->k1_block) k1_count = p->k1_block;
     for (int64_t m1 = m1_begin; m1 < m1_end; ++m1) {
       char* out_tiles =
-          in_place ? (char*)a->out +
-                         (size_t)(m1 * M0 * a->out_stride + col0) * out_elem
-                   : out_block + (size_t)((m1 - m1_begin) * job->out_stride0) *
-                                     out_elem;
+          out_block + (size_t)((m1 - m1_begin) * job->out_stride0) * out_elem;
       kiln_ukernel_mmt4d_params_t mmt4d = {
           // K1 == 0 reads neither operand (and the RHS may be NULL then).
           .lhs = k1_count == 0
@@ -325,7 +316,7 @@ static kiln_status_t kiln_ukernel_matmul_compute_block(void* user_data,
           .out = out_tiles,
           .lhs_stride0 = job->lhs_stride0,
           .rhs_stride0 = job->rhs_stride0,
-          .out_stride0 = in_place ? M0 * a->out_stride : job->out_stride0,
+          .out_stride0 = job->out_stride0,
           .M1 = 1,
           .N1 = n1_count,
           .K1 = k1_count,
@@ -333,17 +324,15 @@ static kiln_status_t kiln_ukernel_matmul_compute_block(void* user_data,
           .N0 = (int32_t)N0,
           .K0 = (int32_t)K0,
           .type = p->type,
-          .flags = ((kb > 0 || accumulate) ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE
-                                           : 0) |
-                   (in_place ? KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR : 0),
+          .flags =
+              (kb > 0 || accumulate) ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0,
           .cpu_features = p->cpu_features,
-          .out_stride1 = in_place ? a->out_stride : 0,
       };
       if (kiln_ukernel_mmt4d(&mmt4d) != KILN_UKERNEL_OK) {
         return kiln_make_status(KILN_STATUS_INTERNAL,
                                 "matmul: mmt4d rejected its arguments");
       }
-      if (kb + 1 < k_blocks || in_place) continue;
+      if (kb + 1 < k_blocks) continue;
       const int64_t row0 = m1 * M0;
       int64_t rows = p->M - row0;
       if (rows > M0) rows = M0;

@@ -1881,12 +1881,22 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
     }
   }
   // Tiling: split the outermost loop so each workgroup does about
-  // KILN_VMVX_TARGET_WORK_PER_WORKGROUP work items.
+  // KILN_VMVX_TARGET_WORK_PER_WORKGROUP work items. Leading loops of extent
+  // 1 (a batch of 1) are skipped: the first static loop past them is split
+  // instead, else a batch-1 image got one workgroup and one worker.
+  uint32_t split = 0;
+  if (rank > 1 && ranges[0] == 1) {
+    uint32_t d = 1;
+    while (d < rank && ranges[d] == 1) ++d;
+    if (d < rank && ranges[d] != KILN_IR_DYNAMIC_DIM && ranges[d] > 1) {
+      split = d;
+    }
+  }
   int64_t rows_per_wg = 1;
   workgroup_count[0] = workgroup_count[1] = workgroup_count[2] = 1;
   if (rank > 0) {
     int64_t row_work = inner_work;
-    for (uint32_t d = 1; d < rank; ++d) {
+    for (uint32_t d = split + 1; d < rank; ++d) {
       row_work *= ranges[d] == KILN_IR_DYNAMIC_DIM
                       ? KILN_VMVX_DYNAMIC_EXTENT_ESTIMATE
                       : (ranges[d] ? ranges[d] : 1);
@@ -1895,11 +1905,11 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
     rows_per_wg =
         (KILN_VMVX_TARGET_WORK_PER_WORKGROUP + row_work - 1) / row_work;
     if (rows_per_wg < 1) rows_per_wg = 1;
-    if (ranges[0] == KILN_IR_DYNAMIC_DIM) {
-      // Computed by the host: ceil(dim / rows_per_wg).
+    if (ranges[split] == KILN_IR_DYNAMIC_DIM) {
+      // Computed by the host: ceil(dim / rows_per_wg) (split is 0 then).
       workgroup_count[0] = -1;
-    } else if (ranges[0] > 0) {
-      workgroup_count[0] = (ranges[0] + rows_per_wg - 1) / rows_per_wg;
+    } else if (ranges[split] > 0) {
+      workgroup_count[0] = (ranges[split] + rows_per_wg - 1) / rows_per_wg;
     }
   }
   *workgroup_rows = rows_per_wg;
@@ -1960,13 +1970,11 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
     kiln_asm_emit(cg->f, "add.i64 %%l%u, %%l%u, %%l%u", end, start,
                   kiln_asm_const_i64(cg->f, rows_per_wg));
     kiln_asm_emit(cg->f, "min.s.i64 %%l%u, %%l%u, %%l%u", end, end,
-                  kiln_idx_reg(cg, extents[0]));
-    loops[0] = kiln_loop_begin(cg, start, end);
-    point[0].is_const = false;
-    point[0].reg = loops[0].iv;
-    for (uint32_t d = 1; d < rank; ++d) {
-      loops[d] = kiln_loop_begin(cg, kiln_asm_const_i64(cg->f, 0),
-                                 kiln_idx_reg(cg, extents[d]));
+                  kiln_idx_reg(cg, extents[split]));
+    for (uint32_t d = 0; d < rank; ++d) {
+      loops[d] = d == split ? kiln_loop_begin(cg, start, end)
+                            : kiln_loop_begin(cg, kiln_asm_const_i64(cg->f, 0),
+                                              kiln_idx_reg(cg, extents[d]));
       point[d].is_const = false;
       point[d].reg = loops[d].iv;
     }

@@ -1775,17 +1775,8 @@ static kiln_status_t kiln_em_from_elements(kiln_em_function_t* e,
                          "tensor.from_elements at host level needs a static "
                          "shape of 1..8-byte elements");
   }
-  kiln_hstore_t* s = kiln_em_new_store(e);
+  kiln_hstore_t* s = kiln_em_alloc_static(e, tt);
   if (!s) return kiln_ir_context_take_error(ctx);
-  s->length = kiln_tensor_bytes(tt);
-  s->slot_length = s->length > 0 ? s->length : 1;
-  s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-  kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
-                kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE), e->device,
-                kiln_asm_const_i64(e->f, s->slot_length), s->buffer);
-  s->offset = kiln_asm_const_i64(e->f, 0);
-  s->offset_known = true;
-  s->const_offset = 0;
   for (uint32_t i = 0; i < op->num_operands; ++i) {
     int bank = 0;
     uint32_t reg = 0;

@@ -175,6 +175,22 @@ kiln_status_t kiln_structured_op_get(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+int64_t kiln_structured_index_dim(kiln_ir_value_t* v) {
+  kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+  if (!def || !kiln_ir_op_is(def, "linalg.index")) return -1;
+  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(def, "dim");
+  return a && a->kind == KILN_IR_ATTR_INTEGER ? a->i : -1;
+}
+
+bool kiln_structured_const_int(kiln_ir_value_t* v, int64_t* out) {
+  kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+  if (!def || !kiln_ir_op_is(def, "arith.constant")) return false;
+  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(def, "value");
+  if (!a || a->kind != KILN_IR_ATTR_INTEGER) return false;
+  *out = a->i;
+  return true;
+}
+
 bool kiln_structured_op_all_parallel(const kiln_structured_op_t* s) {
   return kiln_structured_num_reductions(s) == 0;
 }

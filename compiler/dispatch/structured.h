@@ -52,6 +52,12 @@ kiln_status_t kiln_structured_op_get(kiln_ir_context_t* context,
 
 // True when every loop is parallel.
 bool kiln_structured_op_all_parallel(const kiln_structured_op_t* s);
+
+// In a generic's body: the loop dim of the linalg.index defining |v|, or -1
+// (the matchers of lowered forms: paddings, concatenations).
+int64_t kiln_structured_index_dim(kiln_ir_value_t* v);
+// The value of the integer arith.constant defining |v|; false otherwise.
+bool kiln_structured_const_int(kiln_ir_value_t* v, int64_t* out);
 // True when output map |i| (of the outs) is a permutation of all dims.
 bool kiln_structured_out_map_is_permutation(const kiln_structured_op_t* s,
                                             uint32_t i);

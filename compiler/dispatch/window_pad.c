@@ -7,24 +7,6 @@
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/types.h"
 
-// The integer of an index arith.constant defining |v|.
-static bool kiln_pad_const_int(kiln_ir_value_t* v, int64_t* out) {
-  kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
-  if (!def || !kiln_ir_op_is(def, "arith.constant")) return false;
-  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(def, "value");
-  if (!a || a->kind != KILN_IR_ATTR_INTEGER) return false;
-  *out = a->i;
-  return true;
-}
-
-// The result dim of linalg.index defining |v|, or -1.
-static int64_t kiln_pad_index_dim(kiln_ir_value_t* v) {
-  kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
-  if (!def || !kiln_ir_op_is(def, "linalg.index")) return -1;
-  const kiln_ir_attribute_t* a = kiln_ir_op_get_attr(def, "dim");
-  return a && a->kind == KILN_IR_ATTR_INTEGER ? a->i : -1;
-}
-
 static kiln_ir_op_t* kiln_pad_def(kiln_ir_value_t* v, const char* name) {
   kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
   return def && kiln_ir_op_is(def, name) && def->num_operands == 2 ? def : NULL;
@@ -51,7 +33,7 @@ static bool kiln_pad_mark_checks(kiln_ir_value_t* cond, kiln_pad_dim_t dims[4],
   const kiln_ir_attribute_t* pred = c ? kiln_ir_op_get_attr(c, "predicate") : 0;
   int64_t bound;
   if (!pred || pred->kind != KILN_IR_ATTR_INTEGER ||
-      !kiln_pad_const_int(kiln_ir_op_operand(c, 1), &bound)) {
+      !kiln_structured_const_int(kiln_ir_op_operand(c, 1), &bound)) {
     return false;
   }
   for (int d = 0; d < 4; ++d) {
@@ -132,7 +114,7 @@ bool kiln_window_pad_match(kiln_ir_context_t* context, kiln_ir_op_t* op,
   for (int d = 0; d < 4; ++d) {
     kiln_ir_value_t* idx = kiln_ir_op_operand(extract, 1 + (uint32_t)d);
     int64_t size = st->shaped.dims[d];
-    if (kiln_pad_index_dim(idx) == d) {
+    if (kiln_structured_index_dim(idx) == d) {
       if (rt->shaped.dims[d] != size) return false;
       continue;
     }
@@ -141,17 +123,19 @@ bool kiln_window_pad_match(kiln_ir_context_t* context, kiln_ir_op_t* op,
     kiln_ir_op_t* mx =
         mn ? kiln_pad_def(kiln_ir_op_operand(mn, 0), "arith.maxsi") : NULL;
     int64_t top, zero;
-    if (!mx || !kiln_pad_const_int(kiln_ir_op_operand(mn, 1), &top) ||
+    if (!mx || !kiln_structured_const_int(kiln_ir_op_operand(mn, 1), &top) ||
         top != size - 1 ||
-        !kiln_pad_const_int(kiln_ir_op_operand(mx, 1), &zero) || zero != 0) {
+        !kiln_structured_const_int(kiln_ir_op_operand(mx, 1), &zero) ||
+        zero != 0) {
       return false;
     }
     kiln_ir_value_t* local = kiln_ir_op_operand(mx, 0);
     int64_t lo = 0;
-    if (kiln_pad_index_dim(local) != d) {
+    if (kiln_structured_index_dim(local) != d) {
       kiln_ir_op_t* sub = kiln_pad_def(local, "arith.subi");
-      if (!sub || kiln_pad_index_dim(kiln_ir_op_operand(sub, 0)) != d ||
-          !kiln_pad_const_int(kiln_ir_op_operand(sub, 1), &lo) || lo <= 0) {
+      if (!sub || kiln_structured_index_dim(kiln_ir_op_operand(sub, 0)) != d ||
+          !kiln_structured_const_int(kiln_ir_op_operand(sub, 1), &lo) ||
+          lo <= 0) {
         return false;
       }
     }

@@ -14,24 +14,6 @@
 #define KILN_CPU_CONCAT_MIN_BYTES (64 * 1024)
 #define KILN_CPU_CONCAT_MAX_WORKGROUPS 64
 
-// |v| is `linalg.index d`; returns d or -1.
-static int64_t kiln_cpu_index_dim(kiln_ir_value_t* v) {
-  kiln_ir_op_t* def = v->defining_op;
-  if (!def || !kiln_ir_op_is(def, "linalg.index")) return -1;
-  const kiln_ir_attribute_t* dim = kiln_ir_op_get_attr(def, "dim");
-  return dim && dim->kind == KILN_IR_ATTR_INTEGER ? dim->i : -1;
-}
-
-// |v| is an integer arith.constant; fills its value.
-static bool kiln_cpu_int_const(kiln_ir_value_t* v, int64_t* out) {
-  kiln_ir_op_t* def = v->defining_op;
-  if (!def || !kiln_ir_op_is(def, "arith.constant")) return false;
-  const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");
-  if (!value || value->kind != KILN_IR_ATTR_INTEGER) return false;
-  *out = value->i;
-  return true;
-}
-
 // |v| is `op(a, b)` for the named binary op; fills its operands.
 static bool kiln_cpu_binary(kiln_ir_value_t* v, const char* name,
                             kiln_ir_value_t** a, kiln_ir_value_t** b) {
@@ -52,16 +34,16 @@ static bool kiln_cpu_concat_index(kiln_ir_value_t* v, int64_t dim,
   kiln_ir_value_t *lo, *zero, *x, *hi, *d, *off;
   int64_t c;
   if (!kiln_cpu_binary(v, "arith.maxsi", &lo, &zero) ||
-      !kiln_cpu_int_const(zero, &c) || c != 0 ||
+      !kiln_structured_const_int(zero, &c) || c != 0 ||
       !kiln_cpu_binary(lo, "arith.minsi", &x, &hi) ||
-      !kiln_cpu_int_const(hi, &c) || c != size - 1) {
+      !kiln_structured_const_int(hi, &c) || c != size - 1) {
     return false;
   }
   if (kiln_cpu_binary(x, "arith.subi", &d, &off)) {
-    return kiln_cpu_int_const(off, &c) && c == offset &&
-           kiln_cpu_index_dim(d) == dim;
+    return kiln_structured_const_int(off, &c) && c == offset &&
+           kiln_structured_index_dim(d) == dim;
   }
-  return offset == 0 && kiln_cpu_index_dim(x) == dim;
+  return offset == 0 && kiln_structured_index_dim(x) == dim;
 }
 
 bool kiln_cpu_match_concat(kiln_ir_context_t* context, kiln_ir_op_t* region,
@@ -121,10 +103,10 @@ bool kiln_cpu_match_concat(kiln_ir_context_t* context, kiln_ir_op_t* region,
         cmp ? kiln_ir_op_get_attr(cmp, "predicate") : NULL;
     if (!kiln_cpu_binary(kiln_ir_op_operand(def, 0), "arith.cmpi", &i, &end) ||
         !pred || pred->kind != KILN_IR_ATTR_INTEGER ||
-        pred->i != KILN_CMPI_SLT || !kiln_cpu_int_const(end, &ends[n])) {
+        pred->i != KILN_CMPI_SLT || !kiln_structured_const_int(end, &ends[n])) {
       return false;
     }
-    int64_t d = kiln_cpu_index_dim(i);
+    int64_t d = kiln_structured_index_dim(i);
     if (d < 0 || (dim >= 0 && d != dim)) return false;
     dim = d;
     extracts[n++] = kiln_ir_op_operand(def, 1);
@@ -157,7 +139,7 @@ bool kiln_cpu_match_concat(kiln_ir_context_t* context, kiln_ir_op_t* region,
           return false;
         }
       } else if (src->type->shaped.dims[d] != rt->shaped.dims[d] ||
-                 kiln_cpu_index_dim(at) != (int64_t)d) {
+                 kiln_structured_index_dim(at) != (int64_t)d) {
         return false;
       }
     }

@@ -13,12 +13,6 @@
 #include "compiler/targets/cpu/matmul_entry.h"
 #include "compiler/targets/cpu/pooling_entry.h"
 
-static bool kiln_cpu_is_f32_4d(const kiln_ir_type_t* t) {
-  return kiln_ir_type_is_ranked_tensor(t) && kiln_ir_type_has_static_shape(t) &&
-         t->shaped.rank == 4 && kiln_ir_type_is_float(t->shaped.element) &&
-         t->shaped.element->flt.kind == KILN_IR_F32;
-}
-
 // True when result |r| of |map| is the terms {(da, 1 or ca), (db, cb)} in
 // either order; fills the coefficients.
 static bool kiln_cpu_dw_terms(const kiln_ir_affine_map_t* map, size_t r,
@@ -91,7 +85,8 @@ bool kiln_cpu_match_depthwise_op(kiln_ir_context_t* context, kiln_ir_op_t* op,
     return false;
   }
   for (uint32_t i = 0; i < 3; ++i) {
-    if (!kiln_cpu_is_f32_4d(kiln_ir_op_operand(op, i)->type)) return false;
+    if (!kiln_cpu_is_static_f32_tensor(kiln_ir_op_operand(op, i)->type, 4))
+      return false;
   }
   kiln_structured_op_t s;
   kiln_status_t status = kiln_structured_op_get(context, op, &s);

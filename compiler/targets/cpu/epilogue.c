@@ -62,8 +62,9 @@ static bool kiln_cpu_is_i1_type(const kiln_ir_type_t* t) {
   return t->kind == KILN_IR_TYPE_INTEGER && t->integer.width == 1;
 }
 
-static bool kiln_cpu_is_f32_tensor(const kiln_ir_type_t* t) {
+bool kiln_cpu_is_static_f32_tensor(const kiln_ir_type_t* t, int rank) {
   return kiln_ir_type_is_ranked_tensor(t) && kiln_ir_type_has_static_shape(t) &&
+         (rank < 0 || t->shaped.rank == (size_t)rank) &&
          kiln_cpu_is_f32_type(t->shaped.element);
 }
 
@@ -152,7 +153,7 @@ static bool kiln_cpu_epilogue_body_ok(const kiln_structured_op_t* s) {
 
 bool kiln_cpu_epilogue_op_ok(kiln_ir_context_t* context, kiln_ir_op_t* op) {
   if (!kiln_ir_op_is(op, "linalg.generic") || op->num_results != 1 ||
-      !kiln_cpu_is_f32_tensor(op->results[0].type)) {
+      !kiln_cpu_is_static_f32_tensor(op->results[0].type, -1)) {
     return false;
   }
   kiln_structured_op_t s;
@@ -171,7 +172,8 @@ bool kiln_cpu_epilogue_op_ok(kiln_ir_context_t* context, kiln_ir_op_t* op) {
     return false;
   }
   for (uint32_t i = 0; i < s.num_ins; ++i) {
-    if (!kiln_cpu_is_f32_tensor(kiln_ir_op_operand(op, i)->type)) return false;
+    if (!kiln_cpu_is_static_f32_tensor(kiln_ir_op_operand(op, i)->type, -1))
+      return false;
     for (size_t r = 0; r < s.maps[i]->num_results; ++r) {
       int64_t pos;
       if (!kiln_ir_affine_map_result_is_dim(s.maps[i], r, &pos)) return false;
@@ -254,7 +256,8 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
     return NULL;  // no epilogue
   }
   const kiln_ir_type_t* rt = root->results[0].type;
-  if (!kiln_cpu_is_f32_tensor(rt) || returned->type != rt) return NULL;
+  if (!kiln_cpu_is_static_f32_tensor(rt, -1) || returned->type != rt)
+    return NULL;
   kiln_ptr_map_t kernel_ops = kiln_ptr_map_make(context);
   kiln_ptr_map_put(&kernel_ops, root, (void*)1);
   for (uint32_t i = 0; i < root->num_operands; ++i) {

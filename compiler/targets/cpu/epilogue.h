@@ -19,6 +19,10 @@
 extern "C" {
 #endif
 
+// True when |t| is a static f32 tensor, of rank |rank| unless it is -1 (the
+// operand type every cpu entry requires).
+bool kiln_cpu_is_static_f32_tensor(const kiln_ir_type_t* t, int rank);
+
 // True when linalg op |op| can run in an epilogue: an f32 linalg.generic
 // with all loops parallel, one output indexed by the identity (its init
 // never read), inputs indexed by projections (each result a loop dim), and

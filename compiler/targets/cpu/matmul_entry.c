@@ -27,12 +27,6 @@
 // The largest M0/N0 of any tile (ukernel_abi.h's tile table).
 #define KILN_CPU_MATMUL_MAX_TILE 16
 
-static bool kiln_cpu_is_f32(const kiln_ir_type_t* t) {
-  return kiln_ir_type_is_ranked_tensor(t) && kiln_ir_type_has_static_shape(t) &&
-         kiln_ir_type_is_float(t->shaped.element) &&
-         t->shaped.element->flt.kind == KILN_IR_F32;
-}
-
 bool kiln_cpu_value_is_zero(kiln_ir_value_t* v) {
   kiln_ir_op_t* def = v->defining_op;
   if (!def) return false;
@@ -118,7 +112,7 @@ static bool kiln_cpu_match_generic_matmul(kiln_ir_context_t* context,
   int64_t strides[3][KILN_STRUCTURED_MAX_DIMS];
   for (int i = 0; i < 3; ++i) {
     types[i] = kiln_ir_op_operand(op, (uint32_t)i)->type;
-    if (!kiln_cpu_is_f32(types[i]) ||
+    if (!kiln_cpu_is_static_f32_tensor(types[i], -1) ||
         !kiln_cpu_map_strides(s.maps[i], types[i], s.num_dims, strides[i])) {
       return false;
     }
@@ -198,8 +192,10 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
       rhs->kind != KILN_IR_VALUE_BLOCK_ARG || rhs->owner_block != body) {
     return false;
   }
-  if (!kiln_cpu_is_f32(lhs->type) || !kiln_cpu_is_f32(rhs->type) ||
-      !kiln_cpu_is_f32(init->type) || !kiln_cpu_value_is_zero(init)) {
+  if (!kiln_cpu_is_static_f32_tensor(lhs->type, -1) ||
+      !kiln_cpu_is_static_f32_tensor(rhs->type, -1) ||
+      !kiln_cpu_is_static_f32_tensor(init->type, -1) ||
+      !kiln_cpu_value_is_zero(init)) {
     return false;
   }
   if (named) {
@@ -288,7 +284,7 @@ kiln_status_t kiln_cpu_gemm_pack_constant_rhs(kiln_ir_context_t* context,
   }
   const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");
   if (!value || value->kind != KILN_IR_ATTR_DENSE_ELEMENTS ||
-      value->dense.splat || !kiln_cpu_is_f32(weight->type)) {
+      value->dense.splat || !kiln_cpu_is_static_f32_tensor(weight->type, -1)) {
     return kiln_ok_status();
   }
   const int64_t P = KILN_CPU_MATMUL_PANEL;

@@ -14,12 +14,6 @@
 #include "compiler/targets/cpu/depthwise_entry.h"
 #include "compiler/targets/cpu/epilogue.h"
 
-static bool kiln_cpu_pool_is_f32_4d(const kiln_ir_type_t* t) {
-  return kiln_ir_type_is_ranked_tensor(t) && kiln_ir_type_has_static_shape(t) &&
-         t->shaped.rank == 4 && kiln_ir_type_is_float(t->shaped.element) &&
-         t->shaped.element->flt.kind == KILN_IR_F32;
-}
-
 bool kiln_cpu_window_image(kiln_ir_context_t* context, kiln_ir_block_t* body,
                            kiln_ir_op_t* op, bool nhwc, double identity,
                            kiln_cpu_window_image_t* out) {
@@ -27,7 +21,7 @@ bool kiln_cpu_window_image(kiln_ir_context_t* context, kiln_ir_block_t* body,
   // Dim positions of the channel and the two spatial dims in either layout.
   const int cd = nhwc ? 3 : 1, hd = nhwc ? 1 : 2, wd = nhwc ? 2 : 3;
   kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
-  if (!kiln_cpu_pool_is_f32_4d(v->type)) return false;
+  if (!kiln_cpu_is_static_f32_tensor(v->type, 4)) return false;
   out->padded_h = v->type->shaped.dims[hd];
   out->padded_w = v->type->shaped.dims[wd];
   if (v->kind == KILN_IR_VALUE_RESULT) {
@@ -42,7 +36,7 @@ bool kiln_cpu_window_image(kiln_ir_context_t* context, kiln_ir_block_t* body,
     v = pad.source;
   }
   if (v->kind != KILN_IR_VALUE_BLOCK_ARG || v->owner_block != body ||
-      !kiln_cpu_pool_is_f32_4d(v->type)) {
+      !kiln_cpu_is_static_f32_tensor(v->type, 4)) {
     return false;
   }
   const int64_t* d = v->type->shaped.dims;
@@ -73,8 +67,8 @@ bool kiln_cpu_match_pool_op(kiln_ir_context_t* context, kiln_ir_op_t* op,
   if (out) memset(out, 0, sizeof(*out));
   if (!kiln_ir_op_is(op, "linalg.generic") || op->num_results != 1 ||
       kiln_ir_op_num_regular_operands(op) != 3 ||
-      !kiln_cpu_pool_is_f32_4d(kiln_ir_op_operand(op, 0)->type) ||
-      !kiln_cpu_pool_is_f32_4d(kiln_ir_op_operand(op, 2)->type)) {
+      !kiln_cpu_is_static_f32_tensor(kiln_ir_op_operand(op, 0)->type, 4) ||
+      !kiln_cpu_is_static_f32_tensor(kiln_ir_op_operand(op, 2)->type, 4)) {
     return false;
   }
   kiln_structured_op_t s;

@@ -14,12 +14,6 @@
 // registers / L1, and a grid that spreads wide layers over the workers.
 #define KILN_CPU_SPATIAL_SUM_CHANNELS 64
 
-static bool kiln_cpu_is_static_f32(const kiln_ir_type_t* t) {
-  return kiln_ir_type_is_ranked_tensor(t) && kiln_ir_type_has_static_shape(t) &&
-         kiln_ir_type_is_float(t->shaped.element) &&
-         t->shaped.element->flt.kind == KILN_IR_F32;
-}
-
 // Whether |map| has results that are exactly the dims |want| (in order).
 static bool kiln_cpu_map_is(const kiln_ir_affine_map_t* map,
                             const int64_t* want, size_t count) {
@@ -58,8 +52,9 @@ bool kiln_cpu_match_spatial_sum(kiln_ir_context_t* context,
   kiln_ir_value_t* img = kiln_ir_op_operand(op, 0);
   kiln_ir_value_t* init = kiln_ir_op_operand(op, 1);
   if (img->kind != KILN_IR_VALUE_BLOCK_ARG || img->owner_block != body ||
-      !kiln_cpu_is_static_f32(img->type) || img->type->shaped.rank != 4 ||
-      !kiln_cpu_is_static_f32(init->type) || !kiln_cpu_value_is_zero(init)) {
+      !kiln_cpu_is_static_f32_tensor(img->type, 4) ||
+      !kiln_cpu_is_static_f32_tensor(init->type, -1) ||
+      !kiln_cpu_value_is_zero(init)) {
     return false;
   }
   static const int64_t kNhwc[4] = {0, 2, 3, 1}, kNchw[4] = {0, 1, 2, 3};

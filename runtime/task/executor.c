@@ -2,14 +2,22 @@
 //
 // One job runs at a time (dispatch_mutex queues concurrent callers). The
 // caller publishes the job through |current_job|, wakes as many sleeping
-// workers as there are spare chunks, and claims chunks itself. A worker
-// "enters" the executor by incrementing |active_workers| and only then reads
-// |current_job|; the caller, once the claim counter is exhausted, clears
-// |current_job| and waits for |active_workers| to reach zero. Both sides use
-// sequentially consistent operations (a Dekker handshake), so either a
-// worker sees the cleared pointer or the caller sees the worker active: the
-// job, which lives on the caller's stack, is never touched after the call
-// returns.
+// workers as there are spare chunks, and claims chunks itself. The index
+// range is cut into one contiguous part per thread (the caller's first, then
+// worker 0's, ...): a thread claims chunks from its own part first and then
+// from the others'. So a thread runs the same part of every dispatch of the
+// same shape, and a dispatch that reads what the previous one wrote mostly
+// finds it in its own core's cache (with one shared counter the claims fell
+// to either thread at random, and memory-bound dispatches on two threads
+// took up to 2.7x the CPU time of one thread, measured on DenseNet-121).
+//
+// A worker "enters" the executor by incrementing |active_workers| and only
+// then reads |current_job|; the caller, once it finds no chunk left to
+// claim, clears |current_job| and waits for |active_workers| to reach zero.
+// Both sides use sequentially consistent operations (a Dekker handshake),
+// so either a worker sees the cleared pointer or the caller sees the worker
+// active: the job, which lives on the caller's stack, is never touched after
+// the call returns.
 #include "runtime/task/executor.h"
 
 #include <pthread.h>
@@ -42,19 +50,30 @@ typedef struct kiln_task_frame_t {
   const struct kiln_task_frame_t* parent;
 } kiln_task_frame_t;
 
+// One thread's contiguous part [next, end) of a job's indices. Padded to a
+// cache line: the owner claims from it on every chunk.
+typedef struct kiln_task_part_t {
+  // Next index to claim; 64-bit so that over-claiming never wraps.
+  kiln_atomic_uint64_t next;
+  uint64_t end;
+  uint8_t padding[64 - 2 * sizeof(uint64_t)];
+} kiln_task_part_t;
+
 typedef struct kiln_task_job_t {
   kiln_task_parallel_fn_t fn;
   void* user_data;
   uint32_t count;
   uint32_t grain;
+  // The executor's parts array (part_count entries: the caller's is part 0,
+  // worker id i's is part i + 1), set up for this job before publishing it.
+  kiln_task_part_t* parts;
+  uint32_t part_count;
   bool measure;            // time each chunk (parallel_for_ex only)
   const char* trace_name;  // names the chunk slices in traces
   size_t trace_name_length;
   // The calling thread's frame chain: workers running the job adopt it, so a
   // parallel_for issued from fn sees every executor waiting on this job.
   const kiln_task_frame_t* caller_frame;
-  // Next index to claim; 64-bit so that over-claiming never wraps.
-  kiln_atomic_uint64_t next_index;
   // Lowest failing index so far (KILN_TASK_NO_ERROR if none); only ever
   // decreases. Written under the executor's error_mutex, read relaxed to skip
   // indices above it.
@@ -95,6 +114,8 @@ struct kiln_task_executor_t {
   int64_t* worker_ns;
   int64_t* worker_cpu_ns;
   uint32_t* worker_indices;
+  // worker_count + 1 parts, reused by every job (jobs run one at a time).
+  kiln_task_part_t* parts;
 };
 
 // The executors whose work the current thread is running, innermost first
@@ -131,24 +152,49 @@ static void kiln_task_job_record_error(kiln_task_executor_t* executor,
   kiln_status_free(status);
 }
 
+// The part a thread owns: the caller's (id worker_count) is the first.
+static uint32_t kiln_task_part_of(const kiln_task_executor_t* executor,
+                                  uint32_t worker_id) {
+  return worker_id == executor->worker_count ? 0 : worker_id + 1;
+}
+
+// Claims the next chunk [*out_begin, *out_end) of the job, from the part
+// |*part| (the thread's own first) onwards; false once every part is empty.
+// Indices above a known failure cannot change the result: a part whose next
+// chunk starts above it counts as empty.
+static bool kiln_task_job_claim(kiln_task_job_t* job, uint32_t* part,
+                                uint32_t* parts_left, uint64_t* out_begin,
+                                uint64_t* out_end) {
+  while (*parts_left) {
+    kiln_task_part_t* p = &job->parts[*part];
+    if (kiln_atomic_load_relaxed(&p->next) < p->end) {
+      uint64_t begin =
+          kiln_atomic_fetch_add_relaxed(&p->next, (uint64_t)job->grain);
+      if (begin < p->end &&
+          begin <= kiln_atomic_load_relaxed(&job->error_index)) {
+        *out_begin = begin;
+        *out_end = begin + job->grain < p->end ? begin + job->grain : p->end;
+        return true;
+      }
+    }
+    *part = *part + 1 == job->part_count ? 0 : *part + 1;
+    --*parts_left;
+  }
+  return false;
+}
+
 // Claims and runs chunks of |job| until none are left. Returns the number of
 // indices this thread ran and adds its busy time to the worker's slot.
 static uint32_t kiln_task_job_run_chunks(kiln_task_executor_t* executor,
                                          kiln_task_job_t* job,
                                          uint32_t worker_id) {
-  const uint32_t count = job->count;
-  const uint32_t grain = job->grain;
   uint32_t ran = 0;
   int64_t busy_ns = 0;
   int64_t cpu_start_ns = job->measure ? kiln_thread_cpu_time_ns() : 0;
-  for (;;) {
-    uint64_t begin =
-        kiln_atomic_fetch_add_relaxed(&job->next_index, (uint64_t)grain);
-    if (begin >= count) break;
-    // Indices above a known failure cannot change the result: skip them.
-    if (begin > kiln_atomic_load_relaxed(&job->error_index)) break;
-    uint64_t end = begin + grain;
-    if (end > count) end = count;
+  uint32_t part = kiln_task_part_of(executor, worker_id);
+  uint32_t parts_left = job->part_count;
+  uint64_t begin = 0, end = 0;
+  while (kiln_task_job_claim(job, &part, &parts_left, &begin, &end)) {
     kiln_time_t start_ns = job->measure ? kiln_time_now_ns() : 0;
     KILN_TRACE_ZONE_BEGIN_NAMED_DYNAMIC(z0, job->trace_name,
                                         job->trace_name_length);
@@ -290,6 +336,7 @@ static void kiln_task_executor_destroy(void* object) {
   kiln_allocator_free(allocator, executor->worker_ns);
   kiln_allocator_free(allocator, executor->worker_cpu_ns);
   kiln_allocator_free(allocator, executor->worker_indices);
+  kiln_allocator_free(allocator, executor->parts);
   kiln_allocator_free(allocator, executor);
 }
 
@@ -346,6 +393,11 @@ kiln_status_t kiln_task_executor_create(
     status =
         kiln_allocator_calloc(allocator, (worker_count + 1) * sizeof(uint32_t),
                               (void**)&executor->worker_indices);
+  }
+  if (!status) {
+    status = kiln_allocator_calloc(
+        allocator, (worker_count + 1) * sizeof(kiln_task_part_t),
+        (void**)&executor->parts);
   }
   for (uint32_t i = 0; !status && options->cpu_ids && i < worker_count; ++i) {
     if (!kiln_task_cpu_usable(options->cpu_ids[i])) {
@@ -455,7 +507,6 @@ kiln_status_t kiln_task_executor_parallel_for_ex(
   job.trace_name = params->trace_name ? params->trace_name : "task.chunk";
   job.trace_name_length =
       params->trace_name ? params->trace_name_length : strlen("task.chunk");
-  kiln_atomic_init(&job.next_index, 0);
   kiln_atomic_init(&job.error_index, KILN_TASK_NO_ERROR);
   job.error_status = NULL;
   const uint32_t caller_id = worker_count;
@@ -469,7 +520,19 @@ kiln_status_t kiln_task_executor_parallel_for_ex(
   memset(executor->worker_cpu_ns, 0, (worker_count + 1) * sizeof(int64_t));
   memset(executor->worker_indices, 0, (worker_count + 1) * sizeof(uint32_t));
 
-  if (chunk_count > 1 && worker_count > 0) {
+  // One part per thread, cut at chunk boundaries (the caller's first); one
+  // part when the caller runs everything inline.
+  job.parts = executor->parts;
+  job.part_count = chunk_count > 1 && worker_count > 0 ? worker_count + 1 : 1;
+  for (uint32_t i = 0; i < job.part_count; ++i) {
+    uint64_t first_chunk = chunk_count * i / job.part_count;
+    uint64_t end_chunk = chunk_count * (i + 1) / job.part_count;
+    uint64_t end = end_chunk * job.grain;
+    kiln_atomic_init(&job.parts[i].next, first_chunk * job.grain);
+    job.parts[i].end = end < job.count ? end : job.count;
+  }
+
+  if (job.part_count > 1) {
     kiln_atomic_store_seq_cst(&executor->current_job, &job);
     uint64_t wake = chunk_count - 1;
     if (wake > worker_count) wake = worker_count;

@@ -2,8 +2,13 @@
 // the local-task HAL driver ("GPU-like CPU scheduling" in IREE's design).
 //
 // A parallel_for splits [0, count) into chunks of |grain| indices claimed
-// from one atomic counter by the pool's workers and by the calling thread,
-// which always participates; it returns once every claimed index has run.
+// by the pool's workers and by the calling thread, which always
+// participates; it returns once every claimed index has run. The range is
+// cut into one contiguous part per thread (the caller's first, then worker
+// 0's, ...): each thread claims its own part's chunks in order, then helps
+// with the others'. Calls of the same count and grain thus give a thread the
+// same indices (unless another finished early and took some), which keeps a
+// dispatch's data in the cache of the core that wrote it.
 // Idle workers sleep on a futex (after at most a few microseconds of
 // spinning) and use no CPU.
 //

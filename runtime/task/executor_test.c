@@ -462,6 +462,56 @@ KILN_TEST(count_caller_includes_the_calling_thread) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Each thread owns a contiguous part
+//===----------------------------------------------------------------------===//
+
+// Threads: the caller and three pool threads; 16 indices, so four parts of
+// four: the caller's [0, 4), then worker 0's [4, 8), ... The first index of
+// every part waits (up to 10 s) until the first indices of all four parts
+// have started. No thread can finish its own part before then, so none can
+// take another's part: each first index must run on its owner. (With one
+// shared counter, any thread could claim index 0.)
+typedef struct parts_state_t {
+  kiln_atomic_int32_t started;  // part-start indices begun
+  kiln_atomic_int32_t timed_out;
+  int32_t ran_by[16];  // worker id per index; each slot written once
+} parts_state_t;
+
+static kiln_status_t record_part_start(void* user_data, uint32_t index,
+                                       uint32_t worker_id) {
+  parts_state_t* state = (parts_state_t*)user_data;
+  state->ran_by[index] = (int32_t)worker_id;
+  if (index % 4 != 0) return kiln_ok_status();
+  kiln_atomic_fetch_add_seq_cst(&state->started, 1);
+  kiln_time_t deadline = kiln_time_now_ns() + 10 * 1000000000ll;
+  while (kiln_atomic_load_seq_cst(&state->started) < 4) {
+    if (kiln_time_now_ns() > deadline) {
+      kiln_atomic_store_relaxed(&state->timed_out, 1);
+      break;
+    }
+    kiln_thread_yield();
+  }
+  return kiln_ok_status();
+}
+
+KILN_TEST(each_thread_starts_with_its_own_part) {
+  kiln_task_executor_t* executor = make_executor(3);
+  KILN_ASSERT_TRUE(executor != NULL);
+  for (int round = 0; round < 20; ++round) {
+    parts_state_t state;
+    memset(&state, 0, sizeof(state));
+    KILN_EXPECT_OK(kiln_task_executor_parallel_for(executor, 16, 1,
+                                                   record_part_start, &state));
+    KILN_EXPECT_EQ_INT(kiln_atomic_load_relaxed(&state.timed_out), 0);
+    KILN_EXPECT_EQ_INT(state.ran_by[0], 3);  // the caller
+    KILN_EXPECT_EQ_INT(state.ran_by[4], 0);
+    KILN_EXPECT_EQ_INT(state.ran_by[8], 1);
+    KILN_EXPECT_EQ_INT(state.ran_by[12], 2);
+  }
+  kiln_task_executor_release(executor);
+}
+
 KILN_TEST_MAIN(KILN_TEST_CASE(sum_matches_closed_form),
                KILN_TEST_CASE(every_index_runs_exactly_once),
                KILN_TEST_CASE(lowest_failing_index_is_returned),
@@ -472,4 +522,5 @@ KILN_TEST_MAIN(KILN_TEST_CASE(sum_matches_closed_form),
                KILN_TEST_CASE(options_and_failures),
                KILN_TEST_CASE(idle_workers_use_no_cpu),
                KILN_TEST_CASE(busy_workers_share_the_work),
-               KILN_TEST_CASE(count_caller_includes_the_calling_thread))
+               KILN_TEST_CASE(count_caller_includes_the_calling_thread),
+               KILN_TEST_CASE(each_thread_starts_with_its_own_part))

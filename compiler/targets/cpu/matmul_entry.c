@@ -371,8 +371,8 @@ static int64_t kiln_cpu_gemm_wm(const kiln_cpu_gemm_t* g) {
 
 void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]) {
   int64_t wm = kiln_cpu_gemm_wm(g);
-  out_count[0] = (g->m + wm - 1) / wm;
-  out_count[1] = (g->n + KILN_CPU_MATMUL_NB - 1) / KILN_CPU_MATMUL_NB;
+  out_count[0] = (g->n + KILN_CPU_MATMUL_NB - 1) / KILN_CPU_MATMUL_NB;
+  out_count[1] = (g->m + wm - 1) / wm;
   out_count[2] = g->batch;
 }
 
@@ -501,8 +501,8 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "M);\n"
       "  if (t.M0 <= 0 || t.M0 > %d || t.N0 <= 0 || t.N0 > %d || t.K0 <= 0 "
       "|| KB %% t.K0%s%s) return KILN_CPU_FAIL_PROGRAM;\n"
-      "  int64_t m0 = (int64_t)wg->workgroup_id_x * WM;\n"
-      "  int64_t n0 = (int64_t)wg->workgroup_id_y * NB;\n"
+      "  int64_t m0 = (int64_t)wg->workgroup_id_y * WM;\n"
+      "  int64_t n0 = (int64_t)wg->workgroup_id_x * NB;\n"
       "  int64_t b = wg->workgroup_id_z;\n"
       "  if (m0 >= M || n0 >= N) return 0;\n"
       "  int64_t rows = M - m0 < WM ? M - m0 : WM;\n"

@@ -8,6 +8,7 @@
 #include "compiler/dispatch/structured.h"
 #include "compiler/ir/attributes.h"
 #include "compiler/ir/types.h"
+#include "compiler/targets/cpu/epilogue.h"
 
 // Rows per workgroup: enough bytes per workgroup that its overhead is
 // small, enough workgroups that a few workers share the copy.
@@ -46,17 +47,13 @@ static bool kiln_cpu_concat_index(kiln_ir_value_t* v, int64_t dim,
   return offset == 0 && kiln_structured_index_dim(x) == dim;
 }
 
-bool kiln_cpu_match_concat(kiln_ir_context_t* context, kiln_ir_op_t* region,
-                           kiln_cpu_concat_t* out) {
-  memset(out, 0, sizeof(*out));
-  kiln_ir_block_t* body = kiln_dispatch_region_body(region);
-  if (!body || !body->last_op ||
-      kiln_ir_op_num_regular_operands(body->last_op) != 1 ||
-      region->num_results != 1) {
-    return false;
-  }
-  kiln_ir_op_t* g = kiln_ir_op_operand(body->last_op, 0)->defining_op;
-  if (!g || !kiln_ir_op_is(g, "linalg.generic") || g->num_results != 1) {
+// Whether generic |g| of region body |body| is a concatenation; fills
+// |out| but for the epilogue.
+static bool kiln_cpu_match_concat_op(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* region,
+                                     kiln_ir_block_t* body, kiln_ir_op_t* g,
+                                     kiln_cpu_concat_t* out) {
+  if (!kiln_ir_op_is(g, "linalg.generic") || g->num_results != 1) {
     return false;
   }
   kiln_structured_op_t s;
@@ -161,6 +158,38 @@ bool kiln_cpu_match_concat(kiln_ir_context_t* context, kiln_ir_op_t* region,
   return true;
 }
 
+bool kiln_cpu_match_concat(kiln_ir_context_t* context, kiln_ir_op_t* region,
+                           kiln_cpu_concat_t* out) {
+  memset(out, 0, sizeof(*out));
+  kiln_ir_block_t* body = kiln_dispatch_region_body(region);
+  if (!body || !body->last_op ||
+      kiln_ir_op_num_regular_operands(body->last_op) != 1 ||
+      region->num_results != 1) {
+    return false;
+  }
+  // The concatenation is the region's one generic without inputs; any other
+  // op must be part of an f32 epilogue on its result (a batch-norm + ReLU
+  // fused into the concatenation that feeds only it, as DenseNet's last
+  // concatenation of each block).
+  kiln_ir_op_t* g = NULL;
+  for (kiln_ir_op_t* op = body->first_op; op; op = op->next) {
+    if (!kiln_ir_op_is(op, "linalg.generic") || op->num_operands != 1) {
+      continue;
+    }
+    if (g) return false;
+    g = op;
+  }
+  if (!g || !kiln_cpu_match_concat_op(context, region, body, g, out)) {
+    return false;
+  }
+  if (kiln_ir_op_operand(body->last_op, 0) == &g->results[0]) return true;
+  if (!kiln_cpu_is_static_f32_tensor(g->results[0].type, -1)) return false;
+  bool ok = false;
+  out->epilogue = kiln_cpu_epilogue_build(context, region, g, &ok);
+  out->result = g->results[0].type;
+  return ok && out->epilogue;
+}
+
 static int64_t kiln_cpu_concat_rows_per_group(const kiln_cpu_concat_t* c) {
   int64_t row_bytes = c->total * c->inner;
   int64_t rows = (KILN_CPU_CONCAT_MIN_BYTES + row_bytes - 1) / row_bytes;
@@ -204,6 +233,28 @@ void kiln_cpu_emit_concat_entry(const kiln_cpu_concat_t* c, const char* c_name,
       c->count, c->outer, c->total, c->inner, c_name, c->outer,
       kiln_cpu_concat_rows_per_group(c), c->total * c->inner, max_binding,
       c->out_binding);
+  if (c->epilogue) {
+    // Per row: copy, then the epilogue over the row while it is in L1.
+    int64_t row = c->total * c->inner / 4;
+    kiln_ir_sb_printf(out,
+                      "  float* const eo = (float*)dst;\n"
+                      "  const int64_t BS_ = %" PRId64 ", RS_ = %" PRId64
+                      ", b = 0;\n"
+                      "  for (int64_t r = r0; r < r1; ++r) {\n",
+                      c->outer * row, row);
+    int64_t at = 0;
+    for (uint32_t k = 0; k < c->count; ++k) {
+      int64_t run = c->sizes[k] * c->inner;
+      kiln_ir_sb_printf(out,
+                        "    memcpy(dst + r * ROW_BYTES + %" PRId64
+                        ", (const char*)ds->binding_ptrs[%u] + r * %" PRId64
+                        ", %" PRId64 ");\n",
+                        at, c->bindings[k], run, run);
+      at += run;
+    }
+    kiln_cpu_epilogue_emit_rows(c->result, c->outer, row, c->epilogue, out);
+    return;
+  }
   int64_t offset = 0;
   for (uint32_t k = 0; k < c->count; ++k) {
     int64_t run = c->sizes[k] * c->inner;

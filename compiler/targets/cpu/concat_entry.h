@@ -6,7 +6,9 @@
 // clamped) becomes a direct C entry point that copies each operand's runs
 // with memcpy. The generic form computes every element through clamps and
 // selects the C compiler cannot vectorize (a 55x55x128 channel concat took
-// ~0.3 ms; the copies take a fraction of that).
+// ~0.3 ms; the copies take a fraction of that). f32 elementwise ops on the
+// concatenation's result in the same region (the epilogue ops of
+// epilogue.h) run on each row right after its copies.
 #ifndef KILN_COMPILER_TARGETS_CPU_CONCAT_ENTRY_H_
 #define KILN_COMPILER_TARGETS_CPU_CONCAT_ENTRY_H_
 
@@ -16,6 +18,7 @@
 #include "compiler/ir/context.h"
 #include "compiler/ir/operation.h"
 #include "compiler/ir/printer.h"
+#include "compiler/ir/types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,6 +34,10 @@ typedef struct kiln_cpu_concat_t {
   int64_t inner;  // bytes of one index step along the dim
   int64_t total;  // the result's extent along the dim
   uint32_t out_binding;
+  // kiln_cpu_epilogue_build's statements for the f32 elementwise ops after
+  // the concatenation (run on each row after its copies), or NULL.
+  const char* epilogue;
+  const kiln_ir_type_t* result;  // the concatenation's type, with epilogue
 } kiln_cpu_concat_t;
 
 // True when |region| is such a concatenation; fills |out|.

@@ -18,6 +18,7 @@
 #include "compiler/targets/cpu/concat_entry.h"
 #include "compiler/targets/cpu/conv_entry.h"
 #include "compiler/targets/cpu/depthwise_entry.h"
+#include "compiler/targets/cpu/elementwise_entry.h"
 #include "compiler/targets/cpu/embedded_headers.h"
 #include "compiler/targets/cpu/epilogue.h"
 #include "compiler/targets/cpu/matmul_entry.h"
@@ -869,6 +870,16 @@ static kiln_status_t kiln_cpu_set_workgroup_count(kiln_ir_context_t* context,
                              false);
 }
 
+// Adds |fn|, the direct entry emitted for |region|, as |e|'s function and
+// gives the region the entry's grid |wg|.
+static kiln_status_t kiln_cpu_add_entry(
+    kiln_cpu_functions_t* functions, kiln_ir_string_builder_t* fn,
+    kiln_ir_string_builder_t* tu, kiln_cpu_entry_t* e,
+    kiln_ir_context_t* context, kiln_ir_op_t* region, const int64_t wg[3]) {
+  KILN_RETURN_IF_ERROR(kiln_cpu_functions_add(functions, fn, tu, &e->function));
+  return kiln_cpu_set_workgroup_count(context, region, wg);
+}
+
 kiln_status_t kiln_cpu_target_serialize(
     kiln_ir_context_t* context, kiln_ir_op_t* module,
     const kiln_cpu_target_options_t* options) {
@@ -949,17 +960,16 @@ kiln_status_t kiln_cpu_target_serialize(
     kiln_ir_op_t* region = kiln_dispatch_find_region(
         module,
         kiln_make_string_view(e->old_executable, e->old_executable_length));
+    int64_t wg[3];
     kiln_cpu_winograd_t wino;
     if (region && !options->disable_winograd &&
         kiln_cpu_match_winograd(context, region, options->force_winograd, &wino,
                                 &status)) {
       kiln_cpu_emit_winograd_entry(&wino, c_name, &fn);
-      status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);
       e->is_matmul = true;
       e->local_memory = kiln_cpu_winograd_local_memory(&wino);
-      int64_t wg[3];
       kiln_cpu_winograd_workgroups(&wino, wg);
-      if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
+      status = kiln_cpu_add_entry(&functions, &fn, &tu, e, context, region, wg);
       ++n;
       continue;
     }
@@ -973,52 +983,50 @@ kiln_status_t kiln_cpu_target_serialize(
       if (status) break;
       // Micro-kernel entry: its own grid and scratch.
       kiln_cpu_emit_gemm_entry(&gemm, c_name, &fn);
-      status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);
       e->is_matmul = true;
       e->local_memory = kiln_cpu_gemm_local_memory(&gemm);
-      int64_t wg[3];
       kiln_cpu_gemm_workgroups(&gemm, wg);
-      if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
+      status = kiln_cpu_add_entry(&functions, &fn, &tu, e, context, region, wg);
       ++n;
       continue;
     }
     kiln_cpu_spatial_sum_t sum;
     if (region && kiln_cpu_match_spatial_sum(context, region, &sum)) {
       kiln_cpu_emit_spatial_sum_entry(&sum, c_name, &fn);
-      status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);
-      int64_t wg[3];
       kiln_cpu_spatial_sum_workgroups(&sum, wg);
-      if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
+      status = kiln_cpu_add_entry(&functions, &fn, &tu, e, context, region, wg);
       ++n;
       continue;
     }
     kiln_cpu_concat_t concat;
     if (region && kiln_cpu_match_concat(context, region, &concat)) {
       kiln_cpu_emit_concat_entry(&concat, c_name, &fn);
-      status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);
-      int64_t wg[3];
       kiln_cpu_concat_workgroups(&concat, wg);
-      if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
+      status = kiln_cpu_add_entry(&functions, &fn, &tu, e, context, region, wg);
       ++n;
       continue;
     }
     kiln_cpu_depthwise_t dw;
     if (region && kiln_cpu_match_depthwise(context, region, &dw)) {
       kiln_cpu_emit_depthwise_entry(&dw, c_name, &fn);
-      status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);
-      int64_t wg[3];
       kiln_cpu_depthwise_workgroups(&dw, wg);
-      if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
+      status = kiln_cpu_add_entry(&functions, &fn, &tu, e, context, region, wg);
       ++n;
       continue;
     }
     kiln_cpu_pool_t pool;
     if (region && kiln_cpu_match_pool(context, region, &pool)) {
       kiln_cpu_emit_pool_entry(&pool, c_name, &fn);
-      status = kiln_cpu_functions_add(&functions, &fn, &tu, &e->function);
-      int64_t wg[3];
       kiln_cpu_pool_workgroups(&pool, wg);
-      if (!status) status = kiln_cpu_set_workgroup_count(context, region, wg);
+      status = kiln_cpu_add_entry(&functions, &fn, &tu, e, context, region, wg);
+      ++n;
+      continue;
+    }
+    kiln_cpu_elementwise_t ew;
+    if (region && kiln_cpu_match_elementwise(context, region, &ew)) {
+      kiln_cpu_emit_elementwise_entry(&ew, c_name, &fn);
+      kiln_cpu_elementwise_workgroups(&ew, wg);
+      status = kiln_cpu_add_entry(&functions, &fn, &tu, e, context, region, wg);
       ++n;
       continue;
     }

@@ -151,9 +151,23 @@ static bool kiln_cpu_epilogue_body_ok(const kiln_structured_op_t* s) {
   return body->last_op && kiln_ir_op_is(body->last_op, "linalg.yield");
 }
 
-bool kiln_cpu_epilogue_op_ok(kiln_ir_context_t* context, kiln_ir_op_t* op) {
+// A static tensor of f32, or of i1 when |allow_i1|.
+static bool kiln_cpu_epilogue_tensor_ok(const kiln_ir_type_t* t,
+                                        bool allow_i1) {
+  return kiln_cpu_is_static_f32_tensor(t, -1) ||
+         (allow_i1 && kiln_ir_type_is_ranked_tensor(t) &&
+          kiln_ir_type_has_static_shape(t) &&
+          kiln_cpu_is_i1_type(t->shaped.element));
+}
+
+// kiln_cpu_epilogue_op_ok, also taking i1 tensors (compare results) when
+// |allow_i1|: an elementwise dispatch keeps them in the element's scope,
+// whereas a kernel's dispatch must not take in a compare that the region
+// might return.
+static bool kiln_cpu_epilogue_op_ok_typed(kiln_ir_context_t* context,
+                                          kiln_ir_op_t* op, bool allow_i1) {
   if (!kiln_ir_op_is(op, "linalg.generic") || op->num_results != 1 ||
-      !kiln_cpu_is_static_f32_tensor(op->results[0].type, -1)) {
+      !kiln_cpu_epilogue_tensor_ok(op->results[0].type, allow_i1)) {
     return false;
   }
   kiln_structured_op_t s;
@@ -172,14 +186,20 @@ bool kiln_cpu_epilogue_op_ok(kiln_ir_context_t* context, kiln_ir_op_t* op) {
     return false;
   }
   for (uint32_t i = 0; i < s.num_ins; ++i) {
-    if (!kiln_cpu_is_static_f32_tensor(kiln_ir_op_operand(op, i)->type, -1))
+    if (!kiln_cpu_epilogue_tensor_ok(kiln_ir_op_operand(op, i)->type,
+                                     allow_i1)) {
       return false;
+    }
     for (size_t r = 0; r < s.maps[i]->num_results; ++r) {
       int64_t pos;
       if (!kiln_ir_affine_map_result_is_dim(s.maps[i], r, &pos)) return false;
     }
   }
   return kiln_cpu_epilogue_body_ok(&s);
+}
+
+bool kiln_cpu_epilogue_op_ok(kiln_ir_context_t* context, kiln_ir_op_t* op) {
+  return kiln_cpu_epilogue_op_ok_typed(context, op, false);
 }
 
 kiln_ir_op_t* kiln_cpu_epilogue_root(kiln_ir_context_t* context,
@@ -249,28 +269,38 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
   *out_ok = false;
   kiln_ir_block_t* body = kiln_dispatch_region_body(region);
   kiln_ir_op_t* ret = body ? body->last_op : NULL;
-  if (!ret || root->num_results != 1 || ret->num_operands != 1) return NULL;
+  if (!ret || ret->num_operands != 1) return NULL;
   kiln_ir_value_t* returned = kiln_ir_op_operand(ret, 0);
-  if (returned == &root->results[0]) {
+  if (!root && (returned->kind != KILN_IR_VALUE_RESULT ||
+                !kiln_ir_op_is(returned->defining_op, "linalg.generic"))) {
+    return NULL;
+  }
+  if (root && root->num_results != 1) return NULL;
+  if (root && returned == &root->results[0]) {
     *out_ok = true;
     return NULL;  // no epilogue
   }
-  const kiln_ir_type_t* rt = root->results[0].type;
+  const kiln_ir_type_t* rt = root ? root->results[0].type : returned->type;
   if (!kiln_cpu_is_static_f32_tensor(rt, -1) || returned->type != rt)
     return NULL;
   kiln_ptr_map_t kernel_ops = kiln_ptr_map_make(context);
-  kiln_ptr_map_put(&kernel_ops, root, (void*)1);
-  for (uint32_t i = 0; i < root->num_operands; ++i) {
-    kiln_cpu_mark_producers(&kernel_ops, body, kiln_ir_op_operand(root, i));
+  if (root) {
+    kiln_ptr_map_put(&kernel_ops, root, (void*)1);
+    for (uint32_t i = 0; i < root->num_operands; ++i) {
+      kiln_cpu_mark_producers(&kernel_ops, body, kiln_ir_op_operand(root, i));
+    }
   }
   size_t rank = rt->shaped.rank;
   const int64_t* dims = rt->shaped.dims;
   kiln_ir_string_builder_t sb = {0};
-  kiln_ir_sb_printf(&sb, "        {\n        const float v1 = eo[o];\n");
-  // Value -> its C name (v<N> in the element scope).
+  kiln_ir_sb_printf(&sb, "        {\n");
+  // Value -> its C name (v<N> in the element scope); v1 is the kernel's.
   kiln_ptr_map_t names = kiln_ptr_map_make(context);
   uintptr_t next = 1;
-  kiln_ptr_map_put(&names, &root->results[0], (void*)(uintptr_t)1);
+  if (root) {
+    kiln_ir_sb_printf(&sb, "        const float v1 = eo[o];\n");
+    kiln_ptr_map_put(&names, &root->results[0], (void*)(uintptr_t)1);
+  }
   bool ok = true;
   for (kiln_ir_op_t* op = body->first_op; op && op != ret && ok;
        op = op->next) {
@@ -279,7 +309,7 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
         kiln_ir_op_is(op, "arith.constant")) {
       continue;
     }
-    if (!kiln_cpu_epilogue_op_ok(context, op)) {
+    if (!kiln_cpu_epilogue_op_ok_typed(context, op, root == NULL)) {
       ok = false;
       break;
     }
@@ -316,7 +346,8 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
                           "        const float v%" PRIuPTR
                           " = kiln_vm_bits_to_f32(0x%08" PRIx32 "u);\n",
                           name, bits);
-      } else if (v->kind == KILN_IR_VALUE_BLOCK_ARG && v->owner_block == body) {
+      } else if (v->kind == KILN_IR_VALUE_BLOCK_ARG && v->owner_block == body &&
+                 kiln_cpu_is_static_f32_tensor(v->type, -1)) {
         name = ++next;
         const kiln_ir_type_t* t = v->type;
         kiln_ir_sb_printf(&sb,
@@ -435,4 +466,20 @@ void kiln_cpu_epilogue_emit_gemm_dims(const kiln_ir_type_t* result,
     }
     suffix *= extent;
   }
+}
+
+void kiln_cpu_epilogue_emit_rows(const kiln_ir_type_t* result, int64_t rows,
+                                 int64_t row, const char* statements,
+                                 kiln_ir_string_builder_t* out) {
+  kiln_ir_sb_printf(out,
+                    "    for (int64_t c = 0; c < RS_; ++c) {\n"
+                    "      const int64_t o = b * BS_ + r * RS_ + c;\n");
+  kiln_cpu_epilogue_emit_gemm_dims(result, rows * row, row, out);
+  kiln_ir_sb_printf(out,
+                    "%s"
+                    "    }\n"
+                    "  }\n"
+                    "  return 0;\n"
+                    "}\n\n",
+                    statements);
 }

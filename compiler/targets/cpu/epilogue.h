@@ -36,7 +36,10 @@ bool kiln_cpu_epilogue_op_ok(kiln_ir_context_t* context, kiln_ir_op_t* op);
 // (ds->binding_ptrs) at indices d0..dN (the element's coordinates in the
 // result tensor, declared by the caller) and store the result to `eo[o]`. NULL
 // when the region has no epilogue (the root's result is returned) or on out of
-// memory; sets *out_ok false when the region holds anything else.
+// memory; sets *out_ok false when the region holds anything else. With
+// |root| NULL every structured op of the region is part of the epilogue
+// (an elementwise dispatch): no kernel value is read from `eo[o]`, and the
+// region must return a linalg.generic's result.
 const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
                                     kiln_ir_op_t* region, kiln_ir_op_t* root,
                                     bool* out_ok);
@@ -48,6 +51,14 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
 void kiln_cpu_epilogue_emit_gemm_dims(const kiln_ir_type_t* result,
                                       int64_t batch_stride, int64_t row_stride,
                                       kiln_ir_string_builder_t* out);
+
+// The tail of an entry whose rows r (in [r0, r1), declared by the caller)
+// are runs of |row| elements of |result| with eo (the output) declared:
+// for each row, the epilogue |statements| on every element of it, then the
+// entry's `return 0;` and closing brace.
+void kiln_cpu_epilogue_emit_rows(const kiln_ir_type_t* result, int64_t rows,
+                                 int64_t row, const char* statements,
+                                 kiln_ir_string_builder_t* out);
 
 // The kernel op of |region|: the op whose result the region returns, or
 // the op it reaches through an epilogue chain; NULL when neither is a

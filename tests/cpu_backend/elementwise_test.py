@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""llvm-cpu elementwise entries, alone and after a concatenation, against
+numpy.
+
+Programs of f32 elementwise ops (per-channel scale and shift, ReLU, a
+broadcast over a middle dim, SiLU, compare and select) over shapes whose
+rows do not fill the entry's row blocks, rank 1, and a concatenation whose
+only user is a batch-norm + ReLU (along the last dim and along a middle
+dim), compiled for llvm-cpu. Each dispatch must run in the elementwise
+entry or the concatenation entry with an epilogue (counted in the
+generated C), match numpy (exact for +, *, max, select; within 4 ulp with
+an exp), and give local-task the same bits as local-sync.
+
+Usage: elementwise_test.py BIN_DIR
+"""
+import os
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cpu_test_util import compile_llvm_cpu, fail, run  # noqa: E402
+
+BIN = sys.argv[1]
+
+
+def ty(shape):
+    return "tensor<%sxf32>" % "x".join(str(d) for d in shape)
+
+
+def bcast(name, src, src_shape, shape, dims):
+    return "  %%%s = stablehlo.broadcast_in_dim %%%s, dims = [%s] : (%s) -> %s\n" % (
+        name, src, ", ".join(str(d) for d in dims), ty(src_shape), ty(shape))
+
+
+def bn_relu_tail(x, shape):
+    """%x * %s[c] + %t[c], then max(., 0) (channels last), returned."""
+    c = shape[-1]
+    last = len(shape) - 1
+    src = bcast("sb", "s", (c,), shape, [last])
+    src += bcast("tb", "t", (c,), shape, [last])
+    src += "  %%m = stablehlo.multiply %%%s, %%sb : %s\n" % (x, ty(shape))
+    src += "  %%n = stablehlo.add %%m, %%tb : %s\n" % ty(shape)
+    src += "  %%z = stablehlo.constant dense<0.0> : %s\n" % ty(shape)
+    src += "  %%r = stablehlo.maximum %%n, %%z : %s\n" % ty(shape)
+    return src + "  return %%r : %s\n}\n" % ty(shape)
+
+
+def affine_relu(name, shape):
+    """x * s[c] + t[c], then max(., 0): channels last."""
+    c = shape[-1]
+    src = "func.func @%s(%%x: %s, %%s: %s, %%t: %s) -> %s {\n" % (
+        name, ty(shape), ty((c,)), ty((c,)), ty(shape))
+    src += bn_relu_tail("x", shape)
+
+    def ref(x, s, t):
+        return np.maximum(x * s + t, np.float32(0))
+    return src, [shape, (c,), (c,)], ref, 0
+
+
+def middle_broadcast(name, shape):
+    """x + y[d1] (a broadcast over a middle dim), then select(x > 0, ., x)."""
+    src = "func.func @%s(%%x: %s, %%y: %s) -> %s {\n" % (
+        name, ty(shape), ty((shape[1],)), ty(shape))
+    src += bcast("yb", "y", (shape[1],), shape, [1])
+    src += "  %%a = stablehlo.add %%x, %%yb : %s\n" % ty(shape)
+    src += "  %%z = stablehlo.constant dense<0.0> : %s\n" % ty(shape)
+    src += ("  %%p = stablehlo.compare GT, %%x, %%z : (%s, %s) -> "
+            "tensor<%sxi1>\n" % (ty(shape), ty(shape),
+                                 "x".join(str(d) for d in shape)))
+    src += ("  %%r = stablehlo.select %%p, %%a, %%x : tensor<%sxi1>, %s\n"
+            % ("x".join(str(d) for d in shape), ty(shape)))
+    src += "  return %%r : %s\n}\n" % ty(shape)
+
+    def ref(x, y):
+        yb = y.reshape((1, -1) + (1,) * (len(shape) - 2))
+        return np.where(x > 0, x + yb, x)
+    return src, [shape, (shape[1],)], ref, 0
+
+
+def silu(name, shape):
+    """x * logistic(x)."""
+    src = "func.func @%s(%%x: %s) -> %s {\n" % (name, ty(shape), ty(shape))
+    src += "  %%l = stablehlo.logistic %%x : %s\n" % ty(shape)
+    src += "  %%r = stablehlo.multiply %%x, %%l : %s\n" % ty(shape)
+    src += "  return %%r : %s\n}\n" % ty(shape)
+
+    def ref(x):
+        x64 = x.astype(np.float64)
+        return (x64 / (1 + np.exp(-x64))).astype(np.float32)
+    return src, [shape], ref, 4
+
+
+def concat_bn_relu(name, a_shape, b_shape, dim):
+    """concatenate(a, b) along |dim|, then * s[c] + t[c] and max(., 0)."""
+    shape = list(a_shape)
+    shape[dim] += b_shape[dim]
+    shape = tuple(shape)
+    c = shape[-1]
+    src = "func.func @%s(%%a: %s, %%b: %s, %%s: %s, %%t: %s) -> %s {\n" % (
+        name, ty(a_shape), ty(b_shape), ty((c,)), ty((c,)), ty(shape))
+    src += ("  %%k = stablehlo.concatenate %%a, %%b, dim = %d : (%s, %s) -> "
+            "%s\n" % (dim, ty(a_shape), ty(b_shape), ty(shape)))
+    src += bn_relu_tail("k", shape)
+
+    def ref(a, b, s, t):
+        return np.maximum(np.concatenate([a, b], axis=dim) * s + t,
+                          np.float32(0))
+    return src, [a_shape, b_shape, (c,), (c,)], ref, 0
+
+
+def main():
+    rng = np.random.default_rng(11)
+    # (case, which entry it must use)
+    cases = [
+        (affine_relu("ew_0", (1, 9, 13, 40)), "elementwise"),
+        (affine_relu("ew_1", (3, 17, 1001)), "elementwise"),
+        (affine_relu("ew_2", (37,)), "elementwise"),
+        (middle_broadcast("ew_3", (2, 5, 7, 3)), "elementwise"),
+        (silu("ew_4", (4, 33, 20)), "elementwise"),
+        (concat_bn_relu("ew_5", (1, 6, 5, 24), (1, 6, 5, 8), 3), "concat"),
+        (concat_bn_relu("ew_6", (2, 3, 4, 16), (2, 5, 4, 16), 1), "concat"),
+    ]
+    with tempfile.TemporaryDirectory() as work:
+        kmod, c = compile_llvm_cpu(BIN, work, "ew",
+                                   "".join(case[0][0] for case in cases))
+        want_ew = sum(1 for _, kind in cases if kind == "elementwise")
+        got_ew = c.count("// f32 elementwise, ")
+        if got_ew != want_ew:
+            fail("%d elementwise entries, want %d" % (got_ew, want_ew))
+        # A concatenation entry with an epilogue reads eo[o] after copying.
+        want_cat = sum(1 for _, kind in cases if kind == "concat")
+        got_cat = c.count("// concatenation of ")
+        if got_cat != want_cat or c.count("const float v1 = eo[o];") < want_cat:
+            fail("%d concatenation entries with epilogues, want %d" %
+                 (got_cat, want_cat))
+        if c.count("\nint KILN_CPU_DISPATCH(") != want_ew + want_cat:
+            fail("a dispatch took the generic path")
+        for i, ((_, shapes, ref, ulps), _) in enumerate(cases):
+            args = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+            want = ref(*args)
+            flags = []
+            for j, a in enumerate(args):
+                path = os.path.join(work, "in%d_%d.npy" % (i, j))
+                np.save(path, a)
+                flags.append("--input=@" + path)
+            got = {}
+            for device in ("local-sync", "local-task"):
+                out = os.path.join(work, "out%d_%s.npy" % (i, device))
+                run([os.path.join(BIN, "kiln-run-module"), "--module=" + kmod,
+                     "--device=" + device, "--function=ew_%d" % i] + flags +
+                    ["--output=@" + out])
+                got[device] = np.load(out)
+            if got["local-sync"].tobytes() != got["local-task"].tobytes():
+                fail("ew_%d: local-task's bits differ from local-sync's" % i)
+            g = got["local-sync"]
+            tol = ulps * np.spacing(np.abs(want).astype(np.float32))
+            if g.shape != want.shape or np.any(np.abs(g - want) > tol):
+                bad = np.argmax(np.abs(g - want) - tol)
+                fail("ew_%d: element %d is %r, want %r" %
+                     (i, bad, g.ravel()[bad], want.ravel()[bad]))
+        print("elementwise_test: %d programs checked" % len(cases))
+
+
+if __name__ == "__main__":
+    main()

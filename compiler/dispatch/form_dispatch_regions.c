@@ -104,6 +104,37 @@ static bool kiln_structured_body_is_costly(const kiln_structured_op_t* s) {
   return false;
 }
 
+// Whether elementwise op |op| heads a chain of single-use epilogue ops up
+// to a micro-kernel op (a matmul or convolution the target runs alone):
+// the chain then belongs to the kernel's epilogue, not to a reduction's
+// prologue (MobileNetV2's last 1x1 convolution's bias + ReLU6 went into the
+// global average pool, which then took the generic path instead of its
+// direct entry).
+static bool kiln_chain_reaches_kernel(
+    kiln_ir_context_t* context,
+    const kiln_form_dispatch_regions_options_t* options, kiln_ir_op_t* op) {
+  for (int depth = 0; depth < 16; ++depth) {
+    if (!options->epilogue_op_ok(context, op)) return false;
+    kiln_ir_op_t* next = NULL;
+    for (uint32_t i = 0; i < kiln_ir_op_num_regular_operands(op); ++i) {
+      kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
+      kiln_ir_op_t* def =
+          v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+      if (!def || !kiln_structured_op_is(def) || !v->first_use ||
+          v->first_use->next_use) {
+        continue;  // a captured value, or one with other uses
+      }
+      if (kiln_is_kernel_matmul(def) || kiln_conv2d_match(context, def, NULL)) {
+        return true;
+      }
+      if (!next) next = def;
+    }
+    if (!next) return false;
+    op = next;
+  }
+  return false;
+}
+
 // Tries to add the producer of operand |index| of group member |consumer|.
 static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
                                      kiln_group_t* g, kiln_ir_op_t* consumer,
@@ -151,6 +182,11 @@ static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
                    kiln_structured_map_is_parallel_projection(&c, use_map);
     if (consumer_is_reduction && !is_init && !kiln_map_uses_all_dims(use_map)) {
       return kiln_ok_status();  // would recompute the producer per reuse
+    }
+    if (consumer_is_reduction && !g->kernel_root && g->options &&
+        g->options->matmuls_alone && g->options->epilogue_op_ok &&
+        kiln_chain_reaches_kernel(context, g->options, producer)) {
+      return kiln_ok_status();
     }
     // A costly producer broadcast into a much larger consumer (a
     // squeeze-excitation's sigmoid of C values read at every pixel) runs

@@ -120,14 +120,19 @@ static bool kiln_chain_reaches_kernel(
       kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
       kiln_ir_op_t* def =
           v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
-      if (!def || !kiln_structured_op_is(def) || !v->first_use ||
-          v->first_use->next_use) {
-        continue;  // a captured value, or one with other uses
-      }
+      if (!def || !kiln_structured_op_is(def)) continue;  // captured
+      bool single_use = v->first_use && !v->first_use->next_use;
       if (kiln_is_kernel_matmul(def) || kiln_conv2d_match(context, def, NULL)) {
-        return true;
+        if (single_use) return true;
+        continue;
       }
-      if (!next) next = def;
+      // An intermediate value may feed several ops of the chain (SiLU's x
+      // feeds both the sigmoid and the multiply), all epilogue ops.
+      bool uses_ok = v->first_use != NULL;
+      for (kiln_ir_use_t* u = v->first_use; u && uses_ok; u = u->next_use) {
+        uses_ok = options->epilogue_op_ok(context, u->owner);
+      }
+      if (uses_ok && !next) next = def;
     }
     if (!next) return false;
     op = next;

@@ -3,7 +3,8 @@
 numpy.
 
 Programs of f32 elementwise ops (per-channel scale and shift, ReLU, a
-broadcast over a middle dim, SiLU, compare and select) over shapes whose
+broadcast over a middle dim, a [1, 1, 1, C] scale, SiLU, compare and
+select) over shapes whose
 rows do not fill the entry's row blocks, rank 1, and a concatenation whose
 only user is a batch-norm + ReLU (along the last dim and along a middle
 dim), compiled for llvm-cpu. Each dispatch must run in the elementwise
@@ -79,6 +80,21 @@ def middle_broadcast(name, shape):
     return src, [shape, (shape[1],)], ref, 0
 
 
+def unit_dims_scale(name, shape):
+    """x * s, s of shape [1, 1, 1, C] broadcast (read at (d0, 0, 0, d3):
+    a squeeze-excitation scale)."""
+    sshape = (1,) * (len(shape) - 1) + (shape[-1],)
+    src = "func.func @%s(%%x: %s, %%s: %s) -> %s {\n" % (
+        name, ty(shape), ty(sshape), ty(shape))
+    src += bcast("sb", "s", sshape, shape, list(range(len(shape))))
+    src += "  %%r = stablehlo.multiply %%x, %%sb : %s\n" % ty(shape)
+    src += "  return %%r : %s\n}\n" % ty(shape)
+
+    def ref(x, s):
+        return x * s
+    return src, [shape, sshape], ref, 0
+
+
 def silu(name, shape):
     """x * logistic(x)."""
     src = "func.func @%s(%%x: %s) -> %s {\n" % (name, ty(shape), ty(shape))
@@ -121,6 +137,7 @@ def main():
         (silu("ew_4", (4, 33, 20)), "elementwise"),
         (concat_bn_relu("ew_5", (1, 6, 5, 24), (1, 6, 5, 8), 3), "concat"),
         (concat_bn_relu("ew_6", (2, 3, 4, 16), (2, 5, 4, 16), 1), "concat"),
+        (unit_dims_scale("ew_7", (1, 6, 7, 24)), "elementwise"),
     ]
     with tempfile.TemporaryDirectory() as work:
         kmod, c = compile_llvm_cpu(BIN, work, "ew",

@@ -190,9 +190,16 @@ static bool kiln_cpu_epilogue_op_ok_typed(kiln_ir_context_t* context,
                                      allow_i1)) {
       return false;
     }
+    // Each index a loop dim, or 0 along an extent-1 dim (ONNX's broadcast
+    // of a [1, 1, 1, C] tensor reads it at (d0, 0, 0, d3)).
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
     for (size_t r = 0; r < s.maps[i]->num_results; ++r) {
-      int64_t pos;
-      if (!kiln_ir_affine_map_result_is_dim(s.maps[i], r, &pos)) return false;
+      const kiln_ir_affine_expr_t* e = s.maps[i]->results[r];
+      if (!kiln_ir_affine_map_result_is_dim(s.maps[i], r, NULL) &&
+          !(e->kind == KILN_IR_AFFINE_CONSTANT && e->value == 0 &&
+            r < t->shaped.rank && t->shaped.dims[r] == 1)) {
+        return false;
+      }
     }
   }
   return kiln_cpu_epilogue_body_ok(&s);

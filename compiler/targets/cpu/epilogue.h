@@ -25,7 +25,8 @@ bool kiln_cpu_is_static_f32_tensor(const kiln_ir_type_t* t, int rank);
 
 // True when linalg op |op| can run in an epilogue: an f32 linalg.generic
 // with all loops parallel, one output indexed by the identity (its init
-// never read), inputs indexed by projections (each result a loop dim), and
+// never read), inputs indexed by projections (each result a loop dim, or 0
+// along an extent-1 dim of the input), and
 // a body of the scalar ops the entry emits.
 bool kiln_cpu_epilogue_op_ok(kiln_ir_context_t* context, kiln_ir_op_t* op);
 

@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""llvm-cpu elementwise entries, alone and after a concatenation, against
-numpy.
+"""llvm-cpu elementwise entries, alone and after a concatenation, and row
+max/min entries, against numpy.
 
 Programs of f32 elementwise ops (per-channel scale and shift, ReLU, a
 broadcast over a middle dim, a [1, 1, 1, C] scale, SiLU, compare and
-select) over shapes whose
-rows do not fill the entry's row blocks, rank 1, and a concatenation whose
-only user is a batch-norm + ReLU (along the last dim and along a middle
-dim), compiled for llvm-cpu. Each dispatch must run in the elementwise
-entry or the concatenation entry with an epilogue (counted in the
-generated C), match numpy (exact for +, *, max, select; within 4 ulp with
-an exp), and give local-task the same bits as local-sync.
+select) over shapes whose rows do not fill the entry's row blocks, rank 1;
+a concatenation whose only user is a batch-norm + ReLU (along the last dim
+and along a middle dim); and row max/min reductions (16-lane groups with
+and without a tail, fewer than 16 values, with and without an epilogue),
+compiled for llvm-cpu. Each dispatch must run in the elementwise entry,
+the concatenation entry with an epilogue or the row reduction entry
+(counted in the generated C), match numpy (exact for +, *, max, min,
+select; within 4 ulp with an exp), and give local-task the same bits as
+local-sync.
 
 Usage: elementwise_test.py BIN_DIR
 """
@@ -95,6 +97,29 @@ def unit_dims_scale(name, shape):
     return src, [shape, sshape], ref, 0
 
 
+def row_reduce(name, shape, op, scale):
+    """max or min over the last dim (init -inf / +inf), then times 2 when
+    |scale| (an epilogue)."""
+    out = shape[:-1]
+    init = "0xFF800000" if op == "maximum" else "0x7F800000"
+    src = "func.func @%s(%%x: %s) -> %s {\n" % (name, ty(shape), ty(out))
+    src += "  %%i = stablehlo.constant dense<%s> : tensor<f32>\n" % init
+    src += ("  %%m = stablehlo.reduce(%%x init: %%i) applies stablehlo.%s "
+            "across dimensions = [%d] : (%s, tensor<f32>) -> %s\n" % (
+                op, len(shape) - 1, ty(shape), ty(out)))
+    if scale:
+        src += "  %%t = stablehlo.constant dense<2.0> : %s\n" % ty(out)
+        src += "  %%r = stablehlo.multiply %%m, %%t : %s\n" % ty(out)
+        src += "  return %%r : %s\n}\n" % ty(out)
+    else:
+        src += "  return %%m : %s\n}\n" % ty(out)
+
+    def ref(x):
+        r = x.max(axis=-1) if op == "maximum" else x.min(axis=-1)
+        return r * np.float32(2) if scale else r
+    return src, [shape], ref, 0
+
+
 def silu(name, shape):
     """x * logistic(x)."""
     src = "func.func @%s(%%x: %s) -> %s {\n" % (name, ty(shape), ty(shape))
@@ -138,6 +163,9 @@ def main():
         (concat_bn_relu("ew_5", (1, 6, 5, 24), (1, 6, 5, 8), 3), "concat"),
         (concat_bn_relu("ew_6", (2, 3, 4, 16), (2, 5, 4, 16), 1), "concat"),
         (unit_dims_scale("ew_7", (1, 6, 7, 24)), "elementwise"),
+        (row_reduce("ew_8", (1, 12, 9, 128), "maximum", False), "row"),
+        (row_reduce("ew_9", (3, 7, 37), "minimum", True), "row"),
+        (row_reduce("ew_10", (5, 9), "maximum", True), "row"),
     ]
     with tempfile.TemporaryDirectory() as work:
         kmod, c = compile_llvm_cpu(BIN, work, "ew",
@@ -152,7 +180,11 @@ def main():
         if got_cat != want_cat or c.count("const float v1 = eo[o];") < want_cat:
             fail("%d concatenation entries with epilogues, want %d" %
                  (got_cat, want_cat))
-        if c.count("\nint KILN_CPU_DISPATCH(") != want_ew + want_cat:
+        want_row = sum(1 for _, kind in cases if kind == "row")
+        got_row = c.count("// f32 row m")
+        if got_row != want_row:
+            fail("%d row reduction entries, want %d" % (got_row, want_row))
+        if c.count("\nint KILN_CPU_DISPATCH(") != want_ew + want_cat + want_row:
             fail("a dispatch took the generic path")
         for i, ((_, shapes, ref, ulps), _) in enumerate(cases):
             args = [rng.standard_normal(s).astype(np.float32) for s in shapes]

@@ -998,6 +998,14 @@ kiln_status_t kiln_cpu_target_serialize(
       ++n;
       continue;
     }
+    kiln_cpu_row_reduction_t rr;
+    if (region && kiln_cpu_match_row_reduction(context, region, &rr)) {
+      kiln_cpu_emit_row_reduction_entry(&rr, c_name, &fn);
+      kiln_cpu_row_reduction_workgroups(&rr, wg);
+      status = kiln_cpu_add_entry(&functions, &fn, &tu, e, context, region, wg);
+      ++n;
+      continue;
+    }
     kiln_cpu_concat_t concat;
     if (region && kiln_cpu_match_concat(context, region, &concat)) {
       kiln_cpu_emit_concat_entry(&concat, c_name, &fn);

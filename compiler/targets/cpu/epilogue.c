@@ -97,7 +97,7 @@ static const char* kiln_cpu_epilogue_expr(kiln_ir_op_t* op, int* out_arity) {
 }
 
 // The f32 value of a scalar arith.constant (or a splat tensor constant).
-static bool kiln_cpu_constant_value(kiln_ir_op_t* op, float* out) {
+bool kiln_cpu_constant_value(kiln_ir_op_t* op, float* out) {
   if (!op || !kiln_ir_op_is(op, "arith.constant") || op->num_results != 1) {
     return false;
   }

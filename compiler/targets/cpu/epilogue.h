@@ -23,6 +23,10 @@ extern "C" {
 // operand type every cpu entry requires).
 bool kiln_cpu_is_static_f32_tensor(const kiln_ir_type_t* t, int rank);
 
+// True when |op| is an f32 arith.constant, scalar or splat; stores its
+// value.
+bool kiln_cpu_constant_value(kiln_ir_op_t* op, float* out);
+
 // True when linalg op |op| can run in an epilogue: an f32 linalg.generic
 // with all loops parallel, one output indexed by the identity (its init
 // never read), inputs indexed by projections (each result a loop dim, or 0

@@ -115,11 +115,7 @@ bool kiln_conv2d_match(kiln_ir_context_t* context, kiln_ir_op_t* op,
     if (!kiln_conv2d_is_f32(kiln_ir_op_operand(op, i)->type, 4)) return false;
   }
   kiln_structured_op_t s;
-  kiln_status_t status = kiln_structured_op_get(context, op, &s);
-  if (status) {
-    kiln_status_free(status);
-    return false;
-  }
+  if (!kiln_structured_op_try_get(context, op, &s)) return false;
   if (s.num_ins != 2 || s.num_outs != 1 || s.num_dims != 7 ||
       !kiln_conv2d_body_is_mul_add(s.body)) {
     return false;

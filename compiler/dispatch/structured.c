@@ -279,3 +279,11 @@ kiln_ir_value_t* kiln_structured_dim_size(kiln_ir_context_t* context,
   }
   return NULL;
 }
+
+bool kiln_structured_op_try_get(kiln_ir_context_t* context, kiln_ir_op_t* op,
+                                kiln_structured_op_t* out) {
+  kiln_status_t status = kiln_structured_op_get(context, op, out);
+  if (!status) return true;
+  kiln_status_free(status);
+  return false;
+}

@@ -50,6 +50,11 @@ kiln_status_t kiln_structured_op_get(kiln_ir_context_t* context,
                                      kiln_ir_op_t* op,
                                      kiln_structured_op_t* out);
 
+// As kiln_structured_op_get for a matcher that only asks whether |op| fits:
+// false (the error dropped) where that returns an error.
+bool kiln_structured_op_try_get(kiln_ir_context_t* context, kiln_ir_op_t* op,
+                                kiln_structured_op_t* out);
+
 // True when every loop is parallel.
 bool kiln_structured_op_all_parallel(const kiln_structured_op_t* s);
 

@@ -56,11 +56,7 @@ bool kiln_window_pad_match(kiln_ir_context_t* context, kiln_ir_op_t* op,
     return false;
   }
   kiln_structured_op_t s;
-  kiln_status_t status = kiln_structured_op_get(context, op, &s);
-  if (status) {
-    kiln_status_free(status);
-    return false;
-  }
+  if (!kiln_structured_op_try_get(context, op, &s)) return false;
   if (s.num_ins != 0 || s.num_outs != 1 || s.num_dims != 4 || !s.body ||
       !kiln_structured_op_all_parallel(&s) ||
       !kiln_ir_affine_map_is_identity(s.maps[0]) || !s.body->last_op ||

@@ -57,11 +57,7 @@ static bool kiln_cpu_match_concat_op(kiln_ir_context_t* context,
     return false;
   }
   kiln_structured_op_t s;
-  kiln_status_t status = kiln_structured_op_get(context, g, &s);
-  if (status) {
-    kiln_status_free(status);
-    return false;
-  }
+  if (!kiln_structured_op_try_get(context, g, &s)) return false;
   const kiln_ir_type_t* rt = g->results[0].type;
   if (s.num_ins != 0 || s.num_outs != 1 || !s.body ||
       !kiln_structured_op_all_parallel(&s) ||

@@ -21,11 +21,7 @@ bool kiln_cpu_match_elementwise(kiln_ir_context_t* context,
   kiln_ir_op_t* root = kiln_cpu_epilogue_root(context, region);
   if (!root || !kiln_ir_op_is(root, "linalg.generic")) return false;
   kiln_structured_op_t s;
-  kiln_status_t status = kiln_structured_op_get(context, root, &s);
-  if (status) {
-    kiln_status_free(status);
-    return false;
-  }
+  if (!kiln_structured_op_try_get(context, root, &s)) return false;
   if (!kiln_structured_is_elementwise(&s)) return false;
   const kiln_ir_type_t* rt = root->results[0].type;
   if (!kiln_cpu_is_static_f32_tensor(rt, -1)) return false;

@@ -171,11 +171,7 @@ static bool kiln_cpu_epilogue_op_ok_typed(kiln_ir_context_t* context,
     return false;
   }
   kiln_structured_op_t s;
-  kiln_status_t status = kiln_structured_op_get(context, op, &s);
-  if (status) {
-    kiln_status_free(status);
-    return false;
-  }
+  if (!kiln_structured_op_try_get(context, op, &s)) return false;
   if (s.kind != KILN_STRUCTURED_GENERIC || s.num_outs != 1 ||
       !kiln_structured_op_all_parallel(&s)) {
     return false;

@@ -98,11 +98,7 @@ static bool kiln_cpu_match_generic_matmul(kiln_ir_context_t* context,
                                           kiln_cpu_matmul_t* out) {
   if (!kiln_ir_op_is(op, "linalg.generic")) return false;
   kiln_structured_op_t s;
-  kiln_status_t status = kiln_structured_op_get(context, op, &s);
-  if (status) {
-    kiln_status_free(status);
-    return false;
-  }
+  if (!kiln_structured_op_try_get(context, op, &s)) return false;
   if (s.num_ins != 2 || s.num_outs != 1 || s.num_dims < 3 ||
       kiln_structured_num_reductions(&s) != 1 ||
       !kiln_conv2d_body_is_mul_add(s.body)) {

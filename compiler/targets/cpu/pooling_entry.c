@@ -72,11 +72,7 @@ bool kiln_cpu_match_pool_op(kiln_ir_context_t* context, kiln_ir_op_t* op,
     return false;
   }
   kiln_structured_op_t s;
-  kiln_status_t status = kiln_structured_op_get(context, op, &s);
-  if (status) {
-    kiln_status_free(status);
-    return false;
-  }
+  if (!kiln_structured_op_try_get(context, op, &s)) return false;
   if (s.num_ins != 2 || s.num_outs != 1 || s.num_dims < 6 || !s.body ||
       s.body->num_args != 3 || s.maps[2]->num_results != 4 ||
       s.maps[0]->num_results != 4) {

@@ -28,20 +28,28 @@ static bool kiln_cpu_map_is(const kiln_ir_affine_map_t* map,
   return true;
 }
 
+// The region's body and its kernel op: a one-result linalg.generic,
+// described in |s|.
+static bool kiln_cpu_reduction_kernel(kiln_ir_context_t* context,
+                                      kiln_ir_op_t* region,
+                                      kiln_ir_block_t** out_body,
+                                      kiln_ir_op_t** out_op,
+                                      kiln_structured_op_t* s) {
+  *out_body = kiln_dispatch_region_body(region);
+  *out_op = kiln_cpu_epilogue_root(context, region);
+  return *out_body && *out_op && kiln_ir_op_is(*out_op, "linalg.generic") &&
+         (*out_op)->num_results == 1 &&
+         kiln_structured_op_try_get(context, *out_op, s);
+}
+
 bool kiln_cpu_match_spatial_sum(kiln_ir_context_t* context,
                                 kiln_ir_op_t* region,
                                 kiln_cpu_spatial_sum_t* out) {
   memset(out, 0, sizeof(*out));
-  kiln_ir_block_t* body = kiln_dispatch_region_body(region);
-  kiln_ir_op_t* op = kiln_cpu_epilogue_root(context, region);
-  if (!body || !op || !kiln_ir_op_is(op, "linalg.generic") ||
-      op->num_results != 1) {
-    return false;
-  }
+  kiln_ir_block_t* body = NULL;
+  kiln_ir_op_t* op = NULL;
   kiln_structured_op_t s;
-  kiln_status_t status = kiln_structured_op_get(context, op, &s);
-  if (status) {
-    kiln_status_free(status);
+  if (!kiln_cpu_reduction_kernel(context, region, &body, &op, &s)) {
     return false;
   }
   // Loops (n, c, h, w): n and c parallel, h and w reduced.
@@ -176,16 +184,10 @@ bool kiln_cpu_match_row_reduction(kiln_ir_context_t* context,
                                   kiln_ir_op_t* region,
                                   kiln_cpu_row_reduction_t* out) {
   memset(out, 0, sizeof(*out));
-  kiln_ir_block_t* body = kiln_dispatch_region_body(region);
-  kiln_ir_op_t* op = kiln_cpu_epilogue_root(context, region);
-  if (!body || !op || !kiln_ir_op_is(op, "linalg.generic") ||
-      op->num_results != 1) {
-    return false;
-  }
+  kiln_ir_block_t* body = NULL;
+  kiln_ir_op_t* op = NULL;
   kiln_structured_op_t s;
-  kiln_status_t status = kiln_structured_op_get(context, op, &s);
-  if (status) {
-    kiln_status_free(status);
+  if (!kiln_cpu_reduction_kernel(context, region, &body, &op, &s)) {
     return false;
   }
   if (s.num_ins != 1 || s.num_outs != 1 || !s.body || s.num_dims < 1 ||

@@ -1,4 +1,5 @@
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "runtime/hal/api.h"
 #include "runtime/testing/test.h"
@@ -50,6 +51,68 @@ KILN_TEST(allocator_statistics) {
   KILN_EXPECT_CONTAINS(text, "3 allocations");
   KILN_EXPECT_CONTAINS(text, "B freed /");
   free(text);
+  kiln_hal_allocator_release(allocator);
+}
+
+// A host allocator that counts the blocks it hands out.
+typedef struct counting_host_t {
+  int allocs;
+} counting_host_t;
+
+static void* counting_alloc(void* self, size_t size, size_t alignment) {
+  ++((counting_host_t*)self)->allocs;
+  void* p = NULL;
+  return posix_memalign(
+             &p, alignment < sizeof(void*) ? sizeof(void*) : alignment, size)
+             ? NULL
+             : p;
+}
+
+static void* counting_realloc(void* self, void* ptr, size_t size) {
+  ++((counting_host_t*)self)->allocs;
+  return realloc(ptr, size);
+}
+
+static void counting_free(void* self, void* ptr, size_t alignment) {
+  (void)self, (void)alignment;
+  free(ptr);
+}
+
+// A freed block of 64 KB or more is kept and handed to the next request
+// that fits (fresh pages cost a fault each on first touch: BERT's 384 KB
+// result took 1.1 ms in page faults per call); smaller ones go back.
+KILN_TEST(freed_blocks_from_64k_are_reused) {
+  counting_host_t host = {0};
+  kiln_allocator_t a = kiln_allocator_system();
+  a.self = &host;
+  a.alloc = counting_alloc;
+  a.realloc = counting_realloc;
+  a.free = counting_free;
+  kiln_hal_allocator_t* allocator = NULL;
+  KILN_ASSERT_OK(kiln_hal_allocator_create_heap(kiln_make_cstring_view("t"), a,
+                                                &allocator));
+  const uint64_t sizes[] = {393216, 65536, 4096};
+  const int want_new[] = {0, 0, 1};  // host blocks for the second request
+  for (int i = 0; i < 3; ++i) {
+    kiln_hal_buffer_t* b = NULL;
+    KILN_ASSERT_OK(
+        kiln_hal_allocator_allocate_buffer(allocator, NULL, sizes[i], &b));
+    kiln_hal_buffer_release(b);
+    int before = host.allocs;
+    KILN_ASSERT_OK(
+        kiln_hal_allocator_allocate_buffer(allocator, NULL, sizes[i], &b));
+    int got = host.allocs - before;
+    // Buffer objects come from the host allocator too: compare with a
+    // 64-byte request, whose data is never cached.
+    kiln_hal_buffer_release(b);
+    kiln_hal_buffer_t* small = NULL;
+    before = host.allocs;
+    KILN_ASSERT_OK(
+        kiln_hal_allocator_allocate_buffer(allocator, NULL, 64, &small));
+    int object_allocs = host.allocs - before - 1;
+    kiln_hal_buffer_release(small);
+    KILN_EXPECT_EQ_INT(got - object_allocs, want_new[i]);
+  }
   kiln_hal_allocator_release(allocator);
 }
 
@@ -184,5 +247,6 @@ KILN_TEST(buffer_view_creation) {
 }
 
 KILN_TEST_MAIN(KILN_TEST_CASE(allocator_statistics),
+               KILN_TEST_CASE(freed_blocks_from_64k_are_reused),
                KILN_TEST_CASE(map_and_subspan), KILN_TEST_CASE(wrap_read_only),
                KILN_TEST_CASE(buffer_view_creation))

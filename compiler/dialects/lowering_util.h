@@ -204,6 +204,31 @@ kiln_status_t kiln_lowering_empty_from(kiln_ir_builder_t* b,
                                        const kiln_ir_attribute_t* const* maps,
                                        kiln_ir_value_t** out);
 
+// Reshapes |input| into |rt| (same element type, row-major, no data
+// movement) with tensor.collapse_shape / expand_shape: by grouping dims
+// where they group, else through 1-D. |sizes| holds the |num_sizes| index
+// values of |rt|'s run-time dims in order, or none (|num_sizes| 0): each
+// run-time result dim then follows from the input's (a product, or a
+// quotient by the static dims beside it), so a result group may hold one
+// run-time dim. Where run-time sizes take part, a cf.assert named by |op|
+// checks that the element counts agree and no size is negative.
+kiln_status_t kiln_lowering_reshape(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                    kiln_ir_value_t* input,
+                                    const kiln_ir_type_t* rt,
+                                    uint32_t num_sizes,
+                                    kiln_ir_value_t* const* sizes,
+                                    kiln_ir_value_t** out);
+
+// The run-time sizes of |rt|'s dynamic dims read at host level from the
+// 1-D shape tensor |shape| (integers or index, one per dim of |rt|): entry
+// j for each dynamic dim j, as index values in |sizes| (room for the rank
+// of |rt|), |*num_sizes| of them.
+kiln_status_t kiln_lowering_sizes_from_shape(kiln_ir_builder_t* b,
+                                             kiln_ir_value_t* shape,
+                                             const kiln_ir_type_t* rt,
+                                             kiln_ir_value_t** sizes,
+                                             uint32_t* num_sizes);
+
 // linalg.index |dim| (an index), inside a linalg.generic body.
 kiln_status_t kiln_lowering_linalg_index(kiln_ir_builder_t* b, int64_t dim,
                                          kiln_ir_value_t** out);

@@ -143,24 +143,13 @@ static kiln_status_t kiln_lm_dynamic_result(kiln_ir_builder_t* b,
   const kiln_ir_type_t* rt = op->results[0].type;
   uint32_t rank = (uint32_t)rt->shaped.rank;
   kiln_ir_value_t* shape = kiln_ir_op_operand(op, iota ? 0 : 1);
-  const kiln_ir_type_t* se = shape->type->shaped.element;
-  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
   if (rank > KILN_MISC_MAX) {
     return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
   }
   kiln_ir_value_t* sizes[KILN_MISC_MAX];
   uint32_t num_sizes = 0;
-  for (uint32_t j = 0; j < rank; ++j) {
-    if (rt->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) continue;
-    kiln_ir_value_t *at = NULL, *args[2], *v = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, j, &at));
-    args[0] = shape;
-    args[1] = at;
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit(b, "tensor.extract", se, 2, args, &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit(b, "arith.index_cast", index, 1, &v,
-                                            &sizes[num_sizes++]));
-  }
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_sizes_from_shape(b, shape, rt, sizes, &num_sizes));
   kiln_ir_value_t* init = NULL;
   KILN_RETURN_IF_ERROR(
       kiln_lowering_emit(b, "tensor.empty", rt, num_sizes, sizes, &init));
@@ -206,7 +195,23 @@ static kiln_status_t kiln_lm_dynamic_shape_op(kiln_ir_builder_t* b,
   kiln_ir_context_t* ctx = b->context;
   const kiln_ir_type_t* rt = op->results[0].type;
   if (!kiln_ir_type_has_static_shape(rt) &&
-      !kiln_ir_op_is(op, "stablehlo.dynamic_reshape")) {
+      kiln_ir_op_is(op, "stablehlo.dynamic_reshape")) {
+    // The shape operand's entries size the run-time dims.
+    kiln_ir_value_t* sizes[KILN_MISC_MAX];
+    uint32_t num_sizes = 0;
+    kiln_ir_value_t* result = NULL;
+    if (rt->shaped.rank > KILN_MISC_MAX) {
+      return kiln_ir_op_emit_error(op, ctx, "rank %zu is not supported",
+                                   rt->shaped.rank);
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_sizes_from_shape(
+        b, kiln_ir_op_operand(op, 1), rt, sizes, &num_sizes));
+    KILN_RETURN_IF_ERROR(kiln_lowering_reshape(b, op, kiln_ir_op_operand(op, 0),
+                                               rt, num_sizes, sizes, &result));
+    kiln_lowering_replace(op, result);
+    return kiln_ok_status();
+  }
+  if (!kiln_ir_type_has_static_shape(rt)) {
     return kiln_lm_dynamic_result(b, op,
                                   kiln_ir_op_is(op, "stablehlo.dynamic_iota"));
   }

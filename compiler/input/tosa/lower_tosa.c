@@ -25,7 +25,7 @@
 //   - gather/table: tensor.extract in the body at the computed index.
 //   - pad: a generic over the padded shape (extract at clamped indices,
 //     select of pad_const outside); transpose: a permuted copy; reshape:
-//     collapse_shape to 1-D then expand_shape.
+//     a view (kiln_lowering_reshape).
 #include "compiler/input/tosa/lower_tosa.h"
 
 #include <math.h>
@@ -1030,73 +1030,14 @@ kiln_status_t kiln_tosa_lower_transpose(kiln_ir_builder_t* b,
       b, op, input, kiln_linalg_projection_map(ctx, rank, rank, inverse));
 }
 
-// collapse_shape to 1-D or expand_shape from 1-D (|to| the other type).
-static kiln_status_t kiln_tosa_emit_flat_reshape(kiln_ir_builder_t* b,
-                                                 kiln_ir_value_t* input,
-                                                 const kiln_ir_type_t* to,
-                                                 kiln_ir_value_t** out) {
-  kiln_ir_context_t* ctx = b->context;
-  bool expand = input->type->shaped.rank == 1;
-  const kiln_ir_type_t* big = expand ? to : input->type;
-  const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
-  const kiln_ir_attribute_t* members[KILN_TOSA_MAX_RANK];
-  for (size_t d = 0; d < big->shaped.rank; ++d) {
-    members[d] = kiln_ir_integer_attr_get(ctx, i64, (int64_t)d);
-  }
-  const kiln_ir_attribute_t* group =
-      kiln_ir_array_attr_get(ctx, big->shaped.rank, members);
-  kiln_ir_named_attribute_t attrs[2];
-  size_t num_attrs = 0;
-  attrs[num_attrs++] = kiln_ir_named_attr(
-      ctx, "reassociation", kiln_ir_array_attr_get(ctx, 1, &group));
-  if (expand) {
-    attrs[num_attrs++] = kiln_ir_named_attr(
-        ctx, "static_output_shape",
-        kiln_dialect_i64_array(ctx, to->shaped.rank, to->shaped.dims));
-  }
-  kiln_ir_op_t* reshape = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      b, expand ? "tensor.expand_shape" : "tensor.collapse_shape", 1, &input, 1,
-      &to, num_attrs, attrs, &reshape));
-  *out = kiln_ir_op_result(reshape, 0);
-  return kiln_ok_status();
-}
-
-// Reshape through 1-D: collapse everything, then expand (row-major, no
-// data movement).
+// A view (kiln_lowering_reshape): dims grouped where they group, else
+// through 1-D; a run-time dim (the shape's -1) is the element count divided
+// by the static dims, checked at run time.
 kiln_status_t kiln_tosa_lower_reshape(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
-  kiln_ir_context_t* ctx = b->context;
-  kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
-  const kiln_ir_type_t* rt = op->results[0].type;
-  if (!kiln_ir_type_has_static_shape(v->type) ||
-      !kiln_ir_type_has_static_shape(rt)) {
-    // Run-time sizes: stablehlo.reshape's lowering (each run-time dim maps
-    // onto one of the operand's), lowered in turn.
-    kiln_ir_op_t* reshape = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-        b, "stablehlo.reshape", 1, &v, 1, &rt, 0, NULL, &reshape));
-    kiln_lowering_replace(op, kiln_ir_op_result(reshape, 0));
-    kiln_ir_builder_t rb = *b;
-    kiln_ir_builder_set_before(&rb, reshape);
-    return kiln_lower_to_structured_op(&rb, reshape);
-  }
-  if (v->type != rt) {
-    if (v->type->shaped.rank == 0 || rt->shaped.rank == 0) {
-      return kiln_ir_op_emit_error(op, ctx,
-                                   "reshape from or to rank 0 is not "
-                                   "supported yet");
-    }
-    int64_t count = kiln_ir_type_num_elements(rt);
-    const kiln_ir_type_t* flat =
-        kiln_ir_tensor_type_get(ctx, 1, &count, rt->shaped.element, NULL);
-    if (v->type != flat) {
-      KILN_RETURN_IF_ERROR(kiln_tosa_emit_flat_reshape(b, v, flat, &v));
-    }
-    if (rt != flat) {
-      KILN_RETURN_IF_ERROR(kiln_tosa_emit_flat_reshape(b, v, rt, &v));
-    }
-  }
-  kiln_lowering_replace(op, v);
+  kiln_ir_value_t* result = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_reshape(
+      b, op, kiln_ir_op_operand(op, 0), op->results[0].type, 0, NULL, &result));
+  kiln_lowering_replace(op, result);
   return kiln_ok_status();
 }
 

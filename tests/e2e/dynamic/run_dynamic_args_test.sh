@@ -144,6 +144,15 @@ func.func @grow(%x: tensor<?xf32>) -> tensor<?x?xf32> {
   %0 = linalg.fill ins(%cst : f32) outs(%init : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+func.func @tosa_rows_of_4(%x: tensor<?x6xf32>) -> tensor<?x4xf32> {
+  %s = tosa.const_shape {values = dense<[-1, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.reshape %x, %s : (tensor<?x6xf32>, !tosa.shape<2>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+func.func @reshape_to(%x: tensor<?x?xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %0 = stablehlo.dynamic_reshape %x, %s : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
 MLIR
 
 if ! "$bin/kiln-compile" "$work/dyn.mlir" -o "$work/dyn.kmod"; then
@@ -329,6 +338,22 @@ for device in local-sync local-task; do
     "contains:run-time shapes disagree: dim 1 of operand 0 (tensor<1x?x?x1xf32>) is smaller than the window read over it needs; at module.conv_into" \
     -- --function=conv_into --input="1x3x3x1xf32=0" --input="2x2x1x1xf32=0" \
     --input="1x3x2x1xf32=0"
+  # Reshapes with run-time dims: 2x6 holds three rows of 4, 1x6 does not
+  # (6 is not a multiple of 4); a shape tensor must hold the operand's
+  # element count with no negative size (-2 x -3 = 6 still fails).
+  expect tosa_rows_of_4 "$device" "3x4xf32=[1 2 3 4][5 6 7 8][9 10 11 12]" -- \
+    --function=tosa_rows_of_4 --input="2x6xf32=1 2 3 4 5 6 7 8 9 10 11 12"
+  expect tosa_rows_of_4_bad "$device" \
+    "contains:run-time shapes disagree: reshaping tensor<?x6xf32> into tensor<?x4xf32>: the element counts differ or a size is negative; at module.tosa_rows_of_4" \
+    -- --function=tosa_rows_of_4 --input="1x6xf32=0"
+  expect reshape_to_3x2 "$device" "3x2xf32=[1 2][3 4][5 6]" -- \
+    --function=reshape_to --input="2x3xf32=1 2 3 4 5 6" --input="2xi64=3 2"
+  expect reshape_to_count "$device" \
+    "contains:run-time shapes disagree: reshaping tensor<?x?xf32> into tensor<?x?xf32>: the element counts differ or a size is negative; at module.reshape_to" \
+    -- --function=reshape_to --input="2x3xf32=0" --input="2xi64=4 2"
+  expect reshape_to_negative "$device" \
+    "contains:the element counts differ or a size is negative; at module.reshape_to" \
+    -- --function=reshape_to --input="2x3xf32=0" --input="2xi64=-2 -3"
 done
 if [ "$fail" != 0 ]; then exit 1; fi
 echo "PASS"

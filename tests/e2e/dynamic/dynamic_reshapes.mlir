@@ -84,3 +84,18 @@ func.func @collapse_expand_runtime_sizes() {
   check.expect_eq_const(%2, dense<[[[0, 1], [2, 3]], [[4, 5], [6, 7]], [[8, 9], [10, 11]]]> : tensor<3x2x2xi32>) : tensor<3x2x2xi32>
   return
 }
+
+// IREE's flow.tensor.reshape with run-time dims on both sides: 2x6 (rows
+// at run time) into ?x?x3 with the result sizes {2 * 2, 1}: 4x1x3.
+func.func @flow_reshape_runtime_dims() {
+  %x = flow.tensor.dynamic_constant dense<[[0, 1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11]]> : tensor<2x6xi32> -> tensor<?x6xi32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %d = tensor.dim %x, %c0 : tensor<?x6xi32>
+  %rows = arith.muli %d, %c2 : index
+  %0 = flow.tensor.reshape %x : tensor<?x6xi32>{%d} -> tensor<?x?x3xi32>{%rows, %c1}
+  %1 = tensor.cast %0 : tensor<?x?x3xi32> to tensor<4x1x3xi32>
+  check.expect_eq_const(%1, dense<[[[0, 1, 2]], [[3, 4, 5]], [[6, 7, 8]], [[9, 10, 11]]]> : tensor<4x1x3xi32>) : tensor<4x1x3xi32>
+  return
+}

@@ -270,14 +270,13 @@ kiln_status_t kiln_lowering_fill(kiln_ir_builder_t* b, kiln_ir_value_t* value,
   return kiln_ok_status();
 }
 
-// cf.assert |cond| with "<op's location>: run-time shapes disagree: <what>".
-static kiln_status_t kiln_lowering_assert_shape(kiln_ir_builder_t* b,
-                                                kiln_ir_op_t* op,
-                                                kiln_ir_value_t* cond,
-                                                const char* what) {
+// cf.assert |cond| with "<loc>: run-time shapes disagree: <what>".
+static kiln_status_t kiln_lowering_assert_at(kiln_ir_builder_t* b,
+                                             const kiln_ir_location_t* loc,
+                                             kiln_ir_value_t* cond,
+                                             const char* what) {
   kiln_ir_context_t* ctx = b->context;
   char message[512];
-  const kiln_ir_location_t* loc = op->location;
   int at = 0;
   if (loc && loc->kind == KILN_IR_LOC_FILE) {
     at = snprintf(message, sizeof(message), "%.*s:%u:%u: ", (int)loc->file.size,
@@ -293,6 +292,14 @@ static kiln_status_t kiln_lowering_assert_shape(kiln_ir_builder_t* b,
   kiln_ir_op_t* check = NULL;
   return kiln_ir_builder_create_simple(b, "cf.assert", 1, &cond, 0, NULL, 1,
                                        &msg, &check);
+}
+
+// As kiln_lowering_assert_at, at |op|'s location.
+static kiln_status_t kiln_lowering_assert_shape(kiln_ir_builder_t* b,
+                                                kiln_ir_op_t* op,
+                                                kiln_ir_value_t* cond,
+                                                const char* what) {
+  return kiln_lowering_assert_at(b, op->location, cond, what);
 }
 
 // The cf.assert that dim |a_dim| of operand |a| and dim |c_dim| of operand
@@ -733,10 +740,26 @@ kiln_status_t kiln_lowering_window_empty(
     KILN_RETURN_IF_ERROR(
         kiln_lowering_dim(b, input, (size_t)src_dim[r], &size));
     if (span[r] != 1 || stride[r] != 1) {
-      kiln_ir_value_t *c = NULL, *one = NULL;
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, span[r], &c));
+      kiln_ir_value_t *c = NULL, *one = NULL, *span_c = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, span[r], &span_c));
+      if (span[r] > 1 &&
+          input->type->shaped.dims[src_dim[r]] == KILN_IR_DYNAMIC_DIM) {
+        // An image smaller than one window has no output position: the
+        // call fails (an empty result would hide the bad input).
+        kiln_ir_value_t* ok = NULL;
+        char what[400];
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_cmpi(b, KILN_CMPI_SGE, size, span_c, &ok));
+        snprintf(what, sizeof(what),
+                 "dim %lld of the input (%s, padding included) is smaller "
+                 "than one window (%lld)",
+                 (long long)src_dim[r],
+                 kiln_ir_type_to_string(b->context, input->type),
+                 (long long)span[r]);
+        KILN_RETURN_IF_ERROR(kiln_lowering_assert_at(b, b->location, ok, what));
+      }
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(b, "arith.subi", size, c, &size));
+          kiln_lowering_emit2(b, "arith.subi", size, span_c, &size));
       if (stride[r] != 1) {
         KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, stride[r], &c));
         KILN_RETURN_IF_ERROR(

@@ -185,9 +185,10 @@ kiln_status_t kiln_lowering_assert_window_fits(
 // tensor.empty of |type|, the result of windows sliding over |input| (a
 // convolution's or pooling's padded input): a run-time dim r is
 // (size - span[r]) / stride[r] + 1 of |input|'s run-time dim src_dim[r]
-// (a span and stride of 1 pass the size through). An input smaller than a
-// window gives 1 or a negative size, which the run time rejects; the
-// window reads are asserted to fit (kiln_lowering_assert_window_fits).
+// (a span and stride of 1 pass the size through). A cf.assert at |b|'s
+// location fails the call when a run-time dim is smaller than one window
+// (span > 1), naming the dim; the window reads are asserted to fit
+// (kiln_lowering_assert_window_fits).
 kiln_status_t kiln_lowering_window_empty(
     kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
     const int64_t* src_dim, const int64_t* span, const int64_t* stride,

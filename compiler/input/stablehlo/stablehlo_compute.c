@@ -430,6 +430,7 @@ bool kiln_stablehlo_sas_window(const kiln_ir_op_t* op, size_t rank,
 
 static kiln_status_t kiln_sas_verify(kiln_ir_context_t* context,
                                      kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_dialect_verify_window_attrs(context, op));
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* src = kiln_ir_op_operand(op, 1)->type;
   const kiln_ir_type_t* init = kiln_ir_op_operand(op, 2)->type;

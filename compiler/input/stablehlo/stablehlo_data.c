@@ -676,6 +676,7 @@ static kiln_status_t kiln_sd_verify_scatter(kiln_ir_context_t* ctx,
 
 static kiln_status_t kiln_sd_verify_reduce_window(kiln_ir_context_t* ctx,
                                                   kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_dialect_verify_window_attrs(ctx, op));
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   if (n == 0 || n % 2 != 0 || op->num_results != n / 2) {
@@ -701,6 +702,7 @@ static kiln_status_t kiln_sd_verify_reduce_window(kiln_ir_context_t* ctx,
 
 static kiln_status_t kiln_sd_verify_convolution(kiln_ir_context_t* ctx,
                                                 kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_dialect_verify_window_attrs(ctx, op));
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
   kiln_stablehlo_conv_dims_t d;
   if (!kiln_stablehlo_conv_dims(op, &d)) {

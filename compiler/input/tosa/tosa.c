@@ -372,6 +372,7 @@ static int64_t kiln_tosa_window_count(int64_t size, int64_t pad, int64_t span,
 
 static kiln_status_t kiln_tosa_verify_max_pool2d(kiln_ir_context_t* context,
                                                  kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_dialect_verify_window_attrs(context, op));
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
@@ -633,6 +634,7 @@ static kiln_status_t kiln_tosa_verify_reshape(kiln_ir_context_t* context,
 // (zero points as optional trailing operands or attributes).
 static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
                                          kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_dialect_verify_window_attrs(context, op));
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;

@@ -731,6 +731,10 @@ static kiln_status_t kiln_sd_verify_batch_norm_inference(kiln_ir_context_t* ctx,
     return kiln_ir_op_emit_error(op, ctx,
                                  "requires an in-range 'feature_index'");
   }
+  if (x->shaped.dims[fi->i] == KILN_IR_DYNAMIC_DIM) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "the feature dim must have a static size");
+  }
   if (x->shaped.element->kind != KILN_IR_TYPE_FLOAT) {
     return kiln_ir_op_emit_error(op, ctx, "operand must be floating point");
   }
@@ -1156,8 +1160,9 @@ static const kiln_ir_op_def_t kiln_stablehlo_data_defs[] = {
      kiln_sd_verify_convolution, kiln_sd_parse_convolution,
      kiln_sd_print_convolution, NULL, NULL, kiln_stablehlo_lower_convolution},
     {"stablehlo.batch_norm_inference", "normalizes with given statistics",
-     KILN_IR_TRAIT_PURE, 5, 1, 0, 0, kiln_sd_verify_batch_norm_inference, NULL,
-     NULL, NULL, NULL, kiln_stablehlo_lower_batch_norm_inference},
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 5, 1, 0, 0,
+     kiln_sd_verify_batch_norm_inference, NULL, NULL, NULL, NULL,
+     kiln_stablehlo_lower_batch_norm_inference},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo_data(kiln_ir_context_t* context) {

@@ -725,11 +725,20 @@ kiln_status_t kiln_lowering_reshape(kiln_ir_builder_t* b, kiln_ir_op_t* op,
 kiln_status_t kiln_lowering_window_empty(
     kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
     const int64_t* src_dim, const int64_t* span, const int64_t* stride,
-    kiln_ir_value_t** out) {
+    kiln_ir_value_t* const* given, kiln_ir_value_t** out) {
   kiln_ir_value_t* sizes[KILN_LOWERING_MAX_RANK];
   uint32_t num_sizes = 0;
   for (size_t r = 0; r < type->shaped.rank; ++r) {
     if (type->shaped.dims[r] != KILN_IR_DYNAMIC_DIM) continue;
+    if (given && given[r]) {
+      if (num_sizes == KILN_LOWERING_MAX_RANK) {
+        return kiln_ir_emit_error(b->context, b->location,
+                                  "cannot size run-time dim %zu of %s", r,
+                                  kiln_ir_type_to_string(b->context, type));
+      }
+      sizes[num_sizes++] = given[r];
+      continue;
+    }
     kiln_ir_value_t* size = NULL;
     if (num_sizes == KILN_LOWERING_MAX_RANK || src_dim[r] < 0 ||
         (size_t)src_dim[r] >= input->type->shaped.rank) {

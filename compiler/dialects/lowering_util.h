@@ -183,8 +183,10 @@ kiln_status_t kiln_lowering_assert_window_fits(
     const size_t* extent_dim, uint32_t num_loops);
 
 // tensor.empty of |type|, the result of windows sliding over |input| (a
-// convolution's or pooling's padded input): a run-time dim r is
-// (size - span[r]) / stride[r] + 1 of |input|'s run-time dim src_dim[r]
+// convolution's or pooling's padded input): a run-time dim r is |given|[r]
+// where |given| (optional) has a size for it (an output channel count read
+// off the weights), else (size - span[r]) / stride[r] + 1 of |input|'s
+// run-time dim src_dim[r]
 // (a span and stride of 1 pass the size through). A cf.assert at |b|'s
 // location fails the call when a run-time dim is smaller than one window
 // (span > 1), naming the dim; the window reads are asserted to fit
@@ -192,7 +194,7 @@ kiln_status_t kiln_lowering_assert_window_fits(
 kiln_status_t kiln_lowering_window_empty(
     kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
     const int64_t* src_dim, const int64_t* span, const int64_t* stride,
-    kiln_ir_value_t** out);
+    kiln_ir_value_t* const* given, kiln_ir_value_t** out);
 
 // tensor.empty of |type| whose dynamic dims are read at run time
 // (tensor.dim) from |inputs|: dim j of the result is dim r of the first

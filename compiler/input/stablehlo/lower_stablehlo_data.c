@@ -802,8 +802,8 @@ static kiln_status_t kiln_ld_lower_reduce_window(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_ld_fill(b, init, rt, &acc));
   } else {
     kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_window_empty(b, rt, input, src, span, strides, &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_window_empty(b, rt, input, src, span,
+                                                    strides, NULL, &empty));
     KILN_RETURN_IF_ERROR(kiln_lowering_broadcast_into(b, init, empty, &acc));
   }
   const kiln_ir_type_t* wt =
@@ -1024,8 +1024,8 @@ static kiln_status_t kiln_ld_lower_convolution(kiln_ir_builder_t* b,
     // The output batch sized by the input's, the spatial dims by the
     // windows over the padded input.
     kiln_ir_value_t *empty = NULL, *zero = NULL;
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_window_empty(b, rt, ins[0], src, span, ostride, &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_window_empty(b, rt, ins[0], src, span,
+                                                    ostride, NULL, &empty));
     KILN_RETURN_IF_ERROR(kiln_lowering_constant(
         b, kiln_scalar_to_attr(ctx, e, kiln_ld_zero(e)), e, &zero));
     KILN_RETURN_IF_ERROR(kiln_lowering_fill(b, zero, empty, &acc));

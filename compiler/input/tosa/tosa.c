@@ -679,7 +679,7 @@ static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
     } else {
       ok = ok && (n == 3 || n == 5) && w->shaped.rank == 4;
       if (ok && depthwise) {
-        ok = w->shaped.dims[2] == x->shaped.dims[3];
+        ok = kiln_tosa_same_size(w->shaped.dims[2], x->shaped.dims[3]);
         kernel[0] = w->shaped.dims[0];
         kernel[1] = w->shaped.dims[1];
         want[3] = w->shaped.dims[2] == KILN_IR_DYNAMIC_DIM ||
@@ -687,7 +687,7 @@ static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
                       ? KILN_IR_DYNAMIC_DIM
                       : w->shaped.dims[2] * w->shaped.dims[3];
       } else if (ok) {
-        ok = w->shaped.dims[3] == x->shaped.dims[3];
+        ok = kiln_tosa_same_size(w->shaped.dims[3], x->shaped.dims[3]);
         kernel[0] = w->shaped.dims[1];
         kernel[1] = w->shaped.dims[2];
         want[3] = w->shaped.dims[0];

@@ -153,6 +153,11 @@ func.func @window_sums(%x: tensor<?xf32>) -> tensor<?xf32> {
   }) {window_dimensions = array<i64: 3>, window_strides = array<i64: 2>} : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+func.func @tosa_conv_channels(%x: tensor<1x1x1x?xf32>, %w: tensor<?x1x1x?xf32>, %b: tensor<?xf32>) -> tensor<1x1x1x?xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x1x?xf32>, tensor<?x1x1x?xf32>, tensor<?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x?xf32>
+  return %0 : tensor<1x1x1x?xf32>
+}
 func.func @tosa_rows_of_4(%x: tensor<?x6xf32>) -> tensor<?x4xf32> {
   %s = tosa.const_shape {values = dense<[-1, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
   %0 = tosa.reshape %x, %s : (tensor<?x6xf32>, !tosa.shape<2>) -> tensor<?x4xf32>
@@ -355,6 +360,15 @@ for device in local-sync local-task; do
   expect window_sums_small "$device" \
     "contains:run-time shapes disagree: dim 0 of the input (tensor<?xf32>, padding included) is smaller than one window (3); at module.window_sums" \
     -- --function=window_sums --input="2xf32=1 2"
+  # A 1x1 convolution over run-time channel counts: (1, 2) dotted with
+  # (3, 4) plus 5 = 16; the input's and the weights' channels must agree.
+  expect tosa_conv_channels "$device" "1x1x1x1xf32=[[[16]]]" -- \
+    --function=tosa_conv_channels --input="1x1x1x2xf32=1 2" \
+    --input="1x1x1x2xf32=3 4" --input="1xf32=5"
+  expect tosa_conv_channels_bad "$device" \
+    "contains:run-time shapes disagree: dim 3 of operand 0 (tensor<1x1x1x?xf32>) and dim 3 of operand 1 (tensor<?x1x1x?xf32>) differ; at module.tosa_conv_channels" \
+    -- --function=tosa_conv_channels --input="1x1x1x2xf32=1 2" \
+    --input="1x1x1x3xf32=3 4 5" --input="1xf32=5"
   # Reshapes with run-time dims: 2x6 holds three rows of 4, 1x6 does not
   # (6 is not a multiple of 4); a shape tensor must hold the operand's
   # element count with no negative size (-2 x -3 = 6 still fails).

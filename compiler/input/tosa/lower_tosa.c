@@ -330,19 +330,23 @@ static kiln_status_t kiln_tosa_lower_scalar(kiln_ir_builder_t* b,
     }
     return kiln_lowering_cmp(b, !is_float, pred, args[0], args[1], out);
   }
-  if (kiln_ir_op_is(op, "tosa.clamp")) {
-    const kiln_ir_attribute_t* lo_attr = kiln_tosa_clamp_bound(op, false);
+  if (kiln_ir_op_is(op, "tosa.clamp") || kiln_ir_op_is(op, "tosa.reluN")) {
+    // reluN's lower bound is 0.
+    bool relu = kiln_ir_op_is(op, "tosa.reluN");
+    const kiln_ir_attribute_t* lo_attr =
+        relu ? NULL : kiln_tosa_clamp_bound(op, false);
     const kiln_ir_attribute_t* hi_attr = kiln_tosa_clamp_bound(op, true);
     kiln_ir_value_t *lo, *hi, *v;
     if (is_float) {
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_float_const(b, t, lo_attr->f.value, &lo));
+          kiln_lowering_float_const(b, t, relu ? 0.0 : lo_attr->f.value, &lo));
       KILN_RETURN_IF_ERROR(
           kiln_lowering_float_const(b, t, hi_attr->f.value, &hi));
       KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maximumf", x, lo, &v));
       return kiln_lowering_emit2(b, "arith.minimumf", v, hi, out);
     }
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, lo_attr->i, &lo));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_int_const(b, t, relu ? 0 : lo_attr->i, &lo));
     KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, hi_attr->i, &hi));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(
         b, is_unsigned ? "arith.maxui" : "arith.maxsi", x, lo, &v));

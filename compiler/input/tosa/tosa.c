@@ -297,11 +297,15 @@ static kiln_status_t kiln_tosa_verify_clamp(kiln_ir_context_t* context,
   KILN_RETURN_IF_ERROR(
       kiln_tosa_check_class(context, op, e, KILN_TOSA_NUMERIC));
   static const char* const names[2] = {"min_val", "max_val"};
-  for (int i = 0; i < 2; ++i) {
+  // The old tosa.reluN clamps to [0, max_fp / max_int].
+  bool relu = kiln_ir_op_is(op, "tosa.reluN");
+  for (int i = relu ? 1 : 0; i < 2; ++i) {
     const kiln_ir_attribute_t* a = kiln_tosa_clamp_bound(op, i == 1);
     if (!kiln_tosa_scalar_attr(a)) {
       return kiln_ir_op_emit_error(
-          op, context, "requires a scalar attribute '%s'", names[i]);
+          op, context, "requires a scalar attribute '%s'",
+          relu ? (e->kind == KILN_IR_TYPE_FLOAT ? "max_fp" : "max_int")
+               : names[i]);
     }
     bool float_attr = a->kind == KILN_IR_ATTR_FLOAT;
     if (float_attr != (e->kind == KILN_IR_TYPE_FLOAT)) {
@@ -1030,6 +1034,10 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
                          kiln_tosa_verify_select, elementwise),
     KILN_TOSA_DYNAMIC_OP("tosa.clamp", "clamps to [min_val, max_val]", 1,
                          kiln_tosa_verify_clamp, elementwise),
+    KILN_TOSA_DYNAMIC_OP("tosa.reluN",
+                         "clamps to [0, max_fp] or [0, max_int] (TOSA before "
+                         "0.60)",
+                         1, kiln_tosa_verify_clamp, elementwise),
     KILN_TOSA_DYNAMIC_OP("tosa.cast", "converts the element type", 1,
                          kiln_tosa_verify_cast, elementwise),
     KILN_TOSA_DYNAMIC_OP("tosa.reduce_sum", "sums along axis (kept)", 1,

@@ -502,6 +502,35 @@ static kiln_status_t kiln_lx_verify_attention(kiln_ir_context_t* ctx,
   kiln_lx_operands_t c = kiln_lx_operands(op);
   // online_attention: outs(output, max, sum).
   uint32_t outs = kiln_ir_op_is(op, "iree_linalg_ext.online_attention") ? 3 : 1;
+  if (outs == 1 && op->num_regions == 0 &&
+      !kiln_ir_op_get_attr(op, "indexing_maps")) {
+    // IREE's first form: ins(Q, K, V) outs(O), softmax(Q K^T) V with Q
+    // BxMxK1, K BxK2xK1, V BxK2xN and O BxMxN (no scale, mask or region).
+    const kiln_ir_type_t* t[4] = {NULL, NULL, NULL, NULL};
+    bool ok = c.ins == 3 && c.outs == 1 && op->num_results == 1;
+    for (uint32_t i = 0; ok && i < 4; ++i) {
+      t[i] = kiln_lx_type(op, i);
+      ok = kiln_ir_type_is_ranked_tensor(t[i]) && t[i]->shaped.rank == 3 &&
+           kiln_ir_type_is_float(t[i]->shaped.element);
+    }
+    // (operand, dim) pairs that must agree: B, M, K1, K2, N.
+    static const int pairs[6][4] = {{0, 0, 1, 0}, {0, 0, 2, 0}, {0, 0, 3, 0},
+                                    {0, 1, 3, 1}, {0, 2, 1, 2}, {1, 1, 2, 1}};
+    for (int i = 0; ok && i < 6; ++i) {
+      int64_t a = t[pairs[i][0]]->shaped.dims[pairs[i][1]];
+      int64_t b = t[pairs[i][2]]->shaped.dims[pairs[i][3]];
+      ok = a == b || a == KILN_IR_DYNAMIC_DIM || b == KILN_IR_DYNAMIC_DIM;
+    }
+    ok = ok && t[2]->shaped.dims[2] == t[3]->shaped.dims[2];
+    if (!ok || op->results[0].type != t[3]) {
+      return kiln_ir_op_emit_error(
+          op, ctx,
+          "expects ins(query, key, value, scale[, mask]) with indexing_maps "
+          "and a score region, or ins(query BxMxK1, key BxK2xK1, value "
+          "BxK2xN) outs(BxMxN) of floats");
+    }
+    return kiln_ok_status();
+  }
   if (c.ins < 4 || c.ins > 5 || c.outs != outs || op->num_results != outs) {
     return kiln_ir_op_emit_error(
         op, ctx,
@@ -998,8 +1027,9 @@ static const kiln_ir_op_def_t kiln_linalg_ext_defs[] = {
                 "value and index selected by a comparator along a dimension", 1,
                 kiln_lx_verify_arg_compare, arg_compare),
     KILN_LX_DEF("iree_linalg_ext.attention",
-                "softmax(score(Q K * scale) + mask) V over indexing maps", 1,
-                kiln_lx_verify_attention, attention),
+                "softmax(score(Q K * scale) + mask) V over indexing maps (or "
+                "IREE's first form: softmax(Q K^T) V, no region)",
+                KILN_IR_VARIADIC, kiln_lx_verify_attention, attention),
     KILN_LX_DEF("iree_linalg_ext.online_attention",
                 "one step of attention with running max and sum (output not "
                 "normalized)",

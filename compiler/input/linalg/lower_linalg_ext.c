@@ -745,8 +745,19 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
   const kiln_ir_attribute_t* maps_attr =
       kiln_ir_op_get_attr(op, "indexing_maps");
   const kiln_ir_affine_map_t* maps[8];
-  for (uint32_t i = 0; i < num_ins + (online ? 3u : 1u); ++i) {
-    maps[i] = maps_attr->array.elements[i]->affine_map;
+  // IREE's first attention (2023): ins(Q, K, V) outs(O), no maps, scale or
+  // score region: softmax(Q K^T) V over (batch, m, k1, k2, n).
+  bool legacy = !maps_attr && num_ins == 3 && !online;
+  if (legacy) {
+    static const int64_t dims[4][3] = {
+        {0, 1, 2}, {0, 3, 2}, {0, 3, 4}, {0, 1, 4}};
+    for (uint32_t i = 0; i < 4; ++i) {
+      maps[i] = kiln_linalg_projection_map(ctx, 5, 3, dims[i])->affine_map;
+    }
+  } else {
+    for (uint32_t i = 0; i < num_ins + (online ? 3u : 1u); ++i) {
+      maps[i] = maps_attr->array.elements[i]->affine_map;
+    }
   }
   const kiln_ir_affine_map_t* omap = maps[num_ins];
   kiln_ir_value_t* q = kiln_ir_op_operand(op, 0);
@@ -765,16 +776,20 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
           op, ctx, "online_attention with non-f32 outputs is not supported");
     }
   }
-  // The scale: a constant, materialized in the first body.
-  kiln_ir_op_t* scale_def = kiln_ir_op_operand(op, 3)->defining_op;
+  // The scale: a constant, materialized in the first body (1 for the
+  // legacy form).
+  kiln_ir_op_t* scale_def =
+      legacy ? NULL : kiln_ir_op_operand(op, 3)->defining_op;
   const kiln_ir_attribute_t* scale_attr =
       scale_def && kiln_ir_op_is(scale_def, "arith.constant")
           ? kiln_ir_op_get_attr(scale_def, "value")
           : NULL;
-  if (!scale_attr || scale_attr->kind != KILN_IR_ATTR_FLOAT) {
+  double scale_value = legacy ? 1.0 : 0.0;
+  if (!legacy && (!scale_attr || scale_attr->kind != KILN_IR_ATTR_FLOAT)) {
     return kiln_ir_op_emit_error(
         op, ctx, "a scale that is not an arith.constant is not supported");
   }
+  if (!legacy) scale_value = scale_attr->f.value;
   uint32_t nd = omap->num_dims;
   bool in[4][KILN_LX_MAX_RANK];  // q, k, v, out
   const kiln_ir_affine_map_t* qkvo[4] = {maps[0], maps[1], maps[2], omap};
@@ -839,8 +854,8 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
     kiln_ir_value_t *a, *c, *scale, *prod, *sum;
     KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[0], f32, &a));
     KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[1], f32, &c));
-    KILN_RETURN_IF_ERROR(kiln_lowering_float_const(
-        &bb, f32, scale_attr->f.value * log2e, &scale));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_float_const(&bb, f32, scale_value * log2e, &scale));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", a, scale, &a));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", a, c, &prod));
     KILN_RETURN_IF_ERROR(
@@ -864,12 +879,14 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
                                                     &init, m, space.count, NULL,
                                                     &generic, &body));
     kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-    kiln_ir_block_t* region = op->regions[0].first_block;
-    kiln_ir_value_t *x = NULL, *score = NULL;
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_convert(&bb, body->args[0], region->args[0]->type, &x));
-    KILN_RETURN_IF_ERROR(
-        kiln_lower_stablehlo_region_inline(&bb, op, &x, &score));
+    kiln_ir_value_t *x = body->args[0], *score = x;
+    if (!legacy) {  // the legacy form has no score region
+      kiln_ir_block_t* region = op->regions[0].first_block;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_convert(&bb, body->args[0], region->args[0]->type, &x));
+      KILN_RETURN_IF_ERROR(
+          kiln_lower_stablehlo_region_inline(&bb, op, &x, &score));
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, score, f32, &score));
     if (has_mask) {
       kiln_ir_value_t* mv = body->args[1];

@@ -1,0 +1,14 @@
+// IREE's first iree_linalg_ext.attention (2023): ins(Q, K, V) outs(O), no
+// indexing maps, scale or score region: softmax(Q K^T) V per batch. With
+// Q = K = identity, the scores are the identity, so each row weights V's
+// rows by e / (e + 1) and 1 / (e + 1): row 0 = 0.7310586 (1, 2) +
+// 0.2689414 (3, 4), row 1 the other way round.
+func.func @attention_first_form() {
+  %q = util.unfoldable_constant dense<[[[1.0, 0.0], [0.0, 1.0]]]> : tensor<1x2x2xf32>
+  %k = util.unfoldable_constant dense<[[[1.0, 0.0], [0.0, 1.0]]]> : tensor<1x2x2xf32>
+  %v = util.unfoldable_constant dense<[[[1.0, 2.0], [3.0, 4.0]]]> : tensor<1x2x2xf32>
+  %init = tensor.empty() : tensor<1x2x2xf32>
+  %0 = iree_linalg_ext.attention ins(%q, %k, %v : tensor<1x2x2xf32>, tensor<1x2x2xf32>, tensor<1x2x2xf32>) outs(%init : tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
+  check.expect_almost_eq_const(%0, dense<[[[1.5378828, 2.5378828], [2.4621172, 3.4621172]]]> : tensor<1x2x2xf32>) : tensor<1x2x2xf32>
+  return
+}

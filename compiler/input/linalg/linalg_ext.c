@@ -504,12 +504,15 @@ static kiln_status_t kiln_lx_verify_attention(kiln_ir_context_t* ctx,
   uint32_t outs = kiln_ir_op_is(op, "iree_linalg_ext.online_attention") ? 3 : 1;
   if (outs == 1 && op->num_regions == 0 &&
       !kiln_ir_op_get_attr(op, "indexing_maps")) {
-    // IREE's first form: ins(Q, K, V) outs(O), softmax(Q K^T) V with Q
-    // BxMxK1, K BxK2xK1, V BxK2xN and O BxMxN (no scale, mask or region).
+    // IREE's first forms: ins(Q, K, V[, scale]) outs(O), softmax(Q K^T *
+    // scale) V with Q BxMxK1, K BxK2xK1, V BxK2xN and O BxMxN (no mask or
+    // region; a float scale, 1 when absent).
     const kiln_ir_type_t* t[4] = {NULL, NULL, NULL, NULL};
-    bool ok = c.ins == 3 && c.outs == 1 && op->num_results == 1;
+    bool ok = (c.ins == 3 || c.ins == 4) && c.outs == 1 &&
+              op->num_results == 1 &&
+              (c.ins == 3 || kiln_lx_type(op, 3)->kind == KILN_IR_TYPE_FLOAT);
     for (uint32_t i = 0; ok && i < 4; ++i) {
-      t[i] = kiln_lx_type(op, i);
+      t[i] = kiln_lx_type(op, i == 3 ? c.ins : i);
       ok = kiln_ir_type_is_ranked_tensor(t[i]) && t[i]->shaped.rank == 3 &&
            kiln_ir_type_is_float(t[i]->shaped.element);
     }
@@ -527,7 +530,7 @@ static kiln_status_t kiln_lx_verify_attention(kiln_ir_context_t* ctx,
           op, ctx,
           "expects ins(query, key, value, scale[, mask]) with indexing_maps "
           "and a score region, or ins(query BxMxK1, key BxK2xK1, value "
-          "BxK2xN) outs(BxMxN) of floats");
+          "BxK2xN[, scale]) outs(BxMxN) of floats");
     }
     return kiln_ok_status();
   }

@@ -745,14 +745,19 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
   const kiln_ir_attribute_t* maps_attr =
       kiln_ir_op_get_attr(op, "indexing_maps");
   const kiln_ir_affine_map_t* maps[8];
-  // IREE's first attention (2023): ins(Q, K, V) outs(O), no maps, scale or
-  // score region: softmax(Q K^T) V over (batch, m, k1, k2, n).
-  bool legacy = !maps_attr && num_ins == 3 && !online;
+  // IREE's first attention forms (2023-24): ins(Q, K, V[, scale]) outs(O),
+  // no maps or score region: softmax(Q K^T * scale) V over (batch, m, k1,
+  // k2, n), scale 1 when absent.
+  bool legacy = !maps_attr && (num_ins == 3 || num_ins == 4) && !online;
   if (legacy) {
     static const int64_t dims[4][3] = {
         {0, 1, 2}, {0, 3, 2}, {0, 3, 4}, {0, 1, 4}};
     for (uint32_t i = 0; i < 4; ++i) {
-      maps[i] = kiln_linalg_projection_map(ctx, 5, 3, dims[i])->affine_map;
+      maps[i == 3 ? num_ins : i] =
+          kiln_linalg_projection_map(ctx, 5, 3, dims[i])->affine_map;
+    }
+    if (num_ins == 4) {  // the scale's (not read through it)
+      maps[3] = kiln_linalg_projection_map(ctx, 5, 0, NULL)->affine_map;
     }
   } else {
     for (uint32_t i = 0; i < num_ins + (online ? 3u : 1u); ++i) {
@@ -778,18 +783,18 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
   }
   // The scale: a constant, materialized in the first body (1 for the
   // legacy form).
+  bool has_scale = num_ins >= 4;
   kiln_ir_op_t* scale_def =
-      legacy ? NULL : kiln_ir_op_operand(op, 3)->defining_op;
+      has_scale ? kiln_ir_op_operand(op, 3)->defining_op : NULL;
   const kiln_ir_attribute_t* scale_attr =
       scale_def && kiln_ir_op_is(scale_def, "arith.constant")
           ? kiln_ir_op_get_attr(scale_def, "value")
           : NULL;
-  double scale_value = legacy ? 1.0 : 0.0;
-  if (!legacy && (!scale_attr || scale_attr->kind != KILN_IR_ATTR_FLOAT)) {
+  if (has_scale && (!scale_attr || scale_attr->kind != KILN_IR_ATTR_FLOAT)) {
     return kiln_ir_op_emit_error(
         op, ctx, "a scale that is not an arith.constant is not supported");
   }
-  if (!legacy) scale_value = scale_attr->f.value;
+  double scale_value = has_scale ? scale_attr->f.value : 1.0;
   uint32_t nd = omap->num_dims;
   bool in[4][KILN_LX_MAX_RANK];  // q, k, v, out
   const kiln_ir_affine_map_t* qkvo[4] = {maps[0], maps[1], maps[2], omap};

@@ -12,3 +12,16 @@ func.func @attention_first_form() {
   check.expect_almost_eq_const(%0, dense<[[[1.5378828, 2.5378828], [2.4621172, 3.4621172]]]> : tensor<1x2x2xf32>) : tensor<1x2x2xf32>
   return
 }
+
+// The 2024 form with a scale operand (still no maps or region): scores
+// 2 * identity, so the weights are e^2 / (e^2 + 1) and 1 / (e^2 + 1).
+func.func @attention_first_form_scaled() {
+  %q = util.unfoldable_constant dense<[[[1.0, 0.0], [0.0, 1.0]]]> : tensor<1x2x2xf32>
+  %k = util.unfoldable_constant dense<[[[1.0, 0.0], [0.0, 1.0]]]> : tensor<1x2x2xf32>
+  %v = util.unfoldable_constant dense<[[[1.0, 2.0], [3.0, 4.0]]]> : tensor<1x2x2xf32>
+  %scale = arith.constant 2.0 : f32
+  %init = tensor.empty() : tensor<1x2x2xf32>
+  %0 = iree_linalg_ext.attention ins(%q, %k, %v, %scale : tensor<1x2x2xf32>, tensor<1x2x2xf32>, tensor<1x2x2xf32>, f32) outs(%init : tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
+  check.expect_almost_eq_const(%0, dense<[[[1.2384058, 2.2384058], [2.7615942, 3.7615942]]]> : tensor<1x2x2xf32>) : tensor<1x2x2xf32>
+  return
+}

@@ -213,10 +213,10 @@ func.func @reverse_type(%x: tensor<2x3xf32>, %y: tensor<3x2xf32>) -> tensor<3x2x
 
 // -----
 
-// IREE's first attention form (no maps, scale or region) still needs
+// IREE's first attention forms (no maps or region) still need
 // BxMxK1, BxK2xK1 and BxK2xN operands: here K1 differs.
 func.func @attention_first_form_shapes(%q: tensor<1x2x3xf32>, %k: tensor<1x2x2xf32>, %v: tensor<1x2x2xf32>, %o: tensor<1x2x2xf32>) -> tensor<1x2x2xf32> {
-  // CHECK: linalg_ext_errors.mlir:[[@LINE+1]]:3: error: 'iree_linalg_ext.attention' op expects ins(query, key, value, scale[, mask]) with indexing_maps and a score region, or ins(query BxMxK1, key BxK2xK1, value BxK2xN) outs(BxMxN) of floats
+  // CHECK: linalg_ext_errors.mlir:[[@LINE+1]]:3: error: 'iree_linalg_ext.attention' op expects ins(query, key, value, scale[, mask]) with indexing_maps and a score region, or ins(query BxMxK1, key BxK2xK1, value BxK2xN[, scale]) outs(BxMxN) of floats
   %0 = iree_linalg_ext.attention ins(%q, %k, %v : tensor<1x2x3xf32>, tensor<1x2x2xf32>, tensor<1x2x2xf32>) outs(%o : tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
   return %0 : tensor<1x2x2xf32>
 }

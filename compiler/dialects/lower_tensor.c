@@ -480,8 +480,8 @@ static kiln_status_t kiln_lt_lower_bitcast(kiln_ir_builder_t* b,
                                  "a dynamically shaped bitcast is not "
                                  "supported yet");
   }
-  int64_t ws = kiln_flow_bitcast_element_bits(st);
-  int64_t wr = kiln_flow_bitcast_element_bits(rt);
+  int64_t ws = 0, wr = 0;
+  kiln_flow_bitcast_widths(st, rt, &ws, &wr);
   if ((ws > wr ? ws % wr : wr % ws) != 0 || ws > 64 || wr > 64) {
     return kiln_ir_op_emit_error(
         op, ctx,

@@ -442,6 +442,28 @@ int64_t kiln_flow_bitcast_element_bits(const kiln_ir_type_t* tensor_type) {
   return bits;
 }
 
+void kiln_flow_bitcast_widths(const kiln_ir_type_t* src,
+                              const kiln_ir_type_t* dst, int64_t* src_bits,
+                              int64_t* dst_bits) {
+  *src_bits = kiln_flow_bitcast_element_bits(src);
+  *dst_bits = kiln_flow_bitcast_element_bits(dst);
+  if (!kiln_ir_type_has_static_shape(src) ||
+      !kiln_ir_type_has_static_shape(dst)) {
+    return;
+  }
+  int64_t ns = kiln_ir_type_num_elements(src);
+  int64_t nd = kiln_ir_type_num_elements(dst);
+  if (*src_bits * ns == *dst_bits * nd) return;
+  int64_t ps =
+      kiln_ir_type_bit_width(kiln_ir_type_element(src)) == 1 ? 1 : *src_bits;
+  int64_t pd =
+      kiln_ir_type_bit_width(kiln_ir_type_element(dst)) == 1 ? 1 : *dst_bits;
+  if (ps * ns == pd * nd) {
+    *src_bits = ps;
+    *dst_bits = pd;
+  }
+}
+
 static kiln_status_t kiln_flow_verify_bitcast(kiln_ir_context_t* context,
                                               kiln_ir_op_t* op) {
   const kiln_ir_type_t* src = kiln_ir_op_operand(op, 0)->type;
@@ -462,8 +484,8 @@ static kiln_status_t kiln_flow_verify_bitcast(kiln_ir_context_t* context,
   }
   if (kiln_ir_type_has_static_shape(src) &&
       kiln_ir_type_has_static_shape(dst)) {
-    int64_t a = kiln_flow_bitcast_element_bits(src);
-    int64_t b = kiln_flow_bitcast_element_bits(dst);
+    int64_t a = 0, b = 0;
+    kiln_flow_bitcast_widths(src, dst, &a, &b);
     for (size_t d = 0; d < src->shaped.rank; ++d) a *= src->shaped.dims[d];
     for (size_t d = 0; d < dst->shaped.rank; ++d) b *= dst->shaped.dims[d];
     if (a != b) {

@@ -44,6 +44,12 @@ bool kiln_linalg_ext_bool(const kiln_ir_op_t* op, const char* name,
 // returns its length, -1 when absent.
 int64_t kiln_linalg_ext_dimension_map(const kiln_ir_op_t* op, int64_t* out,
                                       int64_t capacity);
+// Whether iree_linalg_ext.scatter |op| has IREE's 2023 shapes, which
+// today's rule (rank(original) = rank(update slice) + index depth) does not
+// fit: indices N x depth, updates N x slice, the slice (of any rank up to
+// the original's) covering the original's trailing dims, starting at the
+// index vector in the dims it indexes (0 in the others).
+bool kiln_linalg_ext_scatter_trailing_slice(const kiln_ir_op_t* op);
 kiln_status_t kiln_dialect_register_stablehlo(kiln_ir_context_t* context);
 // stablehlo_data.c: pad, reverse, gather, scatter, reduce_window,
 // convolution...

@@ -63,6 +63,33 @@ int64_t kiln_linalg_ext_dimension_map(const kiln_ir_op_t* op, int64_t* out,
   return a ? kiln_lx_int_list(a, out, capacity) : -1;
 }
 
+bool kiln_linalg_ext_scatter_trailing_slice(const kiln_ir_op_t* op) {
+  if (!kiln_ir_op_is(op, "iree_linalg_ext.scatter") ||
+      kiln_ir_op_num_regular_operands(op) < 3) {
+    return false;
+  }
+  int64_t map[KILN_LINALG_EXT_MAX_RANK];
+  int64_t depth =
+      kiln_linalg_ext_dimension_map(op, map, KILN_LINALG_EXT_MAX_RANK);
+  const kiln_ir_type_t* ut = kiln_ir_op_operand((kiln_ir_op_t*)op, 0)->type;
+  const kiln_ir_type_t* it = kiln_ir_op_operand((kiln_ir_op_t*)op, 1)->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  if (depth < 1 || !kiln_ir_type_is_ranked_tensor(ut) ||
+      !kiln_ir_type_is_ranked_tensor(it) ||
+      !kiln_ir_type_is_ranked_tensor(rt)) {
+    return false;
+  }
+  int64_t rank = (int64_t)rt->shaped.rank;
+  int64_t ur = (int64_t)ut->shaped.rank, ir = (int64_t)it->shaped.rank;
+  // Today's form fits: the batch is what the slice leaves of the updates.
+  int64_t batch = ur - (rank - depth);
+  if (batch >= 0 && (ir == batch + 1 || (ir == batch && depth == 1))) {
+    return false;
+  }
+  return ir == 2 && it->shaped.dims[1] == depth && ur >= 1 && ur - 1 <= rank &&
+         ut->shaped.dims[0] == it->shaped.dims[0];
+}
+
 //===----------------------------------------------------------------------===//
 // Verification
 //===----------------------------------------------------------------------===//
@@ -419,6 +446,12 @@ static kiln_status_t kiln_lx_verify_indexed(kiln_ir_context_t* ctx,
   }
   int64_t slice_rank = rank - depth;
   int64_t batch_rank = kiln_lx_rank(batched) - slice_rank;
+  int64_t slice_first = depth;  // the data dim the slice starts at
+  if (kiln_linalg_ext_scatter_trailing_slice(op)) {
+    batch_rank = 1;
+    slice_rank = kiln_lx_rank(batched) - 1;
+    slice_first = rank - slice_rank;
+  }
   if (batch_rank < 0) {
     return kiln_ir_op_emit_error(op, ctx, "%s rank is too small", batched_name);
   }
@@ -445,7 +478,7 @@ static kiln_status_t kiln_lx_verify_indexed(kiln_ir_context_t* ctx,
   }
   for (int64_t i = 0; i < slice_rank; ++i) {
     int64_t s = batched->shaped.dims[batch_rank + i];
-    int64_t full = data->shaped.dims[depth + i];
+    int64_t full = data->shaped.dims[slice_first + i];
     if (s != KILN_IR_DYNAMIC_DIM && full != KILN_IR_DYNAMIC_DIM && s > full) {
       return kiln_ir_op_emit_error(
           op, ctx, "slice dim %lld of the %s is larger than the %s's",

@@ -694,26 +694,6 @@ static kiln_status_t kiln_lt_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   return kiln_lowering_yield_and_replace(&g.bb, v, op, g.op);
 }
 
-// tensor.reshape: the shape operand's entries (read at host level) size
-// the result's run-time dims; a view (kiln_lowering_reshape).
-static kiln_status_t kiln_lt_lower_reshape(kiln_ir_builder_t* b,
-                                           kiln_ir_op_t* op) {
-  const kiln_ir_type_t* rt = op->results[0].type;
-  kiln_ir_value_t* sizes[KILN_LOWERING_MAX_RANK];
-  uint32_t num_sizes = 0;
-  kiln_ir_value_t* result = NULL;
-  if (rt->shaped.rank > KILN_LOWERING_MAX_RANK) {
-    return kiln_ir_op_emit_error(op, b->context, "rank %zu is not supported",
-                                 rt->shaped.rank);
-  }
-  KILN_RETURN_IF_ERROR(kiln_lowering_sizes_from_shape(
-      b, kiln_ir_op_operand(op, 1), rt, sizes, &num_sizes));
-  KILN_RETURN_IF_ERROR(kiln_lowering_reshape(b, op, kiln_ir_op_operand(op, 0),
-                                             rt, num_sizes, sizes, &result));
-  kiln_lowering_replace(op, result);
-  return kiln_ok_status();
-}
-
 // flow.tensor.reshape: a view (kiln_lowering_reshape) sized by its last
 // operands, the result's run-time dims (the source's, before them, are
 // the source's own).
@@ -751,7 +731,7 @@ kiln_ir_lower_fn_t kiln_lower_tensor_pick(const kiln_ir_op_def_t* def) {
       {"tensor.concat", kiln_lt_lower_concat},
       {"tensor.pad", kiln_lt_lower_pad},
       {"tensor.insert", kiln_lt_lower_insert},
-      {"tensor.reshape", kiln_lt_lower_reshape},
+      {"tensor.reshape", kiln_lowering_reshape_to_shape},
       {"flow.tensor.bitcast", kiln_lt_lower_bitcast},
       {"flow.tensor.reshape", kiln_lt_lower_flow_reshape},
   };

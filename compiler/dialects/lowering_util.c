@@ -722,6 +722,24 @@ kiln_status_t kiln_lowering_reshape(kiln_ir_builder_t* b, kiln_ir_op_t* op,
   return kiln_lowering_assert_shape(b, op, ok, what);
 }
 
+kiln_status_t kiln_lowering_reshape_to_shape(kiln_ir_builder_t* b,
+                                             kiln_ir_op_t* op) {
+  const kiln_ir_type_t* rt = op->results[0].type;
+  kiln_ir_value_t* sizes[KILN_LOWERING_MAX_RANK];
+  uint32_t num_sizes = 0;
+  kiln_ir_value_t* result = NULL;
+  if (rt->shaped.rank > KILN_LOWERING_MAX_RANK) {
+    return kiln_ir_op_emit_error(op, b->context, "rank %zu is not supported",
+                                 rt->shaped.rank);
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_sizes_from_shape(
+      b, kiln_ir_op_operand(op, 1), rt, sizes, &num_sizes));
+  KILN_RETURN_IF_ERROR(kiln_lowering_reshape(b, op, kiln_ir_op_operand(op, 0),
+                                             rt, num_sizes, sizes, &result));
+  kiln_lowering_replace(op, result);
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_lowering_window_empty(
     kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
     const int64_t* src_dim, const int64_t* span, const int64_t* stride,

@@ -232,6 +232,13 @@ kiln_status_t kiln_lowering_sizes_from_shape(kiln_ir_builder_t* b,
                                              kiln_ir_value_t** sizes,
                                              uint32_t* num_sizes);
 
+// Replaces |op| (tensor.reshape, stablehlo.dynamic_reshape: operand 0 the
+// data, operand 1 a 1-D shape tensor) by kiln_lowering_reshape of its
+// operand into its result type, the run-time dims sized by the shape's
+// entries (kiln_lowering_sizes_from_shape).
+kiln_status_t kiln_lowering_reshape_to_shape(kiln_ir_builder_t* b,
+                                             kiln_ir_op_t* op);
+
 // linalg.index |dim| (an index), inside a linalg.generic body.
 kiln_status_t kiln_lowering_linalg_index(kiln_ir_builder_t* b, int64_t dim,
                                          kiln_ir_value_t** out);

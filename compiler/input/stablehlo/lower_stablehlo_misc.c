@@ -197,19 +197,7 @@ static kiln_status_t kiln_lm_dynamic_shape_op(kiln_ir_builder_t* b,
   if (!kiln_ir_type_has_static_shape(rt) &&
       kiln_ir_op_is(op, "stablehlo.dynamic_reshape")) {
     // The shape operand's entries size the run-time dims.
-    kiln_ir_value_t* sizes[KILN_MISC_MAX];
-    uint32_t num_sizes = 0;
-    kiln_ir_value_t* result = NULL;
-    if (rt->shaped.rank > KILN_MISC_MAX) {
-      return kiln_ir_op_emit_error(op, ctx, "rank %zu is not supported",
-                                   rt->shaped.rank);
-    }
-    KILN_RETURN_IF_ERROR(kiln_lowering_sizes_from_shape(
-        b, kiln_ir_op_operand(op, 1), rt, sizes, &num_sizes));
-    KILN_RETURN_IF_ERROR(kiln_lowering_reshape(b, op, kiln_ir_op_operand(op, 0),
-                                               rt, num_sizes, sizes, &result));
-    kiln_lowering_replace(op, result);
-    return kiln_ok_status();
+    return kiln_lowering_reshape_to_shape(b, op);
   }
   if (!kiln_ir_type_has_static_shape(rt)) {
     return kiln_lm_dynamic_result(b, op,

@@ -76,10 +76,9 @@ static kiln_status_t kiln_lm_map(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
     maps[i] = kiln_linalg_identity_map(ctx, rank);
   }
   maps[n] = kiln_linalg_identity_map(ctx, rank);
-  kiln_ir_op_t* empty_op = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      b, "tensor.empty", 0, NULL, 1, &rt, 0, NULL, &empty_op));
-  kiln_ir_value_t* empty = kiln_ir_op_result(empty_op, 0);
+  // Run-time sizes: the first operand's.
+  kiln_ir_value_t* empty = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, ins[0], &empty));
   kiln_ir_op_t* g = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, n, ins, 1, &empty, maps,

@@ -46,13 +46,41 @@ static kiln_status_t kiln_tensor_verify_empty(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+static kiln_status_t kiln_tensor_parse_mixed(kiln_mlir_op_parser_t* p,
+                                             int64_t* values, size_t* count,
+                                             kiln_mlir_operand_t* dynamic,
+                                             size_t* num_dynamic);
+
 static kiln_status_t kiln_tensor_parse_empty(kiln_mlir_op_parser_t* p,
                                              kiln_ir_op_state_t* state) {
   kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
+  if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_LSQUARE) {
+    // linalg.init_tensor [4, %n] : T (tensor.empty's name until 2022): the
+    // static sizes are the type's, the `%n` operands its run-time ones.
+    int64_t values[KILN_TENSOR_MAX_RANK];
+    size_t count = 0, num_dynamic = 0;
+    kiln_mlir_operand_t dynamic[KILN_TENSOR_MAX_RANK];
+    KILN_RETURN_IF_ERROR(
+        kiln_tensor_parse_mixed(p, values, &count, dynamic, &num_dynamic));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+    const kiln_ir_type_t* type = NULL;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+    bool ok = kiln_ir_type_is_ranked_tensor(type) && type->shaped.rank == count;
+    for (size_t i = 0; ok && i < count; ++i)
+      ok = values[i] == type->shaped.dims[i];
+    if (!ok) {
+      return kiln_mlir_emit_error(p, "sizes do not match the result type");
+    }
+    for (size_t i = 0; i < num_dynamic; ++i) {
+      KILN_RETURN_IF_ERROR(
+          kiln_mlir_resolve_operand(p, &dynamic[i], index, state));
+    }
+    return kiln_mlir_add_result_type(p, state, type);
+  }
   kiln_mlir_operand_list_t sizes = {0};
   KILN_RETURN_IF_ERROR(
       kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_PAREN, &sizes));
-  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operands(p, &sizes, 1, &index, state));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   const kiln_ir_type_t* type = NULL;
@@ -255,10 +283,6 @@ static kiln_status_t kiln_tensor_fold_view(
 // expand_shape / collapse_shape
 //===----------------------------------------------------------------------===//
 
-static kiln_status_t kiln_tensor_parse_mixed(kiln_mlir_op_parser_t* p,
-                                             int64_t* values, size_t* count,
-                                             kiln_mlir_operand_t* dynamic,
-                                             size_t* num_dynamic);
 static uint32_t kiln_tensor_print_mixed_list(kiln_ir_printer_t* p,
                                              kiln_ir_op_t* op, const char* attr,
                                              uint32_t next);
@@ -321,14 +345,11 @@ static kiln_status_t kiln_tensor_verify_reshape(kiln_ir_context_t* context,
       return kiln_ir_op_emit_error(
           op, context, "output_shape must list %zu sizes", dst->shaped.rank);
     }
+    // The result type rules (some of IREE's tests list static sizes that
+    // disagree with it); the run-time sizes give its dynamic dims in order.
     uint32_t dynamic = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (out[i] != dst->shaped.dims[i]) {
-        return kiln_ir_op_emit_error(
-            op, context, "output_shape disagrees with the result type at %lld",
-            (long long)i);
-      }
-      dynamic += out[i] == KILN_IR_DYNAMIC_DIM;
+    for (size_t i = 0; i < dst->shaped.rank; ++i) {
+      dynamic += dst->shaped.dims[i] == KILN_IR_DYNAMIC_DIM;
     }
     if (num_sizes && dynamic != num_sizes) {
       return kiln_ir_op_emit_error(op, context,
@@ -1316,8 +1337,11 @@ static const kiln_ir_op_def_t kiln_tensor_defs[] = {
 };
 
 kiln_status_t kiln_dialect_register_tensor(kiln_ir_context_t* context) {
-  return kiln_lowering_register_ops_picked(
+  KILN_RETURN_IF_ERROR(kiln_lowering_register_ops_picked(
       context, kiln_tensor_defs,
       sizeof(kiln_tensor_defs) / sizeof(kiln_tensor_defs[0]),
-      kiln_lower_tensor_pick);
+      kiln_lower_tensor_pick));
+  // tensor.empty's name until 2022, with its `[sizes] : T` form.
+  return kiln_ir_register_op_alias(context, "linalg.init_tensor",
+                                   "tensor.empty");
 }

@@ -115,8 +115,10 @@ static kiln_status_t kiln_util_verify_barrier(kiln_ir_context_t* context,
 static kiln_status_t kiln_util_parse_barrier(kiln_mlir_op_parser_t* p,
                                              kiln_ir_op_state_t* state) {
   kiln_mlir_operand_list_t operands = {0};
-  KILN_RETURN_IF_ERROR(
-      kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &operands));
+  // `(%x, ...)`: util.do_not_optimize's form (its name until 2023).
+  bool paren = kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_LPAREN;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand_list(
+      p, paren ? KILN_MLIR_DELIM_PAREN : KILN_MLIR_DELIM_NONE, &operands));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   kiln_mlir_type_list_t types = {0};
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type_list(p, &types));
@@ -797,6 +799,8 @@ kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context) {
   // converts func to util early): parsed as func.func/return/call.
   KILN_RETURN_IF_ERROR(
       kiln_ir_register_op_alias(context, "util.func", "func.func"));
+  KILN_RETURN_IF_ERROR(kiln_ir_register_op_alias(
+      context, "util.do_not_optimize", "util.optimization_barrier"));
   KILN_RETURN_IF_ERROR(
       kiln_ir_register_op_alias(context, "util.return", "func.return"));
   return kiln_ir_register_op_alias(context, "util.call", "func.call");

@@ -616,13 +616,17 @@ static kiln_status_t kiln_lx_verify_attention(kiln_ir_context_t* ctx,
                                    "result %u type must be the output type", i);
     }
   }
+  // The score region is optional (IREE's 2024 form has none).
   kiln_ir_block_t* body =
       op->num_regions == 1 ? op->regions[0].first_block : NULL;
-  if (!body || body->num_args != 1 ||
-      body->args[0]->type->kind != KILN_IR_TYPE_FLOAT) {
+  if (op->num_regions > 1 ||
+      (op->num_regions == 1 &&
+       (!body || body->num_args != 1 ||
+        body->args[0]->type->kind != KILN_IR_TYPE_FLOAT))) {
     return kiln_ir_op_emit_error(
         op, ctx, "expects a score region of one float argument");
   }
+  if (!body) return kiln_ok_status();
   const kiln_ir_type_t* score = body->args[0]->type;
   return kiln_lx_expect_region(ctx, op, 1, &score, score);
 }

@@ -910,7 +910,8 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
                                                     &generic, &body));
     kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
     kiln_ir_value_t *x = body->args[0], *score = x;
-    if (!legacy) {  // the legacy form has no score region
+    // Earlier forms have no score region: the scores pass unchanged.
+    if (op->num_regions == 1 && op->regions[0].first_block) {
       kiln_ir_block_t* region = op->regions[0].first_block;
       KILN_RETURN_IF_ERROR(
           kiln_lowering_convert(&bb, body->args[0], region->args[0]->type, &x));

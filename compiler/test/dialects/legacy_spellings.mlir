@@ -71,3 +71,14 @@ func.func @renamed_ops(%a: f32, %b: f32, %t: tensor<4x4xf32>) -> (f32, f32, tens
   %u = tensor.unpack %p inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %o : tensor<2x2x2x2xf32> -> tensor<4x4xf32>
   return %0, %1, %u : f32, f32, tensor<4x4xf32>
 }
+
+// linalg.init_tensor [sizes] (tensor.empty until 2022) and
+// util.do_not_optimize(%x) (util.optimization_barrier until 2023).
+// CHECK-LABEL: func.func @renamed_util_linalg
+func.func @renamed_util_linalg(%n: index) -> tensor<?x4xf32> {
+  // CHECK: tensor.empty(%{{.*}}) : tensor<?x4xf32>
+  %0 = linalg.init_tensor [%n, 4] : tensor<?x4xf32>
+  // CHECK: util.optimization_barrier %{{.*}} : tensor<?x4xf32>
+  %1 = util.do_not_optimize(%0) : tensor<?x4xf32>
+  return %1 : tensor<?x4xf32>
+}

@@ -10,10 +10,10 @@ func.func @expand_short_shape(%t: tensor<?x4xf32>, %a: index) -> tensor<?x?x4xf3
 
 // -----
 
-func.func @expand_shape_disagrees(%t: tensor<?x4xf32>, %a: index) -> tensor<?x2x4xf32> {
-  // CHECK: tensor_reshape_dynamic_errors.mlir:[[@LINE+1]]:3: error: 'tensor.expand_shape' op output_shape disagrees with the result type at 1
-  %0 = tensor.expand_shape %t [[0, 1], [2]] output_shape [%a, 3, 4] : tensor<?x4xf32> into tensor<?x2x4xf32>
-  return %0 : tensor<?x2x4xf32>
+func.func @expand_sizes_for_static_dims(%t: tensor<?x4xf32>, %a: index) -> tensor<2x3x4xf32> {
+  // CHECK: tensor_reshape_dynamic_errors.mlir:[[@LINE+1]]:3: error: 'tensor.expand_shape' op expects 0 run-time output sizes, found 1
+  %0 = tensor.expand_shape %t [[0, 1], [2]] output_shape [%a, 3, 4] : tensor<?x4xf32> into tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
 }
 
 // -----

@@ -91,3 +91,17 @@ func.func @tensor_pack_and_maxf() {
   check.expect_almost_eq_const(%m, dense<[1.0, 3.0]> : tensor<2xf32>) : tensor<2xf32>
   return
 }
+
+// linalg.init_tensor (tensor.empty's name until 2022) with a run-time size,
+// filled with 7; util.do_not_optimize (optimization_barrier's name until
+// 2023) passes its operand through.
+func.func @init_tensor_and_do_not_optimize() {
+  %c3 = util.unfoldable_constant 3 : index
+  %e = linalg.init_tensor [%c3, 2] : tensor<?x2xi32>
+  %c7 = arith.constant 7 : i32
+  %f = linalg.fill ins(%c7 : i32) outs(%e : tensor<?x2xi32>) -> tensor<?x2xi32>
+  %b = util.do_not_optimize(%f) : tensor<?x2xi32>
+  %s = tensor.cast %b : tensor<?x2xi32> to tensor<3x2xi32>
+  check.expect_eq_const(%s, dense<7> : tensor<3x2xi32>) : tensor<3x2xi32>
+  return
+}

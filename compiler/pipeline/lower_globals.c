@@ -175,26 +175,39 @@ static kiln_status_t kiln_globals_value(kiln_ir_context_t* ctx,
                                "initializer sets it at run time");
 }
 
-// Whether every op of initializer block |b| is a constant, a cast of one,
-// a store of one, or the terminator: it folds into initial values.
+// The constant (arith.constant / util.unfoldable_constant) |op| stores when
+// it is a util.global.store of one, possibly through a tensor.cast (a
+// constant cast to a dynamically shaped global's type: its value, with its
+// static shape, is the initial value); else NULL.
+static kiln_ir_op_t* kiln_globals_stored_constant(kiln_ir_op_t* op) {
+  kiln_ir_value_t* v =
+      kiln_ir_op_is(op, "util.global.store") ? kiln_ir_op_operand(op, 0) : NULL;
+  kiln_ir_op_t* def =
+      v && v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+  if (def && kiln_ir_op_is(def, "tensor.cast")) {
+    kiln_ir_value_t* src = kiln_ir_op_operand(def, 0);
+    def = src->kind == KILN_IR_VALUE_RESULT ? src->defining_op : NULL;
+  }
+  return def && (kiln_ir_op_is(def, "arith.constant") ||
+                 kiln_ir_op_is(def, "util.unfoldable_constant"))
+             ? def
+             : NULL;
+}
+
+// Whether |op| of an initializer needs no store handling: a constant, a
+// cast (read by its store) or the terminator.
+static bool kiln_globals_initializer_passive(kiln_ir_op_t* op) {
+  return kiln_ir_op_is(op, "arith.constant") ||
+         kiln_ir_op_is(op, "util.unfoldable_constant") ||
+         kiln_ir_op_is(op, "func.return") || kiln_ir_op_is(op, "tensor.cast");
+}
+
+// Whether every op of initializer block |b| is passive or a store of a
+// constant: it folds into initial values.
 static bool kiln_globals_initializer_folds(kiln_ir_block_t* b) {
   for (kiln_ir_op_t* op = b ? b->first_op : NULL; op; op = op->next) {
-    if (kiln_ir_op_is(op, "arith.constant") ||
-        kiln_ir_op_is(op, "util.unfoldable_constant") ||
-        kiln_ir_op_is(op, "func.return") || kiln_ir_op_is(op, "tensor.cast")) {
-      continue;
-    }
-    kiln_ir_value_t* v = kiln_ir_op_is(op, "util.global.store")
-                             ? kiln_ir_op_operand(op, 0)
-                             : NULL;
-    kiln_ir_op_t* def =
-        v && v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
-    if (def && kiln_ir_op_is(def, "tensor.cast")) {
-      kiln_ir_value_t* src = kiln_ir_op_operand(def, 0);
-      def = src->kind == KILN_IR_VALUE_RESULT ? src->defining_op : NULL;
-    }
-    if (!def || !(kiln_ir_op_is(def, "arith.constant") ||
-                  kiln_ir_op_is(def, "util.unfoldable_constant"))) {
+    if (!kiln_globals_initializer_passive(op) &&
+        !kiln_globals_stored_constant(op)) {
       return false;
     }
   }
@@ -254,29 +267,9 @@ static kiln_status_t kiln_globals_fold_initializers(kiln_ir_context_t* ctx,
       continue;
     }
     for (kiln_ir_op_t* op = b ? b->first_op : NULL; op; op = op->next) {
-      if (kiln_ir_op_is(op, "arith.constant") ||
-          kiln_ir_op_is(op, "util.unfoldable_constant") ||
-          kiln_ir_op_is(op, "func.return")) {
-        continue;
-      }
-      if (kiln_ir_op_is(op, "tensor.cast")) continue;  // read by its store
-      kiln_ir_value_t* v = kiln_ir_op_is(op, "util.global.store")
-                               ? kiln_ir_op_operand(op, 0)
-                               : NULL;
-      kiln_ir_op_t* def =
-          v && v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
-      // A constant cast to a dynamically shaped global's type: its value
-      // (with its static shape) is the initial value.
-      if (def && kiln_ir_op_is(def, "tensor.cast")) {
-        kiln_ir_value_t* src = kiln_ir_op_operand(def, 0);
-        def = src->kind == KILN_IR_VALUE_RESULT ? src->defining_op : NULL;
-      }
-      if (!def || !(kiln_ir_op_is(def, "arith.constant") ||
-                    kiln_ir_op_is(def, "util.unfoldable_constant"))) {
-        return kiln_ir_op_emit_error(
-            op, ctx,
-            "util.initializer: only stores of constants are supported");
-      }
+      if (kiln_globals_initializer_passive(op)) continue;
+      kiln_ir_op_t* def = kiln_globals_stored_constant(op);
+      if (!def) continue;  // (kiln_globals_initializer_folds said it is)
       kiln_ir_op_t* global = NULL;
       KILN_RETURN_IF_ERROR(kiln_globals_find(ctx, module, op, &global));
       const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");

@@ -2,6 +2,7 @@
 #include "compiler/dialects/dialect_util.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 //===----------------------------------------------------------------------===//
@@ -194,6 +195,38 @@ kiln_status_t kiln_dialect_parse_operands_functional(
 //===----------------------------------------------------------------------===//
 // Verification
 //===----------------------------------------------------------------------===//
+
+kiln_status_t kiln_dialect_verify_window_attrs(kiln_ir_context_t* context,
+                                               kiln_ir_op_t* op) {
+  static const char* const names[] = {"window_dimensions",
+                                      "window_strides",
+                                      "base_dilations",
+                                      "window_dilations",
+                                      "padding",
+                                      "lhs_dilation",
+                                      "rhs_dilation",
+                                      "kernel",
+                                      "stride",
+                                      "dilation",
+                                      "pad",
+                                      "out_pad",
+                                      "strides",
+                                      "dilations"};
+  for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); ++k) {
+    const kiln_ir_attribute_t* attr = kiln_ir_op_get_attr(op, names[k]);
+    int64_t v[64];
+    int64_t n = attr ? kiln_dialect_int_list(attr, v, 64) : 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (v[i] > INT32_MAX || v[i] < -(int64_t)INT32_MAX) {
+        return kiln_ir_op_emit_error(
+            op, context,
+            "'%s' entry %lld (%lld) is out of range (magnitude above 2^31-1)",
+            names[k], (long long)i, (long long)v[i]);
+      }
+    }
+  }
+  return kiln_ok_status();
+}
 
 kiln_status_t kiln_dialect_require_ranked_tensors(kiln_ir_context_t* context,
                                                   kiln_ir_op_t* op) {

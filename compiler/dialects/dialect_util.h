@@ -98,6 +98,14 @@ void kiln_dialect_print_return_like(kiln_ir_printer_t* p, kiln_ir_op_t* op);
 kiln_status_t kiln_dialect_require_ranked_tensors(kiln_ir_context_t* context,
                                                   kiln_ir_op_t* op);
 
+// The window attributes of a convolution or pooling op (sizes, strides,
+// dilations, padding, under their StableHLO, TOSA and linalg names) hold
+// integers of magnitude at most 2^31-1 ("'stride' entry 1 (...) is out of
+// range" otherwise), so the window arithmetic of the verifiers and
+// lowerings (spans, padded sizes, read offsets) stays far from overflow.
+kiln_status_t kiln_dialect_verify_window_attrs(kiln_ir_context_t* context,
+                                               kiln_ir_op_t* op);
+
 // Whether |v|[0..n) is a permutation of 0..n-1 (transpose permutations).
 bool kiln_dialect_is_permutation(const int64_t* v, int64_t n);
 

@@ -44,6 +44,12 @@ bool kiln_linalg_ext_bool(const kiln_ir_op_t* op, const char* name,
 // returns its length, -1 when absent.
 int64_t kiln_linalg_ext_dimension_map(const kiln_ir_op_t* op, int64_t* out,
                                       int64_t capacity);
+// Whether iree_linalg_ext.scatter |op| has IREE's 2023 shapes, which
+// today's rule (rank(original) = rank(update slice) + index depth) does not
+// fit: indices N x depth, updates N x slice, the slice (of any rank up to
+// the original's) covering the original's trailing dims, starting at the
+// index vector in the dims it indexes (0 in the others).
+bool kiln_linalg_ext_scatter_trailing_slice(const kiln_ir_op_t* op);
 kiln_status_t kiln_dialect_register_stablehlo(kiln_ir_context_t* context);
 // stablehlo_data.c: pad, reverse, gather, scatter, reduce_window,
 // convolution...
@@ -56,6 +62,14 @@ kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context);
 // bit width, except i1 without an encoding (a byte, as IREE stores it;
 // `#iree_encoding.packed_storage` i1 is one bit).
 int64_t kiln_flow_bitcast_element_bits(const kiln_ir_type_t* tensor_type);
+// The element widths flow.tensor.bitcast reads |src| and writes |dst|
+// with: kiln_flow_bitcast_element_bits of each, except that where a
+// byte-stored i1 side cannot match the other side's bits but packed i1 can
+// (`tensor<1xi8> -> tensor<8xi1>`, as IREE bitcast plain i1 before
+// #iree_encoding.packed_storage), the i1 side is packed (1 bit).
+void kiln_flow_bitcast_widths(const kiln_ir_type_t* src,
+                              const kiln_ir_type_t* dst, int64_t* src_bits,
+                              int64_t* dst_bits);
 kiln_status_t kiln_dialect_register_check(kiln_ir_context_t* context);
 // cf.br / cf.cond_br: host control flow (compiler/dialects/cf.c).
 kiln_status_t kiln_dialect_register_cf(kiln_ir_context_t* context);

@@ -1263,6 +1263,7 @@ static uint32_t kiln_linalg_conv_spatial(const kiln_linalg_conv_t* c) {
 static kiln_status_t kiln_linalg_conv_param(kiln_ir_context_t* context,
                                             kiln_ir_op_t* op, const char* name,
                                             int64_t* out) {
+  KILN_RETURN_IF_ERROR(kiln_dialect_verify_window_attrs(context, op));
   uint32_t spatial = kiln_linalg_conv_spatial(kiln_linalg_find_conv(op));
   for (uint32_t i = 0; i < 5; ++i) out[i] = 1;
   const kiln_ir_attribute_t* attr = kiln_ir_op_get_attr(op, name);

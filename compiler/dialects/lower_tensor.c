@@ -480,8 +480,8 @@ static kiln_status_t kiln_lt_lower_bitcast(kiln_ir_builder_t* b,
                                  "a dynamically shaped bitcast is not "
                                  "supported yet");
   }
-  int64_t ws = kiln_flow_bitcast_element_bits(st);
-  int64_t wr = kiln_flow_bitcast_element_bits(rt);
+  int64_t ws = 0, wr = 0;
+  kiln_flow_bitcast_widths(st, rt, &ws, &wr);
   if ((ws > wr ? ws % wr : wr % ws) != 0 || ws > 64 || wr > 64) {
     return kiln_ir_op_emit_error(
         op, ctx,
@@ -694,6 +694,31 @@ static kiln_status_t kiln_lt_lower_pad(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   return kiln_lowering_yield_and_replace(&g.bb, v, op, g.op);
 }
 
+// flow.tensor.reshape: a view (kiln_lowering_reshape) sized by its last
+// operands, the result's run-time dims (the source's, before them, are
+// the source's own).
+static kiln_status_t kiln_lt_lower_flow_reshape(kiln_ir_builder_t* b,
+                                                kiln_ir_op_t* op) {
+  const kiln_ir_type_t* rt = op->results[0].type;
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  uint32_t num_sizes = 0;
+  for (size_t d = 0; d < rt->shaped.rank; ++d) {
+    num_sizes += rt->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
+  }
+  kiln_ir_value_t* sizes[KILN_LOWERING_MAX_RANK];
+  if (num_sizes >= n || num_sizes > KILN_LOWERING_MAX_RANK) {
+    return kiln_ir_op_emit_error(op, b->context, "malformed reshape");
+  }
+  for (uint32_t i = 0; i < num_sizes; ++i) {
+    sizes[i] = kiln_ir_op_operand(op, n - num_sizes + i);
+  }
+  kiln_ir_value_t* result = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_reshape(b, op, kiln_ir_op_operand(op, 0),
+                                             rt, num_sizes, sizes, &result));
+  kiln_lowering_replace(op, result);
+  return kiln_ok_status();
+}
+
 // One hook per definition, picked once at registration (tensor.c and the
 // flow ops of util.c); ops already structured get none.
 kiln_ir_lower_fn_t kiln_lower_tensor_pick(const kiln_ir_op_def_t* def) {
@@ -706,9 +731,9 @@ kiln_ir_lower_fn_t kiln_lower_tensor_pick(const kiln_ir_op_def_t* def) {
       {"tensor.concat", kiln_lt_lower_concat},
       {"tensor.pad", kiln_lt_lower_pad},
       {"tensor.insert", kiln_lt_lower_insert},
-      // A reshape is a bitcast between equal element types.
+      {"tensor.reshape", kiln_lowering_reshape_to_shape},
       {"flow.tensor.bitcast", kiln_lt_lower_bitcast},
-      {"flow.tensor.reshape", kiln_lt_lower_bitcast},
+      {"flow.tensor.reshape", kiln_lt_lower_flow_reshape},
   };
   for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); ++i) {
     if (!strcmp(def->name, table[i].name)) return table[i].fn;

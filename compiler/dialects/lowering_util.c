@@ -270,14 +270,13 @@ kiln_status_t kiln_lowering_fill(kiln_ir_builder_t* b, kiln_ir_value_t* value,
   return kiln_ok_status();
 }
 
-// cf.assert |cond| with "<op's location>: run-time shapes disagree: <what>".
-static kiln_status_t kiln_lowering_assert_shape(kiln_ir_builder_t* b,
-                                                kiln_ir_op_t* op,
-                                                kiln_ir_value_t* cond,
-                                                const char* what) {
+// cf.assert |cond| with "<loc>: run-time shapes disagree: <what>".
+static kiln_status_t kiln_lowering_assert_at(kiln_ir_builder_t* b,
+                                             const kiln_ir_location_t* loc,
+                                             kiln_ir_value_t* cond,
+                                             const char* what) {
   kiln_ir_context_t* ctx = b->context;
   char message[512];
-  const kiln_ir_location_t* loc = op->location;
   int at = 0;
   if (loc && loc->kind == KILN_IR_LOC_FILE) {
     at = snprintf(message, sizeof(message), "%.*s:%u:%u: ", (int)loc->file.size,
@@ -293,6 +292,14 @@ static kiln_status_t kiln_lowering_assert_shape(kiln_ir_builder_t* b,
   kiln_ir_op_t* check = NULL;
   return kiln_ir_builder_create_simple(b, "cf.assert", 1, &cond, 0, NULL, 1,
                                        &msg, &check);
+}
+
+// As kiln_lowering_assert_at, at |op|'s location.
+static kiln_status_t kiln_lowering_assert_shape(kiln_ir_builder_t* b,
+                                                kiln_ir_op_t* op,
+                                                kiln_ir_value_t* cond,
+                                                const char* what) {
+  return kiln_lowering_assert_at(b, op->location, cond, what);
 }
 
 // The cf.assert that dim |a_dim| of operand |a| and dim |c_dim| of operand
@@ -466,14 +473,290 @@ kiln_status_t kiln_lowering_assert_window_fits(
   return kiln_lowering_assert_shape(b, op, ok, what);
 }
 
+//===----------------------------------------------------------------------===//
+// Reshapes
+//===----------------------------------------------------------------------===//
+
+// Groups the dims of |big| into the dims of |small|; false when they do
+// not group contiguously. A run-time sized dim of |small| takes the dims of
+// |big| up to and including its one run-time sized dim (so that its size is
+// the product of the group's, or its dynamic dim the quotient); trailing
+// dims after such a last group join it.
+static bool kiln_lowering_group_dims(
+    const kiln_ir_type_t* big, const kiln_ir_type_t* small,
+    int64_t groups[KILN_LOWERING_MAX_RANK][KILN_LOWERING_MAX_RANK],
+    int64_t* sizes) {
+  size_t bi = 0;
+  size_t nb = big->shaped.rank, ns = small->shaped.rank;
+  if (nb > KILN_LOWERING_MAX_RANK) return false;
+  if (ns == 0) {
+    for (size_t i = 0; i < nb; ++i) {
+      if (big->shaped.dims[i] != 1) return false;
+    }
+    return true;
+  }
+  for (size_t si = 0; si < ns; ++si) {
+    sizes[si] = 0;
+    int64_t want = small->shaped.dims[si];
+    if (want == KILN_IR_DYNAMIC_DIM) {
+      bool dynamic = false;
+      while (!dynamic) {
+        if (bi >= nb) return false;
+        dynamic = big->shaped.dims[bi] == KILN_IR_DYNAMIC_DIM;
+        groups[si][sizes[si]++] = (int64_t)bi++;
+      }
+      continue;
+    }
+    int64_t product = 1;
+    do {
+      if (bi >= nb || big->shaped.dims[bi] == KILN_IR_DYNAMIC_DIM) {
+        return false;
+      }
+      product *= big->shaped.dims[bi];
+      groups[si][sizes[si]++] = (int64_t)bi++;
+    } while (product < want);
+    if (product != want) return false;
+  }
+  bool last_dynamic = small->shaped.dims[ns - 1] == KILN_IR_DYNAMIC_DIM;
+  while (bi < nb) {  // trailing 1s (any static dims after ?) join the last
+    if (big->shaped.dims[bi] == KILN_IR_DYNAMIC_DIM ||
+        (!last_dynamic && big->shaped.dims[bi] != 1)) {
+      return false;
+    }
+    groups[ns - 1][sizes[ns - 1]++] = (int64_t)bi++;
+  }
+  return true;
+}
+
+// tensor.expand_shape (|rt| of higher rank) or collapse_shape of |input|
+// into |rt| along the |num_groups| groups |groups| (|group_sizes| dims
+// each), with the |num_sizes| run-time output sizes |sizes| of an expand.
+static kiln_status_t kiln_lowering_view(
+    kiln_ir_builder_t* b, kiln_ir_value_t* input, const kiln_ir_type_t* rt,
+    size_t num_groups,
+    int64_t groups[KILN_LOWERING_MAX_RANK][KILN_LOWERING_MAX_RANK],
+    const int64_t* group_sizes, uint32_t num_sizes,
+    kiln_ir_value_t* const* sizes, kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  bool expand = rt->shaped.rank > input->type->shaped.rank;
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
+  const kiln_ir_attribute_t* elems[KILN_LOWERING_MAX_RANK];
+  for (size_t g = 0; g < num_groups; ++g) {
+    const kiln_ir_attribute_t* ints[KILN_LOWERING_MAX_RANK];
+    for (int64_t j = 0; j < group_sizes[g]; ++j) {
+      ints[j] = kiln_ir_integer_attr_get(ctx, i64, groups[g][j]);
+    }
+    elems[g] = kiln_ir_array_attr_get(ctx, (size_t)group_sizes[g], ints);
+  }
+  kiln_ir_named_attribute_t attrs[2];
+  size_t num_attrs = 0;
+  attrs[num_attrs++] = kiln_ir_named_attr(
+      ctx, "reassociation", kiln_ir_array_attr_get(ctx, num_groups, elems));
+  if (expand) {
+    attrs[num_attrs++] = kiln_ir_named_attr(
+        ctx, "static_output_shape",
+        kiln_dialect_i64_array(ctx, rt->shaped.rank, rt->shaped.dims));
+  }
+  kiln_ir_value_t* operands[1 + KILN_LOWERING_MAX_RANK];
+  operands[0] = input;
+  for (uint32_t i = 0; expand && i < num_sizes; ++i) operands[1 + i] = sizes[i];
+  kiln_ir_op_t* reshape = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      b, expand ? "tensor.expand_shape" : "tensor.collapse_shape",
+      1 + (expand ? num_sizes : 0), operands, 1, &rt, num_attrs, attrs,
+      &reshape));
+  *out = kiln_ir_op_result(reshape, 0);
+  return kiln_ok_status();
+}
+
+// The product of |v|'s dims (read at run time where dynamic) as an index.
+static kiln_status_t kiln_lowering_count(kiln_ir_builder_t* b,
+                                         kiln_ir_value_t* v,
+                                         kiln_ir_value_t** out) {
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, out));
+  for (size_t d = 0; d < v->type->shaped.rank; ++d) {
+    kiln_ir_value_t* dim = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, v, d, &dim));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.muli", *out, dim, out));
+  }
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_lowering_sizes_from_shape(kiln_ir_builder_t* b,
+                                             kiln_ir_value_t* shape,
+                                             const kiln_ir_type_t* rt,
+                                             kiln_ir_value_t** sizes,
+                                             uint32_t* num_sizes) {
+  const kiln_ir_type_t* se = shape->type->shaped.element;
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(b->context);
+  *num_sizes = 0;
+  for (size_t j = 0; j < rt->shaped.rank; ++j) {
+    if (rt->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) continue;
+    kiln_ir_value_t *at = NULL, *args[2], *v = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, (int64_t)j, &at));
+    args[0] = shape;
+    args[1] = at;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(b, "tensor.extract", se, 2, args, &v));
+    // Always a cast (index to index too): the host reads a shape entry back
+    // through it (kiln_schedule_is_shape_op).
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(b, "arith.index_cast", index, 1, &v,
+                                            &sizes[(*num_sizes)++]));
+  }
+  return kiln_ok_status();
+}
+
+kiln_status_t kiln_lowering_reshape(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                    kiln_ir_value_t* input,
+                                    const kiln_ir_type_t* rt,
+                                    uint32_t num_sizes,
+                                    kiln_ir_value_t* const* sizes,
+                                    kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* in = input->type;
+  *out = input;
+  // (With run-time sizes the same type may still be another shape.)
+  if (in == rt && !num_sizes) return kiln_ok_status();
+  uint32_t rt_dynamic = 0;
+  for (size_t d = 0; d < rt->shaped.rank; ++d) {
+    rt_dynamic += rt->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
+  }
+  bool dynamic =
+      !kiln_ir_type_has_static_shape(in) || !kiln_ir_type_has_static_shape(rt);
+  if ((num_sizes && num_sizes != rt_dynamic) ||
+      in->shaped.rank > KILN_LOWERING_MAX_RANK ||
+      rt->shaped.rank > KILN_LOWERING_MAX_RANK) {
+    return kiln_ir_op_emit_error(op, ctx, "cannot reshape %s into %s",
+                                 kiln_ir_type_to_string(ctx, in),
+                                 kiln_ir_type_to_string(ctx, rt));
+  }
+  int64_t groups[KILN_LOWERING_MAX_RANK][KILN_LOWERING_MAX_RANK];
+  int64_t group_sizes[KILN_LOWERING_MAX_RANK] = {0};
+  bool expand = rt->shaped.rank > in->shaped.rank;
+  if (!num_sizes && in->shaped.rank != rt->shaped.rank &&
+      kiln_lowering_group_dims(expand ? rt : in, expand ? in : rt, groups,
+                               group_sizes)) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_view(
+        b, input, rt, expand ? in->shaped.rank : rt->shaped.rank, groups,
+        group_sizes, 0, NULL, out));
+  } else {
+    // Through 1-D: collapse every dim, then expand.
+    if (rt_dynamic > 1 && !num_sizes) {
+      return kiln_ir_op_emit_error(
+          op, ctx,
+          "cannot reshape %s into %s: more than one run-time result dim "
+          "and no sizes for them",
+          kiln_ir_type_to_string(ctx, in), kiln_ir_type_to_string(ctx, rt));
+    }
+    if ((in->shaped.rank == 0 || rt->shaped.rank == 0) && dynamic) {
+      return kiln_ir_op_emit_error(
+          op, ctx, "cannot reshape %s into %s: rank 0 with run-time dims",
+          kiln_ir_type_to_string(ctx, in), kiln_ir_type_to_string(ctx, rt));
+    }
+    int64_t count = kiln_ir_type_has_static_shape(in)
+                        ? kiln_ir_type_num_elements(in)
+                        : KILN_IR_DYNAMIC_DIM;
+    const kiln_ir_type_t* flat =
+        kiln_ir_tensor_type_get(ctx, 1, &count, rt->shaped.element, NULL);
+    kiln_ir_value_t* mid = input;
+    int64_t all[KILN_LOWERING_MAX_RANK][KILN_LOWERING_MAX_RANK];
+    for (size_t d = 0; d < KILN_LOWERING_MAX_RANK; ++d) all[0][d] = (int64_t)d;
+    if (in != flat) {
+      int64_t n = (int64_t)in->shaped.rank;
+      // Rank 0 to 1-D: an expand with no groups.
+      KILN_RETURN_IF_ERROR(kiln_lowering_view(b, input, flat, n ? 1 : 0, all,
+                                              &n, 0, NULL, &mid));
+    }
+    int64_t n = (int64_t)rt->shaped.rank;
+    if (rt->shaped.rank == 1) {
+      // tensor.cast between ? and a static count (checked at run time).
+      if (rt != flat) {
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_emit(b, "tensor.cast", rt, 1, &mid, &mid));
+      }
+      *out = mid;
+    } else if (rt->shaped.rank == 0) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_view(b, mid, rt, 0, all, &n, 0, NULL, out));
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_view(b, mid, rt, 1, all, &n, num_sizes, sizes, out));
+    }
+  }
+  if (!dynamic) return kiln_ok_status();
+  // The result's sizes (given, or quotients of the input's) must hold the
+  // input's elements exactly.
+  kiln_ir_value_t *have = NULL, *want = NULL, *ok = NULL, *zero = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_count(b, input, &have));
+  if (num_sizes) {
+    // From the given sizes (a 1-D result passes the input through).
+    uint32_t k = 0;
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &want));
+    for (size_t d = 0; d < rt->shaped.rank; ++d) {
+      kiln_ir_value_t* dim = NULL;
+      if (rt->shaped.dims[d] == KILN_IR_DYNAMIC_DIM) {
+        dim = sizes[k++];
+      } else {
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_index_const(b, rt->shaped.dims[d], &dim));
+      }
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(b, "arith.muli", want, dim, &want));
+    }
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_lowering_count(b, *out, &want));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(b, KILN_CMPI_EQ, have, want, &ok));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 0, &zero));
+  for (uint32_t i = 0; i < num_sizes; ++i) {
+    kiln_ir_value_t* ge = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(b, KILN_CMPI_SGE, sizes[i], zero, &ge));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.andi", ok, ge, &ok));
+  }
+  char what[400];
+  snprintf(what, sizeof(what),
+           "reshaping %s into %s: the element counts differ or a size is "
+           "negative",
+           kiln_ir_type_to_string(ctx, in), kiln_ir_type_to_string(ctx, rt));
+  return kiln_lowering_assert_shape(b, op, ok, what);
+}
+
+kiln_status_t kiln_lowering_reshape_to_shape(kiln_ir_builder_t* b,
+                                             kiln_ir_op_t* op) {
+  const kiln_ir_type_t* rt = op->results[0].type;
+  kiln_ir_value_t* sizes[KILN_LOWERING_MAX_RANK];
+  uint32_t num_sizes = 0;
+  kiln_ir_value_t* result = NULL;
+  if (rt->shaped.rank > KILN_LOWERING_MAX_RANK) {
+    return kiln_ir_op_emit_error(op, b->context, "rank %zu is not supported",
+                                 rt->shaped.rank);
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_sizes_from_shape(
+      b, kiln_ir_op_operand(op, 1), rt, sizes, &num_sizes));
+  KILN_RETURN_IF_ERROR(kiln_lowering_reshape(b, op, kiln_ir_op_operand(op, 0),
+                                             rt, num_sizes, sizes, &result));
+  kiln_lowering_replace(op, result);
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_lowering_window_empty(
     kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
     const int64_t* src_dim, const int64_t* span, const int64_t* stride,
-    kiln_ir_value_t** out) {
+    kiln_ir_value_t* const* given, kiln_ir_value_t** out) {
   kiln_ir_value_t* sizes[KILN_LOWERING_MAX_RANK];
   uint32_t num_sizes = 0;
   for (size_t r = 0; r < type->shaped.rank; ++r) {
     if (type->shaped.dims[r] != KILN_IR_DYNAMIC_DIM) continue;
+    if (given && given[r]) {
+      if (num_sizes == KILN_LOWERING_MAX_RANK) {
+        return kiln_ir_emit_error(b->context, b->location,
+                                  "cannot size run-time dim %zu of %s", r,
+                                  kiln_ir_type_to_string(b->context, type));
+      }
+      sizes[num_sizes++] = given[r];
+      continue;
+    }
     kiln_ir_value_t* size = NULL;
     if (num_sizes == KILN_LOWERING_MAX_RANK || src_dim[r] < 0 ||
         (size_t)src_dim[r] >= input->type->shaped.rank) {
@@ -484,10 +767,26 @@ kiln_status_t kiln_lowering_window_empty(
     KILN_RETURN_IF_ERROR(
         kiln_lowering_dim(b, input, (size_t)src_dim[r], &size));
     if (span[r] != 1 || stride[r] != 1) {
-      kiln_ir_value_t *c = NULL, *one = NULL;
-      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, span[r], &c));
+      kiln_ir_value_t *c = NULL, *one = NULL, *span_c = NULL;
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, span[r], &span_c));
+      if (span[r] > 1 &&
+          input->type->shaped.dims[src_dim[r]] == KILN_IR_DYNAMIC_DIM) {
+        // An image smaller than one window has no output position: the
+        // call fails (an empty result would hide the bad input).
+        kiln_ir_value_t* ok = NULL;
+        char what[400];
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_cmpi(b, KILN_CMPI_SGE, size, span_c, &ok));
+        snprintf(what, sizeof(what),
+                 "dim %lld of the input (%s, padding included) is smaller "
+                 "than one window (%lld)",
+                 (long long)src_dim[r],
+                 kiln_ir_type_to_string(b->context, input->type),
+                 (long long)span[r]);
+        KILN_RETURN_IF_ERROR(kiln_lowering_assert_at(b, b->location, ok, what));
+      }
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(b, "arith.subi", size, c, &size));
+          kiln_lowering_emit2(b, "arith.subi", size, span_c, &size));
       if (stride[r] != 1) {
         KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, stride[r], &c));
         KILN_RETURN_IF_ERROR(

@@ -183,15 +183,18 @@ kiln_status_t kiln_lowering_assert_window_fits(
     const size_t* extent_dim, uint32_t num_loops);
 
 // tensor.empty of |type|, the result of windows sliding over |input| (a
-// convolution's or pooling's padded input): a run-time dim r is
-// (size - span[r]) / stride[r] + 1 of |input|'s run-time dim src_dim[r]
-// (a span and stride of 1 pass the size through). An input smaller than a
-// window gives 1 or a negative size, which the run time rejects; the
-// window reads are asserted to fit (kiln_lowering_assert_window_fits).
+// convolution's or pooling's padded input): a run-time dim r is |given|[r]
+// where |given| (optional) has a size for it (an output channel count read
+// off the weights), else (size - span[r]) / stride[r] + 1 of |input|'s
+// run-time dim src_dim[r]
+// (a span and stride of 1 pass the size through). A cf.assert at |b|'s
+// location fails the call when a run-time dim is smaller than one window
+// (span > 1), naming the dim; the window reads are asserted to fit
+// (kiln_lowering_assert_window_fits).
 kiln_status_t kiln_lowering_window_empty(
     kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
     const int64_t* src_dim, const int64_t* span, const int64_t* stride,
-    kiln_ir_value_t** out);
+    kiln_ir_value_t* const* given, kiln_ir_value_t** out);
 
 // tensor.empty of |type| whose dynamic dims are read at run time
 // (tensor.dim) from |inputs|: dim j of the result is dim r of the first
@@ -203,6 +206,38 @@ kiln_status_t kiln_lowering_empty_from(kiln_ir_builder_t* b,
                                        kiln_ir_value_t* const* inputs,
                                        const kiln_ir_attribute_t* const* maps,
                                        kiln_ir_value_t** out);
+
+// Reshapes |input| into |rt| (same element type, row-major, no data
+// movement) with tensor.collapse_shape / expand_shape: by grouping dims
+// where they group, else through 1-D. |sizes| holds the |num_sizes| index
+// values of |rt|'s run-time dims in order, or none (|num_sizes| 0): each
+// run-time result dim then follows from the input's (a product, or a
+// quotient by the static dims beside it), so a result group may hold one
+// run-time dim. Where run-time sizes take part, a cf.assert named by |op|
+// checks that the element counts agree and no size is negative.
+kiln_status_t kiln_lowering_reshape(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                    kiln_ir_value_t* input,
+                                    const kiln_ir_type_t* rt,
+                                    uint32_t num_sizes,
+                                    kiln_ir_value_t* const* sizes,
+                                    kiln_ir_value_t** out);
+
+// The run-time sizes of |rt|'s dynamic dims read at host level from the
+// 1-D shape tensor |shape| (integers or index, one per dim of |rt|): entry
+// j for each dynamic dim j, as index values in |sizes| (room for the rank
+// of |rt|), |*num_sizes| of them.
+kiln_status_t kiln_lowering_sizes_from_shape(kiln_ir_builder_t* b,
+                                             kiln_ir_value_t* shape,
+                                             const kiln_ir_type_t* rt,
+                                             kiln_ir_value_t** sizes,
+                                             uint32_t* num_sizes);
+
+// Replaces |op| (tensor.reshape, stablehlo.dynamic_reshape: operand 0 the
+// data, operand 1 a 1-D shape tensor) by kiln_lowering_reshape of its
+// operand into its result type, the run-time dims sized by the shape's
+// entries (kiln_lowering_sizes_from_shape).
+kiln_status_t kiln_lowering_reshape_to_shape(kiln_ir_builder_t* b,
+                                             kiln_ir_op_t* op);
 
 // linalg.index |dim| (an index), inside a linalg.generic body.
 kiln_status_t kiln_lowering_linalg_index(kiln_ir_builder_t* b, int64_t dim,

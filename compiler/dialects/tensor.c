@@ -46,13 +46,41 @@ static kiln_status_t kiln_tensor_verify_empty(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+static kiln_status_t kiln_tensor_parse_mixed(kiln_mlir_op_parser_t* p,
+                                             int64_t* values, size_t* count,
+                                             kiln_mlir_operand_t* dynamic,
+                                             size_t* num_dynamic);
+
 static kiln_status_t kiln_tensor_parse_empty(kiln_mlir_op_parser_t* p,
                                              kiln_ir_op_state_t* state) {
   kiln_ir_context_t* context = kiln_mlir_parser_context(p);
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
+  if (kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_LSQUARE) {
+    // linalg.init_tensor [4, %n] : T (tensor.empty's name until 2022): the
+    // static sizes are the type's, the `%n` operands its run-time ones.
+    int64_t values[KILN_TENSOR_MAX_RANK];
+    size_t count = 0, num_dynamic = 0;
+    kiln_mlir_operand_t dynamic[KILN_TENSOR_MAX_RANK];
+    KILN_RETURN_IF_ERROR(
+        kiln_tensor_parse_mixed(p, values, &count, dynamic, &num_dynamic));
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+    const kiln_ir_type_t* type = NULL;
+    KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+    bool ok = kiln_ir_type_is_ranked_tensor(type) && type->shaped.rank == count;
+    for (size_t i = 0; ok && i < count; ++i)
+      ok = values[i] == type->shaped.dims[i];
+    if (!ok) {
+      return kiln_mlir_emit_error(p, "sizes do not match the result type");
+    }
+    for (size_t i = 0; i < num_dynamic; ++i) {
+      KILN_RETURN_IF_ERROR(
+          kiln_mlir_resolve_operand(p, &dynamic[i], index, state));
+    }
+    return kiln_mlir_add_result_type(p, state, type);
+  }
   kiln_mlir_operand_list_t sizes = {0};
   KILN_RETURN_IF_ERROR(
       kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_PAREN, &sizes));
-  const kiln_ir_type_t* index = kiln_ir_index_type_get(context);
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operands(p, &sizes, 1, &index, state));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   const kiln_ir_type_t* type = NULL;
@@ -255,6 +283,10 @@ static kiln_status_t kiln_tensor_fold_view(
 // expand_shape / collapse_shape
 //===----------------------------------------------------------------------===//
 
+static uint32_t kiln_tensor_print_mixed_list(kiln_ir_printer_t* p,
+                                             kiln_ir_op_t* op, const char* attr,
+                                             uint32_t next);
+
 // Checks that |reassociation| groups the dims of the larger-rank type
 // |big| into the dims of |small| (each group's product is the small dim).
 static kiln_status_t kiln_tensor_verify_reshape(kiln_ir_context_t* context,
@@ -293,6 +325,43 @@ static kiln_status_t kiln_tensor_verify_reshape(kiln_ir_context_t* context,
       }
     }
     return kiln_ok_status();
+  }
+  // expand_shape's output_shape: the result dims, each run-time one given by
+  // an index operand (after the source) in order.
+  uint32_t num_sizes = kiln_ir_op_num_regular_operands(op) - 1;
+  if (!expand && num_sizes) {
+    return kiln_ir_op_emit_error(op, context, "expects one operand");
+  }
+  const kiln_ir_attribute_t* shape =
+      expand ? kiln_ir_op_get_attr(op, "static_output_shape") : NULL;
+  if (num_sizes && !shape) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "run-time sizes need an output_shape");
+  }
+  if (shape) {
+    int64_t out[16];
+    int64_t n = kiln_dialect_int_list(shape, out, 16);
+    if (n != (int64_t)dst->shaped.rank) {
+      return kiln_ir_op_emit_error(
+          op, context, "output_shape must list %zu sizes", dst->shaped.rank);
+    }
+    // The result type rules (some of IREE's tests list static sizes that
+    // disagree with it); the run-time sizes give its dynamic dims in order.
+    uint32_t dynamic = 0;
+    for (size_t i = 0; i < dst->shaped.rank; ++i) {
+      dynamic += dst->shaped.dims[i] == KILN_IR_DYNAMIC_DIM;
+    }
+    if (num_sizes && dynamic != num_sizes) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "expects %u run-time output sizes, found %u",
+                                   dynamic, num_sizes);
+    }
+    for (uint32_t i = 1; i <= num_sizes; ++i) {
+      if (!kiln_ir_type_is_index(kiln_ir_op_operand(op, i)->type)) {
+        return kiln_ir_op_emit_error(op, context,
+                                     "output sizes must be of index type");
+      }
+    }
   }
   int64_t next = 0;
   for (size_t g = 0; g < re->array.count; ++g) {
@@ -337,19 +406,26 @@ static kiln_status_t kiln_tensor_parse_reshape(kiln_mlir_op_parser_t* p,
   const kiln_ir_attribute_t* re = NULL;
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &re));
   KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(p, state, "reassociation", re));
+  // `output_shape [2, %n, 4]`: run-time sizes are index operands.
+  kiln_mlir_operand_t sizes[KILN_TENSOR_MAX_RANK];
+  size_t num_sizes = 0;
   if (kiln_mlir_parse_optional_keyword(p, "output_shape")) {
-    const kiln_ir_attribute_t* shape = NULL;
-    KILN_RETURN_IF_ERROR(kiln_mlir_parse_attribute(p, NULL, &shape));
-    int64_t dims[16];
-    int64_t n = kiln_dialect_int_list(shape, dims, 16);
-    if (n < 0) return kiln_mlir_emit_error(p, "expected a static output_shape");
+    int64_t dims[KILN_TENSOR_MAX_RANK];
+    size_t n = 0;
+    KILN_RETURN_IF_ERROR(
+        kiln_tensor_parse_mixed(p, dims, &n, sizes, &num_sizes));
     KILN_RETURN_IF_ERROR(kiln_mlir_add_attribute(
         p, state, "static_output_shape",
-        kiln_dialect_i64_array(kiln_mlir_parser_context(p), (size_t)n, dims)));
+        kiln_dialect_i64_array(kiln_mlir_parser_context(p), n, dims)));
   }
   const kiln_ir_type_t *from = NULL, *to = NULL;
   KILN_RETURN_IF_ERROR(kiln_tensor_parse_types(p, state, "into", &from, &to));
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &source, from, state));
+  const kiln_ir_type_t* index =
+      kiln_ir_index_type_get(kiln_mlir_parser_context(p));
+  for (size_t i = 0; i < num_sizes; ++i) {
+    KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &sizes[i], index, state));
+  }
   return kiln_mlir_add_result_type(p, state, to);
 }
 
@@ -370,16 +446,9 @@ static void kiln_tensor_print_reshape(kiln_ir_printer_t* p, kiln_ir_op_t* op) {
     kiln_ir_printer_printf(p, "]");
   }
   kiln_ir_printer_printf(p, "]");
-  const kiln_ir_attribute_t* shape =
-      kiln_ir_op_get_attr(op, "static_output_shape");
-  if (shape) {
-    int64_t dims[16];
-    int64_t n = kiln_dialect_int_list(shape, dims, 16);
-    kiln_ir_printer_printf(p, " output_shape [");
-    for (int64_t i = 0; i < n; ++i) {
-      kiln_ir_printer_printf(p, "%s%lld", i ? ", " : "", (long long)dims[i]);
-    }
-    kiln_ir_printer_printf(p, "]");
+  if (kiln_ir_op_get_attr(op, "static_output_shape")) {
+    kiln_ir_printer_printf(p, " output_shape ");
+    kiln_tensor_print_mixed_list(p, op, "static_output_shape", 1);
   }
   static const char* const elided[] = {"reassociation", "static_output_shape"};
   kiln_tensor_print_types(p, op, elided, 2, "into");
@@ -393,8 +462,76 @@ static kiln_status_t kiln_tensor_fold_reshape(
     kiln_ir_fold_result_t* results, bool* out_folded) {
   static const char* const inverses[2] = {"tensor.expand_shape",
                                           "tensor.collapse_shape"};
+  // An expand with run-time output sizes may split a dim otherwise than the
+  // collapse it undoes merged it (2x3 -> 6 -> 3x2, the same types): it only
+  // folds a constant.
+  kiln_ir_value_t* src = kiln_ir_op_operand(op, 0);
+  kiln_ir_op_t* producer =
+      src->kind == KILN_IR_VALUE_RESULT ? src->defining_op : NULL;
+  bool sized = kiln_ir_op_num_regular_operands(op) > 1 ||
+               (producer && kiln_ir_op_is(producer, "tensor.expand_shape") &&
+                kiln_ir_op_num_regular_operands(producer) > 1);
   return kiln_tensor_fold_view(context, op, operand_constants, results,
-                               out_folded, inverses, 2);
+                               out_folded, inverses, sized ? 0 : 2);
+}
+
+//===----------------------------------------------------------------------===//
+// reshape
+//===----------------------------------------------------------------------===//
+
+// `tensor.reshape %src(%shape) : (T, tensor<NxI>) -> R`: |src| in row-major
+// order under the shape |shape| holds (one integer or index per result
+// dim; the static dims of R must agree with it).
+static kiln_status_t kiln_tensor_verify_tensor_reshape(
+    kiln_ir_context_t* context, kiln_ir_op_t* op) {
+  const kiln_ir_type_t* src = kiln_ir_op_operand(op, 0)->type;
+  const kiln_ir_type_t* shape = kiln_ir_op_operand(op, 1)->type;
+  const kiln_ir_type_t* dst = op->results[0].type;
+  if (!kiln_ir_type_is_ranked_tensor(src) ||
+      !kiln_ir_type_is_ranked_tensor(dst) ||
+      !kiln_ir_type_is_ranked_tensor(shape)) {
+    return kiln_ir_op_emit_error(op, context, "expects ranked tensors");
+  }
+  if (src->shaped.element != dst->shaped.element) {
+    return kiln_ir_op_emit_error(op, context, "element types must match");
+  }
+  const kiln_ir_type_t* se = shape->shaped.element;
+  if (shape->shaped.rank != 1 ||
+      shape->shaped.dims[0] != (int64_t)dst->shaped.rank ||
+      !(kiln_ir_type_is_index(se) || kiln_ir_type_is_integer(se))) {
+    return kiln_ir_op_emit_error(
+        op, context, "the shape must be a tensor<%zuxindex> (or integers)",
+        dst->shaped.rank);
+  }
+  if (kiln_ir_type_has_static_shape(src) &&
+      kiln_ir_type_has_static_shape(dst) &&
+      kiln_ir_type_num_elements(src) != kiln_ir_type_num_elements(dst)) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "source and result element counts differ");
+  }
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_tensor_parse_tensor_reshape(
+    kiln_mlir_op_parser_t* p, kiln_ir_op_state_t* state) {
+  kiln_mlir_operand_t items[2];
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &items[0]));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LPAREN));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &items[1]));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RPAREN));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  kiln_mlir_operand_list_t operands = {2, 2, items};
+  return kiln_dialect_parse_type_tail(p, state, &operands);
+}
+
+static void kiln_tensor_print_tensor_reshape(kiln_ir_printer_t* p,
+                                             kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  kiln_ir_printer_printf(p, "(");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
+  kiln_ir_printer_printf(p, ")");
+  kiln_dialect_print_functional_tail(p, op, NULL, 0);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1152,9 +1289,13 @@ static const kiln_ir_op_def_t kiln_tensor_defs[] = {
      kiln_tensor_parse_extract, kiln_tensor_print_extract,
      kiln_tensor_fold_extract, NULL, NULL},
     {"tensor.expand_shape", "splits dims (row-major, no data movement)",
-     KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_tensor_verify_reshape,
+     KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_tensor_verify_reshape,
      kiln_tensor_parse_reshape, kiln_tensor_print_reshape,
      kiln_tensor_fold_reshape, NULL, NULL},
+    {"tensor.reshape", "reshapes to a shape given as a tensor (row-major)",
+     KILN_IR_TRAIT_PURE, 2, 1, 0, 0, kiln_tensor_verify_tensor_reshape,
+     kiln_tensor_parse_tensor_reshape, kiln_tensor_print_tensor_reshape, NULL,
+     NULL, NULL},
     {"tensor.collapse_shape", "merges dims (row-major, no data movement)",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_tensor_verify_reshape,
      kiln_tensor_parse_reshape, kiln_tensor_print_reshape,
@@ -1196,8 +1337,11 @@ static const kiln_ir_op_def_t kiln_tensor_defs[] = {
 };
 
 kiln_status_t kiln_dialect_register_tensor(kiln_ir_context_t* context) {
-  return kiln_lowering_register_ops_picked(
+  KILN_RETURN_IF_ERROR(kiln_lowering_register_ops_picked(
       context, kiln_tensor_defs,
       sizeof(kiln_tensor_defs) / sizeof(kiln_tensor_defs[0]),
-      kiln_lower_tensor_pick);
+      kiln_lower_tensor_pick));
+  // tensor.empty's name until 2022, with its `[sizes] : T` form.
+  return kiln_ir_register_op_alias(context, "linalg.init_tensor",
+                                   "tensor.empty");
 }

@@ -115,8 +115,10 @@ static kiln_status_t kiln_util_verify_barrier(kiln_ir_context_t* context,
 static kiln_status_t kiln_util_parse_barrier(kiln_mlir_op_parser_t* p,
                                              kiln_ir_op_state_t* state) {
   kiln_mlir_operand_list_t operands = {0};
-  KILN_RETURN_IF_ERROR(
-      kiln_mlir_parse_operand_list(p, KILN_MLIR_DELIM_NONE, &operands));
+  // `(%x, ...)`: util.do_not_optimize's form (its name until 2023).
+  bool paren = kiln_mlir_peek(p)->kind == KILN_MLIR_TOK_LPAREN;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand_list(
+      p, paren ? KILN_MLIR_DELIM_PAREN : KILN_MLIR_DELIM_NONE, &operands));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   kiln_mlir_type_list_t types = {0};
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type_list(p, &types));
@@ -442,6 +444,28 @@ int64_t kiln_flow_bitcast_element_bits(const kiln_ir_type_t* tensor_type) {
   return bits;
 }
 
+void kiln_flow_bitcast_widths(const kiln_ir_type_t* src,
+                              const kiln_ir_type_t* dst, int64_t* src_bits,
+                              int64_t* dst_bits) {
+  *src_bits = kiln_flow_bitcast_element_bits(src);
+  *dst_bits = kiln_flow_bitcast_element_bits(dst);
+  if (!kiln_ir_type_has_static_shape(src) ||
+      !kiln_ir_type_has_static_shape(dst)) {
+    return;
+  }
+  int64_t ns = kiln_ir_type_num_elements(src);
+  int64_t nd = kiln_ir_type_num_elements(dst);
+  if (*src_bits * ns == *dst_bits * nd) return;
+  int64_t ps =
+      kiln_ir_type_bit_width(kiln_ir_type_element(src)) == 1 ? 1 : *src_bits;
+  int64_t pd =
+      kiln_ir_type_bit_width(kiln_ir_type_element(dst)) == 1 ? 1 : *dst_bits;
+  if (ps * ns == pd * nd) {
+    *src_bits = ps;
+    *dst_bits = pd;
+  }
+}
+
 static kiln_status_t kiln_flow_verify_bitcast(kiln_ir_context_t* context,
                                               kiln_ir_op_t* op) {
   const kiln_ir_type_t* src = kiln_ir_op_operand(op, 0)->type;
@@ -462,8 +486,8 @@ static kiln_status_t kiln_flow_verify_bitcast(kiln_ir_context_t* context,
   }
   if (kiln_ir_type_has_static_shape(src) &&
       kiln_ir_type_has_static_shape(dst)) {
-    int64_t a = kiln_flow_bitcast_element_bits(src);
-    int64_t b = kiln_flow_bitcast_element_bits(dst);
+    int64_t a = 0, b = 0;
+    kiln_flow_bitcast_widths(src, dst, &a, &b);
     for (size_t d = 0; d < src->shaped.rank; ++d) a *= src->shaped.dims[d];
     for (size_t d = 0; d < dst->shaped.rank; ++d) b *= dst->shaped.dims[d];
     if (a != b) {
@@ -775,6 +799,8 @@ kiln_status_t kiln_dialect_register_util(kiln_ir_context_t* context) {
   // converts func to util early): parsed as func.func/return/call.
   KILN_RETURN_IF_ERROR(
       kiln_ir_register_op_alias(context, "util.func", "func.func"));
+  KILN_RETURN_IF_ERROR(kiln_ir_register_op_alias(
+      context, "util.do_not_optimize", "util.optimization_barrier"));
   KILN_RETURN_IF_ERROR(
       kiln_ir_register_op_alias(context, "util.return", "func.return"));
   return kiln_ir_register_op_alias(context, "util.call", "func.call");

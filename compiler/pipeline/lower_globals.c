@@ -8,6 +8,7 @@
 #include "compiler/dialects/scalar_eval.h"
 #include "compiler/dispatch/ptr_map.h"
 #include "compiler/ir/builder.h"
+#include "compiler/ir/builtin.h"
 
 static bool kiln_globals_is_access(const kiln_ir_op_t* op, void* user_data) {
   (void)user_data;
@@ -158,21 +159,99 @@ static kiln_status_t kiln_globals_value(kiln_ir_context_t* ctx,
     *out = kiln_ir_dense_elements_attr_get(ctx, type, true, element, bytes);
     return *out ? kiln_ok_status() : kiln_ir_context_take_error(ctx);
   }
+  if (!init && kiln_ir_type_is_ranked_tensor(type) &&
+      kiln_ir_type_has_static_shape(type)) {
+    // Set at run time (by "__init"): zeros until then.
+    size_t bytes = kiln_ir_type_storage_bytes(type->shaped.element);
+    static const uint8_t kZero[16] = {0};
+    if (bytes > 0 && bytes <= sizeof(kZero)) {
+      *out = kiln_ir_dense_elements_attr_get(ctx, type, true, kZero, bytes);
+      return *out ? kiln_ok_status() : kiln_ir_context_take_error(ctx);
+    }
+  }
   return kiln_ir_op_emit_error(global, ctx,
                                "needs a dense or #util.byte_pattern initial "
-                               "value (globals initialized at run time are "
-                               "not supported yet)");
+                               "value, or a static shape when an "
+                               "initializer sets it at run time");
+}
+
+// The constant (arith.constant / util.unfoldable_constant) |op| stores when
+// it is a util.global.store of one, possibly through a tensor.cast (a
+// constant cast to a dynamically shaped global's type: its value, with its
+// static shape, is the initial value); else NULL.
+static kiln_ir_op_t* kiln_globals_stored_constant(kiln_ir_op_t* op) {
+  kiln_ir_value_t* v =
+      kiln_ir_op_is(op, "util.global.store") ? kiln_ir_op_operand(op, 0) : NULL;
+  kiln_ir_op_t* def =
+      v && v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+  if (def && kiln_ir_op_is(def, "tensor.cast")) {
+    kiln_ir_value_t* src = kiln_ir_op_operand(def, 0);
+    def = src->kind == KILN_IR_VALUE_RESULT ? src->defining_op : NULL;
+  }
+  return def && (kiln_ir_op_is(def, "arith.constant") ||
+                 kiln_ir_op_is(def, "util.unfoldable_constant"))
+             ? def
+             : NULL;
+}
+
+// Whether |op| of an initializer needs no store handling: a constant, a
+// cast (read by its store) or the terminator.
+static bool kiln_globals_initializer_passive(kiln_ir_op_t* op) {
+  return kiln_ir_op_is(op, "arith.constant") ||
+         kiln_ir_op_is(op, "util.unfoldable_constant") ||
+         kiln_ir_op_is(op, "func.return") || kiln_ir_op_is(op, "tensor.cast");
+}
+
+// Whether every op of initializer block |b| is passive or a store of a
+// constant: it folds into initial values.
+static bool kiln_globals_initializer_folds(kiln_ir_block_t* b) {
+  for (kiln_ir_op_t* op = b ? b->first_op : NULL; op; op = op->next) {
+    if (!kiln_globals_initializer_passive(op) &&
+        !kiln_globals_stored_constant(op)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The exported function "__init", which the VM runs once when a context is
+// created (before any other call): initializers that compute run in it, in
+// module order. |*init| is created on first use; |*ret| is its return.
+static kiln_status_t kiln_globals_run_time_initializer(
+    kiln_ir_context_t* ctx, kiln_ir_op_t* module, kiln_ir_op_t* initializer,
+    kiln_ir_op_t** init, kiln_ir_op_t** ret) {
+  if (!*init) {
+    KILN_RETURN_IF_ERROR(
+        kiln_ir_func_create(ctx, module, kiln_make_cstring_view("__init"),
+                            kiln_ir_function_type_get(ctx, 0, NULL, 0, NULL),
+                            initializer->location, init));
+    kiln_ir_builder_t b = kiln_ir_builder_make(ctx);
+    kiln_ir_builder_set_to_end(&b, (*init)->regions[0].first_block);
+    b.location = initializer->location;
+    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+        &b, "func.return", 0, NULL, 0, NULL, 0, NULL, ret));
+  }
+  kiln_ir_block_t* body = initializer->regions[0].first_block;
+  kiln_ir_op_t* next = NULL;
+  for (kiln_ir_op_t* op = body ? body->first_op : NULL; op; op = next) {
+    next = op->next;
+    if (kiln_ir_op_is(op, "func.return")) break;  // util.return's alias
+    kiln_ir_op_move_before(op, *ret);
+  }
+  kiln_ir_op_erase(initializer);
+  return kiln_ok_status();
 }
 
 // util.initializer bodies that store constants: each stored constant
 // becomes its global's initial value (what running the initializer when
 // the context is created would leave there), and the initializer goes.
-// Initializers doing other work are reported.
+// Initializers doing other work run at run time, in "__init".
 static kiln_status_t kiln_globals_fold_initializers(kiln_ir_context_t* ctx,
                                                     kiln_ir_op_t* module) {
   kiln_ir_block_t* body =
       module->num_regions ? module->regions[0].first_block : NULL;
   kiln_ir_op_t* next = NULL;
+  kiln_ir_op_t *run_time = NULL, *run_time_return = NULL;
   for (kiln_ir_op_t* init = body ? body->first_op : NULL; init; init = next) {
     next = init->next;
     if (!kiln_ir_op_is(init, "util.initializer")) continue;
@@ -182,30 +261,15 @@ static kiln_status_t kiln_globals_fold_initializers(kiln_ir_context_t* ctx,
                                    "initializers with control flow are not "
                                    "supported");
     }
+    if (!kiln_globals_initializer_folds(b)) {
+      KILN_RETURN_IF_ERROR(kiln_globals_run_time_initializer(
+          ctx, module, init, &run_time, &run_time_return));
+      continue;
+    }
     for (kiln_ir_op_t* op = b ? b->first_op : NULL; op; op = op->next) {
-      if (kiln_ir_op_is(op, "arith.constant") ||
-          kiln_ir_op_is(op, "util.unfoldable_constant") ||
-          kiln_ir_op_is(op, "func.return")) {
-        continue;
-      }
-      if (kiln_ir_op_is(op, "tensor.cast")) continue;  // read by its store
-      kiln_ir_value_t* v = kiln_ir_op_is(op, "util.global.store")
-                               ? kiln_ir_op_operand(op, 0)
-                               : NULL;
-      kiln_ir_op_t* def =
-          v && v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
-      // A constant cast to a dynamically shaped global's type: its value
-      // (with its static shape) is the initial value.
-      if (def && kiln_ir_op_is(def, "tensor.cast")) {
-        kiln_ir_value_t* src = kiln_ir_op_operand(def, 0);
-        def = src->kind == KILN_IR_VALUE_RESULT ? src->defining_op : NULL;
-      }
-      if (!def || !(kiln_ir_op_is(def, "arith.constant") ||
-                    kiln_ir_op_is(def, "util.unfoldable_constant"))) {
-        return kiln_ir_op_emit_error(
-            op, ctx,
-            "util.initializer: only stores of constants are supported");
-      }
+      if (kiln_globals_initializer_passive(op)) continue;
+      kiln_ir_op_t* def = kiln_globals_stored_constant(op);
+      if (!def) continue;  // (kiln_globals_initializer_folds said it is)
       kiln_ir_op_t* global = NULL;
       KILN_RETURN_IF_ERROR(kiln_globals_find(ctx, module, op, &global));
       const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(def, "value");
@@ -244,7 +308,14 @@ kiln_status_t kiln_lower_util_globals(kiln_ir_context_t* context,
     if (!kiln_ir_op_is(op, "util.global.store")) continue;
     kiln_ir_op_t* global = NULL;
     KILN_RETURN_IF_ERROR(kiln_globals_find(context, module, op, &global));
-    if (!kiln_ir_op_get_attr(global, "is_mutable")) {
+    // An initializer ("__init") may set an immutable global.
+    kiln_ir_op_t* func =
+        op->parent_block ? kiln_ir_block_parent_op(op->parent_block) : NULL;
+    const kiln_ir_attribute_t* fname =
+        func ? kiln_ir_op_get_attr(func, "sym_name") : NULL;
+    bool in_init = fname && fname->kind == KILN_IR_ATTR_STRING &&
+                   kiln_string_view_equal_cstr(fname->str, "__init");
+    if (!kiln_ir_op_get_attr(global, "is_mutable") && !in_init) {
       return kiln_ir_op_emit_error(op, context,
                                    "stores to an immutable global");
     }

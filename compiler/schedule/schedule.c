@@ -22,7 +22,11 @@ bool kiln_schedule_is_alias_op(const kiln_ir_op_t* op) {
 static bool kiln_schedule_sizes_a_tensor(kiln_ir_value_t* v, int depth) {
   for (kiln_ir_use_t* u = v->first_use; u; u = u->next_use) {
     kiln_ir_op_t* owner = u->owner;
-    if (kiln_ir_op_is(owner, "tensor.empty")) return true;
+    // (An expand_shape's run-time output sizes are operands 1 onwards.)
+    if (kiln_ir_op_is(owner, "tensor.empty") ||
+        kiln_ir_op_is(owner, "tensor.expand_shape")) {
+      return true;
+    }
     if (depth > 0 && owner->num_results == 1 &&
         kiln_ir_type_is_index(owner->results[0].type) &&
         kiln_string_view_equal_cstr(kiln_ir_op_dialect(owner), "arith") &&
@@ -80,7 +84,7 @@ bool kiln_schedule_is_shape_op(kiln_ir_op_t* op) {
     // they size moves into a dispatch region later.
     bool cast_arg =
         kiln_ir_op_is(op, "arith.index_cast") &&
-        kiln_ir_type_is_integer(v->type) &&
+        (kiln_ir_type_is_integer(v->type) || kiln_ir_type_is_index(v->type)) &&
         (v->kind == KILN_IR_VALUE_BLOCK_ARG ||
          (v->defining_op && kiln_ir_op_is(v->defining_op, "tensor.extract") &&
           kiln_ir_block_parent_op(v->defining_op->parent_block) &&

@@ -203,6 +203,31 @@ kiln_status_t kiln_tools_run_context_lookup(kiln_tools_run_context_t* context,
                                               out_function);
 }
 
+// The exports a user may run: not the internal ones ("__init", which the
+// VM runs when the context is created). Their count, and the first in
+// |*out_first|.
+static size_t kiln_tools_user_exports(kiln_vm_module_t* module,
+                                      kiln_vm_function_t* out_first) {
+  size_t count =
+      kiln_vm_module_function_count(module, KILN_VM_FUNCTION_LINKAGE_EXPORT);
+  size_t users = 0;
+  for (size_t i = 0; i < count; ++i) {
+    kiln_vm_function_t function;
+    kiln_status_t status = kiln_vm_module_function_at(
+        module, KILN_VM_FUNCTION_LINKAGE_EXPORT, i, &function);
+    if (status) {  // (not for i < count)
+      kiln_status_free(status);
+      continue;
+    }
+    if (kiln_string_view_starts_with(kiln_vm_function_name(&function),
+                                     kiln_make_cstring_view("__"))) {
+      continue;
+    }
+    if (users++ == 0 && out_first) *out_first = function;
+  }
+  return users;
+}
+
 kiln_status_t kiln_tools_run_context_pick_function(
     kiln_tools_run_context_t* context, const char* name,
     kiln_vm_function_t* out_function) {
@@ -210,10 +235,8 @@ kiln_status_t kiln_tools_run_context_pick_function(
     return kiln_tools_run_context_lookup(context, name, out_function);
   }
   kiln_vm_module_t* module = context->user_module;
-  if (kiln_vm_module_function_count(module, KILN_VM_FUNCTION_LINKAGE_EXPORT) ==
-      1) {
-    return kiln_vm_module_function_at(module, KILN_VM_FUNCTION_LINKAGE_EXPORT,
-                                      0, out_function);
+  if (kiln_tools_user_exports(module, out_function) == 1) {
+    return kiln_ok_status();
   }
   // The lookup error lists the exports to choose from.
   return kiln_status_annotate_f(
@@ -290,16 +313,20 @@ kiln_status_t kiln_tools_run_context_run_all(kiln_tools_run_context_t* context,
                                              int* out_exit_code) {
   *out_exit_code = 0;
   kiln_vm_module_t* module = context->user_module;
-  size_t count =
-      kiln_vm_module_function_count(module, KILN_VM_FUNCTION_LINKAGE_EXPORT);
-  if (count < 2) {
+  if (kiln_tools_user_exports(module, NULL) < 2) {
     return kiln_tools_run_context_run_named(context, "", print_statistics,
                                             out_exit_code);
   }
+  size_t count =
+      kiln_vm_module_function_count(module, KILN_VM_FUNCTION_LINKAGE_EXPORT);
   for (size_t i = 0; i < count; ++i) {
     kiln_vm_function_t function;
     KILN_RETURN_IF_ERROR(kiln_vm_module_function_at(
         module, KILN_VM_FUNCTION_LINKAGE_EXPORT, i, &function));
+    if (kiln_string_view_starts_with(kiln_vm_function_name(&function),
+                                     kiln_make_cstring_view("__"))) {
+      continue;  // internal (the VM runs "__init" itself)
+    }
     int exit_code = 0;
     KILN_RETURN_IF_ERROR(
         kiln_tools_run_function(context, function, stdout, &exit_code));

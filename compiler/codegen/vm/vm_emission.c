@@ -459,6 +459,10 @@ static uint32_t kiln_em_length_reg(kiln_em_function_t* e,
   return s->dyn_length ? s->length_reg : kiln_asm_const_i64(e->f, s->length);
 }
 
+static kiln_status_t kiln_em_scalar_i64(kiln_em_function_t* e,
+                                        kiln_ir_op_t* user, kiln_ir_value_t* v,
+                                        uint32_t* out);
+
 // Dim |j| of tensor |v| as an i64 register: a constant when static, else
 // the register computed where |v| got its shape (an argument's view, a
 // dynamic constant's value, an alias's operand).
@@ -501,6 +505,16 @@ static kiln_status_t kiln_em_dim(kiln_em_function_t* e, kiln_ir_op_t* user,
       }
       if (group == re->array.count) break;
       size_t size = re->array.elements[group]->array.count;
+      if (!collapse && kiln_ir_op_num_regular_operands(def) > 1) {
+        // Run-time output sizes (output_shape [%a, %b]): the k-th dynamic
+        // dim is operand 1 + k.
+        uint32_t k = 1;
+        for (size_t i = 0; i < j; ++i) {
+          k += t->shaped.dims[i] == KILN_IR_DYNAMIC_DIM;
+        }
+        if (k >= kiln_ir_op_num_regular_operands(def)) break;
+        return kiln_em_scalar_i64(e, user, kiln_ir_op_operand(def, k), out);
+      }
       if (collapse) {
         uint32_t n = kiln_asm_const_i64(e->f, 1);
         for (size_t k = first; k < first + size; ++k) {

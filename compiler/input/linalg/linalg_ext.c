@@ -63,6 +63,33 @@ int64_t kiln_linalg_ext_dimension_map(const kiln_ir_op_t* op, int64_t* out,
   return a ? kiln_lx_int_list(a, out, capacity) : -1;
 }
 
+bool kiln_linalg_ext_scatter_trailing_slice(const kiln_ir_op_t* op) {
+  if (!kiln_ir_op_is(op, "iree_linalg_ext.scatter") ||
+      kiln_ir_op_num_regular_operands(op) < 3) {
+    return false;
+  }
+  int64_t map[KILN_LINALG_EXT_MAX_RANK];
+  int64_t depth =
+      kiln_linalg_ext_dimension_map(op, map, KILN_LINALG_EXT_MAX_RANK);
+  const kiln_ir_type_t* ut = kiln_ir_op_operand((kiln_ir_op_t*)op, 0)->type;
+  const kiln_ir_type_t* it = kiln_ir_op_operand((kiln_ir_op_t*)op, 1)->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  if (depth < 1 || !kiln_ir_type_is_ranked_tensor(ut) ||
+      !kiln_ir_type_is_ranked_tensor(it) ||
+      !kiln_ir_type_is_ranked_tensor(rt)) {
+    return false;
+  }
+  int64_t rank = (int64_t)rt->shaped.rank;
+  int64_t ur = (int64_t)ut->shaped.rank, ir = (int64_t)it->shaped.rank;
+  // Today's form fits: the batch is what the slice leaves of the updates.
+  int64_t batch = ur - (rank - depth);
+  if (batch >= 0 && (ir == batch + 1 || (ir == batch && depth == 1))) {
+    return false;
+  }
+  return ir == 2 && it->shaped.dims[1] == depth && ur >= 1 && ur - 1 <= rank &&
+         ut->shaped.dims[0] == it->shaped.dims[0];
+}
+
 //===----------------------------------------------------------------------===//
 // Verification
 //===----------------------------------------------------------------------===//
@@ -419,6 +446,12 @@ static kiln_status_t kiln_lx_verify_indexed(kiln_ir_context_t* ctx,
   }
   int64_t slice_rank = rank - depth;
   int64_t batch_rank = kiln_lx_rank(batched) - slice_rank;
+  int64_t slice_first = depth;  // the data dim the slice starts at
+  if (kiln_linalg_ext_scatter_trailing_slice(op)) {
+    batch_rank = 1;
+    slice_rank = kiln_lx_rank(batched) - 1;
+    slice_first = rank - slice_rank;
+  }
   if (batch_rank < 0) {
     return kiln_ir_op_emit_error(op, ctx, "%s rank is too small", batched_name);
   }
@@ -445,7 +478,7 @@ static kiln_status_t kiln_lx_verify_indexed(kiln_ir_context_t* ctx,
   }
   for (int64_t i = 0; i < slice_rank; ++i) {
     int64_t s = batched->shaped.dims[batch_rank + i];
-    int64_t full = data->shaped.dims[depth + i];
+    int64_t full = data->shaped.dims[slice_first + i];
     if (s != KILN_IR_DYNAMIC_DIM && full != KILN_IR_DYNAMIC_DIM && s > full) {
       return kiln_ir_op_emit_error(
           op, ctx, "slice dim %lld of the %s is larger than the %s's",
@@ -502,6 +535,38 @@ static kiln_status_t kiln_lx_verify_attention(kiln_ir_context_t* ctx,
   kiln_lx_operands_t c = kiln_lx_operands(op);
   // online_attention: outs(output, max, sum).
   uint32_t outs = kiln_ir_op_is(op, "iree_linalg_ext.online_attention") ? 3 : 1;
+  if (outs == 1 && op->num_regions == 0 &&
+      !kiln_ir_op_get_attr(op, "indexing_maps")) {
+    // IREE's first forms: ins(Q, K, V[, scale]) outs(O), softmax(Q K^T *
+    // scale) V with Q BxMxK1, K BxK2xK1, V BxK2xN and O BxMxN (no mask or
+    // region; a float scale, 1 when absent).
+    const kiln_ir_type_t* t[4] = {NULL, NULL, NULL, NULL};
+    bool ok = (c.ins == 3 || c.ins == 4) && c.outs == 1 &&
+              op->num_results == 1 &&
+              (c.ins == 3 || kiln_lx_type(op, 3)->kind == KILN_IR_TYPE_FLOAT);
+    for (uint32_t i = 0; ok && i < 4; ++i) {
+      t[i] = kiln_lx_type(op, i == 3 ? c.ins : i);
+      ok = kiln_ir_type_is_ranked_tensor(t[i]) && t[i]->shaped.rank == 3 &&
+           kiln_ir_type_is_float(t[i]->shaped.element);
+    }
+    // (operand, dim) pairs that must agree: B, M, K1, K2, N.
+    static const int pairs[6][4] = {{0, 0, 1, 0}, {0, 0, 2, 0}, {0, 0, 3, 0},
+                                    {0, 1, 3, 1}, {0, 2, 1, 2}, {1, 1, 2, 1}};
+    for (int i = 0; ok && i < 6; ++i) {
+      int64_t a = t[pairs[i][0]]->shaped.dims[pairs[i][1]];
+      int64_t b = t[pairs[i][2]]->shaped.dims[pairs[i][3]];
+      ok = a == b || a == KILN_IR_DYNAMIC_DIM || b == KILN_IR_DYNAMIC_DIM;
+    }
+    ok = ok && t[2]->shaped.dims[2] == t[3]->shaped.dims[2];
+    if (!ok || op->results[0].type != t[3]) {
+      return kiln_ir_op_emit_error(
+          op, ctx,
+          "expects ins(query, key, value, scale[, mask]) with indexing_maps "
+          "and a score region, or ins(query BxMxK1, key BxK2xK1, value "
+          "BxK2xN[, scale]) outs(BxMxN) of floats");
+    }
+    return kiln_ok_status();
+  }
   if (c.ins < 4 || c.ins > 5 || c.outs != outs || op->num_results != outs) {
     return kiln_ir_op_emit_error(
         op, ctx,
@@ -551,13 +616,17 @@ static kiln_status_t kiln_lx_verify_attention(kiln_ir_context_t* ctx,
                                    "result %u type must be the output type", i);
     }
   }
+  // The score region is optional (IREE's 2024 form has none).
   kiln_ir_block_t* body =
       op->num_regions == 1 ? op->regions[0].first_block : NULL;
-  if (!body || body->num_args != 1 ||
-      body->args[0]->type->kind != KILN_IR_TYPE_FLOAT) {
+  if (op->num_regions > 1 ||
+      (op->num_regions == 1 &&
+       (!body || body->num_args != 1 ||
+        body->args[0]->type->kind != KILN_IR_TYPE_FLOAT))) {
     return kiln_ir_op_emit_error(
         op, ctx, "expects a score region of one float argument");
   }
+  if (!body) return kiln_ok_status();
   const kiln_ir_type_t* score = body->args[0]->type;
   return kiln_lx_expect_region(ctx, op, 1, &score, score);
 }
@@ -998,8 +1067,9 @@ static const kiln_ir_op_def_t kiln_linalg_ext_defs[] = {
                 "value and index selected by a comparator along a dimension", 1,
                 kiln_lx_verify_arg_compare, arg_compare),
     KILN_LX_DEF("iree_linalg_ext.attention",
-                "softmax(score(Q K * scale) + mask) V over indexing maps", 1,
-                kiln_lx_verify_attention, attention),
+                "softmax(score(Q K * scale) + mask) V over indexing maps (or "
+                "IREE's first form: softmax(Q K^T) V, no region)",
+                KILN_IR_VARIADIC, kiln_lx_verify_attention, attention),
     KILN_LX_DEF("iree_linalg_ext.online_attention",
                 "one step of attention with running max and sum (output not "
                 "normalized)",

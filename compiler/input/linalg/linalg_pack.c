@@ -332,6 +332,9 @@ kiln_status_t kiln_dialect_register_linalg_pack(kiln_ir_context_t* context) {
   // type form.
   KILN_RETURN_IF_ERROR(kiln_ir_register_op_alias(
       context, "iree_linalg_ext.pack", "linalg.pack"));
-  return kiln_ir_register_op_alias(context, "iree_linalg_ext.unpack",
-                                   "linalg.unpack");
+  KILN_RETURN_IF_ERROR(kiln_ir_register_op_alias(
+      context, "iree_linalg_ext.unpack", "linalg.unpack"));
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_register_op_alias(context, "tensor.pack", "linalg.pack"));
+  return kiln_ir_register_op_alias(context, "tensor.unpack", "linalg.unpack");
 }

@@ -418,6 +418,7 @@ static void kiln_lx_indexing(const kiln_ir_op_t* op,
   x->depth = kiln_linalg_ext_dimension_map(op, x->map, KILN_LX_MAX_RANK);
   int64_t slice_rank = data->shaped.rank - x->depth;
   x->batch_rank = batched->shaped.rank - slice_rank;
+  if (kiln_linalg_ext_scatter_trailing_slice(op)) x->batch_rank = 1;
   x->depth_dim = (int64_t)x->indices->type->shaped.rank == x->batch_rank + 1;
 }
 
@@ -536,11 +537,15 @@ static kiln_status_t kiln_lx_lower_scatter(kiln_ir_builder_t* b,
       kiln_linalg_projection_map(ctx, num_loops, (size_t)rank, outs);
   bool reduction[2 * KILN_LX_MAX_RANK] = {false};
   for (int64_t i = 0; i < nb; ++i) reduction[rank + i] = true;
+  // The update slice covers the original's dims first.. (today's form:
+  // the dims after the indexed ones; the 2023 form: the trailing ones,
+  // possibly indexed too).
+  int64_t first = rank - ((int64_t)ut->shaped.rank - nb);
   // The run-time extents of the update slice's dims (read at host level).
   kiln_ir_value_t* slice_extent[KILN_LX_MAX_RANK] = {NULL};
-  for (int64_t i = x.depth; i < rank; ++i) {
+  for (int64_t i = first; i < rank; ++i) {
     KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(
-        b, updates, (size_t)(nb + i - x.depth), &slice_extent[i]));
+        b, updates, (size_t)(nb + i - first), &slice_extent[i]));
   }
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
@@ -555,24 +560,44 @@ static kiln_status_t kiln_lx_lower_scatter(kiln_ir_builder_t* b,
   for (int64_t i = 0; i < nb; ++i) {
     KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank + i, &u[i]));
   }
-  // Hit: the indexed dims equal the index vector, the slice dims lie in
-  // the update slice.
-  kiln_ir_value_t* hit = NULL;
+  // The index vector's component for each dim it indexes.
+  kiln_ir_value_t* off[KILN_LX_MAX_RANK] = {NULL};
   for (int64_t i = 0; i < x.depth; ++i) {
-    kiln_ir_value_t *s = NULL, *eq = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lx_index_component(&bb, &x, u, i, &s));
     KILN_RETURN_IF_ERROR(
-        kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, o[x.map[i]], s, &eq));
+        kiln_lx_index_component(&bb, &x, u, i, &off[x.map[i]]));
+  }
+  // Hit: the dims before the slice equal the index vector (0 where it does
+  // not index them), the slice dims lie in the update slice placed at it.
+  kiln_ir_value_t *hit = NULL, *zero = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
+  for (int64_t d = 0; d < first; ++d) {
+    kiln_ir_value_t* eq = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, o[d],
+                                            off[d] ? off[d] : zero, &eq));
     if (hit) {
       KILN_RETURN_IF_ERROR(
           kiln_lowering_emit2(&bb, "arith.andi", hit, eq, &eq));
     }
     hit = eq;
   }
+  if (!hit)
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_int_const(&bb, kiln_ir_int_type(ctx, 1), 1, &hit));
   kiln_ir_value_t* ucoords[KILN_LX_MAX_RANK];
   for (int64_t i = 0; i < nb; ++i) ucoords[i] = u[i];
-  for (int64_t i = x.depth; i < rank; ++i) {
-    int64_t size = ut->shaped.dims[nb + i - x.depth];
+  for (int64_t i = first; i < rank; ++i) {
+    int64_t size = ut->shaped.dims[nb + i - first];
+    kiln_ir_value_t* rel = o[i];
+    if (off[i]) {
+      // An indexed slice dim (2023 form): the slice starts at the index.
+      kiln_ir_value_t* ge = NULL;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.subi", o[i], off[i], &rel));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, rel, zero, &ge));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_emit2(&bb, "arith.andi", hit, ge, &hit));
+    }
     if (size == KILN_IR_DYNAMIC_DIM ||
         rt->shaped.dims[i] == KILN_IR_DYNAMIC_DIM) {
       // Run-time sizes: inside the update slice's run-time extent.
@@ -581,24 +606,24 @@ static kiln_status_t kiln_lx_lower_scatter(kiln_ir_builder_t* b,
         KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, size, &extent));
       }
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, o[i], extent, &lt));
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, rel, extent, &lt));
       KILN_RETURN_IF_ERROR(
           kiln_lowering_emit2(&bb, "arith.andi", hit, lt, &hit));
       KILN_RETURN_IF_ERROR(kiln_lowering_clamp_to_size(
-          &bb, o[i], extent, 0, &ucoords[nb + i - x.depth]));
+          &bb, rel, extent, 0, &ucoords[nb + i - first]));
       continue;
     }
-    if (size < rt->shaped.dims[i]) {
+    if (size < rt->shaped.dims[i] || off[i]) {
       kiln_ir_value_t *limit = NULL, *lt = NULL;
       KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, size, &limit));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, o[i], limit, &lt));
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, rel, limit, &lt));
       KILN_RETURN_IF_ERROR(
           kiln_lowering_emit2(&bb, "arith.andi", hit, lt, &hit));
-      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
-          &bb, o[i], 0, size - 1, &ucoords[nb + i - x.depth]));
+      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(&bb, rel, 0, size - 1,
+                                                     &ucoords[nb + i - first]));
     } else {
-      ucoords[nb + i - x.depth] = o[i];
+      ucoords[nb + i - first] = rel;
     }
   }
   KILN_RETURN_IF_ERROR(kiln_lx_and_mask(&bb, &x, u, &hit));
@@ -745,8 +770,24 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
   const kiln_ir_attribute_t* maps_attr =
       kiln_ir_op_get_attr(op, "indexing_maps");
   const kiln_ir_affine_map_t* maps[8];
-  for (uint32_t i = 0; i < num_ins + (online ? 3u : 1u); ++i) {
-    maps[i] = maps_attr->array.elements[i]->affine_map;
+  // IREE's first attention forms (2023-24): ins(Q, K, V[, scale]) outs(O),
+  // no maps or score region: softmax(Q K^T * scale) V over (batch, m, k1,
+  // k2, n), scale 1 when absent.
+  bool legacy = !maps_attr && (num_ins == 3 || num_ins == 4) && !online;
+  if (legacy) {
+    static const int64_t dims[4][3] = {
+        {0, 1, 2}, {0, 3, 2}, {0, 3, 4}, {0, 1, 4}};
+    for (uint32_t i = 0; i < 4; ++i) {
+      maps[i == 3 ? num_ins : i] =
+          kiln_linalg_projection_map(ctx, 5, 3, dims[i])->affine_map;
+    }
+    if (num_ins == 4) {  // the scale's (not read through it)
+      maps[3] = kiln_linalg_projection_map(ctx, 5, 0, NULL)->affine_map;
+    }
+  } else {
+    for (uint32_t i = 0; i < num_ins + (online ? 3u : 1u); ++i) {
+      maps[i] = maps_attr->array.elements[i]->affine_map;
+    }
   }
   const kiln_ir_affine_map_t* omap = maps[num_ins];
   kiln_ir_value_t* q = kiln_ir_op_operand(op, 0);
@@ -765,16 +806,20 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
           op, ctx, "online_attention with non-f32 outputs is not supported");
     }
   }
-  // The scale: a constant, materialized in the first body.
-  kiln_ir_op_t* scale_def = kiln_ir_op_operand(op, 3)->defining_op;
+  // The scale: a constant, materialized in the first body (1 for the
+  // legacy form).
+  bool has_scale = num_ins >= 4;
+  kiln_ir_op_t* scale_def =
+      has_scale ? kiln_ir_op_operand(op, 3)->defining_op : NULL;
   const kiln_ir_attribute_t* scale_attr =
       scale_def && kiln_ir_op_is(scale_def, "arith.constant")
           ? kiln_ir_op_get_attr(scale_def, "value")
           : NULL;
-  if (!scale_attr || scale_attr->kind != KILN_IR_ATTR_FLOAT) {
+  if (has_scale && (!scale_attr || scale_attr->kind != KILN_IR_ATTR_FLOAT)) {
     return kiln_ir_op_emit_error(
         op, ctx, "a scale that is not an arith.constant is not supported");
   }
+  double scale_value = has_scale ? scale_attr->f.value : 1.0;
   uint32_t nd = omap->num_dims;
   bool in[4][KILN_LX_MAX_RANK];  // q, k, v, out
   const kiln_ir_affine_map_t* qkvo[4] = {maps[0], maps[1], maps[2], omap};
@@ -839,8 +884,8 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
     kiln_ir_value_t *a, *c, *scale, *prod, *sum;
     KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[0], f32, &a));
     KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, body->args[1], f32, &c));
-    KILN_RETURN_IF_ERROR(kiln_lowering_float_const(
-        &bb, f32, scale_attr->f.value * log2e, &scale));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_float_const(&bb, f32, scale_value * log2e, &scale));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", a, scale, &a));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", a, c, &prod));
     KILN_RETURN_IF_ERROR(
@@ -864,12 +909,15 @@ static kiln_status_t kiln_lx_lower_attention(kiln_ir_builder_t* b,
                                                     &init, m, space.count, NULL,
                                                     &generic, &body));
     kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-    kiln_ir_block_t* region = op->regions[0].first_block;
-    kiln_ir_value_t *x = NULL, *score = NULL;
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_convert(&bb, body->args[0], region->args[0]->type, &x));
-    KILN_RETURN_IF_ERROR(
-        kiln_lower_stablehlo_region_inline(&bb, op, &x, &score));
+    kiln_ir_value_t *x = body->args[0], *score = x;
+    // Earlier forms have no score region: the scores pass unchanged.
+    if (op->num_regions == 1 && op->regions[0].first_block) {
+      kiln_ir_block_t* region = op->regions[0].first_block;
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_convert(&bb, body->args[0], region->args[0]->type, &x));
+      KILN_RETURN_IF_ERROR(
+          kiln_lower_stablehlo_region_inline(&bb, op, &x, &score));
+    }
     KILN_RETURN_IF_ERROR(kiln_lowering_convert(&bb, score, f32, &score));
     if (has_mask) {
       kiln_ir_value_t* mv = body->args[1];

@@ -722,6 +722,50 @@ static kiln_status_t kiln_ls_float(kiln_ir_builder_t* bb,
 
 // sum over every dim but |fi| of x (or of (x - mean[c])^2 with |mean|),
 // times 1/N: a reduction generic into zeros, then a scaling generic.
+// The number of elements of |x| per feature (dim |fi|) as a scalar of
+// |x|'s element type, for generic bodies: when |x| has run-time dims,
+// computed at |b| (before the generic that uses it) from the dims, else
+// NULL and kiln_ls_count_in_body builds the constant in the body.
+static kiln_status_t kiln_ls_run_time_count(kiln_ir_builder_t* b,
+                                            kiln_ir_value_t* x, int64_t fi,
+                                            kiln_ir_value_t** out) {
+  const kiln_ir_type_t* xt = x->type;
+  *out = NULL;
+  if (kiln_ir_type_has_static_shape(xt)) return kiln_ok_status();
+  kiln_ir_value_t* n = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &n));
+  for (size_t d = 0; d < xt->shaped.rank; ++d) {
+    if ((int64_t)d == fi) continue;
+    kiln_ir_value_t* dim = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, x, d, &dim));
+    if (!dim) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(b, xt->shaped.dims[d], &dim));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.muli", n, dim, &n));
+  }
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(b->context, 64);
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(b, "arith.index_cast", i64, 1, &n, &n));
+  return kiln_lowering_emit(b, "arith.sitofp", xt->shaped.element, 1, &n, out);
+}
+
+// The count of kiln_ls_run_time_count inside a body (|bb|): |run_time|, or
+// the static count as a constant.
+static kiln_status_t kiln_ls_count_in_body(kiln_ir_builder_t* bb,
+                                           kiln_ir_value_t* x, int64_t fi,
+                                           kiln_ir_value_t* run_time,
+                                           kiln_ir_value_t** out) {
+  const kiln_ir_type_t* xt = x->type;
+  if (run_time) {
+    *out = run_time;
+    return kiln_ok_status();
+  }
+  return kiln_ls_float(
+      bb, xt->shaped.element,
+      (double)(kiln_ir_type_num_elements(xt) / xt->shaped.dims[fi]), out);
+}
+
 static kiln_status_t kiln_ls_feature_mean(kiln_ir_builder_t* b,
                                           kiln_ir_value_t* x,
                                           kiln_ir_value_t* mean, uint32_t fi,
@@ -729,9 +773,7 @@ static kiln_status_t kiln_ls_feature_mean(kiln_ir_builder_t* b,
                                           kiln_ir_value_t** out) {
   kiln_ir_context_t* ctx = b->context;
   const kiln_ir_type_t* xt = x->type;
-  const kiln_ir_type_t* e = xt->shaped.element;
   uint32_t rank = (uint32_t)xt->shaped.rank;
-  int64_t count = kiln_ir_type_num_elements(xt) / xt->shaped.dims[fi];
   kiln_ir_value_t* acc = NULL;
   KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, &acc));
   int64_t f = fi;
@@ -760,7 +802,8 @@ static kiln_status_t kiln_ls_feature_mean(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
   }
   kiln_ir_value_t* sum = kiln_ir_op_result(g, 0);
-  kiln_ir_value_t* empty = NULL;
+  kiln_ir_value_t *empty = NULL, *count = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_run_time_count(b, x, fi, &count));
   KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, ft, &empty));
   const kiln_ir_attribute_t* emaps[2] = {kiln_linalg_identity_map(ctx, 1),
                                          kiln_linalg_identity_map(ctx, 1)};
@@ -769,7 +812,7 @@ static kiln_status_t kiln_ls_feature_mean(kiln_ir_builder_t* b,
   {
     kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
     kiln_ir_value_t *n, *v;
-    KILN_RETURN_IF_ERROR(kiln_ls_float(&bb, e, (double)count, &n));
+    KILN_RETURN_IF_ERROR(kiln_ls_count_in_body(&bb, x, fi, count, &n));
     KILN_RETURN_IF_ERROR(
         kiln_lowering_emit2(&bb, "arith.divf", body->args[0], n, &v));
     KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
@@ -778,12 +821,70 @@ static kiln_status_t kiln_ls_feature_mean(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
+// One generic normalizing |x| (sized like it, run-time dims included) by
+// the per-feature (dim |fi|) |mean|, |var|, |scale| and |offset|, in the
+// order IREE's unfused batch norms compute: training (x - mean) / sd *
+// scale + offset, inference (|scale_first|) (x - mean) * scale / sd +
+// offset, sd = sqrt(var + eps).
+static kiln_status_t kiln_ls_batch_norm_apply(
+    kiln_ir_builder_t* b, kiln_ir_value_t* x, kiln_ir_value_t* mean,
+    kiln_ir_value_t* var, kiln_ir_value_t* scale, kiln_ir_value_t* offset,
+    int64_t fi, double eps, bool scale_first, kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* xt = x->type;
+  const kiln_ir_type_t* e = xt->shaped.element;
+  uint32_t rank = (uint32_t)xt->shaped.rank;
+  const kiln_ir_attribute_t* fmap =
+      kiln_linalg_projection_map(ctx, rank, 1, &fi);
+  const kiln_ir_attribute_t* maps[6] = {
+      kiln_linalg_identity_map(ctx, rank), fmap, fmap, fmap, fmap,
+      kiln_linalg_identity_map(ctx, rank)};
+  kiln_ir_value_t* ins[5] = {x, mean, var, scale, offset};
+  kiln_ir_value_t* empty = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, xt, x, &empty));
+  kiln_ir_op_t* g = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 5, ins, 1, &empty, maps,
+                                                  rank, NULL, &g, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t** a = body->args;
+  kiln_ir_value_t *ce, *d, *s, *v;
+  KILN_RETURN_IF_ERROR(kiln_ls_float(&bb, e, eps, &ce));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addf", a[2], ce, &s));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "math.sqrt", e, 1, &s, &s));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subf", a[0], a[1], &d));
+  if (scale_first) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", d, a[3], &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.divf", v, s, &v));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.divf", d, s, &v));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", v, a[3], &v));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addf", v, a[4], &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  *out = kiln_ir_op_result(g, 0);
+  return kiln_ok_status();
+}
+
+// (operand, scale, offset, mean, variance) -> the normalized operand.
+static kiln_status_t kiln_ls_lower_batch_norm_inference(kiln_ir_builder_t* b,
+                                                        kiln_ir_op_t* op) {
+  const kiln_ir_attribute_t* eps = kiln_ir_op_get_attr(op, "epsilon");
+  kiln_ir_value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_batch_norm_apply(
+      b, kiln_ir_op_operand(op, 0), kiln_ir_op_operand(op, 3),
+      kiln_ir_op_operand(op, 4), kiln_ir_op_operand(op, 1),
+      kiln_ir_op_operand(op, 2), kiln_ir_op_get_attr(op, "feature_index")->i,
+      eps && eps->kind == KILN_IR_ATTR_FLOAT ? eps->f.value : 0.0, true, &y));
+  kiln_lowering_replace(op, y);
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_ls_lower_batch_norm_training(kiln_ir_builder_t* b,
                                                        kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
   kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
   const kiln_ir_type_t* xt = x->type;
-  const kiln_ir_type_t* e = xt->shaped.element;
   uint32_t rank = (uint32_t)xt->shaped.rank;
   if (rank > KILN_SORT_MAX_RANK) {
     return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
@@ -794,37 +895,11 @@ static kiln_status_t kiln_ls_lower_batch_norm_training(kiln_ir_builder_t* b,
   kiln_ir_value_t *mean, *var;
   KILN_RETURN_IF_ERROR(kiln_ls_feature_mean(b, x, NULL, fi, ft, &mean));
   KILN_RETURN_IF_ERROR(kiln_ls_feature_mean(b, x, mean, fi, ft, &var));
-  // y = (x - mean) / sqrt(var + eps) * scale + offset.
-  int64_t f = fi;
-  const kiln_ir_attribute_t* fmap =
-      kiln_linalg_projection_map(ctx, rank, 1, &f);
-  const kiln_ir_attribute_t* maps[6] = {
-      kiln_linalg_identity_map(ctx, rank), fmap, fmap, fmap, fmap,
-      kiln_linalg_identity_map(ctx, rank)};
-  kiln_ir_value_t* ins[5] = {x, mean, var, kiln_ir_op_operand(op, 1),
-                             kiln_ir_op_operand(op, 2)};
-  kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, xt, &empty));
-  kiln_ir_op_t* g = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 5, ins, 1, &empty, maps,
-                                                  rank, NULL, &g, &body));
-  {
-    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-    kiln_ir_value_t** a = body->args;
-    kiln_ir_value_t *ce, *d, *s, *v;
-    KILN_RETURN_IF_ERROR(kiln_ls_float(&bb, e, eps, &ce));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addf", a[2], ce, &s));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "math.sqrt", e, 1, &s, &s));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit2(&bb, "arith.subf", a[0], a[1], &d));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.divf", d, s, &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", v, a[3], &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addf", v, a[4], &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
-  }
-  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0),
-                                      kiln_ir_op_result(g, 0));
+  kiln_ir_value_t* y = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ls_batch_norm_apply(b, x, mean, var, kiln_ir_op_operand(op, 1),
+                               kiln_ir_op_operand(op, 2), fi, eps, false, &y));
+  kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), y);
   kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 1), mean);
   kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 2), var);
   kiln_ir_op_erase(op);
@@ -989,7 +1064,6 @@ static kiln_status_t kiln_ls_lower_batch_norm_grad(kiln_ir_builder_t* b,
   kiln_ir_value_t* var = kiln_ir_op_operand(op, 3);
   kiln_ir_value_t* g = kiln_ir_op_operand(op, 4);
   const kiln_ir_type_t* xt = x->type;
-  const kiln_ir_type_t* e = xt->shaped.element;
   uint32_t rank = (uint32_t)xt->shaped.rank;
   if (rank > KILN_SORT_MAX_RANK) {
     return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
@@ -997,7 +1071,6 @@ static kiln_status_t kiln_ls_lower_batch_norm_grad(kiln_ir_builder_t* b,
   int64_t fi = kiln_ir_op_get_attr(op, "feature_index")->i;
   double eps = kiln_ir_op_get_attr(op, "epsilon")->f.value;
   const kiln_ir_type_t* ft = op->results[1].type;
-  double count = (double)(kiln_ir_type_num_elements(xt) / xt->shaped.dims[fi]);
   const kiln_ir_attribute_t* id = kiln_linalg_identity_map(ctx, rank);
   const kiln_ir_attribute_t* fmap =
       kiln_linalg_projection_map(ctx, rank, 1, &fi);
@@ -1030,8 +1103,9 @@ static kiln_status_t kiln_ls_lower_batch_norm_grad(kiln_ir_builder_t* b,
   kiln_ir_value_t* goff = kiln_ir_op_result(red, 0);
   kiln_ir_value_t* gscale = kiln_ir_op_result(red, 1);
   // 2. grad_operand = scale / stddev / N * (N g - sum g - xhat * sum g xhat).
-  kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, xt, &empty));
+  kiln_ir_value_t *empty = NULL, *count = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_run_time_count(b, x, fi, &count));
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, xt, x, &empty));
   ins[4] = scale;
   ins[5] = goff;
   ins[6] = gscale;
@@ -1046,7 +1120,7 @@ static kiln_status_t kiln_ls_lower_batch_norm_grad(kiln_ir_builder_t* b,
     kiln_ir_value_t *xh, *sd, *n, *t, *u, *w;
     KILN_RETURN_IF_ERROR(
         kiln_ls_normalized(&bb, a[0], a[2], a[3], eps, &sd, &xh));
-    KILN_RETURN_IF_ERROR(kiln_ls_float(&bb, e, count, &n));
+    KILN_RETURN_IF_ERROR(kiln_ls_count_in_body(&bb, x, fi, count, &n));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", a[1], n, &t));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subf", t, a[5], &t));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", xh, a[6], &u));
@@ -1268,6 +1342,8 @@ KILN_STABLEHLO_DEFINE_LOWERING(dynamic_update_slice, kiln_ls_lower_dus)
 KILN_STABLEHLO_DEFINE_LOWERING(cholesky, kiln_ls_lower_cholesky)
 KILN_STABLEHLO_DEFINE_LOWERING(reduce_precision, kiln_ls_lower_reduce_precision)
 KILN_STABLEHLO_DEFINE_LOWERING(triangular_solve, kiln_ls_lower_triangular_solve)
+KILN_STABLEHLO_DEFINE_LOWERING(batch_norm_inference,
+                               kiln_ls_lower_batch_norm_inference)
 KILN_STABLEHLO_DEFINE_LOWERING(batch_norm_training,
                                kiln_ls_lower_batch_norm_training)
 KILN_STABLEHLO_DEFINE_LOWERING(select_and_scatter,

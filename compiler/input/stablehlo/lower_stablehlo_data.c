@@ -802,8 +802,8 @@ static kiln_status_t kiln_ld_lower_reduce_window(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_ld_fill(b, init, rt, &acc));
   } else {
     kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_window_empty(b, rt, input, src, span, strides, &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_window_empty(b, rt, input, src, span,
+                                                    strides, NULL, &empty));
     KILN_RETURN_IF_ERROR(kiln_lowering_broadcast_into(b, init, empty, &acc));
   }
   const kiln_ir_type_t* wt =
@@ -1024,8 +1024,8 @@ static kiln_status_t kiln_ld_lower_convolution(kiln_ir_builder_t* b,
     // The output batch sized by the input's, the spatial dims by the
     // windows over the padded input.
     kiln_ir_value_t *empty = NULL, *zero = NULL;
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_window_empty(b, rt, ins[0], src, span, ostride, &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_window_empty(b, rt, ins[0], src, span,
+                                                    ostride, NULL, &empty));
     KILN_RETURN_IF_ERROR(kiln_lowering_constant(
         b, kiln_scalar_to_attr(ctx, e, kiln_ld_zero(e)), e, &zero));
     KILN_RETURN_IF_ERROR(kiln_lowering_fill(b, zero, empty, &acc));
@@ -1109,55 +1109,6 @@ static kiln_status_t kiln_ld_finish(kiln_ir_builder_t* b, kiln_ir_op_t* op,
   return kiln_ok_status();
 }
 
-static kiln_status_t kiln_ld_lower_batch_norm_inference(kiln_ir_builder_t* b,
-                                                        kiln_ir_op_t* op) {
-  kiln_ir_context_t* ctx = b->context;
-  kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
-  const kiln_ir_type_t* xt = x->type;
-  const kiln_ir_type_t* e = xt->shaped.element;
-  int64_t fi = kiln_ir_op_get_attr(op, "feature_index")->i;
-  const kiln_ir_attribute_t* eps_attr = kiln_ir_op_get_attr(op, "epsilon");
-  double eps = eps_attr && eps_attr->kind == KILN_IR_ATTR_FLOAT
-                   ? eps_attr->f.value
-                   : 0.0;
-  kiln_ld_ops_t list = {{0}, 0};
-  kiln_ir_value_t* p[4];  // scale, offset, mean, variance
-  for (uint32_t i = 0; i < 4; ++i) {
-    KILN_RETURN_IF_ERROR(kiln_ld_make_broadcast(
-        b, &list, kiln_ir_op_operand(op, i + 1), xt, &fi, &p[i]));
-  }
-  kiln_scalar_t s;
-  s.f = eps;
-  kiln_ir_named_attribute_t value =
-      kiln_ir_named_attr(ctx, "value", kiln_scalar_splat_attr(ctx, xt, s));
-  kiln_ir_value_t *eps_t, *v, *r, *t;
-  KILN_RETURN_IF_ERROR(kiln_ld_make(b, &list, "stablehlo.constant", 0, NULL, xt,
-                                    1, &value, &eps_t));
-  kiln_ir_value_t* args[2] = {p[3], eps_t};
-  KILN_RETURN_IF_ERROR(
-      kiln_ld_make(b, &list, "stablehlo.add", 2, args, xt, 0, NULL, &v));
-  KILN_RETURN_IF_ERROR(
-      kiln_ld_make(b, &list, "stablehlo.rsqrt", 1, &v, xt, 0, NULL, &r));
-  args[0] = x;
-  args[1] = p[2];
-  KILN_RETURN_IF_ERROR(
-      kiln_ld_make(b, &list, "stablehlo.subtract", 2, args, xt, 0, NULL, &t));
-  args[0] = t;
-  args[1] = r;
-  KILN_RETURN_IF_ERROR(
-      kiln_ld_make(b, &list, "stablehlo.multiply", 2, args, xt, 0, NULL, &t));
-  args[0] = t;
-  args[1] = p[0];
-  KILN_RETURN_IF_ERROR(
-      kiln_ld_make(b, &list, "stablehlo.multiply", 2, args, xt, 0, NULL, &t));
-  args[0] = t;
-  args[1] = p[1];
-  KILN_RETURN_IF_ERROR(
-      kiln_ld_make(b, &list, "stablehlo.add", 2, args, xt, 0, NULL, &t));
-  (void)e;
-  return kiln_ld_finish(b, op, &list, t);
-}
-
 static kiln_status_t kiln_ld_lower_chlo(kiln_ir_builder_t* b,
                                         kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
@@ -1208,6 +1159,4 @@ KILN_STABLEHLO_DEFINE_LOWERING(gather, kiln_ld_lower_gather)
 KILN_STABLEHLO_DEFINE_LOWERING(scatter, kiln_ld_lower_scatter)
 KILN_STABLEHLO_DEFINE_LOWERING(reduce_window, kiln_ld_lower_reduce_window)
 KILN_STABLEHLO_DEFINE_LOWERING(convolution, kiln_ld_lower_convolution)
-KILN_STABLEHLO_DEFINE_LOWERING(batch_norm_inference,
-                               kiln_ld_lower_batch_norm_inference)
 KILN_STABLEHLO_DEFINE_LOWERING(chlo, kiln_ld_lower_chlo)

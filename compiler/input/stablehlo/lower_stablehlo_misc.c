@@ -76,10 +76,9 @@ static kiln_status_t kiln_lm_map(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
     maps[i] = kiln_linalg_identity_map(ctx, rank);
   }
   maps[n] = kiln_linalg_identity_map(ctx, rank);
-  kiln_ir_op_t* empty_op = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      b, "tensor.empty", 0, NULL, 1, &rt, 0, NULL, &empty_op));
-  kiln_ir_value_t* empty = kiln_ir_op_result(empty_op, 0);
+  // Run-time sizes: the first operand's.
+  kiln_ir_value_t* empty = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, ins[0], &empty));
   kiln_ir_op_t* g = NULL;
   kiln_ir_block_t* body = NULL;
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, n, ins, 1, &empty, maps,
@@ -143,24 +142,13 @@ static kiln_status_t kiln_lm_dynamic_result(kiln_ir_builder_t* b,
   const kiln_ir_type_t* rt = op->results[0].type;
   uint32_t rank = (uint32_t)rt->shaped.rank;
   kiln_ir_value_t* shape = kiln_ir_op_operand(op, iota ? 0 : 1);
-  const kiln_ir_type_t* se = shape->type->shaped.element;
-  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
   if (rank > KILN_MISC_MAX) {
     return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
   }
   kiln_ir_value_t* sizes[KILN_MISC_MAX];
   uint32_t num_sizes = 0;
-  for (uint32_t j = 0; j < rank; ++j) {
-    if (rt->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) continue;
-    kiln_ir_value_t *at = NULL, *args[2], *v = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, j, &at));
-    args[0] = shape;
-    args[1] = at;
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_emit(b, "tensor.extract", se, 2, args, &v));
-    KILN_RETURN_IF_ERROR(kiln_lowering_emit(b, "arith.index_cast", index, 1, &v,
-                                            &sizes[num_sizes++]));
-  }
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_sizes_from_shape(b, shape, rt, sizes, &num_sizes));
   kiln_ir_value_t* init = NULL;
   KILN_RETURN_IF_ERROR(
       kiln_lowering_emit(b, "tensor.empty", rt, num_sizes, sizes, &init));
@@ -206,7 +194,11 @@ static kiln_status_t kiln_lm_dynamic_shape_op(kiln_ir_builder_t* b,
   kiln_ir_context_t* ctx = b->context;
   const kiln_ir_type_t* rt = op->results[0].type;
   if (!kiln_ir_type_has_static_shape(rt) &&
-      !kiln_ir_op_is(op, "stablehlo.dynamic_reshape")) {
+      kiln_ir_op_is(op, "stablehlo.dynamic_reshape")) {
+    // The shape operand's entries size the run-time dims.
+    return kiln_lowering_reshape_to_shape(b, op);
+  }
+  if (!kiln_ir_type_has_static_shape(rt)) {
     return kiln_lm_dynamic_result(b, op,
                                   kiln_ir_op_is(op, "stablehlo.dynamic_iota"));
   }

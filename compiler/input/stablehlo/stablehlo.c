@@ -410,8 +410,12 @@ static kiln_status_t kiln_shlo_verify_reshape(kiln_ir_context_t* context,
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
+  // Run-time sizes: the element counts are checked at run time.
+  bool dynamic =
+      !kiln_ir_type_has_static_shape(in) || !kiln_ir_type_has_static_shape(out);
   if (in->shaped.element != out->shaped.element ||
-      kiln_ir_type_num_elements(in) != kiln_ir_type_num_elements(out)) {
+      (!dynamic &&
+       kiln_ir_type_num_elements(in) != kiln_ir_type_num_elements(out))) {
     return kiln_ir_op_emit_error(op, context, "cannot reshape %s into %s",
                                  kiln_ir_type_to_string(context, in),
                                  kiln_ir_type_to_string(context, out));

@@ -368,13 +368,14 @@ static kiln_status_t kiln_bnt_verify(kiln_ir_context_t* context,
                                      kiln_ir_op_t* op) {
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_attribute_t* fi = kiln_ir_op_get_attr(op, "feature_index");
-  if (!kiln_sort_is_tensor(x) || !kiln_ir_type_has_static_shape(x) ||
-      !kiln_ir_type_is_float(x->shaped.element) || !fi ||
-      fi->kind != KILN_IR_ATTR_INTEGER || fi->i < 0 ||
-      (size_t)fi->i >= x->shaped.rank) {
-    return kiln_ir_op_emit_error(
-        op, context,
-        "expects a static float operand and a feature_index in range");
+  // Run-time sizes: any dim but the feature dim.
+  if (!kiln_sort_is_tensor(x) || !kiln_ir_type_is_float(x->shaped.element) ||
+      !fi || fi->kind != KILN_IR_ATTR_INTEGER || fi->i < 0 ||
+      (size_t)fi->i >= x->shaped.rank ||
+      x->shaped.dims[fi->i] == KILN_IR_DYNAMIC_DIM) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "expects a float operand with a static "
+                                 "feature dim and a feature_index in range");
   }
   const kiln_ir_attribute_t* eps = kiln_ir_op_get_attr(op, "epsilon");
   if (!eps || eps->kind != KILN_IR_ATTR_FLOAT) {
@@ -430,6 +431,7 @@ bool kiln_stablehlo_sas_window(const kiln_ir_op_t* op, size_t rank,
 
 static kiln_status_t kiln_sas_verify(kiln_ir_context_t* context,
                                      kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_dialect_verify_window_attrs(context, op));
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* src = kiln_ir_op_operand(op, 1)->type;
   const kiln_ir_type_t* init = kiln_ir_op_operand(op, 2)->type;
@@ -477,15 +479,15 @@ static kiln_status_t kiln_bng_verify(kiln_ir_context_t* context,
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_attribute_t* fi = kiln_ir_op_get_attr(op, "feature_index");
   const kiln_ir_attribute_t* eps = kiln_ir_op_get_attr(op, "epsilon");
-  if (!kiln_sort_is_tensor(x) || !kiln_ir_type_has_static_shape(x) ||
-      !kiln_ir_type_is_float(x->shaped.element) || !fi ||
-      fi->kind != KILN_IR_ATTR_INTEGER || fi->i < 0 ||
-      (size_t)fi->i >= x->shaped.rank || !eps ||
+  if (!kiln_sort_is_tensor(x) || !kiln_ir_type_is_float(x->shaped.element) ||
+      !fi || fi->kind != KILN_IR_ATTR_INTEGER || fi->i < 0 ||
+      (size_t)fi->i >= x->shaped.rank ||
+      x->shaped.dims[fi->i] == KILN_IR_DYNAMIC_DIM || !eps ||
       eps->kind != KILN_IR_ATTR_FLOAT) {
     return kiln_ir_op_emit_error(
         op, context,
-        "expects a static float operand, a feature_index in range and a float "
-        "epsilon");
+        "expects a float operand with a static feature dim, a feature_index "
+        "in range and a float epsilon");
   }
   int64_t c = x->shaped.dims[fi->i];
   const kiln_ir_type_t* ft =
@@ -533,11 +535,13 @@ static const kiln_ir_op_def_t kiln_stablehlo_compute_defs[] = {
      kiln_stablehlo_lower_triangular_solve},
     {"stablehlo.batch_norm_training",
      "normalizes by the batch mean and variance of each feature",
-     KILN_IR_TRAIT_PURE, 3, 3, 0, 0, kiln_bnt_verify, NULL, NULL, NULL, NULL,
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 3, 3, 0, 0,
+     kiln_bnt_verify, NULL, NULL, NULL, NULL,
      kiln_stablehlo_lower_batch_norm_training},
     {"stablehlo.batch_norm_grad",
      "gradients of batch normalization for operand, scale and offset",
-     KILN_IR_TRAIT_PURE, 5, 3, 0, 0, kiln_bng_verify, NULL, NULL, NULL, NULL,
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 5, 3, 0, 0,
+     kiln_bng_verify, NULL, NULL, NULL, NULL,
      kiln_stablehlo_lower_batch_norm_grad},
     {"stablehlo.select_and_scatter",
      "scatters source values to the element each window selects",

@@ -676,6 +676,7 @@ static kiln_status_t kiln_sd_verify_scatter(kiln_ir_context_t* ctx,
 
 static kiln_status_t kiln_sd_verify_reduce_window(kiln_ir_context_t* ctx,
                                                   kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_dialect_verify_window_attrs(ctx, op));
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   if (n == 0 || n % 2 != 0 || op->num_results != n / 2) {
@@ -701,6 +702,7 @@ static kiln_status_t kiln_sd_verify_reduce_window(kiln_ir_context_t* ctx,
 
 static kiln_status_t kiln_sd_verify_convolution(kiln_ir_context_t* ctx,
                                                 kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_dialect_verify_window_attrs(ctx, op));
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(ctx, op));
   kiln_stablehlo_conv_dims_t d;
   if (!kiln_stablehlo_conv_dims(op, &d)) {
@@ -728,6 +730,10 @@ static kiln_status_t kiln_sd_verify_batch_norm_inference(kiln_ir_context_t* ctx,
       (size_t)fi->i >= x->shaped.rank) {
     return kiln_ir_op_emit_error(op, ctx,
                                  "requires an in-range 'feature_index'");
+  }
+  if (x->shaped.dims[fi->i] == KILN_IR_DYNAMIC_DIM) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "the feature dim must have a static size");
   }
   if (x->shaped.element->kind != KILN_IR_TYPE_FLOAT) {
     return kiln_ir_op_emit_error(op, ctx, "operand must be floating point");
@@ -1154,8 +1160,9 @@ static const kiln_ir_op_def_t kiln_stablehlo_data_defs[] = {
      kiln_sd_verify_convolution, kiln_sd_parse_convolution,
      kiln_sd_print_convolution, NULL, NULL, kiln_stablehlo_lower_convolution},
     {"stablehlo.batch_norm_inference", "normalizes with given statistics",
-     KILN_IR_TRAIT_PURE, 5, 1, 0, 0, kiln_sd_verify_batch_norm_inference, NULL,
-     NULL, NULL, NULL, kiln_stablehlo_lower_batch_norm_inference},
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 5, 1, 0, 0,
+     kiln_sd_verify_batch_norm_inference, NULL, NULL, NULL, NULL,
+     kiln_stablehlo_lower_batch_norm_inference},
 };
 
 kiln_status_t kiln_dialect_register_stablehlo_data(kiln_ir_context_t* context) {

@@ -158,13 +158,20 @@ static kiln_status_t kiln_map_verify(kiln_ir_context_t* context,
                                      kiln_ir_op_t* op) {
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   const kiln_ir_type_t* r = op->results[0].type;
-  if (n == 0 || !kiln_misc_is_tensor(r) || !kiln_ir_type_has_static_shape(r)) {
-    return kiln_ir_op_emit_error(
-        op, context, "expects operands and a statically shaped tensor result");
+  if (n == 0 || !kiln_misc_is_tensor(r)) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "expects operands and a tensor result");
   }
   for (uint32_t i = 0; i < n; ++i) {
+    // Run-time sizes must agree at run time (checked once structured).
     const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
-    if (!kiln_misc_is_tensor(t) || !kiln_dialect_same_shape(t, r)) {
+    bool ok = kiln_misc_is_tensor(t) && t->shaped.rank == r->shaped.rank;
+    for (size_t d = 0; ok && d < r->shaped.rank; ++d) {
+      ok = t->shaped.dims[d] == r->shaped.dims[d] ||
+           t->shaped.dims[d] == KILN_IR_DYNAMIC_DIM ||
+           r->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
+    }
+    if (!ok) {
       return kiln_ir_op_emit_error(
           op, context, "operand #%u must have the result's shape", i);
     }
@@ -471,8 +478,10 @@ static const kiln_ir_op_def_t kiln_stablehlo_misc_defs[] = {
      kiln_gds_verify, kiln_gds_parse, kiln_gds_print, NULL, NULL,
      kiln_stablehlo_lower_get_dimension_size},
     {"stablehlo.map", "applies a scalar computation elementwise",
-     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, KILN_IR_VARIADIC, 1, 1, 0,
-     kiln_map_verify, NULL, NULL, NULL, NULL, kiln_stablehlo_lower_map},
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK |
+         KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES,
+     KILN_IR_VARIADIC, 1, 1, 0, kiln_map_verify, NULL, NULL, NULL, NULL,
+     kiln_stablehlo_lower_map},
     {"stablehlo.tuple", "groups values into a tuple", KILN_IR_TRAIT_PURE,
      KILN_IR_VARIADIC, 1, 0, 0, kiln_tuple_verify, kiln_tuple_parse,
      kiln_tuple_print, NULL, NULL, kiln_stablehlo_lower_tuple},

@@ -25,7 +25,7 @@
 //   - gather/table: tensor.extract in the body at the computed index.
 //   - pad: a generic over the padded shape (extract at clamped indices,
 //     select of pad_const outside); transpose: a permuted copy; reshape:
-//     collapse_shape to 1-D then expand_shape.
+//     a view (kiln_lowering_reshape).
 #include "compiler/input/tosa/lower_tosa.h"
 
 #include <math.h>
@@ -330,19 +330,23 @@ static kiln_status_t kiln_tosa_lower_scalar(kiln_ir_builder_t* b,
     }
     return kiln_lowering_cmp(b, !is_float, pred, args[0], args[1], out);
   }
-  if (kiln_ir_op_is(op, "tosa.clamp")) {
-    const kiln_ir_attribute_t* lo_attr = kiln_tosa_clamp_bound(op, false);
+  if (kiln_ir_op_is(op, "tosa.clamp") || kiln_ir_op_is(op, "tosa.reluN")) {
+    // reluN's lower bound is 0.
+    bool relu = kiln_ir_op_is(op, "tosa.reluN");
+    const kiln_ir_attribute_t* lo_attr =
+        relu ? NULL : kiln_tosa_clamp_bound(op, false);
     const kiln_ir_attribute_t* hi_attr = kiln_tosa_clamp_bound(op, true);
     kiln_ir_value_t *lo, *hi, *v;
     if (is_float) {
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_float_const(b, t, lo_attr->f.value, &lo));
+          kiln_lowering_float_const(b, t, relu ? 0.0 : lo_attr->f.value, &lo));
       KILN_RETURN_IF_ERROR(
           kiln_lowering_float_const(b, t, hi_attr->f.value, &hi));
       KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maximumf", x, lo, &v));
       return kiln_lowering_emit2(b, "arith.minimumf", v, hi, out);
     }
-    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, lo_attr->i, &lo));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_int_const(b, t, relu ? 0 : lo_attr->i, &lo));
     KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, t, hi_attr->i, &hi));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit2(
         b, is_unsigned ? "arith.maxui" : "arith.maxsi", x, lo, &v));
@@ -636,42 +640,67 @@ static kiln_status_t kiln_tosa_emit_zeros(kiln_ir_builder_t* b,
 // conv2d, depthwise_conv2d, avg_pool2d and max_pool2d take a run-time
 // batch and run-time image dims (1 and 2) of the input and the result, both
 // or neither per dim: the result's are computed from the input's
-// (kiln_tosa_window_empty). The channels and the other operands are static.
+// (kiln_tosa_window_empty). The channel counts may be run-time sizes too
+// (the weights' and bias's included; the input's and the weights' are
+// checked to agree once structured), but the weights' window dims are
+// static: they size the windows.
 static kiln_status_t kiln_tosa_check_dynamic_dims(kiln_ir_context_t* ctx,
                                                   kiln_ir_op_t* op) {
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* rt = op->results[0].type;
   bool ok = true;
-  for (size_t d = 0; d < 4; ++d) {
+  for (size_t d = 0; d < 3; ++d) {
     bool in_dynamic = in->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
     bool out_dynamic = rt->shaped.dims[d] == KILN_IR_DYNAMIC_DIM;
-    ok = ok && in_dynamic == out_dynamic && (d < 3 || !in_dynamic);
-  }
-  uint32_t n = kiln_ir_op_num_regular_operands(op);
-  for (uint32_t i = 1; i < n && ok; ++i) {
-    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
-    ok = !kiln_ir_type_is_shaped(t) || kiln_ir_type_has_static_shape(t);
+    ok = ok && in_dynamic == out_dynamic;
   }
   if (!ok) {
     return kiln_ir_op_emit_error(
         op, ctx,
-        "only the batch and image dims (of the input and the result, both "
-        "or neither) may have a run-time size");
+        "the batch and image dims must be run-time sizes in both the input "
+        "and the result, or in neither");
+  }
+  bool pool = kiln_ir_op_is(op, "tosa.max_pool2d") ||
+              kiln_ir_op_is(op, "tosa.avg_pool2d");
+  if (!pool) {
+    const kiln_ir_type_t* wt = kiln_ir_op_operand(op, 1)->type;
+    size_t first = kiln_ir_op_is(op, "tosa.conv2d") ? 1 : 0;  // OHWI / HWCM
+    if (wt->shaped.dims[first] == KILN_IR_DYNAMIC_DIM ||
+        wt->shaped.dims[first + 1] == KILN_IR_DYNAMIC_DIM) {
+      return kiln_ir_op_emit_error(
+          op, ctx, "the weights' window dims must have static sizes");
+    }
   }
   return kiln_ok_status();
 }
 
-// tensor.empty of |type| (N x OH x OW x ...), the result of a window of
-// |span| elements at |stride| over the (padded) NHWC |input|: a run-time
-// batch is the input's, a run-time OH / OW is computed from the input's
-// (kiln_lowering_window_empty).
+// tensor.empty of |type| (N x OH x OW x C, or N x OH x OW x C x M for a
+// depthwise convolution), the result of a window of |span| elements at
+// |stride| over the (padded) NHWC |input|: a run-time batch is the input's,
+// a run-time OH / OW is computed from the input's
+// (kiln_lowering_window_empty); a run-time channel dim r >= 3 is dim
+// |wdim|[r - 3] of |weights| (when >= 0), else the input's channel count.
 static kiln_status_t kiln_tosa_window_empty(
     kiln_ir_builder_t* b, const kiln_ir_type_t* type, kiln_ir_value_t* input,
-    const int64_t* span, const int64_t* stride, kiln_ir_value_t** out) {
-  int64_t src[5] = {0, 1, 2, -1, -1};
+    const int64_t* span, const int64_t* stride, kiln_ir_value_t* weights,
+    const int64_t* wdim, kiln_ir_value_t** out) {
+  int64_t src[5] = {0, 1, 2, 3, 3};
   int64_t spans[5] = {1, span[0], span[1], 1, 1};
   int64_t strides[5] = {1, stride[0], stride[1], 1, 1};
-  return kiln_lowering_window_empty(b, type, input, src, spans, strides, out);
+  kiln_ir_value_t* given[5] = {NULL, NULL, NULL, NULL, NULL};
+  for (size_t r = 3; r < type->shaped.rank && r < 5; ++r) {
+    if (type->shaped.dims[r] != KILN_IR_DYNAMIC_DIM) continue;
+    if (weights && wdim && wdim[r - 3] >= 0) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(
+          b, weights, (size_t)wdim[r - 3], &given[r]));
+      if (!given[r]) {
+        KILN_RETURN_IF_ERROR(kiln_lowering_index_const(
+            b, weights->type->shaped.dims[wdim[r - 3]], &given[r]));
+      }
+    }
+  }
+  return kiln_lowering_window_empty(b, type, input, src, spans, strides, given,
+                                    out);
 }
 
 // |input| padded by |before|/|after| elements per dim: a generic over the
@@ -835,7 +864,7 @@ kiln_status_t kiln_tosa_lower_max_pool2d(kiln_ir_builder_t* b,
     KILN_RETURN_IF_ERROR(kiln_tosa_emit_splat(b, rt, lowest, NULL, &acc));
   } else {
     KILN_RETURN_IF_ERROR(
-        kiln_tosa_window_empty(b, rt, input, kernel, stride, &acc));
+        kiln_tosa_window_empty(b, rt, input, kernel, stride, NULL, NULL, &acc));
     KILN_RETURN_IF_ERROR(kiln_tosa_fill(b, acc, lowest, &acc));
   }
   const kiln_ir_type_t* wt = kiln_ir_tensor_type_get(ctx, 2, kernel, e, NULL);
@@ -1030,73 +1059,14 @@ kiln_status_t kiln_tosa_lower_transpose(kiln_ir_builder_t* b,
       b, op, input, kiln_linalg_projection_map(ctx, rank, rank, inverse));
 }
 
-// collapse_shape to 1-D or expand_shape from 1-D (|to| the other type).
-static kiln_status_t kiln_tosa_emit_flat_reshape(kiln_ir_builder_t* b,
-                                                 kiln_ir_value_t* input,
-                                                 const kiln_ir_type_t* to,
-                                                 kiln_ir_value_t** out) {
-  kiln_ir_context_t* ctx = b->context;
-  bool expand = input->type->shaped.rank == 1;
-  const kiln_ir_type_t* big = expand ? to : input->type;
-  const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
-  const kiln_ir_attribute_t* members[KILN_TOSA_MAX_RANK];
-  for (size_t d = 0; d < big->shaped.rank; ++d) {
-    members[d] = kiln_ir_integer_attr_get(ctx, i64, (int64_t)d);
-  }
-  const kiln_ir_attribute_t* group =
-      kiln_ir_array_attr_get(ctx, big->shaped.rank, members);
-  kiln_ir_named_attribute_t attrs[2];
-  size_t num_attrs = 0;
-  attrs[num_attrs++] = kiln_ir_named_attr(
-      ctx, "reassociation", kiln_ir_array_attr_get(ctx, 1, &group));
-  if (expand) {
-    attrs[num_attrs++] = kiln_ir_named_attr(
-        ctx, "static_output_shape",
-        kiln_dialect_i64_array(ctx, to->shaped.rank, to->shaped.dims));
-  }
-  kiln_ir_op_t* reshape = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      b, expand ? "tensor.expand_shape" : "tensor.collapse_shape", 1, &input, 1,
-      &to, num_attrs, attrs, &reshape));
-  *out = kiln_ir_op_result(reshape, 0);
-  return kiln_ok_status();
-}
-
-// Reshape through 1-D: collapse everything, then expand (row-major, no
-// data movement).
+// A view (kiln_lowering_reshape): dims grouped where they group, else
+// through 1-D; a run-time dim (the shape's -1) is the element count divided
+// by the static dims, checked at run time.
 kiln_status_t kiln_tosa_lower_reshape(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
-  kiln_ir_context_t* ctx = b->context;
-  kiln_ir_value_t* v = kiln_ir_op_operand(op, 0);
-  const kiln_ir_type_t* rt = op->results[0].type;
-  if (!kiln_ir_type_has_static_shape(v->type) ||
-      !kiln_ir_type_has_static_shape(rt)) {
-    // Run-time sizes: stablehlo.reshape's lowering (each run-time dim maps
-    // onto one of the operand's), lowered in turn.
-    kiln_ir_op_t* reshape = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-        b, "stablehlo.reshape", 1, &v, 1, &rt, 0, NULL, &reshape));
-    kiln_lowering_replace(op, kiln_ir_op_result(reshape, 0));
-    kiln_ir_builder_t rb = *b;
-    kiln_ir_builder_set_before(&rb, reshape);
-    return kiln_lower_to_structured_op(&rb, reshape);
-  }
-  if (v->type != rt) {
-    if (v->type->shaped.rank == 0 || rt->shaped.rank == 0) {
-      return kiln_ir_op_emit_error(op, ctx,
-                                   "reshape from or to rank 0 is not "
-                                   "supported yet");
-    }
-    int64_t count = kiln_ir_type_num_elements(rt);
-    const kiln_ir_type_t* flat =
-        kiln_ir_tensor_type_get(ctx, 1, &count, rt->shaped.element, NULL);
-    if (v->type != flat) {
-      KILN_RETURN_IF_ERROR(kiln_tosa_emit_flat_reshape(b, v, flat, &v));
-    }
-    if (rt != flat) {
-      KILN_RETURN_IF_ERROR(kiln_tosa_emit_flat_reshape(b, v, rt, &v));
-    }
-  }
-  kiln_lowering_replace(op, v);
+  kiln_ir_value_t* result = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_reshape(
+      b, op, kiln_ir_op_operand(op, 0), op->results[0].type, 0, NULL, &result));
+  kiln_lowering_replace(op, result);
   return kiln_ok_status();
 }
 
@@ -1202,7 +1172,8 @@ static kiln_status_t kiln_tosa_emit_contraction(
 // |bias| (rank 1, C elements or 1) broadcast over |init| (a tensor.empty of
 // the result's type), read along loops |dims| (|num_dims| of them: dims =
 // {d} reads bias[d]; two dims read the bias expanded to their sizes,
-// row-major; those must be static).
+// row-major; the inner one must be static). A bias of run-time size is
+// read per channel (not broadcast): its size is checked at run time.
 static kiln_status_t kiln_tosa_emit_bias_init(
     kiln_ir_builder_t* b, kiln_ir_value_t* bias, kiln_ir_value_t* init,
     uint32_t first_dim, uint32_t num_dims, kiln_ir_value_t** out) {
@@ -1220,6 +1191,7 @@ static kiln_status_t kiln_tosa_emit_bias_init(
   } else {
     // bias[d_first * s1 + d_first+1] (row-major over the bias dims).
     int64_t stride = 1;
+    bool dynamic = size == KILN_IR_DYNAMIC_DIM;
     for (uint32_t i = num_dims; i-- > 0;) {
       const kiln_ir_affine_expr_t* t = kiln_ir_affine_dim(ctx, first_dim + i);
       if (stride != 1) {
@@ -1228,14 +1200,19 @@ static kiln_status_t kiln_tosa_emit_bias_init(
       }
       e = e ? kiln_ir_affine_binary(ctx, KILN_IR_AFFINE_ADD, t, e) : t;
       if (rt->shaped.dims[first_dim + i] == KILN_IR_DYNAMIC_DIM) {
-        return kiln_ir_emit_error(ctx, b->location,
-                                  "a bias of %lld elements over a run-time "
-                                  "sized dim is not supported",
-                                  (long long)size);
+        // The outer dim's size only bounds the reads (checked at run time);
+        // an inner one would scale them.
+        if (i > 0) {
+          return kiln_ir_emit_error(ctx, b->location,
+                                    "a bias over a run-time sized inner "
+                                    "channel dim is not supported");
+        }
+        dynamic = true;
+        continue;
       }
       stride *= rt->shaped.dims[first_dim + i];
     }
-    if (stride != size) {
+    if (!dynamic && stride != size) {
       return kiln_ir_emit_error(ctx, b->location,
                                 "bias has %lld elements, expected %lld or 1",
                                 (long long)size, (long long)stride);
@@ -1372,8 +1349,9 @@ kiln_status_t kiln_tosa_lower_conv2d(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
     span[i] = (wt->shaped.dims[1 + i] - 1) * dilation[i] + 1;  // OHWI
   }
   kiln_ir_value_t *empty = NULL, *init = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_tosa_window_empty(b, rt, input, span, stride, &empty));
+  int64_t wdim[1] = {0};  // the output channels are the weights' dim 0
+  KILN_RETURN_IF_ERROR(kiln_tosa_window_empty(
+      b, rt, input, span, stride, kiln_ir_op_operand(op, 1), wdim, &empty));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2),
                                                 empty, 3, 1, &init));
   // Loops (n, oh, ow, oc, kh, kw, ic).
@@ -1414,8 +1392,9 @@ kiln_status_t kiln_tosa_lower_depthwise_conv2d(kiln_ir_builder_t* b,
   const kiln_ir_type_t* t5 =
       kiln_ir_tensor_type_get(ctx, 5, dims5, rt->shaped.element, NULL);
   kiln_ir_value_t *empty = NULL, *init = NULL;
-  KILN_RETURN_IF_ERROR(
-      kiln_tosa_window_empty(b, t5, input, span, stride, &empty));
+  int64_t wdim[2] = {-1, 3};  // C is the input's, M the weights' dim 3
+  KILN_RETURN_IF_ERROR(kiln_tosa_window_empty(
+      b, t5, input, span, stride, kiln_ir_op_operand(op, 1), wdim, &empty));
   KILN_RETURN_IF_ERROR(kiln_tosa_emit_bias_init(b, kiln_ir_op_operand(op, 2),
                                                 empty, 3, 2, &init));
   // Loops (n, oh, ow, c, m, kh, kw).
@@ -1634,8 +1613,8 @@ kiln_status_t kiln_tosa_lower_avg_pool2d(kiln_ir_builder_t* b,
   memset(&zero, 0, sizeof(zero));
   if (f) zero.f = 0.0;
   if (dynamic_image) {
-    KILN_RETURN_IF_ERROR(
-        kiln_tosa_window_empty(b, acc_t, input, kernel, stride, &acc));
+    KILN_RETURN_IF_ERROR(kiln_tosa_window_empty(b, acc_t, input, kernel, stride,
+                                                NULL, NULL, &acc));
     KILN_RETURN_IF_ERROR(kiln_tosa_fill(b, acc, zero, &acc));
   } else {
     KILN_RETURN_IF_ERROR(kiln_tosa_emit_splat(b, acc_t, zero, input, &acc));

@@ -297,11 +297,15 @@ static kiln_status_t kiln_tosa_verify_clamp(kiln_ir_context_t* context,
   KILN_RETURN_IF_ERROR(
       kiln_tosa_check_class(context, op, e, KILN_TOSA_NUMERIC));
   static const char* const names[2] = {"min_val", "max_val"};
-  for (int i = 0; i < 2; ++i) {
+  // The old tosa.reluN clamps to [0, max_fp / max_int].
+  bool relu = kiln_ir_op_is(op, "tosa.reluN");
+  for (int i = relu ? 1 : 0; i < 2; ++i) {
     const kiln_ir_attribute_t* a = kiln_tosa_clamp_bound(op, i == 1);
     if (!kiln_tosa_scalar_attr(a)) {
       return kiln_ir_op_emit_error(
-          op, context, "requires a scalar attribute '%s'", names[i]);
+          op, context, "requires a scalar attribute '%s'",
+          relu ? (e->kind == KILN_IR_TYPE_FLOAT ? "max_fp" : "max_int")
+               : names[i]);
     }
     bool float_attr = a->kind == KILN_IR_ATTR_FLOAT;
     if (float_attr != (e->kind == KILN_IR_TYPE_FLOAT)) {
@@ -372,6 +376,7 @@ static int64_t kiln_tosa_window_count(int64_t size, int64_t pad, int64_t span,
 
 static kiln_status_t kiln_tosa_verify_max_pool2d(kiln_ir_context_t* context,
                                                  kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_dialect_verify_window_attrs(context, op));
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
@@ -633,6 +638,7 @@ static kiln_status_t kiln_tosa_verify_reshape(kiln_ir_context_t* context,
 // (zero points as optional trailing operands or attributes).
 static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
                                          kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_dialect_verify_window_attrs(context, op));
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
@@ -677,7 +683,7 @@ static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
     } else {
       ok = ok && (n == 3 || n == 5) && w->shaped.rank == 4;
       if (ok && depthwise) {
-        ok = w->shaped.dims[2] == x->shaped.dims[3];
+        ok = kiln_tosa_same_size(w->shaped.dims[2], x->shaped.dims[3]);
         kernel[0] = w->shaped.dims[0];
         kernel[1] = w->shaped.dims[1];
         want[3] = w->shaped.dims[2] == KILN_IR_DYNAMIC_DIM ||
@@ -685,7 +691,7 @@ static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
                       ? KILN_IR_DYNAMIC_DIM
                       : w->shaped.dims[2] * w->shaped.dims[3];
       } else if (ok) {
-        ok = w->shaped.dims[3] == x->shaped.dims[3];
+        ok = kiln_tosa_same_size(w->shaped.dims[3], x->shaped.dims[3]);
         kernel[0] = w->shaped.dims[1];
         kernel[1] = w->shaped.dims[2];
         want[3] = w->shaped.dims[0];
@@ -1028,6 +1034,10 @@ static const kiln_ir_op_def_t kiln_tosa_defs[] = {
                          kiln_tosa_verify_select, elementwise),
     KILN_TOSA_DYNAMIC_OP("tosa.clamp", "clamps to [min_val, max_val]", 1,
                          kiln_tosa_verify_clamp, elementwise),
+    KILN_TOSA_DYNAMIC_OP("tosa.reluN",
+                         "clamps to [0, max_fp] or [0, max_int] (TOSA before "
+                         "0.60)",
+                         1, kiln_tosa_verify_clamp, elementwise),
     KILN_TOSA_DYNAMIC_OP("tosa.cast", "converts the element type", 1,
                          kiln_tosa_verify_cast, elementwise),
     KILN_TOSA_DYNAMIC_OP("tosa.reduce_sum", "sums along axis (kept)", 1,

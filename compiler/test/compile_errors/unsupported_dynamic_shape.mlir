@@ -1,13 +1,13 @@
 // RUN: not kiln-compile %s -o %t.kmod 2>&1 | FileCheck %s
-// What dynamic shapes do not reach yet (here TOSA's average pooling over a
-// run-time channel count) is refused. The error names file:line:col, quotes
-// the source line with a caret, and the compiler exits non-zero.
-// CHECK: unsupported_dynamic_shape.mlir:11:3: error: 'tosa.avg_pool2d' op only the batch and image dims (of the input and the result, both or neither) may have a run-time size
-// CHECK-NEXT: {{^}}  %0 = tosa.avg_pool2d %x, %zp, %zp {{.*}}...{{$}}
+// What dynamic shapes do not reach yet (here StableHLO's Cholesky
+// factorization of a run-time sized matrix) is refused. The error names
+// file:line:col, quotes the source line with a caret, and the compiler
+// exits non-zero.
+// CHECK: unsupported_dynamic_shape.mlir:11:3: error: 'stablehlo.cholesky' op operand must be a static float tensor of square matrices (...xNxN)
+// CHECK-NEXT: {{^}}  %0 = "stablehlo.cholesky"(%a) {{.*}}{{$}}
 // CHECK-NEXT: {{^}}  ^{{$}}
 // CHECK: kiln-compile: error: compilation failed
-func.func @f(%x: tensor<1x4x4x?xf32>) -> tensor<1x2x2x?xf32> {
-  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
-  %0 = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x4x4x?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x?xf32>
-  return %0 : tensor<1x2x2x?xf32>
+func.func @f(%a: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = "stablehlo.cholesky"(%a) {lower = true} : (tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
 }

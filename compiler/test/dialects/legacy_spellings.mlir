@@ -54,3 +54,31 @@ func.func @mhlo_older(%a: tensor<?xi32>, %b: tensor<?x?xf32>) -> (tensor<?xi32>,
   }} : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
   return %1, %2 : tensor<?xi32>, tensor<?x?xf32>
 }
+
+// MLIR's arith.maxf / minf (renamed maximumf / minimumf in 2023) and the
+// upstream tensor.pack / unpack (now linalg.pack / unpack).
+// CHECK-LABEL: func.func @renamed_ops
+func.func @renamed_ops(%a: f32, %b: f32, %t: tensor<4x4xf32>) -> (f32, f32, tensor<4x4xf32>) {
+  // CHECK: arith.maximumf %{{.*}}, %{{.*}} : f32
+  %0 = arith.maxf %a, %b : f32
+  // CHECK: arith.minimumf %{{.*}}, %{{.*}} : f32
+  %1 = arith.minf %a, %b : f32
+  %e = tensor.empty() : tensor<2x2x2x2xf32>
+  // CHECK: linalg.pack
+  %p = tensor.pack %t inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %e : tensor<4x4xf32> -> tensor<2x2x2x2xf32>
+  %o = tensor.empty() : tensor<4x4xf32>
+  // CHECK: linalg.unpack
+  %u = tensor.unpack %p inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %o : tensor<2x2x2x2xf32> -> tensor<4x4xf32>
+  return %0, %1, %u : f32, f32, tensor<4x4xf32>
+}
+
+// linalg.init_tensor [sizes] (tensor.empty until 2022) and
+// util.do_not_optimize(%x) (util.optimization_barrier until 2023).
+// CHECK-LABEL: func.func @renamed_util_linalg
+func.func @renamed_util_linalg(%n: index) -> tensor<?x4xf32> {
+  // CHECK: tensor.empty(%{{.*}}) : tensor<?x4xf32>
+  %0 = linalg.init_tensor [%n, 4] : tensor<?x4xf32>
+  // CHECK: util.optimization_barrier %{{.*}} : tensor<?x4xf32>
+  %1 = util.do_not_optimize(%0) : tensor<?x4xf32>
+  return %1 : tensor<?x4xf32>
+}

@@ -144,6 +144,29 @@ func.func @grow(%x: tensor<?xf32>) -> tensor<?x?xf32> {
   %0 = linalg.fill ins(%cst : f32) outs(%init : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+func.func @window_sums(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 3>, window_strides = array<i64: 2>} : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+func.func @tosa_conv_channels(%x: tensor<1x1x1x?xf32>, %w: tensor<?x1x1x?xf32>, %b: tensor<?xf32>) -> tensor<1x1x1x?xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x1x?xf32>, tensor<?x1x1x?xf32>, tensor<?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x?xf32>
+  return %0 : tensor<1x1x1x?xf32>
+}
+func.func @tosa_rows_of_4(%x: tensor<?x6xf32>) -> tensor<?x4xf32> {
+  %s = tosa.const_shape {values = dense<[-1, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %0 = tosa.reshape %x, %s : (tensor<?x6xf32>, !tosa.shape<2>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+func.func @reshape_to(%x: tensor<?x?xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %0 = stablehlo.dynamic_reshape %x, %s : (tensor<?x?xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
 MLIR
 
 if ! "$bin/kiln-compile" "$work/dyn.mlir" -o "$work/dyn.kmod"; then
@@ -305,14 +328,15 @@ for device in local-sync local-task; do
     --function=tosa_max_pool --input="3x3x3x1xf32=1 2 3 4 5 6 7 8 9 1 1 1 1 1 1 1 1 1 -1 -2 -3 -4 -5 -6 -7 -8 -9"
   # TOSA conv2d over run-time image dims (2x2 windows of ones, stride 2
   # across): the output is (H - 1) x ((W - 2) / 2 + 1), e.g. 1 + 2 + 6 + 7
-  # and 3 + 4 + 8 + 9 on the first row of 1..15; one row gives none, an
-  # empty result.
+  # and 3 + 4 + 8 + 9 on the first row of 1..15; one row is smaller than
+  # a window: the call fails, naming the dim.
   expect tosa_conv_2x3 "$device" "1x2x2x1xf32=[[[16][24]][[36][44]]]" -- \
     --function=tosa_conv --input="1x3x5x1xf32=1 2 3 4 5 6 7 8 9 10 11 12 13 14 15" \
     --input="1x2x2x1xf32=1"
   expect tosa_conv_1x1 "$device" "1x1x1x1xf32=[[[10]]]" -- \
     --function=tosa_conv --input="1x2x2x1xf32=1 2 3 4" --input="1x2x2x1xf32=1"
-  expect tosa_conv_no_rows "$device" "1x0x2x1xf32=[]" -- \
+  expect tosa_conv_no_rows "$device" \
+    "contains:run-time shapes disagree: dim 1 of the input (tensor<1x?x?x1xf32>, padding included) is smaller than one window (2); at module.tosa_conv" -- \
     --function=tosa_conv --input="1x1x4x1xf32=1 2 3 4" --input="1x2x2x1xf32=1"
   # A convolution over run-time spatial dims into an output the caller
   # sizes (accumulating into it: 100 + top-left + bottom-right): the input
@@ -329,6 +353,38 @@ for device in local-sync local-task; do
     "contains:run-time shapes disagree: dim 1 of operand 0 (tensor<1x?x?x1xf32>) is smaller than the window read over it needs; at module.conv_into" \
     -- --function=conv_into --input="1x3x3x1xf32=0" --input="2x2x1x1xf32=0" \
     --input="1x3x2x1xf32=0"
+  # Sums of 3 at stride 2: 1+2+3, 3+4+5 over five; two elements are
+  # smaller than one window (an error, not an empty result).
+  expect window_sums "$device" "2xf32=6 12" -- \
+    --function=window_sums --input="5xf32=1 2 3 4 5"
+  expect window_sums_small "$device" \
+    "contains:run-time shapes disagree: dim 0 of the input (tensor<?xf32>, padding included) is smaller than one window (3); at module.window_sums" \
+    -- --function=window_sums --input="2xf32=1 2"
+  # A 1x1 convolution over run-time channel counts: (1, 2) dotted with
+  # (3, 4) plus 5 = 16; the input's and the weights' channels must agree.
+  expect tosa_conv_channels "$device" "1x1x1x1xf32=[[[16]]]" -- \
+    --function=tosa_conv_channels --input="1x1x1x2xf32=1 2" \
+    --input="1x1x1x2xf32=3 4" --input="1xf32=5"
+  expect tosa_conv_channels_bad "$device" \
+    "contains:run-time shapes disagree: dim 3 of operand 0 (tensor<1x1x1x?xf32>) and dim 3 of operand 1 (tensor<?x1x1x?xf32>) differ; at module.tosa_conv_channels" \
+    -- --function=tosa_conv_channels --input="1x1x1x2xf32=1 2" \
+    --input="1x1x1x3xf32=3 4 5" --input="1xf32=5"
+  # Reshapes with run-time dims: 2x6 holds three rows of 4, 1x6 does not
+  # (6 is not a multiple of 4); a shape tensor must hold the operand's
+  # element count with no negative size (-2 x -3 = 6 still fails).
+  expect tosa_rows_of_4 "$device" "3x4xf32=[1 2 3 4][5 6 7 8][9 10 11 12]" -- \
+    --function=tosa_rows_of_4 --input="2x6xf32=1 2 3 4 5 6 7 8 9 10 11 12"
+  expect tosa_rows_of_4_bad "$device" \
+    "contains:run-time shapes disagree: reshaping tensor<?x6xf32> into tensor<?x4xf32>: the element counts differ or a size is negative; at module.tosa_rows_of_4" \
+    -- --function=tosa_rows_of_4 --input="1x6xf32=0"
+  expect reshape_to_3x2 "$device" "3x2xf32=[1 2][3 4][5 6]" -- \
+    --function=reshape_to --input="2x3xf32=1 2 3 4 5 6" --input="2xi64=3 2"
+  expect reshape_to_count "$device" \
+    "contains:run-time shapes disagree: reshaping tensor<?x?xf32> into tensor<?x?xf32>: the element counts differ or a size is negative; at module.reshape_to" \
+    -- --function=reshape_to --input="2x3xf32=0" --input="2xi64=4 2"
+  expect reshape_to_negative "$device" \
+    "contains:the element counts differ or a size is negative; at module.reshape_to" \
+    -- --function=reshape_to --input="2x3xf32=0" --input="2xi64=-2 -3"
 done
 if [ "$fail" != 0 ]; then exit 1; fi
 echo "PASS"

@@ -71,3 +71,37 @@ func.func @ext_softmax() {
   check.expect_almost_eq_const(%0, dense<[[0.25, 0.75]]> : tensor<1x2xf32>) : tensor<1x2xf32>
   return
 }
+
+// tensor.pack (upstream's name before linalg.pack): [[1, 2, 3, 4]] in
+// tiles of 2 along dim 1 -> [[[1, 2], [3, 4]]]; and arith.maxf (MLIR's name
+// before maximumf): max(1, 0) = 1, max(-2, 3) = 3.
+func.func @tensor_pack_and_maxf() {
+  %x = util.unfoldable_constant dense<[[1, 2, 3, 4]]> : tensor<1x4xi32>
+  %e = tensor.empty() : tensor<1x2x2xi32>
+  %p = tensor.pack %x inner_dims_pos = [1] inner_tiles = [2] into %e : tensor<1x4xi32> -> tensor<1x2x2xi32>
+  check.expect_eq_const(%p, dense<[[[1, 2], [3, 4]]]> : tensor<1x2x2xi32>) : tensor<1x2x2xi32>
+  %a = util.unfoldable_constant dense<[1.0, -2.0]> : tensor<2xf32>
+  %b = util.unfoldable_constant dense<[0.0, 3.0]> : tensor<2xf32>
+  %init = tensor.empty() : tensor<2xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a, %b : tensor<2xf32>, tensor<2xf32>) outs(%init : tensor<2xf32>) {
+  ^bb0(%u: f32, %v: f32, %o: f32):
+    %r = arith.maxf %u, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<2xf32>
+  check.expect_almost_eq_const(%m, dense<[1.0, 3.0]> : tensor<2xf32>) : tensor<2xf32>
+  return
+}
+
+// linalg.init_tensor (tensor.empty's name until 2022) with a run-time size,
+// filled with 7; util.do_not_optimize (optimization_barrier's name until
+// 2023) passes its operand through.
+func.func @init_tensor_and_do_not_optimize() {
+  %c3 = util.unfoldable_constant 3 : index
+  %e = linalg.init_tensor [%c3, 2] : tensor<?x2xi32>
+  %c7 = arith.constant 7 : i32
+  %f = linalg.fill ins(%c7 : i32) outs(%e : tensor<?x2xi32>) -> tensor<?x2xi32>
+  %b = util.do_not_optimize(%f) : tensor<?x2xi32>
+  %s = tensor.cast %b : tensor<?x2xi32> to tensor<3x2xi32>
+  check.expect_eq_const(%s, dense<7> : tensor<3x2xi32>) : tensor<3x2xi32>
+  return
+}

@@ -36,6 +36,24 @@ func.func @i8_to_packed_i1() {
   return
 }
 
+// Plain i1 against bytes whose bits only packed i1 can hold (IREE bitcast
+// i1 this way before #iree_encoding.packed_storage): packed, bit k of byte
+// b is element 8 b + k (-91 = 0b10100101, 15 = 0b00001111). A byte-stored
+// i1 bitcast (tensor<2xi8> <-> tensor<2xi1>) keeps one element per byte.
+func.func @i8_to_plain_i1_packed() {
+  %x = util.unfoldable_constant dense<[-91, 15]> : tensor<2xi8>
+  %0 = flow.tensor.bitcast %x : tensor<2xi8> -> tensor<16xi1>
+  %1 = arith.extui %0 : tensor<16xi1> to tensor<16xi8>
+  check.expect_eq_const(%1, dense<[1, 0, 1, 0, 0, 1, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0]> : tensor<16xi8>) : tensor<16xi8>
+  %2 = flow.tensor.bitcast %0 : tensor<16xi1> -> tensor<2xi8>
+  check.expect_eq_const(%2, dense<[-91, 15]> : tensor<2xi8>) : tensor<2xi8>
+  %b = util.unfoldable_constant dense<[1, 0]> : tensor<2xi8>
+  %3 = flow.tensor.bitcast %b : tensor<2xi8> -> tensor<2xi1>
+  %4 = arith.extui %3 : tensor<2xi1> to tensor<2xi8>
+  check.expect_eq_const(%4, dense<[1, 0]> : tensor<2xi8>) : tensor<2xi8>
+  return
+}
+
 // Two i4 per byte, the low nibble first (i4 values read as signed).
 func.func @i8_to_i4() {
   %x = util.unfoldable_constant dense<[33, -13]> : tensor<2xi8>

@@ -210,3 +210,26 @@ func.func @reverse_type(%x: tensor<2x3xf32>, %y: tensor<3x2xf32>) -> tensor<3x2x
   %0 = iree_linalg_ext.reverse dimensions(dense<0> : tensor<1xi64>) ins(%x : tensor<2x3xf32>) outs(%y : tensor<3x2xf32>) : tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
+
+// -----
+
+// IREE's first attention forms (no maps or region) still need
+// BxMxK1, BxK2xK1 and BxK2xN operands: here K1 differs.
+func.func @attention_first_form_shapes(%q: tensor<1x2x3xf32>, %k: tensor<1x2x2xf32>, %v: tensor<1x2x2xf32>, %o: tensor<1x2x2xf32>) -> tensor<1x2x2xf32> {
+  // CHECK: linalg_ext_errors.mlir:[[@LINE+1]]:3: error: 'iree_linalg_ext.attention' op expects ins(query, key, value, scale[, mask]) with indexing_maps and a score region, or ins(query BxMxK1, key BxK2xK1, value BxK2xN[, scale]) outs(BxMxN) of floats
+  %0 = iree_linalg_ext.attention ins(%q, %k, %v : tensor<1x2x3xf32>, tensor<1x2x2xf32>, tensor<1x2x2xf32>) outs(%o : tensor<1x2x2xf32>) -> tensor<1x2x2xf32>
+  return %0 : tensor<1x2x2xf32>
+}
+
+// -----
+
+// IREE's 2023 scatter shapes (indices N x depth, updates N x slice over the
+// trailing dims): the slice must fit those dims.
+func.func @scatter_trailing_slice_too_big(%u: tensor<1x4xi32>, %i: tensor<1x2xi32>, %o: tensor<3x3xi32>) -> tensor<3x3xi32> {
+  // CHECK: linalg_ext_errors.mlir:[[@LINE+1]]:3: error: 'iree_linalg_ext.scatter' op slice dim 0 of the updates is larger than the original's
+  %0 = iree_linalg_ext.scatter dimension_map = [0, 1] unique_indices(true) ins(%u, %i : tensor<1x4xi32>, tensor<1x2xi32>) outs(%o : tensor<3x3xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    iree_linalg_ext.yield %a : i32
+  } -> tensor<3x3xi32>
+  return %0 : tensor<3x3xi32>
+}

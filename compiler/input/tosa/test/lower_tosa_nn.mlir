@@ -151,12 +151,15 @@ func.func @tile_pad_dynamic(%x: tensor<?x2xf32>) -> (tensor<?x4xf32>, tensor<?x2
 }
 
 // Run-time image dims: the result's are (padded size - window span) /
-// stride + 1 of the padded input's, computed on the host.
+// stride + 1 of the padded input's, computed on the host; a padded image
+// smaller than one window fails the call.
 // CHECK-LABEL: func.func @conv2d_dynamic_image
 func.func @conv2d_dynamic_image(%x: tensor<1x?x?x2xf32>, %w: tensor<3x2x3x2xf32>, %bias: tensor<3xf32>) -> tensor<1x?x?x3xf32> {
   // CHECK: %[[PADDED:.*]] = linalg.generic
   // CHECK: %[[H:.*]] = tensor.dim %[[PADDED]], %{{.*}} : tensor<1x?x?x2xf32>
   // CHECK: %[[SPAN_H:.*]] = arith.constant 2 : index
+  // CHECK: %[[FITS:.*]] = arith.cmpi sge, %[[H]], %[[SPAN_H]] : index
+  // CHECK: cf.assert %[[FITS]], "{{.*}}lower_tosa_nn.mlir:{{[0-9]+}}:3: run-time shapes disagree: dim 1 of the input (tensor<1x?x?x2xf32>, padding included) is smaller than one window (2)"
   // CHECK: %[[H1:.*]] = arith.subi %[[H]], %[[SPAN_H]] : index
   // CHECK: %[[STRIDE:.*]] = arith.constant 2 : index
   // CHECK: %[[H2:.*]] = arith.divsi %[[H1]], %[[STRIDE]] : index

@@ -124,3 +124,12 @@ func.func @slice_dynamic_result(%x: tensor<?x4xf32>) -> tensor<?x2xf32> {
   %0 = tosa.slice %x, %s, %z : (tensor<?x4xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<?x2xf32>
   return %0 : tensor<?x2xf32>
 }
+
+// -----
+
+// reluN needs its upper bound for the operand's element class.
+func.func @relu_n_no_bound(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: tosa_errors.mlir:[[@LINE+1]]:3: error: 'tosa.reluN' op requires a scalar attribute 'max_fp'
+  %0 = "tosa.reluN"(%a) {max_int = 4 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -123,8 +123,10 @@ func.func @reduce_window_dynamic_static_result(%x: tensor<?x4xf32>, %init: tenso
 
 // -----
 
-func.func @reshape_dynamic_unmapped(%x: tensor<?x6xf32>) -> tensor<?x4xf32> {
-  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.reshape' op cannot reshape tensor<?x6xf32> into tensor<?x4xf32>: run-time sized dims must map onto each other (with static dims beside them)
-  %0 = stablehlo.reshape %x : (tensor<?x6xf32>) -> tensor<?x4xf32>
-  return %0 : tensor<?x4xf32>
+// Two run-time result dims that do not each follow from one of the
+// operand's: their sizes are unknown (dynamic_reshape gives them).
+func.func @reshape_dynamic_unsized(%x: tensor<?x6xf32>) -> tensor<?x?x4xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.reshape' op cannot reshape tensor<?x6xf32> into tensor<?x?x4xf32>: more than one run-time result dim and no sizes for them
+  %0 = stablehlo.reshape %x : (tensor<?x6xf32>) -> tensor<?x?x4xf32>
+  return %0 : tensor<?x?x4xf32>
 }

@@ -98,12 +98,15 @@ func.func @chlo(%a: tensor<4xf32>, %b: tensor<3x4xf32>) -> tensor<3x4xf32> {
   return %0 : tensor<3x4xf32>
 }
 
-// (x - mean) * rsqrt(var + eps) * scale + offset, params broadcast on dim 1.
+// One generic: (x - mean) * scale / sqrt(var + eps) + offset (IREE's
+// order), the parameters read on dim 1.
 // CHECK-LABEL: func.func @batch_norm
-// CHECK: math.rsqrt
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK: arith.addf
+// CHECK: math.sqrt
 // CHECK: arith.subf
 // CHECK: arith.mulf
-// CHECK: arith.mulf
+// CHECK: arith.divf
 // CHECK: arith.addf
 func.func @batch_norm(%x: tensor<2x4xf32>, %s: tensor<4xf32>) -> tensor<2x4xf32> {
   %0 = "stablehlo.batch_norm_inference"(%x, %s, %s, %s, %s) {epsilon = 1.0e-03 : f32, feature_index = 1 : i64} : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4xf32>

@@ -438,9 +438,12 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
   return text;
 }
 
-void kiln_cpu_epilogue_emit_gemm_dims(const kiln_ir_type_t* result,
-                                      int64_t batch_stride, int64_t row_stride,
-                                      kiln_ir_string_builder_t* out) {
+// Declares d0..dN for the element (b, r, c) of |result| at
+// o = b * BS_ + r * RS_ + c, each from the fewest loop variables.
+static void kiln_cpu_epilogue_emit_gemm_dims(const kiln_ir_type_t* result,
+                                             int64_t batch_stride,
+                                             int64_t row_stride,
+                                             kiln_ir_string_builder_t* out) {
   // o = b * BS_ + r * RS_ + c with 0 <= c < RS_ and BS_ a multiple of RS_:
   // a dim whose element stride is a multiple of RS_ depends on (b, r) only
   // (the C compiler hoists it out of the c loop); one whose extent times
@@ -474,15 +477,20 @@ void kiln_cpu_epilogue_emit_gemm_dims(const kiln_ir_type_t* result,
 void kiln_cpu_epilogue_emit_rows(const kiln_ir_type_t* result, int64_t rows,
                                  int64_t row, const char* statements,
                                  kiln_ir_string_builder_t* out) {
+  kiln_ir_sb_printf(out, "    for (int64_t c = 0; c < RS_; ++c) {\n");
+  kiln_cpu_epilogue_emit_element(result, rows * row, row, statements, out);
   kiln_ir_sb_printf(out,
-                    "    for (int64_t c = 0; c < RS_; ++c) {\n"
-                    "      const int64_t o = b * BS_ + r * RS_ + c;\n");
-  kiln_cpu_epilogue_emit_gemm_dims(result, rows * row, row, out);
-  kiln_ir_sb_printf(out,
-                    "%s"
                     "    }\n"
                     "  }\n"
                     "  return 0;\n"
-                    "}\n\n",
-                    statements);
+                    "}\n\n");
+}
+
+void kiln_cpu_epilogue_emit_element(const kiln_ir_type_t* result,
+                                    int64_t batch_stride, int64_t row_stride,
+                                    const char* statements,
+                                    kiln_ir_string_builder_t* out) {
+  kiln_ir_sb_printf(out, "      const int64_t o = b * BS_ + r * RS_ + c;\n");
+  kiln_cpu_epilogue_emit_gemm_dims(result, batch_stride, row_stride, out);
+  kiln_ir_sb_printf(out, "%s", statements);
 }

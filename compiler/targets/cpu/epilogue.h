@@ -49,13 +49,15 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
                                     kiln_ir_op_t* region, kiln_ir_op_t* root,
                                     bool* out_ok);
 
-// Declares d0..dN of kiln_cpu_epilogue_build for a gemm entry's element
-// (b, r, c) of |result| at o = b * BS_ + r * RS_ + c (BS_ = |batch_stride|
-// and RS_ = |row_stride|, constants the caller defines), each from the
-// fewest loop variables.
-void kiln_cpu_epilogue_emit_gemm_dims(const kiln_ir_type_t* result,
-                                      int64_t batch_stride, int64_t row_stride,
-                                      kiln_ir_string_builder_t* out);
+// The body of the loop over one element (b, r, c) of |result|, in an entry
+// that declares b, r, c, eo and the constants BS_ = |batch_stride| and RS_ =
+// |row_stride| (BS_ a multiple of RS_ when both are used): the element's
+// offset o = b * BS_ + r * RS_ + c, its coordinates d0..dN (each from the
+// fewest loop variables) and kiln_cpu_epilogue_build's |statements|.
+void kiln_cpu_epilogue_emit_element(const kiln_ir_type_t* result,
+                                    int64_t batch_stride, int64_t row_stride,
+                                    const char* statements,
+                                    kiln_ir_string_builder_t* out);
 
 // The tail of an entry whose rows r (in [r0, r1), declared by the caller)
 // are runs of |row| elements of |result| with eo (the output) declared:

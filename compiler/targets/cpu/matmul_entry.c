@@ -473,18 +473,15 @@ static void kiln_cpu_emit_gemm_epilogue(const kiln_cpu_gemm_t* g,
       "  const int64_t BS_ = %" PRId64 ", RS_ = %" PRId64
       ";\n"
       "  for (int64_t r = %s; r < %s; ++r) {\n"
-      "    for (int64_t c = n0; c < n0 + cols; ++c) {\n"
-      "      const int64_t o = b * BS_ + r * RS_ + c;\n",
+      "    for (int64_t c = n0; c < n0 + cols; ++c) {\n",
       g->out.binding, g->out.offset, g->out.batch_stride, g->out.stride, begin,
       end);
-  kiln_cpu_epilogue_emit_gemm_dims(g->epilogue_type, g->out.batch_stride,
-                                   g->out.stride, out);
+  kiln_cpu_epilogue_emit_element(g->epilogue_type, g->out.batch_stride,
+                                 g->out.stride, g->epilogue, out);
   kiln_ir_sb_printf(out,
-                    "%s"
                     "    }\n"
                     "  }\n"
-                    "  }\n",
-                    g->epilogue);
+                    "  }\n");
 }
 
 void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,

@@ -305,18 +305,15 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
         "    for (int64_t x = (ti %% TW) * 4; x < (ti %% TW) * 4 + 4 && x < "
         "OW; ++x) {\n"
         "     const int64_t r = y * OW + x;\n"
-        "     for (int64_t c = n0; c < n0 + cols; ++c) {\n"
-        "      const int64_t o = b * BS_ + r * RS_ + c;\n",
+        "     for (int64_t c = n0; c < n0 + cols; ++c) {\n",
         g->out.binding, g->out.batch_stride, g->out.stride);
-    kiln_cpu_epilogue_emit_gemm_dims(g->epilogue_type, g->out.batch_stride,
-                                     g->out.stride, out);
+    kiln_cpu_epilogue_emit_element(g->epilogue_type, g->out.batch_stride,
+                                   g->out.stride, g->epilogue, out);
     kiln_ir_sb_printf(out,
-                      "%s"
                       "     }\n"
                       "    }\n"
                       "   }\n"
-                      "  }\n",
-                      g->epilogue);
+                      "  }\n");
   }
   kiln_ir_sb_printf(out,
                     "  return 0;\n"

@@ -10,6 +10,9 @@ build too, label "tools", so undefined behaviour fails the test):
     compiles static shapes only, so the import fails (exit 1) with one line
     naming the input and the dimension.
   * a Reshape shape whose entries overflow int64 when multiplied.
+  * a Trilu of a complex tensor: its zero constant was written as a 16-byte
+    integer from an 8-byte one (stack read overflow in ASan); now a complex
+    zero, and the import fails cleanly at the complex select.
 
 Usage: import_edge_test.py BIN_DIR
 """
@@ -141,7 +144,23 @@ def reshape_shape_overflow():
             "the shape's element count overflows 64 bits (entry 2 is 4194303)")
 
 
+def trilu_complex():
+    """Trilu of complex64 and complex128 (found by onnx_import_fuzzer in a
+    CI smoke run): the masked-out zero is a complex constant; select on
+    complex tensors is not lowered yet, which is the error (exit 1)."""
+    with tempfile.TemporaryDirectory() as work:
+        for t in (TensorProto.COMPLEX64, TensorProto.COMPLEX128):
+            expect_import_error(work, helper.make_graph(
+                [helper.make_node("Trilu", ["X"], ["Y"], upper=0)],
+                "trilu_complex",
+                [helper.make_tensor_value_info("X", t, [2, 3])],
+                [helper.make_tensor_value_info("Y", t, [2, 3])]),
+                "trilu complex",
+                "'stablehlo.select' op on complex tensors is not supported")
+
+
 if __name__ == "__main__":
+    trilu_complex()
     reshape_shape_overflow()
     empty_attribute_lists()
     main()

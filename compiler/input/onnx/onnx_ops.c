@@ -189,6 +189,16 @@ static void kiln_onnx_store(uint8_t* data, const type_t* e, int64_t i,
                             double dv, int64_t iv, bool from_float) {
   size_t w = kiln_ir_type_storage_bytes(e);
   uint8_t* p = data + (size_t)i * w;
+  if (e->kind == KILN_IR_TYPE_COMPLEX) {
+    // A real value: the real part; the imaginary part is zero.
+    const type_t* part = e->complex.element;
+    size_t half = w / 2;
+    uint64_t re = kiln_ir_float_to_bits(part->flt.kind,
+                                        from_float ? dv : (double)iv);
+    memset(p, 0, w);
+    memcpy(p, &re, half);
+    return;
+  }
   if (e->kind == KILN_IR_TYPE_FLOAT) {
     uint64_t bits =
         kiln_ir_float_to_bits(e->flt.kind, from_float ? dv : (double)iv);

@@ -45,10 +45,13 @@ KILN_UKERNEL_X86_64_AVX2_M0S(KILN_UKERNEL_DECLARE_AVX2)
 
 // arch/x86_64/mmt4d_x86_64_avx512*.c: 16x16 tiles and skinny ones; for f32,
 // s8 and bf16 also _3tiles: three adjacent N1 tiles at once (their RHS panels
-// rhs_stride0 apart), which mmt4d prefers wherever three remain.
+// rhs_stride0 apart), which mmt4d prefers wherever three remain; for f32
+// _2tiles too, for the two (or 2 + 2) left over.
 #define KILN_UKERNEL_X86_64_AVX512_M0S(X) X(1) X(2) X(4) X(8) X(16)
 #define KILN_UKERNEL_DECLARE_AVX512(M0)                                       \
   KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_f32_##M0##x16x1_avx512);    \
+  KILN_UKERNEL_DECLARE_TILE_FN(                                               \
+      kiln_ukernel_mmt4d_f32_##M0##x16x1_2tiles_avx512);                      \
   KILN_UKERNEL_DECLARE_TILE_FN(                                               \
       kiln_ukernel_mmt4d_f32_##M0##x16x1_3tiles_avx512);                      \
   KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512);    \

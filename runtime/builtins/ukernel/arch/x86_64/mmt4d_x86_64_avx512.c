@@ -126,51 +126,54 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1(
   kiln_ukernel_store_acc16(acc, out, M0, ly.ors);
 }
 
-// Three horizontally adjacent f32 tiles (N1 = n, n + 1, n + 2; |ts| elements
-// apart in the RHS), |rows| of their rows from |row0| on. Each K step loads
-// three RHS rows and broadcasts each LHS value once for three FMAs: 11 loads
-// per 24 FMAs for 8 rows, against 13 loads and 4 permutes per 16 FMAs in the
-// one-tile kernel, so the loads stop competing with the FMAs (measured on
-// Zen 5: 2-6% faster on the 1024-2048 squares). Every element still sums its
-// K products in the same order as the one-tile kernel: the results are
-// bit-identical.
-static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1_run3(
+// |tiles| (2 or 3) horizontally adjacent f32 tiles (N1 = n, n + 1, ...;
+// |ts| elements apart in the RHS), |rows| of their rows from |row0| on.
+// Each K step loads one RHS row per tile and broadcasts each LHS value once
+// for |tiles| FMAs: 11 loads per 24 FMAs for 8 rows of three tiles, 10 per
+// 16 for two, against 13 loads and 4 permutes per 16 FMAs in the one-tile
+// kernel, so the loads stop competing with the FMAs (measured on Zen 5:
+// three tiles 2-6% faster on the 1024-2048 squares). Every element still
+// sums its K products in the same order as the one-tile kernel: the results
+// are bit-identical.
+static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1_runt(
     float* out, const float* restrict lhs, const float* restrict rhs,
     const int64_t K1, const int64_t ts, const kiln_ukernel_f32_layout_t ly,
-    const int row0, const int rows, const int accumulate) {
+    const int tiles, const int row0, const int rows, const int accumulate) {
   __m512 acc[3][KILN_UKERNEL_3TILES_ROWS];
-  kiln_ukernel_3tiles_load_ps(acc, out, ly.ots, ly.ors, row0, rows, accumulate);
+  kiln_ukernel_3tiles_load_ps(acc, out, ly.ots, ly.ors, tiles, row0, rows,
+                              accumulate);
   lhs += ly.lrs * row0;
   for (int64_t k = K1; k > 0; --k) {
-    const __m512 r0 = _mm512_loadu_ps(rhs);
-    const __m512 r1 = _mm512_loadu_ps(rhs + ts);
-    const __m512 r2 = _mm512_loadu_ps(rhs + 2 * ts);
+    __m512 r[3];
+#pragma GCC unroll 3
+    for (int t = 0; t < tiles; ++t) r[t] = _mm512_loadu_ps(rhs + t * ts);
 #pragma GCC unroll 8
     for (int m = 0; m < rows; ++m) {
       const __m512 l = _mm512_set1_ps(lhs[ly.lrs * m]);
-      acc[0][m] = _mm512_fmadd_ps(l, r0, acc[0][m]);
-      acc[1][m] = _mm512_fmadd_ps(l, r1, acc[1][m]);
-      acc[2][m] = _mm512_fmadd_ps(l, r2, acc[2][m]);
+#pragma GCC unroll 3
+      for (int t = 0; t < tiles; ++t) {
+        acc[t][m] = _mm512_fmadd_ps(l, r[t], acc[t][m]);
+      }
     }
     lhs += ly.lks;
     rhs += ly.rs;
   }
-  kiln_ukernel_3tiles_store_ps(acc, out, ly.ots, ly.ors, row0, rows);
+  kiln_ukernel_3tiles_store_ps(acc, out, ly.ots, ly.ors, tiles, row0, rows);
 }
 
-// M0 = 16 runs as two passes of 8 rows (24 accumulators each; 16 rows of
-// three tiles would need 48).
-static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1x3(
+// M0 = 16 runs as two passes of 8 rows (24 accumulators each for three
+// tiles; 16 rows of three tiles would need 48).
+static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1xt(
     void* out_tiles, const void* lhs_panel, const void* rhs_panel,
     const kiln_ukernel_mmt4d_params_t* params, const int M0,
-    const kiln_ukernel_f32_layout_t ly) {
+    const kiln_ukernel_f32_layout_t ly, const int tiles) {
   const int accumulate =
       (params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;
 #pragma GCC unroll 2
   for (int row0 = 0; row0 < M0; row0 += KILN_UKERNEL_3TILES_ROWS) {
-    kiln_ukernel_f32_x16x1_run3(
+    kiln_ukernel_f32_x16x1_runt(
         (float*)out_tiles, (const float*)lhs_panel, (const float*)rhs_panel,
-        params->K1, params->rhs_stride0, ly, row0,
+        params->K1, params->rhs_stride0, ly, tiles, row0,
         M0 < KILN_UKERNEL_3TILES_ROWS ? M0 : KILN_UKERNEL_3TILES_ROWS,
         accumulate);
   }
@@ -210,6 +213,23 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f16_x16x1(
 // row-major RHS read in place (rhs_stride1), and row-major LHS / OUT.
 #define KILN_UKERNEL_PACKED_LAYOUT(M0, rs) \
   ((kiln_ukernel_f32_layout_t){(rs), 1, (M0), 16, 16 * (M0)})
+#define KILN_UKERNEL_DEFINE_AVX512_TILES(M0, T)                             \
+  void kiln_ukernel_mmt4d_f32_##M0##x16x1_##T##tiles_avx512(                \
+      void* out_tiles, const void* lhs_panel, const void* rhs_panel,        \
+      const kiln_ukernel_mmt4d_params_t* params) {                          \
+    if (kiln_ukernel_f32_is_strided(params)) {                              \
+      kiln_ukernel_f32_x16x1xt(out_tiles, lhs_panel, rhs_panel, params, M0, \
+                               kiln_ukernel_f32_strided_layout(params, M0), \
+                               T);                                          \
+    } else if (params->rhs_stride1) {                                       \
+      kiln_ukernel_f32_x16x1xt(                                             \
+          out_tiles, lhs_panel, rhs_panel, params, M0,                      \
+          KILN_UKERNEL_PACKED_LAYOUT(M0, params->rhs_stride1), T);          \
+    } else {                                                                \
+      kiln_ukernel_f32_x16x1xt(out_tiles, lhs_panel, rhs_panel, params, M0, \
+                               KILN_UKERNEL_PACKED_LAYOUT(M0, 16), T);      \
+    }                                                                       \
+  }
 #define KILN_UKERNEL_DEFINE_AVX512(M0)                                        \
   void kiln_ukernel_mmt4d_f32_##M0##x16x1_avx512(                             \
       void* out_tile, const void* lhs_panel, const void* rhs_panel,           \
@@ -226,21 +246,8 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f16_x16x1(
                              KILN_UKERNEL_PACKED_LAYOUT(M0, 16), 1);          \
     }                                                                         \
   }                                                                           \
-  void kiln_ukernel_mmt4d_f32_##M0##x16x1_3tiles_avx512(                      \
-      void* out_tiles, const void* lhs_panel, const void* rhs_panel,          \
-      const kiln_ukernel_mmt4d_params_t* params) {                            \
-    if (kiln_ukernel_f32_is_strided(params)) {                                \
-      kiln_ukernel_f32_x16x1x3(out_tiles, lhs_panel, rhs_panel, params, M0,   \
-                               kiln_ukernel_f32_strided_layout(params, M0));  \
-    } else if (params->rhs_stride1) {                                         \
-      kiln_ukernel_f32_x16x1x3(                                               \
-          out_tiles, lhs_panel, rhs_panel, params, M0,                        \
-          KILN_UKERNEL_PACKED_LAYOUT(M0, params->rhs_stride1));               \
-    } else {                                                                  \
-      kiln_ukernel_f32_x16x1x3(out_tiles, lhs_panel, rhs_panel, params, M0,   \
-                               KILN_UKERNEL_PACKED_LAYOUT(M0, 16));           \
-    }                                                                         \
-  }                                                                           \
+  KILN_UKERNEL_DEFINE_AVX512_TILES(M0, 2)                                     \
+  KILN_UKERNEL_DEFINE_AVX512_TILES(M0, 3)                                     \
   void kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512(                             \
       void* out_tile, const void* lhs_panel, const void* rhs_panel,           \
       const kiln_ukernel_mmt4d_params_t* params) {                            \

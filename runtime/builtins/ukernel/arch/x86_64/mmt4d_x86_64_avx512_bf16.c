@@ -60,7 +60,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_bf16_x16x2_run3(
     const uint16_t* restrict rhs, const int64_t K1, const int64_t ts,
     const int M0, const int row0, const int rows, const int accumulate) {
   __m512 acc[3][KILN_UKERNEL_3TILES_ROWS];
-  kiln_ukernel_3tiles_load_ps(acc, out, 16 * M0, 16, row0, rows, accumulate);
+  kiln_ukernel_3tiles_load_ps(acc, out, 16 * M0, 16, 3, row0, rows, accumulate);
   lhs += row0;
   for (int64_t k = K1; k > 0; --k) {
     const __m512bh r0 = (__m512bh)_mm512_loadu_si512(rhs);
@@ -76,7 +76,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_bf16_x16x2_run3(
     lhs += M0;
     rhs += 32;
   }
-  kiln_ukernel_3tiles_store_ps(acc, out, 16 * M0, 16, row0, rows);
+  kiln_ukernel_3tiles_store_ps(acc, out, 16 * M0, 16, 3, row0, rows);
 }
 
 #define KILN_UKERNEL_DEFINE_AVX512BF16(M0)                                     \

@@ -424,39 +424,43 @@ static inline double kiln_vm_exp_f64_core(double t) {
 // above, 1 - exp(-x^2) g(x) with g = erfc(x) exp(x^2) on [1, 4] by a
 // degree-12 polynomial fitted at Chebyshev nodes (relative error 8e-9;
 // erfc is below 0.16 there, so that is under 0.03 ulp of erf). |x| is
-// clamped to 4, where erf rounds to 1. One path for the vectorizer.
+// clamped to 4, where erf rounds to 1. One path for the vectorizer. The
+// Horner steps are explicit fma()s: -ffp-contract=off (generated code) made
+// each a multiply and an add, and BERT's GELU epilogue spent 0.87 ms per
+// 128 x 3072 layer in erf (0.60 with fma; one rounding per step, so no less
+// accurate, and the same bits in the VM and in native code).
 static inline float kiln_vm_erf_f32(float x) {
   double a = fabs((double)x);
   double z = a * a;
   double q = 9.4227590646504113e-11;
-  q = q * z - 1.2290555301717926e-09;
-  q = q * z + 1.4807192815879218e-08;
-  q = q * z - 1.6365844691234924e-07;
-  q = q * z + 1.6462114365889246e-06;
-  q = q * z - 1.492565035840625e-05;
-  q = q * z + 0.00012055332981789664;
-  q = q * z - 0.00085483270234508522;
-  q = q * z + 0.0052239776254421879;
-  q = q * z - 0.026866170645131252;
-  q = q * z + 0.11283791670955126;
-  q = q * z - 0.37612638903183754;
-  q = q * z + 1.1283791670955126;
+  q = fma(q, z, -1.2290555301717926e-09);
+  q = fma(q, z, 1.4807192815879218e-08);
+  q = fma(q, z, -1.6365844691234924e-07);
+  q = fma(q, z, 1.6462114365889246e-06);
+  q = fma(q, z, -1.492565035840625e-05);
+  q = fma(q, z, 0.00012055332981789664);
+  q = fma(q, z, -0.00085483270234508522);
+  q = fma(q, z, 0.0052239776254421879);
+  q = fma(q, z, -0.026866170645131252);
+  q = fma(q, z, 0.11283791670955126);
+  q = fma(q, z, -0.37612638903183754);
+  q = fma(q, z, 1.1283791670955126);
   double small = a * q;
   double ac = a < 4.0 ? a : 4.0;
   double t = (ac - 2.5) * (1.0 / 1.5);
   double g = 1.3819088787460537e-05;
-  g = g * t - 3.6928723572817124e-05;
-  g = g * t + 5.4947248758791182e-05;
-  g = g * t - 0.00014394859790602935;
-  g = g * t + 0.00041450809735732062;
-  g = g * t - 0.0010171177742724783;
-  g = g * t + 0.002401701695642528;
-  g = g * t - 0.0055673329095528856;
-  g = g * t + 0.012489703671452876;
-  g = g * t - 0.027005725289732749;
-  g = g * t + 0.056110472584282471;
-  g = g * t - 0.11152100469538354;
-  g = g * t + 0.21080636427594113;
+  g = fma(g, t, -3.6928723572817124e-05);
+  g = fma(g, t, 5.4947248758791182e-05);
+  g = fma(g, t, -0.00014394859790602935);
+  g = fma(g, t, 0.00041450809735732062);
+  g = fma(g, t, -0.0010171177742724783);
+  g = fma(g, t, 0.002401701695642528);
+  g = fma(g, t, -0.0055673329095528856);
+  g = fma(g, t, 0.012489703671452876);
+  g = fma(g, t, -0.027005725289732749);
+  g = fma(g, t, 0.056110472584282471);
+  g = fma(g, t, -0.11152100469538354);
+  g = fma(g, t, 0.21080636427594113);
   double large = 1.0 - kiln_vm_exp_f64_core(-(ac * ac)) * g;
   float r = (float)(a < 1.0 ? small : large);
   return x == x ? copysignf(r, x) : x + x;

@@ -306,7 +306,9 @@ static inline float kiln_vm_small_float_to_f32(uint32_t bits, int fmt) {
 // errors, measured over every STRIDE-th f32 by tests/numerics, are in
 // tests/numerics/accuracy_bounds.json and reference/numerics.md. Only +, -,
 // *, / (no fma, which not every ISA variant has): results do not depend on
-// the ISA the code runs on.
+// the ISA the code runs on. (erf below uses fma() in double: exactly
+// rounded everywhere, so the same bits; a library call where a variant has
+// no FMA instruction.)
 
 // exp(x) = 2^n * exp(r), n = round(x / ln 2), |r| <= ln 2 / 2 (Cody-Waite:
 // ln 2 in two parts, n * the high part exact); exp(r) by its Taylor series

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Per-invocation overhead of local-task against local-sync (a benchmark,
-# not a test: it needs a quiet machine). Two llvm-cpu programs:
-# samples/simple_abs.mlir (one dispatch on a scalar) and
+# not a test: it needs a quiet machine). Three llvm-cpu programs:
+# samples/simple_abs.mlir (one dispatch on a scalar),
 # bench/tracing/dispatch.mlir (one small elementwise dispatch on 4096
-# floats), each on local-sync and on local-task with 1 and 2 threads
+# floats: one workgroup, run by the calling thread) and
+# bench/dispatch_overhead/wide_dispatch.mlir (one elementwise dispatch on
+# 512 x 512 floats: 16 workgroups, so local-task wakes its pool worker),
+# each on local-sync and on local-task with 1 and 2 threads
 # (--task_topology_group_count: the calling thread plus 0 or 1 pool workers).
 # Prints the median time per call of 5 repetitions and local-task's excess
 # over local-sync. Issue targets: simple_abs on local-task <= 10 us, and
@@ -18,6 +21,8 @@ trap 'rm -rf "$work"' EXIT
   "$root/samples/simple_abs.mlir" -o "$work/abs.kmod"
 "$bin/kiln-compile" --iree-hal-target-backends=llvm-cpu \
   "$root/bench/tracing/dispatch.mlir" -o "$work/small.kmod"
+"$bin/kiln-compile" --iree-hal-target-backends=llvm-cpu \
+  "$root/bench/dispatch_overhead/wide_dispatch.mlir" -o "$work/wide.kmod"
 median_us() {  # median_us MODULE FUNCTION DEVICE_FLAGS... -- INPUTS...
   "$bin/kiln-benchmark-module" "$@" --benchmark_min_time=0.3 \
     --benchmark_repetitions=5 --benchmark_format=json 2>/dev/null |
@@ -28,9 +33,12 @@ row = [b for b in rows if b.get("aggregate_name") == "median"][0]
 scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[row["time_unit"]]
 print("%.2f" % (row["real_time"] * scale))'
 }
-for case in abs small; do
+for case in abs small wide; do
   if [ $case = abs ]; then
     args=(--module="$work/abs.kmod" --function=abs --input=f32=-2.5)
+  elif [ $case = wide ]; then
+    args=(--module="$work/wide.kmod" --function=wide_dispatch
+          --input=512x512xf32=1 --input=512x512xf32=2)
   else
     args=(--module="$work/small.kmod" --function=small_dispatch
           --input=4096xf32=1 --input=4096xf32=2)

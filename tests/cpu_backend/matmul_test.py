@@ -25,7 +25,11 @@ import numpy as np
 
 BIN = sys.argv[1]
 SHAPES = [(1, 1, 1), (3, 15, 17), (17, 513, 31), (15, 17, 3), (1, 600, 1000),
-          (33, 1030, 17), (64, 64, 256), (65, 7, 257), (300, 70, 140)]
+          (33, 1030, 17), (64, 64, 256), (65, 7, 257), (300, 70, 140),
+          # Whole column tiles and a 9-15 row remainder: written in place
+          # as skinny tiles of decreasing powers of two (8 + 1, 8 + 2 + 1
+          # over two K blocks, 8 + 4 + 1 with no full tile).
+          (169, 40, 48), (27, 300, 64), (13, 20, 32)]
 BATCHED = [(3, 5, 7, 300), (2, 17, 33, 9)]
 # dot_generals that lower to linalg.generic, not a named matmul: (lhs shape,
 # rhs shape, batching dims, contracting dims). Rank-4 batches (an attention
@@ -47,7 +51,9 @@ CONSTANT = [((1, 3), (3, 17), ([], []), ([1], [0])),
             ((33, 300), (300, 40), ([], []), ([1], [0])),
             ((5, 9), (17, 9), ([], []), ([1], [1])),
             ((2, 5, 7), (2, 7, 19), ([0], [0]), ([2], [1])),
-            ((3, 5, 7), (7, 17), ([], []), ([2], [0]))]
+            ((3, 5, 7), (7, 17), ([], []), ([2], [0])),
+            ((169, 64), (64, 32), ([], []), ([1], [0])),
+            ((29, 300), (300, 16), ([], []), ([1], [0]))]
 
 
 def dense(x):

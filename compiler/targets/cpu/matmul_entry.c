@@ -568,13 +568,30 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
   // a plain row-major LHS, reads its rows in place too (lrm: no LHS pack).
   // An init starts in the output rows instead of the tiles. The K order of
   // every sum is the same, so results are bit-identical to the packed path.
+  // In place, the rows past the last full tile run as skinny tiles of
+  // decreasing powers of two (169 rows: 10 x 16 + 8 + 1), each exactly
+  // filled; the packed path pads one tile instead (a 9-15 row remainder
+  // used to send SqueezeNet's 169- and 729-row layers down it).
   bool lhs_row_major = !g->lhs.window && !g->lhs.transposed;
-  kiln_ir_sb_printf(out,
-                    "  const int rm = t.K0 == 1 && cols %% t.N0 == 0 && "
-                    "main_rows %% t.M0 == 0 &&\n"
-                    "      (!tail_rows || tt.M0 == tail_rows);\n"
-                    "  const int lrm = %d && rm;\n",
-                    lhs_row_major ? 1 : 0);
+  kiln_ir_sb_printf(
+      out,
+      "  const int64_t full_rows = rows / t.M0 * t.M0;\n"
+      "  int pieces_whole = 1;\n"
+      "  for (int64_t rem = rows - full_rows; rem > 0;) {\n"
+      "    int64_t p = 1;\n"
+      "    while (p * 2 <= rem) p *= 2;\n"
+      "    const kiln_ukernel_tile_sizes_t ps = kiln_ukernel_mmt4d_tile_sizes(\n"
+      "        KILN_UKERNEL_MMT4D_F32F32F32, features, KILN_UKERNEL_ISA_NATIVE, "
+      "p);\n"
+      "    if (ps.M0 != p || ps.N0 != t.N0 || ps.K0 != t.K0) {\n"
+      "      pieces_whole = 0;\n"
+      "      break;\n"
+      "    }\n"
+      "    rem -= p;\n"
+      "  }\n"
+      "  const int rm = t.K0 == 1 && cols %% t.N0 == 0 && pieces_whole;\n"
+      "  const int lrm = %d && rm;\n",
+      lhs_row_major ? 1 : 0);
   if (g->has_init) {
     const char* init_at = g->init_per_column ? "init[c]"
                           : g->init_per_row  ? "init[r]"
@@ -674,10 +691,20 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
   kiln_ir_sb_printf(out,
                     "    for (int64_t ms = 0; ms < rows;) {\n"
                     "    const int is_tail = ms >= main_rows;\n"
-                    "    const kiln_ukernel_tile_sizes_t tm = is_tail ? tt : "
-                    "t;\n"
+                    "    kiln_ukernel_tile_sizes_t tm = is_tail ? tt : t;\n"
                     "    int64_t mrows = is_tail ? tail_rows : main_rows - ms "
                     "< MB ? main_rows - ms : MB;\n"
+                    "    if (rm && ms < full_rows) {\n"
+                    "      tm = t;\n"
+                    "      mrows = full_rows - ms < MB ? full_rows - ms : MB;\n"
+                    "    } else if (rm) {\n"
+                    "      int64_t p = 1;\n"
+                    "      while (p * 2 <= rows - ms) p *= 2;\n"
+                    "      tm = kiln_ukernel_mmt4d_tile_sizes(\n"
+                    "          KILN_UKERNEL_MMT4D_F32F32F32, features, "
+                    "KILN_UKERNEL_ISA_NATIVE, p);\n"
+                    "      mrows = p;\n"
+                    "    }\n"
                     "    int64_t mt = (mrows + tm.M0 - 1) / tm.M0;\n"
                     "    int64_t r0 = m0 + ms;\n"
                     "    float* acc_row = is_tail ? acc_tail : acc + (ms / "

@@ -351,6 +351,22 @@ kiln_status_t kiln_cpu_gemm_pack_constant_rhs(kiln_ir_context_t* context,
 // get work and the uneven last block costs a fraction of the dispatch.
 #define KILN_CPU_MATMUL_MIN_WORKGROUPS 8
 
+// Output columns per workgroup: KILN_CPU_MATMUL_NB, halved once (to 96,
+// still whole three-tile passes) while even 64-row blocks would give the
+// grid fewer than KILN_CPU_MATMUL_MIN_WORKGROUPS workgroups: ResNet-50's
+// 7x7 layers (49 rows, 512 columns) had 3 workgroups, so two threads split
+// them 2:1. Not below 96: an im2col LHS is packed once per column block.
+static int64_t kiln_cpu_gemm_nb(const kiln_cpu_gemm_t* g) {
+  int64_t nb = KILN_CPU_MATMUL_NB;
+  int64_t min_row_blocks =
+      (g->m + KILN_CPU_MATMUL_MB - 1) / KILN_CPU_MATMUL_MB * g->batch;
+  if (min_row_blocks * ((g->n + nb - 1) / nb) <
+      KILN_CPU_MATMUL_MIN_WORKGROUPS) {
+    nb /= 2;
+  }
+  return nb;
+}
+
 // Output rows per workgroup: KILN_CPU_MATMUL_WM, halved (down to MB) while
 // the grid has fewer than KILN_CPU_MATMUL_MIN_WORKGROUPS workgroups. A late
 // convnet layer (13 x 13 pixels, <= 128 channels) was one workgroup, so one
@@ -359,8 +375,8 @@ kiln_status_t kiln_cpu_gemm_pack_constant_rhs(kiln_ir_context_t* context,
 // not split, so every output element sums in the same order as before. The
 // choice depends on shapes only, not on the worker count.
 static int64_t kiln_cpu_gemm_wm(const kiln_cpu_gemm_t* g) {
-  int64_t col_blocks =
-      (g->n + KILN_CPU_MATMUL_NB - 1) / KILN_CPU_MATMUL_NB * g->batch;
+  int64_t nb = kiln_cpu_gemm_nb(g);
+  int64_t col_blocks = (g->n + nb - 1) / nb * g->batch;
   int64_t wm = KILN_CPU_MATMUL_WM;
   while (wm > KILN_CPU_MATMUL_MB &&
          (g->m + wm - 1) / wm * col_blocks < KILN_CPU_MATMUL_MIN_WORKGROUPS) {
@@ -386,7 +402,8 @@ static bool kiln_cpu_gemm_rows_outer(const kiln_cpu_gemm_t* g) {
 void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]) {
   int64_t wm = kiln_cpu_gemm_wm(g);
   int64_t rows = (g->m + wm - 1) / wm;
-  int64_t cols = (g->n + KILN_CPU_MATMUL_NB - 1) / KILN_CPU_MATMUL_NB;
+  int64_t nb = kiln_cpu_gemm_nb(g);
+  int64_t cols = (g->n + nb - 1) / nb;
   bool rows_outer = kiln_cpu_gemm_rows_outer(g);
   out_count[0] = rows_outer ? cols : rows;
   out_count[1] = rows_outer ? rows : cols;
@@ -396,7 +413,7 @@ void kiln_cpu_gemm_workgroups(const kiln_cpu_gemm_t* g, int64_t out_count[3]) {
 uint32_t kiln_cpu_gemm_local_memory(const kiln_cpu_gemm_t* g) {
   // Packed LHS rows, packed RHS panel, accumulator tiles (rows and columns
   // rounded up to the largest tile).
-  uint32_t rows = KILN_CPU_MATMUL_MB, cols = KILN_CPU_MATMUL_NB;
+  uint32_t rows = KILN_CPU_MATMUL_MB, cols = (uint32_t)kiln_cpu_gemm_nb(g);
   uint32_t kb = KILN_CPU_MATMUL_KB, wm = (uint32_t)kiln_cpu_gemm_wm(g);
   // The skinny tail tile row is at most 8 rows (the next power of two
   // below a 16-row tile).
@@ -523,9 +540,10 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "  int64_t cols = N - n0 < NB ? N - n0 : NB;\n",
       g->what, g->m, g->k, g->n, g->batch, window ? ", im2col" : "",
       g->rhs.panels ? ", RHS packed at compile time" : "", c_name, g->m, g->n,
-      g->k, (int)kiln_cpu_gemm_wm(g), KILN_CPU_MATMUL_MB, KILN_CPU_MATMUL_NB,
-      KILN_CPU_MATMUL_KB, window ? 4 : 3, max_binding, KILN_CPU_MATMUL_MAX_TILE,
-      KILN_CPU_MATMUL_MAX_TILE, window ? " || t.K0 != 1" : "",
+      g->k, (int)kiln_cpu_gemm_wm(g), KILN_CPU_MATMUL_MB,
+      (int)kiln_cpu_gemm_nb(g), KILN_CPU_MATMUL_KB, window ? 4 : 3, max_binding,
+      KILN_CPU_MATMUL_MAX_TILE, KILN_CPU_MATMUL_MAX_TILE,
+      window ? " || t.K0 != 1" : "",
       g->rhs.panels ? " || t.K0 != 1 || 16 % t.N0" : "",
       kiln_cpu_gemm_rows_outer(g) ? 'y' : 'x',
       kiln_cpu_gemm_rows_outer(g) ? 'x' : 'y');
@@ -580,8 +598,10 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "  for (int64_t rem = rows - full_rows; rem > 0;) {\n"
       "    int64_t p = 1;\n"
       "    while (p * 2 <= rem) p *= 2;\n"
-      "    const kiln_ukernel_tile_sizes_t ps = kiln_ukernel_mmt4d_tile_sizes(\n"
-      "        KILN_UKERNEL_MMT4D_F32F32F32, features, KILN_UKERNEL_ISA_NATIVE, "
+      "    const kiln_ukernel_tile_sizes_t ps = "
+      "kiln_ukernel_mmt4d_tile_sizes(\n"
+      "        KILN_UKERNEL_MMT4D_F32F32F32, features, "
+      "KILN_UKERNEL_ISA_NATIVE, "
       "p);\n"
       "    if (ps.M0 != p || ps.N0 != t.N0 || ps.K0 != t.K0) {\n"
       "      pieces_whole = 0;\n"

@@ -723,6 +723,18 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
     }
     options->target.cpu.disable_winograd = !strcmp(v, "false");
     options->target.cpu.force_winograd = !strcmp(v, "always");
+  } else if (kiln_compiler_flag_value(arg, "--kiln-llvmcpu-compile-jobs",
+                                      &v)) {
+    char* end = NULL;
+    long jobs = strtol(v, &end, 10);
+    if (!v[0] || *end || jobs < 0 || jobs > 64) {
+      return kiln_make_status(KILN_STATUS_INVALID_ARGUMENT,
+                              "--kiln-llvmcpu-compile-jobs=%s: expected a "
+                              "number of processes from 0 (one per CPU) to "
+                              "64",
+                              v);
+    }
+    options->target.cpu.compile_jobs = (int)jobs;
   } else if (kiln_compiler_flag_value(arg, "--iree-llvmcpu-target-triple",
                                       &v) ||
              kiln_compiler_flag_value(arg, "--target-triple", &v)) {

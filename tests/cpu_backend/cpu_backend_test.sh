@@ -81,6 +81,22 @@ grep -q -- "-std=c11 -O3 " "$work/cc-args.txt" || fail "the default level is not
 expect_compile_error "unknown optimization level 'O4' for --iree-opt-level \\(O0, O1, O2, O3\\)" \
   --iree-opt-level=O4
 
+# --kiln-llvmcpu-compile-jobs=2 cuts the dispatch functions into two C
+# files compiled side by side (two compiler runs on variant0_0.c and
+# variant0_1.c, logged by the same cc); the module computes the same bits as
+# the one-file build above. A count kiln does not take is an error.
+"$bin/kiln-compile" --iree-hal-target-backends=llvm-cpu --cc="$work/logging-cc" \
+  --kiln-llvmcpu-compile-jobs=2 "$mlp" -o "$work/jobs2.kmod" || fail "compiling with 2 jobs"
+grep -q -- "-c -o .*variant0_0.o .*variant0_0.c" "$work/cc-args.txt" &&
+  grep -q -- "-c -o .*variant0_1.o .*variant0_1.c" "$work/cc-args.txt" ||
+  { cat "$work/cc-args.txt"; fail "--kiln-llvmcpu-compile-jobs=2: not two parts"; }
+rm -f "$work/cc-args.txt"
+"$bin/kiln-run-module" --module="$work/jobs2.kmod" --function=mlp --input=4x8xf32=0.25 \
+  --expected_output=@"$work/opt-ref.npy" --expected_f32_threshold=0 --expected_rtol=0 >"$work/run.txt" 2>&1 ||
+  { cat "$work/run.txt"; fail "2-job and 1-file results differ"; }
+expect_compile_error "--kiln-llvmcpu-compile-jobs=-1: expected a number of processes from 0 \\(one per CPU\\) to 64" \
+  --kiln-llvmcpu-compile-jobs=-1
+
 # Dispatches whose C is the same share one function: the two 8x8 matmuls
 # (each with its add, fused or not) need fewer C functions than entries, and
 # the result is numpy's.

@@ -45,6 +45,11 @@ typedef struct kiln_cpu_target_options_t {
   // it to pay (tests of small shapes).
   bool disable_winograd;
   bool force_winograd;
+  // --kiln-llvmcpu-compile-jobs=N: C compiler processes at once, each
+  // compiling a part of the dispatch functions; 0 (the default) is one per
+  // online CPU, splitting only translation units of 64 KiB or more per
+  // part. The module is the same whatever N is, up to code layout.
+  int compile_jobs;
 } kiln_cpu_target_options_t;
 
 // Replaces the module's vmvx-bytecode hal.executable ops (made by

@@ -723,8 +723,7 @@ kiln_status_t kiln_compiler_options_parse_flag(kiln_compiler_options_t* options,
     }
     options->target.cpu.disable_winograd = !strcmp(v, "false");
     options->target.cpu.force_winograd = !strcmp(v, "always");
-  } else if (kiln_compiler_flag_value(arg, "--kiln-llvmcpu-compile-jobs",
-                                      &v)) {
+  } else if (kiln_compiler_flag_value(arg, "--kiln-llvmcpu-compile-jobs", &v)) {
     char* end = NULL;
     long jobs = strtol(v, &end, 10);
     if (!v[0] || *end || jobs < 0 || jobs > 64) {

@@ -193,8 +193,8 @@ static void kiln_onnx_store(uint8_t* data, const type_t* e, int64_t i,
     // A real value: the real part; the imaginary part is zero.
     const type_t* part = e->complex.element;
     size_t half = w / 2;
-    uint64_t re = kiln_ir_float_to_bits(part->flt.kind,
-                                        from_float ? dv : (double)iv);
+    uint64_t re =
+        kiln_ir_float_to_bits(part->flt.kind, from_float ? dv : (double)iv);
     memset(p, 0, w);
     memcpy(p, &re, half);
     return;

@@ -236,9 +236,8 @@ static kiln_status_t kiln_cpu_run_all(const kiln_cpu_argv_t* commands,
   if (parallel < 1) parallel = 1;
   while (finished < count) {
     while (started < count && started - finished < parallel) {
-      results[started] = kiln_cpu_spawn(&commands[started],
-                                        log_paths[started], flag,
-                                        &pids[started]);
+      results[started] = kiln_cpu_spawn(&commands[started], log_paths[started],
+                                        flag, &pids[started]);
       if (results[started]) pids[started] = 0;
       ++started;
     }
@@ -594,7 +593,6 @@ static kiln_status_t kiln_cpu_copy_to_dir(const char* dir, const char* name,
 // ISA variants
 //===----------------------------------------------------------------------===//
 
-
 typedef struct kiln_cpu_variant_t {
   char cpu[64];       // --iree-llvmcpu-target-cpu value ("host", ...)
   uint64_t features;  // what its code may use (from the compiler's macros)
@@ -830,8 +828,8 @@ static void kiln_cpu_compile_args(const kiln_cpu_target_options_t* options,
   kiln_cpu_arg(a, cc);
   kiln_cpu_arg(a, "-std=c11");
   static const char* const kOptFlags[] = {"-O0", "-O1", "-O2", "-O3"};
-  kiln_cpu_arg(
-      a, kOptFlags[o.opt_level_plus_one ? o.opt_level_plus_one - 1 : 3]);
+  kiln_cpu_arg(a,
+               kOptFlags[o.opt_level_plus_one ? o.opt_level_plus_one - 1 : 3]);
   // Never -ffast-math: NaN, -0.0 and rounding follow the program, and
   // contracting a*b+c into an fma would change results.
   kiln_cpu_arg(a, "-ffp-contract=off");
@@ -867,8 +865,7 @@ static kiln_status_t kiln_cpu_build(
     bool aarch64, kiln_cpu_temp_t* temp, kiln_cpu_variant_t* variants,
     size_t variant_count, const kiln_cpu_entry_t* entries, size_t n,
     size_t function_count, const size_t* function_offsets,
-    const kiln_ir_string_builder_t* tu, uint8_t** out_so,
-    size_t* out_so_size) {
+    const kiln_ir_string_builder_t* tu, uint8_t** out_so, size_t* out_so_size) {
   const char* cc_flag = "--cc=PATH (or $CC)";
   const char* lib_h = kiln_cpu_temp_path(temp, "executable_library.h");
   const char* num_h = kiln_cpu_temp_path(temp, "numerics.h");
@@ -936,10 +933,9 @@ static kiln_status_t kiln_cpu_build(
       kiln_ir_sb_append(&text, header.data, header.size);
       kiln_ir_sb_append(&text, tu->data, preamble);
       kiln_ir_sb_append(&text, tu->data + cuts[j], cuts[j + 1] - cuts[j]);
-      status = text.failed
-                   ? kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
-                                      "out of memory")
-                   : kiln_cpu_write_file(c_path, text.data, text.size);
+      status = text.failed ? kiln_make_status(KILN_STATUS_RESOURCE_EXHAUSTED,
+                                              "out of memory")
+                           : kiln_cpu_write_file(c_path, text.data, text.size);
       kiln_ir_sb_free(&text);
       if (status) break;
       kiln_cpu_compile_args(options, cc, cross, aarch64, temp, &variants[k],

@@ -182,6 +182,7 @@ COMPILE_FLAG_EXAMPLES = {
     "--iree-llvmcpu-target-triple": "kiln-compile --iree-llvmcpu-target-triple=aarch64-linux-gnu --cc=aarch64-linux-gnu-gcc model.mlir -o arm.kmod",
     "--kiln-conv-channels-last": "kiln-compile --kiln-conv-channels-last=false model.onnx -o nchw.kmod",
     "--kiln-llvmcpu-winograd": "kiln-compile --kiln-llvmcpu-winograd=false model.mlir -o model.kmod",
+    "--kiln-llvmcpu-compile-jobs": "kiln-compile --kiln-llvmcpu-compile-jobs=1 model.onnx -o model.kmod",
     "--iree-hal-dump-executable-sources-to": "kiln-compile --iree-hal-dump-executable-sources-to=dump model.mlir -o model.kmod",
     "--iree-hal-dump-executable-binaries-to": "kiln-compile --iree-hal-dump-executable-binaries-to=dump model.mlir -o model.kmod",
     "--target-device": "kiln-compile --iree-hal-target-device=local model.mlir -o model.kmod",

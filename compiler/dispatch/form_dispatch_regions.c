@@ -173,7 +173,8 @@ static kiln_status_t kiln_try_absorb(kiln_ir_context_t* context,
   if (consumer == g->root && index == 0 && g->options &&
       g->options->window_pad_ok &&
       kiln_window_pad_match(context, producer, NULL) &&
-      g->options->window_pad_ok(context, consumer, producer)) {
+      g->options->window_pad_ok(context, g->options->window_pad_user_data,
+                                consumer, producer)) {
     // Folded into the root's window bounds (never at the loop point).
   } else if (p.kind == KILN_STRUCTURED_FILL) {
     // A fill joins as the (constant) init of an output.

@@ -48,8 +48,10 @@ typedef struct kiln_form_dispatch_regions_options_t {
   // (root, pad): the backend's window entry folds it into its bounds, so no
   // padded tensor is materialized (NULL: paddings get dispatches of their
   // own, as any elementwise producer of a window reduction does).
-  bool (*window_pad_ok)(kiln_ir_context_t* context, kiln_ir_op_t* root,
-                        kiln_ir_op_t* pad);
+  bool (*window_pad_ok)(kiln_ir_context_t* context, const void* user_data,
+                        kiln_ir_op_t* root, kiln_ir_op_t* pad);
+  // Passed to window_pad_ok (the backend's target options).
+  const void* window_pad_user_data;
 } kiln_form_dispatch_regions_options_t;
 
 // The pass (name "form-dispatch-regions"); its user_data may point at a

@@ -49,6 +49,15 @@ typedef struct kiln_driver_serialize_t {
   const kiln_target_options_t* options;
 } kiln_driver_serialize_t;
 
+// form-dispatch-regions' window_pad_ok: the backend's, with its options
+// (|user_data| is the job's kiln_driver_serialize_t).
+static bool kiln_driver_window_pad_ok(kiln_ir_context_t* context,
+                                      const void* user_data, kiln_ir_op_t* root,
+                                      kiln_ir_op_t* pad) {
+  const kiln_driver_serialize_t* s = (const kiln_driver_serialize_t*)user_data;
+  return s->backend->window_pad_ok(context, s->options, root, pad);
+}
+
 static kiln_status_t kiln_driver_serialize_run(kiln_ir_context_t* context,
                                                kiln_ir_op_t* module,
                                                void* user_data) {
@@ -400,12 +409,13 @@ kiln_status_t kiln_compiler_job_run(kiln_compiler_job_t* job, int last_phase) {
   if (!status) {
     status = kiln_ir_pass_manager_create(job->allocator, &pm_options, &pm);
   }
+  job->serialize = (kiln_driver_serialize_t){job->backend, &options->target};
   job->form_options = (kiln_form_dispatch_regions_options_t){
       job->backend->matmuls_alone, job->backend->epilogue_op_ok,
-      job->backend->window_pad_ok};
+      job->backend->window_pad_ok ? kiln_driver_window_pad_ok : NULL,
+      &job->serialize};
   kiln_ir_pass_t form_pass = kiln_form_dispatch_regions_pass;
   form_pass.user_data = &job->form_options;
-  job->serialize = (kiln_driver_serialize_t){job->backend, &options->target};
   kiln_ir_pass_t serialize_pass = kiln_driver_serialize_pass;
   serialize_pass.user_data = &job->serialize;
   job->emission_options.execution_model = options->execution_model;

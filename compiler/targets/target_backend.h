@@ -49,8 +49,9 @@ typedef struct kiln_target_backend_t {
   bool (*epilogue_op_ok)(kiln_ir_context_t* context, kiln_ir_op_t* op);
   // The paddings a window op (convolution, pooling) takes into its
   // dispatch (form-dispatch-regions' window_pad_ok; NULL: none).
-  bool (*window_pad_ok)(kiln_ir_context_t* context, kiln_ir_op_t* root,
-                        kiln_ir_op_t* pad);
+  bool (*window_pad_ok)(kiln_ir_context_t* context,
+                        const kiln_target_options_t* options,
+                        kiln_ir_op_t* root, kiln_ir_op_t* pad);
   // Turns the module's translated executables into this backend's format
   // (NULL: the shared step's vmvx bytecode is already it).
   kiln_status_t (*serialize)(kiln_ir_context_t* context, kiln_ir_op_t* module,

@@ -415,6 +415,19 @@ def winograd_main():
                 fail("--kiln-llvmcpu-winograd=%s: %d of %d convolutions use "
                      "Winograd, want %d" % (enabled, count,
                                             len(WINOGRAD_CASES), want))
+            # Winograd's input transform reads through a zero padding's
+            # bounds, so a padded convolution is one dispatch (the padding
+            # is folded into it, not copied by a dispatch of its own).
+            if enabled == "always":
+                meta = subprocess.run(
+                    [os.path.join(BIN, "kiln-dump-module"),
+                     "--output=metadata", kmod], capture_output=True,
+                    text=True, check=True).stdout
+                entries = meta.count("  entry @")
+                if entries != len(WINOGRAD_CASES):
+                    fail("--kiln-llvmcpu-winograd=always: %d dispatches for "
+                         "%d convolutions (paddings not folded)" %
+                         (entries, len(WINOGRAD_CASES)))
         checked, worst = 0, 0.0
         for i, (x, wt, b, p) in enumerate(data):
             xd, wd = x.astype(np.float64), wt.astype(np.float64)

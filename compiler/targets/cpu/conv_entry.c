@@ -161,14 +161,28 @@ static kiln_ir_value_t* kiln_cpu_conv_bias(kiln_ir_context_t* context,
   return v;
 }
 
-bool kiln_cpu_match_conv(kiln_ir_context_t* context, kiln_ir_op_t* region,
-                         kiln_cpu_gemm_t* out) {
+// kiln_cpu_match_conv, and with |out_pad| non-NULL also a root whose image
+// is a folded padding (window_pad.h) of a region operand: then *out_pad
+// describes it and |out|'s image binding is the unpadded source's (its
+// geometry stays the padded one: only entries that read through the
+// padding's bounds may use such a match).
+static bool kiln_cpu_match_conv_impl(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* region,
+                                     kiln_cpu_gemm_t* out,
+                                     kiln_window_pad_t* out_pad) {
   memset(out, 0, sizeof(*out));
+  if (out_pad) memset(out_pad, 0, sizeof(*out_pad));
   kiln_ir_block_t* body = kiln_dispatch_region_body(region);
   kiln_ir_op_t* op = kiln_cpu_epilogue_root(context, region);
   kiln_conv2d_t cv;
   if (!op || !kiln_conv2d_match(context, op, &cv)) return false;
   kiln_ir_value_t* img = kiln_ir_op_operand(op, 0);
+  if (out_pad && img->kind != KILN_IR_VALUE_BLOCK_ARG && img->defining_op &&
+      kiln_window_pad_match(context, img->defining_op, out_pad)) {
+    img = out_pad->source;
+  } else if (out_pad) {
+    out_pad->source = NULL;
+  }
   kiln_ir_value_t* flt = kiln_ir_op_operand(op, 1);
   kiln_ir_value_t* init = kiln_ir_op_operand(op, 2);
   if (img->kind != KILN_IR_VALUE_BLOCK_ARG || img->owner_block != body ||
@@ -231,4 +245,15 @@ bool kiln_cpu_match_conv(kiln_ir_context_t* context, kiln_ir_op_t* region,
   out->epilogue = kiln_cpu_epilogue_build(context, region, op, &ok);
   out->epilogue_type = op->results[0].type;
   return ok;
+}
+
+bool kiln_cpu_match_conv(kiln_ir_context_t* context, kiln_ir_op_t* region,
+                         kiln_cpu_gemm_t* out) {
+  return kiln_cpu_match_conv_impl(context, region, out, NULL);
+}
+
+bool kiln_cpu_match_conv_padded(kiln_ir_context_t* context,
+                                kiln_ir_op_t* region, kiln_cpu_gemm_t* out,
+                                kiln_window_pad_t* out_pad) {
+  return kiln_cpu_match_conv_impl(context, region, out, out_pad);
 }

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "compiler/dispatch/window_pad.h"
 #include "compiler/targets/cpu/matmul_entry.h"
 
 #ifdef __cplusplus
@@ -22,6 +23,16 @@ extern "C" {
 // else channels x pixels).
 bool kiln_cpu_match_conv(kiln_ir_context_t* context, kiln_ir_op_t* region,
                          kiln_cpu_gemm_t* out);
+
+// Also matches a convolution whose image is a padding folded into the
+// region (form-dispatch-regions' window_pad_ok): |out_pad| then describes
+// it (its source is not NULL) and |out|'s image binding is the unpadded
+// source's, its geometry still the padded image's, so only an entry that
+// reads through the padding's bounds (Winograd's input transform) may use
+// the match.
+bool kiln_cpu_match_conv_padded(kiln_ir_context_t* context,
+                                kiln_ir_op_t* region, kiln_cpu_gemm_t* out,
+                                kiln_window_pad_t* out_pad);
 
 #ifdef __cplusplus
 }  // extern "C"

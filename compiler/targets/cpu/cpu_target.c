@@ -1360,13 +1360,28 @@ static bool kiln_cpu_target_available(const kiln_target_options_t* options) {
   return false;
 }
 
+// form-dispatch-regions' window_pad_ok: the pooling and depthwise entries'
+// paddings (pooling_entry.c), and zero paddings before a convolution the
+// Winograd entry will take with these options (its input transform reads
+// through the bounds, so the padded copy, a dispatch of its own before
+// every 3x3 convolution, disappears).
+static bool kiln_cpu_target_window_pad_ok(kiln_ir_context_t* context,
+                                          const kiln_target_options_t* options,
+                                          kiln_ir_op_t* root,
+                                          kiln_ir_op_t* pad) {
+  if (kiln_cpu_window_pad_ok(context, root, pad)) return true;
+  return !options->cpu.disable_winograd &&
+         kiln_cpu_window_pad_ok_winograd(context, root, pad,
+                                         options->cpu.force_winograd);
+}
+
 const kiln_target_backend_t kiln_cpu_target_backend = {
     .name = "llvm-cpu",
     .aliases = kiln_cpu_target_aliases,
     .summary = "native code: C per dispatch, built by the system C compiler",
     .matmuls_alone = true,
     .epilogue_op_ok = kiln_cpu_epilogue_op_ok,
-    .window_pad_ok = kiln_cpu_window_pad_ok,
+    .window_pad_ok = kiln_cpu_target_window_pad_ok,
     .serialize = kiln_cpu_target_backend_serialize,
     .available = kiln_cpu_target_available,
     .host_default = true,

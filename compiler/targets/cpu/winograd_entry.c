@@ -121,13 +121,10 @@ static kiln_status_t kiln_cpu_winograd_pack_filter(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
-bool kiln_cpu_match_winograd(kiln_ir_context_t* context, kiln_ir_op_t* region,
-                             bool any_size, kiln_cpu_winograd_t* out,
-                             kiln_status_t* out_status) {
-  *out_status = kiln_ok_status();
-  memset(out, 0, sizeof(*out));
-  kiln_ir_op_t* op = kiln_cpu_epilogue_root(context, region);
-  kiln_conv2d_t* cv = &out->cv;
+// The geometry the Winograd entry takes (|op|'s convolution in |cv|).
+static bool kiln_cpu_winograd_shape_ok(kiln_ir_context_t* context,
+                                       kiln_ir_op_t* op, bool any_size,
+                                       kiln_conv2d_t* cv) {
   if (!op || !kiln_conv2d_match(context, op, cv)) return false;
   if (cv->kh != 3 || cv->kw != 3 || cv->sh != 1 || cv->sw != 1 || cv->dh != 1 ||
       cv->dw != 1 || cv->c < KILN_CPU_WINOGRAD_MIN_CHANNELS ||
@@ -140,15 +137,55 @@ bool kiln_cpu_match_winograd(kiln_ir_context_t* context, kiln_ir_op_t* region,
     return false;
   }
   // Channels-last image and output: channels contiguous, pixels rows.
-  if (cv->img_c != 1 || cv->img_w < cv->c || cv->img_h < cv->w * cv->img_w ||
-      cv->out_f != 1 || cv->out_w < cv->f || cv->out_h != cv->ow * cv->out_w) {
-    return false;
-  }
+  return cv->img_c == 1 && cv->img_w >= cv->c &&
+         cv->img_h >= cv->w * cv->img_w && cv->out_f == 1 &&
+         cv->out_w >= cv->f && cv->out_h == cv->ow * cv->out_w;
+}
+
+// A zero padding of H and W only (NHWC), of a static dense source.
+static bool kiln_cpu_winograd_pad_ok(const kiln_window_pad_t* wp) {
+  return wp->lo[0] == 0 && wp->hi[0] == 0 && wp->lo[3] == 0 &&
+         wp->hi[3] == 0 && wp->value == 0.0 && wp->source &&
+         kiln_cpu_is_static_f32_tensor(wp->source->type, 4);
+}
+
+bool kiln_cpu_window_pad_ok_winograd(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* root, kiln_ir_op_t* pad,
+                                     bool any_size) {
+  kiln_conv2d_t cv;
+  kiln_window_pad_t wp;
+  return kiln_cpu_winograd_shape_ok(context, root, any_size, &cv) &&
+         kiln_window_pad_match(context, pad, &wp) &&
+         kiln_cpu_winograd_pad_ok(&wp);
+}
+
+bool kiln_cpu_match_winograd(kiln_ir_context_t* context, kiln_ir_op_t* region,
+                             bool any_size, kiln_cpu_winograd_t* out,
+                             kiln_status_t* out_status) {
+  *out_status = kiln_ok_status();
+  memset(out, 0, sizeof(*out));
+  kiln_ir_op_t* op = kiln_cpu_epilogue_root(context, region);
+  kiln_conv2d_t* cv = &out->cv;
+  if (!kiln_cpu_winograd_shape_ok(context, op, any_size, cv)) return false;
   kiln_cpu_gemm_t* g = &out->gemm;
-  if (!kiln_cpu_match_conv(context, region, g)) return false;
+  kiln_window_pad_t wp;
+  if (!kiln_cpu_match_conv_padded(context, region, g, &wp)) return false;
   // A full init tensor is not supported (a per-channel bias is).
   if (g->has_init && !g->init_per_column) return false;
   if (g->out.offset || g->lhs.offset) return false;
+  if (wp.source) {
+    if (!kiln_cpu_winograd_pad_ok(&wp)) return false;
+    const int64_t* d = wp.source->type->shaped.dims;
+    out->image_h = d[1], out->image_w = d[2];
+    out->pad_top = wp.lo[1], out->pad_left = wp.lo[2];
+    out->image_stride_w = d[3];
+    out->image_stride_h = d[2] * d[3];
+    out->image_stride_n = d[1] * d[2] * d[3];
+  } else {
+    out->image_h = cv->h, out->image_w = cv->w;
+    out->image_stride_h = cv->img_h, out->image_stride_w = cv->img_w;
+    out->image_stride_n = cv->img_n;
+  }
   out->image_binding = g->lhs.binding;
   out->filter_binding = g->rhs.binding;
   bool done = false;
@@ -199,6 +236,7 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       "  const int64_t C = %" PRId64 ", F = %" PRId64 ", H = %" PRId64
       ", W = %" PRId64 ", OH = %" PRId64 ", OW = %" PRId64
       ";\n"
+      "  const int64_t PT = %" PRId64 ", PL = %" PRId64 ";\n"
       "  const int64_t TW = (OW + 3) / 4, T = TW * ((OH + 3) / 4);\n"
       "  const int64_t WT = %d, NB = %d, KB = %d, PS = %" PRId64
       " * C;\n"
@@ -228,9 +266,10 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       ";\n"
       "  const float* u = (const float*)ds->binding_ptrs[%u];\n"
       "  float* out = (float*)ds->binding_ptrs[%u] + b * %" PRId64 ";\n",
-      cv->h, cv->w, cv->c, cv->f, cv->n, c_name, cv->c, cv->f, cv->h, cv->w,
-      cv->oh, cv->ow, KILN_CPU_WINOGRAD_WT, KILN_CPU_WINOGRAD_NB,
-      KILN_CPU_WINOGRAD_KB, np, max_binding, w->image_binding, cv->img_n,
+      cv->h, cv->w, cv->c, cv->f, cv->n, c_name, cv->c, cv->f, w->image_h,
+      w->image_w, cv->oh, cv->ow, w->pad_top, w->pad_left,
+      KILN_CPU_WINOGRAD_WT, KILN_CPU_WINOGRAD_NB, KILN_CPU_WINOGRAD_KB, np,
+      max_binding, w->image_binding, w->image_stride_n,
       w->filter_binding, g->out.binding, cv->out_n);
   kiln_ir_sb_printf(
       out,
@@ -241,7 +280,8 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       "    wi.in = img; wi.out = v; wi.in_stride_h = %" PRId64
       "; wi.in_stride_w = %" PRId64
       ";\n"
-      "    wi.h = H; wi.w = W; wi.tiles_w = TW; wi.tile0 = tb; wi.tiles = nt;\n"
+      "    wi.h = H; wi.w = W; wi.pad_top = PT; wi.pad_left = PL;\n"
+      "    wi.tiles_w = TW; wi.tile0 = tb; wi.tiles = nt;\n"
       "    wi.out_size0 = M1; wi.c0 = k0; wi.kc = kc;\n"
       "    wi.out_stride_point = M1 * t.M0 * kc; wi.tile_size0 = t.M0;\n"
       "    wi.cpu_features = features;\n"
@@ -281,7 +321,7 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       "nt;\n"
       "  wo.cols = cols; wo.tile_size0 = t.M0; wo.tile_size1 = t.N0;\n"
       "  wo.cpu_features = features;\n",
-      cv->img_h, cv->img_w, cv->out_h, cv->out_w);
+      w->image_stride_h, w->image_stride_w, cv->out_h, cv->out_w);
   if (g->has_init) {
     kiln_ir_sb_printf(
         out,

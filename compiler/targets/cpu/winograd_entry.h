@@ -34,6 +34,11 @@ typedef struct kiln_cpu_winograd_t {
   kiln_cpu_gemm_t gemm;  // the direct problem: bindings, bias, epilogue
   kiln_conv2d_t cv;
   uint32_t image_binding, filter_binding;
+  // The image the input transform reads: the convolution's (cv's extents
+  // and strides, no padding) or the source of a folded zero padding of H
+  // and W, read shifted by pad_top / pad_left with zeros outside.
+  int64_t image_h, image_w, pad_top, pad_left;
+  int64_t image_stride_h, image_stride_w, image_stride_n;
 } kiln_cpu_winograd_t;
 
 // True when |region| is such a convolution and its filter constant was
@@ -44,6 +49,13 @@ typedef struct kiln_cpu_winograd_t {
 bool kiln_cpu_match_winograd(kiln_ir_context_t* context, kiln_ir_op_t* region,
                              bool any_size, kiln_cpu_winograd_t* out,
                              kiln_status_t* out_status);
+
+// form-dispatch-regions' window_pad_ok for Winograd roots: a zero padding
+// of H and W of a channels-last image feeding a convolution the Winograd
+// entry takes (kiln_cpu_match_winograd's shape tests with |any_size|).
+bool kiln_cpu_window_pad_ok_winograd(kiln_ir_context_t* context,
+                                     kiln_ir_op_t* root, kiln_ir_op_t* pad,
+                                     bool any_size);
 
 void kiln_cpu_winograd_workgroups(const kiln_cpu_winograd_t* w,
                                   int64_t out_count[3]);

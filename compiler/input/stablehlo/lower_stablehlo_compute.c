@@ -1158,18 +1158,18 @@ static kiln_status_t kiln_ls_zero_const(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
-// sum_d idx[d] * row-major stride of |t| (indices).
+// sum_d idx[d] * row-major stride of |t| (indices); |sizes| holds the
+// index values of |t|'s dims.
 static kiln_status_t kiln_ls_linear(kiln_ir_builder_t* bb,
                                     const kiln_ir_type_t* t,
+                                    kiln_ir_value_t* const* sizes,
                                     kiln_ir_value_t* const* idx,
                                     kiln_ir_value_t** out) {
   uint32_t rank = (uint32_t)t->shaped.rank;
   kiln_ir_value_t* lin = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_index_const(bb, 0, &lin));
   for (uint32_t d = 0; d < rank; ++d) {
-    kiln_ir_value_t* size = NULL;
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_index_const(bb, t->shaped.dims[d], &size));
+    kiln_ir_value_t* size = sizes[d];
     KILN_RETURN_IF_ERROR(
         kiln_lowering_emit2(bb, "arith.muli", lin, size, &lin));
     KILN_RETURN_IF_ERROR(
@@ -1192,27 +1192,73 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
   if (2 * rank > KILN_SORT_MAX_RANK) {
     return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
   }
-  int64_t wdims[16], strides[16], lo[16];
-  kiln_stablehlo_sas_window(op, rank, wdims, strides, lo);
+  int64_t wdims[16], strides[16], lo[16], hi[16];
+  kiln_stablehlo_sas_window(op, rank, wdims, strides, lo, hi);
   const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
   const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  // Run-time dims: the operand's sizes are host values the bodies use; an
+  // empty operand dim is an error (the clamped reads need an element) and
+  // the source must have the operand's window counts.
+  kiln_ir_value_t* xsize[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, x, d, &xsize[d]));
+    if (!xsize[d]) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(b, xt->shaped.dims[d], &xsize[d]));
+      continue;
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_assert_dim_at_least(b, op, 0, d, 1));
+  }
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (xt->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+        st->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
+      continue;  // checked by the verifier
+    }
+    // (size + lo + hi - window) / stride + 1, the size being at least 1
+    // and the padding and window below 2^31.
+    kiln_ir_value_t *c, *span, *want, *have, *ok;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_index_const(b, lo[d] + hi[d] - wdims[d], &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(b, "arith.addi", xsize[d], c, &span));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, strides[d], &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(b, "arith.floordivsi", span, c, &want));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &c));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.addi", want, c, &want));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 0, &c));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maxsi", want, c, &want));
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, src, d, &have));
+    if (!have) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(b, st->shaped.dims[d], &have));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(b, KILN_CMPI_EQ, have, want, &ok));
+    char what[400];
+    snprintf(what, sizeof(what),
+             "dim %u of operand 1 (%s) is not the window count of dim %u of "
+             "operand 0 (%s)",
+             d, kiln_ir_type_to_string(ctx, st), d,
+             kiln_ir_type_to_string(ctx, xt));
+    KILN_RETURN_IF_ERROR(kiln_lowering_assert(b, op, ok, what));
+  }
   // 1. Per window (source position s): the selected operand position, as a
   //    linear index (-1: none), over (s..., w...), w reductions in order.
   const kiln_ir_type_t* vt =
       kiln_dialect_with_element(ctx, st, xt->shaped.element);
   const kiln_ir_type_t* it = kiln_dialect_with_element(ctx, st, i64);
   kiln_ir_value_t *best0, *idx0;
-  KILN_RETURN_IF_ERROR(kiln_ls_zero_const(b, vt, &best0));
   {
-    int64_t minus_one = -1;
-    kiln_ir_named_attribute_t attr =
-        kiln_ir_named_attr(ctx, "value",
-                           kiln_ir_dense_elements_attr_get(
-                               ctx, it, true, &minus_one, sizeof(minus_one)));
-    kiln_ir_op_t* c = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-        b, "arith.constant", 0, NULL, 1, &it, 1, &attr, &c));
-    idx0 = kiln_ir_op_result(c, 0);
+    kiln_ir_value_t *e, *zero, *minus_one;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, vt, src, &e));
+    const kiln_ir_type_t* xe = xt->shaped.element;
+    KILN_RETURN_IF_ERROR(kiln_lowering_is_float(xe)
+                             ? kiln_lowering_float_const(b, xe, 0.0, &zero)
+                             : kiln_lowering_int_const(b, xe, 0, &zero));
+    KILN_RETURN_IF_ERROR(kiln_lowering_fill(b, zero, e, &best0));
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, it, src, &e));
+    KILN_RETURN_IF_ERROR(kiln_ls_int_const(b, i64, -1, &minus_one));
+    KILN_RETURN_IF_ERROR(kiln_lowering_fill(b, minus_one, e, &idx0));
   }
   int64_t m[KILN_SORT_MAX_RANK];
   for (uint32_t d = 0; d < rank; ++d) m[d] = d;
@@ -1243,7 +1289,7 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
     kiln_ir_value_t* valid = NULL;
     coords[0] = x;
     for (uint32_t d = 0; d < rank; ++d) {
-      kiln_ir_value_t *s, *w, *c, *o, *zero, *hi, *ge, *lt, *ok;
+      kiln_ir_value_t *s, *w, *c, *o, *zero, *ge, *lt, *ok;
       KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &s));
       KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank + d, &w));
       KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, strides[d], &c));
@@ -1253,24 +1299,23 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
       KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subi", o, c, &o));
       KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_index_const(&bb, xt->shaped.dims[d], &hi));
-      KILN_RETURN_IF_ERROR(
           kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, o, zero, &ge));
-      KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, o, hi, &lt));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, o, xsize[d], &lt));
       KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", ge, lt, &ok));
       if (valid) {
         KILN_RETURN_IF_ERROR(
             kiln_lowering_emit2(&bb, "arith.andi", valid, ok, &ok));
       }
       valid = ok;
-      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
-          &bb, o, 0, xt->shaped.dims[d] - 1, &oidx[d]));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_clamp_to_size(&bb, o, xsize[d], 0, &oidx[d]));
       coords[1 + d] = oidx[d];
     }
     kiln_ir_value_t *v, *lin, *lin64, *none, *have, *keep, *t, *take, *nv, *ni;
     KILN_RETURN_IF_ERROR(kiln_lowering_emit(
         &bb, "tensor.extract", xt->shaped.element, 1 + rank, coords, &v));
-    KILN_RETURN_IF_ERROR(kiln_ls_linear(&bb, xt, oidx, &lin));
+    KILN_RETURN_IF_ERROR(kiln_ls_linear(&bb, xt, xsize, oidx, &lin));
     KILN_RETURN_IF_ERROR(
         kiln_lowering_emit(&bb, "arith.index_cast", i64, 1, &lin, &lin64));
     KILN_RETURN_IF_ERROR(kiln_ls_int_const(&bb, i64, -1, &none));
@@ -1299,8 +1344,11 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
   // 2. Over (p..., s...), s reductions in order: acc starts as init_value;
   //    each window that selected p combines its source value.
   kiln_ir_value_t* acc = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
-      b, init, kiln_ir_affine_map_attr_get(ctx, rank, 0, 0, NULL), rt, &acc));
+  {
+    kiln_ir_value_t* e = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, x, &e));
+    KILN_RETURN_IF_ERROR(kiln_lowering_broadcast_into(b, init, e, &acc));
+  }
   for (uint32_t d = 0; d < rank; ++d) m[d] = rank + d;
   const kiln_ir_attribute_t* srcmap =
       kiln_linalg_projection_map(ctx, 2 * rank, rank, m);
@@ -1318,7 +1366,7 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
       KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &pidx[d]));
     }
     kiln_ir_value_t *lin, *sel, *hit, *v, *r;
-    KILN_RETURN_IF_ERROR(kiln_ls_linear(&bb, xt, pidx, &lin));
+    KILN_RETURN_IF_ERROR(kiln_ls_linear(&bb, xt, xsize, pidx, &lin));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "arith.index_cast", index, 1,
                                             &body->args[0], &sel));
     KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, sel, lin, &hit));

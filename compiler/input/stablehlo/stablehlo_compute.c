@@ -400,10 +400,19 @@ static kiln_status_t kiln_bnt_verify(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+int64_t kiln_stablehlo_sas_window_count(int64_t size, int64_t window,
+                                        int64_t stride, int64_t lo,
+                                        int64_t hi) {
+  if (size == KILN_IR_DYNAMIC_DIM) return -1;
+  int64_t padded = size + lo + hi;
+  return padded < window ? 0 : (padded - window) / stride + 1;
+}
+
 // window_dimensions (required), window_strides (default 1s), padding
 // (default 0s; `dense<[[lo, hi], ...]>`) of select_and_scatter.
 bool kiln_stablehlo_sas_window(const kiln_ir_op_t* op, size_t rank,
-                               int64_t* dims, int64_t* strides, int64_t* lo) {
+                               int64_t* dims, int64_t* strides, int64_t* lo,
+                               int64_t* hi) {
   int64_t pad[32];
   if (rank > 16 ||
       kiln_dialect_int_list(kiln_ir_op_get_attr(op, "window_dimensions"), dims,
@@ -415,13 +424,17 @@ bool kiln_stablehlo_sas_window(const kiln_ir_op_t* op, size_t rank,
   for (size_t i = 0; i < rank; ++i) {
     strides[i] = 1;
     lo[i] = 0;
+    hi[i] = 0;
   }
   if (st && kiln_dialect_int_list(st, strides, 16) != (int64_t)rank) {
     return false;
   }
   if (pa) {
     if (kiln_dialect_int_list(pa, pad, 32) != 2 * (int64_t)rank) return false;
-    for (size_t i = 0; i < rank; ++i) lo[i] = pad[2 * i];
+    for (size_t i = 0; i < rank; ++i) {
+      lo[i] = pad[2 * i];
+      hi[i] = pad[2 * i + 1];
+    }
   }
   for (size_t i = 0; i < rank; ++i) {
     if (dims[i] < 1 || strides[i] < 1) return false;
@@ -435,22 +448,33 @@ static kiln_status_t kiln_sas_verify(kiln_ir_context_t* context,
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* src = kiln_ir_op_operand(op, 1)->type;
   const kiln_ir_type_t* init = kiln_ir_op_operand(op, 2)->type;
+  // Run-time dims are allowed anywhere: the source's must equal the window
+  // counts of the operand's, checked here when both are static and at run
+  // time otherwise.
   if (!kiln_sort_is_tensor(x) || !kiln_sort_is_tensor(src) ||
-      !kiln_sort_is_tensor(init) || !kiln_ir_type_has_static_shape(x) ||
-      !kiln_ir_type_has_static_shape(src) ||
-      src->shaped.rank != x->shaped.rank || init->shaped.rank != 0 ||
-      src->shaped.element != init->shaped.element) {
+      !kiln_sort_is_tensor(init) || src->shaped.rank != x->shaped.rank ||
+      init->shaped.rank != 0 || src->shaped.element != init->shaped.element) {
     return kiln_ir_op_emit_error(
         op, context,
-        "expects static operand and source tensors of one rank and a rank-0 "
+        "expects operand and source tensors of one rank and a rank-0 "
         "init_value of the source's element type");
   }
-  int64_t dims[16], strides[16], lo[16];
-  if (!kiln_stablehlo_sas_window(op, x->shaped.rank, dims, strides, lo)) {
+  int64_t dims[16], strides[16], lo[16], hi[16];
+  if (!kiln_stablehlo_sas_window(op, x->shaped.rank, dims, strides, lo, hi)) {
     return kiln_ir_op_emit_error(
         op, context,
         "window_dimensions / window_strides / padding must have one valid "
         "entry (padding: a pair) per dim");
+  }
+  for (size_t d = 0; d < x->shaped.rank; ++d) {
+    int64_t count = kiln_stablehlo_sas_window_count(x->shaped.dims[d], dims[d],
+                                                    strides[d], lo[d], hi[d]);
+    if (count >= 0 && src->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+        src->shaped.dims[d] != count) {
+      return kiln_ir_op_emit_error(
+          op, context, "source dim %zu is %lld, the operand has %lld windows",
+          d, (long long)src->shaped.dims[d], (long long)count);
+    }
   }
   if (op->results[0].type !=
       kiln_dialect_with_element(context, x, src->shaped.element)) {
@@ -545,8 +569,9 @@ static const kiln_ir_op_def_t kiln_stablehlo_compute_defs[] = {
      kiln_stablehlo_lower_batch_norm_grad},
     {"stablehlo.select_and_scatter",
      "scatters source values to the element each window selects",
-     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, 3, 1, 2, 0,
-     kiln_sas_verify, NULL, NULL, NULL, NULL,
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK |
+         KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES,
+     3, 1, 2, 0, kiln_sas_verify, NULL, NULL, NULL, NULL,
      kiln_stablehlo_lower_select_and_scatter},
 };
 

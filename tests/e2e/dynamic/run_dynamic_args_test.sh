@@ -153,6 +153,19 @@ func.func @window_sums(%x: tensor<?xf32>) -> tensor<?xf32> {
   }) {window_dimensions = array<i64: 3>, window_strides = array<i64: 2>} : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+func.func @pool_grad(%x: tensor<?xf32>, %g: tensor<?xf32>) -> tensor<?xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = "stablehlo.select_and_scatter"(%x, %g, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %p = stablehlo.compare GE, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<?xf32>, tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
 func.func @tosa_conv_channels(%x: tensor<1x1x1x?xf32>, %w: tensor<?x1x1x?xf32>, %b: tensor<?xf32>) -> tensor<1x1x1x?xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x1x?xf32>, tensor<?x1x1x?xf32>, tensor<?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x?xf32>
@@ -360,6 +373,18 @@ for device in local-sync local-task; do
   expect window_sums_small "$device" \
     "contains:run-time shapes disagree: dim 0 of the input (tensor<?xf32>, padding included) is smaller than one window (3); at module.window_sums" \
     -- --function=window_sums --input="2xf32=1 2"
+  # Max-pool gradient (windows of 2 at stride 2): each window's gradient
+  # goes to its larger element (4 of (1, 4), 5 of (5, 2)); the gradient
+  # must have one value per window, and an empty operand has no element to
+  # select.
+  expect pool_grad "$device" "4xf32=0 10 20 0" -- --function=pool_grad \
+    --input="4xf32=1 4 5 2" --input="2xf32=10 20"
+  expect pool_grad_count "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 1 (tensor<?xf32>) is not the window count of dim 0 of operand 0 (tensor<?xf32>); at module.pool_grad" \
+    -- --function=pool_grad --input="4xf32=1 4 5 2" --input="3xf32=10 20 30"
+  expect pool_grad_empty "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?xf32>) is below 1; at module.pool_grad" \
+    -- --function=pool_grad --input="0xf32=" --input="0xf32="
   # A 1x1 convolution over run-time channel counts: (1, 2) dotted with
   # (3, 4) plus 5 = 16; the input's and the weights' channels must agree.
   expect tosa_conv_channels "$device" "1x1x1x1xf32=[[[16]]]" -- \

@@ -63,3 +63,19 @@ func.func @batch_norm_grad_bad_types(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %g:
   %a, %b, %c = "stablehlo.batch_norm_grad"(%x, %s, %s, %s, %g) {epsilon = 0.1 : f32, feature_index = 1 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<2x2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
   return %a : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @sas_source_count(%x: tensor<4xf32>, %s: tensor<3xf32>, %i: tensor<f32>) -> tensor<4xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.select_and_scatter' op source dim 0 is 3, the operand has 2 windows
+  %r = "stablehlo.select_and_scatter"(%x, %s, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %p = stablehlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -166,6 +166,12 @@ func.func @pool_grad(%x: tensor<?xf32>, %g: tensor<?xf32>) -> tensor<?xf32> {
   }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<?xf32>, tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+func.func @rng_uniform(%shape: tensor<2xi64>) -> tensor<?x?xf32> {
+  %lo = stablehlo.constant dense<0.0> : tensor<f32>
+  %hi = stablehlo.constant dense<10.0> : tensor<f32>
+  %0 = "stablehlo.rng"(%lo, %hi, %shape) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
 func.func @tosa_conv_channels(%x: tensor<1x1x1x?xf32>, %w: tensor<?x1x1x?xf32>, %b: tensor<?xf32>) -> tensor<1x1x1x?xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x1x?xf32>, tensor<?x1x1x?xf32>, tensor<?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x?xf32>
@@ -385,6 +391,13 @@ for device in local-sync local-task; do
   expect pool_grad_empty "$device" \
     "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?xf32>) is below 1; at module.pool_grad" \
     -- --function=pool_grad --input="0xf32=" --input="0xf32="
+  # stablehlo.rng UNIFORM sized by a shape passed in: IREE's LCG per
+  # element index, values from a Python model of it (u = (i + u) *
+  # 1103515245 + 12345 per index, mod 2^32; f32(u) * 10 * 2^-32).
+  expect rng_2x3 "$device" "2x3xf32=[8.27577 0.845092 3.41441][5.87871 8.44803 1.01735]" -- \
+    --function=rng_uniform --input="2xi64=2 3"
+  expect rng_negative "$device" "contains:is negative or above 2^31-1 at run time" -- \
+    --function=rng_uniform --input="2xi64=2 -3"
   # A 1x1 convolution over run-time channel counts: (1, 2) dotted with
   # (3, 4) plus 5 = 16; the input's and the weights' channels must agree.
   expect tosa_conv_channels "$device" "1x1x1x1xf32=[[[16]]]" -- \

@@ -1,5 +1,5 @@
 // Verifier and parse errors of stablehlo.sort / dynamic_update_slice /
-// cholesky / reduce_precision: located, naming
+// cholesky / reduce_precision / select_and_scatter / rng: located, naming
 // the op and why.
 // RUN: not kiln-opt --split-input-file %s 2>&1 | FileCheck %s
 
@@ -78,4 +78,20 @@ func.func @sas_source_count(%x: tensor<4xf32>, %s: tensor<3xf32>, %i: tensor<f32
     stablehlo.return %t : tensor<f32>
   }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @rng_shape_length(%lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<3xi64>) -> tensor<?x4xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.rng' op the shape operand must be a 1-D integer tensor with one entry per result dim
+  %r = "stablehlo.rng"(%lo, %hi, %s) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<3xi64>) -> tensor<?x4xf32>
+  return %r : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @rng_normal_dynamic(%lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<1xi64>) -> tensor<?xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.rng' op NORMAL needs a static result shape
+  %r = "stablehlo.rng"(%lo, %hi, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
 }

@@ -20,8 +20,9 @@
 // and the body selects between the operand element and the update element
 // (read with tensor.extract at the clamped relative index).
 //
-// cholesky (...xNxN, static): column by column (Cholesky-Banachiewicz),
-// unrolled at compile time, two generics per column j starting from L = 0:
+// cholesky (...xNxN, N static, batch dims static or not): column by column
+// (Cholesky-Banachiewicz), unrolled at compile time, two generics per column j
+// starting from L = 0:
 //   S[..., i] = sum_{k < j} L[..., i, k] * L[..., j, k]   (reduction over k)
 //   L[..., j, j] = sqrt(A[..., j, j] - S[..., j]),
 //   L[..., i, j] = (A[..., i, j] - S[..., i]) / L[..., j, j] for i > j;
@@ -394,13 +395,37 @@ static const kiln_ir_attribute_t* kiln_ls_map(kiln_ir_context_t* ctx,
   return kiln_ir_affine_map_attr_get(ctx, loops, 0, n, exprs);
 }
 
-// A tensor of |type| filled with float 0.
+// tensor.empty of |type| whose run-time dim j is dim |from[j]| of |like|.
+static kiln_status_t kiln_ls_empty_from(kiln_ir_builder_t* b,
+                                        const kiln_ir_type_t* type,
+                                        kiln_ir_value_t* like,
+                                        const int64_t* from,
+                                        kiln_ir_value_t** out) {
+  kiln_ir_value_t* sizes[KILN_SORT_MAX_RANK];
+  uint32_t n = 0;
+  for (size_t j = 0; j < type->shaped.rank; ++j) {
+    if (type->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) continue;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_dynamic_dim(b, like, (size_t)from[j], &sizes[n]));
+    if (!sizes[n]) {
+      return kiln_ir_emit_error(b->context, b->location,
+                                "cannot size a dynamically shaped %s",
+                                kiln_ir_type_to_string(b->context, type));
+    }
+    ++n;
+  }
+  return kiln_lowering_emit(b, "tensor.empty", type, n, sizes, out);
+}
+
+// A tensor of |type| filled with float 0, sized as kiln_ls_empty_from
+// (|like| and |from| unused for a static |type|).
 static kiln_status_t kiln_ls_zeros(kiln_ir_builder_t* b,
                                    const kiln_ir_type_t* type,
+                                   kiln_ir_value_t* like, const int64_t* from,
                                    kiln_ir_value_t** out) {
   uint32_t rank = (uint32_t)type->shaped.rank;
   kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, type, &empty));
+  KILN_RETURN_IF_ERROR(kiln_ls_empty_from(b, type, like, from, &empty));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(b->context, rank);
   kiln_ir_op_t* g = NULL;
   kiln_ir_block_t* body = NULL;
@@ -441,13 +466,16 @@ static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
       kiln_ir_tensor_type_get(ctx, nb + 1, sdims, e, NULL);
   // Element (batch..., r, c) of A as the op reads it (upper: A[c][r]).
   uint32_t ar = lower ? nb : nb + 1, ac = lower ? nb + 1 : nb;
+  // Run-time batch dims come from A's (L and S share its leading dims).
+  int64_t same[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) same[d] = d;
   kiln_ir_value_t* l = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, t, &l));
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, t, a, same, &l));
   int64_t m[KILN_SORT_MAX_RANK + 1];
   for (int64_t j = 0; j < n; ++j) {
     // 1. S over (batch..., i, k), k a reduction.
     kiln_ir_value_t* s0 = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, st, &s0));
+    KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, st, a, same, &s0));
     uint32_t loops = nb + 2;
     const kiln_ir_attribute_t* maps[6];
     for (uint32_t d = 0; d < nb; ++d) m[d] = d;
@@ -487,7 +515,7 @@ static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
     kiln_ir_value_t* s = kiln_ir_op_result(sg, 0);
     // 2. New L over (batch..., i, c).
     kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, t, &empty));
+    KILN_RETURN_IF_ERROR(kiln_ls_empty_from(b, t, a, same, &empty));
     for (uint32_t d = 0; d < nb; ++d) m[d] = d;
     m[nb] = nb;
     m[nb + 1] = nb + 1;
@@ -606,16 +634,25 @@ static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
   const kiln_ir_type_t* yt = kiln_ir_tensor_type_get(ctx, rank, ydims, e, NULL);
   const kiln_ir_type_t* st =
       kiln_ir_tensor_type_get(ctx, nb + 1, sdims, e, NULL);
+  // Run-time dims (batch, b's column count) come from b's: y's dim d is
+  // b's yfrom[d], S's dim d b's sfrom[d].
+  int64_t yfrom[KILN_SORT_MAX_RANK], sfrom[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) yfrom[d] = sfrom[d] = d;
+  if (!left) {
+    yfrom[nb] = nb + 1;
+    yfrom[nb + 1] = nb;
+  }
+  sfrom[nb] = yfrom[nb + 1];
   kiln_ir_value_t* c = rhs;
   if (!left) KILN_RETURN_IF_ERROR(kiln_ls_transpose_last2(b, rhs, yt, &c));
   kiln_ir_value_t* y = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, yt, &y));
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, yt, rhs, yfrom, &y));
   int64_t m[KILN_SORT_MAX_RANK + 1];
   for (int64_t step = 0; step < n; ++step) {
     int64_t i = t_lower ? step : n - 1 - step;
     // 1. S over (batch..., j, k), k a reduction: sum T[i, k] y[k, j].
     kiln_ir_value_t* s0 = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, st, &s0));
+    KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, st, rhs, sfrom, &s0));
     uint32_t loops = nb + 2;
     int64_t jl = nb, kl = nb + 1;
     const kiln_ir_attribute_t* maps[5];
@@ -659,7 +696,7 @@ static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
     kiln_ir_value_t* sv = kiln_ir_op_result(sg, 0);
     // 2. Row i of y over (batch..., r, j).
     kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, yt, &empty));
+    KILN_RETURN_IF_ERROR(kiln_ls_empty_from(b, yt, rhs, yfrom, &empty));
     for (uint32_t d = 0; d < nb; ++d) m[d] = d;
     maps[0] = kiln_linalg_identity_map(ctx, rank);  // y[r, j]
     m[nb] = -1 - i;
@@ -775,7 +812,7 @@ static kiln_status_t kiln_ls_feature_mean(kiln_ir_builder_t* b,
   const kiln_ir_type_t* xt = x->type;
   uint32_t rank = (uint32_t)xt->shaped.rank;
   kiln_ir_value_t* acc = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, &acc));
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, NULL, NULL, &acc));
   int64_t f = fi;
   const kiln_ir_attribute_t* fmap =
       kiln_linalg_projection_map(ctx, rank, 1, &f);
@@ -1076,8 +1113,8 @@ static kiln_status_t kiln_ls_lower_batch_norm_grad(kiln_ir_builder_t* b,
       kiln_linalg_projection_map(ctx, rank, 1, &fi);
   // 1. grad_offset = sum g, grad_scale = sum g * xhat (per feature).
   kiln_ir_value_t *z0, *z1;
-  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, &z0));
-  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, &z1));
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, NULL, NULL, &z0));
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, NULL, NULL, &z1));
   bool reduction[KILN_SORT_MAX_RANK] = {false};
   for (uint32_t d = 0; d < rank; ++d) reduction[d] = d != (uint32_t)fi;
   kiln_ir_value_t* ins[7] = {x, g, mean, var};

@@ -172,6 +172,10 @@ func.func @rng_uniform(%shape: tensor<2xi64>) -> tensor<?x?xf32> {
   %0 = "stablehlo.rng"(%lo, %hi, %shape) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+func.func @solve(%a: tensor<?x2x2xf32>, %b: tensor<?x2x1xf32>) -> tensor<?x2x1xf32> {
+  %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<?x2x2xf32>, tensor<?x2x1xf32>) -> tensor<?x2x1xf32>
+  return %0 : tensor<?x2x1xf32>
+}
 func.func @tosa_conv_channels(%x: tensor<1x1x1x?xf32>, %w: tensor<?x1x1x?xf32>, %b: tensor<?xf32>) -> tensor<1x1x1x?xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x1x?xf32>, tensor<?x1x1x?xf32>, tensor<?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x?xf32>
@@ -398,6 +402,13 @@ for device in local-sync local-task; do
     --function=rng_uniform --input="2xi64=2 3"
   expect rng_negative "$device" "contains:is negative or above 2^31-1 at run time" -- \
     --function=rng_uniform --input="2xi64=2 -3"
+  # A batch of lower-triangular solves: [[2, 0], [1, 1]] x = (4, 3) gives
+  # x = (2, 1); a and b must have the same batch count.
+  expect solve "$device" "1x2x1xf32=[[2][1]]" -- --function=solve \
+    --input="1x2x2xf32=2 0 1 1" --input="1x2x1xf32=4 3"
+  expect solve_batch "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x2x2xf32>) and dim 0 of operand 1 (tensor<?x2x1xf32>) differ; at module.solve" \
+    -- --function=solve --input="2x2x2xf32=2 0 1 1 2 0 1 1" --input="1x2x1xf32=4 3"
   # A 1x1 convolution over run-time channel counts: (1, 2) dotted with
   # (3, 4) plus 5 = 16; the input's and the weights' channels must agree.
   expect tosa_conv_channels "$device" "1x1x1x1xf32=[[[16]]]" -- \

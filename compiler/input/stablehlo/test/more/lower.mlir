@@ -113,3 +113,15 @@ func.func @select_and_scatter_dynamic(%x: tensor<?xf32>, %s: tensor<?xf32>, %i: 
   }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<?xf32>, tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
   return %r : tensor<?xf32>
 }
+
+// cholesky with a run-time batch dim: L, S and each column's L are sized
+// by the operand's batch dim.
+// CHECK-LABEL: func.func @cholesky_dynamic_batch
+// CHECK: %[[D:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x2x2xf32>
+// CHECK: tensor.empty(%[[D]]) : tensor<?x2x2xf32>
+// CHECK: tensor.empty(%{{.*}}) : tensor<?x2xf32>
+// CHECK-NOT: stablehlo.cholesky
+func.func @cholesky_dynamic_batch(%a: tensor<?x2x2xf32>) -> tensor<?x2x2xf32> {
+  %l = stablehlo.cholesky %a, lower = true : tensor<?x2x2xf32>
+  return %l : tensor<?x2x2xf32>
+}

@@ -313,6 +313,39 @@ static kiln_status_t kiln_vm_buffer_element(kiln_ref_object_t* ref,
   *out_ptr = buffer->data + (uint64_t)index * size;
   return kiln_ok_status();
 }
+// The first of the |count| elements of |size| bytes at element indices
+// index + i * stride (i < count) of the buffer |ref|, all checked to lie
+// inside it (they do when the first and the last do); NULL when |count| is
+// 0.
+static kiln_status_t kiln_vm_buffer_strided(kiln_ref_object_t* ref,
+                                            int64_t index, int64_t stride,
+                                            int64_t count, uint32_t size,
+                                            const char* mnemonic,
+                                            const uint8_t** out_ptr) {
+  *out_ptr = NULL;
+  kiln_vm_buffer_t* buffer = NULL;
+  KILN_RETURN_IF_ERROR(kiln_vm_buffer_operand(ref, &buffer));
+  if (count < 0) {
+    return kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
+                            "%s: negative count %" PRId64, mnemonic, count);
+  }
+  if (count == 0) return kiln_ok_status();
+  int64_t span = 0, last = 0;
+  uint64_t n = buffer->length / size;
+  if (__builtin_mul_overflow(count - 1, stride, &span) ||
+      __builtin_add_overflow(index, span, &last) || index < 0 || last < 0 ||
+      (uint64_t)index >= n || (uint64_t)last >= n) {
+    return kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
+                            "%s: elements %" PRId64 " + i * %" PRId64
+                            " (i < %" PRId64
+                            ") out of range of a %zu byte "
+                            "buffer",
+                            mnemonic, index, stride, count, buffer->length);
+  }
+  *out_ptr = buffer->data + (uint64_t)index * size;
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_vm_list_operand(kiln_ref_object_t* ref,
                                           kiln_vm_list_t** out) {
   *out = kiln_vm_list_cast(ref);
@@ -940,6 +973,48 @@ reload:
                                          true));
         if (len) memmove(dst->data + dst_off, src->data + src_off, (size_t)len);
         ip += 12;
+        break;
+      }
+      case KILN_VM_OP_DOT_F32: {
+        const uint8_t *a = NULL, *b = NULL;
+        int64_t sa = RI64[R(4)], sb = RI64[R(7)], count = RI64[R(8)];
+        CHECK(kiln_vm_buffer_strided(REF[R(2)], RI64[R(3)], sa, count, 4,
+                                     "dot.f32", &a));
+        CHECK(kiln_vm_buffer_strided(REF[R(5)], RI64[R(6)], sb, count, 4,
+                                     "dot.f32", &b));
+        float acc = RF32[R(1)];
+        for (int64_t i = 0; i < count; ++i) {
+          float x, y;
+          memcpy(&x, a + i * sa * 4, sizeof(x));
+          memcpy(&y, b + i * sb * 4, sizeof(y));
+          // Two statements: the product is rounded before the sum (no fused
+          // multiply-add), as the loop of loads, mul and add it replaces.
+          float p = x * y;
+          acc = acc + p;
+        }
+        RF32[R(0)] = acc;
+        ip += 20;
+        break;
+      }
+      case KILN_VM_OP_DOT_F16: {
+        const uint8_t *a = NULL, *b = NULL;
+        int64_t sa = RI64[R(4)], sb = RI64[R(7)], count = RI64[R(8)];
+        CHECK(kiln_vm_buffer_strided(REF[R(2)], RI64[R(3)], sa, count, 2,
+                                     "dot.f16", &a));
+        CHECK(kiln_vm_buffer_strided(REF[R(5)], RI64[R(6)], sb, count, 2,
+                                     "dot.f16", &b));
+        float acc = RF32[R(1)];
+        for (int64_t i = 0; i < count; ++i) {
+          uint16_t x, y;
+          memcpy(&x, a + i * sa * 2, sizeof(x));
+          memcpy(&y, b + i * sb * 2, sizeof(y));
+          float p = kiln_vm_f16_to_f32(x) * kiln_vm_f16_to_f32(y);
+          p = kiln_vm_round_to_f16(p);
+          acc = acc + p;
+          acc = kiln_vm_round_to_f16(acc);
+        }
+        RF32[R(0)] = acc;
+        ip += 20;
         break;
       }
       case KILN_VM_OP_BUFFER_FILL_I8: {

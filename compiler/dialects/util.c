@@ -655,6 +655,29 @@ static void kiln_util_print_buffer_size(kiln_ir_printer_t* p,
   kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
 }
 
+// `!util.buffer{%n}`: the type and its size operand.
+static kiln_status_t kiln_util_parse_sized_buffer_type(
+    kiln_mlir_op_parser_t* p, const kiln_ir_type_t** type,
+    kiln_mlir_operand_t* size) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LBRACE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, size));
+  return kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE);
+}
+
+// `%b[%offset for %length]`.
+static kiln_status_t kiln_util_parse_buffer_range(kiln_mlir_op_parser_t* p,
+                                                  kiln_mlir_operand_t* buffer,
+                                                  kiln_mlir_operand_t* offset,
+                                                  kiln_mlir_operand_t* length) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, buffer));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, offset));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "for"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, length));
+  return kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE);
+}
+
 // Operands: the buffer, its size, the byte offset and the byte length.
 static kiln_status_t kiln_util_parse_buffer_load(kiln_mlir_op_parser_t* p,
                                                  kiln_ir_op_state_t* state) {
@@ -662,17 +685,11 @@ static kiln_status_t kiln_util_parse_buffer_load(kiln_mlir_op_parser_t* p,
   kiln_mlir_operand_t buffer, offset, length, size;
   const kiln_ir_type_t *type = NULL, *result = NULL;
   const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &buffer));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &offset));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "for"));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &length));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE));
+  KILN_RETURN_IF_ERROR(
+      kiln_util_parse_buffer_range(p, &buffer, &offset, &length));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LBRACE));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &size));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COLON));
+  KILN_RETURN_IF_ERROR(kiln_util_parse_sized_buffer_type(p, &type, &size));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_ARROW));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &result));
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &buffer, type, state));
@@ -682,21 +699,34 @@ static kiln_status_t kiln_util_parse_buffer_load(kiln_mlir_op_parser_t* p,
   return kiln_mlir_add_result_type(p, state, result);
 }
 
+// ` %b[%offset for %length]`: operands |b|, |b| + 2 and |b| + 3.
+static void kiln_util_print_buffer_range(kiln_ir_printer_t* p, kiln_ir_op_t* op,
+                                         uint32_t b) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, b));
+  kiln_ir_printer_printf(p, "[");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, b + 2));
+  kiln_ir_printer_printf(p, " for ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, b + 3));
+  kiln_ir_printer_printf(p, "]");
+}
+
+// `!util.buffer{%size}`: the type of operand |b|, its size operand |b| + 1.
+static void kiln_util_print_sized_buffer(kiln_ir_printer_t* p, kiln_ir_op_t* op,
+                                         uint32_t b) {
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, b)->type);
+  kiln_ir_printer_printf(p, "{");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, b + 1));
+  kiln_ir_printer_printf(p, "}");
+}
+
 static void kiln_util_print_buffer_load(kiln_ir_printer_t* p,
                                         kiln_ir_op_t* op) {
-  kiln_ir_printer_printf(p, " ");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
-  kiln_ir_printer_printf(p, "[");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 2));
-  kiln_ir_printer_printf(p, " for ");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 3));
-  kiln_ir_printer_printf(p, "]");
+  kiln_util_print_buffer_range(p, op, 0);
   kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
   kiln_ir_printer_printf(p, " : ");
-  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
-  kiln_ir_printer_printf(p, "{");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
-  kiln_ir_printer_printf(p, "} -> ");
+  kiln_util_print_sized_buffer(p, op, 0);
+  kiln_ir_printer_printf(p, " -> ");
   kiln_ir_printer_print_type(p, op->results[0].type);
 }
 
@@ -746,19 +776,12 @@ static kiln_status_t kiln_util_parse_buffer_store(kiln_mlir_op_parser_t* p,
   const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &value));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &buffer));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &offset));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "for"));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &length));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE));
+  KILN_RETURN_IF_ERROR(
+      kiln_util_parse_buffer_range(p, &buffer, &offset, &length));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &value_type));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_ARROW));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &type));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LBRACE));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &size));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE));
+  KILN_RETURN_IF_ERROR(kiln_util_parse_sized_buffer_type(p, &type, &size));
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &value, value_type, state));
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &buffer, type, state));
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &size, index, state));
@@ -770,21 +793,13 @@ static void kiln_util_print_buffer_store(kiln_ir_printer_t* p,
                                          kiln_ir_op_t* op) {
   kiln_ir_printer_printf(p, " ");
   kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
-  kiln_ir_printer_printf(p, ", ");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
-  kiln_ir_printer_printf(p, "[");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 3));
-  kiln_ir_printer_printf(p, " for ");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 4));
-  kiln_ir_printer_printf(p, "]");
+  kiln_ir_printer_printf(p, ",");
+  kiln_util_print_buffer_range(p, op, 1);
   kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
   kiln_ir_printer_printf(p, " : ");
   kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
   kiln_ir_printer_printf(p, " -> ");
-  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 1)->type);
-  kiln_ir_printer_printf(p, "{");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 2));
-  kiln_ir_printer_printf(p, "}");
+  kiln_util_print_sized_buffer(p, op, 1);
 }
 
 // One `%b[%offset]` of a copy: buffer then offset operands.
@@ -795,16 +810,6 @@ static kiln_status_t kiln_util_parse_buffer_at(kiln_mlir_op_parser_t* p,
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, offset));
   return kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE);
-}
-
-// One `!util.buffer{%n}` of a copy.
-static kiln_status_t kiln_util_parse_sized_buffer_type(
-    kiln_mlir_op_parser_t* p, const kiln_ir_type_t** type,
-    kiln_mlir_operand_t* size) {
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, type));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LBRACE));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, size));
-  return kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE);
 }
 
 // `%s[%so], %d[%do], %length {attrs} : !util.buffer{%sn} ->
@@ -853,14 +858,9 @@ static void kiln_util_print_buffer_copy(kiln_ir_printer_t* p,
   kiln_ir_printer_print_value(p, v[6]);
   kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
   kiln_ir_printer_printf(p, " : ");
-  kiln_ir_printer_print_type(p, v[0]->type);
-  kiln_ir_printer_printf(p, "{");
-  kiln_ir_printer_print_value(p, v[1]);
-  kiln_ir_printer_printf(p, "} -> ");
-  kiln_ir_printer_print_type(p, v[3]->type);
-  kiln_ir_printer_printf(p, "{");
-  kiln_ir_printer_print_value(p, v[4]);
-  kiln_ir_printer_printf(p, "}");
+  kiln_util_print_sized_buffer(p, op, 0);
+  kiln_ir_printer_printf(p, " -> ");
+  kiln_util_print_sized_buffer(p, op, 3);
 }
 
 // Whether |t| is a scalar type util.buffer.load/store move: i8..i64,

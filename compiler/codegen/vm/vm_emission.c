@@ -2198,6 +2198,15 @@ static kiln_status_t kiln_em_util_buffer_store(kiln_em_function_t* e,
   return kiln_ok_status();
 }
 
+// A new ref register holding the !util.buffer |result|.
+static uint32_t kiln_em_buffer_result(kiln_em_function_t* e,
+                                      kiln_ir_value_t* result) {
+  uint32_t reg = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_ptr_map_put(&e->host_scalars, result,
+                   kiln_em_pack(KILN_VM_BANK_REF, reg));
+  return reg;
+}
+
 // util.buffer.constant / size / load / alloc / store / fill / copy at host
 // level: a constant buffer is the VM buffer of its rodata entry (a string's
 // bytes or a dense value's, read-only), an allocation a new zero-filled VM
@@ -2215,20 +2224,16 @@ static kiln_status_t kiln_em_util_buffer(kiln_em_function_t* e,
     } else {
       KILN_RETURN_IF_ERROR(kiln_em_constant_rodata(e->m, op, value, &ordinal));
     }
-    uint32_t reg = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-    kiln_asm_emit(e->f, "rodata.ref %%r%u, @__rodata_%u", reg, ordinal);
-    kiln_ptr_map_put(&e->host_scalars, result,
-                     kiln_em_pack(KILN_VM_BANK_REF, reg));
+    kiln_asm_emit(e->f, "rodata.ref %%r%u, @__rodata_%u",
+                  kiln_em_buffer_result(e, result), ordinal);
     return kiln_ok_status();
   }
   if (kiln_ir_op_is(op, "util.buffer.alloc")) {
     uint32_t size = 0;
     KILN_RETURN_IF_ERROR(
         kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 0), &size));
-    uint32_t reg = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-    kiln_asm_emit(e->f, "buffer.alloc %%r%u, %%l%u", reg, size);
-    kiln_ptr_map_put(&e->host_scalars, result,
-                     kiln_em_pack(KILN_VM_BANK_REF, reg));
+    kiln_asm_emit(e->f, "buffer.alloc %%r%u, %%l%u",
+                  kiln_em_buffer_result(e, result), size);
     return kiln_ok_status();
   }
   if (kiln_ir_op_is(op, "util.buffer.copy")) {

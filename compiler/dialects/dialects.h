@@ -85,10 +85,16 @@ kiln_status_t kiln_dialect_register_stablehlo_compute(
 // The sort dimension of a stablehlo.sort, normalized to [0, rank) (-1 when
 // out of range).
 int64_t kiln_stablehlo_sort_dimension(const kiln_ir_op_t* op);
-// window_dimensions, window_strides (default 1) and low padding (default
-// 0) of a stablehlo.select_and_scatter of |rank| dims; false if malformed.
+// window_dimensions, window_strides (default 1) and low and high padding
+// (default 0) of a stablehlo.select_and_scatter of |rank| dims; false if
+// malformed.
+// The number of windows along a dim of |size| elements (-1 when |size| is
+// KILN_IR_DYNAMIC_DIM), padded by |lo| and |hi|.
+int64_t kiln_stablehlo_sas_window_count(int64_t size, int64_t window,
+                                        int64_t stride, int64_t lo, int64_t hi);
 bool kiln_stablehlo_sas_window(const kiln_ir_op_t* op, size_t rank,
-                               int64_t* dims, int64_t* strides, int64_t* lo);
+                               int64_t* dims, int64_t* strides, int64_t* lo,
+                               int64_t* hi);
 // stablehlo.optimization_barrier, get_dimension_size, map
 // (compiler/input/stablehlo/stablehlo_misc.c).
 kiln_status_t kiln_dialect_register_stablehlo_misc(kiln_ir_context_t* context);

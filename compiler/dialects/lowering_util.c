@@ -294,11 +294,8 @@ static kiln_status_t kiln_lowering_assert_at(kiln_ir_builder_t* b,
                                        &msg, &check);
 }
 
-// As kiln_lowering_assert_at, at |op|'s location.
-static kiln_status_t kiln_lowering_assert_shape(kiln_ir_builder_t* b,
-                                                kiln_ir_op_t* op,
-                                                kiln_ir_value_t* cond,
-                                                const char* what) {
+kiln_status_t kiln_lowering_assert(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                   kiln_ir_value_t* cond, const char* what) {
   return kiln_lowering_assert_at(b, op->location, cond, what);
 }
 
@@ -325,7 +322,7 @@ static kiln_status_t kiln_lowering_assert_dim_pair(
   snprintf(second, sizeof(second), "dim %zu of operand %u (%s)", c_dim, c,
            kiln_ir_type_to_string(ctx, vc->type));
   snprintf(what, sizeof(what), broken, first, second);
-  return kiln_lowering_assert_shape(b, op, ok, what);
+  return kiln_lowering_assert(b, op, ok, what);
 }
 
 kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
@@ -359,7 +356,7 @@ kiln_status_t kiln_lowering_assert_dim_at_least(kiln_ir_builder_t* b,
   char what[400];
   snprintf(what, sizeof(what), "dim %zu of operand %u (%s) is below %lld",
            a_dim, a, kiln_ir_type_to_string(ctx, va->type), (long long)min);
-  return kiln_lowering_assert_shape(b, op, ok, what);
+  return kiln_lowering_assert(b, op, ok, what);
 }
 
 // Splits |e| into |coef| (one per loop, added to) and |*constant| when it is
@@ -470,7 +467,7 @@ kiln_status_t kiln_lowering_assert_window_fits(
            "dim %zu of operand %u (%s) is smaller than the window read over "
            "it needs",
            a_dim, a, kiln_ir_type_to_string(ctx, va->type));
-  return kiln_lowering_assert_shape(b, op, ok, what);
+  return kiln_lowering_assert(b, op, ok, what);
 }
 
 //===----------------------------------------------------------------------===//
@@ -719,7 +716,7 @@ kiln_status_t kiln_lowering_reshape(kiln_ir_builder_t* b, kiln_ir_op_t* op,
            "reshaping %s into %s: the element counts differ or a size is "
            "negative",
            kiln_ir_type_to_string(ctx, in), kiln_ir_type_to_string(ctx, rt));
-  return kiln_lowering_assert_shape(b, op, ok, what);
+  return kiln_lowering_assert(b, op, ok, what);
 }
 
 kiln_status_t kiln_lowering_reshape_to_shape(kiln_ir_builder_t* b,

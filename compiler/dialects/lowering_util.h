@@ -154,6 +154,11 @@ kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
                                             size_t a_dim, uint32_t c,
                                             size_t c_dim);
 
+// A cf.assert of the i1 |cond| whose message names |op|'s location and says
+// "run-time shapes disagree: |what|".
+kiln_status_t kiln_lowering_assert(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                   kiln_ir_value_t* cond, const char* what);
+
 // As kiln_lowering_assert_same_dim, asserting dim |a_dim| of operand |a|
 // at most dim |c_dim| of operand |c| (an update that must fit).
 kiln_status_t kiln_lowering_assert_dim_at_most(kiln_ir_builder_t* b,

@@ -570,6 +570,14 @@ static kiln_status_t kiln_flow_verify_dispatch_region(
 //   %b = util.buffer.constant : !util.buffer = dense<[1, 2]> : tensor<2xi32>
 //   %n = util.buffer.size %b : !util.buffer
 //   %v = util.buffer.load %b[%offset for %length] : !util.buffer{%n} -> i32
+//   %a = util.buffer.alloc uninitialized {alignment = 16 : index}
+//            : !util.buffer{%size}           (host memory, zero-filled)
+//   util.buffer.store %v, %b[%offset for %length] : i32 -> !util.buffer{%n}
+//   util.buffer.fill %p, %b[%offset for %length] : i8 -> !util.buffer{%n}
+//   util.buffer.copy %s[%so], %d[%do], %length
+//       : !util.buffer{%sn} -> !util.buffer{%dn}
+// Offsets and lengths are bytes; the VM checks every range at run time
+// (a constant buffer is read-only).
 //===----------------------------------------------------------------------===//
 
 static bool kiln_util_is_buffer_type(const kiln_ir_type_t* t) {
@@ -647,6 +655,29 @@ static void kiln_util_print_buffer_size(kiln_ir_printer_t* p,
   kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
 }
 
+// `!util.buffer{%n}`: the type and its size operand.
+static kiln_status_t kiln_util_parse_sized_buffer_type(
+    kiln_mlir_op_parser_t* p, const kiln_ir_type_t** type,
+    kiln_mlir_operand_t* size) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LBRACE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, size));
+  return kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE);
+}
+
+// `%b[%offset for %length]`.
+static kiln_status_t kiln_util_parse_buffer_range(kiln_mlir_op_parser_t* p,
+                                                  kiln_mlir_operand_t* buffer,
+                                                  kiln_mlir_operand_t* offset,
+                                                  kiln_mlir_operand_t* length) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, buffer));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, offset));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "for"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, length));
+  return kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE);
+}
+
 // Operands: the buffer, its size, the byte offset and the byte length.
 static kiln_status_t kiln_util_parse_buffer_load(kiln_mlir_op_parser_t* p,
                                                  kiln_ir_op_state_t* state) {
@@ -654,17 +685,11 @@ static kiln_status_t kiln_util_parse_buffer_load(kiln_mlir_op_parser_t* p,
   kiln_mlir_operand_t buffer, offset, length, size;
   const kiln_ir_type_t *type = NULL, *result = NULL;
   const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &buffer));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &offset));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "for"));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &length));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE));
+  KILN_RETURN_IF_ERROR(
+      kiln_util_parse_buffer_range(p, &buffer, &offset, &length));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LBRACE));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &size));
-  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COLON));
+  KILN_RETURN_IF_ERROR(kiln_util_parse_sized_buffer_type(p, &type, &size));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_ARROW));
   KILN_RETURN_IF_ERROR(kiln_mlir_parse_type(p, &result));
   KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &buffer, type, state));
@@ -674,35 +699,212 @@ static kiln_status_t kiln_util_parse_buffer_load(kiln_mlir_op_parser_t* p,
   return kiln_mlir_add_result_type(p, state, result);
 }
 
+// ` %b[%offset for %length]`: operands |b|, |b| + 2 and |b| + 3.
+static void kiln_util_print_buffer_range(kiln_ir_printer_t* p, kiln_ir_op_t* op,
+                                         uint32_t b) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, b));
+  kiln_ir_printer_printf(p, "[");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, b + 2));
+  kiln_ir_printer_printf(p, " for ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, b + 3));
+  kiln_ir_printer_printf(p, "]");
+}
+
+// `!util.buffer{%size}`: the type of operand |b|, its size operand |b| + 1.
+static void kiln_util_print_sized_buffer(kiln_ir_printer_t* p, kiln_ir_op_t* op,
+                                         uint32_t b) {
+  kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, b)->type);
+  kiln_ir_printer_printf(p, "{");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, b + 1));
+  kiln_ir_printer_printf(p, "}");
+}
+
 static void kiln_util_print_buffer_load(kiln_ir_printer_t* p,
                                         kiln_ir_op_t* op) {
+  kiln_util_print_buffer_range(p, op, 0);
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_util_print_sized_buffer(p, op, 0);
+  kiln_ir_printer_printf(p, " -> ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+}
+
+// `uninitialized {attrs} : !util.buffer{%size}`; operand: the size.
+static kiln_status_t kiln_util_parse_buffer_alloc(kiln_mlir_op_parser_t* p,
+                                                  kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* ctx = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t size;
+  const kiln_ir_type_t* type = NULL;
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_keyword(p, "uninitialized"));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LBRACE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &size));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RBRACE));
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_resolve_operand(p, &size, kiln_ir_index_type_get(ctx), state));
+  return kiln_mlir_add_result_type(p, state, type);
+}
+
+static void kiln_util_print_buffer_alloc(kiln_ir_printer_t* p,
+                                         kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " uninitialized");
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+  kiln_ir_printer_printf(p, "{");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  kiln_ir_printer_printf(p, "}");
+}
+
+static kiln_status_t kiln_util_verify_buffer_alloc(kiln_ir_context_t* ctx,
+                                                   kiln_ir_op_t* op) {
+  if (!kiln_util_is_buffer_type(op->results[0].type)) {
+    return kiln_ir_op_emit_error(op, ctx, "result must be !util.buffer");
+  }
+  return kiln_ok_status();
+}
+
+// store / fill: `%v, %b[%offset for %length] {attrs} : T -> !util.buffer{%n}`;
+// operands: the value, the buffer, its size, the offset and the length.
+static kiln_status_t kiln_util_parse_buffer_store(kiln_mlir_op_parser_t* p,
+                                                  kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* ctx = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t value, buffer, offset, length, size;
+  const kiln_ir_type_t *value_type = NULL, *type = NULL;
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &value));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(
+      kiln_util_parse_buffer_range(p, &buffer, &offset, &length));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_colon_type(p, &value_type));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_ARROW));
+  KILN_RETURN_IF_ERROR(kiln_util_parse_sized_buffer_type(p, &type, &size));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &value, value_type, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &buffer, type, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &size, index, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &offset, index, state));
+  return kiln_mlir_resolve_operand(p, &length, index, state);
+}
+
+static void kiln_util_print_buffer_store(kiln_ir_printer_t* p,
+                                         kiln_ir_op_t* op) {
   kiln_ir_printer_printf(p, " ");
   kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
-  kiln_ir_printer_printf(p, "[");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 2));
-  kiln_ir_printer_printf(p, " for ");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 3));
-  kiln_ir_printer_printf(p, "]");
+  kiln_ir_printer_printf(p, ",");
+  kiln_util_print_buffer_range(p, op, 1);
   kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
   kiln_ir_printer_printf(p, " : ");
   kiln_ir_printer_print_type(p, kiln_ir_op_operand(op, 0)->type);
-  kiln_ir_printer_printf(p, "{");
-  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 1));
-  kiln_ir_printer_printf(p, "} -> ");
-  kiln_ir_printer_print_type(p, op->results[0].type);
+  kiln_ir_printer_printf(p, " -> ");
+  kiln_util_print_sized_buffer(p, op, 1);
+}
+
+// One `%b[%offset]` of a copy: buffer then offset operands.
+static kiln_status_t kiln_util_parse_buffer_at(kiln_mlir_op_parser_t* p,
+                                               kiln_mlir_operand_t* buffer,
+                                               kiln_mlir_operand_t* offset) {
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, buffer));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_LSQUARE));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, offset));
+  return kiln_mlir_parse_punct(p, KILN_MLIR_TOK_RSQUARE);
+}
+
+// `%s[%so], %d[%do], %length {attrs} : !util.buffer{%sn} ->
+// !util.buffer{%dn}`; operands: source, its size, its offset, target, its
+// size, its offset, length.
+static kiln_status_t kiln_util_parse_buffer_copy(kiln_mlir_op_parser_t* p,
+                                                 kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* ctx = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t src, src_off, dst, dst_off, length, src_size, dst_size;
+  const kiln_ir_type_t *src_type = NULL, *dst_type = NULL;
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  KILN_RETURN_IF_ERROR(kiln_util_parse_buffer_at(p, &src, &src_off));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_util_parse_buffer_at(p, &dst, &dst_off));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COMMA));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_operand(p, &length));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_optional_attr_dict(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COLON));
+  KILN_RETURN_IF_ERROR(
+      kiln_util_parse_sized_buffer_type(p, &src_type, &src_size));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_ARROW));
+  KILN_RETURN_IF_ERROR(
+      kiln_util_parse_sized_buffer_type(p, &dst_type, &dst_size));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &src, src_type, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &src_size, index, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &src_off, index, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &dst, dst_type, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &dst_size, index, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &dst_off, index, state));
+  return kiln_mlir_resolve_operand(p, &length, index, state);
+}
+
+static void kiln_util_print_buffer_copy(kiln_ir_printer_t* p,
+                                        kiln_ir_op_t* op) {
+  kiln_ir_value_t* v[7];
+  for (uint32_t i = 0; i < 7; ++i) v[i] = kiln_ir_op_operand(op, i);
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, v[0]);
+  kiln_ir_printer_printf(p, "[");
+  kiln_ir_printer_print_value(p, v[2]);
+  kiln_ir_printer_printf(p, "], ");
+  kiln_ir_printer_print_value(p, v[3]);
+  kiln_ir_printer_printf(p, "[");
+  kiln_ir_printer_print_value(p, v[5]);
+  kiln_ir_printer_printf(p, "], ");
+  kiln_ir_printer_print_value(p, v[6]);
+  kiln_ir_printer_print_attr_dict(p, op, NULL, 0);
+  kiln_ir_printer_printf(p, " : ");
+  kiln_util_print_sized_buffer(p, op, 0);
+  kiln_ir_printer_printf(p, " -> ");
+  kiln_util_print_sized_buffer(p, op, 3);
+}
+
+// Whether |t| is a scalar type util.buffer.load/store move: i8..i64,
+// index, f32 or f64.
+static bool kiln_util_is_buffer_scalar(const kiln_ir_type_t* t) {
+  size_t bytes = kiln_ir_type_storage_bytes(t);
+  bool is_int = kiln_ir_type_is_integer(t) || kiln_ir_type_is_index(t);
+  return (is_int && (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)) ||
+         (kiln_ir_type_is_float(t) && (bytes == 4 || bytes == 8));
 }
 
 static kiln_status_t kiln_util_verify_buffer_access(kiln_ir_context_t* ctx,
                                                     kiln_ir_op_t* op) {
-  if (!kiln_util_is_buffer_type(kiln_ir_op_operand(op, 0)->type)) {
-    return kiln_ir_op_emit_error(op, ctx, "operand 0 must be !util.buffer");
+  // The buffer operand: store and fill take the value first.
+  bool value_first = kiln_ir_op_is(op, "util.buffer.store") ||
+                     kiln_ir_op_is(op, "util.buffer.fill");
+  uint32_t b = value_first ? 1 : 0;
+  if (!kiln_util_is_buffer_type(kiln_ir_op_operand(op, b)->type) ||
+      (kiln_ir_op_is(op, "util.buffer.copy") &&
+       !kiln_util_is_buffer_type(kiln_ir_op_operand(op, 3)->type))) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "buffer operands must be "
+                                 "!util.buffer");
+  }
+  if (kiln_ir_op_is(op, "util.buffer.fill")) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
+    if (!kiln_ir_type_is_integer(t) || kiln_ir_type_storage_bytes(t) != 1) {
+      return kiln_ir_op_emit_error(op, ctx, "fills with an i8 pattern, not %s",
+                                   kiln_ir_type_to_string(ctx, t));
+    }
+    return kiln_ok_status();
+  }
+  if (kiln_ir_op_is(op, "util.buffer.store")) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
+    if (!kiln_util_is_buffer_scalar(t)) {
+      return kiln_ir_op_emit_error(op, ctx,
+                                   "stores i8..i64, index, f32 or f64, not %s",
+                                   kiln_ir_type_to_string(ctx, t));
+    }
+    return kiln_ok_status();
   }
   if (!kiln_ir_op_is(op, "util.buffer.load")) return kiln_ok_status();
   const kiln_ir_type_t* t = op->results[0].type;
-  size_t bytes = kiln_ir_type_storage_bytes(t);
-  bool is_int = kiln_ir_type_is_integer(t) || kiln_ir_type_is_index(t);
-  if (!(is_int && (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)) &&
-      !(kiln_ir_type_is_float(t) && (bytes == 4 || bytes == 8))) {
+  if (!kiln_util_is_buffer_scalar(t)) {
     return kiln_ir_op_emit_error(op, ctx,
                                  "loads i8..i64, index, f32 or f64, not %s",
                                  kiln_ir_type_to_string(ctx, t));
@@ -777,10 +979,29 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
     {"util.buffer.size", "a buffer's size in bytes", KILN_IR_TRAIT_PURE, 1, 1,
      0, 0, kiln_util_verify_buffer_access, kiln_util_parse_buffer_size,
      kiln_util_print_buffer_size, NULL, NULL, NULL},
+    // Side-effecting: a load may not move across (or merge over) a store.
     {"util.buffer.load",
      "reads a scalar at a byte offset of a buffer (checked at run time)",
-     KILN_IR_TRAIT_PURE, 4, 1, 0, 0, kiln_util_verify_buffer_access,
+     KILN_IR_TRAIT_SIDE_EFFECTING, 4, 1, 0, 0, kiln_util_verify_buffer_access,
      kiln_util_parse_buffer_load, kiln_util_print_buffer_load, NULL, NULL,
+     NULL},
+    // Side-effecting: two allocations of one size are two buffers.
+    {"util.buffer.alloc", "a new zero-filled host buffer (!util.buffer)",
+     KILN_IR_TRAIT_SIDE_EFFECTING, 1, 1, 0, 0, kiln_util_verify_buffer_alloc,
+     kiln_util_parse_buffer_alloc, kiln_util_print_buffer_alloc, NULL, NULL,
+     NULL},
+    {"util.buffer.store",
+     "writes a scalar at a byte offset of a buffer (checked at run time)",
+     KILN_IR_TRAIT_SIDE_EFFECTING, 5, 0, 0, 0, kiln_util_verify_buffer_access,
+     kiln_util_parse_buffer_store, kiln_util_print_buffer_store, NULL, NULL,
+     NULL},
+    {"util.buffer.fill", "sets a byte range of a buffer to an i8 pattern",
+     KILN_IR_TRAIT_SIDE_EFFECTING, 5, 0, 0, 0, kiln_util_verify_buffer_access,
+     kiln_util_parse_buffer_store, kiln_util_print_buffer_store, NULL, NULL,
+     NULL},
+    {"util.buffer.copy", "copies a byte range between buffers",
+     KILN_IR_TRAIT_SIDE_EFFECTING, 7, 0, 0, 0, kiln_util_verify_buffer_access,
+     kiln_util_parse_buffer_copy, kiln_util_print_buffer_copy, NULL, NULL,
      NULL},
     {"flow.tensor.tie_shape", "ties run-time dims to a tensor",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_tie_shape,

@@ -161,9 +161,9 @@ int kiln_compiler_options_last_phase(const kiln_compiler_options_t* options) {
 // vm-emission too).
 static kiln_status_t kiln_driver_build_pipeline(
     const kiln_compiler_options_t* o, int last, kiln_ir_pass_manager_t* pm,
-    kiln_ir_pass_t* form_pass, kiln_ir_pass_t* serialize_pass,
-    kiln_ir_pass_t* emission_pass, kiln_driver_phase_dump_t* dumps,
-    const void* channels_last) {
+    kiln_ir_pass_t* form_pass, kiln_ir_pass_t* codegen_pass,
+    kiln_ir_pass_t* serialize_pass, kiln_ir_pass_t* emission_pass,
+    kiln_driver_phase_dump_t* dumps, const void* channels_last) {
 #if defined(KILN_HAVE_PIPELINE)
   const kiln_conv_channels_last_options_t* cl =
       (const kiln_conv_channels_last_options_t*)channels_last;
@@ -184,7 +184,7 @@ static kiln_status_t kiln_driver_build_pipeline(
 #endif
   KILN_RETURN_IF_ERROR(kiln_driver_add_phase_dump(pm, dumps, 1));
   if (last == 1) return kiln_ok_status();
-  const kiln_ir_pass_t* backend[] = {form_pass, &kiln_vmvx_codegen_pass,
+  const kiln_ir_pass_t* backend[] = {form_pass, codegen_pass,
                                      &kiln_schedule_pass};
   for (int i = 0; i < 3; ++i) {
     if (i + 2 <= from) continue;
@@ -233,6 +233,7 @@ struct kiln_compiler_job_t {
   void* handler_data;
   // What the pipeline's passes point at (user_data) while it runs.
   kiln_form_dispatch_regions_options_t form_options;
+  kiln_vmvx_codegen_options_t codegen_options;
   kiln_driver_serialize_t serialize;
   kiln_vm_emission_options_t emission_options;
   kiln_driver_phase_dump_t dumps[KILN_DRIVER_PHASE_COUNT];
@@ -416,6 +417,9 @@ kiln_status_t kiln_compiler_job_run(kiln_compiler_job_t* job, int last_phase) {
       &job->serialize};
   kiln_ir_pass_t form_pass = kiln_form_dispatch_regions_pass;
   form_pass.user_data = &job->form_options;
+  job->codegen_options.use_dot_ops = job->backend->vm_dot_ops;
+  kiln_ir_pass_t codegen_pass = kiln_vmvx_codegen_pass;
+  codegen_pass.user_data = &job->codegen_options;
   kiln_ir_pass_t serialize_pass = kiln_driver_serialize_pass;
   serialize_pass.user_data = &job->serialize;
   job->emission_options.execution_model = options->execution_model;
@@ -439,8 +443,8 @@ kiln_status_t kiln_compiler_job_run(kiln_compiler_job_t* job, int last_phase) {
   }
   if (!status) {
     status = kiln_driver_build_pipeline(
-        options, last_phase, pm, &form_pass, &serialize_pass, &emission_pass,
-        options->dump_compilation_phases_to ? job->dumps : NULL,
+        options, last_phase, pm, &form_pass, &codegen_pass, &serialize_pass,
+        &emission_pass, options->dump_compilation_phases_to ? job->dumps : NULL,
 #if defined(KILN_HAVE_PIPELINE)
         &job->channels_last
 #else

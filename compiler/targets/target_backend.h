@@ -52,6 +52,11 @@ typedef struct kiln_target_backend_t {
   bool (*window_pad_ok)(kiln_ir_context_t* context,
                         const kiln_target_options_t* options,
                         kiln_ir_op_t* root, kiln_ir_op_t* pad);
+  // Whether the dispatch codegen may use the VM's contraction instructions
+  // (dot.f32 / dot.f16, vmvx-codegen's use_dot_ops): true where the
+  // bytecode is interpreted; a backend that translates it further must
+  // know them.
+  bool vm_dot_ops;
   // Turns the module's translated executables into this backend's format
   // (NULL: the shared step's vmvx bytecode is already it).
   kiln_status_t (*serialize)(kiln_ir_context_t* context, kiln_ir_op_t* module,

@@ -313,6 +313,71 @@ static kiln_status_t kiln_vm_buffer_element(kiln_ref_object_t* ref,
   *out_ptr = buffer->data + (uint64_t)index * size;
   return kiln_ok_status();
 }
+// The first of the |count| elements of |size| bytes at element indices
+// index + i * stride (i < count) of the buffer |ref|, all checked to lie
+// inside it (they do when the first and the last do); NULL when |count| is
+// 0.
+static kiln_status_t kiln_vm_buffer_strided(kiln_ref_object_t* ref,
+                                            int64_t index, int64_t stride,
+                                            int64_t count, uint32_t size,
+                                            const char* mnemonic,
+                                            const uint8_t** out_ptr) {
+  *out_ptr = NULL;
+  kiln_vm_buffer_t* buffer = NULL;
+  KILN_RETURN_IF_ERROR(kiln_vm_buffer_operand(ref, &buffer));
+  if (count < 0) {
+    return kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
+                            "%s: negative count %" PRId64, mnemonic, count);
+  }
+  if (count == 0) return kiln_ok_status();
+  int64_t span = 0, last = 0;
+  uint64_t n = buffer->length / size;
+  if (__builtin_mul_overflow(count - 1, stride, &span) ||
+      __builtin_add_overflow(index, span, &last) || index < 0 || last < 0 ||
+      (uint64_t)index >= n || (uint64_t)last >= n) {
+    return kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
+                            "%s: elements %" PRId64 " + i * %" PRId64
+                            " (i < %" PRId64
+                            ") out of range of a %zu byte "
+                            "buffer",
+                            mnemonic, index, stride, count, buffer->length);
+  }
+  *out_ptr = buffer->data + (uint64_t)index * size;
+  return kiln_ok_status();
+}
+
+// dot.f32 / dot.f16: |acc| plus the products of the |count| elements at
+// |a| and |b| (strides in elements, ranges checked by the caller), in
+// order. f16 elements: each product and sum is rounded to f16 (through
+// f32, as mul.f32 / add.f32 then cast.f32.f16).
+static inline float kiln_vm_dot(bool f16, float acc, const uint8_t* a,
+                                int64_t sa, const uint8_t* b, int64_t sb,
+                                int64_t count) {
+  size_t size = f16 ? 2 : 4;
+  for (int64_t i = 0; i < count; ++i) {
+    const uint8_t* pa = a + i * sa * (int64_t)size;
+    const uint8_t* pb = b + i * sb * (int64_t)size;
+    float x, y;
+    if (f16) {
+      uint16_t hx, hy;
+      memcpy(&hx, pa, sizeof(hx));
+      memcpy(&hy, pb, sizeof(hy));
+      x = kiln_vm_f16_to_f32(hx);
+      y = kiln_vm_f16_to_f32(hy);
+    } else {
+      memcpy(&x, pa, sizeof(x));
+      memcpy(&y, pb, sizeof(y));
+    }
+    // Separate statements: the product is rounded before the sum (no fused
+    // multiply-add), as the loop of loads, mul and add it replaces.
+    float p = x * y;
+    if (f16) p = kiln_vm_round_to_f16(p);
+    acc = acc + p;
+    if (f16) acc = kiln_vm_round_to_f16(acc);
+  }
+  return acc;
+}
+
 static kiln_status_t kiln_vm_list_operand(kiln_ref_object_t* ref,
                                           kiln_vm_list_t** out) {
   *out = kiln_vm_list_cast(ref);
@@ -940,6 +1005,23 @@ reload:
                                          true));
         if (len) memmove(dst->data + dst_off, src->data + src_off, (size_t)len);
         ip += 12;
+        break;
+      }
+      case KILN_VM_OP_DOT_F32:
+      case KILN_VM_OP_DOT_F16: {
+        bool f16 = kiln_vm_rd16(ip) == KILN_VM_OP_DOT_F16;
+        const char* name = f16 ? "dot.f16" : "dot.f32";
+        uint32_t size = f16 ? 2 : 4;
+        const uint8_t *a = NULL, *b = NULL;
+        int64_t sa = RI64[R(4)], sb = RI64[R(7)], count = RI64[R(8)];
+        CHECK(kiln_vm_buffer_strided(REF[R(2)], RI64[R(3)], sa, count, size,
+                                     name, &a));
+        CHECK(kiln_vm_buffer_strided(REF[R(5)], RI64[R(6)], sb, count, size,
+                                     name, &b));
+        // Constant |f16| arguments: each call inlines to its own loop.
+        RF32[R(0)] = f16 ? kiln_vm_dot(true, RF32[R(1)], a, sa, b, sb, count)
+                         : kiln_vm_dot(false, RF32[R(1)], a, sa, b, sb, count);
+        ip += 20;
         break;
       }
       case KILN_VM_OP_BUFFER_FILL_I8: {

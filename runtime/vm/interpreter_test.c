@@ -299,6 +299,48 @@ KILN_TEST(native_imports_and_waits) {
   kiln_vm_instance_release(instance);
 }
 
+// dot.f32: a strided dot product added to an accumulator, in order; every
+// element it reads is range-checked up front.
+KILN_TEST(dot_f32) {
+  kiln_vm_test_env_t env;
+  KILN_ASSERT_OK(kiln_vm_test_setup(
+      "module @m\n"
+      "rodata @a : f32 1.0 2.0 3.0 4.0 5.0 6.0\n"
+      "func @dot : IIIIIf->f export {\n"
+      "  rodata.ref %r0, @a\n"
+      "  dot.f32 %f1, %f0, %r0, %l0, %l1, %r0, %l2, %l3, %l4\n"
+      "  ret %f1\n}\n",
+      NULL, &env));
+  // a[0], a[2], a[4] times a[5], a[4], a[3] (stride -1): 1 * 6 + 3 * 5 +
+  // 5 * 4 = 41, plus the accumulator 0.5.
+  kiln_vm_value_t args[6] = {
+      kiln_vm_value_make_i64(0), kiln_vm_value_make_i64(2),
+      kiln_vm_value_make_i64(5), kiln_vm_value_make_i64(-1),
+      kiln_vm_value_make_i64(3), kiln_vm_value_make_f32(0.5f)};
+  kiln_vm_value_t r[1];
+  KILN_ASSERT_OK(kiln_vm_test_call(&env, "dot", args, 6, r, 1));
+  KILN_EXPECT_NEAR(r[0].f32, 41.5, 0);
+  // No elements: the accumulator, whatever the indices.
+  args[0] = kiln_vm_value_make_i64(-7);
+  args[4] = kiln_vm_value_make_i64(0);
+  KILN_ASSERT_OK(kiln_vm_test_call(&env, "dot", args, 6, r, 1));
+  KILN_EXPECT_NEAR(r[0].f32, 0.5, 0);
+  // The last element of a (index 0 + 3 * 2 = 6) is past the 6 floats.
+  args[0] = kiln_vm_value_make_i64(0);
+  args[4] = kiln_vm_value_make_i64(4);
+  kiln_status_t status = kiln_vm_test_call(&env, "dot", args, 6, r, 1);
+  KILN_EXPECT_EQ_INT(kiln_status_code(status), KILN_STATUS_OUT_OF_RANGE);
+  KILN_EXPECT_CONTAINS(kiln_status_message(status),
+                       "dot.f32: elements 0 + i * 2");
+  kiln_status_free(status);
+  // A stride whose span overflows int64 is out of range, not a wrap.
+  args[1] = kiln_vm_value_make_i64(INT64_MAX / 2);
+  status = kiln_vm_test_call(&env, "dot", args, 6, r, 1);
+  KILN_EXPECT_EQ_INT(kiln_status_code(status), KILN_STATUS_OUT_OF_RANGE);
+  kiln_status_free(status);
+  kiln_vm_test_teardown(&env);
+}
+
 KILN_TEST(buffers_lists_and_rodata) {
   kiln_vm_test_env_t env;
   KILN_ASSERT_OK(kiln_vm_test_setup(
@@ -463,11 +505,9 @@ KILN_TEST(concurrent_first_rodata_use) {
   }
 }
 
-KILN_TEST_MAIN(KILN_TEST_CASE(integer_arithmetic),
-               KILN_TEST_CASE(float_ops_match_libm),
-               KILN_TEST_CASE(control_flow),
-               KILN_TEST_CASE(native_imports_and_waits),
-               KILN_TEST_CASE(buffers_lists_and_rodata),
-               KILN_TEST_CASE(concurrent_first_rodata_use),
-               KILN_TEST_CASE(invoke_list),
-               KILN_TEST_CASE(concurrent_invocations))
+KILN_TEST_MAIN(
+    KILN_TEST_CASE(integer_arithmetic), KILN_TEST_CASE(float_ops_match_libm),
+    KILN_TEST_CASE(control_flow), KILN_TEST_CASE(native_imports_and_waits),
+    KILN_TEST_CASE(buffers_lists_and_rodata), KILN_TEST_CASE(dot_f32),
+    KILN_TEST_CASE(concurrent_first_rodata_use), KILN_TEST_CASE(invoke_list),
+    KILN_TEST_CASE(concurrent_invocations))

@@ -113,6 +113,41 @@ KILN_TEST(round_trips) {
   }
 }
 
+// kiln_vm_round_to_f16 (dot.f16's rounding on f32 bits) agrees with the
+// round trip through f16 bits: on a stride over every f32 bit pattern,
+// and on each tie (and its neighbours) at every exponent near and in the
+// f16 range, where the two paths meet.
+KILN_TEST(round_to_f16) {
+  uint32_t bad = 0;
+  for (uint64_t b = 0; b <= UINT32_MAX; b += 251) {
+    float f = kiln_vm_bits_to_f32((uint32_t)b);
+    float want = kiln_vm_f16_to_f32((uint16_t)kiln_vm_f32_to_f16(f));
+    float got = kiln_vm_round_to_f16(f);
+    if (kiln_vm_f32_to_bits(got) != kiln_vm_f32_to_bits(want) &&
+        !(isnan(got) && isnan(want))) {
+      ++bad;
+    }
+  }
+  for (uint32_t sign = 0; sign < 2; ++sign) {
+    for (uint32_t exp = 100; exp < 150; ++exp) {
+      for (uint32_t hi = 0; hi < 1024; hi += 7) {
+        for (int32_t d = -1; d <= 1; ++d) {
+          uint32_t bits =
+              (sign << 31) | (exp << 23) | (hi << 13) | (uint32_t)(0x1000 + d);
+          float f = kiln_vm_bits_to_f32(bits);
+          float want = kiln_vm_f16_to_f32((uint16_t)kiln_vm_f32_to_f16(f));
+          if (kiln_vm_f32_to_bits(kiln_vm_round_to_f16(f)) !=
+              kiln_vm_f32_to_bits(want)) {
+            ++bad;
+          }
+        }
+      }
+    }
+  }
+  KILN_EXPECT_EQ_INT(bad, 0);
+}
+
 KILN_TEST_MAIN(KILN_TEST_CASE(f8e4m3fn), KILN_TEST_CASE(f8e5m2),
                KILN_TEST_CASE(f8_fnuz), KILN_TEST_CASE(f8e8m0fnu),
-               KILN_TEST_CASE(f4e2m1fn), KILN_TEST_CASE(round_trips))
+               KILN_TEST_CASE(f4e2m1fn), KILN_TEST_CASE(round_trips),
+               KILN_TEST_CASE(round_to_f16))

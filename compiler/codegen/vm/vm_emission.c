@@ -2127,14 +2127,95 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
   return kiln_ok_status();
 }
 
-// util.buffer.constant / size / load at host level: a constant buffer is
-// the VM buffer of its rodata entry (a string's bytes or a dense value's),
-// its size that buffer's length, and a load reads one scalar at a byte
-// offset that must be a multiple of the scalar's size (the VM checks the
-// range).
+// The ref register of the !util.buffer |v| that |op| uses: a
+// util.buffer.constant or util.buffer.alloc of this function.
+static kiln_status_t kiln_em_buffer_ref(kiln_em_function_t* e, kiln_ir_op_t* op,
+                                        kiln_ir_value_t* v, uint32_t* out) {
+  int bank = 0;
+  if (!kiln_em_host_scalar(e, v, &bank, out) || bank != KILN_VM_BANK_REF) {
+    return kiln_em_error(e, op,
+                         "the buffer must be a util.buffer.constant or "
+                         "util.buffer.alloc of this function");
+  }
+  return kiln_ok_status();
+}
+
+// The element index (i64 register) of a |width|-byte scalar at the byte
+// offset |v|, which must be a multiple of |width| (a run-time check naming
+// |what|; the VM checks the range).
+static kiln_status_t kiln_em_buffer_index(kiln_em_function_t* e,
+                                          kiln_ir_op_t* op, kiln_ir_value_t* v,
+                                          int64_t width, const char* what,
+                                          uint32_t* out) {
+  uint32_t offset = 0;
+  KILN_RETURN_IF_ERROR(kiln_em_scalar_i64(e, op, v, &offset));
+  uint32_t rem = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  uint32_t aligned = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+  kiln_asm_emit(e->f, "rem.u.i64 %%l%u, %%l%u, %%l%u", rem, offset,
+                kiln_asm_const_i64(e->f, width));
+  kiln_asm_emit(e->f, "cmp.eq.i64 %%i%u, %%l%u, %%l%u", aligned, rem,
+                kiln_asm_const_i64(e->f, 0));
+  char msg[160];
+  snprintf(msg, sizeof(msg), "%s: the byte offset is not a multiple of %lld",
+           what, (long long)width);
+  kiln_em_fail_unless(e, aligned, msg, strlen(msg));
+  *out = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(e->f, "div.u.i64 %%l%u, %%l%u, %%l%u", *out, offset,
+                kiln_asm_const_i64(e->f, width));
+  return kiln_ok_status();
+}
+
+// util.buffer.store %v: buffer.store.<width> of its host register (an i32
+// register for the widths up to 4 bytes, the VM truncating).
+static kiln_status_t kiln_em_util_buffer_store(kiln_em_function_t* e,
+                                               kiln_ir_op_t* op,
+                                               uint32_t buffer) {
+  kiln_ir_value_t* value = kiln_ir_op_operand(op, 0);
+  const kiln_ir_type_t* t = value->type;
+  int64_t width = (int64_t)kiln_ir_type_storage_bytes(t);
+  int bank = 0;
+  uint32_t reg = 0;
+  if (!kiln_em_host_scalar(e, value, &bank, &reg) || bank == KILN_VM_BANK_REF) {
+    return kiln_em_error(e, op,
+                         "the stored value is not computed at host level");
+  }
+  if (width == 8 && bank == KILN_VM_BANK_I32) {
+    // An index or i64 kept in an i32 register (a constant).
+    KILN_RETURN_IF_ERROR(kiln_em_scalar_i64(e, op, value, &reg));
+    bank = KILN_VM_BANK_I64;
+  }
+  uint32_t index = 0;
+  KILN_RETURN_IF_ERROR(kiln_em_buffer_index(
+      e, op, kiln_ir_op_operand(op, 3), width, "util.buffer.store", &index));
+  static const char* const kInt[] = {"", "i8", "i16", "",   "i32",
+                                     "", "",   "",    "i64"};
+  const char* suffix = bank == KILN_VM_BANK_F32   ? "f32"
+                       : bank == KILN_VM_BANK_F64 ? "f64"
+                                                  : kInt[width];
+  char p = "ilfd"[bank];  // the register prefix of banks I32..F64
+  kiln_asm_emit(e->f, "buffer.store.%s %%r%u, %%l%u, %%%c%u", suffix, buffer,
+                index, p, reg);
+  return kiln_ok_status();
+}
+
+// A new ref register holding the !util.buffer |result|.
+static uint32_t kiln_em_buffer_result(kiln_em_function_t* e,
+                                      kiln_ir_value_t* result) {
+  uint32_t reg = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+  kiln_ptr_map_put(&e->host_scalars, result,
+                   kiln_em_pack(KILN_VM_BANK_REF, reg));
+  return reg;
+}
+
+// util.buffer.constant / size / load / alloc / store / fill / copy at host
+// level: a constant buffer is the VM buffer of its rodata entry (a string's
+// bytes or a dense value's, read-only), an allocation a new zero-filled VM
+// buffer, a size that buffer's length; a load or store moves one scalar at
+// a byte offset that must be a multiple of the scalar's size; the VM checks
+// every range.
 static kiln_status_t kiln_em_util_buffer(kiln_em_function_t* e,
                                          kiln_ir_op_t* op) {
-  kiln_ir_value_t* result = &op->results[0];
+  kiln_ir_value_t* result = op->num_results ? &op->results[0] : NULL;
   if (kiln_ir_op_is(op, "util.buffer.constant")) {
     const kiln_ir_attribute_t* value = kiln_ir_op_get_attr(op, "value");
     uint32_t ordinal = 0;
@@ -2143,20 +2224,39 @@ static kiln_status_t kiln_em_util_buffer(kiln_em_function_t* e,
     } else {
       KILN_RETURN_IF_ERROR(kiln_em_constant_rodata(e->m, op, value, &ordinal));
     }
-    uint32_t reg = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-    kiln_asm_emit(e->f, "rodata.ref %%r%u, @__rodata_%u", reg, ordinal);
-    kiln_ptr_map_put(&e->host_scalars, result,
-                     kiln_em_pack(KILN_VM_BANK_REF, reg));
+    kiln_asm_emit(e->f, "rodata.ref %%r%u, @__rodata_%u",
+                  kiln_em_buffer_result(e, result), ordinal);
     return kiln_ok_status();
   }
-  int bank = 0;
-  uint32_t buffer = 0;
-  if (!kiln_em_host_scalar(e, kiln_ir_op_operand(op, 0), &bank, &buffer) ||
-      bank != KILN_VM_BANK_REF) {
-    return kiln_em_error(e, op,
-                         "the buffer must be a util.buffer.constant of this "
-                         "function");
+  if (kiln_ir_op_is(op, "util.buffer.alloc")) {
+    uint32_t size = 0;
+    KILN_RETURN_IF_ERROR(
+        kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 0), &size));
+    kiln_asm_emit(e->f, "buffer.alloc %%r%u, %%l%u",
+                  kiln_em_buffer_result(e, result), size);
+    return kiln_ok_status();
   }
+  if (kiln_ir_op_is(op, "util.buffer.copy")) {
+    uint32_t src = 0, dst = 0, src_off = 0, dst_off = 0, length = 0;
+    KILN_RETURN_IF_ERROR(
+        kiln_em_buffer_ref(e, op, kiln_ir_op_operand(op, 0), &src));
+    KILN_RETURN_IF_ERROR(
+        kiln_em_buffer_ref(e, op, kiln_ir_op_operand(op, 3), &dst));
+    KILN_RETURN_IF_ERROR(
+        kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 2), &src_off));
+    KILN_RETURN_IF_ERROR(
+        kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 5), &dst_off));
+    KILN_RETURN_IF_ERROR(
+        kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 6), &length));
+    kiln_asm_emit(e->f, "buffer.copy %%r%u, %%l%u, %%r%u, %%l%u, %%l%u", src,
+                  src_off, dst, dst_off, length);
+    return kiln_ok_status();
+  }
+  bool value_first = kiln_ir_op_is(op, "util.buffer.store") ||
+                     kiln_ir_op_is(op, "util.buffer.fill");
+  uint32_t buffer = 0;
+  KILN_RETURN_IF_ERROR(kiln_em_buffer_ref(
+      e, op, kiln_ir_op_operand(op, value_first ? 1 : 0), &buffer));
   if (kiln_ir_op_is(op, "util.buffer.size")) {
     uint32_t length = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
     kiln_asm_emit(e->f, "buffer.length %%l%u, %%r%u", length, buffer);
@@ -2164,25 +2264,30 @@ static kiln_status_t kiln_em_util_buffer(kiln_em_function_t* e,
                      kiln_em_pack(KILN_VM_BANK_I64, length));
     return kiln_ok_status();
   }
+  if (kiln_ir_op_is(op, "util.buffer.store")) {
+    return kiln_em_util_buffer_store(e, op, buffer);
+  }
+  if (kiln_ir_op_is(op, "util.buffer.fill")) {
+    int bank = 0;
+    uint32_t pattern = 0, offset = 0, length = 0;
+    if (!kiln_em_host_scalar(e, kiln_ir_op_operand(op, 0), &bank, &pattern) ||
+        bank != KILN_VM_BANK_I32) {
+      return kiln_em_error(e, op,
+                           "the fill pattern is not computed at host level");
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 3), &offset));
+    KILN_RETURN_IF_ERROR(
+        kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 4), &length));
+    kiln_asm_emit(e->f, "buffer.fill.i8 %%r%u, %%l%u, %%l%u, %%i%u", buffer,
+                  offset, length, pattern);
+    return kiln_ok_status();
+  }
   const kiln_ir_type_t* t = result->type;
   int64_t width = (int64_t)kiln_ir_type_storage_bytes(t);
-  uint32_t offset = 0;
-  KILN_RETURN_IF_ERROR(
-      kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 2), &offset));
-  uint32_t rem = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
-  uint32_t aligned = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
-  kiln_asm_emit(e->f, "rem.u.i64 %%l%u, %%l%u, %%l%u", rem, offset,
-                kiln_asm_const_i64(e->f, width));
-  kiln_asm_emit(e->f, "cmp.eq.i64 %%i%u, %%l%u, %%l%u", aligned, rem,
-                kiln_asm_const_i64(e->f, 0));
-  char msg[160];
-  snprintf(msg, sizeof(msg),
-           "util.buffer.load: the byte offset is not a multiple of %lld",
-           (long long)width);
-  kiln_em_fail_unless(e, aligned, msg, strlen(msg));
-  uint32_t index = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
-  kiln_asm_emit(e->f, "div.u.i64 %%l%u, %%l%u, %%l%u", index, offset,
-                kiln_asm_const_i64(e->f, width));
+  uint32_t index = 0;
+  KILN_RETURN_IF_ERROR(kiln_em_buffer_index(e, op, kiln_ir_op_operand(op, 2),
+                                            width, "util.buffer.load", &index));
   bool is_float = kiln_ir_type_is_float(t);
   bool is_unsigned =
       kiln_ir_type_is_integer(t) && t->integer.signedness == KILN_IR_UNSIGNED;
@@ -2433,7 +2538,11 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
         KILN_RETURN_IF_ERROR(kiln_em_import_call(e, op, callee));
       } else if (kiln_ir_op_is(op, "util.buffer.constant") ||
                  kiln_ir_op_is(op, "util.buffer.size") ||
-                 kiln_ir_op_is(op, "util.buffer.load")) {
+                 kiln_ir_op_is(op, "util.buffer.load") ||
+                 kiln_ir_op_is(op, "util.buffer.alloc") ||
+                 kiln_ir_op_is(op, "util.buffer.store") ||
+                 kiln_ir_op_is(op, "util.buffer.fill") ||
+                 kiln_ir_op_is(op, "util.buffer.copy")) {
         KILN_RETURN_IF_ERROR(kiln_em_util_buffer(e, op));
       } else if (kiln_ir_op_is(op, "util.global.load")) {
         KILN_RETURN_IF_ERROR(kiln_em_global_load(e, op));

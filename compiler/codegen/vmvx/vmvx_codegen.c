@@ -45,6 +45,7 @@ typedef struct kiln_cg_cache_entry_t {
 typedef struct kiln_cg_t {
   kiln_ir_context_t* ctx;
   kiln_asm_function_t* f;
+  const kiln_vmvx_codegen_options_t* options;
   kiln_ir_op_t* region;
   kiln_ir_block_t* body;
   uint32_t num_bindings;
@@ -1727,6 +1728,220 @@ static kiln_status_t kiln_loop_extent(kiln_cg_t* cg, kiln_ir_op_t* op,
 #define KILN_VMVX_SUM_MIN_EXTENT 64
 #define KILN_VMVX_SUM_MAX_BODY_OPS 24
 
+// The shortest reduction a dot.f32 instruction replaces: below it the
+// bases and strides it needs cost about what the loop does.
+#define KILN_VMVX_DOT_MIN_EXTENT 8
+
+// Whether |e| is linear in the loop dims (sums of dims times constants):
+// then an operand's element index steps by a fixed stride along any loop.
+static bool kiln_is_linear_expr(const kiln_ir_affine_expr_t* e) {
+  switch (e->kind) {
+    case KILN_IR_AFFINE_DIM:
+    case KILN_IR_AFFINE_CONSTANT:
+      return true;
+    case KILN_IR_AFFINE_ADD:
+      return kiln_is_linear_expr(e->lhs) && kiln_is_linear_expr(e->rhs);
+    case KILN_IR_AFFINE_MUL:
+      return (e->lhs->kind == KILN_IR_AFFINE_CONSTANT ||
+              e->rhs->kind == KILN_IR_AFFINE_CONSTANT) &&
+             kiln_is_linear_expr(e->lhs) && kiln_is_linear_expr(e->rhs);
+    default:
+      return false;
+  }
+}
+
+// Whether |v| is an arith.constant splat (read as one value in a dispatch).
+static bool kiln_is_splat_constant(kiln_ir_value_t* v) {
+  kiln_ir_op_t* def = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+  const kiln_ir_attribute_t* value = def && kiln_ir_op_is(def, "arith.constant")
+                                         ? kiln_ir_op_get_attr(def, "value")
+                                         : NULL;
+  return value && value->kind == KILN_IR_ATTR_DENSE_ELEMENTS &&
+         value->dense.splat;
+}
+
+// Whether |v| is the product of the root's two input block arguments.
+static bool kiln_is_input_product(const kiln_structured_op_t* rs,
+                                  kiln_ir_value_t* v) {
+  kiln_ir_op_t* mul = v->kind == KILN_IR_VALUE_RESULT ? v->defining_op : NULL;
+  if (!mul || !kiln_ir_op_is(mul, "arith.mulf")) return false;
+  kiln_ir_value_t* x = kiln_ir_op_operand(mul, 0);
+  kiln_ir_value_t* y = kiln_ir_op_operand(mul, 1);
+  kiln_ir_value_t** args = rs->body->args;
+  return (x == args[0] && y == args[1]) || (x == args[1] && y == args[0]);
+}
+
+// The reduction loop of the root |rs| that one dot.f32 / dot.f16 can
+// compute, or KILN_STRUCTURED_MAX_DIMS: |rs| must be an f32 or f16 (all
+// operands alike) contraction of two
+// operands of the region (acc + a * b, a matmul or a generic such as a
+// convolution) read through linear maps. The loop is the innermost
+// reduction, or, when that one is short (a convolution's kernel width),
+// the longest static reduction, which then runs innermost (another
+// summation order, as IREE's own kernels choose theirs).
+static uint32_t kiln_dot_loop(kiln_cg_t* cg, const kiln_structured_op_t* rs) {
+  const uint32_t none = KILN_STRUCTURED_MAX_DIMS;
+  if (!cg->options->use_dot_ops || rs->num_ins != 2 || rs->num_outs != 1) {
+    return none;
+  }
+  const kiln_ir_type_t* et = kiln_ir_type_element(rs->op->results[0].type);
+  if (!et || et->kind != KILN_IR_TYPE_FLOAT ||
+      (et->flt.kind != KILN_IR_F32 && et->flt.kind != KILN_IR_F16)) {
+    return none;
+  }
+  for (uint32_t i = 0; i < 3; ++i) {
+    kiln_ir_value_t* v = kiln_ir_op_operand(rs->op, i);
+    const kiln_ir_type_t* t = v->type;
+    if (!kiln_ir_type_is_ranked_tensor(t) || t->shaped.element != et) {
+      return none;
+    }
+    // The inputs: bindings of statically shaped tensors or splat constants
+    // (fused producers and run-time sized reads take the general path).
+    if (i < 2 && !kiln_is_splat_constant(v) &&
+        (v->kind != KILN_IR_VALUE_BLOCK_ARG || v->owner_block != cg->body ||
+         cg->binding_counts[v->index] != KILN_CG_NO_COUNT)) {
+      return none;
+    }
+    const kiln_ir_affine_map_t* m = rs->maps[i];
+    for (uint32_t r = 0; r < m->num_results; ++r) {
+      if (!kiln_is_linear_expr(m->results[r])) return none;
+    }
+  }
+  if (rs->kind == KILN_STRUCTURED_GENERIC) {
+    kiln_ir_op_t* add = rs->body->first_op;
+    kiln_ir_op_t* yield = rs->body->last_op;
+    if (!add || !yield || !kiln_ir_op_is(yield, "linalg.yield") ||
+        yield->num_operands != 1) {
+      return none;
+    }
+    // mulf, addf, yield in that order, nothing else.
+    kiln_ir_op_t* mul = add;
+    add = mul->next;
+    if (!add || add->next != yield || !kiln_ir_op_is(add, "arith.addf") ||
+        kiln_ir_op_operand(yield, 0) != &add->results[0]) {
+      return none;
+    }
+    kiln_ir_value_t* acc = rs->body->args[2];
+    kiln_ir_value_t* x = kiln_ir_op_operand(add, 0);
+    kiln_ir_value_t* y = kiln_ir_op_operand(add, 1);
+    if (!((x == acc && kiln_is_input_product(rs, y)) ||
+          (y == acc && kiln_is_input_product(rs, x)))) {
+      return none;
+    }
+  } else if (rs->kind != KILN_STRUCTURED_MATMUL &&
+             rs->kind != KILN_STRUCTURED_BATCH_MATMUL) {
+    return none;
+  }
+  uint32_t inner = none, longest = none;
+  for (uint32_t d = 0; d < rs->num_dims; ++d) {
+    if (!rs->is_reduction[d]) continue;
+    inner = d;
+    if (rs->ranges[d] != KILN_IR_DYNAMIC_DIM &&
+        (longest == none || rs->ranges[d] >= rs->ranges[longest])) {
+      longest = d;
+    }
+  }
+  if (inner == none) return none;
+  if (rs->ranges[inner] == KILN_IR_DYNAMIC_DIM ||
+      rs->ranges[inner] >= KILN_VMVX_DOT_MIN_EXTENT) {
+    return inner;
+  }
+  return longest != none && rs->ranges[longest] >= KILN_VMVX_DOT_MIN_EXTENT
+             ? longest
+             : none;
+}
+
+// The element index (i64 register) of input |i| of |rs| at |full|.
+static kiln_status_t kiln_input_index(kiln_cg_t* cg, kiln_structured_op_t* rs,
+                                      uint32_t i, const kiln_idx_t* full,
+                                      uint32_t* out) {
+  kiln_idx_t coords[KILN_STRUCTURED_MAX_DIMS], index;
+  kiln_eval_map(cg, rs->maps[i], full, coords);
+  KILN_RETURN_IF_ERROR(kiln_linearize(cg, rs->op, kiln_ir_op_operand(rs->op, i),
+                                      coords, &index));
+  *out = kiln_idx_reg(cg, index);
+  return kiln_ok_status();
+}
+
+// Whether the contraction |rs| is over f16 (dot.f16) rather than f32.
+static bool kiln_dot_is_f16(const kiln_structured_op_t* rs) {
+  return kiln_ir_type_element(rs->op->results[0].type)->flt.kind == KILN_IR_F16;
+}
+
+// The buffers (ref registers) the dot reads the inputs of |rs| from: a
+// binding's, or for a splat constant a one-element buffer holding its
+// value, made once before the loops (read at stride 0).
+static kiln_status_t kiln_dot_buffers(kiln_cg_t* cg, kiln_structured_op_t* rs,
+                                      uint32_t* buffers) {
+  for (uint32_t i = 0; i < 2; ++i) {
+    kiln_ir_value_t* v = kiln_ir_op_operand(rs->op, i);
+    if (!kiln_is_splat_constant(v)) {
+      buffers[i] = cg->binding_regs[v->index];
+      continue;
+    }
+    kiln_idx_t coords[KILN_STRUCTURED_MAX_DIMS];
+    for (size_t d = 0; d < v->type->shaped.rank; ++d) {
+      coords[d] = kiln_idx_const(0);
+    }
+    kiln_sval_t value;
+    KILN_RETURN_IF_ERROR(kiln_tensor_element(cg, rs->op, v, coords, &value));
+    buffers[i] = kiln_asm_reg(cg->f, KILN_VM_BANK_REF);
+    uint32_t zero = kiln_asm_const_i64(cg->f, 0);
+    bool f16 = kiln_dot_is_f16(rs);
+    kiln_asm_emit(cg->f, "buffer.alloc %%r%u, %%l%u", buffers[i],
+                  kiln_asm_const_i64(cg->f, f16 ? 2 : 4));
+    if (f16) {
+      uint32_t bits = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
+      kiln_asm_emit(cg->f, "cast.f32.f16 %%i%u, %%f%u", bits, value.reg);
+      kiln_asm_emit(cg->f, "buffer.store.i16 %%r%u, %%l%u, %%i%u", buffers[i],
+                    zero, bits);
+    } else {
+      kiln_asm_emit(cg->f, "buffer.store.f32 %%r%u, %%l%u, %%f%u", buffers[i],
+                    zero, value.reg);
+    }
+  }
+  return kiln_ok_status();
+}
+
+// The contraction |rs| over its loop |dot| as one dot.f32 / dot.f16 from
+// the accumulator |acc|, the other loops at |full|, the inputs in
+// |buffers|: each input's index at step 0 and its stride (index at step 1
+// minus that; 0 for a splat).
+static kiln_status_t kiln_emit_dot(kiln_cg_t* cg, kiln_structured_op_t* rs,
+                                   uint32_t dot, const uint32_t* buffers,
+                                   kiln_idx_t* full, kiln_sval_t acc,
+                                   kiln_sval_t* out) {
+  uint32_t base[2], stride[2];
+  for (uint32_t i = 0; i < 2; ++i) {
+    uint32_t next = 0;
+    if (kiln_is_splat_constant(kiln_ir_op_operand(rs->op, i))) {
+      base[i] = stride[i] = kiln_asm_const_i64(cg->f, 0);
+      continue;
+    }
+    full[dot] = kiln_idx_const(0);
+    KILN_RETURN_IF_ERROR(kiln_input_index(cg, rs, i, full, &base[i]));
+    full[dot] = kiln_idx_const(1);
+    KILN_RETURN_IF_ERROR(kiln_input_index(cg, rs, i, full, &next));
+    stride[i] = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(cg->f, "sub.i64 %%l%u, %%l%u, %%l%u", stride[i], next,
+                  base[i]);
+  }
+  kiln_idx_t count = kiln_idx_const(rs->ranges[dot]);
+  if (rs->ranges[dot] == KILN_IR_DYNAMIC_DIM) {
+    kiln_dim_src_t src;
+    KILN_RETURN_IF_ERROR(kiln_loop_extent(cg, rs->op, dot, &src, &count));
+  }
+  out->bank = KILN_VM_BANK_F32;
+  out->reg = kiln_asm_reg(cg->f, KILN_VM_BANK_F32);
+  kiln_asm_emit(cg->f,
+                "%s %%f%u, %%f%u, %%r%u, %%l%u, %%l%u, %%r%u, %%l%u, %%l%u, "
+                "%%l%u",
+                kiln_dot_is_f16(rs) ? "dot.f16" : "dot.f32", out->reg, acc.reg,
+                buffers[0], base[0], stride[0], buffers[1], base[1], stride[1],
+                kiln_idx_reg(cg, count));
+  return kiln_ok_status();
+}
+
 static uint32_t kiln_block_op_count(const kiln_ir_block_t* b) {
   uint32_t n = 0;
   for (const kiln_ir_op_t* op = b->first_op; op; op = op->next) ++n;
@@ -1957,6 +2172,14 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
     kiln_asm_emit(cg->f, "ret");
     return kiln_ok_status();
   }
+  // A contraction's innermost reduction is one dot instruction; its
+  // splat inputs are staged before the loops.
+  uint32_t dot =
+      cg->root ? kiln_dot_loop(cg, &cg->root_s) : KILN_STRUCTURED_MAX_DIMS;
+  uint32_t dot_buffers[2] = {0, 0};
+  if (dot < KILN_STRUCTURED_MAX_DIMS) {
+    KILN_RETURN_IF_ERROR(kiln_dot_buffers(cg, &cg->root_s, dot_buffers));
+  }
   // Outer loop bounds for this workgroup.
   kiln_idx_t point[KILN_STRUCTURED_MAX_DIMS];
   kiln_loop_t loops[KILN_STRUCTURED_MAX_DIMS];
@@ -2039,10 +2262,11 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
                       kiln_asm_const_f64(cg->f, -0.0));
       }
     }
+    if (lanes || wide[0]) dot = KILN_STRUCTURED_MAX_DIMS;
     kiln_loop_t rloops[KILN_STRUCTURED_MAX_DIMS];
     uint32_t nr = 0;
     for (uint32_t d = 0; d < rs->num_dims; ++d) {
-      if (!rs->is_reduction[d] || (lanes && d == inner)) continue;
+      if (!rs->is_reduction[d] || (lanes && d == inner) || d == dot) continue;
       kiln_idx_t extent = kiln_idx_const(rs->ranges[d]);
       if (rs->ranges[d] == KILN_IR_DYNAMIC_DIM) {
         kiln_dim_src_t src;
@@ -2058,6 +2282,9 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
     if (lanes) {
       KILN_RETURN_IF_ERROR(
           kiln_emit_sum_lanes(cg, rs, inner, full, body_acc, lane_acc));
+    } else if (dot < KILN_STRUCTURED_MAX_DIMS) {
+      KILN_RETURN_IF_ERROR(kiln_emit_dot(cg, rs, dot, dot_buffers, full,
+                                         body_acc[0], &yielded[0]));
     } else {
       KILN_RETURN_IF_ERROR(kiln_emit_body(cg, rs, full, body_acc, yielded));
     }
@@ -2137,10 +2364,9 @@ static kiln_status_t kiln_set_str_attr(kiln_ir_context_t* ctx, kiln_ir_op_t* op,
       false);
 }
 
-static kiln_status_t kiln_codegen_function(kiln_ir_context_t* ctx,
-                                           kiln_ir_op_t* module,
-                                           kiln_ir_op_t* func,
-                                           kiln_ir_op_t** insert_before) {
+static kiln_status_t kiln_codegen_function(
+    kiln_ir_context_t* ctx, kiln_ir_op_t* module, kiln_ir_op_t* func,
+    const kiln_vmvx_codegen_options_t* options, kiln_ir_op_t** insert_before) {
   kiln_string_view_t fname = kiln_ir_symbol_name(func);
   uint32_t ordinal = 0;
   for (kiln_ir_block_t* b = func->regions[0].first_block; b; b = b->next) {
@@ -2163,6 +2389,7 @@ static kiln_status_t kiln_codegen_function(kiln_ir_context_t* ctx,
       if (!f || !cg) return kiln_ir_context_take_error(ctx);
       kiln_asm_function_init(f, "rrriiiiii");
       cg->ctx = ctx;
+      cg->options = options;
       cg->f = f;
       cg->region = op;
       cg->body = kiln_dispatch_region_body(op);
@@ -2301,6 +2528,14 @@ static kiln_status_t kiln_codegen_function(kiln_ir_context_t* ctx,
 
 kiln_status_t kiln_vmvx_codegen(kiln_ir_context_t* context,
                                 kiln_ir_op_t* module) {
+  return kiln_vmvx_codegen_with(context, module, NULL);
+}
+
+kiln_status_t kiln_vmvx_codegen_with(
+    kiln_ir_context_t* context, kiln_ir_op_t* module,
+    const kiln_vmvx_codegen_options_t* options) {
+  static const kiln_vmvx_codegen_options_t kDefaults = {false};
+  if (!options) options = &kDefaults;
   KILN_RETURN_IF_ERROR(kiln_dispatch_register_ops(context));
   kiln_ir_block_t* body = kiln_ir_module_body(module);
   for (kiln_ir_op_t* op = body ? body->first_op : NULL; op; op = op->next) {
@@ -2308,7 +2543,8 @@ kiln_status_t kiln_vmvx_codegen(kiln_ir_context_t* context,
       continue;
     }
     kiln_ir_op_t* anchor = op;
-    KILN_RETURN_IF_ERROR(kiln_codegen_function(context, module, op, &anchor));
+    KILN_RETURN_IF_ERROR(
+        kiln_codegen_function(context, module, op, options, &anchor));
   }
   return kiln_ir_context_take_error(context);
 }
@@ -2316,7 +2552,8 @@ kiln_status_t kiln_vmvx_codegen(kiln_ir_context_t* context,
 static kiln_status_t kiln_vmvx_codegen_run(kiln_ir_context_t* context,
                                            kiln_ir_op_t* module,
                                            void* user_data) {
-  return kiln_vmvx_codegen(context, module);
+  return kiln_vmvx_codegen_with(context, module,
+                                (const kiln_vmvx_codegen_options_t*)user_data);
 }
 
 const kiln_ir_pass_t kiln_vmvx_codegen_pass = {

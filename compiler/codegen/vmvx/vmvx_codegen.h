@@ -26,11 +26,24 @@
 extern "C" {
 #endif
 
-// The pass (name "vmvx-codegen").
+// The pass (name "vmvx-codegen"); its user_data, when set, is a
+// kiln_vmvx_codegen_options_t.
 extern const kiln_ir_pass_t kiln_vmvx_codegen_pass;
+
+typedef struct kiln_vmvx_codegen_options_t {
+  // A contraction's innermost reduction (f32 or f16 acc + a * b over
+  // buffers or splats) becomes one dot.f32 / dot.f16 VM instruction. Off by
+  // default: a backend that translates the bytecode further must know it.
+  bool use_dot_ops;
+} kiln_vmvx_codegen_options_t;
 
 kiln_status_t kiln_vmvx_codegen(kiln_ir_context_t* context,
                                 kiln_ir_op_t* module);
+
+// kiln_vmvx_codegen with |options| (NULL: the defaults).
+kiln_status_t kiln_vmvx_codegen_with(
+    kiln_ir_context_t* context, kiln_ir_op_t* module,
+    const kiln_vmvx_codegen_options_t* options);
 
 // Work items per workgroup the tiling aims for.
 #define KILN_VMVX_TARGET_WORK_PER_WORKGROUP 4096

@@ -20,8 +20,9 @@
 // and the body selects between the operand element and the update element
 // (read with tensor.extract at the clamped relative index).
 //
-// cholesky (...xNxN, static): column by column (Cholesky-Banachiewicz),
-// unrolled at compile time, two generics per column j starting from L = 0:
+// cholesky (...xNxN, N static, batch dims static or not): column by column
+// (Cholesky-Banachiewicz), unrolled at compile time, two generics per column j
+// starting from L = 0:
 //   S[..., i] = sum_{k < j} L[..., i, k] * L[..., j, k]   (reduction over k)
 //   L[..., j, j] = sqrt(A[..., j, j] - S[..., j]),
 //   L[..., i, j] = (A[..., i, j] - S[..., i]) / L[..., j, j] for i > j;
@@ -394,13 +395,37 @@ static const kiln_ir_attribute_t* kiln_ls_map(kiln_ir_context_t* ctx,
   return kiln_ir_affine_map_attr_get(ctx, loops, 0, n, exprs);
 }
 
-// A tensor of |type| filled with float 0.
+// tensor.empty of |type| whose run-time dim j is dim |from[j]| of |like|.
+static kiln_status_t kiln_ls_empty_from(kiln_ir_builder_t* b,
+                                        const kiln_ir_type_t* type,
+                                        kiln_ir_value_t* like,
+                                        const int64_t* from,
+                                        kiln_ir_value_t** out) {
+  kiln_ir_value_t* sizes[KILN_SORT_MAX_RANK];
+  uint32_t n = 0;
+  for (size_t j = 0; j < type->shaped.rank; ++j) {
+    if (type->shaped.dims[j] != KILN_IR_DYNAMIC_DIM) continue;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_dynamic_dim(b, like, (size_t)from[j], &sizes[n]));
+    if (!sizes[n]) {
+      return kiln_ir_emit_error(b->context, b->location,
+                                "cannot size a dynamically shaped %s",
+                                kiln_ir_type_to_string(b->context, type));
+    }
+    ++n;
+  }
+  return kiln_lowering_emit(b, "tensor.empty", type, n, sizes, out);
+}
+
+// A tensor of |type| filled with float 0, sized as kiln_ls_empty_from
+// (|like| and |from| unused for a static |type|).
 static kiln_status_t kiln_ls_zeros(kiln_ir_builder_t* b,
                                    const kiln_ir_type_t* type,
+                                   kiln_ir_value_t* like, const int64_t* from,
                                    kiln_ir_value_t** out) {
   uint32_t rank = (uint32_t)type->shaped.rank;
   kiln_ir_value_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, type, &empty));
+  KILN_RETURN_IF_ERROR(kiln_ls_empty_from(b, type, like, from, &empty));
   const kiln_ir_attribute_t* map = kiln_linalg_identity_map(b->context, rank);
   kiln_ir_op_t* g = NULL;
   kiln_ir_block_t* body = NULL;
@@ -441,13 +466,16 @@ static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
       kiln_ir_tensor_type_get(ctx, nb + 1, sdims, e, NULL);
   // Element (batch..., r, c) of A as the op reads it (upper: A[c][r]).
   uint32_t ar = lower ? nb : nb + 1, ac = lower ? nb + 1 : nb;
+  // Run-time batch dims come from A's (L and S share its leading dims).
+  int64_t same[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) same[d] = d;
   kiln_ir_value_t* l = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, t, &l));
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, t, a, same, &l));
   int64_t m[KILN_SORT_MAX_RANK + 1];
   for (int64_t j = 0; j < n; ++j) {
     // 1. S over (batch..., i, k), k a reduction.
     kiln_ir_value_t* s0 = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, st, &s0));
+    KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, st, a, same, &s0));
     uint32_t loops = nb + 2;
     const kiln_ir_attribute_t* maps[6];
     for (uint32_t d = 0; d < nb; ++d) m[d] = d;
@@ -487,7 +515,7 @@ static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
     kiln_ir_value_t* s = kiln_ir_op_result(sg, 0);
     // 2. New L over (batch..., i, c).
     kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, t, &empty));
+    KILN_RETURN_IF_ERROR(kiln_ls_empty_from(b, t, a, same, &empty));
     for (uint32_t d = 0; d < nb; ++d) m[d] = d;
     m[nb] = nb;
     m[nb + 1] = nb + 1;
@@ -606,16 +634,25 @@ static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
   const kiln_ir_type_t* yt = kiln_ir_tensor_type_get(ctx, rank, ydims, e, NULL);
   const kiln_ir_type_t* st =
       kiln_ir_tensor_type_get(ctx, nb + 1, sdims, e, NULL);
+  // Run-time dims (batch, b's column count) come from b's: y's dim d is
+  // b's yfrom[d], S's dim d b's sfrom[d].
+  int64_t yfrom[KILN_SORT_MAX_RANK], sfrom[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) yfrom[d] = sfrom[d] = d;
+  if (!left) {
+    yfrom[nb] = nb + 1;
+    yfrom[nb + 1] = nb;
+  }
+  sfrom[nb] = yfrom[nb + 1];
   kiln_ir_value_t* c = rhs;
   if (!left) KILN_RETURN_IF_ERROR(kiln_ls_transpose_last2(b, rhs, yt, &c));
   kiln_ir_value_t* y = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, yt, &y));
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, yt, rhs, yfrom, &y));
   int64_t m[KILN_SORT_MAX_RANK + 1];
   for (int64_t step = 0; step < n; ++step) {
     int64_t i = t_lower ? step : n - 1 - step;
     // 1. S over (batch..., j, k), k a reduction: sum T[i, k] y[k, j].
     kiln_ir_value_t* s0 = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, st, &s0));
+    KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, st, rhs, sfrom, &s0));
     uint32_t loops = nb + 2;
     int64_t jl = nb, kl = nb + 1;
     const kiln_ir_attribute_t* maps[5];
@@ -659,7 +696,7 @@ static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
     kiln_ir_value_t* sv = kiln_ir_op_result(sg, 0);
     // 2. Row i of y over (batch..., r, j).
     kiln_ir_value_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_lowering_empty(b, yt, &empty));
+    KILN_RETURN_IF_ERROR(kiln_ls_empty_from(b, yt, rhs, yfrom, &empty));
     for (uint32_t d = 0; d < nb; ++d) m[d] = d;
     maps[0] = kiln_linalg_identity_map(ctx, rank);  // y[r, j]
     m[nb] = -1 - i;
@@ -775,7 +812,7 @@ static kiln_status_t kiln_ls_feature_mean(kiln_ir_builder_t* b,
   const kiln_ir_type_t* xt = x->type;
   uint32_t rank = (uint32_t)xt->shaped.rank;
   kiln_ir_value_t* acc = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, &acc));
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, NULL, NULL, &acc));
   int64_t f = fi;
   const kiln_ir_attribute_t* fmap =
       kiln_linalg_projection_map(ctx, rank, 1, &f);
@@ -1076,8 +1113,8 @@ static kiln_status_t kiln_ls_lower_batch_norm_grad(kiln_ir_builder_t* b,
       kiln_linalg_projection_map(ctx, rank, 1, &fi);
   // 1. grad_offset = sum g, grad_scale = sum g * xhat (per feature).
   kiln_ir_value_t *z0, *z1;
-  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, &z0));
-  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, &z1));
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, NULL, NULL, &z0));
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, ft, NULL, NULL, &z1));
   bool reduction[KILN_SORT_MAX_RANK] = {false};
   for (uint32_t d = 0; d < rank; ++d) reduction[d] = d != (uint32_t)fi;
   kiln_ir_value_t* ins[7] = {x, g, mean, var};
@@ -1158,18 +1195,18 @@ static kiln_status_t kiln_ls_zero_const(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
-// sum_d idx[d] * row-major stride of |t| (indices).
+// sum_d idx[d] * row-major stride of |t| (indices); |sizes| holds the
+// index values of |t|'s dims.
 static kiln_status_t kiln_ls_linear(kiln_ir_builder_t* bb,
                                     const kiln_ir_type_t* t,
+                                    kiln_ir_value_t* const* sizes,
                                     kiln_ir_value_t* const* idx,
                                     kiln_ir_value_t** out) {
   uint32_t rank = (uint32_t)t->shaped.rank;
   kiln_ir_value_t* lin = NULL;
   KILN_RETURN_IF_ERROR(kiln_lowering_index_const(bb, 0, &lin));
   for (uint32_t d = 0; d < rank; ++d) {
-    kiln_ir_value_t* size = NULL;
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_index_const(bb, t->shaped.dims[d], &size));
+    kiln_ir_value_t* size = sizes[d];
     KILN_RETURN_IF_ERROR(
         kiln_lowering_emit2(bb, "arith.muli", lin, size, &lin));
     KILN_RETURN_IF_ERROR(
@@ -1192,27 +1229,73 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
   if (2 * rank > KILN_SORT_MAX_RANK) {
     return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
   }
-  int64_t wdims[16], strides[16], lo[16];
-  kiln_stablehlo_sas_window(op, rank, wdims, strides, lo);
+  int64_t wdims[16], strides[16], lo[16], hi[16];
+  kiln_stablehlo_sas_window(op, rank, wdims, strides, lo, hi);
   const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
   const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  // Run-time dims: the operand's sizes are host values the bodies use; an
+  // empty operand dim is an error (the clamped reads need an element) and
+  // the source must have the operand's window counts.
+  kiln_ir_value_t* xsize[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, x, d, &xsize[d]));
+    if (!xsize[d]) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(b, xt->shaped.dims[d], &xsize[d]));
+      continue;
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_assert_dim_at_least(b, op, 0, d, 1));
+  }
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (xt->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+        st->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
+      continue;  // checked by the verifier
+    }
+    // (size + lo + hi - window) / stride + 1, the size being at least 1
+    // and the padding and window below 2^31.
+    kiln_ir_value_t *c, *span, *want, *have, *ok;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_index_const(b, lo[d] + hi[d] - wdims[d], &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(b, "arith.addi", xsize[d], c, &span));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, strides[d], &c));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(b, "arith.floordivsi", span, c, &want));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &c));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.addi", want, c, &want));
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 0, &c));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.maxsi", want, c, &want));
+    KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, src, d, &have));
+    if (!have) {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_index_const(b, st->shaped.dims[d], &have));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(b, KILN_CMPI_EQ, have, want, &ok));
+    char what[400];
+    snprintf(what, sizeof(what),
+             "dim %u of operand 1 (%s) is not the window count of dim %u of "
+             "operand 0 (%s)",
+             d, kiln_ir_type_to_string(ctx, st), d,
+             kiln_ir_type_to_string(ctx, xt));
+    KILN_RETURN_IF_ERROR(kiln_lowering_assert(b, op, ok, what));
+  }
   // 1. Per window (source position s): the selected operand position, as a
   //    linear index (-1: none), over (s..., w...), w reductions in order.
   const kiln_ir_type_t* vt =
       kiln_dialect_with_element(ctx, st, xt->shaped.element);
   const kiln_ir_type_t* it = kiln_dialect_with_element(ctx, st, i64);
   kiln_ir_value_t *best0, *idx0;
-  KILN_RETURN_IF_ERROR(kiln_ls_zero_const(b, vt, &best0));
   {
-    int64_t minus_one = -1;
-    kiln_ir_named_attribute_t attr =
-        kiln_ir_named_attr(ctx, "value",
-                           kiln_ir_dense_elements_attr_get(
-                               ctx, it, true, &minus_one, sizeof(minus_one)));
-    kiln_ir_op_t* c = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-        b, "arith.constant", 0, NULL, 1, &it, 1, &attr, &c));
-    idx0 = kiln_ir_op_result(c, 0);
+    kiln_ir_value_t *e, *zero, *minus_one;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, vt, src, &e));
+    const kiln_ir_type_t* xe = xt->shaped.element;
+    KILN_RETURN_IF_ERROR(kiln_lowering_is_float(xe)
+                             ? kiln_lowering_float_const(b, xe, 0.0, &zero)
+                             : kiln_lowering_int_const(b, xe, 0, &zero));
+    KILN_RETURN_IF_ERROR(kiln_lowering_fill(b, zero, e, &best0));
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, it, src, &e));
+    KILN_RETURN_IF_ERROR(kiln_ls_int_const(b, i64, -1, &minus_one));
+    KILN_RETURN_IF_ERROR(kiln_lowering_fill(b, minus_one, e, &idx0));
   }
   int64_t m[KILN_SORT_MAX_RANK];
   for (uint32_t d = 0; d < rank; ++d) m[d] = d;
@@ -1243,7 +1326,7 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
     kiln_ir_value_t* valid = NULL;
     coords[0] = x;
     for (uint32_t d = 0; d < rank; ++d) {
-      kiln_ir_value_t *s, *w, *c, *o, *zero, *hi, *ge, *lt, *ok;
+      kiln_ir_value_t *s, *w, *c, *o, *zero, *ge, *lt, *ok;
       KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &s));
       KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank + d, &w));
       KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, strides[d], &c));
@@ -1253,24 +1336,23 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
       KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.subi", o, c, &o));
       KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &zero));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_index_const(&bb, xt->shaped.dims[d], &hi));
-      KILN_RETURN_IF_ERROR(
           kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, o, zero, &ge));
-      KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, o, hi, &lt));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, o, xsize[d], &lt));
       KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", ge, lt, &ok));
       if (valid) {
         KILN_RETURN_IF_ERROR(
             kiln_lowering_emit2(&bb, "arith.andi", valid, ok, &ok));
       }
       valid = ok;
-      KILN_RETURN_IF_ERROR(kiln_lowering_clamp_index(
-          &bb, o, 0, xt->shaped.dims[d] - 1, &oidx[d]));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_clamp_to_size(&bb, o, xsize[d], 0, &oidx[d]));
       coords[1 + d] = oidx[d];
     }
     kiln_ir_value_t *v, *lin, *lin64, *none, *have, *keep, *t, *take, *nv, *ni;
     KILN_RETURN_IF_ERROR(kiln_lowering_emit(
         &bb, "tensor.extract", xt->shaped.element, 1 + rank, coords, &v));
-    KILN_RETURN_IF_ERROR(kiln_ls_linear(&bb, xt, oidx, &lin));
+    KILN_RETURN_IF_ERROR(kiln_ls_linear(&bb, xt, xsize, oidx, &lin));
     KILN_RETURN_IF_ERROR(
         kiln_lowering_emit(&bb, "arith.index_cast", i64, 1, &lin, &lin64));
     KILN_RETURN_IF_ERROR(kiln_ls_int_const(&bb, i64, -1, &none));
@@ -1299,8 +1381,11 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
   // 2. Over (p..., s...), s reductions in order: acc starts as init_value;
   //    each window that selected p combines its source value.
   kiln_ir_value_t* acc = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
-      b, init, kiln_ir_affine_map_attr_get(ctx, rank, 0, 0, NULL), rt, &acc));
+  {
+    kiln_ir_value_t* e = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(b, rt, x, &e));
+    KILN_RETURN_IF_ERROR(kiln_lowering_broadcast_into(b, init, e, &acc));
+  }
   for (uint32_t d = 0; d < rank; ++d) m[d] = rank + d;
   const kiln_ir_attribute_t* srcmap =
       kiln_linalg_projection_map(ctx, 2 * rank, rank, m);
@@ -1318,7 +1403,7 @@ static kiln_status_t kiln_ls_lower_select_and_scatter(kiln_ir_builder_t* b,
       KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &pidx[d]));
     }
     kiln_ir_value_t *lin, *sel, *hit, *v, *r;
-    KILN_RETURN_IF_ERROR(kiln_ls_linear(&bb, xt, pidx, &lin));
+    KILN_RETURN_IF_ERROR(kiln_ls_linear(&bb, xt, xsize, pidx, &lin));
     KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "arith.index_cast", index, 1,
                                             &body->args[0], &sel));
     KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, sel, lin, &hit));

@@ -45,19 +45,18 @@ static kiln_v* kiln_rb_linear(kiln_rb_t* r, size_t rank, const int64_t* shape) {
   return linear;
 }
 
-// A parallel generic over |type|'s shape with |num_inputs| identity-mapped
+// A parallel generic over |type|'s shape, its run-time dims |sizes| (index
+// values, one per dynamic dim in order), with |num_inputs| identity-mapped
 // (or rank-0) inputs; *body receives the body emitter.
-static kiln_status_t kiln_rb_generic(kiln_ir_builder_t* b,
-                                     const kiln_ir_type_t* type,
-                                     size_t num_inputs, kiln_v* const* inputs,
-                                     kiln_ir_op_t** out_op, kiln_rb_t* body_rb,
-                                     kiln_ir_block_t** out_body) {
+static kiln_status_t kiln_rb_generic_sized(
+    kiln_ir_builder_t* b, const kiln_ir_type_t* type, uint32_t num_sizes,
+    kiln_v* const* sizes, size_t num_inputs, kiln_v* const* inputs,
+    kiln_ir_op_t** out_op, kiln_rb_t* body_rb, kiln_ir_block_t** out_body) {
   kiln_ir_context_t* ctx = b->context;
   uint32_t rank = (uint32_t)type->shaped.rank;
-  kiln_ir_op_t* empty = NULL;
-  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-      b, "tensor.empty", 0, NULL, 1, &type, 0, NULL, &empty));
-  kiln_v* init = kiln_ir_op_result(empty, 0);
+  kiln_v* init = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(b, "tensor.empty", type, num_sizes, sizes, &init));
   const kiln_ir_attribute_t* maps[9];
   if (num_inputs > 8) {
     return kiln_make_status(KILN_STATUS_INTERNAL, "too many inputs");
@@ -74,6 +73,16 @@ static kiln_status_t kiln_rb_generic(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
+// kiln_rb_generic_sized over a static |type|.
+static kiln_status_t kiln_rb_generic(kiln_ir_builder_t* b,
+                                     const kiln_ir_type_t* type,
+                                     size_t num_inputs, kiln_v* const* inputs,
+                                     kiln_ir_op_t** out_op, kiln_rb_t* body_rb,
+                                     kiln_ir_block_t** out_body) {
+  return kiln_rb_generic_sized(b, type, 0, NULL, num_inputs, inputs, out_op,
+                               body_rb, out_body);
+}
+
 static void kiln_replace_result(kiln_ir_op_t* op, uint32_t i, kiln_v* v) {
   kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, i), v);
 }
@@ -85,7 +94,7 @@ static void kiln_replace_result(kiln_ir_op_t* op, uint32_t i, kiln_v* v) {
 // UNIFORM: IREE's (upstream StableHLO's) LCG over the element index:
 // u = 0; for each dim d: u = (i32(index d) + u) * 1103515245 + 12345
 // (wrapping); result = f32(unsigned u) * ((max - min) * 2.3283064e-10)
-// + min.
+// + min. Run-time result dims are the shape operand's entries.
 static kiln_status_t kiln_lower_rng_uniform(kiln_ir_builder_t* b,
                                             kiln_ir_op_t* op) {
   const kiln_ir_type_t* rt = op->results[0].type;
@@ -96,10 +105,19 @@ static kiln_status_t kiln_lower_rng_uniform(kiln_ir_builder_t* b,
                                  "results only");
   }
   kiln_v* ins[2] = {kiln_ir_op_operand(op, 0), kiln_ir_op_operand(op, 1)};
+  kiln_v* sizes[KILN_LOWERING_MAX_RANK];
+  uint32_t num_sizes = 0;
+  if (rt->shaped.rank > KILN_LOWERING_MAX_RANK) {
+    return kiln_ir_op_emit_error(op, b->context, "rank %zu is not supported",
+                                 rt->shaped.rank);
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_sizes_from_shape(
+      b, kiln_ir_op_operand(op, 2), rt, sizes, &num_sizes));
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
   kiln_rb_t r;
-  KILN_RETURN_IF_ERROR(kiln_rb_generic(b, rt, 2, ins, &generic, &r, &body));
+  KILN_RETURN_IF_ERROR(kiln_rb_generic_sized(b, rt, num_sizes, sizes, 2, ins,
+                                             &generic, &r, &body));
   const kiln_ir_type_t* i32 = kiln_ir_int_type(b->context, 32);
   kiln_v* u = kiln_lowering_em_int(&r, i32, 0);
   for (size_t d = 0; d < rt->shaped.rank; ++d) {
@@ -180,6 +198,7 @@ static kiln_status_t kiln_lower_rng_normal(kiln_ir_builder_t* b,
                                  "stablehlo.rng: NORMAL supports f32 results "
                                  "only");
   }
+
   int64_t n = kiln_ir_type_num_elements(rt);
   int64_t padded = n + (n & 1), half = padded / 2;
   float* mag =

@@ -183,12 +183,15 @@ static kiln_status_t kiln_cholesky_verify(kiln_ir_context_t* context,
                                           kiln_ir_op_t* op) {
   const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
   size_t rank = kiln_sort_is_tensor(t) ? t->shaped.rank : 0;
-  if (rank < 2 || !kiln_ir_type_has_static_shape(t) ||
+  // Batch dims may be run-time; N is static (the lowering is unrolled per
+  // column).
+  if (rank < 2 || t->shaped.dims[rank - 1] == KILN_IR_DYNAMIC_DIM ||
       t->shaped.dims[rank - 1] != t->shaped.dims[rank - 2] ||
       !kiln_ir_type_is_float(t->shaped.element)) {
     return kiln_ir_op_emit_error(
         op, context,
-        "operand must be a static float tensor of square matrices (...xNxN)");
+        "operand must be a float tensor of square matrices with static "
+        "matrix dims (...xNxN)");
   }
   if (op->results[0].type != t) {
     return kiln_ir_op_emit_error(op, context,
@@ -327,17 +330,20 @@ static kiln_status_t kiln_ts_verify(kiln_ir_context_t* context,
   const kiln_ir_type_t* a = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* b = kiln_ir_op_operand(op, 1)->type;
   size_t rank = kiln_sort_is_tensor(a) ? a->shaped.rank : 0;
+  // Batch dims and b's other matrix dim may be run-time; N is static (the
+  // substitution is unrolled per row).
   if (rank < 2 || !kiln_sort_is_tensor(b) || b->shaped.rank != rank ||
-      !kiln_ir_type_has_static_shape(a) || !kiln_ir_type_has_static_shape(b) ||
       !kiln_ir_type_is_float(a->shaped.element) ||
       b->shaped.element != a->shaped.element) {
     return kiln_ir_op_emit_error(
         op, context,
-        "expects static float tensors a (...xNxN) and b of the same rank and "
+        "expects float tensors a (...xNxN) and b of the same rank and "
         "element type");
   }
   for (size_t d = 0; d + 2 < rank; ++d) {
-    if (a->shaped.dims[d] != b->shaped.dims[d]) {
+    if (a->shaped.dims[d] != b->shaped.dims[d] &&
+        a->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+        b->shaped.dims[d] != KILN_IR_DYNAMIC_DIM) {
       return kiln_ir_op_emit_error(op, context,
                                    "batch dims of a and b must match");
     }
@@ -346,10 +352,10 @@ static kiln_status_t kiln_ts_verify(kiln_ir_context_t* context,
   bool is_left = left && left->kind == KILN_IR_ATTR_BOOL && left->i;
   int64_t n = a->shaped.dims[rank - 1];
   int64_t need = is_left ? b->shaped.dims[rank - 2] : b->shaped.dims[rank - 1];
-  if (a->shaped.dims[rank - 2] != n || need != n) {
-    return kiln_ir_op_emit_error(op, context,
-                                 "a must be square and match b's %s dim",
-                                 is_left ? "second-to-last" : "last");
+  if (n == KILN_IR_DYNAMIC_DIM || a->shaped.dims[rank - 2] != n || need != n) {
+    return kiln_ir_op_emit_error(
+        op, context, "a must be square with static dims and match b's %s dim",
+        is_left ? "second-to-last" : "last");
   }
   kiln_string_view_t tr = kiln_stablehlo_enum_word(op, "transpose_a");
   if (tr.size && !kiln_string_view_equal_cstr(tr, "NO_TRANSPOSE") &&
@@ -400,10 +406,19 @@ static kiln_status_t kiln_bnt_verify(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+int64_t kiln_stablehlo_sas_window_count(int64_t size, int64_t window,
+                                        int64_t stride, int64_t lo,
+                                        int64_t hi) {
+  if (size == KILN_IR_DYNAMIC_DIM) return -1;
+  int64_t padded = size + lo + hi;
+  return padded < window ? 0 : (padded - window) / stride + 1;
+}
+
 // window_dimensions (required), window_strides (default 1s), padding
 // (default 0s; `dense<[[lo, hi], ...]>`) of select_and_scatter.
 bool kiln_stablehlo_sas_window(const kiln_ir_op_t* op, size_t rank,
-                               int64_t* dims, int64_t* strides, int64_t* lo) {
+                               int64_t* dims, int64_t* strides, int64_t* lo,
+                               int64_t* hi) {
   int64_t pad[32];
   if (rank > 16 ||
       kiln_dialect_int_list(kiln_ir_op_get_attr(op, "window_dimensions"), dims,
@@ -415,13 +430,17 @@ bool kiln_stablehlo_sas_window(const kiln_ir_op_t* op, size_t rank,
   for (size_t i = 0; i < rank; ++i) {
     strides[i] = 1;
     lo[i] = 0;
+    hi[i] = 0;
   }
   if (st && kiln_dialect_int_list(st, strides, 16) != (int64_t)rank) {
     return false;
   }
   if (pa) {
     if (kiln_dialect_int_list(pa, pad, 32) != 2 * (int64_t)rank) return false;
-    for (size_t i = 0; i < rank; ++i) lo[i] = pad[2 * i];
+    for (size_t i = 0; i < rank; ++i) {
+      lo[i] = pad[2 * i];
+      hi[i] = pad[2 * i + 1];
+    }
   }
   for (size_t i = 0; i < rank; ++i) {
     if (dims[i] < 1 || strides[i] < 1) return false;
@@ -435,22 +454,33 @@ static kiln_status_t kiln_sas_verify(kiln_ir_context_t* context,
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* src = kiln_ir_op_operand(op, 1)->type;
   const kiln_ir_type_t* init = kiln_ir_op_operand(op, 2)->type;
+  // Run-time dims are allowed anywhere: the source's must equal the window
+  // counts of the operand's, checked here when both are static and at run
+  // time otherwise.
   if (!kiln_sort_is_tensor(x) || !kiln_sort_is_tensor(src) ||
-      !kiln_sort_is_tensor(init) || !kiln_ir_type_has_static_shape(x) ||
-      !kiln_ir_type_has_static_shape(src) ||
-      src->shaped.rank != x->shaped.rank || init->shaped.rank != 0 ||
-      src->shaped.element != init->shaped.element) {
+      !kiln_sort_is_tensor(init) || src->shaped.rank != x->shaped.rank ||
+      init->shaped.rank != 0 || src->shaped.element != init->shaped.element) {
     return kiln_ir_op_emit_error(
         op, context,
-        "expects static operand and source tensors of one rank and a rank-0 "
+        "expects operand and source tensors of one rank and a rank-0 "
         "init_value of the source's element type");
   }
-  int64_t dims[16], strides[16], lo[16];
-  if (!kiln_stablehlo_sas_window(op, x->shaped.rank, dims, strides, lo)) {
+  int64_t dims[16], strides[16], lo[16], hi[16];
+  if (!kiln_stablehlo_sas_window(op, x->shaped.rank, dims, strides, lo, hi)) {
     return kiln_ir_op_emit_error(
         op, context,
         "window_dimensions / window_strides / padding must have one valid "
         "entry (padding: a pair) per dim");
+  }
+  for (size_t d = 0; d < x->shaped.rank; ++d) {
+    int64_t count = kiln_stablehlo_sas_window_count(x->shaped.dims[d], dims[d],
+                                                    strides[d], lo[d], hi[d]);
+    if (count >= 0 && src->shaped.dims[d] != KILN_IR_DYNAMIC_DIM &&
+        src->shaped.dims[d] != count) {
+      return kiln_ir_op_emit_error(
+          op, context, "source dim %zu is %lld, the operand has %lld windows",
+          d, (long long)src->shaped.dims[d], (long long)count);
+    }
   }
   if (op->results[0].type !=
       kiln_dialect_with_element(context, x, src->shaped.element)) {
@@ -523,15 +553,17 @@ static const kiln_ir_op_def_t kiln_stablehlo_compute_defs[] = {
      kiln_stablehlo_lower_dynamic_update_slice},
     {"stablehlo.cholesky",
      "Cholesky factors of (a batch of) symmetric positive-definite matrices",
-     KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_cholesky_verify, kiln_cholesky_parse,
-     kiln_cholesky_print, NULL, NULL, kiln_stablehlo_lower_cholesky},
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 1, 1, 0, 0,
+     kiln_cholesky_verify, kiln_cholesky_parse, kiln_cholesky_print, NULL, NULL,
+     kiln_stablehlo_lower_cholesky},
     {"stablehlo.reduce_precision",
      "rounds floats to fewer exponent and mantissa bits (kept in their type)",
      KILN_IR_TRAIT_PURE, 1, 1, 0, 0, kiln_rp_verify, kiln_rp_parse,
      kiln_rp_print, NULL, NULL, kiln_stablehlo_lower_reduce_precision},
     {"stablehlo.triangular_solve",
-     "solves op(a) x = b or x op(a) = b for triangular a", KILN_IR_TRAIT_PURE,
-     2, 1, 0, 0, kiln_ts_verify, NULL, NULL, NULL, NULL,
+     "solves op(a) x = b or x op(a) = b for triangular a",
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 2, 1, 0, 0,
+     kiln_ts_verify, NULL, NULL, NULL, NULL,
      kiln_stablehlo_lower_triangular_solve},
     {"stablehlo.batch_norm_training",
      "normalizes by the batch mean and variance of each feature",
@@ -545,8 +577,9 @@ static const kiln_ir_op_def_t kiln_stablehlo_compute_defs[] = {
      kiln_stablehlo_lower_batch_norm_grad},
     {"stablehlo.select_and_scatter",
      "scatters source values to the element each window selects",
-     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK, 3, 1, 2, 0,
-     kiln_sas_verify, NULL, NULL, NULL, NULL,
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_SINGLE_BLOCK |
+         KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES,
+     3, 1, 2, 0, kiln_sas_verify, NULL, NULL, NULL, NULL,
      kiln_stablehlo_lower_select_and_scatter},
 };
 

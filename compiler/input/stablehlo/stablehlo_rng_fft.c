@@ -87,6 +87,37 @@ static kiln_status_t kiln_shlo_parse_enum_kw(kiln_mlir_op_parser_t* p,
       kiln_shlo_enum(kiln_mlir_parser_context(p), attr_name, word));
 }
 
+// The shape operand holds one entry per result dim; a result with
+// run-time dims reads its sizes from it, so its length must be static.
+static kiln_status_t kiln_shlo_verify_rng(kiln_ir_context_t* ctx,
+                                          kiln_ir_op_t* op) {
+  const kiln_ir_type_t* st = kiln_ir_op_operand(op, 2)->type;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  if (!kiln_ir_type_is_shaped(rt) || !kiln_ir_type_is_shaped(st) ||
+      st->shaped.rank != 1 ||
+      !(kiln_ir_type_is_integer(st->shaped.element) ||
+        kiln_ir_type_is_index(st->shaped.element)) ||
+      (st->shaped.dims[0] == KILN_IR_DYNAMIC_DIM
+           ? !kiln_ir_type_has_static_shape(rt)
+           : st->shaped.dims[0] != (int64_t)rt->shaped.rank)) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        "the shape operand must be a 1-D integer tensor with one entry per "
+        "result dim");
+  }
+  // NORMAL's values are IREE's table for the element count, built at
+  // compile time.
+  if (kiln_string_view_equal_cstr(
+          kiln_stablehlo_enum_word(op, "rng_distribution"), "NORMAL") &&
+      !kiln_ir_type_has_static_shape(rt)) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "NORMAL needs a static result shape (its "
+                                 "values are a table built at compile time "
+                                 "for the element count)");
+  }
+  return kiln_ok_status();
+}
+
 // stablehlo.rng %a, %b, %shape, distribution = WORD {attrs} : (...) -> R
 static kiln_status_t kiln_shlo_parse_rng(kiln_mlir_op_parser_t* p,
                                          kiln_ir_op_state_t* state) {
@@ -260,8 +291,9 @@ static const kiln_ir_op_def_t kiln_shlo_rng_fft_defs[] = {
      NULL, NULL},
     {"stablehlo.rng",
      "random numbers (UNIFORM: IREE's LCG; NORMAL: IREE's Box-Muller table)",
-     KILN_IR_TRAIT_PURE, 3, 1, 0, 0, NULL, kiln_shlo_parse_rng,
-     kiln_shlo_print_rng, NULL, NULL, NULL},
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 3, 1, 0, 0,
+     kiln_shlo_verify_rng, kiln_shlo_parse_rng, kiln_shlo_print_rng, NULL, NULL,
+     NULL},
     {"stablehlo.rng_bit_generator",
      "random bits from a state (THREE_FRY, PHILOX/DEFAULT as XLA)",
      KILN_IR_TRAIT_PURE, 1, 2, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL},

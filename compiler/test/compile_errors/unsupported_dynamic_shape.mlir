@@ -3,7 +3,7 @@
 // factorization of a run-time sized matrix) is refused. The error names
 // file:line:col, quotes the source line with a caret, and the compiler
 // exits non-zero.
-// CHECK: unsupported_dynamic_shape.mlir:11:3: error: 'stablehlo.cholesky' op operand must be a static float tensor of square matrices (...xNxN)
+// CHECK: unsupported_dynamic_shape.mlir:11:3: error: 'stablehlo.cholesky' op operand must be a float tensor of square matrices with static matrix dims (...xNxN)
 // CHECK-NEXT: {{^}}  %0 = "stablehlo.cholesky"(%a) {{.*}}{{$}}
 // CHECK-NEXT: {{^}}  ^{{$}}
 // CHECK: kiln-compile: error: compilation failed

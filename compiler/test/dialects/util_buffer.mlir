@@ -1,4 +1,5 @@
-// util.buffer.constant / size / load print in IREE's custom form.
+// util.buffer.constant / size / load / alloc / store / fill / copy print
+// in IREE's custom form.
 // RUN: kiln-opt %s | FileCheck %s
 // RUN: kiln-opt %s | kiln-opt | FileCheck %s
 
@@ -14,4 +15,21 @@ func.func @buffers() -> i32 {
   %c4 = arith.constant 4 : index
   %v = util.buffer.load %w[%c4 for %c4] : !util.buffer{%n} -> i32
   return %v : i32
+}
+
+// CHECK-LABEL: func.func @mutable_buffers
+// CHECK: %[[A:.*]] = util.buffer.alloc uninitialized {alignment = 16 : index} : !util.buffer{%[[S:.*]]}
+// CHECK: util.buffer.store %{{.*}}, %[[A]][%{{.*}} for %{{.*}}] : i32 -> !util.buffer{%[[S]]}
+// CHECK: util.buffer.fill %{{.*}}, %[[A]][%{{.*}} for %{{.*}}] : i8 -> !util.buffer{%[[S]]}
+// CHECK: util.buffer.copy %{{.*}}[%{{.*}}], %[[A]][%{{.*}}], %{{.*}} : !util.buffer{%{{.*}}} -> !util.buffer{%[[S]]}
+func.func @mutable_buffers(%v: i32, %p: i8) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %a = util.buffer.alloc uninitialized {alignment = 16 : index} : !util.buffer{%c16}
+  util.buffer.store %v, %a[%c4 for %c4] : i32 -> !util.buffer{%c16}
+  util.buffer.fill %p, %a[%c0 for %c4] : i8 -> !util.buffer{%c16}
+  %s = util.buffer.constant : !util.buffer = "abcd"
+  util.buffer.copy %s[%c0], %a[%c4], %c4 : !util.buffer{%c4} -> !util.buffer{%c16}
+  return
 }

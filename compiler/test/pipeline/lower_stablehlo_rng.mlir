@@ -30,3 +30,15 @@ func.func @householder(%a: tensor<4x3xf32>, %t: tensor<2xf32>) -> tensor<4x3xf32
   %r = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%a, %t) : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
   return %r : tensor<4x3xf32>
 }
+// UNIFORM with run-time dims: the result is sized by the shape operand's
+// entries, read on the host.
+// CHECK-LABEL: func.func @uniform_dynamic
+// CHECK: tensor.extract %{{.*}}[%{{.*}}] : tensor<2xi64>
+// CHECK: arith.index_cast
+// CHECK: tensor.empty(%{{.*}}, %{{.*}}) : tensor<?x?xf32>
+// CHECK: linalg.generic
+// CHECK: arith.constant 1103515245 : i32
+func.func @uniform_dynamic(%lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %r = "stablehlo.rng"(%lo, %hi, %s) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

@@ -153,6 +153,29 @@ func.func @window_sums(%x: tensor<?xf32>) -> tensor<?xf32> {
   }) {window_dimensions = array<i64: 3>, window_strides = array<i64: 2>} : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+func.func @pool_grad(%x: tensor<?xf32>, %g: tensor<?xf32>) -> tensor<?xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = "stablehlo.select_and_scatter"(%x, %g, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %p = stablehlo.compare GE, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<?xf32>, tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+func.func @rng_uniform(%shape: tensor<2xi64>) -> tensor<?x?xf32> {
+  %lo = stablehlo.constant dense<0.0> : tensor<f32>
+  %hi = stablehlo.constant dense<10.0> : tensor<f32>
+  %0 = "stablehlo.rng"(%lo, %hi, %shape) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+func.func @solve(%a: tensor<?x2x2xf32>, %b: tensor<?x2x1xf32>) -> tensor<?x2x1xf32> {
+  %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<?x2x2xf32>, tensor<?x2x1xf32>) -> tensor<?x2x1xf32>
+  return %0 : tensor<?x2x1xf32>
+}
 func.func @tosa_conv_channels(%x: tensor<1x1x1x?xf32>, %w: tensor<?x1x1x?xf32>, %b: tensor<?xf32>) -> tensor<1x1x1x?xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x1x?xf32>, tensor<?x1x1x?xf32>, tensor<?xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x?xf32>
@@ -360,6 +383,32 @@ for device in local-sync local-task; do
   expect window_sums_small "$device" \
     "contains:run-time shapes disagree: dim 0 of the input (tensor<?xf32>, padding included) is smaller than one window (3); at module.window_sums" \
     -- --function=window_sums --input="2xf32=1 2"
+  # Max-pool gradient (windows of 2 at stride 2): each window's gradient
+  # goes to its larger element (4 of (1, 4), 5 of (5, 2)); the gradient
+  # must have one value per window, and an empty operand has no element to
+  # select.
+  expect pool_grad "$device" "4xf32=0 10 20 0" -- --function=pool_grad \
+    --input="4xf32=1 4 5 2" --input="2xf32=10 20"
+  expect pool_grad_count "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 1 (tensor<?xf32>) is not the window count of dim 0 of operand 0 (tensor<?xf32>); at module.pool_grad" \
+    -- --function=pool_grad --input="4xf32=1 4 5 2" --input="3xf32=10 20 30"
+  expect pool_grad_empty "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?xf32>) is below 1; at module.pool_grad" \
+    -- --function=pool_grad --input="0xf32=" --input="0xf32="
+  # stablehlo.rng UNIFORM sized by a shape passed in: IREE's LCG per
+  # element index, values from a Python model of it (u = (i + u) *
+  # 1103515245 + 12345 per index, mod 2^32; f32(u) * 10 * 2^-32).
+  expect rng_2x3 "$device" "2x3xf32=[8.27577 0.845092 3.41441][5.87871 8.44803 1.01735]" -- \
+    --function=rng_uniform --input="2xi64=2 3"
+  expect rng_negative "$device" "contains:is negative or above 2^31-1 at run time" -- \
+    --function=rng_uniform --input="2xi64=2 -3"
+  # A batch of lower-triangular solves: [[2, 0], [1, 1]] x = (4, 3) gives
+  # x = (2, 1); a and b must have the same batch count.
+  expect solve "$device" "1x2x1xf32=[[2][1]]" -- --function=solve \
+    --input="1x2x2xf32=2 0 1 1" --input="1x2x1xf32=4 3"
+  expect solve_batch "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x2x2xf32>) and dim 0 of operand 1 (tensor<?x2x1xf32>) differ; at module.solve" \
+    -- --function=solve --input="2x2x2xf32=2 0 1 1 2 0 1 1" --input="1x2x1xf32=4 3"
   # A 1x1 convolution over run-time channel counts: (1, 2) dotted with
   # (3, 4) plus 5 = 16; the input's and the weights' channels must agree.
   expect tosa_conv_channels "$device" "1x1x1x1xf32=[[[16]]]" -- \

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# util.buffer.load at a byte offset given at run time: an aligned offset
-# inside the buffer reads the value; a misaligned one, or one past the end,
-# fails the call with a clear error (never a read outside the buffer), on
-# every backend and device. Expected values are worked out by hand.
+# util.buffer.load / store at a byte offset given at run time: an aligned
+# offset inside the buffer reads (writes) the value; a misaligned one, or
+# one past the end, fails the call with a clear error (never an access
+# outside the buffer), as does a store into a constant (read-only) buffer
+# or a copy past a buffer's end, on every backend and device. Expected
+# values are worked out by hand.
 # Usage: run_buffer_errors_test.sh BIN_DIR
 set -u
 bin=$1
@@ -15,6 +17,33 @@ func.func @at(%offset: index) -> i32 {
   %c4 = arith.constant 4 : index
   %v = util.buffer.load %b[%offset for %c4] : !util.buffer{%n} -> i32
   return %v : i32
+}
+func.func @store_at(%offset: index, %v: i32) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %b = util.buffer.alloc uninitialized : !util.buffer{%c8}
+  util.buffer.store %v, %b[%offset for %c4] : i32 -> !util.buffer{%c8}
+  %r = util.buffer.load %b[%c4 for %c4] : !util.buffer{%c8} -> i32
+  return %r : i32
+}
+func.func @store_constant(%v: i32) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %b = util.buffer.constant : !util.buffer = dense<[7]> : tensor<1xi32>
+  util.buffer.store %v, %b[%c0 for %c4] : i32 -> !util.buffer{%c4}
+  %r = util.buffer.load %b[%c0 for %c4] : !util.buffer{%c4} -> i32
+  return %r : i32
+}
+func.func @copy_len(%len: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %s = util.buffer.constant : !util.buffer = dense<[1, 2]> : tensor<2xi32>
+  %b = util.buffer.alloc uninitialized : !util.buffer{%c8}
+  util.buffer.copy %s[%c0], %b[%c4], %len : !util.buffer{%c8} -> !util.buffer{%c8}
+  %r = util.buffer.load %b[%c4 for %c4] : !util.buffer{%c8} -> i32
+  return %r : i32
 }
 MLIR
 failed=0
@@ -38,7 +67,17 @@ for backend in vmvx llvm-cpu; do
     check misaligned --input=6 -- \
       'util.buffer.load: the byte offset is not a multiple of 4.*INVALID_ARGUMENT'
     check past_end --input=12 -- 'out of range of a 12 byte buffer'
+    run[3]=--function=store_at
+    check store_aligned --input=4 --input=42 -- 'result\[0\]: i32=42$'
+    check store_misaligned --input=2 --input=42 -- \
+      'util.buffer.store: the byte offset is not a multiple of 4.*INVALID_ARGUMENT'
+    check store_past_end --input=8 --input=42 -- 'out of range of a 8 byte buffer'
+    run[3]=--function=store_constant
+    check store_constant --input=1 -- 'buffer.store: write to a read-only buffer'
+    run[3]=--function=copy_len
+    check copy_4 --input=4 -- 'result\[0\]: i32=1$'
+    check copy_past_end --input=8 -- 'access \[4, 12\) out of range of a 8 byte buffer'
   done
 done
-[ $failed -eq 0 ] && echo "util.buffer.load reads and fails as expected"
+[ $failed -eq 0 ] && echo "util.buffer loads and stores work and fail as expected"
 exit $failed

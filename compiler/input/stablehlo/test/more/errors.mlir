@@ -1,5 +1,5 @@
 // Verifier and parse errors of stablehlo.sort / dynamic_update_slice /
-// cholesky / reduce_precision: located, naming
+// cholesky / reduce_precision / select_and_scatter / rng: located, naming
 // the op and why.
 // RUN: not kiln-opt --split-input-file %s 2>&1 | FileCheck %s
 
@@ -35,7 +35,7 @@ func.func @dus_bad_count(%t: tensor<3x3xi32>, %u: tensor<2x2xi32>, %i: tensor<i3
 // -----
 
 func.func @cholesky_not_square(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.cholesky' op operand must be a static float tensor of square matrices
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.cholesky' op operand must be a float tensor of square matrices with static matrix dims
   %r = stablehlo.cholesky %a, lower = true : tensor<2x3xf32>
   return %r : tensor<2x3xf32>
 }
@@ -51,7 +51,7 @@ func.func @reduce_precision_bad_format(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @triangular_solve_bad_side(%a: tensor<3x3xf32>, %b: tensor<3x2xf32>) -> tensor<3x2xf32> {
-  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.triangular_solve' op a must be square and match b's last dim
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.triangular_solve' op a must be square with static dims and match b's last dim
   %x = "stablehlo.triangular_solve"(%a, %b) {left_side = false, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
   return %x : tensor<3x2xf32>
 }
@@ -62,4 +62,36 @@ func.func @batch_norm_grad_bad_types(%x: tensor<2x3xf32>, %s: tensor<3xf32>, %g:
   // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.batch_norm_grad' op grad_output and grad_operand must have the operand's type
   %a, %b, %c = "stablehlo.batch_norm_grad"(%x, %s, %s, %s, %g) {epsilon = 0.1 : f32, feature_index = 1 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<2x2xf32>) -> (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>)
   return %a : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @sas_source_count(%x: tensor<4xf32>, %s: tensor<3xf32>, %i: tensor<f32>) -> tensor<4xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.select_and_scatter' op source dim 0 is 3, the operand has 2 windows
+  %r = "stablehlo.select_and_scatter"(%x, %s, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %p = stablehlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xf32>, tensor<3xf32>, tensor<f32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @rng_shape_length(%lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<3xi64>) -> tensor<?x4xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.rng' op the shape operand must be a 1-D integer tensor with one entry per result dim
+  %r = "stablehlo.rng"(%lo, %hi, %s) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<3xi64>) -> tensor<?x4xf32>
+  return %r : tensor<?x4xf32>
+}
+
+// -----
+
+func.func @rng_normal_dynamic(%lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<1xi64>) -> tensor<?xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.rng' op NORMAL needs a static result shape
+  %r = "stablehlo.rng"(%lo, %hi, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
 }

@@ -88,3 +88,40 @@ func.func @select_and_scatter(%x: tensor<4xf32>, %s: tensor<2xf32>, %i: tensor<f
   }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xf32>, tensor<2xf32>, tensor<f32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// select_and_scatter with a run-time operand: its size bounds the reads and
+// the linear positions, the source must have its window count (asserted),
+// and the result is sized like it.
+// CHECK-LABEL: func.func @select_and_scatter_dynamic
+// CHECK: tensor.dim
+// CHECK: cf.assert {{.*}}is below 1
+// CHECK: arith.floordivsi
+// CHECK: cf.assert {{.*}}is not the window count of dim 0 of operand 0
+// CHECK: linalg.fill
+// CHECK: linalg.generic
+// CHECK: tensor.empty(%{{.*}}) : tensor<?xf32>
+// CHECK-NOT: stablehlo.select_and_scatter
+func.func @select_and_scatter_dynamic(%x: tensor<?xf32>, %s: tensor<?xf32>, %i: tensor<f32>) -> tensor<?xf32> {
+  %r = "stablehlo.select_and_scatter"(%x, %s, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %p = stablehlo.compare GE, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<?xf32>, tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+
+// cholesky with a run-time batch dim: L, S and each column's L are sized
+// by the operand's batch dim.
+// CHECK-LABEL: func.func @cholesky_dynamic_batch
+// CHECK: %[[D:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x2x2xf32>
+// CHECK: tensor.empty(%[[D]]) : tensor<?x2x2xf32>
+// CHECK: tensor.empty(%{{.*}}) : tensor<?x2xf32>
+// CHECK-NOT: stablehlo.cholesky
+func.func @cholesky_dynamic_batch(%a: tensor<?x2x2xf32>) -> tensor<?x2x2xf32> {
+  %l = stablehlo.cholesky %a, lower = true : tensor<?x2x2xf32>
+  return %l : tensor<?x2x2xf32>
+}

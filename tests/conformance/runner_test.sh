@@ -46,15 +46,24 @@ func.func @broken() {
   return
 }
 MLIR
-# About 540M multiply-adds: seconds on the vmvx interpreter, far past 1 s.
+# A hang: the runner stops it at --timeout (1 s here).
 cat >"$work/in/ops/slow.mlir" <<'MLIR'
+// Counts to 2^62 one by one: past any timeout on any machine (a hang the
+// runner must stop), whatever kiln's speed.
 func.func @slow() {
-  %a = util.unfoldable_constant dense<1.0> : tensor<512x512xf32>
-  %0 = stablehlo.dot %a, %a : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
-  %1 = stablehlo.dot %0, %a : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
-  %2 = stablehlo.dot %1, %a : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
-  %3 = stablehlo.dot %2, %a : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
-  check.expect_almost_eq_const(%3, dense<0.0> : tensor<512x512xf32>) : tensor<512x512xf32>
+  %zero = util.unfoldable_constant dense<0> : tensor<i64>
+  %one = util.unfoldable_constant dense<1> : tensor<i64>
+  %lim = util.unfoldable_constant dense<4611686018427387904> : tensor<i64>
+  %r = "stablehlo.while"(%zero) ({
+  ^bb0(%i: tensor<i64>):
+    %c = stablehlo.compare LT, %i, %lim : (tensor<i64>, tensor<i64>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }, {
+  ^bb0(%i: tensor<i64>):
+    %n = stablehlo.add %i, %one : tensor<i64>
+    stablehlo.return %n : tensor<i64>
+  }) : (tensor<i64>) -> tensor<i64>
+  check.expect_eq_const(%r, dense<0> : tensor<i64>) : tensor<i64>
   return
 }
 MLIR

@@ -518,8 +518,25 @@ bool kiln_tosa_constant_list(const kiln_ir_value_t* value, int64_t* out,
   return true;
 }
 
+// The ops registered with a variadic operand count (optional zero points,
+// shape operands or attributes) read operand 0 and result 0: a generic-form
+// op without them is an error, not a NULL read (found by
+// mlir_compile_fuzzer).
+static kiln_status_t kiln_tosa_require_operand_and_result(
+    kiln_ir_context_t* context, kiln_ir_op_t* op) {
+  uint32_t n = kiln_ir_op_num_regular_operands(op);
+  if (n < 1 || op->num_results < 1) {
+    return kiln_ir_op_emit_error(op, context,
+                                 "expects at least 1 operand and 1 result, "
+                                 "got %u and %u",
+                                 n, (unsigned)op->num_results);
+  }
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_tosa_verify_pad(kiln_ir_context_t* context,
                                           kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_tosa_require_operand_and_result(context, op));
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
@@ -586,6 +603,7 @@ int64_t kiln_tosa_transpose_perms(const kiln_ir_op_t* op, int64_t* out,
 
 static kiln_status_t kiln_tosa_verify_transpose(kiln_ir_context_t* context,
                                                 kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_tosa_require_operand_and_result(context, op));
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
@@ -613,6 +631,7 @@ static kiln_status_t kiln_tosa_verify_transpose(kiln_ir_context_t* context,
 
 static kiln_status_t kiln_tosa_verify_reshape(kiln_ir_context_t* context,
                                               kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_tosa_require_operand_and_result(context, op));
   const kiln_ir_type_t* in = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;
   // Run-time sizes: lowered as stablehlo.reshape, whose rules apply.
@@ -638,6 +657,7 @@ static kiln_status_t kiln_tosa_verify_reshape(kiln_ir_context_t* context,
 // (zero points as optional trailing operands or attributes).
 static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
                                          kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_tosa_require_operand_and_result(context, op));
   KILN_RETURN_IF_ERROR(kiln_dialect_verify_window_attrs(context, op));
   KILN_RETURN_IF_ERROR(kiln_dialect_require_ranked_tensors(context, op));
   uint32_t n = kiln_ir_op_num_regular_operands(op);
@@ -757,6 +777,7 @@ static kiln_status_t kiln_tosa_verify_nn(kiln_ir_context_t* context,
 // result within the input, rescale on integers of one shape.
 static kiln_status_t kiln_tosa_verify_data(kiln_ir_context_t* context,
                                            kiln_ir_op_t* op) {
+  KILN_RETURN_IF_ERROR(kiln_tosa_require_operand_and_result(context, op));
   uint32_t n = kiln_ir_op_num_regular_operands(op);
   const kiln_ir_type_t* x = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* out = op->results[0].type;

@@ -157,3 +157,8 @@ bool kiln_window_pad_match(kiln_ir_context_t* context, kiln_ir_op_t* op,
   if (out) *out = pad;
   return true;
 }
+
+bool kiln_window_pad_is_spatial(const kiln_window_pad_t* wp, bool nhwc) {
+  int other = nhwc ? 3 : 1;
+  return !wp->lo[0] && !wp->hi[0] && !wp->lo[other] && !wp->hi[other];
+}

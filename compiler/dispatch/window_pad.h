@@ -30,6 +30,10 @@ typedef struct kiln_window_pad_t {
 bool kiln_window_pad_match(kiln_ir_context_t* context, kiln_ir_op_t* op,
                            kiln_window_pad_t* out);
 
+// True when |wp| pads only the spatial dims H and W: dims 1 and 2 of an
+// NHWC tensor (|nhwc|), else dims 2 and 3 of an NCHW one.
+bool kiln_window_pad_is_spatial(const kiln_window_pad_t* wp, bool nhwc);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

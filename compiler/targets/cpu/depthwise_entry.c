@@ -71,8 +71,8 @@ bool kiln_cpu_window_pad_ok_depthwise_nhwc(kiln_ir_context_t* context,
   kiln_cpu_depthwise_t d;
   kiln_window_pad_t wp;
   return kiln_cpu_match_depthwise_op(context, root, &d) && d.nhwc &&
-         kiln_window_pad_match(context, pad, &wp) && !wp.lo[0] && !wp.hi[0] &&
-         !wp.lo[3] && !wp.hi[3] && wp.value == 0.0;
+         kiln_window_pad_match(context, pad, &wp) &&
+         kiln_window_pad_is_spatial(&wp, true) && wp.value == 0.0;
 }
 
 bool kiln_cpu_match_depthwise_op(kiln_ir_context_t* context, kiln_ir_op_t* op,

@@ -468,11 +468,12 @@ bool kiln_cpu_window_pad_ok(kiln_ir_context_t* context, kiln_ir_op_t* root,
   kiln_window_pad_t wp;
   kiln_cpu_pool_t np;
   if (kiln_cpu_match_pool_op(context, root, &np) && np.nhwc) {
-    return kiln_window_pad_match(context, pad, &wp) && !wp.lo[0] && !wp.hi[0] &&
-           !wp.lo[3] && !wp.hi[3] && wp.value == (np.is_max ? -INFINITY : 0.0);
+    return kiln_window_pad_match(context, pad, &wp) &&
+           kiln_window_pad_is_spatial(&wp, true) &&
+           wp.value == (np.is_max ? -INFINITY : 0.0);
   }
-  if (!kiln_window_pad_match(context, pad, &wp) || wp.lo[0] || wp.hi[0] ||
-      wp.lo[1] || wp.hi[1]) {
+  if (!kiln_window_pad_match(context, pad, &wp) ||
+      !kiln_window_pad_is_spatial(&wp, false)) {
     return false;
   }
   kiln_cpu_pool_t p;

@@ -144,9 +144,8 @@ static bool kiln_cpu_winograd_shape_ok(kiln_ir_context_t* context,
 
 // A zero padding of H and W only (NHWC), of a static dense source.
 static bool kiln_cpu_winograd_pad_ok(const kiln_window_pad_t* wp) {
-  return wp->lo[0] == 0 && wp->hi[0] == 0 && wp->lo[3] == 0 &&
-         wp->hi[3] == 0 && wp->value == 0.0 && wp->source &&
-         kiln_cpu_is_static_f32_tensor(wp->source->type, 4);
+  return kiln_window_pad_is_spatial(wp, true) && wp->value == 0.0 &&
+         wp->source && kiln_cpu_is_static_f32_tensor(wp->source->type, 4);
 }
 
 bool kiln_cpu_window_pad_ok_winograd(kiln_ir_context_t* context,
@@ -236,7 +235,8 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       "  const int64_t C = %" PRId64 ", F = %" PRId64 ", H = %" PRId64
       ", W = %" PRId64 ", OH = %" PRId64 ", OW = %" PRId64
       ";\n"
-      "  const int64_t PT = %" PRId64 ", PL = %" PRId64 ";\n"
+      "  const int64_t PT = %" PRId64 ", PL = %" PRId64
+      ";\n"
       "  const int64_t TW = (OW + 3) / 4, T = TW * ((OH + 3) / 4);\n"
       "  const int64_t WT = %d, NB = %d, KB = %d, PS = %" PRId64
       " * C;\n"
@@ -267,10 +267,10 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       "  const float* u = (const float*)ds->binding_ptrs[%u];\n"
       "  float* out = (float*)ds->binding_ptrs[%u] + b * %" PRId64 ";\n",
       cv->h, cv->w, cv->c, cv->f, cv->n, c_name, cv->c, cv->f, w->image_h,
-      w->image_w, cv->oh, cv->ow, w->pad_top, w->pad_left,
-      KILN_CPU_WINOGRAD_WT, KILN_CPU_WINOGRAD_NB, KILN_CPU_WINOGRAD_KB, np,
-      max_binding, w->image_binding, w->image_stride_n,
-      w->filter_binding, g->out.binding, cv->out_n);
+      w->image_w, cv->oh, cv->ow, w->pad_top, w->pad_left, KILN_CPU_WINOGRAD_WT,
+      KILN_CPU_WINOGRAD_NB, KILN_CPU_WINOGRAD_KB, np, max_binding,
+      w->image_binding, w->image_stride_n, w->filter_binding, g->out.binding,
+      cv->out_n);
   kiln_ir_sb_printf(
       out,
       "  for (int64_t k0 = 0; k0 < C; k0 += KB) {\n"

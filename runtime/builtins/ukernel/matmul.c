@@ -47,6 +47,9 @@ kiln_status_t kiln_ukernel_host_cpu_features_from_env(uint64_t* out_features) {
 #ifndef KILN_UKERNEL_MATMUL_N_BLOCK
 #define KILN_UKERNEL_MATMUL_N_BLOCK 576
 #endif
+#ifndef KILN_UKERNEL_MATMUL_K_BYTES
+#define KILN_UKERNEL_MATMUL_K_BYTES 1024
+#endif
 
 static int kiln_ukernel_mul3_size(int64_t a, int64_t b, int64_t c, size_t elem,
                                   size_t* out) {
@@ -89,7 +92,8 @@ kiln_status_t kiln_ukernel_matmul_plan(uint32_t type, int64_t M, int64_t N,
       kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(type));
   // K blocks of about 1 KiB per packed row (256 f32) keep an LHS M1 row in
   // L1; a last block shorter than half the others is merged into them.
-  int64_t k1_target = (int64_t)(1024 / (in_elem * (size_t)p->tile.K0));
+  int64_t k1_target =
+      (int64_t)(KILN_UKERNEL_MATMUL_K_BYTES / (in_elem * (size_t)p->tile.K0));
   if (k1_target < 1) k1_target = 1;
   int64_t k_blocks = (p->K1 + k1_target - 1) / k1_target;
   if (k_blocks > 1 && p->K1 - (k_blocks - 1) * k1_target < k1_target / 2) {
@@ -194,6 +198,69 @@ typedef struct kiln_ukernel_matmul_job_t {
   int pack_in_task;  // compute tasks pack their own LHS rows
 } kiln_ukernel_matmul_job_t;
 
+// Rows of an M1 row run as pieces: a whole M0 tile, or, in the last M1
+// row when M % M0 != 0, skinny tiles of decreasing powers of two (49 rows:
+// 3 x 16 + 1) instead of one padded tile, which computed M0 rows for the
+// few real ones (fc 49x512x2048: 64 rows for 49). A piece of |h| rows from
+// row r of its M1 row keeps its packed tiles at r / M0 of the M1 row's
+// stride (LHS: r * K1 * K0; OUT: r * n1_block * N0), so the pieces of a row
+// fill the space of one whole tile. Each element still sums its K products
+// in the same order: the results are the bits a whole tile gives.
+static int32_t kiln_ukernel_matmul_piece(const kiln_ukernel_matmul_plan_t* p,
+                                         int64_t row) {
+  const int64_t left = p->M - row;
+  if (left >= p->tile.M0) return p->tile.M0;
+  int32_t h = 1;
+  while (2 * h <= left) h *= 2;
+  return h;
+}
+
+// Packs |rows| rows (|in|, |in_stride| elements apart, |in_size1| wide) of
+// |elem_type| into M1 rows of tiles |out_stride0| elements apart, |out_size1|
+// tiles of |tile_size1| wide: the whole M0 tiles in one pack, the rows past
+// them as pieces.
+static int kiln_ukernel_matmul_pack_rows(const kiln_ukernel_matmul_plan_t* p,
+                                         const char* in, int64_t in_stride,
+                                         int64_t row0, int64_t rows,
+                                         int64_t in_size1, char* out,
+                                         int64_t out_stride0, int64_t out_size1,
+                                         int32_t tile_size1,
+                                         uint32_t elem_type) {
+  const int64_t M0 = p->tile.M0;
+  const size_t elem = kiln_ukernel_elem_size(elem_type);
+  kiln_ukernel_pack_params_t pack = {
+      .in = in,
+      .out = out,
+      .in_stride0 = in_stride,
+      .out_stride0 = out_stride0,
+      .in_size0 = rows / M0 * M0,
+      .in_size1 = in_size1,
+      .out_size0 = rows / M0,
+      .out_size1 = out_size1,
+      .tile_size0 = (int32_t)M0,
+      .tile_size1 = tile_size1,
+      .elem_type = elem_type,
+      .cpu_features = p->cpu_features,
+  };
+  if (pack.out_size0 > 0 && kiln_ukernel_pack(&pack) != KILN_UKERNEL_OK) {
+    return 0;
+  }
+  const int64_t piece_row_stride = out_stride0 / M0;
+  out += (size_t)(rows / M0 * out_stride0) * elem;
+  for (int64_t r = rows / M0 * M0; r < rows;) {
+    const int32_t h = kiln_ukernel_matmul_piece(p, row0 + r);
+    pack.in = in + (size_t)(r * in_stride) * elem;
+    pack.out = out + (size_t)(r % M0 * piece_row_stride) * elem;
+    pack.in_size0 = h;
+    pack.out_size0 = 1;
+    pack.out_stride0 = h * piece_row_stride;
+    pack.tile_size0 = h;
+    if (kiln_ukernel_pack(&pack) != KILN_UKERNEL_OK) return 0;
+    r += h;
+  }
+  return 1;
+}
+
 // Phase 1, per block of m1_block M1 rows: packs the LHS rows.
 static kiln_status_t kiln_ukernel_matmul_pack_block(void* user_data,
                                                     uint32_t index,
@@ -208,27 +275,17 @@ static kiln_status_t kiln_ukernel_matmul_pack_block(void* user_data,
   const int64_t row0 = m1_begin * p->tile.M0;
   int64_t rows = p->M - row0;
   if (rows > m1_count * p->tile.M0) rows = m1_count * p->tile.M0;
-  if (p->K1 > 0) {
-    kiln_ukernel_pack_params_t pack = {
-        .in =
-            (const char*)a->lhs + (size_t)(row0 * a->lhs_stride) * job->in_elem,
-        .out = job->lhs_packed +
-               (size_t)(m1_begin * job->lhs_stride0) * job->in_elem,
-        .in_stride0 = a->lhs_stride,
-        .out_stride0 = job->lhs_stride0,
-        .in_size0 = rows,
-        .in_size1 = p->K,
-        .out_size0 = m1_count,
-        .out_size1 = p->K1,
-        .tile_size0 = p->tile.M0,
-        .tile_size1 = p->tile.K0,
-        .elem_type = kiln_ukernel_mmt4d_input_elem(p->type),
-        .cpu_features = p->cpu_features,
-    };
-    if (kiln_ukernel_pack(&pack) != KILN_UKERNEL_OK) {
-      return kiln_make_status(KILN_STATUS_INTERNAL,
-                              "matmul: LHS pack rejected its arguments");
-    }
+  if (p->K1 > 0 &&
+      !kiln_ukernel_matmul_pack_rows(
+          p,
+          (const char*)a->lhs + (size_t)(row0 * a->lhs_stride) * job->in_elem,
+          a->lhs_stride, row0, rows, p->K,
+          job->lhs_packed +
+              (size_t)(m1_begin * job->lhs_stride0) * job->in_elem,
+          job->lhs_stride0, p->K1, p->tile.K0,
+          kiln_ukernel_mmt4d_input_elem(p->type))) {
+    return kiln_make_status(KILN_STATUS_INTERNAL,
+                            "matmul: LHS pack rejected its arguments");
   }
   return kiln_ok_status();
 }
@@ -265,27 +322,17 @@ static kiln_status_t kiln_ukernel_matmul_compute_block(void* user_data,
   if (block_rows > (m1_end - m1_begin) * M0) {
     block_rows = (m1_end - m1_begin) * M0;
   }
-  if (accumulate) {
-    // The current OUT values become the initial tiles.
-    kiln_ukernel_pack_params_t pack = {
-        .in = (const char*)a->out +
+  // The current OUT values become the initial tiles.
+  if (accumulate &&
+      !kiln_ukernel_matmul_pack_rows(
+          p,
+          (const char*)a->out +
               (size_t)(row_begin * a->out_stride + col0) * out_elem,
-        .out = out_block,
-        .in_stride0 = a->out_stride,
-        .out_stride0 = job->out_stride0,
-        .in_size0 = block_rows,
-        .in_size1 = cols,
-        .out_size0 = m1_end - m1_begin,
-        .out_size1 = n1_count,
-        .tile_size0 = (int32_t)M0,
-        .tile_size1 = (int32_t)N0,
-        .elem_type = kiln_ukernel_mmt4d_output_elem(p->type),
-        .cpu_features = p->cpu_features,
-    };
-    if (kiln_ukernel_pack(&pack) != KILN_UKERNEL_OK) {
-      return kiln_make_status(KILN_STATUS_INTERNAL,
-                              "matmul: OUT pack rejected its arguments");
-    }
+          a->out_stride, row_begin, block_rows, cols, out_block,
+          job->out_stride0, n1_count, (int32_t)N0,
+          kiln_ukernel_mmt4d_output_elem(p->type))) {
+    return kiln_make_status(KILN_STATUS_INTERNAL,
+                            "matmul: OUT pack rejected its arguments");
   }
   if (job->pack_in_task) {
     kiln_status_t status =
@@ -299,59 +346,65 @@ static kiln_status_t kiln_ukernel_matmul_compute_block(void* user_data,
     int64_t k1_count = p->K1 - k1_begin;
     if (k1_count > p->k1_block) k1_count = p->k1_block;
     for (int64_t m1 = m1_begin; m1 < m1_end; ++m1) {
-      char* out_tiles =
-          out_block + (size_t)((m1 - m1_begin) * job->out_stride0) * out_elem;
-      kiln_ukernel_mmt4d_params_t mmt4d = {
-          // K1 == 0 reads neither operand (and the RHS may be NULL then).
-          .lhs = k1_count == 0
-                     ? NULL
-                     : job->lhs_packed + (size_t)(m1 * job->lhs_stride0 +
-                                                  k1_begin * M0 * K0) *
-                                             job->in_elem,
-          .rhs = k1_count == 0 ? NULL
-                               : (const char*)a->rhs_packed +
-                                     (size_t)(n1_begin * job->rhs_stride0 +
-                                              k1_begin * N0 * K0) *
-                                         job->in_elem,
-          .out = out_tiles,
-          .lhs_stride0 = job->lhs_stride0,
-          .rhs_stride0 = job->rhs_stride0,
-          .out_stride0 = job->out_stride0,
-          .M1 = 1,
-          .N1 = n1_count,
-          .K1 = k1_count,
-          .M0 = (int32_t)M0,
-          .N0 = (int32_t)N0,
-          .K0 = (int32_t)K0,
-          .type = p->type,
-          .flags =
-              (kb > 0 || accumulate) ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0,
-          .cpu_features = p->cpu_features,
-      };
-      if (kiln_ukernel_mmt4d(&mmt4d) != KILN_UKERNEL_OK) {
-        return kiln_make_status(KILN_STATUS_INTERNAL,
-                                "matmul: mmt4d rejected its arguments");
-      }
-      if (kb + 1 < k_blocks) continue;
-      const int64_t row0 = m1 * M0;
-      int64_t rows = p->M - row0;
-      if (rows > M0) rows = M0;
-      kiln_ukernel_unpack_params_t unpack = {
-          .in = out_tiles,
-          .out =
-              (char*)a->out + (size_t)(row0 * a->out_stride + col0) * out_elem,
-          .in_stride0 = job->out_stride0,
-          .out_stride0 = a->out_stride,
-          .out_size0 = rows,
-          .out_size1 = cols,
-          .tile_size0 = (int32_t)M0,
-          .tile_size1 = (int32_t)N0,
-          .elem_type = kiln_ukernel_mmt4d_output_elem(p->type),
-          .cpu_features = p->cpu_features,
-      };
-      if (kiln_ukernel_unpack(&unpack) != KILN_UKERNEL_OK) {
-        return kiln_make_status(KILN_STATUS_INTERNAL,
-                                "matmul: unpack rejected its arguments");
+      for (int64_t r = 0; r < M0 && m1 * M0 + r < p->M;) {
+        const int32_t h = kiln_ukernel_matmul_piece(p, m1 * M0 + r);
+        char* out_tiles =
+            out_block + (size_t)((m1 - m1_begin) * job->out_stride0 +
+                                 r * (job->out_stride0 / M0)) *
+                            out_elem;
+        kiln_ukernel_mmt4d_params_t mmt4d = {
+            // K1 == 0 reads neither operand (and the RHS may be NULL then).
+            .lhs = k1_count == 0
+                       ? NULL
+                       : job->lhs_packed +
+                             (size_t)(m1 * job->lhs_stride0 + r * p->K1 * K0 +
+                                      k1_begin * h * K0) *
+                                 job->in_elem,
+            .rhs = k1_count == 0 ? NULL
+                                 : (const char*)a->rhs_packed +
+                                       (size_t)(n1_begin * job->rhs_stride0 +
+                                                k1_begin * N0 * K0) *
+                                           job->in_elem,
+            .out = out_tiles,
+            .lhs_stride0 = h * p->K1 * K0,
+            .rhs_stride0 = job->rhs_stride0,
+            .out_stride0 = h * (job->out_stride0 / M0),
+            .M1 = 1,
+            .N1 = n1_count,
+            .K1 = k1_count,
+            .M0 = h,
+            .N0 = (int32_t)N0,
+            .K0 = (int32_t)K0,
+            .type = p->type,
+            .flags =
+                (kb > 0 || accumulate) ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0,
+            .cpu_features = p->cpu_features,
+        };
+        if (kiln_ukernel_mmt4d(&mmt4d) != KILN_UKERNEL_OK) {
+          return kiln_make_status(KILN_STATUS_INTERNAL,
+                                  "matmul: mmt4d rejected its arguments");
+        }
+        if (kb + 1 == k_blocks) {
+          const int64_t row0 = m1 * M0 + r;
+          kiln_ukernel_unpack_params_t unpack = {
+              .in = out_tiles,
+              .out = (char*)a->out +
+                     (size_t)(row0 * a->out_stride + col0) * out_elem,
+              .in_stride0 = mmt4d.out_stride0,
+              .out_stride0 = a->out_stride,
+              .out_size0 = h,
+              .out_size1 = cols,
+              .tile_size0 = h,
+              .tile_size1 = (int32_t)N0,
+              .elem_type = kiln_ukernel_mmt4d_output_elem(p->type),
+              .cpu_features = p->cpu_features,
+          };
+          if (kiln_ukernel_unpack(&unpack) != KILN_UKERNEL_OK) {
+            return kiln_make_status(KILN_STATUS_INTERNAL,
+                                    "matmul: unpack rejected its arguments");
+          }
+        }
+        r += h;
       }
     }
   }

@@ -87,5 +87,77 @@ KILN_TEST(other_types_bit_identical_for_worker_counts) {
   kiln_test_workers_identical(KILN_UKERNEL_MMT4D_S8S8S32, 150, 700, 1500);
 }
 
+// Rows past the last whole tile run as skinny tiles (M = 49: 3 x 16 + 1):
+// they must give the bits the same rows give inside whole tiles (the first
+// M rows of an M = 64 run), overwriting or accumulating, with whole and
+// partial column blocks (N = 1100: a 576-column block and 524 columns) and
+// several K blocks; rows past M stay untouched.
+static void kiln_test_tail_rows_match_whole_tiles(uint32_t type) {
+  const int64_t big_M = 64, N = 1100, K = 700;
+  uint64_t features = kiln_ukernel_query_host_cpu_features();
+  const size_t in_elem =
+      kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(type));
+  uint8_t* lhs = malloc((size_t)(big_M * K) * in_elem);
+  uint8_t* rhs = malloc((size_t)(K * N) * in_elem);
+  int32_t* whole = malloc((size_t)(big_M * N) * 4);
+  int32_t* tail = malloc((size_t)(big_M * N) * 4);
+  KILN_ASSERT_TRUE(lhs && rhs && whole && tail);
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (int pass = 0; pass < 2; ++pass) {
+    uint8_t* buf = pass ? rhs : lhs;
+    const int64_t n = pass ? K * N : big_M * K;
+    for (int64_t i = 0; i < n; ++i) {
+      const uint32_t r = kiln_test_rand(&state);
+      if (type == KILN_UKERNEL_MMT4D_F32F32F32) {
+        ((float*)buf)[i] = (float)(int32_t)(r % 2001u - 1000) / 1e3f;
+      } else if (type == KILN_UKERNEL_MMT4D_S8S8S32) {
+        buf[i] = (uint8_t)r;
+      } else {
+        ((uint16_t*)buf)[i] = (uint16_t)(0x3f80 | (r & 0x7f));
+      }
+    }
+  }
+  static const int64_t tails[] = {49, 63, 50, 17};
+  for (int accumulate = 0; accumulate < 2; ++accumulate) {
+    for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); ++t) {
+      const int64_t M = tails[t];
+      for (int64_t i = 0; i < big_M * N; ++i) {
+        whole[i] = tail[i] = (int32_t)(i % 13) - 6;  // f32: tiny denormals
+      }
+      const uint32_t flags =
+          accumulate ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0;
+      KILN_EXPECT_OK(kiln_ukernel_matmul(type, big_M, N, K, lhs, K, rhs, N,
+                                         whole, N, flags, features, NULL,
+                                         kiln_allocator_system()));
+      KILN_EXPECT_OK(kiln_ukernel_matmul(type, M, N, K, lhs, K, rhs, N, tail, N,
+                                         flags, features, NULL,
+                                         kiln_allocator_system()));
+      if (memcmp(whole, tail, (size_t)(M * N) * 4) != 0) {
+        KILN_TEST_FAIL_("type %u M=%lld %s: tail rows differ from whole tiles",
+                        type, (long long)M,
+                        accumulate ? "accumulate" : "overwrite");
+      }
+      for (int64_t i = M * N; i < big_M * N; ++i) {
+        if (tail[i] != (int32_t)(i % 13) - 6) {
+          KILN_TEST_FAIL_("type %u M=%lld: element %lld past M written", type,
+                          (long long)M, (long long)i);
+          break;
+        }
+      }
+    }
+  }
+  free(lhs);
+  free(rhs);
+  free(whole);
+  free(tail);
+}
+
+KILN_TEST(tail_rows_match_whole_tiles) {
+  kiln_test_tail_rows_match_whole_tiles(KILN_UKERNEL_MMT4D_F32F32F32);
+  kiln_test_tail_rows_match_whole_tiles(KILN_UKERNEL_MMT4D_BF16BF16F32);
+  kiln_test_tail_rows_match_whole_tiles(KILN_UKERNEL_MMT4D_S8S8S32);
+}
+
 KILN_TEST_MAIN(KILN_TEST_CASE(f32_bit_identical_for_worker_counts),
-               KILN_TEST_CASE(other_types_bit_identical_for_worker_counts))
+               KILN_TEST_CASE(other_types_bit_identical_for_worker_counts),
+               KILN_TEST_CASE(tail_rows_match_whole_tiles))

@@ -122,11 +122,13 @@ def publish(args, peak, peak_by_threads, results):
     lines = [
         "Made by `%s` on %s (%s, %d CPUs, load average %.1f at the end; "
         "OpenBLAS with `OPENBLAS_CORETYPE=SkylakeX`; best of the "
-        "interleaved rounds; LHS packing and unpacking counted). FMA peak "
-        "of a register-only loop in the same run: %.1f GFLOP/s on one "
-        "thread%s. *%% of peak* is against the peak of that many threads "
-        "running the loop at once; *%% of 1T peak x T* against one thread's "
-        "peak times the thread count."
+        "interleaved rounds; LHS packing and unpacking counted). The FMA "
+        "peak is a register-only loop timed in the same interleaved rounds "
+        "as each shape (*peak* column: that many threads running it at "
+        "once), so that both are sampled at the same moments; at the start "
+        "of the run it measured %.1f GFLOP/s on one thread%s. *%% of peak* "
+        "is against the *peak* column; *%% of 1T peak x T* against one "
+        "thread's peak (same rounds) times the thread count."
         % (args.command,
            datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), cpu,
            os.cpu_count(), os.getloadavg()[0], peak,
@@ -134,17 +136,17 @@ def publish(args, peak, peak_by_threads, results):
                    for t, g in sorted(peak_by_threads.items()) if t > 1)),
         "",
         "| shape | M x K x N | threads | kiln f32 GFLOP/s | OpenBLAS GFLOP/s "
-        "| kiln/OpenBLAS | % of peak | % of 1T peak x T "
+        "| kiln/OpenBLAS | peak GFLOP/s | % of peak | % of 1T peak x T "
         "| bf16 GFLOP/s (x f32) | i8 GOP/s (x f32) | tile |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in results:
         lines.append(
-            "| %s | %dx%dx%d | %d | %.1f | %.1f | %.2f | %.1f | %.1f "
+            "| %s | %dx%dx%d | %d | %.1f | %.1f | %.2f | %.1f | %.1f | %.1f "
             "| %.1f (%.2f) | %.1f (%.2f) | %s |" % (
                 r["shape"], r["M"], r["K"], r["N"], r["threads"],
                 r["kiln_f32_gflops"], r["openblas_f32_gflops"], r["ratio"],
-                r["percent_of_peak"], r["percent_of_1thread_peak_x_threads"],
+                r["peak_gflops"], r["percent_of_peak"], r["percent_of_1thread_peak_x_threads"],
                 r["kiln_bf16_gflops"],
                 r["kiln_bf16_gflops"] / r["kiln_f32_gflops"],
                 r["kiln_i8_gflops"],

@@ -32,23 +32,27 @@ kiln_status_t kiln_ukernel_host_cpu_features_from_env(uint64_t* out_features) {
 // Plan
 //===----------------------------------------------------------------------===//
 
-// Block sizes in matrix rows and columns. The RHS block a task reads for
-// one K block (N_BLOCK columns x ~1 KiB of K each, 576 KiB) stays in L2
-// while the task's M_BLOCK rows stream past it, next to the task's OUT
-// block (M_BLOCK x N_BLOCK x 4 bytes, 144 KiB). N_BLOCK is a multiple of
-// three 16-column tiles, the run the f32 AVX-512 kernel takes at once.
-// Measured on Zen 5 (1 MiB L2) against 128 x 256 with tasks taken M block
-// first: 1-7% faster on 1024-2048 squares, 1 and 2 threads (N_BLOCK 480 and
-// 768 and M_BLOCK 32, 96 and 128 were no better); -D overrides them for
-// experiments.
+// Block sizes in matrix rows and columns, and bytes of K per packed row.
+// A task is M_BLOCK rows x N_BLOCK columns; the RHS panel of one K block
+// (N_BLOCK columns x K_BYTES of K each, 4.5 MiB for f32) streams through
+// L2 while the kernel keeps its accumulators in registers for the whole K
+// block, and the task's OUT block (M_BLOCK x N_BLOCK x 4 bytes, 144 KiB)
+// stays in L2. N_BLOCK is a multiple of three 16-column tiles, the run the
+// f32 AVX-512 kernel takes at once. Long K blocks matter most: each
+// three-tile call loads and stores 24 accumulators and sets up its loops
+// once per K block. Measured on Zen 5 (48 KiB L1, 1 MiB L2), interleaved
+// medians at 1 thread against 64 x 576 with 1 KiB of K (an LHS M1 row in
+// L1): 1024^2 179 -> 195 GFLOP/s, 1536^2 178 -> 197, 2048^2 182 -> 197,
+// 128x768x3072 178 -> 188, the same at 49x512x2048; also faster at 2
+// threads. -D overrides them for experiments.
 #ifndef KILN_UKERNEL_MATMUL_M_BLOCK
-#define KILN_UKERNEL_MATMUL_M_BLOCK 64
+#define KILN_UKERNEL_MATMUL_M_BLOCK 32
 #endif
 #ifndef KILN_UKERNEL_MATMUL_N_BLOCK
-#define KILN_UKERNEL_MATMUL_N_BLOCK 576
+#define KILN_UKERNEL_MATMUL_N_BLOCK 1152
 #endif
 #ifndef KILN_UKERNEL_MATMUL_K_BYTES
-#define KILN_UKERNEL_MATMUL_K_BYTES 1024
+#define KILN_UKERNEL_MATMUL_K_BYTES 4096
 #endif
 
 static int kiln_ukernel_mul3_size(int64_t a, int64_t b, int64_t c, size_t elem,
@@ -90,8 +94,8 @@ kiln_status_t kiln_ukernel_matmul_plan(uint32_t type, int64_t M, int64_t N,
   p->K1 = (K + p->tile.K0 - 1) / p->tile.K0;
   const size_t in_elem =
       kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(type));
-  // K blocks of about 1 KiB per packed row (256 f32) keep an LHS M1 row in
-  // L1; a last block shorter than half the others is merged into them.
+  // K blocks of about K_BYTES per packed row (1024 f32); a last block
+  // shorter than half the others is merged into them.
   int64_t k1_target =
       (int64_t)(KILN_UKERNEL_MATMUL_K_BYTES / (in_elem * (size_t)p->tile.K0));
   if (k1_target < 1) k1_target = 1;

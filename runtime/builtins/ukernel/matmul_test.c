@@ -74,8 +74,8 @@ static void kiln_test_workers_identical(uint32_t type, int64_t M, int64_t N,
 }
 
 KILN_TEST(f32_bit_identical_for_worker_counts) {
-  // Several M blocks, N blocks (> 512 columns) and K blocks (> 256).
-  kiln_test_workers_identical(KILN_UKERNEL_MMT4D_F32F32F32, 200, 1100, 700);
+  // Several M blocks, N blocks (> 1152 columns) and K blocks (> 1024).
+  kiln_test_workers_identical(KILN_UKERNEL_MMT4D_F32F32F32, 200, 1300, 2200);
   kiln_test_workers_identical(KILN_UKERNEL_MMT4D_F32F32F32, 3, 1500, 300);
   // One N block: tasks pack their own LHS rows.
   kiln_test_workers_identical(KILN_UKERNEL_MMT4D_F32F32F32, 300, 200, 500);
@@ -90,10 +90,10 @@ KILN_TEST(other_types_bit_identical_for_worker_counts) {
 // Rows past the last whole tile run as skinny tiles (M = 49: 3 x 16 + 1):
 // they must give the bits the same rows give inside whole tiles (the first
 // M rows of an M = 64 run), overwriting or accumulating, with whole and
-// partial column blocks (N = 1100: a 576-column block and 524 columns) and
+// partial column blocks (N = 1200: a 1152-column block and 48 columns) and
 // several K blocks; rows past M stay untouched.
 static void kiln_test_tail_rows_match_whole_tiles(uint32_t type) {
-  const int64_t big_M = 64, N = 1100, K = 700;
+  const int64_t big_M = 64, N = 1200, K = 2100;
   uint64_t features = kiln_ukernel_query_host_cpu_features();
   const size_t in_elem =
       kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(type));

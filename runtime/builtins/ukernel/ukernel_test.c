@@ -274,12 +274,13 @@ KILN_TEST(matmul_small_shapes_every_isa) {
   }
 }
 
-// Larger shapes: 513 in each dimension, several K blocks and N blocks.
+// Larger shapes: 513 in each dimension, several N blocks (1250 columns)
+// and f32 K blocks (2600).
 KILN_TEST(matmul_large_shapes_every_isa) {
   static const int64_t shapes[][3] = {
-      {513, 33, 17}, {17, 513, 31}, {31, 17, 513},
-      {1, 513, 513}, {2, 600, 300}, {33, 1100, 700},
-      {0, 5, 5},     {5, 0, 5},     {5, 5, 0},
+      {513, 33, 17}, {17, 513, 31},   {31, 17, 513},   {1, 513, 513},
+      {2, 600, 300}, {33, 1250, 300}, {17, 100, 2600}, {0, 5, 5},
+      {5, 0, 5},     {5, 5, 0},
   };
   kiln_test_isa_t isas[8];
   int isa_count = kiln_test_supported_isas(isas);

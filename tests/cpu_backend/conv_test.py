@@ -5,8 +5,8 @@ Convolutions (stablehlo.convolution in NHWC/HWIO and NCHW/OIHW, the named
 linalg convs, tosa.conv2d with a bias) over odd sizes: 1, 3, 15, 17
 channels and pixels, non-multiples of every tile, strides 2, padding,
 dilation 2, batch 2, 1x1 (plain matmul packing) and KxK (im2col packing),
-K above the entry's K block (256), more output channels than its column
-block (128) and more pixels than its row block (256). Each runs on local-sync and local-task with the CPU features
+K above the entry's K block (1024), more output channels than its column
+block (192) and more pixels than its row block (256). Each runs on local-sync and local-task with the CPU features
 capped to each ISA variant in turn (KILN_HAL_CPU_ISA_CAP), from one module
 with three ISA variants; every convolution must compile to a micro-kernel
 entry, and local-task must give local-sync's bits. A two-layer NCHW chain
@@ -45,6 +45,8 @@ CASES = [
     (1, 23, 23, 3, 16, 7, 2, 3, 1, "nhwc"),
     (1, 7, 7, 64, 17, 3, 1, 1, 1, "nhwc"),
     (1, 5, 5, 4, 300, 3, 1, 1, 1, "nhwc"),
+    # K = 3 * 3 * 130 = 1170: two K blocks of the im2col entry.
+    (1, 6, 6, 130, 17, 3, 2, 1, 1, "nhwc"),
     (1, 1, 1, 3, 1, 1, 1, 0, 1, "nchw"),
     # One pixel, several channels (a squeeze-and-excitation 1x1 conv): the
     # output's row stride is free and must still cover a row.

@@ -4,8 +4,8 @@
 Shapes cover 1, 3, 15, 17, 300, 513 and non-multiples of every tile (16x16,
 8x8, skinny M), batch matmuls, dot_generals that become linalg.generic
 (rank-4 batches, transposed LHS and/or RHS), constant RHS weights (packed
-at compile time: their entries must not pack the RHS), K longer than the entry's K block (256) and
-M and N beyond its row and column blocks (256, 128);
+at compile time: their entries must not pack the RHS), K longer than the entry's K block (1024) and
+M and N beyond its row and column blocks (256, 192);
 each runs on local-sync and on local-task with 2 and 1 workers (whose bits
 must equal local-sync's: tiles are spread, K never split) with the CPU
 features capped to each
@@ -29,7 +29,7 @@ SHAPES = [(1, 1, 1), (3, 15, 17), (17, 513, 31), (15, 17, 3), (1, 600, 1000),
           # Whole column tiles and a 9-15 row remainder: written in place
           # as skinny tiles of decreasing powers of two (8 + 1, 8 + 2 + 1
           # over two K blocks, 8 + 4 + 1 with no full tile).
-          (169, 40, 48), (27, 300, 64), (13, 20, 32)]
+          (169, 40, 48), (27, 1100, 64), (13, 20, 32)]
 BATCHED = [(3, 5, 7, 300), (2, 17, 33, 9)]
 # dot_generals that lower to linalg.generic, not a named matmul: (lhs shape,
 # rhs shape, batching dims, contracting dims). Rank-4 batches (an attention
@@ -53,7 +53,8 @@ CONSTANT = [((1, 3), (3, 17), ([], []), ([1], [0])),
             ((2, 5, 7), (2, 7, 19), ([0], [0]), ([2], [1])),
             ((3, 5, 7), (7, 17), ([], []), ([2], [0])),
             ((169, 64), (64, 32), ([], []), ([1], [0])),
-            ((29, 300), (300, 16), ([], []), ([1], [0]))]
+            ((29, 300), (300, 16), ([], []), ([1], [0])),
+            ((19, 1100), (1100, 32), ([], []), ([1], [0]))]
 
 
 def dense(x):

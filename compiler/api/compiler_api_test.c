@@ -285,6 +285,63 @@ KILN_TEST(file_output_equals_memory_output) {
   end_session(session);
 }
 
+// A source file of 1 MiB or more is mapped, not read: it must compile to
+// the bytes the same text gives from memory. The text ends exactly at the
+// file's end (no terminator), so a parser reading past it would fault.
+KILN_TEST(large_file_source_compiles_like_memory) {
+  kiln_compiler_session_t* session = begin_session(1, kVmvx);
+  KILN_ASSERT_TRUE(session != NULL);
+  char dir[] = "/tmp/kiln_compiler_api_test_XXXXXX";
+  KILN_ASSERT_TRUE(mkdtemp(dir) != NULL);
+  char source_path[128];
+  snprintf(source_path, sizeof(source_path), "%s/big.mlir", dir);
+  // 1.5 MiB of comment lines, then the function.
+  const size_t comment_lines = 24 * 1024;
+  const char line[] = "// padding: a large model's text or weights ........\n";
+  const size_t line_length = sizeof(line) - 1;
+  const size_t length = comment_lines * line_length + strlen(kDot);
+  char* text = malloc(length + 1);
+  KILN_ASSERT_TRUE(text != NULL);
+  for (size_t i = 0; i < comment_lines; ++i) {
+    memcpy(text + i * line_length, line, line_length);
+  }
+  memcpy(text + comment_lines * line_length, kDot, strlen(kDot) + 1);
+  FILE* f = fopen(source_path, "wb");
+  KILN_ASSERT_TRUE(f != NULL);
+  KILN_EXPECT_TRUE(fwrite(text, 1, length, f) == length);
+  fclose(f);
+
+  kiln_compiler_source_t* source = NULL;
+  KILN_EXPECT_OK(kiln_compiler_source_open_file(session, source_path, &source));
+  kiln_compiler_invocation_t* invocation = NULL;
+  KILN_EXPECT_OK(kiln_compiler_invocation_create(session, &invocation));
+  KILN_EXPECT_OK(kiln_compiler_invocation_parse_source(invocation, source));
+  KILN_EXPECT_OK(kiln_compiler_invocation_run_pipeline(invocation));
+  kiln_compiler_output_t* output = NULL;
+  KILN_EXPECT_OK(
+      kiln_compiler_output_open_memory(kiln_allocator_system(), &output));
+  KILN_EXPECT_OK(kiln_compiler_invocation_output_module(invocation, output));
+  kiln_compiler_invocation_destroy(invocation);
+  kiln_compiler_source_destroy(source);
+  const void* memory = NULL;
+  size_t memory_length = 0;
+  KILN_EXPECT_OK(
+      kiln_compiler_output_map_memory(output, &memory, &memory_length));
+  uint8_t* buffer_bytes = NULL;
+  size_t buffer_length = 0;
+  KILN_EXPECT_OK(
+      compile_bytes(session, source_path, text, &buffer_bytes, &buffer_length));
+  KILN_EXPECT_TRUE(memory_length > 0);
+  KILN_EXPECT_TRUE(same_bytes(buffer_bytes, buffer_length,
+                              (const uint8_t*)memory, memory_length));
+  free(buffer_bytes);
+  free(text);
+  kiln_compiler_output_destroy(output);
+  unlink(source_path);
+  rmdir(dir);
+  end_session(session);
+}
+
 typedef struct collected_diagnostics_t {
   int count;
   kiln_compiler_diagnostic_severity_t severity;
@@ -552,6 +609,7 @@ KILN_TEST_MAIN(
     KILN_TEST_CASE(session_needs_global_initialize),
     KILN_TEST_CASE(memory_source_to_memory_output_runs),
     KILN_TEST_CASE(file_output_equals_memory_output),
+    KILN_TEST_CASE(large_file_source_compiles_like_memory),
     KILN_TEST_CASE(diagnostics_reach_the_callback_with_their_location),
     KILN_TEST_CASE(invalid_flags_are_errors),
     KILN_TEST_CASE(compile_to_a_phase_prints_ir),

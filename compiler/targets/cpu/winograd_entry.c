@@ -284,6 +284,7 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       "    wi.tiles_w = TW; wi.tile0 = tb; wi.tiles = nt;\n"
       "    wi.out_size0 = M1; wi.c0 = k0; wi.kc = kc;\n"
       "    wi.out_stride_point = M1 * t.M0 * kc; wi.tile_size0 = t.M0;\n"
+      "    wi.flags = KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR;\n"
       "    wi.cpu_features = features;\n"
       "    if (env->import_funcs[4](env->import_contexts[4], &wi, 0)) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
@@ -292,7 +293,9 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       "    mp.lhs_stride0 = kc * t.M0; mp.out_stride0 = N1 * t.M0 * t.N0;\n"
       "    mp.M1 = M1; mp.K1 = kc; mp.M0 = t.M0; mp.N0 = t.N0; mp.K0 = 1;\n"
       "    mp.type = KILN_UKERNEL_MMT4D_F32F32F32;\n"
-      "    mp.flags = k0 ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0;\n"
+      "    mp.flags = KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR |\n"
+      "               (k0 ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0);\n"
+      "    mp.lhs_stride1 = kc;\n"
       "    mp.cpu_features = features;\n"
       // A 16-column panel holds 16 / N0 tiles (matmul_entry.c's panels).
       "    const int64_t tpp = 16 / t.N0;\n"

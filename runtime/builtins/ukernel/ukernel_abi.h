@@ -255,6 +255,12 @@ typedef struct kiln_ukernel_pack_window_params_t {
 // [M1][K1 = kc][M0][1] LHS layout of f32 mmt4d. Image element (y, x, c) is
 // in[y * in_stride_h + x * in_stride_w + c] for 0 <= y < h, 0 <= x < w;
 // positions outside the image read as 0 (zero padding folded in).
+// With KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR each point's LHS is instead
+// row-major, one row of kc channels per tile: V_p(tile0 + i, c0 + c) at
+// out[p * out_stride_point + i * kc + c] (what mmt4d reads with
+// KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR and lhs_stride1 = kc): each tile's
+// 16 channels are one contiguous store instead of 16 values M0 apart.
+#define KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR (1u << 0)
 typedef struct kiln_ukernel_winograd_input_params_t {
   const float* in;  // the image (batch applied)
   float* out;
@@ -268,7 +274,7 @@ typedef struct kiln_ukernel_winograd_input_params_t {
   int64_t c0, kc;            // channels
   int64_t out_stride_point;  // >= out_size0 * kc * tile_size0
   int32_t tile_size0;        // 1..64
-  uint32_t flags;            // 0
+  uint32_t flags;            // KILN_UKERNEL_WINOGRAD_FLAG_*
   uint64_t cpu_features;
 } kiln_ukernel_winograd_input_params_t;
 

@@ -8,7 +8,10 @@
 static int kiln_ukernel_winograd_input_check(
     const kiln_ukernel_winograd_input_params_t* p) {
   const int64_t max = KILN_UKERNEL_MAX_EXTENT;
-  if (!p || p->flags || p->tile_size0 < 1 || p->tile_size0 > 64) return 0;
+  if (!p || (p->flags & ~KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR) ||
+      p->tile_size0 < 1 || p->tile_size0 > 64) {
+    return 0;
+  }
   if (p->h < 0 || p->w < 0 || p->tiles_w < 1 || p->tile0 < 0 || p->tiles < 0 ||
       p->out_size0 < 0 || p->c0 < 0 || p->kc < 0 || p->h > max || p->w > max ||
       p->tiles_w > max || p->tile0 > max || p->out_size0 > max || p->c0 > max ||
@@ -77,14 +80,21 @@ static int kiln_ukernel_winograd_output_check(
     (r)[3 * (rs)] = d12 + 8.0f * d34 + m5;                                     \
   } while (0)
 
+int64_t kiln_ukernel_winograd_lhs_offset(
+    const kiln_ukernel_winograd_input_params_t* p, int64_t i, int64_t c) {
+  const int64_t M0 = p->tile_size0;
+  return (p->flags & KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR)
+             ? i * p->kc + c
+             : (i / M0) * p->kc * M0 + c * M0 + i % M0;
+}
+
 void kiln_ukernel_winograd_input_tile_generic(
     const kiln_ukernel_winograd_input_params_t* p, int64_t i) {
   const int64_t t = p->tile0 + i;
   const int64_t y0 = (t / p->tiles_w) * 4 - p->pad_top;
   const int64_t x0 = (t % p->tiles_w) * 4 - p->pad_left;
-  const int64_t M0 = p->tile_size0;
-  float* out = p->out + (i / M0) * p->kc * M0 + i % M0;
   for (int64_t c = 0; c < p->kc; ++c) {
+    float* out = p->out + kiln_ukernel_winograd_lhs_offset(p, i, c);
     float d[36], tmp[36], v[36];
     for (int u = 0; u < 6; ++u) {
       for (int x = 0; x < 6; ++x) {
@@ -98,7 +108,7 @@ void kiln_ukernel_winograd_input_tile_generic(
     for (int x = 0; x < 6; ++x) KILN_UKERNEL_WINO_BT(tmp + x, 6, d + x, 6);
     for (int u = 0; u < 6; ++u)
       KILN_UKERNEL_WINO_BT(v + u * 6, 1, tmp + u * 6, 1);
-    for (int q = 0; q < 36; ++q) out[q * p->out_stride_point + c * M0] = v[q];
+    for (int q = 0; q < 36; ++q) out[q * p->out_stride_point] = v[q];
   }
 }
 
@@ -137,19 +147,23 @@ int kiln_ukernel_winograd_input(
   const int64_t M0 = p->tile_size0;
   // Rows past |tiles| are padding: zero, so the matmul adds nothing.
   for (int64_t i = p->tiles; i < p->out_size0 * M0; ++i) {
-    float* out = p->out + (i / M0) * p->kc * M0 + i % M0;
     for (int q = 0; q < 36; ++q) {
       for (int64_t c = 0; c < p->kc; ++c) {
-        out[q * p->out_stride_point + c * M0] = 0.0f;
+        p->out[q * p->out_stride_point +
+               kiln_ukernel_winograd_lhs_offset(p, i, c)] = 0.0f;
       }
     }
   }
 #if defined(__x86_64__)
   if (kiln_ukernel_has_features(p->cpu_features,
                                 KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
-    for (int64_t i = 0; i < p->tiles; ++i) {
-      kiln_ukernel_winograd_input_tile_avx512(p, i);
+    int64_t i = 0;
+    if (M0 == 16 && !(p->flags & KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR)) {
+      for (; i + 16 <= p->tiles; i += 16) {
+        kiln_ukernel_winograd_input_block16_avx512(p, i);
+      }
     }
+    for (; i < p->tiles; ++i) kiln_ukernel_winograd_input_tile_avx512(p, i);
     return KILN_UKERNEL_OK;
   }
 #endif

@@ -68,11 +68,18 @@ KILN_TEST(input_transform_matches_direct_evaluation) {
     int64_t h, w, c, pad, c0, kc, tile0, tiles;
     int32_t m0;
   } cases[] = {
-      {7, 7, 33, 1, 0, 33, 0, 4, 16}, {13, 5, 64, 0, 16, 40, 1, 5, 8},
-      {1, 1, 32, 1, 0, 32, 0, 1, 16}, {56, 56, 17, 1, 1, 16, 20, 37, 16},
+      {7, 7, 33, 1, 0, 33, 0, 4, 16},
+      {13, 5, 64, 0, 16, 40, 1, 5, 8},
+      {1, 1, 32, 1, 0, 32, 0, 1, 16},
+      {56, 56, 17, 1, 1, 16, 20, 37, 16},
       {3, 5, 3, 2, 0, 3, 0, 6, 4},
+      // Three whole 16-tile blocks (transposed stores) and two lone tiles;
+      // 35 channels: two whole 16-channel chunks and a masked one.
+      {29, 31, 40, 1, 3, 35, 5, 50, 16},
   };
-  for (int k = 0; k < isa_count; ++k) {
+  for (int k = 0; k < 2 * isa_count; ++k) {
+    // Every ISA with the packed [M1][kc][M0] LHS, then with row-major rows.
+    const int row_major = k >= isa_count;
     for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ++ci) {
       const int64_t H = cases[ci].h, W = cases[ci].w, C = cases[ci].c;
       const int64_t pad = cases[ci].pad, M0 = cases[ci].m0;
@@ -93,7 +100,8 @@ KILN_TEST(input_transform_matches_direct_evaluation) {
       p.c0 = cases[ci].c0, p.kc = cases[ci].kc;
       p.out_stride_point = p.out_size0 * p.kc * M0 + 3;
       p.tile_size0 = (int32_t)M0;
-      p.cpu_features = features[k];
+      p.flags = row_major ? KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR : 0;
+      p.cpu_features = features[k % isa_count];
       size_t count = (size_t)(36 * p.out_stride_point);
       float* out = (float*)malloc(count * sizeof(float));
       for (size_t i = 0; i < count; ++i) out[i] = 1e30f;
@@ -116,16 +124,18 @@ KILN_TEST(input_transform_matches_direct_evaluation) {
                   }
                 }
               }
-              float got = out[(a * 6 + b) * p.out_stride_point +
-                              (i / M0) * p.kc * M0 + c * M0 + i % M0];
+              float got =
+                  out[(a * 6 + b) * p.out_stride_point +
+                      (row_major ? i * p.kc + c
+                                 : (i / M0) * p.kc * M0 + c * M0 + i % M0)];
               double err = fabs(got - want);
               if (err > worst) worst = err;
               if (err > 1e-4 * (1.0 + fabs(want))) {
                 KILN_TEST_FAIL_(
-                    "ISA %s case %zu tile %lld c %lld point %d: "
+                    "ISA %s%s case %zu tile %lld c %lld point %d: "
                     "got %g want %g",
-                    names[k], ci, (long long)i, (long long)c, a * 6 + b, got,
-                    want);
+                    names[k % isa_count], row_major ? " row-major" : "", ci,
+                    (long long)i, (long long)c, a * 6 + b, got, want);
                 bad = 1;
                 break;
               }
@@ -330,7 +340,7 @@ KILN_TEST(bad_arguments_are_rejected) {
   ip.out_stride_point = 16, ip.tiles = 17;  // more tiles than rows
   KILN_EXPECT_EQ_INT(kiln_ukernel_winograd_input(&ip),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
-  ip.tiles = 1, ip.flags = 1;
+  ip.tiles = 1, ip.flags = 2;  // an unknown flag
   KILN_EXPECT_EQ_INT(kiln_ukernel_winograd_input_import(NULL, &ip, NULL),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
   kiln_ukernel_winograd_output_params_t op;

@@ -1,7 +1,9 @@
 // AVX-512 Winograd F(4x4, 3x3) transforms: 16 channels per register. The
-// input transform scatters each point's 16 channels into the K0 = 1 LHS
-// layout (channels tile_size0 apart); the output transform reads one
-// 16-channel row of each point's packed N0 = 16 result tile.
+// input transform writes each point's 16 channels into the K0 = 1 LHS
+// layout (channels tile_size0 apart): a block of 16 tiles (M0 = 16) is
+// transposed in registers and stored as whole 64-byte rows; a lone tile
+// scatters. The output transform reads one 16-channel row of each point's
+// packed N0 = 16 result tile.
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -37,49 +39,113 @@ static inline void kiln_wino_at16(const __m512 m[6], __m512 r[4]) {
   r[3] = _mm512_add_ps(_mm512_fmadd_ps(c8, d34, d12), m[5]);
 }
 
-void kiln_ukernel_winograd_input_tile_avx512(
-    const kiln_ukernel_winograd_input_params_t* p, int64_t i) {
-  const int64_t t = p->tile0 + i;
+// The 36 transformed points (B^T d B, point (u, x) at v[u * 6 + x]) of 16
+// channels from |c| (|mask| of them real) of tile |t|.
+static inline __attribute__((always_inline)) void kiln_wino_input16(
+    const kiln_ukernel_winograd_input_params_t* p, int64_t t, int64_t c,
+    __mmask16 mask, __m512 v[36]) {
   const int64_t y0 = (t / p->tiles_w) * 4 - p->pad_top;
   const int64_t x0 = (t % p->tiles_w) * 4 - p->pad_left;
+  __m512 tmp[36];
+  for (int x = 0; x < 6; ++x) {
+    __m512 d[6], r[6];
+    const int64_t xx = x0 + x;
+    for (int u = 0; u < 6; ++u) {
+      const int64_t yy = y0 + u;
+      // Window positions outside the image are the zero padding.
+      d[u] =
+          yy >= 0 && yy < p->h && xx >= 0 && xx < p->w
+              ? _mm512_maskz_loadu_ps(mask, p->in + yy * p->in_stride_h +
+                                                xx * p->in_stride_w + p->c0 + c)
+              : _mm512_setzero_ps();
+    }
+    kiln_wino_bt16(d, r);
+    for (int u = 0; u < 6; ++u) tmp[u * 6 + x] = r[u];
+  }
+  for (int u = 0; u < 6; ++u) kiln_wino_bt16(tmp + u * 6, v + u * 6);
+}
+
+void kiln_ukernel_winograd_input_tile_avx512(
+    const kiln_ukernel_winograd_input_params_t* p, int64_t i) {
   const int64_t M0 = p->tile_size0;
   float* out = p->out + (i / M0) * p->kc * M0 + i % M0;
-  // Which of the 6 x 6 window positions lie inside the image.
-  int inside[36];
-  for (int u = 0; u < 6; ++u) {
-    for (int x = 0; x < 6; ++x) {
-      int64_t yy = y0 + u, xx = x0 + x;
-      inside[u * 6 + x] = yy >= 0 && yy < p->h && xx >= 0 && xx < p->w;
-    }
-  }
   const __m512i lanes = _mm512_mullo_epi32(
       _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
       _mm512_set1_epi32((int32_t)M0));
   for (int64_t c = 0; c < p->kc; c += 16) {
     const int64_t n = p->kc - c < 16 ? p->kc - c : 16;
     const __mmask16 mask = (__mmask16)((1u << n) - 1u);
-    __m512 tmp[36];
-    for (int x = 0; x < 6; ++x) {
-      __m512 d[6], r[6];
-      for (int u = 0; u < 6; ++u) {
-        d[u] = inside[u * 6 + x]
-                   ? _mm512_maskz_loadu_ps(
-                         mask, p->in + (y0 + u) * p->in_stride_h +
-                                   (x0 + x) * p->in_stride_w + p->c0 + c)
-                   : _mm512_setzero_ps();
+    __m512 v[36];
+    kiln_wino_input16(p, p->tile0 + i, c, mask, v);
+    if (p->flags & KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR) {
+      // The tile's row: its 16 channels are contiguous.
+      float* o = p->out + i * p->kc + c;
+      for (int q = 0; q < 36; ++q) {
+        _mm512_mask_storeu_ps(o + q * p->out_stride_point, mask, v[q]);
       }
-      kiln_wino_bt16(d, r);
-      for (int u = 0; u < 6; ++u) tmp[u * 6 + x] = r[u];
+      continue;
     }
     float* o = out + c * M0;
-    for (int u = 0; u < 6; ++u) {
-      __m512 v[6];
-      kiln_wino_bt16(tmp + u * 6, v);
-      for (int x = 0; x < 6; ++x) {
-        // 16 channels, M0 floats apart in point (u, x)'s LHS.
-        _mm512_mask_i32scatter_ps(o + (u * 6 + x) * p->out_stride_point, mask,
-                                  lanes, v[x], 4);
-      }
+    for (int q = 0; q < 36; ++q) {
+      // 16 channels, M0 floats apart in point q's LHS.
+      _mm512_mask_i32scatter_ps(o + q * p->out_stride_point, mask, lanes, v[q],
+                                4);
+    }
+  }
+}
+
+// Transposes the 16 x 16 floats in r (row i = r[i]) in place.
+static inline __attribute__((always_inline)) void kiln_wino_transpose16(
+    __m512 r[16]) {
+  __m512 t[16];
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {
+    const __m512d a = _mm512_castps_pd(t[4 * i]);
+    const __m512d b = _mm512_castps_pd(t[4 * i + 1]);
+    const __m512d c = _mm512_castps_pd(t[4 * i + 2]);
+    const __m512d d = _mm512_castps_pd(t[4 * i + 3]);
+    r[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, c));
+    r[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, c));
+    r[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
+    r[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
+  }
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 4; ++j) {
+      t[8 * i + j] = _mm512_shuffle_f32x4(r[8 * i + j], r[8 * i + 4 + j], 0x88);
+      t[8 * i + 4 + j] =
+          _mm512_shuffle_f32x4(r[8 * i + j], r[8 * i + 4 + j], 0xdd);
+    }
+  }
+  for (int j = 0; j < 8; ++j) {
+    r[j] = _mm512_shuffle_f32x4(t[j], t[8 + j], 0x88);
+    r[8 + j] = _mm512_shuffle_f32x4(t[j], t[8 + j], 0xdd);
+  }
+}
+
+void kiln_ukernel_winograd_input_block16_avx512(
+    const kiln_ukernel_winograd_input_params_t* p, int64_t i0) {
+  float* out = p->out + (i0 / 16) * p->kc * 16;
+  // [point][tile][channel] of 16 tiles x 16 channels (36 KiB: L1).
+  float buf[36][16][16] __attribute__((aligned(64)));
+  for (int64_t c = 0; c < p->kc; c += 16) {
+    const int64_t n = p->kc - c < 16 ? p->kc - c : 16;
+    const __mmask16 mask = (__mmask16)((1u << n) - 1u);
+    for (int j = 0; j < 16; ++j) {
+      __m512 v[36];
+      kiln_wino_input16(p, p->tile0 + i0 + j, c, mask, v);
+      for (int q = 0; q < 36; ++q) _mm512_store_ps(buf[q][j], v[q]);
+    }
+    // Point q's block: row j = tile j's channels; transposed, row ch is
+    // channel ch of the 16 tiles, stored whole at (c + ch) * 16.
+    for (int q = 0; q < 36; ++q) {
+      __m512 r[16];
+      for (int j = 0; j < 16; ++j) r[j] = _mm512_load_ps(buf[q][j]);
+      kiln_wino_transpose16(r);
+      float* o = out + q * p->out_stride_point + c * 16;
+      for (int64_t ch = 0; ch < n; ++ch) _mm512_storeu_ps(o + ch * 16, r[ch]);
     }
   }
 }

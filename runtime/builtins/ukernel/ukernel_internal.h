@@ -21,10 +21,9 @@ typedef int32_t kiln_ukernel_unaligned_i32_t
 // Portable C (mmt4d.c): any type and tile size.
 KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_tile_generic);
 
-// winograd.c: one tile of the portable Winograd transforms (tile |i| of
-// the call).
-// Where V_p(tile i, channel c) goes within point p's LHS, for either layout
-// (ukernel_abi.h).
+// winograd.c: where V_p(tile i, channel c) goes within point p's LHS, for
+// either layout (ukernel_abi.h); one tile of the portable Winograd
+// transforms (tile |i| of the call).
 int64_t kiln_ukernel_winograd_lhs_offset(
     const kiln_ukernel_winograd_input_params_t* params, int64_t i, int64_t c);
 void kiln_ukernel_winograd_input_tile_generic(
@@ -37,12 +36,6 @@ void kiln_ukernel_winograd_output_tile_generic(
 // (the output transform needs tile_size1 == 16).
 void kiln_ukernel_winograd_input_tile_avx512(
     const kiln_ukernel_winograd_input_params_t* params, int64_t i);
-// Tiles i0 .. i0 + 15, one whole block of a tile_size0 = 16 LHS (i0 a
-// multiple of 16, i0 + 16 <= tiles): the bits of the one-tile version,
-// stored as whole rows (16 scatters per point and 16 channels were most of
-// the transform's time).
-void kiln_ukernel_winograd_input_block16_avx512(
-    const kiln_ukernel_winograd_input_params_t* params, int64_t i0);
 void kiln_ukernel_winograd_output_tile_avx512(
     const kiln_ukernel_winograd_output_params_t* params, int64_t i);
 

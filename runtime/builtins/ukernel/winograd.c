@@ -157,13 +157,9 @@ int kiln_ukernel_winograd_input(
 #if defined(__x86_64__)
   if (kiln_ukernel_has_features(p->cpu_features,
                                 KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
-    int64_t i = 0;
-    if (M0 == 16 && !(p->flags & KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR)) {
-      for (; i + 16 <= p->tiles; i += 16) {
-        kiln_ukernel_winograd_input_block16_avx512(p, i);
-      }
+    for (int64_t i = 0; i < p->tiles; ++i) {
+      kiln_ukernel_winograd_input_tile_avx512(p, i);
     }
-    for (; i < p->tiles; ++i) kiln_ukernel_winograd_input_tile_avx512(p, i);
     return KILN_UKERNEL_OK;
   }
 #endif

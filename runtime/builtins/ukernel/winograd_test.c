@@ -73,8 +73,8 @@ KILN_TEST(input_transform_matches_direct_evaluation) {
       {1, 1, 32, 1, 0, 32, 0, 1, 16},
       {56, 56, 17, 1, 1, 16, 20, 37, 16},
       {3, 5, 3, 2, 0, 3, 0, 6, 4},
-      // Three whole 16-tile blocks (transposed stores) and two lone tiles;
-      // 35 channels: two whole 16-channel chunks and a masked one.
+      // 50 tiles; 35 channels: two whole 16-channel chunks and a masked
+      // one.
       {29, 31, 40, 1, 3, 35, 5, 50, 16},
   };
   for (int k = 0; k < 2 * isa_count; ++k) {

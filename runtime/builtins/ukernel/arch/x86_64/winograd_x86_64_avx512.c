@@ -1,9 +1,9 @@
 // AVX-512 Winograd F(4x4, 3x3) transforms: 16 channels per register. The
-// input transform writes each point's 16 channels into the K0 = 1 LHS
-// layout (channels tile_size0 apart): a block of 16 tiles (M0 = 16) is
-// transposed in registers and stored as whole 64-byte rows; a lone tile
-// scatters. The output transform reads one 16-channel row of each point's
-// packed N0 = 16 result tile.
+// input transform stores each point's 16 channels as one contiguous row of
+// the row-major LHS (KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR, what the
+// compiler emits), or scatters them tile_size0 apart into the packed K0 = 1
+// layout (modules compiled before the flag). The output transform reads one
+// 16-channel row of each point's packed N0 = 16 result tile.
 #include <immintrin.h>
 #include <stdint.h>
 
@@ -90,62 +90,6 @@ void kiln_ukernel_winograd_input_tile_avx512(
       // 16 channels, M0 floats apart in point q's LHS.
       _mm512_mask_i32scatter_ps(o + q * p->out_stride_point, mask, lanes, v[q],
                                 4);
-    }
-  }
-}
-
-// Transposes the 16 x 16 floats in r (row i = r[i]) in place.
-static inline __attribute__((always_inline)) void kiln_wino_transpose16(
-    __m512 r[16]) {
-  __m512 t[16];
-  for (int i = 0; i < 8; ++i) {
-    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-  }
-  for (int i = 0; i < 4; ++i) {
-    const __m512d a = _mm512_castps_pd(t[4 * i]);
-    const __m512d b = _mm512_castps_pd(t[4 * i + 1]);
-    const __m512d c = _mm512_castps_pd(t[4 * i + 2]);
-    const __m512d d = _mm512_castps_pd(t[4 * i + 3]);
-    r[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, c));
-    r[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, c));
-    r[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(b, d));
-    r[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(b, d));
-  }
-  for (int i = 0; i < 2; ++i) {
-    for (int j = 0; j < 4; ++j) {
-      t[8 * i + j] = _mm512_shuffle_f32x4(r[8 * i + j], r[8 * i + 4 + j], 0x88);
-      t[8 * i + 4 + j] =
-          _mm512_shuffle_f32x4(r[8 * i + j], r[8 * i + 4 + j], 0xdd);
-    }
-  }
-  for (int j = 0; j < 8; ++j) {
-    r[j] = _mm512_shuffle_f32x4(t[j], t[8 + j], 0x88);
-    r[8 + j] = _mm512_shuffle_f32x4(t[j], t[8 + j], 0xdd);
-  }
-}
-
-void kiln_ukernel_winograd_input_block16_avx512(
-    const kiln_ukernel_winograd_input_params_t* p, int64_t i0) {
-  float* out = p->out + (i0 / 16) * p->kc * 16;
-  // [point][tile][channel] of 16 tiles x 16 channels (36 KiB: L1).
-  float buf[36][16][16] __attribute__((aligned(64)));
-  for (int64_t c = 0; c < p->kc; c += 16) {
-    const int64_t n = p->kc - c < 16 ? p->kc - c : 16;
-    const __mmask16 mask = (__mmask16)((1u << n) - 1u);
-    for (int j = 0; j < 16; ++j) {
-      __m512 v[36];
-      kiln_wino_input16(p, p->tile0 + i0 + j, c, mask, v);
-      for (int q = 0; q < 36; ++q) _mm512_store_ps(buf[q][j], v[q]);
-    }
-    // Point q's block: row j = tile j's channels; transposed, row ch is
-    // channel ch of the 16 tiles, stored whole at (c + ch) * 16.
-    for (int q = 0; q < 36; ++q) {
-      __m512 r[16];
-      for (int j = 0; j < 16; ++j) r[j] = _mm512_load_ps(buf[q][j]);
-      kiln_wino_transpose16(r);
-      float* o = out + q * p->out_stride_point + c * 16;
-      for (int64_t ch = 0; ch < n; ++ch) _mm512_storeu_ps(o + ch * 16, r[ch]);
     }
   }
 }

@@ -25,6 +25,7 @@
 #include "compiler/targets/cpu/pooling_entry.h"
 #include "compiler/targets/cpu/reduction_entry.h"
 #include "compiler/targets/cpu/winograd_entry.h"
+#include "runtime/base/threads.h"
 #include "runtime/hal/local/executable_library.h"
 #include "runtime/vm/assembler.h"
 #include "runtime/vm/bytecode_module.h"
@@ -779,24 +780,19 @@ static void kiln_cpu_write_library(const kiln_cpu_variant_t* variants,
 
 // The byte offsets (into |tu|) where each part of the dispatch functions
 // starts, |*out_parts| + 1 of them (the last is tu->size): cut at function
-// boundaries into about equal sizes. One part per |jobs| (0: one per online
-// CPU, and only for translation units of at least 64 KiB per part, since
-// each part compiles the headers again), at most KILN_CPU_MAX_PARTS.
+// boundaries into about equal sizes. One part per job (|jobs| compilers
+// run at once); with |by_size| (jobs not given: one per CPU) only for
+// translation units of at least 64 KiB per part, since each part compiles
+// the headers again. At most KILN_CPU_MAX_PARTS.
 static void kiln_cpu_cut_parts(const kiln_ir_string_builder_t* tu,
                                const size_t* offsets, size_t function_count,
-                               int jobs, size_t cuts[KILN_CPU_MAX_PARTS + 1],
+                               size_t jobs, bool by_size,
+                               size_t cuts[KILN_CPU_MAX_PARTS + 1],
                                size_t* out_parts) {
   size_t body = function_count ? offsets[0] : tu->size;
   size_t bytes = tu->size - body;
-  size_t parts = 1;
-  if (jobs > 0) {
-    parts = (size_t)jobs;
-  } else {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    parts = cpus > 0 ? (size_t)cpus : 1;
-    size_t by_size = bytes / (64 * 1024);
-    if (parts > by_size) parts = by_size;
-  }
+  size_t parts = jobs;
+  if (by_size && parts > bytes / (64 * 1024)) parts = bytes / (64 * 1024);
   if (parts > KILN_CPU_MAX_PARTS) parts = KILN_CPU_MAX_PARTS;
   if (parts > function_count) parts = function_count;
   if (parts < 1) parts = 1;
@@ -890,9 +886,13 @@ static kiln_status_t kiln_cpu_build(
     KILN_RETURN_IF_ERROR(kiln_cpu_variant_features(options, cc, cross, aarch64,
                                                    temp, &variants[k]));
   }
+  // Compilers at once: --kiln-llvmcpu-compile-jobs, else one per CPU.
+  const size_t parallel = options->compile_jobs > 0
+                              ? (size_t)options->compile_jobs
+                              : (size_t)kiln_cpu_count();
   size_t cuts[KILN_CPU_MAX_PARTS + 1], parts = 1;
-  kiln_cpu_cut_parts(tu, function_offsets, function_count,
-                     options->compile_jobs, cuts, &parts);
+  kiln_cpu_cut_parts(tu, function_offsets, function_count, parallel,
+                     options->compile_jobs <= 0, cuts, &parts);
   const size_t preamble = cuts[0];
   kiln_cpu_argv_t link;
   memset(&link, 0, sizeof(link));
@@ -946,10 +946,6 @@ static kiln_status_t kiln_cpu_build(
     kiln_ir_sb_free(&header);
   }
   if (!status) {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t parallel = options->compile_jobs > 0 ? (size_t)options->compile_jobs
-                      : cpus > 0                ? (size_t)cpus
-                                                : 1;
     status = kiln_cpu_run_all(jobs, job_logs, job_count, parallel, cc_flag);
   }
   free(jobs);

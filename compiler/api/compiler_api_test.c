@@ -210,6 +210,22 @@ KILN_TEST(memory_source_to_memory_output_runs) {
   end_session(session);
 }
 
+// Opens |path| as a source and runs the pipeline on it: the invocation, to
+// output and destroy with *out_source (NULL on failure, reported).
+static kiln_compiler_invocation_t* compile_file(
+    kiln_compiler_session_t* session, const char* path,
+    kiln_compiler_source_t** out_source) {
+  *out_source = NULL;
+  kiln_compiler_invocation_t* invocation = NULL;
+  KILN_EXPECT_OK(kiln_compiler_source_open_file(session, path, out_source));
+  KILN_EXPECT_OK(kiln_compiler_invocation_create(session, &invocation));
+  if (!*out_source || !invocation) return invocation;
+  KILN_EXPECT_OK(
+      kiln_compiler_invocation_parse_source(invocation, *out_source));
+  KILN_EXPECT_OK(kiln_compiler_invocation_run_pipeline(invocation));
+  return invocation;
+}
+
 KILN_TEST(file_output_equals_memory_output) {
   kiln_compiler_session_t* session = begin_session(1, kVmvx);
   KILN_ASSERT_TRUE(session != NULL);
@@ -225,11 +241,8 @@ KILN_TEST(file_output_equals_memory_output) {
 
   // The file source, compiled once to a file and once to memory.
   kiln_compiler_source_t* source = NULL;
-  KILN_EXPECT_OK(kiln_compiler_source_open_file(session, source_path, &source));
-  kiln_compiler_invocation_t* invocation = NULL;
-  KILN_EXPECT_OK(kiln_compiler_invocation_create(session, &invocation));
-  KILN_EXPECT_OK(kiln_compiler_invocation_parse_source(invocation, source));
-  KILN_EXPECT_OK(kiln_compiler_invocation_run_pipeline(invocation));
+  kiln_compiler_invocation_t* invocation =
+      compile_file(session, source_path, &source);
   kiln_compiler_output_t* file_output = NULL;
   KILN_EXPECT_OK(kiln_compiler_output_open_file(output_path, &file_output));
   KILN_EXPECT_OK(
@@ -312,11 +325,8 @@ KILN_TEST(large_file_source_compiles_like_memory) {
   fclose(f);
 
   kiln_compiler_source_t* source = NULL;
-  KILN_EXPECT_OK(kiln_compiler_source_open_file(session, source_path, &source));
-  kiln_compiler_invocation_t* invocation = NULL;
-  KILN_EXPECT_OK(kiln_compiler_invocation_create(session, &invocation));
-  KILN_EXPECT_OK(kiln_compiler_invocation_parse_source(invocation, source));
-  KILN_EXPECT_OK(kiln_compiler_invocation_run_pipeline(invocation));
+  kiln_compiler_invocation_t* invocation =
+      compile_file(session, source_path, &source);
   kiln_compiler_output_t* output = NULL;
   KILN_EXPECT_OK(
       kiln_compiler_output_open_memory(kiln_allocator_system(), &output));

@@ -13,6 +13,24 @@ static uint32_t kiln_test_rand(uint64_t* state) {
   return (uint32_t)(*state >> 16);
 }
 
+// Fills |n| elements of |type|'s input type with random values: f32 in
+// [-1, 1) (rounding differs between summation orders, so a split K would
+// show), any s8, bf16/f16 bit patterns 0x3f80..0x3fff (bf16 [1, 2), f16
+// about 1.9).
+static void kiln_test_fill(uint32_t type, uint8_t* buf, int64_t n,
+                           uint64_t* state) {
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t r = kiln_test_rand(state);
+    if (type == KILN_UKERNEL_MMT4D_F32F32F32) {
+      ((float*)buf)[i] = (float)(int32_t)(r % 2000001u - 1000000) / 1e6f;
+    } else if (type == KILN_UKERNEL_MMT4D_S8S8S32) {
+      buf[i] = (uint8_t)r;
+    } else {
+      ((uint16_t*)buf)[i] = (uint16_t)(0x3f80 | (r & 0x7f));
+    }
+  }
+}
+
 // Runs |type| M x K x N with no executor, then on executors with 1 and 2
 // pool threads (2 and 3 threads with the caller), and compares the bits.
 static void kiln_test_workers_identical(uint32_t type, int64_t M, int64_t N,
@@ -26,23 +44,8 @@ static void kiln_test_workers_identical(uint32_t type, int64_t M, int64_t N,
   for (int i = 0; i < 3; ++i) out[i] = malloc((size_t)(M * N) * 4);
   KILN_ASSERT_TRUE(lhs && rhs && out[0] && out[1] && out[2]);
   uint64_t state = 0x1234567887654321ull;
-  // Random f32 values in [-1, 1) (rounding differs between summation
-  // orders, so a split K would show), small bf16/f16 values, any s8.
-  for (int pass = 0; pass < 2; ++pass) {
-    uint8_t* buf = pass ? rhs : lhs;
-    int64_t n = pass ? K * N : M * K;
-    for (int64_t i = 0; i < n; ++i) {
-      uint32_t r = kiln_test_rand(&state);
-      if (type == KILN_UKERNEL_MMT4D_F32F32F32) {
-        ((float*)buf)[i] = (float)(int32_t)(r % 2000001u - 1000000) / 1e6f;
-      } else if (type == KILN_UKERNEL_MMT4D_S8S8S32) {
-        buf[i] = (uint8_t)r;
-      } else {
-        // 0x3f80 .. 0x3fff: bf16 values in [1, 2); f16 values around 1.9.
-        ((uint16_t*)buf)[i] = (uint16_t)(0x3f80 | (r & 0x7f));
-      }
-    }
-  }
+  kiln_test_fill(type, lhs, M * K, &state);
+  kiln_test_fill(type, rhs, K * N, &state);
   KILN_EXPECT_OK(kiln_ukernel_matmul(type, M, N, K, lhs, K, rhs, N, out[0], N,
                                      0, features, NULL,
                                      kiln_allocator_system()));
@@ -103,20 +106,8 @@ static void kiln_test_tail_rows_match_whole_tiles(uint32_t type) {
   int32_t* tail = malloc((size_t)(big_M * N) * 4);
   KILN_ASSERT_TRUE(lhs && rhs && whole && tail);
   uint64_t state = 0x9e3779b97f4a7c15ull;
-  for (int pass = 0; pass < 2; ++pass) {
-    uint8_t* buf = pass ? rhs : lhs;
-    const int64_t n = pass ? K * N : big_M * K;
-    for (int64_t i = 0; i < n; ++i) {
-      const uint32_t r = kiln_test_rand(&state);
-      if (type == KILN_UKERNEL_MMT4D_F32F32F32) {
-        ((float*)buf)[i] = (float)(int32_t)(r % 2001u - 1000) / 1e3f;
-      } else if (type == KILN_UKERNEL_MMT4D_S8S8S32) {
-        buf[i] = (uint8_t)r;
-      } else {
-        ((uint16_t*)buf)[i] = (uint16_t)(0x3f80 | (r & 0x7f));
-      }
-    }
-  }
+  kiln_test_fill(type, lhs, big_M * K, &state);
+  kiln_test_fill(type, rhs, K * N, &state);
   static const int64_t tails[] = {49, 63, 50, 17};
   for (int accumulate = 0; accumulate < 2; ++accumulate) {
     for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); ++t) {

@@ -1249,7 +1249,7 @@ static kiln_status_t kiln_lowering_check_static_shapes(kiln_ir_context_t* ctx,
     const kiln_ir_type_t* t =
         i < n ? kiln_ir_op_operand(op, i)->type : op->results[i - n].type;
     if (kiln_ir_type_is_shaped(t) && !kiln_ir_type_has_static_shape(t) &&
-        (!lowers_dynamic || t->shaped.element->kind == KILN_IR_TYPE_COMPLEX)) {
+        !lowers_dynamic) {
       return kiln_ir_op_emit_error(op, ctx,
                                    "dynamically shaped %s is not supported yet",
                                    kiln_ir_type_to_string(ctx, t));

@@ -542,11 +542,16 @@ static kiln_status_t kiln_em_dim(kiln_em_function_t* e, kiln_ir_op_t* user,
                     kiln_asm_const_i64(e->f, rest));
       return kiln_ok_status();
     }
-    // Shape-preserving aliases (cast, optimization_barrier).
+    // Shape-preserving aliases (cast, optimization_barrier), and a complex
+    // tensor's view as (real, imag) pairs or back: dims before the pairs'
+    // last (static 2) are the same.
     if (def && (kiln_ir_op_is(def, "tensor.cast") ||
+                kiln_ir_op_is(def, "kiln.complex_view") ||
                 kiln_ir_op_is(def, "util.optimization_barrier"))) {
-      v = kiln_ir_op_operand(
-          def, kiln_ir_op_is(def, "tensor.cast") ? 0 : (uint32_t)v->index);
+      v = kiln_ir_op_operand(def,
+                             kiln_ir_op_is(def, "util.optimization_barrier")
+                                 ? (uint32_t)v->index
+                                 : 0);
       continue;
     }
     break;

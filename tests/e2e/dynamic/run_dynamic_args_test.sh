@@ -172,6 +172,11 @@ func.func @rng_uniform(%shape: tensor<2xi64>) -> tensor<?x?xf32> {
   %0 = "stablehlo.rng"(%lo, %hi, %shape) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+func.func @rfft_real(%x: tensor<?x?xf32>) -> tensor<?x3xf32> {
+  %0 = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<?x?xf32>) -> tensor<?x3xcomplex<f32>>
+  %1 = stablehlo.real %0 : (tensor<?x3xcomplex<f32>>) -> tensor<?x3xf32>
+  return %1 : tensor<?x3xf32>
+}
 func.func @solve(%a: tensor<?x2x2xf32>, %b: tensor<?x2x1xf32>) -> tensor<?x2x1xf32> {
   %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<?x2x2xf32>, tensor<?x2x1xf32>) -> tensor<?x2x1xf32>
   return %0 : tensor<?x2x1xf32>
@@ -402,6 +407,13 @@ for device in local-sync local-task; do
     --function=rng_uniform --input="2xi64=2 3"
   expect rng_negative "$device" "contains:is negative or above 2^31-1 at run time" -- \
     --function=rng_uniform --input="2xi64=2 -3"
+  # RFFT of rows of a run-time length that must be fft_length (4): the
+  # real parts of (10, -2 + 2i, -2) and (2, -2, 2) for 1 2 3 4 and 0 0 2 0.
+  expect rfft_real "$device" "2x3xf32=[10 -2 -2][2 -2 2]" -- \
+    --function=rfft_real --input="2x4xf32=1 2 3 4 0 0 2 0"
+  expect rfft_real_length "$device" \
+    "contains:run-time shapes disagree: dim 1 of the operand must be 4 for fft_length 4; at module.rfft_real" \
+    -- --function=rfft_real --input="1x5xf32=1 2 3 4 5"
   # A batch of lower-triangular solves: [[2, 0], [1, 1]] x = (4, 3) gives
   # x = (2, 1); a and b must have the same batch count.
   expect solve "$device" "1x2x1xf32=[[2][1]]" -- --function=solve \

@@ -172,6 +172,12 @@ func.func @rng_uniform(%shape: tensor<2xi64>) -> tensor<?x?xf32> {
   %0 = "stablehlo.rng"(%lo, %hi, %shape) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+func.func @rng_normal(%shape: tensor<2xi64>) -> tensor<?x?xf32> {
+  %mu = stablehlo.constant dense<0.0> : tensor<f32>
+  %sigma = stablehlo.constant dense<1.0> : tensor<f32>
+  %0 = "stablehlo.rng"(%mu, %sigma, %shape) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
 func.func @rfft_real(%x: tensor<?x?xf32>) -> tensor<?x3xf32> {
   %0 = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<?x?xf32>) -> tensor<?x3xcomplex<f32>>
   %1 = stablehlo.real %0 : (tensor<?x3xcomplex<f32>>) -> tensor<?x3xf32>
@@ -407,6 +413,17 @@ for device in local-sync local-task; do
     --function=rng_uniform --input="2xi64=2 3"
   expect rng_negative "$device" "contains:is negative or above 2^31-1 at run time" -- \
     --function=rng_uniform --input="2xi64=2 -3"
+  # stablehlo.rng NORMAL sized at run time: 3 elements are pairs 0 and 1
+  # (cos) and pair 0 (sin) of IREE's table (values from the Python model in
+  # tests/e2e/stablehlo_rng/gen_rng_normal.py); the table holds 8192
+  # elements, so 100 x 100 fails the call, as does a negative size.
+  expect rng_normal_1x3 "$device" "1x3xf32=[0.570861 0.317593 -0.848389]" -- \
+    --function=rng_normal --input="2xi64=1 3"
+  expect rng_normal_big "$device" \
+    "contains:run-time shapes disagree: the NORMAL result has more than 8192 elements (its table is built at compile time); at module.rng_normal" \
+    -- --function=rng_normal --input="2xi64=100 100"
+  expect rng_normal_negative "$device" "contains:is negative or above 2^31-1 at run time" -- \
+    --function=rng_normal --input="2xi64=-1 3"
   # RFFT of rows of a run-time length that must be fft_length (4): the
   # real parts of (10, -2 + 2i, -2) and (2, -2, 2) for 1 2 3 4 and 0 0 2 0.
   expect rfft_real "$device" "2x3xf32=[10 -2 -2][2 -2 2]" -- \

@@ -1,5 +1,6 @@
 // Verifier and parse errors of stablehlo.sort / dynamic_update_slice /
-// cholesky / reduce_precision / select_and_scatter / rng: located, naming
+// cholesky / reduce_precision / select_and_scatter / rng /
+// rng_bit_generator: located, naming
 // the op and why.
 // RUN: not kiln-opt --split-input-file %s 2>&1 | FileCheck %s
 
@@ -90,8 +91,8 @@ func.func @rng_shape_length(%lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<3xi64
 
 // -----
 
-func.func @rng_normal_dynamic(%lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<1xi64>) -> tensor<?xf32> {
-  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.rng' op NORMAL needs a static result shape
-  %r = "stablehlo.rng"(%lo, %hi, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<?xf32>
-  return %r : tensor<?xf32>
+func.func @rng_bit_generator_dynamic(%st: tensor<4xi32>) -> tensor<?xi32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.rng_bit_generator' op output tensor<?xi32> has a run-time (?) dim, which nothing sizes: the op has no shape operand, so its output shape must be static
+  %0:2 = "stablehlo.rng_bit_generator"(%st) {rng_algorithm = #stablehlo<rng_algorithm PHILOX>} : (tensor<4xi32>) -> (tensor<4xi32>, tensor<?xi32>)
+  return %0#1 : tensor<?xi32>
 }

@@ -2085,13 +2085,86 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
   // forgotten after it, so the other edge of a cond_br makes its own.
   size_t consts_mark = e->num_block_consts;
   bool any = false, stage = false;
+  // Register-carried arguments (scalars, run-time shaped tensors): the new
+  // values go to temporaries first and into the argument registers after
+  // every source was read (a source may be another argument: a swap).
+  uint32_t num_moves = 0;
+  struct {
+    int bank;
+    uint32_t from, to;
+  } moves[4 * 64];
+  uint32_t cb = UINT32_MAX;
   for (uint32_t j = 0; j < succ->num_operands; ++j) {
+    kiln_ir_value_t* from = kiln_ir_op_operand(op, succ->operand_start + j);
+    kiln_ir_value_t* arg = block->args[j];
+    const kiln_ir_type_t* t = arg->type;
+    srcs[j] = dsts[j] = NULL;
+    if (!kiln_ir_type_is_shaped(t)) {
+      int bank = 0, dst_bank = 0;
+      uint32_t reg = 0, dst = 0;
+      if (!kiln_em_host_scalar(e, from, &bank, &reg) ||
+          !kiln_em_host_scalar(e, arg, &dst_bank, &dst) || bank != dst_bank) {
+        return kiln_em_error(e, op,
+                             "a scalar block operand not computed at host "
+                             "level");
+      }
+      uint32_t tmp = kiln_asm_reg(e->f, bank);
+      kiln_asm_emit(e->f, "mov.%s %%%c%u, %%%c%u", kiln_vm_bank_suffix(bank),
+                    kiln_vm_bank_prefix(bank), tmp, kiln_vm_bank_prefix(bank),
+                    reg);
+      moves[num_moves].bank = bank;
+      moves[num_moves].from = tmp;
+      moves[num_moves++].to = dst;
+      continue;
+    }
+    if (kiln_ir_type_has_static_shape(t)) continue;
+    if (num_moves + t->shaped.rank + 2 > sizeof(moves) / sizeof(moves[0])) {
+      return kiln_em_error(e, op, "too many run-time block operand dims");
+    }
+    kiln_hstore_t *src = NULL, *dst = NULL;
+    KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, from, &src));
+    KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, arg, &dst));
+    uint32_t* dims = (uint32_t*)kiln_ptr_map_get(&e->dims, arg);
+    uint32_t length = 0;
+    KILN_RETURN_IF_ERROR(kiln_em_dynamic_bytes(e, op, from, &length));
+    for (size_t d = 0; d < t->shaped.rank; ++d) {
+      uint32_t r = 0;
+      KILN_RETURN_IF_ERROR(kiln_em_dim(e, op, from, d, &r));
+      uint32_t tmp = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+      kiln_asm_emit(e->f, "mov.i64 %%l%u, %%l%u", tmp, r);
+      moves[num_moves].bank = KILN_VM_BANK_I64;
+      moves[num_moves].from = tmp;
+      moves[num_moves++].to = dims[d];
+    }
+    if (cb == UINT32_MAX) {
+      kiln_em_submit(e, false);
+      cb = kiln_em_one_shot_cb(e);
+    }
+    uint32_t buffer = kiln_em_allocate(e, length);
+    kiln_em_copy_bytes(e, cb, src, buffer, kiln_asm_const_i64(e->f, 0), length);
+    moves[num_moves].bank = KILN_VM_BANK_REF;
+    moves[num_moves].from = buffer;
+    moves[num_moves++].to = dst->buffer;
+    moves[num_moves].bank = KILN_VM_BANK_I64;
+    moves[num_moves].from = length;
+    moves[num_moves++].to = dst->length_reg;
+  }
+  if (cb != UINT32_MAX) kiln_em_execute_one_shot(e, cb);
+  for (uint32_t j = 0; j < succ->num_operands; ++j) {
+    const kiln_ir_type_t* t = block->args[j]->type;
+    if (!kiln_ir_type_is_shaped(t) || !kiln_ir_type_has_static_shape(t)) {
+      continue;
+    }
     KILN_RETURN_IF_ERROR(kiln_em_storage(
         e, op, kiln_ir_op_operand(op, succ->operand_start + j), &srcs[j]));
     KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, block->args[j], &dsts[j]));
     if (srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
     any = true;
     for (uint32_t k = 0; k < succ->num_operands; ++k) {
+      const kiln_ir_type_t* tk = block->args[k]->type;
+      if (!kiln_ir_type_is_shaped(tk) || !kiln_ir_type_has_static_shape(tk)) {
+        continue;
+      }
       kiln_hstore_t* dk = NULL;
       KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, block->args[k], &dk));
       if (k != j && dk->buffer == srcs[j]->buffer) stage = true;
@@ -2101,7 +2174,7 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
     uint32_t cb = kiln_em_one_shot_cb(e);
     uint32_t staged[64];
     for (uint32_t j = 0; j < succ->num_operands && stage; ++j) {
-      if (srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
+      if (!srcs[j] || srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
       staged[j] = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
       kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
                     kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE),
@@ -2114,7 +2187,7 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
                     kiln_import_name(e->m, KILN_IMPORT_CB_BARRIER), cb);
     }
     for (uint32_t j = 0; j < succ->num_operands; ++j) {
-      if (srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
+      if (!srcs[j] || srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
       kiln_hstore_t staged_store = *srcs[j];
       if (stage) {
         staged_store.buffer = staged[j];
@@ -2123,6 +2196,12 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
       kiln_em_copy(e, cb, &staged_store, dsts[j]->buffer, dsts[j]->offset);
     }
     kiln_em_execute_one_shot(e, cb);
+  }
+  for (uint32_t i = 0; i < num_moves; ++i) {
+    int bank = moves[i].bank;
+    kiln_asm_emit(e->f, "mov.%s %%%c%u, %%%c%u", kiln_vm_bank_suffix(bank),
+                  kiln_vm_bank_prefix(bank), moves[i].to,
+                  kiln_vm_bank_prefix(bank), moves[i].from);
   }
   for (size_t i = consts_mark; i < e->num_block_consts; ++i) {
     kiln_ptr_map_put(&e->storage, e->block_consts[i], NULL);
@@ -2331,10 +2410,17 @@ static kiln_status_t kiln_em_branch(kiln_em_function_t* e, kiln_ir_op_t* op) {
   if (kiln_ir_op_is(op, "cf.br")) return kiln_em_branch_edge(e, op, 0);
   uint32_t cond = (uint32_t)(uintptr_t)kiln_ptr_map_get(
       &e->scalars, kiln_ir_op_operand(op, 0));
+  int bank = 0;
+  uint32_t reg = 0;
+  if (!cond && kiln_em_host_scalar(e, kiln_ir_op_operand(op, 0), &bank, &reg) &&
+      bank == KILN_VM_BANK_I32) {
+    cond = reg + 1;  // an i1 computed at host level (arith.cmpi)
+  }
   if (!cond) {
     return kiln_em_error(e, op,
                          "the branch condition is not a scalar read back "
-                         "from device data (tensor.extract)");
+                         "from device data (tensor.extract) or computed at "
+                         "host level");
   }
   uint32_t t = kiln_asm_label(e->f), f = kiln_asm_label(e->f);
   kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", cond - 1, t, f);
@@ -2473,12 +2559,40 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
     kiln_ptr_map_put(&e->block_labels, b,
                      (void*)(uintptr_t)(kiln_asm_label(e->f) + 1));
     for (uint32_t i = 0; i < b->num_args; ++i) {
-      const kiln_ir_type_t* t = b->args[i]->type;
-      if (!kiln_ir_type_is_ranked_tensor(t) ||
-          !kiln_ir_type_has_static_shape(t)) {
+      kiln_ir_value_t* arg = b->args[i];
+      const kiln_ir_type_t* t = arg->type;
+      char abi = kiln_em_abi_char(t);
+      if (abi != 'r' && abi != '?' && !kiln_ir_type_is_shaped(t)) {
+        // A scalar: a register of its bank, set on every edge.
+        int bank = kiln_vm_bank_of_type_char(abi);
+        kiln_ptr_map_put(&e->host_scalars, arg,
+                         kiln_em_pack(bank, kiln_asm_reg(e->f, bank)));
+        continue;
+      }
+      if (!kiln_ir_type_is_ranked_tensor(t)) {
         return kiln_em_error(e, func,
-                             "block arguments must be statically shaped "
-                             "tensors");
+                             "block arguments must be ranked tensors or "
+                             "scalars");
+      }
+      if (!kiln_ir_type_has_static_shape(t)) {
+        // A run-time shape: each edge gives it a buffer of its own (a copy)
+        // and sets its byte length and dims registers.
+        kiln_hstore_t* s = kiln_em_new_store(e);
+        uint32_t* dims = (uint32_t*)kiln_ir_arena_alloc(
+            ctx, sizeof(uint32_t) * (t->shaped.rank ? t->shaped.rank : 1));
+        if (!s || !dims) return kiln_ir_context_take_error(ctx);
+        s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+        s->offset = kiln_asm_const_i64(e->f, 0);
+        s->offset_known = true;
+        s->const_offset = 0;
+        s->dyn_length = true;
+        s->length_reg = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+        for (size_t j = 0; j < t->shaped.rank; ++j) {
+          dims[j] = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+        }
+        kiln_ptr_map_put(&e->dims, arg, dims);
+        kiln_ptr_map_put(&e->storage, arg, s);
+        continue;
       }
       kiln_hstore_t* s = kiln_em_alloc_static(e, t);
       if (!s) return kiln_ir_context_take_error(ctx);

@@ -86,8 +86,7 @@ static int kiln_bank_of(const kiln_ir_type_t* t) {
 }
 
 static const char* kiln_bank_suffix(int bank) {
-  static const char* const kSuffix[] = {"i32", "i64", "f32", "f64", "ref"};
-  return kSuffix[bank];
+  return kiln_vm_bank_suffix(bank);
 }
 
 static char kiln_p(int bank) {

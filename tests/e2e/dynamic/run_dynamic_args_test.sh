@@ -178,6 +178,14 @@ func.func @rng_normal(%shape: tensor<2xi64>) -> tensor<?x?xf32> {
   %0 = "stablehlo.rng"(%mu, %sigma, %shape) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+func.func @chol_n(%a: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = stablehlo.cholesky %a, lower = true : tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+func.func @solve_n(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
 func.func @rfft_real(%x: tensor<?x?xf32>) -> tensor<?x3xf32> {
   %0 = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<?x?xf32>) -> tensor<?x3xcomplex<f32>>
   %1 = stablehlo.real %0 : (tensor<?x3xcomplex<f32>>) -> tensor<?x3xf32>
@@ -424,6 +432,19 @@ for device in local-sync local-task; do
     -- --function=rng_normal --input="2xi64=100 100"
   expect rng_normal_negative "$device" "contains:is negative or above 2^31-1 at run time" -- \
     --function=rng_normal --input="2xi64=-1 3"
+  # A run-time matrix size: [[4, 2], [2, 5]] = L L^T with L = [[2, 0],
+  # [1, 2]]; [[2, 0], [1, 1]] x = (4, 3) gives x = (2, 1). A must be
+  # square, and b must have N rows.
+  expect chol_n "$device" "2x2xf32=[2 0][1 2]" -- --function=chol_n \
+    --input="2x2xf32=4 2 2 5"
+  expect chol_n_square "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x?xf32>) and dim 1 of operand 0 (tensor<?x?xf32>) differ; at module.chol_n" \
+    -- --function=chol_n --input="2x3xf32=1 0 0 0 1 0"
+  expect solve_n "$device" "2x1xf32=[2][1]" -- --function=solve_n \
+    --input="2x2xf32=2 0 1 1" --input="2x1xf32=4 3"
+  expect solve_n_rows "$device" \
+    "contains:run-time shapes disagree: dim 1 of operand 0 (tensor<?x?xf32>) and dim 0 of operand 1 (tensor<?x?xf32>) differ; at module.solve_n" \
+    -- --function=solve_n --input="2x2xf32=2 0 1 1" --input="3x1xf32=4 3 1"
   # RFFT of rows of a run-time length that must be fft_length (4): the
   # real parts of (10, -2 + 2i, -2) and (2, -2, 2) for 1 2 3 4 and 0 0 2 0.
   expect rfft_real "$device" "2x3xf32=[10 -2 -2][2 -2 2]" -- \

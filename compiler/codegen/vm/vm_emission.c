@@ -171,6 +171,9 @@ typedef struct kiln_em_function_t {
   // Scalar values in VM registers of any bank (function arguments, scalars
   // read back for results): value -> kiln_em_pack(bank, reg).
   kiln_ptr_map_t host_scalars;
+  // !util.buffer values that are util.buffer.subspan views: value ->
+  // kiln_em_bview_t* (the base buffer, the view's byte offset and length).
+  kiln_ptr_map_t buffer_views;
   kiln_ptr_map_t block_labels;
   size_t num_block_consts, block_consts_capacity;
   kiln_ir_value_t** block_consts;
@@ -2224,15 +2227,117 @@ static kiln_status_t kiln_em_buffer_ref(kiln_em_function_t* e, kiln_ir_op_t* op,
   return kiln_ok_status();
 }
 
-// The element index (i64 register) of a |width|-byte scalar at the byte
-// offset |v|, which must be a multiple of |width| (a run-time check naming
-// |what|; the VM checks the range).
+// A !util.buffer as the VM sees it: the buffer (ref register), and for a
+// util.buffer.subspan the view's byte offset and length (i64 registers;
+// for a whole buffer |view| is false).
+typedef struct kiln_em_bview_t {
+  uint32_t base;
+  bool view;
+  uint32_t offset, length;
+} kiln_em_bview_t;
+
+// The !util.buffer |v| that |op| uses (kiln_em_buffer_ref, or a subspan).
+static kiln_status_t kiln_em_buffer_view(kiln_em_function_t* e,
+                                         kiln_ir_op_t* op, kiln_ir_value_t* v,
+                                         kiln_em_bview_t* out) {
+  kiln_em_bview_t* view =
+      (kiln_em_bview_t*)kiln_ptr_map_get(&e->buffer_views, v);
+  if (view) {
+    *out = *view;
+    return kiln_ok_status();
+  }
+  out->view = false;
+  out->offset = out->length = 0;
+  return kiln_em_buffer_ref(e, op, v, &out->base);
+}
+
+// The byte length of |b| (an i64 register).
+static uint32_t kiln_em_bview_length(kiln_em_function_t* e,
+                                     const kiln_em_bview_t* b) {
+  if (b->view) return b->length;
+  uint32_t length = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(e->f, "buffer.length %%l%u, %%r%u", length, b->base);
+  return length;
+}
+
+// The offset in |b|'s buffer (an i64 register) of the bytes [|offset|,
+// |offset| + |length|) of |b| (i64 registers). Through a subspan view the
+// call fails unless they lie in the view (|what| names the op, |outside|
+// what they would be outside of); the VM checks whole buffers itself.
+static uint32_t kiln_em_bview_range_of(kiln_em_function_t* e,
+                                       const kiln_em_bview_t* b,
+                                       uint32_t offset, uint32_t length,
+                                       const char* what, const char* outside) {
+  if (!b->view) return offset;
+  // offset <= size and length <= size - offset, unsigned: a negative
+  // offset or length is out of range too.
+  uint32_t in = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+  uint32_t fits = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+  uint32_t rest = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(e->f, "cmp.le.u.i64 %%i%u, %%l%u, %%l%u", in, offset,
+                b->length);
+  kiln_asm_emit(e->f, "sub.i64 %%l%u, %%l%u, %%l%u", rest, b->length, offset);
+  kiln_asm_emit(e->f, "cmp.le.u.i64 %%i%u, %%l%u, %%l%u", fits, length, rest);
+  kiln_asm_emit(e->f, "and.i32 %%i%u, %%i%u, %%i%u", in, in, fits);
+  char msg[160];
+  snprintf(msg, sizeof(msg), "%s: the byte range is outside %s", what, outside);
+  kiln_em_fail_unless(e, in, msg, strlen(msg));
+  uint32_t at = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(e->f, "add.i64 %%l%u, %%l%u, %%l%u", at, b->offset, offset);
+  return at;
+}
+
+// kiln_em_bview_range_of for an access through a subspan.
+static uint32_t kiln_em_bview_range(kiln_em_function_t* e,
+                                    const kiln_em_bview_t* b, uint32_t offset,
+                                    uint32_t length, const char* what) {
+  return kiln_em_bview_range_of(e, b, offset, length, what,
+                                "its util.buffer.subspan");
+}
+
+// util.buffer.subspan: a view of bytes [offset, offset + length) of its
+// source (checked to lie in it at run time; a view of a view composes).
+static kiln_status_t kiln_em_buffer_subspan(kiln_em_function_t* e,
+                                            kiln_ir_op_t* op) {
+  kiln_em_bview_t src;
+  KILN_RETURN_IF_ERROR(
+      kiln_em_buffer_view(e, op, kiln_ir_op_operand(op, 0), &src));
+  uint32_t offset = 0, length = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 2), &offset));
+  KILN_RETURN_IF_ERROR(
+      kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 3), &length));
+  kiln_em_bview_t whole = src;
+  if (!whole.view) {
+    whole.view = true;
+    whole.offset = kiln_asm_const_i64(e->f, 0);
+    whole.length = kiln_em_bview_length(e, &src);
+  }
+  kiln_em_bview_t* view =
+      (kiln_em_bview_t*)kiln_ir_arena_alloc(e->m->ctx, sizeof(*view));
+  if (!view) return kiln_ir_context_take_error(e->m->ctx);
+  view->base = src.base;
+  view->view = true;
+  view->offset = kiln_em_bview_range_of(
+      e, &whole, offset, length, "util.buffer.subspan",
+      src.view ? "its source subspan" : "its source buffer");
+  view->length = length;
+  kiln_ptr_map_put(&e->buffer_views, &op->results[0], view);
+  return kiln_ok_status();
+}
+
+// The element index (i64 register) of a |width|-byte scalar at byte
+// |offset| (an IR value) of |b|, which must be a multiple of |width| in
+// the buffer (a run-time check naming |what|; the VM checks the range).
 static kiln_status_t kiln_em_buffer_index(kiln_em_function_t* e,
-                                          kiln_ir_op_t* op, kiln_ir_value_t* v,
-                                          int64_t width, const char* what,
-                                          uint32_t* out) {
+                                          kiln_ir_op_t* op,
+                                          const kiln_em_bview_t* b,
+                                          kiln_ir_value_t* v, int64_t width,
+                                          const char* what, uint32_t* out) {
   uint32_t offset = 0;
   KILN_RETURN_IF_ERROR(kiln_em_scalar_i64(e, op, v, &offset));
+  offset =
+      kiln_em_bview_range(e, b, offset, kiln_asm_const_i64(e->f, width), what);
   uint32_t rem = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
   uint32_t aligned = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
   kiln_asm_emit(e->f, "rem.u.i64 %%l%u, %%l%u, %%l%u", rem, offset,
@@ -2253,7 +2358,8 @@ static kiln_status_t kiln_em_buffer_index(kiln_em_function_t* e,
 // register for the widths up to 4 bytes, the VM truncating).
 static kiln_status_t kiln_em_util_buffer_store(kiln_em_function_t* e,
                                                kiln_ir_op_t* op,
-                                               uint32_t buffer) {
+                                               const kiln_em_bview_t* b) {
+  uint32_t buffer = b->base;
   kiln_ir_value_t* value = kiln_ir_op_operand(op, 0);
   const kiln_ir_type_t* t = value->type;
   int64_t width = (int64_t)kiln_ir_type_storage_bytes(t);
@@ -2270,7 +2376,7 @@ static kiln_status_t kiln_em_util_buffer_store(kiln_em_function_t* e,
   }
   uint32_t index = 0;
   KILN_RETURN_IF_ERROR(kiln_em_buffer_index(
-      e, op, kiln_ir_op_operand(op, 3), width, "util.buffer.store", &index));
+      e, op, b, kiln_ir_op_operand(op, 3), width, "util.buffer.store", &index));
   static const char* const kInt[] = {"", "i8", "i16", "",   "i32",
                                      "", "",   "",    "i64"};
   const char* suffix = bank == KILN_VM_BANK_F32   ? "f32"
@@ -2320,36 +2426,42 @@ static kiln_status_t kiln_em_util_buffer(kiln_em_function_t* e,
                   kiln_em_buffer_result(e, result), size);
     return kiln_ok_status();
   }
+  if (kiln_ir_op_is(op, "util.buffer.subspan")) {
+    return kiln_em_buffer_subspan(e, op);
+  }
   if (kiln_ir_op_is(op, "util.buffer.copy")) {
-    uint32_t src = 0, dst = 0, src_off = 0, dst_off = 0, length = 0;
+    kiln_em_bview_t src, dst;
+    uint32_t src_off = 0, dst_off = 0, length = 0;
     KILN_RETURN_IF_ERROR(
-        kiln_em_buffer_ref(e, op, kiln_ir_op_operand(op, 0), &src));
+        kiln_em_buffer_view(e, op, kiln_ir_op_operand(op, 0), &src));
     KILN_RETURN_IF_ERROR(
-        kiln_em_buffer_ref(e, op, kiln_ir_op_operand(op, 3), &dst));
+        kiln_em_buffer_view(e, op, kiln_ir_op_operand(op, 3), &dst));
     KILN_RETURN_IF_ERROR(
         kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 2), &src_off));
     KILN_RETURN_IF_ERROR(
         kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 5), &dst_off));
     KILN_RETURN_IF_ERROR(
         kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 6), &length));
-    kiln_asm_emit(e->f, "buffer.copy %%r%u, %%l%u, %%r%u, %%l%u, %%l%u", src,
-                  src_off, dst, dst_off, length);
+    src_off = kiln_em_bview_range(e, &src, src_off, length, "util.buffer.copy");
+    dst_off = kiln_em_bview_range(e, &dst, dst_off, length, "util.buffer.copy");
+    kiln_asm_emit(e->f, "buffer.copy %%r%u, %%l%u, %%r%u, %%l%u, %%l%u",
+                  src.base, src_off, dst.base, dst_off, length);
     return kiln_ok_status();
   }
   bool value_first = kiln_ir_op_is(op, "util.buffer.store") ||
                      kiln_ir_op_is(op, "util.buffer.fill");
-  uint32_t buffer = 0;
-  KILN_RETURN_IF_ERROR(kiln_em_buffer_ref(
-      e, op, kiln_ir_op_operand(op, value_first ? 1 : 0), &buffer));
+  kiln_em_bview_t b;
+  KILN_RETURN_IF_ERROR(kiln_em_buffer_view(
+      e, op, kiln_ir_op_operand(op, value_first ? 1 : 0), &b));
+  uint32_t buffer = b.base;
   if (kiln_ir_op_is(op, "util.buffer.size")) {
-    uint32_t length = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
-    kiln_asm_emit(e->f, "buffer.length %%l%u, %%r%u", length, buffer);
-    kiln_ptr_map_put(&e->host_scalars, result,
-                     kiln_em_pack(KILN_VM_BANK_I64, length));
+    kiln_ptr_map_put(
+        &e->host_scalars, result,
+        kiln_em_pack(KILN_VM_BANK_I64, kiln_em_bview_length(e, &b)));
     return kiln_ok_status();
   }
   if (kiln_ir_op_is(op, "util.buffer.store")) {
-    return kiln_em_util_buffer_store(e, op, buffer);
+    return kiln_em_util_buffer_store(e, op, &b);
   }
   if (kiln_ir_op_is(op, "util.buffer.fill")) {
     int bank = 0;
@@ -2363,6 +2475,7 @@ static kiln_status_t kiln_em_util_buffer(kiln_em_function_t* e,
         kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 3), &offset));
     KILN_RETURN_IF_ERROR(
         kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 4), &length));
+    offset = kiln_em_bview_range(e, &b, offset, length, "util.buffer.fill");
     kiln_asm_emit(e->f, "buffer.fill.i8 %%r%u, %%l%u, %%l%u, %%i%u", buffer,
                   offset, length, pattern);
     return kiln_ok_status();
@@ -2370,8 +2483,8 @@ static kiln_status_t kiln_em_util_buffer(kiln_em_function_t* e,
   const kiln_ir_type_t* t = result->type;
   int64_t width = (int64_t)kiln_ir_type_storage_bytes(t);
   uint32_t index = 0;
-  KILN_RETURN_IF_ERROR(kiln_em_buffer_index(e, op, kiln_ir_op_operand(op, 2),
-                                            width, "util.buffer.load", &index));
+  KILN_RETURN_IF_ERROR(kiln_em_buffer_index(
+      e, op, &b, kiln_ir_op_operand(op, 2), width, "util.buffer.load", &index));
   bool is_float = kiln_ir_type_is_float(t);
   bool is_unsigned =
       kiln_ir_type_is_integer(t) && t->integer.signedness == KILN_IR_UNSIGNED;
@@ -2661,7 +2774,8 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
                  kiln_ir_op_is(op, "util.buffer.alloc") ||
                  kiln_ir_op_is(op, "util.buffer.store") ||
                  kiln_ir_op_is(op, "util.buffer.fill") ||
-                 kiln_ir_op_is(op, "util.buffer.copy")) {
+                 kiln_ir_op_is(op, "util.buffer.copy") ||
+                 kiln_ir_op_is(op, "util.buffer.subspan")) {
         KILN_RETURN_IF_ERROR(kiln_em_util_buffer(e, op));
       } else if (kiln_ir_op_is(op, "util.global.load")) {
         KILN_RETURN_IF_ERROR(kiln_em_global_load(e, op));
@@ -2756,6 +2870,7 @@ static kiln_status_t kiln_em_function(kiln_em_module_t* m, kiln_ir_op_t* func) {
   e->executables = kiln_ptr_map_make(ctx);
   e->scalars = kiln_ptr_map_make(ctx);
   e->host_scalars = kiln_ptr_map_make(ctx);
+  e->buffer_views = kiln_ptr_map_make(ctx);
   e->block_labels = kiln_ptr_map_make(ctx);
   if (is_async) {
     e->wait_fence = (uint32_t)num_ref_args;

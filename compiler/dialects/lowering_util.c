@@ -227,9 +227,8 @@ kiln_status_t kiln_lowering_empty(kiln_ir_builder_t* b,
   return kiln_lowering_emit(b, "tensor.empty", type, 0, NULL, out);
 }
 
-// Dim |r| of tensor |t| as an index value (a constant when static).
-static kiln_status_t kiln_lowering_dim(kiln_ir_builder_t* b, kiln_ir_value_t* t,
-                                       size_t r, kiln_ir_value_t** out) {
+kiln_status_t kiln_lowering_dim(kiln_ir_builder_t* b, kiln_ir_value_t* t,
+                                size_t r, kiln_ir_value_t** out) {
   if (t->type->shaped.dims[r] != KILN_IR_DYNAMIC_DIM) {
     return kiln_lowering_index_const(b, t->type->shaped.dims[r], out);
   }
@@ -323,6 +322,69 @@ static kiln_status_t kiln_lowering_assert_dim_pair(
            kiln_ir_type_to_string(ctx, vc->type));
   snprintf(what, sizeof(what), broken, first, second);
   return kiln_lowering_assert(b, op, ok, what);
+}
+
+kiln_status_t kiln_lowering_host_loop(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                      kiln_ir_value_t* count,
+                                      kiln_ir_value_t* init,
+                                      kiln_lowering_loop_step_fn_t step,
+                                      kiln_lowering_loop_step_fn_t finish,
+                                      void* user) {
+  kiln_ir_context_t* ctx = b->context;
+  kiln_ir_block_t* block = op->parent_block;
+  kiln_ir_op_t* owner =
+      block && block->parent_region ? block->parent_region->parent_op : NULL;
+  if (!owner || !kiln_ir_op_is(owner, "func.func") || op->num_results != 1) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "needs a loop on the host, so it must be "
+                                 "directly in a function body");
+  }
+  // ^block: ... br ^head(0, init)
+  // ^head(j, v): cond_br j < count, ^body, ^exit
+  // ^body: br ^head(j + 1, step(j, v))
+  // ^exit: br ^cont(finish(v))   ^cont(result): the ops after |op|
+  kiln_ir_block_t *cont = NULL, *head = NULL, *body = NULL, *exit = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_block_split_after(ctx, op, &cont));
+  KILN_RETURN_IF_ERROR(kiln_ir_block_create(ctx, &head));
+  KILN_RETURN_IF_ERROR(kiln_ir_block_create(ctx, &body));
+  KILN_RETURN_IF_ERROR(kiln_ir_block_create(ctx, &exit));
+  kiln_ir_region_insert_block_after(head, block);
+  kiln_ir_region_insert_block_after(body, head);
+  kiln_ir_region_insert_block_after(exit, body);
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  kiln_ir_value_t *j = NULL, *v = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_block_add_arg(ctx, head, index, op->location, &j));
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_block_add_arg(ctx, head, init->type, op->location, &v));
+  kiln_ir_builder_t hb = *b;
+  kiln_ir_builder_set_before(&hb, op);
+  kiln_ir_value_t *zero, *one, *more, *next, *j1;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&hb, 0, &zero));
+  kiln_ir_value_t* args[2] = {zero, init};
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_br(&hb, head, 2, args));
+  kiln_ir_builder_set_to_end(&hb, head);
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&hb, KILN_CMPI_SLT, j, count, &more));
+  kiln_ir_op_state_t st;
+  kiln_ir_op_state_init(ctx, &st, "cf.cond_br", hb.location);
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_operand(ctx, &st, more));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_successor(ctx, &st, body, 0, NULL));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_successor(ctx, &st, exit, 0, NULL));
+  kiln_ir_op_t* br = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(&hb, &st, &br));
+  kiln_ir_builder_set_to_end(&hb, body);
+  KILN_RETURN_IF_ERROR(step(&hb, j, v, user, &next));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&hb, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&hb, "arith.addi", j, one, &j1));
+  args[0] = j1;
+  args[1] = next;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_br(&hb, head, 2, args));
+  kiln_ir_builder_set_to_end(&hb, exit);
+  kiln_ir_value_t* result = v;
+  if (finish) KILN_RETURN_IF_ERROR(finish(&hb, NULL, v, user, &result));
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_br(&hb, cont, 1, &result));
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
 }
 
 kiln_status_t kiln_lowering_assert_same_dim(kiln_ir_builder_t* b,
@@ -1249,7 +1311,7 @@ static kiln_status_t kiln_lowering_check_static_shapes(kiln_ir_context_t* ctx,
     const kiln_ir_type_t* t =
         i < n ? kiln_ir_op_operand(op, i)->type : op->results[i - n].type;
     if (kiln_ir_type_is_shaped(t) && !kiln_ir_type_has_static_shape(t) &&
-        (!lowers_dynamic || t->shaped.element->kind == KILN_IR_TYPE_COMPLEX)) {
+        !lowers_dynamic) {
       return kiln_ir_op_emit_error(op, ctx,
                                    "dynamically shaped %s is not supported yet",
                                    kiln_ir_type_to_string(ctx, t));

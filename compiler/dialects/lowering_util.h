@@ -108,6 +108,10 @@ kiln_status_t kiln_lowering_dynamic_dim(kiln_ir_builder_t* b,
                                         kiln_ir_value_t* t, size_t d,
                                         kiln_ir_value_t** out);
 
+// Dim |r| of tensor |t| as an index value (a constant when static).
+kiln_status_t kiln_lowering_dim(kiln_ir_builder_t* b, kiln_ir_value_t* t,
+                                size_t r, kiln_ir_value_t** out);
+
 // |v| (an index) clamped into [0, size), |size| an index value (a run-time
 // size: max(min(v, size - 1), 0), so 0 when it is empty) or, when NULL, the
 // constant |static_size|.
@@ -171,6 +175,30 @@ kiln_status_t kiln_lowering_assert_dim_at_most(kiln_ir_builder_t* b,
 kiln_status_t kiln_lowering_assert_dim_at_least(kiln_ir_builder_t* b,
                                                 kiln_ir_op_t* op, uint32_t a,
                                                 size_t a_dim, int64_t min);
+
+// Builds the value after |count| steps of a loop (|count| an index value;
+// none when it is 0 or less). |step| gets a builder inside the loop, the
+// step number |j| (an index) and the carried value |current|, and returns
+// the next value (same type) in |*next|; |user| is passed through.
+typedef kiln_status_t (*kiln_lowering_loop_step_fn_t)(kiln_ir_builder_t* b,
+                                                      kiln_ir_value_t* j,
+                                                      kiln_ir_value_t* current,
+                                                      void* user,
+                                                      kiln_ir_value_t** next);
+
+// Replaces the one-result |op| (directly in a function body) by a host
+// loop (cf blocks: a header comparing the step number with |count|, a
+// body, and |op|'s block split after |op|) that carries |init| through
+// |step|; the final value, passed through |finish| when it is not NULL
+// (called at a builder after the loop, with |j| NULL), replaces |op|'s
+// result. Erases |op|. For counts only known at run time, where a
+// lowering that unrolls cannot.
+kiln_status_t kiln_lowering_host_loop(kiln_ir_builder_t* b, kiln_ir_op_t* op,
+                                      kiln_ir_value_t* count,
+                                      kiln_ir_value_t* init,
+                                      kiln_lowering_loop_step_fn_t step,
+                                      kiln_lowering_loop_step_fn_t finish,
+                                      void* user);
 
 // The most loops kiln_lowering_assert_window_fits takes.
 #define KILN_LOWERING_MAX_LOOPS 16

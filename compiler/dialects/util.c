@@ -576,8 +576,11 @@ static kiln_status_t kiln_flow_verify_dispatch_region(
 //   util.buffer.fill %p, %b[%offset for %length] : i8 -> !util.buffer{%n}
 //   util.buffer.copy %s[%so], %d[%do], %length
 //       : !util.buffer{%sn} -> !util.buffer{%dn}
+//   %s = util.buffer.subspan %b[%offset] : !util.buffer{%n}
+//            -> !util.buffer{%length}     (a view of bytes of %b)
 // Offsets and lengths are bytes; the VM checks every range at run time
-// (a constant buffer is read-only).
+// (a constant buffer is read-only), a subspan's range within its source
+// and every access through it within the subspan.
 //===----------------------------------------------------------------------===//
 
 static bool kiln_util_is_buffer_type(const kiln_ir_type_t* t) {
@@ -863,6 +866,54 @@ static void kiln_util_print_buffer_copy(kiln_ir_printer_t* p,
   kiln_util_print_sized_buffer(p, op, 3);
 }
 
+// `%b[%offset] : !util.buffer{%n} -> !util.buffer{%length} {attrs}`;
+// operands: the source, its size, the offset and the length.
+static kiln_status_t kiln_util_parse_buffer_subspan(kiln_mlir_op_parser_t* p,
+                                                    kiln_ir_op_state_t* state) {
+  kiln_ir_context_t* ctx = kiln_mlir_parser_context(p);
+  kiln_mlir_operand_t src, offset, size, length;
+  const kiln_ir_type_t *type = NULL, *result = NULL;
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  KILN_RETURN_IF_ERROR(kiln_util_parse_buffer_at(p, &src, &offset));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_COLON));
+  KILN_RETURN_IF_ERROR(kiln_util_parse_sized_buffer_type(p, &type, &size));
+  KILN_RETURN_IF_ERROR(kiln_mlir_parse_punct(p, KILN_MLIR_TOK_ARROW));
+  KILN_RETURN_IF_ERROR(kiln_util_parse_sized_buffer_type(p, &result, &length));
+  KILN_RETURN_IF_ERROR(
+      kiln_mlir_parse_optional_attr_dict_with_keyword(p, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &src, type, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &size, index, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &offset, index, state));
+  KILN_RETURN_IF_ERROR(kiln_mlir_resolve_operand(p, &length, index, state));
+  return kiln_mlir_add_result_type(p, state, result);
+}
+
+static void kiln_util_print_buffer_subspan(kiln_ir_printer_t* p,
+                                           kiln_ir_op_t* op) {
+  kiln_ir_printer_printf(p, " ");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 0));
+  kiln_ir_printer_printf(p, "[");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 2));
+  kiln_ir_printer_printf(p, "] : ");
+  kiln_util_print_sized_buffer(p, op, 0);
+  kiln_ir_printer_printf(p, " -> ");
+  kiln_ir_printer_print_type(p, op->results[0].type);
+  kiln_ir_printer_printf(p, "{");
+  kiln_ir_printer_print_value(p, kiln_ir_op_operand(op, 3));
+  kiln_ir_printer_printf(p, "}");
+  kiln_ir_printer_print_attr_dict_with_keyword(p, op, NULL, 0);
+}
+
+static kiln_status_t kiln_util_verify_buffer_subspan(kiln_ir_context_t* ctx,
+                                                     kiln_ir_op_t* op) {
+  if (!kiln_util_is_buffer_type(kiln_ir_op_operand(op, 0)->type) ||
+      !kiln_util_is_buffer_type(op->results[0].type)) {
+    return kiln_ir_op_emit_error(op, ctx,
+                                 "source and result must be !util.buffer");
+  }
+  return kiln_ok_status();
+}
+
 // Whether |t| is a scalar type util.buffer.load/store move: i8..i64,
 // index, f32 or f64.
 static bool kiln_util_is_buffer_scalar(const kiln_ir_type_t* t) {
@@ -1002,6 +1053,11 @@ static const kiln_ir_op_def_t kiln_util_defs[] = {
     {"util.buffer.copy", "copies a byte range between buffers",
      KILN_IR_TRAIT_SIDE_EFFECTING, 7, 0, 0, 0, kiln_util_verify_buffer_access,
      kiln_util_parse_buffer_copy, kiln_util_print_buffer_copy, NULL, NULL,
+     NULL},
+    {"util.buffer.subspan",
+     "a view of a byte range of a buffer (checked at run time)",
+     KILN_IR_TRAIT_PURE, 4, 1, 0, 0, kiln_util_verify_buffer_subspan,
+     kiln_util_parse_buffer_subspan, kiln_util_print_buffer_subspan, NULL, NULL,
      NULL},
     {"flow.tensor.tie_shape", "ties run-time dims to a tensor",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, 1, 0, 0, kiln_flow_verify_tie_shape,

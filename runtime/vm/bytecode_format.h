@@ -489,6 +489,11 @@ static inline int kiln_vm_bank_of_operand(char c) {
 static inline char kiln_vm_bank_prefix(int bank) {
   return "ilfdr"[bank];
 }
+// Opcode suffix per bank (mov.i32, mov.ref, ...).
+static inline const char* kiln_vm_bank_suffix(int bank) {
+  static const char* const kSuffix[] = {"i32", "i64", "f32", "f64", "ref"};
+  return kSuffix[bank];
+}
 // Bank of a signature type character ('i','I','f','F','r'); -1 otherwise.
 static inline int kiln_vm_bank_of_type_char(char c) {
   switch (c) {

@@ -171,6 +171,9 @@ typedef struct kiln_em_function_t {
   // Scalar values in VM registers of any bank (function arguments, scalars
   // read back for results): value -> kiln_em_pack(bank, reg).
   kiln_ptr_map_t host_scalars;
+  // !util.buffer values that are util.buffer.subspan views: value ->
+  // kiln_em_bview_t* (the base buffer, the view's byte offset and length).
+  kiln_ptr_map_t buffer_views;
   kiln_ptr_map_t block_labels;
   size_t num_block_consts, block_consts_capacity;
   kiln_ir_value_t** block_consts;
@@ -542,11 +545,16 @@ static kiln_status_t kiln_em_dim(kiln_em_function_t* e, kiln_ir_op_t* user,
                     kiln_asm_const_i64(e->f, rest));
       return kiln_ok_status();
     }
-    // Shape-preserving aliases (cast, optimization_barrier).
+    // Shape-preserving aliases (cast, optimization_barrier), and a complex
+    // tensor's view as (real, imag) pairs or back: dims before the pairs'
+    // last (static 2) are the same.
     if (def && (kiln_ir_op_is(def, "tensor.cast") ||
+                kiln_ir_op_is(def, "kiln.complex_view") ||
                 kiln_ir_op_is(def, "util.optimization_barrier"))) {
-      v = kiln_ir_op_operand(
-          def, kiln_ir_op_is(def, "tensor.cast") ? 0 : (uint32_t)v->index);
+      v = kiln_ir_op_operand(def,
+                             kiln_ir_op_is(def, "util.optimization_barrier")
+                                 ? (uint32_t)v->index
+                                 : 0);
       continue;
     }
     break;
@@ -2080,13 +2088,86 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
   // forgotten after it, so the other edge of a cond_br makes its own.
   size_t consts_mark = e->num_block_consts;
   bool any = false, stage = false;
+  // Register-carried arguments (scalars, run-time shaped tensors): the new
+  // values go to temporaries first and into the argument registers after
+  // every source was read (a source may be another argument: a swap).
+  uint32_t num_moves = 0;
+  struct {
+    int bank;
+    uint32_t from, to;
+  } moves[4 * 64];
+  uint32_t cb = UINT32_MAX;
   for (uint32_t j = 0; j < succ->num_operands; ++j) {
+    kiln_ir_value_t* from = kiln_ir_op_operand(op, succ->operand_start + j);
+    kiln_ir_value_t* arg = block->args[j];
+    const kiln_ir_type_t* t = arg->type;
+    srcs[j] = dsts[j] = NULL;
+    if (!kiln_ir_type_is_shaped(t)) {
+      int bank = 0, dst_bank = 0;
+      uint32_t reg = 0, dst = 0;
+      if (!kiln_em_host_scalar(e, from, &bank, &reg) ||
+          !kiln_em_host_scalar(e, arg, &dst_bank, &dst) || bank != dst_bank) {
+        return kiln_em_error(e, op,
+                             "a scalar block operand not computed at host "
+                             "level");
+      }
+      uint32_t tmp = kiln_asm_reg(e->f, bank);
+      kiln_asm_emit(e->f, "mov.%s %%%c%u, %%%c%u", kiln_vm_bank_suffix(bank),
+                    kiln_vm_bank_prefix(bank), tmp, kiln_vm_bank_prefix(bank),
+                    reg);
+      moves[num_moves].bank = bank;
+      moves[num_moves].from = tmp;
+      moves[num_moves++].to = dst;
+      continue;
+    }
+    if (kiln_ir_type_has_static_shape(t)) continue;
+    if (num_moves + t->shaped.rank + 2 > sizeof(moves) / sizeof(moves[0])) {
+      return kiln_em_error(e, op, "too many run-time block operand dims");
+    }
+    kiln_hstore_t *src = NULL, *dst = NULL;
+    KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, from, &src));
+    KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, arg, &dst));
+    uint32_t* dims = (uint32_t*)kiln_ptr_map_get(&e->dims, arg);
+    uint32_t length = 0;
+    KILN_RETURN_IF_ERROR(kiln_em_dynamic_bytes(e, op, from, &length));
+    for (size_t d = 0; d < t->shaped.rank; ++d) {
+      uint32_t r = 0;
+      KILN_RETURN_IF_ERROR(kiln_em_dim(e, op, from, d, &r));
+      uint32_t tmp = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+      kiln_asm_emit(e->f, "mov.i64 %%l%u, %%l%u", tmp, r);
+      moves[num_moves].bank = KILN_VM_BANK_I64;
+      moves[num_moves].from = tmp;
+      moves[num_moves++].to = dims[d];
+    }
+    if (cb == UINT32_MAX) {
+      kiln_em_submit(e, false);
+      cb = kiln_em_one_shot_cb(e);
+    }
+    uint32_t buffer = kiln_em_allocate(e, length);
+    kiln_em_copy_bytes(e, cb, src, buffer, kiln_asm_const_i64(e->f, 0), length);
+    moves[num_moves].bank = KILN_VM_BANK_REF;
+    moves[num_moves].from = buffer;
+    moves[num_moves++].to = dst->buffer;
+    moves[num_moves].bank = KILN_VM_BANK_I64;
+    moves[num_moves].from = length;
+    moves[num_moves++].to = dst->length_reg;
+  }
+  if (cb != UINT32_MAX) kiln_em_execute_one_shot(e, cb);
+  for (uint32_t j = 0; j < succ->num_operands; ++j) {
+    const kiln_ir_type_t* t = block->args[j]->type;
+    if (!kiln_ir_type_is_shaped(t) || !kiln_ir_type_has_static_shape(t)) {
+      continue;
+    }
     KILN_RETURN_IF_ERROR(kiln_em_storage(
         e, op, kiln_ir_op_operand(op, succ->operand_start + j), &srcs[j]));
     KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, block->args[j], &dsts[j]));
     if (srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
     any = true;
     for (uint32_t k = 0; k < succ->num_operands; ++k) {
+      const kiln_ir_type_t* tk = block->args[k]->type;
+      if (!kiln_ir_type_is_shaped(tk) || !kiln_ir_type_has_static_shape(tk)) {
+        continue;
+      }
       kiln_hstore_t* dk = NULL;
       KILN_RETURN_IF_ERROR(kiln_em_storage(e, op, block->args[k], &dk));
       if (k != j && dk->buffer == srcs[j]->buffer) stage = true;
@@ -2096,7 +2177,7 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
     uint32_t cb = kiln_em_one_shot_cb(e);
     uint32_t staged[64];
     for (uint32_t j = 0; j < succ->num_operands && stage; ++j) {
-      if (srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
+      if (!srcs[j] || srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
       staged[j] = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
       kiln_asm_emit(e->f, "call.import @%s(%%r%u, %%l%u) -> (%%r%u)",
                     kiln_import_name(e->m, KILN_IMPORT_BUFFER_ALLOCATE),
@@ -2109,7 +2190,7 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
                     kiln_import_name(e->m, KILN_IMPORT_CB_BARRIER), cb);
     }
     for (uint32_t j = 0; j < succ->num_operands; ++j) {
-      if (srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
+      if (!srcs[j] || srcs[j] == dsts[j] || srcs[j]->length <= 0) continue;
       kiln_hstore_t staged_store = *srcs[j];
       if (stage) {
         staged_store.buffer = staged[j];
@@ -2118,6 +2199,12 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
       kiln_em_copy(e, cb, &staged_store, dsts[j]->buffer, dsts[j]->offset);
     }
     kiln_em_execute_one_shot(e, cb);
+  }
+  for (uint32_t i = 0; i < num_moves; ++i) {
+    int bank = moves[i].bank;
+    kiln_asm_emit(e->f, "mov.%s %%%c%u, %%%c%u", kiln_vm_bank_suffix(bank),
+                  kiln_vm_bank_prefix(bank), moves[i].to,
+                  kiln_vm_bank_prefix(bank), moves[i].from);
   }
   for (size_t i = consts_mark; i < e->num_block_consts; ++i) {
     kiln_ptr_map_put(&e->storage, e->block_consts[i], NULL);
@@ -2140,15 +2227,117 @@ static kiln_status_t kiln_em_buffer_ref(kiln_em_function_t* e, kiln_ir_op_t* op,
   return kiln_ok_status();
 }
 
-// The element index (i64 register) of a |width|-byte scalar at the byte
-// offset |v|, which must be a multiple of |width| (a run-time check naming
-// |what|; the VM checks the range).
+// A !util.buffer as the VM sees it: the buffer (ref register), and for a
+// util.buffer.subspan the view's byte offset and length (i64 registers;
+// for a whole buffer |view| is false).
+typedef struct kiln_em_bview_t {
+  uint32_t base;
+  bool view;
+  uint32_t offset, length;
+} kiln_em_bview_t;
+
+// The !util.buffer |v| that |op| uses (kiln_em_buffer_ref, or a subspan).
+static kiln_status_t kiln_em_buffer_view(kiln_em_function_t* e,
+                                         kiln_ir_op_t* op, kiln_ir_value_t* v,
+                                         kiln_em_bview_t* out) {
+  kiln_em_bview_t* view =
+      (kiln_em_bview_t*)kiln_ptr_map_get(&e->buffer_views, v);
+  if (view) {
+    *out = *view;
+    return kiln_ok_status();
+  }
+  out->view = false;
+  out->offset = out->length = 0;
+  return kiln_em_buffer_ref(e, op, v, &out->base);
+}
+
+// The byte length of |b| (an i64 register).
+static uint32_t kiln_em_bview_length(kiln_em_function_t* e,
+                                     const kiln_em_bview_t* b) {
+  if (b->view) return b->length;
+  uint32_t length = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(e->f, "buffer.length %%l%u, %%r%u", length, b->base);
+  return length;
+}
+
+// The offset in |b|'s buffer (an i64 register) of the bytes [|offset|,
+// |offset| + |length|) of |b| (i64 registers). Through a subspan view the
+// call fails unless they lie in the view (|what| names the op, |outside|
+// what they would be outside of); the VM checks whole buffers itself.
+static uint32_t kiln_em_bview_range_of(kiln_em_function_t* e,
+                                       const kiln_em_bview_t* b,
+                                       uint32_t offset, uint32_t length,
+                                       const char* what, const char* outside) {
+  if (!b->view) return offset;
+  // offset <= size and length <= size - offset, unsigned: a negative
+  // offset or length is out of range too.
+  uint32_t in = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+  uint32_t fits = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
+  uint32_t rest = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(e->f, "cmp.le.u.i64 %%i%u, %%l%u, %%l%u", in, offset,
+                b->length);
+  kiln_asm_emit(e->f, "sub.i64 %%l%u, %%l%u, %%l%u", rest, b->length, offset);
+  kiln_asm_emit(e->f, "cmp.le.u.i64 %%i%u, %%l%u, %%l%u", fits, length, rest);
+  kiln_asm_emit(e->f, "and.i32 %%i%u, %%i%u, %%i%u", in, in, fits);
+  char msg[160];
+  snprintf(msg, sizeof(msg), "%s: the byte range is outside %s", what, outside);
+  kiln_em_fail_unless(e, in, msg, strlen(msg));
+  uint32_t at = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(e->f, "add.i64 %%l%u, %%l%u, %%l%u", at, b->offset, offset);
+  return at;
+}
+
+// kiln_em_bview_range_of for an access through a subspan.
+static uint32_t kiln_em_bview_range(kiln_em_function_t* e,
+                                    const kiln_em_bview_t* b, uint32_t offset,
+                                    uint32_t length, const char* what) {
+  return kiln_em_bview_range_of(e, b, offset, length, what,
+                                "its util.buffer.subspan");
+}
+
+// util.buffer.subspan: a view of bytes [offset, offset + length) of its
+// source (checked to lie in it at run time; a view of a view composes).
+static kiln_status_t kiln_em_buffer_subspan(kiln_em_function_t* e,
+                                            kiln_ir_op_t* op) {
+  kiln_em_bview_t src;
+  KILN_RETURN_IF_ERROR(
+      kiln_em_buffer_view(e, op, kiln_ir_op_operand(op, 0), &src));
+  uint32_t offset = 0, length = 0;
+  KILN_RETURN_IF_ERROR(
+      kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 2), &offset));
+  KILN_RETURN_IF_ERROR(
+      kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 3), &length));
+  kiln_em_bview_t whole = src;
+  if (!whole.view) {
+    whole.view = true;
+    whole.offset = kiln_asm_const_i64(e->f, 0);
+    whole.length = kiln_em_bview_length(e, &src);
+  }
+  kiln_em_bview_t* view =
+      (kiln_em_bview_t*)kiln_ir_arena_alloc(e->m->ctx, sizeof(*view));
+  if (!view) return kiln_ir_context_take_error(e->m->ctx);
+  view->base = src.base;
+  view->view = true;
+  view->offset = kiln_em_bview_range_of(
+      e, &whole, offset, length, "util.buffer.subspan",
+      src.view ? "its source subspan" : "its source buffer");
+  view->length = length;
+  kiln_ptr_map_put(&e->buffer_views, &op->results[0], view);
+  return kiln_ok_status();
+}
+
+// The element index (i64 register) of a |width|-byte scalar at byte
+// |offset| (an IR value) of |b|, which must be a multiple of |width| in
+// the buffer (a run-time check naming |what|; the VM checks the range).
 static kiln_status_t kiln_em_buffer_index(kiln_em_function_t* e,
-                                          kiln_ir_op_t* op, kiln_ir_value_t* v,
-                                          int64_t width, const char* what,
-                                          uint32_t* out) {
+                                          kiln_ir_op_t* op,
+                                          const kiln_em_bview_t* b,
+                                          kiln_ir_value_t* v, int64_t width,
+                                          const char* what, uint32_t* out) {
   uint32_t offset = 0;
   KILN_RETURN_IF_ERROR(kiln_em_scalar_i64(e, op, v, &offset));
+  offset =
+      kiln_em_bview_range(e, b, offset, kiln_asm_const_i64(e->f, width), what);
   uint32_t rem = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
   uint32_t aligned = kiln_asm_reg(e->f, KILN_VM_BANK_I32);
   kiln_asm_emit(e->f, "rem.u.i64 %%l%u, %%l%u, %%l%u", rem, offset,
@@ -2169,7 +2358,8 @@ static kiln_status_t kiln_em_buffer_index(kiln_em_function_t* e,
 // register for the widths up to 4 bytes, the VM truncating).
 static kiln_status_t kiln_em_util_buffer_store(kiln_em_function_t* e,
                                                kiln_ir_op_t* op,
-                                               uint32_t buffer) {
+                                               const kiln_em_bview_t* b) {
+  uint32_t buffer = b->base;
   kiln_ir_value_t* value = kiln_ir_op_operand(op, 0);
   const kiln_ir_type_t* t = value->type;
   int64_t width = (int64_t)kiln_ir_type_storage_bytes(t);
@@ -2186,7 +2376,7 @@ static kiln_status_t kiln_em_util_buffer_store(kiln_em_function_t* e,
   }
   uint32_t index = 0;
   KILN_RETURN_IF_ERROR(kiln_em_buffer_index(
-      e, op, kiln_ir_op_operand(op, 3), width, "util.buffer.store", &index));
+      e, op, b, kiln_ir_op_operand(op, 3), width, "util.buffer.store", &index));
   static const char* const kInt[] = {"", "i8", "i16", "",   "i32",
                                      "", "",   "",    "i64"};
   const char* suffix = bank == KILN_VM_BANK_F32   ? "f32"
@@ -2236,36 +2426,42 @@ static kiln_status_t kiln_em_util_buffer(kiln_em_function_t* e,
                   kiln_em_buffer_result(e, result), size);
     return kiln_ok_status();
   }
+  if (kiln_ir_op_is(op, "util.buffer.subspan")) {
+    return kiln_em_buffer_subspan(e, op);
+  }
   if (kiln_ir_op_is(op, "util.buffer.copy")) {
-    uint32_t src = 0, dst = 0, src_off = 0, dst_off = 0, length = 0;
+    kiln_em_bview_t src, dst;
+    uint32_t src_off = 0, dst_off = 0, length = 0;
     KILN_RETURN_IF_ERROR(
-        kiln_em_buffer_ref(e, op, kiln_ir_op_operand(op, 0), &src));
+        kiln_em_buffer_view(e, op, kiln_ir_op_operand(op, 0), &src));
     KILN_RETURN_IF_ERROR(
-        kiln_em_buffer_ref(e, op, kiln_ir_op_operand(op, 3), &dst));
+        kiln_em_buffer_view(e, op, kiln_ir_op_operand(op, 3), &dst));
     KILN_RETURN_IF_ERROR(
         kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 2), &src_off));
     KILN_RETURN_IF_ERROR(
         kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 5), &dst_off));
     KILN_RETURN_IF_ERROR(
         kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 6), &length));
-    kiln_asm_emit(e->f, "buffer.copy %%r%u, %%l%u, %%r%u, %%l%u, %%l%u", src,
-                  src_off, dst, dst_off, length);
+    src_off = kiln_em_bview_range(e, &src, src_off, length, "util.buffer.copy");
+    dst_off = kiln_em_bview_range(e, &dst, dst_off, length, "util.buffer.copy");
+    kiln_asm_emit(e->f, "buffer.copy %%r%u, %%l%u, %%r%u, %%l%u, %%l%u",
+                  src.base, src_off, dst.base, dst_off, length);
     return kiln_ok_status();
   }
   bool value_first = kiln_ir_op_is(op, "util.buffer.store") ||
                      kiln_ir_op_is(op, "util.buffer.fill");
-  uint32_t buffer = 0;
-  KILN_RETURN_IF_ERROR(kiln_em_buffer_ref(
-      e, op, kiln_ir_op_operand(op, value_first ? 1 : 0), &buffer));
+  kiln_em_bview_t b;
+  KILN_RETURN_IF_ERROR(kiln_em_buffer_view(
+      e, op, kiln_ir_op_operand(op, value_first ? 1 : 0), &b));
+  uint32_t buffer = b.base;
   if (kiln_ir_op_is(op, "util.buffer.size")) {
-    uint32_t length = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
-    kiln_asm_emit(e->f, "buffer.length %%l%u, %%r%u", length, buffer);
-    kiln_ptr_map_put(&e->host_scalars, result,
-                     kiln_em_pack(KILN_VM_BANK_I64, length));
+    kiln_ptr_map_put(
+        &e->host_scalars, result,
+        kiln_em_pack(KILN_VM_BANK_I64, kiln_em_bview_length(e, &b)));
     return kiln_ok_status();
   }
   if (kiln_ir_op_is(op, "util.buffer.store")) {
-    return kiln_em_util_buffer_store(e, op, buffer);
+    return kiln_em_util_buffer_store(e, op, &b);
   }
   if (kiln_ir_op_is(op, "util.buffer.fill")) {
     int bank = 0;
@@ -2279,6 +2475,7 @@ static kiln_status_t kiln_em_util_buffer(kiln_em_function_t* e,
         kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 3), &offset));
     KILN_RETURN_IF_ERROR(
         kiln_em_scalar_i64(e, op, kiln_ir_op_operand(op, 4), &length));
+    offset = kiln_em_bview_range(e, &b, offset, length, "util.buffer.fill");
     kiln_asm_emit(e->f, "buffer.fill.i8 %%r%u, %%l%u, %%l%u, %%i%u", buffer,
                   offset, length, pattern);
     return kiln_ok_status();
@@ -2286,8 +2483,8 @@ static kiln_status_t kiln_em_util_buffer(kiln_em_function_t* e,
   const kiln_ir_type_t* t = result->type;
   int64_t width = (int64_t)kiln_ir_type_storage_bytes(t);
   uint32_t index = 0;
-  KILN_RETURN_IF_ERROR(kiln_em_buffer_index(e, op, kiln_ir_op_operand(op, 2),
-                                            width, "util.buffer.load", &index));
+  KILN_RETURN_IF_ERROR(kiln_em_buffer_index(
+      e, op, &b, kiln_ir_op_operand(op, 2), width, "util.buffer.load", &index));
   bool is_float = kiln_ir_type_is_float(t);
   bool is_unsigned =
       kiln_ir_type_is_integer(t) && t->integer.signedness == KILN_IR_UNSIGNED;
@@ -2326,10 +2523,17 @@ static kiln_status_t kiln_em_branch(kiln_em_function_t* e, kiln_ir_op_t* op) {
   if (kiln_ir_op_is(op, "cf.br")) return kiln_em_branch_edge(e, op, 0);
   uint32_t cond = (uint32_t)(uintptr_t)kiln_ptr_map_get(
       &e->scalars, kiln_ir_op_operand(op, 0));
+  int bank = 0;
+  uint32_t reg = 0;
+  if (!cond && kiln_em_host_scalar(e, kiln_ir_op_operand(op, 0), &bank, &reg) &&
+      bank == KILN_VM_BANK_I32) {
+    cond = reg + 1;  // an i1 computed at host level (arith.cmpi)
+  }
   if (!cond) {
     return kiln_em_error(e, op,
                          "the branch condition is not a scalar read back "
-                         "from device data (tensor.extract)");
+                         "from device data (tensor.extract) or computed at "
+                         "host level");
   }
   uint32_t t = kiln_asm_label(e->f), f = kiln_asm_label(e->f);
   kiln_asm_emit(e->f, "br.cond %%i%u, ^L%u, ^L%u", cond - 1, t, f);
@@ -2468,12 +2672,40 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
     kiln_ptr_map_put(&e->block_labels, b,
                      (void*)(uintptr_t)(kiln_asm_label(e->f) + 1));
     for (uint32_t i = 0; i < b->num_args; ++i) {
-      const kiln_ir_type_t* t = b->args[i]->type;
-      if (!kiln_ir_type_is_ranked_tensor(t) ||
-          !kiln_ir_type_has_static_shape(t)) {
+      kiln_ir_value_t* arg = b->args[i];
+      const kiln_ir_type_t* t = arg->type;
+      char abi = kiln_em_abi_char(t);
+      if (abi != 'r' && abi != '?' && !kiln_ir_type_is_shaped(t)) {
+        // A scalar: a register of its bank, set on every edge.
+        int bank = kiln_vm_bank_of_type_char(abi);
+        kiln_ptr_map_put(&e->host_scalars, arg,
+                         kiln_em_pack(bank, kiln_asm_reg(e->f, bank)));
+        continue;
+      }
+      if (!kiln_ir_type_is_ranked_tensor(t)) {
         return kiln_em_error(e, func,
-                             "block arguments must be statically shaped "
-                             "tensors");
+                             "block arguments must be ranked tensors or "
+                             "scalars");
+      }
+      if (!kiln_ir_type_has_static_shape(t)) {
+        // A run-time shape: each edge gives it a buffer of its own (a copy)
+        // and sets its byte length and dims registers.
+        kiln_hstore_t* s = kiln_em_new_store(e);
+        uint32_t* dims = (uint32_t*)kiln_ir_arena_alloc(
+            ctx, sizeof(uint32_t) * (t->shaped.rank ? t->shaped.rank : 1));
+        if (!s || !dims) return kiln_ir_context_take_error(ctx);
+        s->buffer = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+        s->offset = kiln_asm_const_i64(e->f, 0);
+        s->offset_known = true;
+        s->const_offset = 0;
+        s->dyn_length = true;
+        s->length_reg = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+        for (size_t j = 0; j < t->shaped.rank; ++j) {
+          dims[j] = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+        }
+        kiln_ptr_map_put(&e->dims, arg, dims);
+        kiln_ptr_map_put(&e->storage, arg, s);
+        continue;
       }
       kiln_hstore_t* s = kiln_em_alloc_static(e, t);
       if (!s) return kiln_ir_context_take_error(ctx);
@@ -2542,7 +2774,8 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
                  kiln_ir_op_is(op, "util.buffer.alloc") ||
                  kiln_ir_op_is(op, "util.buffer.store") ||
                  kiln_ir_op_is(op, "util.buffer.fill") ||
-                 kiln_ir_op_is(op, "util.buffer.copy")) {
+                 kiln_ir_op_is(op, "util.buffer.copy") ||
+                 kiln_ir_op_is(op, "util.buffer.subspan")) {
         KILN_RETURN_IF_ERROR(kiln_em_util_buffer(e, op));
       } else if (kiln_ir_op_is(op, "util.global.load")) {
         KILN_RETURN_IF_ERROR(kiln_em_global_load(e, op));
@@ -2637,6 +2870,7 @@ static kiln_status_t kiln_em_function(kiln_em_module_t* m, kiln_ir_op_t* func) {
   e->executables = kiln_ptr_map_make(ctx);
   e->scalars = kiln_ptr_map_make(ctx);
   e->host_scalars = kiln_ptr_map_make(ctx);
+  e->buffer_views = kiln_ptr_map_make(ctx);
   e->block_labels = kiln_ptr_map_make(ctx);
   if (is_async) {
     e->wait_fence = (uint32_t)num_ref_args;

@@ -29,14 +29,17 @@ typedef struct kiln_sval_t {
 } kiln_sval_t;
 
 #define KILN_CG_MAX_CACHE 1024
-#define KILN_CG_MAX_RESULTS 8
+// Results of one structured op (every output may be one), and how many
+// an op may have for its values to be kept in the cache.
+#define KILN_CG_MAX_RESULTS KILN_STRUCTURED_MAX_OPERANDS
+#define KILN_CG_MAX_CACHED_RESULTS 8
 #define KILN_CG_MAX_PUSH 64
 
 typedef struct kiln_cg_cache_entry_t {
   kiln_ir_op_t* op;
   uint32_t num_dims;
   kiln_idx_t point[KILN_STRUCTURED_MAX_DIMS];
-  kiln_sval_t results[KILN_CG_MAX_RESULTS];
+  kiln_sval_t results[KILN_CG_MAX_CACHED_RESULTS];
   int scope;
 } kiln_cg_cache_entry_t;
 
@@ -83,8 +86,7 @@ static int kiln_bank_of(const kiln_ir_type_t* t) {
 }
 
 static const char* kiln_bank_suffix(int bank) {
-  static const char* const kSuffix[] = {"i32", "i64", "f32", "f64", "ref"};
-  return kSuffix[bank];
+  return kiln_vm_bank_suffix(bank);
 }
 
 static char kiln_p(int bank) {
@@ -1637,7 +1639,8 @@ static kiln_status_t kiln_op_at_point(kiln_cg_t* cg, kiln_ir_op_t* op,
   if (s.num_outs > KILN_CG_MAX_RESULTS) {
     return kiln_cg_error(cg, op, "too many results");
   }
-  for (size_t i = 0; i < cg->cache_count; ++i) {
+  bool cached = s.num_outs <= KILN_CG_MAX_CACHED_RESULTS;
+  for (size_t i = 0; cached && i < cg->cache_count; ++i) {
     kiln_cg_cache_entry_t* e = &cg->cache[i];
     if (e->op == op && e->num_dims == s.num_dims &&
         kiln_points_equal(e->point, point, s.num_dims)) {
@@ -1646,7 +1649,7 @@ static kiln_status_t kiln_op_at_point(kiln_cg_t* cg, kiln_ir_op_t* op,
     }
   }
   KILN_RETURN_IF_ERROR(kiln_emit_body(cg, &s, point, NULL, results));
-  if (cg->cache_count < KILN_CG_MAX_CACHE) {
+  if (cached && cg->cache_count < KILN_CG_MAX_CACHE) {
     kiln_cg_cache_entry_t* e = &cg->cache[cg->cache_count++];
     e->op = op;
     e->num_dims = s.num_dims;

@@ -11,12 +11,25 @@
 //     Exclusive: out[j] = acc, then f(out, x[k]) for k < j. (IREE's
 //     recurrence: out[j] = f(out[j-1], x[j]) resp. f(out[j-1], x[j-1]).)
 //     The accumulator result is out[n-1] (the initial one when n == 1).
-//   - topk: comparator ranks of the values (ties: the earlier position
-//     first), then output position p < K takes the element of rank p and
-//     its index (the input index, or its position). The initial output
-//     values do not take part (IREE lets them compete as if they were
-//     earlier elements; a fill with the comparator's worst value, as
-//     programs use, gives the same result).
+//   - topk / topk_v2 with a static K of at most KILN_LX_TOPK_MAX_SLOTS:
+//     IREE's insertion, step for step, so ties come out in IREE's order. A
+//     generic over the values, the topk dim a reduction loop run in order,
+//     keeps the K output slots (value, index) as 2K accumulators shaped
+//     like the output without that dim, started from the outputs' slots:
+//     each element walks the slots with a carry; a slot keeps the better of
+//     slot and carry under the comparator, and of two equivalent ones the
+//     index of the smaller index (the value stays); topk_v2 with is_sorted
+//     then runs IREE's bubble sort over the slots after every insertion
+//     (it swaps equivalent neighbours, which is where IREE's tie order
+//     comes from). A second generic writes slot p to output position p.
+//     Outputs from tensor.empty (undefined in IREE) count as empty slots
+//     that the first K elements fill. The initial output values take part
+//     as IREE's do (a fill with the comparator's worst value, as programs
+//     use, is never picked over an element).
+//   - topk with a run-time or larger K: comparator ranks of the values
+//     (ties: the earlier position first), then output position p < K takes
+//     the element of rank p and its index (the input index, or its
+//     position). The initial output values do not take part.
 //   - arg_compare: a reduction generic over d whose accumulators start as
 //     the outputs; an element replaces the current pick when the
 //     comparator(element, pick) holds; its index is its position (+
@@ -263,6 +276,206 @@ static kiln_status_t kiln_lx_lower_scan(kiln_ir_builder_t* b,
 // topk
 //===----------------------------------------------------------------------===//
 
+// The largest static K that topk lowers slot by slot (IREE's order): 2K
+// slot accumulators and two inputs stay within a structured op's operands.
+#define KILN_LX_TOPK_MAX_SLOTS 12
+
+// One step of IREE's topk insertion at a slot: the carry (|cv|, |ci|) and
+// the slot (|kv|, |ki|) become the slot's new pair and the new carry. The
+// slot takes the carry's value when comparator(carry, slot) holds (or the
+// slot is |empty|, an i1 or NULL); its index is the carry's also when
+// neither is before the other and the carry's index is smaller. |ci|/|ki|
+// are NULL without output indices.
+static kiln_status_t kiln_lx_topk_insert_step(
+    kiln_ir_builder_t* bb, kiln_ir_op_t* op, kiln_ir_value_t* empty,
+    kiln_ir_value_t** cv, kiln_ir_value_t** ci, kiln_ir_value_t** kv,
+    kiln_ir_value_t** ki) {
+  kiln_ir_value_t* args[2] = {*cv, *kv};
+  kiln_ir_value_t *fwd, *rev, *eq, *first, *take_index, *v, *c;
+  KILN_RETURN_IF_ERROR(kiln_lower_stablehlo_region_inline(bb, op, args, &fwd));
+  kiln_ir_value_t* take = fwd;
+  if (empty) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(bb, "arith.ori", fwd, empty, &take));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(bb, take, *cv, *kv, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(bb, take, *kv, *cv, &c));
+  if (*ci) {
+    args[0] = *kv;
+    args[1] = *cv;
+    KILN_RETURN_IF_ERROR(
+        kiln_lower_stablehlo_region_inline(bb, op, args, &rev));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(bb, KILN_CMPI_EQ, fwd, rev, &eq));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(bb, KILN_CMPI_SLT, *ci, *ki, &first));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.andi", eq, first, &eq));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(bb, "arith.ori", take, eq, &take_index));
+    kiln_ir_value_t *i, *ic;
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(bb, take_index, *ci, *ki, &i));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(bb, take_index, *ki, *ci, &ic));
+    *ki = i;
+    *ci = ic;
+  }
+  *kv = v;
+  *cv = c;
+  return kiln_ok_status();
+}
+
+// IREE's topk for a static K (see the file comment): the slot generic and
+// the generic that writes the slots out. |indices| are the input indices
+// or NULL; |outs[1]| is NULL without output indices.
+static kiln_status_t kiln_lx_lower_topk_slots(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, kiln_ir_value_t* x,
+    kiln_ir_value_t* indices, uint32_t num_outs, kiln_ir_value_t* const* outs,
+    int64_t d, int64_t k) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t rank = (uint32_t)x->type->shaped.rank;
+  bool sorted = kiln_ir_op_is(op, "iree_linalg_ext.topk_v2") &&
+                kiln_ir_op_get_attr(op, "is_sorted") != NULL;
+  // Slot p of each output, shaped like the output without dim d.
+  bool reduction[KILN_LX_MAX_RANK + 1] = {false};
+  int64_t kept[KILN_LX_MAX_RANK];
+  uint32_t num_kept = 0;
+  const kiln_ir_type_t* slot_types[2];
+  for (uint32_t o = 0; o < num_outs; ++o) {
+    slot_types[o] = kiln_linalg_reduce_one_dim(ctx, outs[o]->type, d, reduction,
+                                               kept, &num_kept);
+  }
+  const kiln_ir_affine_expr_t* exprs[KILN_LX_MAX_RANK];
+  kiln_ir_value_t* slots[2 * KILN_LX_TOPK_MAX_SLOTS];
+  bool from_empty[2] = {false, false};
+  for (uint32_t o = 0; o < num_outs; ++o) {
+    kiln_ir_op_t* def = outs[o]->defining_op;
+    from_empty[o] = def && kiln_ir_op_is(def, "tensor.empty");
+    for (int64_t p = 0; p < k; ++p) {
+      for (uint32_t i = 0, j = 0; i < rank; ++i) {
+        exprs[i] = (int64_t)i == d ? kiln_ir_affine_constant(ctx, p)
+                                   : kiln_ir_affine_dim(ctx, j++);
+      }
+      const kiln_ir_attribute_t* map =
+          kiln_ir_affine_map_attr_get(ctx, rank - 1, 0, rank, exprs);
+      KILN_RETURN_IF_ERROR(kiln_lowering_copy_through_map(
+          b, outs[o], map, slot_types[o], &slots[o * k + p]));
+    }
+  }
+  bool empty = from_empty[0];
+
+  // 1. The slots, element by element along d.
+  const kiln_ir_attribute_t* id = kiln_linalg_identity_map(ctx, rank);
+  const kiln_ir_attribute_t* drop_d =
+      kiln_linalg_projection_map(ctx, rank, num_kept, kept);
+  kiln_ir_value_t* ins[2] = {x, indices};
+  uint32_t n_in = indices ? 2 : 1;
+  uint32_t n_slots = num_outs * (uint32_t)k;
+  const kiln_ir_attribute_t* maps[2 + 2 * KILN_LX_TOPK_MAX_SLOTS];
+  for (uint32_t i = 0; i < n_in; ++i) maps[i] = id;
+  for (uint32_t i = 0; i < n_slots; ++i) maps[n_in + i] = drop_d;
+  bool red[KILN_LX_MAX_RANK] = {false};
+  red[d] = true;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, n_in, ins, n_slots, slots, maps, rank, red, &generic, &body));
+  {
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t* v[KILN_LX_TOPK_MAX_SLOTS];
+    kiln_ir_value_t* ix[KILN_LX_TOPK_MAX_SLOTS] = {NULL};
+    for (int64_t p = 0; p < k; ++p) {
+      v[p] = body->args[n_in + p];
+      if (num_outs == 2) ix[p] = body->args[n_in + k + p];
+    }
+    kiln_ir_value_t *cv = body->args[0], *ci = NULL, *t = NULL;
+    if (num_outs == 2 || empty) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &t));
+    }
+    if (num_outs == 2) {
+      ci = indices ? body->args[1] : t;
+      KILN_RETURN_IF_ERROR(
+          kiln_lx_to_int(&bb, ci, kiln_ir_type_element(outs[1]->type), &ci));
+    }
+    for (int64_t p = 0; p < k; ++p) {
+      // From tensor.empty, slot p is empty until element p arrives.
+      kiln_ir_value_t *pc = NULL, *is_empty = NULL;
+      if (empty) {
+        KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, p, &pc));
+        KILN_RETURN_IF_ERROR(
+            kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, pc, t, &is_empty));
+      }
+      KILN_RETURN_IF_ERROR(
+          kiln_lx_topk_insert_step(&bb, op, is_empty, &cv, &ci, &v[p], &ix[p]));
+    }
+    // is_sorted: K - 1 bubble sweeps over the slots filled so far; a pair
+    // out of order under the comparator swaps (so do equivalent ones).
+    for (int64_t i = 0; sorted && i < k - 1; ++i) {
+      for (int64_t j = 0; j < k - 1 - i; ++j) {
+        kiln_ir_value_t *keep, *args[2] = {v[j], v[j + 1]};
+        KILN_RETURN_IF_ERROR(
+            kiln_lower_stablehlo_region_inline(&bb, op, args, &keep));
+        if (empty) {
+          kiln_ir_value_t *jc, *unfilled;
+          KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, j + 1, &jc));
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_cmpi(&bb, KILN_CMPI_SGT, jc, t, &unfilled));
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_emit2(&bb, "arith.ori", keep, unfilled, &keep));
+        }
+        kiln_ir_value_t** pairs[2] = {v, ix};
+        for (uint32_t o = 0; o < num_outs; ++o) {
+          kiln_ir_value_t *lo, *hi;
+          kiln_ir_value_t** s = pairs[o];
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_select(&bb, keep, s[j], s[j + 1], &lo));
+          KILN_RETURN_IF_ERROR(
+              kiln_lowering_select(&bb, keep, s[j + 1], s[j], &hi));
+          s[j] = lo;
+          s[j + 1] = hi;
+        }
+      }
+    }
+    kiln_ir_value_t* results[2 * KILN_LX_TOPK_MAX_SLOTS];
+    for (int64_t p = 0; p < k; ++p) {
+      results[p] = v[p];
+      if (num_outs == 2) results[k + p] = ix[p];
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, n_slots, results));
+  }
+
+  // 2. Output position p along d takes slot p.
+  kiln_ir_value_t* inits[2];
+  for (uint32_t o = 0; o < num_outs; ++o) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_empty_like(b, outs[o]->type, outs[o], &inits[o]));
+    maps[n_slots + o] = id;
+  }
+  for (uint32_t i = 0; i < n_slots; ++i) {
+    slots[i] = kiln_ir_op_result(generic, i);
+    maps[i] = drop_d;
+  }
+  kiln_ir_op_t* out_generic = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, n_slots, slots, num_outs,
+                                                  inits, maps, rank, NULL,
+                                                  &out_generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t *pos, *results[2];
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &pos));
+  for (uint32_t o = 0; o < num_outs; ++o) {
+    results[o] = body->args[o * k + k - 1];
+  }
+  for (int64_t p = k - 2; p >= 0; --p) {
+    kiln_ir_value_t *pc, *is_p;
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, p, &pc));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, pos, pc, &is_p));
+    for (uint32_t o = 0; o < num_outs; ++o) {
+      KILN_RETURN_IF_ERROR(kiln_lowering_select(
+          &bb, is_p, body->args[o * k + p], results[o], &results[o]));
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, num_outs, results));
+  kiln_lx_replace(op, out_generic, num_outs);
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_lx_lower_topk(kiln_ir_builder_t* b,
                                         kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
@@ -276,6 +489,10 @@ static kiln_status_t kiln_lx_lower_topk(kiln_ir_builder_t* b,
       num_outs == 2 ? kiln_ir_op_operand(op, num_ins + 1) : NULL};
   uint32_t rank = (uint32_t)x->type->shaped.rank;
   int64_t d = kiln_linalg_ext_dimension(op);
+  int64_t k = outs[0]->type->shaped.dims[d];
+  if (k != KILN_IR_DYNAMIC_DIM && k >= 1 && k <= KILN_LX_TOPK_MAX_SLOTS) {
+    return kiln_lx_lower_topk_slots(b, op, x, indices, num_outs, outs, d, k);
+  }
   kiln_ir_value_t* ranks = NULL;
   KILN_RETURN_IF_ERROR(kiln_lower_sort_ranks(b, op, 1, &x, d, &ranks));
   kiln_lx_maps_t m;

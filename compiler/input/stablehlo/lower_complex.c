@@ -3,6 +3,7 @@
 #include "compiler/input/stablehlo/lower_complex.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/dialects/dialect_util.h"
@@ -60,7 +61,8 @@ static const kiln_ir_attribute_t* kiln_cx_map(kiln_ir_context_t* ctx,
 
 // A generic at |b| with |num_inputs| inputs and |maps| (inputs then the
 // output), writing a tensor of |out_type| that starts as |init| (NULL:
-// tensor.empty). The body emitter is returned in |r|.
+// tensor.empty, its run-time dims those of the inputs the identity output
+// map reads them from). The body emitter is returned in |r|.
 static kiln_status_t kiln_cx_generic(kiln_ir_builder_t* b,
                                      const kiln_ir_type_t* out_type,
                                      kiln_v* init, size_t num_inputs,
@@ -70,10 +72,8 @@ static kiln_status_t kiln_cx_generic(kiln_ir_builder_t* b,
                                      kiln_ir_op_t** out_op,
                                      kiln_ir_block_t** out_body, kiln_cx_t* r) {
   if (!init) {
-    kiln_ir_op_t* empty = NULL;
-    KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-        b, "tensor.empty", 0, NULL, 1, &out_type, 0, NULL, &empty));
-    init = kiln_ir_op_result(empty, 0);
+    KILN_RETURN_IF_ERROR(kiln_lowering_empty_from(
+        b, out_type, (uint32_t)num_inputs, inputs, maps, &init));
   }
   KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, num_inputs, inputs, 1,
                                                   &init, maps, num_loops,
@@ -353,13 +353,6 @@ static kiln_status_t kiln_dft_axis(kiln_ir_builder_t* b, kiln_dft_kind_t kind,
       kiln_ir_tensor_type_get(ctx, orank, odims, f64, NULL);
   uint32_t red = orank;  // the reduced loop
   uint32_t loops = orank + 1;
-  // Accumulator: f64 zeros.
-  static const double kZero = 0.0;
-  kiln_cx_t outer = {*b, ctx, kiln_ok_status()};
-  kiln_v* init = kiln_lowering_em_const(
-      &outer, ot,
-      kiln_ir_dense_elements_attr_get(ctx, ot, true, &kZero, sizeof(kZero)));
-  KILN_RETURN_IF_ERROR(outer.status);
   int64_t idims[KILN_CX_MAX_RANK + 1] = {0};
   for (uint32_t d = 0; d < rank; ++d) idims[d] = d;
   idims[axis] = red;
@@ -377,6 +370,23 @@ static kiln_status_t kiln_dft_axis(kiln_ir_builder_t* b, kiln_dft_kind_t kind,
   static const int64_t kIota[KILN_CX_MAX_RANK + 1] = {0, 1, 2, 3,  4,  5, 6,
                                                       7, 8, 9, 10, 11, 12};
   maps[num_inputs] = kiln_cx_map(ctx, loops, orank, kIota);
+  // Accumulator: f64 zeros, sized like |x| along its run-time (batch) dims.
+  static const double kZero = 0.0;
+  kiln_cx_t outer = {*b, ctx, kiln_ok_status()};
+  kiln_v* init = NULL;
+  if (kiln_ir_type_has_static_shape(ot)) {
+    init = kiln_lowering_em_const(
+        &outer, ot,
+        kiln_ir_dense_elements_attr_get(ctx, ot, true, &kZero, sizeof(kZero)));
+  } else {
+    kiln_v* zero = kiln_lowering_em_float(&outer, f64, 0.0);
+    KILN_RETURN_IF_ERROR(outer.status);
+    kiln_v* empty = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_empty_from(b, ot, 1, &x, &maps[0], &empty));
+    KILN_RETURN_IF_ERROR(kiln_lowering_fill(b, zero, empty, &init));
+  }
+  KILN_RETURN_IF_ERROR(outer.status);
   bool reduction[KILN_CX_MAX_RANK + 2] = {false};
   reduction[red] = true;
   kiln_ir_op_t* g = NULL;
@@ -519,23 +529,52 @@ static kiln_status_t kiln_cx_fft(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
   }
   uint32_t rank = (uint32_t)xt->shaped.rank;
   uint32_t first = rank - (uint32_t)m;
+  // The transformed dims have the fft_length sizes; a run-time (`?`) one
+  // is checked at run time and then read as that size (batch dims stay
+  // run-time).
+  int64_t in_dims[KILN_CX_MAX_RANK + 1];
+  memcpy(in_dims, xt->shaped.dims, sizeof(int64_t) * rank);
+  in_dims[rank] = 2;
+  bool cast_in = false;
   for (uint32_t i = 0; i < (uint32_t)m; ++i) {
     uint32_t d = first + i;
     int64_t want_in = lengths[i], want_out = lengths[i];
     if (i + 1 == (uint32_t)m && real_in) want_out = lengths[i] / 2 + 1;
     if (i + 1 == (uint32_t)m && real_out) want_in = lengths[i] / 2 + 1;
-    if (lengths[i] < 1 || xt->shaped.dims[d] != want_in ||
-        rt->shaped.dims[d] != want_out) {
+    int64_t xd = xt->shaped.dims[d], rd = rt->shaped.dims[d];
+    if (lengths[i] < 1 || (xd != KILN_IR_DYNAMIC_DIM && xd != want_in) ||
+        (rd != KILN_IR_DYNAMIC_DIM && rd != want_out)) {
       return kiln_ir_op_emit_error(
           op, ctx,
           "dim %u of the operand (%lld) and result (%lld) do "
           "not match fft_length %lld for %.*s",
-          d, (long long)xt->shaped.dims[d], (long long)rt->shaped.dims[d],
-          (long long)lengths[i], (int)ft.size, ft.data);
+          d, (long long)xd, (long long)rd, (long long)lengths[i], (int)ft.size,
+          ft.data);
+    }
+    if (xd == KILN_IR_DYNAMIC_DIM) {
+      kiln_v *size, *want, *ok;
+      KILN_RETURN_IF_ERROR(kiln_lowering_dynamic_dim(b, x, d, &size));
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, want_in, &want));
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_cmpi(b, KILN_CMPI_EQ, size, want, &ok));
+      char what[96];
+      snprintf(what, sizeof(what),
+               "dim %u of the operand must be %lld for fft_length %lld", d,
+               (long long)want_in, (long long)lengths[i]);
+      KILN_RETURN_IF_ERROR(kiln_lowering_assert(b, op, ok, what));
+      in_dims[d] = want_in;
+      cast_in = true;
     }
   }
   kiln_v* cur = x;
   if (!real_in) KILN_RETURN_IF_ERROR(kiln_cx_pairs(b, x, &cur));
+  if (cast_in) {
+    const kiln_ir_type_t* ct =
+        kiln_ir_tensor_type_get(ctx, cur->type->shaped.rank, in_dims,
+                                kiln_ir_type_element(cur->type), NULL);
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(b, "tensor.cast", ct, 1, &cur, &cur));
+  }
   int64_t last = lengths[m - 1];
   uint32_t last_dim = rank - 1;
   if (last_kind == KILN_DFT_R2C) {
@@ -554,6 +593,12 @@ static kiln_status_t kiln_cx_fft(kiln_ir_builder_t* b, kiln_ir_op_t* op) {
                                        last_dim, last, last, &cur));
   }
   KILN_RETURN_IF_ERROR(kiln_cx_convert(b, cur, out_et, &cur));
+  // A run-time transformed dim in the result type: the same data, cast.
+  const kiln_ir_type_t* want = real_out ? rt : kiln_cx_pairs_type(ctx, rt);
+  if (want && cur->type != want) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit(b, "tensor.cast", want, 1, &cur, &cur));
+  }
   return kiln_cx_replace(b, op, 0, cur);
 }
 

@@ -444,6 +444,228 @@ static kiln_status_t kiln_ls_zeros(kiln_ir_builder_t* b,
   return kiln_ok_status();
 }
 
+// tensor.extract of |t| at the generic's loop indices |loops| (one per dim
+// of |t|), a negative entry -1 - i taking the scalar |scalars|[i] instead.
+static kiln_status_t kiln_ls_extract_at(kiln_ir_builder_t* bb,
+                                        kiln_ir_value_t* t,
+                                        const int64_t* loops,
+                                        kiln_ir_value_t* const* scalars,
+                                        kiln_ir_value_t** out) {
+  kiln_ir_value_t* coords[KILN_SORT_MAX_RANK];
+  for (size_t d = 0; d < t->type->shaped.rank; ++d) {
+    if (loops[d] < 0) {
+      coords[d] = scalars[-1 - loops[d]];
+    } else {
+      KILN_RETURN_IF_ERROR(
+          kiln_lowering_linalg_index(bb, loops[d], &coords[d]));
+    }
+  }
+  return kiln_lowering_extract(bb, t, coords, out);
+}
+
+static kiln_status_t kiln_ls_float(kiln_ir_builder_t* bb,
+                                   const kiln_ir_type_t* type, double v,
+                                   kiln_ir_value_t** out);
+
+// The body of the partial sums of a cholesky column or a substitution row:
+// yields |acc| + (k |pred| |bound| ? |x| * |y| : 0), k = linalg.index
+// |k_loop| (the solved columns / rows count, the others add nothing).
+static kiln_status_t kiln_ls_partial_sum_body(kiln_ir_builder_t* bb,
+                                              kiln_ir_value_t* x,
+                                              kiln_ir_value_t* y,
+                                              kiln_ir_value_t* acc,
+                                              uint32_t k_loop, int64_t pred,
+                                              kiln_ir_value_t* bound) {
+  kiln_ir_value_t *k, *solved, *prod, *zero, *term, *sum;
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(bb, k_loop, &k));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(bb, pred, k, bound, &solved));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.mulf", x, y, &prod));
+  KILN_RETURN_IF_ERROR(kiln_ls_float(bb, acc->type, 0.0, &zero));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(bb, solved, prod, zero, &term));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.addf", acc, term, &sum));
+  return kiln_lowering_yield(bb, 1, &sum);
+}
+
+// The body of cholesky's column-|j| update at (i, c) = linalg.index
+// (|i_loop|, |i_loop| + 1): yields c == j ? (i == j ? sqrt(ajj - sj)
+// : i > j ? (aij - si) / sqrt(ajj - sj) : l) : l.
+static kiln_status_t kiln_ls_cholesky_update_body(
+    kiln_ir_builder_t* bb, uint32_t i_loop, kiln_ir_value_t* j,
+    kiln_ir_value_t* aij, kiln_ir_value_t* ajj, kiln_ir_value_t* si,
+    kiln_ir_value_t* sj, kiln_ir_value_t* l) {
+  kiln_ir_value_t *i, *c, *piv, *below, *is_diag, *is_below, *is_col, *v;
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(bb, i_loop, &i));
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(bb, i_loop + 1, &c));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.subf", ajj, sj, &piv));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(bb, "math.sqrt", l->type, 1, &piv, &piv));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.subf", aij, si, &below));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(bb, "arith.divf", below, piv, &below));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(bb, KILN_CMPI_EQ, i, j, &is_diag));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(bb, KILN_CMPI_SGT, i, j, &is_below));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(bb, KILN_CMPI_EQ, c, j, &is_col));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(bb, is_below, below, l, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(bb, is_diag, piv, v, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(bb, is_col, v, l, &v));
+  return kiln_lowering_yield(bb, 1, &v);
+}
+
+// The body of triangular_solve's row-|i| update at row r = linalg.index
+// |r_loop|: yields r == i ? (cij - s) / tii : y (no division when |tii| is
+// NULL: a unit diagonal).
+static kiln_status_t kiln_ls_solve_update_body(
+    kiln_ir_builder_t* bb, uint32_t r_loop, kiln_ir_value_t* i,
+    kiln_ir_value_t* cij, kiln_ir_value_t* s, kiln_ir_value_t* tii,
+    kiln_ir_value_t* y) {
+  kiln_ir_value_t *r, *is_row, *v;
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.subf", cij, s, &v));
+  if (tii) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(bb, "arith.divf", v, tii, &v));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(bb, r_loop, &r));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(bb, KILN_CMPI_EQ, r, i, &is_row));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(bb, is_row, v, y, &v));
+  return kiln_lowering_yield(bb, 1, &v);
+}
+
+// One step of a run-time sized cholesky or triangular_solve, for
+// kiln_lowering_host_loop.
+typedef struct kiln_ls_loop_t {
+  kiln_ir_op_t* op;
+  kiln_ir_value_t* a;
+  kiln_ir_value_t* c;        // triangular_solve: the right-hand sides (n x k)
+  kiln_ir_value_t* n;        // the matrix size (index)
+  uint32_t nb;               // batch dims
+  bool lower;                // cholesky: reads A's lower triangle
+  bool swap, t_lower, unit;  // triangular_solve (see below)
+} kiln_ls_loop_t;
+
+// The update generic of a run-time step: parallel over |cur|'s shape
+// (sized like |like| through |from|, see kiln_ls_empty_from), reading
+// |cur| (identity), the partial sums |s| at (batch..., loop |s_loop|) and
+// the step's index |j| (a scalar); its body block in |*body|.
+static kiln_status_t kiln_ls_update_generic(
+    kiln_ir_builder_t* b, kiln_ir_value_t* cur, kiln_ir_value_t* like,
+    const int64_t* from, kiln_ir_value_t* s, uint32_t s_loop,
+    kiln_ir_value_t* j, kiln_ir_op_t** g, kiln_ir_block_t** body) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t rank = (uint32_t)cur->type->shaped.rank, nb = rank - 2;
+  kiln_ir_value_t* empty = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_empty_from(b, cur->type, like, from, &empty));
+  int64_t m[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < nb; ++d) m[d] = d;
+  m[nb] = s_loop;
+  const kiln_ir_attribute_t* maps[4] = {
+      kiln_linalg_identity_map(ctx, rank), kiln_ls_map(ctx, rank, nb + 1, m),
+      kiln_ls_map(ctx, rank, 0, NULL), kiln_linalg_identity_map(ctx, rank)};
+  kiln_ir_value_t* ins[3] = {cur, s, j};
+  return kiln_linalg_create_generic(b, 3, ins, 1, &empty, maps, rank, NULL, g,
+                                    body);
+}
+
+// Column |j| of cholesky at run time (as the unrolled column step, with
+// the column read by tensor.extract at |j| instead of a constant map):
+// S[..., i] = sum_{k < j} L[..., i, k] L[..., j, k], then column j of L.
+static kiln_status_t kiln_ls_cholesky_step(kiln_ir_builder_t* b,
+                                           kiln_ir_value_t* j,
+                                           kiln_ir_value_t* l, void* user,
+                                           kiln_ir_value_t** next) {
+  kiln_ls_loop_t* p = (kiln_ls_loop_t*)user;
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* t = l->type;
+  const kiln_ir_type_t* e = t->shaped.element;
+  uint32_t nb = p->nb, rank = nb + 2;
+  int64_t m[KILN_SORT_MAX_RANK + 1], same[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) same[d] = d;
+  int64_t sdims[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d <= nb; ++d) sdims[d] = t->shaped.dims[d];
+  const kiln_ir_type_t* st =
+      kiln_ir_tensor_type_get(ctx, nb + 1, sdims, e, NULL);
+  // 1. S over (batch..., i, k), k a reduction; j a scalar input.
+  kiln_ir_value_t* s0 = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, st, p->a, same, &s0));
+  uint32_t loops = nb + 2;
+  const kiln_ir_attribute_t* maps[6];
+  maps[0] = kiln_linalg_identity_map(ctx, loops);  // L[b, i, k]
+  maps[1] = kiln_ls_map(ctx, loops, 0, NULL);      // j
+  for (uint32_t d = 0; d <= nb; ++d) m[d] = d;
+  maps[2] = kiln_ls_map(ctx, loops, nb + 1, m);  // S[b, i]
+  bool reduction[KILN_SORT_MAX_RANK + 1] = {false};
+  reduction[nb + 1] = true;
+  kiln_ir_value_t* ins[4] = {l, j};
+  kiln_ir_op_t* g = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 2, ins, 1, &s0, maps,
+                                                  loops, reduction, &g, &body));
+  {
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t* ljk = NULL;
+    for (uint32_t d = 0; d < nb; ++d) m[d] = d;
+    m[nb] = -1;  // j
+    m[nb + 1] = nb + 1;
+    KILN_RETURN_IF_ERROR(kiln_ls_extract_at(&bb, l, m, &body->args[1], &ljk));
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_partial_sum_body(&bb, body->args[0], ljk, body->args[2], nb + 1,
+                                 KILN_CMPI_SLT, body->args[1]));
+  }
+  kiln_ir_value_t* s = kiln_ir_op_result(g, 0);
+  // 2. New L over (batch..., i, c), reading S[b, i].
+  KILN_RETURN_IF_ERROR(
+      kiln_ls_update_generic(b, l, p->a, same, s, nb, j, &g, &body));
+  {
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t** x = body->args;
+    kiln_ir_value_t *aij, *ajj, *sj;
+    // A(b, i, j) and A(b, j, j) as the op reads A (upper: transposed).
+    for (uint32_t d = 0; d < nb; ++d) m[d] = d;
+    m[p->lower ? nb : nb + 1] = nb;
+    m[p->lower ? nb + 1 : nb] = -1;
+    KILN_RETURN_IF_ERROR(kiln_ls_extract_at(&bb, p->a, m, &x[2], &aij));
+    m[nb] = m[nb + 1] = -1;
+    KILN_RETURN_IF_ERROR(kiln_ls_extract_at(&bb, p->a, m, &x[2], &ajj));
+    KILN_RETURN_IF_ERROR(kiln_ls_extract_at(&bb, s, m, &x[2], &sj));
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_cholesky_update_body(&bb, nb, x[2], aij, ajj, x[1], sj, x[0]));
+  }
+  *next = kiln_ir_op_result(g, 0);
+  return kiln_ok_status();
+}
+
+static kiln_status_t kiln_ls_transpose_last2(kiln_ir_builder_t* b,
+                                             kiln_ir_value_t* in,
+                                             const kiln_ir_type_t* rt,
+                                             kiln_ir_value_t** out);
+
+// U = L^T (square matrices), for kiln_lowering_host_loop's finish.
+static kiln_status_t kiln_ls_transpose_square(kiln_ir_builder_t* b,
+                                              kiln_ir_value_t* j,
+                                              kiln_ir_value_t* in, void* user,
+                                              kiln_ir_value_t** out) {
+  (void)j;
+  (void)user;
+  return kiln_ls_transpose_last2(b, in, in->type, out);
+}
+
+// cholesky with a run-time matrix size: a host loop over the columns
+// (kiln_ls_cholesky_step), A checked square at run time.
+static kiln_status_t kiln_ls_lower_cholesky_dynamic(kiln_ir_builder_t* b,
+                                                    kiln_ir_op_t* op,
+                                                    bool lower) {
+  kiln_ir_value_t* a = kiln_ir_op_operand(op, 0);
+  uint32_t rank = (uint32_t)a->type->shaped.rank;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_assert_same_dim(b, op, 0, rank - 2, 0, rank - 1));
+  kiln_ls_loop_t p = {op, a, NULL, NULL, rank - 2, lower, false, false, false};
+  KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, a, rank - 1, &p.n));
+  int64_t same[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < rank; ++d) same[d] = d;
+  kiln_ir_value_t* l = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, a->type, a, same, &l));
+  return kiln_lowering_host_loop(b, op, p.n, l, kiln_ls_cholesky_step,
+                                 lower ? NULL : kiln_ls_transpose_square, &p);
+}
+
 static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
                                             kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
@@ -453,6 +675,11 @@ static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
   uint32_t rank = (uint32_t)t->shaped.rank;
   if (rank > KILN_SORT_MAX_RANK) {
     return kiln_ir_op_emit_error(op, ctx, "rank %u is not supported", rank);
+  }
+  if (t->shaped.dims[rank - 1] == KILN_IR_DYNAMIC_DIM ||
+      t->shaped.dims[rank - 2] == KILN_IR_DYNAMIC_DIM) {
+    const kiln_ir_attribute_t* la = kiln_ir_op_get_attr(op, "lower");
+    return kiln_ls_lower_cholesky_dynamic(b, op, la && la->i != 0);
   }
   uint32_t nb = rank - 2;  // batch dims
   int64_t n = t->shaped.dims[rank - 1];
@@ -495,22 +722,11 @@ static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
         b, 2, ins, 1, &s0, maps, loops, reduction, &sg, &body));
     {
       kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-      kiln_ir_value_t *k, *jc, *lt, *prod, *zero, *term, *sum;
-      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, nb + 1, &k));
+      kiln_ir_value_t* jc = NULL;
       KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, j, &jc));
-      KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, k, jc, &lt));
-      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", body->args[0],
-                                               body->args[1], &prod));
-      kiln_ir_named_attribute_t attr =
-          kiln_ir_named_attr(ctx, "value", kiln_ir_float_attr_get(ctx, e, 0.0));
-      kiln_ir_op_t* c = NULL;
-      KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-          &bb, "arith.constant", 0, NULL, 1, &e, 1, &attr, &c));
-      zero = kiln_ir_op_result(c, 0);
-      KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, lt, prod, zero, &term));
       KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.addf", body->args[2], term, &sum));
-      KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &sum));
+          kiln_ls_partial_sum_body(&bb, body->args[0], body->args[1],
+                                   body->args[2], nb + 1, KILN_CMPI_SLT, jc));
     }
     kiln_ir_value_t* s = kiln_ir_op_result(sg, 0);
     // 2. New L over (batch..., i, c).
@@ -541,30 +757,10 @@ static kiln_status_t kiln_ls_lower_cholesky(kiln_ir_builder_t* b,
     {
       kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
       kiln_ir_value_t** x = body->args;
-      kiln_ir_value_t *i, *c, *jc, *piv, *below, *is_diag, *is_below, *is_col,
-          *v;
-      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, nb, &i));
-      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, nb + 1, &c));
+      kiln_ir_value_t* jc = NULL;
       KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, j, &jc));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.subf", x[2], x[4], &piv));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit(&bb, "math.sqrt", e, 1, &piv, &piv));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.subf", x[1], x[3], &below));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.divf", below, piv, &below));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, i, jc, &is_diag));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_cmpi(&bb, KILN_CMPI_SGT, i, jc, &is_below));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, c, jc, &is_col));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_select(&bb, is_below, below, x[0], &v));
-      KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, is_diag, piv, v, &v));
-      KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, is_col, v, x[0], &v));
-      KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+      KILN_RETURN_IF_ERROR(kiln_ls_cholesky_update_body(&bb, nb, jc, x[1], x[2],
+                                                        x[3], x[4], x[0]));
     }
     l = kiln_ir_op_result(lg, 0);
   }
@@ -598,6 +794,97 @@ static kiln_status_t kiln_ls_transpose_last2(kiln_ir_builder_t* b,
   return kiln_lowering_copy_through_map(b, in, kiln_ls_map(ctx, rank, rank, m),
                                         rt, out);
 }
+
+// Substitution step |step| of a run-time sized triangular_solve (as the
+// unrolled row step, row i = step (lower T) or n - 1 - step (upper T) read
+// by tensor.extract): S[..., j] = sum over the solved rows k of
+// T[i, k] y[k, j], then row i of y.
+static kiln_status_t kiln_ls_solve_step(kiln_ir_builder_t* b,
+                                        kiln_ir_value_t* step,
+                                        kiln_ir_value_t* y, void* user,
+                                        kiln_ir_value_t** next) {
+  kiln_ls_loop_t* p = (kiln_ls_loop_t*)user;
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* yt = y->type;
+  const kiln_ir_type_t* e = yt->shaped.element;
+  uint32_t nb = p->nb, rank = nb + 2;
+  kiln_ir_value_t* i = step;
+  if (!p->t_lower) {
+    kiln_ir_value_t* last = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &last));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(b, "arith.subi", p->n, last, &last));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.subi", last, step, &i));
+  }
+  int64_t m[KILN_SORT_MAX_RANK + 1], sdims[KILN_SORT_MAX_RANK],
+      sfrom[KILN_SORT_MAX_RANK], yfrom[KILN_SORT_MAX_RANK];
+  for (uint32_t d = 0; d < nb; ++d) sdims[d] = yt->shaped.dims[d];
+  sdims[nb] = yt->shaped.dims[nb + 1];
+  for (uint32_t d = 0; d < rank; ++d) sfrom[d] = yfrom[d] = d;
+  sfrom[nb] = nb + 1;
+  const kiln_ir_type_t* st =
+      kiln_ir_tensor_type_get(ctx, nb + 1, sdims, e, NULL);
+  // 1. S over (batch..., j, k), k a reduction; i a scalar input.
+  kiln_ir_value_t* s0 = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, st, y, sfrom, &s0));
+  uint32_t loops = nb + 2;
+  int64_t jl = nb, kl = nb + 1;
+  const kiln_ir_attribute_t* maps[5];
+  for (uint32_t d = 0; d < nb; ++d) m[d] = d;
+  m[nb] = kl;
+  m[nb + 1] = jl;
+  maps[0] = kiln_ls_map(ctx, loops, rank, m);  // y[k, j]
+  maps[1] = kiln_ls_map(ctx, loops, 0, NULL);  // i
+  m[nb] = jl;
+  maps[2] = kiln_ls_map(ctx, loops, nb + 1, m);  // S[j]
+  bool reduction[KILN_SORT_MAX_RANK + 1] = {false};
+  reduction[kl] = true;
+  kiln_ir_value_t* ins[4] = {y, i};
+  kiln_ir_op_t* g = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 2, ins, 1, &s0, maps,
+                                                  loops, reduction, &g, &body));
+  {
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t* tik = NULL;
+    for (uint32_t d = 0; d < nb; ++d) m[d] = d;
+    m[nb] = p->swap ? kl : -1;  // T[i, k] = swap ? a[k, i] : a[i, k]
+    m[nb + 1] = p->swap ? -1 : kl;
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_extract_at(&bb, p->a, m, &body->args[1], &tik));
+    KILN_RETURN_IF_ERROR(kiln_ls_partial_sum_body(
+        &bb, tik, body->args[0], body->args[2], (uint32_t)kl,
+        p->t_lower ? KILN_CMPI_SLT : KILN_CMPI_SGT, body->args[1]));
+  }
+  kiln_ir_value_t* sv = kiln_ir_op_result(g, 0);
+  // 2. Row i of y over (batch..., r, j).
+  KILN_RETURN_IF_ERROR(
+      kiln_ls_update_generic(b, y, y, yfrom, sv, nb + 1, i, &g, &body));
+  {
+    kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+    kiln_ir_value_t** x = body->args;
+    kiln_ir_value_t *cij, *tii = NULL;
+    for (uint32_t d = 0; d < nb; ++d) m[d] = d;
+    m[nb] = -1;
+    m[nb + 1] = nb + 1;
+    KILN_RETURN_IF_ERROR(kiln_ls_extract_at(&bb, p->c, m, &x[2], &cij));
+    if (!p->unit) {
+      m[nb + 1] = -1;
+      KILN_RETURN_IF_ERROR(kiln_ls_extract_at(&bb, p->a, m, &x[2], &tii));
+    }
+    KILN_RETURN_IF_ERROR(
+        kiln_ls_solve_update_body(&bb, nb, x[2], cij, x[1], tii, x[0]));
+  }
+  *next = kiln_ir_op_result(g, 0);
+  return kiln_ok_status();
+}
+
+// triangular_solve's result from y: y itself, or y transposed back for the
+// right side (|user| the op), for kiln_lowering_host_loop's finish.
+static kiln_status_t kiln_ls_solve_finish(kiln_ir_builder_t* b,
+                                          kiln_ir_value_t* j,
+                                          kiln_ir_value_t* y, void* user,
+                                          kiln_ir_value_t** out);
 
 static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
                                                     kiln_ir_op_t* op) {
@@ -647,6 +934,20 @@ static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
   if (!left) KILN_RETURN_IF_ERROR(kiln_ls_transpose_last2(b, rhs, yt, &c));
   kiln_ir_value_t* y = NULL;
   KILN_RETURN_IF_ERROR(kiln_ls_zeros(b, yt, rhs, yfrom, &y));
+  if (n == KILN_IR_DYNAMIC_DIM ||
+      a->type->shaped.dims[nb] == KILN_IR_DYNAMIC_DIM ||
+      a->type->shaped.dims[nb + 1] == KILN_IR_DYNAMIC_DIM) {
+    // A run-time matrix size: a host loop over the rows; a square and its
+    // size b's matching dim, checked at run time.
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_assert_same_dim(b, op, 0, nb, 0, nb + 1));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_assert_same_dim(b, op, 0, nb + 1, 1, left ? nb : nb + 1));
+    kiln_ls_loop_t p = {op, a, c, NULL, nb, lower, swap, t_lower, unit};
+    KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, a, nb + 1, &p.n));
+    return kiln_lowering_host_loop(b, op, p.n, y, kiln_ls_solve_step,
+                                   left ? NULL : kiln_ls_solve_finish, &p);
+  }
   int64_t m[KILN_SORT_MAX_RANK + 1];
   for (int64_t step = 0; step < n; ++step) {
     int64_t i = t_lower ? step : n - 1 - step;
@@ -674,24 +975,11 @@ static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
         b, 2, ins, 1, &s0, maps, loops, reduction, &sg, &body));
     {
       kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-      kiln_ir_value_t *k, *ic, *solved, *prod, *zero, *term, *sum;
-      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, kl, &k));
+      kiln_ir_value_t* ic = NULL;
       KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, i, &ic));
-      KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(
-          &bb, t_lower ? KILN_CMPI_SLT : KILN_CMPI_SGT, k, ic, &solved));
-      KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.mulf", body->args[0],
-                                               body->args[1], &prod));
-      kiln_ir_named_attribute_t zattr =
-          kiln_ir_named_attr(ctx, "value", kiln_ir_float_attr_get(ctx, e, 0.0));
-      kiln_ir_op_t* zc = NULL;
-      KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
-          &bb, "arith.constant", 0, NULL, 1, &e, 1, &zattr, &zc));
-      zero = kiln_ir_op_result(zc, 0);
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_select(&bb, solved, prod, zero, &term));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.addf", body->args[2], term, &sum));
-      KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &sum));
+      KILN_RETURN_IF_ERROR(kiln_ls_partial_sum_body(
+          &bb, body->args[0], body->args[1], body->args[2], (uint32_t)kl,
+          t_lower ? KILN_CMPI_SLT : KILN_CMPI_SGT, ic));
     }
     kiln_ir_value_t* sv = kiln_ir_op_result(sg, 0);
     // 2. Row i of y over (batch..., r, j).
@@ -718,19 +1006,10 @@ static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
     {
       kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
       kiln_ir_value_t** x = body->args;
-      kiln_ir_value_t *r, *ic, *is_row, *v;
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_emit2(&bb, "arith.subf", x[1], x[2], &v));
-      if (!unit) {
-        KILN_RETURN_IF_ERROR(
-            kiln_lowering_emit2(&bb, "arith.divf", v, x[3], &v));
-      }
-      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, nb, &r));
+      kiln_ir_value_t* ic = NULL;
       KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, i, &ic));
-      KILN_RETURN_IF_ERROR(
-          kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, r, ic, &is_row));
-      KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, is_row, v, x[0], &v));
-      KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+      KILN_RETURN_IF_ERROR(kiln_ls_solve_update_body(&bb, nb, ic, x[1], x[2],
+                                                     unit ? NULL : x[3], x[0]));
     }
     y = kiln_ir_op_result(yg, 0);
   }
@@ -738,6 +1017,15 @@ static kiln_status_t kiln_ls_lower_triangular_solve(kiln_ir_builder_t* b,
   kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, 0), y);
   kiln_ir_op_erase(op);
   return kiln_ok_status();
+}
+
+static kiln_status_t kiln_ls_solve_finish(kiln_ir_builder_t* b,
+                                          kiln_ir_value_t* j,
+                                          kiln_ir_value_t* y, void* user,
+                                          kiln_ir_value_t** out) {
+  (void)j;
+  kiln_ls_loop_t* p = (kiln_ls_loop_t*)user;
+  return kiln_ls_transpose_last2(b, y, kiln_ir_op_operand(p->op, 1)->type, out);
 }
 
 //===----------------------------------------------------------------------===//

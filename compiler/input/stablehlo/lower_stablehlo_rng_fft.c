@@ -3,6 +3,7 @@
 #include "compiler/input/stablehlo/lower_stablehlo_rng_fft.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/dialects/dialects.h"
@@ -183,11 +184,151 @@ static double kiln_mt_canonical(kiln_mt_t* m) {
   return r;
 }
 
+// The pairs of IREE's Box-Muller table (std::mt19937 seeded with 0): for
+// pair i < |count|, u1 (> f32 epsilon) and u2 drawn in order; |mag|[i] =
+// sqrt(-2 log u1), |cos|[i] and |sin|[i] of 2pi u2 (each NULL or |count|
+// floats). The pairs do not depend on the element count.
+static kiln_status_t kiln_rng_normal_pairs(kiln_ir_context_t* ctx,
+                                           int64_t count, float* mag,
+                                           float* cos_out, float* sin_out) {
+  kiln_mt_t* mt = (kiln_mt_t*)kiln_ir_arena_alloc(ctx, sizeof(kiln_mt_t));
+  if (!mt) return kiln_ir_context_take_error(ctx);
+  kiln_mt_seed(mt, 0);
+  const float kTwoPi = (float)(2.0 * M_PI);
+  for (int64_t i = 0; i < count; ++i) {
+    float u1, u2;
+    do {
+      u1 = (float)kiln_mt_canonical(mt);
+      u2 = (float)kiln_mt_canonical(mt);
+    } while (u1 <= 1.1920928955078125e-7f);
+    float s = (float)(-2.0 * log((double)u1));
+    float angle = kTwoPi * u2;
+    mag[i] = sqrtf(s);
+    if (cos_out) cos_out[i] = (float)cos((double)angle);
+    if (sin_out) sin_out[i] = (float)sin((double)angle);
+  }
+  return kiln_ok_status();
+}
+
+// The most elements a NORMAL result with run-time dims may have: its
+// table (KILN_RNG_NORMAL_MAX_DYNAMIC / 2 pairs, 48 KiB) is built at compile
+// time, before the element count is known.
+#define KILN_RNG_NORMAL_MAX_DYNAMIC 8192
+
+// A rank-1 f32 constant of the |n| floats |data|.
+static kiln_v* kiln_rng_table(kiln_rb_t* r, int64_t n, const float* data) {
+  const kiln_ir_type_t* t = kiln_ir_tensor_type_get(
+      r->ctx, 1, &n, kiln_ir_float_type_get(r->ctx, KILN_IR_F32), NULL);
+  return kiln_lowering_em_const(
+      r, t,
+      kiln_ir_dense_elements_attr_get(r->ctx, t, false, data,
+                                      sizeof(float) * (size_t)n));
+}
+
+// NORMAL with run-time result dims: the element count n (the shape
+// operand's entries multiplied on the host, at most
+// KILN_RNG_NORMAL_MAX_DYNAMIC or the call fails) picks, as the static table
+// does, pair e (cos) for element e < ceil(n / 2) and pair e - ceil(n / 2)
+// (sin) for the rest: a generic over the n elements in row-major order
+// reading the three compile-time tables, reshaped to the result.
+static kiln_status_t kiln_lower_rng_normal_dynamic(kiln_ir_builder_t* b,
+                                                   kiln_ir_op_t* op) {
+  kiln_ir_context_t* ctx = b->context;
+  const kiln_ir_type_t* rt = op->results[0].type;
+  kiln_v* sizes[KILN_LOWERING_MAX_RANK];
+  uint32_t num_sizes = 0;
+  if (rt->shaped.rank > KILN_LOWERING_MAX_RANK) {
+    return kiln_ir_op_emit_error(op, ctx, "rank %zu is not supported",
+                                 rt->shaped.rank);
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_sizes_from_shape(
+      b, kiln_ir_op_operand(op, 2), rt, sizes, &num_sizes));
+  // n = the product of the sizes, each step clamped to the limit + 1 (the
+  // sizes are below 2^31, so no step overflows).
+  const int64_t cap = KILN_RNG_NORMAL_MAX_DYNAMIC;
+  kiln_v *n, *cap1, *ok;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &n));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, cap + 1, &cap1));
+  for (size_t d = 0, k = 0; d < rt->shaped.rank; ++d) {
+    kiln_v* s = NULL;
+    if (rt->shaped.dims[d] == KILN_IR_DYNAMIC_DIM) {
+      s = sizes[k++];
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_lowering_index_const(
+          b, rt->shaped.dims[d] < cap ? rt->shaped.dims[d] : cap + 1, &s));
+    }
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.muli", n, s, &n));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.minsi", n, cap1, &n));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(b, KILN_CMPI_SLT, n, cap1, &ok));
+  char what[160];
+  snprintf(what, sizeof(what),
+           "the NORMAL result has more than %lld elements (its table is "
+           "built at compile time)",
+           (long long)cap);
+  KILN_RETURN_IF_ERROR(kiln_lowering_assert(b, op, ok, what));
+  // half = ceil(n / 2), a scalar input of the generic.
+  kiln_v *one, *two, *half;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 2, &two));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.addi", n, one, &half));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.divsi", half, two, &half));
+
+  int64_t pairs = cap / 2;
+  float* mag = (float*)kiln_ir_arena_alloc(ctx, sizeof(float) * (size_t)pairs);
+  float* cs = (float*)kiln_ir_arena_alloc(ctx, sizeof(float) * (size_t)pairs);
+  float* sn = (float*)kiln_ir_arena_alloc(ctx, sizeof(float) * (size_t)pairs);
+  if (!mag || !cs || !sn) return kiln_ir_context_take_error(ctx);
+  KILN_RETURN_IF_ERROR(kiln_rng_normal_pairs(ctx, pairs, mag, cs, sn));
+  kiln_rb_t outer = {*b, ctx, kiln_ok_status()};
+  kiln_v* tables[3] = {kiln_rng_table(&outer, pairs, mag),
+                       kiln_rng_table(&outer, pairs, cs),
+                       kiln_rng_table(&outer, pairs, sn)};
+  KILN_RETURN_IF_ERROR(outer.status);
+
+  int64_t dyn = KILN_IR_DYNAMIC_DIM;
+  const kiln_ir_type_t* flat_type =
+      kiln_ir_tensor_type_get(ctx, 1, &dyn, rt->shaped.element, NULL);
+  kiln_v* init = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit(b, "tensor.empty", flat_type, 1, &n, &init));
+  kiln_v* ins[3] = {kiln_ir_op_operand(op, 0), kiln_ir_op_operand(op, 1), half};
+  const kiln_ir_attribute_t* scalar =
+      kiln_linalg_projection_map(ctx, 1, 0, NULL);
+  const kiln_ir_attribute_t* maps[4] = {scalar, scalar, scalar,
+                                        kiln_linalg_identity_map(ctx, 1)};
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, 3, ins, 1, &init, maps, 1,
+                                                  NULL, &generic, &body));
+  kiln_rb_t r;
+  kiln_lowering_em_init(&r, b, body);
+  const kiln_ir_type_t* i64 = kiln_ir_int_type(ctx, 64);
+  kiln_v* e = kiln_lowering_em_index_i64(&r, 0);
+  kiln_v* h = kiln_lowering_em_un(&r, "arith.index_cast", body->args[2], i64);
+  kiln_v* first = kiln_lowering_em_cmpi(&r, KILN_CMPI_SLT, e, h);
+  kiln_v* i = kiln_lowering_em_select(
+      &r, first, e, kiln_lowering_em_bin(&r, "arith.subi", e, h));
+  kiln_v* m = kiln_rb_extract(&r, tables[0], 1, &i);
+  kiln_v* trig =
+      kiln_lowering_em_select(&r, first, kiln_rb_extract(&r, tables[1], 1, &i),
+                              kiln_rb_extract(&r, tables[2], 1, &i));
+  kiln_v* z = kiln_lowering_em_bin(
+      &r, "arith.mulf",
+      kiln_lowering_em_bin(&r, "arith.mulf", body->args[1], m), trig);
+  z = kiln_lowering_em_bin(&r, "arith.addf", z, body->args[0]);
+  KILN_RETURN_IF_ERROR(kiln_lowering_em_yield(&r, z));
+  kiln_v* out = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_reshape(
+      b, op, kiln_ir_op_result(generic, 0), rt, num_sizes, sizes, &out));
+  kiln_replace_result(op, 0, out);
+  return kiln_ok_status();
+}
+
 // NORMAL: IREE's Box-Muller expansion with a compile-time uniform table
-// (std::mt19937 seeded with 0): for pair i, u1 (> f32 epsilon), u2;
-// z[i] = sigma * sqrt(-2 log u1) * cos(2pi u2) + mu for the first half of
-// the (even-rounded) element count, sin for the second half, in row-major
-// order.
+// (kiln_rng_normal_pairs): z[i] = sigma * mag[i] * cos[i] + mu for the
+// first half of the (even-rounded) element count, sin for the second half,
+// in row-major order. Run-time result dims: kiln_lower_rng_normal_dynamic.
 static kiln_status_t kiln_lower_rng_normal(kiln_ir_builder_t* b,
                                            kiln_ir_op_t* op) {
   kiln_ir_context_t* ctx = b->context;
@@ -198,6 +339,9 @@ static kiln_status_t kiln_lower_rng_normal(kiln_ir_builder_t* b,
                                  "stablehlo.rng: NORMAL supports f32 results "
                                  "only");
   }
+  if (!kiln_ir_type_has_static_shape(rt)) {
+    return kiln_lower_rng_normal_dynamic(b, op);
+  }
 
   int64_t n = kiln_ir_type_num_elements(rt);
   int64_t padded = n + (n & 1), half = padded / 2;
@@ -205,26 +349,24 @@ static kiln_status_t kiln_lower_rng_normal(kiln_ir_builder_t* b,
       (float*)kiln_ir_arena_alloc(ctx, sizeof(float) * (size_t)(n + 2));
   float* trig =
       (float*)kiln_ir_arena_alloc(ctx, sizeof(float) * (size_t)(n + 2));
-  kiln_mt_t* mt = (kiln_mt_t*)kiln_ir_arena_alloc(ctx, sizeof(kiln_mt_t));
-  if (!mag || !trig || !mt) return kiln_ir_context_take_error(ctx);
-  kiln_mt_seed(mt, 0);
-  const float kTwoPi = (float)(2.0 * M_PI);
+  float* root =
+      (float*)kiln_ir_arena_alloc(ctx, sizeof(float) * (size_t)(half + 1));
+  float* cs =
+      (float*)kiln_ir_arena_alloc(ctx, sizeof(float) * (size_t)(half + 1));
+  float* sn =
+      (float*)kiln_ir_arena_alloc(ctx, sizeof(float) * (size_t)(half + 1));
+  if (!mag || !trig || !root || !cs || !sn) {
+    return kiln_ir_context_take_error(ctx);
+  }
+  KILN_RETURN_IF_ERROR(kiln_rng_normal_pairs(ctx, half, root, cs, sn));
   for (int64_t i = 0; i < half; ++i) {
-    float u1, u2;
-    do {
-      u1 = (float)kiln_mt_canonical(mt);
-      u2 = (float)kiln_mt_canonical(mt);
-    } while (u1 <= 1.1920928955078125e-7f);
-    float s = (float)(-2.0 * log((double)u1));
-    float root = sqrtf(s);
-    float angle = kTwoPi * u2;
     if (i < n) {
-      mag[i] = root;
-      trig[i] = (float)cos((double)angle);
+      mag[i] = root[i];
+      trig[i] = cs[i];
     }
     if (half + i < n) {
-      mag[half + i] = root;
-      trig[half + i] = (float)sin((double)angle);
+      mag[half + i] = root[i];
+      trig[half + i] = sn[i];
     }
   }
   const kiln_ir_attribute_t* mag_attr = kiln_ir_dense_elements_attr_get(

@@ -183,15 +183,17 @@ static kiln_status_t kiln_cholesky_verify(kiln_ir_context_t* context,
                                           kiln_ir_op_t* op) {
   const kiln_ir_type_t* t = kiln_ir_op_operand(op, 0)->type;
   size_t rank = kiln_sort_is_tensor(t) ? t->shaped.rank : 0;
-  // Batch dims may be run-time; N is static (the lowering is unrolled per
-  // column).
-  if (rank < 2 || t->shaped.dims[rank - 1] == KILN_IR_DYNAMIC_DIM ||
-      t->shaped.dims[rank - 1] != t->shaped.dims[rank - 2] ||
+  // Any dim may be run-time (a run-time matrix size is a host loop over
+  // the columns, squareness checked at run time); static matrix dims must
+  // agree.
+  if (rank < 2 ||
+      (t->shaped.dims[rank - 1] != KILN_IR_DYNAMIC_DIM &&
+       t->shaped.dims[rank - 2] != KILN_IR_DYNAMIC_DIM &&
+       t->shaped.dims[rank - 1] != t->shaped.dims[rank - 2]) ||
       !kiln_ir_type_is_float(t->shaped.element)) {
     return kiln_ir_op_emit_error(
         op, context,
-        "operand must be a float tensor of square matrices with static "
-        "matrix dims (...xNxN)");
+        "operand must be a float tensor of square matrices (...xNxN)");
   }
   if (op->results[0].type != t) {
     return kiln_ir_op_emit_error(op, context,
@@ -330,8 +332,7 @@ static kiln_status_t kiln_ts_verify(kiln_ir_context_t* context,
   const kiln_ir_type_t* a = kiln_ir_op_operand(op, 0)->type;
   const kiln_ir_type_t* b = kiln_ir_op_operand(op, 1)->type;
   size_t rank = kiln_sort_is_tensor(a) ? a->shaped.rank : 0;
-  // Batch dims and b's other matrix dim may be run-time; N is static (the
-  // substitution is unrolled per row).
+  // Any dim may be run-time (a run-time N is a host loop over the rows).
   if (rank < 2 || !kiln_sort_is_tensor(b) || b->shaped.rank != rank ||
       !kiln_ir_type_is_float(a->shaped.element) ||
       b->shaped.element != a->shaped.element) {
@@ -350,12 +351,19 @@ static kiln_status_t kiln_ts_verify(kiln_ir_context_t* context,
   }
   const kiln_ir_attribute_t* left = kiln_ir_op_get_attr(op, "left_side");
   bool is_left = left && left->kind == KILN_IR_ATTR_BOOL && left->i;
-  int64_t n = a->shaped.dims[rank - 1];
-  int64_t need = is_left ? b->shaped.dims[rank - 2] : b->shaped.dims[rank - 1];
-  if (n == KILN_IR_DYNAMIC_DIM || a->shaped.dims[rank - 2] != n || need != n) {
-    return kiln_ir_op_emit_error(
-        op, context, "a must be square with static dims and match b's %s dim",
-        is_left ? "second-to-last" : "last");
+  // Static sizes must agree; run-time ones are checked at run time.
+  int64_t sizes[3] = {
+      a->shaped.dims[rank - 2], a->shaped.dims[rank - 1],
+      is_left ? b->shaped.dims[rank - 2] : b->shaped.dims[rank - 1]};
+  int64_t n = KILN_IR_DYNAMIC_DIM;
+  for (int k = 0; k < 3; ++k) {
+    if (sizes[k] == KILN_IR_DYNAMIC_DIM) continue;
+    if (n != KILN_IR_DYNAMIC_DIM && sizes[k] != n) {
+      return kiln_ir_op_emit_error(op, context,
+                                   "a must be square and match b's %s dim",
+                                   is_left ? "second-to-last" : "last");
+    }
+    n = sizes[k];
   }
   kiln_string_view_t tr = kiln_stablehlo_enum_word(op, "transpose_a");
   if (tr.size && !kiln_string_view_equal_cstr(tr, "NO_TRANSPOSE") &&

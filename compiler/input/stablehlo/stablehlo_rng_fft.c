@@ -105,16 +105,6 @@ static kiln_status_t kiln_shlo_verify_rng(kiln_ir_context_t* ctx,
         "the shape operand must be a 1-D integer tensor with one entry per "
         "result dim");
   }
-  // NORMAL's values are IREE's table for the element count, built at
-  // compile time.
-  if (kiln_string_view_equal_cstr(
-          kiln_stablehlo_enum_word(op, "rng_distribution"), "NORMAL") &&
-      !kiln_ir_type_has_static_shape(rt)) {
-    return kiln_ir_op_emit_error(op, ctx,
-                                 "NORMAL needs a static result shape (its "
-                                 "values are a table built at compile time "
-                                 "for the element count)");
-  }
   return kiln_ok_status();
 }
 
@@ -283,6 +273,23 @@ static kiln_status_t kiln_verify_complex_view(kiln_ir_context_t* context,
   return kiln_ok_status();
 }
 
+// rng_bit_generator: its output's shape comes from the result type alone
+// (no operand holds a size), so a run-time (`?`) dim has nothing to be
+// sized by.
+static kiln_status_t kiln_shlo_verify_rng_bit_generator(kiln_ir_context_t* ctx,
+                                                        kiln_ir_op_t* op) {
+  if (op->num_results != 2) return kiln_ok_status();
+  const kiln_ir_type_t* t = op->results[1].type;
+  if (kiln_ir_type_is_shaped(t) && !kiln_ir_type_has_static_shape(t)) {
+    return kiln_ir_op_emit_error(
+        op, ctx,
+        "output %s has a run-time (?) dim, which nothing sizes: the op has "
+        "no shape operand, so its output shape must be static",
+        kiln_ir_type_to_string(ctx, t));
+  }
+  return kiln_ok_status();
+}
+
 static const kiln_ir_op_def_t kiln_shlo_rng_fft_defs[] = {
     {"kiln.complex_view",
      "a complex tensor viewed as (real, imag) pairs of its element type, or "
@@ -296,21 +303,22 @@ static const kiln_ir_op_def_t kiln_shlo_rng_fft_defs[] = {
      NULL},
     {"stablehlo.rng_bit_generator",
      "random bits from a state (THREE_FRY, PHILOX/DEFAULT as XLA)",
-     KILN_IR_TRAIT_PURE, 1, 2, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL},
+     KILN_IR_TRAIT_PURE, 1, 2, 0, 0, kiln_shlo_verify_rng_bit_generator, NULL,
+     NULL, NULL, NULL, NULL},
     {"stablehlo.fft", "FFT, IFFT, RFFT, IRFFT over the innermost dimensions",
-     KILN_IR_TRAIT_PURE, 1, 1, 0, 0, NULL, kiln_shlo_parse_fft,
-     kiln_shlo_print_fft, NULL, NULL, NULL},
-    {"stablehlo.real", "real part of a complex tensor", KILN_IR_TRAIT_PURE, 1,
-     1, 0, 0, kiln_shlo_verify_complex_part,
-     kiln_dialect_parse_operands_functional, kiln_shlo_print_functional, NULL,
-     NULL, NULL},
-    {"stablehlo.imag", "imaginary part of a complex tensor", KILN_IR_TRAIT_PURE,
-     1, 1, 0, 0, kiln_shlo_verify_complex_part,
-     kiln_dialect_parse_operands_functional, kiln_shlo_print_functional, NULL,
-     NULL, NULL},
-    {"stablehlo.complex", "complex tensor from real and imaginary parts",
-     KILN_IR_TRAIT_PURE, 2, 1, 0, 0, NULL, kiln_shlo_parse_complex,
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 1, 1, 0, 0, NULL,
+     kiln_shlo_parse_fft, kiln_shlo_print_fft, NULL, NULL, NULL},
+    {"stablehlo.real", "real part of a complex tensor",
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 1, 1, 0, 0,
+     kiln_shlo_verify_complex_part, kiln_dialect_parse_operands_functional,
      kiln_shlo_print_functional, NULL, NULL, NULL},
+    {"stablehlo.imag", "imaginary part of a complex tensor",
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 1, 1, 0, 0,
+     kiln_shlo_verify_complex_part, kiln_dialect_parse_operands_functional,
+     kiln_shlo_print_functional, NULL, NULL, NULL},
+    {"stablehlo.complex", "complex tensor from real and imaginary parts",
+     KILN_IR_TRAIT_PURE | KILN_IR_TRAIT_LOWERS_DYNAMIC_SHAPES, 2, 1, 0, 0, NULL,
+     kiln_shlo_parse_complex, kiln_shlo_print_functional, NULL, NULL, NULL},
     {"stablehlo.custom_call",
      "a call to a named target (ProductOfElementaryHouseholderReflectors)",
      KILN_IR_TRAIT_PURE, KILN_IR_VARIADIC, KILN_IR_VARIADIC, 0, 0, NULL,

@@ -1,5 +1,5 @@
-// util.buffer.constant / size / load / alloc / store / fill / copy print
-// in IREE's custom form.
+// util.buffer.constant / size / load / alloc / store / fill / copy /
+// subspan print in IREE's custom form.
 // RUN: kiln-opt %s | FileCheck %s
 // RUN: kiln-opt %s | kiln-opt | FileCheck %s
 
@@ -32,4 +32,19 @@ func.func @mutable_buffers(%v: i32, %p: i8) {
   %s = util.buffer.constant : !util.buffer = "abcd"
   util.buffer.copy %s[%c0], %a[%c4], %c4 : !util.buffer{%c4} -> !util.buffer{%c16}
   return
+}
+
+// util.buffer.subspan: source[offset] with the source's and the view's
+// sizes, attributes after the `attributes` keyword.
+// CHECK-LABEL: func.func @subspans
+// CHECK: %[[V:.*]] = util.buffer.subspan %[[B:.*]][%[[O:.*]]] : !util.buffer{%[[N:.*]]} -> !util.buffer{%[[L:.*]]}
+// CHECK: util.buffer.subspan %[[V]][%[[O]]] : !util.buffer{%[[L]]} -> !util.buffer{%[[O]]} attributes {note = "inner"}
+func.func @subspans(%b: !util.buffer) -> i32 {
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %v = util.buffer.subspan %b[%c4] : !util.buffer{%c16} -> !util.buffer{%c8}
+  %w = util.buffer.subspan %v[%c4] : !util.buffer{%c8} -> !util.buffer{%c4} attributes {note = "inner"}
+  %x = util.buffer.load %w[%c4 for %c4] : !util.buffer{%c4} -> i32
+  return %x : i32
 }

@@ -50,3 +50,11 @@ func.func @alloc_type(%i: index) {
   %b = util.buffer.alloc uninitialized : !util.other{%i}
   return
 }
+
+// -----
+
+func.func @subspan_type(%t: !util.other, %i: index) {
+  // CHECK: util_buffer_errors.mlir:[[@LINE+1]]:3: error: 'util.buffer.subspan' op source and result must be !util.buffer
+  %s = util.buffer.subspan %t[%i] : !util.other{%i} -> !util.buffer{%i}
+  return
+}

@@ -45,3 +45,20 @@ func.func @make(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xcomplex<f32>> 
   %0 = stablehlo.complex %a, %b : tensor<2xcomplex<f32>>
   return %0 : tensor<2xcomplex<f32>>
 }
+
+// RFFT with run-time dims: the transformed dim (`?` in the type) is
+// asserted to be fft_length and cast to it; the f64 accumulator is a fill
+// sized by the batch dim at run time.
+// CHECK-LABEL: func.func @rfft_dynamic
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x?xf32>
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[N]], %{{.*}} : index
+// CHECK: cf.assert %[[OK]], "{{.*}}lower_complex.mlir:[[@LINE+7]]:3: run-time shapes disagree: dim 1 of the operand must be 4 for fft_length 4"
+// CHECK: %[[X:.*]] = tensor.cast %arg0 : tensor<?x?xf32> to tensor<?x4xf32>
+// CHECK: %[[B:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x4xf32>
+// CHECK: %[[E:.*]] = tensor.empty(%[[B]]) : tensor<?x3x2xf64>
+// CHECK: linalg.fill ins(%{{.*}} : f64) outs(%[[E]] : tensor<?x3x2xf64>)
+// CHECK: "kiln.complex_view"({{.*}}) : (tensor<?x3x2xf32>) -> tensor<?x3xcomplex<f32>>
+func.func @rfft_dynamic(%x: tensor<?x?xf32>) -> tensor<?x3xcomplex<f32>> {
+  %0 = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<?x?xf32>) -> tensor<?x3xcomplex<f32>>
+  return %0 : tensor<?x3xcomplex<f32>>
+}

@@ -10,6 +10,21 @@ func.func @uniform(%lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<1xi32>) -> ten
   %r = "stablehlo.rng"(%lo, %hi, %s) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<1xi32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+// NORMAL with a run-time dim: the element count multiplied on the host
+// (clamped to 8193) and asserted to fit the compile-time table; one generic
+// over the flat count reads pair e (cos) or e - ceil(n / 2) (sin) from the
+// 4096-pair tables, then a reshape to the result.
+// CHECK-LABEL: func.func @normal_dynamic
+// CHECK: arith.minsi
+// CHECK: %[[FITS:.*]] = arith.cmpi slt
+// CHECK: cf.assert %[[FITS]], "{{.*}}the NORMAL result has more than 8192 elements (its table is built at compile time)"
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, affine_map<(d0) -> ()>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+// CHECK: tensor.extract %{{.*}}[%{{.*}}] : tensor<4096xf32>
+// CHECK: tensor.expand_shape
+func.func @normal_dynamic(%mu: tensor<f32>, %sigma: tensor<f32>, %s: tensor<2xi64>) -> tensor<?x3xf32> {
+  %r = "stablehlo.rng"(%mu, %sigma, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<?x3xf32>
+  return %r : tensor<?x3xf32>
+}
 // Philox: ten rounds of 32x32->64 multiplies by 0xD2511F53 / 0xCD9E8D57.
 // CHECK-LABEL: func.func @philox
 // CHECK: arith.constant 3528531795 : i64

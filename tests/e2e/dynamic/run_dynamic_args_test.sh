@@ -172,6 +172,25 @@ func.func @rng_uniform(%shape: tensor<2xi64>) -> tensor<?x?xf32> {
   %0 = "stablehlo.rng"(%lo, %hi, %shape) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
   return %0 : tensor<?x?xf32>
 }
+func.func @rng_normal(%shape: tensor<2xi64>) -> tensor<?x?xf32> {
+  %mu = stablehlo.constant dense<0.0> : tensor<f32>
+  %sigma = stablehlo.constant dense<1.0> : tensor<f32>
+  %0 = "stablehlo.rng"(%mu, %sigma, %shape) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+func.func @chol_n(%a: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = stablehlo.cholesky %a, lower = true : tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+func.func @solve_n(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+func.func @rfft_real(%x: tensor<?x?xf32>) -> tensor<?x3xf32> {
+  %0 = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<?x?xf32>) -> tensor<?x3xcomplex<f32>>
+  %1 = stablehlo.real %0 : (tensor<?x3xcomplex<f32>>) -> tensor<?x3xf32>
+  return %1 : tensor<?x3xf32>
+}
 func.func @solve(%a: tensor<?x2x2xf32>, %b: tensor<?x2x1xf32>) -> tensor<?x2x1xf32> {
   %0 = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<?x2x2xf32>, tensor<?x2x1xf32>) -> tensor<?x2x1xf32>
   return %0 : tensor<?x2x1xf32>
@@ -402,6 +421,37 @@ for device in local-sync local-task; do
     --function=rng_uniform --input="2xi64=2 3"
   expect rng_negative "$device" "contains:is negative or above 2^31-1 at run time" -- \
     --function=rng_uniform --input="2xi64=2 -3"
+  # stablehlo.rng NORMAL sized at run time: 3 elements are pairs 0 and 1
+  # (cos) and pair 0 (sin) of IREE's table (values from the Python model in
+  # tests/e2e/stablehlo_rng/gen_rng_normal.py); the table holds 8192
+  # elements, so 100 x 100 fails the call, as does a negative size.
+  expect rng_normal_1x3 "$device" "1x3xf32=[0.570861 0.317593 -0.848389]" -- \
+    --function=rng_normal --input="2xi64=1 3"
+  expect rng_normal_big "$device" \
+    "contains:run-time shapes disagree: the NORMAL result has more than 8192 elements (its table is built at compile time); at module.rng_normal" \
+    -- --function=rng_normal --input="2xi64=100 100"
+  expect rng_normal_negative "$device" "contains:is negative or above 2^31-1 at run time" -- \
+    --function=rng_normal --input="2xi64=-1 3"
+  # A run-time matrix size: [[4, 2], [2, 5]] = L L^T with L = [[2, 0],
+  # [1, 2]]; [[2, 0], [1, 1]] x = (4, 3) gives x = (2, 1). A must be
+  # square, and b must have N rows.
+  expect chol_n "$device" "2x2xf32=[2 0][1 2]" -- --function=chol_n \
+    --input="2x2xf32=4 2 2 5"
+  expect chol_n_square "$device" \
+    "contains:run-time shapes disagree: dim 0 of operand 0 (tensor<?x?xf32>) and dim 1 of operand 0 (tensor<?x?xf32>) differ; at module.chol_n" \
+    -- --function=chol_n --input="2x3xf32=1 0 0 0 1 0"
+  expect solve_n "$device" "2x1xf32=[2][1]" -- --function=solve_n \
+    --input="2x2xf32=2 0 1 1" --input="2x1xf32=4 3"
+  expect solve_n_rows "$device" \
+    "contains:run-time shapes disagree: dim 1 of operand 0 (tensor<?x?xf32>) and dim 0 of operand 1 (tensor<?x?xf32>) differ; at module.solve_n" \
+    -- --function=solve_n --input="2x2xf32=2 0 1 1" --input="3x1xf32=4 3 1"
+  # RFFT of rows of a run-time length that must be fft_length (4): the
+  # real parts of (10, -2 + 2i, -2) and (2, -2, 2) for 1 2 3 4 and 0 0 2 0.
+  expect rfft_real "$device" "2x3xf32=[10 -2 -2][2 -2 2]" -- \
+    --function=rfft_real --input="2x4xf32=1 2 3 4 0 0 2 0"
+  expect rfft_real_length "$device" \
+    "contains:run-time shapes disagree: dim 1 of the operand must be 4 for fft_length 4; at module.rfft_real" \
+    -- --function=rfft_real --input="1x5xf32=1 2 3 4 5"
   # A batch of lower-triangular solves: [[2, 0], [1, 1]] x = (4, 3) gives
   # x = (2, 1); a and b must have the same batch count.
   expect solve "$device" "1x2x1xf32=[[2][1]]" -- --function=solve \

@@ -3,7 +3,8 @@
 # offset inside the buffer reads (writes) the value; a misaligned one, or
 # one past the end, fails the call with a clear error (never an access
 # outside the buffer), as does a store into a constant (read-only) buffer
-# or a copy past a buffer's end, on every backend and device. Expected
+# or a copy past a buffer's end, or a util.buffer.subspan outside its
+# source or an access outside a subspan, on every backend and device. Expected
 # values are worked out by hand.
 # Usage: run_buffer_errors_test.sh BIN_DIR
 set -u
@@ -45,6 +46,36 @@ func.func @copy_len(%len: index) -> i32 {
   %r = util.buffer.load %b[%c4 for %c4] : !util.buffer{%c8} -> i32
   return %r : i32
 }
+func.func @subspan_at(%offset: index) -> i32 {
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c12 = arith.constant 12 : index
+  %b = util.buffer.constant : !util.buffer = dense<[7, 8, 9]> : tensor<3xi32>
+  %s = util.buffer.subspan %b[%offset] : !util.buffer{%c12} -> !util.buffer{%c8}
+  %v = util.buffer.load %s[%c4 for %c4] : !util.buffer{%c8} -> i32
+  return %v : i32
+}
+func.func @view_load(%offset: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c12 = arith.constant 12 : index
+  %b = util.buffer.constant : !util.buffer = dense<[7, 8, 9]> : tensor<3xi32>
+  %s = util.buffer.subspan %b[%c0] : !util.buffer{%c12} -> !util.buffer{%c4}
+  %v = util.buffer.load %s[%offset for %c4] : !util.buffer{%c4} -> i32
+  return %v : i32
+}
+func.func @view_fill(%length: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c12 = arith.constant 12 : index
+  %p = arith.constant -1 : i8
+  %b = util.buffer.alloc uninitialized : !util.buffer{%c12}
+  %s = util.buffer.subspan %b[%c4] : !util.buffer{%c12} -> !util.buffer{%c4}
+  util.buffer.fill %p, %s[%c0 for %length] : i8 -> !util.buffer{%c4}
+  %v = util.buffer.load %b[%c8 for %c4] : !util.buffer{%c12} -> i32
+  return %v : i32
+}
 MLIR
 failed=0
 # check NAME RUN-ARGS... -- PATTERN: the output matches PATTERN (grep -E).
@@ -77,6 +108,23 @@ for backend in vmvx llvm-cpu; do
     run[3]=--function=copy_len
     check copy_4 --input=4 -- 'result\[0\]: i32=1$'
     check copy_past_end --input=8 -- 'access \[4, 12\) out of range of a 8 byte buffer'
+    # A subspan must lie in its source (an 8-byte view of a 12-byte buffer
+    # at byte 4 holds (8, 9): byte 4 of it is 9); every access through a
+    # view must lie in the view, even where the buffer has the bytes.
+    run[3]=--function=subspan_at
+    check subspan_4 --input=4 -- 'result\[0\]: i32=9$'
+    check subspan_past_end --input=8 -- \
+      'util.buffer.subspan: the byte range is outside its source buffer.*INVALID_ARGUMENT'
+    check subspan_negative --input=-4 -- \
+      'util.buffer.subspan: the byte range is outside its source buffer.*INVALID_ARGUMENT'
+    run[3]=--function=view_load
+    check view_load_0 --input=0 -- 'result\[0\]: i32=7$'
+    check view_load_past_view --input=4 -- \
+      'util.buffer.load: the byte range is outside its util.buffer.subspan.*INVALID_ARGUMENT'
+    run[3]=--function=view_fill
+    check view_fill_4 --input=4 -- 'result\[0\]: i32=0$'
+    check view_fill_past_view --input=8 -- \
+      'util.buffer.fill: the byte range is outside its util.buffer.subspan.*INVALID_ARGUMENT'
   done
 done
 [ $failed -eq 0 ] && echo "util.buffer loads and stores work and fail as expected"

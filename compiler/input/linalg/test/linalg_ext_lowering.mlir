@@ -61,3 +61,44 @@ func.func @pack_unpack(%a: tensor<4x8xf32>, %p: tensor<2x2x2x4xf32>) -> tensor<4
   %1 = linalg.unpack %0 inner_dims_pos = [0, 1] inner_tiles = [2, 4] into %a : tensor<2x2x2x4xf32> -> tensor<4x8xf32>
   return %1 : tensor<4x8xf32>
 }
+
+// topk_v2 with a static K of 2: the two output slots of each output start
+// as copies of its columns, one reduction generic over the input walks the
+// slots (the comparator both ways, the smaller index on ties) and sorts
+// them, and a last generic writes slot p to column p.
+// CHECK-LABEL: func.func @topk_v2_slots
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0) -> (d0, 0)>, affine_map<(d0) -> (d0)>]
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0) -> (d0, 1)>, affine_map<(d0) -> (d0)>]
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+// CHECK: %[[F:.*]] = arith.cmpf ogt, %[[C:.*]], %[[S:.*]] : f32
+// CHECK: %[[R:.*]] = arith.cmpf ogt, %[[S]], %[[C]] : f32
+// CHECK: arith.cmpi eq, %[[F]], %[[R]] : i1
+// CHECK: arith.cmpi slt
+// CHECK: linalg.yield %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f32, f32, i32, i32
+// CHECK: iterator_types = ["parallel", "parallel"]
+// CHECK: linalg.index 1 : index
+// CHECK-NOT: iree_linalg_ext
+func.func @topk_v2_slots(%x: tensor<2x5xf32>, %v: tensor<2x2xf32>, %i: tensor<2x2xi32>) -> (tensor<2x2xf32>, tensor<2x2xi32>) {
+  %0:2 = iree_linalg_ext.topk_v2 dimension(1) is_sorted ins(%x : tensor<2x5xf32>) outs(%v, %i : tensor<2x2xf32>, tensor<2x2xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<2x2xf32>, tensor<2x2xi32>
+  return %0#0, %0#1 : tensor<2x2xf32>, tensor<2x2xi32>
+}
+
+// A K over 12 keeps the rank lowering (ties in position order): the
+// comparator ranks, then a gather by rank.
+// CHECK-LABEL: func.func @topk_large_k
+// CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : index
+// CHECK: arith.addi
+// CHECK-NOT: iree_linalg_ext
+func.func @topk_large_k(%x: tensor<20xf32>, %v: tensor<13xf32>) -> tensor<13xf32> {
+  %0 = iree_linalg_ext.topk_v2 dimension(0) ins(%x : tensor<20xf32>) outs(%v : tensor<13xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<13xf32>
+  return %0 : tensor<13xf32>
+}

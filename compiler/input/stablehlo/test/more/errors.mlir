@@ -1,5 +1,6 @@
 // Verifier and parse errors of stablehlo.sort / dynamic_update_slice /
-// cholesky / reduce_precision / select_and_scatter / rng: located, naming
+// cholesky / reduce_precision / select_and_scatter / rng /
+// rng_bit_generator: located, naming
 // the op and why.
 // RUN: not kiln-opt --split-input-file %s 2>&1 | FileCheck %s
 
@@ -35,7 +36,7 @@ func.func @dus_bad_count(%t: tensor<3x3xi32>, %u: tensor<2x2xi32>, %i: tensor<i3
 // -----
 
 func.func @cholesky_not_square(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
-  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.cholesky' op operand must be a float tensor of square matrices with static matrix dims
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.cholesky' op operand must be a float tensor of square matrices (...xNxN)
   %r = stablehlo.cholesky %a, lower = true : tensor<2x3xf32>
   return %r : tensor<2x3xf32>
 }
@@ -51,7 +52,7 @@ func.func @reduce_precision_bad_format(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @triangular_solve_bad_side(%a: tensor<3x3xf32>, %b: tensor<3x2xf32>) -> tensor<3x2xf32> {
-  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.triangular_solve' op a must be square with static dims and match b's last dim
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.triangular_solve' op a must be square and match b's last dim
   %x = "stablehlo.triangular_solve"(%a, %b) {left_side = false, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<3x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
   return %x : tensor<3x2xf32>
 }
@@ -90,8 +91,17 @@ func.func @rng_shape_length(%lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<3xi64
 
 // -----
 
-func.func @rng_normal_dynamic(%lo: tensor<f32>, %hi: tensor<f32>, %s: tensor<1xi64>) -> tensor<?xf32> {
-  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.rng' op NORMAL needs a static result shape
-  %r = "stablehlo.rng"(%lo, %hi, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<?xf32>
-  return %r : tensor<?xf32>
+func.func @rng_bit_generator_dynamic(%st: tensor<4xi32>) -> tensor<?xi32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.rng_bit_generator' op output tensor<?xi32> has a run-time (?) dim, which nothing sizes: the op has no shape operand, so its output shape must be static
+  %0:2 = "stablehlo.rng_bit_generator"(%st) {rng_algorithm = #stablehlo<rng_algorithm PHILOX>} : (tensor<4xi32>) -> (tensor<4xi32>, tensor<?xi32>)
+  return %0#1 : tensor<?xi32>
+}
+
+// -----
+
+// A run-time N is fine, but the static dims given must still agree.
+func.func @triangular_solve_static_mismatch(%a: tensor<?x3xf32>, %b: tensor<4x2xf32>) -> tensor<4x2xf32> {
+  // CHECK: errors.mlir:[[@LINE+1]]:3: error: 'stablehlo.triangular_solve' op a must be square and match b's second-to-last dim
+  %x = "stablehlo.triangular_solve"(%a, %b) {left_side = true, lower = true, transpose_a = #stablehlo<transpose NO_TRANSPOSE>, unit_diagonal = false} : (tensor<?x3xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %x : tensor<4x2xf32>
 }

@@ -53,6 +53,26 @@ func.func @cholesky(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
   return %r : tensor<2x2xf32>
 }
 
+// A run-time N: A checked square, then a host loop over the columns
+// (header block: j < N; body: the two column generics with j a scalar
+// input, the column read by tensor.extract; exit: the result).
+// CHECK-LABEL: func.func @cholesky_dynamic
+// CHECK: cf.assert {{.*}}run-time shapes disagree: dim 0 of operand 0 (tensor<?x?xf32>) and dim 1 of operand 0 (tensor<?x?xf32>) differ
+// CHECK: cf.br ^[[HEAD:bb[0-9]+]](%{{.*}}, %{{.*}} : index, tensor<?x?xf32>)
+// CHECK: ^[[HEAD]](%[[J:.*]]: index, %[[L:.*]]: tensor<?x?xf32>):
+// CHECK: arith.cmpi slt, %[[J]]
+// CHECK: cf.cond_br
+// CHECK: iterator_types = ["parallel", "reduction"]} ins(%[[L]], %[[J]] : tensor<?x?xf32>, index)
+// CHECK: tensor.extract %[[L]]
+// CHECK: math.sqrt
+// CHECK: arith.addi %[[J]]
+// CHECK: cf.br ^[[HEAD]]
+// CHECK-NOT: stablehlo.cholesky
+func.func @cholesky_dynamic(%a: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = stablehlo.cholesky %a, lower = true : tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
 // Mean and variance: reductions over the non-feature dims into [C], then
 // the elementwise normalization.
 // CHECK-LABEL: func.func @batch_norm_training

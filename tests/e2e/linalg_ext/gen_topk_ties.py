@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+# Writes topk_ties.mlir: iree_linalg_ext.topk / topk_v2 where equal values
+# compete, so the order of their indices is IREE's. The expected values come
+# from this model of IREE's scalar lowering of the ops (LinalgExt
+# TilingInterfaceImpl: the K-slot insertion with a carry, and for topk_v2
+# with is_sorted a bubble sort of the K slots after every insertion), run
+# here element by element in plain Python:
+#   /usr/bin/python3 gen_topk_ties.py > topk_ties.mlir
+import math
+
+def topk(vals, idxs, out_v, out_i, better, sort, empty=False):
+    ov, oi = list(out_v), list(out_i)
+    k = len(ov)
+    for t, (cv, ci) in enumerate(zip(vals, idxs)):
+        for p in range(k):
+            kv, ki = ov[p], oi[p]
+            f = better(cv, kv) or (empty and p >= t)
+            r = better(kv, cv)
+            take_i = f or (f == r and ci < ki)
+            ov[p], cv = (cv, kv) if f else (kv, cv)
+            oi[p], ci = (ci, ki) if take_i else (ki, ci)
+        if sort:
+            for i in range(k - 1):
+                for j in range(k - 1 - i):
+                    keep = better(ov[j], ov[j + 1]) or (empty and j + 1 > t)
+                    if not keep:
+                        ov[j], ov[j + 1] = ov[j + 1], ov[j]
+                        oi[j], oi[j + 1] = oi[j + 1], oi[j]
+    return ov, oi
+
+gt = lambda a, b: a > b
+lt = lambda a, b: a < b
+
+def f32(a):
+    return '[' + ', '.join('0xFF800000' if v == -math.inf else
+                           '0x7F800000' if v == math.inf else repr(float(v))
+                           for v in a) + ']'
+
+def ints(a):
+    return '[' + ', '.join(str(v) for v in a) + ']'
+
+def rows(fmt, a):
+    return '[' + ', '.join(fmt(r) for r in a) + ']'
+
+out = []
+P = out.append
+
+# 1. Ten values with three ties of the largest-but-one and two of the next,
+#    K = 6, positions as indices, sorted.
+v1 = [2.0, 7.0, 7.0, 1.0, 5.0, 7.0, 5.0, 9.0, 7.0, 0.5, 5.0, 3.0]
+k1 = 6
+r1 = topk(v1, range(len(v1)), [-math.inf] * k1, [0] * k1, gt, True)
+P(f'''// Ties among the 6 largest of 12 (four 7.0s, three 5.0s), positions as
+// indices, sorted: the bubble sort after each insertion swaps equal
+// neighbours, which decides their order.
+func.func @topk_v2_sorted_ties() {{
+  %v = util.unfoldable_constant dense<{f32(v1)}> : tensor<12xf32>
+  %ev = tensor.empty() : tensor<6xf32>
+  %ei = tensor.empty() : tensor<6xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i32
+  %ov = linalg.fill ins(%ninf : f32) outs(%ev : tensor<6xf32>) -> tensor<6xf32>
+  %oi = linalg.fill ins(%c0 : i32) outs(%ei : tensor<6xi32>) -> tensor<6xi32>
+  %0:2 = iree_linalg_ext.topk_v2 dimension(0) is_sorted ins(%v : tensor<12xf32>) outs(%ov, %oi : tensor<6xf32>, tensor<6xi32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<6xf32>, tensor<6xi32>
+  check.expect_almost_eq_const(%0#0, dense<{f32(r1[0])}> : tensor<6xf32>) : tensor<6xf32>
+  check.expect_eq_const(%0#1, dense<{ints(r1[1])}> : tensor<6xi32>) : tensor<6xi32>
+  return
+}}
+''')
+
+# 2. Along dim 0 of a 7x2 tensor with given (not increasing) i64 indices,
+#    smallest 4, sorted; the ties' index order decides which index leads.
+v2 = [[3.0, 1.0], [1.0, 1.0], [4.0, 1.0], [1.0, 0.0], [5.0, 1.0],
+      [1.0, 2.0], [2.0, 1.0]]
+i2 = [[40, 7], [12, 3], [33, 9], [50, 1], [20, 4], [11, 8], [31, 2]]
+k2 = 4
+cols = [topk([r[c] for r in v2], [r[c] for r in i2], [math.inf] * k2,
+             [0] * k2, lt, True) for c in range(2)]
+e2v = [[cols[c][0][p] for c in range(2)] for p in range(k2)]
+e2i = [[cols[c][1][p] for c in range(2)] for p in range(k2)]
+P(f'''// The 4 smallest along dim 0 with given i64 indices (not in position
+// order): among equal values the smaller index wins a slot, then the sort
+// reorders the ties.
+func.func @topk_v2_dim0_given_indices_ties() {{
+  %v = util.unfoldable_constant dense<{rows(f32, v2)}> : tensor<7x2xf32>
+  %i = util.unfoldable_constant dense<{rows(ints, i2)}> : tensor<7x2xi64>
+  %ev = tensor.empty() : tensor<4x2xf32>
+  %ei = tensor.empty() : tensor<4x2xi64>
+  %inf = arith.constant 0x7F800000 : f32
+  %c0 = arith.constant 0 : i64
+  %ov = linalg.fill ins(%inf : f32) outs(%ev : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %oi = linalg.fill ins(%c0 : i64) outs(%ei : tensor<4x2xi64>) -> tensor<4x2xi64>
+  %0:2 = iree_linalg_ext.topk_v2 dimension(0) is_sorted ins(%v, %i : tensor<7x2xf32>, tensor<7x2xi64>) outs(%ov, %oi : tensor<4x2xf32>, tensor<4x2xi64>) {{
+  ^bb0(%a: f32, %b: f32):
+    %lt = arith.cmpf olt, %a, %b : f32
+    iree_linalg_ext.yield %lt : i1
+  }} -> tensor<4x2xf32>, tensor<4x2xi64>
+  check.expect_almost_eq_const(%0#0, dense<{rows(f32, e2v)}> : tensor<4x2xf32>) : tensor<4x2xf32>
+  check.expect_eq_const(%0#1, dense<{rows(ints, e2i)}> : tensor<4x2xi64>) : tensor<4x2xi64>
+  return
+}}
+''')
+
+# 3. Unsorted topk_v2 and the legacy topk on the same ties: the insertion
+#    alone keeps equal values in index order.
+v3 = [[1.0, 4.0, 4.0, 2.0, 4.0, 3.0, 3.0, 0.0],
+      [6.0, 6.0, 6.0, 6.0, 1.0, 6.0, 0.0, 2.0]]
+k3 = 5
+r3 = [topk(r, range(8), [-math.inf] * k3, [0] * k3, gt, False) for r in v3]
+for name, op in (('topk_v2_unsorted_ties', 'topk_v2'),
+                 ('topk_legacy_ties', 'topk')):
+    P(f'''// {op} (not sorted) of rows with ties: each element walks the slots,
+// and of two equal values the smaller index keeps the slot.
+func.func @{name}() {{
+  %v = util.unfoldable_constant dense<{rows(f32, v3)}> : tensor<2x8xf32>
+  %ev = tensor.empty() : tensor<2x5xf32>
+  %ei = tensor.empty() : tensor<2x5xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i32
+  %ov = linalg.fill ins(%ninf : f32) outs(%ev : tensor<2x5xf32>) -> tensor<2x5xf32>
+  %oi = linalg.fill ins(%c0 : i32) outs(%ei : tensor<2x5xi32>) -> tensor<2x5xi32>
+  %0:2 = iree_linalg_ext.{op} dimension(1) ins(%v : tensor<2x8xf32>) outs(%ov, %oi : tensor<2x5xf32>, tensor<2x5xi32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<2x5xf32>, tensor<2x5xi32>
+  check.expect_almost_eq_const(%0#0, dense<{rows(f32, [r[0] for r in r3])}> : tensor<2x5xf32>) : tensor<2x5xf32>
+  check.expect_eq_const(%0#1, dense<{rows(ints, [r[1] for r in r3])}> : tensor<2x5xi32>) : tensor<2x5xi32>
+  return
+}}
+''')
+
+# 4. Outputs straight from tensor.empty (undefined in IREE): the slots count
+#    as empty until the first K elements fill them; K = n = 5, sorted.
+v4 = [2.0, 8.0, 2.0, 8.0, 5.0]
+r4 = topk(v4, range(5), [0.0] * 5, [0] * 5, gt, True, empty=True)
+P(f'''// Outputs from tensor.empty: the first K elements fill the slots
+// (K = n, every element kept), ties ordered by the sorts.
+func.func @topk_v2_empty_outputs() {{
+  %v = util.unfoldable_constant dense<{f32(v4)}> : tensor<5xf32>
+  %ev = tensor.empty() : tensor<5xf32>
+  %ei = tensor.empty() : tensor<5xi32>
+  %0:2 = iree_linalg_ext.topk_v2 dimension(0) is_sorted ins(%v : tensor<5xf32>) outs(%ev, %ei : tensor<5xf32>, tensor<5xi32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<5xf32>, tensor<5xi32>
+  check.expect_almost_eq_const(%0#0, dense<{f32(r4[0])}> : tensor<5xf32>) : tensor<5xf32>
+  check.expect_eq_const(%0#1, dense<{ints(r4[1])}> : tensor<5xi32>) : tensor<5xi32>
+  return
+}}
+''')
+
+# 5. A run-time batch dim and run-time row length (tensor.cast to ?x?).
+v5 = [[0.0, 3.0, 3.0, 1.0, 3.0, 3.0], [2.0, 2.0, 2.0, 2.0, 2.0, 2.0],
+      [5.0, 4.0, 5.0, 4.0, 5.0, 4.0]]
+k5 = 4
+r5 = [topk(r, range(6), [-math.inf] * k5, [0] * k5, gt, True) for r in v5]
+P(f'''// Run-time dims (both cast to ?): the slots are sized by the batch dim,
+// the insertion loop runs over the run-time row length.
+func.func @topk_v2_dynamic_ties() {{
+  %s = util.unfoldable_constant dense<{rows(f32, v5)}> : tensor<3x6xf32>
+  %v = tensor.cast %s : tensor<3x6xf32> to tensor<?x?xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %v, %c0 : tensor<?x?xf32>
+  %ev = tensor.empty(%n) : tensor<?x4xf32>
+  %ei = tensor.empty(%n) : tensor<?x4xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %z = arith.constant 0 : i32
+  %ov = linalg.fill ins(%ninf : f32) outs(%ev : tensor<?x4xf32>) -> tensor<?x4xf32>
+  %oi = linalg.fill ins(%z : i32) outs(%ei : tensor<?x4xi32>) -> tensor<?x4xi32>
+  %0:2 = iree_linalg_ext.topk_v2 dimension(1) is_sorted ins(%v : tensor<?x?xf32>) outs(%ov, %oi : tensor<?x4xf32>, tensor<?x4xi32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<?x4xf32>, tensor<?x4xi32>
+  %rv = tensor.cast %0#0 : tensor<?x4xf32> to tensor<3x4xf32>
+  %ri = tensor.cast %0#1 : tensor<?x4xi32> to tensor<3x4xi32>
+  check.expect_almost_eq_const(%rv, dense<{rows(f32, [r[0] for r in r5])}> : tensor<3x4xf32>) : tensor<3x4xf32>
+  check.expect_eq_const(%ri, dense<{rows(ints, [r[1] for r in r5])}> : tensor<3x4xi32>) : tensor<3x4xi32>
+  return
+}}
+''')
+
+print('// iree_linalg_ext.topk / topk_v2 with equal values: indices in IREE\'s\n'
+      '// order. Expected values from gen_topk_ties.py (a Python model of\n'
+      '// IREE\'s scalar lowering); regenerate with\n'
+      '//   /usr/bin/python3 gen_topk_ties.py > topk_ties.mlir\n')
+print('\n'.join(out))

@@ -67,29 +67,24 @@ static inline __attribute__((always_inline)) void kiln_wino_input16(
 
 void kiln_ukernel_winograd_input_tile_avx512(
     const kiln_ukernel_winograd_input_params_t* p, int64_t i) {
-  const int64_t M0 = p->tile_size0;
-  float* out = p->out + (i / M0) * p->kc * M0 + i % M0;
+  const int row_major = (p->flags & KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR);
+  // Packed: consecutive channels tile_size0 floats apart (the scatter).
   const __m512i lanes = _mm512_mullo_epi32(
       _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-      _mm512_set1_epi32((int32_t)M0));
+      _mm512_set1_epi32(p->tile_size0));
   for (int64_t c = 0; c < p->kc; c += 16) {
     const int64_t n = p->kc - c < 16 ? p->kc - c : 16;
     const __mmask16 mask = (__mmask16)((1u << n) - 1u);
     __m512 v[36];
     kiln_wino_input16(p, p->tile0 + i, c, mask, v);
-    if (p->flags & KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR) {
-      // The tile's row: its 16 channels are contiguous.
-      float* o = p->out + i * p->kc + c;
-      for (int q = 0; q < 36; ++q) {
-        _mm512_mask_storeu_ps(o + q * p->out_stride_point, mask, v[q]);
-      }
-      continue;
-    }
-    float* o = out + c * M0;
+    float* o = p->out + kiln_ukernel_winograd_lhs_offset(p, i, c);
     for (int q = 0; q < 36; ++q) {
-      // 16 channels, M0 floats apart in point q's LHS.
-      _mm512_mask_i32scatter_ps(o + q * p->out_stride_point, mask, lanes, v[q],
-                                4);
+      if (row_major) {
+        _mm512_mask_storeu_ps(o + q * p->out_stride_point, mask, v[q]);
+      } else {
+        _mm512_mask_i32scatter_ps(o + q * p->out_stride_point, mask, lanes,
+                                  v[q], 4);
+      }
     }
   }
 }

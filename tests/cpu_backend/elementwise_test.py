@@ -151,6 +151,51 @@ def concat_bn_relu(name, a_shape, b_shape, dim):
     return src, [a_shape, b_shape, (c,), (c,)], ref, 0
 
 
+# Values that min/max with constant bounds must keep exact: NaNs (quiet,
+# signaling, negative, with payloads), zeros of both signs, infinities,
+# the bounds themselves and subnormals.
+SPECIAL_BITS = [0x7fc00000, 0x7f800001, 0xffc00123, 0x7fa00042, 0x00000000,
+                0x80000000, 0x7f800000, 0xff800000, 0x40c00000, 0xc0200000,
+                0x3fc00000, 0x00000001, 0x80000001, 0xbf800000, 0x40c00001]
+
+
+def ieee_min_max(a, c, is_max):
+    """IEEE 754-2019 maximum/minimum of float32 arrays: a NaN operand gives
+    that NaN, quieted; -0 < +0."""
+    a, c = np.broadcast_arrays(np.asarray(a, np.float32),
+                               np.asarray(c, np.float32))
+    r = np.where(a > c, a, c) if is_max else np.where(a < c, a, c)
+    ua, uc = a.view(np.uint32), c.view(np.uint32)
+    eq = (ua & uc) if is_max else (ua | uc)
+    r = np.where(a == c, eq.view(np.float32), r)
+    quiet = lambda x: (x.view(np.uint32) | np.uint32(0x00400000)).view(
+        np.float32)
+    r = np.where(np.isnan(c), quiet(c), r)
+    return np.where(np.isnan(a), quiet(a), r)
+
+
+def bounded(name, shape, ops):
+    """A chain of stablehlo min/max ops with constant bounds: |ops| is a list
+    of ("maximum" | "minimum", bound, bound first?). Compared bit for bit
+    (ulps None) over SPECIAL_BITS and normal values."""
+    src = "func.func @%s(%%x: %s) -> %s {\n" % (name, ty(shape), ty(shape))
+    prev = "x"
+    for i, (op, bound, first) in enumerate(ops):
+        src += "  %%c%d = stablehlo.constant dense<0x%08X> : %s\n" % (
+            i, np.float32(bound).view(np.uint32), ty(shape))
+        lhs, rhs = ("c%d" % i, prev) if first else (prev, "c%d" % i)
+        src += "  %%r%d = stablehlo.%s %%%s, %%%s : %s\n" % (
+            i, op, lhs, rhs, ty(shape))
+        prev = "r%d" % i
+    src += "  return %%%s : %s\n}\n" % (prev, ty(shape))
+
+    def ref(x):
+        for op, bound, _ in ops:
+            x = ieee_min_max(x, np.float32(bound), op == "maximum")
+        return x
+    return src, [shape], ref, None
+
+
 def main():
     rng = np.random.default_rng(11)
     # (case, which entry it must use)
@@ -166,6 +211,19 @@ def main():
         (row_reduce("ew_8", (1, 12, 9, 128), "maximum", False), "row"),
         (row_reduce("ew_9", (3, 7, 37), "minimum", True), "row"),
         (row_reduce("ew_10", (5, 9), "maximum", True), "row"),
+        # ReLU6 (a clamp: one NaN select for both bounds), ReLU, a bound
+        # first, and the bounds with which the constant-bound forms would
+        # not give the general form's bits (-0 for max, +0 for min).
+        (bounded("ew_11", (3, 37), [("maximum", 0.0, False),
+                                    ("minimum", 6.0, False)]), "elementwise"),
+        (bounded("ew_12", (40,), [("maximum", 0.0, True)]), "elementwise"),
+        (bounded("ew_13", (2, 21), [("minimum", -2.5, True),
+                                    ("maximum", -7.0, False)]), "elementwise"),
+        (bounded("ew_14", (2, 21), [("maximum", -0.0, False),
+                                    ("minimum", 0.0, False)]), "elementwise"),
+        (bounded("ew_15", (25,), [("maximum", float("-inf"), False),
+                                  ("minimum", float("inf"), True)]),
+         "elementwise"),
     ]
     with tempfile.TemporaryDirectory() as work:
         kmod, c = compile_llvm_cpu(BIN, work, "ew",
@@ -186,8 +244,16 @@ def main():
             fail("%d row reduction entries, want %d" % (got_row, want_row))
         if c.count("\nint KILN_CPU_DISPATCH(") != want_ew + want_cat + want_row:
             fail("a dispatch took the generic path")
+        # The clamp form for ew_11 and ew_15 (min of a max), the
+        # constant-bound forms elsewhere, the general forms for ew_14.
+        if c.count("kiln_vm_clamp_f32_const(") != 2:
+            fail("ew_11's and ew_15's clips are not one clamp each")
         for i, ((_, shapes, ref, ulps), _) in enumerate(cases):
             args = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+            if ulps is None:
+                flat = args[0].reshape(-1)
+                flat[:len(SPECIAL_BITS)] = np.array(
+                    SPECIAL_BITS, np.uint32).view(np.float32)
             want = ref(*args)
             flags = []
             for j, a in enumerate(args):
@@ -204,6 +270,14 @@ def main():
             if got["local-sync"].tobytes() != got["local-task"].tobytes():
                 fail("ew_%d: local-task's bits differ from local-sync's" % i)
             g = got["local-sync"]
+            if ulps is None:
+                want = np.asarray(want, np.float32)
+                if g.shape != want.shape or g.tobytes() != want.tobytes():
+                    bad = np.argmax(g.view(np.uint32) != want.view(np.uint32))
+                    fail("ew_%d: element %d has bits %08x, want %08x" %
+                         (i, bad, g.view(np.uint32).ravel()[bad],
+                          want.view(np.uint32).ravel()[bad]))
+                continue
             tol = ulps * np.spacing(np.abs(want).astype(np.float32))
             if g.shape != want.shape or np.any(np.abs(g - want) > tol):
                 bad = np.argmax(np.abs(g - want) - tol)

@@ -1,6 +1,7 @@
 #include "compiler/targets/cpu/epilogue.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "compiler/dialects/scalar_eval.h"
@@ -116,6 +117,97 @@ bool kiln_cpu_constant_value(kiln_ir_op_t* op, float* out) {
   }
   *out = (float)d;
   return true;
+}
+
+// The value of |v| (a value of |s|'s body, |op| the generic) when it is a
+// constant: an arith.constant in the body or a splat constant input.
+static bool kiln_cpu_epilogue_constant_operand(kiln_ir_op_t* op,
+                                               const kiln_structured_op_t* s,
+                                               kiln_ir_value_t* v, float* out) {
+  if (v->kind == KILN_IR_VALUE_RESULT) {
+    return kiln_cpu_constant_value(v->defining_op, out);
+  }
+  if (v->kind != KILN_IR_VALUE_BLOCK_ARG || v->owner_block != s->body ||
+      v->index >= s->num_ins) {
+    return false;
+  }
+  kiln_ir_value_t* in = kiln_ir_op_operand(op, v->index);
+  return in->kind == KILN_IR_VALUE_RESULT &&
+         kiln_cpu_constant_value(in->defining_op, out);
+}
+
+// True when |b| is an f32 min (or max, |is_max|) of a constant bound and
+// another value: fills the bound and the other operand's index. Only for
+// bounds with which numerics.h's constant-bound forms give the general
+// form's bits: not NaN, and not the zero the op would replace (-0 for max,
+// +0 for min).
+static bool kiln_cpu_epilogue_bound(kiln_ir_op_t* op,
+                                    const kiln_structured_op_t* s,
+                                    kiln_ir_op_t* b, bool is_max,
+                                    float* out_bound, uint32_t* out_other) {
+  if (!kiln_ir_op_is(b, is_max ? "arith.maximumf" : "arith.minimumf") ||
+      b->num_operands != 2 || !kiln_cpu_is_f32_type(b->results[0].type)) {
+    return false;
+  }
+  for (uint32_t i = 0; i < 2; ++i) {
+    float c;
+    if (!kiln_cpu_epilogue_constant_operand(op, s, kiln_ir_op_operand(b, i),
+                                            &c)) {
+      continue;
+    }
+    uint32_t bits;
+    memcpy(&bits, &c, sizeof(bits));
+    if (c != c || bits == (is_max ? 0x80000000u : 0x00000000u)) return false;
+    *out_bound = c;
+    *out_other = 1 - i;
+    return true;
+  }
+  return false;
+}
+
+// What an epilogue value named N is when it is max(x, lo) with a bound valid
+// for the constant-bound forms: a later min of it with a bound is a clamp.
+typedef struct kiln_cpu_epilogue_max_t {
+  uintptr_t x;  // the name of the max's other operand; 0 when not a max
+  uint32_t lo_bits;
+} kiln_cpu_epilogue_max_t;
+#define KILN_CPU_EPILOGUE_MAX_NAMES 128
+
+// The C of body op |b| (named |name|) when it is a min/max with a constant
+// bound (ReLU, clip), written to |buf| over the names of |names|; NULL
+// otherwise. The C compiler turns numerics.h's constant-bound forms into a
+// minps/maxps and a NaN select; the general forms took 14 vector ops per
+// clip. A min of a max (a clip, even across the generics of an epilogue
+// chain) becomes one clamp over the max's input; the max's own value is
+// then unused, and the C compiler drops it.
+static const char* kiln_cpu_epilogue_bound_expr(
+    kiln_ir_op_t* op, const kiln_structured_op_t* s, kiln_ir_op_t* b,
+    uintptr_t name, kiln_ptr_map_t* names, kiln_cpu_epilogue_max_t* maxes,
+    char* buf, size_t size) {
+  float bound;
+  uint32_t other;
+  const bool is_max = kiln_ir_op_is(b, "arith.maximumf");
+  if (!kiln_cpu_epilogue_bound(op, s, b, is_max, &bound, &other)) return NULL;
+  uintptr_t xn =
+      (uintptr_t)kiln_ptr_map_get(names, kiln_ir_op_operand(b, other));
+  uint32_t bits;
+  memcpy(&bits, &bound, sizeof(bits));
+  if (is_max && name < KILN_CPU_EPILOGUE_MAX_NAMES) {
+    maxes[name].x = xn;
+    maxes[name].lo_bits = bits;
+  }
+  if (!is_max && xn < KILN_CPU_EPILOGUE_MAX_NAMES && maxes[xn].x) {
+    snprintf(buf, size,
+             "kiln_vm_clamp_f32_const(v%" PRIuPTR
+             ", kiln_vm_bits_to_f32(0x%08" PRIx32
+             "u), kiln_vm_bits_to_f32(0x%08" PRIx32 "u))",
+             maxes[xn].x, maxes[xn].lo_bits, bits);
+    return buf;
+  }
+  static const char* const kForms[2][2] = {
+      {"kiln_vm_min_f32_const(a, b)", "kiln_vm_min_f32_const(b, a)"},
+      {"kiln_vm_max_f32_const(a, b)", "kiln_vm_max_f32_const(b, a)"}};
+  return kForms[is_max][other];
 }
 
 static bool kiln_cpu_epilogue_body_ok(const kiln_structured_op_t* s) {
@@ -300,6 +392,8 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
   // Value -> its C name (v<N> in the element scope); v1 is the kernel's.
   kiln_ptr_map_t names = kiln_ptr_map_make(context);
   uintptr_t next = 1;
+  kiln_cpu_epilogue_max_t maxes[KILN_CPU_EPILOGUE_MAX_NAMES];
+  memset(maxes, 0, sizeof(maxes));
   if (root) {
     kiln_ir_sb_printf(&sb, "        const float v1 = eo[o];\n");
     kiln_ptr_map_put(&names, &root->results[0], (void*)(uintptr_t)1);
@@ -406,6 +500,10 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
       }
       int arity = 0;
       const char* expr = kiln_cpu_epilogue_expr(b, &arity);
+      char bound_buf[160];
+      const char* bound = kiln_cpu_epilogue_bound_expr(
+          op, &s, b, name, &names, maxes, bound_buf, sizeof(bound_buf));
+      if (bound) expr = bound;
       kiln_ir_sb_printf(&sb, "        %s v%" PRIuPTR "; {", ctype, name);
       static const char kArg[3] = {'a', 'b', 'c'};
       for (int a = 0; a < arity && ok; ++a) {

@@ -7,8 +7,12 @@
 #include "runtime/testing/test.h"
 #include "runtime/vm/numerics.h"
 
-static uint32_t bits(float f) { return kiln_vm_f32_to_bits(f); }
-static float from_bits(uint32_t b) { return kiln_vm_bits_to_f32(b); }
+static uint32_t bits(float f) {
+  return kiln_vm_f32_to_bits(f);
+}
+static float from_bits(uint32_t b) {
+  return kiln_vm_bits_to_f32(b);
+}
 
 KILN_TEST(zeros_and_nans) {
   // -0 < +0: max picks +0 and min picks -0, in either operand order.
@@ -32,7 +36,7 @@ KILN_TEST(zeros_and_nans) {
 // and not the replaced zero (what the cpu backend checks before using
 // them), over special values and a sweep of bit patterns.
 KILN_TEST(constant_forms_match_general) {
-  static const float kBounds[] = {0.0f, 6.0f,     -3.0f,     1e-30f,
+  static const float kBounds[] = {0.0f,   6.0f,     -3.0f,     1e-30f,
                                   -1e30f, INFINITY, -INFINITY, 1.0f};
   static const uint32_t kSpecial[] = {
       0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,

@@ -180,10 +180,12 @@ typedef struct kiln_cpu_epilogue_max_t {
 // clip. A min of a max (a clip, even across the generics of an epilogue
 // chain) becomes one clamp over the max's input; the max's own value is
 // then unused, and the C compiler drops it.
-static const char* kiln_cpu_epilogue_bound_expr(
-    kiln_ir_op_t* op, const kiln_structured_op_t* s, kiln_ir_op_t* b,
-    uintptr_t name, kiln_ptr_map_t* names, kiln_cpu_epilogue_max_t* maxes,
-    char* buf, size_t size) {
+static const char* kiln_cpu_epilogue_bound_expr(kiln_ir_op_t* op,
+                                                const kiln_structured_op_t* s,
+                                                kiln_ir_op_t* b, uintptr_t name,
+                                                kiln_ptr_map_t* names,
+                                                kiln_cpu_epilogue_max_t* maxes,
+                                                char* buf, size_t size) {
   float bound;
   uint32_t other;
   const bool is_max = kiln_ir_op_is(b, "arith.maximumf");

@@ -288,6 +288,44 @@ func.func @topk_v2_large_k_empty_outputs() {{
 }}
 """)
 
+
+# 9. Run-time n (15) and K (13): both dims of the input and of the outputs
+#    are ?, filled with -inf and index 7; ties and -inf elements.
+v9 = [[2.0, -math.inf, 2.0, 1.0, 2.0, 0.5, 1.0, -math.inf, 3.0, 2.0, 1.0,
+       0.0, -math.inf, 1.0, 2.0],
+      [4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0,
+       4.0, 4.0]]
+k9 = 13
+r9 = [topk(r, range(15), [-math.inf] * k9, [7] * k9, gt, False) for r in v9]
+P(f"""// Run-time n (15) and K (13), as ? dims: the fill (-inf, index 7)
+// competes with the -inf elements.
+func.func @topk_runtime_n_and_k() {{
+  %s = util.unfoldable_constant dense<{rows(f32, v9)}> : tensor<2x15xf32>
+  %v = tensor.cast %s : tensor<2x15xf32> to tensor<?x?xf32>
+  %kt = util.unfoldable_constant dense<0> : tensor<{k9}xi8>
+  %kd = tensor.cast %kt : tensor<{k9}xi8> to tensor<?xi8>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %v, %c0 : tensor<?x?xf32>
+  %k = tensor.dim %kd, %c0 : tensor<?xi8>
+  %ev = tensor.empty(%n, %k) : tensor<?x?xf32>
+  %ei = tensor.empty(%n, %k) : tensor<?x?xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c7 = arith.constant 7 : i32
+  %ov = linalg.fill ins(%ninf : f32) outs(%ev : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %oi = linalg.fill ins(%c7 : i32) outs(%ei : tensor<?x?xi32>) -> tensor<?x?xi32>
+  %0:2 = iree_linalg_ext.topk dimension(1) ins(%v : tensor<?x?xf32>) outs(%ov, %oi : tensor<?x?xf32>, tensor<?x?xi32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<?x?xf32>, tensor<?x?xi32>
+  %rv = tensor.cast %0#0 : tensor<?x?xf32> to tensor<2x{k9}xf32>
+  %ri = tensor.cast %0#1 : tensor<?x?xi32> to tensor<2x{k9}xi32>
+  check.expect_almost_eq_const(%rv, dense<{rows(f32, [r[0] for r in r9])}> : tensor<2x{k9}xf32>) : tensor<2x{k9}xf32>
+  check.expect_eq_const(%ri, dense<{rows(ints, [r[1] for r in r9])}> : tensor<2x{k9}xi32>) : tensor<2x{k9}xi32>
+  return
+}}
+""")
+
 print('// iree_linalg_ext.topk / topk_v2 with equal values: indices in IREE\'s\n'
       '// order. Expected values from gen_topk_ties.py (a Python model of\n'
       '// IREE\'s scalar lowering); regenerate with\n'

@@ -198,3 +198,31 @@ func.func @topk_v2_large_k_empty_outputs() {
   return
 }
 
+// Run-time n (15) and K (13), as ? dims: the fill (-inf, index 7)
+// competes with the -inf elements.
+func.func @topk_runtime_n_and_k() {
+  %s = util.unfoldable_constant dense<[[2.0, 0xFF800000, 2.0, 1.0, 2.0, 0.5, 1.0, 0xFF800000, 3.0, 2.0, 1.0, 0.0, 0xFF800000, 1.0, 2.0], [4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0]]> : tensor<2x15xf32>
+  %v = tensor.cast %s : tensor<2x15xf32> to tensor<?x?xf32>
+  %kt = util.unfoldable_constant dense<0> : tensor<13xi8>
+  %kd = tensor.cast %kt : tensor<13xi8> to tensor<?xi8>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %v, %c0 : tensor<?x?xf32>
+  %k = tensor.dim %kd, %c0 : tensor<?xi8>
+  %ev = tensor.empty(%n, %k) : tensor<?x?xf32>
+  %ei = tensor.empty(%n, %k) : tensor<?x?xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c7 = arith.constant 7 : i32
+  %ov = linalg.fill ins(%ninf : f32) outs(%ev : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %oi = linalg.fill ins(%c7 : i32) outs(%ei : tensor<?x?xi32>) -> tensor<?x?xi32>
+  %0:2 = iree_linalg_ext.topk dimension(1) ins(%v : tensor<?x?xf32>) outs(%ov, %oi : tensor<?x?xf32>, tensor<?x?xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<?x?xf32>, tensor<?x?xi32>
+  %rv = tensor.cast %0#0 : tensor<?x?xf32> to tensor<2x13xf32>
+  %ri = tensor.cast %0#1 : tensor<?x?xi32> to tensor<2x13xi32>
+  check.expect_almost_eq_const(%rv, dense<[[3.0, 2.0, 2.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 0.5, 0.0, 0xFF800000], [4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0]]> : tensor<2x13xf32>) : tensor<2x13xf32>
+  check.expect_eq_const(%ri, dense<[[8, 0, 2, 4, 9, 14, 3, 6, 10, 13, 5, 11, 1], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]]> : tensor<2x13xi32>) : tensor<2x13xi32>
+  return
+}
+

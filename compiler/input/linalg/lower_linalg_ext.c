@@ -506,6 +506,27 @@ static kiln_status_t kiln_lx_zero_counts(kiln_ir_builder_t* b,
   return kiln_lowering_fill(b, z, empty, out);
 }
 
+// A generic over the dims of |ins|[0] plus one reduction loop k
+// (kiln_lx_make_maps): the inputs |ins| (the last two NULL without
+// indices) read at j (d) or, where |at_k|, at k; the outputs |outs| (the
+// second NULL without indices) are at j.
+static kiln_status_t kiln_lx_pair_generic(kiln_ir_builder_t* b, int64_t d,
+                                          kiln_ir_value_t* const* ins,
+                                          const bool* at_k,
+                                          kiln_ir_value_t* const* outs,
+                                          kiln_ir_op_t** generic,
+                                          kiln_ir_block_t** body) {
+  uint32_t rank = (uint32_t)ins[0]->type->shaped.rank;
+  uint32_t n_in = ins[2] ? 4 : 2, n_out = outs[1] ? 2 : 1;
+  kiln_lx_maps_t m;
+  kiln_lx_make_maps(b->context, rank, d, &m);
+  const kiln_ir_attribute_t* maps[6];
+  for (uint32_t i = 0; i < n_in; ++i) maps[i] = at_k[i] ? m.at_k : m.at_j;
+  for (uint32_t o = 0; o < n_out; ++o) maps[n_in + o] = m.at_j;
+  return kiln_linalg_create_generic(b, n_in, ins, n_out, outs, maps, rank + 1,
+                                    m.reduction, generic, body);
+}
+
 // For every element j of the sequence |av| along d (indices |ai|, NULL
 // without output indices), adds to |*cv| the number of elements k of |bv|
 // whose value goes before it: comparator(b[k], a[j]), or equivalent and
@@ -519,19 +540,15 @@ static kiln_status_t kiln_lx_topk_count(
     kiln_lx_arrival_t arrival, kiln_ir_value_t** cv, kiln_ir_value_t** ci) {
   kiln_ir_context_t* ctx = b->context;
   uint32_t rank = (uint32_t)av->type->shaped.rank;
-  kiln_lx_maps_t m;
-  kiln_lx_make_maps(ctx, rank, d, &m);
   bool with_i = ai != NULL;
   kiln_ir_value_t* ins[4] = {av, bv, ai, bi};
   kiln_ir_value_t* outs[2] = {*cv, with_i ? *ci : NULL};
-  const kiln_ir_attribute_t* maps[6] = {m.at_j, m.at_k, m.at_j,
-                                        m.at_k, m.at_j, m.at_j};
+  static const bool at_k[4] = {false, true, false, true};
   uint32_t n_in = with_i ? 4 : 2, n_out = with_i ? 2 : 1;
-  if (!with_i) maps[2] = m.at_j;
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
-      b, n_in, ins, n_out, outs, maps, rank + 1, m.reduction, &generic, &body));
+  KILN_RETURN_IF_ERROR(
+      kiln_lx_pair_generic(b, d, ins, at_k, outs, &generic, &body));
   kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   const kiln_ir_type_t* i1 = kiln_ir_int_type(ctx, 1);
   const kiln_ir_type_t* i32 = kiln_ir_int_type(ctx, 32);
@@ -599,19 +616,14 @@ static kiln_status_t kiln_lx_topk_select(kiln_ir_builder_t* b,
                                          kiln_ir_value_t* ri, int64_t d,
                                          kiln_ir_value_t** outs) {
   kiln_ir_context_t* ctx = b->context;
-  uint32_t rank = (uint32_t)sv->type->shaped.rank;
-  kiln_lx_maps_t m;
-  kiln_lx_make_maps(ctx, rank, d, &m);
   bool with_i = si != NULL;
   kiln_ir_value_t* ins[4] = {rv, sv, ri, si};
-  const kiln_ir_attribute_t* maps[6] = {m.at_k, m.at_k, m.at_k,
-                                        m.at_k, m.at_j, m.at_j};
+  static const bool at_k[4] = {true, true, true, true};
   uint32_t n_in = with_i ? 4 : 2, n_out = with_i ? 2 : 1;
-  if (!with_i) maps[2] = m.at_j;
   kiln_ir_op_t* generic = NULL;
   kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
-      b, n_in, ins, n_out, outs, maps, rank + 1, m.reduction, &generic, &body));
+  KILN_RETURN_IF_ERROR(
+      kiln_lx_pair_generic(b, d, ins, at_k, outs, &generic, &body));
   kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
   const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
   kiln_ir_value_t *p, *r, *sel, *results[2];

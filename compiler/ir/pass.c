@@ -107,32 +107,65 @@ kiln_status_t kiln_ir_pass_manager_add(kiln_ir_pass_manager_t* pm,
   return kiln_ok_status();
 }
 
+// The length of the element of |list| that starts it: up to the first
+// comma outside parentheses and braces (MLIR's nesting and pass options).
+static size_t kiln_ir_pipeline_element(kiln_string_view_t list) {
+  int depth = 0;
+  for (size_t i = 0; i < list.size; ++i) {
+    char c = list.data[i];
+    if (c == '(' || c == '{') ++depth;
+    if ((c == ')' || c == '}') && depth > 0) --depth;
+    if (c == ',' && depth == 0) return i;
+  }
+  return list.size;
+}
+
+// Adds the passes of |list|: names, and MLIR's op anchors around them.
+// `builtin.module(...)` holds module passes; `func.func(...)` and
+// `util.func(...)` hold passes MLIR runs on every function, which kiln's
+// passes (each over the whole module) already are.
+static kiln_status_t kiln_ir_pass_manager_add_list(
+    kiln_ir_pass_manager_t* pm, const kiln_ir_pass_registry_t* registry,
+    kiln_string_view_t list) {
+  static const char* const anchors[] = {"builtin.module(", "func.func(",
+                                        "util.func("};
+  while (list.size) {
+    size_t n = kiln_ir_pipeline_element(list);
+    kiln_string_view_t name =
+        kiln_string_view_trim(kiln_string_view_substr(list, 0, n));
+    list = n < list.size ? kiln_string_view_substr(list, n + 1, list.size - n)
+                         : kiln_string_view_substr(list, list.size, 0);
+    if (!name.size) continue;
+    bool nested = false;
+    for (size_t a = 0; a < sizeof(anchors) / sizeof(anchors[0]); ++a) {
+      kiln_string_view_t prefix = kiln_make_cstring_view(anchors[a]);
+      if (kiln_string_view_starts_with(name, prefix) &&
+          kiln_string_view_ends_with(name, kiln_make_cstring_view(")"))) {
+        KILN_RETURN_IF_ERROR(kiln_ir_pass_manager_add_list(
+            pm, registry,
+            kiln_string_view_substr(name, prefix.size,
+                                    name.size - prefix.size - 1)));
+        nested = true;
+        break;
+      }
+    }
+    if (nested) continue;
+    const kiln_ir_pass_t* pass = kiln_ir_pass_registry_lookup(registry, name);
+    if (!pass) {
+      return kiln_make_status(KILN_STATUS_NOT_FOUND,
+                              "unknown pass '%.*s' in pipeline",
+                              KILN_SV_ARG(name));
+    }
+    KILN_RETURN_IF_ERROR(kiln_ir_pass_manager_add(pm, pass));
+  }
+  return kiln_ok_status();
+}
+
 kiln_status_t kiln_ir_pass_manager_parse_pipeline(
     kiln_ir_pass_manager_t* pm, const kiln_ir_pass_registry_t* registry,
     kiln_string_view_t pipeline) {
-  pipeline = kiln_string_view_trim(pipeline);
-  kiln_string_view_t prefix = kiln_make_cstring_view("builtin.module(");
-  if (kiln_string_view_starts_with(pipeline, prefix) &&
-      kiln_string_view_ends_with(pipeline, kiln_make_cstring_view(")"))) {
-    pipeline = kiln_string_view_substr(pipeline, prefix.size,
-                                       pipeline.size - prefix.size - 1);
-  }
-  while (pipeline.size) {
-    kiln_string_view_t name, rest;
-    kiln_string_view_split(pipeline, ',', &name, &rest);
-    name = kiln_string_view_trim(name);
-    if (name.size) {
-      const kiln_ir_pass_t* pass = kiln_ir_pass_registry_lookup(registry, name);
-      if (!pass) {
-        return kiln_make_status(KILN_STATUS_NOT_FOUND,
-                                "unknown pass '%.*s' in pipeline",
-                                KILN_SV_ARG(name));
-      }
-      KILN_RETURN_IF_ERROR(kiln_ir_pass_manager_add(pm, pass));
-    }
-    pipeline = rest;
-  }
-  return kiln_ok_status();
+  return kiln_ir_pass_manager_add_list(pm, registry,
+                                       kiln_string_view_trim(pipeline));
 }
 
 static double kiln_ir_now_seconds(void) {

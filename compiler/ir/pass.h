@@ -56,9 +56,9 @@ typedef struct kiln_ir_pass_manager_options_t {
   // the IR is printed before / after each of them. NULL: none.
   const char* print_ir_before;
   const char* print_ir_after;
-  bool timing;              // per-pass wall time report
-  FILE* print_stream;       // where IR dumps go (NULL: stderr)
-  FILE* timing_stream;      // where the timing report goes (NULL: stderr)
+  bool timing;          // per-pass wall time report
+  FILE* print_stream;   // where IR dumps go (NULL: stderr)
+  FILE* timing_stream;  // where the timing report goes (NULL: stderr)
   kiln_ir_print_options_t print_options;
 } kiln_ir_pass_manager_options_t;
 
@@ -71,8 +71,10 @@ void kiln_ir_pass_manager_destroy(kiln_ir_pass_manager_t* pm);
 kiln_status_t kiln_ir_pass_manager_add(kiln_ir_pass_manager_t* pm,
                                        const kiln_ir_pass_t* pass);
 // Adds passes from a comma-separated list of registered names
-// ("canonicalize,cse"); an unknown name is NOT_FOUND naming it. A
-// `builtin.module(...)` wrapper is accepted and stripped.
+// ("canonicalize,cse"); an unknown name (a pass with `{options}` included)
+// is NOT_FOUND naming it. MLIR's anchors `builtin.module(...)`,
+// `func.func(...)` and `util.func(...)` may nest around names: kiln's
+// passes run over the whole module, every function included.
 kiln_status_t kiln_ir_pass_manager_parse_pipeline(
     kiln_ir_pass_manager_t* pm, const kiln_ir_pass_registry_t* registry,
     kiln_string_view_t pipeline);

@@ -3,6 +3,19 @@
 
 #include "compiler/pipeline/registration.h"
 
+// IREE's iree-preprocessing-make-single-dispatch-for-function wraps a
+// function's body in one dispatch region: a grouping choice that changes
+// no value. kiln's form-dispatch-regions makes its own grouping, so the pass
+// leaves the IR as it is (IREE's RUN lines pipe it into iree-run-mlir).
+static kiln_status_t kiln_pass_iree_single_dispatch(kiln_ir_context_t* context,
+                                                    kiln_ir_op_t* module,
+                                                    void* user_data) {
+  (void)context;
+  (void)module;
+  (void)user_data;
+  return kiln_ok_status();
+}
+
 static const kiln_ir_pass_t kiln_compiler_passes[] = {
     {"lower-to-structured",
      "Lowers input ops (StableHLO, arith/math on tensors) to linalg/tensor",
@@ -21,6 +34,10 @@ static const kiln_ir_pass_t kiln_compiler_passes[] = {
      "NCHW convolutions become NHWC; the layout propagates through the "
      "generics between them so that the transposes cancel",
      kiln_pass_conv_channels_last, NULL},
+    {"iree-preprocessing-make-single-dispatch-for-function",
+     "IREE's one-dispatch-per-function request: accepted, the IR unchanged "
+     "(kiln groups dispatches itself; values are the same)",
+     kiln_pass_iree_single_dispatch, NULL},
 };
 
 #define KILN_NUM_PASSES \

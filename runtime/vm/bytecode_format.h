@@ -426,6 +426,11 @@ typedef enum kiln_vm_bank_e {
   /* holding an f16 value; each product and sum is rounded to f16 (via f32, */ \
   /* as cast.f32.f16 after mul.f32 / add.f32). */                              \
   X(DOT_F16, "dot.f16", "ffrllrlll") /* 290 */                                 \
+  /* dot8.f16 acc0..acc7, a, a_index, a_stride, a_step, b, b_index, */         \
+  /* b_stride, b_step, count: eight dot.f16 in place, accumulator q */         \
+  /* reading a at a_index + q a_step + i a_stride, b likewise (8 adjacent */   \
+  /* outputs of an f16 contraction: their rounding chains interleave). */      \
+  X(DOT8_F16, "dot8.f16", "ffffffffrlllrllll") /* 291 */                       \
   /* end */
 
 typedef enum kiln_vm_opcode_e {

@@ -10,6 +10,7 @@
 
 #include "runtime/base/tracing.h"
 #include "runtime/vm/bytecode_module_impl.h"
+#include "runtime/vm/dot.h"
 #include "runtime/vm/list.h"
 #include "runtime/vm/numerics.h"
 
@@ -1022,6 +1023,36 @@ reload:
         RF32[R(0)] = f16 ? kiln_vm_dot(true, RF32[R(1)], a, sa, b, sb, count)
                          : kiln_vm_dot(false, RF32[R(1)], a, sa, b, sb, count);
         ip += 20;
+        break;
+      }
+      case KILN_VM_OP_DOT8_F16: {
+        // Every lane's elements are checked: lane q starts at index + q *
+        // step (the steps may be anything, 0 for an operand all lanes
+        // share); the loop ends on lane 0, whose elements the kernel takes.
+        const uint8_t *a = NULL, *b = NULL;
+        int64_t ia = RI64[R(9)], sa = RI64[R(10)], oa = RI64[R(11)];
+        int64_t ib = RI64[R(13)], sb = RI64[R(14)], ob = RI64[R(15)];
+        int64_t count = RI64[R(16)];
+        for (int64_t q = KILN_VM_DOT8_LANES - 1; q >= 0; --q) {
+          int64_t ja = 0, jb = 0;
+          if (__builtin_mul_overflow(q, oa, &ja) ||
+              __builtin_add_overflow(ia, ja, &ja) ||
+              __builtin_mul_overflow(q, ob, &jb) ||
+              __builtin_add_overflow(ib, jb, &jb)) {
+            CHECK(kiln_make_status(KILN_STATUS_OUT_OF_RANGE,
+                                   "dot8.f16: lane %" PRId64 " index overflows",
+                                   q));
+          }
+          CHECK(kiln_vm_buffer_strided(REF[R(8)], ja, sa, count, 2, "dot8.f16",
+                                       &a));
+          CHECK(kiln_vm_buffer_strided(REF[R(12)], jb, sb, count, 2, "dot8.f16",
+                                       &b));
+        }
+        float acc[KILN_VM_DOT8_LANES];
+        for (int q = 0; q < KILN_VM_DOT8_LANES; ++q) acc[q] = RF32[R(q)];
+        if (count > 0) kiln_vm_dot8_f16(acc, a, sa, oa, b, sb, ob, count);
+        for (int q = 0; q < KILN_VM_DOT8_LANES; ++q) RF32[R(q)] = acc[q];
+        ip += 2 + 2 * 17;
         break;
       }
       case KILN_VM_OP_BUFFER_FILL_I8: {

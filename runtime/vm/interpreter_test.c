@@ -341,6 +341,50 @@ KILN_TEST(dot_f32) {
   kiln_vm_test_teardown(&env);
 }
 
+// dot8.f16: eight dot.f16 in place over lanes that start |step| elements
+// apart; every lane's elements are range-checked.
+KILN_TEST(dot8_f16) {
+  kiln_vm_test_env_t env;
+  // f16 bits of 1, 2, ..., 16 (exact small integers, so every sum is too).
+  KILN_ASSERT_OK(kiln_vm_test_setup(
+      "module @m\n"
+      "rodata @a : i16 15360 16384 16896 17408 17664 17920 18176 18432 "
+      "18560 18688 18816 18944 19072 19200 19328 19456\n"
+      "func @dot8 : IIIIIIIf->ff export {\n"
+      "  rodata.ref %r0, @a\n"
+      "  mov.f32 %f1, %f0\n  mov.f32 %f2, %f0\n  mov.f32 %f3, %f0\n"
+      "  mov.f32 %f4, %f0\n  mov.f32 %f5, %f0\n  mov.f32 %f6, %f0\n"
+      "  mov.f32 %f7, %f0\n"
+      "  dot8.f16 %f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7, %r0, %l0, %l1, "
+      "%l2, %r0, %l3, %l4, %l5, %l6\n"
+      "  ret %f0, %f7\n}\n",
+      NULL, &env));
+  // a: index 0, stride 1, shared by every lane (step 0); b: index 8,
+  // stride -1, lanes 1 apart. Lane q: 1 * (9 + q) + 2 * (8 + q) = 25 + 3q,
+  // plus the accumulator 0.5.
+  kiln_vm_value_t args[8] = {
+      kiln_vm_value_make_i64(0),  kiln_vm_value_make_i64(1),
+      kiln_vm_value_make_i64(0),  kiln_vm_value_make_i64(8),
+      kiln_vm_value_make_i64(-1), kiln_vm_value_make_i64(1),
+      kiln_vm_value_make_i64(2),  kiln_vm_value_make_f32(0.5f)};
+  kiln_vm_value_t r[2];
+  KILN_ASSERT_OK(kiln_vm_test_call(&env, "dot8", args, 8, r, 2));
+  KILN_EXPECT_NEAR(r[0].f32, 25.5, 0);
+  KILN_EXPECT_NEAR(r[1].f32, 46.5, 0);
+  // Lane 7 of b starts at 8 + 7 * 2 = 22, past the 16 elements.
+  args[5] = kiln_vm_value_make_i64(2);
+  kiln_status_t status = kiln_vm_test_call(&env, "dot8", args, 8, r, 2);
+  KILN_EXPECT_EQ_INT(kiln_status_code(status), KILN_STATUS_OUT_OF_RANGE);
+  KILN_EXPECT_CONTAINS(kiln_status_message(status), "dot8.f16: elements 22");
+  kiln_status_free(status);
+  // A lane step whose product overflows int64 is an error, not a wrap.
+  args[5] = kiln_vm_value_make_i64(INT64_MAX / 4);
+  status = kiln_vm_test_call(&env, "dot8", args, 8, r, 2);
+  KILN_EXPECT_EQ_INT(kiln_status_code(status), KILN_STATUS_OUT_OF_RANGE);
+  kiln_status_free(status);
+  kiln_vm_test_teardown(&env);
+}
+
 KILN_TEST(buffers_lists_and_rodata) {
   kiln_vm_test_env_t env;
   KILN_ASSERT_OK(kiln_vm_test_setup(
@@ -509,5 +553,5 @@ KILN_TEST_MAIN(
     KILN_TEST_CASE(integer_arithmetic), KILN_TEST_CASE(float_ops_match_libm),
     KILN_TEST_CASE(control_flow), KILN_TEST_CASE(native_imports_and_waits),
     KILN_TEST_CASE(buffers_lists_and_rodata), KILN_TEST_CASE(dot_f32),
-    KILN_TEST_CASE(concurrent_first_rodata_use), KILN_TEST_CASE(invoke_list),
-    KILN_TEST_CASE(concurrent_invocations))
+    KILN_TEST_CASE(dot8_f16), KILN_TEST_CASE(concurrent_first_rodata_use),
+    KILN_TEST_CASE(invoke_list), KILN_TEST_CASE(concurrent_invocations))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests run_iree_e2e.sh itself on a folder of small check-test files written
 # here: a passing file, a file with one failing function, a file that does
-# not compile, a run past --timeout, and IREE's run tests (RUN lines). Asserts the table rows, the last
+# not compile, a run past --timeout, and IREE's run tests (RUN lines,
+# iree-opt piped into iree-run-mlir among them). Asserts the table rows, the last
 # line ("N passed, M failed" counting functions) and the JSON results.
 # Usage: runner_test.sh BIN_DIR
 set -uo pipefail
@@ -122,6 +123,31 @@ func.func @f(%a: tensor<2xi32>) -> tensor<2xi32> {
   return %a : tensor<2xi32>
 }
 MLIR
+# iree-opt with a pass that keeps every value, piped into iree-run-mlir:
+# kiln-opt then kiln-run-mlir; an unknown pass fails the RUN line.
+cat >"$work/in/ops/run_opt_pipe.mlir" <<'MLIR'
+// RUN: iree-opt --pass-pipeline="builtin.module(func.func(iree-preprocessing-make-single-dispatch-for-function))" %s | iree-run-mlir --Xcompiler,iree-hal-target-device=local --Xcompiler,iree-hal-local-target-device-backends=vmvx --input="3" - | FileCheck %s
+func.func @pick(%arg0 : i8) -> tensor<2xf32> {
+  %c0 = arith.constant 0 : i8
+  %cond = arith.cmpi eq, %arg0, %c0 : i8
+  cf.cond_br %cond, ^bb1, ^bb2
+^bb1:
+  %0 = arith.constant dense<0.0> : tensor<2xf32>
+  return %0 : tensor<2xf32>
+^bb2:
+  %1 = arith.constant dense<2.5> : tensor<2xf32>
+  return %1 : tensor<2xf32>
+}
+// CHECK-LABEL: EXEC @pick
+// CHECK: 2xf32=2.5 2.5
+MLIR
+cat >"$work/in/ops/run_opt_pipe_unknown.mlir" <<'MLIR'
+// RUN: iree-opt --pass-pipeline="builtin.module(iree-no-such-pass)" %s | iree-run-mlir - | FileCheck %s
+func.func @f(%a: tensor<2xi32>) -> tensor<2xi32> {
+  return %a : tensor<2xi32>
+}
+// CHECK: 2xi32
+MLIR
 cat >"$work/in/ops/compile_only.mlir" <<'MLIR'
 func.func @g(%a: tensor<?xi32>) -> tensor<?xi32> {
   %0 = stablehlo.add %a, %a : tensor<?xi32>
@@ -149,22 +175,26 @@ expect '^0 passed, 1 failed$' "$work/slow.txt"
 expect '^ops/run_ok\.mlir +1 +1 +0 *$'
 expect '^ops/run_wrong\.mlir +1 +0 +1 +local-sync: RUN line failed'
 expect '^ops/run_opt\.mlir +1 +0 +1 +RUN line uses iree-opt'
+expect '^ops/run_opt_pipe\.mlir +1 +1 +0 *$'
+expect '^ops/run_opt_pipe_unknown\.mlir +1 +0 +1 +local-sync: RUN line failed'
 expect '^ops/compile_only\.mlir +1 +1 +0 *$'
 expect '^ops/run_guarded\.mlir +1 +1 +0 *$'
 expect '^ops/run_guarded_wrong\.mlir +1 +0 +1 +local-sync: RUN line failed'
-if [ "$(tail -1 "$work/out.txt")" != "6 passed, 5 failed" ]; then
-  echo "FAILED: last line is '$(tail -1 "$work/out.txt")', want '6 passed, 5 failed'"
+if [ "$(tail -1 "$work/out.txt")" != "7 passed, 6 failed" ]; then
+  echo "FAILED: last line is '$(tail -1 "$work/out.txt")', want '7 passed, 6 failed'"
   fail=1
 fi
 /usr/bin/python3 - "$work/results.json" "$work/slow.json" <<'PY' || fail=1
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert (r["passed"], r["failed"]) == (6, 5), r
+assert (r["passed"], r["failed"]) == (7, 6), r
 files = {f["file"]: f for f in r["files"]}
 assert sorted(files) == ["ops/bad_syntax.mlir", "ops/compile_only.mlir",
                          "ops/good.mlir", "ops/one_wrong.mlir",
                          "ops/run_guarded.mlir", "ops/run_guarded_wrong.mlir",
                          "ops/run_ok.mlir", "ops/run_opt.mlir",
+                         "ops/run_opt_pipe.mlir",
+                         "ops/run_opt_pipe_unknown.mlir",
                          "ops/run_wrong.mlir"], sorted(files)
 assert files["ops/one_wrong.mlir"]["failed_functions"] == ["wrong"], files
 assert files["ops/good.mlir"]["failed_functions"] == [], files

@@ -347,6 +347,17 @@ if [ -x "$bin/kiln-compile" ]; then
     $run --module="$work/app.kmod" --function=run --input=4xf32=1
   expect "compiled modules: the import is listed by kiln-dump-module" 0 'import @lib.add : rrr->r' -- \
     "$bin/kiln-dump-module" "$work/app.kmod"
+  # !util.buffer (and index) arguments and results across modules.
+  for backend in vmvx llvm-cpu; do
+    "$bin/kiln-compile" --target-backends=$backend "$here/module_buffer_lib.mlir" -o "$work/blib.kmod" || exit 1
+    "$bin/kiln-compile" --target-backends=$backend "$here/module_buffer_app.mlir" -o "$work/bapp.kmod" || exit 1
+    expect "compiled modules: buffers cross ($backend)" 0 $'result\\[0\\]: i32=4\nresult\\[1\\]: i32=42' -- \
+      $run --module="$work/blib.kmod" --module="$work/bapp.kmod" --function=run
+  done
+  expect "compiled modules: the buffer import's signature" 0 'import @blib.peek : rI->i' -- \
+    "$bin/kiln-dump-module" "$work/bapp.kmod"
+  expect "a tensor where a !util.buffer is expected is an error" 1 'expected a vm.buffer, got hal.buffer_view' -- \
+    $run --module="$work/blib.kmod" --function=peek --input=4xi32=1,2,3,4 --input=0
 fi
 
 echo "$passed passed, $failed failed"

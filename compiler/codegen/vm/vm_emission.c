@@ -265,6 +265,12 @@ static char kiln_em_abi_char(const kiln_ir_type_t* t) {
   return 'r';
 }
 
+// Whether |t| is !util.buffer (a VM buffer in a ref register).
+static bool kiln_em_is_util_buffer(const kiln_ir_type_t* t) {
+  return t && t->kind == KILN_IR_TYPE_OPAQUE &&
+         kiln_string_view_equal_cstr(t->opaque.text, "!util.buffer");
+}
+
 static void* kiln_em_pack(int bank, uint32_t reg) {
   return (void*)(uintptr_t)(((uintptr_t)reg << 3 | (uintptr_t)bank) + 1);
 }
@@ -1418,6 +1424,54 @@ static kiln_hstore_t* kiln_em_store_of_view(kiln_em_function_t* e,
                                             uint32_t view,
                                             const kiln_ir_type_t* t);
 
+// The ref register of the !util.buffer |v| that |op| uses: a
+// util.buffer.constant or util.buffer.alloc of this function.
+static kiln_status_t kiln_em_buffer_ref(kiln_em_function_t* e, kiln_ir_op_t* op,
+                                        kiln_ir_value_t* v, uint32_t* out) {
+  int bank = 0;
+  if (!kiln_em_host_scalar(e, v, &bank, out) || bank != KILN_VM_BANK_REF) {
+    return kiln_em_error(e, op,
+                         "the buffer must be a util.buffer.constant or "
+                         "util.buffer.alloc of this function");
+  }
+  return kiln_ok_status();
+}
+
+// A !util.buffer as the VM sees it: the buffer (ref register), and for a
+// util.buffer.subspan the view's byte offset and length (i64 registers;
+// for a whole buffer |view| is false).
+typedef struct kiln_em_bview_t {
+  uint32_t base;
+  bool view;
+  uint32_t offset, length;
+  bool block_arg;  // a block argument (a whole buffer or a view arrives)
+} kiln_em_bview_t;
+
+// The !util.buffer |v| that |op| uses (kiln_em_buffer_ref, or a subspan).
+static kiln_status_t kiln_em_buffer_view(kiln_em_function_t* e,
+                                         kiln_ir_op_t* op, kiln_ir_value_t* v,
+                                         kiln_em_bview_t* out) {
+  kiln_em_bview_t* view =
+      (kiln_em_bview_t*)kiln_ptr_map_get(&e->buffer_views, v);
+  if (view) {
+    *out = *view;
+    return kiln_ok_status();
+  }
+  out->view = false;
+  out->block_arg = false;
+  out->offset = out->length = 0;
+  return kiln_em_buffer_ref(e, op, v, &out->base);
+}
+
+// The byte length of |b| (an i64 register).
+static uint32_t kiln_em_bview_length(kiln_em_function_t* e,
+                                     const kiln_em_bview_t* b) {
+  if (b->view) return b->length;
+  uint32_t length = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(e->f, "buffer.length %%l%u, %%r%u", length, b->base);
+  return length;
+}
+
 // `func.call @module_a.abs(%t)` of a declaration: a VM import of that name
 // (resolved against the modules loaded before this one), called with the
 // synchronous ABI: the pending work is submitted and awaited, tensors go as
@@ -1431,24 +1485,64 @@ static kiln_status_t kiln_em_import_call(kiln_em_function_t* e,
   if (n > 32 || op->num_results > 32) {
     return kiln_em_error(e, op, "too many operands or results");
   }
+  // Each operand and result: its VM bank and register; the import's
+  // signature has one type char each (kiln_em_abi_char, as the callee's
+  // export: 'r' for tensors as buffer views and for !util.buffer).
+  char sig_args[33], sig_results[33];
+  int banks[32], result_banks[32];
   for (uint32_t i = 0; i < n; ++i) {
-    if (!kiln_ir_type_is_ranked_tensor(kiln_ir_op_operand(op, i)->type)) {
+    const kiln_ir_type_t* t = kiln_ir_op_operand(op, i)->type;
+    sig_args[i] = kiln_em_abi_char(t);
+    if (sig_args[i] == '?' ||
+        (sig_args[i] == 'r' && !kiln_ir_type_is_ranked_tensor(t) &&
+         !kiln_em_is_util_buffer(t))) {
       return kiln_em_error(e, op,
-                           "calls of other modules' functions take tensors "
-                           "only");
+                           "calls of other modules' functions take tensors, "
+                           "!util.buffer and i1..i64/index/f32/f64 only");
     }
+    banks[i] = kiln_vm_bank_of_type_char(sig_args[i]);
   }
   for (uint32_t i = 0; i < op->num_results; ++i) {
-    if (!kiln_ir_type_is_ranked_tensor(op->results[i].type) ||
-        !kiln_ir_type_has_static_shape(op->results[i].type)) {
+    const kiln_ir_type_t* t = op->results[i].type;
+    sig_results[i] = kiln_em_abi_char(t);
+    if (sig_results[i] == '?' ||
+        (sig_results[i] == 'r' && !kiln_em_is_util_buffer(t) &&
+         (!kiln_ir_type_is_ranked_tensor(t) ||
+          !kiln_ir_type_has_static_shape(t)))) {
       return kiln_em_error(e, op,
                            "calls of other modules' functions return "
-                           "statically shaped tensors only");
+                           "statically shaped tensors, !util.buffer and "
+                           "i1..i64/index/f32/f64 only");
     }
+    result_banks[i] = kiln_vm_bank_of_type_char(sig_results[i]);
   }
+  sig_args[n] = 0;
+  sig_results[op->num_results] = 0;
   uint32_t views[32];
   for (uint32_t i = 0; i < n; ++i) {
     kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
+    if (kiln_em_is_util_buffer(v->type)) {
+      // The VM passes whole buffers: a view has no buffer of its own.
+      kiln_em_bview_t b;
+      KILN_RETURN_IF_ERROR(kiln_em_buffer_view(e, op, v, &b));
+      if (b.view) {
+        return kiln_em_error(e, op,
+                             "a util.buffer.subspan view (or a buffer block "
+                             "argument) cannot be passed to another module's "
+                             "function: pass the whole buffer");
+      }
+      views[i] = b.base;
+      continue;
+    }
+    if (banks[i] != KILN_VM_BANK_REF) {
+      int bank = 0;
+      if (!kiln_em_host_scalar(e, v, &bank, &views[i]) || bank != banks[i]) {
+        return kiln_em_error(e, op,
+                             "a scalar argument of another module's function "
+                             "must be computed at host level");
+      }
+      continue;
+    }
     // A tensor.empty argument is storage the callee may write (IREE's
     // iree.abi.output arguments): a fresh buffer (kiln_em_storage).
     KILN_RETURN_IF_ERROR(kiln_em_view(e, op, v, &views[i]));
@@ -1457,19 +1551,27 @@ static kiln_status_t kiln_em_import_call(kiln_em_function_t* e,
   kiln_ir_string_builder_t line = {0};
   kiln_ir_sb_printf(&line, "call.import @%.*s(", (int)callee.size, callee.data);
   for (uint32_t i = 0; i < n; ++i) {
-    kiln_ir_sb_printf(&line, "%s%%r%u", i ? ", " : "", views[i]);
+    kiln_ir_sb_printf(&line, "%s%%%c%u", i ? ", " : "",
+                      kiln_vm_bank_prefix(banks[i]), views[i]);
   }
   kiln_ir_sb_printf(&line, ") -> (");
   uint32_t results[32];
   for (uint32_t i = 0; i < op->num_results; ++i) {
-    results[i] = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
-    kiln_ir_sb_printf(&line, "%s%%r%u", i ? ", " : "", results[i]);
+    results[i] = kiln_asm_reg(e->f, result_banks[i]);
+    kiln_ir_sb_printf(&line, "%s%%%c%u", i ? ", " : "",
+                      kiln_vm_bank_prefix(result_banks[i]), results[i]);
   }
   kiln_ir_sb_printf(&line, ")");
   kiln_asm_emit(e->f, "%.*s", (int)line.size, line.data ? line.data : "");
   if (line.failed) e->f->body.failed = true;
   kiln_ir_sb_free(&line);
   for (uint32_t i = 0; i < op->num_results; ++i) {
+    if (result_banks[i] != KILN_VM_BANK_REF ||
+        kiln_em_is_util_buffer(op->results[i].type)) {
+      kiln_ptr_map_put(&e->host_scalars, &op->results[i],
+                       kiln_em_pack(result_banks[i], results[i]));
+      continue;
+    }
     kiln_hstore_t* s =
         kiln_em_store_of_view(e, results[i], op->results[i].type);
     if (!s) return kiln_ir_context_take_error(m->ctx);
@@ -1477,14 +1579,8 @@ static kiln_status_t kiln_em_import_call(kiln_em_function_t* e,
   }
   if (!kiln_ptr_map_get(&m->user_import_names, callee.data)) {
     kiln_ptr_map_put(&m->user_import_names, callee.data, (void*)1);
-    kiln_ir_sb_printf(&m->user_imports, "import @%.*s : ", (int)callee.size,
-                      callee.data);
-    for (uint32_t i = 0; i < n; ++i) kiln_ir_sb_printf(&m->user_imports, "r");
-    kiln_ir_sb_printf(&m->user_imports, "->");
-    for (uint32_t i = 0; i < op->num_results; ++i) {
-      kiln_ir_sb_printf(&m->user_imports, "r");
-    }
-    kiln_ir_sb_printf(&m->user_imports, "\n");
+    kiln_ir_sb_printf(&m->user_imports, "import @%.*s : %s->%s\n",
+                      (int)callee.size, callee.data, sig_args, sig_results);
   }
   return kiln_ok_status();
 }
@@ -2102,6 +2198,32 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
     kiln_ir_value_t* arg = block->args[j];
     const kiln_ir_type_t* t = arg->type;
     srcs[j] = dsts[j] = NULL;
+    if (kiln_em_is_util_buffer(t)) {
+      const kiln_em_bview_t* dst =
+          (const kiln_em_bview_t*)kiln_ptr_map_get(&e->buffer_views, arg);
+      kiln_em_bview_t src;
+      KILN_RETURN_IF_ERROR(kiln_em_buffer_view(e, op, from, &src));
+      if (!dst || num_moves + 3 > sizeof(moves) / sizeof(moves[0])) {
+        return kiln_em_error(e, op, "too many !util.buffer block operands");
+      }
+      const uint32_t values[3] = {
+          src.base, src.view ? src.offset : kiln_asm_const_i64(e->f, 0),
+          kiln_em_bview_length(e, &src)};
+      const uint32_t targets[3] = {dst->base, dst->offset, dst->length};
+      const int banks[3] = {KILN_VM_BANK_REF, KILN_VM_BANK_I64,
+                            KILN_VM_BANK_I64};
+      for (int k = 0; k < 3; ++k) {
+        uint32_t tmp = kiln_asm_reg(e->f, banks[k]);
+        kiln_asm_emit(e->f, "mov.%s %%%c%u, %%%c%u",
+                      kiln_vm_bank_suffix(banks[k]),
+                      kiln_vm_bank_prefix(banks[k]), tmp,
+                      kiln_vm_bank_prefix(banks[k]), values[k]);
+        moves[num_moves].bank = banks[k];
+        moves[num_moves].from = tmp;
+        moves[num_moves++].to = targets[k];
+      }
+      continue;
+    }
     if (!kiln_ir_type_is_shaped(t)) {
       int bank = 0, dst_bank = 0;
       uint32_t reg = 0, dst = 0;
@@ -2214,52 +2336,6 @@ static kiln_status_t kiln_em_branch_edge(kiln_em_function_t* e,
   return kiln_ok_status();
 }
 
-// The ref register of the !util.buffer |v| that |op| uses: a
-// util.buffer.constant or util.buffer.alloc of this function.
-static kiln_status_t kiln_em_buffer_ref(kiln_em_function_t* e, kiln_ir_op_t* op,
-                                        kiln_ir_value_t* v, uint32_t* out) {
-  int bank = 0;
-  if (!kiln_em_host_scalar(e, v, &bank, out) || bank != KILN_VM_BANK_REF) {
-    return kiln_em_error(e, op,
-                         "the buffer must be a util.buffer.constant or "
-                         "util.buffer.alloc of this function");
-  }
-  return kiln_ok_status();
-}
-
-// A !util.buffer as the VM sees it: the buffer (ref register), and for a
-// util.buffer.subspan the view's byte offset and length (i64 registers;
-// for a whole buffer |view| is false).
-typedef struct kiln_em_bview_t {
-  uint32_t base;
-  bool view;
-  uint32_t offset, length;
-} kiln_em_bview_t;
-
-// The !util.buffer |v| that |op| uses (kiln_em_buffer_ref, or a subspan).
-static kiln_status_t kiln_em_buffer_view(kiln_em_function_t* e,
-                                         kiln_ir_op_t* op, kiln_ir_value_t* v,
-                                         kiln_em_bview_t* out) {
-  kiln_em_bview_t* view =
-      (kiln_em_bview_t*)kiln_ptr_map_get(&e->buffer_views, v);
-  if (view) {
-    *out = *view;
-    return kiln_ok_status();
-  }
-  out->view = false;
-  out->offset = out->length = 0;
-  return kiln_em_buffer_ref(e, op, v, &out->base);
-}
-
-// The byte length of |b| (an i64 register).
-static uint32_t kiln_em_bview_length(kiln_em_function_t* e,
-                                     const kiln_em_bview_t* b) {
-  if (b->view) return b->length;
-  uint32_t length = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
-  kiln_asm_emit(e->f, "buffer.length %%l%u, %%r%u", length, b->base);
-  return length;
-}
-
 // The offset in |b|'s buffer (an i64 register) of the bytes [|offset|,
 // |offset| + |length|) of |b| (i64 registers). Through a subspan view the
 // call fails unless they lie in the view (|what| names the op, |outside|
@@ -2291,8 +2367,10 @@ static uint32_t kiln_em_bview_range_of(kiln_em_function_t* e,
 static uint32_t kiln_em_bview_range(kiln_em_function_t* e,
                                     const kiln_em_bview_t* b, uint32_t offset,
                                     uint32_t length, const char* what) {
-  return kiln_em_bview_range_of(e, b, offset, length, what,
-                                "its util.buffer.subspan");
+  return kiln_em_bview_range_of(
+      e, b, offset, length, what,
+      b->block_arg ? "the bytes of its !util.buffer block argument"
+                   : "its util.buffer.subspan");
 }
 
 // util.buffer.subspan: a view of bytes [offset, offset + length) of its
@@ -2318,6 +2396,7 @@ static kiln_status_t kiln_em_buffer_subspan(kiln_em_function_t* e,
   if (!view) return kiln_ir_context_take_error(e->m->ctx);
   view->base = src.base;
   view->view = true;
+  view->block_arg = false;
   view->offset = kiln_em_bview_range_of(
       e, &whole, offset, length, "util.buffer.subspan",
       src.view ? "its source subspan" : "its source buffer");
@@ -2610,10 +2689,17 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
       continue;
     }
     uint32_t i = next_arg_reg[KILN_VM_BANK_REF]++;
+    if (kiln_em_is_util_buffer(t)) {
+      // A whole VM buffer from the caller; its ops check at run time that
+      // the ref is one.
+      kiln_ptr_map_put(&e->host_scalars, arg,
+                       kiln_em_pack(KILN_VM_BANK_REF, i));
+      continue;
+    }
     if (!kiln_ir_type_is_ranked_tensor(t)) {
       return kiln_em_error(e, func,
-                           "only ranked tensor and i1..i64/index/f32/f64 "
-                           "arguments are supported");
+                           "only ranked tensor, !util.buffer and "
+                           "i1..i64/index/f32/f64 arguments are supported");
     }
     uint32_t et = kiln_hal_element_type(t->shaped.element);
     if (!et) return kiln_em_error(e, func, "unsupported argument element type");
@@ -2682,10 +2768,25 @@ static kiln_status_t kiln_em_function_body(kiln_em_function_t* e) {
                          kiln_em_pack(bank, kiln_asm_reg(e->f, bank)));
         continue;
       }
+      if (kiln_em_is_util_buffer(t)) {
+        // A !util.buffer: a view (buffer, byte offset, byte length) in
+        // registers that every edge sets; a whole buffer arrives as the view
+        // of all its bytes, so accesses are checked as the VM would.
+        kiln_em_bview_t* view =
+            (kiln_em_bview_t*)kiln_ir_arena_alloc(ctx, sizeof(*view));
+        if (!view) return kiln_ir_context_take_error(ctx);
+        view->base = kiln_asm_reg(e->f, KILN_VM_BANK_REF);
+        view->view = true;
+        view->offset = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+        view->length = kiln_asm_reg(e->f, KILN_VM_BANK_I64);
+        view->block_arg = true;
+        kiln_ptr_map_put(&e->buffer_views, arg, view);
+        continue;
+      }
       if (!kiln_ir_type_is_ranked_tensor(t)) {
         return kiln_em_error(e, func,
-                             "block arguments must be ranked tensors or "
-                             "scalars");
+                             "block arguments must be ranked tensors, "
+                             "!util.buffer or scalars");
       }
       if (!kiln_ir_type_has_static_shape(t)) {
         // A run-time shape: each edge gives it a buffer of its own (a copy)

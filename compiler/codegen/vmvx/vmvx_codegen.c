@@ -1675,6 +1675,7 @@ typedef struct kiln_loop_t {
   uint32_t iv;  // i64 register
   uint32_t head, exit;
   uint32_t end;  // i64 register of the bound
+  int64_t step;  // 1 unless the caller sets another (a divisor of the extent)
 } kiln_loop_t;
 
 static kiln_loop_t kiln_loop_begin(kiln_cg_t* cg, uint32_t start_reg,
@@ -1685,6 +1686,7 @@ static kiln_loop_t kiln_loop_begin(kiln_cg_t* cg, uint32_t start_reg,
   uint32_t body = kiln_asm_label(cg->f);
   l.exit = kiln_asm_label(cg->f);
   l.end = end_reg;
+  l.step = 1;
   kiln_asm_emit(cg->f, "mov.i64 %%l%u, %%l%u", l.iv, start_reg);
   kiln_asm_place_label(cg->f, l.head);
   uint32_t c = kiln_asm_reg(cg->f, KILN_VM_BANK_I32);
@@ -1698,7 +1700,7 @@ static kiln_loop_t kiln_loop_begin(kiln_cg_t* cg, uint32_t start_reg,
 static void kiln_loop_end(kiln_cg_t* cg, kiln_loop_t* l) {
   kiln_pop_scope(cg);
   kiln_asm_emit(cg->f, "add.i64 %%l%u, %%l%u, %%l%u", l->iv, l->iv,
-                kiln_asm_const_i64(cg->f, 1));
+                kiln_asm_const_i64(cg->f, l->step));
   kiln_asm_emit(cg->f, "br ^L%u", l->head);
   kiln_asm_place_label(cg->f, l->exit);
 }
@@ -1730,6 +1732,9 @@ static kiln_status_t kiln_loop_extent(kiln_cg_t* cg, kiln_ir_op_t* op,
 #define KILN_VMVX_SUM_LANES 8
 #define KILN_VMVX_SUM_MIN_EXTENT 64
 #define KILN_VMVX_SUM_MAX_BODY_OPS 24
+
+// Adjacent outputs one dot8.f16 computes (the VM's KILN_VM_DOT8_LANES).
+#define KILN_VMVX_DOT8_LANES 8
 
 // The shortest reduction a dot.f32 instruction replaces: below it the
 // bases and strides it needs cost about what the loop does.
@@ -1906,34 +1911,52 @@ static kiln_status_t kiln_dot_buffers(kiln_cg_t* cg, kiln_structured_op_t* rs,
   return kiln_ok_status();
 }
 
-// The contraction |rs| over its loop |dot| as one dot.f32 / dot.f16 from
-// the accumulator |acc|, the other loops at |full|, the inputs in
-// |buffers|: each input's index at step 0 and its stride (index at step 1
-// minus that; 0 for a splat).
-static kiln_status_t kiln_emit_dot(kiln_cg_t* cg, kiln_structured_op_t* rs,
-                                   uint32_t dot, const uint32_t* buffers,
-                                   kiln_idx_t* full, kiln_sval_t acc,
-                                   kiln_sval_t* out) {
-  uint32_t base[2], stride[2];
-  for (uint32_t i = 0; i < 2; ++i) {
-    uint32_t next = 0;
-    if (kiln_is_splat_constant(kiln_ir_op_operand(rs->op, i))) {
-      base[i] = stride[i] = kiln_asm_const_i64(cg->f, 0);
-      continue;
-    }
-    full[dot] = kiln_idx_const(0);
-    KILN_RETURN_IF_ERROR(kiln_input_index(cg, rs, i, full, &base[i]));
-    full[dot] = kiln_idx_const(1);
-    KILN_RETURN_IF_ERROR(kiln_input_index(cg, rs, i, full, &next));
-    stride[i] = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
-    kiln_asm_emit(cg->f, "sub.i64 %%l%u, %%l%u, %%l%u", stride[i], next,
-                  base[i]);
+// The element index of input |i| of |rs| at |full| with loop |dot| at 0
+// (|*base|, an i64 register) and its stride along |dot| (index at 1 minus
+// that); both 0 for a splat constant.
+static kiln_status_t kiln_dot_base_stride(kiln_cg_t* cg,
+                                          kiln_structured_op_t* rs, uint32_t i,
+                                          uint32_t dot, kiln_idx_t* full,
+                                          uint32_t* base, uint32_t* stride) {
+  if (kiln_is_splat_constant(kiln_ir_op_operand(rs->op, i))) {
+    *base = *stride = kiln_asm_const_i64(cg->f, 0);
+    return kiln_ok_status();
   }
+  uint32_t next = 0;
+  full[dot] = kiln_idx_const(0);
+  KILN_RETURN_IF_ERROR(kiln_input_index(cg, rs, i, full, base));
+  full[dot] = kiln_idx_const(1);
+  KILN_RETURN_IF_ERROR(kiln_input_index(cg, rs, i, full, &next));
+  *stride = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+  kiln_asm_emit(cg->f, "sub.i64 %%l%u, %%l%u, %%l%u", *stride, next, *base);
+  return kiln_ok_status();
+}
+
+// The extent of the dot loop |dot| of |rs| (a register when dynamic).
+static kiln_status_t kiln_dot_count(kiln_cg_t* cg, kiln_structured_op_t* rs,
+                                    uint32_t dot, uint32_t* out) {
   kiln_idx_t count = kiln_idx_const(rs->ranges[dot]);
   if (rs->ranges[dot] == KILN_IR_DYNAMIC_DIM) {
     kiln_dim_src_t src;
     KILN_RETURN_IF_ERROR(kiln_loop_extent(cg, rs->op, dot, &src, &count));
   }
+  *out = kiln_idx_reg(cg, count);
+  return kiln_ok_status();
+}
+
+// The contraction |rs| over its loop |dot| as one dot.f32 / dot.f16 from
+// the accumulator |acc|, the other loops at |full|, the inputs in
+// |buffers|.
+static kiln_status_t kiln_emit_dot(kiln_cg_t* cg, kiln_structured_op_t* rs,
+                                   uint32_t dot, const uint32_t* buffers,
+                                   kiln_idx_t* full, kiln_sval_t acc,
+                                   kiln_sval_t* out) {
+  uint32_t base[2], stride[2], count;
+  for (uint32_t i = 0; i < 2; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_dot_base_stride(cg, rs, i, dot, full, &base[i], &stride[i]));
+  }
+  KILN_RETURN_IF_ERROR(kiln_dot_count(cg, rs, dot, &count));
   out->bank = KILN_VM_BANK_F32;
   out->reg = kiln_asm_reg(cg->f, KILN_VM_BANK_F32);
   kiln_asm_emit(cg->f,
@@ -1941,7 +1964,91 @@ static kiln_status_t kiln_emit_dot(kiln_cg_t* cg, kiln_structured_op_t* rs,
                 "%%l%u",
                 kiln_dot_is_f16(rs) ? "dot.f16" : "dot.f32", out->reg, acc.reg,
                 buffers[0], base[0], stride[0], buffers[1], base[1], stride[1],
-                kiln_idx_reg(cg, count));
+                count);
+  return kiln_ok_status();
+}
+
+// Whether the f16 contraction root, which is also the sink, computes
+// KILN_VM_DOT8_LANES adjacent outputs per dot8.f16: its only reduction is
+// the dot loop |dot| and its innermost parallel loop (loop |rank| - 1 of the
+// loop space, not the workgroup-split loop |split|) has a static extent that
+// the lanes divide. Each output keeps dot.f16's order and rounding; eight
+// interleaved chains run about eight times as fast as one.
+static bool kiln_use_dot8(kiln_cg_t* cg, kiln_ir_op_t* sink, uint32_t dot,
+                          uint32_t rank, uint32_t split,
+                          const int64_t* ranges) {
+  kiln_structured_op_t* rs = &cg->root_s;
+  return cg->root && sink == cg->root && dot < KILN_STRUCTURED_MAX_DIMS &&
+         kiln_dot_is_f16(rs) && rs->num_outs == 1 &&
+         kiln_structured_num_reductions(rs) == 1 && rank >= 2 &&
+         split != rank - 1 && ranges[rank - 1] != KILN_IR_DYNAMIC_DIM &&
+         ranges[rank - 1] > 0 && ranges[rank - 1] % KILN_VMVX_DOT8_LANES == 0;
+}
+
+// The root |rs| (the sink too, kiln_use_dot8) at the KILN_VMVX_DOT8_LANES
+// points |point| + q along the innermost loop: each output's accumulator
+// from its outs element, one dot8.f16 over the dot loop |dot|, then each
+// result stored as the sink's |ret| operand 0 (binding |out_binding|).
+static kiln_status_t kiln_emit_dot8(kiln_cg_t* cg, kiln_structured_op_t* rs,
+                                    uint32_t dot, const uint32_t* buffers,
+                                    const kiln_idx_t* point, uint32_t rank,
+                                    uint32_t out_binding) {
+  kiln_idx_t full[KILN_VMVX_DOT8_LANES][KILN_STRUCTURED_MAX_DIMS];
+  uint32_t acc[KILN_VMVX_DOT8_LANES];
+  for (uint32_t q = 0; q < KILN_VMVX_DOT8_LANES; ++q) {
+    kiln_idx_t at[KILN_STRUCTURED_MAX_DIMS];
+    memcpy(at, point, sizeof(kiln_idx_t) * rank);
+    if (q > 0) {
+      at[rank - 1].reg = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+      kiln_asm_emit(cg->f, "add.i64 %%l%u, %%l%u, %%l%u", at[rank - 1].reg,
+                    point[rank - 1].reg, kiln_asm_const_i64(cg->f, q));
+    }
+    for (uint32_t d = 0, p = 0; d < rs->num_dims; ++d) {
+      full[q][d] = rs->is_reduction[d] ? kiln_idx_const(0) : at[p++];
+    }
+    kiln_sval_t init;
+    kiln_idx_t coords[KILN_STRUCTURED_MAX_DIMS];
+    kiln_eval_map(cg, rs->maps[rs->num_ins], full[q], coords);
+    KILN_RETURN_IF_ERROR(kiln_tensor_element(
+        cg, rs->op, kiln_ir_op_operand(rs->op, rs->num_ins), coords, &init));
+    acc[q] = kiln_asm_reg(cg->f, KILN_VM_BANK_F32);
+    kiln_asm_emit(cg->f, "mov.f32 %%f%u, %%f%u", acc[q], init.reg);
+  }
+  // Lane 0's indices and strides; each input's step between lanes is lane
+  // 1's index minus lane 0's (the maps are linear).
+  uint32_t base[2], stride[2], step[2], count;
+  for (uint32_t i = 0; i < 2; ++i) {
+    KILN_RETURN_IF_ERROR(
+        kiln_dot_base_stride(cg, rs, i, dot, full[0], &base[i], &stride[i]));
+    if (kiln_is_splat_constant(kiln_ir_op_operand(rs->op, i))) {
+      step[i] = base[i];  // 0
+      continue;
+    }
+    uint32_t base1 = 0;
+    full[1][dot] = kiln_idx_const(0);
+    KILN_RETURN_IF_ERROR(kiln_input_index(cg, rs, i, full[1], &base1));
+    step[i] = kiln_asm_reg(cg->f, KILN_VM_BANK_I64);
+    kiln_asm_emit(cg->f, "sub.i64 %%l%u, %%l%u, %%l%u", step[i], base1,
+                  base[i]);
+  }
+  KILN_RETURN_IF_ERROR(kiln_dot_count(cg, rs, dot, &count));
+  kiln_asm_emit(cg->f,
+                "dot8.f16 %%f%u, %%f%u, %%f%u, %%f%u, %%f%u, %%f%u, %%f%u, "
+                "%%f%u, %%r%u, %%l%u, %%l%u, %%l%u, %%r%u, %%l%u, %%l%u, "
+                "%%l%u, %%l%u",
+                acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6], acc[7],
+                buffers[0], base[0], stride[0], step[0], buffers[1], base[1],
+                stride[1], step[1], count);
+  kiln_ir_value_t* v = &rs->op->results[0];
+  for (uint32_t q = 0; q < KILN_VMVX_DOT8_LANES; ++q) {
+    kiln_idx_t coords[KILN_STRUCTURED_MAX_DIMS], index;
+    kiln_eval_map(cg, rs->maps[rs->num_ins], full[q], coords);
+    KILN_RETURN_IF_ERROR(kiln_linearize(cg, rs->op, v, coords, &index));
+    kiln_sval_t value = {KILN_VM_BANK_F32, acc[q]};
+    KILN_RETURN_IF_ERROR(kiln_emit_store(cg, rs->op, v->type->shaped.element,
+                                         cg->binding_regs[out_binding], index,
+                                         value));
+  }
   return kiln_ok_status();
 }
 
@@ -2183,6 +2290,8 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
   if (dot < KILN_STRUCTURED_MAX_DIMS) {
     KILN_RETURN_IF_ERROR(kiln_dot_buffers(cg, &cg->root_s, dot_buffers));
   }
+  bool dot8 = ret->num_operands == 1 &&
+              kiln_use_dot8(cg, sink, dot, rank, split, ranges);
   // Outer loop bounds for this workgroup.
   kiln_idx_t point[KILN_STRUCTURED_MAX_DIMS];
   kiln_loop_t loops[KILN_STRUCTURED_MAX_DIMS];
@@ -2204,6 +2313,14 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
       point[d].is_const = false;
       point[d].reg = loops[d].iv;
     }
+    if (dot8) loops[rank - 1].step = KILN_VMVX_DOT8_LANES;
+  }
+  if (dot8) {
+    KILN_RETURN_IF_ERROR(kiln_emit_dot8(cg, &cg->root_s, dot, dot_buffers,
+                                        point, rank, num_operands));
+    for (uint32_t d = rank; d-- > 0;) kiln_loop_end(cg, &loops[d]);
+    kiln_asm_emit(cg->f, "ret");
+    return kiln_ok_status();
   }
   // Root: accumulate over its reduction loops.
   if (cg->root) {

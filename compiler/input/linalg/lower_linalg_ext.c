@@ -26,10 +26,20 @@
 //     that the first K elements fill. The initial output values take part
 //     as IREE's do (a fill with the comparator's worst value, as programs
 //     use, is never picked over an element).
-//   - topk with a run-time or larger K: comparator ranks of the values
-//     (ties: the earlier position first), then output position p < K takes
-//     the element of rank p and its index (the input index, or its
-//     position). The initial output values do not take part.
+//   - topk with a run-time or larger K: the order that IREE's insertion
+//     leaves in its slots, as counts. The initial outputs S (unless from
+//     tensor.empty) arrive before the elements E. Under the insertion a
+//     carry passes every slot that is not worse, so values keep
+//     "comparator, then arrival"; of two equivalent ones the slot keeps the
+//     smaller index, so indices keep "comparator, then smaller index". For
+//     every entry of S and E two counts (how many entries go before it under
+//     each order) are reductions over S and E, and output position p takes
+//     the value counted p and the index counted p. Exact when S is ordered
+//     under the comparator (a fill, tensor.empty, another topk's outputs,
+//     as programs write them). topk_v2 with is_sorted keeps these sets of
+//     values and indices, but its bubble sorts' order among equivalent
+//     values is not followed (equivalent values keep the smaller index
+//     first).
 //   - arg_compare: a reduction generic over d whose accumulators start as
 //     the outputs; an element replaces the current pick when the
 //     comparator(element, pick) holds; its index is its position (+
@@ -476,9 +486,240 @@ static kiln_status_t kiln_lx_lower_topk_slots(
   return kiln_ok_status();
 }
 
+// How two sequences counted against each other (kiln_lx_topk_count) tie
+// by arrival when their values are equivalent.
+typedef enum kiln_lx_arrival_t {
+  KILN_LX_ARRIVAL_SAME,     // one sequence: the earlier position goes first
+  KILN_LX_ARRIVAL_B_FIRST,  // every element of b arrived before a's
+  KILN_LX_ARRIVAL_A_FIRST,  // every element of a arrived before b's
+} kiln_lx_arrival_t;
+
+// Zeros of i32 shaped like |like| (run-time dims read from it).
+static kiln_status_t kiln_lx_zero_counts(kiln_ir_builder_t* b,
+                                         kiln_ir_value_t* like,
+                                         kiln_ir_value_t** out) {
+  const kiln_ir_type_t* i32 = kiln_ir_int_type(b->context, 32);
+  kiln_ir_value_t *empty, *z;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(
+      b, kiln_dialect_with_element(b->context, like->type, i32), like, &empty));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(b, i32, 0, &z));
+  return kiln_lowering_fill(b, z, empty, out);
+}
+
+// A generic over the dims of |ins|[0] plus one reduction loop k
+// (kiln_lx_make_maps): the inputs |ins| (the last two NULL without
+// indices) read at j (d) or, where |at_k|, at k; the outputs |outs| (the
+// second NULL without indices) are at j.
+static kiln_status_t kiln_lx_pair_generic(kiln_ir_builder_t* b, int64_t d,
+                                          kiln_ir_value_t* const* ins,
+                                          const bool* at_k,
+                                          kiln_ir_value_t* const* outs,
+                                          kiln_ir_op_t** generic,
+                                          kiln_ir_block_t** body) {
+  uint32_t rank = (uint32_t)ins[0]->type->shaped.rank;
+  uint32_t n_in = ins[2] ? 4 : 2, n_out = outs[1] ? 2 : 1;
+  kiln_lx_maps_t m;
+  kiln_lx_make_maps(b->context, rank, d, &m);
+  const kiln_ir_attribute_t* maps[6];
+  for (uint32_t i = 0; i < n_in; ++i) maps[i] = at_k[i] ? m.at_k : m.at_j;
+  for (uint32_t o = 0; o < n_out; ++o) maps[n_in + o] = m.at_j;
+  return kiln_linalg_create_generic(b, n_in, ins, n_out, outs, maps, rank + 1,
+                                    m.reduction, generic, body);
+}
+
+// For every element j of the sequence |av| along d (indices |ai|, NULL
+// without output indices), adds to |*cv| the number of elements k of |bv|
+// whose value goes before it: comparator(b[k], a[j]), or equivalent and
+// arrived earlier (|arrival|); and to |*ci| the number whose index goes
+// before it: comparator(b[k], a[j]), or equivalent with a smaller index (the
+// same index: arrived earlier). These are the orders that IREE's insertion
+// leaves in its slots (see kiln_lx_lower_topk_ranked).
+static kiln_status_t kiln_lx_topk_count(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, kiln_ir_value_t* av,
+    kiln_ir_value_t* ai, kiln_ir_value_t* bv, kiln_ir_value_t* bi, int64_t d,
+    kiln_lx_arrival_t arrival, kiln_ir_value_t** cv, kiln_ir_value_t** ci) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t rank = (uint32_t)av->type->shaped.rank;
+  bool with_i = ai != NULL;
+  kiln_ir_value_t* ins[4] = {av, bv, ai, bi};
+  kiln_ir_value_t* outs[2] = {*cv, with_i ? *ci : NULL};
+  static const bool at_k[4] = {false, true, false, true};
+  uint32_t n_in = with_i ? 4 : 2, n_out = with_i ? 2 : 1;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lx_pair_generic(b, d, ins, at_k, outs, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  const kiln_ir_type_t* i1 = kiln_ir_int_type(ctx, 1);
+  const kiln_ir_type_t* i32 = kiln_ir_int_type(ctx, 32);
+  kiln_ir_value_t *less_ba, *less_ab, *t, *equiv, *tie, *one, *zero;
+  kiln_ir_value_t* args[2] = {body->args[1], body->args[0]};
+  KILN_RETURN_IF_ERROR(
+      kiln_lower_stablehlo_region_inline(&bb, op, args, &less_ba));
+  args[0] = body->args[0];
+  args[1] = body->args[1];
+  KILN_RETURN_IF_ERROR(
+      kiln_lower_stablehlo_region_inline(&bb, op, args, &less_ab));
+  // Equivalent (neither before the other) once less_ba is false.
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i1, 1, &t));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.xori", less_ab, t, &equiv));
+  if (arrival == KILN_LX_ARRIVAL_SAME) {
+    kiln_ir_value_t *j, *k;
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &j));
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank, &k));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, k, j, &tie));
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_lowering_int_const(
+        &bb, i1, arrival == KILN_LX_ARRIVAL_B_FIRST, &tie));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i32, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_lowering_int_const(&bb, i32, 0, &zero));
+  kiln_ir_value_t *before, *inc, *results[2];
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.andi", equiv, tie, &before));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.ori", less_ba, before, &before));
+  KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, before, one, zero, &inc));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", body->args[n_in],
+                                           inc, &results[0]));
+  if (with_i) {
+    kiln_ir_value_t *lt, *eq, *idx_first;
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLT, body->args[3],
+                                            body->args[2], &lt));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, body->args[3],
+                                            body->args[2], &eq));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.andi", eq, tie, &eq));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.ori", lt, eq, &idx_first));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.andi", equiv, idx_first, &before));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.ori", less_ba, before, &before));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, before, one, zero, &inc));
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit2(
+        &bb, "arith.addi", body->args[n_in + 1], inc, &results[1]));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, n_out, results));
+  *cv = kiln_ir_op_result(generic, 0);
+  if (with_i) *ci = kiln_ir_op_result(generic, 1);
+  return kiln_ok_status();
+}
+
+// Output position p along d takes, from the sequence |sv| (indices |si|),
+// the value whose value count |rv| is p and the index whose index count
+// |ri| is p; |*outs| (value [, index]) keep their element where none is.
+static kiln_status_t kiln_lx_topk_select(kiln_ir_builder_t* b,
+                                         kiln_ir_value_t* sv,
+                                         kiln_ir_value_t* si,
+                                         kiln_ir_value_t* rv,
+                                         kiln_ir_value_t* ri, int64_t d,
+                                         kiln_ir_value_t** outs) {
+  kiln_ir_context_t* ctx = b->context;
+  bool with_i = si != NULL;
+  kiln_ir_value_t* ins[4] = {rv, sv, ri, si};
+  static const bool at_k[4] = {true, true, true, true};
+  uint32_t n_in = with_i ? 4 : 2, n_out = with_i ? 2 : 1;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_lx_pair_generic(b, d, ins, at_k, outs, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  const kiln_ir_type_t* index = kiln_ir_index_type_get(ctx);
+  kiln_ir_value_t *p, *r, *sel, *results[2];
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &p));
+  for (uint32_t o = 0; o < n_out; ++o) {
+    KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "arith.index_cast", index, 1,
+                                            &body->args[2 * o], &r));
+    KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, r, p, &sel));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(
+        &bb, sel, body->args[2 * o + 1], body->args[n_in + o], &results[o]));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, n_out, results));
+  for (uint32_t o = 0; o < n_out; ++o) outs[o] = kiln_ir_op_result(generic, o);
+  return kiln_ok_status();
+}
+
+// The input's indices in the output indices' element type (|indices|
+// converted, or each element's position along d), shaped like |x|.
+static kiln_status_t kiln_lx_topk_input_indices(
+    kiln_ir_builder_t* b, kiln_ir_value_t* x, kiln_ir_value_t* indices,
+    const kiln_ir_type_t* index_type, int64_t d, kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  uint32_t rank = (uint32_t)x->type->shaped.rank;
+  kiln_ir_value_t* init = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_empty_like(
+      b, kiln_dialect_with_element(ctx, x->type, index_type), x, &init));
+  const kiln_ir_attribute_t* id = kiln_linalg_identity_map(ctx, rank);
+  const kiln_ir_attribute_t* maps[2] = {id, id};
+  uint32_t n_in = indices ? 1 : 0;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(
+      b, n_in, indices ? &indices : NULL, 1, &init, indices ? maps : maps + 1,
+      rank, NULL, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t* v = NULL;
+  if (indices) {
+    v = body->args[0];
+  } else {
+    KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &v));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lx_to_int(&bb, v, index_type, &v));
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 1, &v));
+  *out = kiln_ir_op_result(generic, 0);
+  return kiln_ok_status();
+}
+
+// topk with a run-time or larger K, as the order that IREE's insertion
+// leaves (see the file comment): the initial outputs S (unless from
+// tensor.empty) arrive before the elements E; position p takes the value
+// of count p under "comparator, then arrival" and the index of count p
+// under "comparator, then smaller index, then arrival", counted over S
+// and E. |indices| are the input indices or NULL; |outs[1]| is NULL
+// without output indices.
+static kiln_status_t kiln_lx_lower_topk_ranked(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, kiln_ir_value_t* x,
+    kiln_ir_value_t* indices, uint32_t num_outs, kiln_ir_value_t* const* outs,
+    int64_t d) {
+  bool with_i = num_outs == 2;
+  kiln_ir_op_t* def = outs[0]->defining_op;
+  bool with_s = !(def && kiln_ir_op_is(def, "tensor.empty"));
+  kiln_ir_value_t *ei = NULL, *si = with_i ? outs[1] : NULL;
+  if (with_i) {
+    KILN_RETURN_IF_ERROR(kiln_lx_topk_input_indices(
+        b, x, indices, kiln_ir_type_element(outs[1]->type), d, &ei));
+  }
+  // Counts of E: against E, then against S (which arrived first).
+  kiln_ir_value_t *ecv, *eci = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lx_zero_counts(b, x, &ecv));
+  if (with_i) KILN_RETURN_IF_ERROR(kiln_lx_zero_counts(b, x, &eci));
+  KILN_RETURN_IF_ERROR(kiln_lx_topk_count(b, op, x, ei, x, ei, d,
+                                          KILN_LX_ARRIVAL_SAME, &ecv, &eci));
+  kiln_ir_value_t* results[2] = {outs[0], with_i ? outs[1] : NULL};
+  if (with_s) {
+    KILN_RETURN_IF_ERROR(kiln_lx_topk_count(
+        b, op, x, ei, outs[0], si, d, KILN_LX_ARRIVAL_B_FIRST, &ecv, &eci));
+    kiln_ir_value_t *scv, *sci = NULL;
+    KILN_RETURN_IF_ERROR(kiln_lx_zero_counts(b, outs[0], &scv));
+    if (with_i) KILN_RETURN_IF_ERROR(kiln_lx_zero_counts(b, outs[0], &sci));
+    KILN_RETURN_IF_ERROR(kiln_lx_topk_count(b, op, outs[0], si, outs[0], si, d,
+                                            KILN_LX_ARRIVAL_SAME, &scv, &sci));
+    KILN_RETURN_IF_ERROR(kiln_lx_topk_count(
+        b, op, outs[0], si, x, ei, d, KILN_LX_ARRIVAL_A_FIRST, &scv, &sci));
+    KILN_RETURN_IF_ERROR(
+        kiln_lx_topk_select(b, outs[0], si, scv, sci, d, results));
+  }
+  KILN_RETURN_IF_ERROR(kiln_lx_topk_select(b, x, ei, ecv, eci, d, results));
+  for (uint32_t o = 0; o < num_outs; ++o) {
+    kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, o), results[o]);
+  }
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_lx_lower_topk(kiln_ir_builder_t* b,
                                         kiln_ir_op_t* op) {
-  kiln_ir_context_t* ctx = b->context;
   uint32_t num_ins = kiln_lx_num_ins(op);
   kiln_ir_value_t* x = kiln_ir_op_operand(op, 0);
   kiln_ir_value_t* indices = num_ins == 2 ? kiln_ir_op_operand(op, 1) : NULL;
@@ -487,49 +728,12 @@ static kiln_status_t kiln_lx_lower_topk(kiln_ir_builder_t* b,
   kiln_ir_value_t* outs[2] = {
       kiln_ir_op_operand(op, num_ins),
       num_outs == 2 ? kiln_ir_op_operand(op, num_ins + 1) : NULL};
-  uint32_t rank = (uint32_t)x->type->shaped.rank;
   int64_t d = kiln_linalg_ext_dimension(op);
   int64_t k = outs[0]->type->shaped.dims[d];
   if (k != KILN_IR_DYNAMIC_DIM && k >= 1 && k <= KILN_LX_TOPK_MAX_SLOTS) {
     return kiln_lx_lower_topk_slots(b, op, x, indices, num_outs, outs, d, k);
   }
-  kiln_ir_value_t* ranks = NULL;
-  KILN_RETURN_IF_ERROR(kiln_lower_sort_ranks(b, op, 1, &x, d, &ranks));
-  kiln_lx_maps_t m;
-  kiln_lx_make_maps(ctx, rank, d, &m);
-  kiln_ir_value_t* ins[3] = {ranks, x, indices};
-  const kiln_ir_attribute_t* maps[5] = {m.at_k, m.at_k, m.at_k, m.at_j, m.at_j};
-  size_t n_in = indices ? 3 : 2;
-  maps[n_in] = m.at_j;
-  maps[n_in + 1] = m.at_j;
-  kiln_ir_op_t* generic = NULL;
-  kiln_ir_block_t* body = NULL;
-  KILN_RETURN_IF_ERROR(kiln_linalg_create_generic(b, n_in, ins, num_outs, outs,
-                                                  maps, rank + 1, m.reduction,
-                                                  &generic, &body));
-  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
-  kiln_ir_value_t *p, *r, *sel, *idx, *results[2];
-  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, d, &p));
-  KILN_RETURN_IF_ERROR(kiln_lowering_emit(&bb, "arith.index_cast",
-                                          kiln_ir_index_type_get(ctx), 1,
-                                          &body->args[0], &r));
-  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, r, p, &sel));
-  KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, sel, body->args[1],
-                                            body->args[n_in], &results[0]));
-  if (num_outs == 2) {
-    if (indices) {
-      idx = body->args[2];
-    } else {
-      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank, &idx));
-    }
-    KILN_RETURN_IF_ERROR(
-        kiln_lx_to_int(&bb, idx, kiln_ir_type_element(outs[1]->type), &idx));
-    KILN_RETURN_IF_ERROR(
-        kiln_lowering_select(&bb, sel, idx, body->args[n_in + 1], &results[1]));
-  }
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, num_outs, results));
-  kiln_lx_replace(op, generic, num_outs);
-  return kiln_ok_status();
+  return kiln_lx_lower_topk_ranked(b, op, x, indices, num_outs, outs, d);
 }
 
 //===----------------------------------------------------------------------===//

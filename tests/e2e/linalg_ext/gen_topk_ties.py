@@ -186,6 +186,146 @@ func.func @topk_v2_dynamic_ties() {{
 }}
 ''')
 
+
+# Above KILN's slot-by-slot limit (K > 12) and with a run-time K, kiln
+# lowers topk to counts (the order IREE's insertion leaves); the same model
+# gives the expected values.
+
+# 6. K = 19 of 20 with ties and three -inf elements past position 9, so
+#    the -inf fill (index 9) competes with them: among equal values the
+#    smaller index leads, the fill's index included.
+v6 = [3.0, 6.0, 7.0, 3.0, 1.0, 7.0, 0.5, 2.0, 3.0, 7.0,
+      0.0, -math.inf, 5.0, 3.0, 2.0, 7.0, -math.inf, 1.0, 4.0, -math.inf]
+k6 = 19
+r6 = topk(v6, range(20), [-math.inf] * k6, [9] * k6, gt, False)
+P(f"""// K = 19 of 20 (above the slot limit): ties and three -inf elements, so
+// two -inf slots of the fill (index 9) compete with them; equal values
+// keep the smaller indices in order.
+func.func @topk_large_k_fill_competes() {{
+  %v = util.unfoldable_constant dense<{f32(v6)}> : tensor<20xf32>
+  %ev = tensor.empty() : tensor<19xf32>
+  %ei = tensor.empty() : tensor<19xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c9 = arith.constant 9 : i32
+  %ov = linalg.fill ins(%ninf : f32) outs(%ev : tensor<19xf32>) -> tensor<19xf32>
+  %oi = linalg.fill ins(%c9 : i32) outs(%ei : tensor<19xi32>) -> tensor<19xi32>
+  %0:2 = iree_linalg_ext.topk dimension(0) ins(%v : tensor<20xf32>) outs(%ov, %oi : tensor<19xf32>, tensor<19xi32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<19xf32>, tensor<19xi32>
+  check.expect_almost_eq_const(%0#0, dense<{f32(r6[0])}> : tensor<19xf32>) : tensor<19xf32>
+  check.expect_eq_const(%0#1, dense<{ints(r6[1])}> : tensor<19xi32>) : tensor<19xi32>
+  return
+}}
+""")
+
+# 7. A run-time K (3, read from a tensor's run-time dim) on a 2x9 input
+#    with given, repeated and unordered i64 indices; smallest first, and
+#    a fill of 2.0 (index 4) that competes with the elements.
+v7 = [[5.0, 2.0, 1.0, 2.0, 9.0, 2.0, 0.0, 2.0, 1.0],
+      [3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0]]
+i7 = [[8, 6, 3, 2, 7, 1, 5, 2, 0], [4, 9, 1, 7, 1, 0, 3, 6, 2]]
+k7 = 3
+r7 = [topk(v, i, [2.0] * k7, [4] * k7, lt, False) for v, i in zip(v7, i7)]
+P(f"""// A run-time K (3) with given i64 indices (repeated, unordered), the 3
+// smallest, and a fill of 2.0 with index 4 that competes: ties keep the
+// smaller indices, the fill's included.
+func.func @topk_runtime_k_given_indices() {{
+  %v = util.unfoldable_constant dense<{rows(f32, v7)}> : tensor<2x9xf32>
+  %i = util.unfoldable_constant dense<{rows(ints, i7)}> : tensor<2x9xi64>
+  %kt = util.unfoldable_constant dense<0> : tensor<{k7}xi8>
+  %kd = tensor.cast %kt : tensor<{k7}xi8> to tensor<?xi8>
+  %c0 = arith.constant 0 : index
+  %k = tensor.dim %kd, %c0 : tensor<?xi8>
+  %ev = tensor.empty(%k) : tensor<2x?xf32>
+  %ei = tensor.empty(%k) : tensor<2x?xi64>
+  %two = arith.constant 2.0 : f32
+  %c4 = arith.constant 4 : i64
+  %ov = linalg.fill ins(%two : f32) outs(%ev : tensor<2x?xf32>) -> tensor<2x?xf32>
+  %oi = linalg.fill ins(%c4 : i64) outs(%ei : tensor<2x?xi64>) -> tensor<2x?xi64>
+  %0:2 = iree_linalg_ext.topk dimension(1) ins(%v, %i : tensor<2x9xf32>, tensor<2x9xi64>) outs(%ov, %oi : tensor<2x?xf32>, tensor<2x?xi64>) {{
+  ^bb0(%a: f32, %b: f32):
+    %lt = arith.cmpf olt, %a, %b : f32
+    iree_linalg_ext.yield %lt : i1
+  }} -> tensor<2x?xf32>, tensor<2x?xi64>
+  %rv = tensor.cast %0#0 : tensor<2x?xf32> to tensor<2x{k7}xf32>
+  %ri = tensor.cast %0#1 : tensor<2x?xi64> to tensor<2x{k7}xi64>
+  check.expect_almost_eq_const(%rv, dense<{rows(f32, [r[0] for r in r7])}> : tensor<2x{k7}xf32>) : tensor<2x{k7}xf32>
+  check.expect_eq_const(%ri, dense<{rows(ints, [r[1] for r in r7])}> : tensor<2x{k7}xi64>) : tensor<2x{k7}xi64>
+  return
+}}
+""")
+
+# 8. Outputs from tensor.empty, K = 14 of 16 along dim 0 of a 16x2 input
+#    (unsorted topk_v2), and topk_v2 without output indices.
+v8 = [[float((c * 7 + r * 5) % 6) for c in range(2)] for r in range(16)]
+k8 = 14
+cols8 = [topk([r[c] for r in v8], range(16), [0.0] * k8, [0] * k8, gt,
+              False, empty=True) for c in range(2)]
+e8v = [[cols8[c][0][p] for c in range(2)] for p in range(k8)]
+e8i = [[cols8[c][1][p] for c in range(2)] for p in range(k8)]
+P(f"""// Outputs from tensor.empty (the first elements fill the slots), K = 14
+// of 16 along dim 0, many ties; then the same without output indices.
+func.func @topk_v2_large_k_empty_outputs() {{
+  %v = util.unfoldable_constant dense<{rows(f32, v8)}> : tensor<16x2xf32>
+  %ev = tensor.empty() : tensor<14x2xf32>
+  %ei = tensor.empty() : tensor<14x2xi32>
+  %0:2 = iree_linalg_ext.topk_v2 dimension(0) ins(%v : tensor<16x2xf32>) outs(%ev, %ei : tensor<14x2xf32>, tensor<14x2xi32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<14x2xf32>, tensor<14x2xi32>
+  check.expect_almost_eq_const(%0#0, dense<{rows(f32, e8v)}> : tensor<14x2xf32>) : tensor<14x2xf32>
+  check.expect_eq_const(%0#1, dense<{rows(ints, e8i)}> : tensor<14x2xi32>) : tensor<14x2xi32>
+  %1 = iree_linalg_ext.topk_v2 dimension(0) ins(%v : tensor<16x2xf32>) outs(%ev : tensor<14x2xf32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<14x2xf32>
+  check.expect_almost_eq_const(%1, dense<{rows(f32, e8v)}> : tensor<14x2xf32>) : tensor<14x2xf32>
+  return
+}}
+""")
+
+
+# 9. Run-time n (15) and K (13): both dims of the input and of the outputs
+#    are ?, filled with -inf and index 7; ties and -inf elements.
+v9 = [[2.0, -math.inf, 2.0, 1.0, 2.0, 0.5, 1.0, -math.inf, 3.0, 2.0, 1.0,
+       0.0, -math.inf, 1.0, 2.0],
+      [4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0,
+       4.0, 4.0]]
+k9 = 13
+r9 = [topk(r, range(15), [-math.inf] * k9, [7] * k9, gt, False) for r in v9]
+P(f"""// Run-time n (15) and K (13), as ? dims: the fill (-inf, index 7)
+// competes with the -inf elements.
+func.func @topk_runtime_n_and_k() {{
+  %s = util.unfoldable_constant dense<{rows(f32, v9)}> : tensor<2x15xf32>
+  %v = tensor.cast %s : tensor<2x15xf32> to tensor<?x?xf32>
+  %kt = util.unfoldable_constant dense<0> : tensor<{k9}xi8>
+  %kd = tensor.cast %kt : tensor<{k9}xi8> to tensor<?xi8>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %v, %c0 : tensor<?x?xf32>
+  %k = tensor.dim %kd, %c0 : tensor<?xi8>
+  %ev = tensor.empty(%n, %k) : tensor<?x?xf32>
+  %ei = tensor.empty(%n, %k) : tensor<?x?xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c7 = arith.constant 7 : i32
+  %ov = linalg.fill ins(%ninf : f32) outs(%ev : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %oi = linalg.fill ins(%c7 : i32) outs(%ei : tensor<?x?xi32>) -> tensor<?x?xi32>
+  %0:2 = iree_linalg_ext.topk dimension(1) ins(%v : tensor<?x?xf32>) outs(%ov, %oi : tensor<?x?xf32>, tensor<?x?xi32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<?x?xf32>, tensor<?x?xi32>
+  %rv = tensor.cast %0#0 : tensor<?x?xf32> to tensor<2x{k9}xf32>
+  %ri = tensor.cast %0#1 : tensor<?x?xi32> to tensor<2x{k9}xi32>
+  check.expect_almost_eq_const(%rv, dense<{rows(f32, [r[0] for r in r9])}> : tensor<2x{k9}xf32>) : tensor<2x{k9}xf32>
+  check.expect_eq_const(%ri, dense<{rows(ints, [r[1] for r in r9])}> : tensor<2x{k9}xi32>) : tensor<2x{k9}xi32>
+  return
+}}
+""")
+
 print('// iree_linalg_ext.topk / topk_v2 with equal values: indices in IREE\'s\n'
       '// order. Expected values from gen_topk_ties.py (a Python model of\n'
       '// IREE\'s scalar lowering); regenerate with\n'

@@ -127,3 +127,102 @@ func.func @topk_v2_dynamic_ties() {
   return
 }
 
+// K = 19 of 20 (above the slot limit): ties and three -inf elements, so
+// two -inf slots of the fill (index 9) compete with them; equal values
+// keep the smaller indices in order.
+func.func @topk_large_k_fill_competes() {
+  %v = util.unfoldable_constant dense<[3.0, 6.0, 7.0, 3.0, 1.0, 7.0, 0.5, 2.0, 3.0, 7.0, 0.0, 0xFF800000, 5.0, 3.0, 2.0, 7.0, 0xFF800000, 1.0, 4.0, 0xFF800000]> : tensor<20xf32>
+  %ev = tensor.empty() : tensor<19xf32>
+  %ei = tensor.empty() : tensor<19xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c9 = arith.constant 9 : i32
+  %ov = linalg.fill ins(%ninf : f32) outs(%ev : tensor<19xf32>) -> tensor<19xf32>
+  %oi = linalg.fill ins(%c9 : i32) outs(%ei : tensor<19xi32>) -> tensor<19xi32>
+  %0:2 = iree_linalg_ext.topk dimension(0) ins(%v : tensor<20xf32>) outs(%ov, %oi : tensor<19xf32>, tensor<19xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<19xf32>, tensor<19xi32>
+  check.expect_almost_eq_const(%0#0, dense<[7.0, 7.0, 7.0, 7.0, 6.0, 5.0, 4.0, 3.0, 3.0, 3.0, 3.0, 2.0, 2.0, 1.0, 1.0, 0.5, 0.0, 0xFF800000, 0xFF800000]> : tensor<19xf32>) : tensor<19xf32>
+  check.expect_eq_const(%0#1, dense<[2, 5, 9, 15, 1, 12, 18, 0, 3, 8, 13, 7, 14, 4, 17, 6, 10, 9, 9]> : tensor<19xi32>) : tensor<19xi32>
+  return
+}
+
+// A run-time K (3) with given i64 indices (repeated, unordered), the 3
+// smallest, and a fill of 2.0 with index 4 that competes: ties keep the
+// smaller indices, the fill's included.
+func.func @topk_runtime_k_given_indices() {
+  %v = util.unfoldable_constant dense<[[5.0, 2.0, 1.0, 2.0, 9.0, 2.0, 0.0, 2.0, 1.0], [3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0]]> : tensor<2x9xf32>
+  %i = util.unfoldable_constant dense<[[8, 6, 3, 2, 7, 1, 5, 2, 0], [4, 9, 1, 7, 1, 0, 3, 6, 2]]> : tensor<2x9xi64>
+  %kt = util.unfoldable_constant dense<0> : tensor<3xi8>
+  %kd = tensor.cast %kt : tensor<3xi8> to tensor<?xi8>
+  %c0 = arith.constant 0 : index
+  %k = tensor.dim %kd, %c0 : tensor<?xi8>
+  %ev = tensor.empty(%k) : tensor<2x?xf32>
+  %ei = tensor.empty(%k) : tensor<2x?xi64>
+  %two = arith.constant 2.0 : f32
+  %c4 = arith.constant 4 : i64
+  %ov = linalg.fill ins(%two : f32) outs(%ev : tensor<2x?xf32>) -> tensor<2x?xf32>
+  %oi = linalg.fill ins(%c4 : i64) outs(%ei : tensor<2x?xi64>) -> tensor<2x?xi64>
+  %0:2 = iree_linalg_ext.topk dimension(1) ins(%v, %i : tensor<2x9xf32>, tensor<2x9xi64>) outs(%ov, %oi : tensor<2x?xf32>, tensor<2x?xi64>) {
+  ^bb0(%a: f32, %b: f32):
+    %lt = arith.cmpf olt, %a, %b : f32
+    iree_linalg_ext.yield %lt : i1
+  } -> tensor<2x?xf32>, tensor<2x?xi64>
+  %rv = tensor.cast %0#0 : tensor<2x?xf32> to tensor<2x3xf32>
+  %ri = tensor.cast %0#1 : tensor<2x?xi64> to tensor<2x3xi64>
+  check.expect_almost_eq_const(%rv, dense<[[0.0, 1.0, 1.0], [2.0, 2.0, 2.0]]> : tensor<2x3xf32>) : tensor<2x3xf32>
+  check.expect_eq_const(%ri, dense<[[5, 0, 3], [4, 4, 4]]> : tensor<2x3xi64>) : tensor<2x3xi64>
+  return
+}
+
+// Outputs from tensor.empty (the first elements fill the slots), K = 14
+// of 16 along dim 0, many ties; then the same without output indices.
+func.func @topk_v2_large_k_empty_outputs() {
+  %v = util.unfoldable_constant dense<[[0.0, 1.0], [5.0, 0.0], [4.0, 5.0], [3.0, 4.0], [2.0, 3.0], [1.0, 2.0], [0.0, 1.0], [5.0, 0.0], [4.0, 5.0], [3.0, 4.0], [2.0, 3.0], [1.0, 2.0], [0.0, 1.0], [5.0, 0.0], [4.0, 5.0], [3.0, 4.0]]> : tensor<16x2xf32>
+  %ev = tensor.empty() : tensor<14x2xf32>
+  %ei = tensor.empty() : tensor<14x2xi32>
+  %0:2 = iree_linalg_ext.topk_v2 dimension(0) ins(%v : tensor<16x2xf32>) outs(%ev, %ei : tensor<14x2xf32>, tensor<14x2xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<14x2xf32>, tensor<14x2xi32>
+  check.expect_almost_eq_const(%0#0, dense<[[5.0, 5.0], [5.0, 5.0], [5.0, 5.0], [4.0, 4.0], [4.0, 4.0], [4.0, 4.0], [3.0, 3.0], [3.0, 3.0], [3.0, 2.0], [2.0, 2.0], [2.0, 1.0], [1.0, 1.0], [1.0, 1.0], [0.0, 0.0]]> : tensor<14x2xf32>) : tensor<14x2xf32>
+  check.expect_eq_const(%0#1, dense<[[1, 2], [7, 8], [13, 14], [2, 3], [8, 9], [14, 15], [3, 4], [9, 10], [15, 5], [4, 11], [10, 0], [5, 6], [11, 12], [0, 1]]> : tensor<14x2xi32>) : tensor<14x2xi32>
+  %1 = iree_linalg_ext.topk_v2 dimension(0) ins(%v : tensor<16x2xf32>) outs(%ev : tensor<14x2xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<14x2xf32>
+  check.expect_almost_eq_const(%1, dense<[[5.0, 5.0], [5.0, 5.0], [5.0, 5.0], [4.0, 4.0], [4.0, 4.0], [4.0, 4.0], [3.0, 3.0], [3.0, 3.0], [3.0, 2.0], [2.0, 2.0], [2.0, 1.0], [1.0, 1.0], [1.0, 1.0], [0.0, 0.0]]> : tensor<14x2xf32>) : tensor<14x2xf32>
+  return
+}
+
+// Run-time n (15) and K (13), as ? dims: the fill (-inf, index 7)
+// competes with the -inf elements.
+func.func @topk_runtime_n_and_k() {
+  %s = util.unfoldable_constant dense<[[2.0, 0xFF800000, 2.0, 1.0, 2.0, 0.5, 1.0, 0xFF800000, 3.0, 2.0, 1.0, 0.0, 0xFF800000, 1.0, 2.0], [4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0]]> : tensor<2x15xf32>
+  %v = tensor.cast %s : tensor<2x15xf32> to tensor<?x?xf32>
+  %kt = util.unfoldable_constant dense<0> : tensor<13xi8>
+  %kd = tensor.cast %kt : tensor<13xi8> to tensor<?xi8>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %v, %c0 : tensor<?x?xf32>
+  %k = tensor.dim %kd, %c0 : tensor<?xi8>
+  %ev = tensor.empty(%n, %k) : tensor<?x?xf32>
+  %ei = tensor.empty(%n, %k) : tensor<?x?xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c7 = arith.constant 7 : i32
+  %ov = linalg.fill ins(%ninf : f32) outs(%ev : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %oi = linalg.fill ins(%c7 : i32) outs(%ei : tensor<?x?xi32>) -> tensor<?x?xi32>
+  %0:2 = iree_linalg_ext.topk dimension(1) ins(%v : tensor<?x?xf32>) outs(%ov, %oi : tensor<?x?xf32>, tensor<?x?xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<?x?xf32>, tensor<?x?xi32>
+  %rv = tensor.cast %0#0 : tensor<?x?xf32> to tensor<2x13xf32>
+  %ri = tensor.cast %0#1 : tensor<?x?xi32> to tensor<2x13xi32>
+  check.expect_almost_eq_const(%rv, dense<[[3.0, 2.0, 2.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 0.5, 0.0, 0xFF800000], [4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0]]> : tensor<2x13xf32>) : tensor<2x13xf32>
+  check.expect_eq_const(%ri, dense<[[8, 0, 2, 4, 9, 14, 3, 6, 10, 13, 5, 11, 1], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]]> : tensor<2x13xi32>) : tensor<2x13xi32>
+  return
+}
+

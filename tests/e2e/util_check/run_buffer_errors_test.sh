@@ -4,7 +4,8 @@
 # one past the end, fails the call with a clear error (never an access
 # outside the buffer), as does a store into a constant (read-only) buffer
 # or a copy past a buffer's end, or a util.buffer.subspan outside its
-# source or an access outside a subspan, on every backend and device. Expected
+# source or an access outside a subspan or a !util.buffer block argument,
+# on every backend and device. Expected
 # values are worked out by hand.
 # Usage: run_buffer_errors_test.sh BIN_DIR
 set -u
@@ -76,6 +77,22 @@ func.func @view_fill(%length: index) -> i32 {
   %v = util.buffer.load %b[%c8 for %c4] : !util.buffer{%c12} -> i32
   return %v : i32
 }
+// A block argument takes the whole buffer (which 0) or a view of its bytes
+// 4..12, (8, 9) (which 1): accesses through it are checked against the
+// bytes that arrived.
+func.func @block_pick(%which: i32, %offset: index) -> i32 {
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c12 = arith.constant 12 : index
+  %z = arith.constant 0 : i32
+  %b = util.buffer.constant : !util.buffer = dense<[7, 8, 9]> : tensor<3xi32>
+  %s = util.buffer.subspan %b[%c4] : !util.buffer{%c12} -> !util.buffer{%c8}
+  %whole = arith.cmpi eq, %which, %z : i32
+  cf.cond_br %whole, ^bb1(%b : !util.buffer), ^bb1(%s : !util.buffer)
+^bb1(%x: !util.buffer):
+  %v = util.buffer.load %x[%offset for %c4] : !util.buffer{%c12} -> i32
+  return %v : i32
+}
 MLIR
 failed=0
 # check NAME RUN-ARGS... -- PATTERN: the output matches PATTERN (grep -E).
@@ -125,6 +142,13 @@ for backend in vmvx llvm-cpu; do
     check view_fill_4 --input=4 -- 'result\[0\]: i32=0$'
     check view_fill_past_view --input=8 -- \
       'util.buffer.fill: the byte range is outside its util.buffer.subspan.*INVALID_ARGUMENT'
+    run[3]=--function=block_pick
+    check block_whole_8 --input=0 --input=8 -- 'result\[0\]: i32=9$'
+    check block_view_4 --input=1 --input=4 -- 'result\[0\]: i32=9$'
+    check block_view_past --input=1 --input=8 -- \
+      'util.buffer.load: the byte range is outside the bytes of its !util.buffer block argument.*INVALID_ARGUMENT'
+    check block_whole_past --input=0 --input=12 -- \
+      'util.buffer.load: the byte range is outside the bytes of its !util.buffer block argument.*INVALID_ARGUMENT'
   done
 done
 [ $failed -eq 0 ] && echo "util.buffer loads and stores work and fail as expected"

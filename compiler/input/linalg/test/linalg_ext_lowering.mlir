@@ -87,12 +87,22 @@ func.func @topk_v2_slots(%x: tensor<2x5xf32>, %v: tensor<2x2xf32>, %i: tensor<2x
   return %0#0, %0#1 : tensor<2x2xf32>, tensor<2x2xi32>
 }
 
-// A K over 12 keeps the rank lowering (ties in position order): the
-// comparator ranks, then a gather by rank.
+// A K over 12 counts, for the elements and for the initial outputs (which
+// IREE's insertion lets compete), how many go before each: elements among
+// themselves (ties: earlier position), elements after the outputs (ties:
+// the outputs first), outputs among themselves, outputs before the
+// elements; then output p takes the one counted p.
 // CHECK-LABEL: func.func @topk_large_k
-// CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK: %[[EE:.*]] = linalg.generic {{.*}} ins(%arg0, %arg0 : tensor<20xf32>, tensor<20xf32>)
 // CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : index
-// CHECK: arith.addi
+// CHECK: %[[ES:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<20xf32>, tensor<13xf32>) outs(%[[EE]] : tensor<20xi32>)
+// CHECK: arith.constant true
+// CHECK: arith.andi
+// CHECK: %[[SS:.*]] = linalg.generic {{.*}} ins(%arg1, %arg1 : tensor<13xf32>, tensor<13xf32>)
+// CHECK: %[[SE:.*]] = linalg.generic {{.*}} ins(%arg1, %arg0 : tensor<13xf32>, tensor<20xf32>) outs(%[[SS]] : tensor<13xi32>)
+// CHECK: arith.constant false
+// CHECK: %[[FROM_S:.*]] = linalg.generic {{.*}} ins(%[[SE]], %arg1 : tensor<13xi32>, tensor<13xf32>) outs(%arg1 : tensor<13xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[ES]], %arg0 : tensor<20xi32>, tensor<20xf32>) outs(%[[FROM_S]] : tensor<13xf32>)
 // CHECK-NOT: iree_linalg_ext
 func.func @topk_large_k(%x: tensor<20xf32>, %v: tensor<13xf32>) -> tensor<13xf32> {
   %0 = iree_linalg_ext.topk_v2 dimension(0) ins(%x : tensor<20xf32>) outs(%v : tensor<13xf32>) {

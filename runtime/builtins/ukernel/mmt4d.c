@@ -279,7 +279,16 @@ static int kiln_ukernel_mmt4d_check(const kiln_ukernel_mmt4d_params_t* p) {
   }
   const uint32_t row_major = KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR |
                              KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR;
-  if (p->flags & ~(KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE | row_major)) return 0;
+  if (p->flags & ~(KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE | row_major |
+                   KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP)) {
+    return 0;
+  }
+  if ((p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) &&
+      (p->type != KILN_UKERNEL_MMT4D_F32F32F32 ||
+       (p->M1 && p->N1 && !p->bias) || p->clamp_lo != p->clamp_lo ||
+       p->clamp_hi != p->clamp_hi)) {
+    return 0;
+  }
   const int lhs_rm = (p->flags & KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR) != 0;
   const int out_rm = (p->flags & KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR) != 0;
   if ((p->flags & row_major) && p->type != KILN_UKERNEL_MMT4D_F32F32F32) {
@@ -320,6 +329,36 @@ static int kiln_ukernel_mmt4d_check(const kiln_ukernel_mmt4d_params_t* p) {
   return 1;
 }
 
+// KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP on |tiles| adjacent OUT tiles just
+// written (L1-hot) from column |n| on; |out_row| / |out_tile| as in
+// kiln_ukernel_mmt4d. The portable form; AVX-512 takes 16-column tiles.
+static void kiln_ukernel_mmt4d_bias_clamp(const kiln_ukernel_mmt4d_params_t* p,
+                                          float* out, int64_t n, int tiles,
+                                          int64_t out_row, int64_t out_tile) {
+#if defined(__x86_64__)
+  if (p->N0 == 16 &&
+      kiln_ukernel_has_features(p->cpu_features,
+                                KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
+    kiln_ukernel_bias_clamp_x16_avx512(out, p->bias + n, tiles, p->M0, out_row,
+                                       out_tile, p->clamp_lo, p->clamp_hi);
+    return;
+  }
+#endif
+  const float lo = p->clamp_lo, hi = p->clamp_hi;
+  for (int t = 0; t < tiles; ++t) {
+    for (int32_t m0 = 0; m0 < p->M0; ++m0) {
+      float* row = out + t * out_tile + m0 * out_row;
+      const float* b = p->bias + n + (int64_t)t * p->N0;
+      for (int32_t n0 = 0; n0 < p->N0; ++n0) {
+        const float v = row[n0] + b[n0];
+        float r = v > lo ? v : lo;
+        r = r < hi ? r : hi;
+        row[n0] = v != v ? v + lo : r;
+      }
+    }
+  }
+}
+
 int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
   if (!kiln_ukernel_mmt4d_check(params)) {
     return KILN_UKERNEL_ERROR_INVALID_ARGUMENT;
@@ -343,6 +382,15 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
         }
       }
     }
+    if (p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) {
+      for (int64_t m1 = 0; m1 < p->M1; ++m1) {
+        for (int64_t n1 = 0; n1 < p->N1; ++n1) {
+          kiln_ukernel_mmt4d_bias_clamp(
+              p, (float*)p->out + m1 * p->out_stride0 + n1 * out_tile,
+              n1 * p->N0, 1, out_row, out_tile);
+        }
+      }
+    }
     return KILN_UKERNEL_OK;
   }
   const kiln_ukernel_tile_entry_t* e =
@@ -350,6 +398,7 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
   const size_t in_size =
       kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(p->type));
   const int64_t rhs_tile = p->rhs_stride0;
+  const int bias_clamp = (p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) != 0;
   for (int64_t m1 = 0; m1 < p->M1; ++m1) {
     const char* lhs = (const char*)p->lhs + m1 * p->lhs_stride0 * in_size;
     char* out = (char*)p->out + m1 * p->out_stride0 * 4;
@@ -362,6 +411,10 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
           e->fn2 && p->N1 >= 4 && p->N1 % 3 == 1 ? p->N1 - 4 : p->N1;
       for (; n1 + 3 <= threes_end; n1 += 3) {
         e->fn3(out, lhs, rhs, p);
+        if (bias_clamp) {
+          kiln_ukernel_mmt4d_bias_clamp(p, (float*)out, n1 * p->N0, 3, out_row,
+                                        out_tile);
+        }
         out += 3 * out_tile * 4;
         rhs += 3 * rhs_tile * in_size;
       }
@@ -369,12 +422,20 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
     if (e->fn2) {
       for (; n1 + 2 <= p->N1; n1 += 2) {
         e->fn2(out, lhs, rhs, p);
+        if (bias_clamp) {
+          kiln_ukernel_mmt4d_bias_clamp(p, (float*)out, n1 * p->N0, 2, out_row,
+                                        out_tile);
+        }
         out += 2 * out_tile * 4;
         rhs += 2 * rhs_tile * in_size;
       }
     }
     for (; n1 < p->N1; ++n1) {
       e->fn(out, lhs, rhs, p);
+      if (bias_clamp) {
+        kiln_ukernel_mmt4d_bias_clamp(p, (float*)out, n1 * p->N0, 1, out_row,
+                                      out_tile);
+      }
       out += out_tile * 4;
       rhs += rhs_tile * in_size;
     }

@@ -123,6 +123,14 @@ static inline uint32_t kiln_ukernel_mmt4d_output_elem(uint32_t type) {
 // out_stride1 + n1 * N0 + n0]. Every M1 x N1 tile is written whole, so the
 // caller passes full tiles only (the unpack pass and its copy disappear).
 #define KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR (1u << 2)
+// f32 only. After its K steps every OUT element (row m, column n) becomes
+// clamp(v + bias[n], clamp_lo, clamp_hi): t = v + bias[n]; r = t > lo ? t
+// : lo; r = r < hi ? r : hi; a NaN t gives t + lo (quiet). Exactly the
+// scalar ops of a bias add then a ReLU / clip epilogue (lo = -inf and hi =
+// +inf leave t as it is), applied while the tiles are hot, so the caller's
+// pass over OUT disappears. |bias| is indexed by the column of this call
+// (n = n1 * N0 + n0). Set it on the last K block only.
+#define KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP (1u << 3)
 
 typedef struct kiln_ukernel_mmt4d_params_t {
   const void* lhs;  // [M1][K1][M0][K0]
@@ -155,6 +163,12 @@ typedef struct kiln_ukernel_mmt4d_params_t {
   // With KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR: elements between OUT rows,
   // >= N1 * N0. Else ignored.
   int64_t out_stride1;
+  // With KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP (above): N1 * N0 values, and
+  // the bounds (neither NaN). Else ignored: modules built before the flag
+  // pass shorter params and never set it.
+  const float* bias;
+  float clamp_lo;
+  float clamp_hi;
 } kiln_ukernel_mmt4d_params_t;
 
 //===----------------------------------------------------------------------===//

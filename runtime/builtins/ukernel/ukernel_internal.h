@@ -78,6 +78,13 @@ int64_t kiln_ukernel_pack_f32_16x1_avx512(
 void kiln_ukernel_unpack_x32_16x16_avx512(
     const kiln_ukernel_unpack_params_t* params, int64_t tile_rows,
     int64_t tile_cols);
+// arch/x86_64/mmt4d_x86_64_avx512.c: KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP on
+// |tiles| adjacent M0 x 16 f32 OUT tiles (rows |out_row| and tiles
+// |out_tile| elements apart), |bias| their first column's bias.
+void kiln_ukernel_bias_clamp_x16_avx512(float* out, const float* bias,
+                                        int tiles, int32_t M0, int64_t out_row,
+                                        int64_t out_tile, float lo, float hi);
+
 // The image row and column offsets of tap (c0, c1, c2) of a bounded
 // pack_window (KILN_UKERNEL_PACK_WINDOW_FLAG_BOUNDS).
 static inline void kiln_ukernel_pack_window_tap(

@@ -1228,6 +1228,139 @@ KILN_TEST(mmt4d_row_major_lhs_and_out_match_packed) {
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
 }
 
+// The reference of KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP on one value: the
+// scalar ops of a bias add, then max(., lo) and min(., hi) as the cpu
+// backend's epilogues compute them (a NaN gives NaN + lo).
+static float kiln_test_bias_clamp(float v, float b, float lo, float hi) {
+  const float t = v + b;
+  float r = t > lo ? t : lo;
+  r = r < hi ? r : hi;
+  return t != t ? t + lo : r;
+}
+
+// mmt4d with BIAS_CLAMP gives the bits of mmt4d followed by the scalar
+// bias + clamp pass: every supported ISA's tiles (skinny ones, 1-5 N1
+// tiles: three- and two-tile runs), packed and row-major OUT, a NaN row,
+// ReLU6, ReLU, bias only (infinite bounds) and negative bounds, K1 = 0;
+// then the argument checks.
+KILN_TEST(mmt4d_bias_clamp_matches_a_separate_pass) {
+  enum { K = 19, MAX_M = 32, MAX_N = 80, OS = 85 };
+  static float lhs[MAX_M * K], rhs[MAX_N * K], bias[MAX_N];
+  static float want[MAX_M * OS], got[MAX_M * OS];
+  for (int i = 0; i < MAX_M * K; ++i) {
+    lhs[i] = (float)kiln_test_rand_int(-999, 999) / 97;
+  }
+  for (int i = 0; i < MAX_N * K; ++i) {
+    rhs[i] = (float)kiln_test_rand_int(-999, 999) / 89;
+  }
+  for (int i = 0; i < MAX_N; ++i) {
+    bias[i] = (float)kiln_test_rand_int(-999, 999) / 50;
+  }
+  bias[3] = -0.0f;
+  const float inf = 1.0f / 0.0f;
+  static const float kBounds[][2] = {{0.0f, 6.0f},
+                                     {0.0f, 1.0f / 0.0f},
+                                     {-1.0f / 0.0f, 1.0f / 0.0f},
+                                     {-2.5f, -1.0f}};
+  kiln_test_isa_t isas[8];
+  int isa_count = kiln_test_supported_isas(isas);
+  int checked = 0;
+  for (int i = 0; i < isa_count; ++i) {
+    for (int64_t m = 1; m <= 16; m *= 2) {
+      kiln_ukernel_tile_sizes_t t = kiln_ukernel_mmt4d_tile_sizes(
+          KILN_UKERNEL_MMT4D_F32F32F32, isas[i].features,
+          KILN_UKERNEL_ISA_NATIVE, m);
+      const int64_t M1 = 2, M = M1 * t.M0;
+      // A NaN in one LHS row makes that output row NaN (packed LHS: row
+      // r = 1 of the first tile, K step 2).
+      lhs[2 * t.M0 + 1] = 0.0f / 0.0f;
+      for (int64_t N1 = 1; N1 <= 5; ++N1) {
+        for (int variant = 0; variant < 2 * 4 * 2; ++variant) {
+          const int out_rm = variant & 1, bounds = (variant >> 1) & 3;
+          const int64_t K1 = (variant >> 3) ? K : 0;
+          kiln_ukernel_mmt4d_params_t p = {
+              .lhs = lhs,
+              .rhs = rhs,
+              .out = want,
+              .lhs_stride0 = K * t.M0,
+              .rhs_stride0 = K * t.N0,
+              .out_stride0 = out_rm ? t.M0 * OS : N1 * t.M0 * t.N0,
+              .M1 = M1,
+              .N1 = N1,
+              .K1 = K1,
+              .M0 = t.M0,
+              .N0 = t.N0,
+              .K0 = 1,
+              .type = KILN_UKERNEL_MMT4D_F32F32F32,
+              .flags = out_rm ? KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR : 0,
+              .cpu_features = isas[i].features,
+              .out_stride1 = out_rm ? OS : 0,
+              .bias = bias,
+              .clamp_lo = kBounds[bounds][0],
+              .clamp_hi = kBounds[bounds][1],
+          };
+          for (int j = 0; j < MAX_M * OS; ++j) want[j] = got[j] = -7.0f;
+          KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+          // The separate pass, over each element's column.
+          for (int64_t r = 0; r < M; ++r) {
+            for (int64_t c = 0; c < N1 * t.N0; ++c) {
+              const int64_t o =
+                  out_rm ? r * OS + c
+                         : ((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
+                               (r % t.M0) * t.N0 + c % t.N0;
+              want[o] = kiln_test_bias_clamp(want[o], bias[c], p.clamp_lo,
+                                             p.clamp_hi);
+            }
+          }
+          p.out = got;
+          p.flags |= KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP;
+          KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+          if (memcmp(want, got, sizeof(got)) != 0) {
+            KILN_TEST_FAIL_("ISA %s M0=%d N1=%lld out_rm=%d bounds=%d K1=%lld",
+                            kiln_ukernel_isa_name(isas[i].isa), t.M0,
+                            (long long)N1, out_rm, bounds, (long long)K1);
+          }
+          ++checked;
+        }
+      }
+      lhs[2 * t.M0 + 1] = 1.0f;
+    }
+  }
+  KILN_EXPECT_TRUE(checked >= 5 * 5 * 16);
+  kiln_ukernel_mmt4d_params_t p = {
+      .lhs = lhs,
+      .rhs = rhs,
+      .out = got,
+      .lhs_stride0 = K * 16,
+      .rhs_stride0 = K * 16,
+      .out_stride0 = 256,
+      .M1 = 1,
+      .N1 = 1,
+      .K1 = K,
+      .M0 = 16,
+      .N0 = 16,
+      .K0 = 1,
+      .type = KILN_UKERNEL_MMT4D_F32F32F32,
+      .flags = KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP,
+      .bias = bias,
+      .clamp_lo = 0.0f,
+      .clamp_hi = inf,
+  };
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p), KILN_UKERNEL_OK);
+  p.bias = NULL;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.bias = bias;
+  p.clamp_hi = 0.0f / 0.0f;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.clamp_hi = inf;
+  p.type = KILN_UKERNEL_MMT4D_S8S8S32;
+  p.K0 = 4;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+}
+
 // mmt4d runs N1 in threes where a kernel for three tiles exists (f32, s8
 // and bf16 on AVX-512): those results must equal one tile at a time bit for
 // bit, with and without ACCUMULATE, for every M0, with a tail of 1 and 2 tiles.
@@ -1324,6 +1457,7 @@ KILN_TEST_MAIN(KILN_TEST_CASE(tile_sizes_follow_the_isa),
                KILN_TEST_CASE(pack_unpack_round_trips_with_padding),
                KILN_TEST_CASE(pack_window_matches_the_im2col_view),
                KILN_TEST_CASE(pack_window_bounds_match_a_padded_copy),
+               KILN_TEST_CASE(mmt4d_bias_clamp_matches_a_separate_pass),
                KILN_TEST_CASE(matmul_small_shapes_every_isa),
                KILN_TEST_CASE(matmul_large_shapes_every_isa),
                KILN_TEST_CASE(every_supported_kernel_ran))

@@ -254,3 +254,22 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f16_x16x1(
     kiln_ukernel_f16_x16x1(out_tile, lhs_panel, rhs_panel, params, M0);       \
   }
 KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_DEFINE_AVX512)
+
+void kiln_ukernel_bias_clamp_x16_avx512(float* out, const float* bias,
+                                        int tiles, int32_t M0, int64_t out_row,
+                                        int64_t out_tile, float lo, float hi) {
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  for (int t = 0; t < tiles; ++t) {
+    const __m512 b = _mm512_loadu_ps(bias + 16 * t);
+    float* tile = out + t * out_tile;
+    for (int32_t m = 0; m < M0; ++m) {
+      const __m512 v = _mm512_add_ps(_mm512_loadu_ps(tile + m * out_row), b);
+      // maxps / minps return their second operand unless the first is
+      // greater / less: t > lo ? t : lo, then r < hi ? r : hi.
+      __m512 r = _mm512_min_ps(_mm512_max_ps(v, vlo), vhi);
+      const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+      r = _mm512_mask_add_ps(r, nan, v, vlo);
+      _mm512_storeu_ps(tile + m * out_row, r);
+    }
+  }
+}

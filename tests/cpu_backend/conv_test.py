@@ -11,7 +11,8 @@ capped to each ISA variant in turn (KILN_HAL_CPU_ISA_CAP), from one module
 with three ISA variants; every convolution must compile to a micro-kernel
 entry, and local-task must give local-sync's bits. A two-layer NCHW chain
 (conv, bias, relu, conv, depthwise, residual add, pool) runs with
---kiln-conv-channels-last on and off. Tolerance: the f32 bound of a length-K dot product, K * 2^-23 *
+--kiln-conv-channels-last on and off, and with a NaN pixel (the bias + relu,
+handed to mmt4d channels-last, must keep it NaN). Tolerance: the f32 bound of a length-K dot product, K * 2^-23 *
 sum |x||w|, against a float64 reference.
 
 Then 3x3 stride-1 convolutions with constant filters and 32+ channels
@@ -262,19 +263,51 @@ def chain_test(work, rng):
         if c.count("// f32 depthwise convolution ") != 1 or want not in c:
             fail("chain (channels-last=%s): the depthwise convolution should "
                  "take the %s entry" % (flag, want))
+        # Channels-last, the first convolution's bias + ReLU is along the
+        # output rows' columns: mmt4d applies it to each tile it writes.
+        # NCHW puts the bias along the rows: the entry's own pass.
+        clamps = c.count("mp.flags |= KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP;")
+        if (clamps > 0) != (flag == "true"):
+            fail("chain (channels-last=%s): %d entries hand the bias + relu "
+                 "to mmt4d" % (flag, clamps))
         pools = [l for l in c.splitlines() if l.startswith("// f32 max pooling")]
         if len(pools) != 1 or ("NHWC" in pools[0]) != (flag == "true"):
             fail("chain (channels-last=%s): the max pool should take the "
                  "%s pooling entry" % (flag, "NHWC" if flag == "true" else "NCHW"))
         first = None
-        for device in ("local-sync", "local-task"):
+        for device in ("local-sync", "local-task", "nan"):
+            # "nan": one NaN pixel of x, which the bias + relu (in mmt4d or
+            # the entry's pass) must keep NaN; the ref has it in the same
+            # places.
             out = os.path.join(work, "chain-out.npy")
+            run_inputs, run_ref = inputs, ref
+            if device == "nan":
+                xn = args[0].copy()
+                xn[0, 3, 4, 5] = np.nan
+                np.save(os.path.join(work, "chain-nan.npy"), xn)
+                run_inputs = (["--input=@" + os.path.join(work, "chain-nan.npy")]
+                              + inputs[1:])
+                run_ref = chain_reference(xn, *args[1:])
             run([os.path.join(BIN, "kiln-run-module"), "--module=" + kmod,
-                 "--device=" + device, "--function=chain"] + inputs +
-                ["--output=@" + out])
+                 "--device=" + ("local-sync" if device == "nan" else device),
+                 "--function=chain"] + run_inputs + ["--output=@" + out])
             got = np.load(out).astype(np.float64)
-            if got.shape != ref.shape:
-                fail("chain: shape %s, want %s" % (got.shape, ref.shape))
+            if got.shape != run_ref.shape:
+                fail("chain: shape %s, want %s" % (got.shape, run_ref.shape))
+            if device == "nan":
+                if (not np.isnan(run_ref).any() or
+                        not np.array_equal(np.isnan(got), np.isnan(run_ref))):
+                    fail("chain (channels-last=%s): %d NaNs, want %d (first "
+                         "%s)" % (flag, np.isnan(got).sum(),
+                                  np.isnan(run_ref).sum(),
+                                  np.argwhere(np.isnan(run_ref))[:1].tolist()))
+                ok = ~np.isnan(run_ref)
+                if np.any(np.abs(got[ok] - run_ref[ok]) >
+                          tol + 1e-4 * np.abs(run_ref[ok])):
+                    fail("chain (channels-last=%s): a non-NaN element differs "
+                         "with a NaN input" % flag)
+                runs += 1
+                continue
             err = np.abs(got - ref)
             if np.any(err > tol + 1e-4 * np.abs(ref)):
                 i = np.unravel_index(np.argmax(err), err.shape)

@@ -167,8 +167,7 @@ static kiln_ir_value_t* kiln_cpu_conv_bias(kiln_ir_context_t* context,
 // geometry stays the padded one: only entries that read through the
 // padding's bounds may use such a match).
 static bool kiln_cpu_match_conv_impl(kiln_ir_context_t* context,
-                                     kiln_ir_op_t* region,
-                                     kiln_cpu_gemm_t* out,
+                                     kiln_ir_op_t* region, kiln_cpu_gemm_t* out,
                                      kiln_window_pad_t* out_pad) {
   memset(out, 0, sizeof(*out));
   if (out_pad) memset(out_pad, 0, sizeof(*out_pad));
@@ -244,6 +243,8 @@ static bool kiln_cpu_match_conv_impl(kiln_ir_context_t* context,
   bool ok = false;
   out->epilogue = kiln_cpu_epilogue_build(context, region, op, &ok);
   out->epilogue_type = op->results[0].type;
+  out->bias_clamp = out->epilogue && kiln_cpu_epilogue_match_bias_clamp(
+                                         context, region, op, &out->bc);
   return ok;
 }
 

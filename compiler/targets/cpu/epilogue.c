@@ -1,6 +1,7 @@
 #include "compiler/targets/cpu/epilogue.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -358,6 +359,123 @@ static void kiln_cpu_mark_producers(kiln_ptr_map_t* marked,
   for (uint32_t i = 0; i < def->num_operands; ++i) {
     kiln_cpu_mark_producers(marked, body, kiln_ir_op_operand(def, i));
   }
+}
+
+// Meanings of values in kiln_cpu_epilogue_match_bias_clamp's walk.
+#define KILN_CPU_BC_CHAIN ((void*)1)  // the kernel's value, transformed
+#define KILN_CPU_BC_BIAS ((void*)2)   // bias[last dim]
+
+bool kiln_cpu_epilogue_match_bias_clamp(kiln_ir_context_t* context,
+                                        kiln_ir_op_t* region,
+                                        kiln_ir_op_t* root,
+                                        kiln_cpu_epilogue_bias_clamp_t* out) {
+  kiln_ir_block_t* body = kiln_dispatch_region_body(region);
+  kiln_ir_op_t* ret = body ? body->last_op : NULL;
+  if (!root || !ret || ret->num_operands != 1 || root->num_results != 1 ||
+      !kiln_cpu_is_static_f32_tensor(root->results[0].type, -1)) {
+    return false;
+  }
+  const kiln_ir_type_t* rt = root->results[0].type;
+  const size_t rank = rt->shaped.rank;
+  if (rank == 0) return false;
+  kiln_ptr_map_t kernel_ops = kiln_ptr_map_make(context);
+  kiln_ptr_map_put(&kernel_ops, root, (void*)1);
+  for (uint32_t i = 0; i < root->num_operands; ++i) {
+    kiln_cpu_mark_producers(&kernel_ops, body, kiln_ir_op_operand(root, i));
+  }
+  kiln_ptr_map_t meaning = kiln_ptr_map_make(context);
+  kiln_ir_value_t* chain = &root->results[0];
+  int state = 0;  // 0: before the bias add, 1: after, 2: after the max
+  int64_t binding = -1;
+  float lo = -(float)INFINITY, hi = (float)INFINITY;
+  for (kiln_ir_op_t* op = body->first_op; op && op != ret; op = op->next) {
+    if (kiln_ptr_map_contains(&kernel_ops, op) ||
+        kiln_ir_op_is(op, "tensor.empty") ||
+        kiln_ir_op_is(op, "arith.constant")) {
+      continue;
+    }
+    kiln_structured_op_t s;
+    if (!kiln_ir_op_is(op, "linalg.generic") || op->num_results != 1 ||
+        !kiln_structured_op_try_get(context, op, &s) || s.num_outs != 1 ||
+        !kiln_structured_op_all_parallel(&s) || s.num_dims != rank || !s.body ||
+        !kiln_ir_affine_map_is_identity(s.maps[s.num_ins]) ||
+        !kiln_ir_value_use_empty(s.body->args[s.num_ins])) {
+      return false;
+    }
+    for (size_t d = 0; d < rank; ++d) {
+      if (s.ranges[d] != rt->shaped.dims[d]) return false;
+    }
+    for (uint32_t i = 0; i < s.num_ins; ++i) {
+      kiln_ir_value_t* v = kiln_ir_op_operand(op, i);
+      const kiln_ir_affine_map_t* m = s.maps[i];
+      const bool identity =
+          kiln_ir_affine_map_is_identity(m) && m->num_results == rank;
+      int64_t last;
+      float f;
+      void* known = kiln_ptr_map_get(&meaning, v);
+      if (v == chain && identity) {
+        kiln_ptr_map_put(&meaning, s.body->args[i], KILN_CPU_BC_CHAIN);
+      } else if (known == KILN_CPU_BC_BIAS && identity) {
+        kiln_ptr_map_put(&meaning, s.body->args[i], KILN_CPU_BC_BIAS);
+      } else if (v->kind == KILN_IR_VALUE_BLOCK_ARG && v->owner_block == body &&
+                 kiln_cpu_is_static_f32_tensor(v->type, 1) &&
+                 v->type->shaped.dims[0] == rt->shaped.dims[rank - 1] &&
+                 m->num_results == 1 &&
+                 kiln_ir_affine_map_result_is_dim(m, 0, &last) &&
+                 last == (int64_t)rank - 1 &&
+                 (binding < 0 || binding == v->index)) {
+        binding = v->index;
+        kiln_ptr_map_put(&meaning, s.body->args[i], KILN_CPU_BC_BIAS);
+      } else if (!kiln_cpu_constant_value(v->defining_op, &f)) {
+        return false;
+      }
+    }
+    for (kiln_ir_op_t* b = s.body->first_op; b; b = b->next) {
+      if (kiln_ir_op_is(b, "arith.constant")) continue;
+      if (kiln_ir_op_is(b, "linalg.yield")) {
+        void* y = kiln_ptr_map_get(&meaning, kiln_ir_op_operand(b, 0));
+        if (y == KILN_CPU_BC_CHAIN) {
+          chain = &op->results[0];
+        } else if (y == KILN_CPU_BC_BIAS) {
+          kiln_ptr_map_put(&meaning, &op->results[0], KILN_CPU_BC_BIAS);
+        } else {
+          return false;
+        }
+        break;
+      }
+      if (b->num_operands != 2 || b->num_results != 1) return false;
+      void* a0 = kiln_ptr_map_get(&meaning, kiln_ir_op_operand(b, 0));
+      void* a1 = kiln_ptr_map_get(&meaning, kiln_ir_op_operand(b, 1));
+      float bound;
+      uint32_t other;
+      if (kiln_ir_op_is(b, "arith.addf") && state == 0 &&
+          a0 == KILN_CPU_BC_CHAIN && a1 == KILN_CPU_BC_BIAS) {
+        state = 1;
+      } else if (state == 1 &&
+                 kiln_cpu_epilogue_bound(op, &s, b, true, &bound, &other) &&
+                 kiln_ptr_map_get(&meaning, kiln_ir_op_operand(b, other)) ==
+                     KILN_CPU_BC_CHAIN) {
+        lo = bound;
+        state = 2;
+      } else if ((state == 1 || state == 2) &&
+                 kiln_cpu_epilogue_bound(op, &s, b, false, &bound, &other) &&
+                 kiln_ptr_map_get(&meaning, kiln_ir_op_operand(b, other)) ==
+                     KILN_CPU_BC_CHAIN) {
+        hi = bound;
+        state = 3;
+      } else {
+        return false;
+      }
+      kiln_ptr_map_put(&meaning, &b->results[0], KILN_CPU_BC_CHAIN);
+    }
+  }
+  if (state == 0 || binding < 0 || kiln_ir_op_operand(ret, 0) != chain) {
+    return false;
+  }
+  out->bias_binding = (uint32_t)binding;
+  out->lo = lo;
+  out->hi = hi;
+  return true;
 }
 
 const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,

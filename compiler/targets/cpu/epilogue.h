@@ -49,6 +49,22 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
                                     kiln_ir_op_t* region, kiln_ir_op_t* root,
                                     bool* out_ok);
 
+// An epilogue that is a bias add along the result's last dim, then at most
+// a max and a min with constant bounds (a ReLU or clip): what mmt4d's
+// KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP computes on each tile it writes, with
+// the same scalar ops (the kernel's value first in the add; bounds with
+// which numerics.h's constant-bound forms give the general forms' bits).
+typedef struct kiln_cpu_epilogue_bias_clamp_t {
+  uint32_t bias_binding;  // a rank-1 f32 tensor of the last dim's extent
+  float lo, hi;           // -inf / +inf where the op is absent
+} kiln_cpu_epilogue_bias_clamp_t;
+
+// True when the epilogue of |region| (kernel op |root|) has that form.
+bool kiln_cpu_epilogue_match_bias_clamp(kiln_ir_context_t* context,
+                                        kiln_ir_op_t* region,
+                                        kiln_ir_op_t* root,
+                                        kiln_cpu_epilogue_bias_clamp_t* out);
+
 // The body of the loop over one element (b, r, c) of |result|, in an entry
 // that declares b, r, c, eo and the constants BS_ = |batch_stride| and RS_ =
 // |row_stride| (BS_ a multiple of RS_ when both are used): the element's

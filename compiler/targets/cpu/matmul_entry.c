@@ -231,6 +231,8 @@ bool kiln_cpu_match_matmul(kiln_ir_context_t* context, kiln_ir_op_t* region,
   bool ok = false;
   out->epilogue = kiln_cpu_epilogue_build(context, region, mm, &ok);
   out->epilogue_type = mm->results[0].type;
+  out->bias_clamp = out->epilogue && kiln_cpu_epilogue_match_bias_clamp(
+                                         context, region, mm, &out->bc);
   return ok;
 }
 
@@ -254,6 +256,8 @@ void kiln_cpu_matmul_gemm(const kiln_cpu_matmul_t* mm, kiln_cpu_gemm_t* out) {
   out->what = "f32 matmul";
   out->epilogue = mm->epilogue;
   out->epilogue_type = mm->epilogue_type;
+  out->bias_clamp = mm->bias_clamp;
+  out->bc = mm->bc;
 }
 
 kiln_status_t kiln_cpu_replace_region_constant(
@@ -445,6 +449,16 @@ uint32_t kiln_cpu_gemm_local_memory(const kiln_cpu_gemm_t* g) {
   // The skinny tail tile row is at most 8 rows (the next power of two
   // below a 16-row tile).
   return 4u * (rows * kb + cols * kb + (wm + 8u) * cols) + 64u;
+}
+
+// Whether the in-place path hands |g|'s epilogue to mmt4d: a bias along
+// the output rows' columns (the result's last dim is the gemm's N and each
+// output row is one run of N) and a clamp.
+static bool kiln_cpu_gemm_bias_clamp(const kiln_cpu_gemm_t* g) {
+  const kiln_ir_type_t* t = g->epilogue_type;
+  return g->bias_clamp && g->epilogue && !g->has_init && !g->out.offset &&
+         g->out.stride == g->n && t && t->shaped.rank >= 1 &&
+         t->shaped.dims[t->shaped.rank - 1] == g->n;
 }
 
 static void kiln_cpu_emit_operand_pointer(const char* name,
@@ -796,6 +810,26 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       "    }\n",
       g->has_init ? "1" : "k0", g->out.stride, g->lhs.stride, g->lhs.stride,
       g->lhs.stride, g->out.stride, g->out.stride);
+  const bool bias_clamp = kiln_cpu_gemm_bias_clamp(g);
+  if (bias_clamp) {
+    // The epilogue (a bias and a clamp) on each tile as mmt4d writes it,
+    // on the last K block of the in-place path; the column of a call's
+    // first tile picks its bias.
+    uint32_t lo_bits, hi_bits;
+    memcpy(&lo_bits, &g->bc.lo, sizeof(lo_bits));
+    memcpy(&hi_bits, &g->bc.hi, sizeof(hi_bits));
+    kiln_ir_sb_printf(out,
+                      "    const float* const bias = (const float*)"
+                      "ds->binding_ptrs[%u] + n0;\n"
+                      "    if (rm && k0 + kc >= K) {\n"
+                      "      mp.flags |= KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP;\n"
+                      "      mp.clamp_lo = kiln_vm_bits_to_f32(0x%08" PRIx32
+                      "u);\n"
+                      "      mp.clamp_hi = kiln_vm_bits_to_f32(0x%08" PRIx32
+                      "u);\n"
+                      "    }\n",
+                      g->bc.bias_binding, lo_bits, hi_bits);
+  }
   if (direct) {
     kiln_ir_sb_printf(
         out,
@@ -803,9 +837,11 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
         "      mp.rhs = rhs + k0 * S + n0; mp.rhs_stride0 = t.N0;\n"
         "      mp.rhs_stride1 = (uint32_t)S; mp.N1 = nfull; mp.out = "
         "out_row;\n"
+        "%s"
         "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) "
         "return KILN_CPU_FAIL_PROGRAM;\n"
-        "    }\n");
+        "    }\n",
+        bias_clamp ? "      mp.bias = bias;\n" : "");
   }
   if (g->rhs.panels) {
     // A 16-column panel holds 16 / N0 tiles: one call for all tiles when
@@ -820,10 +856,12 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
         "      mp.rhs_stride1 = tpp == 1 ? 0 : 16;\n"
         "      mp.N1 = tpp == 1 ? N1 : N1 - j < tpp ? N1 - j : tpp;\n"
         "      mp.out = out_row + j * ot;\n"
+        "%s"
         "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) "
         "return KILN_CPU_FAIL_PROGRAM;\n"
         "      if (tpp == 1) break;\n"
-        "    }\n");
+        "    }\n",
+        bias_clamp ? "      mp.bias = bias + j * t.N0;\n" : "");
   } else {
     kiln_ir_sb_printf(
         out,
@@ -832,12 +870,14 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
         "mp.rhs_stride1 "
         "= 0;\n"
         "      mp.N1 = N1 - nfull; mp.out = out_row + nfull * ot;\n"
+        "%s"
         "      if (env->import_funcs[1](env->import_contexts[1], &mp, 0)) "
         "return "
         "KILN_CPU_FAIL_PROGRAM;\n"
-        "    }\n");
+        "    }\n",
+        bias_clamp ? "      mp.bias = bias + nfull * t.N0;\n" : "");
   }
-  if (g->epilogue) {
+  if (g->epilogue && !bias_clamp) {
     // In place, the consumers run on each row chunk once its last K block
     // is done, while the chunk is still in the L1/L2 cache.
     kiln_ir_sb_printf(out, "    if (rm && k0 + kc >= K) {\n");

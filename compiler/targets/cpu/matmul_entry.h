@@ -15,6 +15,7 @@
 #include "compiler/ir/context.h"
 #include "compiler/ir/operation.h"
 #include "compiler/ir/printer.h"
+#include "compiler/targets/cpu/epilogue.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,6 +43,9 @@ typedef struct kiln_cpu_matmul_t {
   bool lhs_transposed, rhs_transposed;
   const char* epilogue;  // kiln_cpu_epilogue_build's statements, or NULL
   const kiln_ir_type_t* epilogue_type;  // the kernel's result type
+  // The epilogue is a bias add and clamp mmt4d can apply (epilogue.h).
+  bool bias_clamp;
+  kiln_cpu_epilogue_bias_clamp_t bc;
 } kiln_cpu_matmul_t;
 
 // One operand of a packed matmul problem, as stored in its binding (all
@@ -84,6 +88,11 @@ typedef struct kiln_cpu_gemm_t {
   // or NULL.
   const char* epilogue;
   const kiln_ir_type_t* epilogue_type;  // the kernel's result type
+  // The epilogue is a bias along the last dim and a clamp, which mmt4d
+  // applies to the tiles it writes (KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) on
+  // the in-place path (row-major OUT) instead of a pass over each block.
+  bool bias_clamp;
+  kiln_cpu_epilogue_bias_clamp_t bc;
 } kiln_cpu_gemm_t;
 
 // True when |v| is a zero-filled tensor: a splat 0.0 constant or a

@@ -273,6 +273,77 @@ def main():
                 checked += 1
         print("fusion_test: %d cases x 2 devices = %d runs match numpy" %
               (len(cases), checked))
+        nhwc_depthwise_bias_clamp(work, np.random.default_rng(13))
+
+
+# A channels-last depthwise convolution (37 channels: two 16-lane blocks and
+# a 5-channel tail) with a bias and a clip: the entry applies them to each
+# accumulator before its store (its own helper, no pass over the row). It
+# must match numpy, keep a NaN pixel NaN in the same outputs, and give
+# local-task the bits of local-sync.
+DW_NHWC = """func.func @dwc(%x: tensor<1x11x13x37xf32>, %w: tensor<3x3x1x37xf32>, %b: tensor<37xf32>) -> tensor<1x9x11x37xf32> {
+  %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 37 : i64} : (tensor<1x11x13x37xf32>, tensor<3x3x1x37xf32>) -> tensor<1x9x11x37xf32>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [3] : (tensor<37xf32>) -> tensor<1x9x11x37xf32>
+  %a = stablehlo.add %c, %bb : tensor<1x9x11x37xf32>
+  %lo = stablehlo.constant dense<0.0> : tensor<1x9x11x37xf32>
+  %hi = stablehlo.constant dense<6.0> : tensor<1x9x11x37xf32>
+  %m = stablehlo.maximum %a, %lo : tensor<1x9x11x37xf32>
+  %r = stablehlo.minimum %m, %hi : tensor<1x9x11x37xf32>
+  return %r : tensor<1x9x11x37xf32>
+}
+"""
+
+
+def nhwc_depthwise_bias_clamp(work, rng):
+    src = os.path.join(work, "dwc.mlir")
+    with open(src, "w") as f:
+        f.write(DW_NHWC)
+    kmod = os.path.join(work, "dwc.kmod")
+    dump = os.path.join(work, "dwc_dump")
+    run([os.path.join(BIN, "kiln-compile"), "--iree-hal-target-backends=llvm-cpu",
+         "--iree-hal-dump-executable-sources-to=" + dump, src, "-o", kmod])
+    c = open(os.path.join(dump, "dispatches.c")).read()
+    if ("NHWC): direct" not in c or "_bc(" not in c or
+            c.count("\nint KILN_CPU_DISPATCH(") != 1):
+        fail("dwc: the bias + clip should run in the NHWC depthwise entry's "
+             "stores")
+    x = rng.standard_normal((1, 11, 13, 37)).astype(np.float32)
+    w = rng.standard_normal((3, 3, 1, 37)).astype(np.float32)
+    b = rng.standard_normal(37).astype(np.float32) * 2
+    for nan in (False, True):
+        xi = x.copy()
+        if nan:
+            xi[0, 4, 6, 35] = np.nan  # a tail channel
+            xi[0, 7, 2, 3] = np.nan   # a vector lane
+        acc = np.zeros((1, 9, 11, 37))
+        for i in range(3):
+            for j in range(3):
+                acc += xi[:, i:i + 9, j:j + 11, :].astype(np.float64) * w[i, j, 0]
+        ref = np.minimum(np.maximum(acc + b, 0.0), 6.0)
+        bound = 9 * 2.0 ** -23 * np.ones_like(ref) * 16
+        args = []
+        for j, a in enumerate((xi, w, b)):
+            path = os.path.join(work, "dwc%d.npy" % j)
+            np.save(path, a)
+            args.append("--input=@" + path)
+        first = None
+        for device in ("local-sync", "local-task"):
+            out = os.path.join(work, "dwc_out.npy")
+            run([os.path.join(BIN, "kiln-run-module"), "--module=" + kmod,
+                 "--device=" + device, "--function=dwc"] + args +
+                ["--output=@" + out])
+            got = np.load(out).astype(np.float64)
+            if not np.array_equal(np.isnan(got), np.isnan(ref)):
+                fail("dwc (%s, nan=%s): %d NaNs, want %d" %
+                     (device, nan, np.isnan(got).sum(), np.isnan(ref).sum()))
+            ok = ~np.isnan(ref)
+            if np.any(np.abs(got[ok] - ref[ok]) > bound[ok]):
+                fail("dwc (%s, nan=%s): differs from numpy" % (device, nan))
+            if first is None:
+                first = got
+            elif first.tobytes() != got.tobytes():
+                fail("dwc: local-task differs from local-sync")
+    print("fusion_test: the NHWC depthwise bias + clip matches numpy")
 
 
 main()

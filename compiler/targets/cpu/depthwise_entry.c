@@ -158,6 +158,8 @@ bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
   bool ok = false;
   d.epilogue = kiln_cpu_epilogue_build(context, region, op, &ok);
   if (!ok) return false;
+  d.bias_clamp = d.nhwc && d.epilogue &&
+                 kiln_cpu_epilogue_match_bias_clamp(context, region, op, &d.bc);
   *out = d;
   return true;
 }
@@ -179,10 +181,102 @@ void kiln_cpu_depthwise_workgroups(const kiln_cpu_depthwise_t* d,
 // place. Every output sums its taps in the generic op's order (kh, then
 // kw) from zero, skipping padding, so results match the generic path bit
 // for bit.
+// The bias + clamp of |d| on one accumulator vector (|c_name|_bc) and one
+// value (|c_name|_bc1), with the scalar ops of the epilogue it replaces (t =
+// v + b; t > lo ? t : lo; then < hi ? : hi; a NaN t gives t + lo), written
+// with GCC/Clang vector compares and masks (C has no vector ?:).
+// |c_name| (a macro call such as KILN_CPU_DISPATCH(@@), whose @@ the
+// backend replaces with the function's index) as an identifier prefix for
+// the entry's own helpers.
+static void kiln_cpu_depthwise_prefix(const char* c_name, char* buf,
+                                      size_t size) {
+  size_t n = 0;
+  for (const char* p = c_name; *p && n + 1 < size; ++p) {
+    const char ch = *p;
+    const bool ident = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                       (ch >= '0' && ch <= '9') || ch == '_' || ch == '@';
+    buf[n++] = ident ? ch : '_';
+  }
+  buf[n] = 0;
+}
+
+static void kiln_cpu_emit_depthwise_bias_clamp(const kiln_cpu_depthwise_t* d,
+                                               const char* c_name,
+                                               kiln_ir_string_builder_t* out) {
+  uint32_t lo, hi;
+  memcpy(&lo, &d->bc.lo, sizeof(lo));
+  memcpy(&hi, &d->bc.hi, sizeof(hi));
+  char prefix[128];
+  kiln_cpu_depthwise_prefix(c_name, prefix, sizeof(prefix));
+  c_name = prefix;
+  kiln_ir_sb_printf(
+      out,
+      "typedef float %s_v16 __attribute__((vector_size(64), aligned(4), "
+      "may_alias));\n"
+      "typedef int32_t %s_m16 __attribute__((vector_size(64)));\n"
+      "static inline %s_v16 %s_bc(%s_v16 v, %s_v16 b) {\n"
+      "  const %s_v16 lo = (%s_v16){0} + kiln_vm_bits_to_f32(0x%08" PRIx32
+      "u);\n"
+      "  const %s_v16 hi = (%s_v16){0} + kiln_vm_bits_to_f32(0x%08" PRIx32
+      "u);\n"
+      "  const %s_v16 t = v + b;\n"
+      "  %s_m16 m = t > lo;\n"
+      "  %s_v16 r = (%s_v16)((m & (%s_m16)t) | (~m & (%s_m16)lo));\n"
+      "  m = r < hi;\n"
+      "  r = (%s_v16)((m & (%s_m16)r) | (~m & (%s_m16)hi));\n"
+      "  m = t != t;\n"
+      "  return (%s_v16)((m & (%s_m16)(t + lo)) | (~m & (%s_m16)r));\n"
+      "}\n"
+      "static inline float %s_bc1(float v, float b) {\n"
+      "  const float lo = kiln_vm_bits_to_f32(0x%08" PRIx32
+      "u), hi = kiln_vm_bits_to_f32(0x%08" PRIx32
+      "u);\n"
+      "  const float t = v + b;\n"
+      "  float r = t > lo ? t : lo;\n"
+      "  r = r < hi ? r : hi;\n"
+      "  return t != t ? t + lo : r;\n"
+      "}\n",
+      c_name, c_name, c_name, c_name, c_name, c_name, c_name, c_name, lo,
+      c_name, c_name, hi, c_name, c_name, c_name, c_name, c_name, c_name,
+      c_name, c_name, c_name, c_name, c_name, c_name, c_name, lo, hi);
+}
+
 static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
                                          const char* c_name,
                                          uint32_t max_binding,
                                          kiln_ir_string_builder_t* out) {
+  if (d->bias_clamp) kiln_cpu_emit_depthwise_bias_clamp(d, c_name, out);
+  // With the bias + clamp, each store goes through it (BC), else stores
+  // the sum as it is.
+  char bc[160], bc_tail[160], prefix[128];
+  kiln_cpu_depthwise_prefix(c_name, prefix, sizeof(prefix));
+  if (d->bias_clamp) {
+    snprintf(bc, sizeof(bc), "%s_bc", prefix);
+    snprintf(
+        bc_tail, sizeof(bc_tail),
+        "  const float* const bias = (const float*)ds->binding_ptrs[%u];\n",
+        d->bc.bias_binding);
+  } else {
+    bc[0] = 0;
+    bc_tail[0] = 0;
+  }
+  char tail_bc[160] = "";
+  if (d->bias_clamp) {
+    snprintf(tail_bc, sizeof(tail_bc),
+             "    for (int64_t c = C16; c < C; ++c) acc[c] = %s1(acc[c], "
+             "bias[c]);\n",
+             bc);
+    kiln_ir_sb_printf(out,
+                      "#define KILN_DW_BIAS_VECTOR const v16_t bv = *(const "
+                      "v16_t*)(bias + c0);\n"
+                      "#define KILN_DW_OUT(v) ((v16_t)%s((%s_v16)(v), "
+                      "(%s_v16)bv))\n",
+                      bc, prefix, prefix);
+  } else {
+    kiln_ir_sb_printf(out,
+                      "#define KILN_DW_BIAS_VECTOR\n"
+                      "#define KILN_DW_OUT(v) (v)\n");
+  }
   kiln_ir_sb_printf(
       out,
       "// f32 depthwise convolution %" PRId64 " x %" PRId64 "x%" PRId64
@@ -219,7 +313,9 @@ static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
       "  int64_t xa = (PL + SW - 1) / SW, xb = xn < 0 ? 0 : xn / SW + 1;\n"
       "  if (xb > OW) xb = OW;\n"
       "  if (xa > xb) xa = xb;\n"
+      "%s"
       "  for (int64_t c0 = 0; c0 < C16; c0 += 16) {\n"
+      "    KILN_DW_BIAS_VECTOR\n"
       "    v16_t f[KH * KW];\n"
       "    for (int t = 0; t < KH * KW; ++t) f[t] = *(const v16_t*)(flt + t "
       "* C + c0);\n"
@@ -238,7 +334,7 @@ static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
       "+ j];\n"
       "        }\n"
       "      }\n"
-      "      *(v16_t*)(row + x * C + c0) = acc;\n"
+      "      *(v16_t*)(row + x * C + c0) = KILN_DW_OUT(acc);\n"
       "    }\n"
       "    int64_t x = xa;\n"
       "    for (; x + 4 <= xb; x += 4) {\n"
@@ -256,10 +352,10 @@ static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
       "          a3 += *(const v16_t*)(p + 3 * SW * C) * fv;\n"
       "        }\n"
       "      }\n"
-      "      *(v16_t*)(row + x * C + c0) = a0;\n"
-      "      *(v16_t*)(row + (x + 1) * C + c0) = a1;\n"
-      "      *(v16_t*)(row + (x + 2) * C + c0) = a2;\n"
-      "      *(v16_t*)(row + (x + 3) * C + c0) = a3;\n"
+      "      *(v16_t*)(row + x * C + c0) = KILN_DW_OUT(a0);\n"
+      "      *(v16_t*)(row + (x + 1) * C + c0) = KILN_DW_OUT(a1);\n"
+      "      *(v16_t*)(row + (x + 2) * C + c0) = KILN_DW_OUT(a2);\n"
+      "      *(v16_t*)(row + (x + 3) * C + c0) = KILN_DW_OUT(a3);\n"
       "    }\n"
       "    for (; x < xb; ++x) {\n"
       "      v16_t acc = zero;\n"
@@ -270,7 +366,7 @@ static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
       "        for (int j = 0; j < KW; ++j) acc += *(const v16_t*)(ip + j * DW "
       "* C) * f[i * KW + j];\n"
       "      }\n"
-      "      *(v16_t*)(row + x * C + c0) = acc;\n"
+      "      *(v16_t*)(row + x * C + c0) = KILN_DW_OUT(acc);\n"
       "    }\n"
       "  }\n"
       "  if (C16 < C) {\n"
@@ -288,13 +384,17 @@ static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
       "        for (int64_t c = C16; c < C; ++c) acc[c] += ip[c] * fp[c];\n"
       "      }\n"
       "    }\n"
+      "%s"
       "  }\n"
       "  }\n",
       d->c, d->h, d->w, d->oh, d->ow, d->kh, d->kw, d->n, c_name, d->c,
       d->c / 16 * 16, d->h, d->w, d->oh, d->ow, d->kh, d->kw, d->sh, d->sw,
       d->dh, d->dw, d->pad_top, d->pad_left, max_binding, d->n, d->img_binding,
-      d->flt_binding, d->out_binding);
-  if (d->epilogue) {
+      d->flt_binding, d->out_binding, bc_tail, tail_bc);
+  kiln_ir_sb_printf(out,
+                    "#undef KILN_DW_OUT\n"
+                    "#undef KILN_DW_BIAS_VECTOR\n");
+  if (d->epilogue && !d->bias_clamp) {
     kiln_ir_sb_printf(out,
                       "  for (int64_t x = 0; x < OW; ++x) {\n"
                       "    for (int64_t c = 0; c < C; ++c) {\n"

@@ -17,6 +17,7 @@
 #include "compiler/ir/context.h"
 #include "compiler/ir/operation.h"
 #include "compiler/ir/printer.h"
+#include "compiler/targets/cpu/epilogue.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +34,11 @@ typedef struct kiln_cpu_depthwise_t {
   // Channels-last: image (N, H, W, C), filter (KH, KW, 1, C), output
   // (N, OH, OW, C), loops (n, oh, ow, c | 1, kh, kw); else NCHW planes.
   bool nhwc;
+  // Channels-last, an epilogue that is a per-channel bias and a clamp
+  // (epilogue.h): applied to each accumulator vector before its store
+  // instead of a pass over the row.
+  bool bias_clamp;
+  kiln_cpu_epilogue_bias_clamp_t bc;
 } kiln_cpu_depthwise_t;
 
 // True when linalg op |op| is such a depthwise convolution, whatever its

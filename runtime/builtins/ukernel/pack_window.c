@@ -8,8 +8,8 @@
 
 static int kiln_ukernel_pack_window_check(
     const kiln_ukernel_pack_window_params_t* p) {
-  if (!p || kiln_ukernel_elem_size(p->elem_type) != 4 ||
-      (p->flags & ~KILN_UKERNEL_PACK_WINDOW_FLAG_BOUNDS) || p->reserved) {
+  if (!p || kiln_ukernel_elem_size(p->elem_type) != 4 || p->flags ||
+      p->reserved) {
     return 0;
   }
   if (p->tile_size0 < 1 || p->tile_size0 > 64 || p->out_size0 < 0 ||
@@ -28,19 +28,6 @@ static int kiln_ukernel_pack_window_check(
       return 0;
     }
   }
-  if (p->flags & KILN_UKERNEL_PACK_WINDOW_FLAG_BOUNDS) {
-    if (p->origin > 0 || p->origin < -max || p->tap_dim[0] == p->tap_dim[1]) {
-      return 0;
-    }
-    for (int i = 0; i < 2; ++i) {
-      if (p->img_size[i] < 1 || p->img_size[i] > max || p->pad[i] < 0 ||
-          p->pad[i] > max || p->win_stride[i] < 0 || p->win_stride[i] > max ||
-          p->win_dil[i] < 0 || p->win_dil[i] > max || p->tap_dim[i] < -1 ||
-          p->tap_dim[i] > 2) {
-        return 0;
-      }
-    }
-  }
   if (p->rows > p->out_size0 * p->tile_size0) return 0;
   if (p->out_size0 == 0 || p->kc == 0) return 1;
   if (!p->out || p->out_stride0 < p->kc * p->tile_size0) return 0;
@@ -54,7 +41,6 @@ int kiln_ukernel_pack_window(const kiln_ukernel_pack_window_params_t* params) {
   }
   const kiln_ukernel_pack_window_params_t* p = params;
   const uint32_t* in = (const uint32_t*)p->in;
-  const int bounded = (p->flags & KILN_UKERNEL_PACK_WINDOW_FLAG_BOUNDS) != 0;
   const int64_t t0 = p->tile_size0;
   for (int64_t i1 = 0; i1 < p->out_size0; ++i1) {
     uint32_t* out = (uint32_t*)p->out + i1 * p->out_stride0;
@@ -62,29 +48,19 @@ int kiln_ukernel_pack_window(const kiln_ukernel_pack_window_params_t* params) {
     int64_t valid = p->rows - first;
     if (valid > t0) valid = t0;
     if (valid < 0) valid = 0;
-    // Pixel offsets, stepping (row, column) instead of dividing per pixel;
-    // with bounds also each pixel's window origin in the image.
-    int64_t poff[64], py[64], px[64];
+    // Pixel offsets, stepping (row, column) instead of dividing per pixel.
+    int64_t poff[64];
     int64_t r = p->r0 + first;
     int64_t oy = r / p->ow, ox = r % p->ow;
     for (int64_t i = 0; i < valid; ++i) {
       poff[i] = oy * p->pix_h + ox * p->pix_w;
-      if (bounded) {
-        poff[i] += p->origin;
-        py[i] = oy * p->win_stride[0] - p->pad[0];
-        px[i] = ox * p->win_stride[1] - p->pad[1];
-      }
       if (++ox == p->ow) ox = 0, ++oy;
     }
 #if defined(__x86_64__)
-    // The AVX-512 path takes whole unit-step runs: with bounds, only when
-    // no spatial tap moves within a run (the innermost tap is a channel).
     if (t0 == 16 && valid == 16 &&
-        (!bounded || (p->tap_dim[0] != 2 && p->tap_dim[1] != 2)) &&
         kiln_ukernel_has_features(p->cpu_features,
                                   KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
-      kiln_ukernel_pack_window_x32_16_avx512(p, poff, bounded ? py : NULL,
-                                             bounded ? px : NULL, out);
+      kiln_ukernel_pack_window_x32_16_avx512(p, poff, out);
       continue;
     }
 #endif
@@ -95,18 +71,7 @@ int kiln_ukernel_pack_window(const kiln_ukernel_pack_window_params_t* params) {
     for (int64_t j = 0; j < p->kc; ++j) {
       const int64_t koff = c0 * p->step[0] + c1 * p->step[1] + c2 * p->step[2];
       uint32_t* dst = out + j * t0;
-      if (bounded) {
-        int64_t ty, tx;
-        kiln_ukernel_pack_window_tap(p, c0, c1, c2, &ty, &tx);
-        for (int64_t i = 0; i < valid; ++i) {
-          const int64_t y = py[i] + ty, x = px[i] + tx;
-          dst[i] = y >= 0 && y < p->img_size[0] && x >= 0 && x < p->img_size[1]
-                       ? in[poff[i] + koff]
-                       : 0u;
-        }
-      } else {
-        for (int64_t i = 0; i < valid; ++i) dst[i] = in[poff[i] + koff];
-      }
+      for (int64_t i = 0; i < valid; ++i) dst[i] = in[poff[i] + koff];
       for (int64_t i = valid; i < t0; ++i) dst[i] = 0;
       if (++c2 == p->ext[2]) {
         c2 = 0;

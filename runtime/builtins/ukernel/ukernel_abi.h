@@ -227,17 +227,6 @@ typedef struct kiln_ukernel_unpack_params_t {
 // c1) * ext[2] + c2 is a window tap at offset c0 * step[0] + c1 * step[1] +
 // c2 * step[2] (e.g. (kh, kw, c) over an NHWC image: steps dh * W * C,
 // dw * C, 1). The view is never materialized.
-//
-// With KILN_UKERNEL_PACK_WINDOW_FLAG_BOUNDS the image is read in place
-// through a zero padding (a padded convolution without a padded copy): the
-// element of pixel r and tap k is in[(r / ow) * pix_h + (r % ow) * pix_w +
-// koff + origin] (|origin| <= 0: minus the offset of the padding's top-left
-// corner), and it is 0 unless its image row (r / ow) * win_stride[0] -
-// pad[0] + c[tap_dim[0]] * win_dil[0] is in [0, img_size[0]) and its column
-// (r % ow) * win_stride[1] - pad[1] + c[tap_dim[1]] * win_dil[1] in
-// [0, img_size[1]) (c = (c0, c1, c2); a tap_dim of -1: no tap moves that
-// way). Nothing outside the image is read.
-#define KILN_UKERNEL_PACK_WINDOW_FLAG_BOUNDS 1u
 typedef struct kiln_ukernel_pack_window_params_t {
   const void* in;  // the image (batch already applied)
   void* out;
@@ -253,17 +242,9 @@ typedef struct kiln_ukernel_pack_window_params_t {
   int64_t step[3];
   int32_t tile_size0;  // 1..64
   uint32_t elem_type;  // KILN_UKERNEL_ELEM_F32 or _S32
-  uint32_t flags;      // 0 or KILN_UKERNEL_PACK_WINDOW_FLAG_BOUNDS
+  uint32_t flags;      // 0
   uint32_t reserved;   // 0
   uint64_t cpu_features;
-  // Read only with KILN_UKERNEL_PACK_WINDOW_FLAG_BOUNDS (above); modules
-  // built before the flag pass shorter params and never set it.
-  int64_t origin;
-  int64_t img_size[2];    // image rows, columns: >= 1
-  int64_t pad[2];         // rows above, columns left of the image: >= 0
-  int64_t win_stride[2];  // image rows, columns per output row, column
-  int64_t win_dil[2];     // image rows, columns per step of tap_dim[i]
-  int32_t tap_dim[2];     // 0..2, or -1
 } kiln_ukernel_pack_window_params_t;
 
 //===----------------------------------------------------------------------===//

@@ -85,25 +85,12 @@ void kiln_ukernel_bias_clamp_x16_avx512(float* out, const float* bias,
                                         int tiles, int32_t M0, int64_t out_row,
                                         int64_t out_tile, float lo, float hi);
 
-// The image row and column offsets of tap (c0, c1, c2) of a bounded
-// pack_window (KILN_UKERNEL_PACK_WINDOW_FLAG_BOUNDS).
-static inline void kiln_ukernel_pack_window_tap(
-    const kiln_ukernel_pack_window_params_t* p, int64_t c0, int64_t c1,
-    int64_t c2, int64_t* out_ty, int64_t* out_tx) {
-  const int64_t c[3] = {c0, c1, c2};
-  *out_ty = p->tap_dim[0] >= 0 ? c[p->tap_dim[0]] * p->win_dil[0] : 0;
-  *out_tx = p->tap_dim[1] >= 0 ? c[p->tap_dim[1]] * p->win_dil[1] : 0;
-}
-
 // arch/x86_64/pack_x86_64_avx512.c: one full 16-row tile of
 // kiln_ukernel_pack_window for 4-byte elements, |poff| the 16 rows' image
 // offsets: runs of unit-step taps go through 16 x 16 register transposes.
-// With bounds, |py| / |px| are the rows' window origins (else NULL) and no
-// spatial tap moves within a run (tap_dim[i] != 2): a row whose tap is
-// outside the image loads nothing (zeros).
 void kiln_ukernel_pack_window_x32_16_avx512(
     const kiln_ukernel_pack_window_params_t* params, const int64_t* poff,
-    const int64_t* py, const int64_t* px, void* out_tile);
+    void* out_tile);
 #endif  // __x86_64__
 
 #endif  // KILN_RUNTIME_BUILTINS_UKERNEL_UKERNEL_INTERNAL_H_

@@ -752,119 +752,6 @@ KILN_TEST(bad_arguments_are_rejected) {
 // split by k0 and kc), a non-unit inner step, wrapping pixel rows, partial
 // last tiles, tile sizes 16 (the AVX-512 path) and 8 and 3 (portable), on
 // every supported ISA; then the argument checks.
-// A bounded pack_window (KILN_UKERNEL_PACK_WINDOW_FLAG_BOUNDS) reading an
-// unpadded image gives the bits of the plain one over an explicitly
-// zero-padded copy: NHWC taps (kh, kw, c) with channel runs (the AVX-512
-// path, masked rows), 3 channels, stride 2 with uneven padding, dilation 2,
-// rows and columns padded by more than a tap reaches, k0 / kc inside runs,
-// partial tiles, and NCHW-like taps (c, kh, kw) where the columns move
-// within a run (the portable path); every supported ISA.
-KILN_TEST(pack_window_bounds_match_a_padded_copy) {
-  enum { kImage = 4096, kOut = 16384 };
-  static float image[kImage], padded[kImage], out_b[kOut], out_p[kOut];
-  // H, W, C, stride, dilation, pad top/left/bottom/right, KH, KW, nchw,
-  // rows, k0, kc
-  struct {
-    int64_t h, w, c, s, d, pt, pl, pb, pr, kh, kw;
-    int nchw;
-    int64_t rows, k0, kc;
-  } cs[] = {
-      {7, 9, 4, 1, 1, 1, 1, 1, 1, 3, 3, 0, 61, 0, 36},
-      {8, 8, 3, 2, 1, 2, 1, 1, 2, 3, 3, 0, 23, 0, 27},
-      {6, 7, 16, 1, 2, 2, 2, 2, 2, 3, 3, 0, 40, 5, 130},
-      {5, 5, 5, 1, 1, 3, 3, 3, 3, 1, 2, 0, 100, 3, 7},
-      {6, 6, 2, 1, 1, 1, 1, 1, 1, 3, 3, 1, 34, 0, 18},
-  };
-  for (int i = 0; i < kImage; ++i) image[i] = (float)(i % 613) - 200.0f;
-  kiln_test_isa_t isas[8];
-  int isa_count = kiln_test_supported_isas(isas);
-  for (int c = 0; c < (int)(sizeof(cs) / sizeof(cs[0])); ++c) {
-    const int64_t H = cs[c].h, W = cs[c].w, C = cs[c].c;
-    const int64_t PH = H + cs[c].pt + cs[c].pb, PW = W + cs[c].pl + cs[c].pr;
-    const int64_t oh = (PH - cs[c].d * (cs[c].kh - 1) - 1) / cs[c].s + 1;
-    const int64_t ow = (PW - cs[c].d * (cs[c].kw - 1) - 1) / cs[c].s + 1;
-    KILN_ASSERT_TRUE(oh * ow >= cs[c].rows + 2 && PH * PW * C <= kImage);
-    // Element strides (row, column, channel) of the unpadded image and the
-    // padded copy.
-    const int64_t rs = cs[c].nchw ? W : W * C, cs_ = cs[c].nchw ? 1 : C,
-                  chs = cs[c].nchw ? H * W : 1;
-    const int64_t prs = cs[c].nchw ? PW : PW * C, pcs = cs[c].nchw ? 1 : C,
-                  pchs = cs[c].nchw ? PH * PW : 1;
-    for (int64_t i = 0; i < PH * PW * C; ++i) padded[i] = 0.0f;
-    for (int64_t y = 0; y < H; ++y) {
-      for (int64_t x = 0; x < W; ++x) {
-        for (int64_t ch = 0; ch < C; ++ch) {
-          padded[(y + cs[c].pt) * prs + (x + cs[c].pl) * pcs + ch * pchs] =
-              image[y * rs + x * cs_ + ch * chs];
-        }
-      }
-    }
-    for (int t = 0; t < 2; ++t) {
-      const int32_t t0 = t ? 5 : 16;
-      for (int i = 0; i < isa_count; ++i) {
-        const int64_t tiles = (cs[c].rows + t0 - 1) / t0;
-        kiln_ukernel_pack_window_params_t p = {
-            .in = padded,
-            .out = out_p,
-            .out_stride0 = cs[c].kc * t0,
-            .out_size0 = tiles,
-            .r0 = 2,
-            .rows = cs[c].rows,
-            .k0 = cs[c].k0,
-            .kc = cs[c].kc,
-            .ow = ow,
-            .pix_h = cs[c].s * prs,
-            .pix_w = cs[c].s * pcs,
-            .tile_size0 = t0,
-            .elem_type = KILN_UKERNEL_ELEM_F32,
-            .cpu_features = isas[i].features,
-        };
-        // Taps (kh, kw, c) for NHWC, (c, kh, kw) for NCHW.
-        const int64_t ext[3] = {cs[c].nchw ? C : cs[c].kh,
-                                cs[c].nchw ? cs[c].kh : cs[c].kw,
-                                cs[c].nchw ? cs[c].kw : C};
-        for (int e = 0; e < 3; ++e) p.ext[e] = ext[e];
-        p.step[0] = cs[c].nchw ? pchs : cs[c].d * prs;
-        p.step[1] = cs[c].nchw ? cs[c].d * prs : cs[c].d * pcs;
-        p.step[2] = cs[c].nchw ? cs[c].d * pcs : 1;
-        KILN_ASSERT_TRUE(tiles * p.out_stride0 <= kOut);
-        KILN_ASSERT_TRUE(kiln_ukernel_pack_window(&p) == KILN_UKERNEL_OK);
-        // The same view of the unpadded image, through the bounds.
-        p.in = image;
-        p.out = out_b;
-        p.pix_h = cs[c].s * rs;
-        p.pix_w = cs[c].s * cs_;
-        p.step[0] = cs[c].nchw ? chs : cs[c].d * rs;
-        p.step[1] = cs[c].nchw ? cs[c].d * rs : cs[c].d * cs_;
-        p.step[2] = cs[c].nchw ? cs[c].d * cs_ : 1;
-        p.flags = KILN_UKERNEL_PACK_WINDOW_FLAG_BOUNDS;
-        p.origin = -(cs[c].pt * rs + cs[c].pl * cs_);
-        p.img_size[0] = H, p.img_size[1] = W;
-        p.pad[0] = cs[c].pt, p.pad[1] = cs[c].pl;
-        p.win_stride[0] = p.win_stride[1] = cs[c].s;
-        p.win_dil[0] = p.win_dil[1] = cs[c].d;
-        p.tap_dim[0] = cs[c].nchw ? 1 : 0;
-        p.tap_dim[1] = cs[c].nchw ? 2 : 1;
-        for (int j = 0; j < kOut; ++j) out_b[j] = -1.0f;
-        KILN_ASSERT_TRUE(kiln_ukernel_pack_window(&p) == KILN_UKERNEL_OK);
-        int64_t bad = -1;
-        for (int64_t j = 0; j < tiles * p.out_stride0 && bad < 0; ++j) {
-          if (kiln_test_f32_bits(out_b[j]) != kiln_test_f32_bits(out_p[j])) {
-            bad = j;
-          }
-        }
-        if (bad >= 0) {
-          fprintf(stderr,
-                  "case %d tile %d isa %s: element %lld is %g, want %g\n", c,
-                  t0, kiln_ukernel_isa_name(isas[i].isa), (long long)bad,
-                  out_b[bad], out_p[bad]);
-        }
-        KILN_EXPECT_TRUE(bad < 0);
-      }
-    }
-  }
-}
-
 KILN_TEST(pack_window_matches_the_im2col_view) {
   enum { kImage = 4096, kOut = 8192 };
   static float image[kImage];
@@ -958,29 +845,6 @@ KILN_TEST(pack_window_matches_the_im2col_view) {
       .tile_size0 = 16,
       .elem_type = KILN_UKERNEL_ELEM_F32,
   };
-  p.flags = KILN_UKERNEL_PACK_WINDOW_FLAG_BOUNDS;
-  p.img_size[0] = p.img_size[1] = 1;
-  p.tap_dim[0] = 0, p.tap_dim[1] = 1;
-  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p), KILN_UKERNEL_OK);
-  p.origin = 1;  // the padding's corner is never after the image start
-  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
-                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
-  p.origin = 0;
-  p.tap_dim[1] = 0;  // one tap dim cannot walk both ways
-  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
-                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
-  p.tap_dim[1] = 3;
-  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
-                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
-  p.tap_dim[1] = 1;
-  p.img_size[0] = 0;
-  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
-                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
-  p.img_size[0] = 1;
-  p.flags = 2;  // unknown flag
-  KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window(&p),
-                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
-  p.flags = 0;
   KILN_EXPECT_EQ_INT(kiln_ukernel_pack_window_import(NULL, &p, NULL),
                      KILN_UKERNEL_OK);
   p.rows = 17;  // more rows than the tiles hold
@@ -1456,7 +1320,6 @@ KILN_TEST_MAIN(KILN_TEST_CASE(tile_sizes_follow_the_isa),
                KILN_TEST_CASE(f16_conversion_of_every_value),
                KILN_TEST_CASE(pack_unpack_round_trips_with_padding),
                KILN_TEST_CASE(pack_window_matches_the_im2col_view),
-               KILN_TEST_CASE(pack_window_bounds_match_a_padded_copy),
                KILN_TEST_CASE(mmt4d_bias_clamp_matches_a_separate_pass),
                KILN_TEST_CASE(matmul_small_shapes_every_isa),
                KILN_TEST_CASE(matmul_large_shapes_every_isa),

@@ -84,7 +84,7 @@ void kiln_ukernel_unpack_x32_16x16_avx512(const kiln_ukernel_unpack_params_t* p,
 
 void kiln_ukernel_pack_window_x32_16_avx512(
     const kiln_ukernel_pack_window_params_t* p, const int64_t* poff,
-    const int64_t* py, const int64_t* px, void* out_tile) {
+    void* out_tile) {
   const float* in = (const float*)p->in;
   float* out = (float*)out_tile;
   int64_t c2 = p->k0 % p->ext[2];
@@ -96,24 +96,6 @@ void kiln_ukernel_pack_window_x32_16_avx512(
     // The taps left in this innermost run (consecutive c2).
     int64_t run = p->ext[2] - c2;
     if (run > p->kc - j) run = p->kc - j;
-    // Rows whose tap is inside the image (all without bounds): the others
-    // load nothing, from offset 0, so no address outside the image forms.
-    uint32_t inside = 0xffffu;
-    int64_t off[16];
-    if (py) {
-      int64_t ty, tx;
-      kiln_ukernel_pack_window_tap(p, c0, c1, c2, &ty, &tx);
-      inside = 0;
-      for (int i = 0; i < 16; ++i) {
-        const int64_t y = py[i] + ty, x = px[i] + tx;
-        const int in_image =
-            y >= 0 && y < p->img_size[0] && x >= 0 && x < p->img_size[1];
-        inside |= (uint32_t)in_image << i;
-        off[i] = in_image ? poff[i] + koff : 0;
-      }
-    } else {
-      for (int i = 0; i < 16; ++i) off[i] = poff[i] + koff;
-    }
     if (p->step[2] == 1) {
       // 16 rows x up to 16 consecutive elements: transpose into up to 16
       // tile rows (masked loads for a short run read nothing past it).
@@ -123,8 +105,7 @@ void kiln_ukernel_pack_window_x32_16_avx512(
         __m512 r[16];
 #pragma GCC unroll 16
         for (int i = 0; i < 16; ++i) {
-          r[i] = _mm512_maskz_loadu_ps((inside >> i) & 1u ? mask : 0,
-                                       in + off[i] + ((inside >> i) & 1u) * b);
+          r[i] = _mm512_maskz_loadu_ps(mask, in + poff[i] + koff + b);
         }
         kiln_ukernel_transpose16(r);
         // Unrolled with constant indices so that r stays in registers (a
@@ -138,9 +119,8 @@ void kiln_ukernel_pack_window_x32_16_avx512(
     } else {
       for (int64_t t = 0; t < run; ++t) {
         float* dst = out + (j + t) * 16;
-        for (int i = 0; i < 16; ++i) {
-          dst[i] = (inside >> i) & 1u ? in[off[i] + t * p->step[2]] : 0.0f;
-        }
+        const float* src = in + koff + t * p->step[2];
+        for (int i = 0; i < 16; ++i) dst[i] = src[poff[i]];
       }
     }
     j += run;

@@ -7,6 +7,7 @@
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define KILN_VM_DOT_F16C 1
+#include <cpuid.h>
 #include <immintrin.h>
 #endif
 
@@ -35,8 +36,17 @@ void kiln_vm_dot8_f16_portable(float* acc, const uint8_t* a, int64_t sa,
 
 #if defined(KILN_VM_DOT_F16C)
 
+// CPUID leaf 1: AVX (ECX bit 28) and F16C (bit 29), with the OS saving
+// the YMM state (OSXSAVE, bit 27, and XCR0 bits 1-2). Read directly:
+// clang 14's __builtin_cpu_supports does not know "f16c".
 bool kiln_vm_dot8_f16c_supported(void) {
-  return __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  unsigned int eax, ebx, ecx, edx;
+  if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+  const unsigned int need = (1u << 27) | (1u << 28) | (1u << 29);
+  if ((ecx & need) != need) return false;
+  unsigned int xcr0_lo, xcr0_hi;
+  __asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+  return (xcr0_lo & 0x6u) == 0x6u;
 }
 
 // Eight f16 elements p[q * step] (a broadcast for step 0, one load for 1).

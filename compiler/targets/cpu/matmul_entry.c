@@ -393,7 +393,12 @@ static int64_t kiln_cpu_gemm_nb(const kiln_cpu_gemm_t* g) {
       (g->m + KILN_CPU_MATMUL_MB - 1) / KILN_CPU_MATMUL_MB * g->batch;
   if (min_row_blocks * ((g->n + nb - 1) / nb) <
       KILN_CPU_MATMUL_MIN_WORKGROUPS) {
-    nb /= 2;
+    // Blocks of at most half the width, of equal widths (in 16-column
+    // tiles): N = 128 was 96 + 32 columns, so of two threads one did three
+    // quarters of the work (DenseNet-121's 7x7 layers).
+    const int64_t blocks = (g->n + nb / 2 - 1) / (nb / 2);
+    const int64_t width = (g->n + blocks - 1) / blocks;
+    nb = (width + 15) / 16 * 16;
   }
   return nb;
 }

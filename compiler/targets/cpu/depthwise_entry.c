@@ -246,32 +246,27 @@ static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
                                          uint32_t max_binding,
                                          kiln_ir_string_builder_t* out) {
   if (d->bias_clamp) kiln_cpu_emit_depthwise_bias_clamp(d, c_name, out);
-  // With the bias + clamp, each store goes through it (BC), else stores
-  // the sum as it is.
-  char bc[160], bc_tail[160], prefix[128];
-  kiln_cpu_depthwise_prefix(c_name, prefix, sizeof(prefix));
+  // With the bias + clamp, each vector store goes through the helper
+  // (KILN_DW_OUT) and the tail channels through its scalar form; else the
+  // sums are stored as they are.
+  char bias_decl[160] = "", tail_clamp[256] = "";
   if (d->bias_clamp) {
-    snprintf(bc, sizeof(bc), "%s_bc", prefix);
+    char prefix[128];
+    kiln_cpu_depthwise_prefix(c_name, prefix, sizeof(prefix));
     snprintf(
-        bc_tail, sizeof(bc_tail),
+        bias_decl, sizeof(bias_decl),
         "  const float* const bias = (const float*)ds->binding_ptrs[%u];\n",
         d->bc.bias_binding);
-  } else {
-    bc[0] = 0;
-    bc_tail[0] = 0;
-  }
-  char tail_bc[160] = "";
-  if (d->bias_clamp) {
-    snprintf(tail_bc, sizeof(tail_bc),
-             "    for (int64_t c = C16; c < C; ++c) acc[c] = %s1(acc[c], "
+    snprintf(tail_clamp, sizeof(tail_clamp),
+             "    for (int64_t c = C16; c < C; ++c) acc[c] = %s_bc1(acc[c], "
              "bias[c]);\n",
-             bc);
+             prefix);
     kiln_ir_sb_printf(out,
                       "#define KILN_DW_BIAS_VECTOR const v16_t bv = *(const "
                       "v16_t*)(bias + c0);\n"
-                      "#define KILN_DW_OUT(v) ((v16_t)%s((%s_v16)(v), "
+                      "#define KILN_DW_OUT(v) ((v16_t)%s_bc((%s_v16)(v), "
                       "(%s_v16)bv))\n",
-                      bc, prefix, prefix);
+                      prefix, prefix, prefix);
   } else {
     kiln_ir_sb_printf(out,
                       "#define KILN_DW_BIAS_VECTOR\n"
@@ -390,7 +385,7 @@ static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
       d->c, d->h, d->w, d->oh, d->ow, d->kh, d->kw, d->n, c_name, d->c,
       d->c / 16 * 16, d->h, d->w, d->oh, d->ow, d->kh, d->kw, d->sh, d->sw,
       d->dh, d->dw, d->pad_top, d->pad_left, max_binding, d->n, d->img_binding,
-      d->flt_binding, d->out_binding, bc_tail, tail_bc);
+      d->flt_binding, d->out_binding, bias_decl, tail_clamp);
   kiln_ir_sb_printf(out,
                     "#undef KILN_DW_OUT\n"
                     "#undef KILN_DW_BIAS_VECTOR\n");

@@ -181,10 +181,6 @@ void kiln_cpu_depthwise_workgroups(const kiln_cpu_depthwise_t* d,
 // place. Every output sums its taps in the generic op's order (kh, then
 // kw) from zero, skipping padding, so results match the generic path bit
 // for bit.
-// The bias + clamp of |d| on one accumulator vector (|c_name|_bc) and one
-// value (|c_name|_bc1), with the scalar ops of the epilogue it replaces (t =
-// v + b; t > lo ? t : lo; then < hi ? : hi; a NaN t gives t + lo), written
-// with GCC/Clang vector compares and masks (C has no vector ?:).
 // |c_name| (a macro call such as KILN_CPU_DISPATCH(@@), whose @@ the
 // backend replaces with the function's index) as an identifier prefix for
 // the entry's own helpers.
@@ -200,15 +196,17 @@ static void kiln_cpu_depthwise_prefix(const char* c_name, char* buf,
   buf[n] = 0;
 }
 
+// The bias + clamp of |d| on one accumulator vector (|prefix|_bc), with the
+// scalar ops of the epilogue it replaces (t = v + b; t > lo ? t : lo; then
+// < hi ? : hi; a NaN t gives t + lo: numerics.h's kiln_vm_clamp_f32_const of
+// v + b, which the tail channels call), written with GCC/Clang vector
+// compares and masks (C has no vector ?:).
 static void kiln_cpu_emit_depthwise_bias_clamp(const kiln_cpu_depthwise_t* d,
-                                               const char* c_name,
+                                               const char* prefix,
                                                kiln_ir_string_builder_t* out) {
   uint32_t lo, hi;
   memcpy(&lo, &d->bc.lo, sizeof(lo));
   memcpy(&hi, &d->bc.hi, sizeof(hi));
-  char prefix[128];
-  kiln_cpu_depthwise_prefix(c_name, prefix, sizeof(prefix));
-  c_name = prefix;
   kiln_ir_sb_printf(
       out,
       "typedef float %s_v16 __attribute__((vector_size(64), aligned(4), "
@@ -226,41 +224,36 @@ static void kiln_cpu_emit_depthwise_bias_clamp(const kiln_cpu_depthwise_t* d,
       "  r = (%s_v16)((m & (%s_m16)r) | (~m & (%s_m16)hi));\n"
       "  m = t != t;\n"
       "  return (%s_v16)((m & (%s_m16)(t + lo)) | (~m & (%s_m16)r));\n"
-      "}\n"
-      "static inline float %s_bc1(float v, float b) {\n"
-      "  const float lo = kiln_vm_bits_to_f32(0x%08" PRIx32
-      "u), hi = kiln_vm_bits_to_f32(0x%08" PRIx32
-      "u);\n"
-      "  const float t = v + b;\n"
-      "  float r = t > lo ? t : lo;\n"
-      "  r = r < hi ? r : hi;\n"
-      "  return t != t ? t + lo : r;\n"
       "}\n",
-      c_name, c_name, c_name, c_name, c_name, c_name, c_name, c_name, lo,
-      c_name, c_name, hi, c_name, c_name, c_name, c_name, c_name, c_name,
-      c_name, c_name, c_name, c_name, c_name, c_name, c_name, lo, hi);
+      prefix, prefix, prefix, prefix, prefix, prefix, prefix, prefix, lo,
+      prefix, prefix, hi, prefix, prefix, prefix, prefix, prefix, prefix,
+      prefix, prefix, prefix, prefix, prefix, prefix);
 }
 
 static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
                                          const char* c_name,
                                          uint32_t max_binding,
                                          kiln_ir_string_builder_t* out) {
-  if (d->bias_clamp) kiln_cpu_emit_depthwise_bias_clamp(d, c_name, out);
   // With the bias + clamp, each vector store goes through the helper
-  // (KILN_DW_OUT) and the tail channels through its scalar form; else the
-  // sums are stored as they are.
+  // (KILN_DW_OUT) and the tail channels through numerics.h's scalar clamp;
+  // else the sums are stored as they are.
   char bias_decl[160] = "", tail_clamp[256] = "";
   if (d->bias_clamp) {
     char prefix[128];
     kiln_cpu_depthwise_prefix(c_name, prefix, sizeof(prefix));
+    kiln_cpu_emit_depthwise_bias_clamp(d, prefix, out);
+    uint32_t lo, hi;
+    memcpy(&lo, &d->bc.lo, sizeof(lo));
+    memcpy(&hi, &d->bc.hi, sizeof(hi));
     snprintf(
         bias_decl, sizeof(bias_decl),
         "  const float* const bias = (const float*)ds->binding_ptrs[%u];\n",
         d->bc.bias_binding);
     snprintf(tail_clamp, sizeof(tail_clamp),
-             "    for (int64_t c = C16; c < C; ++c) acc[c] = %s_bc1(acc[c], "
-             "bias[c]);\n",
-             prefix);
+             "    for (int64_t c = C16; c < C; ++c) acc[c] = "
+             "kiln_vm_clamp_f32_const(acc[c] + bias[c], kiln_vm_bits_to_f32("
+             "0x%08" PRIx32 "u), kiln_vm_bits_to_f32(0x%08" PRIx32 "u));\n",
+             lo, hi);
     kiln_ir_sb_printf(out,
                       "#define KILN_DW_BIAS_VECTOR const v16_t bv = *(const "
                       "v16_t*)(bias + c0);\n"

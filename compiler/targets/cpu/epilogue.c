@@ -361,6 +361,21 @@ static void kiln_cpu_mark_producers(kiln_ptr_map_t* marked,
   }
 }
 
+// The ops of |body| that belong to kernel op |root| (|root| and the ops
+// producing its operands): the epilogue is everything else.
+static kiln_ptr_map_t kiln_cpu_epilogue_kernel_ops(kiln_ir_context_t* context,
+                                                   kiln_ir_block_t* body,
+                                                   kiln_ir_op_t* root) {
+  kiln_ptr_map_t kernel_ops = kiln_ptr_map_make(context);
+  if (root) {
+    kiln_ptr_map_put(&kernel_ops, root, (void*)1);
+    for (uint32_t i = 0; i < root->num_operands; ++i) {
+      kiln_cpu_mark_producers(&kernel_ops, body, kiln_ir_op_operand(root, i));
+    }
+  }
+  return kernel_ops;
+}
+
 // Meanings of values in kiln_cpu_epilogue_match_bias_clamp's walk.
 #define KILN_CPU_BC_CHAIN ((void*)1)  // the kernel's value, transformed
 #define KILN_CPU_BC_BIAS ((void*)2)   // bias[last dim]
@@ -378,11 +393,7 @@ bool kiln_cpu_epilogue_match_bias_clamp(kiln_ir_context_t* context,
   const kiln_ir_type_t* rt = root->results[0].type;
   const size_t rank = rt->shaped.rank;
   if (rank == 0) return false;
-  kiln_ptr_map_t kernel_ops = kiln_ptr_map_make(context);
-  kiln_ptr_map_put(&kernel_ops, root, (void*)1);
-  for (uint32_t i = 0; i < root->num_operands; ++i) {
-    kiln_cpu_mark_producers(&kernel_ops, body, kiln_ir_op_operand(root, i));
-  }
+  kiln_ptr_map_t kernel_ops = kiln_cpu_epilogue_kernel_ops(context, body, root);
   kiln_ptr_map_t meaning = kiln_ptr_map_make(context);
   kiln_ir_value_t* chain = &root->results[0];
   int state = 0;  // 0: before the bias add, 1: after, 2: after the max
@@ -498,13 +509,7 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
   const kiln_ir_type_t* rt = root ? root->results[0].type : returned->type;
   if (!kiln_cpu_is_static_f32_tensor(rt, -1) || returned->type != rt)
     return NULL;
-  kiln_ptr_map_t kernel_ops = kiln_ptr_map_make(context);
-  if (root) {
-    kiln_ptr_map_put(&kernel_ops, root, (void*)1);
-    for (uint32_t i = 0; i < root->num_operands; ++i) {
-      kiln_cpu_mark_producers(&kernel_ops, body, kiln_ir_op_operand(root, i));
-    }
-  }
+  kiln_ptr_map_t kernel_ops = kiln_cpu_epilogue_kernel_ops(context, body, root);
   size_t rank = rt->shaped.rank;
   const int64_t* dims = rt->shaped.dims;
   kiln_ir_string_builder_t sb = {0};

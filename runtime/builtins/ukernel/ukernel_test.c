@@ -1139,9 +1139,13 @@ KILN_TEST(mmt4d_bias_clamp_matches_a_separate_pass) {
       // r = 1 of the first tile, K step 2).
       lhs[2 * t.M0 + 1] = 0.0f / 0.0f;
       for (int64_t N1 = 1; N1 <= 5; ++N1) {
-        for (int variant = 0; variant < 2 * 4 * 2; ++variant) {
+        // Accumulating too: the gemm entries set the flag on the last of
+        // several K blocks.
+        for (int variant = 0; variant < 2 * 4 * 2 * 2; ++variant) {
           const int out_rm = variant & 1, bounds = (variant >> 1) & 3;
-          const int64_t K1 = (variant >> 3) ? K : 0;
+          const int64_t K1 = (variant >> 3) & 1 ? K : 0;
+          const uint32_t accumulate =
+              (variant >> 4) ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0;
           kiln_ukernel_mmt4d_params_t p = {
               .lhs = lhs,
               .rhs = rhs,
@@ -1156,7 +1160,8 @@ KILN_TEST(mmt4d_bias_clamp_matches_a_separate_pass) {
               .N0 = t.N0,
               .K0 = 1,
               .type = KILN_UKERNEL_MMT4D_F32F32F32,
-              .flags = out_rm ? KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR : 0,
+              .flags = (out_rm ? KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR : 0) |
+                       accumulate,
               .cpu_features = isas[i].features,
               .out_stride1 = out_rm ? OS : 0,
               .bias = bias,
@@ -1180,9 +1185,10 @@ KILN_TEST(mmt4d_bias_clamp_matches_a_separate_pass) {
           p.flags |= KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP;
           KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
           if (memcmp(want, got, sizeof(got)) != 0) {
-            KILN_TEST_FAIL_("ISA %s M0=%d N1=%lld out_rm=%d bounds=%d K1=%lld",
-                            kiln_ukernel_isa_name(isas[i].isa), t.M0,
-                            (long long)N1, out_rm, bounds, (long long)K1);
+            KILN_TEST_FAIL_(
+                "ISA %s M0=%d N1=%lld out_rm=%d bounds=%d K1=%lld acc=%d",
+                kiln_ukernel_isa_name(isas[i].isa), t.M0, (long long)N1, out_rm,
+                bounds, (long long)K1, accumulate != 0);
           }
           ++checked;
         }

@@ -21,11 +21,18 @@ typedef int32_t kiln_ukernel_unaligned_i32_t
 // Portable C (mmt4d.c): any type and tile size.
 KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_tile_generic);
 
-// winograd.c: where V_p(tile i, channel c) goes within point p's LHS, for
-// either layout (ukernel_abi.h); one tile of the portable Winograd
-// transforms (tile |i| of the call).
-int64_t kiln_ukernel_winograd_lhs_offset(
-    const kiln_ukernel_winograd_input_params_t* params, int64_t i, int64_t c);
+// Where V_p(tile i, channel c) goes within point p's LHS, for either layout
+// (ukernel_abi.h). Inline: the AVX-512 transform asks once per tile and 16
+// channels.
+static inline int64_t kiln_ukernel_winograd_lhs_offset(
+    const kiln_ukernel_winograd_input_params_t* p, int64_t i, int64_t c) {
+  const int64_t M0 = p->tile_size0;
+  return (p->flags & KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR)
+             ? i * p->kc + c
+             : (i / M0) * p->kc * M0 + c * M0 + i % M0;
+}
+// winograd.c: one tile of the portable Winograd transforms (tile |i| of the
+// call).
 void kiln_ukernel_winograd_input_tile_generic(
     const kiln_ukernel_winograd_input_params_t* params, int64_t i);
 void kiln_ukernel_winograd_output_tile_generic(

@@ -80,14 +80,6 @@ static int kiln_ukernel_winograd_output_check(
     (r)[3 * (rs)] = d12 + 8.0f * d34 + m5;                                     \
   } while (0)
 
-int64_t kiln_ukernel_winograd_lhs_offset(
-    const kiln_ukernel_winograd_input_params_t* p, int64_t i, int64_t c) {
-  const int64_t M0 = p->tile_size0;
-  return (p->flags & KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR)
-             ? i * p->kc + c
-             : (i / M0) * p->kc * M0 + c * M0 + i % M0;
-}
-
 void kiln_ukernel_winograd_input_tile_generic(
     const kiln_ukernel_winograd_input_params_t* p, int64_t i) {
   const int64_t t = p->tile0 + i;
@@ -146,11 +138,22 @@ int kiln_ukernel_winograd_input(
   if (p->out_size0 == 0 || p->kc == 0) return KILN_UKERNEL_OK;
   const int64_t M0 = p->tile_size0;
   // Rows past |tiles| are padding: zero, so the matmul adds nothing.
-  for (int64_t i = p->tiles; i < p->out_size0 * M0; ++i) {
-    for (int q = 0; q < 36; ++q) {
-      for (int64_t c = 0; c < p->kc; ++c) {
-        p->out[q * p->out_stride_point +
-               kiln_ukernel_winograd_lhs_offset(p, i, c)] = 0.0f;
+  // Row-major, they are one run of each point's rows (up to 15 x 36 x kc
+  // floats in the last workgroup: an element-by-element offset computation
+  // took 3-4% of DenseNet-121).
+  const int64_t rows = p->out_size0 * M0;
+  if (p->flags & KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR) {
+    for (int q = 0; q < 36 && p->tiles < rows; ++q) {
+      float* run = p->out + q * p->out_stride_point + p->tiles * p->kc;
+      for (int64_t e = 0; e < (rows - p->tiles) * p->kc; ++e) run[e] = 0.0f;
+    }
+  } else {
+    for (int64_t i = p->tiles; i < rows; ++i) {
+      for (int q = 0; q < 36; ++q) {
+        for (int64_t c = 0; c < p->kc; ++c) {
+          p->out[q * p->out_stride_point +
+                 kiln_ukernel_winograd_lhs_offset(p, i, c)] = 0.0f;
+        }
       }
     }
   }

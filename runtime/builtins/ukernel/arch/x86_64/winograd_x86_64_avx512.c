@@ -40,29 +40,39 @@ static inline void kiln_wino_at16(const __m512 m[6], __m512 r[4]) {
 }
 
 // The 36 transformed points (B^T d B, point (u, x) at v[u * 6 + x]) of 16
-// channels from |c| (|mask| of them real) of tile |t|.
+// channels (|mask| of them real) of the 6 x 6 window at |base| (its (0, 0)
+// pixel, channel applied). Window pixel (u, x) is read when bit u * 6 + x
+// of |valid| is set, else it is the zero padding; |interior| (a constant at
+// each call) says every bit is set, so the loads need no tests.
 static inline __attribute__((always_inline)) void kiln_wino_input16(
-    const kiln_ukernel_winograd_input_params_t* p, int64_t t, int64_t c,
-    __mmask16 mask, __m512 v[36]) {
-  const int64_t y0 = (t / p->tiles_w) * 4 - p->pad_top;
-  const int64_t x0 = (t % p->tiles_w) * 4 - p->pad_left;
+    const float* base, int64_t stride_h, int64_t stride_w, uint64_t valid,
+    const int interior, __mmask16 mask, __m512 v[36]) {
   __m512 tmp[36];
   for (int x = 0; x < 6; ++x) {
     __m512 d[6], r[6];
-    const int64_t xx = x0 + x;
     for (int u = 0; u < 6; ++u) {
-      const int64_t yy = y0 + u;
-      // Window positions outside the image are the zero padding.
-      d[u] =
-          yy >= 0 && yy < p->h && xx >= 0 && xx < p->w
-              ? _mm512_maskz_loadu_ps(mask, p->in + yy * p->in_stride_h +
-                                                xx * p->in_stride_w + p->c0 + c)
-              : _mm512_setzero_ps();
+      const float* px = base + u * stride_h + x * stride_w;
+      d[u] = interior || ((valid >> (u * 6 + x)) & 1)
+                 ? _mm512_maskz_loadu_ps(mask, px)
+                 : _mm512_setzero_ps();
     }
     kiln_wino_bt16(d, r);
     for (int u = 0; u < 6; ++u) tmp[u * 6 + x] = r[u];
   }
   for (int u = 0; u < 6; ++u) kiln_wino_bt16(tmp + u * 6, v + u * 6);
+}
+
+// Stores the 36 points of 16 channels at |o| (point q at q * stride).
+static inline __attribute__((always_inline)) void kiln_wino_store16(
+    float* o, int64_t stride, int row_major, __m512i lanes, __mmask16 mask,
+    const __m512 v[36]) {
+  for (int q = 0; q < 36; ++q) {
+    if (row_major) {
+      _mm512_mask_storeu_ps(o + q * stride, mask, v[q]);
+    } else {
+      _mm512_mask_i32scatter_ps(o + q * stride, mask, lanes, v[q], 4);
+    }
+  }
 }
 
 void kiln_ukernel_winograd_input_tile_avx512(
@@ -72,20 +82,39 @@ void kiln_ukernel_winograd_input_tile_avx512(
   const __m512i lanes = _mm512_mullo_epi32(
       _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
       _mm512_set1_epi32(p->tile_size0));
+  const int64_t t = p->tile0 + i;
+  const int64_t y0 = (t / p->tiles_w) * 4 - p->pad_top;
+  const int64_t x0 = (t % p->tiles_w) * 4 - p->pad_left;
+  // Which window pixels lie inside the image, once per tile.
+  uint64_t valid = 0;
+  for (int u = 0; u < 6; ++u) {
+    for (int x = 0; x < 6; ++x) {
+      const int64_t yy = y0 + u, xx = x0 + x;
+      if (yy >= 0 && yy < p->h && xx >= 0 && xx < p->w) {
+        valid |= 1ull << (u * 6 + x);
+      }
+    }
+  }
+  const int interior = valid == (1ull << 36) - 1;
+  // The address of window pixel (0, 0), which may lie outside the image
+  // (only pixels with their valid bit set are read); uintptr_t arithmetic
+  // keeps the pointer computation defined.
+  const float* base = (const float*)((uintptr_t)p->in +
+                                     (uintptr_t)((y0 * p->in_stride_h +
+                                                  x0 * p->in_stride_w + p->c0) *
+                                                 (int64_t)sizeof(float)));
+  const int64_t sh = p->in_stride_h, sw = p->in_stride_w;
   for (int64_t c = 0; c < p->kc; c += 16) {
     const int64_t n = p->kc - c < 16 ? p->kc - c : 16;
     const __mmask16 mask = (__mmask16)((1u << n) - 1u);
     __m512 v[36];
-    kiln_wino_input16(p, p->tile0 + i, c, mask, v);
-    float* o = p->out + kiln_ukernel_winograd_lhs_offset(p, i, c);
-    for (int q = 0; q < 36; ++q) {
-      if (row_major) {
-        _mm512_mask_storeu_ps(o + q * p->out_stride_point, mask, v[q]);
-      } else {
-        _mm512_mask_i32scatter_ps(o + q * p->out_stride_point, mask, lanes,
-                                  v[q], 4);
-      }
+    if (interior) {
+      kiln_wino_input16(base + c, sh, sw, valid, 1, mask, v);
+    } else {
+      kiln_wino_input16(base + c, sh, sw, valid, 0, mask, v);
     }
+    kiln_wino_store16(p->out + kiln_ukernel_winograd_lhs_offset(p, i, c),
+                      p->out_stride_point, row_major, lanes, mask, v);
   }
 }
 

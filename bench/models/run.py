@@ -7,7 +7,11 @@ with kiln-compile (time, --timing passes, module size), measures the module
 load time, checks that kiln's and ONNX Runtime's outputs match, benchmarks
 both at 1 and 2 threads in interleaved rounds (kiln-benchmark-module
 local-sync / local-task with 2 workers; ORT intra-op threads 1 / 2), and
-collects kiln's --dispatch_statistics. Writes results.json, results.md
+collects kiln's --dispatch_statistics. Each model's FLOPs (its convolutions
+and matmuls as the direct algorithm computes them, from the ONNX graph)
+and the core's f32 FMA peak (bench/conv/peak.c, timed in every round) put
+both runtimes' speed as a fraction of the machine's: what a model can still
+gain. Writes results.json, results.md
 (the table) and results.png into OUT_DIR, and with --docs-page/--docs-png
 copies the table and chart into the website.
 """
@@ -35,6 +39,37 @@ def log(*args):
 def run(cmd, timeout, **kw):
   return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                         **kw)
+
+
+def model_flops(path):
+  """FLOPs of one inference as the direct algorithm computes them: 2 per
+  multiply-add of every Conv (any group count), MatMul and Gemm, from the
+  ONNX graph's inferred shapes (run-time dims counted as 1). Elementwise ops,
+  pooling and softmax are not counted: they are a small share of these
+  models' arithmetic."""
+  import onnx
+  from onnx import shape_inference
+  m = shape_inference.infer_shapes(onnx.load(path))
+  shapes = {}
+  for vi in list(m.graph.value_info) + list(m.graph.input) + list(
+      m.graph.output):
+    shapes[vi.name] = [d.dim_value if d.HasField("dim_value") else 1
+                       for d in vi.type.tensor_type.shape.dim]
+  for init in m.graph.initializer:
+    shapes[init.name] = list(init.dims)
+  total = 0
+  for n in m.graph.node:
+    attrs = {a.name: a.i for a in n.attribute}
+    if n.op_type == "Conv":
+      # Weight [F, C / group, kh, kw]: each output element sums C / group
+      # x kh x kw products.
+      w = shapes[n.input[1]]
+      total += 2 * int(np.prod(shapes[n.output[0]])) * int(np.prod(w[1:]))
+    elif n.op_type in ("MatMul", "Gemm"):
+      a = shapes[n.input[0]]
+      k = a[-2] if n.op_type == "Gemm" and attrs.get("transA") else a[-1]
+      total += 2 * int(np.prod(shapes[n.output[0]])) * k
+  return total
 
 
 class Suite:
@@ -75,6 +110,14 @@ class Suite:
     if p.returncode != 0:
       raise RuntimeError("load_time failed: " + p.stderr[-1000:])
     return json.loads(p.stdout)
+
+  def peak(self):
+    """One core's f32 FMA peak now, GFLOP/s of CPU time (bench/conv/peak.c,
+    built by run.sh)."""
+    p = run([os.path.join(self.out, "peak")], timeout=60)
+    if p.returncode != 0:
+      raise RuntimeError("peak failed: " + p.stderr[-1000:])
+    return float(p.stdout.split()[0])
 
   def kiln_device_flags(self, threads):
     if threads == 1:
@@ -139,6 +182,7 @@ class Suite:
     log("  compiled in %.1f s, %.1f MB" % (r["compile_s"],
                                           r["module_bytes"] / 1e6))
     r.update(self.load_time(name))
+    r["gflop"] = round(model_flops(self.path(name, ".onnx")) / 1e9, 4)
     ort_out = self.path(name, "_ort_out.npy")
     first = self.ort(name, 1, 1, ort_out)
     r["ort_version"] = first.get("version")
@@ -175,7 +219,10 @@ class Suite:
     # about 15 minutes on 2 cores.
     rounds = self.args.rounds if kiln_s < 2.0 else min(self.args.rounds, 2)
     r["rounds"] = rounds
+    peaks = []
     for rnd in range(rounds):
+      # The peak in every round, next to the runs it is compared with.
+      peaks.append(self.peak())
       for threads in (1, 2):
         order = ("kiln", "ort") if (rnd + threads) % 2 == 0 else ("ort",
                                                                    "kiln")
@@ -203,6 +250,19 @@ class Suite:
       r["cpu_ratio_%dt" % threads] = round(oc / kc, 4) if kc > 0 else None
       r["samples_%dt" % threads] = {"kiln": len(kiln_t[threads]),
                                     "ort": len(ort_t[threads])}
+    # Speed as a fraction of the FMA peak (the best round's, one core's, in
+    # CPU time): 1 thread from CPU time, so that preemption by other
+    # processes counts for neither; 2 threads from wall time against two
+    # cores. Above 100% means fewer multiplies than the direct algorithm
+    # (Winograd).
+    r["peak_gflops"] = round(max(peaks), 2)
+    for side in ("kiln", "ort"):
+      for threads in (1, 2):
+        ms = r["%s_%dt_cpu_ms" % (side, threads)] if threads == 1 else \
+            r["%s_%dt_ms" % (side, threads)]
+        r["%s_%dt_peak_pct" % (side, threads)] = round(
+            100.0 * r["gflop"] / (ms / 1e3) / (threads * r["peak_gflops"]),
+            1) if ms > 0 else None
     if warm:
       # Fast models: statistics of warm calls (the first one packs weights
       # and creates executables, which would dominate a millisecond model).
@@ -230,9 +290,10 @@ def fmt_ms(v):
 def table(results, command):
   lines = [
       "| model | kiln 1T ms | ORT 1T ms | ORT/kiln 1T | kiln 2T ms | "
-      "ORT 2T ms | ORT/kiln 2T | ORT/kiln CPU time 1T | >= 1.2x? | compile s | module MB | "
+      "ORT 2T ms | ORT/kiln 2T | ORT/kiln CPU time 1T | GFLOP | % of FMA peak "
+      "kiln / ORT, 1T; 2T | >= 1.2x? | compile s | module MB | "
       "load ms (no CRC) | outputs | top kiln dispatches (1T, % of time) |",
-      "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|"
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---:|---:|---|---|"
   ]
   for r in results:
     if "error" in r:
@@ -246,12 +307,24 @@ def table(results, command):
     if not r["meets_target"] and r.get("dispatch_kinds_1t"):
       kind, pct = next(iter(r["dispatch_kinds_1t"].items()))
       verdict = "**no**: %s dispatches %.0f%% of dispatch time" % (kind, pct)
+      # What 1.2x would take: ORT's fraction of the peak times 1.2 (the
+      # thread count where kiln is further from it).
+      worst = 1 if r["ratio_1t"] <= r["ratio_2t"] else 2
+      need = r.get("ort_%dt_peak_pct" % worst)
+      if need:
+        verdict += "; %dT needs %.0f%% of peak (ORT %.0f%%, kiln %.0f%%)" % (
+            worst, TARGET * need, need, r["kiln_%dt_peak_pct" % worst])
+    peak = "%s / %s; %s / %s" % tuple(
+        "%.0f%%" % r[k] if r.get(k) is not None else "?"
+        for k in ("kiln_1t_peak_pct", "ort_1t_peak_pct", "kiln_2t_peak_pct",
+                  "ort_2t_peak_pct"))
     lines.append(
-        "| %s | %s | %s | %.2fx | %s | %s | %.2fx | %.2fx | %s | %.1f | %.1f | "
-        "%.1f (%.2f) | %s | %s |" %
+        "| %s | %s | %s | %.2fx | %s | %s | %.2fx | %.2fx | %.3g | %s | %s | "
+        "%.1f | %.1f | %.1f (%.2f) | %s | %s |" %
         (r["model"], fmt_ms(r["kiln_1t_ms"]), fmt_ms(r["ort_1t_ms"]),
          r["ratio_1t"], fmt_ms(r["kiln_2t_ms"]), fmt_ms(r["ort_2t_ms"]),
-         r["ratio_2t"], r["cpu_ratio_1t"] or 0.0, verdict, r["compile_s"], r["module_bytes"] / 1e6,
+         r["ratio_2t"], r["cpu_ratio_1t"] or 0.0, r["gflop"], peak, verdict,
+         r["compile_s"], r["module_bytes"] / 1e6,
          r["load_ms"], r["load_skip_crc_ms"],
          "match" if r["check"]["ok"] else "**differ**", top))
   return "\n".join(lines) + "\n"

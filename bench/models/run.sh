@@ -40,6 +40,10 @@ cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$root" \
   "$root/bench/models/load_time.c" -o "$out/load_time" \
   "$build/runtime/vm/libkiln_vm.a" "$build/runtime/base/libkiln_base.a" \
   -lpthread -lm
+# The FMA peak loop of the conv benchmark: both runtimes' speed as a share
+# of the machine's.
+cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror \
+  "$root/bench/conv/peak.c" -o "$out/peak"
 
 # ONNX Runtime for node, in the build folder. Its install script would
 # fetch CUDA binaries (from the network); the CPU build is in the package.

@@ -15,8 +15,9 @@ entry, and local-task must give local-sync's bits. A two-layer NCHW chain
 handed to mmt4d channels-last, must keep it NaN). Tolerance: the f32 bound of a length-K dot product, K * 2^-23 *
 sum |x||w|, against a float64 reference.
 
-Then 3x3 stride-1 convolutions with constant filters and 32+ channels
-(the Winograd F(4x4, 3x3) path; H, W of 1, 3, 5, 7, 13, 56, channels 32,
+Then 3x3 stride-1 convolutions with constant filters, 16+ input and 32+
+output channels (the Winograd F(4x4, 3x3) path; H, W of 1, 3, 5, 7, 13,
+19, 21, 56, channels 16, 32,
 33, 64, batch 2, with and without padding, a bias + relu epilogue), same
 ISA caps and devices, compiled with --kiln-llvmcpu-winograd=always (the
 default skips images of under 16 tiles); their bound is the direct one
@@ -72,6 +73,8 @@ WINOGRAD_CASES = [
     (2, 13, 7, 33, 64, 0, False),
     (1, 13, 13, 64, 33, 1, False),
     (1, 56, 56, 32, 33, 1, True),
+    # The fewest input channels Winograd takes (SqueezeNet's 55x55 layers).
+    (1, 21, 19, 16, 40, 1, True),
 ]
 # The direct bound (K * 2^-23 * sum |x||w|) is a worst case for the direct
 # sum; Winograd's transforms (entries up to 8 in A, 5 in B) grow rounding

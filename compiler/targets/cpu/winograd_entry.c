@@ -127,8 +127,8 @@ static bool kiln_cpu_winograd_shape_ok(kiln_ir_context_t* context,
                                        kiln_conv2d_t* cv) {
   if (!op || !kiln_conv2d_match(context, op, cv)) return false;
   if (cv->kh != 3 || cv->kw != 3 || cv->sh != 1 || cv->sw != 1 || cv->dh != 1 ||
-      cv->dw != 1 || cv->c < KILN_CPU_WINOGRAD_MIN_CHANNELS ||
-      cv->f < KILN_CPU_WINOGRAD_MIN_CHANNELS || cv->oh != cv->h - 2 ||
+      cv->dw != 1 || cv->c < KILN_CPU_WINOGRAD_MIN_INPUT_CHANNELS ||
+      cv->f < KILN_CPU_WINOGRAD_MIN_OUTPUT_CHANNELS || cv->oh != cv->h - 2 ||
       cv->ow != cv->w - 2) {
     return false;
   }

@@ -259,6 +259,32 @@ void kiln_ukernel_bias_clamp_x16_avx512(float* out, const float* bias,
                                         int tiles, int32_t M0, int64_t out_row,
                                         int64_t out_tile, float lo, float hi) {
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  uint32_t lo_bits;
+  __builtin_memcpy(&lo_bits, &lo, sizeof(lo_bits));
+  if (lo_bits == 0 && hi > 0.0f) {
+    // ReLU and ReLU6 (lo = +0, hi > 0): two or three operations per row.
+    // With a bias whose -0 lanes are made +0, v = t + b is never -0 (a sum
+    // is -0 only if both terms are), so maxps(+0, v) is v > 0 ? v : +0
+    // with a NaN v passed through: the scalar form's bits, whose NaN
+    // result v + lo is v itself (v, the result of an add, is quiet). Where
+    // the original bias was -0 and t was -0, the scalar form gives lo = +0
+    // and so does this. minps(hi, r) passes a NaN r too; hi = +inf needs
+    // no min.
+    const int bounded = hi != __builtin_inff();
+    for (int t = 0; t < tiles; ++t) {
+      const __m512 b =
+          _mm512_add_ps(_mm512_loadu_ps(bias + 16 * t), _mm512_setzero_ps());
+      float* tile = out + t * out_tile;
+      for (int32_t m = 0; m < M0; ++m) {
+        __m512 r = _mm512_max_ps(
+            _mm512_setzero_ps(),
+            _mm512_add_ps(_mm512_loadu_ps(tile + m * out_row), b));
+        if (bounded) r = _mm512_min_ps(vhi, r);
+        _mm512_storeu_ps(tile + m * out_row, r);
+      }
+    }
+    return;
+  }
   for (int t = 0; t < tiles; ++t) {
     const __m512 b = _mm512_loadu_ps(bias + 16 * t);
     float* tile = out + t * out_tile;

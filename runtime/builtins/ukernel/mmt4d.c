@@ -66,11 +66,16 @@ void kiln_ukernel_mmt4d_tile_generic(void* out_tile, const void* lhs_panel,
   const int32_t M0 = p->M0, N0 = p->N0, K0 = p->K0;
   const int64_t K1 = p->K1;
   const int accumulate = (p->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;
-  const int32_t count = M0 * N0;
+  const int64_t out_row =
+      (p->flags & KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR) ? p->out_stride1 : N0;
   if (p->type == KILN_UKERNEL_MMT4D_S8S8S32) {
     int32_t acc[1024];
     int32_t* out = (int32_t*)out_tile;
-    for (int32_t i = 0; i < count; ++i) acc[i] = accumulate ? out[i] : 0;
+    for (int32_t m0 = 0; m0 < M0; ++m0) {
+      for (int32_t n0 = 0; n0 < N0; ++n0) {
+        acc[m0 * N0 + n0] = accumulate ? out[m0 * out_row + n0] : 0;
+      }
+    }
     const int8_t* lhs = (const int8_t*)lhs_panel;
     const int8_t* rhs = (const int8_t*)rhs_panel;
     for (int64_t k1 = 0; k1 < K1; ++k1) {
@@ -88,7 +93,11 @@ void kiln_ukernel_mmt4d_tile_generic(void* out_tile, const void* lhs_panel,
       lhs += M0 * K0;
       rhs += N0 * K0;
     }
-    for (int32_t i = 0; i < count; ++i) out[i] = acc[i];
+    for (int32_t m0 = 0; m0 < M0; ++m0) {
+      for (int32_t n0 = 0; n0 < N0; ++n0) {
+        out[m0 * out_row + n0] = acc[m0 * N0 + n0];
+      }
+    }
     return;
   }
   float acc[1024];
@@ -100,8 +109,6 @@ void kiln_ukernel_mmt4d_tile_generic(void* out_tile, const void* lhs_panel,
   const int lhs_rm = (p->flags & KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR) != 0;
   const int64_t lhs_row = lhs_rm ? p->lhs_stride1 : K0;
   const int64_t lhs_step = lhs_rm ? 1 : (int64_t)M0 * K0;
-  const int64_t out_row =
-      (p->flags & KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR) ? p->out_stride1 : N0;
   for (int32_t m0 = 0; m0 < M0; ++m0) {
     for (int32_t n0 = 0; n0 < N0; ++n0) {
       acc[m0 * N0 + n0] = accumulate ? out[m0 * out_row + n0] : 0.0f;
@@ -291,9 +298,10 @@ static int kiln_ukernel_mmt4d_check(const kiln_ukernel_mmt4d_params_t* p) {
   }
   const int lhs_rm = (p->flags & KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR) != 0;
   const int out_rm = (p->flags & KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR) != 0;
-  if ((p->flags & row_major) && p->type != KILN_UKERNEL_MMT4D_F32F32F32) {
-    return 0;
-  }
+  // A row-major LHS is f32's (K0 = 1); a row-major OUT is any type whose
+  // kernels take one (f16's AVX2 and AVX-512 ones do not).
+  if (lhs_rm && p->type != KILN_UKERNEL_MMT4D_F32F32F32) return 0;
+  if (out_rm && p->type == KILN_UKERNEL_MMT4D_F16F16F32) return 0;
   if (lhs_rm && p->K0 != 1) return 0;
   if (p->rhs_stride1 && (p->type != KILN_UKERNEL_MMT4D_F32F32F32 ||
                          p->rhs_stride1 < (uint32_t)(p->N0 * p->K0))) {

@@ -118,7 +118,8 @@ static inline uint32_t kiln_ukernel_mmt4d_output_elem(uint32_t type) {
 // M0 * lhs_stride1). Saves packing an operand that is read once per
 // column block (a convolution's activations).
 #define KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR (1u << 1)
-// f32 only. OUT is a row-major M x N matrix instead of packed tiles:
+// f32, s8 and bf16 (not f16). OUT is a row-major M x N matrix instead of
+// packed tiles:
 // element (m1 * M0 + m0, n1 * N0 + n0) at out[m1 * out_stride0 + m0 *
 // out_stride1 + n1 * N0 + n0]. Every M1 x N1 tile is written whole, so the
 // caller passes full tiles only (the unpack pass and its copy disappear).

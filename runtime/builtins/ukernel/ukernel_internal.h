@@ -21,6 +21,19 @@ typedef int32_t kiln_ukernel_unaligned_i32_t
 // Portable C (mmt4d.c): any type and tile size.
 KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_tile_generic);
 
+// Element strides of an M0 x 16 kernel's OUT, packed tiles or rows
+// (KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR): between the rows of a tile and
+// between horizontally adjacent tiles.
+static inline int64_t kiln_ukernel_x16_out_row(
+    const kiln_ukernel_mmt4d_params_t* p) {
+  return (p->flags & KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR) ? p->out_stride1
+                                                            : 16;
+}
+static inline int64_t kiln_ukernel_x16_out_tile(
+    const kiln_ukernel_mmt4d_params_t* p, int M0) {
+  return (p->flags & KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR) ? 16 : 16 * M0;
+}
+
 // Where V_p(tile i, channel c) goes within point p's LHS, for either layout
 // (ukernel_abi.h). Inline: the AVX-512 transform asks once per tile and 16
 // channels.

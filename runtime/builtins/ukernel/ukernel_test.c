@@ -1092,6 +1092,115 @@ KILN_TEST(mmt4d_row_major_lhs_and_out_match_packed) {
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
 }
 
+// A row-major OUT gives the packed OUT's bits for the s8 and bf16 kernels
+// too (the matmul driver writes their rows in place): every supported ISA,
+// skinny and full tiles, 1-5 N1 tiles (three-tile runs and single tiles),
+// overwrite and accumulate. f16 kernels take packed tiles only.
+KILN_TEST(mmt4d_row_major_out_every_type) {
+  enum { K1 = 23, MAX_M = 32, MAX_N = 80, OS = 85 };
+  static uint8_t lhs[MAX_M * K1 * 4], rhs[MAX_N * K1 * 4];
+  static int32_t packed[MAX_M * MAX_N], want[MAX_M * OS], got[MAX_M * OS];
+  static const uint32_t kTypes[] = {KILN_UKERNEL_MMT4D_S8S8S32,
+                                    KILN_UKERNEL_MMT4D_BF16BF16F32};
+  for (size_t i = 0; i < sizeof(lhs); ++i) {
+    lhs[i] = (uint8_t)kiln_test_rand_int(0, 255);
+  }
+  for (size_t i = 0; i < sizeof(rhs); ++i) {
+    rhs[i] = (uint8_t)kiln_test_rand_int(0, 255);
+  }
+  // bf16: the high byte of each element is a small exponent (|x| in
+  // [2^-8, 2^8)), so no NaN, infinity or overflow.
+  for (size_t i = 1; i < sizeof(lhs); i += 2) {
+    lhs[i] = (uint8_t)((lhs[i] & 0x80) | (0x3b + lhs[i] % 9));
+  }
+  for (size_t i = 1; i < sizeof(rhs); i += 2) {
+    rhs[i] = (uint8_t)((rhs[i] & 0x80) | (0x3b + rhs[i] % 9));
+  }
+  kiln_test_isa_t isas[8];
+  int isa_count = kiln_test_supported_isas(isas);
+  int checked = 0;
+  for (int i = 0; i < isa_count; ++i) {
+    for (size_t ti = 0; ti < sizeof(kTypes) / sizeof(kTypes[0]); ++ti) {
+      for (int64_t m = 1; m <= 16; m *= 2) {
+        const kiln_ukernel_tile_sizes_t t = kiln_ukernel_mmt4d_tile_sizes(
+            kTypes[ti], isas[i].features, KILN_UKERNEL_ISA_NATIVE, m);
+        const int64_t M1 = 2, M = M1 * t.M0;
+        for (int64_t N1 = 1; N1 <= 5 && N1 * t.N0 <= MAX_N; ++N1) {
+          const int64_t N = N1 * t.N0;
+          for (int accumulate = 0; accumulate < 2; ++accumulate) {
+            kiln_ukernel_mmt4d_params_t p = {
+                .lhs = lhs,
+                .rhs = rhs,
+                .out = packed,
+                .lhs_stride0 = K1 * t.M0 * t.K0,
+                .rhs_stride0 = K1 * t.N0 * t.K0,
+                .out_stride0 = N1 * t.M0 * t.N0,
+                .M1 = M1,
+                .N1 = N1,
+                .K1 = K1,
+                .M0 = t.M0,
+                .N0 = t.N0,
+                .K0 = t.K0,
+                .type = kTypes[ti],
+                .flags = accumulate ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0,
+                .cpu_features = isas[i].features,
+            };
+            // Initial values (bit patterns of small numbers of either
+            // type), the same in both layouts.
+            for (int j = 0; j < MAX_M * OS; ++j) {
+              want[j] = got[j] = kTypes[ti] == KILN_UKERNEL_MMT4D_S8S8S32
+                                     ? j % 1000 - 500
+                                     : (int32_t)0x3f800000 + j;
+            }
+            for (int64_t r = 0; r < M; ++r)
+              for (int64_t c = 0; c < N; ++c)
+                packed[((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
+                       (r % t.M0) * t.N0 + c % t.N0] = want[r * OS + c];
+            KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+            for (int64_t r = 0; r < M; ++r)
+              for (int64_t c = 0; c < N; ++c)
+                want[r * OS + c] =
+                    packed[((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
+                           (r % t.M0) * t.N0 + c % t.N0];
+            p.flags |= KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR;
+            p.out = got;
+            p.out_stride1 = OS;
+            p.out_stride0 = t.M0 * OS;
+            KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
+            if (memcmp(want, got, sizeof(got)) != 0) {
+              KILN_TEST_FAIL_("ISA %s type %u M0=%d N1=%lld accumulate=%d",
+                              kiln_ukernel_isa_name(isas[i].isa), kTypes[ti],
+                              t.M0, (long long)N1, accumulate);
+            }
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  KILN_EXPECT_TRUE(checked > 0);
+  // f16 kernels read and write packed tiles only.
+  kiln_ukernel_mmt4d_params_t p = {
+      .lhs = lhs,
+      .rhs = rhs,
+      .out = got,
+      .lhs_stride0 = 16 * K1,
+      .rhs_stride0 = 16 * K1,
+      .out_stride0 = 16 * OS,
+      .M1 = 1,
+      .N1 = 1,
+      .K1 = K1,
+      .M0 = 16,
+      .N0 = 16,
+      .K0 = 1,
+      .type = KILN_UKERNEL_MMT4D_F16F16F32,
+      .flags = KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR,
+      .out_stride1 = OS,
+  };
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+}
+
 // The reference of KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP on one value: the
 // scalar ops of a bias add, then max(., lo) and min(., hi) as the cpu
 // backend's epilogues compute them (a NaN gives NaN + lo).
@@ -1326,6 +1435,7 @@ KILN_TEST_MAIN(KILN_TEST_CASE(tile_sizes_follow_the_isa),
                KILN_TEST_CASE(f16_conversion_of_every_value),
                KILN_TEST_CASE(pack_unpack_round_trips_with_padding),
                KILN_TEST_CASE(pack_window_matches_the_im2col_view),
+               KILN_TEST_CASE(mmt4d_row_major_out_every_type),
                KILN_TEST_CASE(mmt4d_bias_clamp_matches_a_separate_pass),
                KILN_TEST_CASE(matmul_small_shapes_every_isa),
                KILN_TEST_CASE(matmul_large_shapes_every_isa),

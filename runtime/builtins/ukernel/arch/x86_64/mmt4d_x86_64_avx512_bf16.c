@@ -19,10 +19,11 @@ static inline __attribute__((always_inline)) void kiln_ukernel_bf16_x16x2(
   const char* restrict rhs = (const char*)rhs_panel;
   const int accumulate =
       (params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;
+  const int64_t ors = kiln_ukernel_x16_out_row(params);
   __m512 acc[16];
 #pragma GCC unroll 16
   for (int m = 0; m < M0; ++m) {
-    acc[m] = accumulate ? _mm512_loadu_ps(out + 16 * m) : _mm512_setzero_ps();
+    acc[m] = accumulate ? _mm512_loadu_ps(out + ors * m) : _mm512_setzero_ps();
   }
   int64_t k = params->K1;
   for (; k >= 2; k -= 2) {
@@ -48,7 +49,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_bf16_x16x2(
     rhs += 64;
   }
 #pragma GCC unroll 16
-  for (int m = 0; m < M0; ++m) _mm512_storeu_ps(out + 16 * m, acc[m]);
+  for (int m = 0; m < M0; ++m) _mm512_storeu_ps(out + ors * m, acc[m]);
 }
 
 // Three horizontally adjacent tiles (the RHS ones rhs_stride0 elements
@@ -58,9 +59,10 @@ static inline __attribute__((always_inline)) void kiln_ukernel_bf16_x16x2(
 static inline __attribute__((always_inline)) void kiln_ukernel_bf16_x16x2_run3(
     float* out, const kiln_ukernel_unaligned_i32_t* restrict lhs,
     const uint16_t* restrict rhs, const int64_t K1, const int64_t ts,
-    const int M0, const int row0, const int rows, const int accumulate) {
+    const int64_t ots, const int64_t ors, const int M0, const int row0,
+    const int rows, const int accumulate) {
   __m512 acc[3][KILN_UKERNEL_3TILES_ROWS];
-  kiln_ukernel_3tiles_load_ps(acc, out, 16 * M0, 16, 3, row0, rows, accumulate);
+  kiln_ukernel_3tiles_load_ps(acc, out, ots, ors, 3, row0, rows, accumulate);
   lhs += row0;
   for (int64_t k = K1; k > 0; --k) {
     const __m512bh r0 = (__m512bh)_mm512_loadu_si512(rhs);
@@ -76,26 +78,28 @@ static inline __attribute__((always_inline)) void kiln_ukernel_bf16_x16x2_run3(
     lhs += M0;
     rhs += 32;
   }
-  kiln_ukernel_3tiles_store_ps(acc, out, 16 * M0, 16, 3, row0, rows);
+  kiln_ukernel_3tiles_store_ps(acc, out, ots, ors, 3, row0, rows);
 }
 
-#define KILN_UKERNEL_DEFINE_AVX512BF16(M0)                                     \
-  void kiln_ukernel_mmt4d_bf16_##M0##x16x2_avx512bf16(                         \
-      void* out_tile, const void* lhs_panel, const void* rhs_panel,            \
-      const kiln_ukernel_mmt4d_params_t* params) {                             \
-    kiln_ukernel_bf16_x16x2(out_tile, lhs_panel, rhs_panel, params, M0);       \
-  }                                                                            \
-  void kiln_ukernel_mmt4d_bf16_##M0##x16x2_3tiles_avx512bf16(                  \
-      void* out_tiles, const void* lhs_panel, const void* rhs_panel,           \
-      const kiln_ukernel_mmt4d_params_t* params) {                             \
-    const int accumulate =                                                     \
-        (params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;             \
-    for (int row0 = 0; row0 < M0; row0 += KILN_UKERNEL_3TILES_ROWS) {          \
-      kiln_ukernel_bf16_x16x2_run3(                                            \
-          (float*)out_tiles, (const kiln_ukernel_unaligned_i32_t*)lhs_panel,   \
-          (const uint16_t*)rhs_panel, params->K1, params->rhs_stride0, M0,     \
-          row0, M0 < KILN_UKERNEL_3TILES_ROWS ? M0 : KILN_UKERNEL_3TILES_ROWS, \
-          accumulate);                                                         \
-    }                                                                          \
+#define KILN_UKERNEL_DEFINE_AVX512BF16(M0)                                   \
+  void kiln_ukernel_mmt4d_bf16_##M0##x16x2_avx512bf16(                       \
+      void* out_tile, const void* lhs_panel, const void* rhs_panel,          \
+      const kiln_ukernel_mmt4d_params_t* params) {                           \
+    kiln_ukernel_bf16_x16x2(out_tile, lhs_panel, rhs_panel, params, M0);     \
+  }                                                                          \
+  void kiln_ukernel_mmt4d_bf16_##M0##x16x2_3tiles_avx512bf16(                \
+      void* out_tiles, const void* lhs_panel, const void* rhs_panel,         \
+      const kiln_ukernel_mmt4d_params_t* params) {                           \
+    const int accumulate =                                                   \
+        (params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;           \
+    for (int row0 = 0; row0 < M0; row0 += KILN_UKERNEL_3TILES_ROWS) {        \
+      kiln_ukernel_bf16_x16x2_run3(                                          \
+          (float*)out_tiles, (const kiln_ukernel_unaligned_i32_t*)lhs_panel, \
+          (const uint16_t*)rhs_panel, params->K1, params->rhs_stride0,       \
+          kiln_ukernel_x16_out_tile(params, M0),                             \
+          kiln_ukernel_x16_out_row(params), M0, row0,                        \
+          M0 < KILN_UKERNEL_3TILES_ROWS ? M0 : KILN_UKERNEL_3TILES_ROWS,     \
+          accumulate);                                                       \
+    }                                                                        \
   }
 KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_DEFINE_AVX512BF16)

@@ -23,11 +23,12 @@ static inline __attribute__((always_inline)) void kiln_ukernel_s8_x16x4(
   const char* restrict rhs = (const char*)rhs_panel;
   const int accumulate =
       (params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;
+  const int64_t ors = kiln_ukernel_x16_out_row(params);
   __m512i acc[16];
 #pragma GCC unroll 16
   for (int m = 0; m < M0; ++m) {
     acc[m] =
-        accumulate ? _mm512_loadu_si512(out + 16 * m) : _mm512_setzero_si512();
+        accumulate ? _mm512_loadu_si512(out + ors * m) : _mm512_setzero_si512();
   }
   const __m512i sign_bits = _mm512_set1_epi8((char)0x80);
   const __m512i ones = _mm512_set1_epi8(1);
@@ -50,7 +51,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_s8_x16x4(
 #pragma GCC unroll 16
   for (int m = 0; m < M0; ++m) {
     __m512i row_excess = _mm512_permutexvar_epi32(_mm512_set1_epi32(m), excess);
-    _mm512_storeu_si512(out + 16 * m, _mm512_sub_epi32(acc[m], row_excess));
+    _mm512_storeu_si512(out + ors * m, _mm512_sub_epi32(acc[m], row_excess));
   }
 }
 
@@ -61,15 +62,16 @@ static inline __attribute__((always_inline)) void kiln_ukernel_s8_x16x4(
 // the loads). The same sums in the same order: bit-identical results.
 static inline __attribute__((always_inline)) void kiln_ukernel_s8_x16x4_run3(
     int32_t* out, const kiln_ukernel_unaligned_i32_t* restrict lhs,
-    const char* restrict rhs, const int64_t K1, const int64_t ts, const int M0,
-    const int row0, const int rows, const int accumulate) {
+    const char* restrict rhs, const int64_t K1, const int64_t ts,
+    const int64_t ots, const int64_t ors, const int M0, const int row0,
+    const int rows, const int accumulate) {
   __m512i acc[3][KILN_UKERNEL_3TILES_ROWS];
 #pragma GCC unroll 3
   for (int t = 0; t < 3; ++t) {
 #pragma GCC unroll 8
     for (int m = 0; m < rows; ++m) {
       acc[t][m] = accumulate
-                      ? _mm512_loadu_si512(out + 16 * (M0 * t + row0 + m))
+                      ? _mm512_loadu_si512(out + ots * t + ors * (row0 + m))
                       : _mm512_setzero_si512();
     }
   }
@@ -104,7 +106,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_s8_x16x4_run3(
         _mm512_permutexvar_epi32(_mm512_set1_epi32(m), excess);
 #pragma GCC unroll 3
     for (int t = 0; t < 3; ++t) {
-      _mm512_storeu_si512(out + 16 * (M0 * t + row0 + m),
+      _mm512_storeu_si512(out + ots * t + ors * (row0 + m),
                           _mm512_sub_epi32(acc[t][m], row_excess));
     }
   }
@@ -124,7 +126,9 @@ static inline __attribute__((always_inline)) void kiln_ukernel_s8_x16x4_run3(
     for (int row0 = 0; row0 < M0; row0 += KILN_UKERNEL_3TILES_ROWS) {          \
       kiln_ukernel_s8_x16x4_run3(                                              \
           (int32_t*)out_tiles, (const kiln_ukernel_unaligned_i32_t*)lhs_panel, \
-          (const char*)rhs_panel, params->K1, params->rhs_stride0, M0, row0,   \
+          (const char*)rhs_panel, params->K1, params->rhs_stride0,             \
+          kiln_ukernel_x16_out_tile(params, M0),                               \
+          kiln_ukernel_x16_out_row(params), M0, row0,                          \
           M0 < KILN_UKERNEL_3TILES_ROWS ? M0 : KILN_UKERNEL_3TILES_ROWS,       \
           accumulate);                                                         \
     }                                                                          \

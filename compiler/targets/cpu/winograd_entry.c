@@ -207,9 +207,10 @@ void kiln_cpu_winograd_workgroups(const kiln_cpu_winograd_t* w,
 
 uint32_t kiln_cpu_winograd_local_memory(const kiln_cpu_winograd_t* w) {
   (void)w;
+  // Plus one cache line of padding after each point's V and products.
   return 4u * 36u * KILN_CPU_WINOGRAD_WT *
              (KILN_CPU_WINOGRAD_KB + KILN_CPU_WINOGRAD_NB) +
-         64u;
+         4u * 36u * 2u * 16u + 64u;
 }
 
 void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
@@ -256,12 +257,16 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       "  const int64_t cols = F - n0 < NB ? F - n0 : NB;\n"
       "  const int64_t M1 = (nt + t.M0 - 1) / t.M0, N1 = (cols + t.N0 - 1) / "
       "t.N0;\n"
-      "  const int64_t AS = M1 * N1 * t.M0 * t.N0;\n"
-      "  size_t need = 4 * (size_t)(36 * M1 * t.M0 * KB + 36 * AS);\n"
+      // The 36 points' matrices lie one cache line further apart than
+      // their size: their sizes are powers of two (16 tiles x 128
+      // channels), and packed back to back the 36 rows a tile's transform
+      // reads or writes all fell in one L1 set.
+      "  const int64_t AS = M1 * N1 * t.M0 * t.N0 + 16;\n"
+      "  size_t need = 4 * (size_t)(36 * (M1 * t.M0 * KB + 16) + 36 * AS);\n"
       "  if (!wg->local_memory || wg->local_memory_size < need) return "
       "KILN_CPU_FAIL_PROGRAM;\n"
       "  float* v = (float*)wg->local_memory;\n"
-      "  float* acc = v + 36 * M1 * t.M0 * KB;\n"
+      "  float* acc = v + 36 * (M1 * t.M0 * KB + 16);\n"
       "  const float* img = (const float*)ds->binding_ptrs[%u] + b * %" PRId64
       ";\n"
       "  const float* u = (const float*)ds->binding_ptrs[%u];\n"
@@ -275,6 +280,7 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       out,
       "  for (int64_t k0 = 0; k0 < C; k0 += KB) {\n"
       "    const int64_t kc = C - k0 < KB ? C - k0 : KB;\n"
+      "    const int64_t VS = M1 * t.M0 * kc + 16;\n"
       "    kiln_ukernel_winograd_input_params_t wi;\n"
       "    memset(&wi, 0, sizeof(wi));\n"
       "    wi.in = img; wi.out = v; wi.in_stride_h = %" PRId64
@@ -283,7 +289,7 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       "    wi.h = H; wi.w = W; wi.pad_top = PT; wi.pad_left = PL;\n"
       "    wi.tiles_w = TW; wi.tile0 = tb; wi.tiles = nt;\n"
       "    wi.out_size0 = M1; wi.c0 = k0; wi.kc = kc;\n"
-      "    wi.out_stride_point = M1 * t.M0 * kc; wi.tile_size0 = t.M0;\n"
+      "    wi.out_stride_point = VS; wi.tile_size0 = t.M0;\n"
       "    wi.flags = KILN_UKERNEL_WINOGRAD_FLAG_LHS_ROW_MAJOR;\n"
       "    wi.cpu_features = features;\n"
       "    if (env->import_funcs[4](env->import_contexts[4], &wi, 0)) return "
@@ -300,7 +306,7 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       // A 16-column panel holds 16 / N0 tiles (matmul_entry.c's panels).
       "    const int64_t tpp = 16 / t.N0;\n"
       "    for (int p = 0; p < 36; ++p) {\n"
-      "      mp.lhs = v + p * M1 * t.M0 * kc;\n"
+      "      mp.lhs = v + p * VS;\n"
       "      for (int64_t j = 0; j < N1; j += tpp) {\n"
       "        mp.rhs = u + p * PS + ((n0 + j * t.N0) / 16) * (C * 16) + k0 * "
       "16;\n"

@@ -48,8 +48,10 @@ static inline __attribute__((always_inline)) void kiln_wino_input16(
     const float* base, int64_t stride_h, int64_t stride_w, uint64_t valid,
     const int interior, __mmask16 mask, __m512 v[36]) {
   __m512 tmp[36];
+#pragma GCC unroll 6
   for (int x = 0; x < 6; ++x) {
     __m512 d[6], r[6];
+#pragma GCC unroll 6
     for (int u = 0; u < 6; ++u) {
       const float* px = base + u * stride_h + x * stride_w;
       d[u] = interior || ((valid >> (u * 6 + x)) & 1)
@@ -57,8 +59,10 @@ static inline __attribute__((always_inline)) void kiln_wino_input16(
                  : _mm512_setzero_ps();
     }
     kiln_wino_bt16(d, r);
+#pragma GCC unroll 6
     for (int u = 0; u < 6; ++u) tmp[u * 6 + x] = r[u];
   }
+#pragma GCC unroll 6
   for (int u = 0; u < 6; ++u) kiln_wino_bt16(tmp + u * 6, v + u * 6);
 }
 
@@ -130,13 +134,19 @@ void kiln_ukernel_winograd_output_tile_avx512(
     const int64_t n = p->cols - f < 16 ? p->cols - f : 16;
     const __mmask16 mask = (__mmask16)((1u << n) - 1u);
     const float* m = in + (f / 16) * M0 * 16;
+    // Unrolled so that the points go from their loads straight into the
+    // first A^T pass in registers (a rolled loop copied them through the
+    // stack).
     __m512 tmp[24];
+#pragma GCC unroll 6
     for (int x = 0; x < 6; ++x) {
       __m512 mm[6], r[4];
+#pragma GCC unroll 6
       for (int u = 0; u < 6; ++u) {
         mm[u] = _mm512_loadu_ps(m + (u * 6 + x) * p->in_stride_point);
       }
       kiln_wino_at16(mm, r);
+#pragma GCC unroll 4
       for (int u = 0; u < 4; ++u) tmp[u * 6 + x] = r[u];
     }
     const __m512 bias = p->bias ? _mm512_maskz_loadu_ps(mask, p->bias + f)

@@ -173,6 +173,10 @@ typedef struct kiln_ukernel_tile_entry_t {
   // or 2 + 2 where one would be left (N1 = 4: 12 + 20 loads per 32 + 32
   // FMAs instead of 11 + 17 per 48 + 16, the one-tile kernel's ratio).
   kiln_ukernel_mmt4d_tile_fn_t fn2;
+  // 1: fn, fn2 and fn3 apply KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP in
+  // registers before their store (params->bias then points at the call's
+  // first column); 0: mmt4d makes a pass over the tiles they wrote.
+  int fuses_bias_clamp;
 } kiln_ukernel_tile_entry_t;
 
 #if defined(__x86_64__)
@@ -185,7 +189,8 @@ typedef struct kiln_ukernel_tile_entry_t {
    kiln_ukernel_mmt4d_f32_##M0##x8x1_avx2,                           \
    "f32_" #M0 "x8x1_avx2",                                           \
    NULL,                                                             \
-   NULL},                                                            \
+   NULL,                                                             \
+   0},                                                               \
       {KILN_UKERNEL_MMT4D_F16F16F32,                                 \
        M0,                                                           \
        8,                                                            \
@@ -194,26 +199,29 @@ typedef struct kiln_ukernel_tile_entry_t {
        kiln_ukernel_mmt4d_f16_##M0##x8x1_avx2,                       \
        "f16_" #M0 "x8x1_avx2",                                       \
        NULL,                                                         \
-       NULL},
-#define KILN_UKERNEL_AVX512_ENTRIES(M0)               \
-  {KILN_UKERNEL_MMT4D_F32F32F32,                      \
-   M0,                                                \
-   16,                                                \
-   1,                                                 \
-   KILN_UKERNEL_X86_64_AVX512_FEATURES,               \
-   kiln_ukernel_mmt4d_f32_##M0##x16x1_avx512,         \
-   "f32_" #M0 "x16x1_avx512",                         \
-   kiln_ukernel_mmt4d_f32_##M0##x16x1_3tiles_avx512,  \
-   kiln_ukernel_mmt4d_f32_##M0##x16x1_2tiles_avx512}, \
-      {KILN_UKERNEL_MMT4D_F16F16F32,                  \
-       M0,                                            \
-       16,                                            \
-       1,                                             \
-       KILN_UKERNEL_X86_64_AVX512_FEATURES,           \
-       kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512,     \
-       "f16_" #M0 "x16x1_avx512",                     \
-       NULL,                                          \
-       NULL},
+       NULL,                                                         \
+       0},
+#define KILN_UKERNEL_AVX512_ENTRIES(M0)              \
+  {KILN_UKERNEL_MMT4D_F32F32F32,                     \
+   M0,                                               \
+   16,                                               \
+   1,                                                \
+   KILN_UKERNEL_X86_64_AVX512_FEATURES,              \
+   kiln_ukernel_mmt4d_f32_##M0##x16x1_avx512,        \
+   "f32_" #M0 "x16x1_avx512",                        \
+   kiln_ukernel_mmt4d_f32_##M0##x16x1_3tiles_avx512, \
+   kiln_ukernel_mmt4d_f32_##M0##x16x1_2tiles_avx512, \
+   1},                                               \
+      {KILN_UKERNEL_MMT4D_F16F16F32,                 \
+       M0,                                           \
+       16,                                           \
+       1,                                            \
+       KILN_UKERNEL_X86_64_AVX512_FEATURES,          \
+       kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512,    \
+       "f16_" #M0 "x16x1_avx512",                    \
+       NULL,                                         \
+       NULL,                                         \
+       0},
 #define KILN_UKERNEL_AVX512VNNI_ENTRIES(M0)             \
   {KILN_UKERNEL_MMT4D_S8S8S32,                          \
    M0,                                                  \
@@ -223,7 +231,8 @@ typedef struct kiln_ukernel_tile_entry_t {
    kiln_ukernel_mmt4d_s8_##M0##x16x4_avx512vnni,        \
    "s8_" #M0 "x16x4_avx512vnni",                        \
    kiln_ukernel_mmt4d_s8_##M0##x16x4_3tiles_avx512vnni, \
-   NULL},
+   NULL,                                                \
+   0},
 #define KILN_UKERNEL_AVX512BF16_ENTRIES(M0)               \
   {KILN_UKERNEL_MMT4D_BF16BF16F32,                        \
    M0,                                                    \
@@ -233,7 +242,8 @@ typedef struct kiln_ukernel_tile_entry_t {
    kiln_ukernel_mmt4d_bf16_##M0##x16x2_avx512bf16,        \
    "bf16_" #M0 "x16x2_avx512bf16",                        \
    kiln_ukernel_mmt4d_bf16_##M0##x16x2_3tiles_avx512bf16, \
-   NULL},
+   NULL,                                                  \
+   0},
 #endif
 
 // From oldest to newest ISA: the last entry that matches wins.
@@ -245,7 +255,7 @@ static const kiln_ukernel_tile_entry_t kiln_ukernel_tile_table[] = {
                 KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_AVX512BF16_ENTRIES)
 #endif
                     {0, 0, 0, 0, 0, kiln_ukernel_mmt4d_tile_generic, "generic",
-                     NULL, NULL},
+                     NULL, NULL, 0},
 };
 
 static const kiln_ukernel_tile_entry_t* kiln_ukernel_mmt4d_entry(
@@ -407,6 +417,16 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
       kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(p->type));
   const int64_t rhs_tile = p->rhs_stride0;
   const int bias_clamp = (p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) != 0;
+  // Kernels that fuse the bias + clamp get a copy of the params whose bias
+  // follows the N1 tiles; copied only with the flag (modules built before
+  // it pass shorter params).
+  const int fused = bias_clamp && e->fuses_bias_clamp;
+  kiln_ukernel_mmt4d_params_t fused_params;
+  if (fused) {
+    fused_params = *p;
+    p = &fused_params;
+  }
+  const int pass = bias_clamp && !fused;
   for (int64_t m1 = 0; m1 < p->M1; ++m1) {
     const char* lhs = (const char*)p->lhs + m1 * p->lhs_stride0 * in_size;
     char* out = (char*)p->out + m1 * p->out_stride0 * 4;
@@ -418,8 +438,9 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
       const int64_t threes_end =
           e->fn2 && p->N1 >= 4 && p->N1 % 3 == 1 ? p->N1 - 4 : p->N1;
       for (; n1 + 3 <= threes_end; n1 += 3) {
+        if (fused) fused_params.bias = params->bias + n1 * p->N0;
         e->fn3(out, lhs, rhs, p);
-        if (bias_clamp) {
+        if (pass) {
           kiln_ukernel_mmt4d_bias_clamp(p, (float*)out, n1 * p->N0, 3, out_row,
                                         out_tile);
         }
@@ -429,8 +450,9 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
     }
     if (e->fn2) {
       for (; n1 + 2 <= p->N1; n1 += 2) {
+        if (fused) fused_params.bias = params->bias + n1 * p->N0;
         e->fn2(out, lhs, rhs, p);
-        if (bias_clamp) {
+        if (pass) {
           kiln_ukernel_mmt4d_bias_clamp(p, (float*)out, n1 * p->N0, 2, out_row,
                                         out_tile);
         }
@@ -439,8 +461,9 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
       }
     }
     for (; n1 < p->N1; ++n1) {
+      if (fused) fused_params.bias = params->bias + n1 * p->N0;
       e->fn(out, lhs, rhs, p);
-      if (bias_clamp) {
+      if (pass) {
         kiln_ukernel_mmt4d_bias_clamp(p, (float*)out, n1 * p->N0, 1, out_row,
                                       out_tile);
       }

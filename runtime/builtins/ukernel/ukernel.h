@@ -44,6 +44,9 @@ int kiln_ukernel_winograd_output_import(void* context, void* params,
 
 // Computes one M0 x N0 OUT tile from one LHS M1 row (K1 x M0 x K0) and one
 // RHS N1 row (K1 x N0 x K0); K1, flags and the tile sizes come from |params|.
+// Some tile functions apply KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP before their
+// store, reading the bias at params->bias (their own first column), and some
+// leave it to kiln_ukernel_mmt4d: call them through kiln_ukernel_mmt4d.
 typedef void (*kiln_ukernel_mmt4d_tile_fn_t)(
     void* out_tile, const void* lhs_panel, const void* rhs_panel,
     const kiln_ukernel_mmt4d_params_t* params);

@@ -123,6 +123,13 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1(
     lhs += lks;
     rhs += rs;
   }
+  if (params->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) {
+    const kiln_ukernel_bc_t bc =
+        kiln_ukernel_bc_setup(params->clamp_lo, params->clamp_hi);
+    const __m512 b = kiln_ukernel_bc_bias(&bc, params->bias);
+#pragma GCC unroll 16
+    for (int m = 0; m < M0; ++m) acc[m] = kiln_ukernel_bc_apply(&bc, acc[m], b);
+  }
   kiln_ukernel_store_acc16(acc, out, M0, ly.ors);
 }
 
@@ -137,8 +144,10 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1(
 // are bit-identical.
 static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1_runt(
     float* out, const float* restrict lhs, const float* restrict rhs,
-    const int64_t K1, const int64_t ts, const kiln_ukernel_f32_layout_t ly,
-    const int tiles, const int row0, const int rows, const int accumulate) {
+    const kiln_ukernel_mmt4d_params_t* params,
+    const kiln_ukernel_f32_layout_t ly, const int tiles, const int row0,
+    const int rows, const int accumulate) {
+  const int64_t K1 = params->K1, ts = params->rhs_stride0;
   __m512 acc[3][KILN_UKERNEL_3TILES_ROWS];
   kiln_ukernel_3tiles_load_ps(acc, out, ly.ots, ly.ors, tiles, row0, rows,
                               accumulate);
@@ -158,6 +167,10 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1_runt(
     lhs += ly.lks;
     rhs += ly.rs;
   }
+  if (params->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) {
+    kiln_ukernel_3tiles_bias_clamp(acc, params->bias, params->clamp_lo,
+                                   params->clamp_hi, tiles, rows);
+  }
   kiln_ukernel_3tiles_store_ps(acc, out, ly.ots, ly.ors, tiles, row0, rows);
 }
 
@@ -173,7 +186,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1xt(
   for (int row0 = 0; row0 < M0; row0 += KILN_UKERNEL_3TILES_ROWS) {
     kiln_ukernel_f32_x16x1_runt(
         (float*)out_tiles, (const float*)lhs_panel, (const float*)rhs_panel,
-        params->K1, params->rhs_stride0, ly, tiles, row0,
+        params, ly, tiles, row0,
         M0 < KILN_UKERNEL_3TILES_ROWS ? M0 : KILN_UKERNEL_3TILES_ROWS,
         accumulate);
   }
@@ -258,44 +271,14 @@ KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_DEFINE_AVX512)
 void kiln_ukernel_bias_clamp_x16_avx512(float* out, const float* bias,
                                         int tiles, int32_t M0, int64_t out_row,
                                         int64_t out_tile, float lo, float hi) {
-  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
-  uint32_t lo_bits;
-  __builtin_memcpy(&lo_bits, &lo, sizeof(lo_bits));
-  if (lo_bits == 0 && hi > 0.0f) {
-    // ReLU and ReLU6 (lo = +0, hi > 0): two or three operations per row.
-    // With a bias whose -0 lanes are made +0, v = t + b is never -0 (a sum
-    // is -0 only if both terms are), so maxps(+0, v) is v > 0 ? v : +0
-    // with a NaN v passed through: the scalar form's bits, whose NaN
-    // result v + lo is v itself (v, the result of an add, is quiet). Where
-    // the original bias was -0 and t was -0, the scalar form gives lo = +0
-    // and so does this. minps(hi, r) passes a NaN r too; hi = +inf needs
-    // no min.
-    const int bounded = hi != __builtin_inff();
-    for (int t = 0; t < tiles; ++t) {
-      const __m512 b =
-          _mm512_add_ps(_mm512_loadu_ps(bias + 16 * t), _mm512_setzero_ps());
-      float* tile = out + t * out_tile;
-      for (int32_t m = 0; m < M0; ++m) {
-        __m512 r = _mm512_max_ps(
-            _mm512_setzero_ps(),
-            _mm512_add_ps(_mm512_loadu_ps(tile + m * out_row), b));
-        if (bounded) r = _mm512_min_ps(vhi, r);
-        _mm512_storeu_ps(tile + m * out_row, r);
-      }
-    }
-    return;
-  }
+  const kiln_ukernel_bc_t bc = kiln_ukernel_bc_setup(lo, hi);
   for (int t = 0; t < tiles; ++t) {
-    const __m512 b = _mm512_loadu_ps(bias + 16 * t);
+    const __m512 b = kiln_ukernel_bc_bias(&bc, bias + 16 * t);
     float* tile = out + t * out_tile;
     for (int32_t m = 0; m < M0; ++m) {
-      const __m512 v = _mm512_add_ps(_mm512_loadu_ps(tile + m * out_row), b);
-      // maxps / minps return their second operand unless the first is
-      // greater / less: t > lo ? t : lo, then r < hi ? r : hi.
-      __m512 r = _mm512_min_ps(_mm512_max_ps(v, vlo), vhi);
-      const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-      r = _mm512_mask_add_ps(r, nan, v, vlo);
-      _mm512_storeu_ps(tile + m * out_row, r);
+      _mm512_storeu_ps(
+          tile + m * out_row,
+          kiln_ukernel_bc_apply(&bc, _mm512_loadu_ps(tile + m * out_row), b));
     }
   }
 }

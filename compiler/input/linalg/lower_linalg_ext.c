@@ -297,6 +297,12 @@ static kiln_status_t kiln_lx_lower_scan(kiln_ir_builder_t* b,
 // slot accumulators and two inputs stay within a structured op's operands.
 #define KILN_LX_TOPK_MAX_SLOTS 12
 
+// topk_v2 with is_sorted (IREE's bubble sort after every insertion).
+static bool kiln_lx_topk_is_sorted(const kiln_ir_op_t* op) {
+  return kiln_ir_op_is(op, "iree_linalg_ext.topk_v2") &&
+         kiln_ir_op_get_attr(op, "is_sorted") != NULL;
+}
+
 // One step of IREE's topk insertion at a slot: the carry (|cv|, |ci|) and
 // the slot (|kv|, |ki|) become the slot's new pair and the new carry. The
 // slot takes the carry's value when comparator(carry, slot) holds (or the
@@ -348,8 +354,7 @@ static kiln_status_t kiln_lx_lower_topk_slots(
     int64_t d, int64_t k) {
   kiln_ir_context_t* ctx = b->context;
   uint32_t rank = (uint32_t)x->type->shaped.rank;
-  bool sorted = kiln_ir_op_is(op, "iree_linalg_ext.topk_v2") &&
-                kiln_ir_op_get_attr(op, "is_sorted") != NULL;
+  bool sorted = kiln_lx_topk_is_sorted(op);
   // Slot p of each output, shaped like the output without dim d.
   bool reduction[KILN_LX_MAX_RANK + 1] = {false};
   int64_t kept[KILN_LX_MAX_RANK];
@@ -830,6 +835,17 @@ static kiln_status_t kiln_lx_walk_generic(kiln_ir_builder_t* b,
                                     m.reduction, generic, body);
 }
 
+// Ends a kiln_lx_walk_generic body with its 2 |n| accumulators |results|;
+// |next| receive the slots' new pairs (the last |n|).
+static kiln_status_t kiln_lx_walk_yield(kiln_ir_builder_t* bb,
+                                        kiln_ir_op_t* generic, uint32_t n,
+                                        kiln_ir_value_t* const* results,
+                                        kiln_ir_value_t** next) {
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(bb, 2 * n, results));
+  for (uint32_t o = 0; o < n; ++o) next[o] = kiln_ir_op_result(generic, n + o);
+  return kiln_ok_status();
+}
+
 // One insertion of IREE's walk: element t walks the slots (values
 // [, indices]) with a carry, kiln_lx_topk_insert_step at each slot in
 // order. The generic's accumulators at slot j fold over the slots q: the
@@ -887,9 +903,7 @@ static kiln_status_t kiln_lx_walk_insert(kiln_ir_builder_t* b, void* user,
     KILN_RETURN_IF_ERROR(kiln_lowering_select(
         &bb, at, slot_new[o], body->args[2 * n + o], &results[n + o]));
   }
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 2 * n, results));
-  for (uint32_t o = 0; o < n; ++o) next[o] = kiln_ir_op_result(generic, n + o);
-  return kiln_ok_status();
+  return kiln_lx_walk_yield(&bb, generic, n, results, next);
 }
 
 // Sweep s of IREE's bubble sort over the slots (values [, indices]): j from
@@ -957,9 +971,7 @@ static kiln_status_t kiln_lx_walk_sweep(kiln_ir_builder_t* b, void* user,
     results[o] = c_new;
     results[n + o] = o_new;
   }
-  KILN_RETURN_IF_ERROR(kiln_lowering_yield(&bb, 2 * n, results));
-  for (uint32_t o = 0; o < n; ++o) next[o] = kiln_ir_op_result(generic, n + o);
-  return kiln_ok_status();
+  return kiln_lx_walk_yield(&bb, generic, n, results, next);
 }
 
 // One step of the walk: the insertion of element t, then for topk_v2 with
@@ -970,8 +982,7 @@ static kiln_status_t kiln_lx_walk_step(kiln_ir_builder_t* b, void* user,
                                        kiln_ir_value_t** next) {
   kiln_lx_walk_t w = *(const kiln_lx_walk_t*)user;
   KILN_RETURN_IF_ERROR(kiln_lx_walk_insert(b, &w, t, slots, next));
-  if (!(kiln_ir_op_is(w.op, "iree_linalg_ext.topk_v2") &&
-        kiln_ir_op_get_attr(w.op, "is_sorted") != NULL)) {
+  if (!kiln_lx_topk_is_sorted(w.op)) {
     return kiln_ok_status();
   }
   w.t = t;
@@ -1025,8 +1036,7 @@ static kiln_status_t kiln_lx_lower_topk(kiln_ir_builder_t* b,
   // The counts give IREE's order when the initial outputs are in order
   // under the comparator (a fill: all equivalent; tensor.empty) and no
   // bubble sort reorders equivalent values; otherwise the walk itself.
-  bool sorted = kiln_ir_op_is(op, "iree_linalg_ext.topk_v2") &&
-                kiln_ir_op_get_attr(op, "is_sorted") != NULL;
+  bool sorted = kiln_lx_topk_is_sorted(op);
   bool in_order = true;
   for (uint32_t o = 0; o < num_outs; ++o) {
     kiln_ir_op_t* def = outs[o]->defining_op;

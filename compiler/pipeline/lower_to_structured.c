@@ -220,6 +220,8 @@ kiln_status_t kiln_pass_lower_to_structured(kiln_ir_context_t* context,
   for (size_t i = 0; i < list.count; ++i) {
     KILN_RETURN_IF_ERROR(kiln_lower_to_structured_op(&b, list.ops[i]));
   }
+  // Lowerings that loop on the host (topk's walk) emit stablehlo.while.
+  KILN_RETURN_IF_ERROR(kiln_lower_region_control_flow(context, module));
   // Run-time shape checks of the structured ops on dynamic shapes.
   kiln_op_list_t structured = {context, NULL, 0, 0, false};
   kiln_ir_op_walk(module, KILN_IR_WALK_PRE_ORDER, kiln_collect_structured,

@@ -272,6 +272,25 @@ if [ -x "$bin/kiln-compile" ]; then
     expect "run-mlir: $want" 1 "^error: $want; .*\(INVALID_ARGUMENT\)" -- \
       "$bin/kiln-run-mlir" "$work/add.mlir" --input="$in0" --input="$in1"
   done
+  # Integers of the same width are the same bits (IREE's HAL allows them):
+  # a signed or unsigned 32-bit input serves the i32 argument, as does an
+  # int32 .npy (numpy's '<i4' loads as si32); another width or a float does
+  # not.
+  for ok_case in 3xsi32 3xui32; do
+    expect "run-module: $ok_case for a 3xi32 argument" 0 '^result\[0\]: hal.buffer_view$' -- \
+      $run --module="$work/add.kmod" --function=add --input=2x3xf32=1 --input="$ok_case=7"
+  done
+  /usr/bin/python3 -c 'import struct, sys
+h = "{\x27descr\x27: \x27<i4\x27, \x27fortran_order\x27: False, \x27shape\x27: (3,), }"
+h += " " * (63 - (10 + len(h)) % 64) + "\n"
+sys.stdout.buffer.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode() + struct.pack("<3i", 1, -2, 3))' >"$work/i4.npy"
+  expect "run-module: an int32 .npy for a 3xi32 argument" 0 '^2x3xf32=\[2 2 2\]\[2 2 2\]$' -- \
+    $run --module="$work/add.kmod" --function=add --input=2x3xf32=1 --input=@"$work/i4.npy"
+  for bad_case in "3xi16|expected 3xi32 but got 3xi16" "3xsi64|expected 3xi32 but got 3xsi64"; do
+    IFS='|' read -r in1 want <<<"$bad_case"
+    expect "run-module: $want" 1 "^error: @add input 1: $want; .*\(INVALID_ARGUMENT\)" -- \
+      $run --module="$work/add.kmod" --function=add --input=2x3xf32=1 --input="$in1=1"
+  done
   # An ONNX model's argument is named after its graph input.
   onnx_abs=/usr/share/libonnx-testdata/data/node/test_abs/model.onnx
   if [ -f "$onnx_abs" ]; then

@@ -1971,8 +1971,9 @@ static kiln_status_t kiln_emit_dot(kiln_cg_t* cg, kiln_structured_op_t* rs,
 // Whether the f16 contraction root, which is also the sink, computes
 // KILN_VM_DOT8_LANES adjacent outputs per dot8.f16: its only reduction is
 // the dot loop |dot| and its innermost parallel loop (loop |rank| - 1 of the
-// loop space, not the workgroup-split loop |split|) has a static extent that
-// the lanes divide. Each output keeps dot.f16's order and rounding; eight
+// loop space, not the workgroup-split loop |split|) has a static extent of
+// at least the lanes (the outputs past the last whole group of lanes take
+// one dot.f16 each). Each output keeps dot.f16's order and rounding; eight
 // interleaved chains run about eight times as fast as one.
 static bool kiln_use_dot8(kiln_cg_t* cg, kiln_ir_op_t* sink, uint32_t dot,
                           uint32_t rank, uint32_t split,
@@ -1982,7 +1983,7 @@ static bool kiln_use_dot8(kiln_cg_t* cg, kiln_ir_op_t* sink, uint32_t dot,
          kiln_dot_is_f16(rs) && rs->num_outs == 1 &&
          kiln_structured_num_reductions(rs) == 1 && rank >= 2 &&
          split != rank - 1 && ranges[rank - 1] != KILN_IR_DYNAMIC_DIM &&
-         ranges[rank - 1] > 0 && ranges[rank - 1] % KILN_VMVX_DOT8_LANES == 0;
+         ranges[rank - 1] >= KILN_VMVX_DOT8_LANES;
 }
 
 // The root |rs| (the sink too, kiln_use_dot8) at the KILN_VMVX_DOT8_LANES
@@ -2307,9 +2308,15 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
     kiln_asm_emit(cg->f, "min.s.i64 %%l%u, %%l%u, %%l%u", end, end,
                   kiln_idx_reg(cg, extents[split]));
     for (uint32_t d = 0; d < rank; ++d) {
-      loops[d] = d == split ? kiln_loop_begin(cg, start, end)
-                            : kiln_loop_begin(cg, kiln_asm_const_i64(cg->f, 0),
-                                              kiln_idx_reg(cg, extents[d]));
+      // dot8: the innermost loop runs over the whole groups of lanes.
+      uint32_t bound =
+          dot8 && d == rank - 1
+              ? kiln_asm_const_i64(cg->f,
+                                   ranges[d] - ranges[d] % KILN_VMVX_DOT8_LANES)
+              : kiln_idx_reg(cg, extents[d]);
+      loops[d] = d == split
+                     ? kiln_loop_begin(cg, start, end)
+                     : kiln_loop_begin(cg, kiln_asm_const_i64(cg->f, 0), bound);
       point[d].is_const = false;
       point[d].reg = loops[d].iv;
     }
@@ -2318,9 +2325,19 @@ static kiln_status_t kiln_codegen_region(kiln_cg_t* cg, kiln_ir_op_t* region,
   if (dot8) {
     KILN_RETURN_IF_ERROR(kiln_emit_dot8(cg, &cg->root_s, dot, dot_buffers,
                                         point, rank, num_operands));
-    for (uint32_t d = rank; d-- > 0;) kiln_loop_end(cg, &loops[d]);
-    kiln_asm_emit(cg->f, "ret");
-    return kiln_ok_status();
+    int64_t tail = ranges[rank - 1] % KILN_VMVX_DOT8_LANES;
+    if (tail == 0) {
+      for (uint32_t d = rank; d-- > 0;) kiln_loop_end(cg, &loops[d]);
+      kiln_asm_emit(cg->f, "ret");
+      return kiln_ok_status();
+    }
+    // The outputs past the last group: the one-output path below, in a
+    // loop of its own after the groups'.
+    kiln_loop_end(cg, &loops[rank - 1]);
+    loops[rank - 1] =
+        kiln_loop_begin(cg, kiln_asm_const_i64(cg->f, ranges[rank - 1] - tail),
+                        kiln_idx_reg(cg, extents[rank - 1]));
+    point[rank - 1].reg = loops[rank - 1].iv;
   }
   // Root: accumulate over its reduction loops.
   if (cg->root) {

@@ -1061,7 +1061,8 @@ static const kiln_ir_op_def_t kiln_linalg_ext_defs[] = {
                 1, kiln_lx_verify_topk, topk),
     KILN_LX_DEF("iree_linalg_ext.topk_v2",
                 "topk with optional output indices and a pure ordering "
-                "comparator (is_sorted: kiln always returns them sorted)",
+                "comparator (is_sorted: the slots bubble-sorted after each "
+                "element, as IREE does)",
                 1, kiln_lx_verify_topk, topk),
     KILN_LX_DEF("iree_linalg_ext.arg_compare",
                 "value and index selected by a comparator along a dimension", 1,

@@ -26,20 +26,27 @@
 //     that the first K elements fill. The initial output values take part
 //     as IREE's do (a fill with the comparator's worst value, as programs
 //     use, is never picked over an element).
-//   - topk with a run-time or larger K: the order that IREE's insertion
-//     leaves in its slots, as counts. The initial outputs S (unless from
-//     tensor.empty) arrive before the elements E. Under the insertion a
-//     carry passes every slot that is not worse, so values keep
-//     "comparator, then arrival"; of two equivalent ones the slot keeps the
-//     smaller index, so indices keep "comparator, then smaller index". For
-//     every entry of S and E two counts (how many entries go before it under
-//     each order) are reductions over S and E, and output position p takes
-//     the value counted p and the index counted p. Exact when S is ordered
-//     under the comparator (a fill, tensor.empty, another topk's outputs,
-//     as programs write them). topk_v2 with is_sorted keeps these sets of
-//     values and indices, but its bubble sorts' order among equivalent
-//     values is not followed (equivalent values keep the smaller index
-//     first).
+//   - topk with a run-time or larger K, from initial outputs in order
+//     (a fill, all equivalent, or tensor.empty) and without is_sorted: the
+//     order that IREE's insertion leaves in its slots, as counts. The
+//     initial outputs S (unless from tensor.empty) arrive before the
+//     elements E. Under the insertion a carry passes every slot that is not
+//     worse, so values keep "comparator, then arrival"; of two equivalent
+//     ones the slot keeps the smaller index, so indices keep "comparator,
+//     then smaller index". For every entry of S and E two counts (how many
+//     entries go before it under each order) are reductions over S and E,
+//     and output position p takes the value counted p and the index
+//     counted p.
+//   - any other topk with a run-time or larger K (topk_v2 with is_sorted,
+//     whose bubble sorts reorder equivalent values; initial outputs that
+//     may be out of order): IREE's walk itself, as a host loop over the
+//     elements along d (lowered to host blocks after the op lowerings).
+//     Each insertion is one generic over (slot j, slot q), q a reduction
+//     loop: the carry starts as element t at q = 0 and takes the insertion
+//     step with slot q; slot j's new pair is what the step at q = j
+//     leaves. With is_sorted a nested host loop runs the K - 1 bubble
+//     sweeps, each a generic of the same form (the carry is the element
+//     moving right). All rows advance together, one dispatch per step.
 //   - arg_compare: a reduction generic over d whose accumulators start as
 //     the outputs; an element replaces the current pick when the
 //     comparator(element, pick) holds; its index is its position (+
@@ -290,6 +297,12 @@ static kiln_status_t kiln_lx_lower_scan(kiln_ir_builder_t* b,
 // slot accumulators and two inputs stay within a structured op's operands.
 #define KILN_LX_TOPK_MAX_SLOTS 12
 
+// topk_v2 with is_sorted (IREE's bubble sort after every insertion).
+static bool kiln_lx_topk_is_sorted(const kiln_ir_op_t* op) {
+  return kiln_ir_op_is(op, "iree_linalg_ext.topk_v2") &&
+         kiln_ir_op_get_attr(op, "is_sorted") != NULL;
+}
+
 // One step of IREE's topk insertion at a slot: the carry (|cv|, |ci|) and
 // the slot (|kv|, |ki|) become the slot's new pair and the new carry. The
 // slot takes the carry's value when comparator(carry, slot) holds (or the
@@ -341,8 +354,7 @@ static kiln_status_t kiln_lx_lower_topk_slots(
     int64_t d, int64_t k) {
   kiln_ir_context_t* ctx = b->context;
   uint32_t rank = (uint32_t)x->type->shaped.rank;
-  bool sorted = kiln_ir_op_is(op, "iree_linalg_ext.topk_v2") &&
-                kiln_ir_op_get_attr(op, "is_sorted") != NULL;
+  bool sorted = kiln_lx_topk_is_sorted(op);
   // Slot p of each output, shaped like the output without dim d.
   bool reduction[KILN_LX_MAX_RANK + 1] = {false};
   int64_t kept[KILN_LX_MAX_RANK];
@@ -718,6 +730,294 @@ static kiln_status_t kiln_lx_lower_topk_ranked(
   return kiln_ok_status();
 }
 
+// A host loop for i in [0, |n|) (an index) carrying the |num| values
+// |init|: a stablehlo.while, which lower-to-structured turns into host
+// blocks after the op lowerings (lower_region_cf.c). |fn| builds one
+// iteration at its builder from (i, the carried values) into the next
+// ones; |out| receive the values after the last iteration.
+typedef kiln_status_t (*kiln_lx_loop_body_fn_t)(kiln_ir_builder_t* b,
+                                                void* user, kiln_ir_value_t* i,
+                                                kiln_ir_value_t* const* carried,
+                                                kiln_ir_value_t** next);
+
+#define KILN_LX_LOOP_MAX_CARRIED 4
+
+static kiln_status_t kiln_lx_host_loop(kiln_ir_builder_t* b, kiln_ir_value_t* n,
+                                       uint32_t num,
+                                       kiln_ir_value_t* const* init,
+                                       kiln_lx_loop_body_fn_t fn, void* user,
+                                       kiln_ir_value_t** out) {
+  kiln_ir_context_t* ctx = b->context;
+  if (num > KILN_LX_LOOP_MAX_CARRIED) {
+    return kiln_make_status(KILN_STATUS_INTERNAL, "too many loop values");
+  }
+  kiln_ir_value_t* operands[KILN_LX_LOOP_MAX_CARRIED + 1];
+  const kiln_ir_type_t* types[KILN_LX_LOOP_MAX_CARRIED + 1];
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 0, &operands[0]));
+  types[0] = operands[0]->type;
+  for (uint32_t v = 0; v < num; ++v) {
+    operands[1 + v] = init[v];
+    types[1 + v] = init[v]->type;
+  }
+  kiln_ir_region_t *cond = NULL, *body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &cond));
+  KILN_RETURN_IF_ERROR(kiln_ir_region_create(ctx, &body));
+  kiln_ir_builder_t rb = *b;
+  kiln_ir_block_t* block = NULL;
+  kiln_ir_value_t *pred, *next[KILN_LX_LOOP_MAX_CARRIED + 1];
+  kiln_ir_op_t* ret = NULL;
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_block(&rb, cond, num + 1, types, &block));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_cmpi(&rb, KILN_CMPI_SLT, block->args[0], n, &pred));
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.return", 1, &pred, 0, NULL, 0, NULL, &ret));
+  KILN_RETURN_IF_ERROR(
+      kiln_ir_builder_create_block(&rb, body, num + 1, types, &block));
+  KILN_RETURN_IF_ERROR(
+      fn(&rb, user, block->args[0], block->args + 1, next + 1));
+  kiln_ir_value_t* one = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&rb, 1, &one));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&rb, "arith.addi", block->args[0], one, &next[0]));
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create_simple(
+      &rb, "stablehlo.return", num + 1, next, 0, NULL, 0, NULL, &ret));
+  kiln_ir_op_state_t state;
+  kiln_ir_op_state_init(ctx, &state, "stablehlo.while", b->location);
+  state.num_operands = num + 1;
+  state.operands = operands;
+  state.num_result_types = num + 1;
+  state.result_types = types;
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, cond));
+  KILN_RETURN_IF_ERROR(kiln_ir_op_state_add_region(ctx, &state, body));
+  kiln_ir_op_t* loop = NULL;
+  KILN_RETURN_IF_ERROR(kiln_ir_builder_create(b, &state, &loop));
+  for (uint32_t v = 0; v < num; ++v) out[v] = kiln_ir_op_result(loop, 1 + v);
+  return kiln_ok_status();
+}
+
+// What the walk of kiln_lx_lower_topk_walk needs in its loop bodies.
+typedef struct kiln_lx_walk_t {
+  kiln_ir_op_t* op;     // the topk (its comparator)
+  kiln_ir_value_t* x;   // the input values
+  kiln_ir_value_t* xi;  // the input indices, or NULL (positions)
+  int64_t d;            // the topk dim
+  uint32_t num_outs;    // 2 with output indices, else 1
+  bool empty;           // the outputs come from tensor.empty
+  kiln_ir_value_t* k;   // K (an index)
+  kiln_ir_value_t* t;   // the element being inserted (in the sweeps)
+} kiln_lx_walk_t;
+
+// A generic over the slots' dims plus a reduction loop q over the slots
+// (kiln_lx_make_maps): the slots (values [, indices]) read at q, and 2
+// (without indices) or 4 accumulators at the slot position j: the carry
+// (value [, index]) and the slot's new pair (value [, index]).
+static kiln_status_t kiln_lx_walk_generic(kiln_ir_builder_t* b,
+                                          const kiln_lx_walk_t* w,
+                                          kiln_ir_value_t* const* slots,
+                                          kiln_ir_op_t** generic,
+                                          kiln_ir_block_t** body) {
+  uint32_t rank = (uint32_t)slots[0]->type->shaped.rank;
+  uint32_t n = w->num_outs;
+  kiln_lx_maps_t m;
+  kiln_lx_make_maps(b->context, rank, w->d, &m);
+  kiln_ir_value_t* inits[4];
+  const kiln_ir_attribute_t* maps[6];
+  for (uint32_t o = 0; o < n; ++o) {
+    maps[o] = m.at_k;
+    maps[n + o] = maps[2 * n + o] = m.at_j;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_empty_like(b, slots[o]->type, slots[o], &inits[o]));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_empty_like(b, slots[o]->type, slots[o], &inits[n + o]));
+  }
+  return kiln_linalg_create_generic(b, n, slots, 2 * n, inits, maps, rank + 1,
+                                    m.reduction, generic, body);
+}
+
+// Ends a kiln_lx_walk_generic body with its 2 |n| accumulators |results|;
+// |next| receive the slots' new pairs (the last |n|).
+static kiln_status_t kiln_lx_walk_yield(kiln_ir_builder_t* bb,
+                                        kiln_ir_op_t* generic, uint32_t n,
+                                        kiln_ir_value_t* const* results,
+                                        kiln_ir_value_t** next) {
+  KILN_RETURN_IF_ERROR(kiln_lowering_yield(bb, 2 * n, results));
+  for (uint32_t o = 0; o < n; ++o) next[o] = kiln_ir_op_result(generic, n + o);
+  return kiln_ok_status();
+}
+
+// One insertion of IREE's walk: element t walks the slots (values
+// [, indices]) with a carry, kiln_lx_topk_insert_step at each slot in
+// order. The generic's accumulators at slot j fold over the slots q: the
+// carry starts as element t at q = 0, and the slot's new pair is the one
+// the step at q = j leaves.
+static kiln_status_t kiln_lx_walk_insert(kiln_ir_builder_t* b, void* user,
+                                         kiln_ir_value_t* t,
+                                         kiln_ir_value_t* const* slots,
+                                         kiln_ir_value_t** next) {
+  const kiln_lx_walk_t* w = user;
+  uint32_t rank = (uint32_t)slots[0]->type->shaped.rank, n = w->num_outs;
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lx_walk_generic(b, w, slots, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t *j, *q, *coords[KILN_LX_MAX_RANK], *c0, *first, *at;
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, w->d, &j));
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank, &q));
+  for (uint32_t r = 0; r < rank; ++r) {
+    if ((int64_t)r == w->d) {
+      coords[r] = t;
+    } else {
+      KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, r, &coords[r]));
+    }
+  }
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &c0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, q, c0, &first));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, q, j, &at));
+  // The carry: element t at q = 0, else the accumulator.
+  kiln_ir_value_t *ev, *cv, *ci = NULL, *kv = body->args[0], *ki = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, w->x, coords, &ev));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_select(&bb, first, ev, body->args[n], &cv));
+  if (n == 2) {
+    kiln_ir_value_t* ei = t;
+    if (w->xi)
+      KILN_RETURN_IF_ERROR(kiln_lowering_extract(&bb, w->xi, coords, &ei));
+    KILN_RETURN_IF_ERROR(
+        kiln_lx_to_int(&bb, ei, kiln_ir_type_element(slots[1]->type), &ei));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_select(&bb, first, ei, body->args[n + 1], &ci));
+    ki = body->args[1];
+  }
+  // From tensor.empty, slot q is empty until element q arrives.
+  kiln_ir_value_t* is_empty = NULL;
+  if (w->empty) {
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, q, t, &is_empty));
+  }
+  KILN_RETURN_IF_ERROR(
+      kiln_lx_topk_insert_step(&bb, w->op, is_empty, &cv, &ci, &kv, &ki));
+  kiln_ir_value_t *results[4], *slot_new[2] = {kv, ki};
+  for (uint32_t o = 0; o < n; ++o) {
+    results[o] = o ? ci : cv;
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(
+        &bb, at, slot_new[o], body->args[2 * n + o], &results[n + o]));
+  }
+  return kiln_lx_walk_yield(&bb, generic, n, results, next);
+}
+
+// Sweep s of IREE's bubble sort over the slots (values [, indices]): j from
+// 0 to ub - 1 (ub = K - 1 - s), the pair at (j, j + 1) swaps unless
+// comparator(slot j, slot j + 1) holds (or, from tensor.empty, slot j + 1
+// is not filled yet). The element at j moves on as a carry; the
+// accumulators at slot j fold over q: the carry starts as slot 0, and
+// position j takes what the step at q = j + 1 leaves there (or the carry
+// after q = ub at j = ub; positions past ub keep their slot).
+static kiln_status_t kiln_lx_walk_sweep(kiln_ir_builder_t* b, void* user,
+                                        kiln_ir_value_t* s,
+                                        kiln_ir_value_t* const* slots,
+                                        kiln_ir_value_t** next) {
+  const kiln_lx_walk_t* w = user;
+  uint32_t rank = (uint32_t)slots[0]->type->shaped.rank, n = w->num_outs;
+  // ub = K - 1 - s, on the host.
+  kiln_ir_value_t *one, *ub;
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.subi", w->k, one, &ub));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.subi", ub, s, &ub));
+  kiln_ir_op_t* generic = NULL;
+  kiln_ir_block_t* body = NULL;
+  KILN_RETURN_IF_ERROR(kiln_lx_walk_generic(b, w, slots, &generic, &body));
+  kiln_ir_builder_t bb = kiln_lowering_body_builder(b, body);
+  kiln_ir_value_t *j, *q, *c0, *c1, *first, *active, *le, *at, *after, *jp1;
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, w->d, &j));
+  KILN_RETURN_IF_ERROR(kiln_lowering_linalg_index(&bb, rank, &q));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 0, &c0));
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(&bb, 1, &c1));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, q, c0, &first));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SGE, q, c1, &active));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_SLE, q, ub, &le));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.andi", active, le, &active));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, q, j, &at));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(&bb, "arith.addi", j, c1, &jp1));
+  KILN_RETURN_IF_ERROR(kiln_lowering_cmpi(&bb, KILN_CMPI_EQ, q, jp1, &after));
+  KILN_RETURN_IF_ERROR(
+      kiln_lowering_emit2(&bb, "arith.andi", after, active, &after));
+  // keep = comparator(carry, slot q) [or slot q not filled yet].
+  kiln_ir_value_t *keep, *args[2] = {body->args[n], body->args[0]};
+  KILN_RETURN_IF_ERROR(
+      kiln_lower_stablehlo_region_inline(&bb, w->op, args, &keep));
+  if (w->empty) {
+    kiln_ir_value_t* unfilled = NULL;
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_cmpi(&bb, KILN_CMPI_SGT, q, w->t, &unfilled));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_emit2(&bb, "arith.ori", keep, unfilled, &keep));
+  }
+  kiln_ir_value_t* results[4];
+  for (uint32_t o = 0; o < n; ++o) {
+    kiln_ir_value_t *a = body->args[o], *c = body->args[n + o];
+    kiln_ir_value_t *moved, *c_new, *left, *o_new;
+    // The carry after step q: slot q when kept in order, else the carry.
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, keep, a, c, &moved));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, active, moved, c, &c_new));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, first, a, c_new, &c_new));
+    // Position q - 1 after step q: the carry when kept in order, else slot q.
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, keep, c, a, &left));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, active, c_new, a, &o_new));
+    KILN_RETURN_IF_ERROR(
+        kiln_lowering_select(&bb, at, o_new, body->args[2 * n + o], &o_new));
+    KILN_RETURN_IF_ERROR(kiln_lowering_select(&bb, after, left, o_new, &o_new));
+    results[o] = c_new;
+    results[n + o] = o_new;
+  }
+  return kiln_lx_walk_yield(&bb, generic, n, results, next);
+}
+
+// One step of the walk: the insertion of element t, then for topk_v2 with
+// is_sorted the K - 1 sweeps of the bubble sort (a nested host loop).
+static kiln_status_t kiln_lx_walk_step(kiln_ir_builder_t* b, void* user,
+                                       kiln_ir_value_t* t,
+                                       kiln_ir_value_t* const* slots,
+                                       kiln_ir_value_t** next) {
+  kiln_lx_walk_t w = *(const kiln_lx_walk_t*)user;
+  KILN_RETURN_IF_ERROR(kiln_lx_walk_insert(b, &w, t, slots, next));
+  if (!kiln_lx_topk_is_sorted(w.op)) {
+    return kiln_ok_status();
+  }
+  w.t = t;
+  kiln_ir_value_t *one, *sweeps;
+  kiln_ir_value_t* inserted[2] = {next[0], w.num_outs == 2 ? next[1] : NULL};
+  KILN_RETURN_IF_ERROR(kiln_lowering_index_const(b, 1, &one));
+  KILN_RETURN_IF_ERROR(kiln_lowering_emit2(b, "arith.subi", w.k, one, &sweeps));
+  return kiln_lx_host_loop(b, sweeps, w.num_outs, inserted, kiln_lx_walk_sweep,
+                           &w, next);
+}
+
+// topk by IREE's walk itself, for any K and any initial outputs: a host
+// loop over the elements along d, each insertion (and each sweep of
+// topk_v2's bubble sort) one generic over all rows at once
+// (kiln_lx_walk_insert, kiln_lx_walk_sweep).
+static kiln_status_t kiln_lx_lower_topk_walk(
+    kiln_ir_builder_t* b, kiln_ir_op_t* op, kiln_ir_value_t* x,
+    kiln_ir_value_t* indices, uint32_t num_outs, kiln_ir_value_t* const* outs,
+    int64_t d) {
+  kiln_ir_op_t* def = outs[0]->defining_op;
+  kiln_lx_walk_t w = {op,   x,        indices,
+                      d,    num_outs, def && kiln_ir_op_is(def, "tensor.empty"),
+                      NULL, NULL};
+  kiln_ir_value_t *n, *results[2] = {NULL, NULL};
+  KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, x, (size_t)d, &n));
+  KILN_RETURN_IF_ERROR(kiln_lowering_dim(b, outs[0], (size_t)d, &w.k));
+  KILN_RETURN_IF_ERROR(
+      kiln_lx_host_loop(b, n, num_outs, outs, kiln_lx_walk_step, &w, results));
+  for (uint32_t o = 0; o < num_outs; ++o) {
+    kiln_ir_value_replace_all_uses_with(kiln_ir_op_result(op, o), results[o]);
+  }
+  kiln_ir_op_erase(op);
+  return kiln_ok_status();
+}
+
 static kiln_status_t kiln_lx_lower_topk(kiln_ir_builder_t* b,
                                         kiln_ir_op_t* op) {
   uint32_t num_ins = kiln_lx_num_ins(op);
@@ -733,7 +1033,21 @@ static kiln_status_t kiln_lx_lower_topk(kiln_ir_builder_t* b,
   if (k != KILN_IR_DYNAMIC_DIM && k >= 1 && k <= KILN_LX_TOPK_MAX_SLOTS) {
     return kiln_lx_lower_topk_slots(b, op, x, indices, num_outs, outs, d, k);
   }
-  return kiln_lx_lower_topk_ranked(b, op, x, indices, num_outs, outs, d);
+  // The counts give IREE's order when the initial outputs are in order
+  // under the comparator (a fill: all equivalent; tensor.empty) and no
+  // bubble sort reorders equivalent values; otherwise the walk itself.
+  bool sorted = kiln_lx_topk_is_sorted(op);
+  bool in_order = true;
+  for (uint32_t o = 0; o < num_outs; ++o) {
+    kiln_ir_op_t* def = outs[o]->defining_op;
+    in_order = in_order && def &&
+               (kiln_ir_op_is(def, "tensor.empty") ||
+                kiln_ir_op_is(def, "linalg.fill"));
+  }
+  if (!sorted && in_order) {
+    return kiln_lx_lower_topk_ranked(b, op, x, indices, num_outs, outs, d);
+  }
+  return kiln_lx_lower_topk_walk(b, op, x, indices, num_outs, outs, d);
 }
 
 //===----------------------------------------------------------------------===//

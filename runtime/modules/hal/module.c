@@ -292,6 +292,23 @@ static void kiln_hal_module_format_shape(size_t rank,
   }
 }
 
+// Whether a buffer view of |actual| element type may be passed where
+// |expected| is asserted: integers (signless, signed, unsigned, booleans) of
+// the same width are the same bits, as IREE's HAL module allows (an int32
+// .npy is si32 and serves a tensor<...xi32> argument); otherwise the types
+// must be equal. (IREE also passes opaque types of any width through; kiln
+// does not, so that a dispatch never reads past a smaller buffer.)
+static bool kiln_hal_module_element_types_compatible(
+    kiln_hal_element_type_t actual, kiln_hal_element_type_t expected) {
+  if (kiln_hal_element_is_integer(actual) &&
+      kiln_hal_element_is_integer(expected) &&
+      kiln_hal_element_bit_count(actual) ==
+          kiln_hal_element_bit_count(expected)) {
+    return true;
+  }
+  return actual == expected;
+}
+
 static kiln_status_t kiln_hal_module_buffer_view_assert(
     void* opaque, kiln_vm_native_call_t* call) {
   (void)opaque;
@@ -318,7 +335,8 @@ static kiln_status_t kiln_hal_module_buffer_view_assert(
   size_t actual_rank = kiln_hal_buffer_view_shape_rank(view);
   const kiln_hal_dim_t* actual_dims = kiln_hal_buffer_view_shape_dims(view);
   kiln_hal_element_type_t actual_type = kiln_hal_buffer_view_element_type(view);
-  bool match = actual_rank == rank && actual_type == element_type;
+  bool match = actual_rank == rank && kiln_hal_module_element_types_compatible(
+                                          actual_type, element_type);
   for (size_t i = 0; match && i < rank; ++i) {
     if (dims[i] >= 0 && dims[i] != actual_dims[i]) match = false;
   }

@@ -2,10 +2,12 @@
 # Writes matmul_f16_lanes.mlir: f16 contractions whose every product and
 # every sum is rounded to f16 in loop order (IREE's f16 matmul semantics:
 # arith.mulf and arith.addf on f16). The vmvx backend computes 8 adjacent
-# outputs per dot8.f16 where the innermost output dim is a multiple of 8;
-# these shapes take that path (N = 24, 16), the one-output path (N = 12),
-# a transposed operand (a step of K between lanes), a shared splat and a
-# batch. Expected values: numpy float16, element by element in order:
+# outputs per dot8.f16 along the innermost output dim, and the outputs past
+# its last whole group of 8 one per dot.f16; these shapes take the groups
+# alone (N = 24, 16), groups and a tail (N = 12, 21, 11, 13), the
+# one-output path alone (N = 5), a transposed operand (a step of K between
+# lanes), a shared splat and a batch. Expected values: numpy float16,
+# element by element in order:
 #   /usr/bin/python3 gen_matmul_f16_lanes.py > matmul_f16_lanes.mlir
 import numpy as np
 
@@ -59,11 +61,11 @@ func.func @matmul_f16_lanes() {{
 }}
 ''')
 
-# 2. N = 12: not a multiple of 8 (one dot.f16 per output).
+# 2. N = 12: one group of 8 lanes, then 4 outputs one dot.f16 each.
 a2, b2 = f16((3, 33), 0.0371), f16((33, 12), 0.113)
 c2 = np.zeros((3, 12), np.float16)
 r2 = mm(a2, b2, c2)
-P(f'''// N = 12 (not a multiple of 8): one output per dot.f16, same rounding.
+P(f'''// N = 12: a group of 8 lanes, then 4 outputs one per dot.f16, same rounding.
 func.func @matmul_f16_n12() {{
   %a = util.unfoldable_constant dense<{dense(a2)}> : {ty(a2)}
   %b = util.unfoldable_constant dense<{dense(b2)}> : {ty(b2)}
@@ -130,6 +132,57 @@ func.func @batch_matmul_f16_lanes() {{
   %c = linalg.fill ins(%z : f16) outs(%e : {ty(c5)}) -> {ty(c5)}
   %r = linalg.batch_matmul ins(%a, %b : {ty(a5)}, {ty(b5)}) outs(%c : {ty(c5)}) -> {ty(c5)}
   check.expect_eq_const(%r, dense<{dense(r5)}> : {ty(r5)}) : {ty(r5)}
+  return
+}}
+''')
+
+
+# 6. Tails past the groups of 8: N = 21 from a non-zero initial output
+#    (2 groups + 5), B transposed with N = 11 (1 group + 3, lanes step by
+#    K), a batch with N = 13 (1 group + 5), and N = 5 (no group).
+a6, b6 = f16((4, 37), 0.0371), f16((37, 21), 0.113)
+c6 = f16((4, 21), 0.5)
+r6 = mm(a6, b6, c6)
+a7, bt7 = f16((3, 29), 0.0625), f16((11, 29), 0.0371)
+c7 = np.zeros((3, 11), np.float16)
+r7 = mm(a7, bt7.T.copy(), c7)
+a8, b8 = f16((2, 2, 23), 0.11), f16((2, 23, 13), 0.07)
+c8 = np.zeros((2, 2, 13), np.float16)
+r8 = np.stack([mm(a8[i], b8[i], c8[i]) for i in range(2)])
+a9, b9 = f16((3, 40), 0.0371), f16((40, 5), 0.113)
+c9 = f16((3, 5), 0.25)
+r9 = mm(a9, b9, c9)
+P(f'''// Outputs past the last group of 8 lanes (N = 21, 11 transposed, 13
+// batched, 5): the groups through dot8.f16, the rest through dot.f16.
+func.func @matmul_f16_lane_tails() {{
+  %a = util.unfoldable_constant dense<{dense(a6)}> : {ty(a6)}
+  %b = util.unfoldable_constant dense<{dense(b6)}> : {ty(b6)}
+  %c = util.unfoldable_constant dense<{dense(c6)}> : {ty(c6)}
+  %r = linalg.matmul ins(%a, %b : {ty(a6)}, {ty(b6)}) outs(%c : {ty(c6)}) -> {ty(c6)}
+  check.expect_eq_const(%r, dense<{dense(r6)}> : {ty(r6)}) : {ty(r6)}
+  %a7 = util.unfoldable_constant dense<{dense(a7)}> : {ty(a7)}
+  %bt7 = util.unfoldable_constant dense<{dense(bt7)}> : {ty(bt7)}
+  %z = arith.constant 0.0 : f16
+  %e7 = tensor.empty() : {ty(c7)}
+  %c7 = linalg.fill ins(%z : f16) outs(%e7 : {ty(c7)}) -> {ty(c7)}
+  %r7 = linalg.generic {{indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}} ins(%a7, %bt7 : {ty(a7)}, {ty(bt7)}) outs(%c7 : {ty(c7)}) {{
+  ^bb0(%x: f16, %y: f16, %acc: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %acc, %p : f16
+    linalg.yield %s : f16
+  }} -> {ty(c7)}
+  check.expect_eq_const(%r7, dense<{dense(r7)}> : {ty(r7)}) : {ty(r7)}
+  %a8 = util.unfoldable_constant dense<{dense(a8)}> : {ty(a8)}
+  %b8 = util.unfoldable_constant dense<{dense(b8)}> : {ty(b8)}
+  %e8 = tensor.empty() : {ty(c8)}
+  %c8 = linalg.fill ins(%z : f16) outs(%e8 : {ty(c8)}) -> {ty(c8)}
+  %r8 = linalg.batch_matmul ins(%a8, %b8 : {ty(a8)}, {ty(b8)}) outs(%c8 : {ty(c8)}) -> {ty(c8)}
+  check.expect_eq_const(%r8, dense<{dense(r8)}> : {ty(r8)}) : {ty(r8)}
+  %a9 = util.unfoldable_constant dense<{dense(a9)}> : {ty(a9)}
+  %b9 = util.unfoldable_constant dense<{dense(b9)}> : {ty(b9)}
+  %c9 = util.unfoldable_constant dense<{dense(c9)}> : {ty(c9)}
+  %r9 = linalg.matmul ins(%a9, %b9 : {ty(a9)}, {ty(b9)}) outs(%c9 : {ty(c9)}) -> {ty(c9)}
+  check.expect_eq_const(%r9, dense<{dense(r9)}> : {ty(r9)}) : {ty(r9)}
   return
 }}
 ''')

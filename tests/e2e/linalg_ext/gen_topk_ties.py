@@ -187,9 +187,9 @@ func.func @topk_v2_dynamic_ties() {{
 ''')
 
 
-# Above KILN's slot-by-slot limit (K > 12) and with a run-time K, kiln
-# lowers topk to counts (the order IREE's insertion leaves); the same model
-# gives the expected values.
+# Above kiln's slot-by-slot limit (K > 12) and with a run-time K, topk
+# from a fill (or tensor.empty) without is_sorted lowers to counts (the
+# order IREE's insertion leaves); the same model gives the expected values.
 
 # 6. K = 19 of 20 with ties and three -inf elements past position 9, so
 #    the -inf fill (index 9) competes with them: among equal values the
@@ -322,6 +322,174 @@ func.func @topk_runtime_n_and_k() {{
   %ri = tensor.cast %0#1 : tensor<?x?xi32> to tensor<2x{k9}xi32>
   check.expect_almost_eq_const(%rv, dense<{rows(f32, [r[0] for r in r9])}> : tensor<2x{k9}xf32>) : tensor<2x{k9}xf32>
   check.expect_eq_const(%ri, dense<{rows(ints, [r[1] for r in r9])}> : tensor<2x{k9}xi32>) : tensor<2x{k9}xi32>
+  return
+}}
+""")
+
+
+# Above the slot limit, topk_v2 with is_sorted and initial outputs that are
+# not a fill (or tensor.empty) run IREE's walk itself on the host, one
+# insertion (and one bubble sweep) per step; the same model gives the
+# expected values.
+
+# 10. is_sorted, K = 16 of 24 with runs of ties (-inf fill, index 0): the
+#     bubble sorts after each insertion reorder equal values.
+v10 = [float(x) for x in [4, 7, 4, 1, 7, 4, 9, 4, 7, 2, 4, 7, 0, 4, 9, 7, 1,
+                          4, 7, 3, 4, 7, 9, 4]]
+k10 = 16
+r10 = topk(v10, range(24), [-math.inf] * k10, [0] * k10, gt, True)
+P(f"""// is_sorted with K = 16 of 24 (above the slot limit): runs of equal
+// values, whose order the bubble sort after each insertion decides.
+func.func @topk_v2_sorted_large_k_ties() {{
+  %v = util.unfoldable_constant dense<{f32(v10)}> : tensor<24xf32>
+  %ev = tensor.empty() : tensor<16xf32>
+  %ei = tensor.empty() : tensor<16xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i32
+  %ov = linalg.fill ins(%ninf : f32) outs(%ev : tensor<16xf32>) -> tensor<16xf32>
+  %oi = linalg.fill ins(%c0 : i32) outs(%ei : tensor<16xi32>) -> tensor<16xi32>
+  %0:2 = iree_linalg_ext.topk_v2 dimension(0) is_sorted ins(%v : tensor<24xf32>) outs(%ov, %oi : tensor<16xf32>, tensor<16xi32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<16xf32>, tensor<16xi32>
+  check.expect_almost_eq_const(%0#0, dense<{f32(r10[0])}> : tensor<16xf32>) : tensor<16xf32>
+  check.expect_eq_const(%0#1, dense<{ints(r10[1])}> : tensor<16xi32>) : tensor<16xi32>
+  return
+}}
+""")
+
+# 11. is_sorted with a run-time K (5) along dim 0 of a 9x2 input, given
+#     i64 indices, smallest first, fill +inf with index 3.
+v11 = [[2.0, 1.0], [1.0, 1.0], [2.0, 0.0], [1.0, 1.0], [0.0, 1.0],
+       [2.0, 1.0], [1.0, 0.0], [2.0, 1.0], [1.0, 2.0]]
+i11 = [[5, 1], [9, 8], [2, 4], [7, 2], [6, 6], [1, 9], [3, 0], [8, 3],
+       [0, 5]]
+k11 = 5
+cols11 = [topk([r[c] for r in v11], [r[c] for r in i11], [math.inf] * k11,
+               [3] * k11, lt, True) for c in range(2)]
+e11v = [[cols11[c][0][p] for c in range(2)] for p in range(k11)]
+e11i = [[cols11[c][1][p] for c in range(2)] for p in range(k11)]
+P(f"""// is_sorted with a run-time K (5) along dim 0, given i64 indices,
+// smallest first: ties reordered by the sorts, the fill's index competes.
+func.func @topk_v2_sorted_runtime_k() {{
+  %v = util.unfoldable_constant dense<{rows(f32, v11)}> : tensor<9x2xf32>
+  %i = util.unfoldable_constant dense<{rows(ints, i11)}> : tensor<9x2xi64>
+  %kt = util.unfoldable_constant dense<0> : tensor<{k11}xi8>
+  %kd = tensor.cast %kt : tensor<{k11}xi8> to tensor<?xi8>
+  %c0 = arith.constant 0 : index
+  %k = tensor.dim %kd, %c0 : tensor<?xi8>
+  %ev = tensor.empty(%k) : tensor<?x2xf32>
+  %ei = tensor.empty(%k) : tensor<?x2xi64>
+  %inf = arith.constant 0x7F800000 : f32
+  %c3 = arith.constant 3 : i64
+  %ov = linalg.fill ins(%inf : f32) outs(%ev : tensor<?x2xf32>) -> tensor<?x2xf32>
+  %oi = linalg.fill ins(%c3 : i64) outs(%ei : tensor<?x2xi64>) -> tensor<?x2xi64>
+  %0:2 = iree_linalg_ext.topk_v2 dimension(0) is_sorted ins(%v, %i : tensor<9x2xf32>, tensor<9x2xi64>) outs(%ov, %oi : tensor<?x2xf32>, tensor<?x2xi64>) {{
+  ^bb0(%a: f32, %b: f32):
+    %lt = arith.cmpf olt, %a, %b : f32
+    iree_linalg_ext.yield %lt : i1
+  }} -> tensor<?x2xf32>, tensor<?x2xi64>
+  %rv = tensor.cast %0#0 : tensor<?x2xf32> to tensor<{k11}x2xf32>
+  %ri = tensor.cast %0#1 : tensor<?x2xi64> to tensor<{k11}x2xi64>
+  check.expect_almost_eq_const(%rv, dense<{rows(f32, e11v)}> : tensor<{k11}x2xf32>) : tensor<{k11}x2xf32>
+  check.expect_eq_const(%ri, dense<{rows(ints, e11i)}> : tensor<{k11}x2xi64>) : tensor<{k11}x2xi64>
+  return
+}}
+""")
+
+# 12. Initial outputs not in order (K = 13): values and indices given, so
+#     the insertion's value and index paths part where they meet equal
+#     values; legacy topk, and topk_v2 with is_sorted on the same inputs.
+v12 = [[5.0, 1.0, 8.0, 5.0, 3.0, 5.0, 9.0, 0.0, 5.0, 2.0, 8.0, 5.0, 4.0,
+        5.0, 7.0],
+       [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0,
+        1.0, 0.0]]
+s12v = [[3.0, 9.0, 5.0, 1.0, 5.0, 7.0, 2.0, 5.0, 6.0, 4.0, 8.0, 0.0, 5.0],
+        [2.0, 1.0, 0.0, 1.0, 3.0, 1.0, 1.0, 0.0, 1.0, 2.0, 1.0, 1.0, 0.0]]
+s12i = [[20, 21, 2, 23, 4, 25, 26, 6, 28, 29, 30, 31, 9],
+        [5, 40, 41, 1, 42, 12, 3, 43, 0, 44, 7, 8, 45]]
+k12 = 13
+r12 = [topk(v, range(15), sv, si, gt, False)
+       for v, sv, si in zip(v12, s12v, s12i)]
+r12s = [topk(v, range(15), sv, si, gt, True)
+        for v, sv, si in zip(v12, s12v, s12i)]
+P(f"""// Initial outputs that are not in order (K = 13, values and indices
+// given): each element walks them as IREE's insertion does; then topk_v2
+// with is_sorted, whose bubble sorts put them in order as it goes.
+func.func @topk_unordered_initial_outputs() {{
+  %v = util.unfoldable_constant dense<{rows(f32, v12)}> : tensor<2x15xf32>
+  %ov = util.unfoldable_constant dense<{rows(f32, s12v)}> : tensor<2x13xf32>
+  %oi = util.unfoldable_constant dense<{rows(ints, s12i)}> : tensor<2x13xi32>
+  %0:2 = iree_linalg_ext.topk dimension(1) ins(%v : tensor<2x15xf32>) outs(%ov, %oi : tensor<2x13xf32>, tensor<2x13xi32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<2x13xf32>, tensor<2x13xi32>
+  check.expect_almost_eq_const(%0#0, dense<{rows(f32, [r[0] for r in r12])}> : tensor<2x13xf32>) : tensor<2x13xf32>
+  check.expect_eq_const(%0#1, dense<{rows(ints, [r[1] for r in r12])}> : tensor<2x13xi32>) : tensor<2x13xi32>
+  %1:2 = iree_linalg_ext.topk_v2 dimension(1) is_sorted ins(%v : tensor<2x15xf32>) outs(%ov, %oi : tensor<2x13xf32>, tensor<2x13xi32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<2x13xf32>, tensor<2x13xi32>
+  check.expect_almost_eq_const(%1#0, dense<{rows(f32, [r[0] for r in r12s])}> : tensor<2x13xf32>) : tensor<2x13xf32>
+  check.expect_eq_const(%1#1, dense<{rows(ints, [r[1] for r in r12s])}> : tensor<2x13xi32>) : tensor<2x13xi32>
+  return
+}}
+""")
+
+# 13. Run-time K (4) and n (7) with initial outputs not in order, topk_v2
+#     without output indices, sorted and not.
+v13 = [1.0, 2.0, 1.0, 0.0, 3.0, 1.0, 2.0]
+s13 = [5.0, 8.0, 0.0, 6.0]
+k13 = 4
+r13 = topk(v13, range(7), s13, [0] * k13, gt, False)
+r13s = topk(v13, range(7), s13, [0] * k13, gt, True)
+P(f"""// A run-time K (4) and n (7), initial values not in order, topk_v2
+// without output indices: unsorted, then with is_sorted.
+func.func @topk_v2_runtime_k_unordered_values_only() {{
+  %s = util.unfoldable_constant dense<{f32(v13)}> : tensor<7xf32>
+  %v = tensor.cast %s : tensor<7xf32> to tensor<?xf32>
+  %o = util.unfoldable_constant dense<{f32(s13)}> : tensor<4xf32>
+  %od = tensor.cast %o : tensor<4xf32> to tensor<?xf32>
+  %0 = iree_linalg_ext.topk_v2 dimension(0) ins(%v : tensor<?xf32>) outs(%od : tensor<?xf32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<?xf32>
+  %1 = iree_linalg_ext.topk_v2 dimension(0) is_sorted ins(%v : tensor<?xf32>) outs(%od : tensor<?xf32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<?xf32>
+  %r0 = tensor.cast %0 : tensor<?xf32> to tensor<{k13}xf32>
+  %r1 = tensor.cast %1 : tensor<?xf32> to tensor<{k13}xf32>
+  check.expect_almost_eq_const(%r0, dense<{f32(r13[0])}> : tensor<{k13}xf32>) : tensor<{k13}xf32>
+  check.expect_almost_eq_const(%r1, dense<{f32(r13s[0])}> : tensor<{k13}xf32>) : tensor<{k13}xf32>
+  return
+}}
+""")
+
+# 14. is_sorted from tensor.empty, K = 15 of 18 (the first elements fill
+#     the slots), with ties.
+v14 = [float(x) for x in [3, 3, 1, 5, 3, 5, 0, 3, 5, 1, 3, 5, 2, 3, 5, 3, 1,
+                          5]]
+k14 = 15
+r14 = topk(v14, range(18), [0.0] * k14, [0] * k14, gt, True, empty=True)
+P(f"""// is_sorted with outputs from tensor.empty, K = 15 of 18: the first
+// elements fill the slots, the sorts order the ties.
+func.func @topk_v2_sorted_large_k_empty_outputs() {{
+  %v = util.unfoldable_constant dense<{f32(v14)}> : tensor<18xf32>
+  %ev = tensor.empty() : tensor<15xf32>
+  %ei = tensor.empty() : tensor<15xi32>
+  %0:2 = iree_linalg_ext.topk_v2 dimension(0) is_sorted ins(%v : tensor<18xf32>) outs(%ev, %ei : tensor<15xf32>, tensor<15xi32>) {{
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  }} -> tensor<15xf32>, tensor<15xi32>
+  check.expect_almost_eq_const(%0#0, dense<{f32(r14[0])}> : tensor<15xf32>) : tensor<15xf32>
+  check.expect_eq_const(%0#1, dense<{ints(r14[1])}> : tensor<15xi32>) : tensor<15xi32>
   return
 }}
 """)

@@ -226,3 +226,114 @@ func.func @topk_runtime_n_and_k() {
   return
 }
 
+// is_sorted with K = 16 of 24 (above the slot limit): runs of equal
+// values, whose order the bubble sort after each insertion decides.
+func.func @topk_v2_sorted_large_k_ties() {
+  %v = util.unfoldable_constant dense<[4.0, 7.0, 4.0, 1.0, 7.0, 4.0, 9.0, 4.0, 7.0, 2.0, 4.0, 7.0, 0.0, 4.0, 9.0, 7.0, 1.0, 4.0, 7.0, 3.0, 4.0, 7.0, 9.0, 4.0]> : tensor<24xf32>
+  %ev = tensor.empty() : tensor<16xf32>
+  %ei = tensor.empty() : tensor<16xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i32
+  %ov = linalg.fill ins(%ninf : f32) outs(%ev : tensor<16xf32>) -> tensor<16xf32>
+  %oi = linalg.fill ins(%c0 : i32) outs(%ei : tensor<16xi32>) -> tensor<16xi32>
+  %0:2 = iree_linalg_ext.topk_v2 dimension(0) is_sorted ins(%v : tensor<24xf32>) outs(%ov, %oi : tensor<16xf32>, tensor<16xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<16xf32>, tensor<16xi32>
+  check.expect_almost_eq_const(%0#0, dense<[9.0, 9.0, 9.0, 7.0, 7.0, 7.0, 7.0, 7.0, 7.0, 7.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0]> : tensor<16xf32>) : tensor<16xf32>
+  check.expect_eq_const(%0#1, dense<[6, 14, 22, 1, 4, 15, 18, 8, 11, 21, 0, 2, 10, 7, 5, 13]> : tensor<16xi32>) : tensor<16xi32>
+  return
+}
+
+// is_sorted with a run-time K (5) along dim 0, given i64 indices,
+// smallest first: ties reordered by the sorts, the fill's index competes.
+func.func @topk_v2_sorted_runtime_k() {
+  %v = util.unfoldable_constant dense<[[2.0, 1.0], [1.0, 1.0], [2.0, 0.0], [1.0, 1.0], [0.0, 1.0], [2.0, 1.0], [1.0, 0.0], [2.0, 1.0], [1.0, 2.0]]> : tensor<9x2xf32>
+  %i = util.unfoldable_constant dense<[[5, 1], [9, 8], [2, 4], [7, 2], [6, 6], [1, 9], [3, 0], [8, 3], [0, 5]]> : tensor<9x2xi64>
+  %kt = util.unfoldable_constant dense<0> : tensor<5xi8>
+  %kd = tensor.cast %kt : tensor<5xi8> to tensor<?xi8>
+  %c0 = arith.constant 0 : index
+  %k = tensor.dim %kd, %c0 : tensor<?xi8>
+  %ev = tensor.empty(%k) : tensor<?x2xf32>
+  %ei = tensor.empty(%k) : tensor<?x2xi64>
+  %inf = arith.constant 0x7F800000 : f32
+  %c3 = arith.constant 3 : i64
+  %ov = linalg.fill ins(%inf : f32) outs(%ev : tensor<?x2xf32>) -> tensor<?x2xf32>
+  %oi = linalg.fill ins(%c3 : i64) outs(%ei : tensor<?x2xi64>) -> tensor<?x2xi64>
+  %0:2 = iree_linalg_ext.topk_v2 dimension(0) is_sorted ins(%v, %i : tensor<9x2xf32>, tensor<9x2xi64>) outs(%ov, %oi : tensor<?x2xf32>, tensor<?x2xi64>) {
+  ^bb0(%a: f32, %b: f32):
+    %lt = arith.cmpf olt, %a, %b : f32
+    iree_linalg_ext.yield %lt : i1
+  } -> tensor<?x2xf32>, tensor<?x2xi64>
+  %rv = tensor.cast %0#0 : tensor<?x2xf32> to tensor<5x2xf32>
+  %ri = tensor.cast %0#1 : tensor<?x2xi64> to tensor<5x2xi64>
+  check.expect_almost_eq_const(%rv, dense<[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [1.0, 1.0], [1.0, 1.0]]> : tensor<5x2xf32>) : tensor<5x2xf32>
+  check.expect_eq_const(%ri, dense<[[6, 0], [9, 4], [7, 3], [3, 1], [0, 2]]> : tensor<5x2xi64>) : tensor<5x2xi64>
+  return
+}
+
+// Initial outputs that are not in order (K = 13, values and indices
+// given): each element walks them as IREE's insertion does; then topk_v2
+// with is_sorted, whose bubble sorts put them in order as it goes.
+func.func @topk_unordered_initial_outputs() {
+  %v = util.unfoldable_constant dense<[[5.0, 1.0, 8.0, 5.0, 3.0, 5.0, 9.0, 0.0, 5.0, 2.0, 8.0, 5.0, 4.0, 5.0, 7.0], [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 1.0, 0.0]]> : tensor<2x15xf32>
+  %ov = util.unfoldable_constant dense<[[3.0, 9.0, 5.0, 1.0, 5.0, 7.0, 2.0, 5.0, 6.0, 4.0, 8.0, 0.0, 5.0], [2.0, 1.0, 0.0, 1.0, 3.0, 1.0, 1.0, 0.0, 1.0, 2.0, 1.0, 1.0, 0.0]]> : tensor<2x13xf32>
+  %oi = util.unfoldable_constant dense<[[20, 21, 2, 23, 4, 25, 26, 6, 28, 29, 30, 31, 9], [5, 40, 41, 1, 42, 12, 3, 43, 0, 44, 7, 8, 45]]> : tensor<2x13xi32>
+  %0:2 = iree_linalg_ext.topk dimension(1) ins(%v : tensor<2x15xf32>) outs(%ov, %oi : tensor<2x13xf32>, tensor<2x13xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<2x13xf32>, tensor<2x13xi32>
+  check.expect_almost_eq_const(%0#0, dense<[[9.0, 9.0, 8.0, 8.0, 7.0, 7.0, 5.0, 5.0, 6.0, 5.0, 8.0, 5.0, 5.0], [2.0, 2.0, 1.0, 1.0, 3.0, 1.0, 1.0, 1.0, 1.0, 2.0, 1.0, 1.0, 1.0]]> : tensor<2x13xf32>) : tensor<2x13xf32>
+  check.expect_eq_const(%0#1, dense<[[6, 21, 2, 10, 14, 25, 0, 2, 28, 3, 30, 4, 5], [5, 12, 0, 1, 42, 1, 2, 3, 0, 44, 3, 4, 5]]> : tensor<2x13xi32>) : tensor<2x13xi32>
+  %1:2 = iree_linalg_ext.topk_v2 dimension(1) is_sorted ins(%v : tensor<2x15xf32>) outs(%ov, %oi : tensor<2x13xf32>, tensor<2x13xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<2x13xf32>, tensor<2x13xi32>
+  check.expect_almost_eq_const(%1#0, dense<[[9.0, 9.0, 8.0, 8.0, 8.0, 7.0, 7.0, 6.0, 5.0, 5.0, 5.0, 5.0, 5.0], [3.0, 2.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]]> : tensor<2x13xf32>) : tensor<2x13xf32>
+  check.expect_eq_const(%1#1, dense<[[6, 21, 10, 2, 30, 25, 14, 28, 5, 4, 0, 3, 2], [42, 44, 5, 12, 3, 5, 4, 0, 0, 3, 2, 1, 1]]> : tensor<2x13xi32>) : tensor<2x13xi32>
+  return
+}
+
+// A run-time K (4) and n (7), initial values not in order, topk_v2
+// without output indices: unsorted, then with is_sorted.
+func.func @topk_v2_runtime_k_unordered_values_only() {
+  %s = util.unfoldable_constant dense<[1.0, 2.0, 1.0, 0.0, 3.0, 1.0, 2.0]> : tensor<7xf32>
+  %v = tensor.cast %s : tensor<7xf32> to tensor<?xf32>
+  %o = util.unfoldable_constant dense<[5.0, 8.0, 0.0, 6.0]> : tensor<4xf32>
+  %od = tensor.cast %o : tensor<4xf32> to tensor<?xf32>
+  %0 = iree_linalg_ext.topk_v2 dimension(0) ins(%v : tensor<?xf32>) outs(%od : tensor<?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<?xf32>
+  %1 = iree_linalg_ext.topk_v2 dimension(0) is_sorted ins(%v : tensor<?xf32>) outs(%od : tensor<?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<?xf32>
+  %r0 = tensor.cast %0 : tensor<?xf32> to tensor<4xf32>
+  %r1 = tensor.cast %1 : tensor<?xf32> to tensor<4xf32>
+  check.expect_almost_eq_const(%r0, dense<[5.0, 8.0, 3.0, 6.0]> : tensor<4xf32>) : tensor<4xf32>
+  check.expect_almost_eq_const(%r1, dense<[8.0, 6.0, 5.0, 3.0]> : tensor<4xf32>) : tensor<4xf32>
+  return
+}
+
+// is_sorted with outputs from tensor.empty, K = 15 of 18: the first
+// elements fill the slots, the sorts order the ties.
+func.func @topk_v2_sorted_large_k_empty_outputs() {
+  %v = util.unfoldable_constant dense<[3.0, 3.0, 1.0, 5.0, 3.0, 5.0, 0.0, 3.0, 5.0, 1.0, 3.0, 5.0, 2.0, 3.0, 5.0, 3.0, 1.0, 5.0]> : tensor<18xf32>
+  %ev = tensor.empty() : tensor<15xf32>
+  %ei = tensor.empty() : tensor<15xi32>
+  %0:2 = iree_linalg_ext.topk_v2 dimension(0) is_sorted ins(%v : tensor<18xf32>) outs(%ev, %ei : tensor<15xf32>, tensor<15xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<15xf32>, tensor<15xi32>
+  check.expect_almost_eq_const(%0#0, dense<[5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 2.0, 1.0]> : tensor<15xf32>) : tensor<15xf32>
+  check.expect_eq_const(%0#1, dense<[8, 11, 14, 17, 3, 5, 4, 0, 15, 13, 10, 7, 1, 12, 2]> : tensor<15xi32>) : tensor<15xi32>
+  return
+}
+

@@ -87,28 +87,67 @@ func.func @topk_v2_slots(%x: tensor<2x5xf32>, %v: tensor<2x2xf32>, %i: tensor<2x
   return %0#0, %0#1 : tensor<2x2xf32>, tensor<2x2xi32>
 }
 
-// A K over 12 counts, for the elements and for the initial outputs (which
-// IREE's insertion lets compete), how many go before each: elements among
-// themselves (ties: earlier position), elements after the outputs (ties:
-// the outputs first), outputs among themselves, outputs before the
-// elements; then output p takes the one counted p.
+// A K over 12 with outputs filled (all equivalent, so in order) counts,
+// for the elements and for the initial outputs (which IREE's insertion
+// lets compete), how many go before each: elements among themselves (ties:
+// earlier position), elements after the outputs (ties: the outputs first),
+// outputs among themselves, outputs before the elements; then output p
+// takes the one counted p.
 // CHECK-LABEL: func.func @topk_large_k
+// CHECK: %[[FILL:.*]] = linalg.fill
 // CHECK: %[[EE:.*]] = linalg.generic {{.*}} ins(%arg0, %arg0 : tensor<20xf32>, tensor<20xf32>)
 // CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : index
-// CHECK: %[[ES:.*]] = linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<20xf32>, tensor<13xf32>) outs(%[[EE]] : tensor<20xi32>)
+// CHECK: %[[ES:.*]] = linalg.generic {{.*}} ins(%arg0, %[[FILL]] : tensor<20xf32>, tensor<13xf32>) outs(%[[EE]] : tensor<20xi32>)
 // CHECK: arith.constant true
 // CHECK: arith.andi
-// CHECK: %[[SS:.*]] = linalg.generic {{.*}} ins(%arg1, %arg1 : tensor<13xf32>, tensor<13xf32>)
-// CHECK: %[[SE:.*]] = linalg.generic {{.*}} ins(%arg1, %arg0 : tensor<13xf32>, tensor<20xf32>) outs(%[[SS]] : tensor<13xi32>)
+// CHECK: %[[SS:.*]] = linalg.generic {{.*}} ins(%[[FILL]], %[[FILL]] : tensor<13xf32>, tensor<13xf32>)
+// CHECK: %[[SE:.*]] = linalg.generic {{.*}} ins(%[[FILL]], %arg0 : tensor<13xf32>, tensor<20xf32>) outs(%[[SS]] : tensor<13xi32>)
 // CHECK: arith.constant false
-// CHECK: %[[FROM_S:.*]] = linalg.generic {{.*}} ins(%[[SE]], %arg1 : tensor<13xi32>, tensor<13xf32>) outs(%arg1 : tensor<13xf32>)
+// CHECK: %[[FROM_S:.*]] = linalg.generic {{.*}} ins(%[[SE]], %[[FILL]] : tensor<13xi32>, tensor<13xf32>) outs(%[[FILL]] : tensor<13xf32>)
 // CHECK: linalg.generic {{.*}} ins(%[[ES]], %arg0 : tensor<20xi32>, tensor<20xf32>) outs(%[[FROM_S]] : tensor<13xf32>)
 // CHECK-NOT: iree_linalg_ext
-func.func @topk_large_k(%x: tensor<20xf32>, %v: tensor<13xf32>) -> tensor<13xf32> {
+func.func @topk_large_k(%x: tensor<20xf32>) -> tensor<13xf32> {
+  %e = tensor.empty() : tensor<13xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %v = linalg.fill ins(%ninf : f32) outs(%e : tensor<13xf32>) -> tensor<13xf32>
   %0 = iree_linalg_ext.topk_v2 dimension(0) ins(%x : tensor<20xf32>) outs(%v : tensor<13xf32>) {
   ^bb0(%a: f32, %b: f32):
     %gt = arith.cmpf ogt, %a, %b : f32
     iree_linalg_ext.yield %gt : i1
   } -> tensor<13xf32>
   return %0 : tensor<13xf32>
+}
+
+// A K over 12 with is_sorted (or initial outputs that may be out of
+// order) runs IREE's walk: a host loop over the elements; each insertion is
+// one generic whose reduction loop folds the carry over the slots (element
+// t extracted at the first slot, the comparator both ways, the smaller
+// index on ties), then a nested host loop runs the K - 1 bubble sweeps,
+// each a generic folding a carry over slots 0..ub.
+// CHECK-LABEL: func.func @topk_walk
+// CHECK: cf.br ^[[HEAD:bb[0-9]+]](%{{.*}}, %arg1, %arg2 : index, tensor<13xf32>, tensor<13xi32>)
+// CHECK: ^[[HEAD]](%[[T:.*]]: index, %{{.*}}: tensor<13xf32>, %{{.*}}: tensor<13xi32>):
+// CHECK: arith.cmpi slt, %[[T]], %{{.*}} : index
+// CHECK: cf.cond_br
+// CHECK: linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+// CHECK: tensor.extract %arg0[%{{.*}}] : tensor<20xf32>
+// CHECK: %[[F:.*]] = arith.cmpf ogt, %[[C:.*]], %[[S:.*]] : f32
+// CHECK: %[[R:.*]] = arith.cmpf ogt, %[[S]], %[[C]] : f32
+// CHECK: arith.cmpi eq, %[[F]], %[[R]] : i1
+// CHECK: cf.br ^[[SWEEP:bb[0-9]+]](
+// CHECK: ^[[SWEEP]](
+// CHECK: cf.cond_br
+// CHECK: arith.cmpi sle
+// CHECK: linalg.yield %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f32, i32, f32, i32
+// CHECK: cf.br ^[[SWEEP]](
+// CHECK: cf.br ^[[HEAD]](
+// CHECK: func.return
+// CHECK-NOT: iree_linalg_ext
+func.func @topk_walk(%x: tensor<20xf32>, %v: tensor<13xf32>, %i: tensor<13xi32>) -> (tensor<13xf32>, tensor<13xi32>) {
+  %0:2 = iree_linalg_ext.topk_v2 dimension(0) is_sorted ins(%x : tensor<20xf32>) outs(%v, %i : tensor<13xf32>, tensor<13xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<13xf32>, tensor<13xi32>
+  return %0#0, %0#1 : tensor<13xf32>, tensor<13xi32>
 }

@@ -403,18 +403,20 @@ static int64_t kiln_cpu_gemm_nb(const kiln_cpu_gemm_t* g) {
   return nb;
 }
 
-// Output rows per workgroup: KILN_CPU_MATMUL_WM, halved (down to MB) while
-// the grid has fewer than KILN_CPU_MATMUL_MIN_WORKGROUPS workgroups. A late
-// convnet layer (13 x 13 pixels, <= 128 channels) was one workgroup, so one
-// thread ran it while the others idled. Smaller row blocks only repack the
-// RHS panel more often (not at all when it is packed at compile time); K is
-// not split, so every output element sums in the same order as before. The
-// choice depends on shapes only, not on the worker count.
+// Output rows per workgroup: KILN_CPU_MATMUL_WM, halved (down to one
+// 16-row tile) while the grid has fewer than KILN_CPU_MATMUL_MIN_WORKGROUPS
+// workgroups. A late convnet layer (13 x 13 pixels, <= 128 channels) was
+// one workgroup, so one thread ran it while the others idled; DenseNet-121's
+// 7x7 layers (49 x 1152 x 32) stayed one workgroup with row blocks of 64.
+// Smaller row blocks only repack the RHS panel more often (not at all when
+// it is packed at compile time); K is not split, so every output element
+// sums in the same order as before. The choice depends on shapes only, not
+// on the worker count.
 static int64_t kiln_cpu_gemm_wm(const kiln_cpu_gemm_t* g) {
   int64_t nb = kiln_cpu_gemm_nb(g);
   int64_t col_blocks = (g->n + nb - 1) / nb * g->batch;
   int64_t wm = KILN_CPU_MATMUL_WM;
-  while (wm > KILN_CPU_MATMUL_MB &&
+  while (wm > KILN_CPU_MATMUL_MAX_TILE &&
          (g->m + wm - 1) / wm * col_blocks < KILN_CPU_MATMUL_MIN_WORKGROUPS) {
     wm /= 2;
   }

@@ -197,19 +197,34 @@ static int64_t kiln_cpu_winograd_tiles(const kiln_conv2d_t* cv) {
   return ((cv->oh + 3) / 4) * ((cv->ow + 3) / 4);
 }
 
+// Output channels per workgroup: KILN_CPU_WINOGRAD_NB, or half the output
+// channels (in 16-column tiles) when that would leave a single workgroup per
+// image: DenseNet-121's 14x14 layers (16 tiles, 32 output channels) ran on
+// one thread. Each half transforms the same input tiles again, a small cost
+// against the products and output transform it takes off the other thread.
+static int64_t kiln_cpu_winograd_nb(const kiln_cpu_winograd_t* w) {
+  const int64_t row_blocks =
+      (kiln_cpu_winograd_tiles(&w->cv) + KILN_CPU_WINOGRAD_WT - 1) /
+      KILN_CPU_WINOGRAD_WT;
+  if (row_blocks > 1 || w->cv.f > KILN_CPU_WINOGRAD_NB || w->cv.f <= 16) {
+    return KILN_CPU_WINOGRAD_NB;
+  }
+  return ((w->cv.f + 1) / 2 + 15) / 16 * 16;
+}
+
 void kiln_cpu_winograd_workgroups(const kiln_cpu_winograd_t* w,
                                   int64_t out_count[3]) {
+  const int64_t nb = kiln_cpu_winograd_nb(w);
   out_count[0] = (kiln_cpu_winograd_tiles(&w->cv) + KILN_CPU_WINOGRAD_WT - 1) /
                  KILN_CPU_WINOGRAD_WT;
-  out_count[1] = (w->cv.f + KILN_CPU_WINOGRAD_NB - 1) / KILN_CPU_WINOGRAD_NB;
+  out_count[1] = (w->cv.f + nb - 1) / nb;
   out_count[2] = w->cv.n;
 }
 
 uint32_t kiln_cpu_winograd_local_memory(const kiln_cpu_winograd_t* w) {
-  (void)w;
   // Plus one cache line of padding after each point's V and products.
   return 4u * 36u * KILN_CPU_WINOGRAD_WT *
-             (KILN_CPU_WINOGRAD_KB + KILN_CPU_WINOGRAD_NB) +
+             (KILN_CPU_WINOGRAD_KB + (uint32_t)kiln_cpu_winograd_nb(w)) +
          4u * 36u * 2u * 16u + 64u;
 }
 
@@ -239,7 +254,7 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       "  const int64_t PT = %" PRId64 ", PL = %" PRId64
       ";\n"
       "  const int64_t TW = (OW + 3) / 4, T = TW * ((OH + 3) / 4);\n"
-      "  const int64_t WT = %d, NB = %d, KB = %d, PS = %" PRId64
+      "  const int64_t WT = %d, NB = %" PRId64 ", KB = %d, PS = %" PRId64
       " * C;\n"
       "  if (env->import_count < 6 || ds->binding_count <= %u) return "
       "KILN_CPU_FAIL_BINDING;\n"
@@ -273,7 +288,7 @@ void kiln_cpu_emit_winograd_entry(const kiln_cpu_winograd_t* w,
       "  float* out = (float*)ds->binding_ptrs[%u] + b * %" PRId64 ";\n",
       cv->h, cv->w, cv->c, cv->f, cv->n, c_name, cv->c, cv->f, w->image_h,
       w->image_w, cv->oh, cv->ow, w->pad_top, w->pad_left, KILN_CPU_WINOGRAD_WT,
-      KILN_CPU_WINOGRAD_NB, KILN_CPU_WINOGRAD_KB, np, max_binding,
+      kiln_cpu_winograd_nb(w), KILN_CPU_WINOGRAD_KB, np, max_binding,
       w->image_binding, w->image_stride_n, w->filter_binding, g->out.binding,
       cv->out_n);
   kiln_ir_sb_printf(

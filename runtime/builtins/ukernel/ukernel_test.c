@@ -948,6 +948,28 @@ KILN_TEST(mmt4d_reads_a_row_major_rhs_in_place) {
 // for every supported ISA's tiles (skinny ones included), 1-5 N1 tiles
 // (three-tile runs and their tails), two M1 rows, a packed or in-place RHS,
 // accumulate and overwrite; OUT elements outside the tiles stay untouched.
+// Element (r, c) of an M x (N1 * N0) OUT in packed [M1][N1][M0][N0] tiles.
+static int64_t kiln_test_packed_out_index(int64_t r, int64_t c, int64_t N1,
+                                          kiln_ukernel_tile_sizes_t t) {
+  return ((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 + (r % t.M0) * t.N0 +
+         c % t.N0;
+}
+
+// Copies the M x (N1 * N0) OUT between row-major |rows| (|os| elements
+// apart) and its packed tiles, 4-byte elements bit for bit: into the tiles
+// when |to_packed|, else out of them.
+static void kiln_test_copy_out(void* packed, void* rows, int64_t os, int64_t M,
+                               int64_t N1, kiln_ukernel_tile_sizes_t t,
+                               int to_packed) {
+  for (int64_t r = 0; r < M; ++r) {
+    for (int64_t c = 0; c < N1 * t.N0; ++c) {
+      char* tile = (char*)packed + 4 * kiln_test_packed_out_index(r, c, N1, t);
+      char* row = (char*)rows + 4 * (r * os + c);
+      memcpy(to_packed ? tile : row, to_packed ? row : tile, 4);
+    }
+  }
+}
+
 KILN_TEST(mmt4d_row_major_lhs_and_out_match_packed) {
   enum { K = 37, MAX_M = 32, MAX_N = 80, LS = 41, OS = 87, RS = 83 };
   static float a[MAX_M * LS], b[K * RS], lhs[MAX_M * K], rhs[MAX_N * K];
@@ -973,7 +995,6 @@ KILN_TEST(mmt4d_row_major_lhs_and_out_match_packed) {
         for (int64_t k = 0; k < K; ++k)
           rhs[((c / t.N0) * K + k) * t.N0 + c % t.N0] = b[k * RS + c];
       for (int64_t N1 = 1; N1 <= 5; ++N1) {
-        const int64_t N = N1 * t.N0;
         for (int variant = 0; variant < 16; ++variant) {
           const int lhs_rm = variant & 1, out_rm = (variant >> 1) & 1;
           const int rhs_in_place = (variant >> 2) & 1;
@@ -1002,22 +1023,12 @@ KILN_TEST(mmt4d_row_major_lhs_and_out_match_packed) {
           for (int j = 0; j < MAX_M * OS; ++j) {
             want[j] = got[j] = (float)(j % 13) - 6.0f;
           }
-          for (int64_t r = 0; r < M; ++r)
-            for (int64_t c = 0; c < N; ++c)
-              packed[((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
-                     (r % t.M0) * t.N0 + c % t.N0] = want[r * OS + c];
+          kiln_test_copy_out(packed, want, OS, M, N1, t, 1);
           KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
-          for (int64_t r = 0; r < M; ++r)
-            for (int64_t c = 0; c < N; ++c)
-              want[r * OS + c] =
-                  packed[((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
-                         (r % t.M0) * t.N0 + c % t.N0];
+          kiln_test_copy_out(packed, want, OS, M, N1, t, 0);
           // The same product with row-major operands.
           for (int j = 0; j < MAX_M * MAX_N; ++j) packed[j] = 0.0f;
-          for (int64_t r = 0; r < M; ++r)
-            for (int64_t c = 0; c < N; ++c)
-              packed[((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
-                     (r % t.M0) * t.N0 + c % t.N0] = got[r * OS + c];
+          kiln_test_copy_out(packed, got, OS, M, N1, t, 1);
           if (lhs_rm) {
             p.flags |= KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR;
             p.lhs = a;
@@ -1032,11 +1043,7 @@ KILN_TEST(mmt4d_row_major_lhs_and_out_match_packed) {
           }
           KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
           if (!out_rm) {
-            for (int64_t r = 0; r < M; ++r)
-              for (int64_t c = 0; c < N; ++c)
-                got[r * OS + c] =
-                    packed[((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
-                           (r % t.M0) * t.N0 + c % t.N0];
+            kiln_test_copy_out(packed, got, OS, M, N1, t, 0);
           }
           if (memcmp(want, got, sizeof(got)) != 0) {
             KILN_TEST_FAIL_(
@@ -1135,7 +1142,6 @@ KILN_TEST(mmt4d_row_major_out_every_type) {
             kTypes[ti], isas[i].features, KILN_UKERNEL_ISA_NATIVE, m);
         const int64_t M1 = 2, M = M1 * t.M0;
         for (int64_t N1 = 1; N1 <= 5 && N1 * t.N0 <= MAX_N; ++N1) {
-          const int64_t N = N1 * t.N0;
           for (int accumulate = 0; accumulate < 2; ++accumulate) {
             kiln_ukernel_mmt4d_params_t p = {
                 .lhs = lhs,
@@ -1161,16 +1167,9 @@ KILN_TEST(mmt4d_row_major_out_every_type) {
                                      ? j % 1000 - 500
                                      : (int32_t)0x3f800000 + j;
             }
-            for (int64_t r = 0; r < M; ++r)
-              for (int64_t c = 0; c < N; ++c)
-                packed[((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
-                       (r % t.M0) * t.N0 + c % t.N0] = want[r * OS + c];
+            kiln_test_copy_out(packed, want, OS, M, N1, t, 1);
             KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
-            for (int64_t r = 0; r < M; ++r)
-              for (int64_t c = 0; c < N; ++c)
-                want[r * OS + c] =
-                    packed[((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
-                           (r % t.M0) * t.N0 + c % t.N0];
+            kiln_test_copy_out(packed, want, OS, M, N1, t, 0);
             p.flags |= KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR;
             p.out = got;
             p.out_stride1 = OS;
@@ -1272,9 +1271,7 @@ KILN_TEST(mmt4d_bias_clamp_matches_a_separate_pass) {
           for (int64_t r = 0; r < M; ++r) {
             for (int64_t c = 0; c < N1 * t.N0; ++c) {
               const int64_t o =
-                  out_rm ? r * OS + c
-                         : ((r / t.M0) * N1 + c / t.N0) * t.M0 * t.N0 +
-                               (r % t.M0) * t.N0 + c % t.N0;
+                  out_rm ? r * OS + c : kiln_test_packed_out_index(r, c, N1, t);
               want[o] = kiln_test_bias_clamp(want[o], bias[c], p.clamp_lo,
                                              p.clamp_hi);
             }

@@ -8,6 +8,8 @@
 // round so that load from other processes hits both alike.
 //
 // Usage: matmul_bench [--json FILE] [--rounds N] [--threads 1,2] [--quick]
+//                     [--shape NAME]   (only the shapes named NAME, e.g.
+//                                       gemv-like; the FMA peak still runs)
 #include <cblas.h>
 #include <immintrin.h>
 #include <pthread.h>
@@ -244,6 +246,7 @@ int main(int argc, char** argv) {
   const char* json_path = NULL;
   int rounds = 5;
   int quick = 0;
+  const char* shape_name = NULL;
   int thread_counts[2] = {1, 2};
   int thread_count_n = 2;
   for (int i = 1; i < argc; ++i) {
@@ -261,10 +264,13 @@ int main(int argc, char** argv) {
       }
     } else if (!strcmp(argv[i], "--quick")) {
       quick = 1;
+    } else if (!strcmp(argv[i], "--shape") && i + 1 < argc) {
+      shape_name = argv[++i];
     } else {
       fprintf(stderr,
               "matmul_bench: unknown argument '%s' (usage: matmul_bench "
-              "[--json FILE] [--rounds N] [--threads 1,2] [--quick])\n",
+              "[--json FILE] [--rounds N] [--threads 1,2] [--quick] "
+              "[--shape NAME])\n",
               argv[i]);
       return 2;
     }
@@ -352,6 +358,7 @@ int main(int argc, char** argv) {
     openblas_set_num_threads(threads);
     for (size_t s = 0; s < shape_count; ++s) {
       const kiln_bench_shape_t* shape = &shapes[s];
+      if (shape_name && strcmp(shape->name, shape_name)) continue;
       const double flops = 2.0 * shape->M * shape->N * shape->K;
       const double budget = 0.05;
       kiln_bench_kiln_t k32, kbf16, ki8;

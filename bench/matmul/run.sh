@@ -5,6 +5,7 @@
 #
 # Usage: bench/matmul/run.sh [BUILD_DIR] [matmul_bench flags...]
 #   e.g. bench/matmul/run.sh build --quick --rounds 3
+#   bench/matmul/run.sh build --shape gemv-like   (one shape; no docs update)
 # Writes BUILD_DIR/bench/matmul/{results.txt,results.json,results.png}; a
 # run without flags also updates the website's benchmark-suites page (its
 # bench-matmul block and bench-matmul.png).

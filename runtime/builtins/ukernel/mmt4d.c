@@ -173,7 +173,11 @@ typedef struct kiln_ukernel_tile_entry_t {
   // or 2 + 2 where one would be left (N1 = 4: 12 + 20 loads per 32 + 32
   // FMAs instead of 11 + 17 per 48 + 16, the one-tile kernel's ratio).
   kiln_ukernel_mmt4d_tile_fn_t fn2;
-  // 1: fn, fn2 and fn3 apply KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP in
+  // NULL, or the same for eight tiles, run before the threes: one-row
+  // tiles (M0 = 1), whose three-tile run keeps only three accumulator
+  // chains busy, too few to hide their latency while the RHS streams.
+  kiln_ukernel_mmt4d_tile_fn_t fn8;
+  // 1: fn, fn2, fn3 and fn8 apply KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP in
   // registers before their store (params->bias then points at the call's
   // first column); 0: mmt4d makes a pass over the tiles they wrote.
   int fuses_bias_clamp;
@@ -190,6 +194,7 @@ typedef struct kiln_ukernel_tile_entry_t {
    "f32_" #M0 "x8x1_avx2",                                           \
    NULL,                                                             \
    NULL,                                                             \
+   NULL,                                                             \
    0},                                                               \
       {KILN_UKERNEL_MMT4D_F16F16F32,                                 \
        M0,                                                           \
@@ -200,7 +205,14 @@ typedef struct kiln_ukernel_tile_entry_t {
        "f16_" #M0 "x8x1_avx2",                                       \
        NULL,                                                         \
        NULL,                                                         \
+       NULL,                                                         \
        0},
+// The eight-tile function of one-row tiles; NULL for the others.
+#define KILN_UKERNEL_FN8_1(name) kiln_ukernel_mmt4d_##name
+#define KILN_UKERNEL_FN8_2(name) NULL
+#define KILN_UKERNEL_FN8_4(name) NULL
+#define KILN_UKERNEL_FN8_8(name) NULL
+#define KILN_UKERNEL_FN8_16(name) NULL
 #define KILN_UKERNEL_AVX512_ENTRIES(M0)              \
   {KILN_UKERNEL_MMT4D_F32F32F32,                     \
    M0,                                               \
@@ -211,6 +223,7 @@ typedef struct kiln_ukernel_tile_entry_t {
    "f32_" #M0 "x16x1_avx512",                        \
    kiln_ukernel_mmt4d_f32_##M0##x16x1_3tiles_avx512, \
    kiln_ukernel_mmt4d_f32_##M0##x16x1_2tiles_avx512, \
+   KILN_UKERNEL_FN8_##M0(f32_1x16x1_8tiles_avx512),  \
    1},                                               \
       {KILN_UKERNEL_MMT4D_F16F16F32,                 \
        M0,                                           \
@@ -219,6 +232,7 @@ typedef struct kiln_ukernel_tile_entry_t {
        KILN_UKERNEL_X86_64_AVX512_FEATURES,          \
        kiln_ukernel_mmt4d_f16_##M0##x16x1_avx512,    \
        "f16_" #M0 "x16x1_avx512",                    \
+       NULL,                                         \
        NULL,                                         \
        NULL,                                         \
        0},
@@ -232,6 +246,7 @@ typedef struct kiln_ukernel_tile_entry_t {
    "s8_" #M0 "x16x4_avx512vnni",                        \
    kiln_ukernel_mmt4d_s8_##M0##x16x4_3tiles_avx512vnni, \
    NULL,                                                \
+   KILN_UKERNEL_FN8_##M0(s8_1x16x4_8tiles_avx512vnni),  \
    0},
 #define KILN_UKERNEL_AVX512BF16_ENTRIES(M0)               \
   {KILN_UKERNEL_MMT4D_BF16BF16F32,                        \
@@ -243,6 +258,7 @@ typedef struct kiln_ukernel_tile_entry_t {
    "bf16_" #M0 "x16x2_avx512bf16",                        \
    kiln_ukernel_mmt4d_bf16_##M0##x16x2_3tiles_avx512bf16, \
    NULL,                                                  \
+   KILN_UKERNEL_FN8_##M0(bf16_1x16x2_8tiles_avx512bf16),  \
    0},
 #endif
 
@@ -255,7 +271,7 @@ static const kiln_ukernel_tile_entry_t kiln_ukernel_tile_table[] = {
                 KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_AVX512BF16_ENTRIES)
 #endif
                     {0, 0, 0, 0, 0, kiln_ukernel_mmt4d_tile_generic, "generic",
-                     NULL, NULL, 0},
+                     NULL, NULL, NULL, 0},
 };
 
 static const kiln_ukernel_tile_entry_t* kiln_ukernel_mmt4d_entry(
@@ -432,11 +448,24 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
     char* out = (char*)p->out + m1 * p->out_stride0 * 4;
     const char* rhs = (const char*)p->rhs;
     int64_t n1 = 0;
+    if (e->fn8) {
+      for (; n1 + 8 <= p->N1; n1 += 8) {
+        if (fused) fused_params.bias = params->bias + n1 * p->N0;
+        e->fn8(out, lhs, rhs, p);
+        if (pass) {
+          kiln_ukernel_mmt4d_bias_clamp(p, (float*)out, n1 * p->N0, 8, out_row,
+                                        out_tile);
+        }
+        out += 8 * out_tile * 4;
+        rhs += 8 * rhs_tile * in_size;
+      }
+    }
     if (e->fn3) {
       // With two-tile kernels, stop the threes one short of leaving a
-      // single tile: N1 = 4 runs as 2 + 2.
+      // single tile: 4 left run as 2 + 2.
+      const int64_t left = p->N1 - n1;
       const int64_t threes_end =
-          e->fn2 && p->N1 >= 4 && p->N1 % 3 == 1 ? p->N1 - 4 : p->N1;
+          e->fn2 && left >= 4 && left % 3 == 1 ? p->N1 - 4 : p->N1;
       for (; n1 + 3 <= threes_end; n1 += 3) {
         if (fused) fused_params.bias = params->bias + n1 * p->N0;
         e->fn3(out, lhs, rhs, p);

@@ -69,7 +69,8 @@ KILN_UKERNEL_X86_64_AVX2_M0S(KILN_UKERNEL_DECLARE_AVX2)
 // arch/x86_64/mmt4d_x86_64_avx512*.c: 16x16 tiles and skinny ones; for f32,
 // s8 and bf16 also _3tiles: three adjacent N1 tiles at once (their RHS panels
 // rhs_stride0 apart), which mmt4d prefers wherever three remain; for f32
-// _2tiles too, for the two (or 2 + 2) left over.
+// _2tiles too, for the two (or 2 + 2) left over. One-row tiles (M0 = 1) of
+// the three types also have _8tiles, which mmt4d runs before the threes.
 #define KILN_UKERNEL_X86_64_AVX512_M0S(X) X(1) X(2) X(4) X(8) X(16)
 #define KILN_UKERNEL_DECLARE_AVX512(M0)                                       \
   KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_f32_##M0##x16x1_avx512);    \
@@ -86,6 +87,9 @@ KILN_UKERNEL_X86_64_AVX2_M0S(KILN_UKERNEL_DECLARE_AVX2)
   KILN_UKERNEL_DECLARE_TILE_FN(                                               \
       kiln_ukernel_mmt4d_s8_##M0##x16x4_3tiles_avx512vnni);
 KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_DECLARE_AVX512)
+KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_f32_1x16x1_8tiles_avx512);
+KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_bf16_1x16x2_8tiles_avx512bf16);
+KILN_UKERNEL_DECLARE_TILE_FN(kiln_ukernel_mmt4d_s8_1x16x4_8tiles_avx512vnni);
 
 // arch/x86_64/pack_x86_64_avx512.c: f32 pack of 16 x 1 tiles from a
 // row-major source (the LHS of f32 mmt4d on AVX-512): transposes full

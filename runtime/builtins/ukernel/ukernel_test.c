@@ -945,9 +945,14 @@ KILN_TEST(mmt4d_reads_a_row_major_rhs_in_place) {
 
 // f32 mmt4d with a row-major LHS and/or OUT (read and written in place,
 // rows |LS| and |OS| elements apart) gives the same bits as packed operands,
-// for every supported ISA's tiles (skinny ones included), 1-5 N1 tiles
-// (three-tile runs and their tails), two M1 rows, a packed or in-place RHS,
-// accumulate and overwrite; OUT elements outside the tiles stay untouched.
+// for every supported ISA's tiles (skinny ones included), 1-12 N1 tiles
+// (runs of eight, three and two and their tails), two M1 rows, a packed or
+// in-place RHS, accumulate and overwrite; OUT elements outside the tiles stay
+// untouched. N1 counts for the tests below: single tiles, runs of two and three
+// and their tails, and the one-row tiles' runs of eight with 0, 3 and 4 after.
+static const int64_t kiln_test_n1s[] = {1, 2, 3, 4, 5, 8, 11, 12};
+#define KILN_TEST_N1_COUNT (sizeof(kiln_test_n1s) / sizeof(kiln_test_n1s[0]))
+
 // Element (r, c) of an M x (N1 * N0) OUT in packed [M1][N1][M0][N0] tiles.
 static int64_t kiln_test_packed_out_index(int64_t r, int64_t c, int64_t N1,
                                           kiln_ukernel_tile_sizes_t t) {
@@ -971,7 +976,7 @@ static void kiln_test_copy_out(void* packed, void* rows, int64_t os, int64_t M,
 }
 
 KILN_TEST(mmt4d_row_major_lhs_and_out_match_packed) {
-  enum { K = 37, MAX_M = 32, MAX_N = 80, LS = 41, OS = 87, RS = 83 };
+  enum { K = 37, MAX_M = 32, MAX_N = 192, LS = 41, OS = 199, RS = 197 };
   static float a[MAX_M * LS], b[K * RS], lhs[MAX_M * K], rhs[MAX_N * K];
   static float packed[MAX_M * MAX_N], want[MAX_M * OS], got[MAX_M * OS];
   for (int i = 0; i < MAX_M * LS; ++i) {
@@ -994,7 +999,8 @@ KILN_TEST(mmt4d_row_major_lhs_and_out_match_packed) {
       for (int64_t c = 0; c < MAX_N; ++c)
         for (int64_t k = 0; k < K; ++k)
           rhs[((c / t.N0) * K + k) * t.N0 + c % t.N0] = b[k * RS + c];
-      for (int64_t N1 = 1; N1 <= 5; ++N1) {
+      for (size_t ni = 0; ni < KILN_TEST_N1_COUNT; ++ni) {
+        const int64_t N1 = kiln_test_n1s[ni];
         for (int variant = 0; variant < 16; ++variant) {
           const int lhs_rm = variant & 1, out_rm = (variant >> 1) & 1;
           const int rhs_in_place = (variant >> 2) & 1;
@@ -1110,10 +1116,11 @@ KILN_TEST(mmt4d_row_major_lhs_and_out_match_packed) {
 
 // A row-major OUT gives the packed OUT's bits for the s8 and bf16 kernels
 // too (the matmul driver writes their rows in place): every supported ISA,
-// skinny and full tiles, 1-5 N1 tiles (three-tile runs and single tiles),
+// skinny and full tiles, 1-12 N1 tiles (runs of eight and three, single
+// tiles),
 // overwrite and accumulate.
 KILN_TEST(mmt4d_row_major_out_every_type) {
-  enum { K1 = 23, MAX_M = 32, MAX_N = 80, OS = 85 };
+  enum { K1 = 23, MAX_M = 32, MAX_N = 192, OS = 197 };
   static uint8_t lhs[MAX_M * K1 * 4], rhs[MAX_N * K1 * 4];
   static int32_t packed[MAX_M * MAX_N], want[MAX_M * OS], got[MAX_M * OS];
   static const uint32_t kTypes[] = {KILN_UKERNEL_MMT4D_S8S8S32,
@@ -1141,7 +1148,9 @@ KILN_TEST(mmt4d_row_major_out_every_type) {
         const kiln_ukernel_tile_sizes_t t = kiln_ukernel_mmt4d_tile_sizes(
             kTypes[ti], isas[i].features, KILN_UKERNEL_ISA_NATIVE, m);
         const int64_t M1 = 2, M = M1 * t.M0;
-        for (int64_t N1 = 1; N1 <= 5 && N1 * t.N0 <= MAX_N; ++N1) {
+        for (size_t ni = 0; ni < KILN_TEST_N1_COUNT; ++ni) {
+          const int64_t N1 = kiln_test_n1s[ni];
+          if (N1 * t.N0 > MAX_N) continue;
           for (int accumulate = 0; accumulate < 2; ++accumulate) {
             kiln_ukernel_mmt4d_params_t p = {
                 .lhs = lhs,
@@ -1200,12 +1209,12 @@ static float kiln_test_bias_clamp(float v, float b, float lo, float hi) {
 }
 
 // mmt4d with BIAS_CLAMP gives the bits of mmt4d followed by the scalar
-// bias + clamp pass: every supported ISA's tiles (skinny ones, 1-5 N1
-// tiles: three- and two-tile runs), packed and row-major OUT, a NaN row,
-// ReLU6, ReLU, bias only (infinite bounds) and negative bounds, K1 = 0;
+// bias + clamp pass: every supported ISA's tiles (skinny ones, 1-12 N1
+// tiles: eight-, three- and two-tile runs), packed and row-major OUT, a NaN
+// row, ReLU6, ReLU, bias only (infinite bounds) and negative bounds, K1 = 0;
 // then the argument checks.
 KILN_TEST(mmt4d_bias_clamp_matches_a_separate_pass) {
-  enum { K = 19, MAX_M = 32, MAX_N = 80, OS = 85 };
+  enum { K = 19, MAX_M = 32, MAX_N = 192, OS = 197 };
   static float lhs[MAX_M * K], rhs[MAX_N * K], bias[MAX_N];
   static float want[MAX_M * OS], got[MAX_M * OS];
   for (int i = 0; i < MAX_M * K; ++i) {
@@ -1235,7 +1244,8 @@ KILN_TEST(mmt4d_bias_clamp_matches_a_separate_pass) {
       // A NaN in one LHS row makes that output row NaN (packed LHS: row
       // r = 1 of the first tile, K step 2).
       lhs[2 * t.M0 + 1] = 0.0f / 0.0f;
-      for (int64_t N1 = 1; N1 <= 5; ++N1) {
+      for (size_t ni = 0; ni < KILN_TEST_N1_COUNT; ++ni) {
+        const int64_t N1 = kiln_test_n1s[ni];
         // Accumulating too: the gemm entries set the flag on the last of
         // several K blocks.
         for (int variant = 0; variant < 2 * 4 * 2 * 2; ++variant) {
@@ -1326,11 +1336,12 @@ KILN_TEST(mmt4d_bias_clamp_matches_a_separate_pass) {
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
 }
 
-// mmt4d runs N1 in threes where a kernel for three tiles exists (f32, s8
-// and bf16 on AVX-512): those results must equal one tile at a time bit for
-// bit, with and without ACCUMULATE, for every M0, with a tail of 1 and 2 tiles.
+// mmt4d runs N1 in eights (one-row tiles) and threes where kernels for
+// eight and three tiles exist (f32, s8 and bf16 on AVX-512): those results
+// must equal one tile at a time bit for bit, with and without ACCUMULATE,
+// for every M0, with tails of 1 to 4 tiles after the eights and threes.
 KILN_TEST(mmt4d_tile_runs_match_single_tiles) {
-  enum { K1 = 37, N1 = 5, MAX_TILE = 16, MAX_K0 = 4 };
+  enum { K1 = 37, N1 = 12, MAX_TILE = 16, MAX_K0 = 4 };
   static const uint32_t types[] = {KILN_UKERNEL_MMT4D_F32F32F32,
                                    KILN_UKERNEL_MMT4D_S8S8S32,
                                    KILN_UKERNEL_MMT4D_BF16BF16F32};

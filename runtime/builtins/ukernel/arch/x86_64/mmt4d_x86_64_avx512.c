@@ -268,6 +268,58 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f16_x16x1(
   }
 KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_DEFINE_AVX512)
 
+// Eight adjacent one-row tiles (M0 = 1): per K step one broadcast and
+// eight independent FMA chains (the three-tile run's three bound a
+// matrix-vector product, whose RHS streams from memory once, by their
+// latency). Every element sums its K products in the same order as the
+// one-tile kernel: bit-identical.
+static inline __attribute__((always_inline)) void kiln_ukernel_f32_1x16x1_run8(
+    float* out, const float* restrict lhs, const float* restrict rhs,
+    const kiln_ukernel_mmt4d_params_t* params,
+    const kiln_ukernel_f32_layout_t ly) {
+  const int64_t ts = params->rhs_stride0;
+  const int accumulate =
+      (params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;
+  __m512 acc[8];
+#pragma GCC unroll 8
+  for (int t = 0; t < 8; ++t) {
+    acc[t] =
+        accumulate ? _mm512_loadu_ps(out + ly.ots * t) : _mm512_setzero_ps();
+  }
+  for (int64_t k = params->K1; k > 0; --k) {
+    const __m512 l = _mm512_set1_ps(*lhs);
+#pragma GCC unroll 8
+    for (int t = 0; t < 8; ++t) {
+      acc[t] = _mm512_fmadd_ps(l, _mm512_loadu_ps(rhs + ts * t), acc[t]);
+    }
+    lhs += ly.lks;
+    rhs += ly.rs;
+  }
+  if (params->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) {
+    const kiln_ukernel_bc_t bc =
+        kiln_ukernel_bc_setup(params->clamp_lo, params->clamp_hi);
+#pragma GCC unroll 8
+    for (int t = 0; t < 8; ++t) {
+      acc[t] = kiln_ukernel_bc_apply(
+          &bc, acc[t], kiln_ukernel_bc_bias(&bc, params->bias + 16 * t));
+    }
+  }
+#pragma GCC unroll 8
+  for (int t = 0; t < 8; ++t) _mm512_storeu_ps(out + ly.ots * t, acc[t]);
+}
+
+void kiln_ukernel_mmt4d_f32_1x16x1_8tiles_avx512(
+    void* out_tiles, const void* lhs_panel, const void* rhs_panel,
+    const kiln_ukernel_mmt4d_params_t* params) {
+  const kiln_ukernel_f32_layout_t ly =
+      kiln_ukernel_f32_is_strided(params)
+          ? kiln_ukernel_f32_strided_layout(params, 1)
+          : KILN_UKERNEL_PACKED_LAYOUT(
+                1, params->rhs_stride1 ? params->rhs_stride1 : 16);
+  kiln_ukernel_f32_1x16x1_run8((float*)out_tiles, (const float*)lhs_panel,
+                               (const float*)rhs_panel, params, ly);
+}
+
 void kiln_ukernel_bias_clamp_x16_avx512(float* out, const float* bias,
                                         int tiles, int32_t M0, int64_t out_row,
                                         int64_t out_tile, float lo, float hi) {

@@ -134,3 +134,49 @@ static inline __attribute__((always_inline)) void kiln_ukernel_s8_x16x4_run3(
     }                                                                          \
   }
 KILN_UKERNEL_X86_64_AVX512_M0S(KILN_UKERNEL_DEFINE_AVX512VNNI)
+
+// Eight adjacent one-row tiles (M0 = 1): eight independent vpdpbusd
+// chains per K step (the three-tile run's three bound a matrix-vector
+// product by their latency; see the bf16 one), sharing one row sum. Same
+// sums in the same order: bit-identical.
+void kiln_ukernel_mmt4d_s8_1x16x4_8tiles_avx512vnni(
+    void* out_tiles, const void* lhs_panel, const void* rhs_panel,
+    const kiln_ukernel_mmt4d_params_t* params) {
+  int32_t* out = (int32_t*)out_tiles;
+  const kiln_ukernel_unaligned_i32_t* restrict lhs =
+      (const kiln_ukernel_unaligned_i32_t*)lhs_panel;
+  const char* restrict rhs = (const char*)rhs_panel;
+  const int64_t ts = params->rhs_stride0;
+  const int64_t ots = kiln_ukernel_x16_out_tile(params, 1);
+  const int accumulate =
+      (params->flags & KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE) != 0;
+  __m512i acc[8];
+#pragma GCC unroll 8
+  for (int t = 0; t < 8; ++t) {
+    acc[t] =
+        accumulate ? _mm512_loadu_si512(out + ots * t) : _mm512_setzero_si512();
+  }
+  const __m512i sign_bits = _mm512_set1_epi8((char)0x80);
+  const __m512i ones = _mm512_set1_epi8(1);
+  // Lane 0 holds sum_k lhs[0][k] (the other lanes stay 0).
+  __m512i row_sums = _mm512_setzero_si512();
+  for (int64_t k = params->K1; k > 0; --k) {
+    const __m512i l = _mm512_set1_epi32(*lhs);
+    row_sums =
+        _mm512_dpbusd_epi32(row_sums, ones, _mm512_maskz_loadu_epi32(1, lhs));
+#pragma GCC unroll 8
+    for (int t = 0; t < 8; ++t) {
+      acc[t] = _mm512_dpbusd_epi32(
+          acc[t], _mm512_xor_si512(_mm512_loadu_si512(rhs + ts * t), sign_bits),
+          l);
+    }
+    lhs += 1;
+    rhs += 64;
+  }
+  const __m512i excess = _mm512_permutexvar_epi32(
+      _mm512_setzero_si512(), _mm512_slli_epi32(row_sums, 7));
+#pragma GCC unroll 8
+  for (int t = 0; t < 8; ++t) {
+    _mm512_storeu_si512(out + ots * t, _mm512_sub_epi32(acc[t], excess));
+  }
+}

@@ -5,7 +5,10 @@
 // kiln's time includes packing the LHS and unpacking the result; the RHS is
 // packed once beforehand, as constant weights are. Each measurement is the
 // fastest call of several rounds, and kiln and OpenBLAS alternate within a
-// round so that load from other processes hits both alike.
+// round so that load from other processes hits both alike. The roofline
+// column is the lower of the FMA peak and the rate that one read of the
+// packed RHS (timed in the same rounds) allows: a matrix-vector product is
+// bound by that read, not by the FMAs.
 //
 // Usage: matmul_bench [--json FILE] [--rounds N] [--threads 1,2] [--quick]
 //                     [--shape NAME]   (only the shapes named NAME, e.g.
@@ -196,6 +199,51 @@ static void kiln_bench_kiln_free(kiln_bench_kiln_t* k) {
   free(k->scratch);
 }
 
+// The memory roofline of a shape: one read of its packed f32 RHS (the
+// bytes every call must stream in; the LHS and OUT of the shapes that are
+// bound by memory are small), split over the threads as the matmul splits
+// its columns. A matmul cannot take less time than this read from the
+// same level of the memory hierarchy, so flops / its time bounds the rate:
+// the 1x2048x1000 matrix-vector product reads 8 MB per 4 MFLOP.
+typedef struct kiln_bench_read_t {
+  const char* data;
+  size_t bytes;
+  uint32_t chunks;
+  kiln_task_executor_t* executor;
+  float sums[64 * 16];  // one 64-byte line per chunk, so the sum stays live
+} kiln_bench_read_t;
+
+__attribute__((target("avx512f"))) static kiln_status_t kiln_bench_read_chunk(
+    void* user_data, uint32_t index, uint32_t worker_id) {
+  (void)worker_id;
+  kiln_bench_read_t* r = (kiln_bench_read_t*)user_data;
+  const size_t per = (r->bytes / r->chunks) & ~(size_t)255;
+  const char* p = r->data + (size_t)index * per;
+  const size_t n =
+      index + 1 == r->chunks ? r->bytes - (size_t)index * per : per;
+  __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+  size_t i = 0;
+  for (; i + 256 <= n; i += 256) {
+    a0 = _mm512_add_ps(a0, _mm512_loadu_ps((const float*)(p + i)));
+    a1 = _mm512_add_ps(a1, _mm512_loadu_ps((const float*)(p + i + 64)));
+    a2 = _mm512_add_ps(a2, _mm512_loadu_ps((const float*)(p + i + 128)));
+    a3 = _mm512_add_ps(a3, _mm512_loadu_ps((const float*)(p + i + 192)));
+  }
+  _mm512_storeu_ps(r->sums + 16 * (index % 64),
+                   _mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+  return kiln_ok_status();
+}
+
+static void kiln_bench_read_run(kiln_bench_read_t* r) {
+  if (r->executor) {
+    kiln_bench_check(kiln_task_executor_parallel_for(r->executor, r->chunks, 1,
+                                                     kiln_bench_read_chunk, r),
+                     "read");
+  } else {
+    for (uint32_t i = 0; i < r->chunks; ++i) kiln_bench_read_chunk(r, i, 0);
+  }
+}
+
 typedef struct kiln_bench_blas_t {
   const kiln_bench_shape_t* shape;
   float *a, *b, *c;
@@ -340,9 +388,11 @@ int main(int argc, char** argv) {
     }
     fprintf(json, "},\n  \"results\": [\n");
   }
-  printf("%-10s %5s %5s %5s %3s | %8s %8s %6s %6s | %8s %5s | %8s %5s\n",
-         "shape", "M", "K", "N", "thr", "kiln", "openblas", "ratio", "%peak",
-         "bf16", "x f32", "i8", "x f32");
+  printf(
+      "%-10s %5s %5s %5s %3s | %8s %8s %6s %6s | %8s %5s | %8s %5s | %8s "
+      "%6s\n",
+      "shape", "M", "K", "N", "thr", "kiln", "openblas", "ratio", "%peak",
+      "bf16", "x f32", "i8", "x f32", "roofline", "%roof");
   int first_record = 1;
   for (int t = 0; t < thread_count_n; ++t) {
     const int threads = thread_counts[t];
@@ -376,8 +426,14 @@ int main(int argc, char** argv) {
       for (int64_t i = 0; i < shape->K * shape->N; ++i) {
         blas.b[i] = (float)(i % 5) * 0.5f - 1.0f;
       }
+      kiln_bench_read_t read = {
+          .data = (const char*)k32.rhs_packed,
+          .bytes = k32.plan.rhs_packed_size,
+          .chunks = (uint32_t)(threads > 1 ? 8 * threads : 1),
+          .executor = executor,
+      };
       double best_kiln = 1e30, best_blas = 1e30, best_bf16 = 1e30,
-             best_i8 = 1e30;
+             best_i8 = 1e30, best_read = 1e30;
       kiln_bench_peak_call_t peak_call = {threads, 0}, peak_call_1t = {1, 0};
       for (int r = 0; r < rounds; ++r) {
         double v;
@@ -397,6 +453,9 @@ int main(int argc, char** argv) {
         if (v < best_bf16) best_bf16 = v;
         v = kiln_bench_time((kiln_bench_fn_t)kiln_bench_kiln_run, &ki8, budget);
         if (v < best_i8) best_i8 = v;
+        v = kiln_bench_time((kiln_bench_fn_t)kiln_bench_read_run, &read,
+                            budget);
+        if (v < best_read) best_read = v;
       }
       // Check kiln's f32 result against OpenBLAS's (same inputs).
       double max_err = 0;
@@ -421,12 +480,17 @@ int main(int argc, char** argv) {
       double peak_1t = threads > 1 ? peak_call_1t.best_gflops : peak_t;
       double pct = 100.0 * g_kiln / peak_t;
       double pct_1t = 100.0 * g_kiln / (peak_1t * threads);
+      // The roofline: the lower of the FMA peak and the rate at which the
+      // RHS read alone would run.
+      const double g_read = flops / best_read / 1e9;
+      const double g_roof = g_read < peak_t ? g_read : peak_t;
+      const double pct_roof = 100.0 * g_kiln / g_roof;
       printf(
           "%-10s %5lld %5lld %5lld %3d | %8.1f %8.1f %6.2f %5.1f%% | %8.1f "
-          "%5.2f | %8.1f %5.2f\n",
+          "%5.2f | %8.1f %5.2f | %8.1f %5.1f%%\n",
           shape->name, (long long)shape->M, (long long)shape->K,
           (long long)shape->N, threads, g_kiln, g_blas, g_kiln / g_blas, pct,
-          g_bf16, g_bf16 / g_kiln, g_i8, g_i8 / g_kiln);
+          g_bf16, g_bf16 / g_kiln, g_i8, g_i8 / g_kiln, g_roof, pct_roof);
       fflush(stdout);
       if (json) {
         fprintf(json,
@@ -437,11 +501,14 @@ int main(int argc, char** argv) {
                 "\"peak_gflops_1thread\": %.2f, "
                 "\"percent_of_1thread_peak_x_threads\": %.1f, "
                 "\"kiln_bf16_gflops\": %.2f, "
-                "\"kiln_i8_gflops\": %.2f, \"tile\": \"%dx%dx%d\"}",
+                "\"kiln_i8_gflops\": %.2f, \"rhs_read_gbps\": %.1f, "
+                "\"roofline_gflops\": %.2f, \"percent_of_roofline\": %.1f, "
+                "\"tile\": \"%dx%dx%d\"}",
                 first_record ? "" : ",\n", shape->name, (long long)shape->M,
                 (long long)shape->K, (long long)shape->N, threads, g_kiln,
                 g_blas, g_kiln / g_blas, pct, peak_t, peak_1t, pct_1t, g_bf16,
-                g_i8, k32.plan.tile.M0, k32.plan.tile.N0, k32.plan.tile.K0);
+                g_i8, (double)read.bytes / best_read / 1e9, g_roof, pct_roof,
+                k32.plan.tile.M0, k32.plan.tile.N0, k32.plan.tile.K0);
         first_record = 0;
       }
       kiln_bench_kiln_free(&k32);

@@ -325,6 +325,77 @@ def chain_test(work, rng):
     print("conv_test: the NCHW chain matches numpy (%d runs)" % runs)
 
 
+# A channels-last 1x1 convolution + bias + SiLU (x * logistic(x), as ONNX's
+# Sigmoid and Mul come in): mmt4d applies the bias and SiLU to each call's
+# tiles (KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU). 32 output channels, 120 pixels
+# (7 full row tiles and a piece of 8), inputs large enough for SiLU's tiny
+# and subnormal results (t near -100) and one NaN pixel.
+SILU = """func.func @silu(%x: tensor<1x12x10x16xf32>, %w: tensor<1x1x16x32xf32>,
+    %b: tensor<32xf32>) -> tensor<1x12x10x32xf32> {
+  %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x12x10x16xf32>, tensor<1x1x16x32xf32>) -> tensor<1x12x10x32xf32>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [3] : (tensor<32xf32>) -> tensor<1x12x10x32xf32>
+  %a = stablehlo.add %c, %bb : tensor<1x12x10x32xf32>
+  %l = stablehlo.logistic %a : tensor<1x12x10x32xf32>
+  %s = stablehlo.multiply %a, %l : tensor<1x12x10x32xf32>
+  return %s : tensor<1x12x10x32xf32>
+}
+"""
+
+
+def silu_test(work, rng):
+    src_path = os.path.join(work, "silu.mlir")
+    with open(src_path, "w") as f:
+        f.write(SILU)
+    x = (rng.standard_normal((1, 12, 10, 16)) * 8).astype(np.float32)
+    w = rng.standard_normal((1, 1, 16, 32)).astype(np.float32)
+    b = (rng.standard_normal((32,)) * 4).astype(np.float32)
+    x[0, 3, 4, 5] = np.nan
+    inputs = []
+    for j, a in enumerate((x, w, b)):
+        path = os.path.join(work, "silu%d.npy" % j)
+        np.save(path, a)
+        inputs.append("--input=@" + path)
+    t = np.einsum("nhwc,cf->nhwf", x.astype(np.float64),
+                  w[0, 0].astype(np.float64)) + b
+    with np.errstate(over="ignore", invalid="ignore"):
+        ref = t / (1.0 + np.exp(-t))
+    if np.nanmin(t) > -80:
+        fail("silu: the inputs should reach SiLU's tiny results")
+    # The products' rounding (K = 16) carried through SiLU's slope (< 1.1).
+    bound = (np.einsum("nhwc,cf->nhwf", np.abs(x.astype(np.float64)),
+                       np.abs(w[0, 0].astype(np.float64))) + np.abs(b)) * \
+        16 * 2.0 ** -23 * 1.1 + np.abs(ref) * 2.0 ** -20
+    kmod = os.path.join(work, "silu.kmod")
+    dump = os.path.join(work, "silu-dump")
+    run([os.path.join(BIN, "kiln-compile"),
+         "--iree-hal-target-backends=llvm-cpu",
+         "--iree-hal-dump-executable-sources-to=" + dump, src_path, "-o",
+         kmod])
+    c = open(os.path.join(dump, "dispatches.c")).read()
+    if "mp.flags |= KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU;" not in c:
+        fail("silu: the bias + SiLU should go to mmt4d")
+    first = None
+    for device in ("local-sync", "local-task"):
+        out = os.path.join(work, "silu-out.npy")
+        run([os.path.join(BIN, "kiln-run-module"), "--module=" + kmod,
+             "--device=" + device, "--function=silu"] + inputs +
+            ["--output=@" + out])
+        got = np.load(out).astype(np.float64)
+        if not np.array_equal(np.isnan(got), np.isnan(ref)):
+            fail("silu (%s): %d NaNs, want %d" % (device, np.isnan(got).sum(),
+                                                  np.isnan(ref).sum()))
+        ok = ~np.isnan(ref)
+        err = np.abs(got[ok] - ref[ok])
+        if np.any(err > bound[ok]):
+            i = np.argmax(err - bound[ok])
+            fail("silu (%s): %r, want %r" % (device, got[ok][i], ref[ok][i]))
+        if first is None:
+            first = got
+        elif not np.array_equal(first, got, equal_nan=True):
+            fail("silu: local-task differs from local-sync")
+    print("conv_test: the 1x1 convolution + bias + SiLU matches numpy")
+
+
 def main():
     rng = np.random.default_rng(5)
     with tempfile.TemporaryDirectory() as work:
@@ -392,6 +463,7 @@ def main():
         print("conv_test: %d convolutions x 3 ISA caps x 2 devices = %d runs "
               "match numpy" % (len(cases), checked))
         chain_test(work, rng)
+        silu_test(work, rng)
 
 
 def winograd_main():

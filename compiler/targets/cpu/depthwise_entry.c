@@ -158,8 +158,12 @@ bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
   bool ok = false;
   d.epilogue = kiln_cpu_epilogue_build(context, region, op, &ok);
   if (!ok) return false;
-  d.bias_clamp = d.nhwc && d.epilogue &&
-                 kiln_cpu_epilogue_match_bias_clamp(context, region, op, &d.bc);
+  // Its own vector bias + clamp (kiln_cpu_emit_depthwise_bias_clamp); a
+  // SiLU stays in the generated epilogue.
+  d.bias_clamp =
+      d.nhwc && d.epilogue &&
+      kiln_cpu_epilogue_match_bias_clamp(context, region, op, &d.bc) &&
+      !d.bc.silu;
   *out = d;
   return true;
 }

@@ -379,6 +379,76 @@ static kiln_ptr_map_t kiln_cpu_epilogue_kernel_ops(kiln_ir_context_t* context,
 // Meanings of values in kiln_cpu_epilogue_match_bias_clamp's walk.
 #define KILN_CPU_BC_CHAIN ((void*)1)  // the kernel's value, transformed
 #define KILN_CPU_BC_BIAS ((void*)2)   // bias[last dim]
+// The steps of SiLU(t) = t * logistic(t) as the StableHLO lowering writes
+// logistic (t the biased chain): |t|, -|t|, e = exp(-|t|), 1 + e,
+// t >= 0, (t >= 0 ? 1 : e), that over 1 + e.
+#define KILN_CPU_BC_ABS ((void*)3)
+#define KILN_CPU_BC_NEG_ABS ((void*)4)
+#define KILN_CPU_BC_EXP ((void*)5)
+#define KILN_CPU_BC_DEN ((void*)6)
+#define KILN_CPU_BC_NONNEG ((void*)7)
+#define KILN_CPU_BC_NUM ((void*)8)
+#define KILN_CPU_BC_LOGISTIC ((void*)9)
+
+// The meaning of body op |b| of generic |op| as a step of SiLU over the
+// chain, given its operands' meanings |a| (NULL: none), or NULL.
+static void* kiln_cpu_silu_step(kiln_ir_op_t* op, const kiln_structured_op_t* s,
+                                kiln_ir_op_t* b, void* const a[3]) {
+  // f32 values throughout (the compare's operands, the select's result).
+  if (b->num_results != 1 ||
+      !kiln_cpu_is_f32_type(kiln_ir_op_is(b, "arith.cmpf")
+                                ? kiln_ir_op_operand(b, 0)->type
+                                : b->results[0].type)) {
+    return NULL;
+  }
+  float c[3] = {0, 0, 0};
+  bool is_const[3] = {false, false, false};
+  for (uint32_t i = 0; i < b->num_operands && i < 3; ++i) {
+    is_const[i] = kiln_cpu_epilogue_constant_operand(
+        op, s, kiln_ir_op_operand(b, i), &c[i]);
+  }
+  const bool one0 = is_const[0] && c[0] == 1.0f;
+  const bool one1 = is_const[1] && c[1] == 1.0f;
+  if (b->num_operands == 1) {
+    if (kiln_ir_op_is(b, "math.absf") && a[0] == KILN_CPU_BC_CHAIN) {
+      return KILN_CPU_BC_ABS;
+    }
+    if (kiln_ir_op_is(b, "arith.negf") && a[0] == KILN_CPU_BC_ABS) {
+      return KILN_CPU_BC_NEG_ABS;
+    }
+    if (kiln_ir_op_is(b, "math.exp") && a[0] == KILN_CPU_BC_NEG_ABS) {
+      return KILN_CPU_BC_EXP;
+    }
+    return NULL;
+  }
+  if (b->num_operands == 2 && kiln_ir_op_is(b, "arith.addf") &&
+      ((one0 && a[1] == KILN_CPU_BC_EXP) ||
+       (one1 && a[0] == KILN_CPU_BC_EXP))) {
+    return KILN_CPU_BC_DEN;
+  }
+  if (b->num_operands == 2 && kiln_ir_op_is(b, "arith.cmpf")) {
+    const kiln_ir_attribute_t* pred = kiln_ir_op_get_attr(b, "predicate");
+    return pred && pred->kind == KILN_IR_ATTR_INTEGER &&
+                   pred->i == KILN_CMPF_OGE && a[0] == KILN_CPU_BC_CHAIN &&
+                   is_const[1] && c[1] == 0.0f
+               ? KILN_CPU_BC_NONNEG
+               : NULL;
+  }
+  if (b->num_operands == 3 && kiln_ir_op_is(b, "arith.select") &&
+      a[0] == KILN_CPU_BC_NONNEG && one1 && a[2] == KILN_CPU_BC_EXP) {
+    return KILN_CPU_BC_NUM;
+  }
+  if (b->num_operands == 2 && kiln_ir_op_is(b, "arith.divf") &&
+      a[0] == KILN_CPU_BC_NUM && a[1] == KILN_CPU_BC_DEN) {
+    return KILN_CPU_BC_LOGISTIC;
+  }
+  if (b->num_operands == 2 && kiln_ir_op_is(b, "arith.mulf") &&
+      ((a[0] == KILN_CPU_BC_CHAIN && a[1] == KILN_CPU_BC_LOGISTIC) ||
+       (a[1] == KILN_CPU_BC_CHAIN && a[0] == KILN_CPU_BC_LOGISTIC))) {
+    return KILN_CPU_BC_CHAIN;
+  }
+  return NULL;
+}
 
 bool kiln_cpu_epilogue_match_bias_clamp(kiln_ir_context_t* context,
                                         kiln_ir_op_t* region,
@@ -426,8 +496,9 @@ bool kiln_cpu_epilogue_match_bias_clamp(kiln_ir_context_t* context,
       void* known = kiln_ptr_map_get(&meaning, v);
       if (v == chain && identity) {
         kiln_ptr_map_put(&meaning, s.body->args[i], KILN_CPU_BC_CHAIN);
-      } else if (known == KILN_CPU_BC_BIAS && identity) {
-        kiln_ptr_map_put(&meaning, s.body->args[i], KILN_CPU_BC_BIAS);
+      } else if (known && known != KILN_CPU_BC_CHAIN && identity) {
+        // The bias, or a step of SiLU from an earlier generic.
+        kiln_ptr_map_put(&meaning, s.body->args[i], known);
       } else if (v->kind == KILN_IR_VALUE_BLOCK_ARG && v->owner_block == body &&
                  kiln_cpu_is_static_f32_tensor(v->type, 1) &&
                  v->type->shaped.dims[0] == rt->shaped.dims[rank - 1] &&
@@ -447,16 +518,34 @@ bool kiln_cpu_epilogue_match_bias_clamp(kiln_ir_context_t* context,
         void* y = kiln_ptr_map_get(&meaning, kiln_ir_op_operand(b, 0));
         if (y == KILN_CPU_BC_CHAIN) {
           chain = &op->results[0];
-        } else if (y == KILN_CPU_BC_BIAS) {
-          kiln_ptr_map_put(&meaning, &op->results[0], KILN_CPU_BC_BIAS);
+        } else if (y) {
+          kiln_ptr_map_put(&meaning, &op->results[0], y);
         } else {
           return false;
         }
         break;
       }
-      if (b->num_operands != 2 || b->num_results != 1) return false;
-      void* a0 = kiln_ptr_map_get(&meaning, kiln_ir_op_operand(b, 0));
-      void* a1 = kiln_ptr_map_get(&meaning, kiln_ir_op_operand(b, 1));
+      if (b->num_operands < 1 || b->num_operands > 3 || b->num_results != 1) {
+        return false;
+      }
+      void* a[3] = {NULL, NULL, NULL};
+      for (uint32_t i = 0; i < b->num_operands; ++i) {
+        a[i] = kiln_ptr_map_get(&meaning, kiln_ir_op_operand(b, i));
+      }
+      // SiLU right after the bias add (state 1 -> 4), and nothing after it.
+      void* step =
+          state == 1 || state == 4 ? kiln_cpu_silu_step(op, &s, b, a) : NULL;
+      if (step) {
+        if (step == KILN_CPU_BC_CHAIN)
+          state = 5;
+        else
+          state = 4;
+        kiln_ptr_map_put(&meaning, &b->results[0], step);
+        continue;
+      }
+      if (b->num_operands != 2 || state >= 4) return false;
+      void* a0 = a[0];
+      void* a1 = a[1];
       float bound;
       uint32_t other;
       if (kiln_ir_op_is(b, "arith.addf") && state == 0 &&
@@ -480,12 +569,14 @@ bool kiln_cpu_epilogue_match_bias_clamp(kiln_ir_context_t* context,
       kiln_ptr_map_put(&meaning, &b->results[0], KILN_CPU_BC_CHAIN);
     }
   }
-  if (state == 0 || binding < 0 || kiln_ir_op_operand(ret, 0) != chain) {
+  if (state == 0 || state == 4 || binding < 0 ||
+      kiln_ir_op_operand(ret, 0) != chain) {
     return false;
   }
   out->bias_binding = (uint32_t)binding;
   out->lo = lo;
   out->hi = hi;
+  out->silu = state == 5;
   return true;
 }
 

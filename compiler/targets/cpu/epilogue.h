@@ -54,9 +54,13 @@ const char* kiln_cpu_epilogue_build(kiln_ir_context_t* context,
 // KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP computes on each tile it writes, with
 // the same scalar ops (the kernel's value first in the add; bounds with
 // which numerics.h's constant-bound forms give the general forms' bits).
+//
+// Or a bias add then SiLU, t * logistic(t), as the StableHLO lowering
+// writes logistic (|silu|): what KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU computes.
 typedef struct kiln_cpu_epilogue_bias_clamp_t {
   uint32_t bias_binding;  // a rank-1 f32 tensor of the last dim's extent
   float lo, hi;           // -inf / +inf where the op is absent
+  bool silu;              // SiLU instead of the clamp (lo, hi infinite)
 } kiln_cpu_epilogue_bias_clamp_t;
 
 // True when the epilogue of |region| (kernel op |root|) has that form.

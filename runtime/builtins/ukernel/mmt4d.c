@@ -4,6 +4,7 @@
 
 #include "runtime/builtins/ukernel/ukernel_internal.h"
 #include "runtime/hal/local/executable_library.h"
+#include "runtime/vm/numerics.h"
 
 // ukernel_abi.h repeats the HAL's x86_64 feature bits to stay standalone.
 _Static_assert(
@@ -313,13 +314,16 @@ static int kiln_ukernel_mmt4d_check(const kiln_ukernel_mmt4d_params_t* p) {
   const uint32_t row_major = KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR |
                              KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR;
   if (p->flags & ~(KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE | row_major |
-                   KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP)) {
+                   KILN_UKERNEL_MMT4D_BIAS_FLAGS)) {
     return 0;
   }
-  if ((p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) &&
-      (p->type != KILN_UKERNEL_MMT4D_F32F32F32 ||
-       (p->M1 && p->N1 && !p->bias) || p->clamp_lo != p->clamp_lo ||
-       p->clamp_hi != p->clamp_hi)) {
+  const uint32_t bias_flags = p->flags & KILN_UKERNEL_MMT4D_BIAS_FLAGS;
+  if (bias_flags &&
+      (bias_flags == KILN_UKERNEL_MMT4D_BIAS_FLAGS ||
+       p->type != KILN_UKERNEL_MMT4D_F32F32F32 ||
+       (p->M1 && p->N1 && !p->bias) ||
+       ((p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) &&
+        (p->clamp_lo != p->clamp_lo || p->clamp_hi != p->clamp_hi)))) {
     return 0;
   }
   const int lhs_rm = (p->flags & KILN_UKERNEL_MMT4D_FLAG_LHS_ROW_MAJOR) != 0;
@@ -363,9 +367,18 @@ static int kiln_ukernel_mmt4d_check(const kiln_ukernel_mmt4d_params_t* p) {
   return 1;
 }
 
-// KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP on |tiles| adjacent OUT tiles just
-// written (L1-hot) from column |n| on; |out_row| / |out_tile| as in
-// kiln_ukernel_mmt4d. The portable form; AVX-512 takes 16-column tiles.
+// SiLU(t) as kiln lowers x * logistic(x), the meaning of
+// KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU: the VM's own f32 exp (one definition,
+// runtime/vm/numerics.h), so the kernels give the interpreter's bits.
+static float kiln_ukernel_silu_f32(float t) {
+  const float e = kiln_vm_exp_f32(-fabsf(t));
+  const float num = t >= 0.0f ? 1.0f : e;
+  return t * (num / (1.0f + e));
+}
+
+// KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP or _BIAS_SILU on |tiles| adjacent OUT
+// tiles just written (L1-hot) from column |n| on; |out_row| / |out_tile| as
+// in kiln_ukernel_mmt4d. The portable form; AVX-512 takes 16-column tiles.
 static void kiln_ukernel_mmt4d_bias_clamp(const kiln_ukernel_mmt4d_params_t* p,
                                           float* out, int64_t n, int tiles,
                                           int64_t out_row, int64_t out_tile) {
@@ -374,17 +387,23 @@ static void kiln_ukernel_mmt4d_bias_clamp(const kiln_ukernel_mmt4d_params_t* p,
       kiln_ukernel_has_features(p->cpu_features,
                                 KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
     kiln_ukernel_bias_clamp_x16_avx512(out, p->bias + n, tiles, p->M0, out_row,
-                                       out_tile, p->clamp_lo, p->clamp_hi);
+                                       out_tile, p->flags, p->clamp_lo,
+                                       p->clamp_hi);
     return;
   }
 #endif
   const float lo = p->clamp_lo, hi = p->clamp_hi;
+  const int silu = (p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU) != 0;
   for (int t = 0; t < tiles; ++t) {
     for (int32_t m0 = 0; m0 < p->M0; ++m0) {
       float* row = out + t * out_tile + m0 * out_row;
       const float* b = p->bias + n + (int64_t)t * p->N0;
       for (int32_t n0 = 0; n0 < p->N0; ++n0) {
         const float v = row[n0] + b[n0];
+        if (silu) {
+          row[n0] = kiln_ukernel_silu_f32(v);
+          continue;
+        }
         float r = v > lo ? v : lo;
         r = r < hi ? r : hi;
         row[n0] = v != v ? v + lo : r;
@@ -416,7 +435,7 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
         }
       }
     }
-    if (p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) {
+    if (p->flags & KILN_UKERNEL_MMT4D_BIAS_FLAGS) {
       for (int64_t m1 = 0; m1 < p->M1; ++m1) {
         for (int64_t n1 = 0; n1 < p->N1; ++n1) {
           kiln_ukernel_mmt4d_bias_clamp(
@@ -432,14 +451,18 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
   const size_t in_size =
       kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(p->type));
   const int64_t rhs_tile = p->rhs_stride0;
-  const int bias_clamp = (p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) != 0;
+  const int bias_clamp = (p->flags & KILN_UKERNEL_MMT4D_BIAS_FLAGS) != 0;
   // Kernels that fuse the bias + clamp get a copy of the params whose bias
-  // follows the N1 tiles; copied only with the flag (modules built before
-  // it pass shorter params).
-  const int fused = bias_clamp && e->fuses_bias_clamp;
+  // follows the N1 tiles; copied only with a bias flag (modules built
+  // before them pass shorter params). SiLU is always the pass over each
+  // call's tiles (kiln_ukernel_bc_setup says why): the kernels get a copy
+  // without the flag.
+  const int fused = bias_clamp && e->fuses_bias_clamp &&
+                    !(p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU);
   kiln_ukernel_mmt4d_params_t fused_params;
-  if (fused) {
+  if (bias_clamp) {
     fused_params = *p;
+    if (!fused) fused_params.flags &= ~KILN_UKERNEL_MMT4D_BIAS_FLAGS;
     p = &fused_params;
   }
   const int pass = bias_clamp && !fused;
@@ -453,8 +476,8 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
         if (fused) fused_params.bias = params->bias + n1 * p->N0;
         e->fn8(out, lhs, rhs, p);
         if (pass) {
-          kiln_ukernel_mmt4d_bias_clamp(p, (float*)out, n1 * p->N0, 8, out_row,
-                                        out_tile);
+          kiln_ukernel_mmt4d_bias_clamp(params, (float*)out, n1 * p->N0, 8,
+                                        out_row, out_tile);
         }
         out += 8 * out_tile * 4;
         rhs += 8 * rhs_tile * in_size;
@@ -470,8 +493,8 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
         if (fused) fused_params.bias = params->bias + n1 * p->N0;
         e->fn3(out, lhs, rhs, p);
         if (pass) {
-          kiln_ukernel_mmt4d_bias_clamp(p, (float*)out, n1 * p->N0, 3, out_row,
-                                        out_tile);
+          kiln_ukernel_mmt4d_bias_clamp(params, (float*)out, n1 * p->N0, 3,
+                                        out_row, out_tile);
         }
         out += 3 * out_tile * 4;
         rhs += 3 * rhs_tile * in_size;
@@ -482,8 +505,8 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
         if (fused) fused_params.bias = params->bias + n1 * p->N0;
         e->fn2(out, lhs, rhs, p);
         if (pass) {
-          kiln_ukernel_mmt4d_bias_clamp(p, (float*)out, n1 * p->N0, 2, out_row,
-                                        out_tile);
+          kiln_ukernel_mmt4d_bias_clamp(params, (float*)out, n1 * p->N0, 2,
+                                        out_row, out_tile);
         }
         out += 2 * out_tile * 4;
         rhs += 2 * rhs_tile * in_size;
@@ -493,8 +516,8 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
       if (fused) fused_params.bias = params->bias + n1 * p->N0;
       e->fn(out, lhs, rhs, p);
       if (pass) {
-        kiln_ukernel_mmt4d_bias_clamp(p, (float*)out, n1 * p->N0, 1, out_row,
-                                      out_tile);
+        kiln_ukernel_mmt4d_bias_clamp(params, (float*)out, n1 * p->N0, 1,
+                                      out_row, out_tile);
       }
       out += out_tile * 4;
       rhs += rhs_tile * in_size;

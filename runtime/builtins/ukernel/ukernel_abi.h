@@ -132,6 +132,13 @@ static inline uint32_t kiln_ukernel_mmt4d_output_elem(uint32_t type) {
 // pass over OUT disappears. |bias| is indexed by the column of this call
 // (n = n1 * N0 + n0). Set it on the last K block only.
 #define KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP (1u << 3)
+// f32 only, not with BIAS_CLAMP. After its K steps every OUT element (row
+// m, column n) becomes SiLU(t), t = v + bias[n], with the scalar ops kiln
+// lowers x * logistic(x) to: e = exp(-|t|) (runtime/vm/numerics.h's f32
+// exp), then t * ((t >= 0 ? 1 : e) / (1 + e)); a NaN t gives a quiet NaN
+// (its payload is not specified). |bias| as for BIAS_CLAMP; the bounds are
+// ignored. Set it on the last K block only.
+#define KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU (1u << 4)
 
 typedef struct kiln_ukernel_mmt4d_params_t {
   const void* lhs;  // [M1][K1][M0][K0]
@@ -164,9 +171,9 @@ typedef struct kiln_ukernel_mmt4d_params_t {
   // With KILN_UKERNEL_MMT4D_FLAG_OUT_ROW_MAJOR: elements between OUT rows,
   // >= N1 * N0. Else ignored.
   int64_t out_stride1;
-  // With KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP (above): N1 * N0 values, and
-  // the bounds (neither NaN). Else ignored: modules built before the flag
-  // pass shorter params and never set it.
+  // With KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP or _BIAS_SILU (above): N1 * N0
+  // values, and for BIAS_CLAMP the bounds (neither NaN). Else ignored:
+  // modules built before the flags pass shorter params and never set them.
   const float* bias;
   float clamp_lo;
   float clamp_hi;

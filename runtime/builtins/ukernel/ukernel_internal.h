@@ -102,12 +102,21 @@ int64_t kiln_ukernel_pack_f32_16x1_avx512(
 void kiln_ukernel_unpack_x32_16x16_avx512(
     const kiln_ukernel_unpack_params_t* params, int64_t tile_rows,
     int64_t tile_cols);
-// arch/x86_64/mmt4d_x86_64_avx512.c: KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP on
-// |tiles| adjacent M0 x 16 f32 OUT tiles (rows |out_row| and tiles
-// |out_tile| elements apart), |bias| their first column's bias.
+// The mmt4d flags that apply a bias and an activation after the K steps.
+#define KILN_UKERNEL_MMT4D_BIAS_FLAGS \
+  (KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP | KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU)
+
+// arch/x86_64/mmt4d_x86_64_avx512.c: KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP or
+// _BIAS_SILU (|flags|) on |tiles| adjacent M0 x 16 f32 OUT tiles (rows
+// |out_row| and tiles |out_tile| elements apart), |bias| their first
+// column's bias.
 void kiln_ukernel_bias_clamp_x16_avx512(float* out, const float* bias,
                                         int tiles, int32_t M0, int64_t out_row,
-                                        int64_t out_tile, float lo, float hi);
+                                        int64_t out_tile, uint32_t flags,
+                                        float lo, float hi);
+// The same SiLU as one 16-lane vector (for ukernel_test's check of every
+// f32 input against the scalar form): out[i] = SiLU(in[i]).
+void kiln_ukernel_silu_x16_avx512(float* out, const float* in);
 
 // arch/x86_64/pack_x86_64_avx512.c: one full 16-row tile of
 // kiln_ukernel_pack_window for 4-byte elements, |poff| the 16 rows' image

@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "runtime/builtins/ukernel/matmul.h"
+#include "runtime/builtins/ukernel/ukernel_internal.h"
 #include "runtime/testing/test.h"
+#include "runtime/vm/numerics.h"
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -1208,11 +1210,34 @@ static float kiln_test_bias_clamp(float v, float b, float lo, float hi) {
   return t != t ? t + lo : r;
 }
 
-// mmt4d with BIAS_CLAMP gives the bits of mmt4d followed by the scalar
-// bias + clamp pass: every supported ISA's tiles (skinny ones, 1-12 N1
-// tiles: eight-, three- and two-tile runs), packed and row-major OUT, a NaN
-// row, ReLU6, ReLU, bias only (infinite bounds) and negative bounds, K1 = 0;
-// then the argument checks.
+// SiLU(t) as the scalar ops kiln lowers x * logistic(x) to, numerics.h's
+// exp; with the bias add before it, the reference of
+// KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU on one value.
+static float kiln_test_silu(float t) {
+  const float e = kiln_vm_exp_f32(-fabsf(t));
+  const float num = t >= 0.0f ? 1.0f : e;
+  return t * (num / (1.0f + e));
+}
+static float kiln_test_bias_silu(float v, float b) {
+  return kiln_test_silu(v + b);
+}
+
+// Equal bits, or both NaN (BIAS_SILU leaves a NaN's payload open).
+static int kiln_test_same_or_nan(const float* a, const float* b, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (memcmp(&a[i], &b[i], sizeof(float)) != 0 &&
+        !(a[i] != a[i] && b[i] != b[i])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+// mmt4d with BIAS_CLAMP (BIAS_SILU) gives the bits of mmt4d followed by the
+// scalar bias + clamp (bias + SiLU) pass: every supported ISA's tiles
+// (skinny ones, 1-12 N1 tiles: eight-, three- and two-tile runs), packed
+// and row-major OUT, a NaN row, ReLU6, ReLU, bias only (infinite bounds),
+// negative bounds and SiLU, K1 = 0; then the argument checks.
 KILN_TEST(mmt4d_bias_clamp_matches_a_separate_pass) {
   enum { K = 19, MAX_M = 32, MAX_N = 192, OS = 197 };
   static float lhs[MAX_M * K], rhs[MAX_N * K], bias[MAX_N];
@@ -1248,11 +1273,14 @@ KILN_TEST(mmt4d_bias_clamp_matches_a_separate_pass) {
         const int64_t N1 = kiln_test_n1s[ni];
         // Accumulating too: the gemm entries set the flag on the last of
         // several K blocks.
-        for (int variant = 0; variant < 2 * 4 * 2 * 2; ++variant) {
+        for (int variant = 0; variant < 2 * 4 * 2 * 2 * 2; ++variant) {
           const int out_rm = variant & 1, bounds = (variant >> 1) & 3;
           const int64_t K1 = (variant >> 3) & 1 ? K : 0;
           const uint32_t accumulate =
-              (variant >> 4) ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0;
+              (variant >> 4) & 1 ? KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE : 0;
+          // SiLU ignores the bounds: one bounds value is enough.
+          const int silu = variant >> 5;
+          if (silu && bounds) continue;
           kiln_ukernel_mmt4d_params_t p = {
               .lhs = lhs,
               .rhs = rhs,
@@ -1282,18 +1310,22 @@ KILN_TEST(mmt4d_bias_clamp_matches_a_separate_pass) {
             for (int64_t c = 0; c < N1 * t.N0; ++c) {
               const int64_t o =
                   out_rm ? r * OS + c : kiln_test_packed_out_index(r, c, N1, t);
-              want[o] = kiln_test_bias_clamp(want[o], bias[c], p.clamp_lo,
-                                             p.clamp_hi);
+              want[o] = silu ? kiln_test_bias_silu(want[o], bias[c])
+                             : kiln_test_bias_clamp(want[o], bias[c],
+                                                    p.clamp_lo, p.clamp_hi);
             }
           }
           p.out = got;
-          p.flags |= KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP;
+          p.flags |= silu ? KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU
+                          : KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP;
           KILN_ASSERT_TRUE(kiln_ukernel_mmt4d(&p) == KILN_UKERNEL_OK);
-          if (memcmp(want, got, sizeof(got)) != 0) {
+          if (silu ? !kiln_test_same_or_nan(want, got, MAX_M * OS)
+                   : memcmp(want, got, sizeof(got)) != 0) {
             KILN_TEST_FAIL_(
-                "ISA %s M0=%d N1=%lld out_rm=%d bounds=%d K1=%lld acc=%d",
+                "ISA %s M0=%d N1=%lld out_rm=%d bounds=%d K1=%lld acc=%d "
+                "silu=%d",
                 kiln_ukernel_isa_name(isas[i].isa), t.M0, (long long)N1, out_rm,
-                bounds, (long long)K1, accumulate != 0);
+                bounds, (long long)K1, accumulate != 0, silu);
           }
           ++checked;
         }
@@ -1329,12 +1361,68 @@ KILN_TEST(mmt4d_bias_clamp_matches_a_separate_pass) {
   p.clamp_hi = 0.0f / 0.0f;
   KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  // SiLU ignores the bounds, but not with BIAS_CLAMP too.
+  p.flags = KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p), KILN_UKERNEL_OK);
+  p.flags |= KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.flags = KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU;
+  p.bias = NULL;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.bias = bias;
   p.clamp_hi = inf;
   p.type = KILN_UKERNEL_MMT4D_S8S8S32;
   p.K0 = 4;
   KILN_EXPECT_EQ_INT(kiln_ukernel_mmt4d(&p),
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
 }
+
+#if defined(__x86_64__)
+// The AVX-512 SiLU (vscalefps for exp's 2^n, maxps for its clamp) gives the
+// scalar form's bits: every 509th f32 bit pattern (8.4 million, both signs,
+// every exponent, NaNs) and the values around exp's edges. (Run over all
+// 2^32 inputs when it was written: no difference.)
+KILN_TEST(silu_avx512_matches_the_scalar_form) {
+  if (!kiln_ukernel_has_features(kiln_ukernel_query_host_cpu_features(),
+                                 KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
+    fprintf(stderr, "  no AVX-512 here: nothing to compare\n");
+    return;
+  }
+  static const float kEdges[] = {
+      0.0f,        -0.0f,      1.0f,        -1.0f,     87.3f,   -87.3f,
+      88.8f,       -88.8f,     103.9f,      -103.9f,   104.1f,  -104.1f,
+      150.0f,      -150.0f,    1e-45f,      -1e-45f,   FLT_MIN, -FLT_MIN,
+      FLT_MAX,     -FLT_MAX,   INFINITY,    -INFINITY, NAN,     0.3465736f,
+      -0.3465736f, 0.3465737f, -0.3465737f, 2.0f};
+  float in[16], want[16], got[16];
+  size_t compared = 0;
+  for (size_t i = 0; i < sizeof(kEdges) / sizeof(kEdges[0]); i += 16) {
+    for (int j = 0; j < 16; ++j) {
+      in[j] = kEdges[(i + j) % (sizeof(kEdges) / sizeof(kEdges[0]))];
+      want[j] = kiln_test_silu(in[j]);
+    }
+    kiln_ukernel_silu_x16_avx512(got, in);
+    KILN_EXPECT_TRUE(kiln_test_same_or_nan(want, got, 16));
+  }
+  int bad = 0;
+  for (uint64_t u = 0; u < (1ull << 32) && bad < 5; u += 16 * 509) {
+    for (int j = 0; j < 16; ++j) {
+      const uint32_t bits = (uint32_t)(u + (uint64_t)j * 509);
+      memcpy(&in[j], &bits, sizeof(bits));
+      want[j] = kiln_test_silu(in[j]);
+    }
+    kiln_ukernel_silu_x16_avx512(got, in);
+    compared += 16;
+    if (!kiln_test_same_or_nan(want, got, 16)) {
+      KILN_TEST_FAIL_("SiLU differs near bits 0x%08llx", (unsigned long long)u);
+      ++bad;
+    }
+  }
+  KILN_EXPECT_TRUE(compared > 8000000);
+}
+#endif
 
 // mmt4d runs N1 in eights (one-row tiles) and threes where kernels for
 // eight and three tiles exist (f32, s8 and bf16 on AVX-512): those results
@@ -1434,6 +1522,9 @@ KILN_TEST_MAIN(KILN_TEST_CASE(tile_sizes_follow_the_isa),
                KILN_TEST_CASE(pack_window_matches_the_im2col_view),
                KILN_TEST_CASE(mmt4d_row_major_out_every_type),
                KILN_TEST_CASE(mmt4d_bias_clamp_matches_a_separate_pass),
+#if defined(__x86_64__)
+               KILN_TEST_CASE(silu_avx512_matches_the_scalar_form),
+#endif
                KILN_TEST_CASE(matmul_small_shapes_every_isa),
                KILN_TEST_CASE(matmul_large_shapes_every_isa),
                KILN_TEST_CASE(every_supported_kernel_ran))

@@ -125,7 +125,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_x16x1(
   }
   if (params->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) {
     const kiln_ukernel_bc_t bc =
-        kiln_ukernel_bc_setup(params->clamp_lo, params->clamp_hi);
+        kiln_ukernel_bc_setup(0, params->clamp_lo, params->clamp_hi);
     const __m512 b = kiln_ukernel_bc_bias(&bc, params->bias);
 #pragma GCC unroll 16
     for (int m = 0; m < M0; ++m) acc[m] = kiln_ukernel_bc_apply(&bc, acc[m], b);
@@ -297,7 +297,7 @@ static inline __attribute__((always_inline)) void kiln_ukernel_f32_1x16x1_run8(
   }
   if (params->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) {
     const kiln_ukernel_bc_t bc =
-        kiln_ukernel_bc_setup(params->clamp_lo, params->clamp_hi);
+        kiln_ukernel_bc_setup(0, params->clamp_lo, params->clamp_hi);
 #pragma GCC unroll 8
     for (int t = 0; t < 8; ++t) {
       acc[t] = kiln_ukernel_bc_apply(
@@ -322,8 +322,10 @@ void kiln_ukernel_mmt4d_f32_1x16x1_8tiles_avx512(
 
 void kiln_ukernel_bias_clamp_x16_avx512(float* out, const float* bias,
                                         int tiles, int32_t M0, int64_t out_row,
-                                        int64_t out_tile, float lo, float hi) {
-  const kiln_ukernel_bc_t bc = kiln_ukernel_bc_setup(lo, hi);
+                                        int64_t out_tile, uint32_t flags,
+                                        float lo, float hi) {
+  const kiln_ukernel_bc_t bc = kiln_ukernel_bc_setup(
+      (flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU) != 0, lo, hi);
   for (int t = 0; t < tiles; ++t) {
     const __m512 b = kiln_ukernel_bc_bias(&bc, bias + 16 * t);
     float* tile = out + t * out_tile;
@@ -333,4 +335,8 @@ void kiln_ukernel_bias_clamp_x16_avx512(float* out, const float* bias,
           kiln_ukernel_bc_apply(&bc, _mm512_loadu_ps(tile + m * out_row), b));
     }
   }
+}
+
+void kiln_ukernel_silu_x16_avx512(float* out, const float* in) {
+  _mm512_storeu_ps(out, kiln_ukernel_silu_ps(_mm512_loadu_ps(in)));
 }

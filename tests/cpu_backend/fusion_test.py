@@ -273,41 +273,49 @@ def main():
                 checked += 1
         print("fusion_test: %d cases x 2 devices = %d runs match numpy" %
               (len(cases), checked))
-        nhwc_depthwise_bias_clamp(work, np.random.default_rng(13))
+        nhwc_depthwise_bias_clamp(work, np.random.default_rng(13), "clip")
+        nhwc_depthwise_bias_clamp(work, np.random.default_rng(17), "silu")
 
 
 # A channels-last depthwise convolution (37 channels: two 16-lane blocks and
 # a 5-channel tail) with a bias and a clip: the entry applies them to each
-# accumulator before its store (its own helper, no pass over the row). It
-# must match numpy, keep a NaN pixel NaN in the same outputs, and give
-# local-task the bits of local-sync.
+# accumulator before its store (its own helper, no pass over the row). With
+# a bias and SiLU (x * logistic(x)) instead, each output row goes through
+# the runtime's kiln_ukernel_bias_act. Either must match numpy, keep a NaN
+# pixel NaN in the same outputs, and give local-task the bits of local-sync.
 DW_NHWC = """func.func @dwc(%x: tensor<1x11x13x37xf32>, %w: tensor<3x3x1x37xf32>, %b: tensor<37xf32>) -> tensor<1x9x11x37xf32> {
   %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 37 : i64} : (tensor<1x11x13x37xf32>, tensor<3x3x1x37xf32>) -> tensor<1x9x11x37xf32>
   %bb = stablehlo.broadcast_in_dim %b, dims = [3] : (tensor<37xf32>) -> tensor<1x9x11x37xf32>
   %a = stablehlo.add %c, %bb : tensor<1x9x11x37xf32>
-  %lo = stablehlo.constant dense<0.0> : tensor<1x9x11x37xf32>
+%s  return %%r : tensor<1x9x11x37xf32>
+}
+"""
+DW_CLIP = """  %lo = stablehlo.constant dense<0.0> : tensor<1x9x11x37xf32>
   %hi = stablehlo.constant dense<6.0> : tensor<1x9x11x37xf32>
   %m = stablehlo.maximum %a, %lo : tensor<1x9x11x37xf32>
   %r = stablehlo.minimum %m, %hi : tensor<1x9x11x37xf32>
-  return %r : tensor<1x9x11x37xf32>
-}
+"""
+DW_SILU = """  %l = stablehlo.logistic %a : tensor<1x9x11x37xf32>
+  %r = stablehlo.multiply %a, %l : tensor<1x9x11x37xf32>
 """
 
 
-def nhwc_depthwise_bias_clamp(work, rng):
+def nhwc_depthwise_bias_clamp(work, rng, act):
     src = os.path.join(work, "dwc.mlir")
     with open(src, "w") as f:
-        f.write(DW_NHWC)
+        f.write(DW_NHWC.replace("%%", "\x00").replace(
+            "%s", DW_CLIP if act == "clip" else DW_SILU).replace("\x00", "%"))
     kmod = os.path.join(work, "dwc.kmod")
     dump = os.path.join(work, "dwc_dump")
     run([os.path.join(BIN, "kiln-compile"), "--iree-hal-target-backends=llvm-cpu",
          "--iree-hal-dump-executable-sources-to=" + dump, src, "-o", kmod])
     c = open(os.path.join(dump, "dispatches.c")).read()
-    if ("NHWC): direct" not in c or "_bc(" not in c or
+    where = "_bc(" if act == "clip" else "kiln_ukernel_bias_act_params_t ba;"
+    if ("NHWC): direct" not in c or where not in c or
             c.count("\nint KILN_CPU_DISPATCH(") != 1):
-        fail("dwc: the bias + clip should run in the NHWC depthwise entry's "
-             "stores")
-    x = rng.standard_normal((1, 11, 13, 37)).astype(np.float32)
+        fail("dwc: the bias + %s should run in the NHWC depthwise entry" % act)
+    scale = 1 if act == "clip" else 8  # SiLU: reach its tiny results
+    x = (rng.standard_normal((1, 11, 13, 37)) * scale).astype(np.float32)
     w = rng.standard_normal((3, 3, 1, 37)).astype(np.float32)
     b = rng.standard_normal(37).astype(np.float32) * 2
     for nan in (False, True):
@@ -319,8 +327,17 @@ def nhwc_depthwise_bias_clamp(work, rng):
         for i in range(3):
             for j in range(3):
                 acc += xi[:, i:i + 9, j:j + 11, :].astype(np.float64) * w[i, j, 0]
-        ref = np.minimum(np.maximum(acc + b, 0.0), 6.0)
-        bound = 9 * 2.0 ** -23 * np.ones_like(ref) * 16
+        t = acc + b
+        bound = 9 * 2.0 ** -23 * np.ones_like(t) * 16 * scale
+        if act == "clip":
+            ref = np.minimum(np.maximum(t, 0.0), 6.0)
+        else:
+            with np.errstate(over="ignore", invalid="ignore"):
+                ref = t / (1.0 + np.exp(-t))
+            # SiLU's slope is below 1.1; a few ulps of its own.
+            bound = bound * 1.1 + np.abs(ref) * 2.0 ** -20
+            if np.nanmin(t) > -40:
+                fail("dwc: the inputs should reach SiLU's tiny results")
         args = []
         for j, a in enumerate((xi, w, b)):
             path = os.path.join(work, "dwc%d.npy" % j)
@@ -343,7 +360,7 @@ def nhwc_depthwise_bias_clamp(work, rng):
                 first = got
             elif first.tobytes() != got.tobytes():
                 fail("dwc: local-task differs from local-sync")
-    print("fusion_test: the NHWC depthwise bias + clip matches numpy")
+    print("fusion_test: the NHWC depthwise bias + %s matches numpy" % act)
 
 
 main()

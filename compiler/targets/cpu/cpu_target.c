@@ -412,7 +412,7 @@ typedef struct kiln_cpu_entry_t {
   const char* source;
   size_t source_length;
   uint32_t local_memory;  // bytes of per-worker scratch the entry needs
-  bool is_matmul;         // a micro-kernel entry (matmul_entry.h)
+  bool uses_imports;      // calls the runtime's micro-kernels (imports)
   size_t function;        // the C function that runs it (kiln_v*_dispatch_N)
 } kiln_cpu_entry_t;
 
@@ -721,9 +721,9 @@ static void kiln_cpu_write_library(const kiln_cpu_variant_t* variants,
     kiln_ir_sb_append(out, ",\n", 2);
   }
   kiln_ir_sb_printf(out, "};\n");
-  // The micro-kernels matmul entries call (resolved by the runtime).
+  // The micro-kernels the entries call (resolved by the runtime).
   bool imports = false;
-  for (size_t i = 0; i < n; ++i) imports = imports || entries[i].is_matmul;
+  for (size_t i = 0; i < n; ++i) imports = imports || entries[i].uses_imports;
   static const char* const kImports[] = KILN_CPU_MATMUL_IMPORTS;
   kiln_ir_sb_printf(out, "static const char* const kiln_imports[] = {\n");
   for (size_t i = 0; i < KILN_CPU_MATMUL_IMPORT_COUNT; ++i) {
@@ -1099,7 +1099,7 @@ kiln_status_t kiln_cpu_target_serialize(
         kiln_cpu_match_winograd(context, region, options->force_winograd, &wino,
                                 &status)) {
       kiln_cpu_emit_winograd_entry(&wino, c_name, &fn);
-      e->is_matmul = true;
+      e->uses_imports = true;
       e->local_memory = kiln_cpu_winograd_local_memory(&wino);
       kiln_cpu_winograd_workgroups(&wino, wg);
       status = kiln_cpu_add_entry(&functions, &fn, &tu, e, context, region, wg);
@@ -1116,7 +1116,7 @@ kiln_status_t kiln_cpu_target_serialize(
       if (status) break;
       // Micro-kernel entry: its own grid and scratch.
       kiln_cpu_emit_gemm_entry(&gemm, c_name, &fn);
-      e->is_matmul = true;
+      e->uses_imports = true;
       e->local_memory = kiln_cpu_gemm_local_memory(&gemm);
       kiln_cpu_gemm_workgroups(&gemm, wg);
       status = kiln_cpu_add_entry(&functions, &fn, &tu, e, context, region, wg);
@@ -1150,6 +1150,7 @@ kiln_status_t kiln_cpu_target_serialize(
     kiln_cpu_depthwise_t dw;
     if (region && kiln_cpu_match_depthwise(context, region, &dw)) {
       kiln_cpu_emit_depthwise_entry(&dw, c_name, &fn);
+      e->uses_imports = dw.bias_silu;
       kiln_cpu_depthwise_workgroups(&dw, wg);
       status = kiln_cpu_add_entry(&functions, &fn, &tu, e, context, region, wg);
       ++n;

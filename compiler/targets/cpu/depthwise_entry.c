@@ -158,12 +158,13 @@ bool kiln_cpu_match_depthwise(kiln_ir_context_t* context, kiln_ir_op_t* region,
   bool ok = false;
   d.epilogue = kiln_cpu_epilogue_build(context, region, op, &ok);
   if (!ok) return false;
-  // Its own vector bias + clamp (kiln_cpu_emit_depthwise_bias_clamp); a
-  // SiLU stays in the generated epilogue.
-  d.bias_clamp =
+  // A bias + clamp: its own vector form (kiln_cpu_emit_depthwise_bias_clamp);
+  // a bias + SiLU: the runtime's, per output row.
+  const bool bias_act =
       d.nhwc && d.epilogue &&
-      kiln_cpu_epilogue_match_bias_clamp(context, region, op, &d.bc) &&
-      !d.bc.silu;
+      kiln_cpu_epilogue_match_bias_clamp(context, region, op, &d.bc);
+  d.bias_clamp = bias_act && !d.bc.silu;
+  d.bias_silu = bias_act && d.bc.silu;
   *out = d;
   return true;
 }
@@ -386,7 +387,25 @@ static void kiln_cpu_emit_depthwise_nhwc(const kiln_cpu_depthwise_t* d,
   kiln_ir_sb_printf(out,
                     "#undef KILN_DW_OUT\n"
                     "#undef KILN_DW_BIAS_VECTOR\n");
-  if (d->epilogue && !d->bias_clamp) {
+  if (d->bias_silu) {
+    // The row's bias + SiLU in the runtime's AVX-512 form (the generated
+    // loop's vectorized exp took about half again as long).
+    kiln_ir_sb_printf(
+        out,
+        "  {\n"
+        "    if (env->import_count < 7 || ds->binding_count <= %u) return "
+        "KILN_CPU_FAIL_BINDING;\n"
+        "    kiln_ukernel_bias_act_params_t ba;\n"
+        "    memset(&ba, 0, sizeof(ba));\n"
+        "    ba.out = row; ba.bias = (const float*)ds->binding_ptrs[%u];\n"
+        "    ba.rows = OW; ba.cols = C; ba.stride = C;\n"
+        "    ba.flags = KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU;\n"
+        "    ba.cpu_features = env->cpu_features;\n"
+        "    if (env->import_funcs[6](env->import_contexts[6], &ba, 0)) "
+        "return KILN_CPU_FAIL_PROGRAM;\n"
+        "  }\n",
+        d->bc.bias_binding, d->bc.bias_binding);
+  } else if (d->epilogue && !d->bias_clamp) {
     kiln_ir_sb_printf(out,
                       "  for (int64_t x = 0; x < OW; ++x) {\n"
                       "    for (int64_t c = 0; c < C; ++c) {\n"

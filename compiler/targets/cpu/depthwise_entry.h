@@ -38,6 +38,9 @@ typedef struct kiln_cpu_depthwise_t {
   // (epilogue.h): applied to each accumulator vector before its store
   // instead of a pass over the row.
   bool bias_clamp;
+  // NHWC: the epilogue is a bias + SiLU, which each output row gets from
+  // the kiln_ukernel_bias_act import (KILN_CPU_MATMUL_IMPORTS' seventh).
+  bool bias_silu;
   kiln_cpu_epilogue_bias_clamp_t bc;
 } kiln_cpu_depthwise_t;
 

@@ -22,14 +22,15 @@ extern "C" {
 #endif
 
 // The imports matmul entries call, in the library's import table order.
-// (Winograd entries, winograd_entry.h, also call the last two.)
+// (Winograd entries, winograd_entry.h, also call the fifth and sixth; the
+// direct depthwise entries the seventh, depthwise_entry.h.)
 #define KILN_CPU_MATMUL_IMPORTS                                       \
   {                                                                   \
     "kiln_ukernel_pack", "kiln_ukernel_mmt4d", "kiln_ukernel_unpack", \
         "kiln_ukernel_pack_window", "kiln_ukernel_winograd_input",    \
-        "kiln_ukernel_winograd_output"                                \
+        "kiln_ukernel_winograd_output", "kiln_ukernel_bias_act"       \
   }
-#define KILN_CPU_MATMUL_IMPORT_COUNT 6
+#define KILN_CPU_MATMUL_IMPORT_COUNT 7
 
 typedef struct kiln_cpu_matmul_t {
   int64_t batch;  // 1 for linalg.matmul; all batch loops of a generic, flat

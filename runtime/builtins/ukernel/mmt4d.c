@@ -376,6 +376,17 @@ static float kiln_ukernel_silu_f32(float t) {
   return t * (num / (1.0f + e));
 }
 
+// One element of the bias + activation epilogue: v + b, then the clamp
+// (a NaN gives itself + lo) or SiLU.
+static float kiln_ukernel_bias_act_f32(float v, float b, int silu, float lo,
+                                       float hi) {
+  const float t = v + b;
+  if (silu) return kiln_ukernel_silu_f32(t);
+  float r = t > lo ? t : lo;
+  r = r < hi ? r : hi;
+  return t != t ? t + lo : r;
+}
+
 // KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP or _BIAS_SILU on |tiles| adjacent OUT
 // tiles just written (L1-hot) from column |n| on; |out_row| / |out_tile| as
 // in kiln_ukernel_mmt4d. The portable form; AVX-512 takes 16-column tiles.
@@ -399,14 +410,7 @@ static void kiln_ukernel_mmt4d_bias_clamp(const kiln_ukernel_mmt4d_params_t* p,
       float* row = out + t * out_tile + m0 * out_row;
       const float* b = p->bias + n + (int64_t)t * p->N0;
       for (int32_t n0 = 0; n0 < p->N0; ++n0) {
-        const float v = row[n0] + b[n0];
-        if (silu) {
-          row[n0] = kiln_ukernel_silu_f32(v);
-          continue;
-        }
-        float r = v > lo ? v : lo;
-        r = r < hi ? r : hi;
-        row[n0] = v != v ? v + lo : r;
+        row[n0] = kiln_ukernel_bias_act_f32(row[n0], b[n0], silu, lo, hi);
       }
     }
   }
@@ -524,6 +528,51 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
     }
   }
   return KILN_UKERNEL_OK;
+}
+
+int kiln_ukernel_bias_act(const kiln_ukernel_bias_act_params_t* p) {
+  const uint32_t act = p ? p->flags & KILN_UKERNEL_MMT4D_BIAS_FLAGS : 0;
+  if (!p || !act || act == KILN_UKERNEL_MMT4D_BIAS_FLAGS || (p->flags & ~act) ||
+      p->rows < 0 || p->cols < 0 || p->rows > KILN_UKERNEL_MAX_EXTENT ||
+      p->cols > KILN_UKERNEL_MAX_EXTENT || p->stride < p->cols ||
+      p->stride > KILN_UKERNEL_MAX_EXTENT ||
+      ((act & KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP) &&
+       (p->clamp_lo != p->clamp_lo || p->clamp_hi != p->clamp_hi))) {
+    return KILN_UKERNEL_ERROR_INVALID_ARGUMENT;
+  }
+  if (p->rows == 0 || p->cols == 0) return KILN_UKERNEL_OK;
+  if (!p->out || !p->bias) return KILN_UKERNEL_ERROR_INVALID_ARGUMENT;
+  const int silu = (act & KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU) != 0;
+  int64_t c16 = 0;
+#if defined(__x86_64__)
+  if (p->cols <= (1 << 30) &&
+      kiln_ukernel_has_features(p->cpu_features,
+                                KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
+    // Rows of 16-column tiles, a tile per 16 columns; 2^20 rows per call
+    // (the helper counts tiles and rows in ints).
+    c16 = p->cols / 16 * 16;
+    for (int64_t r = 0; c16 && r < p->rows; r += 1 << 20) {
+      const int64_t n = p->rows - r < (1 << 20) ? p->rows - r : (1 << 20);
+      kiln_ukernel_bias_clamp_x16_avx512(p->out + r * p->stride, p->bias,
+                                         (int)(c16 / 16), (int32_t)n, p->stride,
+                                         16, act, p->clamp_lo, p->clamp_hi);
+    }
+  }
+#endif
+  for (int64_t r = 0; r < p->rows; ++r) {
+    float* row = p->out + r * p->stride;
+    for (int64_t c = c16; c < p->cols; ++c) {
+      row[c] = kiln_ukernel_bias_act_f32(row[c], p->bias[c], silu, p->clamp_lo,
+                                         p->clamp_hi);
+    }
+  }
+  return KILN_UKERNEL_OK;
+}
+
+int kiln_ukernel_bias_act_import(void* context, void* params, void* reserved) {
+  (void)context;
+  (void)reserved;
+  return kiln_ukernel_bias_act((const kiln_ukernel_bias_act_params_t*)params);
 }
 
 int kiln_ukernel_mmt4d_import(void* context, void* params, void* reserved) {

@@ -30,6 +30,9 @@ int kiln_ukernel_winograd_input(
 int kiln_ukernel_winograd_output(
     const kiln_ukernel_winograd_output_params_t* params);
 
+// The bias + activation epilogue on a row-major block (see the struct).
+int kiln_ukernel_bias_act(const kiln_ukernel_bias_act_params_t* params);
+
 // The import adapters (kiln_hal_executable_import_fn_t): |params| points at
 // the kernel's params struct; |context| and |reserved| are unused.
 int kiln_ukernel_mmt4d_import(void* context, void* params, void* reserved);
@@ -41,6 +44,7 @@ int kiln_ukernel_winograd_input_import(void* context, void* params,
                                        void* reserved);
 int kiln_ukernel_winograd_output_import(void* context, void* params,
                                         void* reserved);
+int kiln_ukernel_bias_act_import(void* context, void* params, void* reserved);
 
 // Computes one M0 x N0 OUT tile from one LHS M1 row (K1 x M0 x K0) and one
 // RHS N1 row (K1 x N0 x K0); K1, flags and the tile sizes come from |params|.

@@ -34,6 +34,7 @@ extern "C" {
 #define KILN_UKERNEL_IMPORT_PACK_WINDOW "kiln_ukernel_pack_window"
 #define KILN_UKERNEL_IMPORT_WINOGRAD_INPUT "kiln_ukernel_winograd_input"
 #define KILN_UKERNEL_IMPORT_WINOGRAD_OUTPUT "kiln_ukernel_winograd_output"
+#define KILN_UKERNEL_IMPORT_BIAS_ACT "kiln_ukernel_bias_act"
 
 // Return values of the kernels (and of the imports).
 #define KILN_UKERNEL_OK 0
@@ -321,6 +322,22 @@ typedef struct kiln_ukernel_winograd_output_params_t {
   uint32_t reserved;               // 0
   uint64_t cpu_features;
 } kiln_ukernel_winograd_output_params_t;
+
+// mmt4d's bias + activation epilogue on a row-major f32 block of its own:
+// out[r * stride + c] for r < rows, c < cols becomes what
+// KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP or _BIAS_SILU (|flags|, exactly one)
+// makes of an OUT element with bias[c] (and the bounds, for BIAS_CLAMP).
+// The direct depthwise entries call it on each output row they write.
+typedef struct kiln_ukernel_bias_act_params_t {
+  float* out;
+  const float* bias;  // cols values
+  int64_t rows, cols;
+  int64_t stride;  // >= cols
+  uint32_t flags;
+  float clamp_lo, clamp_hi;  // BIAS_CLAMP: neither NaN
+  uint32_t reserved;         // 0
+  uint64_t cpu_features;
+} kiln_ukernel_bias_act_params_t;
 
 //===----------------------------------------------------------------------===//
 // Tile sizes (shared by the compiler and the runtime)

@@ -1379,6 +1379,94 @@ KILN_TEST(mmt4d_bias_clamp_matches_a_separate_pass) {
                      KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
 }
 
+// kiln_ukernel_bias_act (the depthwise entries' row epilogue) gives the
+// references' bits (NaN for NaN with SiLU) on every supported ISA: 37
+// columns (two 16-column tiles and a tail) of rows 41 apart, both
+// activations; the columns past 37 stay untouched. Then the checks.
+KILN_TEST(bias_act_matches_the_references) {
+  enum { ROWS = 5, COLS = 37, STRIDE = 41 };
+  static float in[ROWS * STRIDE], bias[COLS], got[ROWS * STRIDE],
+      want[ROWS * STRIDE];
+  for (int i = 0; i < ROWS * STRIDE; ++i) {
+    in[i] = (float)kiln_test_rand_int(-9999, 9999) / 99;
+  }
+  for (int i = 0; i < COLS; ++i) {
+    bias[i] = (float)kiln_test_rand_int(-999, 999) / 50;
+  }
+  in[2 * STRIDE + 3] = NAN;
+  in[3 * STRIDE + 35] = -INFINITY;
+  kiln_test_isa_t isas[8];
+  const int isa_count = kiln_test_supported_isas(isas);
+  int checked = 0;
+  for (int i = 0; i < isa_count; ++i) {
+    for (int silu = 0; silu < 2; ++silu) {
+      kiln_ukernel_bias_act_params_t p = {
+          .out = got,
+          .bias = bias,
+          .rows = ROWS,
+          .cols = COLS,
+          .stride = STRIDE,
+          .flags = silu ? KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU
+                        : KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP,
+          .clamp_lo = 0.0f,
+          .clamp_hi = 6.0f,
+          .cpu_features = isas[i].features,
+      };
+      memcpy(got, in, sizeof(in));
+      for (int r = 0; r < ROWS; ++r) {
+        for (int c = 0; c < STRIDE; ++c) {
+          const float v = in[r * STRIDE + c];
+          want[r * STRIDE + c] =
+              c >= COLS ? v
+              : silu    ? kiln_test_bias_silu(v, bias[c])
+                        : kiln_test_bias_clamp(v, bias[c], 0.0f, 6.0f);
+        }
+      }
+      KILN_ASSERT_TRUE(kiln_ukernel_bias_act(&p) == KILN_UKERNEL_OK);
+      KILN_EXPECT_TRUE(silu ? kiln_test_same_or_nan(want, got, ROWS * STRIDE)
+                            : memcmp(want, got, sizeof(got)) == 0);
+      ++checked;
+    }
+  }
+  KILN_EXPECT_TRUE(checked >= 2);
+  kiln_ukernel_bias_act_params_t p = {
+      .out = got,
+      .bias = bias,
+      .rows = ROWS,
+      .cols = COLS,
+      .stride = STRIDE,
+      .flags = KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU,
+  };
+  KILN_EXPECT_EQ_INT(kiln_ukernel_bias_act(&p), KILN_UKERNEL_OK);
+  p.flags |= KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP;  // both
+  KILN_EXPECT_EQ_INT(kiln_ukernel_bias_act(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.flags = 0;  // neither
+  KILN_EXPECT_EQ_INT(kiln_ukernel_bias_act(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.flags =
+      KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP | KILN_UKERNEL_MMT4D_FLAG_ACCUMULATE;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_bias_act(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.flags = KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP;
+  p.clamp_lo = NAN;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_bias_act(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.clamp_lo = 0.0f;
+  p.stride = COLS - 1;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_bias_act(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.stride = STRIDE;
+  p.bias = NULL;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_bias_act(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+  p.rows = 0;  // nothing to do: no pointer is read
+  KILN_EXPECT_EQ_INT(kiln_ukernel_bias_act(&p), KILN_UKERNEL_OK);
+  p.rows = -1;
+  KILN_EXPECT_EQ_INT(kiln_ukernel_bias_act(&p),
+                     KILN_UKERNEL_ERROR_INVALID_ARGUMENT);
+}
+
 #if defined(__x86_64__)
 // The AVX-512 SiLU (vscalefps for exp's 2^n, maxps for its clamp) gives the
 // scalar form's bits: every 509th f32 bit pattern (8.4 million, both signs,
@@ -1522,6 +1610,7 @@ KILN_TEST_MAIN(KILN_TEST_CASE(tile_sizes_follow_the_isa),
                KILN_TEST_CASE(pack_window_matches_the_im2col_view),
                KILN_TEST_CASE(mmt4d_row_major_out_every_type),
                KILN_TEST_CASE(mmt4d_bias_clamp_matches_a_separate_pass),
+               KILN_TEST_CASE(bias_act_matches_the_references),
 #if defined(__x86_64__)
                KILN_TEST_CASE(silu_avx512_matches_the_scalar_form),
 #endif

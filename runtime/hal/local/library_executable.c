@@ -34,6 +34,7 @@ static const kiln_hal_builtin_import_t* kiln_hal_lookup_builtin_import(
       {KILN_UKERNEL_IMPORT_WINOGRAD_INPUT, kiln_ukernel_winograd_input_import},
       {KILN_UKERNEL_IMPORT_WINOGRAD_OUTPUT,
        kiln_ukernel_winograd_output_import},
+      {KILN_UKERNEL_IMPORT_BIAS_ACT, kiln_ukernel_bias_act_import},
   };
   for (size_t i = 0; i < sizeof(imports) / sizeof(imports[0]); ++i) {
     if (strcmp(imports[i].name, name) == 0) return &imports[i];

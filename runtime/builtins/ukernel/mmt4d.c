@@ -416,6 +416,38 @@ static void kiln_ukernel_mmt4d_bias_clamp(const kiln_ukernel_mmt4d_params_t* p,
   }
 }
 
+// One M1 row's walk over its N1 tiles in runs (kiln_ukernel_mmt4d).
+typedef struct kiln_ukernel_mmt4d_run_t {
+  const kiln_ukernel_mmt4d_params_t* params;  // the caller's
+  const kiln_ukernel_mmt4d_params_t* call;    // what the kernels get
+  kiln_ukernel_mmt4d_params_t* fused_call;    // its bias follows the runs
+  int fused;                                  // the kernels add the bias
+  int pass;                                   // mmt4d's pass does
+  int64_t out_row, out_tile, rhs_tile;        // elements
+  size_t in_size;                             // bytes per input element
+  const char* lhs;
+  char* out;
+  const char* rhs;
+  int64_t n1;  // the next tile
+} kiln_ukernel_mmt4d_run_t;
+
+// Calls |fn| on |tiles| adjacent tiles at a time while they end by |end|.
+static void kiln_ukernel_mmt4d_run_tiles(kiln_ukernel_mmt4d_run_t* r,
+                                         kiln_ukernel_mmt4d_tile_fn_t fn,
+                                         int tiles, int64_t end) {
+  const int64_t N0 = r->params->N0;
+  for (; r->n1 + tiles <= end; r->n1 += tiles) {
+    if (r->fused) r->fused_call->bias = r->params->bias + r->n1 * N0;
+    fn(r->out, r->lhs, r->rhs, r->call);
+    if (r->pass) {
+      kiln_ukernel_mmt4d_bias_clamp(r->params, (float*)r->out, r->n1 * N0,
+                                    tiles, r->out_row, r->out_tile);
+    }
+    r->out += tiles * r->out_tile * 4;
+    r->rhs += tiles * r->rhs_tile * r->in_size;
+  }
+}
+
 int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
   if (!kiln_ukernel_mmt4d_check(params)) {
     return KILN_UKERNEL_ERROR_INVALID_ARGUMENT;
@@ -452,80 +484,45 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
   }
   const kiln_ukernel_tile_entry_t* e =
       kiln_ukernel_mmt4d_entry(p->type, p->M0, p->N0, p->K0, p->cpu_features);
-  const size_t in_size =
-      kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(p->type));
-  const int64_t rhs_tile = p->rhs_stride0;
   const int bias_clamp = (p->flags & KILN_UKERNEL_MMT4D_BIAS_FLAGS) != 0;
   // Kernels that fuse the bias + clamp get a copy of the params whose bias
   // follows the N1 tiles; copied only with a bias flag (modules built
   // before them pass shorter params). SiLU is always the pass over each
   // call's tiles (kiln_ukernel_bc_setup says why): the kernels get a copy
   // without the flag.
-  const int fused = bias_clamp && e->fuses_bias_clamp &&
-                    !(p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU);
-  kiln_ukernel_mmt4d_params_t fused_params;
+  kiln_ukernel_mmt4d_params_t call_params;
+  kiln_ukernel_mmt4d_run_t r = {
+      .params = params,
+      .call = params,
+      .fused = bias_clamp && e->fuses_bias_clamp &&
+               !(p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU),
+      .out_row = out_row,
+      .out_tile = out_tile,
+      .rhs_tile = p->rhs_stride0,
+      .in_size = kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(p->type)),
+  };
   if (bias_clamp) {
-    fused_params = *p;
-    if (!fused) fused_params.flags &= ~KILN_UKERNEL_MMT4D_BIAS_FLAGS;
-    p = &fused_params;
+    call_params = *p;
+    if (!r.fused) call_params.flags &= ~KILN_UKERNEL_MMT4D_BIAS_FLAGS;
+    r.call = r.fused_call = &call_params;
   }
-  const int pass = bias_clamp && !fused;
+  r.pass = bias_clamp && !r.fused;
   for (int64_t m1 = 0; m1 < p->M1; ++m1) {
-    const char* lhs = (const char*)p->lhs + m1 * p->lhs_stride0 * in_size;
-    char* out = (char*)p->out + m1 * p->out_stride0 * 4;
-    const char* rhs = (const char*)p->rhs;
-    int64_t n1 = 0;
-    if (e->fn8) {
-      for (; n1 + 8 <= p->N1; n1 += 8) {
-        if (fused) fused_params.bias = params->bias + n1 * p->N0;
-        e->fn8(out, lhs, rhs, p);
-        if (pass) {
-          kiln_ukernel_mmt4d_bias_clamp(params, (float*)out, n1 * p->N0, 8,
-                                        out_row, out_tile);
-        }
-        out += 8 * out_tile * 4;
-        rhs += 8 * rhs_tile * in_size;
-      }
-    }
+    r.lhs = (const char*)p->lhs + m1 * p->lhs_stride0 * r.in_size;
+    r.out = (char*)p->out + m1 * p->out_stride0 * 4;
+    r.rhs = (const char*)p->rhs;
+    r.n1 = 0;
+    if (e->fn8) kiln_ukernel_mmt4d_run_tiles(&r, e->fn8, 8, p->N1);
     if (e->fn3) {
       // With two-tile kernels, stop the threes one short of leaving a
       // single tile: 4 left run as 2 + 2.
-      const int64_t left = p->N1 - n1;
-      const int64_t threes_end =
-          e->fn2 && left >= 4 && left % 3 == 1 ? p->N1 - 4 : p->N1;
-      for (; n1 + 3 <= threes_end; n1 += 3) {
-        if (fused) fused_params.bias = params->bias + n1 * p->N0;
-        e->fn3(out, lhs, rhs, p);
-        if (pass) {
-          kiln_ukernel_mmt4d_bias_clamp(params, (float*)out, n1 * p->N0, 3,
-                                        out_row, out_tile);
-        }
-        out += 3 * out_tile * 4;
-        rhs += 3 * rhs_tile * in_size;
-      }
+      const int64_t left = p->N1 - r.n1;
+      kiln_ukernel_mmt4d_run_tiles(
+          &r, e->fn3, 3,
+          e->fn2 && left >= 4 && left % 3 == 1 ? p->N1 - 4 : p->N1);
     }
-    if (e->fn2) {
-      for (; n1 + 2 <= p->N1; n1 += 2) {
-        if (fused) fused_params.bias = params->bias + n1 * p->N0;
-        e->fn2(out, lhs, rhs, p);
-        if (pass) {
-          kiln_ukernel_mmt4d_bias_clamp(params, (float*)out, n1 * p->N0, 2,
-                                        out_row, out_tile);
-        }
-        out += 2 * out_tile * 4;
-        rhs += 2 * rhs_tile * in_size;
-      }
-    }
-    for (; n1 < p->N1; ++n1) {
-      if (fused) fused_params.bias = params->bias + n1 * p->N0;
-      e->fn(out, lhs, rhs, p);
-      if (pass) {
-        kiln_ukernel_mmt4d_bias_clamp(params, (float*)out, n1 * p->N0, 1,
-                                      out_row, out_tile);
-      }
-      out += out_tile * 4;
-      rhs += rhs_tile * in_size;
-    }
+    if (e->fn2) kiln_ukernel_mmt4d_run_tiles(&r, e->fn2, 2, p->N1);
+    kiln_ukernel_mmt4d_run_tiles(&r, e->fn, 1, p->N1);
   }
   return KILN_UKERNEL_OK;
 }

@@ -339,6 +339,16 @@ SILU = """func.func @silu(%x: tensor<1x12x10x16xf32>, %w: tensor<1x1x16x32xf32>,
   %s = stablehlo.multiply %a, %l : tensor<1x12x10x32xf32>
   return %s : tensor<1x12x10x32xf32>
 }
+func.func @not_silu(%x: tensor<1x12x10x16xf32>, %w: tensor<1x1x16x32xf32>,
+    %b: tensor<32xf32>) -> tensor<1x12x10x32xf32> {
+  %c = stablehlo.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x12x10x16xf32>, tensor<1x1x16x32xf32>) -> tensor<1x12x10x32xf32>
+  %bb = stablehlo.broadcast_in_dim %b, dims = [3] : (tensor<32xf32>) -> tensor<1x12x10x32xf32>
+  %a = stablehlo.add %c, %bb : tensor<1x12x10x32xf32>
+  %a2 = stablehlo.add %a, %a : tensor<1x12x10x32xf32>
+  %l = stablehlo.logistic %a2 : tensor<1x12x10x32xf32>
+  %s = stablehlo.multiply %a, %l : tensor<1x12x10x32xf32>
+  return %s : tensor<1x12x10x32xf32>
+}
 """
 
 
@@ -372,8 +382,21 @@ def silu_test(work, rng):
          "--iree-hal-dump-executable-sources-to=" + dump, src_path, "-o",
          kmod])
     c = open(os.path.join(dump, "dispatches.c")).read()
-    if "mp.flags |= KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU;" not in c:
-        fail("silu: the bias + SiLU should go to mmt4d")
+    # Only @silu's epilogue is SiLU (@not_silu's logistic reads 2t).
+    if c.count("mp.flags |= KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU;") != 1:
+        fail("silu: the bias + SiLU (and only it) should go to mmt4d")
+    with np.errstate(over="ignore", invalid="ignore"):
+        not_ref = t / (1.0 + np.exp(-2 * t))
+    for fn, fref in (("not_silu", not_ref), ("silu", ref)):
+        out = os.path.join(work, "silu-out.npy")
+        run([os.path.join(BIN, "kiln-run-module"), "--module=" + kmod,
+             "--device=local-sync", "--function=" + fn] + inputs +
+            ["--output=@" + out])
+        got = np.load(out).astype(np.float64)
+        ok = ~np.isnan(fref)
+        if (not np.array_equal(np.isnan(got), np.isnan(fref)) or
+                np.any(np.abs(got[ok] - fref[ok]) > 2 * bound[ok])):
+            fail("%s: differs from numpy" % fn)
     first = None
     for device in ("local-sync", "local-task"):
         out = os.path.join(work, "silu-out.npy")

@@ -389,6 +389,7 @@ static kiln_ptr_map_t kiln_cpu_epilogue_kernel_ops(kiln_ir_context_t* context,
 #define KILN_CPU_BC_NONNEG ((void*)7)
 #define KILN_CPU_BC_NUM ((void*)8)
 #define KILN_CPU_BC_LOGISTIC ((void*)9)
+#define KILN_CPU_BC_SILU ((void*)10)  // t * logistic(t): the result
 
 // The meaning of body op |b| of generic |op| as a step of SiLU over the
 // chain, given its operands' meanings |a| (NULL: none), or NULL.
@@ -445,7 +446,7 @@ static void* kiln_cpu_silu_step(kiln_ir_op_t* op, const kiln_structured_op_t* s,
   if (b->num_operands == 2 && kiln_ir_op_is(b, "arith.mulf") &&
       ((a[0] == KILN_CPU_BC_CHAIN && a[1] == KILN_CPU_BC_LOGISTIC) ||
        (a[1] == KILN_CPU_BC_CHAIN && a[0] == KILN_CPU_BC_LOGISTIC))) {
-    return KILN_CPU_BC_CHAIN;
+    return KILN_CPU_BC_SILU;
   }
   return NULL;
 }
@@ -516,9 +517,12 @@ bool kiln_cpu_epilogue_match_bias_clamp(kiln_ir_context_t* context,
       if (kiln_ir_op_is(b, "arith.constant")) continue;
       if (kiln_ir_op_is(b, "linalg.yield")) {
         void* y = kiln_ptr_map_get(&meaning, kiln_ir_op_operand(b, 0));
-        if (y == KILN_CPU_BC_CHAIN) {
+        if (y == KILN_CPU_BC_CHAIN && state < 4) {
           chain = &op->results[0];
-        } else if (y) {
+        } else if (y == KILN_CPU_BC_SILU) {
+          // The SiLU result becomes the chain; nothing may follow it.
+          chain = &op->results[0];
+        } else if (y && y != KILN_CPU_BC_CHAIN) {
           kiln_ptr_map_put(&meaning, &op->results[0], y);
         } else {
           return false;
@@ -536,10 +540,7 @@ bool kiln_cpu_epilogue_match_bias_clamp(kiln_ir_context_t* context,
       void* step =
           state == 1 || state == 4 ? kiln_cpu_silu_step(op, &s, b, a) : NULL;
       if (step) {
-        if (step == KILN_CPU_BC_CHAIN)
-          state = 5;
-        else
-          state = 4;
+        state = step == KILN_CPU_BC_SILU ? 5 : 4;
         kiln_ptr_map_put(&meaning, &b->results[0], step);
         continue;
       }

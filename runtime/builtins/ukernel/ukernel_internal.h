@@ -114,9 +114,6 @@ void kiln_ukernel_bias_clamp_x16_avx512(float* out, const float* bias,
                                         int tiles, int32_t M0, int64_t out_row,
                                         int64_t out_tile, uint32_t flags,
                                         float lo, float hi);
-// The same SiLU as one 16-lane vector (for ukernel_test's check of every
-// f32 input against the scalar form): out[i] = SiLU(in[i]).
-void kiln_ukernel_silu_x16_avx512(float* out, const float* in);
 
 // arch/x86_64/pack_x86_64_avx512.c: one full 16-row tile of
 // kiln_ukernel_pack_window for 4-byte elements, |poff| the 16 rows' image

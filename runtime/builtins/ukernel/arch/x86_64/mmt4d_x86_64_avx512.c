@@ -336,7 +336,3 @@ void kiln_ukernel_bias_clamp_x16_avx512(float* out, const float* bias,
     }
   }
 }
-
-void kiln_ukernel_silu_x16_avx512(float* out, const float* in) {
-  _mm512_storeu_ps(out, kiln_ukernel_silu_ps(_mm512_loadu_ps(in)));
-}

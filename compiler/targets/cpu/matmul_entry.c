@@ -818,33 +818,28 @@ void kiln_cpu_emit_gemm_entry(const kiln_cpu_gemm_t* g, const char* c_name,
       g->has_init ? "1" : "k0", g->out.stride, g->lhs.stride, g->lhs.stride,
       g->lhs.stride, g->out.stride, g->out.stride);
   const bool bias_clamp = kiln_cpu_gemm_bias_clamp(g);
-  if (bias_clamp && g->bc.silu) {
-    // The epilogue (a bias and SiLU) on each tile as mmt4d writes it, on
-    // the last K block of the in-place path; the column of a call's first
-    // tile picks its bias.
+  if (bias_clamp) {
+    // The epilogue (a bias, then a clamp or SiLU) on each tile as mmt4d
+    // writes it, on the last K block of the in-place path; the column of a
+    // call's first tile picks its bias.
     kiln_ir_sb_printf(out,
                       "    const float* const bias = (const float*)"
                       "ds->binding_ptrs[%u] + n0;\n"
                       "    if (rm && k0 + kc >= K) {\n"
-                      "      mp.flags |= KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU;\n"
-                      "    }\n",
-                      g->bc.bias_binding);
-  } else if (bias_clamp) {
-    // The same for a bias and a clamp.
-    uint32_t lo_bits, hi_bits;
-    memcpy(&lo_bits, &g->bc.lo, sizeof(lo_bits));
-    memcpy(&hi_bits, &g->bc.hi, sizeof(hi_bits));
-    kiln_ir_sb_printf(out,
-                      "    const float* const bias = (const float*)"
-                      "ds->binding_ptrs[%u] + n0;\n"
-                      "    if (rm && k0 + kc >= K) {\n"
-                      "      mp.flags |= KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP;\n"
-                      "      mp.clamp_lo = kiln_vm_bits_to_f32(0x%08" PRIx32
-                      "u);\n"
-                      "      mp.clamp_hi = kiln_vm_bits_to_f32(0x%08" PRIx32
-                      "u);\n"
-                      "    }\n",
-                      g->bc.bias_binding, lo_bits, hi_bits);
+                      "      mp.flags |= KILN_UKERNEL_MMT4D_FLAG_BIAS_%s;\n",
+                      g->bc.bias_binding, g->bc.silu ? "SILU" : "CLAMP");
+    if (!g->bc.silu) {
+      uint32_t lo_bits, hi_bits;
+      memcpy(&lo_bits, &g->bc.lo, sizeof(lo_bits));
+      memcpy(&hi_bits, &g->bc.hi, sizeof(hi_bits));
+      kiln_ir_sb_printf(out,
+                        "      mp.clamp_lo = kiln_vm_bits_to_f32(0x%08" PRIx32
+                        "u);\n"
+                        "      mp.clamp_hi = kiln_vm_bits_to_f32(0x%08" PRIx32
+                        "u);\n",
+                        lo_bits, hi_bits);
+    }
+    kiln_ir_sb_printf(out, "    }\n");
   }
   if (direct) {
     kiln_ir_sb_printf(

@@ -387,33 +387,46 @@ static float kiln_ukernel_bias_act_f32(float v, float b, int silu, float lo,
   return t != t ? t + lo : r;
 }
 
-// KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP or _BIAS_SILU on |tiles| adjacent OUT
-// tiles just written (L1-hot) from column |n| on; |out_row| / |out_tile| as
-// in kiln_ukernel_mmt4d. The portable form; AVX-512 takes 16-column tiles.
-static void kiln_ukernel_mmt4d_bias_clamp(const kiln_ukernel_mmt4d_params_t* p,
-                                          float* out, int64_t n, int tiles,
-                                          int64_t out_row, int64_t out_tile) {
+// KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP or _BIAS_SILU (|flags|) on |tiles|
+// adjacent tiles of |rows| x |cols| f32 values (tile t at out + t *
+// out_tile, its rows |out_row| apart, its bias at bias + t * cols): AVX-512
+// for 16-column tiles where the CPU has it, else portable C. Both the
+// mmt4d pass and kiln_ukernel_bias_act go through it.
+static void kiln_ukernel_bias_act_tiles(float* out, const float* bias,
+                                        int64_t tiles, int64_t rows,
+                                        int64_t cols, int64_t out_row,
+                                        int64_t out_tile, uint32_t flags,
+                                        float lo, float hi, uint64_t features) {
 #if defined(__x86_64__)
-  if (p->N0 == 16 &&
-      kiln_ukernel_has_features(p->cpu_features,
-                                KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
-    kiln_ukernel_bias_clamp_x16_avx512(out, p->bias + n, tiles, p->M0, out_row,
-                                       out_tile, p->flags, p->clamp_lo,
-                                       p->clamp_hi);
+  if (cols == 16 && kiln_ukernel_has_features(
+                        features, KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
+    kiln_ukernel_bias_act_x16_avx512(out, bias, tiles, rows, out_row, out_tile,
+                                     flags, lo, hi);
     return;
   }
+#else
+  (void)features;
 #endif
-  const float lo = p->clamp_lo, hi = p->clamp_hi;
-  const int silu = (p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU) != 0;
-  for (int t = 0; t < tiles; ++t) {
-    for (int32_t m0 = 0; m0 < p->M0; ++m0) {
-      float* row = out + t * out_tile + m0 * out_row;
-      const float* b = p->bias + n + (int64_t)t * p->N0;
-      for (int32_t n0 = 0; n0 < p->N0; ++n0) {
-        row[n0] = kiln_ukernel_bias_act_f32(row[n0], b[n0], silu, lo, hi);
+  const int silu = (flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU) != 0;
+  for (int64_t t = 0; t < tiles; ++t) {
+    for (int64_t m = 0; m < rows; ++m) {
+      float* row = out + t * out_tile + m * out_row;
+      const float* b = bias + t * cols;
+      for (int64_t c = 0; c < cols; ++c) {
+        row[c] = kiln_ukernel_bias_act_f32(row[c], b[c], silu, lo, hi);
       }
     }
   }
+}
+
+// The bias flag of |p| on |tiles| adjacent OUT tiles just written (L1-hot)
+// from column |n| on; |out_row| / |out_tile| as in kiln_ukernel_mmt4d.
+static void kiln_ukernel_mmt4d_bias_act(const kiln_ukernel_mmt4d_params_t* p,
+                                        float* out, int64_t n, int tiles,
+                                        int64_t out_row, int64_t out_tile) {
+  kiln_ukernel_bias_act_tiles(out, p->bias + n, tiles, p->M0, p->N0, out_row,
+                              out_tile, p->flags, p->clamp_lo, p->clamp_hi,
+                              p->cpu_features);
 }
 
 // One M1 row's walk over its N1 tiles in runs (kiln_ukernel_mmt4d).
@@ -440,8 +453,8 @@ static void kiln_ukernel_mmt4d_run_tiles(kiln_ukernel_mmt4d_run_t* r,
     if (r->fused) r->fused_call->bias = r->params->bias + r->n1 * N0;
     fn(r->out, r->lhs, r->rhs, r->call);
     if (r->pass) {
-      kiln_ukernel_mmt4d_bias_clamp(r->params, (float*)r->out, r->n1 * N0,
-                                    tiles, r->out_row, r->out_tile);
+      kiln_ukernel_mmt4d_bias_act(r->params, (float*)r->out, r->n1 * N0, tiles,
+                                  r->out_row, r->out_tile);
     }
     r->out += tiles * r->out_tile * 4;
     r->rhs += tiles * r->rhs_tile * r->in_size;
@@ -474,7 +487,7 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
     if (p->flags & KILN_UKERNEL_MMT4D_BIAS_FLAGS) {
       for (int64_t m1 = 0; m1 < p->M1; ++m1) {
         for (int64_t n1 = 0; n1 < p->N1; ++n1) {
-          kiln_ukernel_mmt4d_bias_clamp(
+          kiln_ukernel_mmt4d_bias_act(
               p, (float*)p->out + m1 * p->out_stride0 + n1 * out_tile,
               n1 * p->N0, 1, out_row, out_tile);
         }
@@ -484,7 +497,7 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
   }
   const kiln_ukernel_tile_entry_t* e =
       kiln_ukernel_mmt4d_entry(p->type, p->M0, p->N0, p->K0, p->cpu_features);
-  const int bias_clamp = (p->flags & KILN_UKERNEL_MMT4D_BIAS_FLAGS) != 0;
+  const int bias_act = (p->flags & KILN_UKERNEL_MMT4D_BIAS_FLAGS) != 0;
   // Kernels that fuse the bias + clamp get a copy of the params whose bias
   // follows the N1 tiles; copied only with a bias flag (modules built
   // before them pass shorter params). SiLU is always the pass over each
@@ -494,19 +507,19 @@ int kiln_ukernel_mmt4d(const kiln_ukernel_mmt4d_params_t* params) {
   kiln_ukernel_mmt4d_run_t r = {
       .params = params,
       .call = params,
-      .fused = bias_clamp && e->fuses_bias_clamp &&
+      .fused = bias_act && e->fuses_bias_clamp &&
                !(p->flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU),
       .out_row = out_row,
       .out_tile = out_tile,
       .rhs_tile = p->rhs_stride0,
       .in_size = kiln_ukernel_elem_size(kiln_ukernel_mmt4d_input_elem(p->type)),
   };
-  if (bias_clamp) {
+  if (bias_act) {
     call_params = *p;
     if (!r.fused) call_params.flags &= ~KILN_UKERNEL_MMT4D_BIAS_FLAGS;
     r.call = r.fused_call = &call_params;
   }
-  r.pass = bias_clamp && !r.fused;
+  r.pass = bias_act && !r.fused;
   for (int64_t m1 = 0; m1 < p->M1; ++m1) {
     r.lhs = (const char*)p->lhs + m1 * p->lhs_stride0 * r.in_size;
     r.out = (char*)p->out + m1 * p->out_stride0 * 4;
@@ -539,30 +552,14 @@ int kiln_ukernel_bias_act(const kiln_ukernel_bias_act_params_t* p) {
   }
   if (p->rows == 0 || p->cols == 0) return KILN_UKERNEL_OK;
   if (!p->out || !p->bias) return KILN_UKERNEL_ERROR_INVALID_ARGUMENT;
-  const int silu = (act & KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU) != 0;
-  int64_t c16 = 0;
-#if defined(__x86_64__)
-  if (p->cols <= (1 << 30) &&
-      kiln_ukernel_has_features(p->cpu_features,
-                                KILN_UKERNEL_X86_64_AVX512_FEATURES)) {
-    // Rows of 16-column tiles, a tile per 16 columns; 2^20 rows per call
-    // (the helper counts tiles and rows in ints).
-    c16 = p->cols / 16 * 16;
-    for (int64_t r = 0; c16 && r < p->rows; r += 1 << 20) {
-      const int64_t n = p->rows - r < (1 << 20) ? p->rows - r : (1 << 20);
-      kiln_ukernel_bias_clamp_x16_avx512(p->out + r * p->stride, p->bias,
-                                         (int)(c16 / 16), (int32_t)n, p->stride,
-                                         16, act, p->clamp_lo, p->clamp_hi);
-    }
-  }
-#endif
-  for (int64_t r = 0; r < p->rows; ++r) {
-    float* row = p->out + r * p->stride;
-    for (int64_t c = c16; c < p->cols; ++c) {
-      row[c] = kiln_ukernel_bias_act_f32(row[c], p->bias[c], silu, p->clamp_lo,
-                                         p->clamp_hi);
-    }
-  }
+  // Whole 16-column tiles, then the columns past them.
+  const int64_t c16 = p->cols / 16 * 16;
+  kiln_ukernel_bias_act_tiles(p->out, p->bias, c16 / 16, p->rows, 16, p->stride,
+                              16, act, p->clamp_lo, p->clamp_hi,
+                              p->cpu_features);
+  kiln_ukernel_bias_act_tiles(p->out + c16, p->bias + c16, 1, p->rows,
+                              p->cols - c16, p->stride, 0, act, p->clamp_lo,
+                              p->clamp_hi, p->cpu_features);
   return KILN_UKERNEL_OK;
 }
 

@@ -107,13 +107,13 @@ void kiln_ukernel_unpack_x32_16x16_avx512(
   (KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP | KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU)
 
 // arch/x86_64/mmt4d_x86_64_avx512.c: KILN_UKERNEL_MMT4D_FLAG_BIAS_CLAMP or
-// _BIAS_SILU (|flags|) on |tiles| adjacent M0 x 16 f32 OUT tiles (rows
+// _BIAS_SILU (|flags|) on |tiles| adjacent |rows| x 16 f32 tiles (rows
 // |out_row| and tiles |out_tile| elements apart), |bias| their first
 // column's bias.
-void kiln_ukernel_bias_clamp_x16_avx512(float* out, const float* bias,
-                                        int tiles, int32_t M0, int64_t out_row,
-                                        int64_t out_tile, uint32_t flags,
-                                        float lo, float hi);
+void kiln_ukernel_bias_act_x16_avx512(float* out, const float* bias,
+                                      int64_t tiles, int64_t rows,
+                                      int64_t out_row, int64_t out_tile,
+                                      uint32_t flags, float lo, float hi);
 
 // arch/x86_64/pack_x86_64_avx512.c: one full 16-row tile of
 // kiln_ukernel_pack_window for 4-byte elements, |poff| the 16 rows' image

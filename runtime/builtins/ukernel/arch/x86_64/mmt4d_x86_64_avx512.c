@@ -320,16 +320,16 @@ void kiln_ukernel_mmt4d_f32_1x16x1_8tiles_avx512(
                                (const float*)rhs_panel, params, ly);
 }
 
-void kiln_ukernel_bias_clamp_x16_avx512(float* out, const float* bias,
-                                        int tiles, int32_t M0, int64_t out_row,
-                                        int64_t out_tile, uint32_t flags,
-                                        float lo, float hi) {
+void kiln_ukernel_bias_act_x16_avx512(float* out, const float* bias,
+                                      int64_t tiles, int64_t rows,
+                                      int64_t out_row, int64_t out_tile,
+                                      uint32_t flags, float lo, float hi) {
   const kiln_ukernel_bc_t bc = kiln_ukernel_bc_setup(
       (flags & KILN_UKERNEL_MMT4D_FLAG_BIAS_SILU) != 0, lo, hi);
-  for (int t = 0; t < tiles; ++t) {
+  for (int64_t t = 0; t < tiles; ++t) {
     const __m512 b = kiln_ukernel_bc_bias(&bc, bias + 16 * t);
     float* tile = out + t * out_tile;
-    for (int32_t m = 0; m < M0; ++m) {
+    for (int64_t m = 0; m < rows; ++m) {
       _mm512_storeu_ps(
           tile + m * out_row,
           kiln_ukernel_bc_apply(&bc, _mm512_loadu_ps(tile + m * out_row), b));
